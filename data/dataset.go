@@ -1,0 +1,102 @@
+package data
+
+import "fmt"
+
+// Dataset is a ranking data set held dense and column-major: the value of
+// feature f (0-based) for document i is Cols[f][i]. Documents of one query
+// are contiguous; query q holds documents QueryOffsets[q] to
+// QueryOffsets[q+1]-1.
+type Dataset struct {
+	Name         string      // file name or built-in name, for messages
+	Cols         [][]float32 // NumFeatures columns of NumDocs values each
+	Labels       []float32   // one per document
+	QueryIDs     []int64     // one per query, in file order
+	QueryOffsets []int       // len(QueryIDs)+1 offsets into the documents
+	HasQID       bool        // false when the file had no qid: one query holds all documents
+
+	// Document ids (the comment after '#') are packed into one buffer so that
+	// a million of them cost the garbage collector nothing.
+	docIDBuf []byte
+	docIDEnd []uint32 // end offset of document i's id in docIDBuf
+}
+
+// NumDocs returns the number of documents.
+func (d *Dataset) NumDocs() int { return len(d.Labels) }
+
+// NumFeatures returns the number of feature columns.
+func (d *Dataset) NumFeatures() int { return len(d.Cols) }
+
+// NumQueries returns the number of queries.
+func (d *Dataset) NumQueries() int { return len(d.QueryIDs) }
+
+// Col returns the column of feature f (0-based). The slice is shared; callers
+// must not modify it.
+func (d *Dataset) Col(f int) []float32 { return d.Cols[f] }
+
+// Query returns the half-open document range [lo, hi) of query q.
+func (d *Dataset) Query(q int) (lo, hi int) { return d.QueryOffsets[q], d.QueryOffsets[q+1] }
+
+// DocID returns the comment that followed '#' on document i's line, with
+// surrounding white space trimmed, or "" when the line had none.
+func (d *Dataset) DocID(i int) string {
+	if d.docIDEnd == nil {
+		return ""
+	}
+	lo := uint32(0)
+	if i > 0 {
+		lo = d.docIDEnd[i-1]
+	}
+	return string(d.docIDBuf[lo:d.docIDEnd[i]])
+}
+
+// SetDocIDs replaces the document ids; ids must have one entry per document.
+func (d *Dataset) SetDocIDs(ids []string) {
+	if len(ids) != d.NumDocs() {
+		panic(fmt.Sprintf("data: SetDocIDs: %d ids for %d documents", len(ids), d.NumDocs()))
+	}
+	d.docIDBuf = d.docIDBuf[:0]
+	d.docIDEnd = make([]uint32, len(ids))
+	for i, s := range ids {
+		d.docIDBuf = append(d.docIDBuf, s...)
+		d.docIDEnd[i] = uint32(len(d.docIDBuf))
+	}
+}
+
+// Row copies the features of document i into dst (length NumFeatures) and
+// returns it; dst is allocated when nil.
+func (d *Dataset) Row(dst []float32, i int) []float32 {
+	if dst == nil {
+		dst = make([]float32, len(d.Cols))
+	}
+	for f, c := range d.Cols {
+		dst[f] = c[i]
+	}
+	return dst
+}
+
+// Validate checks the structural invariants of d and returns the first one
+// that does not hold. Readers and generators always produce valid data sets;
+// Validate is for data sets assembled by hand.
+func (d *Dataset) Validate() error {
+	n := len(d.Labels)
+	for f, c := range d.Cols {
+		if len(c) != n {
+			return fmt.Errorf("data: column %d has %d values for %d documents", f+1, len(c), n)
+		}
+	}
+	if len(d.QueryOffsets) != len(d.QueryIDs)+1 {
+		return fmt.Errorf("data: %d query offsets for %d queries", len(d.QueryOffsets), len(d.QueryIDs))
+	}
+	if d.QueryOffsets[0] != 0 || d.QueryOffsets[len(d.QueryOffsets)-1] != n {
+		return fmt.Errorf("data: query offsets do not cover the %d documents", n)
+	}
+	for q := 0; q < len(d.QueryIDs); q++ {
+		if d.QueryOffsets[q+1] <= d.QueryOffsets[q] {
+			return fmt.Errorf("data: query %d is empty", d.QueryIDs[q])
+		}
+	}
+	if d.docIDEnd != nil && len(d.docIDEnd) != n {
+		return fmt.Errorf("data: %d document ids for %d documents", len(d.docIDEnd), n)
+	}
+	return nil
+}
