@@ -1,0 +1,798 @@
+package data
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+)
+
+// Limits of the reader.
+const (
+	MaxFeatureIndex = 10_000_000 // largest feature index a file may use
+	MaxLineBytes    = 16 << 20   // longest line a file may have
+	defaultChunk    = 4 << 20    // bytes of whole lines handed to one parse worker
+)
+
+// ReadOptions tune the SVMlight/LETOR reader. The zero value is the default.
+type ReadOptions struct {
+	// Regroup accepts a file whose query comes back after another query and
+	// moves its documents together (keeping file order within each query and
+	// the order of first appearance between queries). Without it that is an
+	// error naming both lines.
+	Regroup bool
+	// MinFeatures pads the data set with all-zero columns up to this many
+	// features (a validation file whose last features are all absent still
+	// lines up with its training file).
+	MinFeatures int
+	// MemoryLimit is the most memory the data set may need, in bytes;
+	// 0 means the memory available on this machine.
+	MemoryLimit int64
+	// Workers is the number of parsing goroutines; 0 means GOMAXPROCS.
+	Workers int
+	// Progress, when set, is called from the reading goroutine after each
+	// chunk with the pass (1: counting lines, 2: parsing) and the bytes of
+	// input consumed so far in that pass (compressed bytes for gzip input)
+	// out of total (0 when unknown).
+	Progress func(pass int, done, total int64)
+
+	chunkSize int // for tests: bytes per chunk (defaultChunk when 0)
+	maxLine   int // for tests: longest line (MaxLineBytes when 0)
+}
+
+// ParseError is an error in an input file, located by line.
+type ParseError struct {
+	File string
+	Line int // 1-based; 0 when the error concerns the whole file
+	Msg  string
+}
+
+func (e *ParseError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// source opens the input afresh for each pass; size is its length in bytes
+// (compressed, for gzip) or 0 when unknown.
+type source struct {
+	name string
+	open func() (io.ReadCloser, error)
+	size int64
+}
+
+// ReadFile reads an SVMlight/LETOR file, plain or gzip-compressed (detected
+// by its magic bytes, not its name).
+//
+// The format is one document per line, `LABEL qid:Q IDX:VAL ... # comment`:
+// LABEL any finite number; qid an integer, present on every line or on none
+// (without qids the file is one query); feature indices from 1 to
+// MaxFeatureIndex, each at most once per line, absent features 0; the
+// comment, trimmed, is kept as the document id. Blank lines and lines whose
+// first non-blank character is '#' are skipped; LF or CRLF. Lines of one
+// query must be contiguous unless opt.Regroup is set.
+//
+// Every error in the input is a *ParseError naming the file and line.
+func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory, expected an SVMlight/LETOR file", path)
+	}
+	src := source{name: path, size: st.Size(), open: func() (io.ReadCloser, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		return &countingFile{File: f}, nil
+	}}
+	d, err := read(ctx, src, opt)
+	if d != nil {
+		d.Name = filepath.Base(path)
+	}
+	return d, err
+}
+
+// ReadBytes reads an SVMlight/LETOR data set held in memory (plain or gzip);
+// name is used in messages. See ReadFile for the format.
+func ReadBytes(ctx context.Context, name string, b []byte, opt ReadOptions) (*Dataset, error) {
+	src := source{name: name, size: int64(len(b)), open: func() (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(b)), nil
+	}}
+	d, err := read(ctx, src, opt)
+	if d != nil {
+		d.Name = name
+	}
+	return d, err
+}
+
+// countingFile counts the bytes read from a file, for progress.
+type countingFile struct {
+	*os.File
+	n int64
+}
+
+func (c *countingFile) Read(p []byte) (int, error) {
+	n, err := c.File.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// openText opens src and, when it starts with the gzip magic bytes, wraps it
+// in a decompressor. consumed reports the raw bytes read so far.
+func openText(src source) (r io.Reader, closeFn func() error, consumed func() int64, err error) {
+	rc, err := src.open()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	consumed = func() int64 { return 0 }
+	if cf, ok := rc.(*countingFile); ok {
+		consumed = func() int64 { return cf.n }
+	}
+	br := bufio.NewReaderSize(rc, 1<<20)
+	magic, _ := br.Peek(2)
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			rc.Close()
+			return nil, nil, nil, &ParseError{File: src.name, Msg: fmt.Sprintf("corrupt gzip header: %v", err)}
+		}
+		return zr, rc.Close, consumed, nil
+	}
+	return br, rc.Close, consumed, nil
+}
+
+// chunk is a run of whole lines handed to a worker.
+type chunk struct {
+	seq   int
+	buf   []byte
+	line0 int // physical line number of the first line (1-based)
+}
+
+// fill reads into buf until it is full or the input ends.
+func fill(r io.Reader, buf []byte) (n int, eof bool, err error) {
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err == io.EOF {
+			return n, true, nil
+		}
+		if err != nil {
+			return n, false, err
+		}
+	}
+	return n, false, nil
+}
+
+// chunker cuts the text of src into chunks of whole lines and sends them to
+// out, closing it at the end. Buffers come back through free. A worker
+// checks the length of every line; the chunker only refuses to grow a
+// buffer past the longest allowed line.
+func chunker(ctx context.Context, src source, opt *ReadOptions, pass int, out chan<- chunk, free chan []byte) error {
+	defer close(out)
+	r, closeFn, consumed, err := openText(src)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	var carry []byte
+	line, seq := 1, 0
+	for {
+		var buf []byte
+		select {
+		case buf = <-free:
+		default:
+			buf = make([]byte, 0, opt.chunkSize)
+		}
+		buf = append(buf[:0], carry...)
+		eof := false
+		for {
+			if len(buf) == cap(buf) {
+				buf = append(buf, 0)[:len(buf)] // grow for a line longer than a chunk
+			}
+			n, atEOF, rerr := fill(r, buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if rerr != nil {
+				at := line + bytes.Count(buf, nl)
+				if _, isGz := r.(*gzip.Reader); isGz {
+					msg := "gzip stream is truncated (unexpected end of data)"
+					if !errors.Is(rerr, io.ErrUnexpectedEOF) {
+						msg = fmt.Sprintf("corrupt gzip stream: %v", rerr)
+					}
+					return &ParseError{File: src.name, Line: at, Msg: msg}
+				}
+				return fmt.Errorf("%s: %w", src.name, rerr)
+			}
+			if atEOF {
+				eof = true
+				break
+			}
+			if bytes.IndexByte(buf[len(carry):], '\n') >= 0 {
+				break
+			}
+			if len(buf) > opt.maxLine {
+				return &ParseError{File: src.name, Line: line, Msg: fmt.Sprintf("line longer than %s; expected one document per line", byteSize(int64(opt.maxLine)))}
+			}
+		}
+		cut := len(buf)
+		if !eof {
+			cut = bytes.LastIndexByte(buf, '\n') + 1
+		}
+		carry = append(carry[:0], buf[cut:]...)
+		buf = buf[:cut]
+		if len(buf) > 0 {
+			lines := bytes.Count(buf, nl)
+			if buf[len(buf)-1] != '\n' {
+				lines++
+			}
+			select {
+			case out <- chunk{seq: seq, buf: buf, line0: line}:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			seq++
+			line += lines
+		}
+		if opt.Progress != nil {
+			opt.Progress(pass, consumed(), src.size)
+		}
+		if eof {
+			return nil
+		}
+	}
+}
+
+var nl = []byte{'\n'}
+
+// pipeline feeds the chunks of src to opt.Workers goroutines calling work,
+// and returns the error of the earliest chunk that failed (so the message
+// does not depend on scheduling), else the chunker's error.
+func pipeline(parent context.Context, src source, opt *ReadOptions, pass int, work func(c chunk) error) error {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	chunks := make(chan chunk, opt.Workers)
+	free := make(chan []byte, opt.Workers+2)
+	var (
+		mu     sync.Mutex
+		errSeq = math.MaxInt
+		first  error
+		wg     sync.WaitGroup
+	)
+	for w := 0; w < opt.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range chunks {
+				mu.Lock()
+				skip := c.seq > errSeq
+				mu.Unlock()
+				if !skip && ctx.Err() == nil {
+					if err := work(c); err != nil {
+						mu.Lock()
+						if c.seq < errSeq {
+							errSeq, first = c.seq, err
+						}
+						mu.Unlock()
+						cancel() // stop reading: later chunks cannot hold an earlier error
+					}
+				}
+				select {
+				case free <- c.buf:
+				default:
+				}
+			}
+		}()
+	}
+	cerr := chunker(ctx, src, opt, pass, chunks, free)
+	wg.Wait()
+	switch {
+	case first != nil:
+		return first
+	case parent.Err() != nil:
+		return parent.Err()
+	}
+	return cerr
+}
+
+// lineIter walks the lines of a chunk.
+type lineIter struct {
+	buf  []byte
+	pos  int
+	line int // physical number of the line last returned
+}
+
+// next returns the next line without its "\n" or "\r\n".
+func (it *lineIter) next() ([]byte, bool) {
+	if it.pos >= len(it.buf) {
+		return nil, false
+	}
+	rest := it.buf[it.pos:]
+	i := bytes.IndexByte(rest, '\n')
+	if i < 0 {
+		i = len(rest)
+		it.pos = len(it.buf)
+	} else {
+		it.pos += i + 1
+	}
+	it.line++
+	l := rest[:i]
+	if len(l) > 0 && l[len(l)-1] == '\r' {
+		l = l[:len(l)-1]
+	}
+	return l, true
+}
+
+// content strips leading blanks and reports whether the line holds a
+// document (not blank, not a comment line).
+func content(l []byte) ([]byte, bool) {
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	l = l[i:]
+	return l, len(l) > 0 && l[0] != '#'
+}
+
+// pass1 is what the first pass learns about a chunk.
+type pass1 struct {
+	docs        int
+	firstDoc    int // line of the chunk's first document, 0 if none
+	firstHasQID bool
+	maxIdx      int // largest last index on a line (exact for sorted lines)
+	maxIdxLine  int
+}
+
+func scanChunk(c chunk, name string, maxLine int) (pass1, error) {
+	var r pass1
+	if i := bytes.IndexByte(c.buf, 0); i >= 0 {
+		return r, &ParseError{File: name, Line: c.line0 + bytes.Count(c.buf[:i], nl), Msg: "binary data (a NUL byte); expected SVMlight/LETOR text"}
+	}
+	it := lineIter{buf: c.buf, line: c.line0 - 1}
+	for {
+		l, ok := it.next()
+		if !ok {
+			return r, nil
+		}
+		if len(l) > maxLine {
+			return r, &ParseError{File: name, Line: it.line, Msg: fmt.Sprintf("line longer than %s; expected one document per line", byteSize(int64(maxLine)))}
+		}
+		l, isDoc := content(l)
+		if !isDoc {
+			continue
+		}
+		r.docs++
+		if h := bytes.IndexByte(l, '#'); h >= 0 {
+			l = l[:h]
+		}
+		if r.firstDoc == 0 {
+			r.firstDoc = it.line
+			f := fields(l, 2)
+			r.firstHasQID = len(f) == 2 && bytes.HasPrefix(f[1], []byte("qid:"))
+		}
+		if idx := lastIndex(l); idx > r.maxIdx {
+			r.maxIdx, r.maxIdxLine = idx, it.line
+		}
+	}
+}
+
+// fields returns up to n blank-separated fields of l.
+func fields(l []byte, n int) [][]byte {
+	var out [][]byte
+	for len(out) < n {
+		i := 0
+		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+			i++
+		}
+		l = l[i:]
+		if len(l) == 0 {
+			break
+		}
+		j := 0
+		for j < len(l) && l[j] != ' ' && l[j] != '\t' {
+			j++
+		}
+		out = append(out, l[:j])
+		l = l[j:]
+	}
+	return out
+}
+
+// lastIndex returns the feature index of the last IDX:VAL token of l, or 0.
+func lastIndex(l []byte) int {
+	end := len(l)
+	for end > 0 && (l[end-1] == ' ' || l[end-1] == '\t') {
+		end--
+	}
+	start := end
+	for start > 0 && l[start-1] != ' ' && l[start-1] != '\t' {
+		start--
+	}
+	tok := l[start:end]
+	c := bytes.IndexByte(tok, ':')
+	if c <= 0 {
+		return 0
+	}
+	idx, ok := parseInt64(tok[:c])
+	if !ok || idx < 1 || idx > MaxFeatureIndex {
+		return 0
+	}
+	return int(idx)
+}
+
+// reader is the state shared by the workers of the second pass.
+type reader struct {
+	name    string
+	opt     *ReadOptions
+	hasQID  bool
+	firstQ  int // line of the first document, for messages about qid
+	n       int
+	limit   int64
+	mu      sync.Mutex
+	cols    [][]float32
+	labels  []float32
+	qids    []int64
+	lineOf  []uint32
+	docIDs  [][]byte   // per chunk: the ids of its documents, concatenated
+	docEnds [][]uint32 // per chunk: end offsets into docIDs[seq]
+	doc0    []int      // per chunk: index of its first document
+}
+
+// need is the memory a data set of n documents and d features takes.
+func need(n, d int) int64 { return int64(n) * (int64(d)*4 + 4 + 8 + 4 + 4 + 16) }
+
+// grow makes sure there are at least d columns, refusing when they would not
+// fit in memory.
+func (rd *reader) grow(d, line int) ([][]float32, error) {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	if d <= len(rd.cols) {
+		return rd.cols, nil
+	}
+	if err := rd.checkMemory(d, line); err != nil {
+		return nil, err
+	}
+	cols := make([][]float32, d)
+	copy(cols, rd.cols)
+	for f := len(rd.cols); f < d; f++ {
+		cols[f] = make([]float32, rd.n)
+	}
+	rd.cols = cols
+	return cols, nil
+}
+
+func (rd *reader) checkMemory(d, line int) error {
+	if b := need(rd.n, d); rd.limit > 0 && b > rd.limit {
+		return &ParseError{File: rd.name, Line: line, Msg: fmt.Sprintf(
+			"feature index %d: %d documents × %d features need %s of memory (dense float32), more than the %s available",
+			d, rd.n, d, byteSize(b), byteSize(rd.limit))}
+	}
+	return nil
+}
+
+func read(ctx context.Context, src source, opt ReadOptions) (*Dataset, error) {
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.chunkSize <= 0 {
+		opt.chunkSize = defaultChunk
+	}
+	if opt.maxLine <= 0 {
+		opt.maxLine = MaxLineBytes
+	}
+	// Pass 1: count the documents of every chunk, so that pass 2 can write
+	// straight into column-major arrays of the right size.
+	var (
+		mu    sync.Mutex
+		scans []pass1
+	)
+	err := pipeline(ctx, src, &opt, 1, func(c chunk) error {
+		r, err := scanChunk(c, src.name, opt.maxLine)
+		mu.Lock()
+		for len(scans) <= c.seq {
+			scans = append(scans, pass1{})
+		}
+		scans[c.seq] = r
+		mu.Unlock()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	rd := &reader{name: src.name, opt: &opt, limit: opt.MemoryLimit}
+	if rd.limit == 0 {
+		rd.limit = availableMemory()
+	}
+	rd.doc0 = make([]int, len(scans)+1)
+	maxIdx, maxLine := 0, 0
+	for i, s := range scans {
+		rd.doc0[i+1] = rd.doc0[i] + s.docs
+		if s.firstDoc > 0 && rd.firstQ == 0 {
+			rd.firstQ, rd.hasQID = s.firstDoc, s.firstHasQID
+		}
+		if s.maxIdx > maxIdx {
+			maxIdx, maxLine = s.maxIdx, s.maxIdxLine
+		}
+	}
+	rd.n = rd.doc0[len(scans)]
+	if rd.n == 0 {
+		if len(scans) == 0 {
+			return nil, &ParseError{File: src.name, Msg: "empty file; expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"}
+		}
+		return nil, &ParseError{File: src.name, Msg: "no documents (only blank or comment lines); expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"}
+	}
+	d := max(maxIdx, opt.MinFeatures)
+	if err := rd.checkMemory(d, maxLine); err != nil {
+		return nil, err
+	}
+	rd.labels = make([]float32, rd.n)
+	rd.lineOf = make([]uint32, rd.n)
+	if rd.hasQID {
+		rd.qids = make([]int64, rd.n)
+	}
+	rd.docIDs = make([][]byte, len(scans))
+	rd.docEnds = make([][]uint32, len(scans))
+	if _, err := rd.grow(d, maxLine); err != nil {
+		return nil, err
+	}
+
+	// Pass 2: parse every line into place.
+	err = pipeline(ctx, src, &opt, 2, func(c chunk) error {
+		if c.seq >= len(scans) {
+			return fmt.Errorf("%s: the file changed while it was read", src.name)
+		}
+		return rd.parseChunk(c)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rd.assemble()
+}
+
+func (rd *reader) errorf(line int, format string, a ...any) error {
+	return &ParseError{File: rd.name, Line: line, Msg: fmt.Sprintf(format, a...)}
+}
+
+var qidPrefix = []byte("qid:")
+
+func (rd *reader) parseChunk(c chunk) error {
+	rd.mu.Lock()
+	cols := rd.cols
+	rd.mu.Unlock()
+	doc := rd.doc0[c.seq]
+	end := rd.doc0[c.seq+1]
+	var ids []byte
+	ends := make([]uint32, 0, end-doc)
+	var seen []int // indices of an unsorted line, for the duplicate check
+	it := lineIter{buf: c.buf, line: c.line0 - 1}
+	for {
+		l, ok := it.next()
+		if !ok {
+			break
+		}
+		l, isDoc := content(l)
+		if !isDoc {
+			continue
+		}
+		if doc >= end {
+			return fmt.Errorf("%s: the file changed while it was read", rd.name)
+		}
+		line := it.line
+		if h := bytes.IndexByte(l, '#'); h >= 0 {
+			ids = append(ids, bytes.TrimSpace(l[h+1:])...)
+			l = l[:h]
+		}
+		ends = append(ends, uint32(len(ids)))
+
+		tok, rest := nextField(l)
+		if bytes.HasPrefix(tok, qidPrefix) {
+			return rd.errorf(line, "missing label: the line starts with %q; expected LABEL qid:Q IDX:VAL ...", tok)
+		}
+		label, ok := parseFloat32(tok)
+		if !ok {
+			return rd.errorf(line, "label %s; expected a finite number", describe(tok))
+		}
+		rd.labels[doc] = label
+		rd.lineOf[doc] = uint32(line)
+
+		tok, rest2 := nextField(rest)
+		if bytes.HasPrefix(tok, qidPrefix) {
+			if !rd.hasQID {
+				return rd.errorf(line, "qid on this line, but the first document (line %d) has none; expected qid on every line or on none", rd.firstQ)
+			}
+			q, ok := parseInt64(tok[4:])
+			if !ok {
+				return rd.errorf(line, "qid %q is not an integer", tok[4:])
+			}
+			rd.qids[doc] = q
+			rest = rest2
+		} else if rd.hasQID {
+			return rd.errorf(line, "no qid; expected LABEL qid:Q IDX:VAL ... (the first document, line %d, has a qid)", rd.firstQ)
+		}
+
+		prev, sorted := 0, true
+		seen = seen[:0]
+		for {
+			tok, rest = nextField(rest)
+			if tok == nil {
+				break
+			}
+			colon := bytes.IndexByte(tok, ':')
+			if colon < 0 {
+				return rd.errorf(line, "feature %q has no colon; expected IDX:VALUE", tok)
+			}
+			idx64, ok := parseInt64(tok[:colon])
+			switch {
+			case !ok:
+				return rd.errorf(line, "feature index %q is not an integer; expected IDX:VALUE with IDX from 1", tok[:colon])
+			case idx64 < 1:
+				return rd.errorf(line, "feature index %d: indices start at 1", idx64)
+			case idx64 > MaxFeatureIndex:
+				return rd.errorf(line, "feature index %d is above the limit of %d", idx64, MaxFeatureIndex)
+			}
+			idx := int(idx64)
+			v, ok := parseFloat32(tok[colon+1:])
+			if !ok {
+				return rd.errorf(line, "feature %d: value %s; expected a finite number", idx, describe(tok[colon+1:]))
+			}
+			if idx <= prev {
+				sorted = false
+			}
+			prev = idx
+			seen = append(seen, idx)
+			if idx > len(cols) {
+				var err error
+				if cols, err = rd.grow(idx, line); err != nil {
+					return err
+				}
+			}
+			cols[idx-1][doc] = v
+		}
+		if !sorted {
+			sort.Ints(seen)
+			for i := 1; i < len(seen); i++ {
+				if seen[i] == seen[i-1] {
+					return rd.errorf(line, "feature index %d appears twice; expected each index at most once", seen[i])
+				}
+			}
+		}
+		doc++
+	}
+	if doc != end {
+		return fmt.Errorf("%s: the file changed while it was read", rd.name)
+	}
+	rd.docIDs[c.seq], rd.docEnds[c.seq] = ids, ends
+	return nil
+}
+
+// nextField splits off the first blank-separated field of l; tok is nil when
+// none is left.
+func nextField(l []byte) (tok, rest []byte) {
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	if i == len(l) {
+		return nil, nil
+	}
+	j := i
+	for j < len(l) && l[j] != ' ' && l[j] != '\t' {
+		j++
+	}
+	return l[i:j], l[j:]
+}
+
+// describe quotes a token that failed to parse as a number, naming the
+// common non-finite spellings.
+func describe(tok []byte) string {
+	if len(tok) == 0 {
+		return "is empty"
+	}
+	s := string(bytes.ToLower(bytes.TrimLeft(tok, "+-")))
+	if s == "nan" || s == "inf" || s == "infinity" {
+		return fmt.Sprintf("%q is not a finite number", tok)
+	}
+	if f, ok := parseFloat64(tok); ok && math.Abs(f) > math.MaxFloat32 {
+		return fmt.Sprintf("%q is outside the float32 range", tok)
+	}
+	return fmt.Sprintf("%q is not a number", tok)
+}
+
+// assemble builds the Dataset: query offsets (checking that queries are
+// contiguous, or regrouping them) and the document ids.
+func (rd *reader) assemble() (*Dataset, error) {
+	d := &Dataset{Cols: rd.cols, Labels: rd.labels, HasQID: rd.hasQID}
+	for len(d.Cols) < rd.opt.MinFeatures {
+		d.Cols = append(d.Cols, make([]float32, rd.n))
+	}
+	total := 0
+	for _, b := range rd.docIDs {
+		total += len(b)
+	}
+	d.docIDBuf = make([]byte, 0, total)
+	d.docIDEnd = make([]uint32, 0, rd.n)
+	for i, b := range rd.docIDs {
+		base := uint32(len(d.docIDBuf))
+		d.docIDBuf = append(d.docIDBuf, b...)
+		for _, e := range rd.docEnds[i] {
+			d.docIDEnd = append(d.docIDEnd, base+e)
+		}
+	}
+	if !rd.hasQID {
+		d.QueryIDs = []int64{0}
+		d.QueryOffsets = []int{0, rd.n}
+		return d, nil
+	}
+	// start[k] is the first document of the k-th run of equal qids.
+	firstRun := map[int64]int{} // qid -> index of its first run
+	var runQ []int64
+	var runStart []int
+	for i, q := range rd.qids {
+		if i > 0 && q == rd.qids[i-1] {
+			continue
+		}
+		if r, dup := firstRun[q]; dup {
+			if !rd.opt.Regroup {
+				endRun := runStart[r+1] - 1
+				return nil, rd.errorf(int(rd.lineOf[i]),
+					"qid %d comes back after qid %d (its documents were at lines %d-%d); lines of one query must be contiguous (--regroup regroups them)",
+					q, rd.qids[i-1], rd.lineOf[runStart[r]], rd.lineOf[endRun])
+			}
+		} else {
+			firstRun[q] = len(runQ)
+		}
+		runQ = append(runQ, q)
+		runStart = append(runStart, i)
+	}
+	runStart = append(runStart, rd.n)
+	if len(runQ) == len(firstRun) {
+		d.QueryIDs = runQ
+		d.QueryOffsets = runStart
+		return d, nil
+	}
+	// Regroup: queries in order of first appearance, runs in file order.
+	order := make([]int, len(runQ))
+	for r := range order {
+		order[r] = r
+	}
+	sort.SliceStable(order, func(a, b int) bool { return firstRun[runQ[order[a]]] < firstRun[runQ[order[b]]] })
+	perm := make([]int, 0, rd.n)
+	for k, r := range order {
+		if k == 0 || runQ[r] != runQ[order[k-1]] {
+			d.QueryIDs = append(d.QueryIDs, runQ[r])
+			d.QueryOffsets = append(d.QueryOffsets, len(perm))
+		}
+		for i := runStart[r]; i < runStart[r+1]; i++ {
+			perm = append(perm, i)
+		}
+	}
+	d.QueryOffsets = append(d.QueryOffsets, rd.n)
+	tmp := make([]float32, rd.n)
+	permute := func(x []float32) {
+		for k, i := range perm {
+			tmp[k] = x[i]
+		}
+		copy(x, tmp)
+	}
+	for _, c := range d.Cols {
+		permute(c)
+	}
+	permute(d.Labels)
+	ids := make([]string, rd.n)
+	for k, i := range perm {
+		ids[k] = d.DocID(i)
+	}
+	d.SetDocIDs(ids)
+	return d, nil
+}
