@@ -197,13 +197,22 @@ func chunker(ctx context.Context, src source, opt *ReadOptions, pass int, out ch
 			buf = make([]byte, 0, opt.chunkSize)
 		}
 		buf = append(buf[:0], carry...)
+		// The fill target depends only on the text (never on the capacity of
+		// a recycled buffer), so both passes cut the same chunks.
+		limit := opt.chunkSize
+		for limit <= len(buf) {
+			limit *= 2
+		}
 		eof := false
 		for {
-			if len(buf) == cap(buf) {
-				buf = append(buf, 0)[:len(buf)] // grow for a line longer than a chunk
+			if cap(buf) < limit {
+				nb := make([]byte, len(buf), limit)
+				copy(nb, buf)
+				buf = nb
 			}
-			n, atEOF, rerr := fill(r, buf[len(buf):cap(buf)])
-			buf = buf[:len(buf)+n]
+			old := len(buf)
+			n, atEOF, rerr := fill(r, buf[old:limit])
+			buf = buf[:old+n]
 			if rerr != nil {
 				at := line + bytes.Count(buf, nl)
 				if _, isGz := r.(*gzip.Reader); isGz {
@@ -219,12 +228,13 @@ func chunker(ctx context.Context, src source, opt *ReadOptions, pass int, out ch
 				eof = true
 				break
 			}
-			if bytes.IndexByte(buf[len(carry):], '\n') >= 0 {
+			if bytes.IndexByte(buf[old:], '\n') >= 0 {
 				break
 			}
-			if len(buf) > opt.maxLine {
-				return &ParseError{File: src.name, Line: line, Msg: fmt.Sprintf("line longer than %s; expected one document per line", byteSize(int64(opt.maxLine)))}
+			if len(buf) > opt.maxLine+1 { // +1: a trailing \r is not part of the line
+				return &ParseError{File: src.name, Line: line + bytes.Count(buf, nl), Msg: fmt.Sprintf("line longer than %s; expected one document per line", byteSize(int64(opt.maxLine)))}
 			}
+			limit *= 2
 		}
 		cut := len(buf)
 		if !eof {
@@ -450,7 +460,9 @@ type reader struct {
 }
 
 // need is the memory a data set of n documents and d features takes.
-func need(n, d int) int64 { return int64(n) * (int64(d)*4 + 4 + 8 + 4 + 4 + 16) }
+// Per document: the features, label, qid, line number, id offset and about
+// 16 bytes of id; per feature: a slice header.
+func need(n, d int) int64 { return int64(n)*(int64(d)*4+36) + int64(d)*24 }
 
 // grow makes sure there are at least d columns, refusing when they would not
 // fit in memory.
@@ -465,8 +477,9 @@ func (rd *reader) grow(d, line int) ([][]float32, error) {
 	}
 	cols := make([][]float32, d)
 	copy(cols, rd.cols)
+	block := make([]float32, rd.n*(d-len(rd.cols)))
 	for f := len(rd.cols); f < d; f++ {
-		cols[f] = make([]float32, rd.n)
+		cols[f], block = block[:rd.n:rd.n], block[rd.n:]
 	}
 	rd.cols = cols
 	return cols, nil

@@ -1,0 +1,185 @@
+package data
+
+import (
+	"context"
+	"errors"
+	"math"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// refParse is a slow, independent reading of the format with the same rules
+// as the reader (see ReadFile), written for clarity, not speed. It returns
+// nil when the input must be refused.
+func refParse(in string, maxLine int, limit int64) *Dataset {
+	if in == "" || strings.IndexByte(in, 0) >= 0 {
+		return nil
+	}
+	num := regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+	integer := regexp.MustCompile(`^[+-]?[0-9]{1,18}$`)
+	parseNum := func(s string) (float32, bool) {
+		if !num.MatchString(s) {
+			return 0, false
+		}
+		f, err := strconv.ParseFloat(s, 32)
+		return float32(f), err == nil
+	}
+	type row struct {
+		label float32
+		qid   int64
+		feats map[int]float32
+		id    string
+		line  int
+	}
+	var rows []row
+	hasQID := false
+	maxIdx := 0
+	lines := strings.Split(in, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	for i, l := range lines {
+		l = strings.TrimSuffix(l, "\r")
+		if len(l) > maxLine {
+			return nil
+		}
+		l = strings.TrimLeft(l, " \t")
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		r := row{line: i + 1, feats: map[int]float32{}}
+		if h := strings.IndexByte(l, '#'); h >= 0 {
+			r.id = strings.TrimSpace(l[h+1:])
+			l = l[:h]
+		}
+		f := strings.FieldsFunc(l, func(c rune) bool { return c == ' ' || c == '\t' })
+		var ok bool
+		if r.label, ok = parseNum(f[0]); !ok {
+			return nil
+		}
+		f = f[1:]
+		lineHasQID := len(f) > 0 && strings.HasPrefix(f[0], "qid:")
+		if len(rows) == 0 {
+			hasQID = lineHasQID
+		}
+		if lineHasQID != hasQID {
+			return nil
+		}
+		if lineHasQID {
+			if !integer.MatchString(f[0][4:]) {
+				return nil
+			}
+			r.qid, _ = strconv.ParseInt(f[0][4:], 10, 64)
+			f = f[1:]
+		}
+		for _, tok := range f {
+			idxs, vals, found := strings.Cut(tok, ":")
+			if !found || !integer.MatchString(idxs) {
+				return nil
+			}
+			idx, _ := strconv.Atoi(idxs)
+			v, ok := parseNum(vals)
+			if idx < 1 || idx > MaxFeatureIndex || !ok {
+				return nil
+			}
+			if _, dup := r.feats[idx]; dup {
+				return nil
+			}
+			r.feats[idx] = v
+			maxIdx = max(maxIdx, idx)
+		}
+		rows = append(rows, r)
+	}
+	if len(rows) == 0 || need(len(rows), maxIdx) > limit {
+		return nil
+	}
+	d := &Dataset{HasQID: hasQID, Cols: make([][]float32, maxIdx)}
+	for f := range d.Cols {
+		d.Cols[f] = make([]float32, len(rows))
+	}
+	ids := make([]string, len(rows))
+	seen := map[int64]bool{}
+	for i, r := range rows {
+		d.Labels = append(d.Labels, r.label)
+		for f, v := range r.feats {
+			d.Cols[f-1][i] = v
+		}
+		ids[i] = r.id
+		if i == 0 || r.qid != rows[i-1].qid {
+			if seen[r.qid] {
+				return nil
+			}
+			seen[r.qid] = true
+			d.QueryIDs = append(d.QueryIDs, r.qid)
+			d.QueryOffsets = append(d.QueryOffsets, i)
+		}
+	}
+	d.QueryOffsets = append(d.QueryOffsets, len(rows))
+	d.SetDocIDs(ids)
+	return d
+}
+
+func FuzzReadBytes(f *testing.F) {
+	for _, s := range []string{
+		"2 qid:7 1:0.5 3:-1.25e1 # doc-a\r\n0 qid:7 2:3 # b\n-1 qid:8 3:.5\t1:5.\n",
+		"+1 1:1 2:2\n-1 2:4\n",
+		"# c\n\n1 qid:1 1:1\n1 qid:2 1:1\n1 qid:1 1:1\n",
+		"1 qid:1 1:1 1:2\n", "1 qid:1 0:1\n", "nan qid:1 1:1\n", "1 qid:1 1:1e39\n",
+		"1 qid:1 9999999:1\n", "1 qid:x 1:1\n", "1 qid:1 1\n", "\x00\x01", "",
+		"1 qid:1 2:1 1:1 # unsorted\n", "1 qid:1 1:0.123456789 2:1e-7 3:00012.5\n",
+		"1 qid:1 1:1\n" + strings.Repeat("x", 70) + "\n",
+	} {
+		f.Add([]byte(s), uint8(3))
+		f.Add(gz(f, s), uint8(40))
+	}
+	const maxLine, limit = 64, 64 << 20
+	f.Fuzz(func(t *testing.T, in []byte, chunk uint8) {
+		opt := ReadOptions{maxLine: maxLine, chunkSize: 1 + int(chunk), MemoryLimit: limit}
+		d, err := ReadBytes(context.Background(), "f.txt", in, opt)
+		if len(in) >= 2 && in[0] == 0x1f && in[1] == 0x8b {
+			// Compressed input: only check that the reader fails cleanly.
+			var pe *ParseError
+			if err != nil && !errors.As(err, &pe) {
+				t.Fatalf("gzip input: error %T %v is not a ParseError", err, err)
+			}
+			return
+		}
+		want := refParse(string(in), maxLine, limit)
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.File != "f.txt" || pe.Line < 0 || pe.Line > strings.Count(string(in), "\n")+1 {
+				t.Fatalf("error %v does not name the file and a line of it", err)
+			}
+			if want != nil {
+				t.Fatalf("reader refused what the reference accepts: %v", err)
+			}
+			return
+		}
+		if want == nil {
+			t.Fatalf("reader accepted what the reference refuses")
+		}
+		if err := d.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		d.Name = ""
+		if !reflect.DeepEqual(d.Labels, want.Labels) || !reflect.DeepEqual(d.QueryIDs, want.QueryIDs) ||
+			!reflect.DeepEqual(d.QueryOffsets, want.QueryOffsets) || d.HasQID != want.HasQID || len(d.Cols) != len(want.Cols) {
+			t.Fatalf("got labels %v qids %v offsets %v, want %v %v %v", d.Labels, d.QueryIDs, d.QueryOffsets, want.Labels, want.QueryIDs, want.QueryOffsets)
+		}
+		for c := range d.Cols {
+			for i := range d.Cols[c] {
+				if math.Float32bits(d.Cols[c][i]) != math.Float32bits(want.Cols[c][i]) {
+					t.Fatalf("feature %d doc %d: %v, want %v", c+1, i, d.Cols[c][i], want.Cols[c][i])
+				}
+			}
+		}
+		for i := 0; i < d.NumDocs(); i++ {
+			if d.DocID(i) != want.DocID(i) {
+				t.Fatalf("doc %d id %q, want %q", i, d.DocID(i), want.DocID(i))
+			}
+		}
+	})
+}

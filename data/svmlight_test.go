@@ -1,0 +1,350 @@
+package data
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func readString(t *testing.T, s string, opt ReadOptions) (*Dataset, error) {
+	t.Helper()
+	return ReadBytes(context.Background(), "in.txt", []byte(s), opt)
+}
+
+func gz(t testing.TB, s string) []byte {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.Bytes()
+}
+
+func TestReadValid(t *testing.T) {
+	in := "# a header comment\n" +
+		"2 qid:7 1:0.5 3:-1.25e1 # doc-a\r\n" +
+		"\n" +
+		"   \t\n" +
+		"0 qid:7 2:3 #  doc-b  \n" +
+		"  # an indented comment line\n" +
+		"-1 qid:-3 3:.5\t1:5.\n" + // tabs, unsorted indices, negative qid, no comment
+		"1.5 qid:-3"              // no features, no final newline
+	d, err := readString(t, in, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Dataset{
+		Cols: [][]float32{
+			{0.5, 0, 5, 0},
+			{0, 3, 0, 0},
+			{-12.5, 0, 0.5, 0},
+		},
+		Labels:       []float32{2, 0, -1, 1.5},
+		QueryIDs:     []int64{7, -3},
+		QueryOffsets: []int{0, 2, 4},
+		HasQID:       true,
+	}
+	if !reflect.DeepEqual(d.Cols, want.Cols) || !reflect.DeepEqual(d.Labels, want.Labels) ||
+		!reflect.DeepEqual(d.QueryIDs, want.QueryIDs) || !reflect.DeepEqual(d.QueryOffsets, want.QueryOffsets) || !d.HasQID {
+		t.Errorf("got cols %v labels %v qids %v offsets %v", d.Cols, d.Labels, d.QueryIDs, d.QueryOffsets)
+	}
+	for i, id := range []string{"doc-a", "doc-b", "", ""} {
+		if got := d.DocID(i); got != id {
+			t.Errorf("DocID(%d) = %q, want %q", i, got, id)
+		}
+	}
+	if err := d.Validate(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestReadNoQID(t *testing.T) {
+	d, err := readString(t, "+1 1:1 2:2\n-1 2:4\n", ReadOptions{MinFeatures: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.HasQID || d.NumQueries() != 1 || d.NumDocs() != 2 || d.NumFeatures() != 4 {
+		t.Fatalf("got hasQID=%v queries=%d docs=%d features=%d", d.HasQID, d.NumQueries(), d.NumDocs(), d.NumFeatures())
+	}
+	if d.Labels[0] != 1 || d.Labels[1] != -1 || d.Cols[1][1] != 4 || d.Cols[3][0] != 0 {
+		t.Errorf("got labels %v cols %v", d.Labels, d.Cols)
+	}
+}
+
+func TestReadGzipSameAsPlain(t *testing.T) {
+	plain := "1 qid:1 1:0.25 2:1\n0 qid:1 2:0.5\n3 qid:2 1:7 # x\n"
+	a, err := readString(t, plain, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The name says .txt: detection is by magic bytes.
+	b, err := ReadBytes(context.Background(), "in.txt", gz(t, plain), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("gzip read differs from plain read")
+	}
+}
+
+// The result must not depend on how the text is cut into chunks or how many
+// workers parse it.
+func TestReadChunkingInvariant(t *testing.T) {
+	var sb strings.Builder
+	r := rand.New(rand.NewPCG(1, 2))
+	for q := 0; q < 40; q++ {
+		for j := 0; j < 1+r.IntN(9); j++ {
+			fmt.Fprintf(&sb, "%d qid:%d", r.IntN(3), q)
+			for f := 1; f <= 12; f++ {
+				if r.IntN(3) > 0 {
+					fmt.Fprintf(&sb, " %d:%.4g", f, r.NormFloat64())
+				}
+			}
+			if r.IntN(2) == 0 {
+				fmt.Fprintf(&sb, " # d%d-%d", q, j)
+			}
+			if r.IntN(5) == 0 {
+				sb.WriteString("\r")
+			}
+			sb.WriteString("\n")
+			if r.IntN(10) == 0 {
+				sb.WriteString("# note\n\n")
+			}
+		}
+	}
+	in := sb.String()
+	ref, err := readString(t, in, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int{1, 7, 64, 333, 4096} {
+		for _, workers := range []int{1, 2, 5} {
+			d, err := readString(t, in, ReadOptions{chunkSize: size, Workers: workers})
+			if err != nil {
+				t.Fatalf("chunk %d workers %d: %v", size, workers, err)
+			}
+			if !reflect.DeepEqual(d, ref) {
+				t.Fatalf("chunk %d workers %d: data set differs", size, workers)
+			}
+		}
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	long := "1 qid:1 1:" + strings.Repeat("1", 100) + "\n"
+	cases := []struct {
+		name string
+		in   string
+		opt  ReadOptions
+		want string // the whole message
+	}{
+		{"label abc", "1 qid:1 1:1\nabc qid:1 1:1\n", ReadOptions{}, `in.txt:2: label "abc" is not a number; expected a finite number`},
+		{"label nan", "nan qid:1 1:1\n", ReadOptions{}, `in.txt:1: label "nan" is not a finite number; expected a finite number`},
+		{"label inf", "\n\n-inf qid:1 1:1\n", ReadOptions{}, `in.txt:3: label "-inf" is not a finite number; expected a finite number`},
+		{"label 0.5x", "0.5x qid:1 1:1\n", ReadOptions{}, `in.txt:1: label "0.5x" is not a number; expected a finite number`},
+		{"label missing", "qid:1 1:1\n", ReadOptions{}, `in.txt:1: missing label: the line starts with "qid:1"; expected LABEL qid:Q IDX:VAL ...`},
+		{"value abc", "1 qid:1 1:1\n1 qid:1 2:abc\n", ReadOptions{}, `in.txt:2: feature 2: value "abc" is not a number; expected a finite number`},
+		{"value nan", "1 qid:1 1:NaN\n", ReadOptions{}, `in.txt:1: feature 1: value "NaN" is not a finite number; expected a finite number`},
+		{"value inf", "1 qid:1 1:inf\n", ReadOptions{}, `in.txt:1: feature 1: value "inf" is not a finite number; expected a finite number`},
+		{"value 0.5x", "1 qid:1 1:0.5x\n", ReadOptions{}, `in.txt:1: feature 1: value "0.5x" is not a number; expected a finite number`},
+		{"value empty", "1 qid:1 1:\n", ReadOptions{}, `in.txt:1: feature 1: value is empty; expected a finite number`},
+		{"value overflow", "1 qid:1 1:1e39\n", ReadOptions{}, `in.txt:1: feature 1: value "1e39" is outside the float32 range; expected a finite number`},
+		{"no qid", "1 qid:1 1:1\n0 1:1\n", ReadOptions{}, `in.txt:2: no qid; expected LABEL qid:Q IDX:VAL ... (the first document, line 1, has a qid)`},
+		{"qid after none", "1 1:1\n0 qid:3 1:1\n", ReadOptions{}, `in.txt:2: qid on this line, but the first document (line 1) has none; expected qid on every line or on none`},
+		{"qid not integer", "1 qid:1 1:1\n1 qid:x1 1:1\n", ReadOptions{}, `in.txt:2: qid "x1" is not an integer`},
+		{"qid float", "1 qid:1.5 1:1\n", ReadOptions{}, `in.txt:1: qid "1.5" is not an integer`},
+		{"index zero", "1 qid:1 0:1\n", ReadOptions{}, `in.txt:1: feature index 0: indices start at 1`},
+		{"index negative", "1 qid:1 -2:1\n", ReadOptions{}, `in.txt:1: feature index -2: indices start at 1`},
+		{"index too big", "1 qid:1 10000001:1\n", ReadOptions{}, `in.txt:1: feature index 10000001 is above the limit of 10000000`},
+		{"index not integer", "1 qid:1 a:1\n", ReadOptions{}, `in.txt:1: feature index "a" is not an integer; expected IDX:VALUE with IDX from 1`},
+		{"index twice sorted", "1 qid:1 1:1 1:2\n", ReadOptions{}, `in.txt:1: feature index 1 appears twice; expected each index at most once`},
+		{"index twice unsorted", "1 qid:1 3:1 1:2 3:4\n", ReadOptions{}, `in.txt:1: feature index 3 appears twice; expected each index at most once`},
+		{"no colon", "1 qid:1 1:1 7\n", ReadOptions{}, `in.txt:1: feature "7" has no colon; expected IDX:VALUE`},
+		{"qid comes back", "1 qid:1 1:1\n1 qid:1 1:1\n0 qid:2 1:1\n0 qid:1 1:1\n", ReadOptions{}, `in.txt:4: qid 1 comes back after qid 2 (its documents were at lines 1-2); lines of one query must be contiguous (--regroup regroups them)`},
+		{"empty file", "", ReadOptions{}, "in.txt: empty file; expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"},
+		{"only comments", "# nothing\n\n", ReadOptions{}, "in.txt: no documents (only blank or comment lines); expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"},
+		{"binary junk", "1 qid:1 1:1\n\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ReadOptions{}, `in.txt:4: binary data (a NUL byte); expected SVMlight/LETOR text`},
+		{"binary junk no NUL", "\xff\xfe\x01\x02 junk\n", ReadOptions{}, `in.txt:1: label "\xff\xfe\x01\x02" is not a number; expected a finite number`},
+		{"long line", "1 qid:1 1:1\n" + long, ReadOptions{maxLine: 64}, `in.txt:2: line longer than 64 B; expected one document per line`},
+		{"long line small chunks", "1 qid:1 1:1\n" + long, ReadOptions{maxLine: 64, chunkSize: 16}, `in.txt:2: line longer than 64 B; expected one document per line`},
+		{"long last line", "1 qid:1 1:1\n" + strings.TrimSuffix(long, "\n"), ReadOptions{maxLine: 64}, `in.txt:2: line longer than 64 B; expected one document per line`},
+		{"too much memory", "1 qid:1 1:1\n0 qid:1 1:1 5000000:1\n", ReadOptions{MemoryLimit: 1 << 20},
+			`in.txt:2: feature index 5000000: 2 documents × 5000000 features need 152.6 MiB of memory (dense float32), more than the 1.0 MiB available`},
+		{"too much memory unsorted", "1 qid:1 1:1\n0 qid:1 5000000:1 1:1\n", ReadOptions{MemoryLimit: 1 << 20},
+			`in.txt:2: feature index 5000000: 2 documents × 5000000 features need 152.6 MiB of memory (dense float32), more than the 1.0 MiB available`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := readString(t, tc.in, tc.opt)
+			if err == nil {
+				t.Fatalf("no error, want %s", tc.want)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("got  %s\nwant %s", err, tc.want)
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Errorf("error is %T, want *ParseError", err)
+			}
+		})
+	}
+}
+
+func TestReadRegroup(t *testing.T) {
+	in := "1 qid:1 1:1\n2 qid:2 1:2\n3 qid:1 1:3 # c\n4 qid:3 1:4\n5 qid:2 1:5\n"
+	d, err := readString(t, in, ReadOptions{Regroup: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{1, 2, 3}; !reflect.DeepEqual(d.QueryIDs, want) {
+		t.Errorf("queries %v, want %v", d.QueryIDs, want)
+	}
+	if want := []int{0, 2, 4, 5}; !reflect.DeepEqual(d.QueryOffsets, want) {
+		t.Errorf("offsets %v, want %v", d.QueryOffsets, want)
+	}
+	if want := []float32{1, 3, 2, 5, 4}; !reflect.DeepEqual(d.Labels, want) || !reflect.DeepEqual(d.Cols[0], want) {
+		t.Errorf("labels %v col %v, want %v", d.Labels, d.Cols[0], want)
+	}
+	if d.DocID(1) != "c" || d.DocID(0) != "" {
+		t.Errorf("doc ids not regrouped: %q %q", d.DocID(0), d.DocID(1))
+	}
+}
+
+func TestReadTruncatedGzip(t *testing.T) {
+	var sb strings.Builder
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&sb, "%d qid:%d 1:%d 2:0.%d\n", i%3, i/10, i, i)
+	}
+	b := gz(t, sb.String())
+	_, err := ReadBytes(context.Background(), "t.gz", b[:len(b)/2], ReadOptions{})
+	if err == nil || !strings.Contains(err.Error(), "gzip stream is truncated") || !strings.HasPrefix(err.Error(), "t.gz:") {
+		t.Fatalf("got %v, want a truncated gzip error", err)
+	}
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line < 1 || pe.Line > 2001 {
+		t.Errorf("error line %+v, want a line within the file", pe)
+	}
+	// A stream cut inside its 8-byte trailer also counts.
+	if _, err := ReadBytes(context.Background(), "t.gz", b[:len(b)-3], ReadOptions{}); err == nil {
+		t.Errorf("no error for a gzip stream missing its trailer")
+	}
+}
+
+func TestReadFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := ReadFile(context.Background(), filepath.Join(dir, "none.txt"), ReadOptions{}); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	if _, err := ReadFile(context.Background(), dir, ReadOptions{}); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("directory: %v", err)
+	}
+	p := filepath.Join(dir, "bad.txt")
+	os.WriteFile(p, []byte("1 qid:1 1:1\n1 qid:1 0:1\n"), 0o644)
+	_, err := ReadFile(context.Background(), p, ReadOptions{})
+	if err == nil || err.Error() != p+":2: feature index 0: indices start at 1" {
+		t.Errorf("got %v", err)
+	}
+}
+
+// A real 16 MiB line: the limit itself, not only the test hook.
+func TestReadLineOver16MiB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates 16 MiB")
+	}
+	var b bytes.Buffer
+	b.WriteString("1 qid:1 1:1\n1 qid:1 1:1 # ")
+	b.Write(bytes.Repeat([]byte("x"), MaxLineBytes))
+	b.WriteString("\n")
+	_, err := ReadBytes(context.Background(), "big.txt", b.Bytes(), ReadOptions{})
+	if err == nil || err.Error() != "big.txt:2: line longer than 16.0 MiB; expected one document per line" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestReadCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := ReadBytes(ctx, "in.txt", []byte("1 qid:1 1:1\n"), ReadOptions{})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
+
+// The golden statistics of the built-in MQ2008 Fold1 files (shared/data/PROVENANCE.md).
+func TestBuiltinMQ2008(t *testing.T) {
+	cases := []struct {
+		name             string
+		docs, queries    int
+		labels           map[string]int
+		minQ, maxQ       int
+		medQ             float64
+		noRelevant       int
+		firstID, firstQ0 string
+	}{
+		{"builtin:mq2008/train", 9630, 471, map[string]int{"0": 7820, "1": 1223, "2": 587}, 5, 121, 8, 132, "docid = GX008-86-4444840 inc = 1 prob = 0.086622", ""},
+		{"builtin:mq2008/vali", 2707, 157, map[string]int{"0": 2140, "1": 400, "2": 167}, 6, 118, 8, 37, "", ""},
+		{"builtin:mq2008/test", 2874, 156, map[string]int{"0": 2319, "1": 378, "2": 177}, 6, 119, 14.5, 51, "", ""},
+	}
+	for _, tc := range cases {
+		d, err := LoadDataset(context.Background(), tc.name, ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := Summarize(d, nil)
+		if s.Docs != tc.docs || s.Queries != tc.queries || s.Features != 46 || !reflect.DeepEqual(s.Labels, tc.labels) {
+			t.Errorf("%s: got %d docs, %d queries, %d features, labels %v", tc.name, s.Docs, s.Queries, s.Features, s.Labels)
+		}
+		if s.DocsPerQuery != (DocsPerQuery{tc.minQ, tc.medQ, tc.maxQ}) || s.ZeroQueries != tc.noRelevant {
+			t.Errorf("%s: docs per query %+v, queries without relevant %d", tc.name, s.DocsPerQuery, s.ZeroQueries)
+		}
+		if tc.firstID != "" && d.DocID(0) != tc.firstID {
+			t.Errorf("%s: first doc id %q", tc.name, d.DocID(0))
+		}
+		// Spot values from the first line of train.txt.
+		if tc.name == "builtin:mq2008/train" && (d.Cols[0][0] != 0.007477 || d.Cols[45][0] != 0.007042 || d.QueryIDs[0] != 10002) {
+			t.Errorf("first line parsed as %v %v qid %d", d.Cols[0][0], d.Cols[45][0], d.QueryIDs[0])
+		}
+	}
+	if _, err := LoadDataset(context.Background(), "builtin:nope", ReadOptions{}); err == nil || !strings.Contains(err.Error(), "builtin:mq2008/train") {
+		t.Errorf("unknown built-in: %v", err)
+	}
+}
+
+// parseFloat32 must agree with strconv on every decimal string.
+func TestParseFloat32(t *testing.T) {
+	cases := []string{"0", "-0", "+1", "1.", ".5", "0.000000", "1.000000", "0.007477", "123456789", "1e10", "1E-10",
+		"3.4028235e38", "3.4028236e38", "1e-46", "1.4e-45", "16777217", "0.1", "9.999999e-5", "00012.5000",
+		"12345678901234567890123", "0.00000000000000000000000000001234"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 20000; i++ {
+		cases = append(cases, strconv.FormatFloat(r.NormFloat64()*math.Pow(10, float64(r.IntN(20)-10)), 'g', 1+r.IntN(12), 64))
+		cases = append(cases, fmt.Sprintf("%d.%0*d", r.IntN(1000), 1+r.IntN(8), r.IntN(100000000)))
+	}
+	for _, s := range cases {
+		got, ok := parseFloat32([]byte(s))
+		want, err := strconv.ParseFloat(s, 32)
+		if err != nil {
+			if ok {
+				t.Errorf("%q: got %v, strconv says %v", s, got, err)
+			}
+			continue
+		}
+		if !ok || math.Float32bits(got) != math.Float32bits(float32(want)) {
+			t.Errorf("%q: got %v (ok %v), want %v", s, got, ok, float32(want))
+		}
+	}
+	for _, s := range []string{"", "-", ".", "e5", "1e", "1e+", "0x10", "inf", "nan", "1_0", "1.2.3", "--1", " 1"} {
+		if v, ok := parseFloat32([]byte(s)); ok {
+			t.Errorf("%q: accepted as %v", s, v)
+		}
+	}
+}
