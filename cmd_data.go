@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cronus-ltr/cronus/data"
+)
+
+// progress prints a one-line progress report to stderr when it is a
+// terminal, at most ten times a second.
+type progress struct {
+	w     io.Writer
+	on    bool
+	last  time.Time
+	start time.Time
+	shown bool
+}
+
+func newProgress(stderr io.Writer) *progress {
+	f, ok := stderr.(*os.File)
+	return &progress{w: stderr, on: ok && isTerminal(f), start: time.Now()}
+}
+
+func (p *progress) show(format string, a ...any) {
+	if !p.on || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	p.shown = true
+	fmt.Fprintf(p.w, "\r\033[K"+format, a...)
+}
+
+func (p *progress) done() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+// readOptions returns reader options that report progress.
+func (p *progress) readOptions(name string) data.ReadOptions {
+	return data.ReadOptions{Progress: func(pass int, done, total int64) {
+		if total > 0 {
+			p.show("reading %s: pass %d/2 %3.0f%% (%.1fs)", name, pass, 100*float64(done)/float64(total), time.Since(p.start).Seconds())
+		}
+	}}
+}
+
+func loadCosts(name string, features int, stderr io.Writer) (*data.Costs, error) {
+	if name == "" {
+		return data.UniformCosts(features), nil
+	}
+	c, err := data.LoadCosts(name, features)
+	if err != nil {
+		return nil, err
+	}
+	if w := c.Warning(); w != "" {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	return c, nil
+}
+
+func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("inspect", stdout)
+	costsFlag := fs.String("costs", "", "feature cost `FILE` (path or builtin:mq2008/costs); without it every feature costs 1")
+	jsonOut := fs.Bool("json", false, "print JSON")
+	regroup := fs.Bool("regroup", false, "accept a query whose lines are not contiguous and regroup its documents")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError{"expected one data FILE (a path or a built-in name such as builtin:mq2008/train)"}
+	}
+	p := newProgress(stderr)
+	opt := p.readOptions(pos[0])
+	opt.Regroup = *regroup
+	d, err := data.LoadDataset(ctx, pos[0], opt)
+	p.done()
+	if err != nil {
+		return err
+	}
+	d.Name = pos[0]
+	costs, err := loadCosts(*costsFlag, d.NumFeatures(), stderr)
+	if err != nil {
+		return err
+	}
+	s := data.Summarize(d, costs)
+	if *jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	}
+	fmt.Fprint(stdout, FormatSummary(s, *costsFlag))
+	return nil
+}
+
+// FormatSummary renders a data set summary as text.
+func FormatSummary(s data.Summary, costName string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", s.Name)
+	fmt.Fprintf(&b, "  queries      %d (%d without a relevant document)\n", s.Queries, s.ZeroQueries)
+	fmt.Fprintf(&b, "  documents    %d\n", s.Docs)
+	fmt.Fprintf(&b, "  features     %d\n", s.Features)
+	fmt.Fprintf(&b, "  docs/query   min %d, median %g, max %d\n", s.DocsPerQuery.Min, s.DocsPerQuery.Median, s.DocsPerQuery.Max)
+	keys := make([]string, 0, len(s.Labels))
+	for k := range s.Labels {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, _ := strconv.ParseFloat(keys[i], 64)
+		c, _ := strconv.ParseFloat(keys[j], 64)
+		return a < c
+	})
+	fmt.Fprintf(&b, "  labels      ")
+	for _, k := range keys {
+		fmt.Fprintf(&b, " %s: %d (%.1f%%)", k, s.Labels[k], 100*float64(s.Labels[k])/float64(max(s.Docs, 1)))
+	}
+	b.WriteString("\n")
+	if costName == "" {
+		costName = "none: every feature costs 1"
+	}
+	fmt.Fprintf(&b, "  costs        %s; total %g\n", costName, s.TotalCost)
+	for _, g := range s.CostGroups {
+		fmt.Fprintf(&b, "    cost %-8g %d features\n", g.Cost, g.Features)
+	}
+	return b.String()
+}
+
+func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("gen", stdout)
+	var o data.SynthOptions
+	fs.IntVar(&o.Queries, "queries", 1000, "number of `Q`ueries")
+	fs.IntVar(&o.DocsPerQuery, "docs-per-query", 100, "mean documents per query `M` (each query has between M/2 and 3M/2)")
+	fs.IntVar(&o.Features, "features", 136, "number of features `D`")
+	costsFlag := fs.String("costs", "", "feature cost `FILE` (default: the MSLR-WEB10K cost labels, cycled when D != 136)")
+	fs.Uint64Var(&o.Seed, "seed", 1, "random `seed`; the same seed and flags give the same bytes")
+	out := fs.String("out", "", "output `FILE`; .gz compresses")
+	jsonOut := fs.Bool("json", false, "print a JSON report")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	}
+	if *out == "" {
+		return usageError{"--out FILE is required"}
+	}
+	if *costsFlag != "" {
+		c, err := loadCosts(*costsFlag, o.Features, stderr)
+		if err != nil {
+			return err
+		}
+		o.Costs = c.Cost
+	}
+	if err := o.Validate(); err != nil {
+		return usageError{err.Error()}
+	}
+	p := newProgress(stderr)
+	approx := o.Queries * o.DocsPerQuery
+	o.Progress = func(docs int) {
+		p.show("writing %s: %d of about %d documents (%.0f%%)", filepath.Base(*out), docs, approx, 100*float64(docs)/float64(approx))
+	}
+	start := time.Now()
+	docs, err := data.WriteSyntheticFile(ctx, *out, o)
+	p.done()
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(*out)
+	if err != nil {
+		return err
+	}
+	if *jsonOut {
+		return json.NewEncoder(stdout).Encode(map[string]any{
+			"out": *out, "queries": o.Queries, "docs": docs, "features": o.Features,
+			"seed": o.Seed, "bytes": st.Size(), "seconds": time.Since(start).Seconds(),
+		})
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d queries, %d documents, %d features, %.1f MB in %.1fs\n",
+		*out, o.Queries, docs, o.Features, float64(st.Size())/1e6, time.Since(start).Seconds())
+	return nil
+}

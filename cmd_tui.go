@@ -1,0 +1,25 @@
+package main
+
+import (
+	"context"
+	"io"
+
+	"github.com/cronus-ltr/cronus/tui"
+)
+
+func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("tui", stdout)
+	var cfg tui.Config
+	fs.StringVar(&cfg.Train, "train", "builtin:mq2008/train", "training data `FILE`")
+	fs.StringVar(&cfg.Valid, "valid", "builtin:mq2008/vali", "validation data `FILE`")
+	fs.StringVar(&cfg.Test, "test", "builtin:mq2008/test", "test data `FILE`")
+	fs.StringVar(&cfg.Costs, "costs", "builtin:mq2008/costs", "feature cost `FILE`")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError{"unexpected argument " + pos[0]}
+	}
+	return tui.Run(ctx, cfg)
+}

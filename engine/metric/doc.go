@@ -1,0 +1,55 @@
+// Package metric computes ranking metrics — NDCG@k, ERR@k, P@k, RBP and MAP —
+// per query and averaged over queries.
+//
+// It works on plain slices and imports nothing from this repository, so the
+// boosting code, the cascade optimiser and the command line all score a
+// ranking the same way. A data set is given by three slices: a score and a
+// label per document, and offsets such that query q holds the documents
+// offsets[q]..offsets[q+1]-1. Metrics are named as on the command line
+// ("ndcg@10", "err@5", "p@10", "rbp@0.8", "map"); see Parse.
+//
+// # Conventions
+//
+// One convention everywhere (DESIGN.md, "Metrics"); Convention prints it as a
+// line to go with every result.
+//
+//   - Ranking: the documents of a query are sorted by score, highest first.
+//     Equal scores keep their input order (a stable sort), so results are
+//     reproducible; NaN scores go last.
+//   - NDCG@k = DCG@k / IDCG@k with DCG@k = Σ_{r≤k} (2^l_r − 1) / log2(r + 1),
+//     ranks from 1, and IDCG@k the DCG@k of the labels sorted descending.
+//     ndcg (no cut-off) uses the whole list.
+//   - ERR@k = Σ_{r≤k} (1/r) R_r Π_{i<r} (1 − R_i) with R = (2^l − 1)/2^lmax;
+//     lmax is Options.MaxLabel, or the largest label given.
+//   - P@k = (relevant documents in the top k) / k. The divisor is k even when
+//     a query has fewer than k documents, as in trec_eval's P_k: a query of
+//     three documents, all relevant, has P@10 = 0.3.
+//   - RBP with persistence p = (1 − p) Σ_i rel_i p^(i−1) over all documents
+//     of the query (rbp@0.5 means p = 0.5).
+//   - MAP is the mean over queries of average precision: the sum of the
+//     precision at the rank of every relevant document, over all documents,
+//     divided by the number of relevant documents of the query.
+//   - P@k, RBP and MAP use binary relevance: label >= Options.RelevantLabel
+//     (default 1). NDCG and ERR use graded labels.
+//   - A cut-off larger than a query sums over what there is; NDCG then
+//     normalises by the ideal over the same documents.
+//   - Queries without a relevant document (for NDCG and ERR: no label above 0,
+//     so IDCG is 0; for P@k, RBP and MAP: no label >= RelevantLabel) score 0
+//     and count in the mean. With Options.ExcludeNoRelevant they are left out
+//     of the mean instead, and PerQuery reports NaN for them.
+//
+// # Other tools
+//
+// XGBoost 1.7 (checked against 1.7.4 on MQ2008, see xgboost_test.go) uses the
+// same gain, discount, P@k divisor and MAP, with labels cast to integers and
+// any non-zero label relevant for map and pre. It differs on queries without
+// relevant documents: "ndcg", "ndcg@k" and "map" score such a query 1, and only
+// the names with a trailing minus ("ndcg@k-", "map-") score it 0 as we do. Its
+// ndcg@k and map therefore exceed ours by the share of such queries: on MQ2008
+// Fold1 test, where 51 of 156 queries have only label 0, XGBoost reports
+// ndcg@10 = 0.8105 and ndcg@10- = 0.4836 (ours: 0.4836), a gap of exactly
+// 51/156. XGBoost's parameter documentation says the same: "In XGBoost, NDCG
+// and MAP evaluate the score of a list without any positive samples as 1. By
+// appending '-' to the evaluation metric name, we can ask XGBoost to evaluate
+// these scores as 0".
+package metric

@@ -1,0 +1,319 @@
+package metric
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Options holds the conventions that a metric name does not carry. The zero
+// value is the default of DESIGN.md.
+type Options struct {
+	// RelevantLabel is the binary relevance threshold of P@k, MAP and RBP: a
+	// document is relevant when its label >= RelevantLabel. 0 means 1. It must
+	// not be negative.
+	RelevantLabel float64
+	// MaxLabel is the lmax of ERR's R = (2^l − 1)/2^lmax. 0 means the largest
+	// label in the labels given to PerQuery or Mean. Labels above MaxLabel
+	// count as MaxLabel. It must not be negative.
+	MaxLabel float64
+	// ExcludeNoRelevant leaves queries without a relevant document out of the
+	// mean (PerQuery reports NaN for them); otherwise they score 0. "Relevant"
+	// is label > 0 for NDCG and ERR, whose gains are 0 exactly there, and
+	// label >= RelevantLabel for P@k, MAP and RBP.
+	ExcludeNoRelevant bool
+}
+
+func (o Options) relevantLabel() float64 {
+	if o.RelevantLabel == 0 {
+		return 1
+	}
+	return o.RelevantLabel
+}
+
+// Convention returns one line describing the conventions in force under opt,
+// to be printed with every result.
+func Convention(opt Options) string {
+	checkOptions(opt)
+	lmax := "largest label"
+	if opt.MaxLabel > 0 {
+		lmax = strconv.FormatFloat(opt.MaxLabel, 'g', -1, 64)
+	}
+	noRel := "score 0"
+	if opt.ExcludeNoRelevant {
+		noRel = "are left out of the mean"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "NDCG: gain 2^l-1, discount log2(rank+1), ideal DCG at the same cut-off; ")
+	fmt.Fprintf(&b, "ERR: R=(2^l-1)/2^lmax, lmax=%s; ", lmax)
+	fmt.Fprintf(&b, "P@k: relevant in top k / k; ")
+	fmt.Fprintf(&b, "P/MAP/RBP: relevant = label >= %s; ", strconv.FormatFloat(opt.relevantLabel(), 'g', -1, 64))
+	fmt.Fprintf(&b, "queries without relevant documents %s; ties broken by input order", noRel)
+	return b.String()
+}
+
+// PerQuery computes spec for every query and returns one value per query, NaN
+// for a query that opt excludes. Query q holds the documents
+// offsets[q]..offsets[q+1]-1 of scores and labels; offsets has one entry more
+// than there are queries, starts at 0, never decreases and ends at
+// len(scores), and len(labels) == len(scores). Labels must not be negative.
+// Documents are ranked by score, highest first, equal scores in input order,
+// NaN last. dst is reused when it has the capacity.
+//
+// PerQuery panics if spec, opt or the slices break these rules.
+func PerQuery(spec Spec, scores []float64, labels []float32, offsets []int, opt Options, dst []float64) []float64 {
+	e := newEvaluator(spec, scores, labels, offsets, opt)
+	nq := len(offsets) - 1
+	dst = slices.Grow(dst[:0], nq)[:nq]
+	for q := range nq {
+		dst[q] = e.query(offsets[q], offsets[q+1])
+	}
+	return dst
+}
+
+// Mean returns the mean of spec over the queries that opt does not exclude,
+// NaN if there are none. The arguments are those of PerQuery. Mean allocates
+// its scratch space once, not per query.
+func Mean(spec Spec, scores []float64, labels []float32, offsets []int, opt Options) float64 {
+	e := newEvaluator(spec, scores, labels, offsets, opt)
+	sum, n := 0.0, 0
+	for q := range len(offsets) - 1 {
+		v := e.query(offsets[q], offsets[q+1])
+		if math.IsNaN(v) {
+			continue
+		}
+		sum += v
+		n++
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return sum / float64(n)
+}
+
+// evaluator computes one metric query by query, reusing its buffers.
+type evaluator struct {
+	spec    Spec
+	scores  []float64
+	labels  []float32
+	rel     float64   // binary relevance threshold
+	lmax    float64   // ERR's lmax
+	exclude bool      // ExcludeNoRelevant
+	idx     []int     // document indices of the current query, ranked
+	ideal   []float32 // NDCG: the current query's labels, ascending
+	disc    []float64 // NDCG: disc[i] = 1/log2(i+2), the discount at rank i+1
+}
+
+func newEvaluator(spec Spec, scores []float64, labels []float32, offsets []int, opt Options) *evaluator {
+	if err := spec.validate(); err != nil {
+		panic("metric: " + err.Error())
+	}
+	checkOptions(opt)
+	maxN := checkQueries(scores, labels, offsets)
+	e := &evaluator{
+		spec:    spec,
+		scores:  scores,
+		labels:  labels,
+		rel:     opt.relevantLabel(),
+		lmax:    opt.MaxLabel,
+		exclude: opt.ExcludeNoRelevant,
+		idx:     make([]int, maxN),
+	}
+	switch spec.Name {
+	case NDCG:
+		e.ideal = make([]float32, maxN)
+		e.disc = make([]float64, maxN)
+		for i := range e.disc {
+			e.disc[i] = 1 / math.Log2(float64(i+2))
+		}
+	case ERR:
+		if e.lmax == 0 {
+			for _, l := range labels {
+				e.lmax = max(e.lmax, float64(l))
+			}
+		}
+	}
+	return e
+}
+
+func checkOptions(opt Options) {
+	if !(opt.RelevantLabel >= 0) {
+		panic(fmt.Sprintf("metric: Options.RelevantLabel %v is negative or NaN", opt.RelevantLabel))
+	}
+	if !(opt.MaxLabel >= 0) {
+		panic(fmt.Sprintf("metric: Options.MaxLabel %v is negative or NaN", opt.MaxLabel))
+	}
+}
+
+// checkQueries panics unless the slices describe queries as PerQuery
+// requires, and returns the size of the largest query.
+func checkQueries(scores []float64, labels []float32, offsets []int) int {
+	if len(scores) != len(labels) {
+		panic(fmt.Sprintf("metric: %d scores but %d labels", len(scores), len(labels)))
+	}
+	if len(offsets) == 0 || offsets[0] != 0 || offsets[len(offsets)-1] != len(scores) {
+		panic(fmt.Sprintf("metric: offsets must run from 0 to the number of documents (%d)", len(scores)))
+	}
+	maxN := 0
+	for q := range len(offsets) - 1 {
+		n := offsets[q+1] - offsets[q]
+		if n < 0 {
+			panic(fmt.Sprintf("metric: offsets decrease at query %d", q))
+		}
+		maxN = max(maxN, n)
+	}
+	return maxN
+}
+
+// rank fills e.idx with the documents lo..hi-1 ordered by score, highest
+// first; equal scores keep their input order (the sort is stable) and NaN
+// scores go last.
+func (e *evaluator) rank(lo, hi int) []int {
+	idx := e.idx[:hi-lo]
+	for i := range idx {
+		idx[i] = lo + i
+	}
+	s := e.scores
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(s[b], s[a]) })
+	return idx
+}
+
+// query returns the metric of the documents lo..hi-1, or NaN if the query has
+// no relevant document and such queries are excluded.
+func (e *evaluator) query(lo, hi int) float64 {
+	var v float64
+	var ok bool
+	switch e.spec.Name {
+	case NDCG:
+		v, ok = e.ndcg(lo, hi)
+	case ERR:
+		v, ok = e.expectedReciprocalRank(lo, hi)
+	case Precision:
+		v, ok = e.precision(lo, hi)
+	case RBP:
+		v, ok = e.rbp(lo, hi)
+	case MAP:
+		v, ok = e.averagePrecision(lo, hi)
+	}
+	if !ok {
+		if e.exclude {
+			return math.NaN()
+		}
+		return 0
+	}
+	return v
+}
+
+// cutoff is the number of ranks that count in a query of n documents.
+func (e *evaluator) cutoff(n int) int {
+	if e.spec.K == 0 {
+		return n
+	}
+	return min(e.spec.K, n)
+}
+
+// ndcg returns DCG@k / IDCG@k with gain 2^l − 1 and discount log2(rank + 1);
+// ok is false when IDCG@k is 0, that is when no label is above 0.
+func (e *evaluator) ndcg(lo, hi int) (v float64, ok bool) {
+	idx := e.rank(lo, hi)
+	k := e.cutoff(len(idx))
+	ideal := e.ideal[:len(idx)]
+	copy(ideal, e.labels[lo:hi])
+	slices.Sort(ideal)
+	var dcg, idcg float64
+	for i := range k {
+		dcg += gain(e.labels[idx[i]]) * e.disc[i]
+		idcg += gain(ideal[len(ideal)-1-i]) * e.disc[i]
+	}
+	if idcg == 0 {
+		return 0, false
+	}
+	return dcg / idcg, true
+}
+
+func gain(l float32) float64 { return math.Exp2(float64(l)) - 1 }
+
+// expectedReciprocalRank returns ERR@k = Σ_{r≤k} (1/r) R_r Π_{i<r} (1 − R_i) with
+// R = (2^l − 1)/2^lmax; ok is false when no label in the query is above 0.
+func (e *evaluator) expectedReciprocalRank(lo, hi int) (v float64, ok bool) {
+	for _, l := range e.labels[lo:hi] {
+		if l > 0 {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return 0, false
+	}
+	idx := e.rank(lo, hi)
+	scale := math.Exp2(e.lmax)
+	stop := 1.0 // probability that the user reaches rank r
+	for r := range e.cutoff(len(idx)) {
+		l := min(float64(e.labels[idx[r]]), e.lmax)
+		R := (math.Exp2(l) - 1) / scale
+		v += stop * R / float64(r+1)
+		stop *= 1 - R
+	}
+	return v, true
+}
+
+// hasRelevant reports whether a document of lo..hi-1 has label >= e.rel.
+func (e *evaluator) hasRelevant(lo, hi int) bool {
+	for _, l := range e.labels[lo:hi] {
+		if float64(l) >= e.rel {
+			return true
+		}
+	}
+	return false
+}
+
+// precision returns the relevant documents in the top k divided by k, also
+// when the query has fewer than k documents (trec_eval's P_k).
+func (e *evaluator) precision(lo, hi int) (v float64, ok bool) {
+	if !e.hasRelevant(lo, hi) {
+		return 0, false
+	}
+	idx := e.rank(lo, hi)
+	hits := 0
+	for _, i := range idx[:e.cutoff(len(idx))] {
+		if float64(e.labels[i]) >= e.rel {
+			hits++
+		}
+	}
+	return float64(hits) / float64(e.spec.K), true
+}
+
+// rbp returns (1 − p) Σ_i rel_i p^(i−1) over all documents, rel_i binary.
+func (e *evaluator) rbp(lo, hi int) (v float64, ok bool) {
+	if !e.hasRelevant(lo, hi) {
+		return 0, false
+	}
+	p := e.spec.P
+	w := 1 - p // weight of rank 1
+	for _, i := range e.rank(lo, hi) {
+		if float64(e.labels[i]) >= e.rel {
+			v += w
+		}
+		w *= p
+	}
+	return v, true
+}
+
+// averagePrecision returns Σ_{relevant ranks r} (relevant in top r)/r divided
+// by the number of relevant documents of the query.
+func (e *evaluator) averagePrecision(lo, hi int) (v float64, ok bool) {
+	if !e.hasRelevant(lo, hi) {
+		return 0, false
+	}
+	hits := 0
+	for r, i := range e.rank(lo, hi) {
+		if float64(e.labels[i]) >= e.rel {
+			hits++
+			v += float64(hits) / float64(r+1)
+		}
+	}
+	return v / float64(hits), true
+}

@@ -1,0 +1,442 @@
+package metric
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// l3 is log2(3), the discount at rank 2.
+var l3 = math.Log2(3)
+
+// The hand-worked query of most cases: labels [2,0,1], scores [0.1,0.9,0.5].
+// Ranked by score the documents are 1 (0.9), 2 (0.5), 0 (0.1), so the labels
+// in rank order are [0, 1, 2].
+var (
+	handLabels = []float32{2, 0, 1}
+	handScores = []float64{0.1, 0.9, 0.5}
+)
+
+func TestPerQueryHandWorked(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		name    string
+		metric  string
+		opt     Options
+		labels  []float32
+		scores  []float64
+		offsets []int // nil: one query holding everything
+		want    []float64
+	}{
+		// NDCG: DCG@3 = (2^0−1)/log2 2 + (2^1−1)/log2 3 + (2^2−1)/log2 4
+		//             = 0 + 1/log2 3 + 3/2 = 2.1309;
+		// ideal labels [2,1,0]: IDCG@3 = 3/1 + 1/log2 3 + 0 = 3.6309;
+		// NDCG@3 = 2.1309/3.6309 = 0.58688.
+		{name: "ndcg@3", metric: "ndcg@3", want: []float64{(1/l3 + 1.5) / (3 + 1/l3)}},
+		// Cut-off 2: DCG@2 = 1/log2 3, IDCG@2 = 3 + 1/log2 3: 0.17377.
+		{name: "ndcg@2", metric: "ndcg@2", want: []float64{(1 / l3) / (3 + 1/l3)}},
+		// Cut-off 1: a label-0 document on top, DCG@1 = 0.
+		{name: "ndcg@1", metric: "ndcg@1", want: []float64{0}},
+		// A cut-off beyond the query and no cut-off both mean all 3 documents.
+		{name: "ndcg@10 beyond query", metric: "ndcg@10", want: []float64{(1/l3 + 1.5) / (3 + 1/l3)}},
+		{name: "ndcg whole list", metric: "ndcg", want: []float64{(1/l3 + 1.5) / (3 + 1/l3)}},
+
+		// ERR, lmax = 2 (the largest label): R(0) = 0, R(1) = 1/4, R(2) = 3/4.
+		// ERR@3 = 1/1·0 + 1/2·(1/4)·1 + 1/3·(3/4)·(1−0)(1−1/4) = 1/8 + 3/16 = 5/16.
+		{name: "err@3", metric: "err@3", want: []float64{5.0 / 16}},
+		{name: "err@2", metric: "err@2", want: []float64{1.0 / 8}},
+		{name: "err@20 beyond query", metric: "err@20", want: []float64{5.0 / 16}},
+		// MaxLabel 4: R(1) = 1/16, R(2) = 3/16;
+		// ERR = 1/2·1/16 + 1/3·3/16·15/16 = 8/256 + 15/256 = 23/256.
+		{name: "err lmax=4", metric: "err", opt: Options{MaxLabel: 4}, want: []float64{23.0 / 256}},
+		// MaxLabel 1: label 2 counts as 1, R = 1/2 for both;
+		// ERR = 1/2·1/2 + 1/3·1/2·1/2 = 1/4 + 1/12 = 1/3.
+		{name: "err lmax=1 clamps", metric: "err", opt: Options{MaxLabel: 1}, want: []float64{1.0 / 3}},
+
+		// P@k, relevant = label >= 1: rank order relevance [0, 1, 1].
+		{name: "p@1", metric: "p@1", want: []float64{0}},
+		{name: "p@2", metric: "p@2", want: []float64{1.0 / 2}},
+		// Two relevant in a query of 3, divided by k = 5, not by 3.
+		{name: "p@5 divides by k", metric: "p@5", want: []float64{2.0 / 5}},
+		// Relevant = label >= 2: only the document at rank 3.
+		{name: "p@2 relevant>=2", metric: "p@2", opt: Options{RelevantLabel: 2}, want: []float64{0}},
+		{name: "p@3 relevant>=2", metric: "p@3", opt: Options{RelevantLabel: 2}, want: []float64{1.0 / 3}},
+
+		// RBP, relevance [0, 1, 1]: (1−p)(0 + p + p²).
+		// p = 0.5: 0.5·(0.5 + 0.25) = 0.375; p = 0.8: 0.2·(0.8 + 0.64) = 0.288.
+		{name: "rbp@0.5", metric: "rbp@0.5", want: []float64{0.375}},
+		{name: "rbp@0.8", metric: "rbp@0.8", want: []float64{0.2 * (0.8 + 0.64)}},
+		// Relevant = label >= 2: 0.5·0.25.
+		{name: "rbp@0.5 relevant>=2", metric: "rbp@0.5", opt: Options{RelevantLabel: 2}, want: []float64{0.125}},
+
+		// MAP: relevant at ranks 2 and 3: (1/2 + 2/3)/2 = 7/12.
+		{name: "map", metric: "map", want: []float64{7.0 / 12}},
+		// Relevant = label >= 2: one relevant, at rank 3: (1/3)/1.
+		{name: "map relevant>=2", metric: "map", opt: Options{RelevantLabel: 2}, want: []float64{1.0 / 3}},
+
+		// Ties keep the input order: the relevant document is last of three
+		// equal scores, so it is ranked 3rd.
+		// NDCG = (1/log2 4)/(1/log2 2) = 1/2.
+		{name: "tie ndcg", metric: "ndcg", labels: []float32{0, 0, 1}, scores: []float64{1, 1, 1}, want: []float64{0.5}},
+		{name: "tie ndcg reversed", metric: "ndcg", labels: []float32{1, 0, 0}, scores: []float64{1, 1, 1}, want: []float64{1}},
+		{name: "tie p@1", metric: "p@1", labels: []float32{0, 0, 1}, scores: []float64{1, 1, 1}, want: []float64{0}},
+		{name: "tie map", metric: "map", labels: []float32{0, 0, 1}, scores: []float64{1, 1, 1}, want: []float64{1.0 / 3}},
+		// lmax = 1, R(1) = 1/2 at rank 3: 1/3·1/2.
+		{name: "tie err", metric: "err", labels: []float32{0, 0, 1}, scores: []float64{1, 1, 1}, want: []float64{1.0 / 6}},
+		{name: "tie rbp@0.5", metric: "rbp@0.5", labels: []float32{0, 0, 1}, scores: []float64{1, 1, 1}, want: []float64{0.5 * 0.25}},
+		// Two groups of ties: scores [0.5,0.7,0.5,0.7,0.5], labels [0,1,2,0,1]
+		// rank as documents 1,3 (0.7) then 0,2,4 (0.5): labels [1,0,0,2,1].
+		// DCG = 1 + 3/log2 5 + 1/log2 6; ideal [2,1,1,0,0]: 3 + 1/log2 3 + 1/2.
+		{
+			name: "two tie groups ndcg", metric: "ndcg",
+			labels: []float32{0, 1, 2, 0, 1}, scores: []float64{0.5, 0.7, 0.5, 0.7, 0.5},
+			want: []float64{(1 + 3/math.Log2(5) + 1/math.Log2(6)) / (3 + 1/l3 + 0.5)},
+		},
+		// Relevant at ranks 1, 4, 5: (1/1 + 2/4 + 3/5)/3 = 0.7.
+		{
+			name: "two tie groups map", metric: "map",
+			labels: []float32{0, 1, 2, 0, 1}, scores: []float64{0.5, 0.7, 0.5, 0.7, 0.5},
+			want: []float64{0.7},
+		},
+		// −0 and +0 are equal scores: input order.
+		{name: "signed zeros tie", metric: "p@1", labels: []float32{0, 1}, scores: []float64{math.Copysign(0, -1), 0}, want: []float64{0}},
+		// A NaN score ranks last: label 1 at rank 2, NDCG = (1/log2 3)/1.
+		{name: "NaN score last", metric: "ndcg", labels: []float32{1, 0}, scores: []float64{nan, -5}, want: []float64{1 / l3}},
+
+		// Fractional labels: gain 2^0.5 − 1 at rank 1, ideal the same.
+		{name: "fractional label", metric: "ndcg@1", labels: []float32{0.5, 0}, scores: []float64{2, 1}, want: []float64{1}},
+
+		// Several queries, the first without any relevant document.
+		// Query 1: labels [1,0] ranked [1,0]: every metric at its best
+		// (NDCG 1, P@1 1, MAP 1, ERR@1 with lmax 1 = 1/2, RBP@0.5 = 0.5).
+		{name: "zero query ndcg", metric: "ndcg", labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{0, 1}},
+		{name: "zero query ndcg excluded", metric: "ndcg", opt: Options{ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 1}},
+		{name: "zero query err", metric: "err@1", labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{0, 0.5}},
+		{name: "zero query err excluded", metric: "err@1", opt: Options{ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 0.5}},
+		{name: "zero query p@1", metric: "p@1", labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{0, 1}},
+		{name: "zero query p@1 excluded", metric: "p@1", opt: Options{ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 1}},
+		{name: "zero query rbp", metric: "rbp@0.5", labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{0, 0.5}},
+		{name: "zero query rbp excluded", metric: "rbp@0.5", opt: Options{ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 0.5}},
+		{name: "zero query map", metric: "map", labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{0, 1}},
+		{name: "zero query map excluded", metric: "map", opt: Options{ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 1}},
+		// With relevant = label >= 2 query 1 has no relevant document for
+		// P/MAP/RBP, but NDCG still counts its label 1.
+		{name: "threshold excludes map", metric: "map", opt: Options{RelevantLabel: 2, ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, nan}},
+		{name: "threshold keeps ndcg", metric: "ndcg", opt: Options{RelevantLabel: 2, ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 1}},
+		// An empty query has no relevant document.
+		{name: "empty query", metric: "ndcg@10", labels: []float32{1}, scores: []float64{1}, offsets: []int{0, 0, 1}, want: []float64{0, 1}},
+		{name: "empty query excluded", metric: "p@10", opt: Options{ExcludeNoRelevant: true}, labels: []float32{1}, scores: []float64{1}, offsets: []int{0, 0, 1}, want: []float64{nan, 0.1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec, err := Parse(tt.metric)
+			if err != nil {
+				t.Fatal(err)
+			}
+			labels, scores, offsets := tt.labels, tt.scores, tt.offsets
+			if labels == nil {
+				labels, scores = handLabels, handScores
+			}
+			if offsets == nil {
+				offsets = []int{0, len(labels)}
+			}
+			got := PerQuery(spec, scores, labels, offsets, tt.opt, nil)
+			if len(got) != len(tt.want) {
+				t.Fatalf("PerQuery returned %d values, want %d", len(got), len(tt.want))
+			}
+			for q := range got {
+				if !near(got[q], tt.want[q], 1e-12) {
+					t.Errorf("query %d: %s = %.15g, want %.15g", q, spec, got[q], tt.want[q])
+				}
+			}
+			wantMean, n := 0.0, 0
+			for _, v := range tt.want {
+				if !math.IsNaN(v) {
+					wantMean += v
+					n++
+				}
+			}
+			wantMean /= float64(n) // NaN when every query is excluded
+			if m := Mean(spec, scores, labels, offsets, tt.opt); !near(m, wantMean, 1e-12) {
+				t.Errorf("Mean = %.15g, want %.15g", m, wantMean)
+			}
+		})
+	}
+}
+
+// near reports whether a and b agree within tol, NaN agreeing with NaN.
+func near(a, b, tol float64) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) && math.IsNaN(b)
+	}
+	return math.Abs(a-b) <= tol
+}
+
+// TestRankStable checks the ranking against a direct construction: scores
+// from a handful of values (so most are tied), then for each distinct score
+// from high to low its documents in input order, NaN last. Sizes straddle the
+// insertion-sort block of the standard library's stable sort.
+func TestRankStable(t *testing.T) {
+	values := []float64{2, 1, 0, math.Copysign(0, -1), -1, math.NaN()}
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 5, 19, 20, 21, 40, 100, 333} {
+		scores := make([]float64, n+3) // 3 documents of another query before
+		for i := range scores {
+			scores[i] = values[r.IntN(len(values))]
+		}
+		var want []int
+		for _, v := range []float64{2, 1, 0, -1} { // 0 == −0: one group
+			for i := 3; i < n+3; i++ {
+				if scores[i] == v {
+					want = append(want, i)
+				}
+			}
+		}
+		for i := 3; i < n+3; i++ {
+			if math.IsNaN(scores[i]) {
+				want = append(want, i)
+			}
+		}
+		e := newEvaluator(Spec{Name: MAP}, scores, make([]float32, n+3), []int{0, 3, n + 3}, Options{})
+		got := e.rank(3, n+3)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("n=%d: rank %d holds document %d, want %d\ngot  %v\nwant %v", n, i+1, got[i], want[i], got, want)
+			}
+		}
+	}
+}
+
+// TestNDCGOfIdealRanking checks that scoring by label gives NDCG 1 for every
+// query with a relevant document, at every cut-off.
+func TestNDCGOfIdealRanking(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var labels []float32
+	offsets := []int{0}
+	for range 50 {
+		n := 1 + r.IntN(30)
+		for range n {
+			labels = append(labels, float32(r.IntN(5)))
+		}
+		offsets = append(offsets, len(labels))
+	}
+	scores := make([]float64, len(labels))
+	for i, l := range labels {
+		scores[i] = float64(l)
+	}
+	for _, k := range []int{0, 1, 3, 10, 100} {
+		spec := Spec{Name: NDCG, K: k}
+		for q, v := range PerQuery(spec, scores, labels, offsets, Options{ExcludeNoRelevant: true}, nil) {
+			if !math.IsNaN(v) && math.Abs(v-1) > 1e-12 {
+				t.Errorf("%s query %d = %v, want 1", spec, q, v)
+			}
+		}
+	}
+}
+
+func TestPerQueryReusesDst(t *testing.T) {
+	dst := make([]float64, 0, 8)
+	got := PerQuery(Spec{Name: MAP}, handScores, handLabels, []int{0, 3}, Options{}, dst)
+	if &got[0] != &dst[:1][0] {
+		t.Error("PerQuery allocated although dst had the capacity")
+	}
+}
+
+// TestMeanAllocations checks that Mean allocates its scratch space once, not
+// once per query.
+func TestMeanAllocations(t *testing.T) {
+	scores, labels, offsets := benchData(200, 50)
+	for _, name := range []string{"ndcg@10", "err@10", "p@10", "rbp@0.8", "map"} {
+		spec, err := Parse(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allocs := testing.AllocsPerRun(10, func() { Mean(spec, scores, labels, offsets, Options{}) })
+		if allocs > 4 {
+			t.Errorf("%s: %v allocations per Mean over 200 queries, want at most 4", name, allocs)
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Spec
+		str  string
+	}{
+		{"ndcg@10", Spec{Name: NDCG, K: 10}, "ndcg@10"},
+		{"NDCG@10", Spec{Name: NDCG, K: 10}, "ndcg@10"},
+		{" ndcg@5 ", Spec{Name: NDCG, K: 5}, "ndcg@5"},
+		{"ndcg", Spec{Name: NDCG}, "ndcg"},
+		{"err@3", Spec{Name: ERR, K: 3}, "err@3"},
+		{"ERR", Spec{Name: ERR}, "err"},
+		{"p@5", Spec{Name: Precision, K: 5}, "p@5"},
+		{"P@5", Spec{Name: Precision, K: 5}, "p@5"},
+		{"precision@10", Spec{Name: Precision, K: 10}, "p@10"},
+		{"rbp@0.8", Spec{Name: RBP, P: 0.8}, "rbp@0.8"},
+		{"RBP@.5", Spec{Name: RBP, P: 0.5}, "rbp@0.5"},
+		{"rbp@0.95", Spec{Name: RBP, P: 0.95}, "rbp@0.95"},
+		{"map", Spec{Name: MAP}, "map"},
+		{"MAP", Spec{Name: MAP}, "map"},
+	}
+	for _, tt := range tests {
+		got, err := Parse(tt.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.in, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("Parse(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+		if s := got.String(); s != tt.str {
+			t.Errorf("Parse(%q).String() = %q, want %q", tt.in, s, tt.str)
+		}
+		back, err := Parse(got.String())
+		if err != nil || back != got {
+			t.Errorf("Parse(%q) = %+v, %v; want %+v (round trip)", got.String(), back, err, got)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct{ in, msg string }{
+		{"ndcg@0", "not a positive whole number"},
+		{"ndcg@-1", "not a positive whole number"},
+		{"ndcg@", "not a positive whole number"},
+		{"ndcg@ten", "not a positive whole number"},
+		{"ndcg@1.5", "not a positive whole number"},
+		{"ndcg@10-", "not a positive whole number"},
+		{"p", "precision needs a positive cut-off"},
+		{"err@0", "not a positive whole number"},
+		{"rbp@1.5", "not in (0, 1)"},
+		{"rbp@1", "not in (0, 1)"},
+		{"rbp@0", "not in (0, 1)"},
+		{"rbp@-0.2", "not in (0, 1)"},
+		{"rbp@NaN", "not in (0, 1)"},
+		{"rbp@high", "not a number"},
+		{"rbp", "needs a persistence"},
+		{"map@10", "map takes no cut-off"},
+		{"foo", "unknown metric"},
+		{"ndgc@10", "unknown metric"},
+		{"", "empty metric name"},
+		{"@5", "empty metric name"},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.in)
+		if err == nil {
+			t.Errorf("Parse(%q) succeeded, want an error", tt.in)
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.msg) || !strings.Contains(err.Error(), `"`+tt.in+`"`) {
+			t.Errorf("Parse(%q) error %q, want it to quote the input and say %q", tt.in, err, tt.msg)
+		}
+	}
+}
+
+func TestParseList(t *testing.T) {
+	got, err := ParseList("ndcg@10, err@10,P@5,rbp@0.8 ,map")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Spec{{Name: NDCG, K: 10}, {Name: ERR, K: 10}, {Name: Precision, K: 5}, {Name: RBP, P: 0.8}, {Name: MAP}}
+	if len(got) != len(want) {
+		t.Fatalf("ParseList = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("ParseList [%d] = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	for _, bad := range []string{"", "  ", "ndcg@10,,map", "ndcg@10,foo", "ndcg@10,"} {
+		if _, err := ParseList(bad); err == nil {
+			t.Errorf("ParseList(%q) succeeded, want an error", bad)
+		}
+	}
+}
+
+func TestConvention(t *testing.T) {
+	tests := []struct {
+		opt  Options
+		want string
+	}{
+		{Options{}, "NDCG: gain 2^l-1, discount log2(rank+1), ideal DCG at the same cut-off; " +
+			"ERR: R=(2^l-1)/2^lmax, lmax=largest label; P@k: relevant in top k / k; " +
+			"P/MAP/RBP: relevant = label >= 1; queries without relevant documents score 0; ties broken by input order"},
+		{Options{RelevantLabel: 2, MaxLabel: 4, ExcludeNoRelevant: true}, "NDCG: gain 2^l-1, discount log2(rank+1), ideal DCG at the same cut-off; " +
+			"ERR: R=(2^l-1)/2^lmax, lmax=4; P@k: relevant in top k / k; " +
+			"P/MAP/RBP: relevant = label >= 2; queries without relevant documents are left out of the mean; ties broken by input order"},
+	}
+	for _, tt := range tests {
+		if got := Convention(tt.opt); got != tt.want {
+			t.Errorf("Convention(%+v) =\n%s\nwant\n%s", tt.opt, got, tt.want)
+		}
+	}
+}
+
+func TestPanics(t *testing.T) {
+	ndcg := Spec{Name: NDCG, K: 10}
+	tests := []struct {
+		name string
+		f    func()
+		msg  string
+	}{
+		{"length mismatch", func() { Mean(ndcg, []float64{1, 2}, []float32{1}, []int{0, 2}, Options{}) }, "2 scores but 1 labels"},
+		{"offsets not from 0", func() { Mean(ndcg, []float64{1}, []float32{1}, []int{1, 1}, Options{}) }, "offsets must run from 0"},
+		{"offsets short", func() { Mean(ndcg, []float64{1, 2}, []float32{1, 0}, []int{0, 1}, Options{}) }, "offsets must run from 0"},
+		{"offsets empty", func() { Mean(ndcg, nil, nil, nil, Options{}) }, "offsets must run from 0"},
+		{"offsets decrease", func() { Mean(ndcg, []float64{1, 2}, []float32{1, 0}, []int{0, 2, 1, 2}, Options{}) }, "offsets decrease at query 1"},
+		{"bad spec", func() { Mean(Spec{Name: "foo"}, nil, nil, []int{0}, Options{}) }, `unknown metric "foo"`},
+		{"bad rbp", func() { PerQuery(Spec{Name: RBP, P: 2}, nil, nil, []int{0}, Options{}, nil) }, "not in (0, 1)"},
+		{"negative threshold", func() { Mean(ndcg, nil, nil, []int{0}, Options{RelevantLabel: -1}) }, "RelevantLabel"},
+		{"negative lmax", func() { Convention(Options{MaxLabel: -1}) }, "MaxLabel"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func() {
+				r := recover()
+				if r == nil {
+					t.Fatal("no panic")
+				}
+				if s, _ := r.(string); !strings.Contains(s, tt.msg) {
+					t.Errorf("panic %v, want it to say %q", r, tt.msg)
+				}
+			}()
+			tt.f()
+		})
+	}
+}
+
+func TestMeanNoQueries(t *testing.T) {
+	if m := Mean(Spec{Name: NDCG, K: 10}, nil, nil, []int{0}, Options{}); !math.IsNaN(m) {
+		t.Errorf("Mean over no query = %v, want NaN", m)
+	}
+}
+
+// benchData makes nq queries of n documents: labels 0-4 (mostly 0, as in
+// web data), random scores.
+func benchData(nq, n int) (scores []float64, labels []float32, offsets []int) {
+	r := rand.New(rand.NewPCG(5, 6))
+	scores = make([]float64, nq*n)
+	labels = make([]float32, nq*n)
+	offsets = make([]int, nq+1)
+	for i := range scores {
+		scores[i] = r.NormFloat64()
+		labels[i] = float32(max(0, r.IntN(8)-3))
+	}
+	for q := range offsets {
+		offsets[q] = q * n
+	}
+	return scores, labels, offsets
+}
+
+func BenchmarkMean(b *testing.B) {
+	const nq, n = 1000, 100
+	scores, labels, offsets := benchData(nq, n)
+	spec := Spec{Name: NDCG, K: 10}
+	b.ReportAllocs()
+	for b.Loop() {
+		Mean(spec, scores, labels, offsets, Options{})
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*nq*n), "ns/doc")
+}

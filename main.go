@@ -1,0 +1,161 @@
+// Command cronus is a terminal workbench for cost-aware learning to rank: it
+// trains tree ensembles on ranking data with per-feature extraction costs and
+// turns them into cascades of early-exit stages (Chen et al., 2012).
+//
+// Without arguments on a terminal it opens the workbench on the built-in data
+// set; `cronus help` lists the subcommands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// command is one subcommand.
+type command struct {
+	name    string
+	args    string // synopsis of the arguments
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"tui", "[--train F --valid F --test F --costs F]", "open the workbench (the default on a terminal)", runTUI},
+		{"inspect", "FILE [--costs F] [--regroup] [--json]", "summarise a data set: queries, documents, labels, cost groups", runInspect},
+		{"gen", "--queries Q --docs-per-query M [--features D] [--costs F] [--seed S] --out F", "write a synthetic MSLR-shaped data set", runGen},
+	}
+}
+
+// usageError is a mistake in the command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `Cronus: a terminal workbench for cost-aware learning to rank.
+
+Usage:
+  cronus                 open the workbench on the built-in data (MQ2008 + costs)
+  cronus COMMAND [flags] run one command; "cronus COMMAND --help" for its flags
+
+Commands:
+`)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `
+Data flags take a path (.txt or .gz, gzip detected by content) or a built-in
+name: builtin:mq2008/train, builtin:mq2008/vali, builtin:mq2008/test,
+builtin:mq2008/costs.
+`)
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command line and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		if isTerminal(os.Stdin) && isTerminal(os.Stdout) {
+			args = []string{"tui"}
+		} else {
+			usage(stdout)
+			return 0
+		}
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			return run(ctx, []string{args[1], "--help"}, stdout, stderr)
+		}
+		usage(stdout)
+		return 0
+	}
+	for _, c := range commands {
+		if c.name != name {
+			continue
+		}
+		err := c.run(ctx, args[1:], stdout, stderr)
+		var ue usageError
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "cronus %s: %v\nRun 'cronus %s --help' for usage.\n", name, err, name)
+			return 2
+		case errors.Is(err, context.Canceled):
+			fmt.Fprintf(stderr, "cronus %s: interrupted\n", name)
+			return 130
+		default:
+			fmt.Fprintf(stderr, "cronus %s: %v\n", name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "cronus: unknown command %q\n\n", name)
+	usage(stderr)
+	return 2
+}
+
+// newFlags makes the flag set of a command; its usage text prints the
+// synopsis and every flag.
+func newFlags(name string, stdout io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		for _, c := range commands {
+			if c.name == name {
+				fmt.Fprintf(stdout, "Usage: cronus %s %s\n\n%s.\n\nFlags:\n", name, c.args, c.summary)
+			}
+		}
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+// parseFlags parses flags that may stand before, between or after the
+// positional arguments, which it returns.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.Usage()
+				return nil, err
+			}
+			return nil, usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

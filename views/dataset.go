@@ -1,0 +1,158 @@
+package views
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/data"
+)
+
+// DataScreen is what the first workbench screen shows: the summary of each
+// split and the feature cost groups.
+type DataScreen struct {
+	Splits   []data.Summary // train, valid, test (the ones loaded)
+	Costs    string         // name of the cost file
+	Loading  string         // non-empty while loading: what is being read
+	Err      string         // a load error, shown in place
+	Frame    int            // animation frame while loading
+	HelpLine string
+}
+
+var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// RenderDataScreen draws the data screen in width × height cells.
+func RenderDataScreen(s DataScreen, width, height int, st Styles) string {
+	var parts []string
+	parts = append(parts, st.Title.Render("Cronus")+st.Dim.Render(" · cost-aware learning to rank"))
+	switch {
+	case s.Err != "":
+		parts = append(parts, "", st.Error.Render("error: ")+wrap(s.Err, width-7))
+	case s.Loading != "":
+		parts = append(parts, "", spinner[s.Frame%len(spinner)]+" loading "+s.Loading+" …")
+	default:
+		parts = append(parts, "", splitTable(s.Splits, width, st))
+		if len(s.Splits) > 0 {
+			parts = append(parts, "", costGroups(s.Splits[0], s.Costs, width, st))
+		}
+	}
+	body := strings.Join(parts, "\n")
+	lines := strings.Split(body, "\n")
+	if len(lines) > height-1 {
+		lines = lines[:max(height-1, 0)]
+	}
+	for len(lines) < height-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, st.Dim.Render(truncate(s.HelpLine, width)))
+	for i, l := range lines {
+		lines[i] = truncate(l, width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func splitTable(splits []data.Summary, width int, st Styles) string {
+	labels := map[string]bool{}
+	for _, s := range splits {
+		for k := range s.Labels {
+			labels[k] = true
+		}
+	}
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, _ := strconv.ParseFloat(keys[i], 64)
+		b, _ := strconv.ParseFloat(keys[j], 64)
+		return a < b
+	})
+	header := []string{"data", "queries", "docs", "features", "docs/query", "no rel."}
+	for _, k := range keys {
+		header = append(header, "label "+k)
+	}
+	rows := [][]string{header}
+	for _, s := range splits {
+		r := []string{s.Name, strconv.Itoa(s.Queries), strconv.Itoa(s.Docs), strconv.Itoa(s.Features),
+			fmt.Sprintf("%d/%g/%d", s.DocsPerQuery.Min, s.DocsPerQuery.Median, s.DocsPerQuery.Max), strconv.Itoa(s.ZeroQueries)}
+		for _, k := range keys {
+			r = append(r, strconv.Itoa(s.Labels[k]))
+		}
+		rows = append(rows, r)
+	}
+	// Drop label columns that do not fit.
+	widths := colWidths(rows)
+	for len(rows[0]) > 6 && sum(widths)+2*len(widths) > width {
+		for i := range rows {
+			rows[i] = rows[i][:len(rows[i])-1]
+		}
+		widths = colWidths(rows)
+	}
+	var b strings.Builder
+	for i, r := range rows {
+		for j, c := range r {
+			if j == 0 {
+				fmt.Fprintf(&b, "%-*s", widths[j]+2, c)
+			} else {
+				fmt.Fprintf(&b, "%*s  ", widths[j], c)
+			}
+		}
+		line := strings.TrimRight(b.String(), " ")
+		b.Reset()
+		if i == 0 {
+			line = st.Heading.Render(line)
+		}
+		rows[i] = []string{line}
+	}
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r[0]
+	}
+	return strings.Join(out, "\n")
+}
+
+func costGroups(s data.Summary, name string, width int, st Styles) string {
+	lines := []string{st.Heading.Render(fmt.Sprintf("feature costs (%s, total %g per document for all %d features)", name, s.TotalCost, s.Features))}
+	most := 0
+	for _, g := range s.CostGroups {
+		most = max(most, g.Features)
+	}
+	barW := max(width-30, 1)
+	for _, g := range s.CostGroups {
+		n := (g.Features*barW + most - 1) / max(most, 1)
+		lines = append(lines, fmt.Sprintf("  cost %-6g %4d  %s", g.Cost, g.Features, st.Bar.Render(strings.Repeat("█", n))))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func colWidths(rows [][]string) []int {
+	w := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for j, c := range r {
+			w[j] = max(w[j], lipgloss.Width(c))
+		}
+	}
+	return w
+}
+
+func sum(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+
+// truncate cuts a line to width cells, keeping escape sequences intact.
+func truncate(s string, width int) string {
+	if lipgloss.Width(s) <= width {
+		return s
+	}
+	return lipgloss.NewStyle().MaxWidth(width).Render(s)
+}
+
+func wrap(s string, width int) string {
+	return lipgloss.NewStyle().Width(max(width, 10)).Render(s)
+}
