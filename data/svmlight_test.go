@@ -37,7 +37,7 @@ func TestReadValid(t *testing.T) {
 		"0 qid:7 2:3 #  doc-b  \n" +
 		"  # an indented comment line\n" +
 		"-1 qid:-3 3:.5\t1:5.\n" + // tabs, unsorted indices, negative qid, no comment
-		"1.5 qid:-3"              // no features, no final newline
+		"1.5 qid:-3" // no features, no final newline
 	d, err := readString(t, in, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
