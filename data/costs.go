@@ -1,10 +1,36 @@
 package data
 
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits of the cost file reader.
+const (
+	// maxCostLine is the longest line of a cost file, without its line ending.
+	maxCostLine = 1 << 20
+	// maxCostFeatures bounds the size of a cost file read without a known
+	// feature count, so that one stray index cannot make the reader allocate
+	// gigabytes. With the data set's feature count the bound is that count.
+	maxCostFeatures = 1 << 20
+)
+
 // Costs holds the extraction cost of every feature (0-based index).
 type Costs struct {
 	Cost      []float64 // one per feature
-	Name      []string  // optional feature names ("" when the file gave none)
-	Defaulted []int     // features the file gave no cost for; they cost 1
+	Name      []string  // one per feature; "" when the file gave none
+	Defaulted []int     // features the file gave no cost for, ascending; they cost 1
+
+	file string // where the costs came from, for Warning
 }
 
 // CostGroup is a set of features with the same cost.
@@ -13,5 +39,423 @@ type CostGroup struct {
 	Features []int // 0-based, ascending
 }
 
-// Groups returns the distinct costs in ascending order, each with its features.
-func (c *Costs) Groups() []CostGroup { panic("TODO") }
+// UniformCosts returns costs of 1 for each of numFeatures features, the cost
+// model used when no cost file is given. Nothing is listed as defaulted: the
+// caller chose uniform costs, so there is nothing to warn about.
+func UniformCosts(numFeatures int) *Costs {
+	if numFeatures < 0 {
+		panic(fmt.Sprintf("data: UniformCosts: negative feature count %d", numFeatures))
+	}
+	c := &Costs{Cost: make([]float64, numFeatures), Name: make([]string, numFeatures)}
+	for i := range c.Cost {
+		c.Cost[i] = 1
+	}
+	return c
+}
+
+// Groups returns the distinct costs in ascending order, each with its
+// features in ascending order.
+func (c *Costs) Groups() []CostGroup {
+	order := make([]int, len(c.Cost))
+	for i := range order {
+		order[i] = i
+	}
+	// Stable, so features stay ascending within a cost.
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case c.Cost[a] < c.Cost[b]:
+			return -1
+		case c.Cost[a] > c.Cost[b]:
+			return 1
+		}
+		return 0
+	})
+	var groups []CostGroup
+	for _, f := range order {
+		if n := len(groups); n == 0 || groups[n-1].Cost != c.Cost[f] {
+			groups = append(groups, CostGroup{Cost: c.Cost[f]})
+		}
+		g := &groups[len(groups)-1]
+		g.Features = append(g.Features, f)
+	}
+	return groups
+}
+
+// Warning returns a one-line warning naming the features that the cost file
+// did not mention, such as
+//
+//	costs.txt: no cost for features 47-50 (4 features); they cost 1
+//
+// or "" when there are none. Runs of consecutive features are written a-b;
+// after ten runs the list is cut short with "...".
+func (c *Costs) Warning() string {
+	if c == nil || len(c.Defaulted) == 0 {
+		return ""
+	}
+	const maxRuns = 10
+	var list strings.Builder
+	runs := 0
+	for i := 0; i < len(c.Defaulted); {
+		j := i
+		for j+1 < len(c.Defaulted) && c.Defaulted[j+1] == c.Defaulted[j]+1 {
+			j++
+		}
+		if runs == maxRuns {
+			list.WriteString(", ...")
+			break
+		}
+		if runs > 0 {
+			list.WriteString(", ")
+		}
+		if j == i {
+			fmt.Fprintf(&list, "%d", c.Defaulted[i]+1)
+		} else {
+			fmt.Fprintf(&list, "%d-%d", c.Defaulted[i]+1, c.Defaulted[j]+1)
+		}
+		runs++
+		i = j + 1
+	}
+	prefix := ""
+	if c.file != "" {
+		prefix = c.file + ": "
+	}
+	if n := len(c.Defaulted); n > 1 {
+		return fmt.Sprintf("%sno cost for features %s (%d features); they cost 1", prefix, list.String(), n)
+	}
+	return fmt.Sprintf("%sno cost for feature %s (1 feature); it costs 1", prefix, list.String())
+}
+
+// ReadCostsFile reads a cost file, plain text or gzip-compressed (detected by
+// its magic bytes, not its name). See ReadCosts for the format and for
+// numFeatures.
+func ReadCostsFile(path string, numFeatures int) (*Costs, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, &ParseError{File: path, Msg: fmt.Sprintf("corrupt gzip header: %v", err)}
+		}
+		defer zr.Close()
+		r = zr
+	}
+	return ReadCosts(r, path, numFeatures)
+}
+
+// ReadCosts reads feature costs; name is used in messages.
+//
+// A '#' starts a comment that runs to the end of the line; blank lines are
+// skipped; lines end in LF or CRLF; a UTF-8 byte order mark at the start is
+// ignored. The first data line decides the form of the whole file:
+//
+//   - one cost per line: the k-th data line is the cost of feature k;
+//   - lines `INDEX COST [NAME]`: INDEX from 1, fields separated by spaces or
+//     tabs, NAME the rest of the line (trimmed; it may hold spaces).
+//
+// A cost is a finite decimal number >= 0 (10, 0.5, 1e3). With numFeatures > 0
+// (the data set's feature count) the result has exactly numFeatures costs,
+// a feature the file does not mention costs 1 and is listed in Defaulted, and
+// a feature beyond numFeatures is an error. With numFeatures == 0 the result
+// is as long as the largest index (or the number of lines), at most 1<<20.
+//
+// Every error in the input is a *ParseError naming the file and line.
+func ReadCosts(r io.Reader, name string, numFeatures int) (*Costs, error) {
+	if numFeatures < 0 {
+		panic(fmt.Sprintf("data: ReadCosts: negative feature count %d", numFeatures))
+	}
+	p := costParser{file: name, numFeatures: numFeatures, seen: map[int]int{}}
+	lr := costLineReader{file: name, br: bufio.NewReaderSize(r, 64<<10)}
+	for {
+		line, err := lr.next()
+		if err == io.EOF {
+			return p.result()
+		}
+		if err != nil {
+			return nil, err
+		}
+		if lr.line == 1 {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		}
+		if msg := p.parse(lr.line, line); msg != "" {
+			return nil, &ParseError{File: name, Line: lr.line, Msg: msg}
+		}
+	}
+}
+
+// costLineReader splits input into physical lines without their line
+// endings, refusing lines longer than maxCostLine.
+type costLineReader struct {
+	file string
+	br   *bufio.Reader
+	buf  []byte
+	line int // 1-based number of the line last returned
+}
+
+// next returns the next line, valid until the following call, or io.EOF at
+// the end of the input. Other errors are *ParseErrors.
+func (lr *costLineReader) next() ([]byte, error) {
+	lr.buf = lr.buf[:0]
+	for {
+		chunk, err := lr.br.ReadSlice('\n')
+		// +2 leaves room for a CRLF ending.
+		if len(lr.buf)+len(chunk) > maxCostLine+2 {
+			return nil, lr.tooLong(lr.line + 1)
+		}
+		if err == bufio.ErrBufferFull {
+			lr.buf = append(lr.buf, chunk...)
+			continue
+		}
+		if err != nil && err != io.EOF {
+			return nil, &ParseError{File: lr.file, Line: lr.line + 1, Msg: fmt.Sprintf("cannot read the line: %v", err)}
+		}
+		line := chunk // the common case: the whole line is in the reader's buffer
+		if len(lr.buf) > 0 {
+			lr.buf = append(lr.buf, chunk...)
+			line = lr.buf
+		}
+		if err == io.EOF && len(line) == 0 {
+			return nil, io.EOF
+		}
+		lr.line++
+		line = bytes.TrimSuffix(line, []byte{'\n'})
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if len(line) > maxCostLine {
+			return nil, lr.tooLong(lr.line)
+		}
+		return line, nil
+	}
+}
+
+func (lr *costLineReader) tooLong(line int) error {
+	return &ParseError{File: lr.file, Line: line, Msg: fmt.Sprintf("line longer than %d bytes, expected a short line per feature", maxCostLine)}
+}
+
+// Cost file forms.
+const (
+	costFormUnset = iota
+	costFormPositional
+	costFormIndexed
+)
+
+// costParser accumulates the data lines of a cost file.
+type costParser struct {
+	file        string
+	numFeatures int
+	form        int
+	formLine    int // the first data line, which set the form
+
+	cost  []float64   // positional form: one per data line
+	index []costEntry // indexed form: in file order
+	seen  map[int]int // indexed form: 0-based feature -> line
+	max   int         // indexed form: largest 1-based index
+}
+
+type costEntry struct {
+	feature int // 0-based
+	cost    float64
+	name    string
+}
+
+// parse takes one physical line and returns what is wrong with it, or "".
+func (p *costParser) parse(lineNo int, line []byte) string {
+	if i := bytes.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	s := trimCostBlank(string(line))
+	if s == "" {
+		return ""
+	}
+	first, rest := nextCostField(s)
+	second, rest := nextCostField(rest)
+	if p.form == costFormUnset {
+		p.form, p.formLine = costFormPositional, lineNo
+		if second != "" {
+			p.form = costFormIndexed
+		}
+	}
+	if p.form == costFormPositional {
+		if second != "" {
+			return fmt.Sprintf("extra field %s after the cost: expected one number per line, the form set by line %d (a file cannot mix it with lines 'INDEX COST [NAME]')", quoteCostToken(second), p.formLine)
+		}
+		k := len(p.cost) + 1
+		if msg := p.checkRange(strconv.Itoa(k)); msg != "" {
+			return msg + " (line k of a one-cost-per-line file is the cost of feature k)"
+		}
+		c, msg := parseCostValue(first)
+		if msg != "" {
+			return msg
+		}
+		p.cost = append(p.cost, c)
+		return ""
+	}
+	if second == "" {
+		return fmt.Sprintf("missing cost after %s: expected 'INDEX COST [NAME]', the form set by line %d (a file cannot mix it with one cost per line)", quoteCostToken(first), p.formLine)
+	}
+	idx, msg := p.parseIndex(first)
+	if msg != "" {
+		return msg
+	}
+	if prev, ok := p.seen[idx-1]; ok {
+		return fmt.Sprintf("feature %d given twice: first on line %d, expected each index once", idx, prev)
+	}
+	c, msg := parseCostValue(second)
+	if msg != "" {
+		return msg
+	}
+	p.seen[idx-1] = lineNo
+	p.index = append(p.index, costEntry{feature: idx - 1, cost: c, name: trimCostBlank(rest)})
+	p.max = max(p.max, idx)
+	return ""
+}
+
+// parseIndex parses a 1-based feature index.
+func (p *costParser) parseIndex(tok string) (int, string) {
+	digits := strings.TrimPrefix(tok, "+")
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return 0, fmt.Sprintf("index %s is not a positive integer, expected a feature index from 1", quoteCostToken(tok))
+	}
+	if strings.TrimLeft(digits, "0") == "" {
+		return 0, fmt.Sprintf("index %s is not a positive integer: feature indices start at 1", quoteCostToken(tok))
+	}
+	if msg := p.checkRange(digits); msg != "" {
+		return 0, msg
+	}
+	idx, _ := strconv.Atoi(digits) // checkRange bounded it
+	return idx, ""
+}
+
+// checkRange reports whether the positive decimal index k (possibly too big
+// for an int) is beyond the features the costs may describe.
+func (p *costParser) checkRange(k string) string {
+	k = strings.TrimLeft(k, "0")
+	limit := p.numFeatures
+	if limit == 0 {
+		limit = maxCostFeatures
+	}
+	n, err := strconv.Atoi(k)
+	if err == nil && n <= limit {
+		return ""
+	}
+	if p.numFeatures > 0 {
+		return fmt.Sprintf("index %s out of range: the data has %d features", shortCostToken(k), p.numFeatures)
+	}
+	return fmt.Sprintf("index %s out of range: at most %d features are supported without the data set", shortCostToken(k), maxCostFeatures)
+}
+
+// parseCostValue parses a cost: a finite decimal number >= 0.
+func parseCostValue(tok string) (float64, string) {
+	if !isCostDecimal(tok) {
+		switch strings.ToLower(strings.TrimLeft(tok, "+-")) {
+		case "nan", "inf", "infinity":
+			return 0, fmt.Sprintf("cost %s is not finite, expected a finite number >= 0", quoteCostToken(tok))
+		}
+		return 0, fmt.Sprintf("cost %s is not a number, expected a number >= 0 such as 10 or 0.5", quoteCostToken(tok))
+	}
+	c, err := strconv.ParseFloat(tok, 64)
+	if err != nil || math.IsInf(c, 0) {
+		return 0, fmt.Sprintf("cost %s is out of range, expected a finite number >= 0", quoteCostToken(tok))
+	}
+	if c < 0 {
+		return 0, fmt.Sprintf("cost %s is negative, expected a number >= 0", quoteCostToken(tok))
+	}
+	return c + 0, "" // +0 turns -0 into 0
+}
+
+// isCostDecimal reports whether s is a decimal number: an optional sign,
+// digits with an optional fraction, and an optional exponent. It rules out
+// what strconv also accepts but no cost file should hold (hexadecimal,
+// underscores, "Inf", "NaN").
+func isCostDecimal(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		start := i
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		}
+		if i == start {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// result builds the Costs from the lines parsed.
+func (p *costParser) result() (*Costs, error) {
+	if p.form == costFormUnset {
+		return nil, &ParseError{File: p.file, Msg: "no costs in the file, expected one cost per line or lines 'INDEX COST [NAME]'"}
+	}
+	n := p.numFeatures
+	if n == 0 {
+		n = max(len(p.cost), p.max)
+	}
+	c := &Costs{Cost: make([]float64, n), Name: make([]string, n), file: p.file}
+	given := make([]bool, n)
+	for f, v := range p.cost {
+		c.Cost[f], given[f] = v, true
+	}
+	for _, e := range p.index {
+		c.Cost[e.feature], c.Name[e.feature], given[e.feature] = e.cost, e.name, true
+	}
+	for f := range given {
+		if !given[f] {
+			c.Cost[f] = 1
+			c.Defaulted = append(c.Defaulted, f)
+		}
+	}
+	return c, nil
+}
+
+// nextCostField splits off the first field of s, separated by spaces or tabs.
+func nextCostField(s string) (field, rest string) {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+		j++
+	}
+	return s[i:j], s[j:]
+}
+
+func trimCostBlank(s string) string { return strings.Trim(s, " \t") }
+
+// quoteCostToken quotes a token for a message, shortened so that a
+// megabyte-long token does not make a megabyte-long message.
+func quoteCostToken(tok string) string { return strconv.Quote(shortCostToken(tok)) }
+
+func shortCostToken(tok string) string {
+	const maxLen = 40
+	if len(tok) <= maxLen {
+		return tok
+	}
+	cut := maxLen
+	for cut > 0 && !utf8.RuneStart(tok[cut]) {
+		cut--
+	}
+	return tok[:cut] + "..."
+}

@@ -1,0 +1,348 @@
+package data
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func TestReadCosts(t *testing.T) {
+	tests := []struct {
+		name        string
+		in          string
+		numFeatures int
+		cost        []float64
+		names       []string // nil: all ""
+		defaulted   []int
+	}{
+		{"positional", "20\n10\n1\n", 3, []float64{20, 10, 1}, nil, nil},
+		{"positional size from file", "20\n10\n1\n", 0, []float64{20, 10, 1}, nil, nil},
+		{"positional comments and blanks",
+			"# costs of the body features\n20 # tf\n\n  10\t\n\t# nothing\n1#idf\n", 0,
+			[]float64{20, 10, 1}, nil, nil},
+		{"positional CRLF", "5\r\n6\r\n\r\n# c\r\n7\r\n", 0, []float64{5, 6, 7}, nil, nil},
+		{"positional no final newline", "5\n6", 0, []float64{5, 6}, nil, nil},
+		{"positional byte order mark", "\xef\xbb\xbf5\n6\n", 0, []float64{5, 6}, nil, nil},
+		{"positional numbers", "0\n-0\n0.5\n1e2\n+3\n.25\n7.\n", 0, []float64{0, 0, 0.5, 100, 3, 0.25, 7}, nil, nil},
+		{"positional short file defaults the rest", "20\n10\n1\n", 5, []float64{20, 10, 1, 1, 1}, nil, []int{3, 4}},
+		{"indexed with names",
+			"1 20 body tf\n3\t0.5\t page rank  # from the crawl\n", 4,
+			[]float64{20, 1, 0.5, 1}, []string{"body tf", "", "page rank", ""}, []int{1, 3}},
+		{"indexed out of order", "3 1\n1 2\n2 3\n", 0, []float64{2, 3, 1}, nil, nil},
+		{"indexed size from largest index", "# i c\n4 5\n2 7\n", 0, []float64{1, 7, 1, 5}, nil, []int{0, 2}},
+		{"indexed CRLF and name with tabs", "1 2 a\tb \r\n2 3\r\n", 2, []float64{2, 3}, []string{"a\tb", ""}, nil},
+		{"indexed leading zeros and plus", "01 4\n+2 5\n", 2, []float64{4, 5}, nil, nil},
+		{"indexed zero cost", "1 0 free\n", 1, []float64{0}, []string{"free"}, nil},
+		{"indexed comment eats name", "1 9 #name\n", 1, []float64{9}, nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := ReadCosts(strings.NewReader(tc.in), "c.txt", tc.numFeatures)
+			if err != nil {
+				t.Fatalf("ReadCosts: %v", err)
+			}
+			if !reflect.DeepEqual(c.Cost, tc.cost) {
+				t.Errorf("Cost = %v, want %v", c.Cost, tc.cost)
+			}
+			names := tc.names
+			if names == nil {
+				names = make([]string, len(tc.cost))
+			}
+			if !reflect.DeepEqual(c.Name, names) {
+				t.Errorf("Name = %q, want %q", c.Name, names)
+			}
+			if !reflect.DeepEqual(c.Defaulted, tc.defaulted) {
+				t.Errorf("Defaulted = %v, want %v", c.Defaulted, tc.defaulted)
+			}
+		})
+	}
+}
+
+func TestReadCostsNegativeZero(t *testing.T) {
+	// -0 is a valid cost, stored as +0 so that it joins the group of 0.
+	c, err := ReadCosts(strings.NewReader("0\n-0\n"), "c.txt", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Signbit(c.Cost[1]) {
+		t.Errorf("cost of -0 has its sign bit set")
+	}
+}
+
+func TestReadCostsErrors(t *testing.T) {
+	long := strings.Repeat("#", maxCostLine+1)
+	tests := []struct {
+		name        string
+		in          string
+		numFeatures int
+		want        string
+	}{
+		{"cost not a number", "10\nabc\n", 0,
+			`c.txt:2: cost "abc" is not a number, expected a number >= 0 such as 10 or 0.5`},
+		{"cost hexadecimal", "0x10\n", 0,
+			`c.txt:1: cost "0x10" is not a number, expected a number >= 0 such as 10 or 0.5`},
+		{"cost with underscore", "1_000\n", 0,
+			`c.txt:1: cost "1_000" is not a number, expected a number >= 0 such as 10 or 0.5`},
+		{"long token shortened", "1\n" + strings.Repeat("a", 100) + "\n", 0,
+			`c.txt:2: cost "` + strings.Repeat("a", 40) + `..." is not a number, expected a number >= 0 such as 10 or 0.5`},
+		{"cost NaN", "1\n\n# c\nNaN\n", 0,
+			`c.txt:4: cost "NaN" is not finite, expected a finite number >= 0`},
+		{"cost +Inf", "1 +Inf\n", 0,
+			`c.txt:1: cost "+Inf" is not finite, expected a finite number >= 0`},
+		{"cost -infinity", "-infinity\n", 0,
+			`c.txt:1: cost "-infinity" is not finite, expected a finite number >= 0`},
+		{"cost overflows", "1\n1e999\n", 0,
+			`c.txt:2: cost "1e999" is out of range, expected a finite number >= 0`},
+		{"cost negative", "1\n2\n-0.5\n", 0,
+			`c.txt:3: cost "-0.5" is negative, expected a number >= 0`},
+		{"cost negative indexed", "1 2\n2 -3 name\n", 0,
+			`c.txt:2: cost "-3" is negative, expected a number >= 0`},
+		{"index zero", "# c\n0 5\n", 0,
+			`c.txt:2: index "0" is not a positive integer: feature indices start at 1`},
+		{"index negative", "1 5\n-2 5\n", 0,
+			`c.txt:2: index "-2" is not a positive integer, expected a feature index from 1`},
+		{"index fraction", "1.5 5\n", 0,
+			`c.txt:1: index "1.5" is not a positive integer, expected a feature index from 1`},
+		{"index word", "1 5\n\nbm25 5\n", 0,
+			`c.txt:3: index "bm25" is not a positive integer, expected a feature index from 1`},
+		{"index out of range", "1 5\n4 1\n", 3,
+			`c.txt:2: index 4 out of range: the data has 3 features`},
+		{"index huge with data", "99999999999999999999999 1\n", 3,
+			`c.txt:1: index 99999999999999999999999 out of range: the data has 3 features`},
+		{"index huge without data", "1 1\n99999999999999999999999 1\n", 0,
+			`c.txt:2: index 99999999999999999999999 out of range: at most 1048576 features are supported without the data set`},
+		{"index over the limit without data", "1048577 1\n", 0,
+			`c.txt:1: index 1048577 out of range: at most 1048576 features are supported without the data set`},
+		{"positional out of range", "# c\n1\n\n2\n3\n", 2,
+			`c.txt:5: index 3 out of range: the data has 2 features (line k of a one-cost-per-line file is the cost of feature k)`},
+		{"index twice", "1 5\n2 5\n# c\n01 6\n", 0,
+			`c.txt:4: feature 1 given twice: first on line 1, expected each index once`},
+		{"extra field positional", "5\n6\n\n7 8\n", 0,
+			`c.txt:4: extra field "8" after the cost: expected one number per line, the form set by line 1 (a file cannot mix it with lines 'INDEX COST [NAME]')`},
+		{"extra field positional after comment", "# c\r\n5\r\n6 name\r\n", 0,
+			`c.txt:3: extra field "name" after the cost: expected one number per line, the form set by line 2 (a file cannot mix it with lines 'INDEX COST [NAME]')`},
+		{"missing cost indexed", "\n1 5\n2\n", 0,
+			`c.txt:3: missing cost after "2": expected 'INDEX COST [NAME]', the form set by line 2 (a file cannot mix it with one cost per line)`},
+		{"line too long", "1\n" + long + "\n2\n", 0,
+			`c.txt:2: line longer than 1048576 bytes, expected a short line per feature`},
+		{"line too long without newline", "1\n2\n" + long, 0,
+			`c.txt:3: line longer than 1048576 bytes, expected a short line per feature`},
+		{"line too long with CRLF", "1\r\n" + long + "\r\n", 0,
+			`c.txt:2: line longer than 1048576 bytes, expected a short line per feature`},
+		{"empty file", "", 0,
+			`c.txt: no costs in the file, expected one cost per line or lines 'INDEX COST [NAME]'`},
+		{"only comments and blanks", "# costs\r\n\n   \t\n#\n", 10,
+			`c.txt: no costs in the file, expected one cost per line or lines 'INDEX COST [NAME]'`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := ReadCosts(strings.NewReader(tc.in), "c.txt", tc.numFeatures)
+			if err == nil {
+				t.Fatalf("ReadCosts = %v, want error %q", c.Cost, tc.want)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("error\n got %.300s\nwant %s", err, tc.want)
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.File != "c.txt" {
+				t.Errorf("error %T is not a *ParseError for c.txt", err)
+			}
+		})
+	}
+}
+
+func TestReadCostsLongestLine(t *testing.T) {
+	// A line of exactly maxCostLine bytes is allowed, with either ending.
+	line := "1 2 " + strings.Repeat("x", maxCostLine-4)
+	for _, end := range []string{"\n", "\r\n", ""} {
+		c, err := ReadCosts(strings.NewReader("2 3\n"+line+end), "c.txt", 0)
+		if err != nil {
+			t.Fatalf("ending %q: %.200v", end, err)
+		}
+		if len(c.Name[0]) != maxCostLine-4 {
+			t.Errorf("ending %q: name of %d bytes, want %d", end, len(c.Name[0]), maxCostLine-4)
+		}
+	}
+}
+
+func TestReadCostsReadError(t *testing.T) {
+	r := io.MultiReader(strings.NewReader("1\n2\n3"), iotest.ErrReader(errors.New("disk on fire")))
+	_, err := ReadCosts(r, "c.txt", 0)
+	want := "c.txt:3: cannot read the line: disk on fire"
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %s", err, want)
+	}
+}
+
+func TestReadCostsFileReal(t *testing.T) {
+	tests := []struct {
+		file        string
+		numFeatures int
+		groups      map[float64]int // cost -> number of features
+		sum         float64
+	}{
+		{"testdata/mq2008.feature_cost.txt", 46, map[float64]int{1: 11, 10: 12, 20: 6, 50: 9, 100: 8}, 1501},
+		{"testdata/mslr-web10k.feature_cost.txt", 136, map[float64]int{1: 16, 10: 46, 20: 40, 50: 24, 100: 10}, 3476},
+	}
+	for _, tc := range tests {
+		for _, nf := range []int{tc.numFeatures, 0} {
+			c, err := ReadCostsFile(tc.file, nf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(c.Cost) != tc.numFeatures || len(c.Defaulted) != 0 || c.Warning() != "" {
+				t.Errorf("%s (numFeatures %d): %d costs, defaulted %v, warning %q; want %d, none",
+					tc.file, nf, len(c.Cost), c.Defaulted, c.Warning(), tc.numFeatures)
+			}
+			sum := 0.0
+			for _, v := range c.Cost {
+				sum += v
+			}
+			if sum != tc.sum {
+				t.Errorf("%s: sum of costs %g, want %g", tc.file, sum, tc.sum)
+			}
+			got := map[float64]int{}
+			prev := -1.0
+			for _, g := range c.Groups() {
+				if g.Cost <= prev {
+					t.Errorf("%s: group costs not ascending: %g after %g", tc.file, g.Cost, prev)
+				}
+				prev = g.Cost
+				got[g.Cost] = len(g.Features)
+				for i, f := range g.Features {
+					if c.Cost[f] != g.Cost || i > 0 && f <= g.Features[i-1] {
+						t.Errorf("%s: group %g holds feature %d of cost %g (or out of order)", tc.file, g.Cost, f+1, c.Cost[f])
+					}
+				}
+			}
+			if !reflect.DeepEqual(got, tc.groups) {
+				t.Errorf("%s: groups %v, want %v", tc.file, got, tc.groups)
+			}
+		}
+	}
+
+	// MQ2008 per PROVENANCE.md: features 16-20 (DL) cost 1, 21 (BM25 body) 100.
+	c, err := ReadCostsFile("testdata/mq2008.feature_cost.txt", 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Cost[15] != 1 || c.Cost[19] != 1 || c.Cost[20] != 100 {
+		t.Errorf("MQ2008 costs of features 16, 20, 21 = %g, %g, %g; want 1, 1, 100", c.Cost[15], c.Cost[19], c.Cost[20])
+	}
+	want := "testdata/mq2008.feature_cost.txt: no cost for features 47-50 (4 features); they cost 1"
+	if c.Warning() != want {
+		t.Errorf("Warning() = %q, want %q", c.Warning(), want)
+	}
+	if _, err := ReadCostsFile("testdata/mq2008.feature_cost.txt", 45); err == nil ||
+		err.Error() != "testdata/mq2008.feature_cost.txt:46: index 46 out of range: the data has 45 features (line k of a one-cost-per-line file is the cost of feature k)" {
+		t.Errorf("45 features: error = %v", err)
+	}
+}
+
+func TestReadCostsFileGzip(t *testing.T) {
+	plain, err := os.ReadFile("testdata/mslr-web10k.feature_cost.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(plain)
+	zw.Close()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "costs.txt") // the name does not say gzip
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadCostsFile(path, 136)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := ReadCostsFile("testdata/mslr-web10k.feature_cost.txt", 136)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c.Cost, ref.Cost) {
+		t.Errorf("gzip costs differ from plain costs")
+	}
+
+	bad := filepath.Join(dir, "bad.gz")
+	os.WriteFile(bad, []byte{0x1f, 0x8b, 0, 0, 0}, 0o644)
+	if _, err := ReadCostsFile(bad, 0); err == nil || !strings.HasPrefix(err.Error(), bad+": corrupt gzip header") {
+		t.Errorf("corrupt gzip: error = %v", err)
+	}
+	truncated := filepath.Join(dir, "truncated.gz")
+	os.WriteFile(truncated, buf.Bytes()[:buf.Len()-6], 0o644)
+	if _, err := ReadCostsFile(truncated, 0); err == nil || !strings.HasPrefix(err.Error(), truncated+":") {
+		t.Errorf("truncated gzip: error = %v", err)
+	}
+	if _, err := ReadCostsFile(filepath.Join(dir, "missing.txt"), 0); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: error = %v, want not exist", err)
+	}
+}
+
+func TestCostsGroups(t *testing.T) {
+	c := &Costs{Cost: []float64{5, 1, 5, 0, 1, 0.5}}
+	want := []CostGroup{
+		{Cost: 0, Features: []int{3}},
+		{Cost: 0.5, Features: []int{5}},
+		{Cost: 1, Features: []int{1, 4}},
+		{Cost: 5, Features: []int{0, 2}},
+	}
+	if got := c.Groups(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Groups() = %v, want %v", got, want)
+	}
+	if got := (&Costs{}).Groups(); len(got) != 0 {
+		t.Errorf("Groups() of no features = %v, want none", got)
+	}
+}
+
+func TestUniformCosts(t *testing.T) {
+	c := UniformCosts(3)
+	if !reflect.DeepEqual(c.Cost, []float64{1, 1, 1}) || len(c.Name) != 3 || len(c.Defaulted) != 0 || c.Warning() != "" {
+		t.Errorf("UniformCosts(3) = %+v, warning %q", c, c.Warning())
+	}
+	if g := c.Groups(); len(g) != 1 || g[0].Cost != 1 || !reflect.DeepEqual(g[0].Features, []int{0, 1, 2}) {
+		t.Errorf("UniformCosts(3).Groups() = %v", g)
+	}
+}
+
+func TestCostsWarning(t *testing.T) {
+	many := make([]int, 0, 40)
+	for f := 0; f < 40; f += 3 {
+		many = append(many, f)
+	}
+	tests := []struct {
+		file      string
+		defaulted []int
+		want      string
+	}{
+		{"c.txt", nil, ""},
+		{"c.txt", []int{6}, "c.txt: no cost for feature 7 (1 feature); it costs 1"},
+		{"c.txt", []int{46, 47, 48, 49}, "c.txt: no cost for features 47-50 (4 features); they cost 1"},
+		{"c.txt", []int{0, 1, 2, 5, 7, 8}, "c.txt: no cost for features 1-3, 6, 8-9 (6 features); they cost 1"},
+		{"c.txt", many, "c.txt: no cost for features 1, 4, 7, 10, 13, 16, 19, 22, 25, 28, ... (14 features); they cost 1"},
+		{"", []int{0, 1}, "no cost for features 1-2 (2 features); they cost 1"},
+	}
+	for _, tc := range tests {
+		c := &Costs{Defaulted: tc.defaulted, file: tc.file}
+		if got := c.Warning(); got != tc.want {
+			t.Errorf("Warning() of %v\n got %q\nwant %q", tc.defaulted, got, tc.want)
+		}
+	}
+	// ReadCosts fills in the file name.
+	c, err := ReadCosts(strings.NewReader("2 5\n"), "costs.txt", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "costs.txt: no cost for features 1, 3 (2 features); they cost 1"; c.Warning() != want {
+		t.Errorf("Warning() = %q, want %q", c.Warning(), want)
+	}
+}

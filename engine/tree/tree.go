@@ -1,0 +1,151 @@
+// Package tree holds regression trees and ensembles of them as flat node
+// arrays, their prediction (all trees or the first k), per-document leaf
+// indices, and the features each tree uses. Training lives in package boost;
+// this package only represents and evaluates trees.
+package tree
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Node is an internal node: a document goes left when its value of Feature
+// is <= Threshold (or when it is NaN and DefaultLeft is set). Left and Right
+// are node indices when >= 0, and ^leaf (that is, -leaf-1) for leaves.
+type Node struct {
+	Feature     int32   // 0-based feature index
+	Threshold   float32 // go left when x <= Threshold
+	Left, Right int32
+	DefaultLeft bool // where NaN goes
+}
+
+// Leaf returns the child index that denotes leaf l.
+func Leaf(l int) int32 { return ^int32(l) }
+
+// Tree is one regression tree. A tree with no nodes is a single leaf.
+type Tree struct {
+	Nodes  []Node
+	Leaves []float64 // leaf values, already scaled by any shrinkage
+}
+
+// NumLeaves returns the number of leaves.
+func (t *Tree) NumLeaves() int { return len(t.Leaves) }
+
+// LeafIndex returns the leaf a document with features x reaches.
+func (t *Tree) LeafIndex(x []float32) int {
+	if len(t.Nodes) == 0 {
+		return 0
+	}
+	n := int32(0)
+	for n >= 0 {
+		nd := &t.Nodes[n]
+		v := x[nd.Feature]
+		if v <= nd.Threshold || (nd.DefaultLeft && v != v) {
+			n = nd.Left
+		} else {
+			n = nd.Right
+		}
+	}
+	return int(^n)
+}
+
+// Predict returns the tree's value for a document with features x.
+func (t *Tree) Predict(x []float32) float64 { return t.Leaves[t.LeafIndex(x)] }
+
+// Features returns the sorted distinct features (0-based) the tree splits on.
+func (t *Tree) Features() []int {
+	seen := map[int]bool{}
+	var fs []int
+	for _, n := range t.Nodes {
+		if f := int(n.Feature); !seen[f] {
+			seen[f] = true
+			fs = append(fs, f)
+		}
+	}
+	sort.Ints(fs)
+	return fs
+}
+
+// Depth returns the length of the longest root-to-leaf path (0 for a stump
+// that is a single leaf).
+func (t *Tree) Depth() int {
+	if len(t.Nodes) == 0 {
+		return 0
+	}
+	var depth func(n int32) int
+	depth = func(n int32) int {
+		if n < 0 {
+			return 0
+		}
+		return 1 + max(depth(t.Nodes[n].Left), depth(t.Nodes[n].Right))
+	}
+	return depth(0)
+}
+
+// Validate checks that every node and leaf is reachable exactly once and
+// every index is in range; numFeatures bounds the feature indices.
+func (t *Tree) Validate(numFeatures int) error {
+	if len(t.Nodes) == 0 {
+		if len(t.Leaves) != 1 {
+			return fmt.Errorf("a tree without splits must have 1 leaf, has %d", len(t.Leaves))
+		}
+		return nil
+	}
+	if len(t.Leaves) != len(t.Nodes)+1 {
+		return fmt.Errorf("%d splits need %d leaves, have %d", len(t.Nodes), len(t.Nodes)+1, len(t.Leaves))
+	}
+	seenNode := make([]bool, len(t.Nodes))
+	seenLeaf := make([]bool, len(t.Leaves))
+	var walk func(n int32) error
+	walk = func(n int32) error {
+		if n < 0 {
+			l := int(^n)
+			if l >= len(t.Leaves) || seenLeaf[l] {
+				return fmt.Errorf("leaf %d out of range or reached twice", l)
+			}
+			seenLeaf[l] = true
+			return nil
+		}
+		if int(n) >= len(t.Nodes) || seenNode[n] {
+			return fmt.Errorf("node %d out of range or reached twice", n)
+		}
+		seenNode[n] = true
+		nd := t.Nodes[n]
+		if nd.Feature < 0 || int(nd.Feature) >= numFeatures {
+			return fmt.Errorf("node %d splits on feature %d; the model has %d features", n, nd.Feature+1, numFeatures)
+		}
+		if math.IsNaN(float64(nd.Threshold)) {
+			return fmt.Errorf("node %d has a NaN threshold", n)
+		}
+		if err := walk(nd.Left); err != nil {
+			return err
+		}
+		return walk(nd.Right)
+	}
+	if err := walk(0); err != nil {
+		return err
+	}
+	for _, v := range t.Leaves {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("leaf value %v is not finite", v)
+		}
+	}
+	return nil
+}
+
+// Ensemble is an additive model: the score of a document is Base plus the
+// sum of its trees' values (a raw score, no link function).
+type Ensemble struct {
+	Trees       []Tree
+	Base        float64
+	NumFeatures int
+	Objective   string // "regression", "binary", "lambdarank", or the source library's name for imported models
+}
+
+// Predict writes into dst (length NumDocs) the raw scores of the documents
+// in cols (column-major, as data.Dataset.Cols) using the first k trees
+// (k < 0 or k > len(Trees) means all). dst is allocated when nil.
+func (e *Ensemble) Predict(dst []float64, cols [][]float32, n, k int) []float64 {
+	panic("TODO")
+}
