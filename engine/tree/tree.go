@@ -143,9 +143,81 @@ type Ensemble struct {
 	Objective   string // "regression", "binary", "lambdarank", or the source library's name for imported models
 }
 
-// Predict writes into dst (length NumDocs) the raw scores of the documents
-// in cols (column-major, as data.Dataset.Cols) using the first k trees
-// (k < 0 or k > len(Trees) means all). dst is allocated when nil.
+// predictBlock is how many documents Predict gathers into a row-major
+// buffer at a time: small enough to stay in cache, large enough that each
+// tree's nodes are reused across many documents.
+const predictBlock = 128
+
+// Predict writes into dst the raw scores of n documents held column-major in
+// cols (as data.Dataset.Cols: cols[f][i] is feature f of document i) using
+// the first k trees; k < 0 or k > len(Trees) means all. cols must have at
+// least NumFeatures columns. dst is allocated when nil and returned.
 func (e *Ensemble) Predict(dst []float64, cols [][]float32, n, k int) []float64 {
-	panic("TODO")
+	if dst == nil {
+		dst = make([]float64, n)
+	}
+	if len(dst) < n {
+		panic(fmt.Sprintf("tree: Predict: dst has %d entries for %d documents", len(dst), n))
+	}
+	if len(cols) < e.NumFeatures {
+		panic(fmt.Sprintf("tree: Predict: %d feature columns for a model of %d features", len(cols), e.NumFeatures))
+	}
+	trees := e.Trees
+	if k >= 0 && k < len(trees) {
+		trees = trees[:k]
+	}
+	d := e.NumFeatures
+	rows := make([]float32, predictBlock*d)
+	for lo := 0; lo < n; lo += predictBlock {
+		hi := min(lo+predictBlock, n)
+		for f := 0; f < d; f++ {
+			c := cols[f][lo:hi]
+			for j, v := range c {
+				rows[j*d+f] = v
+			}
+		}
+		out := dst[lo:hi]
+		for j := range out {
+			out[j] = e.Base
+		}
+		for t := range trees {
+			tr := &trees[t]
+			for j := range out {
+				out[j] += tr.Leaves[tr.LeafIndex(rows[j*d:(j+1)*d])]
+			}
+		}
+	}
+	return dst
+}
+
+// LeafIndices writes, for each of the first k trees and each of n documents
+// (column-major in cols), the index of the leaf the document reaches:
+// dst[t*n+i] is tree t, document i. It is the tree-output matrix the cascade
+// optimiser builds on. dst is allocated when nil and returned.
+func (e *Ensemble) LeafIndices(dst []int32, cols [][]float32, n, k int) []int32 {
+	trees := e.Trees
+	if k >= 0 && k < len(trees) {
+		trees = trees[:k]
+	}
+	if dst == nil {
+		dst = make([]int32, len(trees)*n)
+	}
+	d := e.NumFeatures
+	rows := make([]float32, predictBlock*d)
+	for lo := 0; lo < n; lo += predictBlock {
+		hi := min(lo+predictBlock, n)
+		for f := 0; f < d; f++ {
+			for j, v := range cols[f][lo:hi] {
+				rows[j*d+f] = v
+			}
+		}
+		for t := range trees {
+			tr := &trees[t]
+			out := dst[t*n+lo : t*n+hi]
+			for j := range out {
+				out[j] = int32(tr.LeafIndex(rows[j*d : (j+1)*d]))
+			}
+		}
+	}
+	return dst
 }

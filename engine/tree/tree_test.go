@@ -1,0 +1,92 @@
+package tree
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// stump3 is x0 <= 0.5 ? (x1 <= 2 ? 1 : 2) : 3, written by hand.
+func stump3() Tree {
+	return Tree{
+		Nodes: []Node{
+			{Feature: 0, Threshold: 0.5, Left: 1, Right: Leaf(2)},
+			{Feature: 1, Threshold: 2, Left: Leaf(0), Right: Leaf(1)},
+		},
+		Leaves: []float64{1, 2, 3},
+	}
+}
+
+func TestTreePredict(t *testing.T) {
+	tr := stump3()
+	if err := tr.Validate(2); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		x    []float32
+		leaf int
+	}{
+		{[]float32{0.5, 2}, 0}, // both thresholds are inclusive
+		{[]float32{0.4, 2.0001}, 1},
+		{[]float32{0.51, -9}, 2},
+	}
+	for _, c := range cases {
+		if got := tr.LeafIndex(c.x); got != c.leaf {
+			t.Errorf("LeafIndex(%v) = %d, want %d", c.x, got, c.leaf)
+		}
+	}
+	if fs := tr.Features(); len(fs) != 2 || fs[0] != 0 || fs[1] != 1 {
+		t.Errorf("Features() = %v", fs)
+	}
+	if d := tr.Depth(); d != 2 {
+		t.Errorf("Depth() = %d", d)
+	}
+}
+
+func TestTreeValidate(t *testing.T) {
+	bad := []Tree{
+		{Leaves: []float64{1, 2}},
+		{Nodes: []Node{{Feature: 0, Left: Leaf(0), Right: Leaf(0)}}, Leaves: []float64{1, 2}},
+		{Nodes: []Node{{Feature: 5, Left: Leaf(0), Right: Leaf(1)}}, Leaves: []float64{1, 2}},
+		{Nodes: []Node{{Feature: 0, Left: 0, Right: Leaf(1)}}, Leaves: []float64{1, 2}},
+	}
+	for i, tr := range bad {
+		if err := tr.Validate(2); err == nil {
+			t.Errorf("tree %d: no error", i)
+		}
+	}
+}
+
+// Predict and LeafIndices on column-major data must agree with the row-wise
+// tree walk, for any number of trees and any block alignment.
+func TestEnsemblePredictMatchesRowWalk(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	e := &Ensemble{Base: 0.25, NumFeatures: 2, Trees: []Tree{stump3(), stump3(), {Leaves: []float64{-0.5}}}}
+	e.Trees[1].Nodes[0].Feature = 1
+	for _, n := range []int{1, 127, 128, 129, 300} {
+		cols := [][]float32{make([]float32, n), make([]float32, n)}
+		for i := 0; i < n; i++ {
+			cols[0][i], cols[1][i] = r.Float32(), 4*r.Float32()
+		}
+		for _, k := range []int{-1, 0, 1, 2, 3, 9} {
+			got := e.Predict(nil, cols, n, k)
+			leaves := e.LeafIndices(nil, cols, n, k)
+			kk := k
+			if k < 0 || k > len(e.Trees) {
+				kk = len(e.Trees)
+			}
+			for i := 0; i < n; i++ {
+				x := []float32{cols[0][i], cols[1][i]}
+				want := e.Base
+				for ti := 0; ti < kk; ti++ {
+					want += e.Trees[ti].Predict(x)
+					if int(leaves[ti*n+i]) != e.Trees[ti].LeafIndex(x) {
+						t.Fatalf("n=%d k=%d doc %d tree %d: leaf %d", n, k, i, ti, leaves[ti*n+i])
+					}
+				}
+				if got[i] != want {
+					t.Fatalf("n=%d k=%d doc %d: got %v want %v", n, k, i, got[i], want)
+				}
+			}
+		}
+	}
+}
