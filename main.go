@@ -69,7 +69,7 @@ func main() {
 // run executes one command line and returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		if isTerminal(os.Stdin) && isTerminal(os.Stdout) {
+		if interactive() {
 			args = []string{"tui"}
 		} else {
 			usage(stdout)
@@ -153,6 +153,10 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = args[1:]
 	}
 }
+
+// interactive reports whether both stdin and stdout are terminals: the
+// condition for opening the workbench without arguments.
+var interactive = func() bool { return isTerminal(os.Stdin) && isTerminal(os.Stdout) }
 
 // isTerminal reports whether f is a character device (a terminal).
 func isTerminal(f *os.File) bool {

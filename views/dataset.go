@@ -69,27 +69,18 @@ func splitTable(splits []data.Summary, width int, st Styles) string {
 		b, _ := strconv.ParseFloat(keys[j], 64)
 		return a < b
 	})
-	header := []string{"data", "queries", "docs", "features", "docs/query", "no rel."}
-	for _, k := range keys {
-		header = append(header, "label "+k)
-	}
+	header := []string{"data", "queries", "docs", "feat", "docs/query", "no rel.", "labels " + strings.Join(keys, "/")}
 	rows := [][]string{header}
 	for _, s := range splits {
-		r := []string{s.Name, strconv.Itoa(s.Queries), strconv.Itoa(s.Docs), strconv.Itoa(s.Features),
-			fmt.Sprintf("%d/%g/%d", s.DocsPerQuery.Min, s.DocsPerQuery.Median, s.DocsPerQuery.Max), strconv.Itoa(s.ZeroQueries)}
-		for _, k := range keys {
-			r = append(r, strconv.Itoa(s.Labels[k]))
+		counts := make([]string, len(keys))
+		for i, k := range keys {
+			counts[i] = strconv.Itoa(s.Labels[k])
 		}
-		rows = append(rows, r)
+		rows = append(rows, []string{s.Name, strconv.Itoa(s.Queries), strconv.Itoa(s.Docs), strconv.Itoa(s.Features),
+			fmt.Sprintf("%d/%g/%d", s.DocsPerQuery.Min, s.DocsPerQuery.Median, s.DocsPerQuery.Max), strconv.Itoa(s.ZeroQueries),
+			strings.Join(counts, "/")})
 	}
-	// Drop label columns that do not fit.
 	widths := colWidths(rows)
-	for len(rows[0]) > 6 && sum(widths)+2*len(widths) > width {
-		for i := range rows {
-			rows[i] = rows[i][:len(rows[i])-1]
-		}
-		widths = colWidths(rows)
-	}
 	var b strings.Builder
 	for i, r := range rows {
 		for j, c := range r {
@@ -114,7 +105,7 @@ func splitTable(splits []data.Summary, width int, st Styles) string {
 }
 
 func costGroups(s data.Summary, name string, width int, st Styles) string {
-	lines := []string{st.Heading.Render(fmt.Sprintf("feature costs (%s, total %g per document for all %d features)", name, s.TotalCost, s.Features))}
+	lines := []string{st.Heading.Render(fmt.Sprintf("feature costs: %s; all %d features cost %g per document", name, s.Features, s.TotalCost))}
 	most := 0
 	for _, g := range s.CostGroups {
 		most = max(most, g.Features)
@@ -135,14 +126,6 @@ func colWidths(rows [][]string) []int {
 		}
 	}
 	return w
-}
-
-func sum(xs []int) int {
-	t := 0
-	for _, x := range xs {
-		t += x
-	}
-	return t
 }
 
 // truncate cuts a line to width cells, keeping escape sequences intact.

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	interactive = func() bool { return false }
+	var o, e bytes.Buffer
+	code = run(context.Background(), args, &o, &e)
+	if strings.Contains(e.String(), "goroutine ") || strings.Contains(e.String(), "panic") {
+		t.Fatalf("stack trace on stderr:\n%s", e.String())
+	}
+	return code, o.String(), e.String()
+}
+
+func TestCLIUsage(t *testing.T) {
+	cases := []struct {
+		args     []string
+		code     int
+		out, err string
+	}{
+		{nil, 0, "Usage:", ""},
+		{[]string{"help"}, 0, "inspect", ""},
+		{[]string{"help", "gen"}, 0, "Usage: cronus gen", ""},
+		{[]string{"inspect", "--help"}, 0, "--costs", ""},
+		{[]string{"gen", "-h"}, 0, "--docs-per-query", ""},
+		{[]string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
+		{[]string{"inspect"}, 2, "", "expected one data FILE"},
+		{[]string{"inspect", "a", "b"}, 2, "", "expected one data FILE"},
+		{[]string{"inspect", "--nope", "builtin:mq2008/test"}, 2, "", "flag provided but not defined: -nope"},
+		{[]string{"gen", "--queries", "5"}, 2, "", "--out FILE is required"},
+		{[]string{"gen", "--queries", "0", "--out", "x.txt"}, 2, "", "--queries must be at least 1"},
+		{[]string{"gen", "--queries", "x", "--out", "x.txt"}, 2, "", `invalid value "x" for flag -queries`},
+	}
+	for _, c := range cases {
+		code, out, errOut := runCLI(t, c.args...)
+		if code != c.code || !strings.Contains(out, c.out) || !strings.Contains(errOut, c.err) {
+			t.Errorf("cronus %v: exit %d, stdout %q, stderr %q; want exit %d with %q / %q", c.args, code, out, errOut, c.code, c.out, c.err)
+		}
+	}
+}
+
+func TestInspectJSON(t *testing.T) {
+	code, out, errOut := runCLI(t, "inspect", "builtin:mq2008/train", "--json", "--costs", "builtin:mq2008/costs")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var s struct {
+		Queries, Docs, Features int
+		Labels                  map[string]int
+		DocsPerQuery            struct {
+			Min    int
+			Median float64
+			Max    int
+		} `json:"docs_per_query"`
+		CostGroups []struct {
+			Cost     float64
+			Features int
+		} `json:"cost_groups"`
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if s.Queries != 471 || s.Docs != 9630 || s.Features != 46 || s.Labels["0"] != 7820 || s.Labels["1"] != 1223 || s.Labels["2"] != 587 {
+		t.Errorf("got %+v", s)
+	}
+	if s.DocsPerQuery.Min != 5 || s.DocsPerQuery.Median != 8 || s.DocsPerQuery.Max != 121 {
+		t.Errorf("docs per query %+v", s.DocsPerQuery)
+	}
+	want := map[float64]int{1: 11, 10: 12, 20: 6, 50: 9, 100: 8}
+	if len(s.CostGroups) != len(want) {
+		t.Fatalf("cost groups %+v", s.CostGroups)
+	}
+	for _, g := range s.CostGroups {
+		if want[g.Cost] != g.Features {
+			t.Errorf("cost %g: %d features, want %d", g.Cost, g.Features, want[g.Cost])
+		}
+	}
+}
+
+func TestInspectBadFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "bad.txt")
+	os.WriteFile(p, []byte("1 qid:1 1:0.5\n0 qid:1 1:abc\n"), 0o644)
+	code, _, errOut := runCLI(t, "inspect", p)
+	if code != 1 || !strings.Contains(errOut, p+`:2: feature 1: value "abc" is not a number`) {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	costs := filepath.Join(t.TempDir(), "costs.txt")
+	os.WriteFile(costs, []byte("1\n-2\n"), 0o644)
+	code, _, errOut = runCLI(t, "inspect", "builtin:mq2008/test", "--costs", costs)
+	if code != 1 || !strings.Contains(errOut, costs+":2:") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestGenReproducibleAndReadable(t *testing.T) {
+	dir := t.TempDir()
+	var files [][]byte
+	for i, name := range []string{"a.txt", "b.txt"} {
+		p := filepath.Join(dir, name)
+		code, out, errOut := runCLI(t, "gen", "--queries", "30", "--docs-per-query", "20", "--seed", "7", "--out", p)
+		if code != 0 {
+			t.Fatalf("gen %d: exit %d %s", i, code, errOut)
+		}
+		if !strings.Contains(out, "wrote "+p) {
+			t.Errorf("gen said %q", out)
+		}
+		b, _ := os.ReadFile(p)
+		files = append(files, b)
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Fatal("same seed, different bytes")
+	}
+	code, out, errOut := runCLI(t, "inspect", "--json", filepath.Join(dir, "a.txt"))
+	if code != 0 {
+		t.Fatalf("inspect: %s", errOut)
+	}
+	var s struct{ Queries, Features int }
+	json.Unmarshal([]byte(out), &s)
+	if s.Queries != 30 || s.Features != 136 {
+		t.Errorf("inspect of gen output: %+v", s)
+	}
+	// No temporary files are left next to the output.
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("directory holds %d entries, want 2", len(entries))
+	}
+}

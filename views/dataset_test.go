@@ -1,0 +1,74 @@
+package views
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/data"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	p := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run go test ./views -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func sampleScreen() DataScreen {
+	s := func(name string, q, d, zero int, labels map[string]int, min, max int, med float64) data.Summary {
+		return data.Summary{Name: name, Queries: q, Docs: d, Features: 46, Labels: labels, ZeroQueries: zero,
+			DocsPerQuery: data.DocsPerQuery{Min: min, Median: med, Max: max},
+			CostGroups:   []data.GroupCount{{Cost: 1, Features: 11}, {Cost: 10, Features: 12}, {Cost: 20, Features: 6}, {Cost: 50, Features: 9}, {Cost: 100, Features: 8}},
+			TotalCost:    1501}
+	}
+	return DataScreen{
+		Splits: []data.Summary{
+			s("builtin:mq2008/train", 471, 9630, 132, map[string]int{"0": 7820, "1": 1223, "2": 587}, 5, 121, 8),
+			s("builtin:mq2008/vali", 157, 2707, 37, map[string]int{"0": 2140, "1": 400, "2": 167}, 6, 118, 8),
+			s("builtin:mq2008/test", 156, 2874, 51, map[string]int{"0": 2319, "1": 378, "2": 177}, 6, 119, 14.5),
+		},
+		Costs:    "builtin:mq2008/costs",
+		HelpLine: "q quit",
+	}
+}
+
+func TestDataScreenGolden(t *testing.T) {
+	loading := DataScreen{Loading: "builtin:mq2008/train", Frame: 3, HelpLine: "q quit"}
+	failed := DataScreen{Err: "train.txt:1042: feature index 0: indices start at 1", HelpLine: "q quit"}
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		for name, s := range map[string]DataScreen{"data": sampleScreen(), "loading": loading, "error": failed} {
+			got := RenderDataScreen(s, size.w, size.h, PlainStyles())
+			lines := strings.Split(got, "\n")
+			if len(lines) != size.h {
+				t.Errorf("%s at %dx%d: %d lines", name, size.w, size.h, len(lines))
+			}
+			for i, l := range lines {
+				if w := lipgloss.Width(l); w > size.w {
+					t.Errorf("%s at %dx%d: line %d is %d cells wide", name, size.w, size.h, i, w)
+				}
+			}
+			golden(t, name+"-"+itoa(size.w)+"x"+itoa(size.h)+".golden", got)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
