@@ -1,0 +1,340 @@
+package tree
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/cronus-ltr/cronus/data"
+)
+
+// GrowParams control the growth of one regression tree.
+type GrowParams struct {
+	MaxLeaves int     // grow leaf-wise until this many leaves (>= 2)
+	MaxDepth  int     // longest root-to-leaf path; 0 means no limit
+	MinDocs   int     // fewest documents in a leaf (>= 1)
+	MinHess   float64 // smallest sum of hessians in a leaf
+	Lambda    float64 // L2 penalty on leaf values
+	MinGain   float64 // a split must improve the loss by more than this
+}
+
+// Validate reports the first parameter out of range.
+func (p GrowParams) Validate() error {
+	switch {
+	case p.MaxLeaves < 2:
+		return fmt.Errorf("leaves must be at least 2 (got %d)", p.MaxLeaves)
+	case p.MaxDepth < 0:
+		return fmt.Errorf("max depth must be 0 (no limit) or positive (got %d)", p.MaxDepth)
+	case p.MinDocs < 1:
+		return fmt.Errorf("min docs per leaf must be at least 1 (got %d)", p.MinDocs)
+	case p.MinHess < 0 || math.IsNaN(p.MinHess):
+		return fmt.Errorf("min hessian per leaf must be >= 0 (got %g)", p.MinHess)
+	case p.Lambda < 0 || math.IsNaN(p.Lambda):
+		return fmt.Errorf("L2 lambda must be >= 0 (got %g)", p.Lambda)
+	case p.MinGain < 0 || math.IsNaN(p.MinGain):
+		return fmt.Errorf("min gain must be >= 0 (got %g)", p.MinGain)
+	}
+	return nil
+}
+
+// GradPair is the gradient and hessian of the loss for one document.
+type GradPair struct{ G, H float32 }
+
+// hbin is one histogram bin: the sums over the documents whose code falls
+// in it.
+type hbin struct {
+	G, H float64
+	N    int64
+}
+
+// BinnedTree is a tree together with the bin code of each split, so that
+// binned data (training, or validation binned with the training edges) can
+// be routed without the raw values: code <= Bin[n] goes left exactly when
+// value <= Nodes[n].Threshold.
+type BinnedTree struct {
+	Tree
+	Bin []uint8
+}
+
+// LeafBinned returns the leaf document i of codes reaches.
+func (t *BinnedTree) LeafBinned(codes [][]uint8, i int) int {
+	if len(t.Nodes) == 0 {
+		return 0
+	}
+	n := int32(0)
+	for n >= 0 {
+		if codes[t.Nodes[n].Feature][i] <= t.Bin[n] {
+			n = t.Nodes[n].Left
+		} else {
+			n = t.Nodes[n].Right
+		}
+	}
+	return int(^n)
+}
+
+// AddTo adds scale times the tree's value to dst[i] for every document of
+// the binned data.
+func (t *BinnedTree) AddTo(dst []float64, codes [][]uint8, scale float64) {
+	for i := range dst {
+		dst[i] += scale * t.Leaves[t.LeafBinned(codes, i)]
+	}
+}
+
+// Grower fits regression trees to gradient pairs on binned data by
+// histogram split search and leaf-wise growth. It keeps its scratch space
+// between trees; it is not safe for concurrent use.
+type Grower struct {
+	codes   [][]uint8
+	numBins []int
+	bins    *data.Bins
+	p       GrowParams
+	workers int
+	off     []int // start of each feature's 256 bins in a histogram
+	total   int
+
+	idx  []int32 // documents, partitioned into the leaves' segments
+	tmp  []int32
+	free [][]hbin
+}
+
+// NewGrower prepares a grower for the binned training data b with edges
+// bins; workers <= 0 means GOMAXPROCS.
+func NewGrower(b *data.Binned, bins *data.Bins, p GrowParams, workers int) *Grower {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	g := &Grower{codes: b.Codes, numBins: b.NumBins, bins: bins, p: p, workers: workers}
+	// Every feature gets 256 slots, so the histogram loop indexes by a
+	// uint8 code without a bounds check.
+	g.off = make([]int, len(b.NumBins)+1)
+	for f := range b.NumBins {
+		g.off[f+1] = g.off[f] + 256
+	}
+	g.total = g.off[len(b.NumBins)]
+	return g
+}
+
+type split struct {
+	feature int
+	bin     uint8
+	gain    float64
+	gl, hl  float64
+	nl      int64
+}
+
+type growLeaf struct {
+	lo, hi int // segment of Grower.idx
+	hist   []hbin
+	g, h   float64
+	n      int64
+	depth  int
+	best   split
+	parent int32 // node whose child this leaf is; -1 for the root
+	isLeft bool
+}
+
+func (g *Grower) hist() []hbin {
+	if k := len(g.free); k > 0 {
+		h := g.free[k-1]
+		g.free = g.free[:k-1]
+		clear(h)
+		return h
+	}
+	return make([]hbin, g.total)
+}
+
+// Grow fits one tree to gh over the documents in rows (all documents when
+// rows is nil), splitting only on features (all when nil). For every
+// document of rows, leafOf[doc] is set to the leaf it falls in; leafOf may be
+// nil. Leaf values are the Newton steps -G/(H+λ), unscaled.
+func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int32) BinnedTree {
+	n := len(gh)
+	if rows == nil {
+		g.idx = g.idx[:0]
+		for i := 0; i < n; i++ {
+			g.idx = append(g.idx, int32(i))
+		}
+	} else {
+		g.idx = append(g.idx[:0], rows...)
+	}
+	if cap(g.tmp) < len(g.idx) {
+		g.tmp = make([]int32, len(g.idx))
+	}
+	if features == nil {
+		features = make([]int, len(g.codes))
+		for f := range features {
+			features[f] = f
+		}
+	}
+
+	root := &growLeaf{lo: 0, hi: len(g.idx), parent: -1}
+	root.hist = g.hist()
+	g.build(root.hist, g.idx, gh, features)
+	for _, i := range g.idx {
+		root.g += float64(gh[i].G)
+		root.h += float64(gh[i].H)
+	}
+	root.n = int64(len(g.idx))
+	g.findSplit(root, features)
+	leaves := []*growLeaf{root}
+	var t BinnedTree
+
+	for len(leaves) < g.p.MaxLeaves {
+		// The leaf with the largest gain; ties go to the lowest leaf id.
+		best := -1
+		for k, l := range leaves {
+			if l.best.gain > g.p.MinGain && (best < 0 || l.best.gain > leaves[best].best.gain) {
+				best = k
+			}
+		}
+		if best < 0 {
+			break
+		}
+		l := leaves[best]
+		s := l.best
+		node := int32(len(t.Nodes))
+		t.Nodes = append(t.Nodes, Node{
+			Feature:   int32(s.feature),
+			Threshold: g.bins.Threshold(s.feature, s.bin),
+			Left:      Leaf(best),
+			Right:     Leaf(len(leaves)),
+		})
+		t.Bin = append(t.Bin, s.bin)
+		if l.parent >= 0 {
+			if l.isLeft {
+				t.Nodes[l.parent].Left = node
+			} else {
+				t.Nodes[l.parent].Right = node
+			}
+		}
+		mid := g.partition(l.lo, l.hi, g.codes[s.feature], s.bin)
+		left := &growLeaf{lo: l.lo, hi: mid, g: s.gl, h: s.hl, n: s.nl, depth: l.depth + 1, parent: node, isLeft: true}
+		right := &growLeaf{lo: mid, hi: l.hi, g: l.g - s.gl, h: l.h - s.hl, n: l.n - s.nl, depth: l.depth + 1, parent: node}
+		// Build the smaller child's histogram; the larger one is the
+		// parent's minus it, computed in place in the parent's buffer.
+		small, large := left, right
+		if right.hi-right.lo < left.hi-left.lo {
+			small, large = right, left
+		}
+		small.hist = g.hist()
+		g.build(small.hist, g.idx[small.lo:small.hi], gh, features)
+		large.hist = l.hist
+		for k := range large.hist {
+			large.hist[k].G -= small.hist[k].G
+			large.hist[k].H -= small.hist[k].H
+			large.hist[k].N -= small.hist[k].N
+		}
+		leaves[best] = left
+		leaves = append(leaves, right)
+		for _, c := range [2]*growLeaf{left, right} {
+			g.findSplit(c, features)
+		}
+	}
+	t.Leaves = make([]float64, len(leaves))
+	for k, l := range leaves {
+		t.Leaves[k] = -l.g / (l.h + g.p.Lambda)
+		if leafOf != nil {
+			for _, i := range g.idx[l.lo:l.hi] {
+				leafOf[i] = int32(k)
+			}
+		}
+		g.free = append(g.free, l.hist)
+	}
+	return t
+}
+
+// partition reorders idx[lo:hi] so that the documents whose code is <= bin
+// come first, keeping the order within each side, and returns the boundary.
+func (g *Grower) partition(lo, hi int, col []uint8, bin uint8) int {
+	seg := g.idx[lo:hi]
+	j, r := 0, 0
+	tmp := g.tmp[:len(seg)]
+	for _, i := range seg {
+		if col[i] <= bin {
+			seg[j] = i
+			j++
+		} else {
+			tmp[r] = i
+			r++
+		}
+	}
+	copy(seg[j:], tmp[:r])
+	return lo + j
+}
+
+// build fills h with the histograms of the documents idx over features,
+// splitting the features between the workers when there is enough work.
+func (g *Grower) build(h []hbin, idx []int32, gh []GradPair, features []int) {
+	w := g.workers
+	if len(idx)*len(features) < 1<<16 {
+		w = 1
+	}
+	if w == 1 {
+		for _, f := range features {
+			buildOne(h[g.off[f]:g.off[f+1]], g.codes[f], idx, gh)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for k := 0; k < w; k++ {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			for j := k; j < len(features); j += w {
+				f := features[j]
+				buildOne(h[g.off[f]:g.off[f+1]], g.codes[f], idx, gh)
+			}
+		}(k)
+	}
+	wg.Wait()
+}
+
+func buildOne(h []hbin, col []uint8, idx []int32, gh []GradPair) {
+	h = h[:256]
+	for _, i := range idx {
+		b := &h[col[i]]
+		p := gh[i]
+		b.G += float64(p.G)
+		b.H += float64(p.H)
+		b.N++
+	}
+}
+
+// findSplit sets l.best to the best split of l over features, or a gain of
+// -Inf when there is none (too few documents, depth reached).
+func (g *Grower) findSplit(l *growLeaf, features []int) {
+	l.best = split{gain: math.Inf(-1)}
+	p := g.p
+	if l.n < 2*int64(p.MinDocs) || (p.MaxDepth > 0 && l.depth >= p.MaxDepth) {
+		return
+	}
+	lambda := p.Lambda
+	parent := l.g * l.g / (l.h + lambda)
+	for _, f := range features {
+		h := l.hist[g.off[f] : g.off[f]+g.numBins[f]]
+		var gl, hl float64
+		var nl int64
+		for b := 0; b < len(h)-1; b++ {
+			gl += h[b].G
+			hl += h[b].H
+			nl += h[b].N
+			if nl < int64(p.MinDocs) || hl < p.MinHess {
+				continue
+			}
+			nr := l.n - nl
+			hr := l.h - hl
+			if nr < int64(p.MinDocs) {
+				break
+			}
+			if hr < p.MinHess {
+				continue
+			}
+			gr := l.g - gl
+			gain := gl*gl/(hl+lambda) + gr*gr/(hr+lambda) - parent
+			if gain > l.best.gain {
+				l.best = split{feature: f, bin: uint8(b), gain: gain, gl: gl, hl: hl, nl: nl}
+			}
+		}
+	}
+}

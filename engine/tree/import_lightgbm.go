@@ -1,0 +1,432 @@
+package tree
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// lgbZero is LightGBM's kZeroThreshold, the C++ float 1e-35f: with missing
+// type Zero, values in [-lgbZero, lgbZero] count as missing.
+var lgbZero = float64(float32(1e-35))
+
+// lgbParams are the training parameters copied from a LightGBM model's
+// parameters section into the provenance map.
+var lgbParams = []string{
+	"boosting", "num_iterations", "learning_rate", "num_leaves", "max_depth",
+	"min_data_in_leaf", "min_sum_hessian_in_leaf", "lambda_l1", "lambda_l2",
+	"bagging_fraction", "bagging_freq", "feature_fraction", "drop_rate",
+	"max_drop", "skip_drop", "seed",
+}
+
+// ImportLightGBM reads a LightGBM text model (model.txt, as written by the
+// CLI or Booster.save_model) and returns the ensemble with its provenance
+// (format version, objective, number of trees, training parameters) for
+// Model.Params. name is used in error messages.
+//
+// LightGBM's column j is cronus feature j (1-based), which is what LightGBM
+// makes of an SVMlight file: column 0 stays empty. A model whose column 0
+// holds data was trained on 0-based columns and is refused rather than
+// silently shifted.
+//
+// The decision rules are reproduced exactly for float32 feature values:
+// LightGBM goes left when value <= threshold, with a float64 threshold t;
+// for a float32 x that is x <= the largest float32 not above t. The missing
+// type of each split decides where NaN goes: None compares NaN as 0, NaN
+// follows the default-left bit; Zero (values within ±1e-35 and NaN follow the
+// default-left bit) is accepted only when the whole band around zero goes the
+// default way anyway, which is then exactly the plain rule, and refused
+// otherwise. Leaf values already include shrinkage (and DART's tree weights);
+// the base score is 0, LightGBM folds its initial score into the first tree.
+// Random-forest models (average_output) get their leaves divided by the
+// number of trees. Categorical splits, linear trees and multiclass models are
+// refused.
+func ImportLightGBM(r io.Reader, name string) (*Ensemble, map[string]any, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	p := &lgbParser{name: name, lines: strings.Split(string(data), "\n")}
+	for i, l := range p.lines {
+		p.lines[i] = strings.TrimRight(l, "\r")
+	}
+	return p.parse()
+}
+
+type lgbParser struct {
+	name  string
+	lines []string
+}
+
+// lgbField is a key=value line and its 1-based line number.
+type lgbField struct {
+	line int
+	val  string
+}
+
+func (p *lgbParser) errorf(line int, format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", p.name, line, fmt.Sprintf(format, args...))
+}
+
+// block reads the key=value lines of a tree from line index i until a blank
+// line, a "Tree=" line or "end of trees", and returns them with the next
+// index.
+func (p *lgbParser) block(i int) (map[string]lgbField, int) {
+	kv := map[string]lgbField{}
+	for ; i < len(p.lines); i++ {
+		l := p.lines[i]
+		if l == "" || strings.HasPrefix(l, "Tree=") || l == "end of trees" {
+			break
+		}
+		k, v, _ := strings.Cut(l, "=")
+		kv[k] = lgbField{i + 1, v}
+	}
+	return kv, i
+}
+
+func (p *lgbParser) parse() (*Ensemble, map[string]any, error) {
+	if len(p.lines) == 0 || strings.TrimSpace(p.lines[0]) != "tree" {
+		first := ""
+		if len(p.lines) > 0 {
+			first = p.lines[0]
+		}
+		if len(first) > 40 {
+			first = first[:40] + "..."
+		}
+		return nil, nil, p.errorf(1, "not a LightGBM text model (first line %q, want \"tree\")", first)
+	}
+	// The header runs up to the first tree.
+	head := map[string]lgbField{}
+	i := 1
+	for ; i < len(p.lines) && !strings.HasPrefix(p.lines[i], "Tree=") && p.lines[i] != "end of trees"; i++ {
+		if l := p.lines[i]; l != "" {
+			k, v, _ := strings.Cut(l, "=")
+			head[k] = lgbField{i + 1, v}
+		}
+	}
+	numFeatures, err := p.checkHeader(head)
+	if err != nil {
+		return nil, nil, err
+	}
+
+	e := &Ensemble{NumFeatures: numFeatures}
+	if f, ok := head["objective"]; ok {
+		e.Objective, _, _ = strings.Cut(f.val, " ")
+	}
+	ended := false
+	for i < len(p.lines) && !ended {
+		l := p.lines[i]
+		switch {
+		case l == "":
+			i++
+		case l == "end of trees":
+			ended = true
+			i++
+		case strings.HasPrefix(l, "Tree="):
+			k, err := strconv.Atoi(strings.TrimPrefix(l, "Tree="))
+			if err != nil || k != len(e.Trees) {
+				return nil, nil, p.errorf(i+1, "%q: want Tree=%d", l, len(e.Trees))
+			}
+			var kv map[string]lgbField
+			kv, i = p.block(i + 1)
+			t, err := p.tree(k, i, kv, numFeatures)
+			if err != nil {
+				return nil, nil, err
+			}
+			e.Trees = append(e.Trees, t)
+		default:
+			return nil, nil, p.errorf(i+1, "unexpected line %q between trees", l)
+		}
+	}
+	if !ended {
+		return nil, nil, p.errorf(len(p.lines), "unexpected end of file after %d trees, no \"end of trees\" line (truncated?)", len(e.Trees))
+	}
+	if f, ok := head["tree_sizes"]; ok && len(strings.Fields(f.val)) != len(e.Trees) {
+		return nil, nil, p.errorf(f.line, "tree_sizes lists %d trees, the file has %d (truncated?)", len(strings.Fields(f.val)), len(e.Trees))
+	}
+	if _, ok := head["average_output"]; ok && len(e.Trees) > 0 {
+		// Random forest: LightGBM divides the sum by the number of trees.
+		n := float64(len(e.Trees))
+		for _, t := range e.Trees {
+			for j := range t.Leaves {
+				t.Leaves[j] /= n
+			}
+		}
+	}
+
+	prov := map[string]any{
+		"source": "lightgbm",
+		"file":   filepath.Base(p.name),
+		"trees":  len(e.Trees),
+	}
+	if f, ok := head["version"]; ok {
+		prov["format_version"] = f.val
+	}
+	if f, ok := head["objective"]; ok {
+		prov["objective"] = f.val
+	}
+	if _, ok := head["average_output"]; ok {
+		prov["average_output"] = true
+	}
+	params := p.parameters(i)
+	for _, k := range lgbParams {
+		if strings.HasSuffix(k, "_drop") || k == "drop_rate" {
+			if params["boosting"] != "dart" {
+				continue // LightGBM lists DART's parameters for every model
+			}
+		}
+		if v, ok := params[k]; ok {
+			if x, err := strconv.ParseFloat(v, 64); err == nil {
+				prov[k] = x
+			} else {
+				prov[k] = v
+			}
+		}
+	}
+	return e, prov, nil
+}
+
+// checkHeader refuses what the importer cannot represent and returns the
+// number of (1-based) features.
+func (p *lgbParser) checkHeader(head map[string]lgbField) (int, error) {
+	for _, k := range []string{"num_class", "num_tree_per_iteration"} {
+		if f, ok := head[k]; ok {
+			n, err := strconv.Atoi(f.val)
+			if err != nil {
+				return 0, p.errorf(f.line, "%s=%q is not an integer", k, f.val)
+			}
+			if n > 1 {
+				return 0, p.errorf(f.line, "multiclass models are not supported (%s=%d)", k, n)
+			}
+		}
+	}
+	if f, ok := head["objective"]; ok && strings.HasPrefix(f.val, "multiclass") {
+		return 0, p.errorf(f.line, "multiclass models are not supported (objective %s)", f.val)
+	}
+	f, ok := head["max_feature_idx"]
+	if !ok {
+		return 0, p.errorf(1, "no max_feature_idx line in the header")
+	}
+	maxIdx, err := strconv.Atoi(f.val)
+	if err != nil || maxIdx < 0 {
+		return 0, p.errorf(f.line, "max_feature_idx=%q is not a non-negative integer", f.val)
+	}
+	if fi, ok := head["feature_infos"]; ok {
+		if infos := strings.Fields(fi.val); len(infos) > 0 && infos[0] != "none" {
+			return 0, p.errorf(fi.line, "LightGBM column 0 holds data (%s), so the model was trained on 0-based feature columns; cronus numbers features from 1 and needs a model trained on the SVMlight file, where column 0 is empty", infos[0])
+		}
+	}
+	return maxIdx, nil
+}
+
+// parameters reads the "[key: value]" lines of the parameters section that
+// follows "end of trees" (from line index i on); the section is optional.
+func (p *lgbParser) parameters(i int) map[string]string {
+	params := map[string]string{}
+	for ; i < len(p.lines); i++ {
+		l := p.lines[i]
+		if l == "end of parameters" {
+			break
+		}
+		if strings.HasPrefix(l, "[") && strings.HasSuffix(l, "]") {
+			k, v, ok := strings.Cut(l[1:len(l)-1], ": ")
+			if ok {
+				params[k] = v
+			}
+		}
+	}
+	return params
+}
+
+// tree converts tree k, whose key=value lines are kv and whose block ends
+// before line index end.
+func (p *lgbParser) tree(k, end int, kv map[string]lgbField, numFeatures int) (Tree, error) {
+	get := func(key string) (lgbField, error) {
+		f, ok := kv[key]
+		if !ok {
+			return f, p.errorf(end, "tree %d: no %s= line", k, key)
+		}
+		return f, nil
+	}
+	f, err := get("num_leaves")
+	if err != nil {
+		return Tree{}, err
+	}
+	numLeaves, err := strconv.Atoi(f.val)
+	if err != nil || numLeaves < 1 {
+		return Tree{}, p.errorf(f.line, "tree %d: num_leaves=%q is not a positive integer", k, f.val)
+	}
+	if f, ok := kv["num_cat"]; ok && f.val != "0" {
+		return Tree{}, p.errorf(f.line, "tree %d: categorical splits are not supported (num_cat=%s)", k, f.val)
+	}
+	if f, ok := kv["is_linear"]; ok && f.val != "0" {
+		return Tree{}, p.errorf(f.line, "tree %d: linear trees are not supported (is_linear=%s)", k, f.val)
+	}
+	if f, ok := kv["leaf_coeff"]; ok {
+		return Tree{}, p.errorf(f.line, "tree %d: linear trees are not supported (leaf_coeff)", k)
+	}
+	var t Tree
+	leaves, err := p.floats(k, kv, "leaf_value", numLeaves, end)
+	if err != nil {
+		return Tree{}, err
+	}
+	t.Leaves = leaves
+	n := numLeaves - 1
+	if n == 0 {
+		return t, nil
+	}
+	splits, err := p.ints(k, kv, "split_feature", n, end)
+	if err != nil {
+		return Tree{}, err
+	}
+	thresholds, err := p.floats(k, kv, "threshold", n, end)
+	if err != nil {
+		return Tree{}, err
+	}
+	decisions, err := p.ints(k, kv, "decision_type", n, end)
+	if err != nil {
+		return Tree{}, err
+	}
+	left, err := p.ints(k, kv, "left_child", n, end)
+	if err != nil {
+		return Tree{}, err
+	}
+	right, err := p.ints(k, kv, "right_child", n, end)
+	if err != nil {
+		return Tree{}, err
+	}
+	t.Nodes = make([]Node, n)
+	at := func(key string) int { return kv[key].line }
+	for j := range n {
+		nd := &t.Nodes[j]
+		switch c := splits[j]; {
+		case c == 0:
+			return Tree{}, p.errorf(at("split_feature"), "tree %d: node %d splits on LightGBM column 0, which is no cronus feature (features are numbered from 1)", k, j)
+		case c < 0 || c > numFeatures:
+			return Tree{}, p.errorf(at("split_feature"), "tree %d: node %d splits on column %d; max_feature_idx is %d", k, j, c, numFeatures)
+		default:
+			nd.Feature = int32(c - 1)
+		}
+		thr := thresholds[j]
+		if math.IsNaN(thr) {
+			return Tree{}, p.errorf(at("threshold"), "tree %d: node %d has a NaN threshold", k, j)
+		}
+		nd.Threshold = float32AtMost(thr)
+		if math.IsInf(float64(nd.Threshold), 1) {
+			// x <= +Inf and x <= MaxFloat32 agree for every finite x.
+			nd.Threshold = math.MaxFloat32
+		}
+		d := decisions[j]
+		if d&1 != 0 {
+			return Tree{}, p.errorf(at("decision_type"), "tree %d: node %d: categorical splits are not supported", k, j)
+		}
+		defaultLeft := d&2 != 0
+		switch missing := (d >> 2) & 3; missing {
+		case 0: // None: NaN is compared as 0.
+			nd.DefaultLeft = 0 <= thr
+		case 2: // NaN: NaN follows the default direction.
+			nd.DefaultLeft = defaultLeft
+		case 1: // Zero: |x| <= lgbZero and NaN follow the default direction.
+			if defaultLeft && thr >= lgbZero || !defaultLeft && thr < -lgbZero {
+				nd.DefaultLeft = defaultLeft
+			} else {
+				return Tree{}, p.errorf(at("decision_type"), "tree %d: node %d: missing type Zero with threshold %g sends values near zero against the plain rule, which cronus cannot represent", k, j, thr)
+			}
+		default:
+			return Tree{}, p.errorf(at("decision_type"), "tree %d: node %d: unknown missing type %d in decision_type %d", k, j, missing, d)
+		}
+		for _, c := range []struct {
+			name string
+			dst  *int32
+			v    int
+		}{{"left_child", &nd.Left, left[j]}, {"right_child", &nd.Right, right[j]}} {
+			if c.v >= n || c.v < -numLeaves {
+				return Tree{}, p.errorf(at(c.name), "tree %d: node %d: child %d out of range", k, j, c.v)
+			}
+			*c.dst = int32(c.v)
+		}
+	}
+	if err := t.Validate(numFeatures); err != nil {
+		return Tree{}, p.errorf(kv["left_child"].line, "tree %d: %v", k, err)
+	}
+	return t, nil
+}
+
+// fields returns the want space-separated values of key.
+func (p *lgbParser) fields(k int, kv map[string]lgbField, key string, want, end int) ([]string, int, error) {
+	f, ok := kv[key]
+	if !ok {
+		return nil, end, p.errorf(end, "tree %d: no %s= line", k, key)
+	}
+	vs := strings.Fields(f.val)
+	if len(vs) != want {
+		return nil, f.line, p.errorf(f.line, "tree %d: %s has %d values, want %d", k, key, len(vs), want)
+	}
+	return vs, f.line, nil
+}
+
+func (p *lgbParser) ints(k int, kv map[string]lgbField, key string, want, end int) ([]int, error) {
+	vs, line, err := p.fields(k, kv, key, want, end)
+	if err != nil {
+		return nil, err
+	}
+	xs := make([]int, len(vs))
+	for j, v := range vs {
+		x, err := strconv.ParseInt(v, 10, 32)
+		if err != nil {
+			return nil, p.errorf(line, "tree %d: %s: %q is not an integer", k, key, v)
+		}
+		xs[j] = int(x)
+	}
+	return xs, nil
+}
+
+func (p *lgbParser) floats(k int, kv map[string]lgbField, key string, want, end int) ([]float64, error) {
+	vs, line, err := p.fields(k, kv, key, want, end)
+	if err != nil {
+		return nil, err
+	}
+	xs := make([]float64, len(vs))
+	for j, v := range vs {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, p.errorf(line, "tree %d: %s: %q is not a number", k, key, v)
+		}
+		xs[j] = x
+	}
+	return xs, nil
+}
+
+// float32AtMost returns the largest float32 not greater than t, so that for
+// every float32 x, x <= t exactly when x <= float32AtMost(t).
+func float32AtMost(t float64) float32 {
+	f := float32(t)
+	if float64(f) > t {
+		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return f
+}
+
+// ImportFile imports the model file at path; from is "lightgbm" (a text
+// model) or "xgboost" (a JSON model).
+func ImportFile(from, path string) (*Ensemble, map[string]any, error) {
+	var imp func(io.Reader, string) (*Ensemble, map[string]any, error)
+	switch from {
+	case "lightgbm":
+		imp = ImportLightGBM
+	case "xgboost":
+		imp = ImportXGBoost
+	default:
+		return nil, nil, fmt.Errorf("unknown model library %q (want lightgbm or xgboost)", from)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return imp(f, path)
+}

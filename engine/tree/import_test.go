@@ -1,0 +1,622 @@
+package tree
+
+import (
+	"bufio"
+	"compress/gzip"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+const testNumFeatures = 46
+
+var (
+	testDocsOnce sync.Once
+	testDocs     [][]float32
+	testDocsErr  error
+)
+
+// mq2008Test returns the documents of testdata/mq2008-test.txt.gz (MQ2008
+// Fold1 test) as dense rows of 46 float32 features, in file order. It has
+// its own small SVMlight parser so that this package needs no other.
+func mq2008Test(t *testing.T) [][]float32 {
+	t.Helper()
+	testDocsOnce.Do(func() { testDocs, testDocsErr = readDense("testdata/mq2008-test.txt.gz") })
+	if testDocsErr != nil {
+		t.Fatal(testDocsErr)
+	}
+	return testDocs
+}
+
+func readDense(path string) ([][]float32, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	var docs [][]float32
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(nil, 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		s, _, _ := strings.Cut(sc.Text(), "#")
+		fs := strings.Fields(s)
+		if len(fs) == 0 {
+			continue
+		}
+		if len(fs) != 2+testNumFeatures || !strings.HasPrefix(fs[1], "qid:") {
+			return nil, &os.PathError{Op: "parse", Path: path + ":" + strconv.Itoa(line), Err: os.ErrInvalid}
+		}
+		x := make([]float32, testNumFeatures)
+		for k, tok := range fs[2:] {
+			idx, val, _ := strings.Cut(tok, ":")
+			i, err := strconv.Atoi(idx)
+			if err != nil || i != k+1 {
+				return nil, &os.PathError{Op: "parse", Path: path + ":" + strconv.Itoa(line), Err: os.ErrInvalid}
+			}
+			v, err := strconv.ParseFloat(val, 32)
+			if err != nil {
+				return nil, err
+			}
+			x[k] = float32(v)
+		}
+		docs = append(docs, x)
+	}
+	return docs, sc.Err()
+}
+
+func readPreds(t *testing.T, path string) []float64 {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []float64
+	for i, s := range strings.Fields(string(data)) {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("%s:%d: %v", path, i+1, err)
+		}
+		ps = append(ps, v)
+	}
+	return ps
+}
+
+// rawScore is the ensemble's raw score, computed independently of
+// Ensemble.Predict.
+func rawScore(e *Ensemble, x []float32) float64 {
+	s := e.Base
+	for i := range e.Trees {
+		s += e.Trees[i].Predict(x)
+	}
+	return s
+}
+
+// maxDiff returns the largest |score - want| over docs, and where.
+func maxDiff(e *Ensemble, docs [][]float32, want []float64) (float64, int) {
+	d, at := 0.0, -1
+	for i, x := range docs {
+		if v := math.Abs(rawScore(e, x) - want[i]); v > d || math.IsNaN(v) {
+			d, at = v, i
+		}
+	}
+	return d, at
+}
+
+var importFixtures = []struct {
+	file, from, pred string
+	objective        string
+	trees            int
+	base             float64
+	nanZeros         bool // replace every 0 by NaN before predicting
+	// exact32: summing base and leaves in float32, in tree order, as
+	// XGBoost's CPU predictor does, reproduces its output bit for bit. (Not
+	// for logit bases or DART weights, which XGBoost computes in float32.)
+	exact32 bool
+}{
+	{"lgb-lambdarank.model.txt", "lightgbm", "lgb-lambdarank.pred.txt", "lambdarank", 100, 0, false, false},
+	{"lgb-regression-dart.model.txt", "lightgbm", "lgb-regression-dart.pred.txt", "regression", 60, 0, false, false},
+	{"xgb-rank-ndcg.json", "xgboost", "xgb-rank-ndcg.pred.txt", "rank:ndcg", 100, 0.5, false, true},
+	{"xgb-reg-lossguide.json", "xgboost", "xgb-reg-lossguide.pred.txt", "reg:squarederror", 80, 0.3, false, true},
+	{"xgb-binary-logistic.json", "xgboost", "xgb-binary-logistic.pred.txt", "binary:logistic", 20, math.Log(0.3 / 0.7), false, false},
+	{"xgb-missing.json", "xgboost", "xgb-missing.pred.txt", "reg:squarederror", 30, 0.5, false, true},
+	{"xgb-missing.json", "xgboost", "xgb-missing.nan.pred.txt", "reg:squarederror", 30, 0.5, true, true},
+	{"xgb-dart.json", "xgboost", "xgb-dart.pred.txt", "reg:squarederror", 20, 0.5, false, false},
+	{"xgb-poisson.json", "xgboost", "xgb-poisson.pred.txt", "count:poisson", 10, math.Log(float64(float32(0.4))), false, true},
+}
+
+// TestImportFixtures imports real LightGBM and XGBoost models and checks
+// that every document of MQ2008 test gets the score the library itself
+// computed.
+func TestImportFixtures(t *testing.T) {
+	docs := mq2008Test(t)
+	for _, fx := range importFixtures {
+		t.Run(fx.pred, func(t *testing.T) {
+			e, prov, err := ImportFile(fx.from, filepath.Join("testdata", fx.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(e.Trees) != fx.trees || e.Objective != fx.objective || e.NumFeatures != testNumFeatures {
+				t.Errorf("got %d trees, objective %q, %d features; want %d, %q, %d",
+					len(e.Trees), e.Objective, e.NumFeatures, fx.trees, fx.objective, testNumFeatures)
+			}
+			if math.Abs(e.Base-fx.base) > 1e-7 {
+				t.Errorf("base %v, want %v", e.Base, fx.base)
+			}
+			if prov["source"] != fx.from || prov["trees"] != fx.trees || prov["file"] != fx.file {
+				t.Errorf("provenance %v", prov)
+			}
+			for i := range e.Trees {
+				if err := e.Trees[i].Validate(e.NumFeatures); err != nil {
+					t.Fatalf("tree %d: %v", i, err)
+				}
+			}
+			docs := docs
+			if fx.nanZeros {
+				docs = zerosToNaN(docs)
+			}
+			want := readPreds(t, filepath.Join("testdata", fx.pred))
+			if len(want) != len(docs) {
+				t.Fatalf("%d predictions for %d documents", len(want), len(docs))
+			}
+			d, at := maxDiff(e, docs, want)
+			t.Logf("%s: max |cronus - %s| = %.3g over %d documents", fx.pred, fx.from, d, len(docs))
+			if !(d <= 1e-5) {
+				t.Errorf("document %d: score %.9g, %s says %.9g", at+1, rawScore(e, docs[at]), fx.from, want[at])
+			}
+			if !fx.exact32 {
+				return
+			}
+			for i, x := range docs {
+				s := float32(e.Base)
+				for k := range e.Trees {
+					s += float32(e.Trees[k].Predict(x))
+				}
+				if s != float32(want[i]) {
+					t.Fatalf("document %d: float32 sum %.9g, %s says %.9g", i+1, s, fx.from, want[i])
+				}
+			}
+		})
+	}
+}
+
+// zerosToNaN returns a copy of docs with every 0 replaced by NaN.
+func zerosToNaN(docs [][]float32) [][]float32 {
+	c := make([][]float32, len(docs))
+	for i, x := range docs {
+		c[i] = make([]float32, len(x))
+		for k, v := range x {
+			if v == 0 {
+				v = float32(math.NaN())
+			}
+			c[i][k] = v
+		}
+	}
+	return c
+}
+
+// TestImportMissingFollowsDefault checks that the NaN fixture does exercise
+// default_left: documents must meet NaN at splits that send it left and at
+// splits that send it right.
+func TestImportMissingFollowsDefault(t *testing.T) {
+	e, _, err := ImportFile("xgboost", "testdata/xgb-missing.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left, right int
+	for _, x := range zerosToNaN(mq2008Test(t)) {
+		for _, tr := range e.Trees {
+			for n := int32(0); n >= 0 && len(tr.Nodes) > 0; {
+				nd := tr.Nodes[n]
+				v := x[nd.Feature]
+				switch {
+				case v != v && nd.DefaultLeft:
+					left++
+					n = nd.Left
+				case v != v:
+					right++
+					n = nd.Right
+				case v <= nd.Threshold:
+					n = nd.Left
+				default:
+					n = nd.Right
+				}
+			}
+		}
+	}
+	t.Logf("NaN went left by default %d times, right %d times", left, right)
+	if left == 0 || right == 0 {
+		t.Errorf("NaN meets default-left splits %d times and default-right %d times; want both", left, right)
+	}
+}
+
+func TestFloat32AtMost(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	cases := []float64{0, 1, -1, 0.60275900000000016, 1.0000000180025095e-35, 1e-50, -1e-50,
+		math.MaxFloat32, math.MaxFloat32 * 1.0000001, -math.MaxFloat32 * 1.0000001, math.SmallestNonzeroFloat32 / 3}
+	for range 10000 {
+		cases = append(cases, (r.Float64()-0.5)*math.Pow(10, float64(r.IntN(80)-40)))
+	}
+	for _, x := range cases {
+		f := float32AtMost(x)
+		up := math.Nextafter32(f, float32(math.Inf(1)))
+		if !(float64(f) <= x) || !(float64(up) > x) {
+			t.Fatalf("float32AtMost(%v) = %v: want the largest float32 <= it (next up %v)", x, f, up)
+		}
+	}
+}
+
+// lgbTiny is a LightGBM model with one split on column 1 (feature 1) at 0.5;
+// DT is its decision_type and TH its threshold.
+const lgbTiny = `tree
+version=v4
+num_class=1
+num_tree_per_iteration=1
+label_index=0
+max_feature_idx=2
+objective=regression
+feature_names=Column_0 Column_1 Column_2
+feature_infos=none [0:1] [0:1]
+tree_sizes=100
+
+Tree=0
+num_leaves=2
+num_cat=0
+split_feature=1
+split_gain=1
+threshold=TH
+decision_type=DT
+left_child=-1
+right_child=-2
+leaf_value=1 2
+leaf_weight=1 1
+leaf_count=1 1
+internal_value=0
+internal_weight=0
+internal_count=2
+is_linear=0
+shrinkage=1
+
+
+end of trees
+`
+
+func TestImportLightGBMMissing(t *testing.T) {
+	nan := float32(math.NaN())
+	zeroT := strconv.FormatFloat(lgbZero, 'g', -1, 64)
+	for _, c := range []struct {
+		dt, th string
+		nan    float64 // the leaf NaN reaches
+		err    string
+	}{
+		{"0", "0.5", 1, ""},   // None: NaN as 0, 0 <= 0.5
+		{"2", "-0.5", 2, ""},  // None: NaN as 0, 0 > -0.5; the default bit is ignored
+		{"8", "0.5", 2, ""},   // NaN, default right
+		{"10", "-0.5", 1, ""}, // NaN, default left
+		{"6", zeroT, 1, ""},   // Zero, default left, the zero band <= threshold
+		{"6", "0.5", 1, ""},   // likewise
+		{"4", "-0.5", 2, ""},  // Zero, default right, the zero band > threshold
+		{"6", "0", 0, "missing type Zero"},
+		{"4", "0.5", 0, "missing type Zero"},
+		{"4", "-1e-36", 0, "missing type Zero"},
+		{"1", "0.5", 0, "categorical splits are not supported"},
+		{"12", "0.5", 0, "unknown missing type 3"},
+	} {
+		src := strings.NewReplacer("DT", c.dt, "TH", c.th).Replace(lgbTiny)
+		e, _, err := ImportLightGBM(strings.NewReader(src), "tiny.txt")
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) || !strings.HasPrefix(err.Error(), "tiny.txt:18: tree 0: node 0: ") {
+				t.Errorf("decision_type %s threshold %s: error %v, want tiny.txt:18: ... %s", c.dt, c.th, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("decision_type %s threshold %s: %v", c.dt, c.th, err)
+			continue
+		}
+		if got := rawScore(e, []float32{nan, 0}); got != c.nan {
+			t.Errorf("decision_type %s threshold %s: NaN reaches leaf value %v, want %v", c.dt, c.th, got, c.nan)
+		}
+	}
+}
+
+// TestImportLightGBMThreshold checks the float64 threshold against float32
+// values next to it.
+func TestImportLightGBMThreshold(t *testing.T) {
+	const th = 0.60275900000000016
+	src := strings.NewReplacer("DT", "2", "TH", strconv.FormatFloat(th, 'g', -1, 64)).Replace(lgbTiny)
+	e, _, err := ImportLightGBM(strings.NewReader(src), "tiny.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := float32(th)
+	for range 3 {
+		x = math.Nextafter32(x, 0)
+	}
+	for range 6 {
+		want := 2.0
+		if float64(x) <= th {
+			want = 1
+		}
+		if got := rawScore(e, []float32{x, 0}); got != want {
+			t.Errorf("x = %v: leaf %v, want %v", x, got, want)
+		}
+		x = math.Nextafter32(x, 1)
+	}
+}
+
+// xgbTiny is an XGBoost JSON model with one tree splitting f0 (feature 1)
+// at split condition 0.5.
+const xgbTiny = `{"learner":{"attributes":{},"feature_names":[],"feature_types":[],
+"gradient_booster":{"model":{"gbtree_model_param":{"num_parallel_tree":"1","num_trees":"1","size_leaf_vector":"0"},
+"tree_info":[0],"trees":[{"base_weights":[0,1,2],"categories":[],"categories_nodes":[],"categories_segments":[],"categories_sizes":[],
+"default_left":[DL,0,0],"id":0,"left_children":[1,-1,-1],"loss_changes":[0,0,0],"parents":[2147483647,0,0],"right_children":[2,-1,-1],
+"split_conditions":[0.5,1,2],"split_indices":[0,0,0],"split_type":[0,0,0],"sum_hessian":[2,1,1],
+"tree_param":{"num_deleted":"0","num_feature":"2","num_nodes":"3","size_leaf_vector":"0"}}]},"name":"gbtree"},
+"learner_model_param":{"base_score":"5E-1","boost_from_average":"1","num_class":"0","num_feature":"2","num_target":"1"},
+"objective":{"name":"reg:squarederror","reg_loss_param":{"scale_pos_weight":"1"}}},"version":[1,7,4]}`
+
+func TestImportXGBoostRule(t *testing.T) {
+	nan := float32(math.NaN())
+	below := math.Nextafter32(0.5, 0)
+	for _, dl := range []string{"0", "1"} {
+		e, _, err := ImportXGBoost(strings.NewReader(strings.Replace(xgbTiny, "DL", dl, 1)), "tiny.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		nanLeaf := 2.0
+		if dl == "1" {
+			nanLeaf = 1
+		}
+		for _, c := range []struct {
+			x    float32
+			want float64
+		}{{nan, 0.5 + nanLeaf}, {0.5, 2.5}, {below, 1.5}, {0, 1.5}, {1, 2.5}} {
+			if got := rawScore(e, []float32{c.x, 0}); got != c.want {
+				t.Errorf("default_left %s, x = %v: score %v, want %v", dl, c.x, got, c.want)
+			}
+		}
+	}
+}
+
+// TestImportXGBoostRenumbers checks that nodes stored out of order (and a
+// deleted, unreachable node) come out compact.
+func TestImportXGBoostRenumbers(t *testing.T) {
+	// Root 0 splits f1 < 0.3 into leaf 3 and node 1; node 1 splits f0 < 0.7
+	// into leaves 4 and 2; node 5 is a deleted leftover.
+	src := `{"learner":{"gradient_booster":{"name":"gbtree","model":{"tree_info":[0],"trees":[{
+"left_children":[3,4,-1,-1,-1,-1],"right_children":[1,2,-1,-1,-1,-1],"split_indices":[1,0,0,0,0,0],
+"split_conditions":[0.3,0.7,30,10,20,99],"default_left":[1,0,0,0,0,0],"split_type":[0,0,0,0,0,0],
+"tree_param":{"num_nodes":"6","size_leaf_vector":"0"}}]}},
+"learner_model_param":{"base_score":"0","num_class":"0","num_feature":"2","num_target":"1"},
+"objective":{"name":"reg:squarederror"}},"version":[1,7,4]}`
+	e, _, err := ImportXGBoost(strings.NewReader(src), "r.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := e.Trees[0]
+	if len(tr.Nodes) != 2 || len(tr.Leaves) != 3 {
+		t.Fatalf("%d nodes and %d leaves, want 2 and 3", len(tr.Nodes), len(tr.Leaves))
+	}
+	for _, c := range []struct {
+		x    []float32
+		want float64
+	}{{[]float32{0, 0.1}, 10}, {[]float32{0.5, 0.9}, 20}, {[]float32{0.9, 0.9}, 30}, {[]float32{0.9, float32(math.NaN())}, 10}} {
+		if got := rawScore(e, c.x); got != c.want {
+			t.Errorf("x = %v: %v, want %v", c.x, got, c.want)
+		}
+	}
+}
+
+func readFixture(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// lineOf returns the 1-based line of the first occurrence of s in text.
+func lineOf(t *testing.T, text, s string) int {
+	t.Helper()
+	i := strings.Index(text, s)
+	if i < 0 {
+		t.Fatalf("%q not in the fixture", s)
+	}
+	return 1 + strings.Count(text[:i], "\n")
+}
+
+func TestImportLightGBMErrors(t *testing.T) {
+	const name = "lgb-lambdarank.model.txt"
+	orig := readFixture(t, name)
+	at := func(s string) string { return name + ":" + strconv.Itoa(lineOf(t, orig, s)) + ": " }
+	endTree3 := strings.Index(orig, "Tree=3\n")
+	for _, c := range []struct {
+		what, src, want string
+	}{
+		{"empty", "", name + ":1: not a LightGBM text model"},
+		{"not a model", "hello\nworld\n", name + `:1: not a LightGBM text model (first line "hello", want "tree")`},
+		{"truncated between trees", orig[:endTree3],
+			name + ":" + strconv.Itoa(strings.Count(orig[:endTree3], "\n")+1) + `: unexpected end of file after 3 trees, no "end of trees" line (truncated?)`},
+		{"truncated in a line", orig[:strings.Index(orig, "Tree=3\n")+200], "tree 3: "},
+		{"garbled number", strings.Replace(orig, "threshold=0.60275900000000016", "threshold=0.602x", 1),
+			at("threshold=0.602759") + `tree 0: threshold: "0.602x" is not a number`},
+		{"short array", strings.Replace(orig, "left_child=1 7 6 11", "left_child=1 7 6", 1),
+			at("left_child=1 7 6 11") + "tree 0: left_child has 13 values, want 14"},
+		{"missing key", strings.Replace(orig, "right_child=2 3 5 4 10", "right_kid=2 3 5 4 10", 1),
+			"tree 0: no right_child= line"},
+		{"bad child", strings.Replace(orig, "left_child=1 7 6 11", "left_child=1 70 6 11", 1),
+			at("left_child=1 7 6 11") + "tree 0: node 1: child 70 out of range"},
+		{"cycle", strings.Replace(orig, "left_child=1 7 6 11", "left_child=1 0 6 11", 1),
+			at("left_child=1 7 6 11") + "tree 0: node 0 out of range or reached twice"},
+		{"tree out of order", strings.Replace(orig, "Tree=3\n", "Tree=4\n", 1),
+			at("Tree=3\n") + `"Tree=4": want Tree=3`},
+		{"categorical num_cat", strings.Replace(orig, "num_cat=0", "num_cat=1", 1),
+			at("num_cat=0") + "tree 0: categorical splits are not supported (num_cat=1)"},
+		{"categorical decision", strings.Replace(orig, "decision_type=2 2", "decision_type=2 3", 1),
+			at("decision_type=2") + "tree 0: node 1: categorical splits are not supported"},
+		{"linear", strings.Replace(orig, "is_linear=0", "is_linear=1", 1),
+			at("is_linear=0") + "tree 0: linear trees are not supported (is_linear=1)"},
+		{"linear coefficients", strings.Replace(orig, "shrinkage=0.1\n", "shrinkage=0.1\nleaf_coeff=0.5\n", 1),
+			name + ":" + strconv.Itoa(lineOf(t, orig, "shrinkage=0.1")+1) + ": tree 0: linear trees are not supported (leaf_coeff)"},
+		{"multiclass", strings.Replace(orig, "num_class=1", "num_class=3", 1),
+			name + ":3: multiclass models are not supported (num_class=3)"},
+		{"multiclass objective", strings.Replace(orig, "objective=lambdarank", "objective=multiclass num_class:3", 1),
+			name + ":7: multiclass models are not supported (objective multiclass num_class:3)"},
+		{"column 0 used", strings.Replace(orig, "split_feature=39 24", "split_feature=0 24", 1),
+			at("split_feature=39 24") + "tree 0: node 0 splits on LightGBM column 0, which is no cronus feature"},
+		{"column out of range", strings.Replace(orig, "split_feature=39 24", "split_feature=47 24", 1),
+			at("split_feature=39 24") + "tree 0: node 0 splits on column 47; max_feature_idx is 46"},
+		{"0-based columns", strings.Replace(orig, "feature_infos=none", "feature_infos=[0:1]", 1),
+			name + ":9: LightGBM column 0 holds data ([0:1]), so the model was trained on 0-based feature columns"},
+		{"tree_sizes", strings.Replace(orig, "tree_sizes=1721 ", "tree_sizes=", 1),
+			name + ":10: tree_sizes lists 99 trees, the file has 100 (truncated?)"},
+		{"no max_feature_idx", strings.Replace(orig, "max_feature_idx=46", "max_feature=46", 1),
+			name + ":1: no max_feature_idx line in the header"},
+	} {
+		_, _, err := ImportLightGBM(strings.NewReader(c.src), name)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), name+":") {
+			t.Errorf("%s: error %v, want %q", c.what, err, c.want)
+		}
+	}
+}
+
+// TestImportLightGBMFormat covers parts of the text format the importFixtures lack:
+// single-leaf trees, CRLF line ends, random-forest averaging.
+func TestImportLightGBMFormat(t *testing.T) {
+	orig := readFixture(t, "lgb-regression-dart.model.txt")
+	docs := mq2008Test(t)
+	want := readPreds(t, "testdata/lgb-regression-dart.pred.txt")
+	e0, _, err := ImportLightGBM(strings.NewReader(orig), "dart")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	crlf, _, err := ImportLightGBM(strings.NewReader(strings.ReplaceAll(orig, "\n", "\r\n")), "crlf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := maxDiff(crlf, docs, want); d > 1e-5 {
+		t.Errorf("CRLF: max difference %g", d)
+	}
+
+	// average_output: LightGBM divides the trees' sum by their number.
+	rf, prov, err := ImportLightGBM(strings.NewReader(strings.Replace(orig, "objective=regression\n", "objective=regression\naverage_output\n", 1)), "rf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prov["average_output"] != true {
+		t.Errorf("provenance %v lacks average_output", prov)
+	}
+	avg := make([]float64, len(want))
+	for i := range want {
+		avg[i] = want[i] / float64(len(e0.Trees))
+	}
+	if d, _ := maxDiff(rf, docs, avg); d > 1e-12 {
+		t.Errorf("average_output: max difference %g", d)
+	}
+
+	// A single-leaf tree has empty split arrays (or none at all).
+	single := "Tree=0\nnum_leaves=1\nnum_cat=0\nsplit_feature=\nsplit_gain=\nthreshold=\ndecision_type=\nleft_child=\nright_child=\nleaf_value=0.25\nis_linear=0\nshrinkage=1\n\n\n"
+	i, j := strings.Index(orig, "Tree=0\n"), strings.Index(orig, "Tree=1\n")
+	src := orig[:i] + single + strings.Replace(orig[j:], "Tree=1\n", "Tree=1\nnum_leaves=1\nleaf_value=-0.5\n\nTree=X\n", 1)
+	src = renumberLGB(src)
+	e, _, err := ImportLightGBM(strings.NewReader(src), "single")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Trees) != len(e0.Trees)+1 || len(e.Trees[0].Nodes) != 0 || e.Trees[0].Leaves[0] != 0.25 || e.Trees[1].Leaves[0] != -0.5 {
+		t.Errorf("single-leaf trees: got %d trees, first %+v, second %+v", len(e.Trees), e.Trees[0], e.Trees[1])
+	}
+}
+
+// renumberLGB rewrites the Tree= lines of a LightGBM model as 0, 1, 2, ...
+// and drops tree_sizes.
+func renumberLGB(src string) string {
+	lines := strings.Split(src, "\n")
+	k := 0
+	out := lines[:0]
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "Tree="):
+			l = "Tree=" + strconv.Itoa(k)
+			k++
+		case strings.HasPrefix(l, "tree_sizes="):
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestImportXGBoostErrors(t *testing.T) {
+	const name = "xgb-rank-ndcg.json"
+	orig := readFixture(t, name)
+	for _, c := range []struct {
+		what, src, want string
+	}{
+		{"empty", "", name + ":1:1: empty file"},
+		{"truncated", orig[:len(orig)/2], name + ":1:" + strconv.Itoa(len(orig)/2) + ": unexpected end of file (truncated?)"},
+		{"garbled", strings.Replace(orig, `"split_conditions":[`, `"split_conditions":[x`, 1),
+			name + ":1:" + strconv.Itoa(strings.Index(orig, `"split_conditions":[`)+21) + ": invalid character 'x' looking for beginning of value"},
+		{"wrong type", strings.Replace(orig, `"split_conditions":[`, `"split_conditions":["a",`, 1),
+			// encoding/json reports the end of the offending value.
+			name + ":1:" + strconv.Itoa(strings.Index(orig, `"split_conditions":[`)+23) + ": cannot unmarshal string into Go struct field"},
+		{"binary", "{\x00\x01\x02", name + ": not a JSON model (binary or UBJSON?)"},
+		{"not xgboost", `{"format":"cronus-ensemble"}`, name + `: not an XGBoost JSON model`},
+		{"categorical split_type", strings.Replace(orig, `"split_type":[0`, `"split_type":[1`, 1),
+			name + ": tree 0: node 0: categorical splits are not supported"},
+		{"categories", strings.Replace(orig, `"categories":[]`, `"categories":[3]`, 1),
+			name + ": tree 0: categorical splits are not supported"},
+		{"multiclass", strings.Replace(orig, `"num_class":"0"`, `"num_class":"3"`, 1),
+			name + ": multiclass models are not supported (num_class=3)"},
+		{"multiclass objective", strings.Replace(orig, `"name":"rank:ndcg"`, `"name":"multi:softprob"`, 1),
+			name + ": multiclass models are not supported (objective multi:softprob)"},
+		{"multiclass trees", strings.Replace(orig, `"tree_info":[0,0`, `"tree_info":[0,1`, 1),
+			name + ": multiclass models are not supported (tree 1 belongs to class 1)"},
+		{"multi-target", strings.Replace(orig, `"num_target":"1"`, `"num_target":"2"`, 1),
+			name + ": multi-target models are not supported (num_target=2)"},
+		{"gblinear", strings.Replace(orig, `"name":"gbtree"`, `"name":"gblinear"`, 1),
+			name + ": linear boosters (gblinear) are not supported"},
+		{"unknown objective", strings.Replace(orig, `"name":"rank:ndcg"`, `"name":"reg:quantileerror"`, 1),
+			name + `: objective "reg:quantileerror" is not supported`},
+		{"feature out of range", strings.Replace(orig, `"split_indices":[23,`, `"split_indices":[46,`, 1),
+			name + ": tree 0: node 0 splits on f46; the model has 46 features"},
+		{"child out of range", strings.Replace(orig, `"left_children":[1,`, `"left_children":[100,`, 1),
+			name + ": tree 0: node 0: child 100 out of range"},
+		{"cycle", strings.Replace(orig, `"left_children":[1,3,`, `"left_children":[1,0,`, 1),
+			name + ": tree 0: node 0 reached twice"},
+		{"short array", strings.Replace(orig, `"default_left":[0,`, `"default_left":[`, 1),
+			name + ": tree 0: left_children has 31 entries but default_left has 30"},
+	} {
+		_, _, err := ImportXGBoost(strings.NewReader(c.src), name)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q...", c.what, err, c.want)
+		}
+	}
+}
+
+func TestImportFileErrors(t *testing.T) {
+	if _, _, err := ImportFile("catboost", "testdata/xgb-dart.json"); err == nil || !strings.Contains(err.Error(), `unknown model library "catboost"`) {
+		t.Errorf("unknown library: %v", err)
+	}
+	if _, _, err := ImportFile("xgboost", "testdata/no-such.json"); err == nil || !strings.Contains(err.Error(), "testdata/no-such.json") {
+		t.Errorf("missing file: %v", err)
+	}
+	// The wrong importer for the file says so and names it.
+	if _, _, err := ImportFile("lightgbm", "testdata/xgb-dart.json"); err == nil || !strings.HasPrefix(err.Error(), "testdata/xgb-dart.json:1: not a LightGBM text model") {
+		t.Errorf("JSON as LightGBM: %v", err)
+	}
+	if _, _, err := ImportFile("xgboost", "testdata/lgb-lambdarank.model.txt"); err == nil || !strings.HasPrefix(err.Error(), "testdata/lgb-lambdarank.model.txt: not an XGBoost JSON model (it does not start with '{'") {
+		t.Errorf("LightGBM as JSON: %v", err)
+	}
+}

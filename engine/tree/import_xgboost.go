@@ -1,0 +1,362 @@
+package tree
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// ImportXGBoost reads an XGBoost JSON model (Booster.save_model("m.json");
+// tested with XGBoost 1.7, whose layout later versions keep) and returns the ensemble with its provenance
+// (XGBoost version, objective, booster, number of trees, base_score) for
+// Model.Params. name is used in error messages.
+//
+// XGBoost's feature f{k} is cronus feature k+1, which is what a model trained
+// on scikit-learn's SVMlight reader (or any 0-based matrix of the data) uses.
+// A model trained on XGBoost's own libsvm reader keeps the file's indices,
+// f{k} is then feature k, and its features come out shifted by one.
+//
+// XGBoost goes left when value < split_condition, a float32 c; for a finite
+// float32 x that is x <= the float32 just below c, which becomes the
+// threshold. NaN follows default_left. Leaf values (in split_conditions)
+// already include the learning rate. The base score is base_score turned
+// into a margin the way the objective does it: logit(base_score) for
+// binary:logistic, reg:logistic and binary:logitraw; log(base_score) for
+// count:poisson, reg:gamma, reg:tweedie, survival:cox and survival:aft;
+// base_score itself for the others (reg:squarederror, rank:*, ...), so that
+// base plus the trees' sum is XGBoost's output_margin prediction. DART
+// models have each tree's leaves multiplied by its weight_drop. Linear
+// boosters, categorical splits, multiclass and multi-target models are
+// refused.
+func ImportXGBoost(r io.Reader, name string) (*Ensemble, map[string]any, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if b := bytes.TrimSpace(data); len(b) > 0 && b[0] != '{' {
+		return nil, nil, fmt.Errorf("%s: not an XGBoost JSON model (it does not start with '{')", name)
+	}
+	e, prov, err := importXGBoost(data)
+	if err != nil {
+		var pe *posError
+		if errors.As(err, &pe) {
+			if bytes.IndexByte(data, 0) >= 0 {
+				return nil, nil, fmt.Errorf("%s: not a JSON model (binary or UBJSON?): save the model under a name ending in .json", name)
+			}
+			return nil, nil, fmt.Errorf("%s:%w", name, err)
+		}
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	prov["file"] = filepath.Base(name)
+	return e, prov, nil
+}
+
+type xgbFile struct {
+	Version []int       `json:"version"`
+	Learner *xgbLearner `json:"learner"`
+}
+
+type xgbLearner struct {
+	Attributes      map[string]string `json:"attributes"`
+	GradientBooster *xgbBooster       `json:"gradient_booster"`
+	ModelParam      struct {
+		BaseScore  string `json:"base_score"`
+		NumClass   string `json:"num_class"`
+		NumFeature string `json:"num_feature"`
+		NumTarget  string `json:"num_target"`
+	} `json:"learner_model_param"`
+	Objective struct {
+		Name string `json:"name"`
+	} `json:"objective"`
+}
+
+// xgbBooster is "gbtree" (Model set), "dart" (GBTree.Model and WeightDrop
+// set) or "gblinear".
+type xgbBooster struct {
+	Name   string     `json:"name"`
+	Model  *xgbGBTree `json:"model"`
+	GBTree *struct {
+		Model *xgbGBTree `json:"model"`
+	} `json:"gbtree"`
+	WeightDrop []float64 `json:"weight_drop"`
+}
+
+type xgbGBTree struct {
+	TreeInfo []int     `json:"tree_info"`
+	Trees    []xgbTree `json:"trees"`
+}
+
+type xgbTree struct {
+	Left            []int     `json:"left_children"`
+	Right           []int     `json:"right_children"`
+	Split           []int     `json:"split_indices"`
+	Cond            []float32 `json:"split_conditions"`
+	DefaultLeft     []xgbBool `json:"default_left"`
+	SplitType       []int     `json:"split_type"`
+	Categories      []int     `json:"categories"`
+	CategoriesNodes []int     `json:"categories_nodes"`
+	Param           struct {
+		NumNodes       string `json:"num_nodes"`
+		SizeLeafVector string `json:"size_leaf_vector"`
+	} `json:"tree_param"`
+}
+
+// xgbBool reads default_left entries, 0/1 in XGBoost 1.x and 2.x JSON, and
+// also true/false.
+type xgbBool bool
+
+func (b *xgbBool) UnmarshalJSON(data []byte) error {
+	switch string(data) {
+	case "0", "false":
+		*b = false
+	case "1", "true":
+		*b = true
+	default:
+		return fmt.Errorf("default_left entry %s is not 0 or 1", data)
+	}
+	return nil
+}
+
+// xgbLink gives, per objective, how base_score becomes a margin.
+var xgbLink = map[string]string{
+	"binary:logistic": "logit", "reg:logistic": "logit", "binary:logitraw": "logit",
+	"count:poisson": "log", "reg:gamma": "log", "reg:tweedie": "log",
+	"survival:cox": "log", "survival:aft": "log",
+	"reg:squarederror": "identity", "reg:linear": "identity",
+	"reg:squaredlogerror": "identity", "reg:pseudohubererror": "identity",
+	"reg:absoluteerror": "identity", "binary:hinge": "identity",
+	"rank:pairwise": "identity", "rank:ndcg": "identity", "rank:map": "identity",
+}
+
+func importXGBoost(data []byte) (*Ensemble, map[string]any, error) {
+	var file xgbFile
+	if err := json.Unmarshal(data, &file); err != nil {
+		return nil, nil, jsonError(data, err)
+	}
+	l := file.Learner
+	if l == nil || l.GradientBooster == nil {
+		return nil, nil, errors.New(`not an XGBoost JSON model: no "learner" with a "gradient_booster"`)
+	}
+	mp := &l.ModelParam
+	prov := map[string]any{
+		"source":     "xgboost",
+		"objective":  l.Objective.Name,
+		"base_score": mp.BaseScore,
+	}
+	if len(file.Version) > 0 {
+		v := make([]string, len(file.Version))
+		for i, x := range file.Version {
+			v[i] = strconv.Itoa(x)
+		}
+		prov["xgboost_version"] = strings.Join(v, ".")
+	}
+	if s, ok := l.Attributes["best_iteration"]; ok {
+		if n, err := strconv.Atoi(s); err == nil {
+			prov["best_iteration"] = n
+		}
+	}
+
+	for _, c := range []struct{ key, val, what string }{
+		{"num_class", mp.NumClass, "multiclass"},
+		{"num_target", mp.NumTarget, "multi-target"},
+	} {
+		if c.val == "" {
+			continue
+		}
+		n, err := strconv.Atoi(c.val)
+		if err != nil {
+			return nil, nil, fmt.Errorf("learner_model_param %s %q is not an integer", c.key, c.val)
+		}
+		if n > 1 {
+			return nil, nil, fmt.Errorf("%s models are not supported (%s=%d)", c.what, c.key, n)
+		}
+	}
+	obj := l.Objective.Name
+	if strings.HasPrefix(obj, "multi:") {
+		return nil, nil, fmt.Errorf("multiclass models are not supported (objective %s)", obj)
+	}
+	numFeatures, err := strconv.Atoi(mp.NumFeature)
+	if err != nil || numFeatures < 0 {
+		return nil, nil, fmt.Errorf("learner_model_param num_feature %q is not a non-negative integer", mp.NumFeature)
+	}
+	base, err := xgbBase(obj, mp.BaseScore)
+	if err != nil {
+		return nil, nil, err
+	}
+
+	gb := l.GradientBooster
+	prov["booster"] = gb.Name
+	model := gb.Model
+	var weights []float64
+	switch gb.Name {
+	case "gbtree":
+	case "dart":
+		if gb.GBTree == nil {
+			return nil, nil, errors.New(`dart booster without "gbtree"`)
+		}
+		model = gb.GBTree.Model
+		weights = gb.WeightDrop
+	case "gblinear":
+		return nil, nil, errors.New("linear boosters (gblinear) are not supported")
+	default:
+		return nil, nil, fmt.Errorf("booster %q is not supported", gb.Name)
+	}
+	if model == nil {
+		return nil, nil, fmt.Errorf("%s booster without a \"model\"", gb.Name)
+	}
+	if weights != nil && len(weights) != len(model.Trees) {
+		return nil, nil, fmt.Errorf("dart booster has %d trees but %d weight_drop entries", len(model.Trees), len(weights))
+	}
+	for i, g := range model.TreeInfo {
+		if g != 0 {
+			return nil, nil, fmt.Errorf("multiclass models are not supported (tree %d belongs to class %d)", i, g)
+		}
+	}
+	prov["trees"] = len(model.Trees)
+
+	e := &Ensemble{
+		Trees:       make([]Tree, len(model.Trees)),
+		Base:        base,
+		NumFeatures: numFeatures,
+		Objective:   obj,
+	}
+	for i := range model.Trees {
+		w := 1.0
+		if weights != nil {
+			w = weights[i]
+		}
+		t, err := model.Trees[i].tree(numFeatures, w)
+		if err != nil {
+			return nil, nil, fmt.Errorf("tree %d: %w", i, err)
+		}
+		e.Trees[i] = t
+	}
+	return e, prov, nil
+}
+
+// xgbBase turns base_score (a float32 written as a string) into the margin
+// the objective starts from.
+func xgbBase(obj, s string) (float64, error) {
+	if s == "" {
+		return 0, errors.New("learner_model_param has no base_score")
+	}
+	// XGBoost 3 writes a one-element vector, "[5E-1]".
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
+	f, err := strconv.ParseFloat(s, 32)
+	if err != nil {
+		return 0, fmt.Errorf("base_score %q is not a number", s)
+	}
+	p := float64(float32(f))
+	link, ok := xgbLink[obj]
+	if !ok {
+		return 0, fmt.Errorf("objective %q is not supported (unknown how it turns base_score into a margin)", obj)
+	}
+	switch link {
+	case "logit":
+		if !(p > 0 && p < 1) {
+			return 0, fmt.Errorf("base_score %s is outside (0, 1), which %s needs", s, obj)
+		}
+		return -math.Log(1/p - 1), nil
+	case "log":
+		if !(p > 0) || math.IsInf(p, 1) {
+			return 0, fmt.Errorf("base_score %s is not positive, which %s needs", s, obj)
+		}
+		return math.Log(p), nil
+	}
+	if math.IsNaN(p) || math.IsInf(p, 0) {
+		return 0, fmt.Errorf("base_score %s is not finite", s)
+	}
+	return p, nil
+}
+
+// tree converts an XGBoost tree into a compact Tree: the nodes reachable
+// from the root renumbered in depth-first order, internal nodes into Nodes
+// and leaves (times weight w) into Leaves.
+func (xt *xgbTree) tree(numFeatures int, w float64) (Tree, error) {
+	n := len(xt.Left)
+	if xt.Param.NumNodes != "" {
+		if nn, err := strconv.Atoi(xt.Param.NumNodes); err != nil || nn != n {
+			return Tree{}, fmt.Errorf("num_nodes is %q but left_children has %d entries", xt.Param.NumNodes, n)
+		}
+	}
+	if s := xt.Param.SizeLeafVector; s != "" && s != "0" && s != "1" {
+		return Tree{}, fmt.Errorf("vector leaves (size_leaf_vector %s) are not supported", s)
+	}
+	for _, a := range []struct {
+		name string
+		len  int
+	}{
+		{"right_children", len(xt.Right)}, {"split_indices", len(xt.Split)},
+		{"split_conditions", len(xt.Cond)}, {"default_left", len(xt.DefaultLeft)},
+	} {
+		if a.len != n {
+			return Tree{}, fmt.Errorf("left_children has %d entries but %s has %d", n, a.name, a.len)
+		}
+	}
+	if n == 0 {
+		return Tree{}, errors.New("no nodes")
+	}
+	for j, st := range xt.SplitType {
+		if st != 0 {
+			return Tree{}, fmt.Errorf("node %d: categorical splits are not supported", j)
+		}
+	}
+	if len(xt.Categories) > 0 || len(xt.CategoriesNodes) > 0 {
+		return Tree{}, errors.New("categorical splits are not supported")
+	}
+
+	var t Tree
+	seen := make([]bool, n)
+	var walk func(i, parent int) (int32, error)
+	walk = func(i, parent int) (int32, error) {
+		if i < 0 || i >= n {
+			return 0, fmt.Errorf("node %d: child %d out of range", parent, i)
+		}
+		if seen[i] {
+			return 0, fmt.Errorf("node %d reached twice", i)
+		}
+		seen[i] = true
+		c := xt.Cond[i]
+		if xt.Left[i] == -1 {
+			t.Leaves = append(t.Leaves, float64(c)*w)
+			return Leaf(len(t.Leaves) - 1), nil
+		}
+		f := xt.Split[i]
+		if f < 0 || f >= numFeatures {
+			return 0, fmt.Errorf("node %d splits on f%d; the model has %d features", i, f, numFeatures)
+		}
+		if math.IsNaN(float64(c)) {
+			return 0, fmt.Errorf("node %d has a NaN split condition", i)
+		}
+		k := len(t.Nodes)
+		t.Nodes = append(t.Nodes, Node{
+			Feature: int32(f),
+			// x < c  ⇔  x <= the float32 below c, for finite float32 x.
+			Threshold:   math.Nextafter32(c, float32(math.Inf(-1))),
+			DefaultLeft: bool(xt.DefaultLeft[i]),
+		})
+		l, err := walk(xt.Left[i], i)
+		if err != nil {
+			return 0, err
+		}
+		r, err := walk(xt.Right[i], i)
+		if err != nil {
+			return 0, err
+		}
+		t.Nodes[k].Left, t.Nodes[k].Right = l, r
+		return int32(k), nil
+	}
+	if _, err := walk(0, -1); err != nil {
+		return Tree{}, err
+	}
+	if err := t.Validate(numFeatures); err != nil {
+		return Tree{}, err
+	}
+	return t, nil
+}

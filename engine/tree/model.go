@@ -1,0 +1,406 @@
+package tree
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Model file format and the newest version this code reads and writes.
+const (
+	ModelFormat  = "cronus-ensemble"
+	ModelVersion = 1
+)
+
+// Model is the on-disk form of an Ensemble: a versioned JSON document.
+//
+//	{
+//	  "format": "cronus-ensemble",
+//	  "version": 1,
+//	  "objective": "lambdarank",
+//	  "num_features": 46,
+//	  "base_score": 0,
+//	  "params": {"trees": 100, "leaves": 15, "learning_rate": 0.1, "seed": 7},
+//	  "source": "cronus",
+//	  "trees": [
+//	    {"split_feature": [40, 25], "threshold": [0.6027590036, 0.5024395],
+//	     "left_child": [1, -1], "right_child": [-3, -2], "default_left": [false, true],
+//	     "leaf_value": [-0.163, 0.023, 0.101], "features": [25, 40]},
+//	    ...
+//	  ]
+//	}
+//
+// The score of a document is base_score plus the sum over trees of the value
+// of the leaf it reaches: a raw score, no link function. Features are numbered
+// from 1 everywhere in the file, as in the data files. A tree with n splits
+// has n entries in each of split_feature, threshold, left_child, right_child
+// (and default_left, which may be omitted when all false) and n+1 in
+// leaf_value; the root is split 0. At split i a document goes to left_child[i]
+// when its value of feature split_feature[i] is <= threshold[i] (a float32),
+// or when the value is missing (NaN) and default_left[i] is true; otherwise
+// to right_child[i]. A child c >= 0 is split c; c < 0 is leaf -c-1 (so -1 is
+// leaf 0). Every split and leaf is reached exactly once. A tree without splits
+// is a single leaf. features lists, sorted, the distinct features the tree
+// splits on, for tools that account feature costs without walking the tree.
+// Thresholds are float32 and leaf values float64, written in the shortest
+// form that reads back to the same bits. "params" holds the training
+// parameters, or for an imported model where it came from; "source" is
+// "cronus", "lightgbm" or "xgboost".
+//
+// Readers refuse another format name and versions newer than ModelVersion;
+// unknown fields are ignored.
+type Model struct {
+	Format      string         `json:"format"`
+	Version     int            `json:"version"`
+	Objective   string         `json:"objective"`
+	NumFeatures int            `json:"num_features"`
+	BaseScore   float64        `json:"base_score"`
+	Params      map[string]any `json:"params,omitempty"`
+	Source      string         `json:"source,omitempty"`
+	Trees       []TreeJSON     `json:"trees"`
+}
+
+// TreeJSON is one tree of a Model; see Model for the meaning of the fields.
+type TreeJSON struct {
+	Split       []int32   `json:"split_feature"` // 1-based
+	Threshold   []float32 `json:"threshold"`
+	Left        []int32   `json:"left_child"`
+	Right       []int32   `json:"right_child"`
+	DefaultLeft []bool    `json:"default_left,omitempty"`
+	Leaf        []float64 `json:"leaf_value"`
+	Features    []int     `json:"features"` // 1-based, sorted
+}
+
+// NewModel returns the file form of e. source names where the trees come
+// from ("cronus", "lightgbm", "xgboost"); params is stored as given.
+func NewModel(e *Ensemble, source string, params map[string]any) *Model {
+	m := &Model{
+		Format:      ModelFormat,
+		Version:     ModelVersion,
+		Objective:   e.Objective,
+		NumFeatures: e.NumFeatures,
+		BaseScore:   e.Base,
+		Params:      params,
+		Source:      source,
+		Trees:       make([]TreeJSON, len(e.Trees)),
+	}
+	for i := range e.Trees {
+		t := &e.Trees[i]
+		n := len(t.Nodes)
+		tj := TreeJSON{
+			Split:     make([]int32, n),
+			Threshold: make([]float32, n),
+			Left:      make([]int32, n),
+			Right:     make([]int32, n),
+			Leaf:      slices.Clone(t.Leaves),
+			Features:  t.Features(),
+		}
+		anyDefaultLeft := false
+		for j, nd := range t.Nodes {
+			tj.Split[j] = nd.Feature + 1
+			tj.Threshold[j] = nd.Threshold
+			tj.Left[j] = nd.Left
+			tj.Right[j] = nd.Right
+			anyDefaultLeft = anyDefaultLeft || nd.DefaultLeft
+		}
+		if anyDefaultLeft {
+			tj.DefaultLeft = make([]bool, n)
+			for j, nd := range t.Nodes {
+				tj.DefaultLeft[j] = nd.DefaultLeft
+			}
+		}
+		if tj.Leaf == nil {
+			tj.Leaf = []float64{}
+		}
+		if tj.Features == nil {
+			tj.Features = []int{}
+		}
+		for k := range tj.Features {
+			tj.Features[k]++
+		}
+		m.Trees[i] = tj
+	}
+	return m
+}
+
+// Ensemble converts m to an Ensemble, checking that every tree's arrays agree
+// in length and that every tree passes Tree.Validate.
+func (m *Model) Ensemble() (*Ensemble, error) {
+	if m.NumFeatures < 0 {
+		return nil, fmt.Errorf("num_features is %d", m.NumFeatures)
+	}
+	if math.IsNaN(m.BaseScore) || math.IsInf(m.BaseScore, 0) {
+		return nil, fmt.Errorf("base_score %v is not finite", m.BaseScore)
+	}
+	e := &Ensemble{
+		Trees:       make([]Tree, len(m.Trees)),
+		Base:        m.BaseScore,
+		NumFeatures: m.NumFeatures,
+		Objective:   m.Objective,
+	}
+	for i := range m.Trees {
+		t, err := m.Trees[i].tree(m.NumFeatures)
+		if err != nil {
+			return nil, fmt.Errorf("tree %d: %w", i, err)
+		}
+		e.Trees[i] = t
+	}
+	return e, nil
+}
+
+// tree converts one TreeJSON, numFeatures bounding its features.
+func (tj *TreeJSON) tree(numFeatures int) (Tree, error) {
+	n := len(tj.Split)
+	for _, a := range []struct {
+		name string
+		len  int
+	}{{"threshold", len(tj.Threshold)}, {"left_child", len(tj.Left)}, {"right_child", len(tj.Right)}} {
+		if a.len != n {
+			return Tree{}, fmt.Errorf("split_feature has %d entries but %s has %d", n, a.name, a.len)
+		}
+	}
+	if len(tj.DefaultLeft) != 0 && len(tj.DefaultLeft) != n {
+		return Tree{}, fmt.Errorf("split_feature has %d entries but default_left has %d", n, len(tj.DefaultLeft))
+	}
+	if len(tj.Leaf) != n+1 {
+		return Tree{}, fmt.Errorf("%d splits need %d leaf values, leaf_value has %d", n, n+1, len(tj.Leaf))
+	}
+	var t Tree
+	if n > 0 {
+		t.Nodes = make([]Node, n)
+	}
+	for j := range n {
+		f := tj.Split[j]
+		if f < 1 || int(f) > numFeatures {
+			return Tree{}, fmt.Errorf("split %d: feature %d is outside 1..%d", j, f, numFeatures)
+		}
+		t.Nodes[j] = Node{
+			Feature:     f - 1,
+			Threshold:   tj.Threshold[j],
+			Left:        tj.Left[j],
+			Right:       tj.Right[j],
+			DefaultLeft: len(tj.DefaultLeft) > 0 && tj.DefaultLeft[j],
+		}
+	}
+	t.Leaves = slices.Clone(tj.Leaf)
+	if err := t.Validate(numFeatures); err != nil {
+		return Tree{}, err
+	}
+	if tj.Features != nil {
+		want := t.Features()
+		for k := range want {
+			want[k]++
+		}
+		if !slices.Equal(tj.Features, want) {
+			return Tree{}, fmt.Errorf("features %v do not match the features it splits on %v", tj.Features, want)
+		}
+	}
+	return t, nil
+}
+
+// checkHeader checks the format name and version.
+func (m *Model) checkHeader() error {
+	switch {
+	case m.Format == "":
+		return errors.New(`not a cronus model: no "format" field (a LightGBM or XGBoost model must be converted with cronus import)`)
+	case m.Format != ModelFormat:
+		return fmt.Errorf("not a cronus model: format %q, want %q", m.Format, ModelFormat)
+	case m.Version == 0:
+		return errors.New(`no model "version"`)
+	case m.Version > ModelVersion:
+		return fmt.Errorf("model version %d is newer than this cronus supports (%d)", m.Version, ModelVersion)
+	case m.Version < 0:
+		return fmt.Errorf("model version %d is not valid", m.Version)
+	}
+	return nil
+}
+
+// WriteModel checks m and writes it to path atomically: into a temporary
+// file in the same directory, which is renamed over path only once it is
+// complete, so path holds either the old file or the whole new one.
+func WriteModel(path string, m *Model) error {
+	data, err := encodeModel(m)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return writeFileAtomic(path, data)
+}
+
+// encodeModel checks m and returns its JSON: the header indented, one line
+// per tree.
+func encodeModel(m *Model) ([]byte, error) {
+	if err := m.checkHeader(); err != nil {
+		return nil, err
+	}
+	if _, err := m.Ensemble(); err != nil {
+		return nil, err
+	}
+	for i, tj := range m.Trees {
+		for j, v := range tj.Threshold {
+			if math.IsInf(float64(v), 0) {
+				return nil, fmt.Errorf("tree %d: split %d: threshold %v cannot be written to a model file", i, j, v)
+			}
+		}
+	}
+	head := *m
+	head.Trees = nil
+	b, err := json.MarshalIndent(&head, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	// b ends with `"trees": null` and the closing brace; put the trees there.
+	b, ok := bytes.CutSuffix(b, []byte("\"trees\": null\n}"))
+	if !ok {
+		panic("tree: unexpected model header encoding")
+	}
+	var buf bytes.Buffer
+	buf.Write(b)
+	buf.WriteString("\"trees\": [")
+	for i := range m.Trees {
+		tb, err := json.Marshal(&m.Trees[i])
+		if err != nil {
+			return nil, fmt.Errorf("tree %d: %w", i, err)
+		}
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString("\n    ")
+		buf.Write(tb)
+	}
+	if len(m.Trees) > 0 {
+		buf.WriteString("\n  ")
+	}
+	buf.WriteString("]\n}\n")
+	return buf.Bytes(), nil
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames it
+// to path; on any error the temporary file is removed.
+func writeFileAtomic(path string, data []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	// CreateTemp makes the file private; a model is an ordinary file.
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// ReadModel reads and checks a model file: the format name, the version,
+// the arrays of every tree and the tree structure, so that Ensemble succeeds
+// on the result. Errors name the file, and for malformed JSON the line and
+// column.
+func ReadModel(path string) (*Model, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := parseModel(data)
+	if err != nil {
+		var pe *posError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s:%w", path, err)
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// parseModel decodes and checks a model file's contents.
+func parseModel(data []byte) (*Model, error) {
+	// The format name first, so that another kind of JSON file is named
+	// as such rather than failing on a field of the wrong type.
+	var head struct {
+		Format  json.RawMessage `json:"format"`
+		Version json.RawMessage `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, jsonError(data, err)
+	}
+	m := &Model{}
+	if head.Format != nil && json.Unmarshal(head.Format, &m.Format) != nil {
+		return nil, fmt.Errorf("not a cronus model: format %s is not a string", head.Format)
+	}
+	if m.Format == ModelFormat && head.Version != nil && json.Unmarshal(head.Version, &m.Version) != nil {
+		return nil, fmt.Errorf("model version %s is not an integer", head.Version)
+	}
+	if err := m.checkHeader(); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(data, m); err != nil {
+		return nil, jsonError(data, err)
+	}
+	if _, err := m.Ensemble(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// posError is an error at a line and column of a JSON file; its message
+// starts with "LINE:COL: " so that a caller can prefix the file name.
+type posError struct {
+	line, col int
+	msg       string
+}
+
+func (e *posError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.col, e.msg) }
+
+// jsonError turns a syntax or type error of encoding/json into a posError
+// at the offending byte of data; other errors are returned unchanged.
+func jsonError(data []byte, err error) error {
+	var off int64
+	var msg string
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off, msg = se.Offset, se.Error()
+		if len(bytes.TrimSpace(data)) == 0 {
+			msg = "empty file"
+		} else if off >= int64(len(data)) && (strings.HasPrefix(msg, "unexpected end") ||
+			strings.HasPrefix(msg, "invalid character ' '") && data[len(data)-1] != ' ') {
+			// At the end of input the scanner is fed a space, and says so.
+			msg = "unexpected end of file (truncated?)"
+		}
+	case errors.As(err, &te):
+		off, msg = te.Offset, strings.TrimPrefix(te.Error(), "json: ")
+	default:
+		return err
+	}
+	line, col := lineCol(data, off)
+	return &posError{line, col, msg}
+}
+
+// lineCol returns the 1-based line and column of the byte before offset off
+// (encoding/json reports offsets just past the offending byte).
+func lineCol(data []byte, off int64) (line, col int) {
+	p := int(min(max(off-1, 0), int64(len(data))))
+	before := data[:p]
+	line = 1 + bytes.Count(before, []byte{'\n'})
+	col = p - bytes.LastIndexByte(before, '\n')
+	return line, col
+}

@@ -1,0 +1,398 @@
+package tree
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// tinyEnsemble has a two-split tree with a default-left split and a
+// single-leaf tree.
+func tinyEnsemble() *Ensemble {
+	return &Ensemble{
+		Trees: []Tree{
+			{
+				Nodes: []Node{
+					{Feature: 39, Threshold: 0.602759, Left: 1, Right: Leaf(2), DefaultLeft: true},
+					{Feature: 24, Threshold: 0.5, Left: Leaf(0), Right: Leaf(1)},
+				},
+				Leaves: []float64{-0.16314190939704873, 0.023021934001628913, 0.1},
+			},
+			{Leaves: []float64{0.25}},
+		},
+		Base:        0.5,
+		NumFeatures: 46,
+		Objective:   "lambdarank",
+	}
+}
+
+const tinyModelJSON = `{
+  "format": "cronus-ensemble",
+  "version": 1,
+  "objective": "lambdarank",
+  "num_features": 46,
+  "base_score": 0.5,
+  "params": {
+    "learning_rate": 0.1,
+    "seed": 7,
+    "trees": 2
+  },
+  "source": "cronus",
+  "trees": [
+    {"split_feature":[40,25],"threshold":[0.602759,0.5],"left_child":[1,-1],"right_child":[-3,-2],"default_left":[true,false],"leaf_value":[-0.16314190939704873,0.023021934001628913,0.1],"features":[25,40]},
+    {"split_feature":[],"threshold":[],"left_child":[],"right_child":[],"leaf_value":[0.25],"features":[]}
+  ]
+}
+`
+
+func tinyParams() map[string]any {
+	return map[string]any{"trees": 2, "learning_rate": 0.1, "seed": 7}
+}
+
+// TestWriteModelLayout pins the file layout documented on Model.
+func TestWriteModelLayout(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.json")
+	if err := WriteModel(path, NewModel(tinyEnsemble(), "cronus", tinyParams())); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != tinyModelJSON {
+		t.Errorf("model file:\n%s\nwant:\n%s", got, tinyModelJSON)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, %v; want 0644", fi.Mode(), err)
+	}
+	empty := &Ensemble{NumFeatures: 3, Objective: "regression"}
+	if b, err := encodeModel(NewModel(empty, "", nil)); err != nil || !strings.HasSuffix(string(b), "\"trees\": []\n}\n") {
+		t.Errorf("empty ensemble: %s, %v", b, err)
+	}
+}
+
+// roundTrip writes e as a model file, reads it back and returns the
+// ensemble and the model read.
+func roundTrip(t *testing.T, e *Ensemble, params map[string]any) (*Ensemble, *Model) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "model.json")
+	if err := WriteModel(path, NewModel(e, "cronus", params)); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Ensemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, m
+}
+
+// sameBits reports whether two ensembles have bit-identical thresholds,
+// leaves and base (reflect.DeepEqual would let -0 equal 0).
+func sameBits(a, b *Ensemble) bool {
+	if math.Float64bits(a.Base) != math.Float64bits(b.Base) || len(a.Trees) != len(b.Trees) {
+		return false
+	}
+	for i := range a.Trees {
+		ta, tb := &a.Trees[i], &b.Trees[i]
+		if len(ta.Nodes) != len(tb.Nodes) || len(ta.Leaves) != len(tb.Leaves) {
+			return false
+		}
+		for j := range ta.Nodes {
+			if math.Float32bits(ta.Nodes[j].Threshold) != math.Float32bits(tb.Nodes[j].Threshold) {
+				return false
+			}
+		}
+		for j := range ta.Leaves {
+			if math.Float64bits(ta.Leaves[j]) != math.Float64bits(tb.Leaves[j]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func TestModelRoundTrip(t *testing.T) {
+	docs := mq2008Test(t)
+	cases := []struct {
+		name string
+		e    *Ensemble
+	}{{"tiny", tinyEnsemble()}}
+	for _, fx := range []struct{ from, file string }{
+		{"lightgbm", "lgb-lambdarank.model.txt"},
+		{"lightgbm", "lgb-regression-dart.model.txt"},
+		{"xgboost", "xgb-missing.json"},
+		{"xgboost", "xgb-binary-logistic.json"},
+	} {
+		e, _, err := ImportFile(fx.from, filepath.Join("testdata", fx.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, struct {
+			name string
+			e    *Ensemble
+		}{fx.file, e})
+	}
+	for _, c := range cases {
+		got, m := roundTrip(t, c.e, tinyParams())
+		if !reflect.DeepEqual(got, c.e) || !sameBits(got, c.e) {
+			t.Errorf("%s: the ensemble read back differs from the one written", c.name)
+		}
+		if m.Source != "cronus" || m.Params["seed"] != 7.0 {
+			t.Errorf("%s: source %q, params %v", c.name, m.Source, m.Params)
+		}
+		for _, x := range docs {
+			if rawScore(got, x) != rawScore(c.e, x) {
+				t.Fatalf("%s: predictions differ after the round trip", c.name)
+			}
+		}
+	}
+}
+
+// TestModelFloatsExact checks that every float32 threshold and float64 leaf
+// comes back with the same bits, over random bit patterns and edge values.
+func TestModelFloatsExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var thr []float32
+	var leaves []float64
+	for _, v := range []float32{0, float32(math.Copysign(0, -1)), math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32,
+		math.MaxFloat32, -math.MaxFloat32, 1e-35, 0.1, 1.0 / 3} {
+		thr = append(thr, v)
+	}
+	for _, v := range []float64{0, math.Copysign(0, -1), math.SmallestNonzeroFloat64, math.MaxFloat64, -math.MaxFloat64,
+		0.1 + 0.2, 1e-300, 1.0 / 3, -0.16314190939704873} {
+		leaves = append(leaves, v)
+	}
+	for len(thr) < 5000 {
+		if v := math.Float32frombits(r.Uint32()); !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
+			thr = append(thr, v)
+		}
+	}
+	for len(leaves) < len(thr)+1 {
+		if v := math.Float64frombits(r.Uint64()); !math.IsNaN(v) && !math.IsInf(v, 0) {
+			leaves = append(leaves, v)
+		}
+	}
+	// A caterpillar: split j goes left to leaf j and right to split j+1.
+	n := len(thr)
+	tr := Tree{Nodes: make([]Node, n), Leaves: leaves[:n+1]}
+	for j := range n {
+		tr.Nodes[j] = Node{Feature: int32(j % 46), Threshold: thr[j], Left: Leaf(j), Right: int32(j + 1), DefaultLeft: j%3 == 0}
+	}
+	tr.Nodes[n-1].Right = Leaf(n)
+	e := &Ensemble{Trees: []Tree{tr}, Base: -math.SmallestNonzeroFloat64, NumFeatures: 46, Objective: "regression"}
+	got, _ := roundTrip(t, e, nil)
+	if !reflect.DeepEqual(got, e) || !sameBits(got, e) {
+		for j := range n {
+			if a, b := got.Trees[0].Nodes[j].Threshold, thr[j]; math.Float32bits(a) != math.Float32bits(b) {
+				t.Fatalf("threshold %v came back as %v", b, a)
+			}
+		}
+		for j := range n + 1 {
+			if a, b := got.Trees[0].Leaves[j], leaves[j]; math.Float64bits(a) != math.Float64bits(b) {
+				t.Fatalf("leaf %v came back as %v", b, a)
+			}
+		}
+		t.Fatal("the ensemble read back differs")
+	}
+}
+
+func TestReadModelErrors(t *testing.T) {
+	real, err := encodeModel(NewModel(tinyEnsemble(), "cronus", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withTree := func(old, new string) string {
+		if !strings.Contains(tinyModelJSON, old) {
+			t.Fatalf("%q not in the model", old)
+		}
+		return strings.Replace(tinyModelJSON, old, new, 1)
+	}
+	for _, c := range []struct {
+		what, src, want string
+	}{
+		{"empty", "", ":1:1: empty file"},
+		{"not JSON", "{\"format\": \"cronus-ensemble\",\n \"version\": 1,\n x}", ":3:2: invalid character 'x' looking for beginning of object key string"},
+		{"truncated", string(real[:200]), ":9:44: unexpected end of file (truncated?)"},
+		{"not an object", "[1, 2]", ":1:1: cannot unmarshal array into Go value of type struct"},
+		{"trailing garbage", tinyModelJSON + "x", ":18:1: invalid character 'x' after top-level value"},
+		{"wrong type", withTree(`"num_features": 46`, `"num_features": "46"`), `:5:22: cannot unmarshal string into Go struct field Model.num_features of type int`},
+		{"overflow", withTree(`0.1]`, `1e999]`), ":14:"},
+		{"threshold overflow", withTree(`0.5]`, `1e39]`), ":14:"},
+		{"no format", `{"learner":{}, "version":[1,7,4]}`, `: not a cronus model: no "format" field`},
+		{"wrong format", withTree(`"cronus-ensemble"`, `"lightgbm"`), `: not a cronus model: format "lightgbm", want "cronus-ensemble"`},
+		{"newer version", withTree(`"version": 1`, `"version": 2`), `: model version 2 is newer than this cronus supports (1)`},
+		{"no version", withTree(`"version": 1,`, ``), `: no model "version"`},
+		{"version not a number", withTree(`"version": 1`, `"version": "1"`), `: model version "1" is not an integer`},
+		{"format not a string", withTree(`"format": "cronus-ensemble"`, `"format": 1`), `: not a cronus model: format 1 is not a string`},
+		{"negative version", withTree(`"version": 1`, `"version": -1`), `: model version -1 is not valid`},
+		{"short threshold", withTree(`[0.602759,0.5]`, `[0.602759]`), `: tree 0: split_feature has 2 entries but threshold has 1`},
+		{"short left", withTree(`"left_child":[1,-1]`, `"left_child":[1]`), `: tree 0: split_feature has 2 entries but left_child has 1`},
+		{"short default_left", withTree(`[true,false]`, `[true]`), `: tree 0: split_feature has 2 entries but default_left has 1`},
+		{"short leaves", withTree(`"leaf_value":[0.25]`, `"leaf_value":[]`), `: tree 1: 0 splits need 1 leaf values, leaf_value has 0`},
+		{"feature 0", withTree(`"split_feature":[40,`, `"split_feature":[0,`), `: tree 0: split 0: feature 0 is outside 1..46`},
+		{"feature too big", withTree(`"split_feature":[40,`, `"split_feature":[47,`), `: tree 0: split 0: feature 47 is outside 1..46`},
+		{"features list", withTree(`"features":[25,40]`, `"features":[40]`), `: tree 0: features [40] do not match the features it splits on [25 40]`},
+		{"cycle", withTree(`"left_child":[1,-1]`, `"left_child":[1,0]`), `: tree 0: node 0 out of range or reached twice`},
+		{"leaf twice", withTree(`"right_child":[-3,-2]`, `"right_child":[-3,-3]`), `: tree 0: leaf 2 out of range or reached twice`},
+		{"negative num_features", withTree(`"num_features": 46`, `"num_features": -1`), `: num_features is -1`},
+	} {
+		path := filepath.Join(t.TempDir(), "m.json")
+		if err := os.WriteFile(path, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadModel(path)
+		if err == nil || !strings.HasPrefix(err.Error(), path+c.want) {
+			t.Errorf("%s: error %v, want %s%s", c.what, err, path, c.want)
+		}
+	}
+	if _, err := ReadModel(filepath.Join(t.TempDir(), "none.json")); err == nil || !strings.Contains(err.Error(), "none.json") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// dirNames lists dir.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func TestWriteModelAtomic(t *testing.T) {
+	good := NewModel(tinyEnsemble(), "cronus", nil)
+	bad := NewModel(tinyEnsemble(), "cronus", nil)
+	bad.Trees[0].Left = bad.Trees[0].Left[:1]
+	inf := NewModel(tinyEnsemble(), "cronus", nil)
+	inf.Trees[0].Threshold[1] = float32(math.Inf(-1))
+	unencodable := NewModel(tinyEnsemble(), "cronus", map[string]any{"f": func() {}})
+
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what, path string
+		m          *Model
+		want       string
+	}{
+		{"missing directory", filepath.Join(dir, "no", "m.json"), good, "no such file or directory"},
+		{"target is a directory", filepath.Join(dir, "sub"), good, "sub"},
+		{"inconsistent arrays", filepath.Join(dir, "m.json"), bad, "tree 0: split_feature has 2 entries but left_child has 1"},
+		{"infinite threshold", filepath.Join(dir, "m.json"), inf, "tree 0: split 1: threshold -Inf cannot be written to a model file"},
+		{"unencodable params", filepath.Join(dir, "m.json"), unencodable, "unsupported type"},
+		{"no format", filepath.Join(dir, "m.json"), &Model{Version: 1}, `no "format" field`},
+	} {
+		err := WriteModel(c.path, c.m)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want ...%s...", c.what, err, c.want)
+		}
+		if names := dirNames(t, dir); len(names) != 1 || names[0] != "sub" {
+			t.Errorf("%s: left %v behind", c.what, names)
+		}
+		if names := dirNames(t, filepath.Join(dir, "sub")); len(names) != 0 {
+			t.Errorf("%s: left %v in sub", c.what, names)
+		}
+	}
+
+	// Replacing a model: the new one is complete and nothing else remains.
+	path := filepath.Join(dir, "m.json")
+	if err := WriteModel(path, good); err != nil {
+		t.Fatal(err)
+	}
+	e2 := tinyEnsemble()
+	e2.Base = 2
+	if err := WriteModel(path, NewModel(e2, "cronus", nil)); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteModel(path, bad); err == nil {
+		t.Fatal("a bad model was written")
+	}
+	m, err := ReadModel(path)
+	if err != nil || m.BaseScore != 2 {
+		t.Errorf("after replacing: %+v, %v", m, err)
+	}
+	if names := dirNames(t, dir); len(names) != 2 {
+		t.Errorf("directory holds %v, want m.json and sub", names)
+	}
+}
+
+func FuzzReadModel(f *testing.F) {
+	tiny, err := encodeModel(NewModel(tinyEnsemble(), "cronus", tinyParams()))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(tiny)
+	lgb, _, err := ImportFile("lightgbm", "testdata/lgb-regression-dart.model.txt")
+	if err != nil {
+		f.Fatal(err)
+	}
+	lgb.Trees = lgb.Trees[:3]
+	if b, err := encodeModel(NewModel(lgb, "lightgbm", nil)); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte(`{"format":"cronus-ensemble","version":1,"num_features":1,"trees":[{"split_feature":[1],"threshold":[0],"left_child":[-1],"right_child":[-2],"leaf_value":[1,2]}]}`))
+	f.Add([]byte(`{"format":"cronus-ensemble","version":1,"num_features":1,"trees":[{"split_feature":[1],"threshold":[0],"left_child":[0],"right_child":[-2],"leaf_value":[1,2]}]}`))
+	f.Add([]byte(`{"format":"cronus-ensemble","version":2}`))
+	f.Add([]byte(`{"format":`))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := parseModel(data)
+		if err != nil {
+			if m != nil {
+				t.Fatal("a model and an error")
+			}
+			return
+		}
+		e, err := m.Ensemble()
+		if err != nil {
+			t.Fatalf("parseModel accepted a model Ensemble refuses: %v", err)
+		}
+		x := make([]float32, e.NumFeatures)
+		for i := range e.Trees {
+			if err := e.Trees[i].Validate(e.NumFeatures); err != nil {
+				t.Fatalf("tree %d: %v", i, err)
+			}
+			e.Trees[i].Predict(x)
+		}
+		// What was read writes back and reads again to the same ensemble.
+		b, err := encodeModel(m)
+		if err != nil {
+			t.Fatalf("re-encoding: %v", err)
+		}
+		m2, err := parseModel(b)
+		if err != nil {
+			t.Fatalf("re-reading: %v\n%s", err, b)
+		}
+		e2, err := m2.Ensemble()
+		if err != nil || !reflect.DeepEqual(e, e2) || !sameBits(e, e2) {
+			t.Fatalf("the re-read ensemble differs (%v)", err)
+		}
+		if !bytes.Equal(b, mustEncode(t, m2)) {
+			t.Fatal("encoding is not stable")
+		}
+	})
+}
+
+func mustEncode(t *testing.T, m *Model) []byte {
+	t.Helper()
+	b, err := encodeModel(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
