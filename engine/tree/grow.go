@@ -93,9 +93,12 @@ type Grower struct {
 	off     []int // start of each feature's 256 bins in a histogram
 	total   int
 
-	idx  []int32 // documents, partitioned into the leaves' segments
-	tmp  []int32
-	free [][]hbin
+	idx     []int32 // documents, partitioned into the leaves' segments
+	tmp     []int32
+	free    [][]hbin
+	ordered []GradPair // gradient pairs of one leaf's documents, in idx order
+	fg      featureGroups
+	groups  []int
 }
 
 // NewGrower prepares a grower for the binned training data b with edges
@@ -112,6 +115,7 @@ func NewGrower(b *data.Binned, bins *data.Bins, p GrowParams, workers int) *Grow
 		g.off[f+1] = g.off[f] + 256
 	}
 	g.total = g.off[len(b.NumBins)]
+	g.fg = newFeatureGroups(b.Codes, workers)
 	return g
 }
 
@@ -134,11 +138,11 @@ type growLeaf struct {
 	isLeft bool
 }
 
+// hist returns a histogram buffer; build clears the parts it fills.
 func (g *Grower) hist() []hbin {
 	if k := len(g.free); k > 0 {
 		h := g.free[k-1]
 		g.free = g.free[:k-1]
-		clear(h)
 		return h
 	}
 	return make([]hbin, g.total)
@@ -170,7 +174,7 @@ func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int3
 
 	root := &growLeaf{lo: 0, hi: len(g.idx), parent: -1}
 	root.hist = g.hist()
-	g.build(root.hist, g.idx, gh, features)
+	g.build(root.hist, nil, g.idx, gh, features, rows == nil)
 	for _, i := range g.idx {
 		root.g += float64(gh[i].G)
 		root.h += float64(gh[i].H)
@@ -218,13 +222,8 @@ func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int3
 			small, large = right, left
 		}
 		small.hist = g.hist()
-		g.build(small.hist, g.idx[small.lo:small.hi], gh, features)
 		large.hist = l.hist
-		for k := range large.hist {
-			large.hist[k].G -= small.hist[k].G
-			large.hist[k].H -= small.hist[k].H
-			large.hist[k].N -= small.hist[k].N
-		}
+		g.build(small.hist, large.hist, g.idx[small.lo:small.hi], gh, features, false)
 		leaves[best] = left
 		leaves = append(leaves, right)
 		for _, c := range [2]*growLeaf{left, right} {
@@ -263,16 +262,51 @@ func (g *Grower) partition(lo, hi int, col []uint8, bin uint8) int {
 	return lo + j
 }
 
-// build fills h with the histograms of the documents idx over features,
-// splitting the features between the workers when there is enough work.
-func (g *Grower) build(h []hbin, idx []int32, gh []GradPair, features []int) {
+// build fills h with the histograms of the documents idx, for every
+// feature group holding one of features, sharing the groups between the
+// workers when there is enough work. all says idx is every document in
+// order. When parent is not nil it is the parent's histogram, and each
+// group's part of it becomes the sibling's histogram (parent minus h) while
+// it is still in cache. h need not be cleared.
+func (g *Grower) build(h, parent []hbin, idx []int32, gh []GradPair, features []int, all bool) {
+	gho := gh
+	if !all {
+		// Gather the pairs once, so every group reads them in sequence.
+		if cap(g.ordered) < len(idx) {
+			g.ordered = make([]GradPair, len(idx))
+		}
+		gho = g.ordered[:len(idx)]
+		for j, i := range idx {
+			gho[j] = gh[i]
+		}
+	}
+	groups := g.groupsOf(features)
+	one := func(gi int) {
+		lo, hi := g.fg.start[gi], g.fg.start[gi+1]
+		hg := h[g.off[lo]:g.off[hi]]
+		clear(hg)
+		switch hi - lo {
+		case 4:
+			buildGroup4(hg, g.fg.rows[gi], idx, gho, all)
+		default:
+			buildGroup(hg, g.fg.rows[gi], hi-lo, idx, gho, all)
+		}
+		if parent != nil {
+			pg := parent[g.off[lo]:g.off[hi]]
+			for k := range pg {
+				pg[k].G -= hg[k].G
+				pg[k].H -= hg[k].H
+				pg[k].N -= hg[k].N
+			}
+		}
+	}
 	w := g.workers
-	if len(idx)*len(features) < 1<<16 {
+	if len(idx)*len(features) < 1<<16 || len(groups) < 2 {
 		w = 1
 	}
 	if w == 1 {
-		for _, f := range features {
-			buildOne(h[g.off[f]:g.off[f+1]], g.codes[f], idx, gh)
+		for _, gi := range groups {
+			one(gi)
 		}
 		return
 	}
@@ -281,24 +315,24 @@ func (g *Grower) build(h []hbin, idx []int32, gh []GradPair, features []int) {
 		wg.Add(1)
 		go func(k int) {
 			defer wg.Done()
-			for j := k; j < len(features); j += w {
-				f := features[j]
-				buildOne(h[g.off[f]:g.off[f+1]], g.codes[f], idx, gh)
+			for j := k; j < len(groups); j += w {
+				one(groups[j])
 			}
 		}(k)
 	}
 	wg.Wait()
 }
 
-func buildOne(h []hbin, col []uint8, idx []int32, gh []GradPair) {
-	h = h[:256]
-	for _, i := range idx {
-		b := &h[col[i]]
-		p := gh[i]
-		b.G += float64(p.G)
-		b.H += float64(p.H)
-		b.N++
+// groupsOf returns the feature groups that hold any of features (sorted).
+func (g *Grower) groupsOf(features []int) []int {
+	g.groups = g.groups[:0]
+	for _, f := range features {
+		gi := f / groupWidth
+		if n := len(g.groups); n == 0 || g.groups[n-1] != gi {
+			g.groups = append(g.groups, gi)
+		}
 	}
+	return g.groups
 }
 
 // findSplit sets l.best to the best split of l over features, or a gain of

@@ -1,0 +1,277 @@
+// Package boost trains tree ensembles by gradient boosting on histograms:
+// squared loss (regression), logistic loss (binary) and LambdaMART
+// (lambdarank), with shrinkage, row and column subsampling and early
+// stopping on a validation metric. Training reports progress through a
+// callback that fits the job package's Reporter.
+package boost
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/metric"
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// Params are the training parameters. DefaultParams gives sensible values.
+type Params struct {
+	Objective    string
+	Trees        int     // boosting rounds
+	LearningRate float64 // shrinkage applied to every leaf
+	Grow         tree.GrowParams
+	RowSample    float64 // fraction of documents (of queries, for lambdarank) per tree; 1 = all
+	ColSample    float64 // fraction of features per tree; 1 = all
+	MaxBins      int     // histogram bins per feature (2..255)
+	Seed         uint64
+	EarlyStop    int         // stop after this many trees without a better validation metric; 0 = off
+	Metric       metric.Spec // evaluation metric (default ndcg@10)
+	Truncation   int         // lambdarank: pairs whose better-placed document is in the top Truncation (default 30)
+	Sigma        float64     // lambdarank: sigmoid parameter (default 1)
+	NoLambdaNorm bool        // lambdarank: turn off LightGBM's λ normalisation
+	Workers      int         // goroutines for histograms and gradients; 0 = GOMAXPROCS
+}
+
+// DefaultParams returns the defaults for an objective: 500 trees of 31
+// leaves, learning rate 0.1, at least 20 documents per leaf.
+func DefaultParams(objective string) Params {
+	return Params{
+		Objective:    objective,
+		Trees:        500,
+		LearningRate: 0.1,
+		Grow:         tree.GrowParams{MaxLeaves: 31, MinDocs: 50, MinHess: 1e-3, Lambda: 1},
+		RowSample:    1,
+		ColSample:    1,
+		MaxBins:      255,
+		Seed:         1,
+		Metric:       metric.Spec{Name: metric.NDCG, K: 10},
+		Truncation:   30,
+		Sigma:        1,
+	}
+}
+
+// Validate reports the first parameter out of range.
+func (p Params) Validate() error {
+	if _, err := newObjective(p); err != nil {
+		return err
+	}
+	switch {
+	case p.Trees < 1:
+		return fmt.Errorf("trees must be at least 1 (got %d)", p.Trees)
+	case !(p.LearningRate > 0 && p.LearningRate <= 1):
+		return fmt.Errorf("learning rate must be in (0, 1] (got %g)", p.LearningRate)
+	case !(p.RowSample > 0 && p.RowSample <= 1):
+		return fmt.Errorf("row sample must be in (0, 1] (got %g)", p.RowSample)
+	case !(p.ColSample > 0 && p.ColSample <= 1):
+		return fmt.Errorf("column sample must be in (0, 1] (got %g)", p.ColSample)
+	case p.MaxBins < 2 || p.MaxBins > data.MaxBins:
+		return fmt.Errorf("max bins must be in [2, %d] (got %d)", data.MaxBins, p.MaxBins)
+	case p.EarlyStop < 0:
+		return fmt.Errorf("early stopping rounds must be >= 0 (got %d)", p.EarlyStop)
+	case p.Objective == LambdaRank && p.Truncation < 1:
+		return fmt.Errorf("lambdarank truncation must be at least 1 (got %d)", p.Truncation)
+	case p.Objective == LambdaRank && !(p.Sigma > 0):
+		return fmt.Errorf("lambdarank sigma must be > 0 (got %g)", p.Sigma)
+	}
+	return p.Grow.Validate()
+}
+
+// Snapshot is the state of a training run, for progress views. Its slices
+// are copies owned by the receiver.
+type Snapshot struct {
+	Trees     int       // trees built so far
+	Total     int       // trees asked for
+	Metric    string    // name of the evaluation metric
+	At        []int     // tree counts at which the metric was measured
+	Train     []float64 // metric on the training data at each At
+	Valid     []float64 // metric on the validation data at each At (empty without validation data)
+	BestTrees int       // trees at the best validation value so far
+	BestValid float64
+	StoppedAt int // trees when early stopping ended training; 0 if it did not
+	Elapsed   time.Duration
+}
+
+// Result is a trained ensemble with its training history.
+type Result struct {
+	Ensemble *tree.Ensemble
+	History  Snapshot
+}
+
+// evalEvery is how often the training metric is measured: every tree on
+// small data, every tenth on large data, where evaluating costs as much as
+// a tree.
+func evalEvery(docs int) int {
+	if docs <= 50_000 {
+		return 1
+	}
+	return 10
+}
+
+// Train fits an ensemble to train, evaluating on valid (may be nil) after
+// every tree. report, when not nil, is called after every tree with the
+// number of trees built and a function that makes a snapshot; it returns
+// false to stop (cancellation). Same data, parameters and seed give the
+// same ensemble whatever the number of workers.
+func Train(ctx context.Context, train, valid *data.Dataset, p Params, report func(done float64, snap func() Snapshot) bool) (*Result, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	obj, _ := newObjective(p)
+	n := train.NumDocs()
+	if n == 0 {
+		return nil, fmt.Errorf("%s: no documents to train on", train.Name)
+	}
+	bins := data.ComputeBins(train, p.MaxBins)
+	binned, err := bins.Apply(train)
+	if err != nil {
+		return nil, err
+	}
+	var vbinned *data.Binned
+	if valid != nil {
+		if valid.NumFeatures() > train.NumFeatures() {
+			return nil, fmt.Errorf("%s has %d features, more than the %d of the training data %s", valid.Name, valid.NumFeatures(), train.NumFeatures(), train.Name)
+		}
+		padded := *valid
+		for len(padded.Cols) < train.NumFeatures() {
+			padded.Cols = append(padded.Cols, make([]float32, valid.NumDocs()))
+		}
+		if vbinned, err = bins.Apply(&padded); err != nil {
+			return nil, err
+		}
+	}
+	grower := tree.NewGrower(binned, bins, p.Grow, p.Workers)
+	rng := rand.New(rand.NewPCG(p.Seed, 0x9e3779b97f4a7c15))
+
+	e := &tree.Ensemble{Base: obj.base(train.Labels), NumFeatures: train.NumFeatures(), Objective: p.Objective}
+	scores := make([]float64, n)
+	for i := range scores {
+		scores[i] = e.Base
+	}
+	var vscores []float64
+	if valid != nil {
+		vscores = make([]float64, valid.NumDocs())
+		for i := range vscores {
+			vscores[i] = e.Base
+		}
+	}
+	gh := make([]tree.GradPair, n)
+	leafOf := make([]int32, n)
+	inSample := make([]bool, n)
+	var rows []int32
+	hist := Snapshot{Total: p.Trees, Metric: p.Metric.String(), BestValid: math.Inf(-1)}
+	every := evalEvery(n)
+	allFeatures := make([]int, train.NumFeatures())
+	for f := range allFeatures {
+		allFeatures[f] = f
+	}
+	snap := func() Snapshot {
+		s := hist
+		s.At = slices.Clone(hist.At)
+		s.Train = slices.Clone(hist.Train)
+		s.Valid = slices.Clone(hist.Valid)
+		s.Elapsed = time.Since(start)
+		return s
+	}
+
+	for t := 0; t < p.Trees; t++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		obj.gradients(gh, scores, train.Labels, train.QueryOffsets)
+		rows = sampleRows(rows, rng, p, train)
+		features := allFeatures
+		if p.ColSample < 1 {
+			features = sampleFeatures(rng, train.NumFeatures(), p.ColSample)
+		}
+		bt := grower.Grow(gh, rows, features, leafOf)
+		for k := range bt.Leaves {
+			bt.Leaves[k] *= p.LearningRate
+		}
+		if rows == nil {
+			for i := range scores {
+				scores[i] += bt.Leaves[leafOf[i]]
+			}
+		} else {
+			clear(inSample)
+			for _, i := range rows {
+				inSample[i] = true
+				scores[i] += bt.Leaves[leafOf[i]]
+			}
+			for i := range scores {
+				if !inSample[i] {
+					scores[i] += bt.Leaves[bt.LeafBinned(binned.Codes, i)]
+				}
+			}
+		}
+		e.Trees = append(e.Trees, bt.Tree)
+		hist.Trees = t + 1
+		if valid != nil {
+			bt.AddTo(vscores, vbinned.Codes, 1)
+		}
+		if valid != nil || (t+1)%every == 0 || t+1 == p.Trees {
+			hist.At = append(hist.At, t+1)
+			hist.Train = append(hist.Train, metric.Mean(p.Metric, scores, train.Labels, train.QueryOffsets, metric.Options{}))
+			if valid != nil {
+				v := metric.Mean(p.Metric, vscores, valid.Labels, valid.QueryOffsets, metric.Options{})
+				hist.Valid = append(hist.Valid, v)
+				if v > hist.BestValid {
+					hist.BestValid, hist.BestTrees = v, t+1
+				}
+			}
+		}
+		if report != nil && !report(float64(t+1), snap) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			return nil, context.Canceled
+		}
+		if valid != nil && p.EarlyStop > 0 && t+1-hist.BestTrees >= p.EarlyStop {
+			hist.StoppedAt = t + 1
+			e.Trees = e.Trees[:hist.BestTrees]
+			break
+		}
+	}
+	return &Result{Ensemble: e, History: snap()}, nil
+}
+
+// sampleRows draws the documents of one tree: nil (all) without row
+// sampling; whole queries for lambdarank, single documents otherwise.
+func sampleRows(rows []int32, rng *rand.Rand, p Params, d *data.Dataset) []int32 {
+	if p.RowSample >= 1 {
+		return nil
+	}
+	rows = rows[:0]
+	if p.Objective == LambdaRank {
+		for q := 0; q < d.NumQueries(); q++ {
+			if rng.Float64() < p.RowSample {
+				lo, hi := d.Query(q)
+				for i := lo; i < hi; i++ {
+					rows = append(rows, int32(i))
+				}
+			}
+		}
+	} else {
+		for i := 0; i < d.NumDocs(); i++ {
+			if rng.Float64() < p.RowSample {
+				rows = append(rows, int32(i))
+			}
+		}
+	}
+	if len(rows) == 0 { // keep at least one document
+		rows = append(rows, int32(rng.IntN(d.NumDocs())))
+	}
+	return rows
+}
+
+// sampleFeatures draws ceil(frac·d) distinct features, in ascending order.
+func sampleFeatures(rng *rand.Rand, d int, frac float64) []int {
+	k := max(1, int(math.Ceil(frac*float64(d))))
+	perm := rng.Perm(d)[:k]
+	slices.Sort(perm)
+	return perm
+}

@@ -1,0 +1,192 @@
+package boost
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/metric"
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// LambdaMART gradients against a direct computation: for every pair with
+// label_a > label_b, |ΔNDCG| is measured by swapping the two documents in
+// the ranking and recomputing NDCG with the metric package.
+func TestLambdaRankGradientsDirect(t *testing.T) {
+	labels := []float32{0, 2, 1, 0, 1, 3, 0}
+	scores := []float64{0.3, -0.2, 1.1, 0.05, 0.7, -1.0, 0.4}
+	const sigma = 1.5
+	n := len(labels)
+	ndcg := func(s []float64) float64 {
+		return metric.Mean(metric.Spec{Name: metric.NDCG}, s, labels, []int{0, n}, metric.Options{})
+	}
+	wantG := make([]float64, n)
+	wantH := make([]float64, n)
+	for a := 0; a < n; a++ {
+		for b := 0; b < n; b++ {
+			if labels[a] <= labels[b] {
+				continue
+			}
+			swapped := append([]float64(nil), scores...)
+			swapped[a], swapped[b] = swapped[b], swapped[a]
+			delta := math.Abs(ndcg(scores) - ndcg(swapped))
+			rho := 1 / (1 + math.Exp(sigma*(scores[a]-scores[b])))
+			wantG[a] -= sigma * rho * delta
+			wantG[b] += sigma * rho * delta
+			wantH[a] += sigma * sigma * rho * (1 - rho) * delta
+			wantH[b] += sigma * sigma * rho * (1 - rho) * delta
+		}
+	}
+	o := &lambdaRank{truncation: n, sigma: sigma, norm: false, workers: 1}
+	gh := make([]tree.GradPair, n)
+	o.gradients(gh, scores, labels, []int{0, n})
+	for i := range gh {
+		if math.Abs(float64(gh[i].G)-wantG[i]) > 1e-6 || math.Abs(float64(gh[i].H)-wantH[i]) > 1e-6 {
+			t.Errorf("doc %d: got (%g, %g), want (%g, %g)", i, gh[i].G, gh[i].H, wantG[i], wantH[i])
+		}
+	}
+	// A query without relevant documents gets no gradient.
+	o.gradients(gh[:3], scores[:3], []float32{0, 0, 0}, []int{0, 3})
+	for i := 0; i < 3; i++ {
+		if gh[i] != (tree.GradPair{}) {
+			t.Errorf("all-zero query: doc %d gradient %+v", i, gh[i])
+		}
+	}
+}
+
+func TestObjectiveGradients(t *testing.T) {
+	labels := []float32{0, 1, 2}
+	scores := []float64{0.5, 0.5, -1}
+	gh := make([]tree.GradPair, 3)
+	squared{}.gradients(gh, scores, labels, nil)
+	if want := []tree.GradPair{{G: 0.5, H: 1}, {G: -0.5, H: 1}, {G: -3, H: 1}}; !reflect.DeepEqual(gh, want) {
+		t.Errorf("squared: %v, want %v", gh, want)
+	}
+	if b := (squared{}).base(labels); b != 1 {
+		t.Errorf("squared base %v", b)
+	}
+	logistic{}.gradients(gh, scores, labels, nil)
+	p := 1 / (1 + math.Exp(-0.5))
+	if math.Abs(float64(gh[0].G)-p) > 1e-7 || math.Abs(float64(gh[1].G)-(p-1)) > 1e-7 || math.Abs(float64(gh[0].H)-p*(1-p)) > 1e-7 {
+		t.Errorf("logistic: %v", gh)
+	}
+}
+
+func synth(t testing.TB, queries, seed int) *data.Dataset {
+	r := rand.New(rand.NewPCG(uint64(seed), 7))
+	var cols [5][]float32
+	d := &data.Dataset{HasQID: true}
+	for q := 0; q < queries; q++ {
+		d.QueryIDs = append(d.QueryIDs, int64(q))
+		d.QueryOffsets = append(d.QueryOffsets, len(d.Labels))
+		for j := 0; j < 20; j++ {
+			z := r.NormFloat64()
+			for f := range cols {
+				cols[f] = append(cols[f], float32(z*float64(f)/4+r.NormFloat64()))
+			}
+			l := 0
+			if z > 0.5 {
+				l = 1
+			}
+			if z > 1.5 {
+				l = 2
+			}
+			d.Labels = append(d.Labels, float32(l))
+		}
+	}
+	d.QueryOffsets = append(d.QueryOffsets, len(d.Labels))
+	d.Cols = cols[:]
+	return d
+}
+
+func TestTrainLearnsAndIsDeterministic(t *testing.T) {
+	train, valid := synth(t, 60, 1), synth(t, 30, 2)
+	for _, obj := range []string{Regression, Binary, LambdaRank} {
+		p := DefaultParams(obj)
+		p.Trees, p.Grow.MinDocs, p.RowSample, p.ColSample = 40, 5, 0.8, 0.6
+		var a, b *Result
+		for _, w := range []int{1, 2} {
+			p.Workers = w
+			r, err := Train(context.Background(), train, valid, p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a == nil {
+				a = r
+			} else {
+				b = r
+			}
+		}
+		if !reflect.DeepEqual(a.Ensemble, b.Ensemble) {
+			t.Errorf("%s: ensembles differ with 1 and 2 workers", obj)
+		}
+		h := a.History
+		if len(h.Valid) != 40 || h.Valid[len(h.Valid)-1] <= h.Valid[0]-0.02 || h.BestValid < 0.6 {
+			t.Errorf("%s: validation NDCG@10 %v … %v, best %v", obj, h.Valid[0], h.Valid[len(h.Valid)-1], h.BestValid)
+		}
+		if h.Train[len(h.Train)-1] <= h.Train[0] {
+			t.Errorf("%s: training NDCG@10 did not improve: %v → %v", obj, h.Train[0], h.Train[len(h.Train)-1])
+		}
+		// The scores the trainer kept equal the ensemble's own predictions.
+		got := a.Ensemble.Predict(nil, valid.Cols, valid.NumDocs(), -1)
+		v := metric.Mean(p.Metric, got, valid.Labels, valid.QueryOffsets, metric.Options{})
+		if math.Abs(v-h.Valid[len(h.Valid)-1]) > 1e-9 {
+			t.Errorf("%s: predicted valid NDCG %v, history says %v", obj, v, h.Valid[len(h.Valid)-1])
+		}
+	}
+}
+
+func TestEarlyStopping(t *testing.T) {
+	train, valid := synth(t, 40, 3), synth(t, 20, 4)
+	p := DefaultParams(LambdaRank)
+	p.Trees, p.EarlyStop, p.Grow.MinDocs = 300, 10, 2
+	r, err := Train(context.Background(), train, valid, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.History
+	if h.StoppedAt == 0 || h.StoppedAt != h.BestTrees+10 || len(r.Ensemble.Trees) != h.BestTrees {
+		t.Fatalf("stopped at %d, best %d, kept %d trees", h.StoppedAt, h.BestTrees, len(r.Ensemble.Trees))
+	}
+	got := r.Ensemble.Predict(nil, valid.Cols, valid.NumDocs(), -1)
+	if v := metric.Mean(p.Metric, got, valid.Labels, valid.QueryOffsets, metric.Options{}); math.Abs(v-h.BestValid) > 1e-9 {
+		t.Errorf("kept ensemble scores %v, best was %v", v, h.BestValid)
+	}
+}
+
+func TestTrainCancelAndParams(t *testing.T) {
+	train := synth(t, 20, 5)
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	_, err := Train(ctx, train, nil, DefaultParams(Regression), func(float64, func() Snapshot) bool {
+		calls++
+		if calls == 3 {
+			cancel()
+		}
+		return ctx.Err() == nil
+	})
+	if !errors.Is(err, context.Canceled) || calls != 3 {
+		t.Errorf("err %v after %d trees", err, calls)
+	}
+	bad := DefaultParams("ranknet")
+	if _, err := Train(context.Background(), train, nil, bad, nil); err == nil {
+		t.Error("unknown objective accepted")
+	}
+	for _, mod := range []func(*Params){
+		func(p *Params) { p.Trees = 0 },
+		func(p *Params) { p.LearningRate = 0 },
+		func(p *Params) { p.RowSample = 1.5 },
+		func(p *Params) { p.Grow.MaxLeaves = 1 },
+		func(p *Params) { p.MaxBins = 300 },
+	} {
+		p := DefaultParams(Regression)
+		mod(&p)
+		if err := p.Validate(); err == nil {
+			t.Errorf("%+v accepted", p)
+		}
+	}
+}

@@ -1,0 +1,215 @@
+package tree
+
+import (
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/data"
+)
+
+func dataset(cols [][]float32) *data.Dataset {
+	n := len(cols[0])
+	return &data.Dataset{Cols: cols, Labels: make([]float32, n), QueryIDs: []int64{1}, QueryOffsets: []int{0, n}, HasQID: true}
+}
+
+func grower(t testing.TB, d *data.Dataset, p GrowParams, workers int) *Grower {
+	bins := data.ComputeBins(d, 255)
+	b, err := bins.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewGrower(b, bins, p, workers)
+}
+
+// Squared loss at the mean of y = [0 0 10 10]: g = 5 - y, h = 1. The one
+// split puts {1,2} left and {3,4} right; the Newton leaf values are
+// -ΣG/(ΣH+λ): -10/2 = -5 and 10/2 = 5 with λ = 0, -10/3 and 10/3 with λ = 1.
+func TestGrowHandWorked(t *testing.T) {
+	d := dataset([][]float32{{1, 2, 3, 4}, {7, 7, 7, 7}})
+	gh := []GradPair{{5, 1}, {5, 1}, {-5, 1}, {-5, 1}}
+	for _, c := range []struct {
+		lambda float64
+		leaves []float64
+	}{{0, []float64{-5, 5}}, {1, []float64{-10.0 / 3, 10.0 / 3}}} {
+		g := grower(t, d, GrowParams{MaxLeaves: 8, MinDocs: 1, Lambda: c.lambda}, 1)
+		leafOf := make([]int32, 4)
+		tr := g.Grow(gh, nil, nil, leafOf)
+		if len(tr.Nodes) != 1 || tr.Nodes[0].Feature != 0 || tr.Nodes[0].Threshold != 2.5 {
+			t.Fatalf("λ=%g: nodes %+v, want one split on feature 1 at 2.5", c.lambda, tr.Nodes)
+		}
+		if !reflect.DeepEqual(tr.Leaves, c.leaves) {
+			t.Errorf("λ=%g: leaves %v, want %v", c.lambda, tr.Leaves, c.leaves)
+		}
+		if !reflect.DeepEqual(leafOf, []int32{0, 0, 1, 1}) {
+			t.Errorf("leafOf %v", leafOf)
+		}
+		// The split gain is zero inside each side: no further split.
+	}
+}
+
+func TestGrowConstraints(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	n := 400
+	cols := [][]float32{make([]float32, n), make([]float32, n), make([]float32, n)}
+	gh := make([]GradPair, n)
+	for i := 0; i < n; i++ {
+		for f := range cols {
+			cols[f][i] = float32(r.IntN(50))
+		}
+		y := float64(cols[0][i]) + 0.5*float64(cols[1][i]) + r.NormFloat64()
+		gh[i] = GradPair{G: float32(-y), H: 1}
+	}
+	d := dataset(cols)
+	for _, p := range []GrowParams{
+		{MaxLeaves: 31, MinDocs: 30},
+		{MaxLeaves: 31, MinDocs: 1, MaxDepth: 2},
+		{MaxLeaves: 5, MinDocs: 1},
+		{MaxLeaves: 31, MinDocs: 1, MinHess: 50},
+	} {
+		g := grower(t, d, p, 2)
+		leafOf := make([]int32, n)
+		tr := g.Grow(gh, nil, nil, leafOf)
+		if err := tr.Validate(3); err != nil {
+			t.Fatal(err)
+		}
+		counts := make([]int, len(tr.Leaves))
+		for i, l := range leafOf {
+			counts[l]++
+			x := []float32{cols[0][i], cols[1][i], cols[2][i]}
+			if tr.LeafIndex(x) != int(l) {
+				t.Fatalf("%+v: raw-value routing disagrees with the partition for doc %d", p, i)
+			}
+		}
+		minDocs := max(p.MinDocs, int(p.MinHess)) // h = 1: hessian sums are counts
+		for l, c := range counts {
+			if c < minDocs {
+				t.Errorf("%+v: leaf %d has %d documents", p, l, c)
+			}
+		}
+		if len(tr.Leaves) > p.MaxLeaves {
+			t.Errorf("%+v: %d leaves", p, len(tr.Leaves))
+		}
+		if p.MaxDepth > 0 && tr.Depth() > p.MaxDepth {
+			t.Errorf("%+v: depth %d", p, tr.Depth())
+		}
+	}
+}
+
+// The root split must be the best over every feature and every threshold
+// between distinct values, found here by brute force on the raw values.
+func TestGrowRootSplitIsBest(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for trial := 0; trial < 20; trial++ {
+		n, nf := 60+r.IntN(60), 1+r.IntN(4)
+		cols := make([][]float32, nf)
+		for f := range cols {
+			cols[f] = make([]float32, n)
+			for i := range cols[f] {
+				cols[f][i] = float32(r.IntN(12)) // few distinct values: one bin each
+			}
+		}
+		gh := make([]GradPair, n)
+		for i := range gh {
+			gh[i] = GradPair{G: float32(r.NormFloat64()), H: float32(0.5 + r.Float64())}
+		}
+		const lambda, minDocs = 0.5, 3
+		score := func(g, h float64) float64 { return g * g / (h + lambda) }
+		var G, H float64
+		for _, p := range gh {
+			G += float64(p.G)
+			H += float64(p.H)
+		}
+		best := 0.0
+		for f := range cols {
+			for th := float32(0); th < 12; th++ {
+				var gl, hl float64
+				nl := 0
+				for i, p := range gh {
+					if cols[f][i] <= th {
+						gl += float64(p.G)
+						hl += float64(p.H)
+						nl++
+					}
+				}
+				if nl >= minDocs && n-nl >= minDocs {
+					best = max(best, score(gl, hl)+score(G-gl, H-hl)-score(G, H))
+				}
+			}
+		}
+		g := grower(t, dataset(cols), GrowParams{MaxLeaves: 2, MinDocs: minDocs, Lambda: lambda}, 1)
+		tr := g.Grow(gh, nil, nil, nil)
+		if best <= 0 {
+			if len(tr.Nodes) != 0 {
+				t.Errorf("trial %d: split found where none improves", trial)
+			}
+			continue
+		}
+		// Recompute the gain of the split the grower chose.
+		nd := tr.Nodes[0]
+		var gl, hl float64
+		for i, p := range gh {
+			if cols[nd.Feature][i] <= nd.Threshold {
+				gl += float64(p.G)
+				hl += float64(p.H)
+			}
+		}
+		got := score(gl, hl) + score(G-gl, H-hl) - score(G, H)
+		if math.Abs(got-best) > 1e-6*max(1, best) {
+			t.Errorf("trial %d: chosen split gains %v, best is %v", trial, got, best)
+		}
+	}
+}
+
+// Same inputs, same tree, whatever the number of workers; row subsets too.
+func TestGrowDeterministic(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	n := 5000
+	cols := make([][]float32, 10)
+	for f := range cols {
+		cols[f] = make([]float32, n)
+		for i := range cols[f] {
+			cols[f][i] = float32(r.NormFloat64())
+		}
+	}
+	gh := make([]GradPair, n)
+	for i := range gh {
+		gh[i] = GradPair{G: cols[0][i]*cols[3][i] + float32(r.NormFloat64()), H: 1}
+	}
+	var rows []int32
+	for i := 0; i < n; i += 2 {
+		rows = append(rows, int32(i))
+	}
+	d := dataset(cols)
+	p := GrowParams{MaxLeaves: 31, MinDocs: 5}
+	for _, rs := range [][]int32{nil, rows} {
+		a := grower(t, d, p, 1).Grow(gh, rs, nil, nil)
+		b := grower(t, d, p, 2).Grow(gh, rs, nil, nil)
+		c := grower(t, d, p, 7).Grow(gh, rs, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, nil)
+		if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(a, c) {
+			t.Fatal("trees differ with the number of workers")
+		}
+		if len(a.Leaves) != 31 {
+			t.Errorf("%d leaves, want 31", len(a.Leaves))
+		}
+	}
+}
+
+func TestGrowFeatureSubset(t *testing.T) {
+	d := dataset([][]float32{{1, 2, 3, 4}, {4, 3, 2, 1}, {0, 0, 1, 1}})
+	gh := []GradPair{{5, 1}, {5, 1}, {-5, 1}, {-5, 1}}
+	g := grower(t, d, GrowParams{MaxLeaves: 4, MinDocs: 1}, 1)
+	for _, fs := range [][]int{{1}, {2}, {1, 2}} {
+		tr := g.Grow(gh, nil, fs, nil)
+		for _, nd := range tr.Nodes {
+			ok := false
+			for _, f := range fs {
+				ok = ok || int(nd.Feature) == f
+			}
+			if !ok {
+				t.Errorf("features %v: split on %d", fs, nd.Feature)
+			}
+		}
+	}
+}
