@@ -95,9 +95,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	s := data.Summarize(d, costs)
 	if *jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
+		return writeJSON(stdout, s)
 	}
 	fmt.Fprint(stdout, FormatSummary(s, *costsFlag))
 	return nil

@@ -32,6 +32,10 @@ func init() {
 		{"tui", "[--train F --valid F --test F --costs F]", "open the workbench (the default on a terminal)", runTUI},
 		{"inspect", "FILE [--costs F] [--regroup] [--json]", "summarise a data set: queries, documents, labels, cost groups", runInspect},
 		{"gen", "--queries Q --docs-per-query M [--features D] [--costs F] [--seed S] --out F", "write a synthetic MSLR-shaped data set", runGen},
+		{"train", "--train F [--valid F] --objective regression|binary|lambdarank --trees N --leaves L --learning-rate η [--seed S] --out MODEL [--json]", "train a tree ensemble", runTrain},
+		{"predict", "--model M --data F [--trees k] [--out F]", "write one raw score per document", runPredict},
+		{"eval", "(--model M | --scores F) --data F [--costs F] [--metrics LIST] [--per-query F] [--run F] [--json]", "ranking quality and cost per document", runEval},
+		{"import", "--from lightgbm|xgboost IN --out MODEL", "convert a LightGBM or XGBoost model", runImport},
 	}
 }
 

@@ -440,3 +440,10 @@ func BenchmarkMean(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*nq*n), "ns/doc")
 }
+
+func TestEnsembleCost(t *testing.T) {
+	got := EnsembleCost([]int{0, 3}, []float64{1, 10, 20, 50}, 7, 1)
+	if got != (Cost{Total: 58, Features: 51, Trees: 7}) {
+		t.Errorf("got %+v", got)
+	}
+}

@@ -96,8 +96,10 @@ type Grower struct {
 	idx     []int32 // documents, partitioned into the leaves' segments
 	tmp     []int32
 	free    [][]hbin
-	ordered []GradPair // gradient pairs of one leaf's documents, in idx order
-	fg      featureGroups
+	ordered []GradPair    // gradient pairs of one leaf's documents, in idx order
+	fg      featureGroups // width-4 row-major groups, for large leaves
+	wide    featureGroups // one wide group per worker, for small leaves
+	buf     [][]uint32    // per worker: buildScattered's chunk buffer
 	groups  []int
 }
 
@@ -109,13 +111,26 @@ func NewGrower(b *data.Binned, bins *data.Bins, p GrowParams, workers int) *Grow
 	}
 	g := &Grower{codes: b.Codes, numBins: b.NumBins, bins: bins, p: p, workers: workers}
 	// Every feature gets 256 slots, so the histogram loop indexes by a
-	// uint8 code without a bounds check.
-	g.off = make([]int, len(b.NumBins)+1)
-	for f := range b.NumBins {
+	// uint8 code without a bounds check; the padding features (up to a
+	// multiple of the group widths) get slots too and are never split on.
+	d := len(b.NumBins)
+	n := 0
+	if d > 0 {
+		n = len(b.Codes[0])
+	}
+	wideWidth := groupWidth * ((d + groupWidth*workers - 1) / (groupWidth * workers))
+	padded := max(wideWidth*workers, groupWidth)
+	g.off = make([]int, padded+1)
+	for f := range padded {
 		g.off[f+1] = g.off[f] + 256
 	}
-	g.total = g.off[len(b.NumBins)]
-	g.fg = newFeatureGroups(b.Codes, workers)
+	g.total = g.off[padded]
+	g.fg = newFeatureGroups(b.Codes, n, padded, groupWidth, workers)
+	g.wide = newFeatureGroups(b.Codes, n, padded, max(wideWidth, groupWidth), workers)
+	g.buf = make([][]uint32, workers)
+	for w := range g.buf {
+		g.buf[w] = make([]uint32, g.wide.width/4*chunkDocs)
+	}
 	return g
 }
 
@@ -280,16 +295,19 @@ func (g *Grower) build(h, parent []hbin, idx []int32, gh []GradPair, features []
 			gho[j] = gh[i]
 		}
 	}
-	groups := g.groupsOf(features)
-	one := func(gi int) {
-		lo, hi := g.fg.start[gi], g.fg.start[gi+1]
+	fg := &g.fg
+	if !all && len(idx) < len(gh)/scatteredBelow {
+		fg = &g.wide
+	}
+	groups := g.groupsOf(fg, features)
+	one := func(gi, worker int) {
+		lo, hi := gi*fg.width, (gi+1)*fg.width
 		hg := h[g.off[lo]:g.off[hi]]
 		clear(hg)
-		switch hi - lo {
-		case 4:
-			buildGroup4(hg, g.fg.rows[gi], idx, gho, all)
-		default:
-			buildGroup(hg, g.fg.rows[gi], hi-lo, idx, gho, all)
+		if fg == &g.wide {
+			buildScattered(hg, fg.rows[gi], fg.width, idx, gho, g.buf[worker])
+		} else {
+			buildGroup4(hg, fg.rows[gi], idx, gho, all)
 		}
 		if parent != nil {
 			pg := parent[g.off[lo]:g.off[hi]]
@@ -306,7 +324,7 @@ func (g *Grower) build(h, parent []hbin, idx []int32, gh []GradPair, features []
 	}
 	if w == 1 {
 		for _, gi := range groups {
-			one(gi)
+			one(gi, 0)
 		}
 		return
 	}
@@ -316,18 +334,22 @@ func (g *Grower) build(h, parent []hbin, idx []int32, gh []GradPair, features []
 		go func(k int) {
 			defer wg.Done()
 			for j := k; j < len(groups); j += w {
-				one(groups[j])
+				one(groups[j], k)
 			}
 		}(k)
 	}
 	wg.Wait()
 }
 
-// groupsOf returns the feature groups that hold any of features (sorted).
-func (g *Grower) groupsOf(features []int) []int {
+// scatteredBelow: a leaf with fewer than 1/scatteredBelow of the documents
+// is built by buildScattered.
+const scatteredBelow = 16
+
+// groupsOf returns the groups of fg that hold any of features (sorted).
+func (g *Grower) groupsOf(fg *featureGroups, features []int) []int {
 	g.groups = g.groups[:0]
 	for _, f := range features {
-		gi := f / groupWidth
+		gi := f / fg.width
 		if n := len(g.groups); n == 0 || g.groups[n-1] != gi {
 			g.groups = append(g.groups, gi)
 		}

@@ -1,46 +1,40 @@
 package tree
 
-import "sync"
+import (
+	"encoding/binary"
+	"sync"
+	"unsafe"
+)
 
 // groupWidth is how many features share one row-major block of codes. A
 // leaf's documents are scattered over the data set, so reading one code per
 // document from a column pulls a whole cache line for one byte; in a
 // row-major block a document's codes for groupWidth features sit together,
-// and the block's histogram (groupWidth × 256 bins) stays in the L2 cache.
+// and the block's histogram (groupWidth × 256 bins) stays in the L1 cache.
+// Features are padded with all-zero columns to a multiple of groupWidth.
 const groupWidth = 4
 
-// featureGroups holds the codes of each group of groupWidth consecutive
-// features row-major: rows[g][i*w+k] is the code of document i for feature
-// start[g]+k, where w is the group's width.
+// featureGroups holds the codes of consecutive features row-major, in groups
+// of a fixed width (a multiple of 4): rows[g][i*width+k] is the code of
+// document i for feature g*width+k.
 type featureGroups struct {
 	rows  [][]uint8
-	start []int // first feature of each group; len(rows)+1 entries
+	width int
 }
 
-func newFeatureGroups(codes [][]uint8, workers int) featureGroups {
-	d := len(codes)
-	var fg featureGroups
-	for f := 0; f < d; f += groupWidth {
-		fg.start = append(fg.start, f)
-	}
-	fg.start = append(fg.start, d)
-	fg.rows = make([][]uint8, len(fg.start)-1)
+// newFeatureGroups lays out codes (padded to d features, a multiple of
+// width) in groups of width features.
+func newFeatureGroups(codes [][]uint8, n, d, width, workers int) featureGroups {
+	fg := featureGroups{rows: make([][]uint8, d/width), width: width}
 	var wg sync.WaitGroup
-	for w := 0; w < max(workers, 1); w++ {
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			for gi := w; gi < len(fg.rows); gi += max(workers, 1) {
-				lo, hi := fg.start[gi], fg.start[gi+1]
-				width := hi - lo
-				n := 0
-				if d > 0 {
-					n = len(codes[0])
-				}
+			for gi := w; gi < len(fg.rows); gi += workers {
 				r := make([]uint8, n*width)
-				for k := 0; k < width; k++ {
-					col := codes[lo+k]
-					for i, c := range col {
+				for k := 0; k < width && gi*width+k < len(codes); k++ {
+					for i, c := range codes[gi*width+k] {
 						r[i*width+k] = c
 					}
 				}
@@ -52,40 +46,48 @@ func newFeatureGroups(codes [][]uint8, workers int) featureGroups {
 	return fg
 }
 
-// buildGroup adds the documents idx (with gradient pairs gho[j] for idx[j])
-// to the histograms of one group of width features; h is the group's part
-// of the node histogram (width × 256 bins). all says idx is every document
-// in order, and gho is then gh itself.
-func buildGroup(h []hbin, rows []uint8, width int, idx []int32, gho []GradPair, all bool) {
-	h = h[:width*256]
-	if all {
-		for i, p := range gho {
-			row := rows[i*width : i*width+width]
-			g, hh := float64(p.G), float64(p.H)
-			for k, c := range row {
-				b := &h[k<<8|int(c)]
-				b.G += g
-				b.H += hh
-				b.N++
+// Prefetching in buildScattered: every prefetchBatch documents, the rows of
+// the prefetchBatch documents prefetchAhead places ahead are requested.
+const (
+	prefetchBatch = 8
+	prefetchAhead = 32
+)
+
+// chunkDocs is how many scattered documents buildScattered gathers at a time.
+const chunkDocs = 1024
+
+// buildScattered is the histogram builder for small leaves, whose documents
+// are scattered over the data set. It gathers each document's codes once
+// from the wide groups (a few cache lines per document), transposed into
+// width-4 blocks of a chunk-sized buffer, and then runs the sequential
+// width-4 kernel on each block. h is the wide group's part of the node
+// histogram; buf must hold width/4 × chunkDocs values.
+func buildScattered(h []hbin, rows []uint8, width int, idx []int32, gho []GradPair, buf []uint32) {
+	ng := width / 4
+	for c := 0; c < len(idx); c += chunkDocs {
+		ids := idx[c:min(c+chunkDocs, len(idx))]
+		for j, i := range ids {
+			if j%prefetchBatch == 0 && j+prefetchAhead+prefetchBatch <= len(ids) {
+				prefetchRows(unsafe.Pointer(unsafe.SliceData(rows)), unsafe.Pointer(&ids[j+prefetchAhead]), prefetchBatch, width)
+			}
+			row := rows[int(i)*width:][:width]
+			for g := 0; g < ng; g++ {
+				buf[g*chunkDocs+j] = binary.NativeEndian.Uint32(row[4*g:])
 			}
 		}
-		return
-	}
-	gho = gho[:len(idx)]
-	for j, i := range idx {
-		row := rows[int(i)*width : int(i)*width+width]
-		g, hh := float64(gho[j].G), float64(gho[j].H)
-		for k, c := range row {
-			b := &h[k<<8|int(c)]
-			b.G += g
-			b.H += hh
-			b.N++
+		for g := 0; g < ng; g++ {
+			block := buf[g*chunkDocs : g*chunkDocs+len(ids)]
+			codes := unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(block))), 4*len(block))
+			buildGroup4(h[g*4*256:(g+1)*4*256], codes, nil, gho[c:c+len(ids)], true)
 		}
 	}
 }
 
-// buildGroup4 is buildGroup for a full group of 4 features, unrolled with
-// fixed-size arrays so that no access needs a bounds check.
+// buildGroup4 adds the documents idx (with gradient pairs gho[j] for idx[j])
+// to the histograms of one group of 4 features; h is the group's part of the
+// node histogram (4 × 256 bins). all says idx is every document in order,
+// and gho is then gh itself. It is unrolled with fixed-size arrays so that no
+// access needs a bounds check.
 func buildGroup4(hs []hbin, rows []uint8, idx []int32, gho []GradPair, all bool) {
 	h := (*[4 * 256]hbin)(hs)
 	add := func(r *[4]uint8, g, hh float64) {
@@ -118,6 +120,9 @@ func buildGroup4(hs []hbin, rows []uint8, idx []int32, gho []GradPair, all bool)
 	// that their cache misses overlap instead of queueing behind the updates.
 	j := 0
 	for ; j+8 <= len(idx); j += 8 {
+		if j+prefetchAhead+8 <= len(idx) {
+			prefetchRows1(unsafe.Pointer(unsafe.SliceData(rows)), unsafe.Pointer(&idx[j+prefetchAhead]), 8, 4)
+		}
 		ix := (*[8]int32)(idx[j:])
 		r0 := *(*[4]uint8)(rows[4*int(ix[0]):])
 		r1 := *(*[4]uint8)(rows[4*int(ix[1]):])

@@ -1,15 +1,17 @@
 package tree
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/cronus-ltr/cronus/data"
 )
 
 // Model file format and the newest version this code reads and writes.
@@ -280,34 +282,12 @@ func encodeModel(m *Model) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// writeFileAtomic writes data to a temporary file beside path and renames it
-// to path; on any error the temporary file is removed.
-func writeFileAtomic(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
+// writeFileAtomic writes data to path atomically (see data.WriteAtomic).
+func writeFileAtomic(path string, b []byte) error {
+	return data.WriteAtomic(path, func(w *bufio.Writer) error {
+		_, err := w.Write(b)
 		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	// CreateTemp makes the file private; a model is an ordinary file.
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	})
 }
 
 // ReadModel reads and checks a model file: the format name, the version,

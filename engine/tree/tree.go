@@ -7,7 +7,10 @@ package tree
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // Node is an internal node: a document goes left when its value of Feature
@@ -151,7 +154,9 @@ const predictBlock = 128
 // Predict writes into dst the raw scores of n documents held column-major in
 // cols (as data.Dataset.Cols: cols[f][i] is feature f of document i) using
 // the first k trees; k < 0 or k > len(Trees) means all. cols must have at
-// least NumFeatures columns. dst is allocated when nil and returned.
+// least NumFeatures columns. dst is allocated when nil and returned. Blocks
+// of documents are scored on all cores; each score is computed the same way
+// whatever the number of cores.
 func (e *Ensemble) Predict(dst []float64, cols [][]float32, n, k int) []float64 {
 	if dst == nil {
 		dst = make([]float64, n)
@@ -166,16 +171,9 @@ func (e *Ensemble) Predict(dst []float64, cols [][]float32, n, k int) []float64 
 	if k >= 0 && k < len(trees) {
 		trees = trees[:k]
 	}
-	d := e.NumFeatures
-	rows := make([]float32, predictBlock*d)
-	for lo := 0; lo < n; lo += predictBlock {
-		hi := min(lo+predictBlock, n)
-		for f := 0; f < d; f++ {
-			c := cols[f][lo:hi]
-			for j, v := range c {
-				rows[j*d+f] = v
-			}
-		}
+	parallelBlocks(n, func(lo, hi int, rows []float32) {
+		d := e.NumFeatures
+		gather(rows, cols, d, lo, hi)
 		out := dst[lo:hi]
 		for j := range out {
 			out[j] = e.Base
@@ -186,8 +184,44 @@ func (e *Ensemble) Predict(dst []float64, cols [][]float32, n, k int) []float64 
 				out[j] += tr.Leaves[tr.LeafIndex(rows[j*d:(j+1)*d])]
 			}
 		}
-	}
+	}, e.NumFeatures)
 	return dst
+}
+
+// gather copies documents lo..hi-1 of the first d columns into rows,
+// row-major.
+func gather(rows []float32, cols [][]float32, d, lo, hi int) {
+	for f := 0; f < d; f++ {
+		for j, v := range cols[f][lo:hi] {
+			rows[j*d+f] = v
+		}
+	}
+}
+
+// parallelBlocks calls fn on consecutive blocks of predictBlock documents,
+// spread over GOMAXPROCS goroutines, each with its own row buffer of
+// predictBlock × d values.
+func parallelBlocks(n int, fn func(lo, hi int, rows []float32), d int) {
+	blocks := (n + predictBlock - 1) / predictBlock
+	w := min(runtime.GOMAXPROCS(0), blocks)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for k := 0; k < max(w, 1); k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rows := make([]float32, predictBlock*d)
+			for {
+				b := int(next.Add(1)) - 1
+				if b >= blocks {
+					return
+				}
+				lo := b * predictBlock
+				fn(lo, min(lo+predictBlock, n), rows)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // LeafIndices writes, for each of the first k trees and each of n documents
@@ -202,15 +236,9 @@ func (e *Ensemble) LeafIndices(dst []int32, cols [][]float32, n, k int) []int32 
 	if dst == nil {
 		dst = make([]int32, len(trees)*n)
 	}
-	d := e.NumFeatures
-	rows := make([]float32, predictBlock*d)
-	for lo := 0; lo < n; lo += predictBlock {
-		hi := min(lo+predictBlock, n)
-		for f := 0; f < d; f++ {
-			for j, v := range cols[f][lo:hi] {
-				rows[j*d+f] = v
-			}
-		}
+	parallelBlocks(n, func(lo, hi int, rows []float32) {
+		d := e.NumFeatures
+		gather(rows, cols, d, lo, hi)
 		for t := range trees {
 			tr := &trees[t]
 			out := dst[t*n+lo : t*n+hi]
@@ -218,6 +246,27 @@ func (e *Ensemble) LeafIndices(dst []int32, cols [][]float32, n, k int) []int32 
 				out[j] = int32(tr.LeafIndex(rows[j*d : (j+1)*d]))
 			}
 		}
-	}
+	}, e.NumFeatures)
 	return dst
+}
+
+// Features returns the sorted distinct features (0-based) that the first k
+// trees split on (k < 0 or k > len(Trees) means all).
+func (e *Ensemble) Features(k int) []int {
+	trees := e.Trees
+	if k >= 0 && k < len(trees) {
+		trees = trees[:k]
+	}
+	seen := make([]bool, e.NumFeatures)
+	var fs []int
+	for _, t := range trees {
+		for _, n := range t.Nodes {
+			if f := int(n.Feature); !seen[f] {
+				seen[f] = true
+				fs = append(fs, f)
+			}
+		}
+	}
+	sort.Ints(fs)
+	return fs
 }

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Tree ensembles: Cronus against XGBoost 1.7 (Debian's python3-xgboost) on
+# the same files and parameters, both scored by Cronus's own metric code.
+#
+#   bash bench/train.sh [quality|speed|all]     (default all)
+#
+# quality: built-in MQ2008 Fold1, 500 trees, 31 leaves, learning rate 0.1,
+#   no early stopping: test NDCG@10 of Cronus lambdarank vs XGBoost rank:ndcg,
+#   and of Cronus regression vs XGBoost reg:squarederror.
+# speed: a 200,000-document, 136-feature `cronus gen` set (seed 2), squared
+#   loss, 500 trees × 31 leaves, 2 threads: training time (data loading
+#   excluded on both sides), peak memory of the whole process, and prediction
+#   time per document per tree with the very same model (XGBoost's, imported).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+dir=${BENCH_DIR:-/tmp/cronus-bench}
+mkdir -p "$dir"
+py=/usr/bin/python3
+if ! $py -c 'import xgboost' 2>/dev/null; then
+  apt-get update -qq && apt-get install -y -qq python3-xgboost >/dev/null
+fi
+[ -x /usr/bin/time ] || apt-get install -y -qq time >/dev/null
+go build -o "$dir/cronus" .
+c="$dir/cronus"
+field() { $py -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval('d'+sys.argv[2]))" "$1" "$2"; }
+
+if [ "$what" = quality ] || [ "$what" = all ]; then
+  for s in train test; do gzip -dc "data/builtin/mq2008/$s.txt.gz" > "$dir/mq2008-$s.txt"; done
+  echo "MQ2008 Fold1, 500 trees x 31 leaves, learning rate 0.1; test NDCG@10 (Cronus's metric, queries without relevant documents score 0)"
+  printf '%-12s %-22s %8s   %-22s %8s\n' "" "cronus" "ndcg@10" "xgboost" "ndcg@10"
+  for pair in "lambdarank rank:ndcg" "regression reg:squarederror"; do
+    set -- $pair
+    "$c" train --train "$dir/mq2008-train.txt" --objective "$1" --trees 500 --leaves 31 --learning-rate 0.1 --out "$dir/c-$1.json" > /dev/null
+    "$c" eval --model "$dir/c-$1.json" --data "$dir/mq2008-test.txt" --metrics ndcg@10 --json > "$dir/c-$1.eval.json"
+    $py bench/xgb.py train "$dir/mq2008-train.txt" "$2" 500 "$dir/x-$1.json" "$dir/mq2008-test.txt" "$dir/x-$1.scores" > /dev/null
+    "$c" eval --scores "$dir/x-$1.scores" --data "$dir/mq2008-test.txt" --metrics ndcg@10 --json > "$dir/x-$1.eval.json"
+    printf '%-12s %-22s %8.4f   %-22s %8.4f\n' "" "$1" "$(field "$dir/c-$1.eval.json" "['metrics']['ndcg@10']")" \
+      "$2" "$(field "$dir/x-$1.eval.json" "['metrics']['ndcg@10']")"
+  done
+fi
+
+if [ "$what" = speed ] || [ "$what" = all ]; then
+  f="$dir/synth-200k.txt"
+  [ -f "$f" ] || "$c" gen --queries 1600 --docs-per-query 125 --features 136 --seed 2 --out "$f" > /dev/null
+  cat "$f" > /dev/null
+  /usr/bin/time -f '%M' -o "$dir/c.rss" "$c" train --train "$f" --objective regression --trees 500 --leaves 31 \
+    --learning-rate 0.1 --out "$dir/c-200k.json" --json > "$dir/c-train.json"
+  /usr/bin/time -f '%M' -o "$dir/x.rss" $py bench/xgb.py train "$f" reg:squarederror 500 "$dir/x-200k.json" > "$dir/x-train.json"
+  "$c" import --from xgboost "$dir/x-200k.json" --out "$dir/x-200k.cronus.json" > /dev/null
+  "$c" eval --model "$dir/x-200k.cronus.json" --data "$f" --metrics ndcg@10 --json > "$dir/c-pred.json"
+  $py bench/xgb.py predict "$dir/x-200k.json" "$f" > "$dir/x-pred.json"
+  ct=$(field "$dir/c-train.json" "['seconds']"); xt=$(field "$dir/x-train.json" "['train_seconds']")
+  cm=$(cat "$dir/c.rss"); xm=$(cat "$dir/x.rss")
+  cp=$(field "$dir/c-pred.json" "['predict_seconds']"); xp=$(field "$dir/x-pred.json" "['predict_seconds']")
+  docs=$(field "$dir/x-pred.json" "['docs']"); trees=$(field "$dir/x-pred.json" "['trees']")
+  awk -v ct="$ct" -v xt="$xt" -v cm="$cm" -v xm="$xm" -v cp="$cp" -v xp="$xp" -v n="$docs" -v t="$trees" 'BEGIN {
+    printf "200,000 x 136 cronus gen set, squared loss, 500 trees x 31 leaves, 2 threads\n"
+    printf "%-34s %10s %10s %8s\n", "", "cronus", "xgboost", "ratio"
+    printf "%-34s %10.1f %10.1f %8.2f\n", "training seconds (no loading)", ct, xt, ct/xt
+    printf "%-34s %10.0f %10.0f %8.2f\n", "peak RSS MiB (whole process)", cm/1024, xm/1024, cm/xm
+    printf "%-34s %10.2f %10.2f %8.2f\n", "prediction ns per doc per tree", cp*1e9/n/t, xp*1e9/n/t, cp/xp
+  }'
+fi

@@ -1,0 +1,441 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/boost"
+	"github.com/cronus-ltr/cronus/engine/job"
+	"github.com/cronus-ltr/cronus/engine/metric"
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// loadData reads a data set with progress, padded to at least minFeatures.
+func loadData(ctx context.Context, p *progress, name string, minFeatures int) (*data.Dataset, error) {
+	opt := p.readOptions(name)
+	opt.MinFeatures = minFeatures
+	d, err := data.LoadDataset(ctx, name, opt)
+	p.done()
+	if err != nil {
+		return nil, err
+	}
+	d.Name = name
+	return d, nil
+}
+
+func loadModel(path string) (*tree.Ensemble, *tree.Model, error) {
+	m, err := tree.ReadModel(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	e, err := m.Ensemble()
+	return e, m, err
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("train", stdout)
+	trainF := fs.String("train", "", "training data `FILE` (required)")
+	validF := fs.String("valid", "", "validation data `FILE`: metric after every tree, early stopping")
+	p := boost.DefaultParams(boost.LambdaRank)
+	fs.StringVar(&p.Objective, "objective", p.Objective, "`objective`: regression, binary or lambdarank")
+	fs.IntVar(&p.Trees, "trees", p.Trees, "number of trees `N`")
+	fs.IntVar(&p.Grow.MaxLeaves, "leaves", p.Grow.MaxLeaves, "leaves per tree `L`")
+	fs.Float64Var(&p.LearningRate, "learning-rate", p.LearningRate, "shrinkage `η`")
+	fs.IntVar(&p.Grow.MaxDepth, "max-depth", p.Grow.MaxDepth, "longest root-to-leaf path; 0 = no limit")
+	fs.IntVar(&p.Grow.MinDocs, "min-docs", p.Grow.MinDocs, "fewest documents in a leaf")
+	fs.Float64Var(&p.Grow.MinHess, "min-hessian", p.Grow.MinHess, "smallest sum of hessians in a leaf")
+	fs.Float64Var(&p.Grow.Lambda, "l2", p.Grow.Lambda, "L2 penalty on leaf values")
+	fs.Float64Var(&p.RowSample, "row-sample", p.RowSample, "fraction of documents per tree (of queries, for lambdarank)")
+	fs.Float64Var(&p.ColSample, "col-sample", p.ColSample, "fraction of features per tree")
+	fs.IntVar(&p.MaxBins, "max-bins", p.MaxBins, "histogram bins per feature (2-255)")
+	fs.IntVar(&p.EarlyStop, "early-stop", p.EarlyStop, "stop after `R` trees without a better validation metric (0 = off); keeps the best")
+	metricF := fs.String("metric", p.Metric.String(), "evaluation `metric` (ndcg@10, p@5, err@3, rbp@0.8, map)")
+	fs.IntVar(&p.Truncation, "truncation", p.Truncation, "lambdarank: pairs whose better-placed document is in the top `K`")
+	fs.Float64Var(&p.Sigma, "sigma", p.Sigma, "lambdarank: sigmoid parameter")
+	fs.Uint64Var(&p.Seed, "seed", p.Seed, "random `seed` for subsampling")
+	out := fs.String("out", "", "model `FILE` to write (required)")
+	jsonOut := fs.Bool("json", false, "print a JSON report")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) > 0:
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	case *trainF == "":
+		return usageError{"--train FILE is required"}
+	case *out == "":
+		return usageError{"--out FILE is required"}
+	}
+	if p.Metric, err = metric.Parse(*metricF); err != nil {
+		return usageError{err.Error()}
+	}
+	if err := p.Validate(); err != nil {
+		return usageError{err.Error()}
+	}
+	pr := newProgress(stderr)
+	train, err := loadData(ctx, pr, *trainF, 0)
+	if err != nil {
+		return err
+	}
+	var valid *data.Dataset
+	if *validF != "" {
+		if valid, err = loadData(ctx, pr, *validF, train.NumFeatures()); err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	j := job.Start(ctx, func(ctx context.Context, r *job.Reporter[boost.Snapshot]) (*boost.Result, error) {
+		r.Phase("training", float64(p.Trees))
+		return boost.Train(ctx, train, valid, p, r.Report)
+	})
+	for ev := range j.Events() {
+		if ev.Final {
+			break
+		}
+		s := ev.Snapshot
+		line := fmt.Sprintf("training: tree %d/%d", s.Trees, s.Total)
+		if n := len(s.Train); n > 0 {
+			line += fmt.Sprintf("  train %s %.4f", s.Metric, s.Train[n-1])
+		}
+		if n := len(s.Valid); n > 0 {
+			line += fmt.Sprintf("  valid %.4f (best %.4f at %d)", s.Valid[n-1], s.BestValid, s.BestTrees)
+		}
+		if ev.Progress.ETA > 0 {
+			line += fmt.Sprintf("  ETA %s", ev.Progress.ETA.Round(time.Second))
+		}
+		pr.show("%s", line)
+	}
+	pr.done()
+	res, err := j.Wait()
+	if err != nil {
+		return err
+	}
+	seconds := time.Since(start).Seconds()
+	params := map[string]any{
+		"objective": p.Objective, "trees": p.Trees, "leaves": p.Grow.MaxLeaves, "learning_rate": p.LearningRate,
+		"max_depth": p.Grow.MaxDepth, "min_docs": p.Grow.MinDocs, "min_hessian": p.Grow.MinHess, "l2": p.Grow.Lambda,
+		"row_sample": p.RowSample, "col_sample": p.ColSample, "max_bins": p.MaxBins, "early_stop": p.EarlyStop,
+		"metric": p.Metric.String(), "seed": p.Seed, "train": *trainF,
+	}
+	if p.Objective == boost.LambdaRank {
+		params["truncation"], params["sigma"] = p.Truncation, p.Sigma
+	}
+	if *validF != "" {
+		params["valid"] = *validF
+	}
+	if err := tree.WriteModel(*out, tree.NewModel(res.Ensemble, "cronus", params)); err != nil {
+		return err
+	}
+	h := res.History
+	report := map[string]any{
+		"model": *out, "objective": p.Objective, "trees": len(res.Ensemble.Trees), "seconds": seconds,
+		"metric": h.Metric,
+	}
+	if n := len(h.Train); n > 0 {
+		report["train_metric"] = h.Train[n-1]
+	}
+	if len(h.Valid) > 0 {
+		report["valid_metric"], report["best_trees"] = h.BestValid, h.BestTrees
+	}
+	if *jsonOut {
+		return writeJSON(stdout, report)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d trees (%s) in %.1fs", *out, len(res.Ensemble.Trees), p.Objective, seconds)
+	if len(h.Valid) > 0 {
+		fmt.Fprintf(stdout, "; best valid %s %.4f at %d trees", h.Metric, h.BestValid, h.BestTrees)
+		if h.StoppedAt > 0 {
+			fmt.Fprintf(stdout, " (early stop at %d)", h.StoppedAt)
+		}
+	}
+	fmt.Fprintln(stdout)
+	return nil
+}
+
+// writeOut writes through write to path atomically, or to stdout when path
+// is "" or "-".
+func writeOut(path string, stdout io.Writer, write func(w *bufio.Writer) error) error {
+	if path == "" || path == "-" {
+		w := bufio.NewWriter(stdout)
+		if err := write(w); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
+	return data.WriteAtomic(path, write)
+}
+
+func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("predict", stdout)
+	modelF := fs.String("model", "", "model `FILE` (required)")
+	dataF := fs.String("data", "", "data `FILE` to score (required)")
+	k := fs.Int("trees", -1, "use only the first `k` trees (default all)")
+	out := fs.String("out", "", "write the scores to `FILE` (default standard output)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) > 0:
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	case *modelF == "" || *dataF == "":
+		return usageError{"--model FILE and --data FILE are required"}
+	}
+	e, _, err := loadModel(*modelF)
+	if err != nil {
+		return err
+	}
+	d, err := loadData(ctx, newProgress(stderr), *dataF, e.NumFeatures)
+	if err != nil {
+		return err
+	}
+	scores := e.Predict(nil, d.Cols, d.NumDocs(), *k)
+	return writeOut(*out, stdout, func(w *bufio.Writer) error {
+		var b []byte
+		for _, s := range scores {
+			b = strconv.AppendFloat(b[:0], s, 'g', -1, 64)
+			b = append(b, '\n')
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// readScores reads one score per line, as `cronus predict` writes them.
+func readScores(path string, want int) ([]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var scores []float64
+	sc := bufio.NewScanner(f)
+	line := 0
+	for sc.Scan() {
+		line++
+		t := strings.TrimSpace(sc.Text())
+		if t == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(t, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: score %q is not a number; expected one score per line", path, line, t)
+		}
+		scores = append(scores, v)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(scores) != want {
+		return nil, fmt.Errorf("%s: %d scores for %d documents", path, len(scores), want)
+	}
+	return scores, nil
+}
+
+// trecDocID picks the document id for a TREC run line from the comment
+// kept by the reader: the value after "docid =" (LETOR), else the first word,
+// else the document's position.
+func trecDocID(comment string, i int) string {
+	if _, rest, ok := strings.Cut(comment, "docid ="); ok {
+		if f := strings.Fields(rest); len(f) > 0 {
+			return f[0]
+		}
+	}
+	if f := strings.Fields(comment); len(f) > 0 {
+		return f[0]
+	}
+	return "doc" + strconv.Itoa(i+1)
+}
+
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("eval", stdout)
+	modelF := fs.String("model", "", "model `FILE` to score the data with")
+	scoresF := fs.String("scores", "", "or a `FILE` of scores, one per document (as cronus predict writes)")
+	dataF := fs.String("data", "", "data `FILE` (required)")
+	costsF := fs.String("costs", "", "feature cost `FILE` for the cost per document (default: every feature costs 1)")
+	k := fs.Int("trees", -1, "use only the first `k` trees of the model")
+	treeCost := fs.Float64("tree-cost", 1, "cost of evaluating one tree on one document")
+	metricsF := fs.String("metrics", "p@5,ndcg@10,err@3,rbp@0.8,map", "comma-separated `metrics`")
+	relevant := fs.Float64("relevant", 1, "P@k, MAP, RBP: a document is relevant when its label >= `r`")
+	exclude := fs.Bool("exclude-no-relevant", false, "leave queries without relevant documents out of the means (default: they score 0)")
+	perQuery := fs.String("per-query", "", "write per-query values as TSV to `FILE`")
+	runF := fs.String("run", "", "write a TREC run (qid Q0 docid rank score tag) to `FILE`")
+	tag := fs.String("tag", "cronus", "run `tag` for --run")
+	jsonOut := fs.Bool("json", false, "print JSON")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) > 0:
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	case *dataF == "":
+		return usageError{"--data FILE is required"}
+	case (*modelF == "") == (*scoresF == ""):
+		return usageError{"give exactly one of --model FILE and --scores FILE"}
+	}
+	specs, err := metric.ParseList(*metricsF)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	var e *tree.Ensemble
+	minFeatures := 0
+	if *modelF != "" {
+		if e, _, err = loadModel(*modelF); err != nil {
+			return err
+		}
+		minFeatures = e.NumFeatures
+	}
+	d, err := loadData(ctx, newProgress(stderr), *dataF, minFeatures)
+	if err != nil {
+		return err
+	}
+	var scores []float64
+	var cost *metric.Cost
+	var predictSeconds float64
+	if e != nil {
+		t0 := time.Now()
+		scores = e.Predict(nil, d.Cols, d.NumDocs(), *k)
+		predictSeconds = time.Since(t0).Seconds()
+		costs, err := loadCosts(*costsF, d.NumFeatures(), stderr)
+		if err != nil {
+			return err
+		}
+		trees := len(e.Trees)
+		if *k >= 0 && *k < trees {
+			trees = *k
+		}
+		c := metric.EnsembleCost(e.Features(*k), costs.Cost, trees, *treeCost)
+		cost = &c
+	} else if scores, err = readScores(*scoresF, d.NumDocs()); err != nil {
+		return err
+	}
+	opt := metric.Options{RelevantLabel: *relevant, ExcludeNoRelevant: *exclude}
+	values := map[string]float64{}
+	perQ := make([][]float64, len(specs))
+	for i, s := range specs {
+		values[s.String()] = metric.Mean(s, scores, d.Labels, d.QueryOffsets, opt)
+		perQ[i] = metric.PerQuery(s, scores, d.Labels, d.QueryOffsets, opt, nil)
+	}
+	if *perQuery != "" {
+		err := data.WriteAtomic(*perQuery, func(w *bufio.Writer) error {
+			w.WriteString("qid")
+			for _, s := range specs {
+				w.WriteString("\t" + s.String())
+			}
+			w.WriteString("\n")
+			for q, id := range d.QueryIDs {
+				w.WriteString(strconv.FormatInt(id, 10))
+				for i := range specs {
+					w.WriteString("\t" + strconv.FormatFloat(perQ[i][q], 'g', -1, 64))
+				}
+				w.WriteString("\n")
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if *runF != "" {
+		if err := writeRun(*runF, d, scores, *tag); err != nil {
+			return err
+		}
+	}
+	conv := metric.Convention(opt)
+	if *jsonOut {
+		r := map[string]any{"metrics": values, "queries": d.NumQueries(), "docs": d.NumDocs(), "convention": conv}
+		if cost != nil {
+			r["cost"] = cost
+			r["predict_seconds"] = predictSeconds
+		}
+		return writeJSON(stdout, r)
+	}
+	fmt.Fprintf(stdout, "%s: %d queries, %d documents\n", *dataF, d.NumQueries(), d.NumDocs())
+	for _, s := range specs {
+		fmt.Fprintf(stdout, "  %-10s %.4f\n", s.String(), values[s.String()])
+	}
+	if cost != nil {
+		fmt.Fprintf(stdout, "  cost/doc   %.1f (features %.1f, trees %.1f)\n", cost.Total, cost.Features, cost.Trees)
+	}
+	fmt.Fprintf(stdout, "  convention: %s\n", conv)
+	return nil
+}
+
+// writeRun writes a TREC run: per query, documents by descending score
+// (ties in input order), "qid Q0 docid rank score tag".
+func writeRun(path string, d *data.Dataset, scores []float64, tag string) error {
+	return data.WriteAtomic(path, func(w *bufio.Writer) error {
+		var order []int
+		for q, id := range d.QueryIDs {
+			lo, hi := d.Query(q)
+			order = order[:0]
+			for i := lo; i < hi; i++ {
+				order = append(order, i)
+			}
+			sortByScore(order, scores)
+			for r, i := range order {
+				fmt.Fprintf(w, "%d Q0 %s %d %s %s\n", id, trecDocID(d.DocID(i), i), r+1, strconv.FormatFloat(scores[i], 'g', -1, 64), tag)
+			}
+		}
+		return nil
+	})
+}
+
+// sortByScore orders document indices by descending score, ties by index.
+func sortByScore(order []int, scores []float64) {
+	// Insertion sort is stable and queries are short.
+	for a := 1; a < len(order); a++ {
+		for b := a; b > 0 && scores[order[b]] > scores[order[b-1]]; b-- {
+			order[b], order[b-1] = order[b-1], order[b]
+		}
+	}
+}
+
+func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("import", stdout)
+	from := fs.String("from", "", "`format` of the input: lightgbm (model.txt) or xgboost (JSON from Booster.save_model)")
+	out := fs.String("out", "", "model `FILE` to write (required)")
+	jsonOut := fs.Bool("json", false, "print a JSON report")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) != 1:
+		return usageError{"expected one input model FILE"}
+	case *from != "lightgbm" && *from != "xgboost":
+		return usageError{"--from must be lightgbm or xgboost"}
+	case *out == "":
+		return usageError{"--out FILE is required"}
+	}
+	e, params, err := tree.ImportFile(*from, pos[0])
+	if err != nil {
+		return err
+	}
+	if err := tree.WriteModel(*out, tree.NewModel(e, *from, params)); err != nil {
+		return err
+	}
+	if *jsonOut {
+		return writeJSON(stdout, map[string]any{"model": *out, "source": *from, "trees": len(e.Trees), "features": e.NumFeatures, "objective": e.Objective})
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d trees from %s (%s, %d features)\n", *out, len(e.Trees), *from, e.Objective, e.NumFeatures)
+	return nil
+}
