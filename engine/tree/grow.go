@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/cronus-ltr/cronus/data"
@@ -101,6 +102,7 @@ type Grower struct {
 	wide    featureGroups // one wide group per worker, for small leaves
 	buf     [][]uint32    // per worker: buildScattered's chunk buffer
 	groups  []int
+	bests   []split // per group: the best split of the built leaf and of its sibling
 }
 
 // NewGrower prepares a grower for the binned training data b with edges
@@ -166,7 +168,8 @@ func (g *Grower) hist() []hbin {
 // Grow fits one tree to gh over the documents in rows (all documents when
 // rows is nil), splitting only on features (all when nil). For every
 // document of rows, leafOf[doc] is set to the leaf it falls in; leafOf may be
-// nil. Leaf values are the Newton steps -G/(H+λ), unscaled.
+// nil. features must be sorted. Leaf values are the Newton steps -G/(H+λ),
+// unscaled.
 func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int32) BinnedTree {
 	n := len(gh)
 	if rows == nil {
@@ -188,14 +191,13 @@ func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int3
 	}
 
 	root := &growLeaf{lo: 0, hi: len(g.idx), parent: -1}
-	root.hist = g.hist()
-	g.build(root.hist, nil, g.idx, gh, features, rows == nil)
 	for _, i := range g.idx {
 		root.g += float64(gh[i].G)
 		root.h += float64(gh[i].H)
 	}
 	root.n = int64(len(g.idx))
-	g.findSplit(root, features)
+	root.hist = g.hist()
+	g.build(root, nil, g.idx, gh, features, rows == nil)
 	leaves := []*growLeaf{root}
 	var t BinnedTree
 
@@ -238,12 +240,9 @@ func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int3
 		}
 		small.hist = g.hist()
 		large.hist = l.hist
-		g.build(small.hist, large.hist, g.idx[small.lo:small.hi], gh, features, false)
+		g.build(small, large, g.idx[small.lo:small.hi], gh, features, false)
 		leaves[best] = left
 		leaves = append(leaves, right)
-		for _, c := range [2]*growLeaf{left, right} {
-			g.findSplit(c, features)
-		}
 	}
 	t.Leaves = make([]float64, len(leaves))
 	for k, l := range leaves {
@@ -260,10 +259,56 @@ func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int3
 
 // partition reorders idx[lo:hi] so that the documents whose code is <= bin
 // come first, keeping the order within each side, and returns the boundary.
+// Large segments are cut into one part per worker; each part is partitioned
+// on its own and the parts' left and right runs are then laid end to end.
 func (g *Grower) partition(lo, hi int, col []uint8, bin uint8) int {
 	seg := g.idx[lo:hi]
-	j, r := 0, 0
 	tmp := g.tmp[:len(seg)]
+	w := g.workers
+	if len(seg) < 1<<16 {
+		w = 1
+	}
+	if w == 1 {
+		return lo + partitionPart(seg, tmp, col, bin)
+	}
+	parts := make([]int, w+1) // part k is seg[parts[k]:parts[k+1]]
+	lefts := make([]int, w)
+	for k := range w {
+		parts[k+1] = len(seg) * (k + 1) / w
+	}
+	var wg sync.WaitGroup
+	for k := range w {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			a, b := parts[k], parts[k+1]
+			lefts[k] = partitionPart(seg[a:b], tmp[a:b], col, bin)
+		}(k)
+	}
+	wg.Wait()
+	// Part k's left run is at seg[parts[k]:], its right run at
+	// seg[parts[k]+lefts[k]:parts[k+1]]. Save the right runs, close up the
+	// left runs (they only move towards the front), then append the rights.
+	nl := 0
+	for k := range w {
+		a, b := parts[k], parts[k+1]
+		copy(tmp[a+lefts[k]:b], seg[a+lefts[k]:b])
+		copy(seg[nl:], seg[a:a+lefts[k]])
+		nl += lefts[k]
+	}
+	at := nl
+	for k := range w {
+		a, b := parts[k], parts[k+1]
+		at += copy(seg[at:], tmp[a+lefts[k]:b])
+	}
+	return lo + nl
+}
+
+// partitionPart stably moves the documents of seg whose code is <= bin to
+// the front of seg and the others behind them, using tmp (as long as seg) as
+// scratch, and returns how many went to the front.
+func partitionPart(seg, tmp []int32, col []uint8, bin uint8) int {
+	j, r := 0, 0
 	for _, i := range seg {
 		if col[i] <= bin {
 			seg[j] = i
@@ -274,7 +319,7 @@ func (g *Grower) partition(lo, hi int, col []uint8, bin uint8) int {
 		}
 	}
 	copy(seg[j:], tmp[:r])
-	return lo + j
+	return j
 }
 
 // build fills h with the histograms of the documents idx, for every
@@ -282,8 +327,15 @@ func (g *Grower) partition(lo, hi int, col []uint8, bin uint8) int {
 // workers when there is enough work. all says idx is every document in
 // order. When parent is not nil it is the parent's histogram, and each
 // group's part of it becomes the sibling's histogram (parent minus h) while
-// it is still in cache. h need not be cleared.
-func (g *Grower) build(h, parent []hbin, idx []int32, gh []GradPair, features []int, all bool) {
+// it is still in cache. h need not be cleared. While a group's histograms
+// are in cache, the best splits of l and sibling over its features are found;
+// they end up in l.best and sibling.best.
+func (g *Grower) build(l, sibling *growLeaf, idx []int32, gh []GradPair, features []int, all bool) {
+	h := l.hist
+	var parent []hbin
+	if sibling != nil {
+		parent = sibling.hist
+	}
 	gho := gh
 	if !all {
 		// Gather the pairs once, so every group reads them in sequence.
@@ -300,7 +352,13 @@ func (g *Grower) build(h, parent []hbin, idx []int32, gh []GradPair, features []
 		fg = &g.wide
 	}
 	groups := g.groupsOf(fg, features)
-	one := func(gi, worker int) {
+	for len(g.bests) < 2*len(groups) {
+		g.bests = append(g.bests, split{})
+	}
+	bests := g.bests[:2*len(groups)]
+	splitL, splitS := g.canSplit(l), sibling != nil && g.canSplit(sibling)
+	one := func(k, worker int) {
+		gi := groups[k]
 		lo, hi := gi*fg.width, (gi+1)*fg.width
 		hg := h[g.off[lo]:g.off[hi]]
 		clear(hg)
@@ -317,14 +375,41 @@ func (g *Grower) build(h, parent []hbin, idx []int32, gh []GradPair, features []
 				pg[k].N -= hg[k].N
 			}
 		}
+		bl, bs := &bests[2*k], &bests[2*k+1]
+		*bl, *bs = split{gain: math.Inf(-1)}, split{gain: math.Inf(-1)}
+		for _, f := range g.featuresIn(features, lo, hi) {
+			if splitL {
+				g.evalFeature(l, f, h[g.off[f]:], bl)
+			}
+			if splitS {
+				g.evalFeature(sibling, f, parent[g.off[f]:], bs)
+			}
+		}
 	}
+	defer func() {
+		// Groups in ascending order, strict improvement: the result does not
+		// depend on which worker took which group.
+		best1, best2 := split{gain: math.Inf(-1)}, split{gain: math.Inf(-1)}
+		for k := range groups {
+			if bests[2*k].gain > best1.gain {
+				best1 = bests[2*k]
+			}
+			if bests[2*k+1].gain > best2.gain {
+				best2 = bests[2*k+1]
+			}
+		}
+		l.best = best1
+		if sibling != nil {
+			sibling.best = best2
+		}
+	}()
 	w := g.workers
 	if len(idx)*len(features) < 1<<16 || len(groups) < 2 {
 		w = 1
 	}
 	if w == 1 {
-		for _, gi := range groups {
-			one(gi, 0)
+		for k := range groups {
+			one(k, 0)
 		}
 		return
 	}
@@ -334,7 +419,7 @@ func (g *Grower) build(h, parent []hbin, idx []int32, gh []GradPair, features []
 		go func(k int) {
 			defer wg.Done()
 			for j := k; j < len(groups); j += w {
-				one(groups[j], k)
+				one(j, k)
 			}
 		}(k)
 	}
@@ -344,6 +429,13 @@ func (g *Grower) build(h, parent []hbin, idx []int32, gh []GradPair, features []
 // scatteredBelow: a leaf with fewer than 1/scatteredBelow of the documents
 // is built by buildScattered.
 const scatteredBelow = 16
+
+// featuresIn returns the features (sorted) that lie in [lo, hi).
+func (g *Grower) featuresIn(features []int, lo, hi int) []int {
+	a, _ := slices.BinarySearch(features, lo)
+	b, _ := slices.BinarySearch(features, hi)
+	return features[a:b]
+}
 
 // groupsOf returns the groups of fg that hold any of features (sorted).
 func (g *Grower) groupsOf(fg *featureGroups, features []int) []int {
@@ -357,40 +449,43 @@ func (g *Grower) groupsOf(fg *featureGroups, features []int) []int {
 	return g.groups
 }
 
-// findSplit sets l.best to the best split of l over features, or a gain of
-// -Inf when there is none (too few documents, depth reached).
-func (g *Grower) findSplit(l *growLeaf, features []int) {
-	l.best = split{gain: math.Inf(-1)}
+// canSplit reports whether l may be split at all (enough documents, depth
+// not reached).
+func (g *Grower) canSplit(l *growLeaf) bool {
 	p := g.p
-	if l.n < 2*int64(p.MinDocs) || (p.MaxDepth > 0 && l.depth >= p.MaxDepth) {
-		return
-	}
+	return l.n >= 2*int64(p.MinDocs) && (p.MaxDepth == 0 || l.depth < p.MaxDepth)
+}
+
+// evalFeature improves best with the best split of l on feature f, whose
+// histogram is h. Splits are compared by gain only, and the features of a
+// leaf are offered in ascending order, so ties go to the lowest feature and
+// bin.
+func (g *Grower) evalFeature(l *growLeaf, f int, h []hbin, best *split) {
+	p := g.p
 	lambda := p.Lambda
 	parent := l.g * l.g / (l.h + lambda)
-	for _, f := range features {
-		h := l.hist[g.off[f] : g.off[f]+g.numBins[f]]
-		var gl, hl float64
-		var nl int64
-		for b := 0; b < len(h)-1; b++ {
-			gl += h[b].G
-			hl += h[b].H
-			nl += h[b].N
-			if nl < int64(p.MinDocs) || hl < p.MinHess {
-				continue
-			}
-			nr := l.n - nl
-			hr := l.h - hl
-			if nr < int64(p.MinDocs) {
-				break
-			}
-			if hr < p.MinHess {
-				continue
-			}
-			gr := l.g - gl
-			gain := gl*gl/(hl+lambda) + gr*gr/(hr+lambda) - parent
-			if gain > l.best.gain {
-				l.best = split{feature: f, bin: uint8(b), gain: gain, gl: gl, hl: hl, nl: nl}
-			}
+	h = h[:g.numBins[f]]
+	var gl, hl float64
+	var nl int64
+	for b := 0; b < len(h)-1; b++ {
+		gl += h[b].G
+		hl += h[b].H
+		nl += h[b].N
+		if nl < int64(p.MinDocs) || hl < p.MinHess {
+			continue
+		}
+		nr := l.n - nl
+		hr := l.h - hl
+		if nr < int64(p.MinDocs) {
+			break
+		}
+		if hr < p.MinHess {
+			continue
+		}
+		gr := l.g - gl
+		gain := gl*gl/(hl+lambda) + gr*gr/(hr+lambda) - parent
+		if gain > best.gain {
+			*best = split{feature: f, bin: uint8(b), gain: gain, gl: gl, hl: hl, nl: nl}
 		}
 	}
 }

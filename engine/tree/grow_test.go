@@ -213,3 +213,27 @@ func TestGrowFeatureSubset(t *testing.T) {
 		}
 	}
 }
+
+// The parallel partition of a large segment equals the serial one.
+func TestPartitionParallel(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	n := 200_000
+	col := make([]uint8, n)
+	for i := range col {
+		col[i] = uint8(r.IntN(256))
+	}
+	for _, w := range []int{2, 3} {
+		g := &Grower{workers: w, tmp: make([]int32, n)}
+		for i := 0; i < n; i++ {
+			if r.IntN(2) == 0 {
+				g.idx = append(g.idx, int32(i))
+			}
+		}
+		want := append([]int32(nil), g.idx...)
+		mid := partitionPart(want[7:], make([]int32, len(want)), col, 100) + 7
+		got := g.partition(7, len(g.idx), col, 100)
+		if got != mid || !reflect.DeepEqual(g.idx, want) {
+			t.Fatalf("workers %d: boundary %d (want %d) or order differs", w, got, mid)
+		}
+	}
+}
