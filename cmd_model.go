@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -110,8 +111,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		s := ev.Snapshot
 		line := fmt.Sprintf("training: tree %d/%d", s.Trees, s.Total)
-		if n := len(s.Train); n > 0 {
-			line += fmt.Sprintf("  train %s %.4f", s.Metric, s.Train[n-1])
+		if v, ok := lastMeasured(s.Train); ok {
+			line += fmt.Sprintf("  train %s %.4f", s.Metric, v)
 		}
 		if n := len(s.Valid); n > 0 {
 			line += fmt.Sprintf("  valid %.4f (best %.4f at %d)", s.Valid[n-1], s.BestValid, s.BestTrees)
@@ -147,8 +148,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"model": *out, "objective": p.Objective, "trees": len(res.Ensemble.Trees), "seconds": seconds,
 		"metric": h.Metric,
 	}
-	if n := len(h.Train); n > 0 {
-		report["train_metric"] = h.Train[n-1]
+	if v, ok := lastMeasured(h.Train); ok {
+		report["train_metric"] = v
 	}
 	if len(h.Valid) > 0 {
 		report["valid_metric"], report["best_trees"] = h.BestValid, h.BestTrees
@@ -165,6 +166,17 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintln(stdout)
 	return nil
+}
+
+// lastMeasured returns the last value of a metric history that is not NaN
+// (the training metric is not measured after every tree on large data).
+func lastMeasured(xs []float64) (float64, bool) {
+	for i := len(xs) - 1; i >= 0; i-- {
+		if !math.IsNaN(xs[i]) {
+			return xs[i], true
+		}
+	}
+	return 0, false
 }
 
 // writeOut writes through write to path atomically, or to stdout when path

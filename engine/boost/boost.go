@@ -101,15 +101,14 @@ type Result struct {
 	History  Snapshot
 }
 
-// evalEvery is how often the training metric is measured: every tree on
-// small data, every tenth on large data, where evaluating costs as much as
-// a tree.
-func evalEvery(docs int) int {
-	if docs <= 50_000 {
-		return 1
-	}
-	return 10
-}
+// smallData is the most training documents for which the training metric
+// is measured after every tree; on larger data it is measured only while
+// that takes at most evalShare of the training time (and after the last
+// tree), so that watching progress does not slow training down.
+const (
+	smallData = 50_000
+	evalShare = 0.02
+)
 
 // Train fits an ensemble to train, evaluating on valid (may be nil) after
 // every tree. report, when not nil, is called after every tree with the
@@ -164,7 +163,7 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 	inSample := make([]bool, n)
 	var rows []int32
 	hist := Snapshot{Total: p.Trees, Metric: p.Metric.String(), BestValid: math.Inf(-1)}
-	every := evalEvery(n)
+	var evalTime time.Duration // spent measuring the training metric
 	allFeatures := make([]int, train.NumFeatures())
 	for f := range allFeatures {
 		allFeatures[f] = f
@@ -213,9 +212,17 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 		if valid != nil {
 			bt.AddTo(vscores, vbinned.Codes, 1)
 		}
-		if valid != nil || (t+1)%every == 0 || t+1 == p.Trees {
+		last := t+1 == p.Trees
+		evalTrain := n <= smallData || last || float64(evalTime) <= evalShare*float64(time.Since(start))
+		if valid != nil || evalTrain {
 			hist.At = append(hist.At, t+1)
-			hist.Train = append(hist.Train, metric.Mean(p.Metric, scores, train.Labels, train.QueryOffsets, metric.Options{}))
+			v := math.NaN()
+			if evalTrain {
+				t0 := time.Now()
+				v = metric.Mean(p.Metric, scores, train.Labels, train.QueryOffsets, metric.Options{})
+				evalTime += time.Since(t0)
+			}
+			hist.Train = append(hist.Train, v)
 			if valid != nil {
 				v := metric.Mean(p.Metric, vscores, valid.Labels, valid.QueryOffsets, metric.Options{})
 				hist.Valid = append(hist.Valid, v)
