@@ -28,15 +28,21 @@ field() { $py -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval('d
 if [ "$what" = quality ] || [ "$what" = all ]; then
   for s in train test; do gzip -dc "data/builtin/mq2008/$s.txt.gz" > "$dir/mq2008-$s.txt"; done
   echo "MQ2008 Fold1, 500 trees x 31 leaves, learning rate 0.1; test NDCG@10 (Cronus's metric, queries without relevant documents score 0)"
-  printf '%-12s %-22s %8s   %-22s %8s\n' "" "cronus" "ndcg@10" "xgboost" "ndcg@10"
+  printf '%-12s %-22s %8s   %-22s %8s   %s\n' "" "cronus" "ndcg@10" "xgboost" "ndcg@10" "paired difference ± 1 s.e. over queries"
   for pair in "lambdarank rank:ndcg" "regression reg:squarederror"; do
     set -- $pair
     "$c" train --train "$dir/mq2008-train.txt" --objective "$1" --trees 500 --leaves 31 --learning-rate 0.1 --out "$dir/c-$1.json" > /dev/null
-    "$c" eval --model "$dir/c-$1.json" --data "$dir/mq2008-test.txt" --metrics ndcg@10 --json > "$dir/c-$1.eval.json"
+    "$c" eval --model "$dir/c-$1.json" --data "$dir/mq2008-test.txt" --metrics ndcg@10 --json --per-query "$dir/c-$1.pq.tsv" > "$dir/c-$1.eval.json"
     $py bench/xgb.py train "$dir/mq2008-train.txt" "$2" 500 "$dir/x-$1.json" "$dir/mq2008-test.txt" "$dir/x-$1.scores" > /dev/null
-    "$c" eval --scores "$dir/x-$1.scores" --data "$dir/mq2008-test.txt" --metrics ndcg@10 --json > "$dir/x-$1.eval.json"
-    printf '%-12s %-22s %8.4f   %-22s %8.4f\n' "" "$1" "$(field "$dir/c-$1.eval.json" "['metrics']['ndcg@10']")" \
-      "$2" "$(field "$dir/x-$1.eval.json" "['metrics']['ndcg@10']")"
+    "$c" eval --scores "$dir/x-$1.scores" --data "$dir/mq2008-test.txt" --metrics ndcg@10 --json --per-query "$dir/x-$1.pq.tsv" > "$dir/x-$1.eval.json"
+    diff=$($py -c '
+import sys, statistics as st
+a = [float(l.split()[1]) for l in open(sys.argv[1]).readlines()[1:]]
+b = [float(l.split()[1]) for l in open(sys.argv[2]).readlines()[1:]]
+d = [x - y for x, y in zip(a, b)]
+print("%+.4f ± %.4f" % (st.mean(d), st.stdev(d) / len(d) ** 0.5))' "$dir/c-$1.pq.tsv" "$dir/x-$1.pq.tsv")
+    printf '%-12s %-22s %8.4f   %-22s %8.4f   %s\n' "" "$1" "$(field "$dir/c-$1.eval.json" "['metrics']['ndcg@10']")" \
+      "$2" "$(field "$dir/x-$1.eval.json" "['metrics']['ndcg@10']")" "$diff"
   done
 fi
 
