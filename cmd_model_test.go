@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestTrainPredictEval(t *testing.T) {
+	dir := t.TempDir()
+	m1, m2 := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	for _, m := range []string{m1, m2} {
+		code, out, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--objective", "lambdarank", "--trees", "15", "--leaves", "7", "--learning-rate", "0.1", "--seed", "3",
+			"--row-sample", "0.8", "--out", m, "--json")
+		if code != 0 {
+			t.Fatalf("train: exit %d: %s", code, errOut)
+		}
+		var r struct {
+			Trees       int     `json:"trees"`
+			ValidMetric float64 `json:"valid_metric"`
+			BestTrees   int     `json:"best_trees"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil || r.Trees != 15 || r.ValidMetric < 0.4 || r.BestTrees < 1 {
+			t.Fatalf("train report %q (%v)", out, err)
+		}
+	}
+	a, _ := os.ReadFile(m1)
+	b, _ := os.ReadFile(m2)
+	if !bytes.Equal(a, b) {
+		t.Fatal("the same flags and seed gave different model files")
+	}
+
+	scores := filepath.Join(dir, "scores.txt")
+	if code, _, errOut := runCLI(t, "predict", "--model", m1, "--data", "builtin:mq2008/test", "--out", scores); code != 0 {
+		t.Fatalf("predict: %s", errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(readFile(t, scores)), "\n")
+	if len(lines) != 2874 {
+		t.Fatalf("predict wrote %d scores for 2874 documents", len(lines))
+	}
+
+	// Evaluating the model and evaluating its written scores agree.
+	run := filepath.Join(dir, "run.txt")
+	pq := filepath.Join(dir, "pq.tsv")
+	_, outM, errOut := runCLI(t, "eval", "--model", m1, "--data", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs",
+		"--json", "--run", run, "--per-query", pq)
+	_, outS, _ := runCLI(t, "eval", "--scores", scores, "--data", "builtin:mq2008/test", "--json")
+	var em, es struct {
+		Metrics map[string]float64
+		Cost    *struct{ Total, Features, Trees float64 }
+		Queries int
+	}
+	if err := json.Unmarshal([]byte(outM), &em); err != nil {
+		t.Fatalf("%v: %s %s", err, outM, errOut)
+	}
+	json.Unmarshal([]byte(outS), &es)
+	for k, v := range em.Metrics {
+		if math.Abs(es.Metrics[k]-v) > 1e-12 {
+			t.Errorf("%s: model %v, scores file %v", k, v, es.Metrics[k])
+		}
+	}
+	if em.Cost == nil || em.Cost.Trees != 15 || em.Cost.Features <= 0 || em.Cost.Total != em.Cost.Features+em.Cost.Trees || es.Cost != nil {
+		t.Errorf("cost %+v (scores: %+v)", em.Cost, es.Cost)
+	}
+	// The run: 2874 lines, ranks 1.. within each query, LETOR doc ids.
+	runLines := strings.Split(strings.TrimSpace(readFile(t, run)), "\n")
+	f := strings.Fields(runLines[0])
+	if len(runLines) != 2874 || len(f) != 6 || f[1] != "Q0" || f[3] != "1" || f[5] != "cronus" || !strings.HasPrefix(f[2], "GX") {
+		t.Errorf("run line %q (%d lines)", runLines[0], len(runLines))
+	}
+	pqLines := strings.Split(strings.TrimSpace(readFile(t, pq)), "\n")
+	if len(pqLines) != em.Queries+1 || !strings.HasPrefix(pqLines[0], "qid\tp@5\tndcg@10") {
+		t.Errorf("per-query file: %d lines, header %q", len(pqLines), pqLines[0])
+	}
+	// The mean of the per-query column is the reported metric.
+	sum := 0.0
+	for _, l := range pqLines[1:] {
+		v, _ := strconv.ParseFloat(strings.Split(l, "\t")[2], 64)
+		sum += v
+	}
+	if math.Abs(sum/float64(em.Queries)-em.Metrics["ndcg@10"]) > 1e-9 {
+		t.Errorf("per-query mean %v, reported %v", sum/float64(em.Queries), em.Metrics["ndcg@10"])
+	}
+}
+
+func TestImportCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "lgb.json")
+	code, stdout, errOut := runCLI(t, "import", "--from", "lightgbm", "engine/tree/testdata/lgb-lambdarank.model.txt", "--out", out)
+	if code != 0 || !strings.Contains(stdout, "100 trees") {
+		t.Fatalf("import: exit %d %q %q", code, stdout, errOut)
+	}
+	// The imported model predicts what LightGBM predicted.
+	scores := filepath.Join(t.TempDir(), "s.txt")
+	if code, _, errOut := runCLI(t, "predict", "--model", out, "--data", "builtin:mq2008/test", "--out", scores); code != 0 {
+		t.Fatal(errOut)
+	}
+	got := strings.Fields(readFile(t, scores))
+	want := strings.Fields(readFile(t, "engine/tree/testdata/lgb-lambdarank.pred.txt"))
+	if len(got) != len(want) {
+		t.Fatalf("%d scores, LightGBM has %d", len(got), len(want))
+	}
+	for i := range got {
+		a, _ := strconv.ParseFloat(got[i], 64)
+		b, _ := strconv.ParseFloat(want[i], 64)
+		if math.Abs(a-b) > 1e-5 {
+			t.Fatalf("document %d: %v, LightGBM %v", i, a, b)
+		}
+	}
+}
+
+func TestModelCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("0.5\nx\n"), 0o644)
+	cases := []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"train", "--train", "builtin:mq2008/train"}, 2, "--out FILE is required"},
+		{[]string{"train", "--out", "m.json"}, 2, "--train FILE is required"},
+		{[]string{"train", "--train", "builtin:mq2008/train", "--objective", "ranknet", "--out", "m.json"}, 2, `unknown objective "ranknet"`},
+		{[]string{"train", "--train", "builtin:mq2008/train", "--leaves", "1", "--out", "m.json"}, 2, "leaves must be at least 2"},
+		{[]string{"train", "--train", "builtin:mq2008/train", "--metric", "ndcg@0", "--out", "m.json"}, 2, "ndcg@0"},
+		{[]string{"eval", "--data", "builtin:mq2008/test"}, 2, "exactly one of --model FILE and --scores FILE"},
+		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test"}, 1, bad + `:2: score "x" is not a number`},
+		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test"}, 1, bad},
+		{[]string{"import", "--from", "catboost", "m.txt", "--out", "x.json"}, 2, "--from must be lightgbm or xgboost"},
+		{[]string{"import", "--from", "xgboost", bad, "--out", filepath.Join(dir, "x.json")}, 1, bad},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != c.code || !strings.Contains(errOut, c.err) {
+			t.Errorf("cronus %v: exit %d, stderr %q; want exit %d with %q", c.args, code, errOut, c.code, c.err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.json")); !os.IsNotExist(err) {
+		t.Error("a failed import left a file behind")
+	}
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
