@@ -1,0 +1,136 @@
+package baseline
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/cronus-ltr/cronus/data"
+)
+
+// csvHeader is the first line of a curve file. The metric columns are the
+// three a curve is plotted with; other metrics in a Point are not written.
+var csvHeader = []string{"method", "split", "lambda", "cost", "feature_cost", "tree_cost", "p@5", "ndcg@10", "err@3"}
+
+// csvMetrics is where the metric columns start in csvHeader.
+const csvMetrics = 6
+
+// WriteCSV writes points to path, one line each after the header
+//
+//	method,split,lambda,cost,feature_cost,tree_cost,p@5,ndcg@10,err@3
+//
+// with numbers formatted by strconv.FormatFloat(v, 'g', -1, 64) (so that
+// ReadCSV gets them back exactly; an infinite λ is "+Inf") and a metric the
+// point has no value for left empty. Method and split are quoted as CSV
+// requires. The file is replaced atomically (data.WriteAtomic).
+func WriteCSV(path string, points []Point) error {
+	return data.WriteAtomic(path, func(w *bufio.Writer) error {
+		cw := csv.NewWriter(w)
+		if err := cw.Write(csvHeader); err != nil {
+			return err
+		}
+		rec := make([]string, len(csvHeader))
+		for _, p := range points {
+			rec[0], rec[1] = p.Method, p.Split
+			rec[2] = formatFloat(p.Lambda)
+			rec[3] = formatFloat(p.Cost.Total)
+			rec[4] = formatFloat(p.Cost.Features)
+			rec[5] = formatFloat(p.Cost.Trees)
+			for j, name := range csvHeader[csvMetrics:] {
+				rec[csvMetrics+j] = ""
+				if v, ok := p.Metrics[name]; ok {
+					rec[csvMetrics+j] = formatFloat(v)
+				}
+			}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+		}
+		cw.Flush()
+		return cw.Error()
+	})
+}
+
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// ReadCSV reads a file written by WriteCSV. The header must be exactly
+// WriteCSV's; an empty metric field means the point has no value for that
+// metric. Errors name the file and line ("curve.csv:3: cost: "x" is not a
+// number").
+func ReadCSV(path string) ([]Point, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readCSV(f, path)
+}
+
+func readCSV(r io.Reader, name string) ([]Point, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1 // checked below, with a better message
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty file; want the header %s", name, strings.Join(csvHeader, ","))
+	}
+	if err != nil {
+		return nil, csvError(name, err)
+	}
+	if strings.Join(header, ",") != strings.Join(csvHeader, ",") {
+		return nil, fmt.Errorf("%s:1: header %q; want %s", name, strings.Join(header, ","), strings.Join(csvHeader, ","))
+	}
+	var points []Point
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return points, nil
+		}
+		if err != nil {
+			return nil, csvError(name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) != len(csvHeader) {
+			return nil, fmt.Errorf("%s:%d: %d fields; want %d (%s)", name, line, len(rec), len(csvHeader), strings.Join(csvHeader, ","))
+		}
+		p := Point{Method: rec[0], Split: rec[1], Metrics: map[string]float64{}}
+		for j, dst := range []*float64{&p.Lambda, &p.Cost.Total, &p.Cost.Features, &p.Cost.Trees} {
+			if *dst, err = parseField(rec[2+j]); err != nil {
+				return nil, fmt.Errorf("%s:%d: %s: %v", name, line, csvHeader[2+j], err)
+			}
+		}
+		for j, metric := range csvHeader[csvMetrics:] {
+			if rec[csvMetrics+j] == "" {
+				continue
+			}
+			v, err := parseField(rec[csvMetrics+j])
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %s: %v", name, line, metric, err)
+			}
+			p.Metrics[metric] = v
+		}
+		points = append(points, p)
+	}
+}
+
+func parseField(s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	return v, nil
+}
+
+// csvError turns an encoding/csv error into FILE:LINE: message.
+func csvError(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s:%d: %v", name, pe.Line, pe.Err)
+	}
+	return fmt.Errorf("%s: %v", name, err)
+}

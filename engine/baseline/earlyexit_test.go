@@ -1,0 +1,169 @@
+package baseline
+
+import (
+	"cmp"
+	"math"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/metric"
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// sevenDocs is one query of seven documents d0..d6 (feature values f0 = f1 =
+// i for d_i) and three trees, each giving document d_i the value in its row:
+//
+//	tree (feature)  d0  d1  d2  d3  d4  d5  d6
+//	0 (f0, cost 1)   5   4   3   2   1   0  -1
+//	1 (f1, cost 10)  0   0   0   0   0   3  10
+//	2 (f0)           0   2   0   0   5   0   0
+//	labels           0   0   0   0   1   1   2
+//
+// With an exit after every tree, M = 3: exits after trees 1 and 2, margins
+// s and s/2, and the end after tree 3.
+func sevenDocs(t *testing.T) (*tree.Ensemble, *data.Dataset) {
+	e := &tree.Ensemble{
+		Trees: []tree.Tree{
+			chain(0, []float64{5, 4, 3, 2, 1, 0, -1}),
+			chain(1, []float64{0, 0, 0, 0, 0, 3, 10}),
+			chain(0, []float64{0, 2, 0, 0, 5, 0, 0}),
+		},
+		NumFeatures: 2,
+	}
+	f := []float32{0, 1, 2, 3, 4, 5, 6}
+	d := handData(t, [][]float32{f, f}, []float32{0, 0, 0, 0, 1, 1, 2}, 7)
+	return e, d
+}
+
+func TestEarlyExitHandWorked(t *testing.T) {
+	e, d := sevenDocs(t)
+	idcg := 3 + 1/math.Log2(3) + 1/math.Log2(4)
+	cases := []struct {
+		s     float64
+		level []int32 // exit each document left at; 3 = still in at the end
+		order []int   // the ranking the metrics see
+		cost  metric.Cost
+		ndcg  float64
+	}{
+		{
+			// Exit 1 (scores 5 4 3 2 1 0 -1, fifth best 1): with margin 0
+			// everyone below the top five leaves: d5, d6. Exit 2: five are
+			// left, none below the fifth. End: d0 5, d1 6, d2 3, d3 2, d4 6.
+			s:     0,
+			level: []int32{3, 3, 3, 3, 3, 1, 1},
+			order: []int{1, 4, 0, 2, 3, 5, 6},
+			cost:  metric.Cost{Total: 74.0 / 7, Features: (5*11 + 2*1) / 7.0, Trees: (5*3 + 2*1) / 7.0},
+			ndcg:  (1/math.Log2(3) + 1/math.Log2(7) + 3/math.Log2(8)) / idcg,
+		},
+		{
+			// Exit 1, margin 2: 1 − r ≥ 2 only for d6 (−1), which leaves
+			// before its +10. Exit 2 (d0..d5: 5 4 3 2 1 3, fifth best 2),
+			// margin 1: 2 − r ≥ 1 for d4 (1), which leaves before its +5.
+			// End: d0 5, d1 6, d2 3, d3 2, d5 3 (d2 before d5: input order).
+			s:     2,
+			level: []int32{3, 3, 3, 3, 2, 3, 1},
+			order: []int{1, 0, 2, 5, 3, 4, 6},
+			cost:  metric.Cost{Total: 85.0 / 7, Features: (6*11 + 1) / 7.0, Trees: (5*3 + 2 + 1) / 7.0},
+			ndcg:  (1/math.Log2(5) + 1/math.Log2(7) + 3/math.Log2(8)) / idcg,
+		},
+		{
+			// Exit 1 margin 7, exit 2 margin 3.5: nobody trails that far.
+			s:     7,
+			level: []int32{3, 3, 3, 3, 3, 3, 3},
+			order: []int{6, 1, 4, 0, 2, 5, 3},
+			cost:  metric.Cost{Total: 14, Features: 11, Trees: 3},
+			ndcg:  (3 + 1/math.Log2(4) + 1/math.Log2(7)) / idcg,
+		},
+		{
+			// The full ensemble: 5 6 3 2 6 3 9.
+			s:     math.Inf(1),
+			level: []int32{3, 3, 3, 3, 3, 3, 3},
+			order: []int{6, 1, 4, 0, 2, 5, 3},
+			cost:  metric.Cost{Total: 14, Features: 11, Trees: 3},
+			ndcg:  (3 + 1/math.Log2(4) + 1/math.Log2(7)) / idcg,
+		},
+	}
+	scales := make([]float64, len(cases))
+	for i, c := range cases {
+		scales[i] = c.s
+	}
+	states := runExits(e, d, 1, scales)
+	points := EarlyExit(e, d, "valid", []float64{1, 10}, 1, 1, scales, mustSpecs(t, "ndcg@10"), metric.Options{})
+	for i, c := range cases {
+		st := states[i]
+		if !reflect.DeepEqual(st.level, c.level) {
+			t.Errorf("s=%v: exit levels %v, want %v", c.s, st.level, c.level)
+		}
+		rank := make([]float64, d.NumDocs())
+		st.rankScores(rank, d.QueryOffsets, nil)
+		if got := rankingOf(rank); !reflect.DeepEqual(got, c.order) {
+			t.Errorf("s=%v: ranking %v, want %v", c.s, got, c.order)
+		}
+		p := points[i]
+		if p.Method != "early-exit" || p.Split != "valid" || p.Lambda != c.s {
+			t.Errorf("s=%v: point %q %q λ=%v", c.s, p.Method, p.Split, p.Lambda)
+		}
+		checkCost(t, "s="+formatFloat(c.s), p.Cost, c.cost)
+		if !near(p.Metrics["ndcg@10"], c.ndcg, 1e-12) {
+			t.Errorf("s=%v: ndcg@10 = %v, want %v", c.s, p.Metrics["ndcg@10"], c.ndcg)
+		}
+	}
+}
+
+// rankingOf returns the documents in the order package metric ranks them:
+// by score, highest first, ties in input order.
+func rankingOf(scores []float64) []int {
+	idx := make([]int, len(scores))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+	return idx
+}
+
+// One exit on a single query: who leaves, with ties at the fifth place
+// broken by input order as in the ranking.
+func TestExitStep(t *testing.T) {
+	scores := []float64{3, 1, 1, 1, 1, 1, 2}
+	cases := []struct {
+		name  string
+		out   []int // documents already gone before the exit
+		thr   float64
+		leave []int
+	}{
+		// Top five: d0 (3), d6 (2), d1 d2 d3 (1, first in input order).
+		{"margin 0: ties after the fifth leave", nil, 0, []int{4, 5}},
+		{"margin 0.5: nobody trails by 0.5", nil, 0.5, nil},
+		{"margin 0, d0 gone: top five d6 d1 d2 d3 d4", []int{0}, 0, []int{5}},
+		{"margin 0, four left: nobody leaves", []int{0, 1, 2}, 0, nil},
+	}
+	for _, c := range cases {
+		st := &exitState{level: make([]int32, len(scores)), score: make([]float64, len(scores))}
+		for _, i := range c.out {
+			st.level[i] = 1
+		}
+		st.exit(scores, []int{0, len(scores)}, c.thr, 2)
+		var leave []int
+		for i, l := range st.level {
+			if l == 2 {
+				leave = append(leave, i)
+			}
+		}
+		if !reflect.DeepEqual(leave, c.leave) {
+			t.Errorf("%s: %v leave, want %v", c.name, leave, c.leave)
+		}
+	}
+}
+
+// A query of fewer than five documents never loses one, even at s = 0.
+func TestEarlyExitSmallQuery(t *testing.T) {
+	e, d := threeStumps(t)
+	got := EarlyExit(e, d, "test", []float64{1, 10}, 1, 1, []float64{0}, mustSpecs(t, "ndcg@10"), metric.Options{})
+	full := Prefix(e, d, "test", []float64{1, 10}, 1, []int{3}, mustSpecs(t, "ndcg@10"), metric.Options{})
+	checkCost(t, "s=0", got[0].Cost, full[0].Cost)
+	if got[0].Metrics["ndcg@10"] != full[0].Metrics["ndcg@10"] {
+		t.Errorf("ndcg@10 %v, want the full ensemble's %v", got[0].Metrics["ndcg@10"], full[0].Metrics["ndcg@10"])
+	}
+}

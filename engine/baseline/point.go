@@ -1,0 +1,63 @@
+package baseline
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/cronus-ltr/cronus/engine/metric"
+)
+
+// Point is one quality/cost point of a method on a data split.
+type Point struct {
+	Method  string             // "prefix", "early-exit", "single-stage", "cronus", "cronus-init", ... (free text)
+	Split   string             // "valid", "test", ...
+	Lambda  float64            // the method's trade-off parameter (number of trees for prefix, s for early exit, λ for the others)
+	Cost    metric.Cost        // per document: Total, Features, Trees
+	Metrics map[string]float64 // by metric.Spec.String(): at least "p@5", "ndcg@10", "err@3"
+}
+
+// Method names of the points made in this package.
+const (
+	MethodPrefix    = "prefix"
+	MethodEarlyExit = "early-exit"
+)
+
+// Pareto returns the points that no other point dominates on total cost and
+// the named metric: q dominates p when q costs no more and scores no less,
+// and is strictly better on one of the two. Points without a value for
+// metric, or with a NaN value or a NaN cost, are left out. Equal points do
+// not dominate each other, so duplicates are all kept. The result is sorted
+// by cost, ascending (equal costs by metric, descending, then in input
+// order); points is not modified.
+func Pareto(points []Point, metric string) []Point {
+	var cand []Point
+	for _, p := range points {
+		if v, ok := p.Metrics[metric]; ok && !math.IsNaN(v) && !math.IsNaN(p.Cost.Total) {
+			cand = append(cand, p)
+		}
+	}
+	slices.SortStableFunc(cand, func(a, b Point) int {
+		if c := cmp.Compare(a.Cost.Total, b.Cost.Total); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.Metrics[metric], a.Metrics[metric])
+	})
+	// After the sort, only an earlier point can dominate a later one (a
+	// later point costs at least as much, and at equal cost scores no
+	// more), so a point is kept when its metric beats every earlier one's,
+	// or equals the best so far at the same cost as the point holding it.
+	var front []Point
+	var best, bestCost float64
+	for _, p := range cand {
+		v := p.Metrics[metric]
+		switch {
+		case len(front) == 0 || v > best:
+			best, bestCost = v, p.Cost.Total
+			front = append(front, p)
+		case v == best && p.Cost.Total == bestCost:
+			front = append(front, p)
+		}
+	}
+	return front
+}

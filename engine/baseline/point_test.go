@@ -1,0 +1,173 @@
+package baseline
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/engine/metric"
+)
+
+func pt(method string, cost float64, ndcg ...float64) Point {
+	p := Point{Method: method, Cost: metric.Cost{Total: cost}, Metrics: map[string]float64{}}
+	if len(ndcg) > 0 {
+		p.Metrics["ndcg@10"] = ndcg[0]
+	}
+	return p
+}
+
+func TestPareto(t *testing.T) {
+	points := []Point{
+		pt("A", 1, 0.3),
+		pt("B", 2, 0.5),
+		pt("C", 2, 0.4), // B costs the same and scores more
+		pt("D", 3, 0.5), // B scores the same and costs less
+		pt("E", 0.5, 0.1),
+		pt("F", 4, 0.6),
+		pt("G", 4, 0.6), // F's equal: neither dominates
+		pt("H", 5, math.NaN()),
+		pt("I", 0.1),    // no ndcg@10
+		pt("J", 1, 0.2), // A
+		pt("K", 6, 0.55),
+	}
+	var got []string
+	for _, p := range Pareto(points, "ndcg@10") {
+		got = append(got, p.Method)
+	}
+	if want := []string{"E", "A", "B", "F", "G"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Pareto = %v, want %v", got, want)
+	}
+	if points[0].Method != "A" || points[2].Method != "C" {
+		t.Error("Pareto reordered its argument")
+	}
+	if got := Pareto(points, "p@5"); len(got) != 0 {
+		t.Errorf("Pareto on a metric no point has: %d points", len(got))
+	}
+}
+
+func TestCSVRoundTrip(t *testing.T) {
+	points := []Point{
+		{Method: "prefix", Split: "test", Lambda: 50, Cost: metric.Cost{Total: 123.25, Features: 73.25, Trees: 50},
+			Metrics: map[string]float64{"p@5": 0.35, "ndcg@10": 0.4836129032258065, "err@3": 1.0 / 3}},
+		{Method: "early-exit", Split: "valid", Lambda: math.Inf(1), Cost: metric.Cost{Total: 1e-7, Features: 0, Trees: 1e-7},
+			Metrics: map[string]float64{"ndcg@10": 0.1}}, // p@5 and err@3 missing
+		{Method: `cronus, "tuned"`, Split: "", Lambda: 1e-4, Cost: metric.Cost{Total: 3, Features: 2, Trees: 1},
+			Metrics: map[string]float64{"p@5": 0, "ndcg@10": 1, "err@3": 0.5}},
+	}
+	path := filepath.Join(t.TempDir(), "curve.csv")
+	if err := WriteCSV(path, points); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	if lines[0] != "method,split,lambda,cost,feature_cost,tree_cost,p@5,ndcg@10,err@3" {
+		t.Errorf("header %q", lines[0])
+	}
+	if want := "early-exit,valid,+Inf,1e-07,0,1e-07,,0.1,"; lines[2] != want {
+		t.Errorf("line 3 %q, want %q", lines[2], want)
+	}
+	got, err := ReadCSV(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, points) {
+		t.Errorf("read back\n%+v\nwant\n%+v", got, points)
+	}
+
+	// A metric other than the three is not part of the file.
+	extra := []Point{{Method: "m", Metrics: map[string]float64{"map": 0.5, "p@5": 0.2}}}
+	if err := WriteCSV(path, extra); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadCSV(path); err != nil || !reflect.DeepEqual(got[0].Metrics, map[string]float64{"p@5": 0.2}) {
+		t.Errorf("extra metric: %+v, %v", got, err)
+	}
+}
+
+func TestReadCSVErrors(t *testing.T) {
+	const header = "method,split,lambda,cost,feature_cost,tree_cost,p@5,ndcg@10,err@3\n"
+	cases := []struct{ name, text, want string }{
+		{"empty", "", "curve.csv: empty file"},
+		{"header", "method,split,lambda,cost\n", "curve.csv:1: header"},
+		{"number", header + "a,b,1,2,1,1,,,\na,b,1,x,1,1,,,\n", `curve.csv:3: cost: "x" is not a number`},
+		{"metric", header + "a,b,1,2,1,1,0.5,y,\n", `curve.csv:2: ndcg@10: "y" is not a number`},
+		{"fields", header + "a,b,1,2\n", "curve.csv:2: 4 fields; want 9"},
+		{"quote", header + "a,\"b,1,2,1,1,,,\n", "curve.csv:2:"},
+	}
+	dir := t.TempDir()
+	for _, c := range cases {
+		path := filepath.Join(dir, "curve.csv")
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadCSV(path)
+		if err == nil || !strings.HasPrefix(strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)), c.want) {
+			t.Errorf("%s: error %v, want it to start %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestPlot(t *testing.T) {
+	e, d := threeStumps(t)
+	specs := mustSpecs(t, "p@5,ndcg@10,err@3")
+	points := Prefix(e, d, "test", []float64{1, 10}, 1, []int{1, 2, 3}, specs, metric.Options{})
+	points = append(points, EarlyExit(e, d, "test", []float64{1, 10}, 1, 1, []float64{0, 1, math.Inf(1)}, specs, metric.Options{})...)
+	points = append(points, Prefix(e, d, "valid", []float64{1, 10}, 1, []int{1, 3}, specs, metric.Options{})...)
+	dir := t.TempDir()
+	cases := []struct {
+		file  string
+		magic []string
+	}{
+		{"curve.svg", []string{"<?xml", "<svg"}},
+		{"curve.SVG", []string{"<?xml", "<svg"}},
+		{"curve.png", []string{"\x89PNG\r\n\x1a\n"}},
+	}
+	for _, c := range cases {
+		path := filepath.Join(dir, c.file)
+		if err := Plot(path, points, "ndcg@10", "NDCG@10 against cost"); err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok := false
+		for _, m := range c.magic {
+			ok = ok || strings.HasPrefix(string(b), m)
+		}
+		if !ok || len(b) < 1000 {
+			t.Errorf("%s: %d bytes starting %q", c.file, len(b), b[:min(len(b), 16)])
+		}
+		if strings.HasSuffix(c.file, ".svg") {
+			for _, s := range []string{"cost per document (features + trees)", "ndcg@10", "prefix (test)", "early-exit (test)", "prefix (valid)"} {
+				if !strings.Contains(string(b), s) {
+					t.Errorf("%s: no %q in the SVG", c.file, s)
+				}
+			}
+		}
+	}
+
+	jpg := filepath.Join(dir, "curve.jpg")
+	err := Plot(jpg, points, "ndcg@10", "")
+	if err == nil || !strings.Contains(err.Error(), `".jpg"`) || !strings.Contains(err.Error(), ".svg or .png") {
+		t.Errorf("jpg: error %v", err)
+	}
+	if _, statErr := os.Stat(jpg); !os.IsNotExist(statErr) {
+		t.Errorf("jpg: a file was written")
+	}
+	if err := Plot(filepath.Join(dir, "none.svg"), points, "map", ""); err == nil || !strings.Contains(err.Error(), "map") {
+		t.Errorf("no points with the metric: error %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, en := range entries {
+		if strings.HasPrefix(en.Name(), ".") {
+			t.Errorf("temporary file %s left behind", en.Name())
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package baseline
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/metric"
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// Prefix returns the GBRT curve of the Cronus paper (footnote 11: "the
+// precision and cost as more trees are added"): for every k in ks, the
+// quality on d of the first k trees of e, and their cost per document — every
+// feature any of them splits on, each paid once (featCost[f] for feature f),
+// plus k·treeCost. That is metric.EnsembleCost(e.Features(k), featCost, k,
+// treeCost), the same for every document.
+//
+// The trees are added to running scores in one pass, and the metrics are
+// measured whenever k trees are in; the scores at k are those of
+// e.Predict(nil, d.Cols, n, k), bit for bit. There is one Point per distinct
+// k, in ascending order of k, with Method "prefix", the given split and
+// Lambda = k. k = 0 is the base score alone: every document ties, and the
+// ranking is the input order.
+//
+// Prefix panics if a k is outside 0..len(e.Trees), if d has fewer feature
+// columns or featCost fewer entries than e.NumFeatures, or if treeCost is
+// negative, infinite or NaN.
+func Prefix(e *tree.Ensemble, d *data.Dataset, split string, featCost []float64, treeCost float64, ks []int, specs []metric.Spec, opt metric.Options) []Point {
+	checkArgs("Prefix", e, d, featCost, treeCost)
+	ks = slices.Clone(ks)
+	slices.Sort(ks)
+	ks = slices.Compact(ks)
+	if len(ks) > 0 && (ks[0] < 0 || ks[len(ks)-1] > len(e.Trees)) {
+		panic(fmt.Sprintf("baseline: Prefix: tree counts must be in 0..%d, got %v", len(e.Trees), ks))
+	}
+	s := newScorer(e, d)
+	points := make([]Point, 0, len(ks))
+	for _, k := range ks {
+		s.advance(k)
+		points = append(points, Point{
+			Method:  MethodPrefix,
+			Split:   split,
+			Lambda:  float64(k),
+			Cost:    metric.EnsembleCost(e.Features(k), featCost, k, treeCost),
+			Metrics: evaluate(specs, s.scores, d, opt),
+		})
+	}
+	return points
+}
+
+// PrefixSteps returns n tree counts from 1 to T for Prefix, ascending and
+// distinct, spaced geometrically so that they are dense where a curve
+// changes fastest, at few trees; the last is always T. When T <= n it is
+// every count 1..T; n < 2 gives just T. PrefixSteps panics if T < 1.
+func PrefixSteps(T int, n int) []int {
+	if T < 1 {
+		panic(fmt.Sprintf("baseline: PrefixSteps: %d trees", T))
+	}
+	if n < 2 {
+		return []int{T}
+	}
+	if T <= n {
+		ks := make([]int, T)
+		for i := range ks {
+			ks[i] = i + 1
+		}
+		return ks
+	}
+	ks := make([]int, n)
+	ks[0] = 1
+	for j := 1; j < n; j++ {
+		// The ratio is recomputed from where the steps are, so that a step
+		// forced up to prev+1 at small counts (where rounding would repeat a
+		// count) leaves a smooth geometric run to T.
+		prev, left := ks[j-1], n-j
+		r := math.Pow(float64(T)/float64(prev), 1/float64(left))
+		k := max(int(math.Round(float64(prev)*r)), prev+1)
+		ks[j] = min(k, T-(left-1)) // room for the counts still to come
+	}
+	return ks
+}

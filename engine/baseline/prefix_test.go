@@ -1,0 +1,145 @@
+package baseline
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/metric"
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// threeStumps is an ensemble of three stumps over two features, feature 0
+// costing 1 and feature 1 costing 10, and one query of four documents:
+//
+//	doc  f0 f1 label   after tree 1   2    3
+//	d0   0  1  2               -1     2    2
+//	d1   1  0  1                1     1    1
+//	d2   2  0  0                1     1    1.5
+//	d3   0  0  0               -1    -1   -1
+func threeStumps(t *testing.T) (*tree.Ensemble, *data.Dataset) {
+	e := &tree.Ensemble{
+		Trees: []tree.Tree{
+			stump(0, 0.5, -1, 1),
+			stump(1, 0.5, 0, 3),
+			stump(0, 1.5, 0, 0.5),
+		},
+		NumFeatures: 2,
+		Objective:   "regression",
+	}
+	d := handData(t, [][]float32{{0, 1, 2, 0}, {1, 0, 0, 0}}, []float32{2, 1, 0, 0}, 4)
+	return e, d
+}
+
+func TestPrefixHandWorked(t *testing.T) {
+	e, d := threeStumps(t)
+	// Gains 3 (label 2) and 1 (label 1); the ideal order has them at ranks 1
+	// and 2.
+	idcg := 3 + 1/math.Log2(3)
+	cases := []struct {
+		k     int
+		order string // ranking, for the reader
+		cost  metric.Cost
+		ndcg  float64
+	}{
+		{0, "d0 d1 d2 d3 (all tie: input order)", metric.Cost{}, 1},
+		{1, "d1 d2 d0 d3", metric.Cost{Total: 2, Features: 1, Trees: 1}, (1 + 3/math.Log2(4)) / idcg},
+		{2, "d0 d1 d2 d3", metric.Cost{Total: 13, Features: 11, Trees: 2}, 1},
+		{3, "d0 d2 d1 d3", metric.Cost{Total: 14, Features: 11, Trees: 3}, (3 + 1/math.Log2(4)) / idcg},
+	}
+	// Out of order and repeated on purpose: one point per distinct k, sorted.
+	points := Prefix(e, d, "test", []float64{1, 10}, 1, []int{3, 1, 0, 3, 2}, mustSpecs(t, "ndcg@10,p@5"), metric.Options{})
+	if len(points) != len(cases) {
+		t.Fatalf("%d points, want %d", len(points), len(cases))
+	}
+	for i, c := range cases {
+		p := points[i]
+		if p.Method != "prefix" || p.Split != "test" || p.Lambda != float64(c.k) {
+			t.Errorf("k=%d: point %q %q λ=%v", c.k, p.Method, p.Split, p.Lambda)
+		}
+		checkCost(t, "k="+c.order, p.Cost, c.cost)
+		if !near(p.Metrics["ndcg@10"], c.ndcg, 1e-12) {
+			t.Errorf("k=%d (%s): ndcg@10 = %v, want %v", c.k, c.order, p.Metrics["ndcg@10"], c.ndcg)
+		}
+		// Two relevant documents in a query of four: 2/5 whatever the order.
+		if p.Metrics["p@5"] != 0.4 {
+			t.Errorf("k=%d: p@5 = %v, want 0.4", c.k, p.Metrics["p@5"])
+		}
+	}
+}
+
+// The running scores are those of Ensemble.Predict with the first k trees,
+// bit for bit, on a data set larger than one block of documents.
+func TestScorerMatchesPredict(t *testing.T) {
+	e, d := trainedModel(t)
+	s := newScorer(e, d)
+	for _, k := range []int{0, 1, 7, 8, 30, len(e.Trees)} {
+		s.advance(k)
+		want := e.Predict(nil, d.Cols, d.NumDocs(), k)
+		if !reflect.DeepEqual(s.scores, want) {
+			t.Fatalf("k=%d: running scores differ from Predict", k)
+		}
+	}
+}
+
+func TestPrefixSteps(t *testing.T) {
+	cases := []struct {
+		T, n int
+		want []int
+	}{
+		{1000, 10, []int{1, 2, 4, 9, 20, 44, 96, 210, 458, 1000}},
+		{5, 10, []int{1, 2, 3, 4, 5}},
+		{10, 10, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
+		{11, 10, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 11}},
+		{1, 5, []int{1}},
+		{100, 1, []int{100}},
+		{100, 0, []int{100}},
+		{7, 2, []int{1, 7}},
+	}
+	for _, c := range cases {
+		if got := PrefixSteps(c.T, c.n); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("PrefixSteps(%d, %d) = %v, want %v", c.T, c.n, got, c.want)
+		}
+	}
+	for _, T := range []int{12, 50, 500, 5000, 123457} {
+		for _, n := range []int{3, 20, 60} {
+			ks := PrefixSteps(T, n)
+			if len(ks) != min(n, T) || ks[0] != 1 || ks[len(ks)-1] != T {
+				t.Errorf("PrefixSteps(%d, %d) = %v", T, n, ks)
+			}
+			for i := 1; i < len(ks); i++ {
+				if ks[i] <= ks[i-1] {
+					t.Errorf("PrefixSteps(%d, %d) = %v: not increasing", T, n, ks)
+				}
+			}
+		}
+	}
+}
+
+func TestPrefixPanics(t *testing.T) {
+	e, d := threeStumps(t)
+	cases := map[string]func(){
+		"k > T":          func() { Prefix(e, d, "", []float64{1, 10}, 1, []int{4}, nil, metric.Options{}) },
+		"k < 0":          func() { Prefix(e, d, "", []float64{1, 10}, 1, []int{-1}, nil, metric.Options{}) },
+		"few costs":      func() { Prefix(e, d, "", []float64{1}, 1, []int{1}, nil, metric.Options{}) },
+		"NaN tree cost":  func() { Prefix(e, d, "", []float64{1, 10}, math.NaN(), []int{1}, nil, metric.Options{}) },
+		"no trees":       func() { PrefixSteps(0, 3) },
+		"every 0":        func() { EarlyExit(e, d, "", []float64{1, 10}, 1, 0, []float64{1}, nil, metric.Options{}) },
+		"negative scale": func() { EarlyExit(e, d, "", []float64{1, 10}, 1, 1, []float64{-1}, nil, metric.Options{}) },
+		"NaN scale":      func() { EarlyExit(e, d, "", []float64{1, 10}, 1, 1, []float64{math.NaN()}, nil, metric.Options{}) },
+		"too few columns": func() {
+			Prefix(e, handData(t, [][]float32{{0}}, []float32{0}, 1), "", []float64{1, 10}, 1, nil, nil, metric.Options{})
+		},
+	}
+	for name, f := range cases {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}

@@ -1,0 +1,105 @@
+package baseline
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/metric"
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// scoreBlock is how many documents are gathered into a row-major buffer at a
+// time while trees are added, as in tree.Ensemble.Predict.
+const scoreBlock = 128
+
+// scorer holds the running score of every document of a data set while the
+// trees of an ensemble are added in order: after advance(k), scores[i] is
+// Base plus the values of the first k trees for document i, summed in the
+// same order as tree.Ensemble.Predict sums them, so that it is bit for bit
+// e.Predict(nil, cols, n, k).
+type scorer struct {
+	e      *tree.Ensemble
+	cols   [][]float32
+	scores []float64
+	done   int // trees added so far
+}
+
+func newScorer(e *tree.Ensemble, d *data.Dataset) *scorer {
+	s := &scorer{e: e, cols: d.Cols, scores: make([]float64, d.NumDocs())}
+	for i := range s.scores {
+		s.scores[i] = e.Base
+	}
+	return s
+}
+
+// advance adds trees s.done..k-1 to the running scores; each tree is
+// evaluated once per document. Blocks of documents are spread over all
+// cores; every document's sum is computed the same way whatever their
+// number.
+func (s *scorer) advance(k int) {
+	if k <= s.done {
+		return
+	}
+	trees := s.e.Trees[s.done:k]
+	s.done = k
+	n, d := len(s.scores), s.e.NumFeatures
+	blocks := (n + scoreBlock - 1) / scoreBlock
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(min(runtime.GOMAXPROCS(0), blocks), 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rows := make([]float32, scoreBlock*d)
+			for {
+				b := int(next.Add(1)) - 1
+				if b >= blocks {
+					return
+				}
+				lo := b * scoreBlock
+				hi := min(lo+scoreBlock, n)
+				for f := range d {
+					for j, v := range s.cols[f][lo:hi] {
+						rows[j*d+f] = v
+					}
+				}
+				out := s.scores[lo:hi]
+				for t := range trees {
+					tr := &trees[t]
+					for j := range out {
+						out[j] += tr.Leaves[tr.LeafIndex(rows[j*d:(j+1)*d])]
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// evaluate returns the mean of every metric over the queries of d, ranking
+// each query's documents by scores, keyed by the metric's canonical name.
+func evaluate(specs []metric.Spec, scores []float64, d *data.Dataset, opt metric.Options) map[string]float64 {
+	m := make(map[string]float64, len(specs))
+	for _, spec := range specs {
+		m[spec.String()] = metric.Mean(spec, scores, d.Labels, d.QueryOffsets, opt)
+	}
+	return m
+}
+
+// checkArgs panics unless e can score d and featCost and treeCost can price
+// it; the name of the caller goes into the message.
+func checkArgs(fn string, e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost float64) {
+	if len(d.Cols) < e.NumFeatures {
+		panic(fmt.Sprintf("baseline: %s: %s has %d feature columns for a model of %d features", fn, d.Name, len(d.Cols), e.NumFeatures))
+	}
+	if len(featCost) < e.NumFeatures {
+		panic(fmt.Sprintf("baseline: %s: %d feature costs for a model of %d features", fn, len(featCost), e.NumFeatures))
+	}
+	if !(treeCost >= 0) || math.IsInf(treeCost, 1) {
+		panic(fmt.Sprintf("baseline: %s: tree cost %v is not a finite non-negative number", fn, treeCost))
+	}
+}
