@@ -1,0 +1,384 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/job"
+	"github.com/cronus-ltr/cronus/engine/metric"
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// reportSpecs are the metrics of every cascade report and curve.
+var reportSpecs = []metric.Spec{{Name: metric.Precision, K: 5}, {Name: metric.NDCG, K: 10}, {Name: metric.ERR, K: 3}}
+
+// cascadeFlags are the flags shared by cascade and sweep.
+type cascadeFlags struct {
+	model, train, valid, test, costs string
+	treeCost                         float64
+	par                              cronus.Params
+	tg                               cronus.Targets
+	rule                             string
+	topM                             int
+	cycles                           int
+}
+
+func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
+	cf := &cascadeFlags{par: cronus.DefaultParams(), tg: cronus.DefaultTargets()}
+	fs.StringVar(&cf.model, "model", "", "ensemble `FILE` (cronus train or cronus import; shallow trees make better cascades, e.g. --max-depth 2)")
+	fs.StringVar(&cf.train, "train", "", "training data `FILE` (required)")
+	fs.StringVar(&cf.valid, "valid", "", "validation data `FILE` (required): picks the best cascade")
+	fs.StringVar(&cf.test, "test", "", "test data `FILE`")
+	fs.StringVar(&cf.costs, "costs", "", "feature cost `FILE` (required)")
+	fs.Float64Var(&cf.treeCost, "tree-cost", 1, "cost e_t of evaluating one tree on one document")
+	fs.IntVar(&cf.par.K, "stages", cf.par.K, "number of stages `K`")
+	fs.Float64Var(&cf.par.Epsilon, "epsilon", cf.par.Epsilon, "`ε`: at initialisation each stage passes (1−ε) of its inputs on")
+	fs.Float64Var(&cf.par.Sigma, "sigma", cf.par.Sigma, "`σ` of the soft exits, relative to each stage's score spread")
+	fs.Float64Var(&cf.par.Delta, "delta", cf.par.Delta, "`δ`: initialisation uses λ_k = λ·δ^(K−k)")
+	fs.Float64Var(&cf.par.StageCap, "stage-cap", cf.par.StageCap, "λ_k is at most this fraction of the stage's own λ_max (0 = no cap)")
+	fs.Float64Var(&cf.par.Rho1, "rho1", cf.par.Rho1, "ℓ1 `ρ` of stages 1..K−1, as a fraction of ρ_max")
+	fs.Float64Var(&cf.par.RhoK, "rhoK", cf.par.RhoK, "ℓ1 `ρ` of the last stage, as a fraction of ρ_max")
+	fs.Float64Var(&cf.tg.Relevant, "relevant", cf.tg.Relevant, "a document is a positive when its label >= `r`")
+	fs.Float64Var(&cf.tg.PosWeight, "pos-weight", cf.tg.PosWeight, "ω⁺: weight of positives")
+	fs.Float64Var(&cf.tg.NegWeight, "neg-weight", cf.tg.NegWeight, "ω⁻: weight of negatives")
+	fs.Float64Var(&cf.tg.NegMultiply, "neg-multiply", cf.tg.NegMultiply, "extra factor on ω⁻, in place of replicating negatives")
+	fs.StringVar(&cf.rule, "rule", cronus.RuleGlobal, "exit `rule`: global (the paper: score < θ_k) or top-m (a query's m best documents never exit)")
+	fs.IntVar(&cf.topM, "top-m", 5, "with --rule top-m: documents per query that always go on")
+	fs.IntVar(&cf.cycles, "cycles", 10, "cycles of the cyclic optimisation (0 = initialisation only)")
+	return cf
+}
+
+func (cf *cascadeFlags) check() error {
+	switch {
+	case cf.model == "" || cf.train == "" || cf.valid == "" || cf.costs == "":
+		return usageError{"--model, --train, --valid and --costs are required"}
+	case cf.rule != cronus.RuleGlobal && cf.rule != cronus.RuleTopM:
+		return usageError{"--rule must be global or top-m"}
+	case cf.rule == cronus.RuleTopM && cf.topM < 1:
+		return usageError{"--top-m must be at least 1"}
+	case cf.cycles < 0:
+		return usageError{"--cycles must be >= 0"}
+	case !(cf.treeCost >= 0):
+		return usageError{"--tree-cost must be >= 0"}
+	}
+	if err := cf.par.Validate(); err != nil {
+		return usageError{err.Error()}
+	}
+	return nil
+}
+
+// setup is everything a cascade optimisation needs, loaded once.
+type setup struct {
+	e                  *tree.Ensemble
+	train, valid, test *data.Dataset
+	costs              *data.Costs
+	treeCost           []float64
+	pr                 *cronus.Problem
+	sc                 cronus.Scales
+}
+
+func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, error) {
+	s := &setup{}
+	var err error
+	if s.e, _, err = loadModel(cf.model); err != nil {
+		return nil, err
+	}
+	p := newProgress(stderr)
+	if s.train, err = loadData(ctx, p, cf.train, s.e.NumFeatures); err != nil {
+		return nil, err
+	}
+	if s.valid, err = loadData(ctx, p, cf.valid, s.e.NumFeatures); err != nil {
+		return nil, err
+	}
+	if cf.test != "" {
+		if s.test, err = loadData(ctx, p, cf.test, s.e.NumFeatures); err != nil {
+			return nil, err
+		}
+	}
+	if s.costs, err = loadCosts(cf.costs, s.train.NumFeatures(), stderr); err != nil {
+		return nil, err
+	}
+	s.treeCost = make([]float64, len(s.e.Trees))
+	for t := range s.treeCost {
+		s.treeCost[t] = cf.treeCost
+	}
+	p.show("building the tree outputs (%d documents × %d trees)", s.train.NumDocs(), len(s.e.Trees))
+	if s.pr, err = cronus.NewProblem(s.e, s.train, s.costs.Cost, cf.treeCost, cf.tg); err != nil {
+		return nil, err
+	}
+	s.sc = cronus.ComputeScales(s.pr, 0)
+	p.done()
+	return s, nil
+}
+
+// evalSplit scores d with the cascade for real.
+func (s *setup) evalSplit(c *cronus.Cascade, d *data.Dataset) cronus.Eval {
+	if d == nil {
+		return cronus.Eval{}
+	}
+	r := cronus.Score(s.e, c, d, s.costs.Cost, s.treeCost)
+	ev := cronus.Eval{Metrics: map[string]float64{}, Cost: r.Cost, Reached: r.Reached}
+	for _, sp := range reportSpecs {
+		ev.Metrics[sp.String()] = metric.Mean(sp, r.Key, d.Labels, d.QueryOffsets, metric.Options{})
+	}
+	return ev
+}
+
+func (s *setup) evaluator(rule string, topM int) cronus.Evaluator {
+	return func(c *cronus.Cascade) (cronus.Eval, cronus.Eval) {
+		cc := *c
+		cc.Rule, cc.TopM = rule, topM
+		return s.evalSplit(&cc, s.valid), s.evalSplit(&cc, s.test)
+	}
+}
+
+// fullEnsemble is the quality and cost of the whole ensemble on d.
+func (s *setup) fullEnsemble(d *data.Dataset) cronus.Eval {
+	if d == nil {
+		return cronus.Eval{}
+	}
+	sc := s.e.Predict(nil, d.Cols, d.NumDocs(), -1)
+	ev := cronus.Eval{Metrics: map[string]float64{}, Cost: metric.EnsembleCost(s.e.Features(-1), s.costs.Cost, len(s.e.Trees), s.treeCost[0])}
+	for _, sp := range reportSpecs {
+		ev.Metrics[sp.String()] = metric.Mean(sp, sc, d.Labels, d.QueryOffsets, metric.Options{})
+	}
+	return ev
+}
+
+// optimize runs one optimisation as a job with a progress line.
+func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Params, p *progress) (*cronus.Outcome, error) {
+	opt := cronus.Options{MaxCycles: cf.cycles, InitOnly: cf.cycles == 0}
+	j := job.Start(ctx, func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (*cronus.Outcome, error) {
+		r.Phase("optimising", float64(1+cf.cycles*par.K))
+		return cronus.Optimize(ctx, s.pr, s.sc, par, opt, s.evaluator(cf.rule, cf.topM), r.Report)
+	})
+	for ev := range j.Events() {
+		if ev.Final {
+			break
+		}
+		sn := ev.Snapshot
+		if n := len(sn.Terms); n > 0 {
+			p.show("λ=%.3g: %s cycle %d stage %d  eq(8) %.6g  valid %s %.4f (best %.4f)  cost %.1f",
+				par.Lambda, sn.Phase, sn.Cycle, sn.Stage+1, sn.Terms[n-1].Total, "ndcg@10",
+				sn.Valid.Metrics["ndcg@10"], sn.Best.Metrics["ndcg@10"], sn.Valid.Cost.Total)
+		}
+	}
+	p.done()
+	return j.Wait()
+}
+
+func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("cascade", stdout)
+	cf := addCascadeFlags(fs)
+	fs.Float64Var(&cf.par.Lambda, "lambda", cf.par.Lambda, "cost trade-off `λ` as a fraction of λ_max (printed)")
+	out := fs.String("out", "", "cascade `FILE` to write (required): the best cascade on validation")
+	jsonOut := fs.Bool("json", false, "print a JSON report")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	}
+	if *out == "" {
+		return usageError{"--out FILE is required"}
+	}
+	if err := cf.check(); err != nil {
+		return err
+	}
+	start := time.Now()
+	s, err := cf.load(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	res, err := s.optimize(ctx, cf, cf.par, newProgress(stderr))
+	if err != nil {
+		return err
+	}
+	best := res.Best
+	best.Rule, best.TopM = cf.rule, cf.topM
+	params := map[string]any{"lambda": cf.par.Lambda, "lambda_abs": cf.par.Lambda * s.sc.LambdaMax, "lambda_max": s.sc.LambdaMax,
+		"stages": cf.par.K, "epsilon": cf.par.Epsilon, "sigma": cf.par.Sigma, "delta": cf.par.Delta, "rho1": cf.par.Rho1, "rhoK": cf.par.RhoK,
+		"pos_weight": cf.tg.PosWeight, "neg_weight": cf.tg.NegWeight, "neg_multiply": cf.tg.NegMultiply, "relevant": cf.tg.Relevant,
+		"cycles": cf.cycles, "rule": cf.rule, "model": cf.model, "train": cf.train, "valid": cf.valid}
+	if err := cronus.WriteFile(*out, cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)); err != nil {
+		return err
+	}
+	valid, test := s.evaluator(cf.rule, cf.topM)(&best.Cascade)
+	fullV, fullT := s.fullEnsemble(s.valid), s.fullEnsemble(s.test)
+	stages := make([]map[string]any, len(best.Stages))
+	for k, st := range best.Stages {
+		m := map[string]any{"active_trees": len(st.Active()), "reached_valid": at(valid.Reached, k)}
+		if !math.IsInf(st.Theta, -1) && k < len(best.Stages)-1 {
+			m["theta"] = st.Theta
+		}
+		if s.test != nil {
+			m["reached_test"] = at(test.Reached, k)
+		}
+		stages[k] = m
+	}
+	if *jsonOut {
+		r := map[string]any{"cascade": *out, "lambda_max": s.sc.LambdaMax, "lambda": cf.par.Lambda, "seconds": time.Since(start).Seconds(),
+			"valid": evalJSON(valid), "full_valid": evalJSON(fullV), "stages": stages}
+		if s.test != nil {
+			r["test"], r["full_test"] = evalJSON(test), evalJSON(fullT)
+		}
+		return writeJSON(stdout, r)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d stages, λ = %g × λ_max (λ_max = %.4g), %.1fs\n", *out, len(best.Stages), cf.par.Lambda, s.sc.LambdaMax, time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "%-6s %6s %10s %8s %8s\n", "stage", "trees", "θ", "valid", "test")
+	for k, st := range best.Stages {
+		th := "-"
+		if !math.IsInf(st.Theta, -1) && k < len(best.Stages)-1 {
+			th = strconv.FormatFloat(st.Theta, 'f', 4, 64)
+		}
+		fmt.Fprintf(stdout, "%-6d %6d %10s %8.3f %8.3f\n", k+1, len(st.Active()), th, at(valid.Reached, k), at(test.Reached, k))
+	}
+	printEval := func(name string, ev, full cronus.Eval) {
+		if ev.Metrics == nil {
+			return
+		}
+		fmt.Fprintf(stdout, "%-5s cascade  p@5 %.4f  ndcg@10 %.4f  err@3 %.4f  cost/doc %.1f (features %.1f, trees %.1f)\n", name,
+			ev.Metrics["p@5"], ev.Metrics["ndcg@10"], ev.Metrics["err@3"], ev.Cost.Total, ev.Cost.Features, ev.Cost.Trees)
+		fmt.Fprintf(stdout, "%-5s full     p@5 %.4f  ndcg@10 %.4f  err@3 %.4f  cost/doc %.1f (features %.1f, trees %.1f); cascade/full cost %.3f\n", name,
+			full.Metrics["p@5"], full.Metrics["ndcg@10"], full.Metrics["err@3"], full.Cost.Total, full.Cost.Features, full.Cost.Trees, ev.Cost.Total/full.Cost.Total)
+	}
+	printEval("valid", valid, fullV)
+	printEval("test", test, fullT)
+	return nil
+}
+
+func at(xs []float64, k int) float64 {
+	if k < len(xs) {
+		return xs[k]
+	}
+	return 0
+}
+
+func evalJSON(ev cronus.Eval) map[string]any {
+	return map[string]any{"metrics": ev.Metrics, "cost": ev.Cost, "reached": ev.Reached}
+}
+
+// parseLambdas reads FROM:TO:N into N values spaced evenly on a log scale.
+func parseLambdas(s string) ([]float64, error) {
+	f := strings.Split(s, ":")
+	if len(f) != 3 {
+		return nil, fmt.Errorf("--lambdas %q: expected FROM:TO:N, e.g. 0.001:0.5:8", s)
+	}
+	from, err1 := strconv.ParseFloat(f[0], 64)
+	to, err2 := strconv.ParseFloat(f[1], 64)
+	n, err3 := strconv.Atoi(f[2])
+	if err1 != nil || err2 != nil || err3 != nil || !(from > 0) || !(to >= from) || n < 1 || n > 1000 {
+		return nil, fmt.Errorf("--lambdas %q: expected 0 < FROM <= TO and 1 <= N <= 1000", s)
+	}
+	out := make([]float64, n)
+	for i := range out {
+		if n == 1 {
+			out[i] = from
+			continue
+		}
+		out[i] = from * math.Pow(to/from, float64(i)/float64(n-1))
+	}
+	return out, nil
+}
+
+func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("sweep", stdout)
+	cf := addCascadeFlags(fs)
+	lambdasF := fs.String("lambdas", "0.002:0.5:8", "λ grid `FROM:TO:N`, fractions of λ_max, log-spaced")
+	out := fs.String("out", "", "curve `FILE` (CSV) to write (required)")
+	plot := fs.String("plot", "", "also draw NDCG@10 against cost per document to `FILE` (.svg or .png)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	}
+	if *out == "" {
+		return usageError{"--out FILE is required"}
+	}
+	if err := cf.check(); err != nil {
+		return err
+	}
+	lambdas, err := parseLambdas(*lambdasF)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	s, err := cf.load(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	p := newProgress(stderr)
+	var points []baseline.Point
+	splits := []struct {
+		name string
+		d    *data.Dataset
+	}{{"valid", s.valid}, {"test", s.test}}
+	add := func(method string, lambda float64, v, t cronus.Eval) {
+		for _, sp := range splits {
+			ev := v
+			if sp.name == "test" {
+				ev = t
+			}
+			if sp.d == nil {
+				continue
+			}
+			points = append(points, baseline.Point{Method: method, Split: sp.name, Lambda: lambda, Cost: ev.Cost, Metrics: ev.Metrics})
+		}
+	}
+	for i, lam := range lambdas {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		par := cf.par
+		par.Lambda = lam
+		p.show("sweep %d/%d: λ = %.3g × λ_max", i+1, len(lambdas), lam)
+		// The single stage: a one-stage cascade (eq 7).
+		one := par
+		one.K = 1
+		st, err := cronus.Initialize(s.pr, s.sc, one)
+		if err != nil {
+			return err
+		}
+		v, t := s.evaluator(cf.rule, cf.topM)(&st.Cascade)
+		add("single-stage", lam, v, t)
+		res, err := s.optimize(ctx, cf, par, p)
+		if err != nil {
+			return err
+		}
+		v, t = s.evaluator(cf.rule, cf.topM)(&res.Init.Cascade)
+		add("cronus-init", lam, v, t)
+		v, t = s.evaluator(cf.rule, cf.topM)(&res.Best.Cascade)
+		add("cronus", lam, v, t)
+	}
+	p.done()
+	ks := baseline.PrefixSteps(len(s.e.Trees), 12)
+	scales := []float64{0, 0.05, 0.1, 0.2, 0.5, 1, 2, math.Inf(1)}
+	for _, sp := range splits {
+		if sp.d == nil {
+			continue
+		}
+		points = append(points, baseline.Prefix(s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, ks, reportSpecs, metric.Options{})...)
+		points = append(points, baseline.EarlyExit(s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, 10, scales, reportSpecs, metric.Options{})...)
+	}
+	if err := baseline.WriteCSV(*out, points); err != nil {
+		return err
+	}
+	if *plot != "" {
+		if err := baseline.Plot(*plot, points, "ndcg@10", "NDCG@10 against cost per document"); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d points (%d λ values; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", *out, len(points), len(lambdas))
+	return nil
+}

@@ -1,0 +1,101 @@
+package cronus
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/boost"
+)
+
+var (
+	smallOnce sync.Once
+	smallPr   *Problem
+)
+
+// smallProblem is MQ2008 train with 40 depth-2 regression trees.
+func smallProblem(t testing.TB) *Problem {
+	smallOnce.Do(func() {
+		ctx := context.Background()
+		tr, err := data.LoadDataset(ctx, "builtin:mq2008/train", data.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		costs, err := data.LoadCosts("builtin:mq2008/costs", 46)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bp := boost.DefaultParams(boost.Regression)
+		bp.Trees, bp.Grow.MaxDepth, bp.Grow.MaxLeaves = 40, 2, 4
+		r, err := boost.Train(ctx, tr, nil, bp, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		smallPr, err = NewProblem(r.Ensemble, tr, costs.Cost, 1, DefaultTargets())
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	return smallPr
+}
+
+// The gradient of the stage objective, including the dependence of the
+// later stages' reach fractions on this stage, against central differences.
+func TestStageGradient(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 4, 0.05
+	st, err := Initialize(pr, ComputeScales(pr, 0), par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	for k := range st.Stages {
+		if len(st.Stages[k].Active()) == 0 {
+			continue
+		}
+		o := newStageObjective(pr, st, k)
+		x := o.x()
+		for i := range x {
+			x[i] += 0.01 * (r.Float64() - 0.5) * max(1e-2, math.Abs(x[i]))
+		}
+		g := make([]float64, len(x))
+		o.eval(x, g)
+		for i := range x {
+			h := 1e-6 * max(1, math.Abs(x[i]))
+			xp := append([]float64(nil), x...)
+			xm := append([]float64(nil), x...)
+			xp[i] += h
+			xm[i] -= h
+			fd := (o.eval(xp, nil) - o.eval(xm, nil)) / (2 * h)
+			if math.Abs(fd-g[i]) > 1e-4*max(1, math.Abs(fd)) {
+				t.Errorf("stage %d, coordinate %d of %d: gradient %v, finite difference %v", k, i, len(x), g[i], fd)
+			}
+		}
+	}
+}
+
+// The cyclic optimisation never increases eq (8).
+func TestCyclicDecreases(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 5, 0.05
+	st, err := Initialize(pr, ComputeScales(pr, 0), par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := pr.Objective(st).Total
+	for cycle := 0; cycle < 2; cycle++ {
+		for k := range st.Stages {
+			optimizeStage(pr, st, k, 3, 30, 1e-6)
+			cur := pr.Objective(st).Total
+			if cur > prev*(1+1e-12) {
+				t.Fatalf("cycle %d stage %d: eq (8) went from %v to %v", cycle, k, prev, cur)
+			}
+			prev = cur
+		}
+	}
+}

@@ -1,0 +1,481 @@
+package cronus
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// Cascade file format and the newest version this code reads and writes.
+const (
+	FileFormat  = "cronus-cascade"
+	FileVersion = 1
+)
+
+// File is the on-disk form of a cascade: the trees, the stages over them,
+// the exit rule and the costs the cascade was optimised for, as one
+// versioned JSON document.
+//
+//	{
+//	  "format": "cronus-cascade",
+//	  "version": 1,
+//	  "rule": "global",
+//	  "sigma": 0.05,
+//	  "feature_cost": [20, 20, 10, …],
+//	  "tree_cost": [1, 1, 1, …],
+//	  "params": {"lambda": 0.01, "stages": 10, "epsilon": 0.15, …},
+//	  "stages": [
+//	    {"trees": [0, 3], "weights": [0.93, 1.2], "intercept": -0.41, "theta": -0.2},
+//	    …
+//	    {"trees": [0, 1, 3, 7], "weights": [1, 0.8, 1.1, 0.7], "intercept": -0.35, "theta": null}
+//	  ],
+//	  "ensemble": {"format": "cronus-ensemble", "version": 1, …, "trees": […]}
+//	}
+//
+// "ensemble" is a complete model in the format of tree.Model. Stage k scores
+// a document x as intercept + Σ_j weights[j]·h_{trees[j]}(x), where trees
+// lists 0-based tree indices in ascending order (β^k stored sparse: a tree
+// not listed has weight 0) and h_t(x) is the value of tree t's leaf. A
+// document leaves at stage k when its score is below theta; "theta": null
+// (or absent) is −Inf, which passes everything, and is the only value the
+// last stage may have. With "rule": "top-m" the "top_m" best documents of
+// each query at a stage never leave there. feature_cost[α-1] is the cost
+// c_α of feature α (features are numbered from 1 in files), one entry per
+// feature of the ensemble; tree_cost[t] is the cost e_t of evaluating tree
+// t. "sigma" is the soft-exit scale used in training and "params" the
+// optimiser's parameters, both for information only. Numbers are written in
+// the shortest form that reads back to the same float64 bits.
+//
+// Readers refuse another format name and versions newer than FileVersion;
+// unknown fields are ignored.
+type File struct {
+	Format      string         `json:"format"`
+	Version     int            `json:"version"`
+	Ensemble    *tree.Model    `json:"ensemble"`
+	Stages      []StageJSON    `json:"stages"`
+	Rule        string         `json:"rule"`
+	TopM        int            `json:"top_m,omitempty"`
+	Sigma       float64        `json:"sigma"`
+	FeatureCost []float64      `json:"feature_cost"`
+	TreeCost    []float64      `json:"tree_cost"`
+	Params      map[string]any `json:"params,omitempty"`
+}
+
+// StageJSON is one stage of a File; see File for the meaning of the fields.
+type StageJSON struct {
+	Trees     []int     `json:"trees"`
+	Weights   []float64 `json:"weights"`
+	Intercept float64   `json:"intercept"`
+	Theta     *float64  `json:"theta"`
+}
+
+// NewFile returns the file form of cascade c over ensemble e. Only the
+// trees with a non-zero weight are listed in a stage; a threshold of −Inf
+// and the last stage's threshold (which no document ever meets) are
+// written as null. featCost holds c_α for at least e.NumFeatures features
+// (only the first e.NumFeatures are kept) and treeCost e_t for every tree.
+// The ensemble is stored with source "cronus" and no parameters; set
+// f.Ensemble.Source and f.Ensemble.Params to keep the model's own. params
+// is stored as given. NewFile panics when c's weight vectors or the cost
+// slices do not fit e; values that cannot be written (NaN, ±Inf) are
+// reported by WriteFile.
+func NewFile(e *tree.Ensemble, c *Cascade, featCost, treeCost []float64, sigma float64, params map[string]any) *File {
+	T := len(e.Trees)
+	if len(featCost) < e.NumFeatures {
+		panic(fmt.Sprintf("cronus: NewFile: %d feature costs for a model of %d features", len(featCost), e.NumFeatures))
+	}
+	if len(treeCost) != T {
+		panic(fmt.Sprintf("cronus: NewFile: %d tree costs for %d trees", len(treeCost), T))
+	}
+	f := &File{
+		Format:      FileFormat,
+		Version:     FileVersion,
+		Ensemble:    tree.NewModel(e, "cronus", nil),
+		Stages:      make([]StageJSON, len(c.Stages)),
+		Rule:        c.Rule,
+		Sigma:       sigma,
+		FeatureCost: append([]float64{}, featCost[:e.NumFeatures]...),
+		TreeCost:    append([]float64{}, treeCost...),
+		Params:      params,
+	}
+	if f.Rule == "" {
+		f.Rule = RuleGlobal
+	}
+	if f.Rule == RuleTopM {
+		f.TopM = c.TopM
+	}
+	for k := range c.Stages {
+		s := &c.Stages[k]
+		if len(s.Beta) != T+1 {
+			panic(fmt.Sprintf("cronus: NewFile: stage %d has %d weights for %d trees and the intercept", k, len(s.Beta), T))
+		}
+		sj := StageJSON{Trees: []int{}, Weights: []float64{}, Intercept: s.Beta[T]}
+		for t, b := range s.Beta[:T] {
+			if b != 0 {
+				sj.Trees = append(sj.Trees, t)
+				sj.Weights = append(sj.Weights, b)
+			}
+		}
+		if k < len(c.Stages)-1 && !math.IsInf(s.Theta, -1) {
+			th := s.Theta
+			sj.Theta = &th
+		}
+		f.Stages[k] = sj
+	}
+	return f
+}
+
+// Cascade checks f and converts it into the ensemble and the cascade: the
+// ensemble passes tree.Model.Ensemble; every stage lists tree indices in
+// range and strictly ascending, one finite weight per tree, a finite
+// intercept and a finite threshold or none (none on the last stage); the
+// rule is known (top-m with top_m >= 1); the cost arrays have one finite,
+// non-negative entry per feature and per tree. The costs themselves are
+// f.FeatureCost and f.TreeCost.
+func (f *File) Cascade() (*tree.Ensemble, *Cascade, error) {
+	if err := f.checkHeader(); err != nil {
+		return nil, nil, err
+	}
+	if f.Ensemble == nil {
+		return nil, nil, errors.New(`no "ensemble"`)
+	}
+	if err := checkEnsembleHeader(f.Ensemble); err != nil {
+		return nil, nil, err
+	}
+	e, err := f.Ensemble.Ensemble()
+	if err != nil {
+		return nil, nil, fmt.Errorf("ensemble: %w", err)
+	}
+	T := len(e.Trees)
+	c := &Cascade{Stages: make([]Stage, len(f.Stages))}
+	switch f.Rule {
+	case RuleGlobal:
+		if f.TopM != 0 {
+			return nil, nil, fmt.Errorf(`top_m %d is only meaningful with rule %q`, f.TopM, RuleTopM)
+		}
+	case RuleTopM:
+		if f.TopM < 1 {
+			return nil, nil, fmt.Errorf(`rule %q needs top_m >= 1 (got %d)`, RuleTopM, f.TopM)
+		}
+	case "":
+		return nil, nil, fmt.Errorf(`no "rule": want %q or %q`, RuleGlobal, RuleTopM)
+	default:
+		return nil, nil, fmt.Errorf(`unknown rule %q: want %q or %q`, f.Rule, RuleGlobal, RuleTopM)
+	}
+	c.Rule, c.TopM = f.Rule, f.TopM
+	if !(f.Sigma >= 0) || math.IsInf(f.Sigma, 0) {
+		return nil, nil, fmt.Errorf("sigma %v must be a finite number >= 0", f.Sigma)
+	}
+	if len(f.FeatureCost) != e.NumFeatures {
+		return nil, nil, fmt.Errorf("feature_cost has %d entries for a model of %d features", len(f.FeatureCost), e.NumFeatures)
+	}
+	if len(f.TreeCost) != T {
+		return nil, nil, fmt.Errorf("tree_cost has %d entries for %d trees", len(f.TreeCost), T)
+	}
+	for a, v := range f.FeatureCost {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return nil, nil, fmt.Errorf("feature_cost: feature %d costs %v; costs must be finite and >= 0", a+1, v)
+		}
+	}
+	for t, v := range f.TreeCost {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return nil, nil, fmt.Errorf("tree_cost[%d] is %v; costs must be finite and >= 0", t, v)
+		}
+	}
+	if len(f.Stages) == 0 {
+		return nil, nil, errors.New("the cascade has no stages")
+	}
+	for k := range f.Stages {
+		sj := &f.Stages[k]
+		beta, err := sj.beta(T)
+		if err != nil {
+			return nil, nil, fmt.Errorf("stages[%d]: %w", k, err)
+		}
+		theta := math.Inf(-1)
+		if sj.Theta != nil {
+			if k == len(f.Stages)-1 {
+				return nil, nil, fmt.Errorf("stages[%d]: the last stage has no threshold (theta must be null or absent)", k)
+			}
+			theta = *sj.Theta
+			if math.IsNaN(theta) || math.IsInf(theta, 0) {
+				return nil, nil, fmt.Errorf("stages[%d]: theta %v is not finite (null means pass everything)", k, theta)
+			}
+		}
+		c.Stages[k] = Stage{Beta: beta, Theta: theta}
+	}
+	return e, c, nil
+}
+
+// beta checks a stage's sparse weights and returns the dense vector of T
+// weights and the intercept.
+func (sj *StageJSON) beta(T int) ([]float64, error) {
+	if len(sj.Weights) != len(sj.Trees) {
+		return nil, fmt.Errorf("%d trees but %d weights", len(sj.Trees), len(sj.Weights))
+	}
+	beta := make([]float64, T+1)
+	for j, t := range sj.Trees {
+		if t < 0 || t >= T {
+			return nil, fmt.Errorf("trees[%d]: tree %d is out of range (the ensemble has %d trees, numbered from 0)", j, t, T)
+		}
+		if j > 0 && t <= sj.Trees[j-1] {
+			return nil, fmt.Errorf("trees[%d]: tree %d follows tree %d; tree indices must be strictly ascending", j, t, sj.Trees[j-1])
+		}
+		w := sj.Weights[j]
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return nil, fmt.Errorf("weights[%d]: %v is not finite", j, w)
+		}
+		beta[t] = w
+	}
+	if math.IsNaN(sj.Intercept) || math.IsInf(sj.Intercept, 0) {
+		return nil, fmt.Errorf("intercept %v is not finite", sj.Intercept)
+	}
+	beta[T] = sj.Intercept
+	return beta, nil
+}
+
+// checkHeader checks the format name and version.
+func (f *File) checkHeader() error {
+	switch {
+	case f.Format == tree.ModelFormat:
+		return fmt.Errorf("not a cascade file: format %q is a model (tree ensemble); build a cascade from it with cronus cascade", f.Format)
+	case f.Format == "":
+		return errors.New(`not a cascade file: no "format" field`)
+	case f.Format != FileFormat:
+		return fmt.Errorf("not a cascade file: format %q, want %q", f.Format, FileFormat)
+	case f.Version == 0:
+		return errors.New(`no cascade file "version"`)
+	case f.Version > FileVersion:
+		return fmt.Errorf("cascade file version %d is newer than this cronus supports (%d); use a newer cronus", f.Version, FileVersion)
+	case f.Version < 0:
+		return fmt.Errorf("cascade file version %d is not valid", f.Version)
+	}
+	return nil
+}
+
+// checkEnsembleHeader checks the format name and version of the embedded
+// model (tree.Model.Ensemble does not).
+func checkEnsembleHeader(m *tree.Model) error {
+	switch {
+	case m.Format != tree.ModelFormat:
+		return fmt.Errorf("ensemble: format %q, want %q", m.Format, tree.ModelFormat)
+	case m.Version > tree.ModelVersion:
+		return fmt.Errorf("ensemble: model version %d is newer than this cronus supports (%d)", m.Version, tree.ModelVersion)
+	case m.Version < 1:
+		return fmt.Errorf("ensemble: model version %d is not valid", m.Version)
+	}
+	return nil
+}
+
+// WriteFile checks f (as File.Cascade does) and writes it to path
+// atomically: path holds either its old contents or the whole new file.
+func WriteFile(path string, f *File) error {
+	b, err := encodeFile(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return data.WriteAtomic(path, func(w *bufio.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+// encodeFile checks f and returns its JSON: the header fields and the cost
+// arrays one per line, one line per stage, then the ensemble with one line
+// per tree.
+func encodeFile(f *File) ([]byte, error) {
+	if _, _, err := f.Cascade(); err != nil {
+		return nil, err
+	}
+	for i, tj := range f.Ensemble.Trees {
+		for j, v := range tj.Threshold {
+			if math.IsInf(float64(v), 0) {
+				return nil, fmt.Errorf("ensemble: tree %d: split %d: threshold %v cannot be written to a file", i, j, v)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	field := func(name string, v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		fmt.Fprintf(&buf, "  %q: %s,\n", name, b)
+		return nil
+	}
+	buf.WriteString("{\n")
+	fields := []struct {
+		name string
+		v    any
+		omit bool
+	}{
+		{"format", f.Format, false},
+		{"version", f.Version, false},
+		{"rule", f.Rule, false},
+		{"top_m", f.TopM, f.TopM == 0},
+		{"sigma", f.Sigma, false},
+		{"feature_cost", f.FeatureCost, false},
+		{"tree_cost", f.TreeCost, false},
+		{"params", f.Params, len(f.Params) == 0},
+	}
+	for _, fl := range fields {
+		if fl.omit {
+			continue
+		}
+		if err := field(fl.name, fl.v); err != nil {
+			return nil, err
+		}
+	}
+	buf.WriteString("  \"stages\": [")
+	for k := range f.Stages {
+		b, err := json.Marshal(&f.Stages[k])
+		if err != nil {
+			return nil, fmt.Errorf("stages[%d]: %w", k, err)
+		}
+		if k > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString("\n    ")
+		buf.Write(b)
+	}
+	buf.WriteString("\n  ],\n  \"ensemble\": ")
+	head := *f.Ensemble
+	head.Trees = nil
+	b, err := json.MarshalIndent(&head, "  ", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("ensemble: %w", err)
+	}
+	// b ends with `"trees": null` and the closing brace; put the trees there.
+	b, ok := bytes.CutSuffix(b, []byte("\"trees\": null\n  }"))
+	if !ok {
+		panic("cronus: unexpected model header encoding")
+	}
+	buf.Write(b)
+	buf.WriteString("\"trees\": [")
+	for i := range f.Ensemble.Trees {
+		tb, err := json.Marshal(&f.Ensemble.Trees[i])
+		if err != nil {
+			return nil, fmt.Errorf("ensemble: tree %d: %w", i, err)
+		}
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString("\n      ")
+		buf.Write(tb)
+	}
+	if len(f.Ensemble.Trees) > 0 {
+		buf.WriteString("\n    ")
+	}
+	buf.WriteString("]\n  }\n}\n")
+	return buf.Bytes(), nil
+}
+
+// ReadFile reads and checks a cascade file, so that File.Cascade succeeds
+// on the result. Errors name the file, and for malformed JSON the line and
+// column.
+func ReadFile(path string) (*File, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := parse(b)
+	if err != nil {
+		var pe *fileJSONError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s:%w", path, err)
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+// parse decodes and checks a cascade file's contents.
+func parse(b []byte) (*File, error) {
+	// The format name and version first, so that another kind of JSON file,
+	// or a newer cascade file, is named as such rather than failing on a
+	// field of the wrong type.
+	var head struct {
+		Format  json.RawMessage `json:"format"`
+		Version json.RawMessage `json:"version"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, fmt.Errorf("not a cascade file: the JSON holds %s %s, not an object", jsonArticle(te.Value), te.Value)
+		}
+		return nil, fileJSONErr(b, err)
+	}
+	f := &File{}
+	if head.Format != nil && json.Unmarshal(head.Format, &f.Format) != nil {
+		return nil, fmt.Errorf("not a cascade file: format %s is not a string", head.Format)
+	}
+	if f.Format == FileFormat && head.Version != nil && json.Unmarshal(head.Version, &f.Version) != nil {
+		return nil, fmt.Errorf("cascade file version %s is not an integer", head.Version)
+	}
+	if err := f.checkHeader(); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, f); err != nil {
+		return nil, fileJSONErr(b, err)
+	}
+	if _, _, err := f.Cascade(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// jsonArticle returns "an" before a JSON kind that starts with a vowel, "a"
+// otherwise.
+func jsonArticle(kind string) string {
+	if kind != "" && strings.IndexByte("aeiou", kind[0]) >= 0 {
+		return "an"
+	}
+	return "a"
+}
+
+// fileJSONError is an error at a line and column of a JSON file; its
+// message starts with "LINE:COL: " so that a caller can prefix the file name.
+type fileJSONError struct {
+	line, col int
+	msg       string
+}
+
+func (e *fileJSONError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.col, e.msg) }
+
+// fileJSONErr turns a syntax or type error of encoding/json into a
+// fileJSONError at the offending byte of b; other errors are returned
+// unchanged.
+func fileJSONErr(b []byte, err error) error {
+	var off int64
+	var msg string
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off, msg = se.Offset, se.Error()
+		if len(bytes.TrimSpace(b)) == 0 {
+			msg = "empty file"
+		} else if off >= int64(len(b)) && (strings.HasPrefix(msg, "unexpected end") ||
+			strings.HasPrefix(msg, "invalid character ' '") && b[len(b)-1] != ' ') {
+			// At the end of input the scanner is fed a space, and says so.
+			msg = "unexpected end of file (truncated?)"
+		}
+	case errors.As(err, &te):
+		off, msg = te.Offset, strings.TrimPrefix(te.Error(), "json: ")
+	default:
+		return err
+	}
+	// encoding/json reports offsets just past the offending byte.
+	p := int(min(max(off-1, 0), int64(len(b))))
+	before := b[:p]
+	line := 1 + bytes.Count(before, []byte{'\n'})
+	col := p - bytes.LastIndexByte(before, '\n')
+	return &fileJSONError{line, col, msg}
+}

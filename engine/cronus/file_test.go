@@ -1,0 +1,343 @@
+package cronus
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// fileHandCascade is a three-stage cascade over scHandEnsemble with weights
+// whose shortest decimal forms are long, a −Inf and a finite threshold, and
+// a last-stage threshold (which the file does not keep).
+func fileHandCascade() *Cascade {
+	tenth := 0.1 // a variable: 0.1 + 0.2 in constants is exactly 0.3
+	return &Cascade{Rule: RuleTopM, TopM: 3, Stages: []Stage{
+		{Beta: []float64{tenth + 0.2, 0, 0, -1.0 / 3}, Theta: math.Nextafter(0.5, 1)},
+		{Beta: []float64{0, 0, 0, 0}, Theta: math.Inf(-1)},
+		{Beta: []float64{math.Pi, -2e-300, 1e300, 5e-324}, Theta: 7},
+	}}
+}
+
+func fileHandFile() *File {
+	return NewFile(scHandEnsemble(), fileHandCascade(), []float64{1, 10, 100, 1000, 99}, scHandTreeCost, 0.05,
+		map[string]any{"lambda": 0.01, "stages": 3.0, "epsilon": 0.15, "name": "hand"})
+}
+
+func TestFileRoundTrip(t *testing.T) {
+	fx := scLoad(t)
+	// The trained ensemble has float32 thresholds and float64 leaves of
+	// every kind; give it a cascade with a tree in every other stage.
+	T := len(fx.e.Trees)
+	trained := &Cascade{Rule: RuleGlobal}
+	for k := range 3 {
+		beta := make([]float64, T+1)
+		for t := k; t < T; t += 2 + k {
+			beta[t] = 1 / float64(t+1)
+		}
+		beta[T] = fx.e.Base
+		trained.Stages = append(trained.Stages, Stage{Beta: beta, Theta: -float64(k) / 7})
+	}
+	treeCost := make([]float64, T)
+	for t := range treeCost {
+		treeCost[t] = 1 + float64(t)/3
+	}
+	cases := []struct {
+		name     string
+		e        *tree.Ensemble
+		c        *Cascade
+		featCost []float64
+		treeCost []float64
+	}{
+		{"hand", scHandEnsemble(), fileHandCascade(), []float64{1, 10, 100, 1000}, scHandTreeCost},
+		{"trained", fx.e, trained, fx.featCost, treeCost},
+	}
+	dir := t.TempDir()
+	for _, tc := range cases {
+		params := map[string]any{"lambda": 1e-3, "sigma": 0.05, "rule": tc.c.Rule}
+		path := filepath.Join(dir, tc.name+".json")
+		if err := WriteFile(path, NewFile(tc.e, tc.c, tc.featCost, tc.treeCost, 0.02, params)); err != nil {
+			t.Fatal(err)
+		}
+		f, err := ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, c, err := f.Cascade()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(e, tc.e) {
+			t.Errorf("%s: the ensemble changed", tc.name)
+		}
+		if c.Rule != tc.c.Rule || c.TopM != tc.c.TopM || len(c.Stages) != len(tc.c.Stages) {
+			t.Fatalf("%s: rule %q top %d, %d stages; want %q %d, %d", tc.name, c.Rule, c.TopM, len(c.Stages),
+				tc.c.Rule, tc.c.TopM, len(tc.c.Stages))
+		}
+		for k, st := range c.Stages {
+			want := tc.c.Stages[k]
+			if !sameBits(st.Beta, want.Beta) {
+				t.Errorf("%s: stage %d: weights %v, want %v", tc.name, k, st.Beta, want.Beta)
+			}
+			wantTheta := want.Theta
+			if k == len(c.Stages)-1 {
+				wantTheta = math.Inf(-1)
+			}
+			if math.Float64bits(st.Theta) != math.Float64bits(wantTheta) {
+				t.Errorf("%s: stage %d: theta %v, want %v", tc.name, k, st.Theta, wantTheta)
+			}
+		}
+		if !sameBits(f.FeatureCost, tc.featCost[:tc.e.NumFeatures]) || !sameBits(f.TreeCost, tc.treeCost) ||
+			f.Sigma != 0.02 || !reflect.DeepEqual(f.Params, params) {
+			t.Errorf("%s: costs %v %v, sigma %v, params %v", tc.name, f.FeatureCost, f.TreeCost, f.Sigma, f.Params)
+		}
+		// Writing what was read gives the same bytes.
+		b1, _ := os.ReadFile(path)
+		b2, err := encodeFile(f)
+		if err != nil || !bytes.Equal(b1, b2) {
+			t.Errorf("%s: re-encoding differs (%v)", tc.name, err)
+		}
+	}
+}
+
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFileLayout pins the shape of the file a person reads: header fields,
+// one line per stage, the ensemble with one line per tree.
+func TestFileLayout(t *testing.T) {
+	b, err := encodeFile(fileHandFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+  "format": "cronus-cascade",
+  "version": 1,
+  "rule": "top-m",
+  "top_m": 3,
+  "sigma": 0.05,
+  "feature_cost": [1,10,100,1000],
+  "tree_cost": [1,2,4],
+  "params": {"epsilon":0.15,"lambda":0.01,"name":"hand","stages":3},
+  "stages": [
+    {"trees":[0],"weights":[0.30000000000000004],"intercept":-0.3333333333333333,"theta":0.5000000000000001},
+    {"trees":[],"weights":[],"intercept":0,"theta":null},
+    {"trees":[0,1,2],"weights":[3.141592653589793,-2e-300,1e+300],"intercept":5e-324,"theta":null}
+  ],
+  "ensemble": {
+    "format": "cronus-ensemble",
+    "version": 1,
+    "objective": "regression",
+    "num_features": 4,
+    "base_score": 0,
+    "source": "cronus",
+    "trees": [
+      {"split_feature":[1],"threshold":[0.5],"left_child":[-1],"right_child":[-2],"leaf_value":[-1,1],"features":[1]},
+      {"split_feature":[2,3],"threshold":[0.5,0.5],"left_child":[1,-1],"right_child":[-3,-2],"leaf_value":[0,2,4],"features":[2,3]},
+      {"split_feature":[1,4],"threshold":[0.5,0.5],"left_child":[-1,-2],"right_child":[1,-3],"leaf_value":[10,20,30],"features":[1,4]}
+    ]
+  }
+}
+`
+	if string(b) != want {
+		t.Errorf("got\n%s\nwant\n%s", b, want)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Errorf("not JSON: %v", err)
+	}
+}
+
+// fileMutated returns the JSON of the hand file after change, bypassing
+// the checks of encodeFile.
+func fileMutated(t *testing.T, change func(f *File)) []byte {
+	t.Helper()
+	f := fileHandFile()
+	change(f)
+	b, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestFileMalformed(t *testing.T) {
+	fp := func(v float64) *float64 { return &v }
+	huge := bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"intercept":0,`), []byte(`"intercept":1e999,`), 1)
+	cases := []struct {
+		name string
+		b    []byte
+		want string
+	}{
+		{"empty", []byte("  \n"), "1:3: empty file"},
+		{"truncated", []byte("{\n  \"format\": \"cronus-cascade\",\n  \"vers"), "3:7: unexpected end of file"},
+		{"not JSON", []byte("qid:1 1:0.5\n"), "1:1: invalid character 'q'"},
+		{"array", []byte("[1, 2]"), "not a cascade file: the JSON holds an array, not an object"},
+		{"string", []byte(`"cascade"`), "the JSON holds a string"},
+		{"no format", []byte(`{"version": 1}`), `no "format" field`},
+		{"format not a string", []byte(`{"format": 3}`), "format 3 is not a string"},
+		{"other format", []byte(`{"format": "cronus-sweep", "version": 1}`), `format "cronus-sweep"`},
+		{"a model file", []byte(`{"format": "cronus-ensemble", "version": 1, "trees": []}`), "is a model"},
+		{"no version", []byte(`{"format": "cronus-cascade"}`), `no cascade file "version"`},
+		{"version not a number", []byte(`{"format": "cronus-cascade", "version": "1"}`), `version "1" is not an integer`},
+		{"newer version", []byte(`{"format": "cronus-cascade", "version": 2, "stages": {"new": "layout"}}`),
+			"cascade file version 2 is newer than this cronus supports (1)"},
+		{"negative version", []byte(`{"format": "cronus-cascade", "version": -1}`), "version -1 is not valid"},
+		{"wrong type", []byte("{\"format\": \"cronus-cascade\", \"version\": 1,\n\"stages\": 5}"), "2:11: cannot unmarshal number into Go struct field File.stages"},
+		{"number too large", huge, "cannot unmarshal number 1e999"},
+		{"no ensemble", fileMutated(t, func(f *File) { f.Ensemble = nil }), `no "ensemble"`},
+		{"ensemble format", fileMutated(t, func(f *File) { f.Ensemble.Format = "xgboost" }), `ensemble: format "xgboost"`},
+		{"ensemble version", fileMutated(t, func(f *File) { f.Ensemble.Version = 9 }), "ensemble: model version 9 is newer"},
+		{"ensemble tree", fileMutated(t, func(f *File) { f.Ensemble.Trees[1].Left[0] = 7 }), "ensemble: tree 1: node 7 out of range"},
+		{"no stages", fileMutated(t, func(f *File) { f.Stages = nil }), "no stages"},
+		{"tree out of range", fileMutated(t, func(f *File) { f.Stages[2].Trees[2] = 3 }),
+			"stages[2]: trees[2]: tree 3 is out of range (the ensemble has 3 trees, numbered from 0)"},
+		{"negative tree", fileMutated(t, func(f *File) { f.Stages[0].Trees[0] = -1 }), "stages[0]: trees[0]: tree -1 is out of range"},
+		{"not ascending", fileMutated(t, func(f *File) { f.Stages[2].Trees = []int{0, 2, 1} }),
+			"stages[2]: trees[2]: tree 1 follows tree 2"},
+		{"repeated tree", fileMutated(t, func(f *File) { f.Stages[2].Trees = []int{0, 1, 1} }), "strictly ascending"},
+		{"weights missing", fileMutated(t, func(f *File) { f.Stages[2].Weights = f.Stages[2].Weights[:2] }),
+			"stages[2]: 3 trees but 2 weights"},
+		{"theta on the last stage", fileMutated(t, func(f *File) { f.Stages[2].Theta = fp(1) }),
+			"stages[2]: the last stage has no threshold"},
+		{"no rule", fileMutated(t, func(f *File) { f.Rule = "" }), `no "rule"`},
+		{"unknown rule", fileMutated(t, func(f *File) { f.Rule = "top-k" }), `unknown rule "top-k"`},
+		{"top-m without m", fileMutated(t, func(f *File) { f.TopM = 0 }), `rule "top-m" needs top_m >= 1`},
+		{"m without top-m", fileMutated(t, func(f *File) { f.Rule = RuleGlobal }), "top_m 3 is only meaningful"},
+		{"negative sigma", fileMutated(t, func(f *File) { f.Sigma = -1 }), "sigma -1"},
+		{"feature costs short", fileMutated(t, func(f *File) { f.FeatureCost = f.FeatureCost[:3] }),
+			"feature_cost has 3 entries for a model of 4 features"},
+		{"feature cost negative", fileMutated(t, func(f *File) { f.FeatureCost[1] = -10 }), "feature 2 costs -10"},
+		{"tree costs long", fileMutated(t, func(f *File) { f.TreeCost = append(f.TreeCost, 1) }),
+			"tree_cost has 4 entries for 3 trees"},
+		{"tree cost negative", fileMutated(t, func(f *File) { f.TreeCost[2] = -4 }), "tree_cost[2] is -4"},
+	}
+	dir := t.TempDir()
+	for _, tc := range cases {
+		path := filepath.Join(dir, "c.json")
+		if err := os.WriteFile(path, tc.b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := ReadFile(path)
+		if err == nil {
+			t.Errorf("%s: no error (%+v)", tc.name, f)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), path+":") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %q, want %q after the path", tc.name, err, tc.want)
+		}
+	}
+	if _, err := ReadFile(filepath.Join(dir, "missing.json")); !os.IsNotExist(err) {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestWriteFileRefuses(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.json")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := []struct {
+		name   string
+		change func(c *Cascade)
+		want   string
+	}{
+		{"NaN weight", func(c *Cascade) { c.Stages[0].Beta[0] = math.NaN() }, "stages[0]: weights[0]: NaN is not finite"},
+		{"+Inf theta", func(c *Cascade) { c.Stages[0].Theta = math.Inf(1) }, "stages[0]: theta +Inf is not finite"},
+		{"NaN intercept", func(c *Cascade) { c.Stages[1].Beta[3] = math.NaN() }, "stages[1]: intercept NaN"},
+		{"unknown rule", func(c *Cascade) { c.Rule = "fast" }, `unknown rule "fast"`},
+	}
+	for _, tc := range bad {
+		c := fileHandCascade()
+		tc.change(c)
+		err := WriteFile(path, NewFile(scHandEnsemble(), c, scHandFeatCost, scHandTreeCost, 0, nil))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// An infinite split threshold is a valid tree but cannot be written.
+	e := scHandEnsemble()
+	e.Trees[0].Nodes[0].Threshold = float32(math.Inf(1))
+	if err := WriteFile(path, NewFile(e, fileHandCascade(), scHandFeatCost, scHandTreeCost, 0, nil)); err == nil ||
+		!strings.Contains(err.Error(), "ensemble: tree 0: split 0: threshold +Inf") {
+		t.Errorf("infinite threshold: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("a refused write changed the file: %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temporary files left: %v", ents)
+	}
+}
+
+func TestNewFilePanics(t *testing.T) {
+	e := scHandEnsemble()
+	cases := map[string]func(){
+		"feature costs": func() { NewFile(e, fileHandCascade(), scHandFeatCost[:3], scHandTreeCost, 0, nil) },
+		"tree costs":    func() { NewFile(e, fileHandCascade(), scHandFeatCost, scHandTreeCost[:1], 0, nil) },
+		"beta length": func() {
+			NewFile(e, &Cascade{Stages: []Stage{{Beta: []float64{1}}}}, scHandFeatCost, scHandTreeCost, 0, nil)
+		},
+	}
+	for name, fn := range cases {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			fn()
+		}()
+	}
+}
+
+// FuzzReadCascadeFile: parse never panics, and whatever it accepts converts
+// to a cascade, writes, and reads back the same.
+func FuzzReadCascadeFile(f *testing.F) {
+	good, err := encodeFile(fileHandFile())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(bytes.Replace(good, []byte(`"top-m"`), []byte(`"global"`), 1))
+	f.Add([]byte(`{"format": "cronus-cascade", "version": 1, "stages": [{"trees": [5]}]}`))
+	f.Add([]byte(`{"format": "cronus-cascade", "version": 2}`))
+	f.Add([]byte(`{"format": "cronus-ensemble", "version": 1}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		file, err := parse(b)
+		if err != nil {
+			return
+		}
+		if _, _, err := file.Cascade(); err != nil {
+			t.Fatalf("parse accepted a file that Cascade refuses: %v", err)
+		}
+		b2, err := encodeFile(file)
+		if err != nil {
+			t.Fatalf("parse accepted a file that cannot be written: %v", err)
+		}
+		file2, err := parse(b2)
+		if err != nil {
+			t.Fatalf("the written file does not read back: %v", err)
+		}
+		if b3, _ := encodeFile(file2); !bytes.Equal(b2, b3) {
+			t.Fatalf("writing what was read changes the file:\n%s\n%s", b2, b3)
+		}
+	})
+}

@@ -1,0 +1,225 @@
+package cronus
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+// The blocking of Gram. The documents are taken gramDocs at a time: each such
+// block of every column is converted once to float64, scaled by √w, into a
+// buffer cut into sub-blocks of gramSub documents, within which the columns
+// are gramSub+gramPad apart (the pad keeps the rows of one kernel call off the
+// same cache sets). One kernel call adds the dot products of gramRows columns
+// a with one column b over one sub-block: that gramRows×gramSub slab stays in
+// L1 while the calls walk along b, and the sub-block's columns b of one task
+// (gramTileCols of them, 512 KiB) stay in L2 while the slabs walk along a.
+// A task is a tile of gramTileRows×gramTileCols products over a whole block.
+const (
+	gramDocs     = 2048
+	gramSub      = 512
+	gramPad      = 8
+	gramRows     = 8
+	gramTileRows = 32
+	gramTileCols = 128
+)
+
+// Gram computes G = HᵀWH over the T tree columns plus the intercept column
+// (index T), i.e. G[a][b] = Σ_i w_i H_a(i) H_b(i), and r = HᵀWy (r[a] = Σ_i
+// w_i H_a(i) y_i), in float64, row-major (T+1)×(T+1) into g (allocated when
+// nil) and r (allocated when nil). w and y have N entries; w must be
+// non-negative. These are the two sides of Chen et al. (2012) eq 14,
+// β = (HᵀΩH + Λ)⁻¹ HᵀΩy, with W = Ω.
+//
+// G is exactly symmetric, and the result is the same bit for bit whatever
+// workers is (workers <= 0 means GOMAXPROCS): the documents are cut into fixed
+// blocks and every entry adds the blocks up in document order.
+func Gram(g, r []float64, o *Outputs, w, y []float64, workers int) ([]float64, []float64) {
+	cols := make([]int, len(o.H)+1)
+	for c := range cols {
+		cols[c] = c
+	}
+	return gram("Gram", g, r, o, w, y, cols, workers)
+}
+
+// GramSubset is Gram restricted to the columns cols (the active trees, and the
+// intercept iff T is in cols): G[a][b] = Σ_i w_i H_cols[a](i) H_cols[b](i) is
+// len(cols)×len(cols), row-major, and r has len(cols) entries. cols must be
+// sorted, without repeats, with entries in [0, T]. The result for a column
+// pair is not bit for bit the one Gram gives, only equal to rounding.
+func GramSubset(g, r []float64, o *Outputs, w, y []float64, cols []int, workers int) ([]float64, []float64) {
+	T := len(o.H)
+	for j, c := range cols {
+		if c < 0 || c > T {
+			panic(fmt.Sprintf("cronus: GramSubset: column %d out of range [0, %d]", c, T))
+		}
+		if j > 0 && c <= cols[j-1] {
+			panic(fmt.Sprintf("cronus: GramSubset: columns not sorted and distinct at index %d (%d after %d)", j, c, cols[j-1]))
+		}
+	}
+	return gram("GramSubset", g, r, o, w, y, cols, workers)
+}
+
+// gramTask is a tile of products: the columns a in [a0, a1) (a0 a multiple
+// of gramRows) with the columns b in [b0, b1), b >= a's row group. Column
+// index k, one past the last column of G, is √w·y, whose products go to r.
+type gramTask struct{ a0, a1, b0, b1 int }
+
+func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, workers int) ([]float64, []float64) {
+	N, T, k := o.N, len(o.H), len(cols)
+	if len(w) != N || len(y) != N {
+		panic(fmt.Sprintf("cronus: %s: %d weights and %d targets for %d documents", fn, len(w), len(y), N))
+	}
+	for t, h := range o.H {
+		if len(h) != N {
+			panic(fmt.Sprintf("cronus: %s: tree %d has %d outputs for %d documents", fn, t, len(h), N))
+		}
+	}
+	g = gramZeroed(g, k*k, fn, "g")
+	r = gramZeroed(r, k, fn, "r")
+	if k == 0 || N == 0 {
+		return g, r
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+
+	sw := make([]float64, N)
+	for i, wi := range w {
+		if !(wi >= 0) {
+			panic(fmt.Sprintf("cronus: %s: weight %d is %g; weights must be non-negative", fn, i, wi))
+		}
+		sw[i] = math.Sqrt(wi)
+	}
+
+	// The tiles of the upper triangle (and of r), the full ones first so
+	// that the last ones to finish are short.
+	var tasks []gramTask
+	for _, diag := range []bool{false, true} {
+		for a0 := 0; a0 < k; a0 += gramTileRows {
+			a1 := min(a0+gramTileRows, k)
+			for b0 := a0 / gramTileCols * gramTileCols; b0 <= k; b0 += gramTileCols {
+				b1 := min(b0+gramTileCols, k+1)
+				if (b0 < a1) == diag {
+					tasks = append(tasks, gramTask{a0, a1, b0, b1})
+				}
+			}
+		}
+	}
+
+	// x holds one block: sub-block j, column c, document i at
+	// x[(j*(k+1)+c)*ld+i].
+	ld := min(gramSub, N) + gramPad
+	x := make([]float64, (min(gramDocs, N)+gramSub-1)/gramSub*(k+1)*ld)
+	for s := 0; s < N; s += gramDocs {
+		n := min(gramDocs, N-s)
+		gramParallel(k+1, workers, func(c int) {
+			for j := 0; j*gramSub < n; j++ {
+				lo, hi := s+j*gramSub, s+min((j+1)*gramSub, n)
+				dst := x[(j*(k+1)+c)*ld:][:hi-lo]
+				switch {
+				case c == k:
+					gramScale(dst, sw[lo:hi], y[lo:hi])
+				case cols[c] == T:
+					copy(dst, sw[lo:hi])
+				default:
+					gramScale32(dst, sw[lo:hi], o.H[cols[c]][lo:hi])
+				}
+			}
+		})
+		gramParallel(len(tasks), workers, func(t int) {
+			gramTile(g, r, x, ld, n, k, tasks[t])
+		})
+	}
+
+	// The products were written as g[b][a] for a <= b (and a few a > b):
+	// the lower triangle holds them all.
+	for a := range k {
+		for b := a + 1; b < k; b++ {
+			g[a*k+b] = g[b*k+a]
+		}
+	}
+	return g, r
+}
+
+// gramTile adds one block of n documents of x to the products of tile t:
+// g[b*k+a] += Σ_i x_a(i)·x_b(i), or r[a] for b = k. Each output entry is added
+// to by this tile alone, in document order.
+func gramTile(g, r, x []float64, ld, n, k int, t gramTask) {
+	var impl gonum.Implementation
+	for j := 0; j*gramSub < n; j++ {
+		nn := min(gramSub, n-j*gramSub)
+		sub := x[j*(k+1)*ld:]
+		for a0 := t.a0; a0 < t.a1; a0 += gramRows {
+			m := min(gramRows, t.a1-a0)
+			slab := sub[a0*ld:]
+			for b := max(t.b0, a0); b < t.b1; b++ {
+				dst := r[a0 : a0+m]
+				if b < k {
+					dst = g[b*k+a0 : b*k+a0+m]
+				}
+				// dst += slab·x_b, by a 4×4 register-blocked SSE2 kernel.
+				impl.Dgemv(blas.NoTrans, m, nn, 1, slab, ld, sub[b*ld:b*ld+nn], 1, 1, dst, 1)
+			}
+		}
+	}
+}
+
+// gramScale32 sets dst[i] = s[i]·h[i].
+func gramScale32(dst, s []float64, h []float32) {
+	s = s[:len(dst)]
+	h = h[:len(dst)]
+	for i := range dst {
+		dst[i] = s[i] * float64(h[i])
+	}
+}
+
+// gramScale sets dst[i] = s[i]·v[i].
+func gramScale(dst, s, v []float64) {
+	s = s[:len(dst)]
+	v = v[:len(dst)]
+	for i := range dst {
+		dst[i] = s[i] * v[i]
+	}
+}
+
+// gramZeroed returns dst cleared, or a new slice when dst is nil.
+func gramZeroed(dst []float64, n int, fn, name string) []float64 {
+	if dst == nil {
+		return make([]float64, n)
+	}
+	if len(dst) != n {
+		panic(fmt.Sprintf("cronus: %s: len(%s) = %d, want %d", fn, name, len(dst), n))
+	}
+	clear(dst)
+	return dst
+}
+
+// gramParallel calls do(0), …, do(n-1) on up to workers goroutines, each
+// taking the next index when it is done.
+func gramParallel(n, workers int, do func(i int)) {
+	workers = min(workers, n)
+	if workers <= 1 {
+		for i := range n {
+			do(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	run := func() {
+		for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+			do(i)
+		}
+	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(run)
+	}
+	run()
+	wg.Wait()
+}

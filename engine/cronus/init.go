@@ -1,0 +1,322 @@
+package cronus
+
+import (
+	"fmt"
+	"math"
+)
+
+// Params are the cascade's hyper-parameters (Chen et al. §3.4).
+type Params struct {
+	Lambda   float64 // cost trade-off λ, as a fraction of LambdaMax (the single-stage problem's)
+	K        int     // stages (10)
+	Epsilon  float64 // ε: at initialisation each stage keeps (1−ε) of its inputs (0.15)
+	Sigma    float64 // σ of the soft exits, relative to each stage's score spread (0.05)
+	Delta    float64 // δ: initialisation uses λ_k = λ·δ^(K−k) (1.3)
+	StageCap float64 // λ_k is at most StageCap × the stage's own λ_max, so early stages are not left empty (0.7; 0 = no cap)
+	Rho1     float64 // ρ of stages 1..K−1, as a fraction of RhoMax (1e-3)
+	RhoK     float64 // ρ of the last stage, as a fraction of RhoMax (1e-3)
+	Workers  int     // goroutines for the Gram products; 0 = GOMAXPROCS
+}
+
+// DefaultParams returns the paper's settings, with σ relative to the score
+// spread and λ relative to λ_max.
+func DefaultParams() Params {
+	return Params{Lambda: 0.01, K: 10, Epsilon: 0.15, Sigma: 0.05, Delta: 1.3, StageCap: 0.7, Rho1: 1e-3, RhoK: 1e-3}
+}
+
+// Validate reports the first parameter out of range.
+func (p Params) Validate() error {
+	switch {
+	case !(p.Lambda >= 0) || math.IsInf(p.Lambda, 0):
+		return fmt.Errorf("λ must be a finite number >= 0 (got %g)", p.Lambda)
+	case p.K < 1:
+		return fmt.Errorf("K must be at least 1 (got %d)", p.K)
+	case !(p.Epsilon > 0 && p.Epsilon < 1):
+		return fmt.Errorf("ε must be in (0, 1) (got %g)", p.Epsilon)
+	case !(p.Sigma > 0) || math.IsInf(p.Sigma, 0):
+		return fmt.Errorf("σ must be > 0 (got %g)", p.Sigma)
+	case !(p.Delta >= 1):
+		return fmt.Errorf("δ must be >= 1 (got %g)", p.Delta)
+	case !(p.StageCap >= 0 && p.StageCap <= 1):
+		return fmt.Errorf("the stage cap must be in [0, 1] (got %g)", p.StageCap)
+	case !(p.Rho1 >= 0) || !(p.RhoK >= 0):
+		return fmt.Errorf("ρ must be >= 0 (got %g, %g)", p.Rho1, p.RhoK)
+	}
+	return nil
+}
+
+// Scales are the problem's natural units: λ and ρ are given as fractions
+// of them.
+type Scales struct {
+	LambdaMax float64 // smallest λ at which the single-stage problem (ρ = ρ_K) drops every tree
+	RhoMax    float64 // smallest ρ at which the least-squares problem (λ = 0) drops every tree
+}
+
+// State is the cascade being optimised with what the objective needs.
+type State struct {
+	Cascade
+	Sigma  []float64 // absolute σ_k of each stage's soft exit
+	D      []float64 // soft fraction d_k of training inputs reaching stage k
+	Hard   []float64 // fraction reaching stage k under the hard rule
+	Lambda float64   // absolute λ
+	Rho    []float64 // absolute ρ_k
+	Terms  Terms     // eq (8) at this state
+}
+
+// Terms are the four terms of eq (8) and their sum.
+type Terms struct {
+	Loss, Reg, TreeCost, FeatCost, Total float64
+}
+
+// ComputeScales returns λ_max and ρ_max for the problem.
+func ComputeScales(pr *Problem, workers int) Scales {
+	sp := pr.stage(nil, 1, 0, 0, nil, workers)
+	rhoMax := 0.0
+	n := sp.T + 1
+	icpt := 0.0
+	if g := sp.G[sp.T*n+sp.T]; g > 0 {
+		icpt = sp.r[sp.T] / g
+	}
+	for t := 0; t < sp.T; t++ {
+		rhoMax = max(rhoMax, math.Abs(sp.r[t]-sp.G[t*n+sp.T]*icpt))
+	}
+	return Scales{LambdaMax: sp.lambdaMax(), RhoMax: rhoMax}
+}
+
+// stage builds the stage problem with instance weights ω_i·p_i (p nil: 1),
+// reach fraction d, and the earlier stages' weights (for A and B).
+func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted, workers int) *stageProblem {
+	T := len(pr.Train.H)
+	w := pr.Omega
+	if p != nil {
+		w = make([]float64, len(p))
+		for i := range w {
+			w[i] = pr.Omega[i] * p[i]
+		}
+	}
+	G, r := Gram(nil, nil, pr.Train, w, pr.Y, workers)
+	sp := &stageProblem{T: T, G: G, r: r, rho: rho, lambda: lambda, d: d,
+		treeCost: pr.TreeCost, featCost: pr.FeatCost, treeFeats: pr.TreeFeats,
+		A: make([]float64, T), B: make([]float64, len(pr.FeatCost))}
+	for _, e := range earlier {
+		for t, b := range e.beta[:T] {
+			if b == 0 {
+				continue
+			}
+			v := (b * e.d) * (b * e.d)
+			sp.A[t] += v
+			for _, f := range pr.TreeFeats[t] {
+				sp.B[f] += v
+			}
+		}
+	}
+	return sp
+}
+
+// weighted is an earlier stage's weights with its reach fraction.
+type weighted struct {
+	beta []float64
+	d    float64
+}
+
+// sigmoid is the soft exit indicator I = 1/(1+exp(−(s−θ)/σ)).
+func sigmoid(s, theta, sigma float64) float64 {
+	if math.IsInf(theta, -1) {
+		return 1
+	}
+	return 1 / (1 + math.Exp(-(s-theta)/sigma))
+}
+
+// spread is the standard deviation of scores weighted by p.
+func spread(s, p []float64) float64 {
+	var sw, m float64
+	for i, x := range s {
+		sw += p[i]
+		m += p[i] * x
+	}
+	if sw == 0 {
+		return 0
+	}
+	m /= sw
+	v := 0.0
+	for i, x := range s {
+		v += p[i] * (x - m) * (x - m)
+	}
+	return math.Sqrt(v / sw)
+}
+
+// thresholdFor finds θ with (1/n) Σ p_i I(s_i; θ, σ) = target by bisection
+// (the left side decreases in θ).
+func thresholdFor(s, p []float64, sigma, target float64) float64 {
+	n := float64(len(s))
+	frac := func(th float64) float64 {
+		t := 0.0
+		for i, x := range s {
+			t += p[i] * sigmoid(x, th, sigma)
+		}
+		return t / n
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, x := range s {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	lo -= 40 * sigma
+	hi += 40 * sigma
+	for iter := 0; iter < 200 && hi-lo > 1e-12*max(1, math.Abs(hi)); iter++ {
+		mid := 0.5 * (lo + hi)
+		if frac(mid) > target {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return 0.5 * (lo + hi)
+}
+
+// Initialize builds the cascade by Algorithm 2: stage by stage, each
+// solved exactly as if it were the last (the convex problem of eq (13)-(14),
+// by coordinate descent), with λ_k = λ·δ^(K−k) (inflated early, exactly λ
+// at the last stage; capped at StageCap·λ_max of the stage), and θ_k chosen
+// so that the soft fraction reaching the next stage is (1−ε) of this one's.
+// A stage without trees passes everything (θ = −Inf) at no cost.
+func Initialize(pr *Problem, sc Scales, par Params) (*State, error) {
+	if err := par.Validate(); err != nil {
+		return nil, err
+	}
+	n := pr.Train.N
+	T := len(pr.Train.H)
+	st := &State{Lambda: par.Lambda * sc.LambdaMax}
+	p := make([]float64, n)
+	for i := range p {
+		p[i] = 1
+	}
+	d := 1.0
+	var earlier []weighted
+	scores := make([]float64, n)
+	beta := make([]float64, T+1)
+	for k := 0; k < par.K; k++ {
+		rho := par.Rho1 * sc.RhoMax
+		if k == par.K-1 {
+			rho = par.RhoK * sc.RhoMax
+		}
+		lambdaK := st.Lambda * math.Pow(par.Delta, float64(par.K-1-k))
+		sp := pr.stage(p, d, rho, 0, earlier, par.Workers)
+		if par.StageCap > 0 {
+			if lm := sp.lambdaMax(); !math.IsInf(lm, 1) {
+				lambdaK = min(lambdaK, par.StageCap*lm)
+			}
+		}
+		sp.lambda = lambdaK
+		beta = append([]float64(nil), beta...) // warm start from the previous stage
+		sp.solve(beta, solveOptions{maxSweeps: 500, tol: 1e-9})
+		stage := Stage{Beta: beta, Theta: math.Inf(-1)}
+		st.Rho = append(st.Rho, rho)
+		st.D = append(st.D, d)
+		pr.Train.Scores(scores, beta)
+		sigma := par.Sigma * spread(scores, p)
+		if k < par.K-1 && len(stage.Active()) > 0 && sigma > 0 {
+			stage.Theta = thresholdFor(scores, p, sigma, (1-par.Epsilon)*d)
+		}
+		if sigma == 0 {
+			sigma = par.Sigma
+		}
+		st.Sigma = append(st.Sigma, sigma)
+		st.Stages = append(st.Stages, stage)
+		earlier = append(earlier, weighted{beta: beta, d: d})
+		if k < par.K-1 {
+			sum := 0.0
+			for i := range p {
+				p[i] *= sigmoid(scores[i], stage.Theta, sigma)
+				sum += p[i]
+			}
+			d = sum / float64(n)
+		}
+	}
+	st.Rule = RuleGlobal
+	st.Terms = pr.Objective(st)
+	st.Hard = pr.HardFractions(&st.Cascade)
+	return st, nil
+}
+
+// Objective evaluates eq (8) at st: the expected squared loss under the soft
+// exits, the ℓ1 regularisation, and the tree and feature costs with their
+// mixed norms across stages weighted by the soft fractions d_k. It also
+// refreshes st.D.
+func (pr *Problem) Objective(st *State) Terms {
+	n := pr.Train.N
+	K := len(st.Stages)
+	T := len(pr.Train.H)
+	p := make([]float64, n)
+	for i := range p {
+		p[i] = 1
+	}
+	s := make([]float64, n)
+	var tm Terms
+	st.D = st.D[:0]
+	for k, stg := range st.Stages {
+		d := 0.0
+		for _, x := range p {
+			d += x
+		}
+		st.D = append(st.D, d/float64(n))
+		pr.Train.Scores(s, stg.Beta)
+		for i := range p {
+			q := p[i]
+			I := 1.0
+			if k < K-1 {
+				I = sigmoid(s[i], stg.Theta, st.Sigma[k])
+				q *= 1 - I
+			}
+			r := pr.Y[i] - s[i]
+			tm.Loss += 0.5 * pr.Omega[i] * q * r * r
+			p[i] *= I
+		}
+		for _, b := range stg.Beta[:T] {
+			tm.Reg += st.Rho[k] * math.Abs(b)
+		}
+	}
+	featSq := make([]float64, len(pr.FeatCost))
+	for t := 0; t < T; t++ {
+		sq := 0.0
+		for k, stg := range st.Stages {
+			v := stg.Beta[t] * st.D[k]
+			sq += v * v
+		}
+		tm.TreeCost += st.Lambda * pr.TreeCost[t] * math.Sqrt(sq)
+		for _, f := range pr.TreeFeats[t] {
+			featSq[f] += sq
+		}
+	}
+	for f, sq := range featSq {
+		tm.FeatCost += st.Lambda * pr.FeatCost[f] * math.Sqrt(sq)
+	}
+	tm.Total = tm.Loss + tm.Reg + tm.TreeCost + tm.FeatCost
+	return tm
+}
+
+// HardFractions returns the fraction of training documents reaching each
+// stage under the hard rule (exit when the score is below θ_k).
+func (pr *Problem) HardFractions(c *Cascade) []float64 {
+	n := pr.Train.N
+	in := make([]bool, n)
+	for i := range in {
+		in[i] = true
+	}
+	s := make([]float64, n)
+	out := make([]float64, len(c.Stages))
+	count := n
+	for k, stg := range c.Stages {
+		out[k] = float64(count) / float64(n)
+		if k == len(c.Stages)-1 || math.IsInf(stg.Theta, -1) {
+			continue
+		}
+		pr.Train.Scores(s, stg.Beta)
+		for i := range in {
+			if in[i] && s[i] < stg.Theta {
+				in[i] = false
+				count--
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,252 @@
+package cronus
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	"github.com/cronus-ltr/cronus/engine/metric"
+)
+
+// Eval is the quality and cost of a cascade on one data split, scored for
+// real with hard exits.
+type Eval struct {
+	Metrics map[string]float64
+	Cost    metric.Cost
+	Reached []float64 // fraction of the split's documents reaching each stage
+}
+
+// Evaluator scores a cascade on the validation and test data.
+type Evaluator func(c *Cascade) (valid, test Eval)
+
+// Options control the optimisation run.
+type Options struct {
+	MaxCycles int      // cycles of Algorithm 1 (default 10); 0 cycles = initialisation only when InitOnly
+	InitOnly  bool     // stop after Algorithm 2
+	Tol       float64  // stop when a cycle improves eq (8) by less than Tol (relative; default 1e-4)
+	MaxIter   int      // L-BFGS iterations per stage step (default 30)
+	Select    string   // metric that picks the best cascade on validation (default "ndcg@10")
+	Warm      *Cascade // start from this cascade instead of Algorithm 2 (same number of stages)
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxCycles == 0 && !o.InitOnly {
+		o.MaxCycles = 10
+	}
+	if o.Tol == 0 {
+		o.Tol = 1e-4
+	}
+	if o.MaxIter == 0 {
+		o.MaxIter = 30
+	}
+	if o.Select == "" {
+		o.Select = "ndcg@10"
+	}
+	return o
+}
+
+// StageView is what the views draw of one stage.
+type StageView struct {
+	Theta       float64
+	Active      int     // trees with a non-zero weight
+	SoftTrain   float64 // d_k: soft fraction of training inputs reaching the stage
+	HardTrain   float64 // the same under the hard rule
+	Valid, Test float64 // fraction of validation / test documents reaching it (hard, real scorer)
+	NewFeatures []int   // per cost group (ascending cost): features first extracted at this stage
+	NewTrees    int     // trees first evaluated at this stage
+	CostAdded   float64 // feature and tree cost first paid at this stage (per document that reaches it)
+}
+
+// Snapshot is the state of an optimisation run, for the views and the
+// command line. Its slices belong to the receiver.
+type Snapshot struct {
+	Phase       string // "initialising", "optimising", "done"
+	Cycle       int    // 1-based; 0 during initialisation
+	Stage       int    // the stage just optimised (0-based)
+	Step        int    // stage steps so far
+	Terms       []Terms
+	Stages      []StageView
+	CostGroups  []float64 // the costs of the groups NewFeatures counts
+	Valid, Test Eval      // of the current cascade
+	Best        Eval      // validation of the best cascade so far
+	BestTest    Eval
+	BestStep    int
+	LambdaMax   float64
+}
+
+// Outcome is what Optimize returns.
+type Outcome struct {
+	Init    *State // after Algorithm 2
+	Final   *State // at the end of the cyclic optimisation
+	Best    *State // the best on validation (by Options.Select) seen at any step
+	History Snapshot
+}
+
+// Optimize runs Algorithm 2 (or starts from Options.Warm) and then the
+// cyclic optimisation of Algorithm 1, reporting a snapshot after every
+// stage step. It stops on a relative tolerance, the cycle cap, or when
+// report returns false (cancellation: ctx.Err() is returned with the best
+// cascade so far in the result).
+func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Options, eval Evaluator, report func(done float64, snap func() Snapshot) bool) (*Outcome, error) {
+	opt = opt.withDefaults()
+	if err := par.Validate(); err != nil {
+		return nil, err
+	}
+	var st *State
+	var err error
+	if opt.Warm != nil && len(opt.Warm.Stages) == par.K {
+		st = warmState(pr, sc, par, opt.Warm)
+	} else if st, err = Initialize(pr, sc, par); err != nil {
+		return nil, err
+	}
+	res := &Outcome{Init: st.clone()}
+	groups := costGroups(pr.FeatCost)
+	snap := Snapshot{Phase: "initialising", LambdaMax: sc.LambdaMax, CostGroups: groups}
+	bestScore := math.Inf(-1)
+	record := func() {
+		st.Terms = pr.Objective(st)
+		st.Hard = pr.HardFractions(&st.Cascade)
+		valid, test := eval(&st.Cascade)
+		snap.Terms = append(snap.Terms, st.Terms)
+		snap.Valid, snap.Test = valid, test
+		snap.Stages = stageViews(pr, st, valid, test, groups)
+		if v, ok := valid.Metrics[opt.Select]; ok && v > bestScore {
+			bestScore = v
+			res.Best = st.clone()
+			snap.Best, snap.BestTest, snap.BestStep = valid, test, snap.Step
+		}
+	}
+	copySnap := func() Snapshot {
+		s := snap
+		s.Terms = slices.Clone(snap.Terms)
+		s.Stages = slices.Clone(snap.Stages)
+		return s
+	}
+	record()
+	total := float64(opt.MaxCycles*par.K + 1)
+	if report != nil && !report(1, copySnap) {
+		return res, ctx.Err()
+	}
+	prev := st.Terms.Total
+	snap.Phase = "optimising"
+	for cycle := 1; cycle <= opt.MaxCycles; cycle++ {
+		snap.Cycle = cycle
+		for k := range st.Stages {
+			if err := ctx.Err(); err != nil {
+				res.Final = st
+				return res, err
+			}
+			optimizeStage(pr, st, k, 3, opt.MaxIter, opt.Tol)
+			snap.Stage, snap.Step = k, snap.Step+1
+			record()
+			if report != nil && !report(float64(1+(cycle-1)*par.K+k+1), copySnap) {
+				res.Final = st
+				return res, ctx.Err()
+			}
+		}
+		cur := st.Terms.Total
+		if prev-cur <= opt.Tol*math.Abs(cur) {
+			break
+		}
+		prev = cur
+	}
+	_ = total
+	snap.Phase = "done"
+	res.Final = st
+	res.History = copySnap()
+	return res, nil
+}
+
+// warmState continues from a given cascade with (possibly) new λ, σ, ρ.
+func warmState(pr *Problem, sc Scales, par Params, c *Cascade) *State {
+	st := &State{Lambda: par.Lambda * sc.LambdaMax}
+	n := pr.Train.N
+	p := make([]float64, n)
+	for i := range p {
+		p[i] = 1
+	}
+	s := make([]float64, n)
+	for k, stg := range c.Stages {
+		stg.Beta = slices.Clone(stg.Beta)
+		st.Stages = append(st.Stages, stg)
+		rho := par.Rho1 * sc.RhoMax
+		if k == len(c.Stages)-1 {
+			rho = par.RhoK * sc.RhoMax
+		}
+		st.Rho = append(st.Rho, rho)
+		pr.Train.Scores(s, stg.Beta)
+		sigma := par.Sigma * spread(s, p)
+		if sigma == 0 {
+			sigma = par.Sigma
+		}
+		st.Sigma = append(st.Sigma, sigma)
+		for i := range p {
+			p[i] *= sigmoid(s[i], stg.Theta, sigma)
+		}
+	}
+	st.Rule, st.TopM = c.Rule, c.TopM
+	st.Terms = pr.Objective(st)
+	st.Hard = pr.HardFractions(&st.Cascade)
+	return st
+}
+
+func (st *State) clone() *State {
+	c := *st
+	c.Stages = make([]Stage, len(st.Stages))
+	for k, s := range st.Stages {
+		c.Stages[k] = Stage{Beta: slices.Clone(s.Beta), Theta: s.Theta}
+	}
+	c.Sigma, c.D, c.Hard, c.Rho = slices.Clone(st.Sigma), slices.Clone(st.D), slices.Clone(st.Hard), slices.Clone(st.Rho)
+	return &c
+}
+
+// costGroups returns the distinct feature costs, ascending.
+func costGroups(featCost []float64) []float64 {
+	g := slices.Clone(featCost)
+	slices.Sort(g)
+	return slices.Compact(g)
+}
+
+// stageViews describes each stage: which features and trees it is the
+// first to need (Figure 4 of the paper), and how many inputs reach it.
+func stageViews(pr *Problem, st *State, valid, test Eval, groups []float64) []StageView {
+	T := len(pr.Train.H)
+	treeDone := make([]bool, T)
+	featDone := make([]bool, len(pr.FeatCost))
+	out := make([]StageView, len(st.Stages))
+	for k, stg := range st.Stages {
+		v := StageView{Theta: stg.Theta, NewFeatures: make([]int, len(groups))}
+		if k < len(st.D) {
+			v.SoftTrain = st.D[k]
+		}
+		if k < len(st.Hard) {
+			v.HardTrain = st.Hard[k]
+		}
+		if k < len(valid.Reached) {
+			v.Valid = valid.Reached[k]
+		}
+		if k < len(test.Reached) {
+			v.Test = test.Reached[k]
+		}
+		for _, t := range stg.Active() {
+			v.Active++
+			if treeDone[t] {
+				continue
+			}
+			treeDone[t] = true
+			v.NewTrees++
+			v.CostAdded += pr.TreeCost[t]
+			for _, f := range pr.TreeFeats[t] {
+				if featDone[f] {
+					continue
+				}
+				featDone[f] = true
+				v.CostAdded += pr.FeatCost[f]
+				g, _ := slices.BinarySearch(groups, pr.FeatCost[f])
+				v.NewFeatures[g]++
+			}
+		}
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,148 @@
+package cronus
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// randomStage builds a stage problem from random tree outputs: T trees,
+// F features, each tree using one or two features.
+func randomStage(r *rand.Rand, n, T, F int) *stageProblem {
+	H := make([][]float64, T)
+	for t := range H {
+		H[t] = make([]float64, n)
+	}
+	y := make([]float64, n)
+	w := make([]float64, n)
+	for i := 0; i < n; i++ {
+		z := r.NormFloat64()
+		for t := range H {
+			H[t][i] = z*float64(t%3)/2 + r.NormFloat64()
+		}
+		y[i] = math.Copysign(1, z)
+		w[i] = 0.5 + r.Float64()
+	}
+	col := func(a, i int) float64 {
+		if a == T {
+			return 1
+		}
+		return H[a][i]
+	}
+	G := make([]float64, (T+1)*(T+1))
+	rr := make([]float64, T+1)
+	for a := 0; a <= T; a++ {
+		for i := 0; i < n; i++ {
+			rr[a] += w[i] * col(a, i) * y[i]
+			for b := 0; b <= T; b++ {
+				G[a*(T+1)+b] += w[i] * col(a, i) * col(b, i)
+			}
+		}
+	}
+	feats := make([][]int, T)
+	for t := range feats {
+		feats[t] = []int{r.IntN(F)}
+		if r.IntN(2) == 0 {
+			if f := r.IntN(F); f != feats[t][0] {
+				feats[t] = append(feats[t], f)
+			}
+		}
+	}
+	fc := make([]float64, F)
+	for f := range fc {
+		fc[f] = []float64{1, 10, 100}[r.IntN(3)]
+	}
+	tc := make([]float64, T)
+	for t := range tc {
+		tc[t] = 1
+	}
+	return &stageProblem{T: T, G: G, r: rr, d: 0.3 + 0.7*r.Float64(), treeCost: tc, featCost: fc, treeFeats: feats,
+		A: make([]float64, T), B: make([]float64, F)}
+}
+
+// At the solution every coordinate is optimal on its own: for a zero
+// weight the gradient of the smooth part lies within the kink, for a
+// non-zero one the derivative vanishes. And no random perturbation of the
+// solution lowers the objective.
+func TestStageSolveOptimal(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 30; trial++ {
+		p := randomStage(r, 200, 2+r.IntN(6), 1+r.IntN(4))
+		lm := p.lambdaMax()
+		p.rho = r.Float64() * 5
+		p.lambda = lm * r.Float64()
+		if r.IntN(3) == 0 { // an earlier stage already paid for some trees and features
+			p.A[0], p.B[0] = 0.5, 0.25
+		}
+		beta := make([]float64, p.T+1)
+		p.solve(beta, solveOptions{maxSweeps: 2000, tol: 1e-13})
+		f0 := p.objective(beta)
+		for k := 0; k < 200; k++ {
+			x := append([]float64(nil), beta...)
+			j := r.IntN(p.T + 1)
+			x[j] += (r.Float64() - 0.5) * 1e-3 * max(1, math.Abs(x[j]))
+			if f := p.objective(x); f < f0-1e-9*math.Abs(f0) {
+				t.Fatalf("trial %d: moving β_%d lowers the objective from %v to %v", trial, j, f0, f)
+			}
+		}
+	}
+}
+
+// At λ >= λ_max every tree weight is exactly zero; just below, some is not.
+func TestStageLambdaMax(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 20; trial++ {
+		p := randomStage(r, 150, 5, 3)
+		p.rho = 0.1
+		lm := p.lambdaMax()
+		if !(lm > 0) || math.IsInf(lm, 0) {
+			t.Fatalf("λ_max = %v", lm)
+		}
+		for _, c := range []struct {
+			scale float64
+			zero  bool
+		}{{1.0001, true}, {2, true}, {0.99, false}} {
+			p.lambda = c.scale * lm
+			beta := make([]float64, p.T+1)
+			p.solve(beta, solveOptions{maxSweeps: 1000, tol: 1e-12})
+			allZero := true
+			for _, b := range beta[:p.T] {
+				allZero = allZero && b == 0
+			}
+			if allZero != c.zero {
+				t.Errorf("trial %d, λ = %g λ_max: all zero = %v, want %v (β = %v)", trial, c.scale, allZero, c.zero, beta)
+			}
+		}
+	}
+}
+
+// Without costs and ρ the solution is ordinary weighted least squares.
+func TestStageLeastSquares(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	p := randomStage(r, 300, 4, 2)
+	beta := make([]float64, p.T+1)
+	p.solve(beta, solveOptions{maxSweeps: 5000, tol: 1e-14})
+	// The normal equations Gβ = r hold.
+	n := p.T + 1
+	for a := 0; a < n; a++ {
+		s := 0.0
+		for b := 0; b < n; b++ {
+			s += p.G[a*n+b] * beta[b]
+		}
+		if math.Abs(s-p.r[a]) > 1e-8*max(1, math.Abs(p.r[a])) {
+			t.Errorf("row %d: Gβ = %v, r = %v", a, s, p.r[a])
+		}
+	}
+}
+
+func TestSolve1D(t *testing.T) {
+	// a x + w u x / sqrt(s + u x^2) = c with a=2, w=3, u=1, s=1: at x=1,
+	// 2 + 3/sqrt(2) = 4.1213...
+	c := 2 + 3/math.Sqrt2
+	if x := solve1D(2, c, []float64{3}, []float64{1}, 1); math.Abs(x-1) > 1e-12 {
+		t.Errorf("x = %v, want 1", x)
+	}
+	if x := solve1D(4, 2, nil, nil, 1); x != 0.5 {
+		t.Errorf("x = %v, want 0.5", x)
+	}
+}
