@@ -2,6 +2,9 @@ package cronus
 
 import (
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/optimize"
 )
@@ -37,7 +40,9 @@ type stageObjective struct {
 	costK  []float64 // per later stage j > k: Σ_t (β_t^j)² treeW_t, so that cost = ½λ Σ_j d_j² costK_j + …
 	consts float64   // the surrogate terms that do not depend on stage k
 
-	s []float64 // scratch: stage-k scores
+	s     []float64   // scratch: stage-k scores, then ∂J/∂s
+	I     []float64   // scratch: soft exits of stage k
+	parts []chunkSums // per document chunk: partial sums
 }
 
 // newStageObjective precomputes what stays fixed while stage k moves.
@@ -48,10 +53,9 @@ func newStageObjective(pr *Problem, st *State, k int) *stageObjective {
 	o := &stageObjective{pr: pr, st: st, k: k, last: k == K-1, s: make([]float64, n)}
 	o.act = st.Stages[k].Active()
 	// Scores and soft exits of every stage.
-	scores := make([][]float64, K)
+	scores := pr.stageScores(st)
 	I := make([][]float64, K)
 	for j := range st.Stages {
-		scores[j] = pr.Train.Scores(nil, st.Stages[j].Beta)
 		I[j] = make([]float64, n)
 		for i, s := range scores[j] {
 			I[j][i] = 1
@@ -170,6 +174,9 @@ func (o *stageObjective) x() []float64 {
 // set writes x back into the state's stage k.
 func (o *stageObjective) set(x []float64) {
 	stg := &o.st.Stages[o.k]
+	if o.k < len(o.st.scores) {
+		o.st.scores[o.k] = nil // stage k's cached scores are stale
+	}
 	for a, t := range o.act {
 		stg.Beta[t] = x[a]
 	}
@@ -179,52 +186,82 @@ func (o *stageObjective) set(x []float64) {
 	}
 }
 
+// evalChunks is the fixed number of document ranges eval sums over: the
+// partial sums are reduced in range order, so results do not depend on the
+// number of cores.
+const evalChunks = 8
+
+// chunkSums are one document range's partial sums.
+type chunkSums struct {
+	loss   float64
+	dLater []float64
+	grad   []float64 // per active tree, then the intercept, then θ
+}
+
 // eval returns the surrogate objective at x and, when grad is not nil, its
 // gradient.
 func (o *stageObjective) eval(x, grad []float64) float64 {
 	pr, st, k := o.pr, o.st, o.k
 	n := pr.Train.N
 	na := len(o.act)
+	nl := len(o.R)
 	icpt := x[na]
 	theta := 0.0
 	if !o.last {
 		theta = x[na+1]
 	}
 	sig := st.Sigma[k]
+	if o.parts == nil {
+		o.parts = make([]chunkSums, evalChunks)
+		for c := range o.parts {
+			o.parts[c] = chunkSums{dLater: make([]float64, nl), grad: make([]float64, na+2)}
+		}
+		o.I = make([]float64, n)
+	}
+	bounds := func(c int) (int, int) { return n * c / evalChunks, n * (c + 1) / evalChunks }
 	s := o.s
-	for i := range s {
-		s[i] = icpt
-	}
-	for a, t := range o.act {
-		b := x[a]
-		for i, h := range pr.Train.H[t] {
-			s[i] += b * float64(h)
+	// Pass 1: stage scores, soft exits, the loss and the later reach
+	// fractions, per chunk.
+	parallelChunks(func(c int) {
+		lo, hi := bounds(c)
+		part := &o.parts[c]
+		part.loss = 0
+		clear(part.dLater)
+		for i := lo; i < hi; i++ {
+			s[i] = icpt
 		}
-	}
-	// Later reach fractions d_j (j > k) through the soft exit of stage k.
-	nl := len(o.R)
-	dLater := make([]float64, nl)
+		for a, t := range o.act {
+			b := x[a]
+			col := pr.Train.H[t][lo:hi]
+			ss := s[lo:hi]
+			for i, h := range col {
+				ss[i] += b * float64(h)
+			}
+		}
+		for i := lo; i < hi; i++ {
+			r := pr.Y[i] - s[i]
+			I := 1.0
+			if !o.last {
+				I = sigmoid(s[i], theta, sig)
+			}
+			o.I[i] = I
+			w := pr.Omega[i] * o.p[i]
+			if o.last {
+				part.loss += 0.5 * w * r * r
+			} else {
+				part.loss += 0.5 * w * ((1-I)*r*r + I*o.c[i])
+			}
+			for j := 0; j < nl; j++ {
+				part.dLater[j] += o.p[i] * I * o.R[j][i]
+			}
+		}
+	})
 	loss := o.E
-	gs := o.s // reused below as ∂J/∂s_i once s_i is no longer needed
-	var gTheta float64
-	dI := make([]float64, n) // ∂J/∂I_i^k from the loss
-	Ivals := make([]float64, n)
-	for i := 0; i < n; i++ {
-		r := pr.Y[i] - s[i]
-		I := 1.0
-		if !o.last {
-			I = sigmoid(s[i], theta, sig)
-		}
-		Ivals[i] = I
-		w := pr.Omega[i] * o.p[i]
-		if o.last {
-			loss += 0.5 * w * r * r
-		} else {
-			loss += 0.5 * w * ((1-I)*r*r + I*o.c[i])
-			dI[i] = 0.5 * w * (o.c[i] - r*r)
-		}
-		for j := 0; j < nl; j++ {
-			dLater[j] += o.p[i] * I * o.R[j][i]
+	dLater := make([]float64, nl)
+	for c := range o.parts {
+		loss += o.parts[c].loss
+		for j, v := range o.parts[c].dLater {
+			dLater[j] += v
 		}
 	}
 	for j := range dLater {
@@ -247,49 +284,91 @@ func (o *stageObjective) eval(x, grad []float64) float64 {
 	if grad == nil {
 		return f
 	}
-	// ∂J/∂d_j for the later stages, then per document ∂J/∂I_i^k.
+	// ∂J/∂d_j for the later stages (d_j = (1/n) Σ_i p_i I_i^k R_ij).
 	dCost := make([]float64, nl)
 	for j, cj := range o.costK {
 		dCost[j] = lam * dLater[j] * cj / float64(n)
 	}
-	for i := 0; i < n; i++ {
-		r := pr.Y[i] - s[i]
-		w := pr.Omega[i] * o.p[i]
-		var g float64 // ∂J/∂s_i
-		if o.last {
-			g = -w * r
-		} else {
-			I := Ivals[i]
-			gI := dI[i]
-			for j := 0; j < nl; j++ {
-				gI += dCost[j] * o.p[i] * o.R[j][i]
+	// Pass 2: ∂J/∂s_i per document, then the partial gradients per chunk.
+	parallelChunks(func(c int) {
+		lo, hi := bounds(c)
+		part := &o.parts[c]
+		clear(part.grad)
+		gs := s[lo:hi] // s_i is read before g_i overwrites it
+		for i := lo; i < hi; i++ {
+			r := pr.Y[i] - s[i]
+			w := pr.Omega[i] * o.p[i]
+			var g float64
+			if o.last {
+				g = -w * r
+			} else {
+				I := o.I[i]
+				gI := 0.5 * w * (o.c[i] - r*r)
+				for j := 0; j < nl; j++ {
+					gI += dCost[j] * o.p[i] * o.R[j][i]
+				}
+				dIds := I * (1 - I) / sig
+				g = -w*(1-I)*r + gI*dIds
+				part.grad[na+1] -= gI * dIds
 			}
-			dIds := I * (1 - I) / sig
-			g = -w*(1-I)*r + gI*dIds
-			gTheta -= gI * dIds
+			gs[i-lo] = g
+			part.grad[na] += g
 		}
-		gs[i] = g
-	}
+		for a, t := range o.act {
+			v := 0.0
+			for i, h := range pr.Train.H[t][lo:hi] {
+				v += gs[i] * float64(h)
+			}
+			part.grad[a] = v
+		}
+	})
 	for a, t := range o.act {
-		v := 0.0
-		for i, h := range pr.Train.H[t] {
-			v += gs[i] * float64(h)
-		}
-		v += lam * dk * dk * x[a] * o.treeW[t]
+		v := lam * dk * dk * x[a] * o.treeW[t]
 		if o.sigAux[a] > 0 {
 			v += st.Rho[k] * x[a] / o.sigAux[a]
 		}
 		grad[a] = v
 	}
-	gi := 0.0
-	for _, g := range gs {
-		gi += g
-	}
-	grad[na] = gi
+	grad[na] = 0
 	if !o.last {
-		grad[na+1] = gTheta
+		grad[na+1] = 0
+	}
+	for c := range o.parts {
+		for a := 0; a <= na; a++ {
+			grad[a] += o.parts[c].grad[a]
+		}
+		if !o.last {
+			grad[na+1] += o.parts[c].grad[na+1]
+		}
 	}
 	return f
+}
+
+// parallelChunks runs fn on every chunk 0..evalChunks-1, on all cores.
+func parallelChunks(fn func(c int)) {
+	w := min(runtime.GOMAXPROCS(0), evalChunks)
+	if w <= 1 {
+		for c := 0; c < evalChunks; c++ {
+			fn(c)
+		}
+		return
+	}
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for k := 0; k < w; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				c := int(next.Add(1)) - 1
+				if c >= evalChunks {
+					return
+				}
+				fn(c)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // optimizeStage runs the inner loop of Algorithm 1 for stage k: auxiliary
@@ -340,18 +419,31 @@ func pruneStage(pr *Problem, st *State, k int) {
 	for _, t := range act {
 		big = max(big, math.Abs(beta[t]))
 	}
-	cur := pr.Objective(st).Total
+	scores := pr.stageScores(st)
+	cur := pr.objectiveFromScores(st, scores).Total
+	sk := scores[k]
+	trial := make([]float64, len(sk))
 	for _, t := range act {
 		if math.Abs(beta[t]) > 1e-2*big {
 			continue
 		}
 		old := beta[t]
+		for i, h := range pr.Train.H[t] {
+			trial[i] = sk[i] - old*float64(h)
+		}
 		beta[t] = 0
-		if v := pr.Objective(st).Total; v <= cur {
+		scores[k] = trial
+		if v := pr.objectiveFromScores(st, scores).Total; v <= cur {
 			cur = v
+			sk, trial = trial, sk
 		} else {
 			beta[t] = old
 		}
+		scores[k] = sk
 	}
+	// Recompute stage k's scores afresh: the incremental ones above differ
+	// from Outputs.Scores in the last bits, and thresholds must see the same
+	// scores as the scorer.
+	st.scores[k] = nil
 	pr.Objective(st)
 }

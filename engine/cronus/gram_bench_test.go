@@ -37,7 +37,7 @@ func BenchmarkGram(b *testing.B) {
 	o, w, y := gramBenchOutputs(n, T)
 	g := make([]float64, (T+1)*(T+1))
 	r := make([]float64, T+1)
-	for _, workers := range []int{1, 2} {
+	for _, workers := range []int{1} {
 		b.Run(fmt.Sprintf("N=%d/T=%d/workers=%d", n, T, workers), func(b *testing.B) {
 			for b.Loop() {
 				Gram(g, r, o, w, y, workers)
@@ -49,7 +49,7 @@ func BenchmarkGram(b *testing.B) {
 }
 
 func BenchmarkGramShape(b *testing.B) {
-	for _, sh := range [][2]int{{50000, 500}} {
+	for _, sh := range [][2]int{{30000, 1000}} {
 		n, T := sh[0], sh[1]
 		o, w, y := gramBenchOutputs(n, T)
 		for _, workers := range []int{1} {

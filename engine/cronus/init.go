@@ -61,6 +61,23 @@ type State struct {
 	Lambda float64   // absolute λ
 	Rho    []float64 // absolute ρ_k
 	Terms  Terms     // eq (8) at this state
+
+	scores [][]float64 // cached training scores of each stage; nil = stale
+}
+
+// stageScores returns the training scores of every stage, computing those
+// that are stale. The caller must mark a stage stale (st.scores[k] = nil)
+// when it changes the stage's weights.
+func (pr *Problem) stageScores(st *State) [][]float64 {
+	if len(st.scores) != len(st.Stages) {
+		st.scores = make([][]float64, len(st.Stages))
+	}
+	for k, stg := range st.Stages {
+		if st.scores[k] == nil {
+			st.scores[k] = pr.Train.Scores(nil, stg.Beta)
+		}
+	}
+	return st.scores
 }
 
 // Terms are the four terms of eq (8) and their sum.
@@ -243,6 +260,11 @@ func Initialize(pr *Problem, sc Scales, par Params) (*State, error) {
 // mixed norms across stages weighted by the soft fractions d_k. It also
 // refreshes st.D.
 func (pr *Problem) Objective(st *State) Terms {
+	return pr.objectiveFromScores(st, pr.stageScores(st))
+}
+
+// objectiveFromScores is Objective with the stage scores given.
+func (pr *Problem) objectiveFromScores(st *State, scores [][]float64) Terms {
 	n := pr.Train.N
 	K := len(st.Stages)
 	T := len(pr.Train.H)
@@ -250,7 +272,6 @@ func (pr *Problem) Objective(st *State) Terms {
 	for i := range p {
 		p[i] = 1
 	}
-	s := make([]float64, n)
 	var tm Terms
 	st.D = st.D[:0]
 	for k, stg := range st.Stages {
@@ -259,7 +280,7 @@ func (pr *Problem) Objective(st *State) Terms {
 			d += x
 		}
 		st.D = append(st.D, d/float64(n))
-		pr.Train.Scores(s, stg.Beta)
+		s := scores[k]
 		for i := range p {
 			q := p[i]
 			I := 1.0

@@ -21,23 +21,26 @@ type Evaluator func(c *Cascade) (valid, test Eval)
 
 // Options control the optimisation run.
 type Options struct {
-	MaxCycles int      // cycles of Algorithm 1 (default 10); 0 cycles = initialisation only when InitOnly
+	MaxCycles int      // cycles of Algorithm 1 (default 5)
 	InitOnly  bool     // stop after Algorithm 2
-	Tol       float64  // stop when a cycle improves eq (8) by less than Tol (relative; default 1e-4)
-	MaxIter   int      // L-BFGS iterations per stage step (default 30)
+	Tol       float64  // stop when a cycle improves eq (8) by less than Tol (relative; default 1e-3)
+	MaxIter   int      // L-BFGS iterations per stage step (default 20)
 	Select    string   // metric that picks the best cascade on validation (default "ndcg@10")
 	Warm      *Cascade // start from this cascade instead of Algorithm 2 (same number of stages)
 }
 
 func (o Options) withDefaults() Options {
 	if o.MaxCycles == 0 && !o.InitOnly {
-		o.MaxCycles = 10
+		o.MaxCycles = 5
+	}
+	if o.InitOnly {
+		o.MaxCycles = 0
 	}
 	if o.Tol == 0 {
-		o.Tol = 1e-4
+		o.Tol = 1e-3
 	}
 	if o.MaxIter == 0 {
-		o.MaxIter = 30
+		o.MaxIter = 20
 	}
 	if o.Select == "" {
 		o.Select = "ndcg@10"
@@ -136,7 +139,7 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 				res.Final = st
 				return res, err
 			}
-			optimizeStage(pr, st, k, 3, opt.MaxIter, opt.Tol)
+			optimizeStage(pr, st, k, 2, opt.MaxIter, opt.Tol)
 			snap.Stage, snap.Step = k, snap.Step+1
 			record()
 			if report != nil && !report(float64(1+(cycle-1)*par.K+k+1), copySnap) {
@@ -192,6 +195,7 @@ func warmState(pr *Problem, sc Scales, par Params, c *Cascade) *State {
 
 func (st *State) clone() *State {
 	c := *st
+	c.scores = nil // the cache's buffers belong to st
 	c.Stages = make([]Stage, len(st.Stages))
 	for k, s := range st.Stages {
 		c.Stages[k] = Stage{Beta: slices.Clone(s.Beta), Theta: s.Theta}
