@@ -228,13 +228,15 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *jsonOut {
 		r := map[string]any{"cascade": *out, "lambda_max": s.sc.LambdaMax, "lambda": cf.par.Lambda, "seconds": time.Since(start).Seconds(),
+			"init_seconds": res.InitTime.Seconds(), "cyclic_seconds": res.CyclicTime.Seconds(),
 			"valid": evalJSON(valid), "full_valid": evalJSON(fullV), "stages": stages}
 		if s.test != nil {
 			r["test"], r["full_test"] = evalJSON(test), evalJSON(fullT)
 		}
 		return writeJSON(stdout, r)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d stages, λ = %g × λ_max (λ_max = %.4g), %.1fs\n", *out, len(best.Stages), cf.par.Lambda, s.sc.LambdaMax, time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "wrote %s: %d stages, λ = %g × λ_max (λ_max = %.4g); initialisation %.2fs, cyclic optimisation %.2fs, all %.1fs\n",
+		*out, len(best.Stages), cf.par.Lambda, s.sc.LambdaMax, res.InitTime.Seconds(), res.CyclicTime.Seconds(), time.Since(start).Seconds())
 	fmt.Fprintf(stdout, "%-6s %6s %10s %8s %8s\n", "stage", "trees", "θ", "valid", "test")
 	for k, st := range best.Stages {
 		th := "-"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/cronus-ltr/cronus/engine/metric"
 )
@@ -83,6 +84,8 @@ type Outcome struct {
 	Final   *State // at the end of the cyclic optimisation
 	Best    *State // the best on validation (by Options.Select) seen at any step
 	History Snapshot
+
+	InitTime, CyclicTime time.Duration // in Algorithm 2 and in Algorithm 1 (evaluations included)
 }
 
 // Optimize runs Algorithm 2 (or starts from Options.Warm) and then the
@@ -97,12 +100,15 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	}
 	var st *State
 	var err error
+	start := time.Now()
 	if opt.Warm != nil && len(opt.Warm.Stages) == par.K {
 		st = warmState(pr, sc, par, opt.Warm)
 	} else if st, err = Initialize(pr, sc, par); err != nil {
 		return nil, err
 	}
-	res := &Outcome{Init: st.clone()}
+	res := &Outcome{Init: st.clone(), InitTime: time.Since(start)}
+	start = time.Now()
+	defer func() { res.CyclicTime = time.Since(start) }()
 	groups := costGroups(pr.FeatCost)
 	snap := Snapshot{Phase: "initialising", LambdaMax: sc.LambdaMax, CostGroups: groups}
 	bestScore := math.Inf(-1)
@@ -126,7 +132,6 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 		return s
 	}
 	record()
-	total := float64(opt.MaxCycles*par.K + 1)
 	if report != nil && !report(1, copySnap) {
 		return res, ctx.Err()
 	}
@@ -139,7 +144,7 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 				res.Final = st
 				return res, err
 			}
-			optimizeStage(pr, st, k, 2, opt.MaxIter, opt.Tol)
+			optimizeStage(pr, st, k, 1, opt.MaxIter, opt.Tol)
 			snap.Stage, snap.Step = k, snap.Step+1
 			record()
 			if report != nil && !report(float64(1+(cycle-1)*par.K+k+1), copySnap) {
@@ -153,7 +158,6 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 		}
 		prev = cur
 	}
-	_ = total
 	snap.Phase = "done"
 	res.Final = st
 	res.History = copySnap()

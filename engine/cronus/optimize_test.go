@@ -1,0 +1,160 @@
+package cronus
+
+import (
+	"context"
+	"errors"
+	"math"
+	"reflect"
+	"runtime"
+	"testing"
+)
+
+// quality is a cheap stand-in evaluator: the (negated) training loss of the
+// cascade's hard exits is not needed here, only a number that changes.
+func trainEvaluator(pr *Problem) Evaluator {
+	return func(c *Cascade) (Eval, Eval) {
+		h := pr.HardFractions(c)
+		return Eval{Metrics: map[string]float64{"ndcg@10": -h[len(h)-1]}, Reached: h}, Eval{Reached: h}
+	}
+}
+
+func TestOptimizeDeterministicAcrossCores(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 4, 0.05
+	opt := Options{MaxCycles: 2}
+	run := func(procs int) *Outcome {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		res, err := Optimize(context.Background(), pr, ComputeScales(pr, procs), par, opt, trainEvaluator(pr), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	a, b := run(1), run(2)
+	if !reflect.DeepEqual(a.Final.Stages, b.Final.Stages) || !reflect.DeepEqual(a.Best.Stages, b.Best.Stages) {
+		t.Fatal("the cascade depends on the number of cores")
+	}
+	if a.Final.Terms.Total > a.Init.Terms.Total {
+		t.Errorf("eq (8) rose from %v to %v", a.Init.Terms.Total, a.Final.Terms.Total)
+	}
+}
+
+func TestOptimizeSnapshotsAndCancel(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 3, 0.05
+	ctx, cancel := context.WithCancel(context.Background())
+	var snaps []Snapshot
+	res, err := Optimize(ctx, pr, ComputeScales(pr, 0), par, Options{MaxCycles: 5}, trainEvaluator(pr), func(done float64, snap func() Snapshot) bool {
+		snaps = append(snaps, snap())
+		if len(snaps) == 4 {
+			cancel()
+		}
+		return ctx.Err() == nil
+	})
+	if !errors.Is(err, context.Canceled) || len(snaps) != 4 {
+		t.Fatalf("err %v after %d snapshots", err, len(snaps))
+	}
+	if res == nil || res.Best == nil {
+		t.Fatal("no best cascade after cancellation")
+	}
+	s := snaps[3]
+	if s.Phase != "optimising" || s.Cycle != 1 || s.Step != 3 || len(s.Terms) != 4 || len(s.Stages) != 3 {
+		t.Errorf("snapshot %+v", s)
+	}
+	// Each term of eq (8) is reported and they add up.
+	last := s.Terms[len(s.Terms)-1]
+	if math.Abs(last.Loss+last.Reg+last.TreeCost+last.FeatCost-last.Total) > 1e-9*last.Total {
+		t.Errorf("terms %+v do not add up", last)
+	}
+	// New features per stage add up to the features the cascade uses.
+	used := map[int]bool{}
+	for _, st := range res.Final.Stages {
+		for _, tr := range st.Active() {
+			for _, f := range pr.TreeFeats[tr] {
+				used[f] = true
+			}
+		}
+	}
+	total := 0
+	for _, v := range s.Stages {
+		for _, n := range v.NewFeatures {
+			total += n
+		}
+	}
+	if total == 0 || total > len(pr.FeatCost) {
+		t.Errorf("%d new features over the stages", total)
+	}
+	// Snapshots are copies: later appends do not show in earlier ones.
+	if len(snaps[0].Terms) != 1 {
+		t.Errorf("the first snapshot has %d terms", len(snaps[0].Terms))
+	}
+}
+
+// A warm start from the result of a run continues from it: its first
+// objective is the previous run's final one (same λ; σ_k is re-derived from
+// the current score spreads, so up to a small change), not Algorithm 2's.
+func TestOptimizeWarmStart(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 3, 0.05
+	sc := ComputeScales(pr, 0)
+	first, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 1}, trainEvaluator(pr), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 1, Warm: &first.Final.Cascade}, trainEvaluator(pr), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(second.Init.Terms.Total-first.Final.Terms.Total) > 1e-3*first.Final.Terms.Total ||
+		math.Abs(second.Init.Terms.Total-first.Init.Terms.Total) < 1e-3*first.Init.Terms.Total {
+		t.Errorf("warm start begins at %v; the previous run began at %v and ended at %v", second.Init.Terms.Total, first.Init.Terms.Total, first.Final.Terms.Total)
+	}
+	if second.Final.Terms.Total > second.Init.Terms.Total {
+		t.Errorf("warm start rose from %v to %v", second.Init.Terms.Total, second.Final.Terms.Total)
+	}
+	// A different λ warm-starts too; a different K starts over.
+	par.Lambda = 0.2
+	if _, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 1, Warm: &first.Final.Cascade}, trainEvaluator(pr), nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Soft and hard fractions of inputs reaching each stage stay close with σ
+// relative to the score spread (a fixed σ made the soft rule far too soft).
+func TestSoftHardFractionsAgree(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 6, 0.02
+	st, err := Initialize(pr, ComputeScales(pr, 0), par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range st.Stages {
+		if d := math.Abs(st.D[k] - st.Hard[k]); d > 0.05 {
+			t.Errorf("stage %d: soft %.3f, hard %.3f", k, st.D[k], st.Hard[k])
+		}
+	}
+	if st.Hard[len(st.Hard)-1] > 0.8 {
+		t.Errorf("the hard rule rejects almost nothing: %v", st.Hard)
+	}
+}
+
+func TestParamsValidate(t *testing.T) {
+	for _, mod := range []func(*Params){
+		func(p *Params) { p.K = 0 },
+		func(p *Params) { p.Epsilon = 1 },
+		func(p *Params) { p.Epsilon = 0 },
+		func(p *Params) { p.Sigma = 0 },
+		func(p *Params) { p.Lambda = math.NaN() },
+		func(p *Params) { p.Delta = 0.5 },
+	} {
+		p := DefaultParams()
+		mod(&p)
+		if p.Validate() == nil {
+			t.Errorf("%+v accepted", p)
+		}
+	}
+}
