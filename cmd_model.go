@@ -14,6 +14,7 @@ import (
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/boost"
+	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/engine/tree"
@@ -230,6 +231,17 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	})
 }
 
+// countSet counts the non-empty strings.
+func countSet(xs ...string) int {
+	n := 0
+	for _, x := range xs {
+		if x != "" {
+			n++
+		}
+	}
+	return n
+}
+
 // readScores reads one score per line, as `cronus predict` writes them.
 func readScores(path string, want int) ([]float64, error) {
 	f, err := os.Open(path)
@@ -280,6 +292,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlags("eval", stdout)
 	modelF := fs.String("model", "", "model `FILE` to score the data with")
 	scoresF := fs.String("scores", "", "or a `FILE` of scores, one per document (as cronus predict writes)")
+	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade): documents run through its stages for real; the cost is what they paid")
 	dataF := fs.String("data", "", "data `FILE` (required)")
 	costsF := fs.String("costs", "", "feature cost `FILE` for the cost per document (default: every feature costs 1)")
 	k := fs.Int("trees", -1, "use only the first `k` trees of the model")
@@ -300,20 +313,27 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	case *dataF == "":
 		return usageError{"--data FILE is required"}
-	case (*modelF == "") == (*scoresF == ""):
-		return usageError{"give exactly one of --model FILE and --scores FILE"}
+	case countSet(*modelF, *scoresF, *cascadeF) != 1:
+		return usageError{"give exactly one of --model FILE, --scores FILE and --cascade FILE"}
 	}
 	specs, err := metric.ParseList(*metricsF)
 	if err != nil {
 		return usageError{err.Error()}
 	}
 	var e *tree.Ensemble
+	var cf *cronus.File
 	minFeatures := 0
 	if *modelF != "" {
 		if e, _, err = loadModel(*modelF); err != nil {
 			return err
 		}
 		minFeatures = e.NumFeatures
+	}
+	if *cascadeF != "" {
+		if cf, err = cronus.ReadFile(*cascadeF); err != nil {
+			return err
+		}
+		minFeatures = cf.Ensemble.NumFeatures
 	}
 	d, err := loadData(ctx, newProgress(stderr), *dataF, minFeatures)
 	if err != nil {
@@ -336,6 +356,23 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		c := metric.EnsembleCost(e.Features(*k), costs.Cost, trees, *treeCost)
 		cost = &c
+	} else if cf != nil {
+		ce, c, err := cf.Cascade()
+		if err != nil {
+			return err
+		}
+		featCost := cf.FeatureCost
+		if *costsF != "" {
+			costs, err := loadCosts(*costsF, ce.NumFeatures, stderr)
+			if err != nil {
+				return err
+			}
+			featCost = costs.Cost
+		}
+		t0 := time.Now()
+		r := cronus.Score(ce, c, d, featCost, cf.TreeCost)
+		predictSeconds = time.Since(t0).Seconds()
+		scores, cost = r.Key, &r.Cost
 	} else if scores, err = readScores(*scoresF, d.NumDocs()); err != nil {
 		return err
 	}

@@ -128,7 +128,7 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"train", "--train", "builtin:mq2008/train", "--objective", "ranknet", "--out", "m.json"}, 2, `unknown objective "ranknet"`},
 		{[]string{"train", "--train", "builtin:mq2008/train", "--leaves", "1", "--out", "m.json"}, 2, "leaves must be at least 2"},
 		{[]string{"train", "--train", "builtin:mq2008/train", "--metric", "ndcg@0", "--out", "m.json"}, 2, "ndcg@0"},
-		{[]string{"eval", "--data", "builtin:mq2008/test"}, 2, "exactly one of --model FILE and --scores FILE"},
+		{[]string{"eval", "--data", "builtin:mq2008/test"}, 2, "exactly one of --model FILE, --scores FILE and --cascade FILE"},
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test"}, 1, bad + `:2: score "x" is not a number`},
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test"}, 1, bad},
 		{[]string{"import", "--from", "catboost", "m.txt", "--out", "x.json"}, 2, "--from must be lightgbm or xgboost"},

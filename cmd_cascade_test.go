@@ -1,0 +1,112 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+)
+
+func TestCascadeAndSweep(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--objective", "regression", "--trees", "40",
+		"--leaves", "4", "--max-depth", "2", "--out", model); code != 0 {
+		t.Fatal(errOut)
+	}
+	data := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--test", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs"}
+	out := filepath.Join(dir, "c.json")
+	code, stdout, errOut := runCLI(t, append([]string{"cascade", "--stages", "4", "--cycles", "1", "--lambda", "0.05", "--out", out, "--json"}, data...)...)
+	if code != 0 {
+		t.Fatalf("cascade: exit %d: %s", code, errOut)
+	}
+	var r struct {
+		LambdaMax float64 `json:"lambda_max"`
+		Test      struct {
+			Metrics map[string]float64
+			Cost    struct{ Total, Features, Trees float64 }
+			Reached []float64
+		}
+		FullTest struct {
+			Cost struct{ Total float64 }
+		} `json:"full_test"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if !(r.LambdaMax > 0) || len(r.Test.Reached) != 4 || r.Test.Reached[0] != 1 || !(r.Test.Cost.Total < r.FullTest.Cost.Total) || r.Test.Metrics["ndcg@10"] < 0.3 {
+		t.Errorf("report %+v", r)
+	}
+	// The file reads back, and eval --cascade scores it the same way.
+	f, err := cronus.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, c, err := f.Cascade(); err != nil || len(c.Stages) != 4 {
+		t.Fatalf("cascade file: %v", err)
+	}
+	code, stdout, errOut = runCLI(t, "eval", "--cascade", out, "--data", "builtin:mq2008/test", "--metrics", "ndcg@10", "--json")
+	var e struct {
+		Metrics map[string]float64
+		Cost    struct{ Total float64 }
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &e) != nil {
+		t.Fatalf("eval --cascade: %s", errOut)
+	}
+	if math.Abs(e.Metrics["ndcg@10"]-r.Test.Metrics["ndcg@10"]) > 1e-12 || math.Abs(e.Cost.Total-r.Test.Cost.Total) > 1e-9 {
+		t.Errorf("eval --cascade: %v / %v, cascade said %v / %v", e.Metrics["ndcg@10"], e.Cost.Total, r.Test.Metrics["ndcg@10"], r.Test.Cost.Total)
+	}
+
+	curve, plot := filepath.Join(dir, "curve.csv"), filepath.Join(dir, "curve.svg")
+	code, _, errOut = runCLI(t, append([]string{"sweep", "--stages", "3", "--cycles", "1", "--lambdas", "0.01:0.2:2", "--out", curve, "--plot", plot}, data...)...)
+	if code != 0 {
+		t.Fatalf("sweep: %s", errOut)
+	}
+	points, err := baseline.ReadCSV(curve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := map[string]int{}
+	for _, p := range points {
+		methods[p.Method+"/"+p.Split]++
+	}
+	for _, m := range []string{"cronus/test", "cronus-init/valid", "single-stage/test", "prefix/test", "early-exit/valid"} {
+		if methods[m] == 0 {
+			t.Errorf("no %s points in %v", m, methods)
+		}
+	}
+	if methods["cronus/test"] != 2 {
+		t.Errorf("%d cronus test points for 2 λ values", methods["cronus/test"])
+	}
+	svg, _ := os.ReadFile(plot)
+	if !strings.Contains(string(svg), "<svg") {
+		t.Error("the plot is not an SVG")
+	}
+}
+
+func TestCascadeErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"cascade", "--out", "c.json"}, "--model, --train, --valid and --costs are required"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c"}, "--out FILE is required"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--epsilon", "1.5"}, "ε must be in (0, 1)"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--stages", "0"}, "K must be at least 1"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--sigma", "-1"}, "σ must be > 0"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rule", "best"}, "--rule must be global or top-m"},
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "1:0.1:3"}, "expected 0 < FROM <= TO"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != 2 || !strings.Contains(errOut, c.err) {
+			t.Errorf("cronus %v: exit %d, stderr %q; want 2 with %q", c.args, code, errOut, c.err)
+		}
+	}
+}
