@@ -297,6 +297,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("sweep", stdout)
 	cf := addCascadeFlags(fs)
 	lambdasF := fs.String("lambdas", "0.002:0.5:8", "λ grid `FROM:TO:N`, fractions of λ_max, log-spaced")
+	rhosF := fs.String("rhos", "0.005,0.01,0.02,0.05", "ρ grid (`LIST`, fractions of ρ_max): at each λ, ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4); one value = no choice")
 	out := fs.String("out", "", "curve `FILE` (CSV) to write (required)")
 	plot := fs.String("plot", "", "also draw NDCG@10 against cost per document to `FILE` (.svg or .png)")
 	pos, err := parseFlags(fs, args)
@@ -315,6 +316,14 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	lambdas, err := parseLambdas(*lambdasF)
 	if err != nil {
 		return usageError{err.Error()}
+	}
+	var rhos []float64
+	for _, f := range strings.Split(*rhosF, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(v >= 0) {
+			return usageError{fmt.Sprintf("--rhos %q: expected a comma-separated list of numbers >= 0", *rhosF)}
+		}
+		rhos = append(rhos, v)
 	}
 	s, err := cf.load(ctx, stderr)
 	if err != nil {
@@ -345,6 +354,21 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		par := cf.par
 		par.Lambda = lam
 		p.show("sweep %d/%d: λ = %.3g × λ_max", i+1, len(lambdas), lam)
+		if len(rhos) > 1 {
+			best := math.Inf(-1)
+			for _, rho := range rhos {
+				try := par
+				try.Rho1, try.RhoK = rho, rho
+				st, err := cronus.Initialize(s.pr, s.sc, try)
+				if err != nil {
+					return err
+				}
+				v, _ := s.evaluator(cf.rule, cf.topM)(&st.Cascade)
+				if q := v.Metrics["ndcg@10"]; q > best {
+					best, par.Rho1, par.RhoK = q, rho, rho
+				}
+			}
+		}
 		// The single stage: a one-stage cascade (eq 7).
 		one := par
 		one.K = 1

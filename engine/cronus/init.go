@@ -13,15 +13,15 @@ type Params struct {
 	Sigma    float64 // σ of the soft exits, relative to each stage's score spread (0.05)
 	Delta    float64 // δ: initialisation uses λ_k = λ·δ^(K−k) (1.3)
 	StageCap float64 // λ_k is at most StageCap × the stage's own λ_max, so early stages are not left empty (0.7; 0 = no cap)
-	Rho1     float64 // ρ of stages 1..K−1, as a fraction of RhoMax (1e-3)
-	RhoK     float64 // ρ of the last stage, as a fraction of RhoMax (1e-3)
+	Rho1     float64 // ρ of stages 1..K−1, as a fraction of RhoMax (0.02)
+	RhoK     float64 // ρ of the last stage, as a fraction of RhoMax (0.02)
 	Workers  int     // goroutines for the Gram products; 0 = GOMAXPROCS
 }
 
 // DefaultParams returns the paper's settings, with σ relative to the score
 // spread and λ relative to λ_max.
 func DefaultParams() Params {
-	return Params{Lambda: 0.01, K: 10, Epsilon: 0.15, Sigma: 0.05, Delta: 1.3, StageCap: 0.7, Rho1: 1e-3, RhoK: 1e-3}
+	return Params{Lambda: 0.01, K: 10, Epsilon: 0.15, Sigma: 0.05, Delta: 1.3, StageCap: 0.7, Rho1: 0.02, RhoK: 0.02}
 }
 
 // Validate reports the first parameter out of range.

@@ -22,12 +22,13 @@ type Evaluator func(c *Cascade) (valid, test Eval)
 
 // Options control the optimisation run.
 type Options struct {
-	MaxCycles int      // cycles of Algorithm 1 (default 5)
-	InitOnly  bool     // stop after Algorithm 2
-	Tol       float64  // stop when a cycle improves eq (8) by less than Tol (relative; default 1e-3)
-	MaxIter   int      // L-BFGS iterations per stage step (default 20)
-	Select    string   // metric that picks the best cascade on validation (default "ndcg@10")
-	Warm      *Cascade // start from this cascade instead of Algorithm 2 (same number of stages)
+	MaxCycles int       // cycles of Algorithm 1 (default 5)
+	InitOnly  bool      // stop after Algorithm 2
+	Tol       float64   // stop when a cycle improves eq (8) by less than Tol (relative; default 1e-3)
+	MaxIter   int       // L-BFGS iterations per stage step (default 20)
+	Select    string    // metric that picks the best cascade on validation (default "ndcg@10")
+	Warm      *Cascade  // start from this cascade instead of Algorithm 2 (same number of stages)
+	WarmSigma []float64 // the absolute σ_k the warm cascade was optimised with; nil = derive them from Params.Sigma
 }
 
 func (o Options) withDefaults() Options {
@@ -102,7 +103,7 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	var err error
 	start := time.Now()
 	if opt.Warm != nil && len(opt.Warm.Stages) == par.K {
-		st = warmState(pr, sc, par, opt.Warm)
+		st = warmState(pr, sc, par, opt.Warm, opt.WarmSigma)
 	} else if st, err = Initialize(pr, sc, par); err != nil {
 		return nil, err
 	}
@@ -165,7 +166,7 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 }
 
 // warmState continues from a given cascade with (possibly) new λ, σ, ρ.
-func warmState(pr *Problem, sc Scales, par Params, c *Cascade) *State {
+func warmState(pr *Problem, sc Scales, par Params, c *Cascade, sigmas []float64) *State {
 	st := &State{Lambda: par.Lambda * sc.LambdaMax}
 	n := pr.Train.N
 	p := make([]float64, n)
@@ -183,7 +184,9 @@ func warmState(pr *Problem, sc Scales, par Params, c *Cascade) *State {
 		st.Rho = append(st.Rho, rho)
 		pr.Train.Scores(s, stg.Beta)
 		sigma := par.Sigma * spread(s, p)
-		if sigma == 0 {
+		if len(sigmas) == len(c.Stages) {
+			sigma = sigmas[k]
+		} else if sigma == 0 {
 			sigma = par.Sigma
 		}
 		st.Sigma = append(st.Sigma, sigma)

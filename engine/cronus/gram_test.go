@@ -1,0 +1,273 @@
+package cronus
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// gramNaive is the triple loop: G and r over the columns cols (T is the
+// intercept), and the scale Σ_i |w_i x_a(i) x_b(i)| of every entry (the
+// bound that rounding errors of a dot product are relative to; the last
+// column of the scale is r's).
+func gramNaive(o *Outputs, w, y []float64, cols []int) (g, r, scale []float64) {
+	k := len(cols)
+	x := make([][]float64, k+1) // the columns, and y last
+	for a, c := range cols {
+		x[a] = make([]float64, o.N)
+		for i := range x[a] {
+			x[a][i] = 1
+			if c < len(o.H) {
+				x[a][i] = float64(o.H[c][i])
+			}
+		}
+	}
+	x[k] = y
+	g = make([]float64, k*k)
+	r = make([]float64, k)
+	scale = make([]float64, k*(k+1))
+	for a := range k {
+		for b := a; b <= k; b++ {
+			var sum, abs float64
+			for i, xa := range x[a] {
+				v := w[i] * xa * x[b][i]
+				sum += v
+				abs += math.Abs(v)
+			}
+			scale[a*(k+1)+b] = abs
+			if b == k {
+				r[a] = sum
+				continue
+			}
+			g[a*k+b], g[b*k+a] = sum, sum
+			scale[b*(k+1)+a] = abs
+		}
+	}
+	return g, r, scale
+}
+
+// gramRandom returns n documents × T trees of outputs with columns of
+// different scales, weights (a fraction zero) and ±1 targets.
+func gramRandom(seed uint64, n, T int, zeros float64) (*Outputs, []float64, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	o := &Outputs{N: n, H: make([][]float32, T)}
+	for t := range o.H {
+		o.H[t] = make([]float32, n)
+		s := math.Exp(rng.NormFloat64())
+		for i := range o.H[t] {
+			o.H[t][i] = float32(s * rng.NormFloat64())
+		}
+	}
+	w := make([]float64, n)
+	y := make([]float64, n)
+	for i := range w {
+		y[i], w[i] = -1, rng.Float64()
+		if rng.IntN(3) == 0 {
+			y[i], w[i] = 1, 3.5*rng.Float64()
+		}
+		if rng.Float64() < zeros {
+			w[i] = 0
+		}
+	}
+	return o, w, y
+}
+
+// checkGram compares G and r with the triple loop, to 1e-9 of each entry's
+// scale, and checks that G is exactly symmetric.
+func checkGram(t *testing.T, o *Outputs, w, y []float64, cols []int, g, r []float64) {
+	t.Helper()
+	want, wantR, scale := gramNaive(o, w, y, cols)
+	k := len(cols)
+	if len(g) != k*k || len(r) != k {
+		t.Fatalf("len(g), len(r) = %d, %d, want %d, %d", len(g), len(r), k*k, k)
+	}
+	bad := 0
+	for a := range k {
+		for b := range k + 1 {
+			got, exp := wantR[a], wantR[a]
+			if b < k {
+				got, exp = g[a*k+b], want[a*k+b]
+			} else {
+				got = r[a]
+			}
+			if math.Abs(got-exp) > 1e-9*scale[a*(k+1)+b] && bad < 5 {
+				t.Errorf("entry (%d, %d) = %.17g, want %.17g (scale %g)", a, b, got, exp, scale[a*(k+1)+b])
+				bad++
+			}
+			if b < k && g[a*k+b] != g[b*k+a] {
+				t.Fatalf("g[%d][%d] = %.17g but g[%d][%d] = %.17g", a, b, g[a*k+b], b, a, g[b*k+a])
+			}
+		}
+	}
+}
+
+func TestGramHandWorked(t *testing.T) {
+	// Three documents, two trees and the intercept (weights with exact
+	// square roots, so that every product is exact):
+	//   H = [[1, 2], [3, -1], [0.5, 4]], w = (1, 4, 0.25), y = (1, -1, 1)
+	// G[0][0] = 1 + 4·9 + 0.25·0.25 = 37.0625, G[0][1] = 2 − 12 + 0.5 = −9.5,
+	// G[1][1] = 4 + 4 + 4 = 12, G[0][2] = 1 + 12 + 0.125 = 13.125,
+	// G[1][2] = 2 − 4 + 1 = −1, G[2][2] = 5.25,
+	// r = (1 − 12 + 0.125, 2 + 4 + 1, 1 − 4 + 0.25) = (−10.875, 7, −2.75).
+	o := &Outputs{N: 3, H: [][]float32{{1, 3, 0.5}, {2, -1, 4}}}
+	w := []float64{1, 4, 0.25}
+	y := []float64{1, -1, 1}
+	g, r := Gram(nil, nil, o, w, y, 2)
+	wantG := []float64{
+		37.0625, -9.5, 13.125,
+		-9.5, 12, -1,
+		13.125, -1, 5.25,
+	}
+	wantR := []float64{-10.875, 7, -2.75}
+	for i := range wantG {
+		if g[i] != wantG[i] {
+			t.Errorf("G[%d][%d] = %g, want %g", i/3, i%3, g[i], wantG[i])
+		}
+	}
+	for i := range wantR {
+		if r[i] != wantR[i] {
+			t.Errorf("r[%d] = %g, want %g", i, r[i], wantR[i])
+		}
+	}
+}
+
+func TestGramMatchesNaive(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		n, T  int
+		zeros float64 // fraction of zero weights
+	}{
+		{"one tree", 50, 1, 0},
+		{"one document", 1, 5, 0},
+		{"small", 37, 6, 0},
+		{"zero weights", 300, 9, 0.4},
+		{"all weights zero", 40, 3, 1},
+		{"partial sub-block", gramSub + 3, 12, 0.1},
+		{"several blocks, ragged", 2*gramDocs + gramSub + 77, 21, 0.1},
+		{"several tiles", 700, gramTileCols + gramTileRows + 5, 0.1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, w, y := gramRandom(uint64(tc.n*1000+tc.T), tc.n, tc.T, tc.zeros)
+			g, r := Gram(nil, nil, o, w, y, 2)
+			cols := make([]int, tc.T+1)
+			for c := range cols {
+				cols[c] = c
+			}
+			checkGram(t, o, w, y, cols, g, r)
+		})
+	}
+}
+
+func TestGramNoDocuments(t *testing.T) {
+	o := &Outputs{N: 0, H: make([][]float32, 3)}
+	for i := range o.H {
+		o.H[i] = []float32{}
+	}
+	g, r := Gram(nil, nil, o, nil, nil, 2)
+	if len(g) != 16 || len(r) != 4 {
+		t.Fatalf("len(g), len(r) = %d, %d, want 16, 4", len(g), len(r))
+	}
+	for i, v := range append(g, r...) {
+		if v != 0 {
+			t.Fatalf("entry %d = %g, want 0", i, v)
+		}
+	}
+}
+
+func TestGramWorkersBitForBit(t *testing.T) {
+	// Two blocks (the second one ragged) and tiles in both directions.
+	n, T := gramDocs+gramSub+301, gramTileCols+gramTileRows+9
+	o, w, y := gramRandom(3, n, T, 0.1)
+	g1, r1 := Gram(nil, nil, o, w, y, 1)
+	for _, workers := range []int{2, 3, 0} {
+		// Reused outputs, full of garbage, must be overwritten.
+		g := make([]float64, len(g1))
+		r := make([]float64, len(r1))
+		for i := range g {
+			g[i] = math.NaN()
+		}
+		g, r = Gram(g, r, o, w, y, workers)
+		for i := range g1 {
+			if math.Float64bits(g[i]) != math.Float64bits(g1[i]) {
+				t.Fatalf("workers=%d: G[%d][%d] = %.17g, with 1 worker %.17g", workers, i/(T+1), i%(T+1), g[i], g1[i])
+			}
+		}
+		for i := range r1 {
+			if math.Float64bits(r[i]) != math.Float64bits(r1[i]) {
+				t.Fatalf("workers=%d: r[%d] = %.17g, with 1 worker %.17g", workers, i, r[i], r1[i])
+			}
+		}
+	}
+	cols := make([]int, T+1)
+	for c := range cols {
+		cols[c] = c
+	}
+	checkGram(t, o, w, y, cols, g1, r1)
+}
+
+func TestGramSubset(t *testing.T) {
+	o, w, y := gramRandom(5, 1500, 40, 0.2)
+	T := len(o.H)
+	for _, cols := range [][]int{
+		{0},
+		{T},
+		{3, T},
+		{0, 1, 2, 17, 39},
+		{1, 5, 9, 10, 11, 12, 13, 14, 20, 21, 22, 23, 24, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, T},
+		{},
+	} {
+		t.Run(fmt.Sprint(cols), func(t *testing.T) {
+			g, r := GramSubset(nil, nil, o, w, y, cols, 3)
+			checkGram(t, o, w, y, cols, g, r)
+			g1, r1 := GramSubset(nil, nil, o, w, y, cols, 1)
+			for i := range g {
+				if math.Float64bits(g[i]) != math.Float64bits(g1[i]) {
+					t.Fatalf("G[%d] = %.17g with 3 workers, %.17g with 1", i, g[i], g1[i])
+				}
+			}
+			for i := range r {
+				if math.Float64bits(r[i]) != math.Float64bits(r1[i]) {
+					t.Fatalf("r[%d] = %.17g with 3 workers, %.17g with 1", i, r[i], r1[i])
+				}
+			}
+		})
+	}
+}
+
+func TestGramPanics(t *testing.T) {
+	o, w, y := gramRandom(9, 10, 3, 0)
+	neg := append([]float64(nil), w...)
+	neg[4] = -1
+	for _, tc := range []struct {
+		name, want string
+		call       func()
+	}{
+		{"negative weight", "weight 4 is -1", func() { Gram(nil, nil, o, neg, y, 1) }},
+		{"short weights", "9 weights and 10 targets for 10 documents", func() { Gram(nil, nil, o, w[:9], y, 1) }},
+		{"wrong len(g)", "len(g) = 15, want 16", func() { Gram(make([]float64, 15), nil, o, w, y, 1) }},
+		{"column out of range", "column 4 out of range [0, 3]", func() { GramSubset(nil, nil, o, w, y, []int{1, 4}, 1) }},
+		{"columns not sorted", "not sorted and distinct: 1 after 2", func() { GramSubset(nil, nil, o, w, y, []int{2, 1}, 1) }},
+		{"repeated column", "not sorted and distinct: 2 after 2", func() { GramSubset(nil, nil, o, w, y, []int{2, 2}, 1) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				msg := fmt.Sprint(recover())
+				if !strings.Contains(msg, tc.want) {
+					t.Errorf("panic %q, want one containing %q", msg, tc.want)
+				}
+			}()
+			tc.call()
+		})
+	}
+}
+
+func ExampleGram() {
+	// Two documents, one tree: H = [[2], [3]], weights 1 and 0.25, and the
+	// intercept as the second column.
+	o := &Outputs{N: 2, H: [][]float32{{2, 3}}}
+	g, r := Gram(nil, nil, o, []float64{1, 0.25}, []float64{1, -1}, 0)
+	fmt.Println(g, r)
+	// Output: [6.25 2.75 2.75 1.25] [1.25 0.75]
+}
