@@ -154,6 +154,44 @@ func (s *setup) fullEnsemble(d *data.Dataset) cronus.Eval {
 	return ev
 }
 
+// parseRhos reads a comma-separated ρ grid.
+func parseRhos(s string) ([]float64, error) {
+	var rhos []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(v >= 0) {
+			return nil, fmt.Errorf("--rhos %q: expected a comma-separated list of numbers >= 0", s)
+		}
+		rhos = append(rhos, v)
+	}
+	return rhos, nil
+}
+
+// chooseRho sets ρ_1 = ρ_K to the value of rhos whose initialised cascade
+// (Algorithm 2 only) scores best on validation NDCG@10 (§3.4).
+func (s *setup) chooseRho(par *cronus.Params, rhos []float64, rule string, topM int) error {
+	if len(rhos) < 2 {
+		if len(rhos) == 1 {
+			par.Rho1, par.RhoK = rhos[0], rhos[0]
+		}
+		return nil
+	}
+	best := math.Inf(-1)
+	for _, rho := range rhos {
+		try := *par
+		try.Rho1, try.RhoK = rho, rho
+		st, err := cronus.Initialize(s.pr, s.sc, try)
+		if err != nil {
+			return err
+		}
+		v, _ := s.evaluator(rule, topM)(&st.Cascade)
+		if q := v.Metrics["ndcg@10"]; q > best {
+			best, par.Rho1, par.RhoK = q, rho, rho
+		}
+	}
+	return nil
+}
+
 // optimize runs one optimisation as a job with a progress line.
 func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Params, p *progress) (*cronus.Outcome, error) {
 	opt := cronus.Options{MaxCycles: cf.cycles, InitOnly: cf.cycles == 0}
@@ -180,6 +218,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlags("cascade", stdout)
 	cf := addCascadeFlags(fs)
 	fs.Float64Var(&cf.par.Lambda, "lambda", cf.par.Lambda, "cost trade-off `λ` as a fraction of λ_max (printed)")
+	rhosF := fs.String("rhos", "", "optional ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation with the fast initialisation (overrides --rho1/--rhoK)")
 	out := fs.String("out", "", "cascade `FILE` to write (required): the best cascade on validation")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	pos, err := parseFlags(fs, args)
@@ -195,9 +234,18 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := cf.check(); err != nil {
 		return err
 	}
+	var rhos []float64
+	if *rhosF != "" {
+		if rhos, err = parseRhos(*rhosF); err != nil {
+			return usageError{err.Error()}
+		}
+	}
 	start := time.Now()
 	s, err := cf.load(ctx, stderr)
 	if err != nil {
+		return err
+	}
+	if err := s.chooseRho(&cf.par, rhos, cf.rule, cf.topM); err != nil {
 		return err
 	}
 	res, err := s.optimize(ctx, cf, cf.par, newProgress(stderr))
@@ -227,7 +275,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		stages[k] = m
 	}
 	if *jsonOut {
-		r := map[string]any{"cascade": *out, "lambda_max": s.sc.LambdaMax, "lambda": cf.par.Lambda, "seconds": time.Since(start).Seconds(),
+		r := map[string]any{"cascade": *out, "lambda_max": s.sc.LambdaMax, "lambda": cf.par.Lambda, "rho1": cf.par.Rho1, "rhoK": cf.par.RhoK, "seconds": time.Since(start).Seconds(),
 			"init_seconds": res.InitTime.Seconds(), "cyclic_seconds": res.CyclicTime.Seconds(),
 			"valid": evalJSON(valid), "full_valid": evalJSON(fullV), "stages": stages}
 		if s.test != nil {
@@ -317,13 +365,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	var rhos []float64
-	for _, f := range strings.Split(*rhosF, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(v >= 0) {
-			return usageError{fmt.Sprintf("--rhos %q: expected a comma-separated list of numbers >= 0", *rhosF)}
-		}
-		rhos = append(rhos, v)
+	rhos, err := parseRhos(*rhosF)
+	if err != nil {
+		return usageError{err.Error()}
 	}
 	s, err := cf.load(ctx, stderr)
 	if err != nil {
@@ -354,20 +398,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		par := cf.par
 		par.Lambda = lam
 		p.show("sweep %d/%d: λ = %.3g × λ_max", i+1, len(lambdas), lam)
-		if len(rhos) > 1 {
-			best := math.Inf(-1)
-			for _, rho := range rhos {
-				try := par
-				try.Rho1, try.RhoK = rho, rho
-				st, err := cronus.Initialize(s.pr, s.sc, try)
-				if err != nil {
-					return err
-				}
-				v, _ := s.evaluator(cf.rule, cf.topM)(&st.Cascade)
-				if q := v.Metrics["ndcg@10"]; q > best {
-					best, par.Rho1, par.RhoK = q, rho, rho
-				}
-			}
+		if err := s.chooseRho(&par, rhos, cf.rule, cf.topM); err != nil {
+			return err
 		}
 		// The single stage: a one-stage cascade (eq 7).
 		one := par
