@@ -140,7 +140,8 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.IntVar(&o.DocsPerQuery, "docs-per-query", 100, "mean documents per query `M` (each query has between M/2 and 3M/2)")
 	fs.IntVar(&o.Features, "features", 136, "number of features `D`")
 	costsFlag := fs.String("costs", "", "feature cost `FILE` (default: the MSLR-WEB10K cost labels, cycled when D != 136)")
-	fs.Uint64Var(&o.Seed, "seed", 1, "random `seed`; the same seed and flags give the same bytes")
+	fs.Uint64Var(&o.Seed, "seed", 1, "random `seed` of the documents; the same seed and flags give the same bytes")
+	fs.Uint64Var(&o.World, "world", 1, "`seed` of the features' recipes (which are informative, how, at what cost); keep it for train, validation and test sets and vary --seed")
 	out := fs.String("out", "", "output `FILE`; .gz compresses")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	pos, err := parseFlags(fs, args)
@@ -181,7 +182,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *jsonOut {
 		return json.NewEncoder(stdout).Encode(map[string]any{
 			"out": *out, "queries": o.Queries, "docs": docs, "features": o.Features,
-			"seed": o.Seed, "bytes": st.Size(), "seconds": time.Since(start).Seconds(),
+			"seed": o.Seed, "world": o.World, "bytes": st.Size(), "seconds": time.Since(start).Seconds(),
 		})
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d queries, %d documents, %d features, %.1f MB in %.1fs\n",

@@ -66,8 +66,17 @@ type SynthOptions struct {
 	DocsPerQuery int       // mean documents per query (>= 1); sizes are uniform in [max(1, M/2), M+M/2]
 	Features     int       // number of features; 0 means len(Costs), or 136 when Costs is nil
 	Costs        []float64 // per-feature cost (len == Features); nil = the MSLR costs, cycled when Features != 136
-	Seed         uint64
+	Seed         uint64 // seeds the documents: another seed is another sample of the same world
+	World        uint64 // seeds the features' recipes (role, scale, informativeness); 0 means 1. Train, validation and test sets must share it
 	Progress     func(docsWritten int) // optional; called after every ~65536 documents and once at the end
+}
+
+// world returns the recipe seed.
+func (o SynthOptions) world() uint64 {
+	if o.World == 0 {
+		return 1
+	}
+	return o.World
 }
 
 // Validate reports the first option that is out of range. Messages name the
@@ -291,7 +300,7 @@ func WriteSynthetic(ctx context.Context, w io.Writer, o SynthOptions) (docs int,
 		return 0, err
 	}
 	d := o.features()
-	fs := synthRecipes(o.costs(), o.Seed)
+	fs := synthRecipes(o.costs(), o.world())
 	lo, hi := o.docRange()
 	rng := rand.New(rand.NewPCG(o.Seed, pcgDocuments))
 
