@@ -62,12 +62,12 @@ const (
 
 // SynthOptions describes a synthetic data set; see WriteSynthetic for its shape.
 type SynthOptions struct {
-	Queries      int       // number of queries (>= 1)
-	DocsPerQuery int       // mean documents per query (>= 1); sizes are uniform in [max(1, M/2), M+M/2]
-	Features     int       // number of features; 0 means len(Costs), or 136 when Costs is nil
-	Costs        []float64 // per-feature cost (len == Features); nil = the MSLR costs, cycled when Features != 136
-	Seed         uint64 // seeds the documents: another seed is another sample of the same world
-	World        uint64 // seeds the features' recipes (role, scale, informativeness); 0 means 1. Train, validation and test sets must share it
+	Queries      int                   // number of queries (>= 1)
+	DocsPerQuery int                   // mean documents per query (>= 1); sizes are uniform in [max(1, M/2), M+M/2]
+	Features     int                   // number of features; 0 means len(Costs), or 136 when Costs is nil
+	Costs        []float64             // per-feature cost (len == Features); nil = the MSLR costs, cycled when Features != 136
+	Seed         uint64                // seeds the documents: another seed is another sample of the same world
+	World        uint64                // seeds the features' recipes (role, scale, informativeness); 0 means 1. Train, validation and test sets must share it
 	Progress     func(docsWritten int) // optional; called after every ~65536 documents and once at the end
 }
 
