@@ -1,0 +1,337 @@
+package views
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/metric"
+	"github.com/muesli/termenv"
+)
+
+// groupSizes are the MQ2008 cost groups 1/10/20/50/100 of the built-in costs.
+var groupSizes = []int{11, 12, 6, 9, 8}
+
+// fullCost is the full 300-tree ensemble, which extracts all 46 features.
+var fullCost = metric.Cost{Total: 1801, Features: 1501, Trees: 300}
+
+// sampleSnapshot is a run of a 10-stage cascade in its sixth cycle, just
+// after optimising stage 7 (step 57). The terms decay geometrically (exact
+// in floating point, so the golden files hold on every platform).
+func sampleSnapshot() cronus.Snapshot {
+	var terms []cronus.Terms
+	a, b, c, d := 1.0, 1.0, 1.0, 1.0
+	for i := range 58 {
+		wiggle := 0.0
+		if i%10 == 3 {
+			wiggle = 0.004 // a stage step that briefly trades loss for cost
+		}
+		t := cronus.Terms{
+			Loss:     0.30 + float64(0.12*a) + wiggle,
+			Reg:      0.010 + float64(0.004*b),
+			TreeCost: 0.020 + float64(0.030*c),
+			FeatCost: 0.040 + float64(0.090*d),
+		}
+		t.Total = t.Loss + t.Reg + t.TreeCost + t.FeatCost
+		terms = append(terms, t)
+		a, b, c, d = a*0.89, b*0.93, c*0.92, d*0.9
+	}
+	theta := []float64{-0.412, -0.287, -0.195, -0.120, -0.061, 0.004, 0.058, 0.117, 0.183, math.Inf(-1)}
+	active := []int{8, 14, 22, 31, 45, 60, 78, 95, 120, 148}
+	newTrees := []int{8, 7, 9, 10, 15, 16, 19, 18, 26, 30}
+	newFeat := [][]int{{6, 2, 0, 0, 0}, {2, 3, 1, 0, 0}, {1, 2, 1, 1, 0}, {1, 1, 1, 1, 0}, {0, 1, 0, 2, 1},
+		{0, 1, 1, 1, 1}, {0, 0, 1, 1, 1}, {0, 1, 0, 1, 2}, {0, 0, 0, 1, 1}, {0, 0, 0, 0, 1}}
+	costAdded := []float64{34, 59, 100, 91, 225, 196, 189, 278, 176, 130}
+	soft := []float64{1, 0.655, 0.447, 0.318, 0.236, 0.171, 0.126, 0.095, 0.075, 0.058}
+	hard := []float64{1, 0.642, 0.431, 0.305, 0.221, 0.158, 0.117, 0.088, 0.069, 0.052}
+	valid := []float64{1, 0.631, 0.425, 0.311, 0.218, 0.162, 0.121, 0.091, 0.071, 0.055}
+	test := []float64{1, 0.628, 0.419, 0.297, 0.214, 0.151, 0.110, 0.083, 0.066, 0.049}
+	var stages []cronus.StageView
+	for k := range theta {
+		stages = append(stages, cronus.StageView{Theta: theta[k], Active: active[k], SoftTrain: soft[k], HardTrain: hard[k],
+			Valid: valid[k], Test: test[k], NewFeatures: newFeat[k], NewTrees: newTrees[k], CostAdded: costAdded[k]})
+	}
+	testEval := cronus.Eval{Metrics: map[string]float64{"p@5": 0.3418, "ndcg@10": 0.2287, "err@3": 0.1512},
+		Cost: metric.Cost{Total: 279.6, Features: 234.4, Trees: 45.2}, Reached: test}
+	validEval := cronus.Eval{Metrics: map[string]float64{"p@5": 0.3502, "ndcg@10": 0.2310, "err@3": 0.1547},
+		Cost: metric.Cost{Total: 283.1, Features: 237.5, Trees: 45.6}, Reached: valid}
+	return cronus.Snapshot{Phase: "optimising", Cycle: 6, Stage: 6, Step: 57, Terms: terms, Stages: stages,
+		CostGroups: []float64{1, 10, 20, 50, 100}, Valid: validEval, Test: testEval,
+		Best: validEval, BestTest: testEval, BestStep: 57, LambdaMax: 0.0123}
+}
+
+// samplePoints is a λ sweep and the baselines: 32 points over 5 methods and
+// the validation and test splits, unevenly spaced in cost.
+func samplePoints() ([]baseline.Point, *baseline.Point) {
+	var pts []baseline.Point
+	add := func(method string, lambda []float64, cost []float64, tst, val []float64) {
+		for i := range cost {
+			for _, sp := range []struct {
+				split string
+				v     float64
+			}{{"valid", val[i]}, {"test", tst[i]}} {
+				pts = append(pts, baseline.Point{Method: method, Split: sp.split, Lambda: lambda[i],
+					Cost:    metric.Cost{Total: cost[i]},
+					Metrics: map[string]float64{"ndcg@10": sp.v}})
+			}
+		}
+	}
+	add(baseline.MethodPrefix, []float64{10, 50, 100, 200, 300}, []float64{410, 950, 1300, 1600, 1801},
+		[]float64{0.196, 0.215, 0.222, 0.227, 0.229}, []float64{0.201, 0.219, 0.226, 0.230, 0.232})
+	add(baseline.MethodEarlyExit, []float64{0.1, 0.3, 0.6}, []float64{1100, 1350, 1600},
+		[]float64{0.210, 0.219, 0.225}, []float64{0.214, 0.223, 0.229})
+	add("single-stage", []float64{0.5, 0.1, 0.01}, []float64{150, 420, 760},
+		[]float64{0.205, 0.218, 0.224}, []float64{0.209, 0.221, 0.227})
+	add("cronus-init", []float64{0.5, 0.1}, []float64{120, 260}, []float64{0.212, 0.220}, []float64{0.215, 0.224})
+	add("cronus", []float64{0.5, 0.1, 0.01}, []float64{95, 280, 520},
+		[]float64{0.219, 0.2287, 0.231}, []float64{0.222, 0.231, 0.234})
+	cur := baseline.Point{Method: "cronus", Split: "test", Lambda: 0.1, Cost: metric.Cost{Total: 279.6},
+		Metrics: map[string]float64{"ndcg@10": 0.2287}}
+	return pts, &cur
+}
+
+// cascadeViews are the views of the cascade screen at width × height.
+func cascadeViews(s cronus.Snapshot, st Styles) map[string]func(w, h int) string {
+	pts, cur := samplePoints()
+	return map[string]func(w, h int) string{
+		"objective": func(w, h int) string { return RenderObjective(s, w, h, st) },
+		"reach":     func(w, h int) string { return RenderReach(s, w, h, st) },
+		"features":  func(w, h int) string { return RenderFeatureGrid(s, groupSizes, w, h, st) },
+		"stages":    func(w, h int) string { return RenderStageTable(s, w, h, st) },
+		"curve":     func(w, h int) string { return RenderCurve(pts, cur, "ndcg@10", w, h, st) },
+	}
+}
+
+// checkFits fails unless got is exactly height lines of at most width cells.
+func checkFits(t *testing.T, name string, got string, width, height int) {
+	t.Helper()
+	lines := strings.Split(got, "\n")
+	if len(lines) != height {
+		t.Errorf("%s at %dx%d: %d lines", name, width, height, len(lines))
+	}
+	for i, l := range lines {
+		if w := lipgloss.Width(l); w > width {
+			t.Errorf("%s at %dx%d: line %d is %d cells wide: %q", name, width, height, i, w, l)
+		}
+	}
+}
+
+func TestCascadeViewsGolden(t *testing.T) {
+	s := sampleSnapshot()
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		suffix := "-" + itoa(size.w) + "x" + itoa(size.h) + ".golden"
+		for name, view := range cascadeViews(s, PlainStyles()) {
+			got := view(size.w, size.h)
+			checkFits(t, name, got, size.w, size.h)
+			golden(t, name+suffix, got)
+		}
+		status := RenderStatus(s, fullCost, size.w, PlainStyles())
+		checkFits(t, "status", status, size.w, 1)
+		golden(t, "status"+suffix, status)
+	}
+}
+
+// TestCascadeViewsFit renders the panes at the sizes the workbench gives
+// them (120×40 split in panes, 80×24 switched) and at sizes too small.
+func TestCascadeViewsFit(t *testing.T) {
+	s := sampleSnapshot()
+	empty := cronus.Snapshot{Phase: "initialising"}
+	one := sampleSnapshot()
+	one.Terms = one.Terms[:1]
+	one.Cycle, one.Stage, one.Step = 0, 0, 0
+	long := sampleSnapshot() // more steps than columns: downsampled
+	for len(long.Terms) < 600 {
+		long.Terms = append(long.Terms, long.Terms...)
+	}
+	for _, snap := range []cronus.Snapshot{s, empty, one, long} {
+		for _, size := range []struct{ w, h int }{{60, 13}, {60, 20}, {40, 12}, {120, 40}, {24, 6}, {12, 3}, {1, 1}} {
+			for name, view := range cascadeViews(snap, PlainStyles()) {
+				checkFits(t, name, view(size.w, size.h), size.w, size.h)
+			}
+			checkFits(t, "status", RenderStatus(snap, fullCost, size.w, PlainStyles()), size.w, 1)
+		}
+	}
+	if got := RenderCurve(nil, nil, "ndcg@10", 40, 5, PlainStyles()); !strings.Contains(got, "no points yet") {
+		t.Errorf("empty curve:\n%s", got)
+	}
+}
+
+// TestCascadeViewsColour checks that with colour on the views keep their
+// size, and that the plain styles (NO_COLOR) write no escape sequence.
+func TestCascadeViewsColour(t *testing.T) {
+	s := sampleSnapshot()
+	for name, view := range cascadeViews(s, PlainStyles()) {
+		if got := view(80, 24); strings.Contains(got, "\x1b") {
+			t.Errorf("%s with plain styles has escape sequences", name)
+		}
+	}
+	old := lipgloss.ColorProfile()
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	defer lipgloss.SetColorProfile(old)
+	for name, view := range cascadeViews(s, DefaultStyles()) {
+		for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}, {50, 14}} {
+			got := view(size.w, size.h)
+			checkFits(t, name, got, size.w, size.h)
+			if !strings.Contains(got, "\x1b[") {
+				t.Errorf("%s at %dx%d: no colour", name, size.w, size.h)
+			}
+			plain := cascadeViews(s, PlainStyles())[name](size.w, size.h)
+			if stripped := stripANSI(got); stripped != plain {
+				t.Errorf("%s at %dx%d: colour changes the text:\n%s\n---\n%s", name, size.w, size.h, stripped, plain)
+			}
+		}
+	}
+}
+
+func stripANSI(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b {
+			for i < len(s) && s[i] != 'm' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func TestDownsample(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		xs   []float64
+		n    int
+		want []float64
+	}{
+		{"shorter than n is copied", []float64{3, 1, 2}, 5, []float64{3, 1, 2}},
+		{"equal length is copied", []float64{3, 1, 2}, 3, []float64{3, 1, 2}},
+		{"ends kept, middle bucket means", []float64{10, 1, 2, 3, 4, 5, 6, 0}, 5, []float64{10, 1.5, 3.5, 5.5, 0}},
+		{"uneven buckets", []float64{9, 1, 2, 3, 4, 5, 7}, 4, []float64{9, 1.5, 4, 7}},
+		{"n = 2 keeps the ends", []float64{1, 5, 5, 5, 2}, 2, []float64{1, 2}},
+		{"n = 1 keeps the last", []float64{1, 5, 2}, 1, []float64{2}},
+		{"n = 0", []float64{1, 2}, 0, nil},
+		{"empty", nil, 4, []float64{}},
+	} {
+		got := Downsample(c.xs, c.n)
+		if len(got) != len(c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+			continue
+		}
+		for i := range got {
+			if math.Abs(got[i]-c.want[i]) > 1e-12 {
+				t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+				break
+			}
+		}
+	}
+	// A long series comes down to exactly n values and the input is untouched.
+	xs := make([]float64, 1000)
+	for i := range xs {
+		xs[i] = float64(i)
+	}
+	orig := slices.Clone(xs)
+	got := Downsample(xs, 70)
+	if len(got) != 70 || got[0] != 0 || got[69] != 999 || !slices.Equal(xs, orig) {
+		t.Errorf("Downsample(0..999, 70): len %d, ends %v %v", len(got), got[0], got[len(got)-1])
+	}
+	if !slices.IsSorted(got) {
+		t.Errorf("the means of an increasing series are not increasing: %v", got)
+	}
+	// Buckets have near-equal size: the mean of bucket i of 1..998 in 68 buckets.
+	for i := 1; i < 69; i++ {
+		lo, hi := 1+(i-1)*998/68, 1+i*998/68
+		want := float64(lo+hi-1) / 2
+		if math.Abs(got[i]-want) > 1e-9 {
+			t.Fatalf("bucket %d: %v, want %v", i, got[i], want)
+		}
+	}
+}
+
+func TestXYCell(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		x, y     float64
+		col, row int
+	}{
+		{"max cost lands in the last column", 1801, 0.25, 59, 0},
+		{"min metric lands in the bottom row", 0, 0.15, 0, 20},
+		{"zero cost in the first column", 0, 0.25, 0, 0},
+		{"middle", 900.5, 0.20, 30, 10},
+		{"cost is linear, not by rank", 180.1, 0.15, 6, 20},
+	} {
+		col, row := xyCell(c.x, c.y, 1801, 0.15, 0.25, 60, 21)
+		if col != c.col || row != c.row {
+			t.Errorf("%s: (%g, %g) -> col %d row %d, want col %d row %d", c.name, c.x, c.y, col, row, c.col, c.row)
+		}
+	}
+}
+
+// TestCurvePlacesPoints reads the marker positions back from the rendered
+// plot: the cheapest point at the y axis, the dearest in the last column,
+// the best in the top row and the worst in the bottom row.
+func TestCurvePlacesPoints(t *testing.T) {
+	pts := []baseline.Point{
+		{Method: "cronus", Split: "test", Cost: metric.Cost{Total: 10}, Metrics: map[string]float64{"p@5": 0.44}},
+		{Method: "prefix", Split: "test", Cost: metric.Cost{Total: 1000}, Metrics: map[string]float64{"p@5": 0.30}},
+		{Method: "single-stage", Split: "test", Cost: metric.Cost{Total: 0}, Metrics: map[string]float64{"p@5": 0.36}},
+		{Method: "early-exit", Split: "valid", Cost: metric.Cost{Total: 500}, Metrics: map[string]float64{"ndcg@10": 0.9}}, // no p@5
+	}
+	got := RenderCurve(pts, nil, "p@5", 50, 12, PlainStyles())
+	lines := strings.Split(got, "\n")
+	// title, 8 plot rows of 0.02, axis, tick labels, one legend line
+	plot := lines[1:9]
+	find := func(mark string) (col, row int) {
+		for r, l := range plot {
+			rs := []rune(l)
+			axis := slices.IndexFunc(rs, func(r rune) bool { return r == '┤' || r == '│' })
+			if i := slices.Index(rs, []rune(mark)[0]); i >= 0 {
+				return i - axis - 1, r
+			}
+		}
+		t.Fatalf("%s not drawn:\n%s", mark, got)
+		return
+	}
+	cols := 50 - len("0.44") - 1
+	if col, row := find("●"); col != 0 || row != 0 {
+		t.Errorf("cronus at col %d row %d, want 0 0\n%s", col, row, got)
+	}
+	if col, row := find("•"); col != cols-1 || row != len(plot)-1 {
+		t.Errorf("prefix at col %d row %d, want %d %d\n%s", col, row, cols-1, len(plot)-1, got)
+	}
+	if col, row := find("▲"); col != 0 || row != 4 {
+		t.Errorf("single-stage at col %d row %d, want 0 4\n%s", col, row, got)
+	}
+	if strings.Contains(got, "▽") {
+		t.Errorf("a point without the metric was drawn:\n%s", got)
+	}
+	if !strings.HasPrefix(lines[10], "     0") || !strings.HasSuffix(lines[10], "1000") || len(lines) != 12 {
+		t.Errorf("tick labels %q, want 0 … 1000", lines[10])
+	}
+}
+
+func TestHbar(t *testing.T) {
+	for _, c := range []struct {
+		f     float64
+		cells int
+		want  string
+	}{
+		{0, 4, "    "},
+		{1, 3, "███"},
+		{0.5, 4, "██  "},
+		{1.0 / 32, 4, "▏   "},
+		{0.25, 2, "▌ "}, {0.3, 2, "▋ "},
+		{0.99, 2, "██"},
+		{-1, 2, "  "},
+		{2, 2, "██"},
+		{math.NaN(), 2, "  "},
+	} {
+		if got := hbar(c.f, c.cells); got != c.want {
+			t.Errorf("hbar(%g, %d) = %q, want %q", c.f, c.cells, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,284 @@
+package views
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/engine/baseline"
+)
+
+// curveMethods are the methods with a marker of their own, in drawing
+// order (later on top): a filled marker for the test split and a hollow one
+// for any other split. Other methods draw with the first letter of their
+// name, upper case for test, after these and in name order.
+var curveMethods = []struct{ method, test, other string }{
+	{baseline.MethodPrefix, "•", "◦"},
+	{baseline.MethodEarlyExit, "▼", "▽"},
+	{"single-stage", "▲", "△"},
+	{"cronus-init", "■", "□"},
+	{"cronus", "●", "○"},
+}
+
+// currentMark marks the current cascade, drawn over everything else.
+const currentMark = "◆"
+
+type pointSeries struct {
+	method, split, mark string
+	points              []baseline.Point
+}
+
+// RenderCurve draws quality against cost per document as a true XY plot
+// (the paper's Figure 2) in width × height cells: x is the total cost per
+// document on a linear axis from 0 to the largest cost, y the named metric
+// from its smallest to its largest value. Every (method, split) is a
+// series with its own marker (see curveMethods) and current, when not nil,
+// is drawn last with ◆. Points are not connected: the sweep points are not
+// ordered along a curve and a cell shows one marker, the last drawn. Points
+// without a finite metric or cost are left out. A legend follows the axis.
+func RenderCurve(points []baseline.Point, current *baseline.Point, metric string, width, height int, st Styles) string {
+	title := st.Title.Render(pickTitle(width, metric+" versus cost per document (Figure 2)", metric+" vs cost/doc (Fig. 2)"))
+	series := curveSeriesOf(points, metric)
+	var cur *baseline.Point
+	if current != nil && plottable(*current, metric) {
+		cur = current
+	}
+	if len(series) == 0 && cur == nil {
+		return fitBlock([]string{title, "", st.Dim.Render("no points yet")}, width, height, st)
+	}
+	legend := packItems(curveLegend(series, cur, st), "   ", width)
+
+	xmax, ymin, ymax := 0.0, math.Inf(1), math.Inf(-1)
+	each := func(f func(p baseline.Point)) {
+		for _, s := range series {
+			for _, p := range s.points {
+				f(p)
+			}
+		}
+		if cur != nil {
+			f(*cur)
+		}
+	}
+	each(func(p baseline.Point) {
+		xmax = max(xmax, p.Cost.Total)
+		ymin, ymax = min(ymin, p.Metrics[metric]), max(ymax, p.Metrics[metric])
+	})
+	if xmax <= 0 {
+		xmax = 1
+	}
+	if ymax-ymin < 1e-12 {
+		d := max(math.Abs(ymin)*0.01, 1e-6)
+		ymin, ymax = ymin-d, ymax+d
+	}
+
+	rows := height - 1 - 2 - len(legend)
+	if rows < 2 {
+		return fitBlock(append([]string{title}, legend...), width, height, st)
+	}
+	dec := axisDecimals((ymax - ymin) / float64(rows-1))
+	yl := func(v float64) string { return strconv.FormatFloat(v, 'f', dec, 64) }
+	lw := max(len(yl(ymin)), len(yl(ymax)))
+	cols := width - lw - 1
+	if cols < 2 {
+		return fitBlock(append([]string{title}, legend...), width, height, st)
+	}
+
+	grid := make([][]string, rows)
+	for r := range grid {
+		grid[r] = make([]string, cols)
+	}
+	put := func(p baseline.Point, mark string) {
+		c, r := xyCell(p.Cost.Total, p.Metrics[metric], xmax, ymin, ymax, cols, rows)
+		grid[r][c] = mark
+	}
+	for _, s := range series {
+		for _, p := range s.points {
+			put(p, markStyle(s.method, st).Render(s.mark))
+		}
+	}
+	if cur != nil {
+		put(*cur, st.Title.Render(currentMark))
+	}
+
+	lines := []string{title}
+	for r := range rows {
+		var b strings.Builder
+		if r == 0 || r == rows-1 || (r%4 == 0 && rows-1-r >= 3) {
+			v := ymax - float64(r)*(ymax-ymin)/float64(rows-1)
+			b.WriteString(fmt.Sprintf("%*s┤", lw, yl(v)))
+		} else {
+			b.WriteString(strings.Repeat(" ", lw) + "│")
+		}
+		for _, m := range grid[r] {
+			if m == "" {
+				m = " "
+			}
+			b.WriteString(m)
+		}
+		lines = append(lines, strings.TrimRight(b.String(), " "))
+	}
+	axis, labels := linearAxis(xmax, lw+1, cols, false)
+	lines = append(lines, axis, labels)
+	return fitBlock(append(lines, legend...), width, height, st)
+}
+
+// xyCell maps (x, y) to a column and a row (row 0 at the top) of a plot
+// cols × rows cells whose x axis runs linearly from 0 to xmax and y axis
+// from ymin to ymax; values outside are clamped to the edges.
+func xyCell(x, y, xmax, ymin, ymax float64, cols, rows int) (col, row int) {
+	col = int(math.Round(x / xmax * float64(cols-1)))
+	row = rows - 1 - int(math.Round((y-ymin)/(ymax-ymin)*float64(rows-1)))
+	return min(max(col, 0), cols-1), min(max(row, 0), rows-1)
+}
+
+// linearAxis draws an x axis from 0 to xmax under a plot whose first
+// column is at left (left ≥ 1): the line with ┬ at each tick and the tick
+// labels centred under them. Ticks fall on round values (1, 2 or 5 × 10^k,
+// at least 1 when integer) about ten columns apart.
+func linearAxis(xmax float64, left, cols int, integer bool) (axis, labels string) {
+	left = max(left, 1)
+	line := []rune(strings.Repeat(" ", left-1) + "└" + strings.Repeat("─", cols))
+	lab := []rune(strings.Repeat(" ", left+cols))
+	if xmax <= 0 {
+		xmax = 1
+	}
+	step := niceStep(xmax / float64(max(cols/10, 1)))
+	if integer {
+		step = max(step, 1)
+	}
+	dec := 0
+	if step < 1 {
+		dec = axisDecimals(step)
+	}
+	end := -1
+	for i := 0; ; i++ {
+		t := float64(i) * step
+		if t > xmax*(1+1e-9) {
+			break
+		}
+		c, _ := xyCell(t, 0, xmax, 0, 1, cols, 1)
+		line[left+c] = '┬'
+		s := []rune(strconv.FormatFloat(t, 'f', dec, 64))
+		start := min(max(left+c-len(s)/2, 0), len(lab)-len(s))
+		if start <= end || start < 0 {
+			continue
+		}
+		copy(lab[start:], s)
+		end = start + len(s)
+	}
+	return string(line), strings.TrimRight(string(lab), " ")
+}
+
+// niceStep is the smallest of 1, 2, 5 × 10^k not below x.
+func niceStep(x float64) float64 {
+	if x <= 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= x*(1-1e-9) {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+func plottable(p baseline.Point, metric string) bool {
+	v, ok := p.Metrics[metric]
+	finite := func(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+	return ok && finite(v) && finite(p.Cost.Total) && p.Cost.Total >= 0
+}
+
+// curveSeriesOf groups the plottable points by method and split, in
+// drawing order: methods as in curveMethods, then the others by name; the
+// test split of a method after its other splits, so it stays on top.
+func curveSeriesOf(points []baseline.Point, metric string) []pointSeries {
+	rank := func(method string) int {
+		for i, m := range curveMethods {
+			if m.method == method {
+				return i
+			}
+		}
+		return len(curveMethods)
+	}
+	var out []pointSeries
+	for _, p := range points {
+		if !plottable(p, metric) {
+			continue
+		}
+		i := slices.IndexFunc(out, func(s pointSeries) bool { return s.method == p.Method && s.split == p.Split })
+		if i < 0 {
+			out = append(out, pointSeries{method: p.Method, split: p.Split, mark: marker(p.Method, p.Split)})
+			i = len(out) - 1
+		}
+		out[i].points = append(out[i].points, p)
+	}
+	slices.SortStableFunc(out, func(a, b pointSeries) int {
+		return cmp.Or(cmp.Compare(rank(a.method), rank(b.method)), cmp.Compare(a.method, b.method),
+			cmp.Compare(b2i(a.split == "test"), b2i(b.split == "test")), cmp.Compare(a.split, b.split))
+	})
+	return out
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func marker(method, split string) string {
+	for _, m := range curveMethods {
+		if m.method == method {
+			if split == "test" {
+				return m.test
+			}
+			return m.other
+		}
+	}
+	r := []rune(method + "?")[0]
+	if split == "test" {
+		return string(unicode.ToUpper(r))
+	}
+	return string(unicode.ToLower(r))
+}
+
+// markStyle colours the cascades as values and the baselines as bars.
+func markStyle(method string, st Styles) lipgloss.Style {
+	if strings.HasPrefix(method, "cronus") {
+		return st.Value
+	}
+	return st.Bar
+}
+
+// curveLegend is one item per method with the markers of its splits, the
+// current cascade, and which split the filled markers stand for.
+func curveLegend(series []pointSeries, cur *baseline.Point, st Styles) []string {
+	var items []string
+	var others []string
+	for i := 0; i < len(series); {
+		j := i
+		marks := ""
+		for ; j < len(series) && series[j].method == series[i].method; j++ {
+			marks += series[j].mark
+			if series[j].split != "test" && !slices.Contains(others, series[j].split) {
+				others = append(others, series[j].split)
+			}
+		}
+		items = append(items, markStyle(series[i].method, st).Render(marks)+" "+series[i].method)
+		i = j
+	}
+	if cur != nil {
+		items = append(items, st.Title.Render(currentMark)+" current ("+cur.Split+")")
+	}
+	if len(others) > 0 {
+		slices.Sort(others)
+		items = append(items, st.Dim.Render("filled test, hollow "+strings.Join(others, "/")))
+	}
+	return items
+}

@@ -1,0 +1,244 @@
+package views
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+)
+
+// Stages are numbered from 1 in every view, as in the paper; Snapshot.Stage
+// is 0-based.
+
+// RenderReach draws the fraction of inputs reaching each stage, training
+// (hard rule) and test, as horizontal bars (the paper's Figure 3). With room
+// for two lines per stage the two bars are stacked; otherwise they sit side
+// by side under a header, train on the left.
+func RenderReach(s cronus.Snapshot, width, height int, st Styles) string {
+	title := st.Title.Render(pickTitle(width, "fraction of inputs reaching each stage (Figure 3)", "reach per stage (Fig. 3)"))
+	K := len(s.Stages)
+	if K == 0 {
+		return fitBlock([]string{title, "", st.Dim.Render("no stages yet")}, width, height, st)
+	}
+	lines := []string{title}
+	if 1+2*K <= height {
+		// "kk train " + bar + " 0.000"
+		b := max(width-15, 1)
+		for k, v := range s.Stages {
+			lines = append(lines,
+				fmt.Sprintf("%2d train ", k+1)+styledBar(st.Bar, v.HardTrain, b)+" "+st.Value.Render(frac(v.HardTrain)),
+				"   test  "+styledBar(st.Value, v.Test, b)+" "+st.Value.Render(frac(v.Test)))
+		}
+		return fitBlock(lines, width, height, st)
+	}
+	// "kk " + bar + " 0.000 │ " + bar + " 0.000"
+	b := max((width-18)/2, 1)
+	lines = append(lines, st.Heading.Render(fmt.Sprintf("   %-*s │ %s", b+6, "train (hard)", "test")))
+	for k, v := range s.Stages {
+		lines = append(lines, fmt.Sprintf("%2d ", k+1)+
+			styledBar(st.Bar, v.HardTrain, b)+" "+st.Value.Render(frac(v.HardTrain))+" │ "+
+			styledBar(st.Value, v.Test, b)+" "+st.Value.Render(frac(v.Test)))
+	}
+	return fitBlock(lines, width, height, st)
+}
+
+// pickTitle is long when it fits in width cells, and short otherwise.
+func pickTitle(width int, long, short string) string {
+	if lipgloss.Width(long) <= width {
+		return long
+	}
+	return short
+}
+
+func frac(f float64) string {
+	if math.IsNaN(f) {
+		return "    –"
+	}
+	return strconv.FormatFloat(f, 'f', 3, 64)
+}
+
+// RenderFeatureGrid draws the features first extracted at each stage as a
+// grid of stages × cost groups (the paper's Figure 4). The header names each
+// group by its cost and, in parentheses, the number of features in it:
+// groupSizes[g] for s.CostGroups[g] (missing sizes are left out, and all
+// sizes when the grid would not fit otherwise). A cell holds the count, ·
+// for none, and when the grid is wide enough a bar of that count as a
+// fraction of the group; the last row sums the stages as used/size.
+func RenderFeatureGrid(s cronus.Snapshot, groupSizes []int, width, height int, st Styles) string {
+	title := st.Title.Render(pickTitle(width, "features first extracted per stage, by cost group (Figure 4)", "new features by cost group (Fig. 4)"))
+	G := len(s.CostGroups)
+	if len(s.Stages) == 0 || G == 0 {
+		return fitBlock([]string{title, "", st.Dim.Render("no stages yet")}, width, height, st)
+	}
+	size := func(g int) int {
+		if g < len(groupSizes) {
+			return groupSizes[g]
+		}
+		return 0
+	}
+	count := func(v cronus.StageView, g int) int {
+		if g < len(v.NewFeatures) {
+			return v.NewFeatures[g]
+		}
+		return 0
+	}
+	const stageW, gap = 5, 2
+	heads, all := make([]string, G), make([]string, G)
+	for g := range G {
+		used := 0
+		for _, v := range s.Stages {
+			used += count(v, g)
+		}
+		all[g] = strconv.Itoa(used)
+		if size(g) > 0 {
+			all[g] += "/" + strconv.Itoa(size(g))
+		}
+	}
+	label := func(sizes bool) int {
+		cw := 3
+		for g, c := range s.CostGroups {
+			heads[g] = "c=" + strconv.FormatFloat(c, 'g', -1, 64)
+			if sizes && g < len(groupSizes) {
+				heads[g] += " (" + strconv.Itoa(groupSizes[g]) + ")"
+			}
+			cw = max(cw, lipgloss.Width(heads[g]), lipgloss.Width(all[g]))
+		}
+		return cw
+	}
+	cw := label(true)
+	if stageW+G*(gap+cw) > width {
+		cw = label(false)
+	}
+	cw = max(cw, (width-stageW)/G-gap)
+	// With bars a cell is the count in 3 cells, a space and the bar, under a
+	// left-aligned label; without, the count is aligned right under the label.
+	withBars := cw-4 >= 4
+	row := func(first string, cells []string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%*s", stageW, first)
+		for _, c := range cells {
+			pad := strings.Repeat(" ", max(cw-lipgloss.Width(c), 0))
+			if withBars {
+				c += pad
+			} else {
+				c = pad + c
+			}
+			b.WriteString(strings.Repeat(" ", gap) + c)
+		}
+		return strings.TrimRight(b.String(), " ")
+	}
+	lines := []string{title, st.Heading.Render(row("stage", heads))}
+	for k, v := range s.Stages {
+		cells := make([]string, G)
+		for g := range G {
+			n := count(v, g)
+			c := "·"
+			if n > 0 {
+				c = strconv.Itoa(n)
+			}
+			if !withBars {
+				cells[g] = st.Value.Render(c)
+				continue
+			}
+			f := 0.0
+			if size(g) > 0 {
+				f = float64(n) / float64(size(g))
+			}
+			cells[g] = st.Value.Render(fmt.Sprintf("%3s", c)) + " " + styledBar(st.Bar, f, cw-4)
+		}
+		lines = append(lines, row(strconv.Itoa(k+1), cells))
+	}
+	lines = append(lines, st.Heading.Render(row("all", all)))
+	return fitBlock(lines, width, height, st)
+}
+
+// stageColumns are the columns of the stage table in order, with the
+// priority at which they give way when the table is too wide (higher goes
+// first; 0 never). "train" is the narrow form of "train soft/hard".
+var stageColumns = []struct {
+	head string
+	drop int
+}{
+	{"stage", 0}, {"θ", 0}, {"active", 3}, {"+trees", 4}, {"+feat", 0}, {"+cost", 0},
+	{"train soft/hard", 2}, {"train", 0}, {"valid", 1}, {"test", 0},
+}
+
+// RenderStageTable draws one row per stage: the exit threshold θ (− for the
+// last stage, which keeps every input), the trees with a non-zero weight,
+// the trees and features first evaluated there, the cost first paid there
+// per document reaching it, and the fraction reaching it: training soft (d_k)
+// and hard, validation and test. When the table is too wide, the validation
+// column goes first, then the soft fraction, the active and the new trees.
+// During optimisation the stage just optimised is marked with ▸.
+func RenderStageTable(s cronus.Snapshot, width, height int, st Styles) string {
+	title := st.Title.Render(fmt.Sprintf("stages (K = %d)", len(s.Stages)))
+	if len(s.Stages) == 0 {
+		return fitBlock([]string{title, "", st.Dim.Render("no stages yet")}, width, height, st)
+	}
+	rows := [][]string{make([]string, len(stageColumns))}
+	for j, c := range stageColumns {
+		rows[0][j] = c.head
+	}
+	for k, v := range s.Stages {
+		theta := "−"
+		if k < len(s.Stages)-1 && !math.IsInf(v.Theta, 0) && !math.IsNaN(v.Theta) {
+			theta = strconv.FormatFloat(v.Theta, 'f', 3, 64)
+		}
+		nf := 0
+		for _, n := range v.NewFeatures {
+			nf += n
+		}
+		mark := " "
+		if s.Phase == "optimising" && k == s.Stage {
+			mark = "▸"
+		}
+		rows = append(rows, []string{mark + strconv.Itoa(k+1), theta, strconv.Itoa(v.Active), strconv.Itoa(v.NewTrees),
+			strconv.Itoa(nf), strconv.FormatFloat(v.CostAdded, 'f', 1, 64),
+			frac(v.SoftTrain) + "/" + frac(v.HardTrain), frac(v.HardTrain), frac(v.Valid), frac(v.Test)})
+	}
+	widths := colWidths(rows)
+	keep := make([]bool, len(stageColumns))
+	for j, c := range stageColumns {
+		keep[j] = c.head != "train"
+	}
+	tableWidth := func() int {
+		w := -2
+		for j, k := range keep {
+			if k {
+				w += widths[j] + 2
+			}
+		}
+		return w
+	}
+	for drop := 1; drop <= 4 && tableWidth() > width; drop++ {
+		j := slices.IndexFunc(stageColumns, func(c struct {
+			head string
+			drop int
+		}) bool {
+			return c.drop == drop
+		})
+		keep[j] = false
+		if stageColumns[j].head == "train soft/hard" {
+			keep[j+1] = true
+		}
+	}
+	lines := []string{title}
+	for i, r := range rows {
+		var cells []string
+		for j, c := range r {
+			if keep[j] {
+				cells = append(cells, strings.Repeat(" ", widths[j]-lipgloss.Width(c))+c)
+			}
+		}
+		line := strings.Join(cells, "  ")
+		if i == 0 {
+			line = st.Heading.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	return fitBlock(lines, width, height, st)
+}

@@ -1,0 +1,54 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/metric"
+)
+
+// RenderStatus draws the one-line status of an optimisation run in at most
+// width cells: phase, cycle and stage, the objective (eq 8), test P@5 and
+// NDCG@10, the test cost per document and its ratio to full, the cost of
+// the full ensemble. When the long form does not fit, a short one is used,
+// and failing that it is cut.
+func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) string {
+	obj, cost := "–", "–"
+	if len(s.Terms) > 0 {
+		obj = num(s.Terms[len(s.Terms)-1].Total)
+	}
+	m := func(k string) string {
+		if v, ok := s.Test.Metrics[k]; ok {
+			return st.Value.Render(frac(v))
+		}
+		return "–"
+	}
+	if s.Test.Cost.Total > 0 || len(s.Test.Reached) > 0 {
+		cost = num(s.Test.Cost.Total)
+	}
+	ratio := "–"
+	if full.Total > 0 && cost != "–" {
+		ratio = fmt.Sprintf("%.1f%%", 100*s.Test.Cost.Total/full.Total)
+	}
+	where := "Algorithm 2"
+	short := "init"
+	if s.Cycle > 0 {
+		where = fmt.Sprintf("cycle %d · stage %d/%d", s.Cycle, s.Stage+1, len(s.Stages))
+		short = fmt.Sprintf("c%d s%d/%d", s.Cycle, s.Stage+1, len(s.Stages))
+	}
+	phase := st.Title.Render(s.Phase)
+	long := []string{phase, where,
+		"objective " + st.Value.Render(obj),
+		"test P@5 " + m("p@5") + " NDCG@10 " + m("ndcg@10"),
+		"cost/doc " + st.Value.Render(cost) + " = " + st.Value.Render(ratio) + " of full " + num(full.Total)}
+	if line := strings.Join(long, " · "); lipgloss.Width(line) <= width {
+		return line
+	}
+	brief := []string{phase + " " + short,
+		"obj " + st.Value.Render(obj),
+		"P@5 " + m("p@5") + " NDCG@10 " + m("ndcg@10"),
+		"cost " + st.Value.Render(cost) + " (" + st.Value.Render(ratio) + ")"}
+	return truncate(strings.Join(brief, " · "), width)
+}
