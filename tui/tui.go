@@ -1,73 +1,99 @@
 // Package tui is the workbench: the one Bubble Tea model that routes keys,
 // runs long work through the engine's event streams and draws the views.
+//
+// The flow: load the data (a command) → train the base ensemble (a job) →
+// build the cascade problem and the baselines (a command) → optimise the
+// cascade (a job), restarted after every parameter edit. Every job and its
+// messages carry a generation number; messages of an older generation are
+// dropped, so a cancelled run can never draw over the current one.
 package tui
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/boost"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/views"
 )
 
 // Config names the files the workbench opens with.
 type Config struct {
 	Train, Valid, Test, Costs string
+
+	trees int // base ensemble size; 0 = baseTrees (tests use fewer)
 }
+
+// phase is where the workbench stands.
+type phase int
+
+const (
+	phaseLoading phase = iota
+	phaseTraining
+	phasePreparing
+	phaseReady // the problem is built; optimisation runs or has run
+	phaseFailed
+)
 
 // Model is the root model of the workbench.
 type Model struct {
 	cfg           Config
 	ctx           context.Context
+	cancel        context.CancelFunc // ends all background work (quit)
 	width, height int
 	styles        views.Styles
 	screen        views.DataScreen
+	phase         phase
+
+	gen         int // generation of the current job; older messages are dropped
+	trainProg   job.Progress
+	trainEvents <-chan job.Event[boost.Snapshot, *boost.Result]
+	w           *workData // set once prepared; read-only afterwards
+
+	par      cronus.Params // as edited
+	runPar   cronus.Params // of the current optimisation run
+	run      *optRun
+	running  bool
+	snap     cronus.Snapshot
+	best     *cronus.State    // best cascade on validation of the last finished run
+	bestPar  cronus.Params    // the parameters m.best was optimised with
+	finished []baseline.Point // the best test point of every finished run
+
+	pane    int  // shown below the full-layout size
+	sel     int  // selected parameter
+	editing bool // typing a value into sel
+	input   string
+	edits   int // edit counter: only the debounce tick of the latest edit fires
+	help    bool
+	status  string
+	errLine bool // status is an error
 }
 
-// New returns the workbench model for cfg; ctx cancels its background work.
+// New returns the workbench model for cfg; cancelling ctx (or quitting)
+// cancels its background work.
 func New(ctx context.Context, cfg Config, styles views.Styles) Model {
-	return Model{cfg: cfg, ctx: ctx, width: 80, height: 24, styles: styles, screen: views.DataScreen{
-		Loading:  cfg.Train,
-		Costs:    cfg.Costs,
-		HelpLine: "q quit",
-	}}
-}
-
-type loadedMsg struct {
-	splits []data.Summary
-	err    error
+	ctx, cancel := context.WithCancel(ctx)
+	if cfg.trees == 0 {
+		cfg.trees = baseTrees
+	}
+	return Model{cfg: cfg, ctx: ctx, cancel: cancel, width: 80, height: 24, styles: styles,
+		par: cronus.DefaultParams(),
+		screen: views.DataScreen{
+			Loading: cfg.Train,
+			Costs:   cfg.Costs,
+		}}
 }
 
 type tickMsg struct{}
 
 func tick() tea.Cmd {
 	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{} })
-}
-
-// load reads the data sets off the UI goroutine.
-func (m Model) load() tea.Msg {
-	var out []data.Summary
-	var costs *data.Costs
-	for i, name := range []string{m.cfg.Train, m.cfg.Valid, m.cfg.Test} {
-		if name == "" {
-			continue
-		}
-		d, err := data.LoadDataset(m.ctx, name, data.ReadOptions{})
-		if err != nil {
-			return loadedMsg{err: err}
-		}
-		d.Name = name
-		if i == 0 {
-			if m.cfg.Costs == "" {
-				costs = data.UniformCosts(d.NumFeatures())
-			} else if costs, err = data.LoadCosts(m.cfg.Costs, d.NumFeatures()); err != nil {
-				return loadedMsg{err: err}
-			}
-		}
-		out = append(out, data.Summarize(d, costs))
-	}
-	return loadedMsg{splits: out}
 }
 
 // Init starts loading the data.
@@ -77,37 +103,228 @@ func (m Model) Init() tea.Cmd { return tea.Batch(m.load, tick()) }
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		switch msg.String() {
-		case "q", "ctrl+c", "esc":
-			return m, tea.Quit
-		}
+		return m.key(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+	case tickMsg:
+		if m.phase == phaseLoading {
+			m.screen.Frame++
+			return m, tick()
+		}
 	case loadedMsg:
 		m.screen.Loading = ""
 		m.screen.Splits = msg.splits
 		if msg.err != nil {
 			m.screen.Err = msg.err.Error()
+			m.phase = phaseFailed
+			return m, nil
 		}
-	case tickMsg:
-		if m.screen.Loading != "" {
-			m.screen.Frame++
-			return m, tick()
+		m.phase = phaseTraining
+		m.gen++
+		j := startTraining(m.ctx, msg.train, msg.valid, m.cfg.trees)
+		m.w = &workData{train: msg.train, valid: msg.valid, test: msg.test, costs: msg.costs}
+		m.trainEvents = j.Events()
+		return m, waitTrain(m.gen, m.trainEvents)
+	case trainMsg:
+		if msg.gen != m.gen {
+			return m, nil
+		}
+		m.trainProg = msg.ev.Progress
+		if !msg.ev.Final {
+			return m, waitTrain(msg.gen, m.trainEvents)
+		}
+		if msg.ev.Err != nil {
+			m.fail("training: " + msg.ev.Err.Error())
+			return m, nil
+		}
+		m.phase = phasePreparing
+		w := *m.w
+		w.e = msg.ev.Result.Ensemble
+		return m, prepare(m.gen, w)
+	case preparedMsg:
+		if msg.gen != m.gen {
+			return m, nil
+		}
+		if msg.err != nil {
+			m.fail(msg.err.Error())
+			return m, nil
+		}
+		m.w = msg.w
+		m.w.groupSizes = groupSizes(m.w.costs.Cost)
+		m.phase = phaseReady
+		return m.restart(false)
+	case optStartedMsg:
+		if msg.gen != m.gen {
+			msg.run.cancel()
+			return m, nil
+		}
+		m.run = msg.run
+		return m, waitOpt(msg.gen, msg.run.job.Events())
+	case optMsg:
+		if msg.gen != m.gen {
+			return m, nil
+		}
+		m.snap = msg.ev.Snapshot
+		if !msg.ev.Final {
+			return m, waitOpt(msg.gen, m.run.job.Events())
+		}
+		m.running = false
+		if out := msg.ev.Result; out != nil && out.Best != nil {
+			m.best, m.bestPar = out.Best, m.runPar
+		}
+		switch err := msg.ev.Err; {
+		case err == nil:
+			if bt := m.snap.BestTest; bt.Metrics != nil {
+				m.finished = append(slices.Clip(m.finished), baseline.Point{Method: "cronus", Split: "test", Lambda: m.runPar.Lambda, Cost: bt.Cost, Metrics: bt.Metrics})
+			}
+			m.setStatus(fmt.Sprintf("optimisation done (generation %d)", m.gen), false)
+		case !errors.Is(err, context.Canceled):
+			m.setStatus("optimisation: "+err.Error(), true)
+		}
+	case debounceMsg:
+		if msg.edit != m.edits || m.phase != phaseReady {
+			return m, nil
+		}
+		return m.restart(m.par.K == m.runPar.K)
+	case savedMsg:
+		if msg.err != nil {
+			m.setStatus("save: "+msg.err.Error(), true)
+		} else {
+			m.setStatus("saved the best cascade to ./"+msg.path, false)
 		}
 	}
 	return m, nil
 }
 
-// View draws the screen.
-func (m Model) View() string {
-	return views.RenderDataScreen(m.screen, m.width, m.height, m.styles)
+func (m *Model) fail(s string) {
+	m.phase = phaseFailed
+	m.screen.Err = s
+}
+
+func (m *Model) setStatus(s string, isErr bool) { m.status, m.errLine = s, isErr }
+
+// restart cancels the running optimisation and starts the next generation,
+// warm from the best cascade so far when warm.
+func (m Model) restart(warm bool) (Model, tea.Cmd) {
+	m.gen++
+	old := m.run
+	if old != nil {
+		old.cancel()
+	}
+	prev := m.best
+	if !warm {
+		prev = nil
+	}
+	cmd := restartCmd(m.ctx, m.gen, m.w, old, prev, m.par, m.runPar, warm)
+	m.run, m.running, m.runPar = nil, true, m.par
+	return m, cmd
+}
+
+// key routes one key press.
+func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	s := k.String()
+	if s == "ctrl+c" || s == "q" {
+		m.cancel()
+		return m, tea.Quit
+	}
+	if m.editing {
+		return m.editKey(k)
+	}
+	if m.help {
+		if s == "?" || s == "esc" {
+			m.help = false
+		}
+		return m, nil
+	}
+	switch s {
+	case "?":
+		m.help = true
+	case "tab":
+		m.pane = (m.pane + 1) % numPanes
+	case "shift+tab":
+		m.pane = (m.pane + numPanes - 1) % numPanes
+	case "1", "2", "3", "4", "5":
+		m.pane = int(s[0] - '1')
+	case "up", "k":
+		m.sel = (m.sel + numParams - 1) % numParams
+	case "down", "j":
+		m.sel = (m.sel + 1) % numParams
+	case "left", "h", "right", "l":
+		dir := 1
+		if s == "left" || s == "h" {
+			dir = -1
+		}
+		par, err := stepParam(m.par, m.sel, dir)
+		if err != nil {
+			m.setStatus(err.Error(), true)
+			return m, nil
+		}
+		return m.edited(par)
+	case "enter":
+		m.editing, m.input = true, ""
+	case "r":
+		if m.phase == phaseReady {
+			m.setStatus("restarted from scratch", false)
+			return m.restart(false)
+		}
+	case "s":
+		if m.best == nil || m.w == nil {
+			m.setStatus("no cascade to save yet: wait for the optimisation to finish", true)
+			return m, nil
+		}
+		return m, saveCmd(m.w, m.best, m.bestPar)
+	}
+	return m, nil
+}
+
+// editKey handles a key while a value is typed.
+func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch k.Type {
+	case tea.KeyEsc:
+		m.editing = false
+		return m, nil
+	case tea.KeyBackspace:
+		if r := []rune(m.input); len(r) > 0 {
+			m.input = string(r[:len(r)-1])
+		}
+		return m, nil
+	case tea.KeyEnter:
+		m.editing = false
+		par, err := setParam(m.par, m.sel, m.input)
+		if err != nil {
+			m.setStatus(err.Error(), true)
+			return m, nil
+		}
+		return m.edited(par)
+	case tea.KeyRunes:
+		for _, r := range k.Runes {
+			if inputRune(r) {
+				m.input += string(r)
+			} else {
+				m.setStatus(fmt.Sprintf("%q: a value takes digits, '.', 'e' and '-'", r), true)
+			}
+		}
+	}
+	return m, nil
+}
+
+// edited takes the new parameters and schedules a restart after the
+// debounce delay; only the tick of the latest edit restarts.
+func (m Model) edited(par cronus.Params) (Model, tea.Cmd) {
+	m.par = par
+	m.edits++
+	n := m.edits
+	m.setStatus(paramNames[m.sel]+" = "+paramValue(par, m.sel), false)
+	return m, tea.Tick(debounceMs*time.Millisecond, func(time.Time) tea.Msg { return debounceMsg{edit: n} })
 }
 
 // Run opens the workbench on the terminal until the user quits or ctx ends.
 func Run(ctx context.Context, cfg Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	p := tea.NewProgram(New(ctx, cfg, views.DefaultStyles()), tea.WithAltScreen(), tea.WithContext(ctx))
+	m := New(ctx, cfg, views.DefaultStyles())
+	defer m.cancel()
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx))
 	_, err := p.Run()
 	if err == tea.ErrProgramKilled && ctx.Err() != nil {
 		return ctx.Err()

@@ -4,38 +4,256 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/views"
 )
 
-func TestLoadThenQuit(t *testing.T) {
-	m := New(context.Background(), Config{Train: "builtin:mq2008/train", Test: "builtin:mq2008/test", Costs: "builtin:mq2008/costs"}, views.PlainStyles())
+var mq2008 = Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Test: "builtin:mq2008/test", Costs: "builtin:mq2008/costs"}
+
+func key(s string) tea.KeyMsg {
+	switch s {
+	case "right":
+		return tea.KeyMsg{Type: tea.KeyRight}
+	case "left":
+		return tea.KeyMsg{Type: tea.KeyLeft}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func update(t *testing.T, m Model, msg tea.Msg) (Model, tea.Cmd) {
+	t.Helper()
+	next, cmd := m.Update(msg)
+	return next.(Model), cmd
+}
+
+// ready drives the model from loading through training (a few trees) to
+// the first optimisation event, running each command as Bubble Tea would.
+func ready(t *testing.T) Model {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	cfg := mq2008
+	cfg.trees = 20
+	m := New(ctx, cfg, views.PlainStyles())
+	m, cmd := update(t, m, m.load())
+	deadline := time.Now().Add(60 * time.Second)
+	for cmd != nil && time.Now().Before(deadline) {
+		msg := cmd()
+		m, cmd = update(t, m, msg)
+		if _, ok := msg.(optMsg); ok && len(m.snap.Stages) > 0 {
+			return m
+		}
+	}
+	t.Fatalf("no optimisation event (phase %d, error %q)", m.phase, m.screen.Err)
+	return m
+}
+
+func TestLoadingScreen(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
 	if v := m.View(); !strings.Contains(v, "loading builtin:mq2008/train") {
 		t.Errorf("first view does not say it is loading:\n%s", v)
 	}
-	msg := m.load()
-	next, _ := m.Update(msg)
-	next, _ = next.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-	v := next.View()
-	for _, want := range []string{"builtin:mq2008/train", "9630", "builtin:mq2008/test", "2874", "cost 100"} {
+	m, _ = update(t, m, m.load())
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	v := m.View()
+	for _, want := range []string{"builtin:mq2008/train", "9630", "builtin:mq2008/test", "2874", "base ensemble: 300 depth-2 trees"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
 	}
-	_, cmd := next.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'q'}})
+}
+
+func TestLoadErrorIsShown(t *testing.T) {
+	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
+	next, _ := update(t, m, m.load())
+	if v := next.View(); !strings.Contains(v, "error:") || !strings.Contains(v, "/nonexistent/train.txt") {
+		t.Errorf("error not shown:\n%s", v)
+	}
+}
+
+func TestEditDebouncesOneRestart(t *testing.T) {
+	m := ready(t)
+	gen, lambda := m.gen, m.par.Lambda
+	m, cmd := update(t, m, key("right"))
+	if cmd == nil || m.par.Lambda != lambda*1.5 {
+		t.Fatalf("right: λ %g (want %g), cmd %v", m.par.Lambda, lambda*1.5, cmd)
+	}
+	m, _ = update(t, m, key("right"))
+	// The first edit's tick is stale: the second superseded it.
+	m, cmd = update(t, m, debounceMsg{edit: m.edits - 1})
+	if m.gen != gen || cmd != nil {
+		t.Fatalf("stale debounce restarted: generation %d → %d", gen, m.gen)
+	}
+	m, cmd = update(t, m, debounceMsg{edit: m.edits})
+	if m.gen != gen+1 || cmd == nil {
+		t.Fatalf("debounce: generation %d → %d, cmd %v", gen, m.gen, cmd)
+	}
+	msg := cmd()
+	started, ok := msg.(optStartedMsg)
+	if !ok || started.gen != gen+1 {
+		t.Fatalf("restart command gave %T %+v", msg, msg)
+	}
+	m, cmd = update(t, m, msg)
+	if cmd == nil {
+		t.Fatal("started run is not consumed")
+	}
+	// The restarted run's events arrive with the new generation.
+	ev := cmd().(optMsg)
+	if ev.gen != gen+1 {
+		t.Errorf("event of generation %d, want %d", ev.gen, gen+1)
+	}
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	if m.gen != gen+2 {
+		t.Errorf("a second tick of the same edit: generation %d, want %d", m.gen, gen+2)
+	}
+}
+
+func TestStaleEventDropped(t *testing.T) {
+	m := ready(t)
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	before, snap := m.View(), m.snap
+	stale := optMsg{gen: m.gen - 1, ev: job.Event[cronus.Snapshot, *cronus.Outcome]{Snapshot: cronus.Snapshot{Phase: "stale", Cycle: 99}}}
+	m, cmd := update(t, m, stale)
+	if cmd != nil || m.snap.Phase != snap.Phase || m.snap.Cycle != snap.Cycle || len(m.snap.Terms) != len(snap.Terms) {
+		t.Errorf("stale event taken: %+v", m.snap.Phase)
+	}
+	if after := m.View(); after != before {
+		t.Errorf("stale event changed the view")
+	}
+}
+
+func TestInvalidInputRefused(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	cases := []struct {
+		sel   int
+		input string
+		want  string
+	}{
+		{parLambda, "abc", "not a number"},
+		{parK, "0", "K must be at least 1"},
+		{parEpsilon, "1", "ε must be in (0, 1)"},
+		{parSigma, "-1", "σ must be > 0"},
+		{parLambda, "-0.5", "λ must be >= 0"},
+	}
+	for _, c := range cases {
+		m.sel = c.sel
+		par := m.par
+		m, _ = update(t, m, key("enter"))
+		m, _ = update(t, m, key(c.input))
+		var cmd tea.Cmd
+		m, cmd = update(t, m, key("enter"))
+		if cmd != nil || m.par != par || m.editing {
+			t.Errorf("%s = %q accepted", paramNames[c.sel], c.input)
+		}
+		if !strings.Contains(m.status, c.want) || !strings.Contains(m.View(), c.want) {
+			t.Errorf("%s = %q: status %q, want %q", paramNames[c.sel], c.input, m.status, c.want)
+		}
+	}
+	// K cannot be stepped below 1 either.
+	m.sel, m.par.K = parK, 1
+	m, cmd := update(t, m, key("left"))
+	if cmd != nil || m.par.K != 1 || !strings.Contains(m.status, "K must be") {
+		t.Errorf("K stepped to %d", m.par.K)
+	}
+	// A valid typed value is taken.
+	m.sel = parEpsilon
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("0.2"))
+	m, cmd = update(t, m, key("enter"))
+	if cmd == nil || m.par.Epsilon != 0.2 {
+		t.Errorf("ε = 0.2 not taken: %g", m.par.Epsilon)
+	}
+}
+
+func TestQuitCancels(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	m, cmd := update(t, m, key("q"))
 	if cmd == nil {
 		t.Fatal("q returned no command")
 	}
 	if _, ok := cmd().(tea.QuitMsg); !ok {
 		t.Error("q does not quit")
 	}
+	if m.ctx.Err() == nil {
+		t.Error("q did not cancel the context")
+	}
 }
 
-func TestLoadErrorIsShown(t *testing.T) {
-	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
-	next, _ := m.Update(m.load())
-	if v := next.View(); !strings.Contains(v, "error:") || !strings.Contains(v, "/nonexistent/train.txt") {
-		t.Errorf("error not shown:\n%s", v)
+func TestViewFits(t *testing.T) {
+	loading := New(context.Background(), mq2008, views.PlainStyles())
+	defer loading.cancel()
+	m := ready(t)
+	help, _ := update(t, m, key("?"))
+	for _, c := range []struct {
+		name string
+		m    Model
+	}{{"loading", loading}, {"running", m}, {"help", help}} {
+		for _, size := range [][2]int{{80, 24}, {160, 48}, {120, 40}, {40, 10}} {
+			mm, _ := update(t, c.m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			for pane := range numPanes {
+				mm.pane = pane
+				v := mm.View()
+				lines := strings.Split(v, "\n")
+				if len(lines) > size[1] {
+					t.Errorf("%s %dx%d: %d lines", c.name, size[0], size[1], len(lines))
+				}
+				for i, l := range lines {
+					if w := lipgloss.Width(l); w > size[0] {
+						t.Errorf("%s %dx%d pane %d: line %d is %d wide: %q", c.name, size[0], size[1], pane, i, w, l)
+					}
+				}
+				if c.name == "running" && !strings.Contains(v, "λ 0.01") {
+					t.Errorf("%dx%d: no params line:\n%s", size[0], size[1], v)
+				}
+			}
+		}
+	}
+	big, _ := update(t, m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	v := big.View()
+	for _, want := range []string{"Figure 3", "Figure 2", "λ 0.01", "q quit"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("160x48 lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+func TestSaveBestCascade(t *testing.T) {
+	m := ready(t)
+	m, cmd := update(t, m, key("s"))
+	if cmd != nil || !strings.Contains(m.status, "no cascade to save yet") {
+		t.Errorf("s before any result: status %q", m.status)
+	}
+	// Cancel the run: its Final event still carries the best cascade so far.
+	m.run.cancel()
+	for m.running {
+		m, _ = update(t, m, waitOpt(m.gen, m.run.job.Events())())
+	}
+	if m.best == nil {
+		t.Fatal("no best cascade after the run ended")
+	}
+	t.Chdir(t.TempDir())
+	m, cmd = update(t, m, key("s"))
+	if cmd == nil {
+		t.Fatal("s returned no command")
+	}
+	m, _ = update(t, m, cmd())
+	if !strings.Contains(m.status, "./"+savePath) || m.errLine {
+		t.Errorf("status after save: %q", m.status)
+	}
+	if _, err := cronus.ReadFile(savePath); err != nil {
+		t.Errorf("saved file: %v", err)
 	}
 }

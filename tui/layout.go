@@ -1,0 +1,265 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/views"
+)
+
+// The panes, in the order of the keys 1-5.
+const (
+	paneObjective = iota
+	paneReach
+	paneCurve
+	paneFeatures
+	paneStages
+	numPanes
+)
+
+var paneNames = [numPanes]string{"objective", "reach", "curve", "features", "stages"}
+
+// Full layout from this terminal size on; below it one pane at a time.
+const fullWidth, fullHeight = 120, 40
+
+// footerLines are the params, status and help lines, always shown.
+const footerLines = 3
+
+type rect struct{ x, y, w, h int }
+
+// layout is where everything goes on a width × height screen.
+type layout struct {
+	full  bool
+	panes [numPanes]rect // in the full layout; else only panes[0] is used: the one pane
+	tabs  rect           // the pane tabs (one-pane layout only)
+	body  rect           // everything above the footer
+}
+
+// computeLayout places the panes; stages is the number of cascade stages,
+// which sizes the stage table.
+func computeLayout(width, height, stages int) layout {
+	var l layout
+	bodyH := max(height-footerLines, 0)
+	l.body = rect{0, 0, width, bodyH}
+	if width < fullWidth || height < fullHeight {
+		l.tabs = rect{0, 0, width, min(1, bodyH)}
+		for i := range l.panes {
+			l.panes[i] = rect{0, l.tabs.h, width, max(bodyH-l.tabs.h, 0)}
+		}
+		return l
+	}
+	l.full = true
+	tableH := min(max(stages+3, 6), bodyH/3)
+	topH := (bodyH - tableH) / 2
+	midH := bodyH - tableH - topH
+	lw := (width - 1) / 2
+	rw := width - lw - 1
+	l.panes[paneObjective] = rect{0, 0, lw, topH}
+	l.panes[paneReach] = rect{lw + 1, 0, rw, topH}
+	l.panes[paneCurve] = rect{0, topH, lw, midH}
+	l.panes[paneFeatures] = rect{lw + 1, topH, rw, midH}
+	l.panes[paneStages] = rect{0, topH + midH, width, tableH}
+	return l
+}
+
+// fit cuts or pads s to exactly w × h cells.
+func fit(s string, w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	cut := lipgloss.NewStyle().MaxWidth(w)
+	for i, l := range lines {
+		if lipgloss.Width(l) > w {
+			l = cut.Render(l)
+		}
+		lines[i] = l + strings.Repeat(" ", max(w-lipgloss.Width(l), 0))
+	}
+	return lines
+}
+
+// View draws the screen.
+func (m Model) View() string {
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	var body []string
+	switch {
+	case m.help:
+		body = fit(m.helpView(), w, max(h-footerLines, 0))
+	case m.phase == phaseLoading || m.phase == phaseFailed:
+		sc := m.screen
+		sc.HelpLine = ""
+		body = fit(views.RenderDataScreen(sc, w, max(h-footerLines, 1), m.styles), w, max(h-footerLines, 0))
+	case m.phase != phaseReady:
+		bh := max(h-footerLines, 0)
+		sc := m.screen
+		sc.HelpLine = ""
+		top := fit(views.RenderDataScreen(sc, w, max(bh-2, 1), m.styles), w, max(bh-2, 0))
+		body = fit(strings.Join(append(top, m.trainLines(w)...), "\n"), w, bh)
+	default:
+		body = m.panesView(computeLayout(w, h, len(m.snap.Stages)))
+	}
+	lines := append(body, fit(m.paramsLine(), w, 1)...)
+	lines = append(lines, fit(m.statusLine(w), w, 1)...)
+	lines = append(lines, fit(m.styles.Dim.Render(helpLine), w, 1)...)
+	return strings.Join(fit(strings.Join(lines, "\n"), w, h), "\n")
+}
+
+// trainLines are the two lines under the data summary while the base
+// ensemble trains.
+func (m Model) trainLines(w int) []string {
+	head := fmt.Sprintf("base ensemble: %d depth-%d trees (shallow trees make better cascades)", m.cfg.trees, baseDepth)
+	if m.phase == phasePreparing {
+		return []string{head, "building the cascade problem and the baselines …"}
+	}
+	p := m.trainProg
+	frac := 0.0
+	if p.Total > 0 {
+		frac = min(p.Done/p.Total, 1)
+	}
+	cells := max(min(w-40, 50), 5)
+	n := int(frac * float64(cells))
+	bar := m.styles.Bar.Render(strings.Repeat("█", n)) + strings.Repeat("░", cells-n)
+	eta := "–"
+	if p.ETA > 0 {
+		eta = p.ETA.Round(100 * time.Millisecond).String()
+	}
+	return []string{head, fmt.Sprintf("training %s %3.0f%% %g/%g  ETA %s", bar, 100*frac, p.Done, p.Total, eta)}
+}
+
+// panesView draws the panes of the optimisation screen.
+func (m Model) panesView(l layout) []string {
+	if !l.full {
+		var tabs []string
+		for i, n := range paneNames {
+			t := fmt.Sprintf("%d %s", i+1, n)
+			if i == m.pane {
+				t = m.styles.Title.Render("[" + t + "]")
+			} else {
+				t = m.styles.Dim.Render(" " + t + " ")
+			}
+			tabs = append(tabs, t)
+		}
+		r := l.panes[m.pane]
+		out := fit(strings.Join(tabs, " "), l.tabs.w, l.tabs.h)
+		return append(out, fit(m.renderPane(m.pane, r.w, r.h), r.w, r.h)...)
+	}
+	out := make([]string, l.body.h)
+	for i := range out {
+		out[i] = ""
+	}
+	// Panes are laid out in rows, left to right, so appending at x works.
+	for i, r := range l.panes {
+		for j, line := range fit(m.renderPane(i, r.w, r.h), r.w, r.h) {
+			if y := r.y + j; y < len(out) {
+				if r.x > 0 {
+					line = " " + line
+				}
+				out[y] += line
+			}
+		}
+	}
+	return out
+}
+
+// renderPane draws pane i in w × h cells.
+func (m Model) renderPane(i, w, h int) string {
+	st := m.styles
+	switch i {
+	case paneObjective:
+		return views.RenderObjective(m.snap, w, h, st)
+	case paneReach:
+		return views.RenderReach(m.snap, w, h, st)
+	case paneCurve:
+		var cur *baseline.Point
+		if m.snap.Test.Metrics != nil {
+			cur = &baseline.Point{Method: "cronus", Split: "test", Lambda: m.runPar.Lambda, Cost: m.snap.Test.Cost, Metrics: m.snap.Test.Metrics}
+		}
+		return views.RenderCurve(m.points(), cur, curveSpec, w, h, st)
+	case paneFeatures:
+		var sizes []int
+		if m.w != nil {
+			sizes = m.w.groupSizes
+		}
+		return views.RenderFeatureGrid(m.snap, sizes, w, h, st)
+	default:
+		return views.RenderStageTable(m.snap, w, h, st)
+	}
+}
+
+// points are the baselines and the finished runs.
+func (m Model) points() []baseline.Point {
+	if m.w == nil {
+		return m.finished
+	}
+	return slices.Concat(m.w.points, m.finished)
+}
+
+// paramsLine shows λ, K, ε and σ with the selected one highlighted.
+func (m Model) paramsLine() string {
+	items := make([]string, numParams)
+	for i := range numParams {
+		v := paramValue(m.par, i)
+		if i == m.sel && m.editing {
+			v = m.input + "▏"
+		}
+		it := paramNames[i] + " " + v
+		if i == m.sel {
+			it = m.styles.Title.Render("[" + it + "]")
+		} else {
+			it = " " + it + " "
+		}
+		items[i] = it
+	}
+	line := "params " + strings.Join(items, " ")
+	if m.editing {
+		line += m.styles.Dim.Render("  enter apply · esc cancel")
+	} else if m.phase == phaseReady && m.par != m.runPar {
+		line += m.styles.Dim.Render("  (pending restart)")
+	}
+	return line
+}
+
+// statusLine is the last message, then the run's status.
+func (m Model) statusLine(w int) string {
+	msg := ""
+	if m.status != "" {
+		msg = m.status
+		if m.errLine {
+			msg = m.styles.Error.Render(msg)
+		}
+	}
+	if m.phase != phaseReady {
+		return msg
+	}
+	full := m.w.full
+	if msg == "" {
+		return views.RenderStatus(m.snap, full, w, m.styles)
+	}
+	rest := w - lipgloss.Width(msg) - 3
+	if rest < 20 {
+		return msg
+	}
+	return msg + " │ " + views.RenderStatus(m.snap, full, rest, m.styles)
+}
+
+// helpView lists every key.
+func (m Model) helpView() string {
+	lines := []string{m.styles.Title.Render("keys") + m.styles.Dim.Render("  (? or esc closes)"), ""}
+	for _, k := range keyHelp {
+		lines = append(lines, fmt.Sprintf("  %-22s %s", k.keys, k.what))
+	}
+	return strings.Join(lines, "\n")
+}

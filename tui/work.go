@@ -1,0 +1,267 @@
+package tui
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/boost"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/job"
+	"github.com/cronus-ltr/cronus/engine/metric"
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// The workbench's fixed choices, as in `cronus cascade --rule top-m`.
+const (
+	baseTrees  = 300
+	baseDepth  = 2
+	topM       = 5
+	treeCost   = 1.0
+	maxCycles  = 10
+	curveSpec  = "ndcg@10"
+	savePath   = "cronus-cascade.json"
+	debounceMs = 300
+)
+
+// reportSpecs are the metrics of the cascade and of the baselines.
+var reportSpecs = []metric.Spec{{Name: metric.Precision, K: 5}, {Name: metric.NDCG, K: 10}, {Name: metric.ERR, K: 3}}
+
+// workData is what the loaded data and the base ensemble give; it is built
+// by commands and never written once handed to the model.
+type workData struct {
+	train, valid, test *data.Dataset
+	costs              *data.Costs
+	e                  *tree.Ensemble
+	treeCost           []float64
+	pr                 *cronus.Problem
+	sc                 cronus.Scales
+	full               metric.Cost // of the whole ensemble on test (or valid)
+	groupSizes         []int
+	points             []baseline.Point
+}
+
+type (
+	loadedMsg struct {
+		splits             []data.Summary
+		train, valid, test *data.Dataset
+		costs              *data.Costs
+		err                error
+	}
+	trainMsg struct {
+		gen int
+		ev  job.Event[boost.Snapshot, *boost.Result]
+	}
+	preparedMsg struct {
+		gen int
+		w   *workData
+		err error
+	}
+	optStartedMsg struct {
+		gen int
+		run *optRun
+	}
+	optMsg struct {
+		gen int
+		ev  job.Event[cronus.Snapshot, *cronus.Outcome]
+	}
+	debounceMsg struct{ edit int }
+	savedMsg    struct {
+		path string
+		err  error
+	}
+)
+
+// load reads the data sets off the UI goroutine.
+func (m Model) load() tea.Msg {
+	var msg loadedMsg
+	minF := 0
+	for i, name := range []string{m.cfg.Train, m.cfg.Valid, m.cfg.Test} {
+		if name == "" {
+			continue
+		}
+		d, err := data.LoadDataset(m.ctx, name, data.ReadOptions{MinFeatures: minF})
+		if err != nil {
+			return loadedMsg{err: err}
+		}
+		d.Name = name
+		switch i {
+		case 0:
+			minF = d.NumFeatures()
+			if m.cfg.Costs == "" {
+				msg.costs = data.UniformCosts(d.NumFeatures())
+			} else if msg.costs, err = data.LoadCosts(m.cfg.Costs, d.NumFeatures()); err != nil {
+				return loadedMsg{err: err}
+			}
+			msg.train = d
+		case 1:
+			msg.valid = d
+		case 2:
+			msg.test = d
+		}
+		msg.splits = append(msg.splits, data.Summarize(d, msg.costs))
+	}
+	return msg
+}
+
+// startTraining starts the base ensemble as a job.
+func startTraining(ctx context.Context, train, valid *data.Dataset, trees int) *job.Job[boost.Snapshot, *boost.Result] {
+	p := boost.DefaultParams(boost.Regression)
+	p.Trees = trees
+	p.Grow.MaxDepth, p.Grow.MaxLeaves = baseDepth, 4
+	return job.Start(ctx, func(ctx context.Context, r *job.Reporter[boost.Snapshot]) (*boost.Result, error) {
+		r.Phase("training", float64(p.Trees))
+		return boost.Train(ctx, train, valid, p, r.Report)
+	})
+}
+
+func waitTrain(gen int, ch <-chan job.Event[boost.Snapshot, *boost.Result]) tea.Cmd {
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return trainMsg{gen, ev}
+	}
+}
+
+// prepare builds the cascade problem and the baselines once, off the UI
+// goroutine.
+func prepare(gen int, w workData) tea.Cmd {
+	return func() tea.Msg {
+		var err error
+		w.treeCost = make([]float64, len(w.e.Trees))
+		for t := range w.treeCost {
+			w.treeCost[t] = treeCost
+		}
+		if w.pr, err = cronus.NewProblem(w.e, w.train, w.costs.Cost, treeCost, cronus.DefaultTargets()); err != nil {
+			return preparedMsg{gen: gen, err: err}
+		}
+		w.sc = cronus.ComputeScales(w.pr, 0)
+		d := w.test
+		if d == nil {
+			d = w.valid
+		}
+		if d != nil {
+			w.full = metric.EnsembleCost(w.e.Features(-1), w.costs.Cost, len(w.e.Trees), treeCost)
+			split := "test"
+			if d == w.valid {
+				split = "valid"
+			}
+			ks := baseline.PrefixSteps(len(w.e.Trees), 12)
+			scales := []float64{0, 0.05, 0.1, 0.2, 0.5, 1, 2, math.Inf(1)}
+			w.points = append(w.points, baseline.Prefix(w.e, d, split, w.costs.Cost, treeCost, ks, reportSpecs, metric.Options{})...)
+			w.points = append(w.points, baseline.EarlyExit(w.e, d, split, w.costs.Cost, treeCost, 10, scales, reportSpecs, metric.Options{})...)
+		}
+		return preparedMsg{gen: gen, w: &w}
+	}
+}
+
+// evalSplit scores d with the cascade for real (as cmd_cascade does).
+func (w *workData) evalSplit(c *cronus.Cascade, d *data.Dataset) cronus.Eval {
+	if d == nil {
+		return cronus.Eval{}
+	}
+	r := cronus.Score(w.e, c, d, w.costs.Cost, w.treeCost)
+	ev := cronus.Eval{Metrics: map[string]float64{}, Cost: r.Cost, Reached: r.Reached}
+	for _, sp := range reportSpecs {
+		ev.Metrics[sp.String()] = metric.Mean(sp, r.Key, d.Labels, d.QueryOffsets, metric.Options{})
+	}
+	return ev
+}
+
+func (w *workData) evaluator() cronus.Evaluator {
+	return func(c *cronus.Cascade) (cronus.Eval, cronus.Eval) {
+		cc := *c
+		cc.Rule, cc.TopM = cronus.RuleTopM, topM
+		return w.evalSplit(&cc, w.valid), w.evalSplit(&cc, w.test)
+	}
+}
+
+// optRun is one optimisation job. out is written by the worker before done
+// is closed, so it may be read after <-done.
+type optRun struct {
+	job    *job.Job[cronus.Snapshot, *cronus.Outcome]
+	cancel context.CancelFunc
+	done   chan struct{}
+	out    *cronus.Outcome
+}
+
+// startOpt runs cronus.Optimize as a job.
+func startOpt(ctx context.Context, w *workData, par cronus.Params, opt cronus.Options) *optRun {
+	ctx, cancel := context.WithCancel(ctx)
+	run := &optRun{cancel: cancel, done: make(chan struct{})}
+	run.job = job.Start(ctx, func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (*cronus.Outcome, error) {
+		defer close(run.done)
+		r.Phase("optimising", float64(1+opt.MaxCycles*par.K))
+		out, err := cronus.Optimize(ctx, w.pr, w.sc, par, opt, w.evaluator(), r.Report)
+		run.out = out
+		return out, err
+	})
+	return run
+}
+
+// restartCmd waits for the cancelled run old (within one optimisation step),
+// then starts the next one, warm from the best cascade so far when warm.
+func restartCmd(ctx context.Context, gen int, w *workData, old *optRun, prev *cronus.State, par, prevPar cronus.Params, warm bool) tea.Cmd {
+	return func() tea.Msg {
+		best := prev
+		if old != nil {
+			<-old.done
+			if old.out != nil && old.out.Best != nil {
+				best = old.out.Best
+			}
+		}
+		opt := cronus.Options{MaxCycles: maxCycles}
+		if warm && best != nil && len(best.Stages) == par.K {
+			opt.Warm = &best.Cascade
+			if par.Sigma == prevPar.Sigma {
+				opt.WarmSigma = best.Sigma
+			}
+		}
+		return optStartedMsg{gen: gen, run: startOpt(ctx, w, par, opt)}
+	}
+}
+
+func waitOpt(gen int, ch <-chan job.Event[cronus.Snapshot, *cronus.Outcome]) tea.Cmd {
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return optMsg{gen, ev}
+	}
+}
+
+// saveCmd writes the cascade off the UI goroutine.
+func saveCmd(w *workData, best *cronus.State, par cronus.Params) tea.Cmd {
+	return func() tea.Msg {
+		c := best.Cascade
+		c.Rule, c.TopM = cronus.RuleTopM, topM
+		params := map[string]any{"lambda": par.Lambda, "lambda_abs": par.Lambda * w.sc.LambdaMax, "lambda_max": w.sc.LambdaMax,
+			"stages": par.K, "epsilon": par.Epsilon, "sigma": par.Sigma, "rule": cronus.RuleTopM, "top_m": topM}
+		err := cronus.WriteFile(savePath, cronus.NewFile(w.e, &c, w.costs.Cost, w.treeCost, par.Sigma, params))
+		return savedMsg{path: savePath, err: err}
+	}
+}
+
+// groupSizes counts the features of each cost group (ascending cost).
+func groupSizes(costs []float64) []int {
+	counts := map[float64]int{}
+	var keys []float64
+	for _, c := range costs {
+		if counts[c] == 0 {
+			keys = append(keys, c)
+		}
+		counts[c]++
+	}
+	slices.Sort(keys)
+	out := make([]int, len(keys))
+	for i, k := range keys {
+		out[i] = counts[k]
+	}
+	return out
+}
