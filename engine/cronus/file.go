@@ -387,11 +387,7 @@ func ReadFile(path string) (*File, error) {
 	}
 	f, err := parse(b)
 	if err != nil {
-		var pe *fileJSONError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%s:%w", path, err)
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, tree.FileError(path, err)
 	}
 	return f, nil
 }
@@ -410,7 +406,7 @@ func parse(b []byte) (*File, error) {
 		if errors.As(err, &te) {
 			return nil, fmt.Errorf("not a cascade file: the JSON holds %s %s, not an object", jsonArticle(te.Value), te.Value)
 		}
-		return nil, fileJSONErr(b, err)
+		return nil, tree.JSONError(b, err)
 	}
 	f := &File{}
 	if head.Format != nil && json.Unmarshal(head.Format, &f.Format) != nil {
@@ -423,7 +419,7 @@ func parse(b []byte) (*File, error) {
 		return nil, err
 	}
 	if err := json.Unmarshal(b, f); err != nil {
-		return nil, fileJSONErr(b, err)
+		return nil, tree.JSONError(b, err)
 	}
 	if _, _, err := f.Cascade(); err != nil {
 		return nil, err
@@ -438,44 +434,4 @@ func jsonArticle(kind string) string {
 		return "an"
 	}
 	return "a"
-}
-
-// fileJSONError is an error at a line and column of a JSON file; its
-// message starts with "LINE:COL: " so that a caller can prefix the file name.
-type fileJSONError struct {
-	line, col int
-	msg       string
-}
-
-func (e *fileJSONError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.col, e.msg) }
-
-// fileJSONErr turns a syntax or type error of encoding/json into a
-// fileJSONError at the offending byte of b; other errors are returned
-// unchanged.
-func fileJSONErr(b []byte, err error) error {
-	var off int64
-	var msg string
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off, msg = se.Offset, se.Error()
-		if len(bytes.TrimSpace(b)) == 0 {
-			msg = "empty file"
-		} else if off >= int64(len(b)) && (strings.HasPrefix(msg, "unexpected end") ||
-			strings.HasPrefix(msg, "invalid character ' '") && b[len(b)-1] != ' ') {
-			// At the end of input the scanner is fed a space, and says so.
-			msg = "unexpected end of file (truncated?)"
-		}
-	case errors.As(err, &te):
-		off, msg = te.Offset, strings.TrimPrefix(te.Error(), "json: ")
-	default:
-		return err
-	}
-	// encoding/json reports offsets just past the offending byte.
-	p := int(min(max(off-1, 0), int64(len(b))))
-	before := b[:p]
-	line := 1 + bytes.Count(before, []byte{'\n'})
-	col := p - bytes.LastIndexByte(before, '\n')
-	return &fileJSONError{line, col, msg}
 }

@@ -301,13 +301,24 @@ func ReadModel(path string) (*Model, error) {
 	}
 	m, err := parseModel(data)
 	if err != nil {
-		var pe *posError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%s:%w", path, err)
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, FileError(path, err)
 	}
 	return m, nil
+}
+
+// JSONError turns a syntax or type error of encoding/json, met while
+// decoding data, into an error located at a line and column of data
+// ("LINE:COL: what is wrong"); other errors are returned unchanged.
+func JSONError(data []byte, err error) error { return jsonError(data, err) }
+
+// FileError prefixes err with the file's name: "FILE:LINE:COL: …" for an
+// error located by JSONError, "FILE: …" otherwise.
+func FileError(path string, err error) error {
+	var pe *posError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s:%w", path, err)
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // parseModel decodes and checks a model file's contents.
