@@ -120,25 +120,8 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	return s, nil
 }
 
-// evalSplit scores d with the cascade for real.
-func (s *setup) evalSplit(c *cronus.Cascade, d *data.Dataset) cronus.Eval {
-	if d == nil {
-		return cronus.Eval{}
-	}
-	r := cronus.Score(s.e, c, d, s.costs.Cost, s.treeCost)
-	ev := cronus.Eval{Metrics: map[string]float64{}, Cost: r.Cost, Reached: r.Reached}
-	for _, sp := range reportSpecs {
-		ev.Metrics[sp.String()] = metric.Mean(sp, r.Key, d.Labels, d.QueryOffsets, metric.Options{})
-	}
-	return ev
-}
-
 func (s *setup) evaluator(rule string, topM int) cronus.Evaluator {
-	return func(c *cronus.Cascade) (cronus.Eval, cronus.Eval) {
-		cc := *c
-		cc.Rule, cc.TopM = rule, topM
-		return s.evalSplit(&cc, s.valid), s.evalSplit(&cc, s.test)
-	}
+	return cronus.NewEvaluator(s.e, s.valid, s.test, s.costs.Cost, s.treeCost, reportSpecs, rule, topM)
 }
 
 // fullEnsemble is the quality and cost of the whole ensemble on d.

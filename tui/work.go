@@ -160,25 +160,8 @@ func prepare(gen int, w workData) tea.Cmd {
 	}
 }
 
-// evalSplit scores d with the cascade for real (as cmd_cascade does).
-func (w *workData) evalSplit(c *cronus.Cascade, d *data.Dataset) cronus.Eval {
-	if d == nil {
-		return cronus.Eval{}
-	}
-	r := cronus.Score(w.e, c, d, w.costs.Cost, w.treeCost)
-	ev := cronus.Eval{Metrics: map[string]float64{}, Cost: r.Cost, Reached: r.Reached}
-	for _, sp := range reportSpecs {
-		ev.Metrics[sp.String()] = metric.Mean(sp, r.Key, d.Labels, d.QueryOffsets, metric.Options{})
-	}
-	return ev
-}
-
 func (w *workData) evaluator() cronus.Evaluator {
-	return func(c *cronus.Cascade) (cronus.Eval, cronus.Eval) {
-		cc := *c
-		cc.Rule, cc.TopM = cronus.RuleTopM, topM
-		return w.evalSplit(&cc, w.valid), w.evalSplit(&cc, w.test)
-	}
+	return cronus.NewEvaluator(w.e, w.valid, w.test, w.costs.Cost, w.treeCost, reportSpecs, cronus.RuleTopM, topM)
 }
 
 // optRun is one optimisation job. out is written by the worker before done
