@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# End-to-end run of the real binary in a terminal (tmux): start the workbench
+# on the built-in data, wait for the first cascade, change λ, wait for the
+# warm restart to finish, quit. The captured screens must show the views and
+# no panic. Screens are left in $OUT (default a temporary directory).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v tmux >/dev/null || { apt-get update -qq && apt-get install -y -qq tmux >/dev/null; }
+out=${OUT:-$(mktemp -d)}
+bin="$out/cronus"
+go build -o "$bin" .
+session=cronus-e2e-$$
+trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
+tmux new-session -d -s "$session" -x 160 -y 48 "$bin; echo EXITED \$?; sleep 30"
+
+wait_for() { # wait_for PATTERN SECONDS FILE
+  for _ in $(seq "$2"); do
+    tmux capture-pane -p -t "$session" > "$out/$3"
+    if grep -q "$1" "$out/$3"; then return 0; fi
+    if grep -qE 'panic|goroutine [0-9]' "$out/$3"; then echo "panic on screen:"; cat "$out/$3"; exit 1; fi
+    sleep 1
+  done
+  echo "timed out waiting for '$1'; the screen was:"; cat "$out/$3"; exit 1
+}
+
+wait_for 'optimisation done' 180 first.txt
+for want in 'objective (eq 8)' 'fraction of inputs reaching each stage' 'features first extracted per stage' 'versus cost per document' 'stages (K = 10)' 'params' 'NDCG@10'; do
+  grep -q "$want" "$out/first.txt" || { echo "the first screen lacks '$want':"; cat "$out/first.txt"; exit 1; }
+done
+gen=$(grep -o 'generation [0-9]*' "$out/first.txt" | head -1 | awk '{print $2}')
+tmux send-keys -t "$session" Right
+wait_for 'λ 0.015' 10 edit.txt
+wait_for "optimisation done (generation $((gen + 1)))" 180 second.txt
+tmux send-keys -t "$session" q
+wait_for 'EXITED 0' 10 exit.txt
+echo "workbench e2e ok (screens in $out)"
