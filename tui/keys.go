@@ -6,11 +6,16 @@ var keyHelp = []struct{ keys, what string }{
 	{"q, ctrl+c", "quit (cancels running work)"},
 	{"?", "show or hide this help"},
 	{"tab, shift+tab, 1-5", "switch pane (below 120×40)"},
-	{"↑/k, ↓/j", "select a parameter"},
+	{"↑, ↓/j", "select a parameter"},
 	{"←/h, →/l", "step it (λ, σ ×1.5; K ±1; ε ±0.05)"},
 	{"enter", "type a value; enter applies, esc cancels"},
 	{"r", "restart the optimisation from scratch"},
 	{"s", "save the best cascade to ./" + savePath},
+	{"k", "keep the best cascade for comparison (at most 4)"},
+	{"c", "show or hide the kept cascades side by side (esc hides)"},
+	{"e", "export the curves to ./" + curvesCSV + " and .svg"},
 }
 
-const helpLine = "q quit · ? help · ↑↓ select · ←→ step · enter edit · r restart · s save · tab pane"
+// k, c and e come before r, enter and tab so that an 80-column line still
+// shows them.
+const helpLine = "q quit · ? help · ↑↓←→ params · s save · k keep · c compare · e export · r restart · enter type · tab pane"

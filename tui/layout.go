@@ -98,6 +98,8 @@ func (m Model) View() string {
 	switch {
 	case m.help:
 		body = fit(m.helpView(), w, max(h-footerLines, 0))
+	case m.compare:
+		body = m.compareView(w, max(h-footerLines, 0))
 	case m.phase == phaseLoading || m.phase == phaseFailed:
 		sc := m.screen
 		sc.HelpLine = ""

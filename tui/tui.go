@@ -65,6 +65,12 @@ type Model struct {
 	bestPar  cronus.Params    // the parameters m.best was optimised with
 	finished []baseline.Point // the best test point of every finished run
 
+	snapPar    cronus.Params       // the parameters of the run m.snap comes from
+	bestStages []cronus.StageView  // of the best step of m.snap's run, when its snapshot arrived
+	kept       []views.KeptCascade // oldest first, at most maxKept
+	keptN      int                 // cascades kept so far, numbering them
+	compare    bool                // the compare view is shown
+
 	pane    int  // shown below the full-layout size
 	sel     int  // selected parameter
 	editing bool // typing a value into sel
@@ -164,7 +170,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.gen != m.gen {
 			return m, nil
 		}
-		m.snap = msg.ev.Snapshot
+		m.snap, m.snapPar = msg.ev.Snapshot, m.runPar
+		// The snapshot carries the stages of the current step only; those of
+		// the best step are known when its snapshot was not dropped.
+		if m.snap.Step == m.snap.BestStep && m.snap.BestTest.Metrics != nil {
+			m.bestStages = m.snap.Stages
+		}
 		if !msg.ev.Final {
 			return m, waitOpt(msg.gen, m.run.job.Events())
 		}
@@ -191,6 +202,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus("save: "+msg.err.Error(), true)
 		} else {
 			m.setStatus("saved the best cascade to ./"+msg.path, false)
+		}
+	case exportedMsg:
+		if msg.err != nil {
+			m.setStatus("export: "+msg.err.Error(), true)
+		} else {
+			m.setStatus("exported the curves to ./"+msg.csv+" and ./"+msg.svg, false)
 		}
 	}
 	return m, nil
@@ -245,7 +262,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.pane = (m.pane + numPanes - 1) % numPanes
 	case "1", "2", "3", "4", "5":
 		m.pane = int(s[0] - '1')
-	case "up", "k":
+	case "up":
 		m.sel = (m.sel + numParams - 1) % numParams
 	case "down", "j":
 		m.sel = (m.sel + 1) % numParams
@@ -273,6 +290,19 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, saveCmd(m.w, m.best, m.bestPar)
+	case "k":
+		return m.keep()
+	case "c":
+		m.compare = !m.compare
+	case "esc":
+		m.compare = false
+	case "e":
+		if m.phase != phaseReady {
+			m.setStatus("nothing to export yet: wait for the baselines", true)
+			return m, nil
+		}
+		m.setStatus("exporting the curves …", false)
+		return m, exportCmd(m.curvePoints())
 	}
 	return m, nil
 }

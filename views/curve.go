@@ -25,6 +25,9 @@ var curveMethods = []struct{ method, test, other string }{
 	{"cronus", "●", "○"},
 }
 
+// keptPrefix starts the method of a kept cascade (KeptCascade.Method).
+const keptPrefix = "kept #"
+
 // currentMark marks the current cascade, drawn over everything else.
 const currentMark = "◆"
 
@@ -241,6 +244,11 @@ func marker(method, split string) string {
 			return m.other
 		}
 	}
+	// Kept cascades ("kept #N") are told apart by the last digit of N; at
+	// most four consecutive ones are kept, so the digits differ.
+	if n, ok := strings.CutPrefix(method, keptPrefix); ok && n != "" {
+		return n[len(n)-1:]
+	}
 	r := []rune(method + "?")[0]
 	if split == "test" {
 		return string(unicode.ToUpper(r))
@@ -250,8 +258,11 @@ func marker(method, split string) string {
 
 // markStyle colours the cascades as values and the baselines as bars.
 func markStyle(method string, st Styles) lipgloss.Style {
-	if strings.HasPrefix(method, "cronus") {
+	switch {
+	case strings.HasPrefix(method, "cronus"):
 		return st.Value
+	case strings.HasPrefix(method, keptPrefix):
+		return st.Title
 	}
 	return st.Bar
 }

@@ -1,0 +1,90 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/views"
+)
+
+// Keeping and comparing cascades, and exporting the curves.
+const (
+	maxKept   = 4
+	curvesCSV = "cronus-curves.csv"
+	curvesSVG = "cronus-curves.svg"
+)
+
+type exportedMsg struct {
+	csv, svg string
+	err      error
+}
+
+// keep records the best cascade of the current run for comparison; a fifth
+// replaces the oldest.
+func (m Model) keep() (Model, tea.Cmd) {
+	if m.snap.BestTest.Metrics == nil {
+		m.setStatus("nothing to keep yet: wait for the optimisation to report a cascade", true)
+		return m, nil
+	}
+	m.keptN++
+	stages := m.bestStages
+	if stages == nil {
+		stages = m.snap.Stages
+	}
+	par := m.snapPar
+	k := views.KeptCascade{N: m.keptN, Lambda: par.Lambda, K: par.K, Epsilon: par.Epsilon, Sigma: par.Sigma,
+		Valid: m.snap.Best, Test: m.snap.BestTest, Stages: stages}
+	kept := slices.Clip(m.kept)
+	if len(kept) == maxKept {
+		kept = kept[1:]
+	}
+	m.kept = append(kept, k)
+	m.setStatus(fmt.Sprintf("kept #%d (λ %s, NDCG@10 %s, cost %s)", k.N, paramValue(par, parLambda),
+		metricValue(k.Test.Metrics, curveSpec), strconv.FormatFloat(k.Test.Cost.Total, 'g', 4, 64)), false)
+	return m, nil
+}
+
+func metricValue(ms map[string]float64, key string) string {
+	if v, ok := ms[key]; ok {
+		return fmt.Sprintf("%.4f", v)
+	}
+	return "–"
+}
+
+// curvePoints are what 'e' exports: the baselines, the kept cascades and
+// the finished runs.
+func (m Model) curvePoints() []baseline.Point {
+	var pts []baseline.Point
+	if m.w != nil {
+		pts = append(pts, m.w.points...)
+	}
+	for _, k := range m.kept {
+		pts = append(pts, k.Point())
+	}
+	return append(pts, m.finished...)
+}
+
+// exportCmd writes the points as CSV and as an SVG plot off the UI goroutine.
+func exportCmd(pts []baseline.Point) tea.Cmd {
+	return func() tea.Msg {
+		if err := baseline.WriteCSV(curvesCSV, pts); err != nil {
+			return exportedMsg{err: err}
+		}
+		if err := baseline.Plot(curvesSVG, pts, curveSpec, "NDCG@10 versus cost per document"); err != nil {
+			return exportedMsg{err: err}
+		}
+		return exportedMsg{csv: curvesCSV, svg: curvesSVG}
+	}
+}
+
+// compareView draws the compare state in w × h cells.
+func (m Model) compareView(w, h int) []string {
+	var base []baseline.Point
+	if m.w != nil {
+		base = m.w.points
+	}
+	return fit(views.RenderCompare(m.kept, base, w, h, m.styles), w, h)
+}

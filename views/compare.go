@@ -1,0 +1,130 @@
+package views
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+)
+
+// KeptCascade is a cascade kept for comparison: the best cascade of a run,
+// with the parameters it was optimised with.
+type KeptCascade struct {
+	N                      int // kept number, counted from 1 over the session
+	Lambda, Epsilon, Sigma float64
+	K                      int
+	Valid, Test            cronus.Eval        // of the best cascade on validation
+	Stages                 []cronus.StageView // of the best step, as far as the run reported it
+}
+
+// Method is the name of the cascade's series in plots and files: "kept #N".
+func (k KeptCascade) Method() string { return keptPrefix + strconv.Itoa(k.N) }
+
+// Point is the cascade's test quality/cost point.
+func (k KeptCascade) Point() baseline.Point {
+	return baseline.Point{Method: k.Method(), Split: "test", Lambda: k.Lambda, Cost: k.Test.Cost, Metrics: k.Test.Metrics}
+}
+
+// compareMetric is the metric of the compare plot.
+const compareMetric = "ndcg@10"
+
+// RenderCompare draws kept cascades side by side in width × height cells:
+// a column per cascade with its parameters, its test P@5, NDCG@10 and
+// ERR@3, its cost per document and a compact stage table (active trees and
+// the fraction of test documents reaching each stage); below, their
+// quality/cost points over the baselines in one plot, each cascade marked
+// with the last digit of its number. With fewer than two kept, it says how
+// to keep one.
+func RenderCompare(kept []KeptCascade, baselines []baseline.Point, width, height int, st Styles) string {
+	if height <= 0 {
+		return ""
+	}
+	title := st.Title.Render(pickTitle(width, fmt.Sprintf("compare kept cascades (%d of at most 4)", len(kept)), fmt.Sprintf("compare (%d kept)", len(kept))))
+	pts := make([]baseline.Point, 0, len(baselines)+len(kept))
+	pts = append(pts, baselines...)
+	for _, k := range kept {
+		pts = append(pts, k.Point())
+	}
+	var top []string
+	if len(kept) < 2 {
+		msg := fmt.Sprintf("%d kept: press k to keep the best cascade of the current run, then change λ, K, ε or σ and keep another; c compares them.", len(kept))
+		top = append([]string{title, ""}, strings.Split(wrap(msg, width), "\n")...)
+	} else {
+		top = append([]string{title}, compareColumns(kept, width, st)...)
+	}
+	plotH := max(height*2/5, 8)
+	topH := min(len(top), max(height-plotH, 1))
+	plotH = height - topH
+	out := fitBlock(top, width, topH, st)
+	if plotH > 0 {
+		out += "\n" + RenderCurve(pts, nil, compareMetric, width, plotH, st)
+	}
+	return out
+}
+
+// compareColumns lays one column per kept cascade side by side, two
+// spaces apart.
+func compareColumns(kept []KeptCascade, width int, st Styles) []string {
+	colW := max((width-2*(len(kept)-1))/len(kept), 1)
+	cols := make([][]string, len(kept))
+	n := 0
+	for i, k := range kept {
+		cols[i] = keptColumn(k, colW, st)
+		n = max(n, len(cols[i]))
+	}
+	lines := make([]string, n)
+	for r := range lines {
+		cells := make([]string, len(cols))
+		for i, c := range cols {
+			s := ""
+			if r < len(c) {
+				s = truncate(c[r], colW)
+			}
+			if i < len(cols)-1 {
+				s += strings.Repeat(" ", max(colW-lipgloss.Width(s), 0))
+			}
+			cells[i] = s
+		}
+		lines[r] = strings.TrimRight(strings.Join(cells, "  "), " ")
+	}
+	return lines
+}
+
+// keptColumn is the column of one cascade, about 16 cells wide.
+func keptColumn(k KeptCascade, width int, st Styles) []string {
+	m := func(name, key string) string {
+		v, ok := k.Test.Metrics[key]
+		s := "–"
+		if ok {
+			s = frac(v)
+		}
+		return fmt.Sprintf("%-8s%s", name, st.Value.Render(s))
+	}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+	lines := []string{
+		st.Heading.Render(k.Method()) + " " + markStyle(k.Method(), st).Render(marker(k.Method(), "test")),
+		fmt.Sprintf("λ %s  K %d", g(k.Lambda), k.K),
+		fmt.Sprintf("ε %s  σ %s", g(k.Epsilon), g(k.Sigma)),
+		m("P@5", "p@5"),
+		m("NDCG@10", "ndcg@10"),
+		m("ERR@3", "err@3"),
+		fmt.Sprintf("%-8s%s", "cost", st.Value.Render(num(k.Test.Cost.Total))),
+		fmt.Sprintf("%-8s%s", " feat", num(k.Test.Cost.Features)),
+		fmt.Sprintf("%-8s%s", " trees", num(k.Test.Cost.Trees)),
+		st.Heading.Render(fmt.Sprintf("%3s %5s %6s", "stg", "trees", "reach")),
+	}
+	for s, v := range k.Stages {
+		reach := v.Test
+		if s < len(k.Test.Reached) {
+			reach = k.Test.Reached[s]
+		}
+		lines = append(lines, fmt.Sprintf("%3d %5d %6s", s+1, v.Active, frac(reach)))
+	}
+	for i, l := range lines {
+		lines[i] = truncate(l, width)
+	}
+	return lines
+}

@@ -1,0 +1,70 @@
+package views
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/metric"
+)
+
+// sampleKept are three kept cascades, #2 to #4: the sample snapshot's
+// (λ 0.1, K 10) and two cheaper ones with fewer stages.
+func sampleKept() []KeptCascade {
+	s := sampleSnapshot()
+	cheap := func(n int, lambda float64, k int, ndcg, cost float64) KeptCascade {
+		reached := make([]float64, k)
+		stages := make([]cronus.StageView, k)
+		for i := range k {
+			reached[i] = 1 / float64(i+1) // exact enough: printed with 3 decimals
+			stages[i] = cronus.StageView{Active: 4 * (i + 1), Test: reached[i]}
+		}
+		ev := cronus.Eval{Metrics: map[string]float64{"p@5": 0.3125, "ndcg@10": ndcg, "err@3": 0.1375},
+			Cost: metric.Cost{Total: cost, Features: cost - float64(4*k), Trees: float64(4 * k)}, Reached: reached}
+		return KeptCascade{N: n, Lambda: lambda, K: k, Epsilon: 0.05, Sigma: 1, Valid: ev, Test: ev, Stages: stages}
+	}
+	return []KeptCascade{
+		cheap(2, 0.5, 3, 0.215, 96),
+		{N: 3, Lambda: 0.1, K: 10, Epsilon: 0.05, Sigma: 1, Valid: s.Best, Test: s.BestTest, Stages: s.Stages},
+		cheap(4, 1.5, 2, 0.1875, 40),
+	}
+}
+
+func TestCompareGolden(t *testing.T) {
+	pts, _ := samplePoints()
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		suffix := "-" + itoa(size.w) + "x" + itoa(size.h) + ".golden"
+		got := RenderCompare(sampleKept(), pts, size.w, size.h, PlainStyles())
+		checkFits(t, "compare", got, size.w, size.h)
+		golden(t, "compare"+suffix, got)
+	}
+}
+
+func TestCompareCases(t *testing.T) {
+	pts, _ := samplePoints()
+	kept := sampleKept()
+	cases := []struct {
+		name string
+		kept []KeptCascade
+		want []string
+	}{
+		{"none", nil, []string{"0 kept", "press k"}},
+		{"one", kept[:1], []string{"1 kept", "press k"}},
+		{"two", kept[:2], []string{"kept #2", "kept #3", "λ 0.5", "NDCG@10 0.215", "NDCG@10 0.229", "2 kept #2", "3 kept #3"}},
+		{"four", append(kept[:3:3], KeptCascade{N: 5, Lambda: 2, K: 1, Test: kept[2].Test}), []string{"kept #5", "5 kept #5"}},
+	}
+	for _, c := range cases {
+		for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}, {120, 37}, {40, 10}, {20, 3}} {
+			got := RenderCompare(c.kept, pts, size.w, size.h, PlainStyles())
+			checkFits(t, c.name, got, size.w, size.h)
+			if size.w != 160 {
+				continue
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%s at %dx%d lacks %q:\n%s", c.name, size.w, size.h, w, got)
+				}
+			}
+		}
+	}
+}
