@@ -30,10 +30,7 @@ func (m Model) keep() (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.keptN++
-	stages := m.bestStages
-	if stages == nil {
-		stages = m.snap.Stages
-	}
+	stages := m.snap.BestStages
 	par := m.snapPar
 	k := views.KeptCascade{N: m.keptN, Lambda: par.Lambda, K: par.K, Epsilon: par.Epsilon, Sigma: par.Sigma,
 		Valid: m.snap.Best, Test: m.snap.BestTest, Stages: stages}

@@ -65,11 +65,10 @@ type Model struct {
 	bestPar  cronus.Params    // the parameters m.best was optimised with
 	finished []baseline.Point // the best test point of every finished run
 
-	snapPar    cronus.Params       // the parameters of the run m.snap comes from
-	bestStages []cronus.StageView  // of the best step of m.snap's run, when its snapshot arrived
-	kept       []views.KeptCascade // oldest first, at most maxKept
-	keptN      int                 // cascades kept so far, numbering them
-	compare    bool                // the compare view is shown
+	snapPar cronus.Params       // the parameters of the run m.snap comes from
+	kept    []views.KeptCascade // oldest first, at most maxKept
+	keptN   int                 // cascades kept so far, numbering them
+	compare bool                // the compare view is shown
 
 	pane    int  // shown below the full-layout size
 	sel     int  // selected parameter
@@ -171,11 +170,6 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.snap, m.snapPar = msg.ev.Snapshot, m.runPar
-		// The snapshot carries the stages of the current step only; those of
-		// the best step are known when its snapshot was not dropped.
-		if m.snap.Step == m.snap.BestStep && m.snap.BestTest.Metrics != nil {
-			m.bestStages = m.snap.Stages
-		}
 		if !msg.ev.Final {
 			return m, waitOpt(msg.gen, m.run.job.Events())
 		}

@@ -71,10 +71,11 @@ type Snapshot struct {
 	Step        int    // stage steps so far
 	Terms       []Terms
 	Stages      []StageView
-	CostGroups  []float64 // the costs of the groups NewFeatures counts
-	Valid, Test Eval      // of the current cascade
-	Best        Eval      // validation of the best cascade so far
-	BestTest    Eval
+	CostGroups  []float64   // the costs of the groups NewFeatures counts
+	Valid, Test Eval        // of the current cascade
+	Best        Eval        // validation of the best cascade so far
+	BestTest    Eval        // its test
+	BestStages  []StageView // its stages
 	BestStep    int
 	LambdaMax   float64
 }
@@ -124,12 +125,14 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 			bestScore = v
 			res.Best = st.clone()
 			snap.Best, snap.BestTest, snap.BestStep = valid, test, snap.Step
+			snap.BestStages = snap.Stages
 		}
 	}
 	copySnap := func() Snapshot {
 		s := snap
 		s.Terms = slices.Clone(snap.Terms)
 		s.Stages = slices.Clone(snap.Stages)
+		s.BestStages = slices.Clone(snap.BestStages)
 		return s
 	}
 	record()
