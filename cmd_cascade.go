@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -137,6 +139,25 @@ func (s *setup) fullEnsemble(d *data.Dataset) cronus.Eval {
 	return ev
 }
 
+// checkOutput refuses, before any long work, an output path whose directory
+// does not exist or (for plots) whose extension cannot be drawn.
+func checkOutput(path string, plot bool) error {
+	if path == "" {
+		return nil
+	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s: the directory %s does not exist", path, filepath.Dir(path))
+	}
+	if plot {
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".svg", ".png":
+		default:
+			return usageError{fmt.Sprintf("--plot %s: use a .svg or .png file", path)}
+		}
+	}
+	return nil
+}
+
 // parseRhos reads a comma-separated ρ grid.
 func parseRhos(s string) ([]float64, error) {
 	var rhos []float64
@@ -215,6 +236,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageError{"--out FILE is required"}
 	}
 	if err := cf.check(); err != nil {
+		return err
+	}
+	if err := checkOutput(*out, false); err != nil {
 		return err
 	}
 	var rhos []float64
@@ -343,6 +367,14 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := cf.check(); err != nil {
 		return err
+	}
+	for _, o := range []struct {
+		path string
+		plot bool
+	}{{*out, false}, {*plot, true}} {
+		if err := checkOutput(o.path, o.plot); err != nil {
+			return err
+		}
 	}
 	lambdas, err := parseLambdas(*lambdasF)
 	if err != nil {

@@ -102,11 +102,17 @@ func TestCascadeErrors(t *testing.T) {
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--sigma", "-1"}, "σ must be > 0"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rule", "best"}, "--rule must be global or top-m"},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "1:0.1:3"}, "expected 0 < FROM <= TO"},
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x.csv", "--plot", "x.jpg"}, "use a .svg or .png file"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(t, c.args...)
 		if code != 2 || !strings.Contains(errOut, c.err) {
 			t.Errorf("cronus %v: exit %d, stderr %q; want 2 with %q", c.args, code, errOut, c.err)
 		}
+	}
+	// A missing output directory is refused before any work.
+	code, _, errOut := runCLI(t, "cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "/nonexistent/dir/c.json")
+	if code != 1 || !strings.Contains(errOut, "the directory /nonexistent/dir does not exist") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
