@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/cronus-ltr/cronus/tui"
@@ -20,6 +21,9 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if len(pos) > 0 {
 		return usageError{"unexpected argument " + pos[0]}
+	}
+	if !interactive() {
+		return fmt.Errorf("the workbench needs a terminal (standard input and output); for scripts use the subcommands: cronus help")
 	}
 	return tui.Run(ctx, cfg)
 }
