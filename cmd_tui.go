@@ -15,6 +15,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&cfg.Valid, "valid", "builtin:mq2008/vali", "validation data `FILE`")
 	fs.StringVar(&cfg.Test, "test", "builtin:mq2008/test", "test data `FILE`")
 	fs.StringVar(&cfg.Costs, "costs", "builtin:mq2008/costs", "feature cost `FILE`")
+	fs.StringVar(&cfg.Model, "model", "", "start from this ensemble (a cronus model `FILE`, from cronus train or import) instead of training one")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err

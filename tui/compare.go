@@ -39,7 +39,7 @@ func (m Model) keep() (Model, tea.Cmd) {
 		kept = kept[1:]
 	}
 	m.kept = append(kept, k)
-	m.setStatus(fmt.Sprintf("kept #%d (λ %s, NDCG@10 %s, cost %s)", k.N, paramValue(par, parLambda),
+	m.setStatus(fmt.Sprintf("kept #%d (λ %s, NDCG@10 %s, cost %s)", k.N, paramValue(settings{Params: par}, parLambda),
 		metricValue(k.Test.Metrics, curveSpec), strconv.FormatFloat(k.Test.Cost.Total, 'g', 4, 64)), false)
 	return m, nil
 }

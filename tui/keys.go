@@ -7,8 +7,11 @@ var keyHelp = []struct{ keys, what string }{
 	{"?", "show or hide this help"},
 	{"tab, shift+tab, 1-5", "switch pane (below 120×40)"},
 	{"↑, ↓/j", "select a parameter"},
-	{"←/h, →/l", "step it (λ, σ ×1.5; K ±1; ε ±0.05)"},
+	{"←/h, →/l", "step it (λ, σ, ρ, ω⁺ ×1.5; K, leaves, relevant ±1; ε ±0.05; δ ±0.1; trees ±50)"},
 	{"enter", "type a value; enter applies, esc cancels"},
+	{"p", "show or hide the parameter panel (ρ, ω⁺, δ, relevance, trees, leaves)"},
+	{"space", "pause or resume the optimisation"},
+	{"n", "run one step while paused"},
 	{"r", "restart the optimisation from scratch"},
 	{"s", "save the best cascade to ./" + savePath},
 	{"k", "keep the best cascade for comparison (at most 4)"},
@@ -16,6 +19,6 @@ var keyHelp = []struct{ keys, what string }{
 	{"e", "export the curves to ./" + curvesCSV + " and .svg"},
 }
 
-// k, c and e come before r, enter and tab so that an 80-column line still
-// shows them.
-const helpLine = "q quit · ? help · ↑↓←→ params · s save · k keep · c compare · e export · r restart · enter type · tab pane"
+// p, space, n, k, c and e come before r, enter and tab so that a wide
+// line still shows them.
+const helpLine = "q quit · ? help · ↑↓←→ params · p panel · space pause · n step · s save · k keep · c compare · e export · r restart · enter type · tab pane"

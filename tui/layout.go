@@ -94,6 +94,15 @@ func (m Model) View() string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
+	var panel []string
+	if m.panel {
+		panel = m.panelLines()
+		if len(panel) > h-footerLines-1 { // the panel never takes the whole body
+			panel = nil
+		}
+	}
+	// h is from here on what the body and the footer share.
+	h -= len(panel)
 	var body []string
 	switch {
 	case m.help:
@@ -113,16 +122,21 @@ func (m Model) View() string {
 	default:
 		body = m.panesView(computeLayout(w, h, len(m.snap.Stages)))
 	}
-	lines := append(body, fit(m.paramsLine(), w, 1)...)
+	lines := append(body, fit(strings.Join(panel, "\n"), w, len(panel))...)
+	lines = append(lines, fit(m.paramsLine(), w, 1)...)
 	lines = append(lines, fit(m.statusLine(w), w, 1)...)
 	lines = append(lines, fit(m.styles.Dim.Render(helpLine), w, 1)...)
-	return strings.Join(fit(strings.Join(lines, "\n"), w, h), "\n")
+	return strings.Join(fit(strings.Join(lines, "\n"), w, m.height), "\n")
 }
 
 // trainLines are the two lines under the data summary while the base
 // ensemble trains.
 func (m Model) trainLines(w int) []string {
-	head := fmt.Sprintf("base ensemble: %d depth-%d trees (shallow trees make better cascades)", m.cfg.trees, baseDepth)
+	trees, leaves := m.par.trees, m.par.leaves
+	if m.w != nil {
+		trees, leaves = m.w.trees, m.w.leaves
+	}
+	head := fmt.Sprintf("base ensemble: %d depth-%d trees of %d leaves (shallow trees make better cascades)", trees, depthFor(leaves), leaves)
 	if m.phase == phasePreparing {
 		return []string{head, "building the cascade problem and the baselines …"}
 	}
@@ -209,21 +223,36 @@ func (m Model) points() []baseline.Point {
 	return slices.Concat(m.w.points, m.finished)
 }
 
+// paramItem is parameter i as "name value", highlighted when selected.
+func (m Model) paramItem(i int) string {
+	v := paramValue(m.par, i)
+	if i == m.sel && m.editing {
+		v = m.input + "▏"
+	}
+	it := paramNames[i] + " " + v
+	if i == m.sel {
+		return m.styles.Title.Render("[" + it + "]")
+	}
+	return " " + it + " "
+}
+
+// panelLines are the parameter panel: the parameters beyond the params
+// line, one a line, with what each does.
+func (m Model) panelLines() []string {
+	lines := []string{m.styles.Title.Render("parameters") + m.styles.Dim.Render("  (p hides · ↑↓ select · ←→ step · enter type)")}
+	for i := lineParams; i < numParams; i++ {
+		it := m.paramItem(i)
+		pad := strings.Repeat(" ", max(20-lipgloss.Width(it), 1))
+		lines = append(lines, "  "+it+pad+m.styles.Dim.Render(paramWhat[i]))
+	}
+	return lines
+}
+
 // paramsLine shows λ, K, ε and σ with the selected one highlighted.
 func (m Model) paramsLine() string {
-	items := make([]string, numParams)
-	for i := range numParams {
-		v := paramValue(m.par, i)
-		if i == m.sel && m.editing {
-			v = m.input + "▏"
-		}
-		it := paramNames[i] + " " + v
-		if i == m.sel {
-			it = m.styles.Title.Render("[" + it + "]")
-		} else {
-			it = " " + it + " "
-		}
-		items[i] = it
+	items := make([]string, lineParams)
+	for i := range lineParams {
+		items[i] = m.paramItem(i)
 	}
 	line := "params " + strings.Join(items, " ")
 	if m.editing {
@@ -242,6 +271,13 @@ func (m Model) statusLine(w int) string {
 		if m.errLine {
 			msg = m.styles.Error.Render(msg)
 		}
+	}
+	if m.paused {
+		p := m.styles.Title.Render("paused")
+		if msg != "" {
+			p += " · " + msg
+		}
+		msg = p
 	}
 	if m.phase != phaseReady {
 		return msg

@@ -9,35 +9,80 @@ import (
 	"github.com/cronus-ltr/cronus/engine/cronus"
 )
 
-// The editable parameters, in the order of the params line.
+// settings are everything the user edits: the cascade's parameters, the
+// targets of the cascade problem and the base ensemble's shape.
+type settings struct {
+	cronus.Params
+	tg     cronus.Targets
+	trees  int // base ensemble size
+	leaves int // leaves per base tree
+}
+
+// The editable parameters: the params line shows the first lineParams,
+// the panel ('p') the rest.
 const (
 	parLambda = iota
 	parK
 	parEpsilon
 	parSigma
+	parRho
+	parPosWeight
+	parDelta
+	parRelevant
+	parTrees
+	parLeaves
 	numParams
+	lineParams = parRho
 )
 
-var paramNames = [numParams]string{"λ", "K", "ε", "σ"}
+var paramNames = [numParams]string{"λ", "K", "ε", "σ", "ρ", "ω⁺", "δ", "relevant ≥", "trees", "leaves"}
+
+// paramWhat explains the panel's parameters.
+var paramWhat = [numParams]string{
+	parRho:       "ρ of every stage, as a fraction of ρ_max (restarts)",
+	parPosWeight: "weight ω⁺ of the relevant documents (rebuilds the problem)",
+	parDelta:     "δ: initial λ_k = λ·δ^(K−k) (restarts)",
+	parRelevant:  "a label at least this is relevant (rebuilds the problem)",
+	parTrees:     "trees of the base ensemble (retrains it)",
+	parLeaves:    "leaves per base tree (retrains it)",
+}
+
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
 // paramValue formats parameter i of par.
-func paramValue(par cronus.Params, i int) string {
+func paramValue(par settings, i int) string {
 	switch i {
 	case parLambda:
-		return strconv.FormatFloat(par.Lambda, 'g', 4, 64)
+		return formatFloat(par.Lambda)
 	case parK:
 		return strconv.Itoa(par.K)
 	case parEpsilon:
-		return strconv.FormatFloat(par.Epsilon, 'g', 4, 64)
+		return formatFloat(par.Epsilon)
+	case parSigma:
+		return formatFloat(par.Sigma)
+	case parRho:
+		return formatFloat(par.Rho1)
+	case parPosWeight:
+		return formatFloat(par.tg.PosWeight)
+	case parDelta:
+		return formatFloat(par.Delta)
+	case parRelevant:
+		return formatFloat(par.tg.Relevant)
+	case parTrees:
+		return strconv.Itoa(par.trees)
 	default:
-		return strconv.FormatFloat(par.Sigma, 'g', 4, 64)
+		return strconv.Itoa(par.leaves)
 	}
 }
 
-// stepParam moves parameter i one step up (dir > 0) or down: λ and σ by a
-// factor 1.5, K by one, ε by 0.05. A step that would leave the valid range
-// is refused.
-func stepParam(par cronus.Params, i, dir int) (cronus.Params, error) {
+// intParam reports whether parameter i takes whole numbers.
+func intParam(i int) bool { return i == parK || i == parTrees || i == parLeaves }
+
+// stepParam moves parameter i one step up (dir > 0) or down: λ, σ, ρ and
+// ω⁺ by a factor 1.5; K, the trees' leaves and the relevance threshold by
+// one; ε by 0.05, δ by 0.1, trees by 50. A step that would leave the valid
+// range is refused.
+func stepParam(par settings, i, dir int) (settings, error) {
 	up := dir > 0
 	switch i {
 	case parLambda:
@@ -53,24 +98,52 @@ func stepParam(par cronus.Params, i, dir int) (cronus.Params, error) {
 	case parEpsilon:
 		par.Epsilon = math.Round((par.Epsilon+0.05*float64(dir))*1000) / 1000
 	case parSigma:
-		if up {
-			par.Sigma *= 1.5
+		par.Sigma = scale(par.Sigma, up)
+	case parRho:
+		if par.Rho1 == 0 && up {
+			par.Rho1 = 0.001
 		} else {
-			par.Sigma /= 1.5
+			par.Rho1 = scale(par.Rho1, up)
 		}
+		par.RhoK = par.Rho1
+	case parPosWeight:
+		par.tg.PosWeight = scale(par.tg.PosWeight, up)
+	case parDelta:
+		par.Delta = math.Round((par.Delta+0.1*float64(dir))*1000) / 1000
+	case parRelevant:
+		par.tg.Relevant += float64(dir)
+	case parTrees:
+		par.trees += 50 * dir
+	case parLeaves:
+		par.leaves += dir
 	}
 	return par, checkParam(par, i)
 }
 
+// scale multiplies v by 1.5 (up) or divides it.
+func scale(v float64, up bool) float64 {
+	if up {
+		return v * 1.5
+	}
+	return v / 1.5
+}
+
 // setParam parses s as the new value of parameter i.
-func setParam(par cronus.Params, i int, s string) (cronus.Params, error) {
+func setParam(par settings, i int, s string) (settings, error) {
 	s = strings.TrimSpace(s)
-	if i == parK {
+	if intParam(i) {
 		k, err := strconv.Atoi(s)
 		if err != nil {
-			return par, errors.New("K: " + strconv.Quote(s) + " is not a whole number")
+			return par, errors.New(paramNames[i] + ": " + strconv.Quote(s) + " is not a whole number")
 		}
-		par.K = k
+		switch i {
+		case parK:
+			par.K = k
+		case parTrees:
+			par.trees = k
+		default:
+			par.leaves = k
+		}
 		return par, checkParam(par, i)
 	}
 	v, err := strconv.ParseFloat(s, 64)
@@ -84,11 +157,19 @@ func setParam(par cronus.Params, i int, s string) (cronus.Params, error) {
 		par.Epsilon = v
 	case parSigma:
 		par.Sigma = v
+	case parRho:
+		par.Rho1, par.RhoK = v, v
+	case parPosWeight:
+		par.tg.PosWeight = v
+	case parDelta:
+		par.Delta = v
+	case parRelevant:
+		par.tg.Relevant = v
 	}
 	return par, checkParam(par, i)
 }
 
-func checkParam(par cronus.Params, i int) error {
+func checkParam(par settings, i int) error {
 	switch {
 	case i == parLambda && !(par.Lambda >= 0):
 		return errors.New("λ must be >= 0")
@@ -98,6 +179,16 @@ func checkParam(par cronus.Params, i int) error {
 		return errors.New("ε must be in (0, 1)")
 	case i == parSigma && !(par.Sigma > 0):
 		return errors.New("σ must be > 0")
+	case i == parRho && !(par.Rho1 >= 0):
+		return errors.New("ρ must be >= 0")
+	case i == parPosWeight && !(par.tg.PosWeight > 0):
+		return errors.New("ω⁺ must be > 0")
+	case i == parDelta && !(par.Delta >= 1):
+		return errors.New("δ must be >= 1")
+	case i == parTrees && par.trees < 1:
+		return errors.New("trees must be at least 1")
+	case i == parLeaves && par.leaves < 2:
+		return errors.New("leaves must be at least 2")
 	}
 	return nil
 }

@@ -26,6 +26,7 @@ import (
 // Config names the files the workbench opens with.
 type Config struct {
 	Train, Valid, Test, Costs string
+	Model                     string // start from this ensemble instead of training one
 
 	trees int // base ensemble size; 0 = baseTrees (tests use fewer)
 }
@@ -56,8 +57,8 @@ type Model struct {
 	trainEvents <-chan job.Event[boost.Snapshot, *boost.Result]
 	w           *workData // set once prepared; read-only afterwards
 
-	par      cronus.Params // as edited
-	runPar   cronus.Params // of the current optimisation run
+	par      settings // as edited
+	runPar   settings // of the current optimisation run
 	run      *optRun
 	running  bool
 	snap     cronus.Snapshot
@@ -72,10 +73,13 @@ type Model struct {
 
 	pane    int  // shown below the full-layout size
 	sel     int  // selected parameter
+	panel   bool // the parameter panel is shown
 	editing bool // typing a value into sel
 	input   string
 	edits   int // edit counter: only the debounce tick of the latest edit fires
 	help    bool
+	gate    *gate // holds the optimisation between steps while paused
+	paused  bool
 	status  string
 	errLine bool // status is an error
 }
@@ -88,7 +92,8 @@ func New(ctx context.Context, cfg Config, styles views.Styles) Model {
 		cfg.trees = baseTrees
 	}
 	return Model{cfg: cfg, ctx: ctx, cancel: cancel, width: 80, height: 24, styles: styles,
-		par: cronus.DefaultParams(),
+		par:  settings{Params: cronus.DefaultParams(), tg: cronus.DefaultTargets(), trees: cfg.trees, leaves: baseLeaves},
+		gate: newGate(),
 		screen: views.DataScreen{
 			Loading: cfg.Train,
 			Costs:   cfg.Costs,
@@ -124,12 +129,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.phase = phaseFailed
 			return m, nil
 		}
-		m.phase = phaseTraining
-		m.gen++
-		j := startTraining(m.ctx, msg.train, msg.valid, m.cfg.trees)
-		m.w = &workData{train: msg.train, valid: msg.valid, test: msg.test, costs: msg.costs}
-		m.trainEvents = j.Events()
-		return m, waitTrain(m.gen, m.trainEvents)
+		m.w = &workData{train: msg.train, valid: msg.valid, test: msg.test, costs: msg.costs, tg: m.par.tg}
+		if msg.e != nil {
+			m.par.trees, m.par.leaves = len(msg.e.Trees), maxLeaves(msg.e)
+			w := *m.w
+			w.e, w.trees, w.leaves = msg.e, m.par.trees, m.par.leaves
+			m.phase = phasePreparing
+			m.gen++
+			return m, prepare(m.gen, w)
+		}
+		return m.retrain()
 	case trainMsg:
 		if msg.gen != m.gen {
 			return m, nil
@@ -150,14 +159,24 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.gen != m.gen {
 			return m, nil
 		}
+		if msg.err != nil && m.w.pr != nil {
+			// A rebuild for new targets failed: keep the problem we have.
+			m.par.tg = m.w.tg
+			m.phase = phaseReady
+			m.setStatus(msg.err.Error(), true)
+			return m.restart(m.par.K == m.runPar.K)
+		}
 		if msg.err != nil {
 			m.fail(msg.err.Error())
 			return m, nil
 		}
+		if m.w.e != msg.w.e {
+			m.best = nil // of another ensemble
+		}
 		m.w = msg.w
 		m.w.groupSizes = groupSizes(m.w.costs.Cost)
 		m.phase = phaseReady
-		return m.restart(false)
+		return m.apply()
 	case optStartedMsg:
 		if msg.gen != m.gen {
 			msg.run.cancel()
@@ -169,13 +188,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.gen != m.gen {
 			return m, nil
 		}
-		m.snap, m.snapPar = msg.ev.Snapshot, m.runPar
+		m.snap, m.snapPar = msg.ev.Snapshot, m.runPar.Params
 		if !msg.ev.Final {
 			return m, waitOpt(msg.gen, m.run.job.Events())
 		}
 		m.running = false
 		if out := msg.ev.Result; out != nil && out.Best != nil {
-			m.best, m.bestPar = out.Best, m.runPar
+			m.best, m.bestPar = out.Best, m.runPar.Params
 		}
 		switch err := msg.ev.Err; {
 		case err == nil:
@@ -190,7 +209,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.edit != m.edits || m.phase != phaseReady {
 			return m, nil
 		}
-		return m.restart(m.par.K == m.runPar.K)
+		return m.apply()
 	case savedMsg:
 		if msg.err != nil {
 			m.setStatus("save: "+msg.err.Error(), true)
@@ -226,9 +245,50 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 	if !warm {
 		prev = nil
 	}
-	cmd := restartCmd(m.ctx, m.gen, m.w, old, prev, m.par, m.runPar, warm)
+	cmd := restartCmd(m.ctx, m.gate, m.gen, m.w, old, prev, m.par.Params, m.runPar.Params, warm)
 	m.run, m.running, m.runPar = nil, true, m.par
 	return m, cmd
+}
+
+// apply starts what the edited settings need: retraining the base
+// ensemble (trees, leaves), rebuilding the cascade problem (targets), or
+// else a restart of the optimisation, warm when K is unchanged.
+func (m Model) apply() (Model, tea.Cmd) {
+	switch {
+	case m.par.trees != m.w.trees || m.par.leaves != m.w.leaves:
+		return m.retrain()
+	case m.par.tg != m.w.tg:
+		m.stopRun()
+		m.gen++
+		m.phase = phasePreparing
+		w := *m.w
+		w.tg = m.par.tg
+		return m, prepare(m.gen, w)
+	}
+	return m.restart(m.par.K == m.runPar.K)
+}
+
+// retrain trains the base ensemble of the edited shape as a job; the
+// problem is then rebuilt and the optimisation started afresh.
+func (m Model) retrain() (Model, tea.Cmd) {
+	m.stopRun()
+	m.gen++
+	m.phase = phaseTraining
+	m.trainProg = job.Progress{}
+	old := m.w
+	m.w = &workData{train: old.train, valid: old.valid, test: old.test, costs: old.costs,
+		trees: m.par.trees, leaves: m.par.leaves, tg: m.par.tg}
+	j := startTraining(m.ctx, m.w.train, m.w.valid, m.w.trees, m.w.leaves)
+	m.trainEvents = j.Events()
+	return m, waitTrain(m.gen, m.trainEvents)
+}
+
+// stopRun cancels the running optimisation, if any.
+func (m *Model) stopRun() {
+	if m.run != nil {
+		m.run.cancel()
+	}
+	m.run, m.running = nil, false
 }
 
 // key routes one key press.
@@ -257,9 +317,15 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "1", "2", "3", "4", "5":
 		m.pane = int(s[0] - '1')
 	case "up":
-		m.sel = (m.sel + numParams - 1) % numParams
+		n := m.shownParams()
+		m.sel = (m.sel + n - 1) % n
 	case "down", "j":
-		m.sel = (m.sel + 1) % numParams
+		m.sel = (m.sel + 1) % m.shownParams()
+	case "p":
+		m.panel = !m.panel
+		if !m.panel && m.sel >= lineParams {
+			m.sel = 0
+		}
 	case "left", "h", "right", "l":
 		dir := 1
 		if s == "left" || s == "h" {
@@ -284,6 +350,21 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, saveCmd(m.w, m.best, m.bestPar)
+	case " ":
+		m.paused = !m.paused
+		m.gate.setPaused(m.paused)
+		if m.paused {
+			m.setStatus("space resumes, n runs one step", false)
+		} else {
+			m.setStatus("resumed", false)
+		}
+	case "n":
+		if !m.paused {
+			m.setStatus("n runs one step while paused (space pauses)", true)
+			return m, nil
+		}
+		m.gate.step()
+		m.setStatus("one step", false)
 	case "k":
 		return m.keep()
 	case "c":
@@ -332,9 +413,18 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// shownParams is how many parameters can be selected: those of the params
+// line, and the panel's while it is shown.
+func (m Model) shownParams() int {
+	if m.panel {
+		return numParams
+	}
+	return lineParams
+}
+
 // edited takes the new parameters and schedules a restart after the
 // debounce delay; only the tick of the latest edit restarts.
-func (m Model) edited(par cronus.Params) (Model, tea.Cmd) {
+func (m Model) edited(par settings) (Model, tea.Cmd) {
 	m.par = par
 	m.edits++
 	n := m.edits

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 
@@ -18,7 +19,8 @@ import (
 // The workbench's fixed choices, as in `cronus cascade --rule top-m`.
 const (
 	baseTrees  = 300
-	baseDepth  = 2
+	baseDepth  = 2 // deeper only when more than 4 leaves are asked for
+	baseLeaves = 4
 	topM       = 5
 	treeCost   = 1.0
 	maxCycles  = 10
@@ -41,7 +43,11 @@ type workData struct {
 	sc                 cronus.Scales
 	full               metric.Cost // of the whole ensemble on test (or valid)
 	groupSizes         []int
-	points             []baseline.Point
+	points             []baseline.Point // nil until computed for e
+
+	// What e and pr were built with.
+	trees, leaves int
+	tg            cronus.Targets
 }
 
 type (
@@ -49,6 +55,7 @@ type (
 		splits             []data.Summary
 		train, valid, test *data.Dataset
 		costs              *data.Costs
+		e                  *tree.Ensemble // read from Config.Model; nil = train one
 		err                error
 	}
 	trainMsg struct {
@@ -79,6 +86,13 @@ type (
 func (m Model) load() tea.Msg {
 	var msg loadedMsg
 	minF := 0
+	if m.cfg.Model != "" {
+		e, err := readEnsemble(m.cfg.Model)
+		if err != nil {
+			return loadedMsg{err: err}
+		}
+		msg.e, minF = e, e.NumFeatures
+	}
 	for i, name := range []string{m.cfg.Train, m.cfg.Valid, m.cfg.Test} {
 		if name == "" {
 			continue
@@ -107,11 +121,44 @@ func (m Model) load() tea.Msg {
 	return msg
 }
 
+// readEnsemble reads a cronus model file (from `cronus train` or `cronus
+// import`); its errors name the file.
+func readEnsemble(path string) (*tree.Ensemble, error) {
+	md, err := tree.ReadModel(path)
+	if err != nil {
+		return nil, err
+	}
+	e, err := md.Ensemble()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return e, nil
+}
+
+// maxLeaves is the most leaves of any tree of e.
+func maxLeaves(e *tree.Ensemble) int {
+	n := 0
+	for i := range e.Trees {
+		n = max(n, e.Trees[i].NumLeaves())
+	}
+	return n
+}
+
+// depthFor is the depth limit of trees of the given leaves: baseDepth, or
+// as deep as that many leaves need.
+func depthFor(leaves int) int {
+	d := baseDepth
+	for 1<<d < leaves {
+		d++
+	}
+	return d
+}
+
 // startTraining starts the base ensemble as a job.
-func startTraining(ctx context.Context, train, valid *data.Dataset, trees int) *job.Job[boost.Snapshot, *boost.Result] {
+func startTraining(ctx context.Context, train, valid *data.Dataset, trees, leaves int) *job.Job[boost.Snapshot, *boost.Result] {
 	p := boost.DefaultParams(boost.Regression)
 	p.Trees = trees
-	p.Grow.MaxDepth, p.Grow.MaxLeaves = baseDepth, 4
+	p.Grow.MaxDepth, p.Grow.MaxLeaves = depthFor(leaves), leaves
 	return job.Start(ctx, func(ctx context.Context, r *job.Reporter[boost.Snapshot]) (*boost.Result, error) {
 		r.Phase("training", float64(p.Trees))
 		return boost.Train(ctx, train, valid, p, r.Report)
@@ -128,8 +175,8 @@ func waitTrain(gen int, ch <-chan job.Event[boost.Snapshot, *boost.Result]) tea.
 	}
 }
 
-// prepare builds the cascade problem and the baselines once, off the UI
-// goroutine.
+// prepare builds the cascade problem for w.tg, and the baselines unless
+// w has them already, off the UI goroutine.
 func prepare(gen int, w workData) tea.Cmd {
 	return func() tea.Msg {
 		var err error
@@ -137,7 +184,7 @@ func prepare(gen int, w workData) tea.Cmd {
 		for t := range w.treeCost {
 			w.treeCost[t] = treeCost
 		}
-		if w.pr, err = cronus.NewProblem(w.e, w.train, w.costs.Cost, treeCost, cronus.DefaultTargets()); err != nil {
+		if w.pr, err = cronus.NewProblem(w.e, w.train, w.costs.Cost, treeCost, w.tg); err != nil {
 			return preparedMsg{gen: gen, err: err}
 		}
 		w.sc = cronus.ComputeScales(w.pr, 0)
@@ -145,7 +192,7 @@ func prepare(gen int, w workData) tea.Cmd {
 		if d == nil {
 			d = w.valid
 		}
-		if d != nil {
+		if d != nil && w.points == nil {
 			w.full = metric.EnsembleCost(w.e.Features(-1), w.costs.Cost, len(w.e.Trees), treeCost)
 			split := "test"
 			if d == w.valid {
@@ -173,14 +220,14 @@ type optRun struct {
 	out    *cronus.Outcome
 }
 
-// startOpt runs cronus.Optimize as a job.
-func startOpt(ctx context.Context, w *workData, par cronus.Params, opt cronus.Options) *optRun {
+// startOpt runs cronus.Optimize as a job, held between steps by g.
+func startOpt(ctx context.Context, g *gate, w *workData, par cronus.Params, opt cronus.Options) *optRun {
 	ctx, cancel := context.WithCancel(ctx)
 	run := &optRun{cancel: cancel, done: make(chan struct{})}
 	run.job = job.Start(ctx, func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (*cronus.Outcome, error) {
 		defer close(run.done)
 		r.Phase("optimising", float64(1+opt.MaxCycles*par.K))
-		out, err := cronus.Optimize(ctx, w.pr, w.sc, par, opt, w.evaluator(), r.Report)
+		out, err := cronus.Optimize(ctx, w.pr, w.sc, par, opt, w.evaluator(), gated(ctx, g, r.Report, r.Boundary))
 		run.out = out
 		return out, err
 	})
@@ -189,7 +236,7 @@ func startOpt(ctx context.Context, w *workData, par cronus.Params, opt cronus.Op
 
 // restartCmd waits for the cancelled run old (within one optimisation step),
 // then starts the next one, warm from the best cascade so far when warm.
-func restartCmd(ctx context.Context, gen int, w *workData, old *optRun, prev *cronus.State, par, prevPar cronus.Params, warm bool) tea.Cmd {
+func restartCmd(ctx context.Context, g *gate, gen int, w *workData, old *optRun, prev *cronus.State, par, prevPar cronus.Params, warm bool) tea.Cmd {
 	return func() tea.Msg {
 		best := prev
 		if old != nil {
@@ -205,7 +252,7 @@ func restartCmd(ctx context.Context, gen int, w *workData, old *optRun, prev *cr
 				opt.WarmSigma = best.Sigma
 			}
 		}
-		return optStartedMsg{gen: gen, run: startOpt(ctx, w, par, opt)}
+		return optStartedMsg{gen: gen, run: startOpt(ctx, g, w, par, opt)}
 	}
 }
 

@@ -1,0 +1,84 @@
+package tui
+
+import (
+	"context"
+	"sync"
+)
+
+// gate holds the optimisation worker between steps while the user has
+// paused it. The UI goroutine flips it; the worker waits in pass.
+type gate struct {
+	mu     sync.Mutex
+	paused bool
+	steps  int           // steps let through while paused ('n')
+	wake   chan struct{} // closed (and replaced) whenever the gate changes
+}
+
+func newGate() *gate { return &gate{wake: make(chan struct{})} }
+
+// changed wakes the waiting worker; g.mu must be held.
+func (g *gate) changed() {
+	close(g.wake)
+	g.wake = make(chan struct{})
+}
+
+// setPaused pauses or resumes; resuming releases a waiting worker.
+func (g *gate) setPaused(p bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.paused, g.steps = p, 0
+	g.changed()
+}
+
+// step lets exactly one more step through while paused.
+func (g *gate) step() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.paused {
+		g.steps++
+		g.changed()
+	}
+}
+
+// pass waits while paused, until a step is granted, the gate is opened or
+// ctx ends (then it returns false, so cancellation works while paused).
+func (g *gate) pass(ctx context.Context) bool {
+	for {
+		g.mu.Lock()
+		if !g.paused {
+			g.mu.Unlock()
+			return true
+		}
+		if g.steps > 0 {
+			g.steps--
+			g.mu.Unlock()
+			return true
+		}
+		wake := g.wake
+		g.mu.Unlock()
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+func (g *gate) isPaused() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.paused
+}
+
+// gated returns report held by g: after each reported step the worker
+// waits in g.pass. While paused every step is sent with force (not
+// rate-limited), so the screen shows the step the worker stopped at.
+func gated[S any](ctx context.Context, g *gate, report, force func(float64, func() S) bool) func(float64, func() S) bool {
+	return func(done float64, snap func() S) bool {
+		send := report
+		if g.isPaused() {
+			send = force
+		}
+		return send(done, snap) && g.pass(ctx)
+	}
+}

@@ -1,0 +1,92 @@
+package tui
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// stepper runs a worker that reports steps through the gate and counts
+// them; it returns the count and a function telling whether the worker
+// has ended.
+func stepper(ctx context.Context, g *gate) (*atomic.Int64, chan struct{}) {
+	var n atomic.Int64
+	done := make(chan struct{})
+	report := func(float64, func() int) bool { n.Add(1); return true }
+	r := gated(ctx, g, report, report)
+	go func() {
+		defer close(done)
+		for i := 0; i < 1000 && r(float64(i), nil); i++ {
+		}
+	}()
+	return &n, done
+}
+
+// settle waits until n stops changing.
+func settle(n *atomic.Int64) int64 {
+	last := n.Load()
+	for {
+		time.Sleep(20 * time.Millisecond)
+		if v := n.Load(); v == last {
+			return v
+		} else {
+			last = v
+		}
+	}
+}
+
+func TestGatePauseStepResume(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	g := newGate()
+	g.setPaused(true)
+	n, done := stepper(ctx, g)
+	// Paused from the start: the first step is reported, then it waits.
+	if got := settle(n); got != 1 {
+		t.Fatalf("paused worker reported %d steps, want 1", got)
+	}
+	for want := int64(2); want <= 4; want++ {
+		g.step()
+		if got := settle(n); got != want {
+			t.Fatalf("after a step: %d steps, want exactly %d", got, want)
+		}
+	}
+	g.setPaused(false)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("resumed worker did not finish")
+	}
+	if n.Load() != 1000 {
+		t.Errorf("resumed worker reported %d steps, want 1000", n.Load())
+	}
+}
+
+func TestGateCancelWhilePaused(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	g := newGate()
+	g.setPaused(true)
+	n, done := stepper(ctx, g)
+	settle(n)
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("cancelled worker still waits at the gate")
+	}
+	if n.Load() != 1 {
+		t.Errorf("cancelled worker reported %d steps, want 1", n.Load())
+	}
+}
+
+func TestGateStepIgnoredWhenRunning(t *testing.T) {
+	g := newGate()
+	g.step()
+	g.setPaused(true)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if g.pass(ctx) {
+		t.Error("a step granted before pausing let a paused worker through")
+	}
+}

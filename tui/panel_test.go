@@ -1,0 +1,225 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/cronus-ltr/cronus/engine/tree"
+	"github.com/cronus-ltr/cronus/views"
+)
+
+// drive runs cmd and the commands that follow until stop says so.
+func drive(t *testing.T, m Model, cmd tea.Cmd, stop func(Model, tea.Msg) bool) Model {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for cmd != nil && time.Now().Before(deadline) {
+		msg := cmd()
+		m, cmd = update(t, m, msg)
+		if stop(m, msg) {
+			return m
+		}
+	}
+	t.Fatalf("did not get there (phase %d, error %q, status %q)", m.phase, m.screen.Err, m.status)
+	return m
+}
+
+func firstEvent(m Model, msg tea.Msg) bool {
+	_, ok := msg.(optMsg)
+	return ok && len(m.snap.Stages) > 0
+}
+
+func TestPanelRhoEditRestarts(t *testing.T) {
+	m := ready(t)
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	if strings.Contains(m.View(), "ω⁺") {
+		t.Fatal("the panel is shown before p")
+	}
+	m, _ = update(t, m, key("p"))
+	v := m.View()
+	for _, want := range []string{"parameters", "ρ 0.02", "ω⁺ 3.5", "δ 1.3", "relevant ≥ 1", "trees 20", "leaves 4", "params"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("panel lacks %q:\n%s", want, v)
+		}
+	}
+	for range parRho {
+		m, _ = update(t, m, key("down"))
+	}
+	if m.sel != parRho {
+		t.Fatalf("selected %d, want ρ (%d)", m.sel, parRho)
+	}
+	gen := m.gen
+	m, cmd := update(t, m, key("right"))
+	if cmd == nil || m.par.Rho1 != 0.03 || m.par.RhoK != 0.03 {
+		t.Fatalf("ρ stepped to %g, %g", m.par.Rho1, m.par.RhoK)
+	}
+	m, cmd = update(t, m, debounceMsg{edit: m.edits})
+	if m.gen != gen+1 || cmd == nil || m.runPar.Rho1 != 0.03 {
+		t.Fatalf("ρ edit: generation %d → %d, run ρ %g", gen, m.gen, m.runPar.Rho1)
+	}
+	if started, ok := cmd().(optStartedMsg); !ok || started.gen != gen+1 {
+		t.Fatalf("restart gave %T", started)
+	} else {
+		started.run.cancel()
+	}
+	// Hiding the panel moves the selection back to the params line.
+	m, _ = update(t, m, key("p"))
+	if m.panel || m.sel != parLambda || strings.Contains(m.View(), "ω⁺") {
+		t.Errorf("p did not hide the panel (sel %d)", m.sel)
+	}
+}
+
+func TestPanelInvalidRefused(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, key("p"))
+	cases := []struct {
+		sel   int
+		input string
+		want  string
+	}{
+		{parTrees, "0", "trees must be at least 1"},
+		{parTrees, "2.5", "not a whole number"},
+		{parLeaves, "1", "leaves must be at least 2"},
+		{parRho, "-0.1", "ρ must be >= 0"},
+		{parDelta, "0.9", "δ must be >= 1"},
+		{parPosWeight, "0", "ω⁺ must be > 0"},
+		{parRelevant, "x", "not a number"},
+	}
+	for _, c := range cases {
+		m.sel = c.sel
+		par := m.par
+		m, _ = update(t, m, key("enter"))
+		m, _ = update(t, m, key(c.input))
+		var cmd tea.Cmd
+		m, cmd = update(t, m, key("enter"))
+		if cmd != nil || m.par != par || m.editing {
+			t.Errorf("%s = %q accepted", paramNames[c.sel], c.input)
+		}
+		if !strings.Contains(m.status, c.want) || !strings.Contains(m.View(), c.want) {
+			t.Errorf("%s = %q: status %q, want %q", paramNames[c.sel], c.input, m.status, c.want)
+		}
+	}
+	m.sel, m.par.leaves = parLeaves, 2
+	if m, cmd := update(t, m, key("left")); cmd != nil || m.par.leaves != 2 {
+		t.Errorf("leaves stepped to %d", m.par.leaves)
+	}
+}
+
+func TestPanelRebuildAndRetrain(t *testing.T) {
+	m := ready(t)
+	// ω⁺ rebuilds the problem, then restarts.
+	m.panel, m.sel = true, parPosWeight
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("2"))
+	m, _ = update(t, m, key("enter"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phasePreparing || cmd == nil {
+		t.Fatalf("ω⁺ edit: phase %d, want preparing", m.phase)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	if m.w.tg.PosWeight != 2 || m.w.pr == nil || m.phase != phaseReady {
+		t.Errorf("problem built with ω⁺ %g", m.w.tg.PosWeight)
+	}
+	// A relevance threshold nothing reaches is refused by the problem; the
+	// workbench keeps the one it has.
+	m.sel = parRelevant
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("99"))
+	m, _ = update(t, m, key("enter"))
+	m, cmd = update(t, m, debounceMsg{edit: m.edits})
+	m = drive(t, m, cmd, func(m Model, _ tea.Msg) bool { return m.phase == phaseReady })
+	if !m.errLine || !strings.Contains(m.status, "nothing is relevant") || m.par.tg.Relevant != 1 {
+		t.Errorf("relevant 99: status %q, threshold %g", m.status, m.par.tg.Relevant)
+	}
+	m.stopRun()
+	// Trees retrain the base ensemble as a job, then restart.
+	m.sel = parTrees
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("7"))
+	m, _ = update(t, m, key("enter"))
+	m, cmd = update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phaseTraining || cmd == nil {
+		t.Fatalf("trees edit: phase %d, want training", m.phase)
+	}
+	if v := m.View(); !strings.Contains(v, "base ensemble: 7 depth-2 trees") {
+		t.Errorf("retraining view:\n%s", v)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	if len(m.w.e.Trees) != 7 || m.w.tg.PosWeight != 2 {
+		t.Errorf("retrained %d trees (ω⁺ %g), want 7", len(m.w.e.Trees), m.w.tg.PosWeight)
+	}
+}
+
+func TestPauseKeys(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, key("n"))
+	if !m.errLine || m.gate.isPaused() {
+		t.Errorf("n while running: status %q", m.status)
+	}
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	if !m.paused || !m.gate.isPaused() || !strings.Contains(m.View(), "paused") {
+		t.Fatalf("space did not pause:\n%s", m.View())
+	}
+	m, _ = update(t, m, key("n"))
+	if m.gate.steps != 1 {
+		t.Errorf("n granted %d steps, want 1", m.gate.steps)
+	}
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	if m.paused || m.gate.isPaused() || strings.Contains(m.View(), "paused") {
+		t.Error("space did not resume")
+	}
+	// q quits while paused.
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	if _, cmd := update(t, m, key("q")); cmd == nil || m.ctx.Err() == nil {
+		t.Error("q does not quit while paused")
+	}
+}
+
+func TestModelFlag(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte("{\n  \"trees\": [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{filepath.Join(dir, "missing.json"), bad} {
+		cfg := mq2008
+		cfg.Model = path
+		m := New(context.Background(), cfg, views.PlainStyles())
+		m, _ = update(t, m, m.load())
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: 200, Height: 30})
+		if v := m.View(); m.phase != phaseFailed || !strings.Contains(v, "error:") || !strings.Contains(v, path) {
+			t.Errorf("%s: error not shown:\n%s", path, v)
+		}
+		_, cmd := update(t, m, key("q"))
+		if cmd == nil {
+			t.Fatal("q returned no command")
+		}
+		if _, ok := cmd().(tea.QuitMsg); !ok {
+			t.Errorf("%s: q does not quit", path)
+		}
+	}
+	// A good model file skips training.
+	src := ready(t)
+	good := filepath.Join(dir, "good.json")
+	if err := tree.WriteModel(good, tree.NewModel(src.w.e, "test", nil)); err != nil {
+		t.Fatal(err)
+	}
+	cfg := mq2008
+	cfg.Model = good
+	m := New(context.Background(), cfg, views.PlainStyles())
+	defer m.cancel()
+	m, cmd := update(t, m, m.load())
+	if m.phase != phasePreparing || m.par.trees != len(src.w.e.Trees) {
+		t.Fatalf("--model: phase %d, trees %d", m.phase, m.par.trees)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	if len(m.w.e.Trees) != len(src.w.e.Trees) {
+		t.Errorf("optimising %d trees, want the model's %d", len(m.w.e.Trees), len(src.w.e.Trees))
+	}
+}
