@@ -31,7 +31,7 @@ func key(s string) tea.KeyMsg {
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }
 
-func update(t *testing.T, m Model, msg tea.Msg) (Model, tea.Cmd) {
+func update(t testing.TB, m Model, msg tea.Msg) (Model, tea.Cmd) {
 	t.Helper()
 	next, cmd := m.Update(msg)
 	return next.(Model), cmd
@@ -39,7 +39,7 @@ func update(t *testing.T, m Model, msg tea.Msg) (Model, tea.Cmd) {
 
 // ready drives the model from loading through training (a few trees) to
 // the first optimisation event, running each command as Bubble Tea would.
-func ready(t *testing.T) Model {
+func ready(t testing.TB) Model {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
