@@ -86,11 +86,9 @@ func checkGram(t *testing.T, o *Outputs, w, y []float64, cols []int, g, r []floa
 	bad := 0
 	for a := range k {
 		for b := range k + 1 {
-			got, exp := wantR[a], wantR[a]
+			got, exp := r[a], wantR[a]
 			if b < k {
 				got, exp = g[a*k+b], want[a*k+b]
-			} else {
-				got = r[a]
 			}
 			if math.Abs(got-exp) > 1e-9*scale[a*(k+1)+b] && bad < 5 {
 				t.Errorf("entry (%d, %d) = %.17g, want %.17g (scale %g)", a, b, got, exp, scale[a*(k+1)+b])
