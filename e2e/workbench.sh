@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end run of the real binary in a terminal (tmux): start the workbench
-# on the built-in data, wait for the first cascade, change λ, wait for the
-# warm restart to finish, quit. The captured screens must show the views and
-# no panic. Screens are left in $OUT (default a temporary directory).
+# on the built-in data, wait for the first cascade and keep it, change λ,
+# wait for the warm restart to finish and keep that cascade too, open the
+# compare view, quit. The captured screens must show the views and no panic.
+# Screens are left in $OUT (default a temporary directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v tmux >/dev/null || { apt-get update -qq && apt-get install -y -qq tmux >/dev/null; }
@@ -28,9 +29,19 @@ for want in 'objective (eq 8)' 'fraction of inputs reaching each stage' 'feature
   grep -q "$want" "$out/first.txt" || { echo "the first screen lacks '$want':"; cat "$out/first.txt"; exit 1; }
 done
 gen=$(grep -o 'generation [0-9]*' "$out/first.txt" | head -1 | awk '{print $2}')
+tmux send-keys -t "$session" k
+wait_for 'kept #1' 10 keep1.txt
 tmux send-keys -t "$session" Right
 wait_for 'λ 0.015' 10 edit.txt
 wait_for "optimisation done (generation $((gen + 1)))" 180 second.txt
+tmux send-keys -t "$session" k
+wait_for 'kept #2' 10 keep2.txt
+tmux send-keys -t "$session" c
+wait_for 'compare kept cascades (2 of at most 4)' 10 compare.txt
+for want in 'kept #1' 'kept #2' 'NDCG@10' 'P@5'; do
+  grep -q "$want" "$out/compare.txt" || { echo "the compare view lacks '$want':"; cat "$out/compare.txt"; exit 1; }
+done
+tmux send-keys -t "$session" c
 tmux send-keys -t "$session" q
 wait_for 'EXITED 0' 10 exit.txt
 echo "workbench e2e ok (screens in $out)"
