@@ -105,6 +105,8 @@ func (m Model) View() string {
 	h -= len(panel)
 	var body []string
 	switch {
+	case m.loadScr != nil:
+		body = fit(m.loadView(w, max(h-footerLines, 0)), w, max(h-footerLines, 0))
 	case m.help:
 		body = fit(m.helpView(), w, max(h-footerLines, 0))
 	case m.compare:

@@ -47,6 +47,9 @@ type Model struct {
 	cfg           Config
 	ctx           context.Context
 	cancel        context.CancelFunc // ends all background work (quit)
+	base          context.Context    // parent of ctx; ctx is renewed on each load
+	flowCancel    context.CancelFunc // ends the work of the current load only
+	loadScr       *loadScreen        // the load screen, when shown
 	width, height int
 	styles        views.Styles
 	screen        views.DataScreen
@@ -87,11 +90,12 @@ type Model struct {
 // New returns the workbench model for cfg; cancelling ctx (or quitting)
 // cancels its background work.
 func New(ctx context.Context, cfg Config, styles views.Styles) Model {
-	ctx, cancel := context.WithCancel(ctx)
+	base, cancel := context.WithCancel(ctx)
+	ctx, flowCancel := context.WithCancel(base)
 	if cfg.trees == 0 {
 		cfg.trees = baseTrees
 	}
-	return Model{cfg: cfg, ctx: ctx, cancel: cancel, width: 80, height: 24, styles: styles,
+	return Model{cfg: cfg, ctx: ctx, cancel: cancel, base: base, flowCancel: flowCancel, width: 80, height: 24, styles: styles,
 		par:  settings{Params: cronus.DefaultParams(), tg: cronus.DefaultTargets(), trees: cfg.trees, leaves: baseLeaves},
 		gate: newGate(),
 		screen: views.DataScreen{
@@ -121,12 +125,18 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.screen.Frame++
 			return m, tick()
 		}
+	case reloadedMsg:
+		if msg.gen != m.gen {
+			return m, nil
+		}
+		return m.Update(msg.loadedMsg)
 	case loadedMsg:
 		m.screen.Loading = ""
 		m.screen.Splits = msg.splits
 		if msg.err != nil {
 			m.screen.Err = msg.err.Error()
 			m.phase = phaseFailed
+			m.setStatus(msg.err.Error(), true)
 			return m, nil
 		}
 		m.w = &workData{train: msg.train, valid: msg.valid, test: msg.test, costs: msg.costs, tg: m.par.tg}
@@ -299,6 +309,9 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.cancel()
 		return m, tea.Quit
 	}
+	if m.loadScr != nil {
+		return m.loadKey(k)
+	}
 	if m.editing {
 		return m.editKey(k)
 	}
@@ -311,6 +324,8 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch s {
 	case "?":
 		m.help = true
+	case "o":
+		m.openLoadScreen()
 	case "tab":
 		m.pane = (m.pane + 1) % numPanes
 	case "shift+tab":

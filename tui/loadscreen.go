@@ -1,0 +1,304 @@
+package tui
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/views"
+)
+
+// The fields of the load screen, in the order tab visits them.
+const (
+	fieldTrain = iota
+	fieldValid
+	fieldTest
+	fieldCosts
+	fieldModel
+	numFields
+)
+
+var fieldNames = [numFields]string{"train", "valid", "test", "costs", "model"}
+
+// maxRecent is how many recently used files are kept.
+const maxRecent = 20
+
+// choice is one line of the load screen's list.
+type choice struct {
+	label, value string
+	dir          bool // enter enters it
+}
+
+// loadScreen picks the files of a new load; it is a state of the root model.
+type loadScreen struct {
+	values [numFields]string
+	field  int
+	sel    int
+	dir    string   // the directory browsed
+	recent []string // most recent first
+	list   []choice // of the selected field
+}
+
+// openLoadScreen shows the load screen with the files of the current load.
+func (m *Model) openLoadScreen() {
+	ls := &loadScreen{values: [numFields]string{m.cfg.Train, m.cfg.Valid, m.cfg.Test, m.cfg.Costs, m.cfg.Model}, recent: readRecent()}
+	if wd, err := os.Getwd(); err == nil {
+		ls.dir = wd
+	} else {
+		ls.dir = "."
+	}
+	ls.refresh()
+	ls.selectValue()
+	m.loadScr = ls
+}
+
+// selectValue selects the list line of the field's value, if listed.
+func (ls *loadScreen) selectValue() {
+	if i := slices.IndexFunc(ls.list, func(c choice) bool { return !c.dir && c.value == ls.values[ls.field] }); i >= 0 {
+		ls.sel = i
+	}
+}
+
+// refresh rebuilds the list: none (optional fields), the built-in names,
+// the recent files, then the directory browsed (directories first).
+func (ls *loadScreen) refresh() {
+	var l []choice
+	if ls.field != fieldTrain {
+		l = append(l, choice{label: "(none)", value: ""})
+	}
+	for _, n := range data.BuiltinNames() {
+		l = append(l, choice{label: n, value: n})
+	}
+	for _, r := range ls.recent {
+		l = append(l, choice{label: "recent  " + r, value: r})
+	}
+	l = append(l, choice{label: "../", value: filepath.Dir(ls.dir), dir: true})
+	entries, _ := os.ReadDir(ls.dir) // unreadable: only the way up
+	var files []choice
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasPrefix(n, ".") {
+			continue
+		}
+		p := filepath.Join(ls.dir, n)
+		isDir := e.IsDir()
+		if e.Type()&os.ModeSymlink != 0 {
+			if fi, err := os.Stat(p); err == nil {
+				isDir = fi.IsDir()
+			}
+		}
+		switch {
+		case isDir:
+			l = append(l, choice{label: n + "/", value: p, dir: true})
+		case dataFile(n):
+			files = append(files, choice{label: n, value: p})
+		}
+	}
+	ls.list = append(l, files...)
+	ls.sel = min(ls.sel, len(ls.list)-1)
+}
+
+// dataFile reports whether the browser lists a file of this name.
+func dataFile(n string) bool {
+	l := strings.ToLower(n)
+	return strings.HasSuffix(l, ".txt") || strings.HasSuffix(l, ".gz") || strings.HasSuffix(l, ".json") || strings.Contains(l, "cost")
+}
+
+func (ls *loadScreen) enter(dir string) {
+	ls.dir, ls.sel = dir, 0
+	ls.refresh()
+}
+
+// loadKey handles a key while the load screen is shown (q and ctrl+c
+// have quit already).
+func (m Model) loadKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	ls := *m.loadScr
+	m.loadScr = &ls
+	switch k.String() {
+	case "esc":
+		m.loadScr = nil
+	case "up", "k":
+		ls.sel = (ls.sel + len(ls.list) - 1) % len(ls.list)
+	case "down", "j":
+		ls.sel = (ls.sel + 1) % len(ls.list)
+	case "tab":
+		ls.field, ls.sel = (ls.field+1)%numFields, 0
+		ls.refresh()
+		ls.selectValue()
+	case "shift+tab":
+		ls.field, ls.sel = (ls.field+numFields-1)%numFields, 0
+		ls.refresh()
+		ls.selectValue()
+	case "backspace":
+		ls.enter(filepath.Dir(ls.dir))
+	case "enter":
+		c := ls.list[ls.sel]
+		if c.dir {
+			ls.enter(c.value)
+			break
+		}
+		ls.values[ls.field] = c.value
+		if ls.field < numFields-1 {
+			ls.field, ls.sel = ls.field+1, 0
+			ls.refresh()
+			ls.selectValue()
+		}
+	case "l", "ctrl+l":
+		if ls.values[fieldTrain] == "" {
+			m.setStatus("pick a train file first", true)
+			return m, nil
+		}
+		m.loadScr = nil
+		return m.reload(ls.values)
+	}
+	return m, nil
+}
+
+// reloadedMsg is a load started from the load screen, of generation gen.
+type reloadedMsg struct {
+	gen int
+	loadedMsg
+}
+
+// reload cancels all running work and starts the whole flow again on the
+// files v, as a new generation.
+func (m Model) reload(v [numFields]string) (Model, tea.Cmd) {
+	m.stopRun()
+	m.flowCancel()
+	m.ctx, m.flowCancel = context.WithCancel(m.base)
+	m.gen++
+	wasLoading := m.phase == phaseLoading
+	m.cfg.Train, m.cfg.Valid, m.cfg.Test, m.cfg.Costs, m.cfg.Model = v[0], v[1], v[2], v[3], v[4]
+	m.phase = phaseLoading
+	m.w, m.best, m.finished, m.snap = nil, nil, nil, cronus.Snapshot{}
+	m.kept, m.compare, m.trainEvents = nil, false, nil
+	m.par.trees, m.par.leaves = m.cfg.trees, baseLeaves
+	m.runPar = m.par
+	m.screen = views.DataScreen{Loading: m.cfg.Train, Costs: m.cfg.Costs}
+	m.setStatus("loading "+m.cfg.Train+" …", false)
+	gen, ld := m.gen, m.load
+	cmd := func() tea.Msg {
+		msg := ld().(loadedMsg)
+		if msg.err == nil {
+			addRecent(v[:]) // best effort: a failure only loses the list
+		}
+		return reloadedMsg{gen: gen, loadedMsg: msg}
+	}
+	if wasLoading {
+		return m, cmd // its tick runs already
+	}
+	return m, tea.Batch(cmd, tick())
+}
+
+// recentPath is $XDG_CONFIG_HOME/cronus/recent, or ~/.config/cronus/recent.
+func recentPath() (string, error) {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "cronus", "recent"), nil
+}
+
+// readRecent lists the recently used files, most recent first; a missing
+// or unreadable list is empty.
+func readRecent() []string {
+	p, err := recentPath()
+	if err != nil {
+		return nil
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !slices.Contains(out, l) && len(out) < maxRecent {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// addRecent puts the files (not the built-in names) at the front of the
+// recent list, written atomically.
+func addRecent(files []string) error {
+	p, err := recentPath()
+	if err != nil {
+		return err
+	}
+	var list []string
+	for _, f := range files {
+		if f != "" && !data.IsBuiltin(f) && !slices.Contains(list, f) {
+			if abs, err := filepath.Abs(f); err == nil {
+				f = abs
+			}
+			list = append(list, f)
+		}
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	for _, r := range readRecent() {
+		if !slices.Contains(list, r) {
+			list = append(list, r)
+		}
+	}
+	list = list[:min(len(list), maxRecent)]
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return data.WriteAtomic(p, func(w *bufio.Writer) error {
+		for _, r := range list {
+			if _, err := w.WriteString(r + "\n"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// loadView draws the load screen in w × h cells.
+func (m Model) loadView(w, h int) string {
+	ls := m.loadScr
+	st := m.styles
+	lines := []string{st.Title.Render("load") + st.Dim.Render("  tab field · ↑↓ move · enter pick · backspace up · l load · esc back")}
+	for i, n := range fieldNames {
+		v := ls.values[i]
+		if v == "" {
+			v = st.Dim.Render("(none)")
+		}
+		it := "  " + padRight(n, 6) + " " + v
+		if i == ls.field {
+			it = st.Title.Render("▸ "+padRight(n, 6)) + " " + v
+		}
+		lines = append(lines, it)
+	}
+	lines = append(lines, "", st.Dim.Render("pick the "+fieldNames[ls.field]+" file · in "+ls.dir))
+	rows := max(h-len(lines), 1)
+	top := 0
+	if ls.sel >= rows {
+		top = ls.sel - rows + 1
+	}
+	for i := top; i < len(ls.list) && i < top+rows; i++ {
+		it := ls.list[i].label
+		if i == ls.sel {
+			it = st.Title.Render("> " + it)
+		} else {
+			it = "  " + it
+		}
+		lines = append(lines, it)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func padRight(s string, n int) string { return s + strings.Repeat(" ", max(n-len(s), 0)) }

@@ -1,0 +1,230 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/views"
+)
+
+// runLoad runs the load command of a reload (alone or batched with a tick).
+func runLoad(t *testing.T, cmd tea.Cmd) tea.Msg {
+	t.Helper()
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		msg = b[0]()
+	}
+	if _, ok := msg.(reloadedMsg); !ok {
+		t.Fatalf("not a reload: %T", msg)
+	}
+	return msg
+}
+
+func special(t tea.KeyType) tea.KeyMsg { return tea.KeyMsg{Type: t} }
+
+// pick selects the list line of the given value and enters it.
+func pick(t *testing.T, m Model, value string) Model {
+	t.Helper()
+	i := slices.IndexFunc(m.loadScr.list, func(c choice) bool { return c.value == value })
+	if i < 0 {
+		t.Fatalf("%q not in the list of %s", value, fieldNames[m.loadScr.field])
+	}
+	for m.loadScr.sel != i {
+		m, _ = update(t, m, key("down"))
+	}
+	m, _ = update(t, m, key("enter"))
+	return m
+}
+
+func TestLoadScreenListsBuiltins(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, key("o"))
+	if m.loadScr == nil {
+		t.Fatal("o does not show the load screen")
+	}
+	v := m.View()
+	for _, want := range []string{"builtin:mq2008/train", "builtin:mq2008/vali", "builtin:mq2008/test", "builtin:mq2008/costs", "train", "model"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("load screen lacks %q:\n%s", want, v)
+		}
+	}
+	m, _ = update(t, m, key("esc"))
+	if m.loadScr != nil || m.cfg != New(context.Background(), mq2008, views.PlainStyles()).cfg {
+		t.Error("esc did not leave the load screen unchanged")
+	}
+}
+
+func TestLoadScreenRestarts(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	m := ready(t)
+	gen := m.gen
+	old := m.ctx
+	m, _ = update(t, m, key("o"))
+	m = pick(t, m, "builtin:mq2008/test")
+	if m.loadScr.values[fieldTrain] != "builtin:mq2008/test" || m.loadScr.field != fieldValid {
+		t.Fatalf("pick: values %q, field %d", m.loadScr.values, m.loadScr.field)
+	}
+	m, cmd := update(t, m, key("l"))
+	if m.loadScr != nil || m.gen != gen+1 || m.phase != phaseLoading || m.cfg.Train != "builtin:mq2008/test" || cmd == nil {
+		t.Fatalf("l: screen %v, generation %d (want %d), phase %d, train %q", m.loadScr != nil, m.gen, gen+1, m.phase, m.cfg.Train)
+	}
+	if old.Err() == nil {
+		t.Error("the work of the previous load is not cancelled")
+	}
+	msg := m.load()
+	m, cmd = update(t, m, reloadedMsg{gen: m.gen, loadedMsg: msg.(loadedMsg)})
+	if m.phase != phaseTraining || cmd == nil {
+		t.Errorf("after the load: phase %d, error %q", m.phase, m.screen.Err)
+	}
+	// A load of an older generation is dropped.
+	if m2, _ := update(t, m, reloadedMsg{gen: gen, loadedMsg: loadedMsg{err: os.ErrNotExist}}); m2.phase == phaseFailed {
+		t.Error("a stale load was taken")
+	}
+}
+
+func TestLoadScreenBadFile(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	bad := filepath.Join(t.TempDir(), "bad.txt")
+	if err := os.WriteFile(bad, []byte("1 qid:1 1:0.5 2:0.25\n0 qid:1 1:oops 2:0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	m, _ = update(t, m, key("o"))
+	m.loadScr.values = [numFields]string{bad, "", "", "", ""}
+	m, cmd := update(t, m, key("l"))
+	m, _ = update(t, m, runLoad(t, cmd))
+	if m.phase != phaseFailed || !m.errLine {
+		t.Fatalf("phase %d, status %q", m.phase, m.status)
+	}
+	if v := m.View(); !strings.Contains(v, bad+":2") {
+		t.Errorf("the view lacks %s:2:\n%s", bad, v)
+	}
+	if m.loadScr != nil {
+		t.Error("load screen still shown")
+	}
+	m, _ = update(t, m, key("o"))
+	if m.loadScr == nil {
+		t.Error("o does not open the load screen after a failed load")
+	}
+	if _, cmd := update(t, m, key("q")); cmd == nil || cmd() != tea.Quit() {
+		t.Error("q does not quit after a failed load")
+	}
+	if readRecent() != nil {
+		t.Errorf("a failed load was recorded: %q", readRecent())
+	}
+}
+
+func TestRecentWritten(t *testing.T) {
+	cfgDir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfgDir)
+	if r := readRecent(); r != nil {
+		t.Fatalf("recent without a file: %q", r)
+	}
+	dir := t.TempDir()
+	train := filepath.Join(dir, "train.txt")
+	body := "2 qid:1 1:0.5 2:0.25\n0 qid:1 1:0.1 2:0.5\n1 qid:2 1:0.3 2:0.1\n0 qid:2 1:0.2 2:0.9\n"
+	if err := os.WriteFile(train, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, key("o"))
+	m.loadScr.values = [numFields]string{train, "", "", "", ""}
+	m, cmd := update(t, m, key("l"))
+	msg := runLoad(t, cmd)
+	if r := msg.(reloadedMsg); r.err != nil {
+		t.Fatalf("load: %v", r.err)
+	}
+	if r := readRecent(); !slices.Equal(r, []string{train}) {
+		t.Fatalf("recent = %q, want [%s]", r, train)
+	}
+	if b, err := os.ReadFile(filepath.Join(cfgDir, "cronus", "recent")); err != nil || string(b) != train+"\n" {
+		t.Errorf("recent file %q, %v", b, err)
+	}
+	m, _ = update(t, m, msg)
+	m, _ = update(t, m, key("o"))
+	if !slices.ContainsFunc(m.loadScr.list, func(c choice) bool { return c.value == train && strings.HasPrefix(c.label, "recent") }) {
+		t.Errorf("the load screen does not list the recent file")
+	}
+	// The list keeps at most maxRecent, most recent first.
+	for i := range maxRecent + 5 {
+		if err := addRecent([]string{filepath.Join(dir, "f"+string(rune('a'+i)))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := readRecent(); len(r) != maxRecent || r[0] != filepath.Join(dir, "f"+string(rune('a'+maxRecent+4))) {
+		t.Errorf("recent after many: %d, first %q", len(r), r[0])
+	}
+}
+
+func TestLoadScreenBrowses(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	for _, n := range []string{"a.txt", "b.json", "my-costs", "skip.csv"} {
+		os.WriteFile(filepath.Join(dir, n), nil, 0o644)
+	}
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, key("o"))
+	m.loadScr.enter(dir)
+	var got []string
+	for _, c := range m.loadScr.list {
+		if filepath.Dir(c.value) == dir {
+			got = append(got, c.label)
+		}
+	}
+	if want := []string{"sub/", "a.txt", "b.json", "my-costs"}; !slices.Equal(got, want) {
+		t.Errorf("browser lists %q, want %q", got, want)
+	}
+	m = pick(t, m, filepath.Join(dir, "sub"))
+	if m.loadScr.dir != filepath.Join(dir, "sub") {
+		t.Errorf("enter on a directory: in %s", m.loadScr.dir)
+	}
+	m, _ = update(t, m, special(tea.KeyBackspace))
+	if m.loadScr.dir != dir {
+		t.Errorf("backspace: in %s", m.loadScr.dir)
+	}
+	m, _ = update(t, m, special(tea.KeyTab))
+	if m.loadScr.field != fieldValid || m.loadScr.list[0].label != "(none)" {
+		t.Errorf("tab: field %d", m.loadScr.field)
+	}
+}
+
+func TestLoadScreenFits(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, key("o"))
+	m.loadScr.recent = []string{strings.Repeat("/very/long/path", 20)}
+	m.loadScr.refresh()
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		for _, sel := range []int{0, len(m.loadScr.list) - 1} {
+			m.loadScr.sel = sel
+			v := m.View()
+			lines := strings.Split(v, "\n")
+			if len(lines) != size[1] {
+				t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
+			}
+			for i, l := range lines {
+				if w := lipgloss.Width(l); w > size[0] {
+					t.Errorf("%dx%d: line %d is %d wide", size[0], size[1], i, w)
+				}
+			}
+			if !strings.Contains(v, "load") || !strings.Contains(v, m.loadScr.list[sel].label[:min(10, len(m.loadScr.list[sel].label))]) {
+				t.Errorf("%dx%d: selected line %d not shown:\n%s", size[0], size[1], sel, v)
+			}
+		}
+	}
+}
