@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Memory over a long workbench session: the real binary in tmux, a λ edit
+# every 5 s (each one cancels and warm-restarts the optimisation), RSS sampled
+# every 30 s. Not part of CI (it takes MINUTES minutes, default 10).
+#   bash e2e/soak.sh [MINUTES]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+minutes=${1:-10}
+command -v tmux >/dev/null || { apt-get update -qq && apt-get install -y -qq tmux >/dev/null; }
+out=$(mktemp -d)
+go build -o "$out/cronus" .
+session=cronus-soak-$$
+trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
+tmux new-session -d -s "$session" -x 160 -y 48 "$out/cronus"
+sleep 2
+pid=$(pgrep -n -f "$out/cronus")
+end=$((SECONDS + minutes * 60))
+i=0
+echo "seconds rss_mib"
+while [ $SECONDS -lt $end ]; do
+  if [ $((i % 6)) -eq 0 ]; then
+    echo "$SECONDS $(awk '/VmRSS/ {printf "%.0f", $2/1024}' /proc/$pid/status)"
+  fi
+  if [ $((i % 2)) -eq 0 ]; then tmux send-keys -t "$session" Right; else tmux send-keys -t "$session" Left; fi
+  i=$((i + 1))
+  sleep 5
+done
+echo "peak $(awk '/VmHWM/ {printf "%.0f", $2/1024}' /proc/$pid/status) MiB"
+tmux send-keys -t "$session" q
