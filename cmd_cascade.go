@@ -225,12 +225,8 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	rhosF := fs.String("rhos", "", "optional ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation with the fast initialisation (overrides --rho1/--rhoK)")
 	out := fs.String("out", "", "cascade `FILE` to write (required): the best cascade on validation")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	if *out == "" {
 		return usageError{"--out FILE is required"}
@@ -243,6 +239,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var rhos []float64
 	if *rhosF != "" {
+		var err error
 		if rhos, err = parseRhos(*rhosF); err != nil {
 			return usageError{err.Error()}
 		}
@@ -355,12 +352,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rhosF := fs.String("rhos", "0.005,0.01,0.02,0.05", "ρ grid (`LIST`, fractions of ρ_max): at each λ, ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4); one value = no choice")
 	out := fs.String("out", "", "curve `FILE` (CSV) to write (required)")
 	plot := fs.String("plot", "", "also draw NDCG@10 against cost per document to `FILE` (.svg or .png)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	if *out == "" {
 		return usageError{"--out FILE is required"}

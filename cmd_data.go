@@ -144,12 +144,8 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.Uint64Var(&o.World, "world", 1, "`seed` of the features' recipes (which are informative, how, at what cost); keep it for train, validation and test sets and vary --seed")
 	out := fs.String("out", "", "output `FILE`; .gz compresses")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	if *out == "" {
 		return usageError{"--out FILE is required"}

@@ -72,18 +72,16 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Uint64Var(&p.Seed, "seed", p.Seed, "random `seed` for subsampling")
 	out := fs.String("out", "", "model `FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case len(pos) > 0:
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	case *trainF == "":
 		return usageError{"--train FILE is required"}
 	case *out == "":
 		return usageError{"--out FILE is required"}
 	}
+	var err error
 	if p.Metric, err = metric.Parse(*metricF); err != nil {
 		return usageError{err.Error()}
 	}
@@ -199,13 +197,10 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	dataF := fs.String("data", "", "data `FILE` to score (required)")
 	k := fs.Int("trees", -1, "use only the first `k` trees (default all)")
 	out := fs.String("out", "", "write the scores to `FILE` (default standard output)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case len(pos) > 0:
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	case *modelF == "" || *dataF == "":
 		return usageError{"--model FILE and --data FILE are required"}
 	}
@@ -304,13 +299,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	runF := fs.String("run", "", "write a TREC run (qid Q0 docid rank score tag) to `FILE`")
 	tag := fs.String("tag", "cronus", "run `tag` for --run")
 	jsonOut := fs.Bool("json", false, "print JSON")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case len(pos) > 0:
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	case *dataF == "":
 		return usageError{"--data FILE is required"}
 	case countSet(*modelF, *scoresF, *cascadeF) != 1:

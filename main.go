@@ -164,6 +164,19 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 // condition for opening the workbench without arguments.
 var interactive = func() bool { return isTerminal(os.Stdin) && isTerminal(os.Stdout) }
 
+// parseNoArgs parses the flags of a command that takes no positional
+// argument, refusing any.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	}
+	return nil
+}
+
 // isTerminal reports whether f is a character device (a terminal).
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
