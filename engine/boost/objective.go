@@ -1,10 +1,11 @@
 package boost
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/cronus-ltr/cronus/engine/tree"
@@ -89,12 +90,61 @@ type lambdaRank struct {
 	sigma      float64
 	norm       bool
 	workers    int
+
+	// Fixed for a training run (the labels and queries do not change), so
+	// computed on the first call: 1/maxDCG@truncation per query (0 for a
+	// query without relevant documents) and the discount of every rank.
+	invIDCG []float64
+	disc    []float64
+	forL    []float32 // the labels and offsets invIDCG was computed for
+	forO    []int
+}
+
+// same reports whether a and b are the same slice (same array and length).
+func same[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func (*lambdaRank) base([]float32) float64 { return 0 }
 
+// lambdaScratch is one worker's reusable buffers.
+type lambdaScratch struct {
+	order         []int
+	lam, hes, gns []float64
+	sorted        []float32
+}
+
+func (o *lambdaRank) prepare(labels []float32, offsets []int) {
+	nq := len(offsets) - 1
+	longest := 0
+	for q := 0; q < nq; q++ {
+		longest = max(longest, offsets[q+1]-offsets[q])
+	}
+	o.disc = make([]float64, longest)
+	for r := range o.disc {
+		o.disc[r] = discount(r)
+	}
+	o.invIDCG = make([]float64, nq)
+	var sorted []float32
+	for q := 0; q < nq; q++ {
+		sorted = append(sorted[:0], labels[offsets[q]:offsets[q+1]]...)
+		slices.SortFunc(sorted, func(a, b float32) int { return cmp.Compare(b, a) })
+		dcg := 0.0
+		for r := 0; r < len(sorted) && r < o.truncation; r++ {
+			dcg += gain(sorted[r]) * o.disc[r]
+		}
+		if dcg > 0 {
+			o.invIDCG[q] = 1 / dcg
+		}
+	}
+}
+
 func (o *lambdaRank) gradients(gh []tree.GradPair, scores []float64, labels []float32, offsets []int) {
 	nq := len(offsets) - 1
+	if !same(o.forL, labels) || !same(o.forO, offsets) {
+		o.prepare(labels, offsets)
+		o.forL, o.forO = labels, offsets
+	}
 	w := o.workers
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
@@ -104,11 +154,10 @@ func (o *lambdaRank) gradients(gh []tree.GradPair, scores []float64, labels []fl
 		wg.Add(1)
 		go func(k int) {
 			defer wg.Done()
-			var order []int
-			var lam, hes []float64
+			var sc lambdaScratch
 			for q := k; q < nq; q += w {
 				lo, hi := offsets[q], offsets[q+1]
-				order, lam, hes = o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], order, lam, hes)
+				o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.invIDCG[q], &sc)
 			}
 		}(k)
 	}
@@ -117,36 +166,43 @@ func (o *lambdaRank) gradients(gh []tree.GradPair, scores []float64, labels []fl
 
 func gain(l float32) float64    { return math.Exp2(float64(l)) - 1 }
 func discount(rank int) float64 { return 1 / math.Log2(float64(rank)+2) } // rank from 0
-func maxDCG(labels []float32, k int) float64 {
-	sorted := append([]float32(nil), labels...)
-	sort.Slice(sorted, func(a, b int) bool { return sorted[a] > sorted[b] })
-	dcg := 0.0
-	for r := 0; r < len(sorted) && r < k; r++ {
-		dcg += gain(sorted[r]) * discount(r)
+
+// grow returns buf resized to n zeros.
+func grow(buf []float64, n int) []float64 {
+	if cap(buf) < n {
+		return make([]float64, n)
 	}
-	return dcg
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }
 
-// query computes the gradients of one query; the slices are scratch space.
-func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, order []int, lam, hes []float64) ([]int, []float64, []float64) {
+// query computes the gradients of one query, whose 1/maxDCG is inv.
+func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, inv float64, sc *lambdaScratch) {
 	n := len(s)
-	lam = append(lam[:0], make([]float64, n)...)
-	hes = append(hes[:0], make([]float64, n)...)
+	lam := grow(sc.lam, n)
+	hes := grow(sc.hes, n)
+	sc.lam, sc.hes = lam, hes
 	defer func() {
 		for i := range gh {
 			gh[i] = tree.GradPair{G: float32(lam[i]), H: float32(hes[i])}
 		}
 	}()
-	idcg := maxDCG(labels, o.truncation)
-	if idcg <= 0 || n < 2 {
-		return order, lam, hes
+	if inv == 0 || n < 2 {
+		return
 	}
-	inv := 1 / idcg
-	order = order[:0]
+	gns := grow(sc.gns, n)
+	sc.gns = gns
+	for i, l := range labels {
+		gns[i] = gain(l)
+	}
+	order := sc.order[:0]
 	for i := 0; i < n; i++ {
 		order = append(order, i)
 	}
-	sort.SliceStable(order, func(a, b int) bool { return s[order[a]] > s[order[b]] })
+	sc.order = order
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(s[b], s[a]) })
+	disc := o.disc
 	best, worst := s[order[0]], s[order[n-1]]
 	sumLambda := 0.0
 	for i := 0; i < n-1 && i < o.truncation; i++ {
@@ -161,7 +217,7 @@ func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, or
 			}
 			high, low := order[hr], order[lr]
 			ds := s[high] - s[low]
-			delta := (gain(labels[high]) - gain(labels[low])) * math.Abs(discount(hr)-discount(lr)) * inv
+			delta := (gns[high] - gns[low]) * math.Abs(disc[hr]-disc[lr]) * inv
 			if o.norm && best != worst {
 				delta /= 0.01 + math.Abs(ds)
 			}
@@ -182,5 +238,4 @@ func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, or
 			hes[i] *= f
 		}
 	}
-	return order, lam, hes
 }
