@@ -68,7 +68,7 @@ func buildScattered(h []hbin, rows []uint8, width int, idx []int32, gho []GradPa
 		ids := idx[c:min(c+chunkDocs, len(idx))]
 		for j, i := range ids {
 			if j%prefetchBatch == 0 && j+prefetchAhead+prefetchBatch <= len(ids) {
-				prefetchRows(unsafe.Pointer(unsafe.SliceData(rows)), unsafe.Pointer(&ids[j+prefetchAhead]), prefetchBatch, width)
+				prefetchRows(unsafe.Pointer(unsafe.SliceData(rows)), unsafe.Pointer(&ids[j+prefetchAhead]), prefetchBatch, width, 2)
 			}
 			row := rows[int(i)*width:][:width]
 			for g := 0; g < ng; g++ {
@@ -121,7 +121,7 @@ func buildGroup4(hs []hbin, rows []uint8, idx []int32, gho []GradPair, all bool)
 	j := 0
 	for ; j+8 <= len(idx); j += 8 {
 		if j+prefetchAhead+8 <= len(idx) {
-			prefetchRows1(unsafe.Pointer(unsafe.SliceData(rows)), unsafe.Pointer(&idx[j+prefetchAhead]), 8, 4)
+			prefetchRows(unsafe.Pointer(unsafe.SliceData(rows)), unsafe.Pointer(&idx[j+prefetchAhead]), 8, 4, 1)
 		}
 		ix := (*[8]int32)(idx[j:])
 		r0 := *(*[4]uint8)(rows[4*int(ix[0]):])

@@ -5,7 +5,4 @@ package tree
 import "unsafe"
 
 // prefetchRows is a no-op where there is no prefetch instruction wrapper.
-func prefetchRows(base unsafe.Pointer, idx unsafe.Pointer, n int, width int) {}
-
-// prefetchRows1 is a no-op where there is no prefetch instruction wrapper.
-func prefetchRows1(base unsafe.Pointer, idx unsafe.Pointer, n int, width int) {}
+func prefetchRows(base unsafe.Pointer, idx unsafe.Pointer, n int, width int, lines int) {}
