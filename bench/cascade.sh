@@ -20,7 +20,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 set_=${1:-mq2008}
 trees=${2:-500}
-dir=${BENCH_DIR:-/tmp/cronus-bench}/cascade-$set_
+. bench/lib.sh
+need_time
+dir=$dir/cascade-$set_
 mkdir -p "$dir"
 go build -o "$dir/cronus" .
 c="$dir/cronus"

@@ -13,12 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-2}
-dir=${BENCH_DIR:-/tmp/cronus-bench}
-mkdir -p "$dir"
-py=/usr/bin/python3
-if ! $py -c 'import numpy' 2>/dev/null; then
-  apt-get update -qq && apt-get install -y -qq python3-numpy >/dev/null
-fi
+. bench/lib.sh
+need_py numpy python3-numpy
 # numpy links the generic libblas.so.3; Debian's OpenBLAS takes it over
 # through the alternatives system once installed.
 if [ ! -e /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 ]; then

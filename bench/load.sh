@@ -11,13 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 docs=${1:-1000000}
-dir=${BENCH_DIR:-/tmp/cronus-bench}
-mkdir -p "$dir"
-py=/usr/bin/python3
-if ! $py -c 'import xgboost' 2>/dev/null; then
-  apt-get update -qq && apt-get install -y -qq python3-xgboost >/dev/null
-fi
-[ -x /usr/bin/time ] || apt-get install -y -qq time >/dev/null
+. bench/lib.sh
+need_py xgboost python3-xgboost
+need_time
 
 go build -o "$dir/cronus" .
 file="$dir/synth-$docs.txt"

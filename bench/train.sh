@@ -14,13 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
-dir=${BENCH_DIR:-/tmp/cronus-bench}
-mkdir -p "$dir"
-py=/usr/bin/python3
-if ! $py -c 'import xgboost' 2>/dev/null; then
-  apt-get update -qq && apt-get install -y -qq python3-xgboost >/dev/null
-fi
-[ -x /usr/bin/time ] || apt-get install -y -qq time >/dev/null
+. bench/lib.sh
+need_py xgboost python3-xgboost
+need_time
 go build -o "$dir/cronus" .
 c="$dir/cronus"
 field() { $py -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval('d'+sys.argv[2]))" "$1" "$2"; }
