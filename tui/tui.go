@@ -203,7 +203,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, waitOpt(msg.gen, m.run.job.Events())
 		}
 		m.running = false
-		m.snap.Phase = "done" // the last snapshot may predate the end of the run
+		if out := msg.ev.Result; out != nil && out.History.Phase == "done" {
+			// The stream's last snapshot may be a coalesced, earlier one; a
+			// finished run's own history is complete.
+			m.snap = out.History
+		}
 		if out := msg.ev.Result; out != nil && out.Best != nil {
 			m.best, m.bestPar = out.Best, m.runPar.Params
 		}
