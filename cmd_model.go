@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -440,14 +442,10 @@ func writeRun(path string, d *data.Dataset, scores []float64, tag string) error 
 	})
 }
 
-// sortByScore orders document indices by descending score, ties by index.
+// sortByScore orders document indices (ascending on entry) by descending
+// score, ties by index.
 func sortByScore(order []int, scores []float64) {
-	// Insertion sort is stable and queries are short.
-	for a := 1; a < len(order); a++ {
-		for b := a; b > 0 && scores[order[b]] > scores[order[b-1]]; b-- {
-			order[b], order[b-1] = order[b-1], order[b]
-		}
-	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
 }
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
