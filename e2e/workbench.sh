@@ -2,7 +2,8 @@
 # End-to-end run of the real binary in a terminal (tmux): start the workbench
 # on the built-in data, wait for the first cascade and keep it, change λ,
 # wait for the warm restart to finish and keep that cascade too, open the
-# compare view, quit. The captured screens must show the views and no panic.
+# compare view, start a λ sweep and cancel it after its first points, quit.
+# The captured screens must show the views and no panic.
 # Screens are left in $OUT (default a temporary directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +43,11 @@ for want in 'kept #1' 'kept #2' 'NDCG@10' 'P@5'; do
   grep -q "$want" "$out/compare.txt" || { echo "the compare view lacks '$want':"; cat "$out/compare.txt"; exit 1; }
 done
 tmux send-keys -t "$session" c
+tmux send-keys -t "$session" w
+wait_for 'λ sweep [1-7]/8' 60 sweep.txt
+grep -q '× λ sweep' "$out/sweep.txt" || { echo "the plot has no λ sweep series:"; cat "$out/sweep.txt"; exit 1; }
+tmux send-keys -t "$session" w
+wait_for 'λ sweep cancelled at [1-8] of 8' 10 sweep-cancel.txt
 tmux send-keys -t "$session" q
 wait_for 'EXITED 0' 10 exit.txt
 echo "workbench e2e ok (screens in $out)"

@@ -51,8 +51,8 @@ func metricValue(ms map[string]float64, key string) string {
 	return "–"
 }
 
-// curvePoints are what 'e' exports: the baselines, the kept cascades and
-// the finished runs.
+// curvePoints are what 'e' exports: the baselines, the kept cascades, the
+// λ sweep and the finished runs.
 func (m Model) curvePoints() []baseline.Point {
 	var pts []baseline.Point
 	if m.w != nil {
@@ -61,6 +61,7 @@ func (m Model) curvePoints() []baseline.Point {
 	for _, k := range m.kept {
 		pts = append(pts, k.Point())
 	}
+	pts = append(pts, m.sweepPts...)
 	return append(pts, m.finished...)
 }
 

@@ -5,7 +5,7 @@ package tui
 var keyHelp = []struct{ keys, what string }{
 	{"q, ctrl+c", "quit (cancels running work)"},
 	{"?", "show or hide this help"},
-	{"o", "open the load screen: pick train, valid, test, costs and model files (tab field, ↑↓ move, enter pick, backspace up, l load, esc back)"},
+	{"o", "open the load screen: pick train, valid, test, costs and model files (tab field, ↑↓ move, enter pick, / type a path: enter or tab accepts, esc cancels; backspace up, l load, esc back)"},
 	{"tab, shift+tab, 1-5", "switch pane (below 120×40)"},
 	{"↑, ↓/j", "select a parameter"},
 	{"←/h, →/l", "step it (λ, σ, ρ, ω⁺ ×1.5; K, leaves, relevant ±1; ε ±0.05; δ ±0.1; trees ±50)"},
@@ -17,9 +17,10 @@ var keyHelp = []struct{ keys, what string }{
 	{"s", "save the best cascade to ./" + savePath},
 	{"k", "keep the best cascade for comparison (at most 4)"},
 	{"c", "show or hide the kept cascades side by side (esc hides)"},
+	{"w", "run a λ sweep (Algorithm 2 at 8 values of λ, plotted as the λ sweep); w again, r or a parameter change cancels it"},
 	{"e", "export the curves to ./" + curvesCSV + " and .svg"},
 }
 
-// p, space, n, k, c and e come before r, enter and tab so that a wide
+// p, space, n, k, c, w and e come before r, enter and tab so that a wide
 // line still shows them.
-const helpLine = "q quit · ? help · ↑↓←→ params · p panel · space pause · n step · s save · k keep · c compare · e export · o open · r restart · enter type · tab pane"
+const helpLine = "q quit · ? help · ↑↓←→ params · p panel · space pause · n step · s save · k keep · c compare · w sweep · e export · o open · r restart · enter type · tab pane"

@@ -217,12 +217,12 @@ func (m Model) renderPane(i, w, h int) string {
 	}
 }
 
-// points are the baselines and the finished runs.
+// points are the baselines, the λ sweep and the finished runs.
 func (m Model) points() []baseline.Point {
 	if m.w == nil {
 		return m.finished
 	}
-	return slices.Concat(m.w.points, m.finished)
+	return slices.Concat(m.w.points, m.sweepCurve(), m.finished)
 }
 
 // paramItem is parameter i as "name value", highlighted when selected.
@@ -274,8 +274,11 @@ func (m Model) statusLine(w int) string {
 			msg = m.styles.Error.Render(msg)
 		}
 	}
-	if m.paused {
-		p := m.styles.Title.Render("paused")
+	for _, note := range []string{m.sweepProgress(), pausedNote(m.paused)} {
+		if note == "" {
+			continue
+		}
+		p := m.styles.Title.Render(note)
 		if msg != "" {
 			p += " · " + msg
 		}
@@ -293,6 +296,13 @@ func (m Model) statusLine(w int) string {
 		return msg
 	}
 	return msg + " │ " + views.RenderStatus(m.snap, full, rest, m.styles)
+}
+
+func pausedNote(paused bool) string {
+	if paused {
+		return "paused"
+	}
+	return ""
 }
 
 // helpView lists every key.

@@ -3,6 +3,9 @@ package tui
 import (
 	"bufio"
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,6 +36,7 @@ const maxRecent = 20
 type choice struct {
 	label, value string
 	dir          bool // enter enters it
+	typed        bool // enter opens the path input
 }
 
 // loadScreen picks the files of a new load; it is a state of the root model.
@@ -43,6 +47,10 @@ type loadScreen struct {
 	dir    string   // the directory browsed
 	recent []string // most recent first
 	list   []choice // of the selected field
+
+	typing bool   // a path is typed into the selected field
+	input  string // the path typed so far
+	err    string // why the last typed path was refused
 }
 
 // openLoadScreen shows the load screen with the files of the current load.
@@ -60,13 +68,14 @@ func (m *Model) openLoadScreen() {
 
 // selectValue selects the list line of the field's value, if listed.
 func (ls *loadScreen) selectValue() {
-	if i := slices.IndexFunc(ls.list, func(c choice) bool { return !c.dir && c.value == ls.values[ls.field] }); i >= 0 {
+	if i := slices.IndexFunc(ls.list, func(c choice) bool { return !c.dir && !c.typed && c.value == ls.values[ls.field] }); i >= 0 {
 		ls.sel = i
 	}
 }
 
 // refresh rebuilds the list: none (optional fields), the built-in names,
-// the recent files, then the directory browsed (directories first).
+// the recent files, the line that opens the path input, then the directory
+// browsed (directories first).
 func (ls *loadScreen) refresh() {
 	var l []choice
 	if ls.field != fieldTrain {
@@ -78,6 +87,7 @@ func (ls *loadScreen) refresh() {
 	for _, r := range ls.recent {
 		l = append(l, choice{label: "recent  " + r, value: r})
 	}
+	l = append(l, choice{label: "type a path… (/)", typed: true})
 	l = append(l, choice{label: "../", value: filepath.Dir(ls.dir), dir: true})
 	entries, _ := os.ReadDir(ls.dir) // unreadable: only the way up
 	var files []choice
@@ -115,11 +125,95 @@ func (ls *loadScreen) enter(dir string) {
 	ls.refresh()
 }
 
+// choose sets the selected field to value and moves on to the next field.
+func (ls *loadScreen) choose(value string) {
+	ls.values[ls.field] = value
+	if ls.field < numFields-1 {
+		ls.field, ls.sel = ls.field+1, 0
+		ls.refresh()
+		ls.selectValue()
+	}
+}
+
+// typeKey handles a key while a path is typed: enter or tab accepts it,
+// esc cancels, backspace and ctrl+u erase.
+func (ls *loadScreen) typeKey(k tea.KeyMsg) {
+	switch k.Type {
+	case tea.KeyEsc:
+		ls.typing, ls.err = false, ""
+	case tea.KeyBackspace:
+		if r := []rune(ls.input); len(r) > 0 {
+			ls.input = string(r[:len(r)-1])
+		}
+	case tea.KeyCtrlU:
+		ls.input = ""
+	case tea.KeyEnter, tea.KeyTab:
+		ls.accept()
+	case tea.KeySpace:
+		ls.input += " "
+	case tea.KeyRunes:
+		ls.input += string(k.Runes)
+	}
+}
+
+// accept takes the typed path if it names a built-in set or an existing
+// file (~ is the home directory); a directory is opened in the browser.
+// Anything else stays in the input with a message saying why.
+func (ls *loadScreen) accept() {
+	typed := strings.TrimSpace(ls.input)
+	if typed == "" {
+		ls.err = "type a path, or esc to go back to the list"
+		return
+	}
+	if data.IsBuiltin(typed) {
+		ls.typing, ls.err = false, ""
+		ls.choose(typed)
+		return
+	}
+	p, err := expandHome(typed)
+	if err != nil {
+		ls.err = err.Error()
+		return
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		ls.err = p + ": no such file or directory"
+		return
+	case err != nil:
+		ls.err = err.Error()
+		return
+	}
+	ls.typing, ls.err = false, ""
+	if fi.IsDir() {
+		ls.enter(p)
+		return
+	}
+	ls.choose(p)
+}
+
+// expandHome replaces a leading ~ (alone or before a slash) with the home
+// directory.
+func expandHome(p string) (string, error) {
+	if p != "~" && !strings.HasPrefix(p, "~/") {
+		return p, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("%s: no home directory for ~ (%v)", p, err)
+	}
+	return filepath.Join(home, p[1:]), nil
+}
+
 // loadKey handles a key while the load screen is shown (q and ctrl+c
 // have quit already).
 func (m Model) loadKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	ls := *m.loadScr
 	m.loadScr = &ls
+	if ls.typing {
+		ls.typeKey(k)
+		return m, nil
+	}
 	switch k.String() {
 	case "esc":
 		m.loadScr = nil
@@ -137,17 +231,16 @@ func (m Model) loadKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		ls.selectValue()
 	case "backspace":
 		ls.enter(filepath.Dir(ls.dir))
+	case "/":
+		ls.typing, ls.input, ls.err = true, "", ""
 	case "enter":
-		c := ls.list[ls.sel]
-		if c.dir {
+		switch c := ls.list[ls.sel]; {
+		case c.typed:
+			ls.typing, ls.input, ls.err = true, "", ""
+		case c.dir:
 			ls.enter(c.value)
-			break
-		}
-		ls.values[ls.field] = c.value
-		if ls.field < numFields-1 {
-			ls.field, ls.sel = ls.field+1, 0
-			ls.refresh()
-			ls.selectValue()
+		default:
+			ls.choose(c.value)
 		}
 	case "l", "ctrl+l":
 		if ls.values[fieldTrain] == "" {
@@ -170,6 +263,7 @@ type reloadedMsg struct {
 // files v, as a new generation.
 func (m Model) reload(v [numFields]string) (Model, tea.Cmd) {
 	m.stopRun()
+	m.dropSweep()
 	m.flowCancel()
 	m.ctx, m.flowCancel = context.WithCancel(m.base)
 	m.gen++
@@ -271,10 +365,17 @@ func addRecent(files []string) error {
 func (m Model) loadView(w, h int) string {
 	ls := m.loadScr
 	st := m.styles
-	lines := []string{st.Title.Render("load") + st.Dim.Render("  tab field · ↑↓ move · enter pick · backspace up · l load · esc back")}
+	hint := "  tab field · ↑↓ move · enter pick · / type a path · backspace up · l load · esc back"
+	if ls.typing {
+		hint = "  type a path (~ is home) · enter or tab accepts · esc cancels · ctrl+u clears"
+	}
+	lines := []string{st.Title.Render("load") + st.Dim.Render(hint)}
 	for i, n := range fieldNames {
 		v := ls.values[i]
-		if v == "" {
+		switch {
+		case ls.typing && i == ls.field:
+			v = ls.input + "▏"
+		case v == "":
 			v = st.Dim.Render("(none)")
 		}
 		it := "  " + padRight(n, 6) + " " + v
@@ -283,7 +384,12 @@ func (m Model) loadView(w, h int) string {
 		}
 		lines = append(lines, it)
 	}
-	lines = append(lines, "", st.Dim.Render("pick the "+fieldNames[ls.field]+" file · in "+ls.dir))
+	if ls.err != "" {
+		lines = append(lines, "", st.Error.Render(ls.err))
+	} else {
+		lines = append(lines, "")
+	}
+	lines = append(lines, st.Dim.Render("pick the "+fieldNames[ls.field]+" file · in "+ls.dir))
 	rows := max(h-len(lines), 1)
 	top := 0
 	if ls.sel >= rows {

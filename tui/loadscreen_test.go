@@ -228,3 +228,97 @@ func TestLoadScreenFits(t *testing.T) {
 		}
 	}
 }
+
+// typePath opens the path input with / and types s.
+func typePath(t *testing.T, m Model, s string) Model {
+	t.Helper()
+	m, _ = update(t, m, key("/"))
+	if m.loadScr == nil || !m.loadScr.typing {
+		t.Fatal("/ does not open the path input")
+	}
+	m, cmd := update(t, m, key(s))
+	if cmd != nil {
+		t.Fatalf("typing %q gave a command (quit?)", s)
+	}
+	return m
+}
+
+func TestLoadScreenTypesPath(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	dir := t.TempDir()
+	train := filepath.Join(dir, "quick train.txt") // q and a space are typed, not keys
+	for _, f := range []string{train, filepath.Join(home, "costs")} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	m, _ = update(t, m, key("o"))
+
+	cases := []struct {
+		name, typed string
+		accept      tea.KeyType
+		field       int    // the field set
+		want        string // its value
+	}{
+		{"path", train, tea.KeyEnter, fieldTrain, train},
+		{"builtin", "builtin:mq2008/vali", tea.KeyTab, fieldValid, "builtin:mq2008/vali"},
+		{"home", "~/costs", tea.KeyEnter, fieldTest, filepath.Join(home, "costs")},
+	}
+	for _, c := range cases {
+		if m.loadScr.field != c.field {
+			t.Fatalf("%s: field %d, want %d", c.name, m.loadScr.field, c.field)
+		}
+		m = typePath(t, m, c.typed)
+		if v := m.View(); !strings.Contains(v, c.typed+"▏") || !strings.Contains(v, "esc cancels") {
+			t.Errorf("%s: the input is not shown:\n%s", c.name, v)
+		}
+		m, _ = update(t, m, special(c.accept))
+		if m.loadScr.typing || m.loadScr.values[c.field] != c.want || m.loadScr.field != c.field+1 {
+			t.Errorf("%s: typing %v, %s = %q (want %q), field %d", c.name, m.loadScr.typing, fieldNames[c.field], m.loadScr.values[c.field], c.want, m.loadScr.field)
+		}
+	}
+
+	// A path that does not exist is refused with a message; esc cancels.
+	before := m.loadScr.values
+	missing := filepath.Join(dir, "nope.txt")
+	m = typePath(t, m, missing)
+	m, _ = update(t, m, special(tea.KeyEnter))
+	if !m.loadScr.typing || m.loadScr.values != before {
+		t.Errorf("a missing file was accepted: %q", m.loadScr.values)
+	}
+	if v := m.View(); !strings.Contains(v, missing+": no such file or directory") {
+		t.Errorf("no message for a missing file:\n%s", v)
+	}
+	m, _ = update(t, m, special(tea.KeyBackspace))
+	if m.loadScr.input != missing[:len(missing)-1] {
+		t.Errorf("backspace: input %q", m.loadScr.input)
+	}
+	m, _ = update(t, m, special(tea.KeyEsc))
+	if m.loadScr == nil || m.loadScr.typing || m.loadScr.err != "" || m.loadScr.values != before {
+		t.Errorf("esc does not cancel the input alone")
+	}
+	if v := m.View(); strings.Contains(v, "no such file") {
+		t.Errorf("the message outlives the input:\n%s", v)
+	}
+
+	// A directory opens in the browser; the list's "type a path" line opens
+	// the input too.
+	m = typePath(t, m, "~")
+	m, _ = update(t, m, special(tea.KeyEnter))
+	if m.loadScr.typing || m.loadScr.dir != home {
+		t.Errorf("~: typing %v, in %s", m.loadScr.typing, m.loadScr.dir)
+	}
+	i := slices.IndexFunc(m.loadScr.list, func(c choice) bool { return c.typed })
+	for i >= 0 && m.loadScr.sel != i {
+		m, _ = update(t, m, key("down"))
+	}
+	m, _ = update(t, m, key("enter"))
+	if i < 0 || !m.loadScr.typing {
+		t.Errorf("enter on the list's line does not open the input (line %d)", i)
+	}
+}

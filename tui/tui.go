@@ -74,6 +74,11 @@ type Model struct {
 	keptN   int                 // cascades kept so far, numbering them
 	compare bool                // the compare view is shown
 
+	sweep     *sweepRun        // the running λ sweep, if any
+	sweepGen  int              // generation of the sweep; older events are dropped
+	sweepPts  []baseline.Point // of the last sweep (valid and test), until the data or ensemble changes
+	sweepDone int              // values of λ done by the running sweep
+
 	pane    int  // shown below the full-layout size
 	sel     int  // selected parameter
 	panel   bool // the parameter panel is shown
@@ -220,6 +225,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case !errors.Is(err, context.Canceled):
 			m.setStatus("optimisation: "+err.Error(), true)
 		}
+	case sweepMsg:
+		return m.sweepEvent(msg)
 	case debounceMsg:
 		if msg.edit != m.edits || m.phase != phaseReady {
 			return m, nil
@@ -248,9 +255,10 @@ func (m *Model) fail(s string) {
 
 func (m *Model) setStatus(s string, isErr bool) { m.status, m.errLine = s, isErr }
 
-// restart cancels the running optimisation and starts the next generation,
-// warm from the best cascade so far when warm.
+// restart cancels the running optimisation (and λ sweep) and starts the
+// next generation, warm from the best cascade so far when warm.
 func (m Model) restart(warm bool) (Model, tea.Cmd) {
+	m.stopSweep()
 	m.gen++
 	old := m.run
 	if old != nil {
@@ -274,6 +282,7 @@ func (m Model) apply() (Model, tea.Cmd) {
 		return m.retrain()
 	case m.par.tg != m.w.tg:
 		m.stopRun()
+		m.stopSweep()
 		m.gen++
 		m.phase = phasePreparing
 		w := *m.w
@@ -287,6 +296,7 @@ func (m Model) apply() (Model, tea.Cmd) {
 // problem is then rebuilt and the optimisation started afresh.
 func (m Model) retrain() (Model, tea.Cmd) {
 	m.stopRun()
+	m.dropSweep()
 	m.gen++
 	m.phase = phaseTraining
 	m.trainProg = job.Progress{}
@@ -309,7 +319,7 @@ func (m *Model) stopRun() {
 // key routes one key press.
 func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	s := k.String()
-	if s == "ctrl+c" || s == "q" {
+	if s == "ctrl+c" || s == "q" && (m.loadScr == nil || !m.loadScr.typing) {
 		m.cancel()
 		return m, tea.Quit
 	}
@@ -391,6 +401,8 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.compare = !m.compare
 	case "esc":
 		m.compare = false
+	case "w":
+		return m.toggleSweep()
 	case "e":
 		if m.phase != phaseReady {
 			m.setStatus("nothing to export yet: wait for the baselines", true)

@@ -64,7 +64,7 @@ func sampleSnapshot() cronus.Snapshot {
 		Best: validEval, BestTest: testEval, BestStep: 57, LambdaMax: 0.0123}
 }
 
-// samplePoints is a λ sweep and the baselines: 32 points over 5 methods and
+// samplePoints is a λ sweep and the baselines: 38 points over 6 methods and
 // the validation and test splits, unevenly spaced in cost.
 func samplePoints() ([]baseline.Point, *baseline.Point) {
 	var pts []baseline.Point
@@ -86,6 +86,7 @@ func samplePoints() ([]baseline.Point, *baseline.Point) {
 		[]float64{0.210, 0.219, 0.225}, []float64{0.214, 0.223, 0.229})
 	add("single-stage", []float64{0.5, 0.1, 0.01}, []float64{150, 420, 760},
 		[]float64{0.205, 0.218, 0.224}, []float64{0.209, 0.221, 0.227})
+	add(MethodSweep, []float64{0.5, 0.05, 0.005}, []float64{110, 330, 640}, []float64{0.214, 0.224, 0.229}, []float64{0.217, 0.226, 0.231})
 	add("cronus-init", []float64{0.5, 0.1}, []float64{120, 260}, []float64{0.212, 0.220}, []float64{0.215, 0.224})
 	add("cronus", []float64{0.5, 0.1, 0.01}, []float64{95, 280, 520},
 		[]float64{0.219, 0.2287, 0.231}, []float64{0.222, 0.231, 0.234})

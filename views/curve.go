@@ -21,9 +21,13 @@ var curveMethods = []struct{ method, test, other string }{
 	{baseline.MethodPrefix, "•", "◦"},
 	{baseline.MethodEarlyExit, "▼", "▽"},
 	{"single-stage", "▲", "△"},
+	{MethodSweep, "×", "+"},
 	{"cronus-init", "■", "□"},
 	{"cronus", "●", "○"},
 }
+
+// MethodSweep is the series of a λ sweep's points in the workbench.
+const MethodSweep = "λ sweep"
 
 // keptPrefix starts the method of a kept cascade (KeptCascade.Method).
 const keptPrefix = "kept #"
@@ -259,7 +263,7 @@ func marker(method, split string) string {
 // markStyle colours the cascades as values and the baselines as bars.
 func markStyle(method string, st Styles) lipgloss.Style {
 	switch {
-	case strings.HasPrefix(method, "cronus"):
+	case strings.HasPrefix(method, "cronus"), method == MethodSweep:
 		return st.Value
 	case strings.HasPrefix(method, keptPrefix):
 		return st.Title

@@ -1,0 +1,182 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/job"
+	"github.com/cronus-ltr/cronus/views"
+)
+
+// The λ sweep's grid, in fractions of λ_max: log-spaced like the default
+// of `cronus sweep --lambdas 0.002:0.5:8`.
+const (
+	sweepFrom, sweepTo = 0.002, 0.5
+	sweepN             = 8
+)
+
+// sweepMethod is the method of the sweep's points in the exported CSV:
+// each is the cascade of Algorithm 2 alone (README, `cronus sweep`).
+const sweepMethod = "cronus-init"
+
+// sweepLambdas is the grid: n values from `from` to `to`, log-spaced.
+func sweepLambdas(from, to float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = from
+		if n > 1 {
+			out[i] = from * math.Pow(to/from, float64(i)/float64(n-1))
+		}
+	}
+	return out
+}
+
+// sweepRun is one λ sweep job.
+type sweepRun struct {
+	job    *job.Job[[]baseline.Point, []baseline.Point]
+	cancel context.CancelFunc
+	n      int // values of λ
+}
+
+type sweepMsg struct {
+	gen int
+	ev  job.Event[[]baseline.Point, []baseline.Point]
+}
+
+// startSweep runs, as a job, the fast initialisation (Algorithm 2) for
+// every λ of lambdas with the other parameters of par, scoring each cascade
+// on valid and test. Each snapshot holds the points so far, in λ order, and
+// is sent at a boundary, so none is coalesced away.
+func startSweep(ctx context.Context, w *workData, par cronus.Params, lambdas []float64) *sweepRun {
+	ctx, cancel := context.WithCancel(ctx)
+	run := &sweepRun{cancel: cancel, n: len(lambdas)}
+	run.job = job.Start(ctx, func(ctx context.Context, r *job.Reporter[[]baseline.Point]) ([]baseline.Point, error) {
+		r.Phase("λ sweep", float64(len(lambdas)))
+		eval := w.evaluator()
+		var pts []baseline.Point
+		for i, lam := range lambdas {
+			if err := ctx.Err(); err != nil {
+				return pts, err
+			}
+			p := par
+			p.Lambda = lam
+			st, err := cronus.Initialize(w.pr, w.sc, p)
+			if err != nil {
+				return pts, err
+			}
+			v, t := eval(&st.Cascade)
+			for _, e := range []struct {
+				split string
+				ev    cronus.Eval
+			}{{"valid", v}, {"test", t}} {
+				if e.ev.Metrics != nil {
+					pts = append(pts, baseline.Point{Method: sweepMethod, Split: e.split, Lambda: lam, Cost: e.ev.Cost, Metrics: e.ev.Metrics})
+				}
+			}
+			pts = slices.Clip(pts) // the snapshot shares the array; later appends copy
+			snap := pts
+			r.Boundary(float64(i+1), func() []baseline.Point { return snap })
+		}
+		return pts, nil
+	})
+	return run
+}
+
+func waitSweep(gen int, ch <-chan job.Event[[]baseline.Point, []baseline.Point]) tea.Cmd {
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return sweepMsg{gen, ev}
+	}
+}
+
+// toggleSweep starts a λ sweep, or cancels the running one.
+func (m Model) toggleSweep() (Model, tea.Cmd) {
+	if m.sweep != nil {
+		m.stopSweep()
+		return m, nil
+	}
+	if m.phase != phaseReady {
+		m.setStatus("no λ sweep yet: wait for the cascade problem and the baselines", true)
+		return m, nil
+	}
+	m.sweepGen++
+	m.sweep = startSweep(m.ctx, m.w, m.par.Params, sweepLambdas(sweepFrom, sweepTo, sweepN))
+	m.sweepPts, m.sweepDone = nil, 0
+	m.setStatus(fmt.Sprintf("Algorithm 2 at %d values of λ, %g to %g × λ_max (w cancels)", sweepN, sweepFrom, sweepTo), false)
+	return m, waitSweep(m.sweepGen, m.sweep.job.Events())
+}
+
+// stopSweep cancels the running sweep, if any, keeping its points so far;
+// its remaining events are of an older generation and dropped.
+func (m *Model) stopSweep() {
+	if m.sweep == nil {
+		return
+	}
+	m.sweep.cancel()
+	m.setStatus(fmt.Sprintf("λ sweep cancelled at %d of %d", m.sweepDone, m.sweep.n), false)
+	m.sweep = nil
+	m.sweepGen++
+}
+
+// dropSweep cancels the sweep and forgets its points: they are of data or
+// an ensemble that is gone.
+func (m *Model) dropSweep() {
+	m.stopSweep()
+	m.sweepPts, m.sweepDone = nil, 0
+}
+
+// sweepEvent takes one event of the running sweep.
+func (m Model) sweepEvent(msg sweepMsg) (Model, tea.Cmd) {
+	if msg.gen != m.sweepGen || m.sweep == nil {
+		return m, nil
+	}
+	m.sweepPts, m.sweepDone = msg.ev.Snapshot, int(msg.ev.Progress.Done)
+	if !msg.ev.Final {
+		return m, waitSweep(msg.gen, m.sweep.job.Events())
+	}
+	n := m.sweep.n
+	m.sweep = nil
+	if msg.ev.Err != nil {
+		if !errors.Is(msg.ev.Err, context.Canceled) {
+			m.setStatus("λ sweep: "+msg.ev.Err.Error(), true)
+		}
+		return m, nil
+	}
+	m.sweepPts, m.sweepDone = msg.ev.Result, n
+	m.setStatus(fmt.Sprintf("λ sweep done: %d values of λ (e exports them as %s)", n, sweepMethod), false)
+	return m, nil
+}
+
+// sweepCurve is the sweep's points of the split the baselines are drawn
+// for, as the plot's "λ sweep" series.
+func (m Model) sweepCurve() []baseline.Point {
+	split := "test"
+	if m.w == nil || m.w.test == nil {
+		split = "valid"
+	}
+	var out []baseline.Point
+	for _, p := range m.sweepPts {
+		if p.Split == split {
+			p.Method = views.MethodSweep
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// sweepProgress is the status line's note of the running sweep.
+func (m Model) sweepProgress() string {
+	if m.sweep == nil {
+		return ""
+	}
+	return fmt.Sprintf("λ sweep %d/%d", m.sweepDone, m.sweep.n)
+}
