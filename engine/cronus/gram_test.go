@@ -79,7 +79,15 @@ func gramRandom(seed uint64, n, T int, zeros float64) (*Outputs, []float64, []fl
 func checkGram(t *testing.T, o *Outputs, w, y []float64, cols []int, g, r []float64) {
 	t.Helper()
 	want, wantR, scale := gramNaive(o, w, y, cols)
-	k := len(cols)
+	checkGramNear(t, want, wantR, scale, g, r, 1e-9)
+}
+
+// checkGramNear compares G and r with want and wantR, to tol times each
+// entry's scale (as gramNaive returns them), and checks that G is exactly
+// symmetric.
+func checkGramNear(t *testing.T, want, wantR, scale, g, r []float64, tol float64) {
+	t.Helper()
+	k := len(wantR)
 	if len(g) != k*k || len(r) != k {
 		t.Fatalf("len(g), len(r) = %d, %d, want %d, %d", len(g), len(r), k*k, k)
 	}
@@ -90,7 +98,7 @@ func checkGram(t *testing.T, o *Outputs, w, y []float64, cols []int, g, r []floa
 			if b < k {
 				got, exp = g[a*k+b], want[a*k+b]
 			}
-			if math.Abs(got-exp) > 1e-9*scale[a*(k+1)+b] && bad < 5 {
+			if math.Abs(got-exp) > tol*scale[a*(k+1)+b] && bad < 5 {
 				t.Errorf("entry (%d, %d) = %.17g, want %.17g (scale %g)", a, b, got, exp, scale[a*(k+1)+b])
 				bad++
 			}
@@ -101,61 +109,85 @@ func checkGram(t *testing.T, o *Outputs, w, y []float64, cols []int, g, r []floa
 	}
 }
 
-func TestGramHandWorked(t *testing.T) {
-	// Three documents, two trees and the intercept (weights with exact
-	// square roots, so that every product is exact):
-	//   H = [[1, 2], [3, -1], [0.5, 4]], w = (1, 4, 0.25), y = (1, -1, 1)
-	// G[0][0] = 1 + 4·9 + 0.25·0.25 = 37.0625, G[0][1] = 2 − 12 + 0.5 = −9.5,
-	// G[1][1] = 4 + 4 + 4 = 12, G[0][2] = 1 + 12 + 0.125 = 13.125,
-	// G[1][2] = 2 − 4 + 1 = −1, G[2][2] = 5.25,
-	// r = (1 − 12 + 0.125, 2 + 4 + 1, 1 − 4 + 0.25) = (−10.875, 7, −2.75).
-	o := &Outputs{N: 3, H: [][]float32{{1, 3, 0.5}, {2, -1, 4}}}
-	w := []float64{1, 4, 0.25}
-	y := []float64{1, -1, 1}
-	g, r := Gram(nil, nil, o, w, y, 2)
-	wantG := []float64{
-		37.0625, -9.5, 13.125,
-		-9.5, 12, -1,
-		13.125, -1, 5.25,
-	}
-	wantR := []float64{-10.875, 7, -2.75}
-	for i := range wantG {
-		if g[i] != wantG[i] {
-			t.Errorf("G[%d][%d] = %g, want %g", i/3, i%3, g[i], wantG[i])
+// gramKernels runs f as a subtest once per kernel of Gram: "fma"
+// (gramDot4x3, skipped unless the CPU has AVX2 and FMA) and "dgemv" (gonum's),
+// setting gramFMA.
+func gramKernels(t *testing.T, f func(t *testing.T)) {
+	defer func(v bool) { gramFMA = v }(gramFMA)
+	for _, fma := range []bool{true, false} {
+		name := "dgemv"
+		if fma {
+			name = "fma"
 		}
-	}
-	for i := range wantR {
-		if r[i] != wantR[i] {
-			t.Errorf("r[%d] = %g, want %g", i, r[i], wantR[i])
-		}
+		t.Run(name, func(t *testing.T) {
+			if fma && !gramHaveFMA {
+				t.Skip("the CPU lacks AVX2 or FMA")
+			}
+			gramFMA = fma
+			f(t)
+		})
 	}
 }
 
-func TestGramMatchesNaive(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		n, T  int
-		zeros float64 // fraction of zero weights
-	}{
-		{"one tree", 50, 1, 0},
-		{"one document", 1, 5, 0},
-		{"small", 37, 6, 0},
-		{"zero weights", 300, 9, 0.4},
-		{"all weights zero", 40, 3, 1},
-		{"partial sub-block", gramSub + 3, 12, 0.1},
-		{"several blocks, ragged", 2*gramDocs + gramSub + 77, 21, 0.1},
-		{"several tiles", 700, gramTileCols + gramTileRows + 5, 0.1},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			o, w, y := gramRandom(uint64(tc.n*1000+tc.T), tc.n, tc.T, tc.zeros)
-			g, r := Gram(nil, nil, o, w, y, 2)
-			cols := make([]int, tc.T+1)
-			for c := range cols {
-				cols[c] = c
+func TestGramHandWorked(t *testing.T) {
+	gramKernels(t, func(t *testing.T) {
+		// Three documents, two trees and the intercept (weights with exact
+		// square roots, so that every product is exact):
+		//   H = [[1, 2], [3, -1], [0.5, 4]], w = (1, 4, 0.25), y = (1, -1, 1)
+		// G[0][0] = 1 + 4·9 + 0.25·0.25 = 37.0625, G[0][1] = 2 − 12 + 0.5 = −9.5,
+		// G[1][1] = 4 + 4 + 4 = 12, G[0][2] = 1 + 12 + 0.125 = 13.125,
+		// G[1][2] = 2 − 4 + 1 = −1, G[2][2] = 5.25,
+		// r = (1 − 12 + 0.125, 2 + 4 + 1, 1 − 4 + 0.25) = (−10.875, 7, −2.75).
+		o := &Outputs{N: 3, H: [][]float32{{1, 3, 0.5}, {2, -1, 4}}}
+		w := []float64{1, 4, 0.25}
+		y := []float64{1, -1, 1}
+		g, r := Gram(nil, nil, o, w, y, 2)
+		wantG := []float64{
+			37.0625, -9.5, 13.125,
+			-9.5, 12, -1,
+			13.125, -1, 5.25,
+		}
+		wantR := []float64{-10.875, 7, -2.75}
+		for i := range wantG {
+			if g[i] != wantG[i] {
+				t.Errorf("G[%d][%d] = %g, want %g", i/3, i%3, g[i], wantG[i])
 			}
-			checkGram(t, o, w, y, cols, g, r)
-		})
-	}
+		}
+		for i := range wantR {
+			if r[i] != wantR[i] {
+				t.Errorf("r[%d] = %g, want %g", i, r[i], wantR[i])
+			}
+		}
+	})
+}
+
+func TestGramMatchesNaive(t *testing.T) {
+	gramKernels(t, func(t *testing.T) {
+		for _, tc := range []struct {
+			name  string
+			n, T  int
+			zeros float64 // fraction of zero weights
+		}{
+			{"one tree", 50, 1, 0},
+			{"one document", 1, 5, 0},
+			{"small", 37, 6, 0},
+			{"zero weights", 300, 9, 0.4},
+			{"all weights zero", 40, 3, 1},
+			{"partial sub-block", gramSub + 3, 12, 0.1},
+			{"several blocks, ragged", 2*gramDocs + gramSub + 77, 21, 0.1},
+			{"several tiles", 700, gramTileCols + gramTileRows + 5, 0.1},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				o, w, y := gramRandom(uint64(tc.n*1000+tc.T), tc.n, tc.T, tc.zeros)
+				g, r := Gram(nil, nil, o, w, y, 2)
+				cols := make([]int, tc.T+1)
+				for c := range cols {
+					cols[c] = c
+				}
+				checkGram(t, o, w, y, cols, g, r)
+			})
+		}
+	})
 }
 
 func TestGramNoDocuments(t *testing.T) {
@@ -175,63 +207,195 @@ func TestGramNoDocuments(t *testing.T) {
 }
 
 func TestGramWorkersBitForBit(t *testing.T) {
-	// Two blocks (the second one ragged) and tiles in both directions.
-	n, T := gramDocs+gramSub+301, gramTileCols+gramTileRows+9
-	o, w, y := gramRandom(3, n, T, 0.1)
-	g1, r1 := Gram(nil, nil, o, w, y, 1)
-	for _, workers := range []int{2, 3, 0} {
-		// Reused outputs, full of garbage, must be overwritten.
-		g := make([]float64, len(g1))
-		r := make([]float64, len(r1))
-		for i := range g {
-			g[i] = math.NaN()
-		}
-		g, r = Gram(g, r, o, w, y, workers)
-		for i := range g1 {
-			if math.Float64bits(g[i]) != math.Float64bits(g1[i]) {
-				t.Fatalf("workers=%d: G[%d][%d] = %.17g, with 1 worker %.17g", workers, i/(T+1), i%(T+1), g[i], g1[i])
+	gramKernels(t, func(t *testing.T) {
+		// Two blocks (the second one ragged) and tiles in both directions.
+		n, T := gramDocs+gramSub+301, gramTileCols+gramTileRows+9
+		o, w, y := gramRandom(3, n, T, 0.1)
+		g1, r1 := Gram(nil, nil, o, w, y, 1)
+		for _, workers := range []int{2, 3, 0} {
+			// Reused outputs, full of garbage, must be overwritten.
+			g := make([]float64, len(g1))
+			r := make([]float64, len(r1))
+			for i := range g {
+				g[i] = math.NaN()
+			}
+			g, r = Gram(g, r, o, w, y, workers)
+			for i := range g1 {
+				if math.Float64bits(g[i]) != math.Float64bits(g1[i]) {
+					t.Fatalf("workers=%d: G[%d][%d] = %.17g, with 1 worker %.17g", workers, i/(T+1), i%(T+1), g[i], g1[i])
+				}
+			}
+			for i := range r1 {
+				if math.Float64bits(r[i]) != math.Float64bits(r1[i]) {
+					t.Fatalf("workers=%d: r[%d] = %.17g, with 1 worker %.17g", workers, i, r[i], r1[i])
+				}
 			}
 		}
-		for i := range r1 {
-			if math.Float64bits(r[i]) != math.Float64bits(r1[i]) {
-				t.Fatalf("workers=%d: r[%d] = %.17g, with 1 worker %.17g", workers, i, r[i], r1[i])
+		cols := make([]int, T+1)
+		for c := range cols {
+			cols[c] = c
+		}
+		checkGram(t, o, w, y, cols, g1, r1)
+	})
+}
+
+func TestGramSubset(t *testing.T) {
+	gramKernels(t, func(t *testing.T) {
+		o, w, y := gramRandom(5, 1500, 40, 0.2)
+		T := len(o.H)
+		for _, cols := range [][]int{
+			{0},
+			{T},
+			{3, T},
+			{0, 1, 2, 17, 39},
+			{1, 5, 9, 10, 11, 12, 13, 14, 20, 21, 22, 23, 24, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, T},
+			{},
+		} {
+			t.Run(fmt.Sprint(cols), func(t *testing.T) {
+				g, r := GramSubset(nil, nil, o, w, y, cols, 3)
+				checkGram(t, o, w, y, cols, g, r)
+				g1, r1 := GramSubset(nil, nil, o, w, y, cols, 1)
+				for i := range g {
+					if math.Float64bits(g[i]) != math.Float64bits(g1[i]) {
+						t.Fatalf("G[%d] = %.17g with 3 workers, %.17g with 1", i, g[i], g1[i])
+					}
+				}
+				for i := range r {
+					if math.Float64bits(r[i]) != math.Float64bits(r1[i]) {
+						t.Fatalf("r[%d] = %.17g with 3 workers, %.17g with 1", i, r[i], r1[i])
+					}
+				}
+			})
+		}
+	})
+}
+
+// gramDot4x3Ref is gramDot4x3 in Go, operation for operation (math.FMA is
+// the fused multiply-add of VFMADD231PD): the lanes, then (l0+l1)+(l2+l3).
+func gramDot4x3Ref(a, b [][]float64, n int) (out [12]float64) {
+	for j := range 3 {
+		for i := range 4 {
+			var lane [4]float64
+			for q := range n {
+				lane[q%4] = math.FMA(a[i][q], b[j][q], lane[q%4])
+			}
+			out[4*j+i] = (lane[0] + lane[1]) + (lane[2] + lane[3])
+		}
+	}
+	return out
+}
+
+func TestGramDot4x3(t *testing.T) {
+	if !gramHaveFMA {
+		t.Skip("the CPU lacks AVX2 or FMA")
+	}
+	rng := rand.New(rand.NewPCG(4, 3))
+	for _, n := range []int{0, 4, 8, 12, 36, 516, 2052} {
+		// Seven columns of different scales, then a repeated one (as
+		// gramTileFMA passes at the ends of a tile).
+		cols := make([][]float64, 7)
+		for c := range cols {
+			cols[c] = make([]float64, n)
+			s := math.Exp(2 * rng.NormFloat64())
+			for q := range cols[c] {
+				cols[c][q] = s * rng.NormFloat64()
+			}
+		}
+		for _, pick := range [][7]int{{0, 1, 2, 3, 4, 5, 6}, {0, 1, 1, 1, 4, 5, 5}, {6, 5, 4, 3, 2, 1, 0}} {
+			a := [][]float64{cols[pick[0]], cols[pick[1]], cols[pick[2]], cols[pick[3]]}
+			b := [][]float64{cols[pick[4]], cols[pick[5]], cols[pick[6]]}
+			var out [12]float64
+			for i := range out {
+				out[i] = math.NaN() // overwritten, not added to
+			}
+			p := func(c []float64) *float64 {
+				if n == 0 {
+					return nil
+				}
+				return &c[0]
+			}
+			gramDot4x3(&[4]*float64{p(a[0]), p(a[1]), p(a[2]), p(a[3])}, &[3]*float64{p(b[0]), p(b[1]), p(b[2])}, n, &out)
+			ref := gramDot4x3Ref(a, b, n)
+			for j := range 3 {
+				for i := range 4 {
+					// The plain loop, and the scale of its rounding errors.
+					var sum, abs float64
+					for q := range n {
+						sum += a[i][q] * b[j][q]
+						abs += math.Abs(a[i][q] * b[j][q])
+					}
+					got := out[4*j+i]
+					if math.Abs(got-sum) > 1e-12*abs {
+						t.Errorf("n=%d %v: a%d·b%d = %.17g, plain loop %.17g (scale %g)", n, pick, i, j, got, sum, abs)
+					}
+					if math.Float64bits(got) != math.Float64bits(ref[4*j+i]) {
+						t.Errorf("n=%d %v: a%d·b%d = %.17g, %.17g in Go (gramDot4x3Ref)", n, pick, i, j, got, ref[4*j+i])
+					}
+				}
 			}
 		}
 	}
+}
+
+func TestGramFMAOddSizes(t *testing.T) {
+	if !gramHaveFMA {
+		t.Skip("the CPU lacks AVX2 or FMA")
+	}
+	defer func(v bool) { gramFMA = v }(gramFMA)
+	gramFMA = true
+	// Document counts and sub-blocks that are not multiples of 4, and column
+	// counts (T+1 and the tiles' ends) that are not multiples of 4 or 3.
+	for _, n := range []int{1, 3, 6, 37, gramSub + 5, gramDocs + gramSub + 2} {
+		for _, T := range []int{1, 2, 4, 6, 11, gramTileRows + 2, gramTileCols + 6} {
+			t.Run(fmt.Sprintf("N=%d/T=%d", n, T), func(t *testing.T) {
+				o, w, y := gramRandom(uint64(n*100+T), n, T, 0.1)
+				cols := make([]int, T+1)
+				for c := range cols {
+					cols[c] = c
+				}
+				g, r := Gram(nil, nil, o, w, y, 2)
+				want, wantR, scale := gramNaive(o, w, y, cols)
+				checkGramNear(t, want, wantR, scale, g, r, 1e-12)
+				// And a subset of 5 columns: tiles of 1 and 2 b's past
+				// the 3s, a partial group of a's.
+				sub := []int{0, T}
+				if T >= 4 {
+					sub = []int{0, 1, T / 2, T - 1, T}
+				}
+				g, r = GramSubset(nil, nil, o, w, y, sub, 2)
+				want, wantR, scale = gramNaive(o, w, y, sub)
+				checkGramNear(t, want, wantR, scale, g, r, 1e-12)
+			})
+		}
+	}
+}
+
+func TestGramFMAMatchesDgemv(t *testing.T) {
+	if !gramHaveFMA {
+		t.Skip("the CPU lacks AVX2 or FMA")
+	}
+	defer func(v bool) { gramFMA = v }(gramFMA)
+	n, T := 2*gramDocs+gramSub+3, gramTileCols+gramTileRows+7
+	o, w, y := gramRandom(11, n, T, 0.1)
+	gramFMA = false
+	g0, r0 := Gram(nil, nil, o, w, y, 2)
+	gramFMA = true
+	g1, r1 := Gram(nil, nil, o, w, y, 2)
 	cols := make([]int, T+1)
 	for c := range cols {
 		cols[c] = c
 	}
-	checkGram(t, o, w, y, cols, g1, r1)
-}
-
-func TestGramSubset(t *testing.T) {
-	o, w, y := gramRandom(5, 1500, 40, 0.2)
-	T := len(o.H)
-	for _, cols := range [][]int{
-		{0},
-		{T},
-		{3, T},
-		{0, 1, 2, 17, 39},
-		{1, 5, 9, 10, 11, 12, 13, 14, 20, 21, 22, 23, 24, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, T},
-		{},
-	} {
-		t.Run(fmt.Sprint(cols), func(t *testing.T) {
-			g, r := GramSubset(nil, nil, o, w, y, cols, 3)
-			checkGram(t, o, w, y, cols, g, r)
-			g1, r1 := GramSubset(nil, nil, o, w, y, cols, 1)
-			for i := range g {
-				if math.Float64bits(g[i]) != math.Float64bits(g1[i]) {
-					t.Fatalf("G[%d] = %.17g with 3 workers, %.17g with 1", i, g[i], g1[i])
-				}
-			}
-			for i := range r {
-				if math.Float64bits(r[i]) != math.Float64bits(r1[i]) {
-					t.Fatalf("r[%d] = %.17g with 3 workers, %.17g with 1", i, r[i], r1[i])
-				}
-			}
-		})
+	// The two differ in the last bits; both are within 1e-12 of the scale
+	// of the entries' rounding errors of each other.
+	_, _, scale := gramNaive(o, w, y, cols)
+	checkGramNear(t, g0, r0, scale, g1, r1, 1e-12)
+	same := 0
+	for i := range g0 {
+		if g0[i] == g1[i] {
+			same++
+		}
 	}
+	t.Logf("%d of %d entries of G the same bit for bit", same, len(g0))
 }
 
 func TestGramPanics(t *testing.T) {

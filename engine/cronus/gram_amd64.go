@@ -1,0 +1,16 @@
+package cronus
+
+import "golang.org/x/sys/cpu"
+
+// gramHaveFMA reports whether the CPU (and the OS, for the YMM registers)
+// supports AVX2 and FMA, which gramDot4x3 needs.
+var gramHaveFMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// gramDot4x3 sets out[4j+i] = Σ_{q<n} a[i][q]·b[j][q] for the columns a[0…3]
+// and b[0…2], which must each have n readable entries; n must be a multiple
+// of 4. Each sum is taken in 4 lanes (lane l adds the documents q ≡ l mod 4
+// in order, one fused multiply-add each), then (l0+l1)+(l2+l3). AVX2 and
+// FMA: call it only when gramHaveFMA.
+//
+//go:noescape
+func gramDot4x3(a *[4]*float64, b *[3]*float64, n int, out *[12]float64)
