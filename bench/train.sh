@@ -2,11 +2,13 @@
 # Tree ensembles: Cronus against XGBoost 1.7 (Debian's python3-xgboost) on
 # the same files and parameters, both scored by Cronus's own metric code.
 #
-#   bash bench/train.sh [quality|speed|all]     (default all)
+#   bash bench/train.sh [quality|folds|speed|all]     (default all)
 #
 # quality: built-in MQ2008 Fold1, 500 trees, 31 leaves, learning rate 0.1,
 #   no early stopping: test NDCG@10 of Cronus lambdarank vs XGBoost rank:ndcg,
 #   and of Cronus regression vs XGBoost reg:squarederror.
+# folds: the same comparison on all five LETOR folds of MQ2008, rebuilt from
+#   Fold1 by bench/folds.py: test NDCG@10 per fold and the mean (784 queries).
 # speed: a 200,000-document, 136-feature `cronus gen` set (seed 2), squared
 #   loss, 500 trees × 31 leaves, 2 threads: training time (data loading
 #   excluded on both sides), peak memory of the whole process, and prediction
@@ -39,6 +41,32 @@ d = [x - y for x, y in zip(a, b)]
 print("%+.4f ± %.4f" % (st.mean(d), st.stdev(d) / len(d) ** 0.5))' "$dir/c-$1.pq.tsv" "$dir/x-$1.pq.tsv")
     printf '%-12s %-22s %8.4f   %-22s %8.4f   %s\n' "" "$1" "$(field "$dir/c-$1.eval.json" "['metrics']['ndcg@10']")" \
       "$2" "$(field "$dir/x-$1.eval.json" "['metrics']['ndcg@10']")" "$diff"
+  done
+fi
+
+if [ "$what" = folds ] || [ "$what" = all ]; then
+  for s in train vali test; do gzip -dc "data/builtin/mq2008/$s.txt.gz" > "$dir/mq2008-$s.txt"; done
+  $py bench/folds.py "$dir/mq2008-train.txt" "$dir/mq2008-vali.txt" "$dir/mq2008-test.txt" "$dir"
+  echo "MQ2008, the five LETOR folds, 500 trees x 31 leaves, learning rate 0.1; test NDCG@10 per fold"
+  ndcg() { $py -c 'import json,sys; print(json.load(sys.stdin)["metrics"]["ndcg@10"])'; }
+  for pair in "lambdarank rank:ndcg" "regression reg:squarederror"; do
+    set -- $pair
+    : > "$dir/folds-$1.txt"
+    for f in 1 2 3 4 5; do
+      "$c" train --train "$dir/f$f-train.txt" --objective "$1" --trees 500 --leaves 31 --learning-rate 0.1 --out "$dir/cf-$1.json" > /dev/null
+      $py bench/xgb.py train "$dir/f$f-train.txt" "$2" 500 "$dir/xf-$1.json" "$dir/f$f-test.txt" "$dir/xf-$1.scores" > /dev/null
+      cn=$("$c" eval --model "$dir/cf-$1.json" --data "$dir/f$f-test.txt" --metrics ndcg@10 --json | ndcg)
+      xn=$("$c" eval --scores "$dir/xf-$1.scores" --data "$dir/f$f-test.txt" --metrics ndcg@10 --json | ndcg)
+      echo "$f $cn $xn" >> "$dir/folds-$1.txt"
+    done
+    $py - "$dir/folds-$1.txt" "$1" "$2" <<'EOF'
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+c = [float(r[1]) for r in rows]; x = [float(r[2]) for r in rows]
+print('%-30s %s   mean %.4f' % ('cronus ' + sys.argv[2], ' '.join('%.4f' % v for v in c), sum(c) / 5))
+print('%-30s %s   mean %.4f' % ('xgboost ' + sys.argv[3], ' '.join('%.4f' % v for v in x), sum(x) / 5))
+print('  cronus ahead on %d of 5 folds, mean difference %+.4f' % (sum(a >= b for a, b in zip(c, x)), (sum(c) - sum(x)) / 5))
+EOF
   done
 fi
 

@@ -1,0 +1,32 @@
+"""The five LETOR folds of MQ2008, rebuilt from the built-in Fold1 (bench/train.sh folds).
+
+  folds.py TRAIN VALI TEST OUTDIR
+      writes OUTDIR/f{1..5}-{train,vali,test}.txt
+
+Fold1's train file is the concatenation S1+S2+S3 (157 queries each), vali is
+S4 and test is S5 (see ../shared/data/PROVENANCE.md); LETOR's fold k trains
+on S_k, S_k+1, S_k+2, validates on S_k+3 and tests on S_k+4 (indices mod 5).
+Fold 1 written here is byte for byte the built-in Fold1.
+"""
+import sys
+
+
+def queries(path):
+    """The lines of each query, in file order."""
+    qs, cur, last = [], [], None
+    for line in open(path):
+        q = line.split()[1]
+        if q != last and cur:
+            qs.append(cur); cur = []
+        cur.append(line); last = q
+    if cur: qs.append(cur)
+    return qs
+tr = queries(sys.argv[1]); assert len(tr) == 471, len(tr)
+S = [tr[0:157], tr[157:314], tr[314:471], queries(sys.argv[2]), queries(sys.argv[3])]
+out = sys.argv[4]
+for f in range(5):
+    parts = {'train': [S[(f + i) % 5] for i in range(3)], 'vali': [S[(f + 3) % 5]], 'test': [S[(f + 4) % 5]]}
+    for name, ss in parts.items():
+        with open('%s/f%d-%s.txt' % (out, f + 1, name), 'w') as fh:
+            for s in ss:
+                for q in s: fh.writelines(q)
