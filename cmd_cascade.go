@@ -349,7 +349,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("sweep", stdout)
 	cf := addCascadeFlags(fs)
 	lambdasF := fs.String("lambdas", "0.002:0.5:8", "λ grid `FROM:TO:N`, fractions of λ_max, log-spaced")
-	rhosF := fs.String("rhos", "0.005,0.01,0.02,0.05", "ρ grid (`LIST`, fractions of ρ_max): at each λ, ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4); one value = no choice")
+	rhosF := fs.String("rhos", "0.0002,0.001,0.005,0.02", "ρ grid (`LIST`, fractions of ρ_max): at each λ, ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4); one value = no choice")
 	out := fs.String("out", "", "curve `FILE` (CSV) to write (required)")
 	plot := fs.String("plot", "", "also draw NDCG@10 against cost per document to `FILE` (.svg or .png)")
 	if err := parseNoArgs(fs, args); err != nil {
