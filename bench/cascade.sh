@@ -2,9 +2,11 @@
 # Cost-aware cascades against the baselines, with operating points chosen on
 # validation and reported on test.
 #
-#   bash bench/cascade.sh [mq2008|synth] [TREES]
+#   bash bench/cascade.sh [mq2008|mq2008-fold N|synth] [TREES]
 #
 # mq2008: built-in MQ2008 Fold1 with its feature costs.
+# mq2008-fold N: LETOR fold N (1-5) of MQ2008, rebuilt from Fold1 by
+#         bench/folds.py (bench/cascade-folds.sh runs all five and averages).
 # synth:  a `cronus gen` set with the MSLR costs (SYNTH_QUERIES queries of
 #         ~125 documents for train, a quarter of that for valid and test;
 #         default 1600 = 200,000 training documents).
@@ -20,6 +22,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_=${1:-mq2008}
+if [ "$set_" = mq2008-fold ]; then
+  fold=${2:?usage: bench/cascade.sh mq2008-fold N [TREES]}
+  set_=mq2008-fold$fold
+  shift
+fi
 trees=${2:-500}
 . bench/lib.sh
 need_time
@@ -30,6 +37,12 @@ c="$dir/cronus"
 case "$set_" in
   mq2008)
     train=builtin:mq2008/train valid=builtin:mq2008/vali test=builtin:mq2008/test costs=builtin:mq2008/costs rel=1 ;;
+  mq2008-fold[1-5])
+    if [ ! -f "$dir/f$fold-test.txt" ]; then
+      for s in train vali test; do gzip -dc "data/builtin/mq2008/$s.txt.gz" > "$dir/mq2008-$s.txt"; done
+      /usr/bin/python3 bench/folds.py "$dir/mq2008-train.txt" "$dir/mq2008-vali.txt" "$dir/mq2008-test.txt" "$dir"
+    fi
+    train=$dir/f$fold-train.txt valid=$dir/f$fold-vali.txt test=$dir/f$fold-test.txt costs=builtin:mq2008/costs rel=1 ;;
   synth)
     q=${SYNTH_QUERIES:-1600}
     for s in train:1:$q valid:2:$((q / 4)) test:3:$((q / 4)); do
@@ -38,7 +51,7 @@ case "$set_" in
     done
     train=$dir/train.txt valid=$dir/valid.txt test=$dir/test.txt
     costs=$dir/mslr.costs; cp -f data/builtin/mslr-web10k.feature_cost.txt "$costs"; chmod 644 "$costs"; rel=3 ;;
-  *) echo "usage: bench/cascade.sh [mq2008|synth] [TREES]" >&2; exit 2 ;;
+  *) echo "usage: bench/cascade.sh [mq2008|mq2008-fold N|synth] [TREES]" >&2; exit 2 ;;
 esac
 # The base ensemble's column sampling (1, 0.3 or 0.1 of the features per
 # tree) is chosen on validation NDCG@10 of the full ensemble. Sampling gives
