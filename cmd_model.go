@@ -71,6 +71,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	metricF := fs.String("metric", p.Metric.String(), "evaluation `metric` (ndcg@10, p@5, err@3, rbp@0.8, map)")
 	fs.IntVar(&p.Truncation, "truncation", p.Truncation, "lambdarank: pairs whose better-placed document is in the top `K`")
 	fs.Float64Var(&p.Sigma, "sigma", p.Sigma, "lambdarank: sigmoid parameter")
+	fs.IntVar(&p.PairSample, "pair-sample", p.PairSample, "lambdarank: 0 = every pair within the truncation (LightGBM); `K` > 0 = K partners drawn per document, as XGBoost's rank:ndcg")
 	fs.Uint64Var(&p.Seed, "seed", p.Seed, "random `seed` for subsampling")
 	out := fs.String("out", "", "model `FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
@@ -136,7 +137,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"metric": p.Metric.String(), "seed": p.Seed, "train": *trainF,
 	}
 	if p.Objective == boost.LambdaRank {
-		params["truncation"], params["sigma"] = p.Truncation, p.Sigma
+		params["truncation"], params["sigma"], params["pair_sample"] = p.Truncation, p.Sigma, p.PairSample
 	}
 	if *validF != "" {
 		params["valid"] = *validF

@@ -33,6 +33,7 @@ type Params struct {
 	Truncation   int         // lambdarank: pairs whose better-placed document is in the top Truncation (default 30)
 	Sigma        float64     // lambdarank: sigmoid parameter (default 1)
 	NoLambdaNorm bool        // lambdarank: turn off LightGBM's λ normalisation
+	PairSample   int         // lambdarank: 0 = all pairs (LightGBM); k > 0 = k sampled partners per document (XGBoost 1.7 rank:ndcg)
 	Workers      int         // goroutines for histograms and gradients; 0 = GOMAXPROCS
 }
 
@@ -74,6 +75,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("early stopping rounds must be >= 0 (got %d)", p.EarlyStop)
 	case p.Objective == LambdaRank && p.Truncation < 1:
 		return fmt.Errorf("lambdarank truncation must be at least 1 (got %d)", p.Truncation)
+	case p.PairSample < 0:
+		return fmt.Errorf("pair sample must be >= 0 (got %d)", p.PairSample)
 	case p.Objective == LambdaRank && !(p.Sigma > 0):
 		return fmt.Errorf("lambdarank sigma must be > 0 (got %g)", p.Sigma)
 	}

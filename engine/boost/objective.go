@@ -33,6 +33,9 @@ func newObjective(p Params) (objective, error) {
 	case Binary:
 		return logistic{}, nil
 	case LambdaRank:
+		if p.PairSample > 0 {
+			return &sampledRank{k: p.PairSample, seed: p.Seed, workers: p.Workers}, nil
+		}
 		return &lambdaRank{truncation: p.Truncation, sigma: p.Sigma, norm: !p.NoLambdaNorm, workers: p.Workers}, nil
 	}
 	return nil, fmt.Errorf("unknown objective %q; expected regression, binary or lambdarank", p.Objective)

@@ -1,0 +1,140 @@
+package boost
+
+import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// sampledRank is LambdaMART with sampled pairs, as XGBoost 1.7 computes
+// rank:ndcg: for every document, k partners are drawn uniformly from the
+// documents of its query with another label; each pair (hi, lo) weighs
+// |ΔNDCG| of swapping the two at their places in the current ranking (the
+// ideal DCG taken over the whole list) divided by k, and adds
+// g = w·(p − 1), h = 2·w·max(p(1 − p), 1e-16) with p = 1/(1 + exp(s_lo − s_hi))
+// to hi (and −g, h to lo). The draws depend on the seed, the round and the
+// query only, so the gradients do not depend on the number of workers.
+type sampledRank struct {
+	k       int
+	seed    uint64
+	workers int
+
+	round   uint64
+	invIDCG []float64
+	forL    []float32
+	forO    []int
+}
+
+func (*sampledRank) base([]float32) float64 { return 0 }
+
+func (o *sampledRank) prepare(labels []float32, offsets []int) {
+	nq := len(offsets) - 1
+	o.invIDCG = make([]float64, nq)
+	var sorted []float32
+	for q := 0; q < nq; q++ {
+		sorted = append(sorted[:0], labels[offsets[q]:offsets[q+1]]...)
+		slices.SortFunc(sorted, func(a, b float32) int { return cmp.Compare(b, a) })
+		dcg := 0.0
+		for r, l := range sorted {
+			dcg += gain(l) * discount(r)
+		}
+		if dcg > 0 {
+			o.invIDCG[q] = 1 / dcg
+		}
+	}
+}
+
+func (o *sampledRank) gradients(gh []tree.GradPair, scores []float64, labels []float32, offsets []int) {
+	if !same(o.forL, labels) || !same(o.forO, offsets) {
+		o.prepare(labels, offsets)
+		o.forL, o.forO = labels, offsets
+	}
+	o.round++
+	nq := len(offsets) - 1
+	w := o.workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for k := 0; k < w; k++ {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			var sc sampleScratch
+			for q := k; q < nq; q += w {
+				lo, hi := offsets[q], offsets[q+1]
+				rng := rand.New(rand.NewPCG(o.seed^0x7861_6d70_6c65_7273, o.round<<32|uint64(q)))
+				o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.invIDCG[q], rng, &sc)
+			}
+		}(k)
+	}
+	wg.Wait()
+}
+
+type sampleScratch struct {
+	byScore, byLabel []int
+	rank             []int
+	g, h             []float64
+}
+
+func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, inv float64, rng *rand.Rand, sc *sampleScratch) {
+	n := len(s)
+	g, h := grow(sc.g, n), grow(sc.h, n)
+	sc.g, sc.h = g, h
+	defer func() {
+		for i := range gh {
+			gh[i] = tree.GradPair{G: float32(g[i]), H: float32(h[i])}
+		}
+	}()
+	if inv == 0 || n < 2 {
+		return
+	}
+	byScore, byLabel := sc.byScore[:0], sc.byLabel[:0]
+	for i := 0; i < n; i++ {
+		byScore, byLabel = append(byScore, i), append(byLabel, i)
+	}
+	sc.byScore, sc.byLabel = byScore, byLabel
+	slices.SortStableFunc(byScore, func(a, b int) int { return cmp.Compare(s[b], s[a]) })
+	slices.SortStableFunc(byLabel, func(a, b int) int { return cmp.Compare(labels[b], labels[a]) })
+	rank := slices.Grow(sc.rank[:0], n)[:n]
+	sc.rank = rank
+	for r, i := range byScore {
+		rank[i] = r
+	}
+	scale := 1 / float64(o.k)
+	for i := 0; i < n; {
+		j := i
+		for j < n && labels[byLabel[j]] == labels[byLabel[i]] {
+			j++
+		}
+		others := i + n - j // documents with a higher label, then a lower one
+		if others > 0 {
+			for range o.k {
+				for a := i; a < j; a++ {
+					r := rng.IntN(others)
+					hi, lo := byLabel[a], 0
+					if r < i {
+						hi, lo = byLabel[r], byLabel[a]
+					} else {
+						lo = byLabel[r+j-i]
+					}
+					dh, dl := discount(rank[hi]), discount(rank[lo])
+					delta := math.Abs((gain(labels[hi]) - gain(labels[lo])) * (dh - dl) * inv)
+					p := 1 / (1 + math.Exp(s[lo]-s[hi]))
+					w := delta * scale
+					gr, he := w*(p-1), 2*w*max(p*(1-p), 1e-16)
+					g[hi] += gr
+					h[hi] += he
+					g[lo] -= gr
+					h[lo] += he
+				}
+			}
+		}
+		i = j
+	}
+}
