@@ -127,19 +127,7 @@ func (o *lambdaRank) prepare(labels []float32, offsets []int) {
 	for r := range o.disc {
 		o.disc[r] = discount(r)
 	}
-	o.invIDCG = make([]float64, nq)
-	var sorted []float32
-	for q := 0; q < nq; q++ {
-		sorted = append(sorted[:0], labels[offsets[q]:offsets[q+1]]...)
-		slices.SortFunc(sorted, func(a, b float32) int { return cmp.Compare(b, a) })
-		dcg := 0.0
-		for r := 0; r < len(sorted) && r < o.truncation; r++ {
-			dcg += gain(sorted[r]) * o.disc[r]
-		}
-		if dcg > 0 {
-			o.invIDCG[q] = 1 / dcg
-		}
-	}
+	o.invIDCG = invIdealDCGs(labels, offsets, o.truncation, func(r int) float64 { return o.disc[r] })
 }
 
 func (o *lambdaRank) gradients(gh []tree.GradPair, scores []float64, labels []float32, offsets []int) {
@@ -148,7 +136,17 @@ func (o *lambdaRank) gradients(gh []tree.GradPair, scores []float64, labels []fl
 		o.prepare(labels, offsets)
 		o.forL, o.forO = labels, offsets
 	}
-	w := o.workers
+	eachQuery(o.workers, nq, func(q int, sc *lambdaScratch) {
+		lo, hi := offsets[q], offsets[q+1]
+		o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.invIDCG[q], sc)
+	})
+}
+
+// eachQuery calls fn for the queries 0..nq−1 on workers goroutines (<= 0:
+// GOMAXPROCS), each with its own reusable scratch S. Query q goes to worker
+// q mod workers, so a query's result never depends on the others'.
+func eachQuery[S any](workers, nq int, fn func(q int, sc *S)) {
+	w := workers
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
@@ -157,14 +155,34 @@ func (o *lambdaRank) gradients(gh []tree.GradPair, scores []float64, labels []fl
 		wg.Add(1)
 		go func(k int) {
 			defer wg.Done()
-			var sc lambdaScratch
+			var sc S
 			for q := k; q < nq; q += w {
-				lo, hi := offsets[q], offsets[q+1]
-				o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.invIDCG[q], &sc)
+				fn(q, &sc)
 			}
 		}(k)
 	}
 	wg.Wait()
+}
+
+// invIdealDCGs returns 1/maxDCG@cut of every query (0 for a query without
+// relevant documents), with gain 2^label − 1 and the discount of rank r
+// from disc(r).
+func invIdealDCGs(labels []float32, offsets []int, cut int, disc func(r int) float64) []float64 {
+	nq := len(offsets) - 1
+	inv := make([]float64, nq)
+	var sorted []float32
+	for q := 0; q < nq; q++ {
+		sorted = append(sorted[:0], labels[offsets[q]:offsets[q+1]]...)
+		slices.SortFunc(sorted, func(a, b float32) int { return cmp.Compare(b, a) })
+		dcg := 0.0
+		for r := 0; r < len(sorted) && r < cut; r++ {
+			dcg += gain(sorted[r]) * disc(r)
+		}
+		if dcg > 0 {
+			inv[q] = 1 / dcg
+		}
+	}
+	return inv
 }
 
 func gain(l float32) float64    { return math.Exp2(float64(l)) - 1 }

@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/cronus-ltr/cronus/engine/tree"
 )
@@ -32,48 +30,17 @@ type sampledRank struct {
 
 func (*sampledRank) base([]float32) float64 { return 0 }
 
-func (o *sampledRank) prepare(labels []float32, offsets []int) {
-	nq := len(offsets) - 1
-	o.invIDCG = make([]float64, nq)
-	var sorted []float32
-	for q := 0; q < nq; q++ {
-		sorted = append(sorted[:0], labels[offsets[q]:offsets[q+1]]...)
-		slices.SortFunc(sorted, func(a, b float32) int { return cmp.Compare(b, a) })
-		dcg := 0.0
-		for r, l := range sorted {
-			dcg += gain(l) * discount(r)
-		}
-		if dcg > 0 {
-			o.invIDCG[q] = 1 / dcg
-		}
-	}
-}
-
 func (o *sampledRank) gradients(gh []tree.GradPair, scores []float64, labels []float32, offsets []int) {
 	if !same(o.forL, labels) || !same(o.forO, offsets) {
-		o.prepare(labels, offsets)
+		o.invIDCG = invIdealDCGs(labels, offsets, math.MaxInt, discount)
 		o.forL, o.forO = labels, offsets
 	}
 	o.round++
-	nq := len(offsets) - 1
-	w := o.workers
-	if w <= 0 {
-		w = runtime.GOMAXPROCS(0)
-	}
-	var wg sync.WaitGroup
-	for k := 0; k < w; k++ {
-		wg.Add(1)
-		go func(k int) {
-			defer wg.Done()
-			var sc sampleScratch
-			for q := k; q < nq; q += w {
-				lo, hi := offsets[q], offsets[q+1]
-				rng := rand.New(rand.NewPCG(o.seed^0x7861_6d70_6c65_7273, o.round<<32|uint64(q)))
-				o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.invIDCG[q], rng, &sc)
-			}
-		}(k)
-	}
-	wg.Wait()
+	eachQuery(o.workers, len(offsets)-1, func(q int, sc *sampleScratch) {
+		lo, hi := offsets[q], offsets[q+1]
+		rng := rand.New(rand.NewPCG(o.seed^0x7861_6d70_6c65_7273, o.round<<32|uint64(q)))
+		o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.invIDCG[q], rng, sc)
+	})
 }
 
 type sampleScratch struct {
