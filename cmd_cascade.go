@@ -159,6 +159,12 @@ func checkOutput(path string, plot bool) error {
 }
 
 // parseRhos reads a comma-separated ρ grid.
+// defaultRhos is the ρ grid of `cascade` and `sweep` (fractions of ρ_max).
+// Its low end matters: on the synthetic MSLR-cost set, ρ >= 0.005 ρ_max
+// capped the re-weighted ensemble at NDCG@10 0.935 against the full
+// ensemble's 0.957 (README, Measured).
+const defaultRhos = "0.0002,0.001,0.005,0.02"
+
 func parseRhos(s string) ([]float64, error) {
 	var rhos []float64
 	for _, f := range strings.Split(s, ",") {
@@ -222,7 +228,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlags("cascade", stdout)
 	cf := addCascadeFlags(fs)
 	fs.Float64Var(&cf.par.Lambda, "lambda", cf.par.Lambda, "cost trade-off `λ` as a fraction of λ_max (printed)")
-	rhosF := fs.String("rhos", "", "optional ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation with the fast initialisation (overrides --rho1/--rhoK)")
+	rhosF := fs.String("rhos", defaultRhos, "ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation; not used when --rho1 or --rhoK is given")
 	out := fs.String("out", "", "cascade `FILE` to write (required): the best cascade on validation")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	if err := parseNoArgs(fs, args); err != nil {
@@ -238,6 +244,11 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	var rhos []float64
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	if (explicit["rho1"] || explicit["rhoK"]) && !explicit["rhos"] {
+		*rhosF = ""
+	}
 	if *rhosF != "" {
 		var err error
 		if rhos, err = parseRhos(*rhosF); err != nil {
@@ -349,7 +360,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("sweep", stdout)
 	cf := addCascadeFlags(fs)
 	lambdasF := fs.String("lambdas", "0.002:0.5:8", "λ grid `FROM:TO:N`, fractions of λ_max, log-spaced")
-	rhosF := fs.String("rhos", "0.0002,0.001,0.005,0.02", "ρ grid (`LIST`, fractions of ρ_max): at each λ, ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4); one value = no choice")
+	rhosF := fs.String("rhos", defaultRhos, "ρ grid (`LIST`, fractions of ρ_max): at each λ, ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4); one value = no choice")
 	out := fs.String("out", "", "curve `FILE` (CSV) to write (required)")
 	plot := fs.String("plot", "", "also draw NDCG@10 against cost per document to `FILE` (.svg or .png)")
 	if err := parseNoArgs(fs, args); err != nil {

@@ -116,3 +116,52 @@ func TestCascadeErrors(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestCascadeChoosesRho checks that cascade picks ρ from its default grid by
+// validation NDCG@10 of the initialisation, and that an explicit --rho1
+// turns the grid off.
+func TestCascadeChoosesRho(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--objective", "regression", "--trees", "30",
+		"--leaves", "4", "--max-depth", "2", "--out", model); code != 0 {
+		t.Fatal(errOut)
+	}
+	data := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "0", "--lambda", "0.1", "--json", "--out", filepath.Join(dir, "c.json")}
+	type report struct {
+		Rho1, RhoK float64
+		Valid      struct{ Metrics map[string]float64 }
+	}
+	run := func(extra ...string) report {
+		t.Helper()
+		code, stdout, errOut := runCLI(t, append(append([]string{"cascade"}, data...), extra...)...)
+		if code != 0 {
+			t.Fatalf("cascade %v: exit %d: %s", extra, code, errOut)
+		}
+		var r report
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+			t.Fatalf("%v: %s", err, stdout)
+		}
+		return r
+	}
+	chosen := run()
+	best, bestRho := math.Inf(-1), 0.0
+	for _, s := range strings.Split(defaultRhos, ",") {
+		r := run("--rhos", s)
+		if q := r.Valid.Metrics["ndcg@10"]; q > best {
+			best, bestRho = q, r.Rho1
+		}
+	}
+	// The data and λ are such that the grid's choice is not the default ρ,
+	// so this test tells a grid from no grid.
+	if bestRho == cronus.DefaultParams().Rho1 {
+		t.Fatalf("the best ρ is the default %g; pick another λ for this test", bestRho)
+	}
+	if chosen.Rho1 != bestRho || chosen.RhoK != bestRho {
+		t.Errorf("default grid chose ρ = %g, %g; the best single value on validation is %g (ndcg@10 %g)", chosen.Rho1, chosen.RhoK, bestRho, best)
+	}
+	if r := run("--rho1", "0.03"); r.Rho1 != 0.03 || r.RhoK != cronus.DefaultParams().RhoK {
+		t.Errorf("--rho1 0.03 gave ρ = %g, %g", r.Rho1, r.RhoK)
+	}
+}
