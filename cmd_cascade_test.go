@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,13 +13,21 @@ import (
 	"github.com/cronus-ltr/cronus/engine/cronus"
 )
 
-func TestCascadeAndSweep(t *testing.T) {
-	dir := t.TempDir()
+// trainShallow trains trees depth-2 regression trees on the built-in
+// MQ2008 training set into dir and returns the model's path.
+func trainShallow(t *testing.T, dir string, trees int) string {
+	t.Helper()
 	model := filepath.Join(dir, "m.json")
-	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--objective", "regression", "--trees", "40",
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--objective", "regression", "--trees", strconv.Itoa(trees),
 		"--leaves", "4", "--max-depth", "2", "--out", model); code != 0 {
 		t.Fatal(errOut)
 	}
+	return model
+}
+
+func TestCascadeAndSweep(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 40)
 	data := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
 		"--test", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs"}
 	out := filepath.Join(dir, "c.json")
@@ -122,11 +131,7 @@ func TestCascadeErrors(t *testing.T) {
 // turns the grid off.
 func TestCascadeChoosesRho(t *testing.T) {
 	dir := t.TempDir()
-	model := filepath.Join(dir, "m.json")
-	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--objective", "regression", "--trees", "30",
-		"--leaves", "4", "--max-depth", "2", "--out", model); code != 0 {
-		t.Fatal(errOut)
-	}
+	model := trainShallow(t, dir, 30)
 	data := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
 		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "0", "--lambda", "0.1", "--json", "--out", filepath.Join(dir, "c.json")}
 	type report struct {
