@@ -49,7 +49,7 @@ type stageObjective struct {
 func newStageObjective(pr *Problem, st *State, k int) *stageObjective {
 	n := pr.Train.N
 	K := len(st.Stages)
-	T := len(pr.Train.H)
+	T := pr.Train.NumTrees()
 	o := &stageObjective{pr: pr, st: st, k: k, last: k == K-1, s: make([]float64, n)}
 	o.act = st.Stages[k].Active()
 	// Scores and soft exits of every stage.
@@ -231,12 +231,7 @@ func (o *stageObjective) eval(x, grad []float64) float64 {
 			s[i] = icpt
 		}
 		for a, t := range o.act {
-			b := x[a]
-			col := pr.Train.H[t][lo:hi]
-			ss := s[lo:hi]
-			for i, h := range col {
-				ss[i] += b * float64(h)
-			}
+			pr.Train.addScaled(s[lo:hi], t, lo, x[a])
 		}
 		for i := lo; i < hi; i++ {
 			r := pr.Y[i] - s[i]
@@ -315,11 +310,7 @@ func (o *stageObjective) eval(x, grad []float64) float64 {
 			part.grad[na] += g
 		}
 		for a, t := range o.act {
-			v := 0.0
-			for i, h := range pr.Train.H[t][lo:hi] {
-				v += gs[i] * float64(h)
-			}
-			part.grad[a] = v
+			part.grad[a] = pr.Train.dot(t, lo, gs)
 		}
 	})
 	for a, t := range o.act {
@@ -423,12 +414,13 @@ func pruneStage(pr *Problem, st *State, k int) {
 	cur := pr.objectiveFromScores(st, scores).Total
 	sk := scores[k]
 	trial := make([]float64, len(sk))
+	buf := make([]float32, len(sk))
 	for _, t := range act {
 		if math.Abs(beta[t]) > 1e-2*big {
 			continue
 		}
 		old := beta[t]
-		for i, h := range pr.Train.H[t] {
+		for i, h := range pr.Train.Col(t, buf) {
 			trial[i] = sk[i] - old*float64(h)
 		}
 		beta[t] = 0

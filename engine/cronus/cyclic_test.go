@@ -9,11 +9,14 @@ import (
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/boost"
+	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
 var (
 	smallOnce sync.Once
 	smallPr   *Problem
+	smallE    *tree.Ensemble // the trees of smallPr
+	smallTr   *data.Dataset  // its training data
 )
 
 // smallProblem is MQ2008 train with 40 depth-2 regression trees.
@@ -34,6 +37,7 @@ func smallProblem(t testing.TB) *Problem {
 		if err != nil {
 			t.Fatal(err)
 		}
+		smallE, smallTr = r.Ensemble, tr
 		smallPr, err = NewProblem(r.Ensemble, tr, costs.Cost, 1, DefaultTargets())
 		if err != nil {
 			t.Fatal(err)

@@ -58,7 +58,7 @@ const (
 // workers is: the documents are cut into fixed blocks and every entry adds up
 // its blocks in document order.
 func Gram(g, r []float64, o *Outputs, w, y []float64, workers int) ([]float64, []float64) {
-	cols := make([]int, len(o.H)+1)
+	cols := make([]int, o.NumTrees()+1)
 	for c := range cols {
 		cols[c] = c
 	}
@@ -71,7 +71,7 @@ func Gram(g, r []float64, o *Outputs, w, y []float64, workers int) ([]float64, [
 // sorted, without repeats, with entries in [0, T]. An entry may differ from
 // the one Gram gives for the same pair of columns in the last bits.
 func GramSubset(g, r []float64, o *Outputs, w, y []float64, cols []int, workers int) ([]float64, []float64) {
-	T := len(o.H)
+	T := o.NumTrees()
 	for j, c := range cols {
 		if c < 0 || c > T {
 			panic(fmt.Sprintf("cronus: GramSubset: column %d out of range [0, %d]", c, T))
@@ -93,14 +93,9 @@ type gramTask struct{ a0, a1, b0, b1 int }
 var gramFMA = gramHaveFMA
 
 func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, workers int) ([]float64, []float64) {
-	N, T, k := o.N, len(o.H), len(cols)
+	N, T, k := o.N, o.NumTrees(), len(cols)
 	if len(w) != N || len(y) != N {
 		panic(fmt.Sprintf("cronus: %s: %d weights and %d targets for %d documents", fn, len(w), len(y), N))
-	}
-	for t, h := range o.H {
-		if len(h) != N {
-			panic(fmt.Sprintf("cronus: %s: tree %d has %d outputs for %d documents", fn, t, len(h), N))
-		}
 	}
 	g = gramZeroed(g, k*k, fn, "g")
 	r = gramZeroed(r, k, fn, "r")
@@ -149,7 +144,7 @@ func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, wor
 				case cols[c] == T:
 					copy(dst, sw[lo:hi])
 				default:
-					gramScale32(dst, sw[lo:hi], o.H[cols[c]][lo:hi])
+					o.scaleInto(dst, sw[lo:hi], cols[c], lo)
 				}
 				// Zeros up to a multiple of 4 documents, for gramDot4x3.
 				clear(x[(j*(k+1)+c)*ld+hi-lo:][:gramRound4(hi-lo)-(hi-lo)])
@@ -245,15 +240,6 @@ func gramTileFMA(g, r, x []float64, ld, n, k int, t gramTask) {
 
 // gramRound4 rounds n up to a multiple of 4.
 func gramRound4(n int) int { return (n + 3) &^ 3 }
-
-// gramScale32 sets dst[i] = s[i]·h[i].
-func gramScale32(dst, s []float64, h []float32) {
-	s = s[:len(dst)]
-	h = h[:len(dst)]
-	for i := range dst {
-		dst[i] = s[i] * float64(h[i])
-	}
-}
 
 // gramScale sets dst[i] = s[i]·v[i].
 func gramScale(dst, s, v []float64) {

@@ -15,15 +15,16 @@ import (
 var gramBenchData = sync.OnceValues(func() (*Outputs, [2][]float64) {
 	const n, T = 200_000, 1000
 	rng := rand.New(rand.NewPCG(2012, 14))
-	o := &Outputs{N: n, H: make([][]float32, T)}
+	h := make([][]float32, T)
 	block := make([]float32, n*T)
-	for t := range o.H {
+	for t := range h {
 		col := block[t*n : (t+1)*n : (t+1)*n]
 		for i := range col {
 			col[i] = float32(rng.NormFloat64())
 		}
-		o.H[t] = col
+		h[t] = col
 	}
+	o := OutputsFromColumns(n, h)
 	w := make([]float64, n)
 	y := make([]float64, n)
 	for i := range w {
@@ -35,22 +36,51 @@ var gramBenchData = sync.OnceValues(func() (*Outputs, [2][]float64) {
 	return o, [2][]float64{w, y}
 })
 
+// gramBenchCompact is compact outputs of the benchmark's size, built once
+// per process: every tree has 32 leaves of standard normal values, and each
+// document falls in a uniformly random one (200 MB of codes).
+var gramBenchCompact = sync.OnceValue(func() *Outputs {
+	o, _ := gramBenchData()
+	n, T := o.N, o.NumTrees()
+	rng := rand.New(rand.NewPCG(2012, 16))
+	c := &Outputs{N: n, dense: make([][]float32, T), code: make([][]uint8, T), vals: make([][256]float32, T)}
+	block := make([]uint8, n*T)
+	for t := range T {
+		for l := range 32 {
+			c.vals[t][l] = float32(rng.NormFloat64())
+		}
+		code := block[t*n : (t+1)*n : (t+1)*n]
+		for i := range code {
+			code[i] = uint8(rng.IntN(32))
+		}
+		c.code[t] = code
+	}
+	return c
+})
+
 // BenchmarkGram reports GFLOP/s counting N·(T+1)² flops: a multiply and an
 // add for each of the (T+1)²/2 entries of the triangle, as for BLAS dsyrk.
-// The time includes the conversion of H to float64 and r.
+// The time includes the conversion of H to float64 and r. The mode=compact
+// runs read compact outputs (gramBenchCompact) of the same size; the dense
+// ones keep their names, which bench/gram.sh selects.
 func BenchmarkGram(b *testing.B) {
 	o, wy := gramBenchData()
-	n, T := o.N, len(o.H)
+	n, T := o.N, o.NumTrees()
 	g := make([]float64, (T+1)*(T+1))
 	r := make([]float64, T+1)
-	for _, workers := range slices.Compact([]int{1, runtime.GOMAXPROCS(0)}) {
-		b.Run(fmt.Sprintf("N=%d/T=%d/workers=%d", n, T, workers), func(b *testing.B) {
+	run := func(name string, o func() *Outputs, workers int) {
+		b.Run(name, func(b *testing.B) {
+			o := o()
 			for b.Loop() {
 				Gram(g, r, o, wy[0], wy[1], workers)
 			}
 			flops := float64(n) * float64(T+1) * float64(T+1)
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
+	}
+	for _, workers := range slices.Compact([]int{1, runtime.GOMAXPROCS(0)}) {
+		run(fmt.Sprintf("N=%d/T=%d/workers=%d", n, T, workers), func() *Outputs { return o }, workers)
+		run(fmt.Sprintf("N=%d/T=%d/mode=compact/workers=%d", n, T, workers), gramBenchCompact, workers)
 	}
 }
 

@@ -17,10 +17,14 @@ func gramNaive(o *Outputs, w, y []float64, cols []int) (g, r, scale []float64) {
 	x := make([][]float64, k+1) // the columns, and y last
 	for a, c := range cols {
 		x[a] = make([]float64, o.N)
+		var h []float32
+		if c < o.NumTrees() {
+			h = o.Col(c, nil)
+		}
 		for i := range x[a] {
 			x[a][i] = 1
-			if c < len(o.H) {
-				x[a][i] = float64(o.H[c][i])
+			if h != nil {
+				x[a][i] = float64(h[i])
 			}
 		}
 	}
@@ -52,14 +56,15 @@ func gramNaive(o *Outputs, w, y []float64, cols []int) (g, r, scale []float64) {
 // different scales, weights (a fraction zero) and ±1 targets.
 func gramRandom(seed uint64, n, T int, zeros float64) (*Outputs, []float64, []float64) {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	o := &Outputs{N: n, H: make([][]float32, T)}
-	for t := range o.H {
-		o.H[t] = make([]float32, n)
+	h := make([][]float32, T)
+	for t := range h {
+		h[t] = make([]float32, n)
 		s := math.Exp(rng.NormFloat64())
-		for i := range o.H[t] {
-			o.H[t][i] = float32(s * rng.NormFloat64())
+		for i := range h[t] {
+			h[t][i] = float32(s * rng.NormFloat64())
 		}
 	}
+	o := OutputsFromColumns(n, h)
 	w := make([]float64, n)
 	y := make([]float64, n)
 	for i := range w {
@@ -138,7 +143,7 @@ func TestGramHandWorked(t *testing.T) {
 		// G[1][1] = 4 + 4 + 4 = 12, G[0][2] = 1 + 12 + 0.125 = 13.125,
 		// G[1][2] = 2 − 4 + 1 = −1, G[2][2] = 5.25,
 		// r = (1 − 12 + 0.125, 2 + 4 + 1, 1 − 4 + 0.25) = (−10.875, 7, −2.75).
-		o := &Outputs{N: 3, H: [][]float32{{1, 3, 0.5}, {2, -1, 4}}}
+		o := OutputsFromColumns(3, [][]float32{{1, 3, 0.5}, {2, -1, 4}})
 		w := []float64{1, 4, 0.25}
 		y := []float64{1, -1, 1}
 		g, r := Gram(nil, nil, o, w, y, 2)
@@ -191,10 +196,7 @@ func TestGramMatchesNaive(t *testing.T) {
 }
 
 func TestGramNoDocuments(t *testing.T) {
-	o := &Outputs{N: 0, H: make([][]float32, 3)}
-	for i := range o.H {
-		o.H[i] = []float32{}
-	}
+	o := OutputsFromColumns(0, [][]float32{{}, {}, {}})
 	g, r := Gram(nil, nil, o, nil, nil, 2)
 	if len(g) != 16 || len(r) != 4 {
 		t.Fatalf("len(g), len(r) = %d, %d, want 16, 4", len(g), len(r))
@@ -242,7 +244,7 @@ func TestGramWorkersBitForBit(t *testing.T) {
 func TestGramSubset(t *testing.T) {
 	gramKernels(t, func(t *testing.T) {
 		o, w, y := gramRandom(5, 1500, 40, 0.2)
-		T := len(o.H)
+		T := o.NumTrees()
 		for _, cols := range [][]int{
 			{0},
 			{T},
@@ -428,7 +430,7 @@ func TestGramPanics(t *testing.T) {
 func ExampleGram() {
 	// Two documents, one tree: H = [[2], [3]], weights 1 and 0.25, and the
 	// intercept as the second column.
-	o := &Outputs{N: 2, H: [][]float32{{2, 3}}}
+	o := OutputsFromColumns(2, [][]float32{{2, 3}})
 	g, r := Gram(nil, nil, o, []float64{1, 0.25}, []float64{1, -1}, 0)
 	fmt.Println(g, r)
 	// Output: [6.25 2.75 2.75 1.25] [1.25 0.75]

@@ -103,7 +103,7 @@ func ComputeScales(pr *Problem, workers int) Scales {
 // stage builds the stage problem with instance weights ω_i·p_i (p nil: 1),
 // reach fraction d, and the earlier stages' weights (for A and B).
 func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted, workers int) *stageProblem {
-	T := len(pr.Train.H)
+	T := pr.Train.NumTrees()
 	w := pr.Omega
 	if p != nil {
 		w = make([]float64, len(p))
@@ -201,7 +201,7 @@ func Initialize(pr *Problem, sc Scales, par Params) (*State, error) {
 		return nil, err
 	}
 	n := pr.Train.N
-	T := len(pr.Train.H)
+	T := pr.Train.NumTrees()
 	st := &State{Lambda: par.Lambda * sc.LambdaMax}
 	p := make([]float64, n)
 	for i := range p {
@@ -267,7 +267,7 @@ func (pr *Problem) Objective(st *State) Terms {
 func (pr *Problem) objectiveFromScores(st *State, scores [][]float64) Terms {
 	n := pr.Train.N
 	K := len(st.Stages)
-	T := len(pr.Train.H)
+	T := pr.Train.NumTrees()
 	p := make([]float64, n)
 	for i := range p {
 		p[i] = 1

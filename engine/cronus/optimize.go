@@ -224,7 +224,7 @@ func costGroups(featCost []float64) []float64 {
 // stageViews describes each stage: which features and trees it is the
 // first to need (Figure 4 of the paper), and how many inputs reach it.
 func stageViews(pr *Problem, st *State, valid, test Eval, groups []float64) []StageView {
-	T := len(pr.Train.H)
+	T := pr.Train.NumTrees()
 	treeDone := make([]bool, T)
 	featDone := make([]bool, len(pr.FeatCost))
 	out := make([]StageView, len(st.Stages))

@@ -2,80 +2,10 @@ package cronus
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/tree"
 )
-
-// Outputs is the tree-output matrix H of a data set: H[t][i] is the value of
-// tree t for document i (column-major: one contiguous column per tree). The
-// constant (intercept) column is implicit.
-type Outputs struct {
-	N int         // documents
-	H [][]float32 // one column of N values per tree
-}
-
-// NewOutputs evaluates every tree of e on every document of d once, from
-// the leaf indices.
-func NewOutputs(e *tree.Ensemble, d *data.Dataset) *Outputs {
-	n := d.NumDocs()
-	leaves := e.LeafIndices(nil, padCols(d, e.NumFeatures), n, -1)
-	o := &Outputs{N: n, H: make([][]float32, len(e.Trees))}
-	block := make([]float32, n*len(e.Trees))
-	var wg sync.WaitGroup
-	w := runtime.GOMAXPROCS(0)
-	for k := 0; k < w; k++ {
-		wg.Add(1)
-		go func(k int) {
-			defer wg.Done()
-			for t := k; t < len(e.Trees); t += w {
-				col := block[t*n : (t+1)*n : (t+1)*n]
-				vals := e.Trees[t].Leaves
-				for i, l := range leaves[t*n : (t+1)*n] {
-					col[i] = float32(vals[l])
-				}
-				o.H[t] = col
-			}
-		}(k)
-	}
-	wg.Wait()
-	return o
-}
-
-// padCols returns d's columns, with all-zero columns added up to want.
-func padCols(d *data.Dataset, want int) [][]float32 {
-	cols := d.Cols
-	for len(cols) < want {
-		cols = append(cols[:len(cols):len(cols)], make([]float32, d.NumDocs()))
-	}
-	return cols
-}
-
-// Scores writes dst[i] = beta[T] + Σ_t beta[t]·H[t][i] (beta has T+1 entries,
-// the last one the intercept), skipping zero weights.
-func (o *Outputs) Scores(dst []float64, beta []float64) []float64 {
-	if dst == nil {
-		dst = make([]float64, o.N)
-	}
-	T := len(o.H)
-	if len(beta) != T+1 {
-		panic(fmt.Sprintf("cronus: Scores: %d weights for %d trees and the intercept", len(beta), T))
-	}
-	for i := range dst[:o.N] {
-		dst[i] = beta[T]
-	}
-	for t, b := range beta[:T] {
-		if b == 0 {
-			continue
-		}
-		for i, h := range o.H[t] {
-			dst[i] += b * float64(h)
-		}
-	}
-	return dst
-}
 
 // Problem is the fixed part of a cascade optimisation: the training tree
 // outputs, binary targets and instance weights, and the cost structure.

@@ -469,7 +469,7 @@ func exactMean(xs []float64) float64 {
 // reaching each stage. On the outputs of the same ensemble and data set it
 // gives exactly Score's exits, cost and fractions.
 func PredictedCost(c *Cascade, o *Outputs, offsets []int, treeFeats [][]int, featCost, treeCost []float64) (metric.Cost, []float64) {
-	T := len(o.H)
+	T := o.NumTrees()
 	if len(treeFeats) != T {
 		panic(fmt.Sprintf("cronus: PredictedCost: features of %d trees for %d trees", len(treeFeats), T))
 	}

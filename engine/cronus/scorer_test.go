@@ -253,7 +253,7 @@ func scFloat32Leaves(e *tree.Ensemble) *tree.Ensemble {
 // of o, with thresholds at random quantiles of the stage scores (so that
 // some documents score exactly the threshold) or −Inf, under a random rule.
 func scRandomCascade(r *rand.Rand, o *Outputs) *Cascade {
-	T := len(o.H)
+	T := o.NumTrees()
 	K := 1 + r.IntN(5)
 	c := &Cascade{Rule: RuleGlobal}
 	if r.IntN(2) == 0 {
