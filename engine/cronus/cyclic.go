@@ -225,14 +225,15 @@ func (o *stageObjective) eval(x, grad []float64) float64 {
 	parallelChunks(func(c int) {
 		lo, hi := bounds(c)
 		part := &o.parts[c]
-		part.loss = 0
-		clear(part.dLater)
 		for i := lo; i < hi; i++ {
 			s[i] = icpt
 		}
 		for a, t := range o.act {
 			pr.Train.addScaled(s[lo:hi], t, lo, x[a])
 		}
+		// The sums run in document order into local accumulators (not
+		// through memory, which would chain every addition on a store).
+		loss := 0.0
 		for i := lo; i < hi; i++ {
 			r := pr.Y[i] - s[i]
 			I := 1.0
@@ -242,13 +243,19 @@ func (o *stageObjective) eval(x, grad []float64) float64 {
 			o.I[i] = I
 			w := pr.Omega[i] * o.p[i]
 			if o.last {
-				part.loss += 0.5 * w * r * r
+				loss += 0.5 * w * r * r
 			} else {
-				part.loss += 0.5 * w * ((1-I)*r*r + I*o.c[i])
+				loss += 0.5 * w * ((1-I)*r*r + I*o.c[i])
 			}
-			for j := 0; j < nl; j++ {
-				part.dLater[j] += o.p[i] * I * o.R[j][i]
+		}
+		part.loss = loss
+		p, I := o.p[lo:hi], o.I[lo:hi]
+		for j := 0; j < nl; j++ {
+			acc := 0.0
+			for i, r := range o.R[j][lo:hi] {
+				acc += p[i] * I[i] * r
 			}
+			part.dLater[j] = acc
 		}
 	})
 	loss := o.E

@@ -281,6 +281,7 @@ func (pr *Problem) objectiveFromScores(st *State, scores [][]float64) Terms {
 		}
 		st.D = append(st.D, d/float64(n))
 		s := scores[k]
+		loss := tm.Loss // a local accumulator: same order, no store per addition
 		for i := range p {
 			q := p[i]
 			I := 1.0
@@ -289,9 +290,10 @@ func (pr *Problem) objectiveFromScores(st *State, scores [][]float64) Terms {
 				q *= 1 - I
 			}
 			r := pr.Y[i] - s[i]
-			tm.Loss += 0.5 * pr.Omega[i] * q * r * r
+			loss += 0.5 * pr.Omega[i] * q * r * r
 			p[i] *= I
 		}
+		tm.Loss = loss
 		for _, b := range stg.Beta[:T] {
 			tm.Reg += st.Rho[k] * math.Abs(b)
 		}
