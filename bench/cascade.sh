@@ -13,9 +13,8 @@
 # Positives are label >= 1 on MQ2008 (labels 0-2) and label >= 3 on the
 # synthetic set (labels 0-4), the paper's threshold for 0-4 grades (§4).
 # The base ensemble is squared-loss GBRT with depth-2 trees (4 leaves; column
-# sampling chosen on validation, below): each
-# tree uses at most 3 features, which makes cascades far cheaper than with
-# deep trees (see the README). For every method (single-stage, cronus-init,
+# sampling chosen on validation, below): each tree uses at most 3 features,
+# which makes cascades far cheaper than with deep trees (see the README). For every method (single-stage, cronus-init,
 # cronus, prefix, early-exit) the operating point is the cheapest point whose
 # validation NDCG@10 is within 1% of the full ensemble's, or the best one
 # when none is; the table shows that point's test figures.
