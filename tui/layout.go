@@ -134,11 +134,15 @@ func (m Model) View() string {
 // trainLines are the two lines under the data summary while the base
 // ensemble trains.
 func (m Model) trainLines(w int) []string {
-	trees, leaves := m.par.trees, m.par.leaves
+	trees, leaves, cols := m.par.trees, m.par.leaves, m.par.colSample
 	if m.w != nil {
-		trees, leaves = m.w.trees, m.w.leaves
+		trees, leaves, cols = m.w.trees, m.w.leaves, m.w.colSample
 	}
-	head := fmt.Sprintf("base ensemble: %d depth-%d trees of %d leaves (shallow trees make better cascades)", trees, depthFor(leaves), leaves)
+	sample := ""
+	if cols != 1 {
+		sample = ", column sample " + formatFloat(cols)
+	}
+	head := fmt.Sprintf("base ensemble: %d depth-%d trees of %d leaves%s (shallow trees make better cascades)", trees, depthFor(leaves), leaves, sample)
 	if m.phase == phasePreparing {
 		return []string{head, "building the cascade problem and the baselines …"}
 	}

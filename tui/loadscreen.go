@@ -272,7 +272,7 @@ func (m Model) reload(v [numFields]string) (Model, tea.Cmd) {
 	m.phase = phaseLoading
 	m.w, m.best, m.finished, m.snap = nil, nil, nil, cronus.Snapshot{}
 	m.kept, m.compare, m.trainEvents = nil, false, nil
-	m.par.trees, m.par.leaves = m.cfg.trees, baseLeaves
+	m.par.trees, m.par.leaves, m.par.colSample = m.cfg.trees, baseLeaves, 1
 	m.runPar = m.par
 	m.screen = views.DataScreen{Loading: m.cfg.Train, Costs: m.cfg.Costs}
 	m.setStatus("loading "+m.cfg.Train+" …", false)

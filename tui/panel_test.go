@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/cronus-ltr/cronus/engine/boost"
+	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/engine/tree"
 	"github.com/cronus-ltr/cronus/views"
 )
@@ -41,7 +44,7 @@ func TestPanelRhoEditRestarts(t *testing.T) {
 	}
 	m, _ = update(t, m, key("p"))
 	v := m.View()
-	for _, want := range []string{"parameters", "ρ 0.02", "ω⁺ 3.5", "δ 1.3", "relevant ≥ 1", "trees 20", "leaves 4", "params"} {
+	for _, want := range []string{"parameters", "ρ 0.02", "ω⁺ 3.5", "δ 1.3", "relevant ≥ 1", "trees 20", "leaves 4", "col sample 1", "params"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("panel lacks %q:\n%s", want, v)
 		}
@@ -89,6 +92,11 @@ func TestPanelInvalidRefused(t *testing.T) {
 		{parDelta, "0.9", "δ must be >= 1"},
 		{parPosWeight, "0", "ω⁺ must be > 0"},
 		{parRelevant, "x", "not a number"},
+		{parColSample, "0", "col sample must be in (0, 1]"},
+		{parColSample, "-0.2", "col sample must be in (0, 1]"},
+		{parColSample, "1.5", "col sample must be in (0, 1]"},
+		{parColSample, "NaN", "not a number"},
+		{parColSample, "e", "not a number"},
 	}
 	for _, c := range cases {
 		m.sel = c.sel
@@ -107,6 +115,98 @@ func TestPanelInvalidRefused(t *testing.T) {
 	m.sel, m.par.leaves = parLeaves, 2
 	if m, cmd := update(t, m, key("left")); cmd != nil || m.par.leaves != 2 {
 		t.Errorf("leaves stepped to %d", m.par.leaves)
+	}
+	// The column sample steps by 0.1 within (0, 1]: not above 1, not to 0.
+	m.sel = parColSample
+	if m, cmd := update(t, m, key("right")); cmd != nil || m.par.colSample != 1 || !strings.Contains(m.status, "col sample must be in (0, 1]") {
+		t.Errorf("col sample stepped to %g (status %q)", m.par.colSample, m.status)
+	}
+	m.par.colSample = 0.1
+	if m, cmd := update(t, m, key("left")); cmd != nil || m.par.colSample != 0.1 || !strings.Contains(m.status, "col sample must be in (0, 1]") {
+		t.Errorf("col sample stepped to %g (status %q)", m.par.colSample, m.status)
+	}
+}
+
+func TestPanelColSampleSteps(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, key("p"))
+	for range parColSample {
+		m, _ = update(t, m, key("down"))
+	}
+	if m.sel != parColSample || m.par.colSample != 1 {
+		t.Fatalf("selected %d (col sample %g), want col sample (%d) at 1", m.sel, m.par.colSample, parColSample)
+	}
+	edits := m.edits
+	for _, want := range []float64{0.9, 0.8, 0.7} {
+		var cmd tea.Cmd
+		m, cmd = update(t, m, key("left"))
+		if cmd == nil || m.par.colSample != want || m.status != "col sample = "+formatFloat(want) {
+			t.Fatalf("col sample stepped to %g (status %q), want %g", m.par.colSample, m.status, want)
+		}
+	}
+	m, _ = update(t, m, key("right"))
+	if m.par.colSample != 0.8 || m.edits != edits+4 {
+		t.Errorf("col sample stepped up to %g after %d edits", m.par.colSample, m.edits-edits)
+	}
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("0.25"))
+	m, cmd := update(t, m, key("enter"))
+	if cmd == nil || m.par.colSample != 0.25 || m.editing {
+		t.Errorf("typed col sample %g", m.par.colSample)
+	}
+	if v := m.View(); !strings.Contains(v, "col sample 0.25") {
+		t.Errorf("panel lacks the typed col sample:\n%s", v)
+	}
+}
+
+func TestPanelColSampleRetrains(t *testing.T) {
+	m := ready(t)
+	if m.w.colSample != 1 || trainParams(m.w.trees, m.w.leaves, m.w.colSample).ColSample != 1 {
+		t.Fatalf("default column sample %g, want 1", m.w.colSample)
+	}
+	if v := m.View(); strings.Contains(v, "column sample") {
+		t.Errorf("column sample 1 shown:\n%s", v)
+	}
+	m.panel, m.sel = true, parColSample
+	// Two edits inside the debounce: only the latest retrains.
+	m, _ = update(t, m, key("left"))
+	first := m.edits
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("0.02"))
+	m, _ = update(t, m, key("enter"))
+	gen := m.gen
+	m, cmd := update(t, m, debounceMsg{edit: first})
+	if cmd != nil || m.gen != gen || m.phase != phaseReady {
+		t.Fatalf("a stale debounce retrained (generation %d → %d, phase %d)", gen, m.gen, m.phase)
+	}
+	m, cmd = update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phaseTraining || cmd == nil || m.gen != gen+1 || m.w.colSample != 0.02 {
+		t.Fatalf("col sample edit: phase %d, generation %d → %d, training with col sample %g", m.phase, gen, m.gen, m.w.colSample)
+	}
+	if p := trainParams(m.w.trees, m.w.leaves, m.w.colSample); p.ColSample != 0.02 || p.Trees != 20 {
+		t.Errorf("training params: col sample %g, %d trees", p.ColSample, p.Trees)
+	}
+	if v := m.View(); !strings.Contains(v, "base ensemble: 20 depth-2 trees of 4 leaves, column sample 0.02") {
+		t.Errorf("retraining view:\n%s", v)
+	}
+	// An event of the replaced generation is dropped.
+	if m2, cmd := update(t, m, trainMsg{gen: gen, ev: job.Event[boost.Snapshot, *boost.Result]{Final: true, Err: errors.New("stale")}}); cmd != nil || m2.phase != phaseTraining {
+		t.Errorf("a stale training event was taken (phase %d)", m2.phase)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	// 0.02 of MQ2008's 46 features is one feature per tree: every tree of
+	// the retrained ensemble splits on at most one.
+	if len(m.w.e.Trees) != 20 || m.w.colSample != 0.02 {
+		t.Fatalf("retrained %d trees with col sample %g", len(m.w.e.Trees), m.w.colSample)
+	}
+	for i := range m.w.e.Trees {
+		if fs := m.w.e.Trees[i].Features(); len(fs) > 1 {
+			t.Errorf("tree %d splits on features %v with col sample 0.02", i, fs)
+		}
+	}
+	if m.runPar.colSample != 0.02 || m.par != m.runPar {
+		t.Errorf("running with col sample %g", m.runPar.colSample)
 	}
 }
 

@@ -13,9 +13,10 @@ import (
 // targets of the cascade problem and the base ensemble's shape.
 type settings struct {
 	cronus.Params
-	tg     cronus.Targets
-	trees  int // base ensemble size
-	leaves int // leaves per base tree
+	tg        cronus.Targets
+	trees     int     // base ensemble size
+	leaves    int     // leaves per base tree
+	colSample float64 // fraction of the features each base tree may split on; 1 = all
 }
 
 // The editable parameters: the params line shows the first lineParams,
@@ -31,11 +32,12 @@ const (
 	parRelevant
 	parTrees
 	parLeaves
+	parColSample
 	numParams
 	lineParams = parRho
 )
 
-var paramNames = [numParams]string{"λ", "K", "ε", "σ", "ρ", "ω⁺", "δ", "relevant ≥", "trees", "leaves"}
+var paramNames = [numParams]string{"λ", "K", "ε", "σ", "ρ", "ω⁺", "δ", "relevant ≥", "trees", "leaves", "col sample"}
 
 // paramWhat explains the panel's parameters.
 var paramWhat = [numParams]string{
@@ -45,6 +47,7 @@ var paramWhat = [numParams]string{
 	parRelevant:  "a label at least this is relevant (rebuilds the problem)",
 	parTrees:     "trees of the base ensemble (retrains it)",
 	parLeaves:    "leaves per base tree (retrains it)",
+	parColSample: "fraction of features per base tree, in (0, 1]; 0.1-0.3 gives the cascade cheap trees (retrains it)",
 }
 
 func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
@@ -70,6 +73,8 @@ func paramValue(par settings, i int) string {
 		return formatFloat(par.tg.Relevant)
 	case parTrees:
 		return strconv.Itoa(par.trees)
+	case parColSample:
+		return formatFloat(par.colSample)
 	default:
 		return strconv.Itoa(par.leaves)
 	}
@@ -80,8 +85,8 @@ func intParam(i int) bool { return i == parK || i == parTrees || i == parLeaves 
 
 // stepParam moves parameter i one step up (dir > 0) or down: λ, σ, ρ and
 // ω⁺ by a factor 1.5; K, the trees' leaves and the relevance threshold by
-// one; ε by 0.05, δ by 0.1, trees by 50. A step that would leave the valid
-// range is refused.
+// one; ε by 0.05, δ and the column sample by 0.1, trees by 50. A step that
+// would leave the valid range is refused.
 func stepParam(par settings, i, dir int) (settings, error) {
 	up := dir > 0
 	switch i {
@@ -110,6 +115,8 @@ func stepParam(par settings, i, dir int) (settings, error) {
 		par.tg.PosWeight = scale(par.tg.PosWeight, up)
 	case parDelta:
 		par.Delta = math.Round((par.Delta+0.1*float64(dir))*1000) / 1000
+	case parColSample:
+		par.colSample = math.Round((par.colSample+0.1*float64(dir))*1000) / 1000
 	case parRelevant:
 		par.tg.Relevant += float64(dir)
 	case parTrees:
@@ -165,6 +172,8 @@ func setParam(par settings, i int, s string) (settings, error) {
 		par.Delta = v
 	case parRelevant:
 		par.tg.Relevant = v
+	case parColSample:
+		par.colSample = v
 	}
 	return par, checkParam(par, i)
 }
@@ -189,6 +198,8 @@ func checkParam(par settings, i int) error {
 		return errors.New("trees must be at least 1")
 	case i == parLeaves && par.leaves < 2:
 		return errors.New("leaves must be at least 2")
+	case i == parColSample && !(par.colSample > 0 && par.colSample <= 1):
+		return errors.New("col sample must be in (0, 1]")
 	}
 	return nil
 }

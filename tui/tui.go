@@ -101,7 +101,7 @@ func New(ctx context.Context, cfg Config, styles views.Styles) Model {
 		cfg.trees = baseTrees
 	}
 	return Model{cfg: cfg, ctx: ctx, cancel: cancel, base: base, flowCancel: flowCancel, width: 80, height: 24, styles: styles,
-		par:  settings{Params: cronus.DefaultParams(), tg: cronus.DefaultTargets(), trees: cfg.trees, leaves: baseLeaves},
+		par:  settings{Params: cronus.DefaultParams(), tg: cronus.DefaultTargets(), trees: cfg.trees, leaves: baseLeaves, colSample: 1},
 		gate: newGate(),
 		screen: views.DataScreen{
 			Loading: cfg.Train,
@@ -148,7 +148,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.e != nil {
 			m.par.trees, m.par.leaves = len(msg.e.Trees), maxLeaves(msg.e)
 			w := *m.w
-			w.e, w.trees, w.leaves = msg.e, m.par.trees, m.par.leaves
+			w.e, w.trees, w.leaves, w.colSample = msg.e, m.par.trees, m.par.leaves, m.par.colSample
 			m.phase = phasePreparing
 			m.gen++
 			return m, prepare(m.gen, w)
@@ -274,11 +274,11 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 }
 
 // apply starts what the edited settings need: retraining the base
-// ensemble (trees, leaves), rebuilding the cascade problem (targets), or
+// ensemble (trees, leaves, column sample), rebuilding the cascade problem (targets), or
 // else a restart of the optimisation, warm when K is unchanged.
 func (m Model) apply() (Model, tea.Cmd) {
 	switch {
-	case m.par.trees != m.w.trees || m.par.leaves != m.w.leaves:
+	case m.par.trees != m.w.trees || m.par.leaves != m.w.leaves || m.par.colSample != m.w.colSample:
 		return m.retrain()
 	case m.par.tg != m.w.tg:
 		m.stopRun()
@@ -302,8 +302,8 @@ func (m Model) retrain() (Model, tea.Cmd) {
 	m.trainProg = job.Progress{}
 	old := m.w
 	m.w = &workData{train: old.train, valid: old.valid, test: old.test, costs: old.costs,
-		trees: m.par.trees, leaves: m.par.leaves, tg: m.par.tg}
-	j := startTraining(m.ctx, m.w.train, m.w.valid, m.w.trees, m.w.leaves)
+		trees: m.par.trees, leaves: m.par.leaves, colSample: m.par.colSample, tg: m.par.tg}
+	j := startTraining(m.ctx, m.w.train, m.w.valid, trainParams(m.w.trees, m.w.leaves, m.w.colSample))
 	m.trainEvents = j.Events()
 	return m, waitTrain(m.gen, m.trainEvents)
 }

@@ -47,6 +47,7 @@ type workData struct {
 
 	// What e and pr were built with.
 	trees, leaves int
+	colSample     float64
 	tg            cronus.Targets
 }
 
@@ -154,11 +155,18 @@ func depthFor(leaves int) int {
 	return d
 }
 
-// startTraining starts the base ensemble as a job.
-func startTraining(ctx context.Context, train, valid *data.Dataset, trees, leaves int) *job.Job[boost.Snapshot, *boost.Result] {
+// trainParams are the training parameters of a base ensemble of the given
+// shape and column sample.
+func trainParams(trees, leaves int, colSample float64) boost.Params {
 	p := boost.DefaultParams(boost.Regression)
 	p.Trees = trees
 	p.Grow.MaxDepth, p.Grow.MaxLeaves = depthFor(leaves), leaves
+	p.ColSample = colSample
+	return p
+}
+
+// startTraining starts the base ensemble as a job.
+func startTraining(ctx context.Context, train, valid *data.Dataset, p boost.Params) *job.Job[boost.Snapshot, *boost.Result] {
 	return job.Start(ctx, func(ctx context.Context, r *job.Reporter[boost.Snapshot]) (*boost.Result, error) {
 		r.Phase("training", float64(p.Trees))
 		return boost.Train(ctx, train, valid, p, r.Report)
