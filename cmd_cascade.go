@@ -32,6 +32,7 @@ type cascadeFlags struct {
 	rule                             string
 	topM                             int
 	cycles                           int
+	rhos                             string // --rhos, the ρ grid
 }
 
 func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
@@ -56,7 +57,24 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	fs.StringVar(&cf.rule, "rule", cronus.RuleGlobal, "exit `rule`: global (the paper: score < θ_k) or top-m (a query's m best documents never exit)")
 	fs.IntVar(&cf.topM, "top-m", 5, "with --rule top-m: documents per query that always go on")
 	fs.IntVar(&cf.cycles, "cycles", 10, "cycles of the cyclic optimisation (0 = initialisation only)")
+	fs.StringVar(&cf.rhos, "rhos", defaultRhos, "ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4), at each λ for sweep; one value = no choice; not used when --rho1 or --rhoK is given")
 	return cf
+}
+
+// rhoGrid returns the ρ grid to choose from (nil: keep --rho1/--rhoK). An
+// explicit --rho1 or --rhoK turns the default grid off; an explicit --rhos
+// wins over both. fs must be parsed.
+func (cf *cascadeFlags) rhoGrid(fs *flag.FlagSet) ([]float64, error) {
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	if (explicit["rho1"] || explicit["rhoK"]) && !explicit["rhos"] {
+		return nil, nil
+	}
+	rhos, err := parseRhos(cf.rhos)
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	return rhos, nil
 }
 
 func (cf *cascadeFlags) check() error {
@@ -158,13 +176,13 @@ func checkOutput(path string, plot bool) error {
 	return nil
 }
 
-// parseRhos reads a comma-separated ρ grid.
 // defaultRhos is the ρ grid of `cascade` and `sweep` (fractions of ρ_max).
 // Its low end matters: on the synthetic MSLR-cost set, ρ >= 0.005 ρ_max
 // capped the re-weighted ensemble at NDCG@10 0.935 against the full
 // ensemble's 0.957 (README, Measured).
 const defaultRhos = "0.0002,0.001,0.005,0.02"
 
+// parseRhos reads a comma-separated ρ grid.
 func parseRhos(s string) ([]float64, error) {
 	var rhos []float64
 	for _, f := range strings.Split(s, ",") {
@@ -228,7 +246,6 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlags("cascade", stdout)
 	cf := addCascadeFlags(fs)
 	fs.Float64Var(&cf.par.Lambda, "lambda", cf.par.Lambda, "cost trade-off `λ` as a fraction of λ_max (printed)")
-	rhosF := fs.String("rhos", defaultRhos, "ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation; not used when --rho1 or --rhoK is given")
 	out := fs.String("out", "", "cascade `FILE` to write (required): the best cascade on validation")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	if err := parseNoArgs(fs, args); err != nil {
@@ -243,17 +260,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := checkOutput(*out, false); err != nil {
 		return err
 	}
-	var rhos []float64
-	explicit := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
-	if (explicit["rho1"] || explicit["rhoK"]) && !explicit["rhos"] {
-		*rhosF = ""
-	}
-	if *rhosF != "" {
-		var err error
-		if rhos, err = parseRhos(*rhosF); err != nil {
-			return usageError{err.Error()}
-		}
+	rhos, err := cf.rhoGrid(fs)
+	if err != nil {
+		return err
 	}
 	start := time.Now()
 	s, err := cf.load(ctx, stderr)
@@ -360,7 +369,6 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("sweep", stdout)
 	cf := addCascadeFlags(fs)
 	lambdasF := fs.String("lambdas", "0.002:0.5:8", "λ grid `FROM:TO:N`, fractions of λ_max, log-spaced")
-	rhosF := fs.String("rhos", defaultRhos, "ρ grid (`LIST`, fractions of ρ_max): at each λ, ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4); one value = no choice")
 	out := fs.String("out", "", "curve `FILE` (CSV) to write (required)")
 	plot := fs.String("plot", "", "also draw NDCG@10 against cost per document to `FILE` (.svg or .png)")
 	if err := parseNoArgs(fs, args); err != nil {
@@ -384,9 +392,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	rhos, err := parseRhos(*rhosF)
+	rhos, err := cf.rhoGrid(fs)
 	if err != nil {
-		return usageError{err.Error()}
+		return err
 	}
 	s, err := cf.load(ctx, stderr)
 	if err != nil {

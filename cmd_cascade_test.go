@@ -169,4 +169,22 @@ func TestCascadeChoosesRho(t *testing.T) {
 	if r := run("--rho1", "0.03"); r.Rho1 != 0.03 || r.RhoK != cronus.DefaultParams().RhoK {
 		t.Errorf("--rho1 0.03 gave ρ = %g, %g", r.Rho1, r.RhoK)
 	}
+	// sweep follows the same rule: --rho1/--rhoK turn the grid off.
+	sweep := func(extra ...string) string {
+		t.Helper()
+		curve := filepath.Join(dir, "curve.csv")
+		args := append([]string{"sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "0", "--lambdas", "0.05:0.1:2", "--out", curve}, extra...)
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatalf("sweep %v: %s", extra, errOut)
+		}
+		b, err := os.ReadFile(curve)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if a, b := sweep("--rho1", "0.03", "--rhoK", "0.03"), sweep("--rhos", "0.03"); a != b {
+		t.Errorf("sweep --rho1 0.03 --rhoK 0.03 differs from sweep --rhos 0.03:\n%s\n%s", a, b)
+	}
 }
