@@ -91,23 +91,7 @@ func newStageObjective(pr *Problem, st *State, k int) *stageObjective {
 		}
 	}
 	// Auxiliary variables at the current point (closed form, eq 11).
-	o.kappa = make([]float64, T)
-	featSq := make([]float64, len(pr.FeatCost))
-	for t := 0; t < T; t++ {
-		sq := 0.0
-		for j, stg := range st.Stages {
-			v := stg.Beta[t] * st.D[j]
-			sq += v * v
-		}
-		o.kappa[t] = math.Sqrt(sq)
-		for _, f := range pr.TreeFeats[t] {
-			featSq[f] += sq
-		}
-	}
-	o.eta = make([]float64, len(featSq))
-	for f, sq := range featSq {
-		o.eta[f] = math.Sqrt(sq)
-	}
+	o.kappa, o.eta = pr.groupNorms(st)
 	o.treeW = make([]float64, T)
 	for t := 0; t < T; t++ {
 		if o.kappa[t] == 0 {

@@ -298,6 +298,24 @@ func (pr *Problem) objectiveFromScores(st *State, scores [][]float64) Terms {
 			tm.Reg += st.Rho[k] * math.Abs(b)
 		}
 	}
+	kappa, eta := pr.groupNorms(st)
+	for t, v := range kappa {
+		tm.TreeCost += st.Lambda * pr.TreeCost[t] * v
+	}
+	for f, v := range eta {
+		tm.FeatCost += st.Lambda * pr.FeatCost[f] * v
+	}
+	tm.Total = tm.Loss + tm.Reg + tm.TreeCost + tm.FeatCost
+	return tm
+}
+
+// groupNorms returns the mixed norms of the cost terms of eq (8) at st:
+// κ_t = ‖(β_t^k d_k)_k‖₂ for every tree and η_α = ‖(β_t^k d_k)_{k, t∋α}‖₂
+// for every feature (st.D must be current). They are also the auxiliary
+// variables of eq (11) in closed form.
+func (pr *Problem) groupNorms(st *State) (kappa, eta []float64) {
+	T := pr.Train.NumTrees()
+	kappa = make([]float64, T)
 	featSq := make([]float64, len(pr.FeatCost))
 	for t := 0; t < T; t++ {
 		sq := 0.0
@@ -305,16 +323,16 @@ func (pr *Problem) objectiveFromScores(st *State, scores [][]float64) Terms {
 			v := stg.Beta[t] * st.D[k]
 			sq += v * v
 		}
-		tm.TreeCost += st.Lambda * pr.TreeCost[t] * math.Sqrt(sq)
+		kappa[t] = math.Sqrt(sq)
 		for _, f := range pr.TreeFeats[t] {
 			featSq[f] += sq
 		}
 	}
+	eta = featSq
 	for f, sq := range featSq {
-		tm.FeatCost += st.Lambda * pr.FeatCost[f] * math.Sqrt(sq)
+		eta[f] = math.Sqrt(sq)
 	}
-	tm.Total = tm.Loss + tm.Reg + tm.TreeCost + tm.FeatCost
-	return tm
+	return kappa, eta
 }
 
 // HardFractions returns the fraction of training documents reaching each

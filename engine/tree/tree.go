@@ -57,13 +57,22 @@ func (t *Tree) LeafIndex(x []float32) int {
 func (t *Tree) Predict(x []float32) float64 { return t.Leaves[t.LeafIndex(x)] }
 
 // Features returns the sorted distinct features (0-based) the tree splits on.
-func (t *Tree) Features() []int {
-	seen := map[int]bool{}
+func (t *Tree) Features() []int { return features([]Tree{*t}) }
+
+// features returns the sorted distinct features (0-based) the trees split on.
+func features(trees []Tree) []int {
+	var seen []bool
 	var fs []int
-	for _, n := range t.Nodes {
-		if f := int(n.Feature); !seen[f] {
-			seen[f] = true
-			fs = append(fs, f)
+	for _, t := range trees {
+		for _, n := range t.Nodes {
+			f := int(n.Feature)
+			if f >= len(seen) {
+				seen = append(seen, make([]bool, f+1-len(seen))...)
+			}
+			if !seen[f] {
+				seen[f] = true
+				fs = append(fs, f)
+			}
 		}
 	}
 	sort.Ints(fs)
@@ -257,16 +266,5 @@ func (e *Ensemble) Features(k int) []int {
 	if k >= 0 && k < len(trees) {
 		trees = trees[:k]
 	}
-	seen := make([]bool, e.NumFeatures)
-	var fs []int
-	for _, t := range trees {
-		for _, n := range t.Nodes {
-			if f := int(n.Feature); !seen[f] {
-				seen[f] = true
-				fs = append(fs, f)
-			}
-		}
-	}
-	sort.Ints(fs)
-	return fs
+	return features(trees)
 }
