@@ -294,12 +294,9 @@ func encodeFile(f *File) ([]byte, error) {
 	if _, _, err := f.Cascade(); err != nil {
 		return nil, err
 	}
-	for i, tj := range f.Ensemble.Trees {
-		for j, v := range tj.Threshold {
-			if math.IsInf(float64(v), 0) {
-				return nil, fmt.Errorf("ensemble: tree %d: split %d: threshold %v cannot be written to a file", i, j, v)
-			}
-		}
+	ensemble, err := tree.EncodeModel(f.Ensemble, "  ")
+	if err != nil {
+		return nil, fmt.Errorf("ensemble: %w", err)
 	}
 	var buf bytes.Buffer
 	field := func(name string, v any) error {
@@ -346,34 +343,8 @@ func encodeFile(f *File) ([]byte, error) {
 		buf.Write(b)
 	}
 	buf.WriteString("\n  ],\n  \"ensemble\": ")
-	head := *f.Ensemble
-	head.Trees = nil
-	b, err := json.MarshalIndent(&head, "  ", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("ensemble: %w", err)
-	}
-	// b ends with `"trees": null` and the closing brace; put the trees there.
-	b, ok := bytes.CutSuffix(b, []byte("\"trees\": null\n  }"))
-	if !ok {
-		panic("cronus: unexpected model header encoding")
-	}
-	buf.Write(b)
-	buf.WriteString("\"trees\": [")
-	for i := range f.Ensemble.Trees {
-		tb, err := json.Marshal(&f.Ensemble.Trees[i])
-		if err != nil {
-			return nil, fmt.Errorf("ensemble: tree %d: %w", i, err)
-		}
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		buf.WriteString("\n      ")
-		buf.Write(tb)
-	}
-	if len(f.Ensemble.Trees) > 0 {
-		buf.WriteString("\n    ")
-	}
-	buf.WriteString("]\n  }\n}\n")
+	buf.Write(ensemble)
+	buf.WriteString("\n}\n")
 	return buf.Bytes(), nil
 }
 

@@ -234,9 +234,20 @@ func WriteModel(path string, m *Model) error {
 	return writeFileAtomic(path, data)
 }
 
-// encodeModel checks m and returns its JSON: the header indented, one line
-// per tree.
+// encodeModel checks m and returns the contents of its model file.
 func encodeModel(m *Model) ([]byte, error) {
+	b, err := EncodeModel(m, "")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// EncodeModel checks m and returns its JSON: the header indented, one line
+// per tree, without a final newline. Every line after the first starts with
+// prefix, so that a model can be embedded in another indented JSON document
+// (as a cascade file embeds its ensemble).
+func EncodeModel(m *Model, prefix string) ([]byte, error) {
 	if err := m.checkHeader(); err != nil {
 		return nil, err
 	}
@@ -252,12 +263,12 @@ func encodeModel(m *Model) ([]byte, error) {
 	}
 	head := *m
 	head.Trees = nil
-	b, err := json.MarshalIndent(&head, "", "  ")
+	b, err := json.MarshalIndent(&head, prefix, "  ")
 	if err != nil {
 		return nil, err
 	}
 	// b ends with `"trees": null` and the closing brace; put the trees there.
-	b, ok := bytes.CutSuffix(b, []byte("\"trees\": null\n}"))
+	b, ok := bytes.CutSuffix(b, []byte("\"trees\": null\n"+prefix+"}"))
 	if !ok {
 		panic("tree: unexpected model header encoding")
 	}
@@ -272,13 +283,13 @@ func encodeModel(m *Model) ([]byte, error) {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		buf.WriteString("\n    ")
+		buf.WriteString("\n" + prefix + "    ")
 		buf.Write(tb)
 	}
 	if len(m.Trees) > 0 {
-		buf.WriteString("\n  ")
+		buf.WriteString("\n" + prefix + "  ")
 	}
-	buf.WriteString("]\n}\n")
+	buf.WriteString("]\n" + prefix + "}")
 	return buf.Bytes(), nil
 }
 
