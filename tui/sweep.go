@@ -89,13 +89,7 @@ func startSweep(ctx context.Context, w *workData, par cronus.Params, lambdas []f
 }
 
 func waitSweep(gen int, ch <-chan job.Event[[]baseline.Point, []baseline.Point]) tea.Cmd {
-	return func() tea.Msg {
-		ev, ok := <-ch
-		if !ok {
-			return nil
-		}
-		return sweepMsg{gen, ev}
-	}
+	return waitEvent(ch, func(ev job.Event[[]baseline.Point, []baseline.Point]) tea.Msg { return sweepMsg{gen, ev} })
 }
 
 // toggleSweep starts a λ sweep, or cancels the running one.

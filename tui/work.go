@@ -173,14 +173,20 @@ func startTraining(ctx context.Context, train, valid *data.Dataset, p boost.Para
 	})
 }
 
-func waitTrain(gen int, ch <-chan job.Event[boost.Snapshot, *boost.Result]) tea.Cmd {
+// waitEvent is the command that waits for the next event of a job and
+// turns it into a message with msg (nil once the stream is closed).
+func waitEvent[S, R any](ch <-chan job.Event[S, R], msg func(job.Event[S, R]) tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-ch
 		if !ok {
 			return nil
 		}
-		return trainMsg{gen, ev}
+		return msg(ev)
 	}
+}
+
+func waitTrain(gen int, ch <-chan job.Event[boost.Snapshot, *boost.Result]) tea.Cmd {
+	return waitEvent(ch, func(ev job.Event[boost.Snapshot, *boost.Result]) tea.Msg { return trainMsg{gen, ev} })
 }
 
 // prepare builds the cascade problem for w.tg, and the baselines unless
@@ -265,13 +271,7 @@ func restartCmd(ctx context.Context, g *gate, gen int, w *workData, old *optRun,
 }
 
 func waitOpt(gen int, ch <-chan job.Event[cronus.Snapshot, *cronus.Outcome]) tea.Cmd {
-	return func() tea.Msg {
-		ev, ok := <-ch
-		if !ok {
-			return nil
-		}
-		return optMsg{gen, ev}
-	}
+	return waitEvent(ch, func(ev job.Event[cronus.Snapshot, *cronus.Outcome]) tea.Msg { return optMsg{gen, ev} })
 }
 
 // saveCmd writes the cascade off the UI goroutine.
