@@ -38,15 +38,22 @@ func (o *sampledRank) gradients(gh []tree.GradPair, scores []float64, labels []f
 	o.round++
 	eachQuery(o.workers, len(offsets)-1, func(q int, sc *sampleScratch) {
 		lo, hi := offsets[q], offsets[q+1]
-		rng := rand.New(rand.NewPCG(o.seed^0x7861_6d70_6c65_7273, o.round<<32|uint64(q)))
-		o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.invIDCG[q], rng, sc)
+		if sc.rng == nil {
+			sc.rng = rand.New(&sc.pcg)
+		}
+		sc.pcg.Seed(o.seed^0x7861_6d70_6c65_7273, o.round<<32|uint64(q))
+		o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.invIDCG[q], sc.rng, sc)
 	})
 }
 
+// sampleScratch is one worker's reusable memory, its generator included
+// (re-seeded for every query and round).
 type sampleScratch struct {
 	byScore, byLabel []int
 	rank             []int
 	g, h             []float64
+	pcg              rand.PCG
+	rng              *rand.Rand
 }
 
 func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, inv float64, rng *rand.Rand, sc *sampleScratch) {
