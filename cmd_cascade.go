@@ -54,6 +54,7 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	fs.Float64Var(&cf.tg.PosWeight, "pos-weight", cf.tg.PosWeight, "ω⁺: weight of positives")
 	fs.Float64Var(&cf.tg.NegWeight, "neg-weight", cf.tg.NegWeight, "ω⁻: weight of negatives")
 	fs.Float64Var(&cf.tg.NegMultiply, "neg-multiply", cf.tg.NegMultiply, "extra factor on ω⁻, in place of replicating negatives")
+	fs.BoolVar(&cf.tg.Graded, "graded", false, "graded targets: a positive's target is 2^(label−r+1) − 1 (1 at the threshold, 3 a grade above, …) instead of the paper's +1")
 	fs.StringVar(&cf.rule, "rule", cronus.RuleGlobal, "exit `rule`: global (the paper: score < θ_k) or top-m (a query's m best documents never exit)")
 	fs.IntVar(&cf.topM, "top-m", 5, "with --rule top-m: documents per query that always go on")
 	fs.IntVar(&cf.cycles, "cycles", 10, "cycles of the cyclic optimisation (0 = initialisation only)")
@@ -280,7 +281,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	best.Rule, best.TopM = cf.rule, cf.topM
 	params := map[string]any{"lambda": cf.par.Lambda, "lambda_abs": cf.par.Lambda * s.sc.LambdaMax, "lambda_max": s.sc.LambdaMax,
 		"stages": cf.par.K, "epsilon": cf.par.Epsilon, "sigma": cf.par.Sigma, "delta": cf.par.Delta, "rho1": cf.par.Rho1, "rhoK": cf.par.RhoK,
-		"pos_weight": cf.tg.PosWeight, "neg_weight": cf.tg.NegWeight, "neg_multiply": cf.tg.NegMultiply, "relevant": cf.tg.Relevant,
+		"pos_weight": cf.tg.PosWeight, "neg_weight": cf.tg.NegWeight, "neg_multiply": cf.tg.NegMultiply, "relevant": cf.tg.Relevant, "graded": cf.tg.Graded,
 		"cycles": cf.cycles, "rule": cf.rule, "model": cf.model, "train": cf.train, "valid": cf.valid}
 	if err := cronus.WriteFile(*out, cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)); err != nil {
 		return err
@@ -315,7 +316,11 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if !math.IsInf(st.Theta, -1) && k < len(best.Stages)-1 {
 			th = strconv.FormatFloat(st.Theta, 'f', 4, 64)
 		}
-		fmt.Fprintf(stdout, "%-6d %6d %10s %8.3f %8.3f\n", k+1, len(st.Active()), th, at(valid.Reached, k), at(test.Reached, k))
+		reachedTest := "-" // no --test
+		if s.test != nil {
+			reachedTest = strconv.FormatFloat(at(test.Reached, k), 'f', 3, 64)
+		}
+		fmt.Fprintf(stdout, "%-6d %6d %10s %8.3f %8s\n", k+1, len(st.Active()), th, at(valid.Reached, k), reachedTest)
 	}
 	printEval := func(name string, ev, full cronus.Eval) {
 		if ev.Metrics == nil {

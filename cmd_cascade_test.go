@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -186,5 +187,40 @@ func TestCascadeChoosesRho(t *testing.T) {
 	}
 	if a, b := sweep("--rho1", "0.03", "--rhoK", "0.03"), sweep("--rhos", "0.03"); a != b {
 		t.Errorf("sweep --rho1 0.03 --rhoK 0.03 differs from sweep --rhos 0.03:\n%s\n%s", a, b)
+	}
+}
+
+// --graded reaches the problem (the cascade changes) and is recorded in the
+// cascade file's parameters.
+func TestCascadeGraded(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 30)
+	files := map[bool]string{}
+	for _, graded := range []bool{false, true} {
+		out := filepath.Join(dir, fmt.Sprintf("c-%v.json", graded))
+		args := []string{"cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "0", "--lambda", "0.05", "--rhos", "0.001", "--out", out}
+		if graded {
+			args = append(args, "--graded")
+		}
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatalf("graded %v: exit %d: %s", graded, code, errOut)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f struct{ Params map[string]any }
+		if err := json.Unmarshal(b, &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.Params["graded"] != graded {
+			t.Errorf("--graded %v: params.graded = %v", graded, f.Params["graded"])
+		}
+		files[graded] = string(b)
+	}
+	strip := func(s string) string { return strings.Replace(s, `"graded":true`, `"graded":false`, 1) }
+	if strip(files[true]) == files[false] {
+		t.Error("graded and binary targets gave the same cascade")
 	}
 }

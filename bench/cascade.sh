@@ -65,7 +65,7 @@ for cs in 1 0.3 0.1; do
 done
 cp "$dir/model-$colsample.json" "$dir/model.json"
 echo "base ensemble: column sample $colsample"
-common=(--model "$dir/model.json" --train "$train" --valid "$valid" --test "$test" --costs "$costs" --rule top-m --top-m 5 --relevant "$rel")
+common=(--model "$dir/model.json" --train "$train" --valid "$valid" --test "$test" --costs "$costs" --rule top-m --top-m 5 --relevant "$rel" ${CASCADE_ARGS:-})
 /usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas 0.002:0.5:8 --out "$dir/curve.csv" --plot "$dir/curve.svg" > /dev/null
 /usr/bin/python3 - "$dir/curve.csv" > "$dir/choice.txt" <<'PY'
 import csv, sys

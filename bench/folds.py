@@ -21,12 +21,19 @@ def queries(path):
         cur.append(line); last = q
     if cur: qs.append(cur)
     return qs
-tr = queries(sys.argv[1]); assert len(tr) == 471, len(tr)
-S = [tr[0:157], tr[157:314], tr[314:471], queries(sys.argv[2]), queries(sys.argv[3])]
-out = sys.argv[4]
-for f in range(5):
-    parts = {'train': [S[(f + i) % 5] for i in range(3)], 'vali': [S[(f + 3) % 5]], 'test': [S[(f + 4) % 5]]}
-    for name, ss in parts.items():
-        with open('%s/f%d-%s.txt' % (out, f + 1, name), 'w') as fh:
-            for s in ss:
-                for q in s: fh.writelines(q)
+
+
+def main():
+    tr = queries(sys.argv[1]); assert len(tr) == 471, len(tr)
+    S = [tr[0:157], tr[157:314], tr[314:471], queries(sys.argv[2]), queries(sys.argv[3])]
+    out = sys.argv[4]
+    for f in range(5):
+        parts = {'train': [S[(f + i) % 5] for i in range(3)], 'vali': [S[(f + 3) % 5]], 'test': [S[(f + 4) % 5]]}
+        for name, ss in parts.items():
+            with open('%s/f%d-%s.txt' % (out, f + 1, name), 'w') as fh:
+                for s in ss:
+                    for q in s: fh.writelines(q)
+
+
+if __name__ == '__main__':
+    main()

@@ -12,7 +12,14 @@
 # 3. fit: training-set MSE of squared-loss GBRT after 1, 10 and 50 trees of
 #    31 leaves at learning rate 1, Cronus (--min-docs 1 --min-hessian 1)
 #    against XGBoost (hist, lossguide, base_score 0).
+# 4. cv: every setting above and a few more judged by inner cross-validation
+#    on Fold1's S1-S4 (bench/innercv.py; ~10 minutes), with Fold1's test.
+# 5. xgb-seeds: XGBoost's rank:ndcg on Fold1 with seeds 0-5.
+#
+#   bash bench/lambdarank.sh [all|settings|pairs|fit|cv|xgb-seeds]   (default all)
 set -euo pipefail
+what=${1:-all}
+on() { [ "$what" = all ] || [ "$what" = "$1" ]; }
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 need_py xgboost python3-xgboost
@@ -24,6 +31,7 @@ for s in train vali test; do gzip -dc "data/builtin/mq2008/$s.txt.gz" > "$dir/mq
 $py bench/folds.py "$dir/mq2008-train.txt" "$dir/mq2008-vali.txt" "$dir/mq2008-test.txt" "$dir"
 ndcg() { "$c" eval "$@" --metrics ndcg@10 --json | $py -c 'import json,sys; print("%.4f" % json.load(sys.stdin)["metrics"]["ndcg@10"])'; }
 
+if on settings; then
 echo "1. Fold1, lambdarank: validation and test NDCG@10"
 printf '%-6s %-9s %10s %8s\n' sigma min-docs validation test
 for sg in 1 2; do
@@ -32,7 +40,9 @@ for sg in 1 2; do
     printf '%-6s %-9s %10s %8s\n' "$sg" "$md" "$(ndcg --model "$dir/m.json" --data "$dir/f1-vali.txt")" "$(ndcg --model "$dir/m.json" --data "$dir/f1-test.txt")"
   done
 done
+fi
 
+if on pairs; then
 echo
 echo "2. lambdarank --pair-sample 1 --min-docs 1 --min-hessian 1"
 ps=(--objective lambdarank --pair-sample 1 --min-docs 1 --min-hessian 1)
@@ -47,6 +57,9 @@ for f in 1 2 3 4 5; do
 done
 echo "five folds, test: ${tests[*]}   mean $($py -c 'import sys; v = [float(x) for x in sys.argv[1:]]; print("%.4f" % (sum(v) / len(v)))' "${tests[@]}")"
 
+fi
+
+if on fit; then
 echo
 echo "3. training-set MSE, squared loss, 31 leaves, learning rate 1"
 printf '%-6s %10s %10s\n' trees cronus xgboost
@@ -67,3 +80,27 @@ theirs = b.predict(d, output_margin=True)
 print('%-6d %10.4f %10.4f' % (n, np.mean((ours - y) ** 2), np.mean((theirs - y) ** 2)))
 PY
 done
+fi
+
+if on cv; then
+  echo
+  echo "4. inner cross-validation on S1-S4 (Fold1 train + validation)"
+  $py bench/innercv.py "$c" "$dir/f1-train.txt" "$dir/f1-vali.txt" "$dir/f1-test.txt" "$dir"
+fi
+
+if on xgb-seeds; then
+  echo
+  echo "5. XGBoost rank:ndcg on Fold1, seeds 0-5 (500 × 31, η 0.1)"
+  for seed in 0 1 2 3 4 5; do
+    $py - "$dir/f1-train.txt" "$dir/f1-test.txt" "$seed" "$dir/xs.scores" <<'PY'
+import sys
+import xgboost as xgb
+tr, te, seed, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+b = xgb.train({'eta': 0.1, 'tree_method': 'hist', 'grow_policy': 'lossguide', 'max_leaves': 31, 'max_depth': 0,
+               'max_bin': 255, 'nthread': 2, 'seed': seed, 'objective': 'rank:ndcg'}, xgb.DMatrix(tr + '?format=libsvm'), 500)
+with open(out, 'w') as f:
+    f.writelines('%r\n' % float(v) for v in b.predict(xgb.DMatrix(te + '?format=libsvm'), output_margin=True))
+PY
+    echo "seed $seed: test $(ndcg --scores "$dir/xs.scores" --data "$dir/f1-test.txt")"
+  done
+fi

@@ -2,6 +2,7 @@ package cronus
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/tree"
@@ -25,6 +26,11 @@ type Targets struct {
 	PosWeight   float64 // ω⁺ (default 3.5)
 	NegWeight   float64 // ω⁻ (default 1)
 	NegMultiply float64 // extra factor on ω⁻, in place of replicating negatives (the paper replicates them 10 times); default 1
+	// Graded gives positives the target 2^(label−Relevant+1) − 1 instead of
+	// +1: 1 at the threshold grade, 3 one grade above, 7 two above — NDCG's
+	// gain 2^label − 1 when Relevant is 1. Negatives stay at −1. The paper's
+	// targets are binary (false).
+	Graded bool
 }
 
 // DefaultTargets returns the paper's choices (§3.4, §4), with negatives
@@ -50,6 +56,9 @@ func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost 
 	for i, l := range d.Labels {
 		if float64(l) >= tg.Relevant {
 			p.Y[i], p.Omega[i] = 1, tg.PosWeight
+			if tg.Graded {
+				p.Y[i] = math.Exp2(float64(l)-tg.Relevant+1) - 1
+			}
 			pos++
 		} else {
 			p.Y[i], p.Omega[i] = -1, tg.NegWeight*tg.NegMultiply

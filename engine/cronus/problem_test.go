@@ -1,0 +1,48 @@
+package cronus
+
+import (
+	"testing"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// The targets and instance weights of the binary (paper) and graded set-ups,
+// worked by hand for labels 0..4 at threshold 2.
+func TestProblemTargets(t *testing.T) {
+	d := &data.Dataset{
+		Cols:         [][]float32{{0, 1, 2, 3, 4}},
+		Labels:       []float32{0, 1, 2, 3, 4},
+		QueryIDs:     []int64{1},
+		QueryOffsets: []int{0, 5},
+		HasQID:       true,
+	}
+	e := &tree.Ensemble{NumFeatures: 1, Trees: []tree.Tree{{
+		Nodes:  []tree.Node{{Feature: 0, Threshold: 2.5, Left: tree.Leaf(0), Right: tree.Leaf(1)}},
+		Leaves: []float64{-1, 1},
+	}}}
+	tg := Targets{Relevant: 2, PosWeight: 3.5, NegWeight: 1, NegMultiply: 10}
+	for _, c := range []struct {
+		graded bool
+		y      []float64
+	}{
+		{false, []float64{-1, -1, 1, 1, 1}},
+		{true, []float64{-1, -1, 1, 3, 7}},
+	} {
+		tg.Graded = c.graded
+		pr, err := NewProblem(e, d, []float64{1}, 1, tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantW := []float64{10, 10, 3.5, 3.5, 3.5}
+		for i := range c.y {
+			if pr.Y[i] != c.y[i] || pr.Omega[i] != wantW[i] {
+				t.Errorf("graded %v, doc %d (label %g): y %g ω %g, want %g and %g", c.graded, i, d.Labels[i], pr.Y[i], pr.Omega[i], c.y[i], wantW[i])
+			}
+		}
+	}
+	tg.Relevant = 5
+	if _, err := NewProblem(e, d, []float64{1}, 1, tg); err == nil {
+		t.Error("threshold above every label: no error")
+	}
+}
