@@ -10,7 +10,7 @@ var keyHelp = []struct{ keys, what string }{
 	{"↑, ↓/j", "select a parameter"},
 	{"←/h, →/l", "step it (λ, σ, ρ, ω⁺ ×1.5; K, leaves, relevant ±1; ε ±0.05; δ, col sample ±0.1; trees ±50)"},
 	{"enter", "type a value; enter applies, esc cancels"},
-	{"p", "show or hide the parameter panel (ρ, ω⁺, δ, relevance, trees, leaves, col sample: < 1 keeps shallow trees off a few costly features)"},
+	{"p", "show or hide the parameter panel (ρ, ω⁺, δ, relevance, targets, trees, leaves, col sample: < 1 keeps shallow trees off a few costly features)"},
 	{"space", "pause or resume the optimisation"},
 	{"n", "run one step while paused"},
 	{"r", "restart the optimisation from scratch"},

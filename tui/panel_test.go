@@ -323,3 +323,40 @@ func TestModelFlag(t *testing.T) {
 		t.Errorf("optimising %d trees, want the model's %d", len(m.w.e.Trees), len(src.w.e.Trees))
 	}
 }
+
+// The targets switch (enter or a step) rebuilds the problem with graded
+// targets: a label-2 document of MQ2008 then aims at 3.
+func TestPanelTargetsToggle(t *testing.T) {
+	m := ready(t)
+	m.panel, m.sel = true, parTargets
+	if v := m.View(); !strings.Contains(v, "targets binary") {
+		t.Fatalf("panel does not show the binary targets:\n%s", v)
+	}
+	m, _ = update(t, m, key("enter"))
+	if m.editing || !m.par.tg.Graded {
+		t.Fatalf("enter on targets: editing %v, graded %v", m.editing, m.par.tg.Graded)
+	}
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phasePreparing || cmd == nil {
+		t.Fatalf("targets edit: phase %d, want preparing", m.phase)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	if !m.w.tg.Graded || m.w.pr == nil {
+		t.Fatalf("problem built with graded %v", m.w.tg.Graded)
+	}
+	seen := map[float32]float64{}
+	for i, l := range m.w.train.Labels {
+		seen[l] = m.w.pr.Y[i]
+	}
+	if seen[0] != -1 || seen[1] != 1 || seen[2] != 3 {
+		t.Errorf("graded targets by label: %v, want 0→−1, 1→1, 2→3", seen)
+	}
+	if v := m.View(); !strings.Contains(v, "targets graded") {
+		t.Errorf("panel does not show the graded targets:\n%s", v)
+	}
+	m, _ = update(t, m, key("left"))
+	if m.par.tg.Graded {
+		t.Error("a step back did not switch to binary")
+	}
+	m.stopRun()
+}

@@ -30,6 +30,7 @@ const (
 	parPosWeight
 	parDelta
 	parRelevant
+	parTargets
 	parTrees
 	parLeaves
 	parColSample
@@ -37,7 +38,7 @@ const (
 	lineParams = parRho
 )
 
-var paramNames = [numParams]string{"λ", "K", "ε", "σ", "ρ", "ω⁺", "δ", "relevant ≥", "trees", "leaves", "col sample"}
+var paramNames = [numParams]string{"λ", "K", "ε", "σ", "ρ", "ω⁺", "δ", "relevant ≥", "targets", "trees", "leaves", "col sample"}
 
 // paramWhat explains the panel's parameters.
 var paramWhat = [numParams]string{
@@ -45,6 +46,7 @@ var paramWhat = [numParams]string{
 	parPosWeight: "weight ω⁺ of the relevant documents (rebuilds the problem)",
 	parDelta:     "δ: initial λ_k = λ·δ^(K−k) (restarts)",
 	parRelevant:  "a label at least this is relevant (rebuilds the problem)",
+	parTargets:   "binary (the paper: +1 / −1) or graded (a positive aims at 2^(label−r+1) − 1); ←/→ or enter switch (rebuilds the problem)",
 	parTrees:     "trees of the base ensemble (retrains it)",
 	parLeaves:    "leaves per base tree (retrains it)",
 	parColSample: "fraction of features per base tree, in (0, 1]; 0.1-0.3 gives the cascade cheap trees (retrains it)",
@@ -71,6 +73,11 @@ func paramValue(par settings, i int) string {
 		return formatFloat(par.Delta)
 	case parRelevant:
 		return formatFloat(par.tg.Relevant)
+	case parTargets:
+		if par.tg.Graded {
+			return "graded"
+		}
+		return "binary"
 	case parTrees:
 		return strconv.Itoa(par.trees)
 	case parColSample:
@@ -80,13 +87,18 @@ func paramValue(par settings, i int) string {
 	}
 }
 
+// toggleParam reports whether parameter i has two values, switched by a
+// step or enter instead of typed.
+func toggleParam(i int) bool { return i == parTargets }
+
 // intParam reports whether parameter i takes whole numbers.
 func intParam(i int) bool { return i == parK || i == parTrees || i == parLeaves }
 
 // stepParam moves parameter i one step up (dir > 0) or down: λ, σ, ρ and
 // ω⁺ by a factor 1.5; K, the trees' leaves and the relevance threshold by
-// one; ε by 0.05, δ and the column sample by 0.1, trees by 50. A step that
-// would leave the valid range is refused.
+// one; ε by 0.05, δ and the column sample by 0.1, trees by 50; the targets
+// switch between binary and graded. A step that would leave the valid range
+// is refused.
 func stepParam(par settings, i, dir int) (settings, error) {
 	up := dir > 0
 	switch i {
@@ -119,6 +131,8 @@ func stepParam(par settings, i, dir int) (settings, error) {
 		par.colSample = math.Round((par.colSample+0.1*float64(dir))*1000) / 1000
 	case parRelevant:
 		par.tg.Relevant += float64(dir)
+	case parTargets:
+		par.tg.Graded = !par.tg.Graded
 	case parTrees:
 		par.trees += 50 * dir
 	case parLeaves:

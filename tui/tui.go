@@ -368,6 +368,10 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m.edited(par)
 	case "enter":
+		if toggleParam(m.sel) {
+			par, _ := stepParam(m.par, m.sel, 1)
+			return m.edited(par)
+		}
 		m.editing, m.input = true, ""
 	case "r":
 		if m.phase == phaseReady {

@@ -253,7 +253,14 @@ func TestSaveBestCascade(t *testing.T) {
 	if !strings.Contains(m.status, "./"+savePath) || m.errLine {
 		t.Errorf("status after save: %q", m.status)
 	}
-	if _, err := cronus.ReadFile(savePath); err != nil {
-		t.Errorf("saved file: %v", err)
+	f, err := cronus.ReadFile(savePath)
+	if err != nil {
+		t.Fatalf("saved file: %v", err)
+	}
+	// The parameters that made the cascade are recorded with it.
+	for k, want := range map[string]any{"lambda": m.bestPar.Lambda, "rho1": m.bestPar.Rho1, "relevant": m.w.tg.Relevant, "graded": false} {
+		if got := f.Params[k]; got != want {
+			t.Errorf("saved params[%q] = %v, want %v", k, got, want)
+		}
 	}
 }
