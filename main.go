@@ -118,12 +118,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// newFlags makes the flag set of a command; its usage text prints the
-// synopsis and every flag.
+// helpRequest is the output a flag set is given just before parseFlags
+// asks it for its help text: flag.Parse calls Usage on --help and on every
+// bad flag, and a bad flag gets a one-line error, not the whole text.
+type helpRequest struct{ io.Writer }
+
+// newFlags makes the flag set of a command; --help prints the synopsis and
+// every flag on stdout.
 func newFlags(name string, stdout io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
+		if _, asked := fs.Output().(helpRequest); !asked {
+			return
+		}
 		for _, c := range commands {
 			if c.name == name {
 				fmt.Fprintf(stdout, "Usage: cronus %s %s\n\n%s.\n\nFlags:\n", name, c.args, c.summary)
@@ -143,7 +151,9 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(helpRequest{io.Discard})
 				fs.Usage()
+				fs.SetOutput(io.Discard)
 				return nil, err
 			}
 			return nil, usageError{err.Error()}

@@ -46,6 +46,16 @@ func TestCLIUsage(t *testing.T) {
 			t.Errorf("cronus %v: exit %d, stdout %q, stderr %q; want exit %d with %q / %q", c.args, code, out, errOut, c.code, c.out, c.err)
 		}
 	}
+	// --help prints the text once; a bad flag prints a line on stderr and
+	// nothing on stdout.
+	for _, name := range []string{"train", "cascade", "gen"} {
+		if _, out, _ := runCLI(t, name, "--help"); strings.Count(out, "Usage:") != 1 {
+			t.Errorf("cronus %s --help printed %d usage texts", name, strings.Count(out, "Usage:"))
+		}
+		if code, out, errOut := runCLI(t, name, "--nope"); code != 2 || out != "" || strings.Count(errOut, "\n") != 2 {
+			t.Errorf("cronus %s --nope: exit %d, stdout %q, stderr %q", name, code, out, errOut)
+		}
+	}
 }
 
 func TestInspectJSON(t *testing.T) {
