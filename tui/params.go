@@ -46,10 +46,10 @@ var paramWhat = [numParams]string{
 	parPosWeight: "weight ω⁺ of the relevant documents (rebuilds the problem)",
 	parDelta:     "δ: initial λ_k = λ·δ^(K−k) (restarts)",
 	parRelevant:  "a label at least this is relevant (rebuilds the problem)",
-	parTargets:   "binary (the paper: +1 / −1) or graded (a positive aims at 2^(label−r+1) − 1); ←/→ or enter switch (rebuilds the problem)",
+	parTargets:   "binary ±1 or graded 2^(label−r+1)−1 (rebuilds the problem)",
 	parTrees:     "trees of the base ensemble (retrains it)",
 	parLeaves:    "leaves per base tree (retrains it)",
-	parColSample: "fraction of features per base tree, in (0, 1]; 0.1-0.3 gives the cascade cheap trees (retrains it)",
+	parColSample: "feature share per tree; 0.1–0.3 → cheap trees (retrains it)",
 }
 
 func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
