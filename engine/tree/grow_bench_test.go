@@ -35,20 +35,32 @@ func loadBenchData(b *testing.B) *data.Dataset {
 }
 
 // BenchmarkGrow grows one 31-leaf tree on 200,000 × 136 binned documents
-// with squared-loss gradients at the base score.
+// with squared-loss gradients at the base score: hessians of 1, which take
+// the unit-hessian path, and (hessian=varied) the same gradients with
+// hessians in [0.5, 1.5), which take the general one.
 func BenchmarkGrow(b *testing.B) {
 	d := loadBenchData(b)
 	bins := data.ComputeBins(d, 255)
 	bd, _ := bins.Apply(d)
 	g := NewGrower(bd, bins, GrowParams{MaxLeaves: 31, MinDocs: 50, MinHess: 1e-3, Lambda: 1}, 0)
-	gh := make([]GradPair, d.NumDocs())
-	for i := range gh {
-		gh[i] = GradPair{G: 1 - d.Labels[i], H: 1}
-	}
-	leafOf := make([]int32, d.NumDocs())
-	b.ResetTimer()
-	for b.Loop() {
-		g.Grow(gh, nil, nil, leafOf)
+	for _, varied := range []bool{false, true} {
+		gh := make([]GradPair, d.NumDocs())
+		for i := range gh {
+			gh[i] = GradPair{G: 1 - d.Labels[i], H: 1}
+			if varied {
+				gh[i].H = 0.5 + float32(i%64)/64
+			}
+		}
+		leafOf := make([]int32, d.NumDocs())
+		name := "hessian=1"
+		if varied {
+			name = "hessian=varied"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				g.Grow(gh, nil, nil, leafOf)
+			}
+		})
 	}
 }
 

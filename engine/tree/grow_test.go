@@ -237,3 +237,59 @@ func TestPartitionParallel(t *testing.T) {
 		}
 	}
 }
+
+// With every hessian 1 the histograms skip the hessian sums and count
+// documents instead (Grower.unitH). Doubling every gradient and hessian
+// leaves the best splits and the Newton leaf values (λ = 0) unchanged in
+// exact arithmetic, and doubling is exact in floating point, so the general
+// path on (2g, 2) must give the very tree of the unit path on (g, 1) — also
+// on a row subset whose other documents have other hessians, and with the
+// minimum hessian doubled alongside.
+func TestGrowUnitHessian(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	n := 6000
+	cols := make([][]float32, 9)
+	for f := range cols {
+		cols[f] = make([]float32, n)
+		for i := range cols[f] {
+			cols[f][i] = float32(r.IntN(40 + 30*f))
+		}
+	}
+	unit, double := make([]GradPair, n), make([]GradPair, n)
+	var rows []int32
+	for i := range unit {
+		g := cols[1][i] - 2*cols[4][i] + float32(r.NormFloat64())
+		unit[i], double[i] = GradPair{G: g, H: 1}, GradPair{G: 2 * g, H: 2}
+		if i%3 == 0 {
+			rows = append(rows, int32(i))
+		} else if i%3 == 1 {
+			unit[i].H = 0.25 // outside rows: must not turn the unit path off
+		}
+	}
+	d := dataset(cols)
+	for _, rs := range [][]int32{nil, rows} {
+		if rs == nil {
+			for i := range unit {
+				unit[i].H = 1
+			}
+		}
+		for _, minHess := range []float64{0, 40} {
+			g1 := grower(t, d, GrowParams{MaxLeaves: 31, MinDocs: 3, MinHess: minHess}, 2)
+			a := g1.Grow(unit, rs, nil, nil)
+			if !g1.unitH {
+				t.Fatal("hessians of 1: the unit path was not taken")
+			}
+			g2 := grower(t, d, GrowParams{MaxLeaves: 31, MinDocs: 3, MinHess: 2 * minHess}, 2)
+			b := g2.Grow(double, rs, nil, nil)
+			if g2.unitH {
+				t.Fatal("hessians of 2: the unit path was taken")
+			}
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("rows %v, min hessian %g: the unit path's tree differs from the general path's", rs != nil, minHess)
+			}
+			if len(a.Leaves) < 20 {
+				t.Errorf("only %d leaves: too few to test much", len(a.Leaves))
+			}
+		}
+	}
+}

@@ -61,8 +61,9 @@ const chunkDocs = 1024
 // from the wide groups (a few cache lines per document), transposed into
 // width-4 blocks of a chunk-sized buffer, and then runs the sequential
 // width-4 kernel on each block. h is the wide group's part of the node
-// histogram; buf must hold width/4 × chunkDocs values.
-func buildScattered(h []hbin, rows []uint8, width int, idx []int32, gho []GradPair, buf []uint32) {
+// histogram; buf must hold width/4 × chunkDocs values. unitH is as for
+// buildGroup4.
+func buildScattered(h []hbin, rows []uint8, width int, idx []int32, gho []GradPair, buf []uint32, unitH bool) {
 	ng := width / 4
 	for c := 0; c < len(idx); c += chunkDocs {
 		ids := idx[c:min(c+chunkDocs, len(idx))]
@@ -78,7 +79,7 @@ func buildScattered(h []hbin, rows []uint8, width int, idx []int32, gho []GradPa
 		for g := 0; g < ng; g++ {
 			block := buf[g*chunkDocs : g*chunkDocs+len(ids)]
 			codes := unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(block))), 4*len(block))
-			buildGroup4(h[g*4*256:(g+1)*4*256], codes, nil, gho[c:c+len(ids)], true)
+			buildGroup4(h[g*4*256:(g+1)*4*256], codes, nil, gho[c:c+len(ids)], true, unitH)
 		}
 	}
 }
@@ -86,9 +87,14 @@ func buildScattered(h []hbin, rows []uint8, width int, idx []int32, gho []GradPa
 // buildGroup4 adds the documents idx (with gradient pairs gho[j] for idx[j])
 // to the histograms of one group of 4 features; h is the group's part of the
 // node histogram (4 × 256 bins). all says idx is every document in order,
-// and gho is then gh itself. It is unrolled with fixed-size arrays so that no
-// access needs a bounds check.
-func buildGroup4(hs []hbin, rows []uint8, idx []int32, gho []GradPair, all bool) {
+// and gho is then gh itself. unitH says every hessian is 1: the bins' H is
+// then left alone, the count N standing for it (see Grower.unitH). It is
+// unrolled with fixed-size arrays so that no access needs a bounds check.
+func buildGroup4(hs []hbin, rows []uint8, idx []int32, gho []GradPair, all, unitH bool) {
+	if unitH {
+		buildGroup4Unit(hs, rows, idx, gho, all)
+		return
+	}
 	h := (*[4 * 256]hbin)(hs)
 	add := func(r *[4]uint8, g, hh float64) {
 		b0 := &h[0<<8|int(r[0])]
@@ -106,6 +112,65 @@ func buildGroup4(hs []hbin, rows []uint8, idx []int32, gho []GradPair, all bool)
 		b2.N++
 		b3.G += g
 		b3.H += hh
+		b3.N++
+	}
+	if all {
+		rows = rows[:4*len(gho)]
+		for i, p := range gho {
+			add((*[4]uint8)(rows[4*i:]), float64(p.G), float64(p.H))
+		}
+		return
+	}
+	gho = gho[:len(idx)]
+	// Load the rows of 8 scattered documents before using any of them, so
+	// that their cache misses overlap instead of queueing behind the updates.
+	j := 0
+	for ; j+8 <= len(idx); j += 8 {
+		if j+prefetchAhead+8 <= len(idx) {
+			prefetchRows(unsafe.Pointer(unsafe.SliceData(rows)), unsafe.Pointer(&idx[j+prefetchAhead]), 8, 4, 1)
+		}
+		ix := (*[8]int32)(idx[j:])
+		r0 := *(*[4]uint8)(rows[4*int(ix[0]):])
+		r1 := *(*[4]uint8)(rows[4*int(ix[1]):])
+		r2 := *(*[4]uint8)(rows[4*int(ix[2]):])
+		r3 := *(*[4]uint8)(rows[4*int(ix[3]):])
+		r4 := *(*[4]uint8)(rows[4*int(ix[4]):])
+		r5 := *(*[4]uint8)(rows[4*int(ix[5]):])
+		r6 := *(*[4]uint8)(rows[4*int(ix[6]):])
+		r7 := *(*[4]uint8)(rows[4*int(ix[7]):])
+		p := (*[8]GradPair)(gho[j:])
+		add(&r0, float64(p[0].G), float64(p[0].H))
+		add(&r1, float64(p[1].G), float64(p[1].H))
+		add(&r2, float64(p[2].G), float64(p[2].H))
+		add(&r3, float64(p[3].G), float64(p[3].H))
+		add(&r4, float64(p[4].G), float64(p[4].H))
+		add(&r5, float64(p[5].G), float64(p[5].H))
+		add(&r6, float64(p[6].G), float64(p[6].H))
+		add(&r7, float64(p[7].G), float64(p[7].H))
+	}
+	for ; j < len(idx); j++ {
+		add((*[4]uint8)(rows[4*int(idx[j]):]), float64(gho[j].G), float64(gho[j].H))
+	}
+}
+
+// buildGroup4Unit is buildGroup4 for hessians of 1: gradients and counts
+// only. It is a copy of buildGroup4's loops rather than a branch in them: a
+// test of unitH per document slowed the general kernel by a quarter
+// (go test ./engine/tree -bench Grow/hessian=varied).
+func buildGroup4Unit(hs []hbin, rows []uint8, idx []int32, gho []GradPair, all bool) {
+	h := (*[4 * 256]hbin)(hs)
+	add := func(r *[4]uint8, g, _ float64) {
+		b0 := &h[0<<8|int(r[0])]
+		b1 := &h[1<<8|int(r[1])]
+		b2 := &h[2<<8|int(r[2])]
+		b3 := &h[3<<8|int(r[3])]
+		b0.G += g
+		b0.N++
+		b1.G += g
+		b1.N++
+		b2.G += g
+		b2.N++
+		b3.G += g
 		b3.N++
 	}
 	if all {
