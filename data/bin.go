@@ -82,6 +82,7 @@ func ComputeBins(d *Dataset, maxBins int) *Bins {
 // binScratch is one goroutine's reusable memory for featureBounds.
 type binScratch struct {
 	vals     []float32
+	tmp      []float32 // the radix sort's scratch
 	distinct []float32
 	counts   []int
 	big      []bool
@@ -104,7 +105,7 @@ func (s *binScratch) featureBounds(col []float32, sample []int, maxBins int) []f
 			}
 		}
 	}
-	slices.Sort(vals)
+	s.tmp = sortFloat32s(vals, s.tmp)
 	s.vals = vals
 
 	distinct, counts := s.distinct[:0], s.counts[:0]
