@@ -53,3 +53,27 @@ func sortedBits(vals []float32) []uint32 {
 	slices.Sort(b)
 	return b
 }
+
+// FuzzSortFloat32s: any bytes, read as float32s (NaNs dropped, as
+// ComputeBins drops them), sort as slices.Sort sorts them.
+func FuzzSortFloat32s(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0x80, 0x3f})
+	f.Add(make([]byte, 4*300))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var vals []float32
+		for i := 0; i+4 <= len(b); i += 4 {
+			v := math.Float32frombits(uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24)
+			if v == v {
+				vals = append(vals, v)
+			}
+		}
+		want := slices.Clone(vals)
+		slices.Sort(want)
+		sortFloat32s(vals, nil)
+		for i := range vals {
+			if vals[i] != want[i] {
+				t.Fatalf("at %d: %g, want %g", i, vals[i], want[i])
+			}
+		}
+	})
+}
