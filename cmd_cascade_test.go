@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,12 +66,19 @@ func TestCascadeAndSweep(t *testing.T) {
 	var e struct {
 		Metrics map[string]float64
 		Cost    struct{ Total float64 }
+		Reached []float64
 	}
 	if code != 0 || json.Unmarshal([]byte(stdout), &e) != nil {
 		t.Fatalf("eval --cascade: %s", errOut)
 	}
 	if math.Abs(e.Metrics["ndcg@10"]-r.Test.Metrics["ndcg@10"]) > 1e-12 || math.Abs(e.Cost.Total-r.Test.Cost.Total) > 1e-9 {
 		t.Errorf("eval --cascade: %v / %v, cascade said %v / %v", e.Metrics["ndcg@10"], e.Cost.Total, r.Test.Metrics["ndcg@10"], r.Test.Cost.Total)
+	}
+	if !slices.Equal(e.Reached, r.Test.Reached) {
+		t.Errorf("eval --cascade: reached %v, cascade said %v", e.Reached, r.Test.Reached)
+	}
+	if _, text, _ := runCLI(t, "eval", "--cascade", out, "--data", "builtin:mq2008/test"); !strings.Contains(text, "reached    1.000 ") {
+		t.Errorf("eval --cascade text has no reach line:\n%s", text)
 	}
 
 	curve, plot := filepath.Join(dir, "curve.csv"), filepath.Join(dir, "curve.svg")

@@ -337,6 +337,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var scores []float64
 	var cost *metric.Cost
 	var predictSeconds float64
+	var reached []float64 // a cascade's fraction of documents reaching each stage
 	if e != nil {
 		t0 := time.Now()
 		scores = e.Predict(nil, d.Cols, d.NumDocs(), *k)
@@ -367,7 +368,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		t0 := time.Now()
 		r := cronus.Score(ce, c, d, featCost, cf.TreeCost)
 		predictSeconds = time.Since(t0).Seconds()
-		scores, cost = r.Key, &r.Cost
+		scores, cost, reached = r.Key, &r.Cost, r.Reached
 	} else if scores, err = readScores(*scoresF, d.NumDocs()); err != nil {
 		return err
 	}
@@ -410,6 +411,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			r["cost"] = cost
 			r["predict_seconds"] = predictSeconds
 		}
+		if reached != nil {
+			r["reached"] = reached
+		}
 		return writeJSON(stdout, r)
 	}
 	fmt.Fprintf(stdout, "%s: %d queries, %d documents\n", *dataF, d.NumQueries(), d.NumDocs())
@@ -418,6 +422,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if cost != nil {
 		fmt.Fprintf(stdout, "  cost/doc   %.1f (features %.1f, trees %.1f)\n", cost.Total, cost.Features, cost.Trees)
+	}
+	if reached != nil {
+		fmt.Fprintf(stdout, "  reached   ")
+		for _, f := range reached {
+			fmt.Fprintf(stdout, " %.3f", f)
+		}
+		fmt.Fprintf(stdout, "  (fraction of documents reaching each stage)\n")
 	}
 	fmt.Fprintf(stdout, "  convention: %s\n", conv)
 	return nil
