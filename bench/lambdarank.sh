@@ -14,7 +14,8 @@
 #    against XGBoost (hist, lossguide, base_score 0).
 # 4. cv: every setting above and a few more judged by inner cross-validation
 #    on Fold1's S1-S4 (bench/innercv.py; ~10 minutes), with Fold1's test.
-# 5. xgb-seeds: XGBoost's rank:ndcg on Fold1 with seeds 0-5.
+# 5. xgb-seeds: XGBoost's rank:ndcg on Fold1 with seeds 0-5 (2 threads), then
+#    with 1-4 threads (seed 1): its pair draws follow the threads, not the seed.
 #
 #   bash bench/lambdarank.sh [all|settings|pairs|fit|cv|xgb-seeds]   (default all)
 set -euo pipefail
@@ -90,17 +91,19 @@ fi
 
 if on xgb-seeds; then
   echo
-  echo "5. XGBoost rank:ndcg on Fold1, seeds 0-5 (500 × 31, η 0.1)"
-  for seed in 0 1 2 3 4 5; do
-    $py - "$dir/f1-train.txt" "$dir/f1-test.txt" "$seed" "$dir/xs.scores" <<'PY'
+  echo "5. XGBoost rank:ndcg on Fold1 (500 × 31, η 0.1): seeds 0-5 with 2 threads, then 1-4 threads"
+  xrun() { # SEED NTHREAD: prints Fold1 test NDCG@10
+    $py - "$dir/f1-train.txt" "$dir/f1-test.txt" "$1" "$2" "$dir/xs.scores" <<'PY'
 import sys
 import xgboost as xgb
-tr, te, seed, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+tr, te, seed, nt, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 b = xgb.train({'eta': 0.1, 'tree_method': 'hist', 'grow_policy': 'lossguide', 'max_leaves': 31, 'max_depth': 0,
-               'max_bin': 255, 'nthread': 2, 'seed': seed, 'objective': 'rank:ndcg'}, xgb.DMatrix(tr + '?format=libsvm'), 500)
+               'max_bin': 255, 'nthread': nt, 'seed': seed, 'objective': 'rank:ndcg'}, xgb.DMatrix(tr + '?format=libsvm'), 500)
 with open(out, 'w') as f:
     f.writelines('%r\n' % float(v) for v in b.predict(xgb.DMatrix(te + '?format=libsvm'), output_margin=True))
 PY
-    echo "seed $seed: test $(ndcg --scores "$dir/xs.scores" --data "$dir/f1-test.txt")"
-  done
+    ndcg --scores "$dir/xs.scores" --data "$dir/f1-test.txt"
+  }
+  for seed in 0 1 2 3 4 5; do echo "seed $seed, 2 threads: test $(xrun "$seed" 2)"; done
+  for nt in 1 2 3 4; do echo "seed 1, $nt threads: test $(xrun 1 "$nt")"; done
 fi
