@@ -15,7 +15,7 @@
 # 4. cv: every setting above and a few more judged by inner cross-validation
 #    on Fold1's S1-S4 (bench/innercv.py; ~10 minutes), with Fold1's test.
 # 5. xgb-seeds: XGBoost's rank:ndcg on Fold1 with seeds 0-5 (2 threads), then
-#    with 1-4 threads (seed 1): its pair draws follow the threads, not the seed.
+#    with 1-4 threads (seed 1): its results follow the threads, not the seed.
 #
 #   bash bench/lambdarank.sh [all|settings|pairs|fit|cv|xgb-seeds]   (default all)
 set -euo pipefail
