@@ -15,7 +15,8 @@
 # 4. cv: every setting above and a few more judged by inner cross-validation
 #    on Fold1's S1-S4 (bench/innercv.py; ~10 minutes), with Fold1's test.
 # 5. xgb-seeds: XGBoost's rank:ndcg on Fold1 with seeds 0-5 (2 threads), then
-#    with 1-4 threads (seed 1): its results follow the threads, not the seed.
+#    with 1-4 threads (seed 1): its results follow the threads, not the seed;
+#    and the mean over the five LETOR folds for each thread count.
 #
 #   bash bench/lambdarank.sh [all|settings|pairs|fit|cv|xgb-seeds]   (default all)
 set -euo pipefail
@@ -92,8 +93,9 @@ fi
 if on xgb-seeds; then
   echo
   echo "5. XGBoost rank:ndcg on Fold1 (500 × 31, η 0.1): seeds 0-5 with 2 threads, then 1-4 threads"
-  xrun() { # SEED NTHREAD: prints Fold1 test NDCG@10
-    $py - "$dir/f1-train.txt" "$dir/f1-test.txt" "$1" "$2" "$dir/xs.scores" <<'PY'
+  xrun() { # SEED NTHREAD [FOLD]: prints the fold's (default 1) test NDCG@10
+    local f=${3:-1}
+    $py - "$dir/f$f-train.txt" "$dir/f$f-test.txt" "$1" "$2" "$dir/xs.scores" <<'PY'
 import sys
 import xgboost as xgb
 tr, te, seed, nt, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
@@ -102,8 +104,13 @@ b = xgb.train({'eta': 0.1, 'tree_method': 'hist', 'grow_policy': 'lossguide', 'm
 with open(out, 'w') as f:
     f.writelines('%r\n' % float(v) for v in b.predict(xgb.DMatrix(te + '?format=libsvm'), output_margin=True))
 PY
-    ndcg --scores "$dir/xs.scores" --data "$dir/f1-test.txt"
+    ndcg --scores "$dir/xs.scores" --data "$dir/f$f-test.txt"
   }
   for seed in 0 1 2 3 4 5; do echo "seed $seed, 2 threads: test $(xrun "$seed" 2)"; done
   for nt in 1 2 3 4; do echo "seed 1, $nt threads: test $(xrun 1 "$nt")"; done
+  for nt in 1 2 3 4; do
+    tests=()
+    for f in 1 2 3 4 5; do tests+=("$(xrun 1 "$nt" "$f")"); done
+    echo "five folds, $nt threads: ${tests[*]}   mean $($py -c 'import sys; v = [float(x) for x in sys.argv[1:]]; print("%.4f" % (sum(v) / len(v)))' "${tests[@]}")"
+  done
 fi
