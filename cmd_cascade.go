@@ -279,10 +279,11 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	best := res.Best
 	best.Rule, best.TopM = cf.rule, cf.topM
-	params := map[string]any{"lambda": cf.par.Lambda, "lambda_abs": cf.par.Lambda * s.sc.LambdaMax, "lambda_max": s.sc.LambdaMax,
-		"stages": cf.par.K, "epsilon": cf.par.Epsilon, "sigma": cf.par.Sigma, "delta": cf.par.Delta, "rho1": cf.par.Rho1, "rhoK": cf.par.RhoK,
-		"pos_weight": cf.tg.PosWeight, "neg_weight": cf.tg.NegWeight, "neg_multiply": cf.tg.NegMultiply, "relevant": cf.tg.Relevant, "graded": cf.tg.Graded,
-		"cycles": cf.cycles, "rule": cf.rule, "model": cf.model, "train": cf.train, "valid": cf.valid}
+	params := cronus.RunParams(cf.par, cf.tg, s.sc.LambdaMax)
+	params["cycles"], params["rule"], params["model"], params["train"], params["valid"] = cf.cycles, cf.rule, cf.model, cf.train, cf.valid
+	if cf.rule == cronus.RuleTopM {
+		params["top_m"] = cf.topM
+	}
 	if err := cronus.WriteFile(*out, cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)); err != nil {
 		return err
 	}

@@ -279,10 +279,8 @@ func saveCmd(w *workData, best *cronus.State, par cronus.Params) tea.Cmd {
 	return func() tea.Msg {
 		c := best.Cascade
 		c.Rule, c.TopM = cronus.RuleTopM, topM
-		params := map[string]any{"lambda": par.Lambda, "lambda_abs": par.Lambda * w.sc.LambdaMax, "lambda_max": w.sc.LambdaMax,
-			"stages": par.K, "epsilon": par.Epsilon, "sigma": par.Sigma, "delta": par.Delta, "rho1": par.Rho1, "rhoK": par.RhoK,
-			"rule": cronus.RuleTopM, "top_m": topM,
-			"pos_weight": w.tg.PosWeight, "neg_weight": w.tg.NegWeight, "neg_multiply": w.tg.NegMultiply, "relevant": w.tg.Relevant, "graded": w.tg.Graded}
+		params := cronus.RunParams(par, w.tg, w.sc.LambdaMax)
+		params["rule"], params["top_m"] = cronus.RuleTopM, topM
 		err := cronus.WriteFile(savePath, cronus.NewFile(w.e, &c, w.costs.Cost, w.treeCost, par.Sigma, params))
 		return savedMsg{path: savePath, err: err}
 	}

@@ -114,7 +114,6 @@ func (*lambdaRank) base([]float32) float64 { return 0 }
 type lambdaScratch struct {
 	order         []int
 	lam, hes, gns []float64
-	sorted        []float32
 }
 
 func (o *lambdaRank) prepare(labels []float32, offsets []int) {
@@ -198,17 +197,31 @@ func grow(buf []float64, n int) []float64 {
 	return buf
 }
 
+// descending returns buf refilled with 0..len(s)−1 ordered by descending
+// score s, ties in index order: a query's current ranking.
+func descending(buf []int, s []float64) []int {
+	buf = buf[:0]
+	for i := range s {
+		buf = append(buf, i)
+	}
+	slices.SortStableFunc(buf, func(a, b int) int { return cmp.Compare(s[b], s[a]) })
+	return buf
+}
+
+// storePairs writes the gradients g and hessians h into gh.
+func storePairs(gh []tree.GradPair, g, h []float64) {
+	for i := range gh {
+		gh[i] = tree.GradPair{G: float32(g[i]), H: float32(h[i])}
+	}
+}
+
 // query computes the gradients of one query, whose 1/maxDCG is inv.
 func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, inv float64, sc *lambdaScratch) {
 	n := len(s)
 	lam := grow(sc.lam, n)
 	hes := grow(sc.hes, n)
 	sc.lam, sc.hes = lam, hes
-	defer func() {
-		for i := range gh {
-			gh[i] = tree.GradPair{G: float32(lam[i]), H: float32(hes[i])}
-		}
-	}()
+	defer storePairs(gh, lam, hes)
 	if inv == 0 || n < 2 {
 		return
 	}
@@ -217,12 +230,8 @@ func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, in
 	for i, l := range labels {
 		gns[i] = gain(l)
 	}
-	order := sc.order[:0]
-	for i := 0; i < n; i++ {
-		order = append(order, i)
-	}
+	order := descending(sc.order, s)
 	sc.order = order
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(s[b], s[a]) })
 	disc := o.disc
 	best, worst := s[order[0]], s[order[n-1]]
 	sumLambda := 0.0

@@ -60,20 +60,15 @@ func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, i
 	n := len(s)
 	g, h := grow(sc.g, n), grow(sc.h, n)
 	sc.g, sc.h = g, h
-	defer func() {
-		for i := range gh {
-			gh[i] = tree.GradPair{G: float32(g[i]), H: float32(h[i])}
-		}
-	}()
+	defer storePairs(gh, g, h)
 	if inv == 0 || n < 2 {
 		return
 	}
-	byScore, byLabel := sc.byScore[:0], sc.byLabel[:0]
+	byScore, byLabel := descending(sc.byScore, s), sc.byLabel[:0]
 	for i := 0; i < n; i++ {
-		byScore, byLabel = append(byScore, i), append(byLabel, i)
+		byLabel = append(byLabel, i)
 	}
 	sc.byScore, sc.byLabel = byScore, byLabel
-	slices.SortStableFunc(byScore, func(a, b int) int { return cmp.Compare(s[b], s[a]) })
 	slices.SortStableFunc(byLabel, func(a, b int) int { return cmp.Compare(labels[b], labels[a]) })
 	rank := slices.Grow(sc.rank[:0], n)[:n]
 	sc.rank = rank

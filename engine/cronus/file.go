@@ -77,6 +77,15 @@ type StageJSON struct {
 	Theta     *float64  `json:"theta"`
 }
 
+// RunParams are the parameters of an optimisation as a cascade file's
+// params record them: λ (relative, absolute, and λ_max), K, ε, σ, δ, ρ and
+// the targets. Callers add what else they know (the exit rule, the files).
+func RunParams(par Params, tg Targets, lambdaMax float64) map[string]any {
+	return map[string]any{"lambda": par.Lambda, "lambda_abs": par.Lambda * lambdaMax, "lambda_max": lambdaMax,
+		"stages": par.K, "epsilon": par.Epsilon, "sigma": par.Sigma, "delta": par.Delta, "rho1": par.Rho1, "rhoK": par.RhoK,
+		"pos_weight": tg.PosWeight, "neg_weight": tg.NegWeight, "neg_multiply": tg.NegMultiply, "relevant": tg.Relevant, "graded": tg.Graded}
+}
+
 // NewFile returns the file form of cascade c over ensemble e. Only the
 // trees with a non-zero weight are listed in a stage; a threshold of −Inf
 // and the last stage's threshold (which no document ever meets) are

@@ -255,23 +255,24 @@ func TestGrowUnitHessian(t *testing.T) {
 			cols[f][i] = float32(r.IntN(40 + 30*f))
 		}
 	}
-	unit, double := make([]GradPair, n), make([]GradPair, n)
+	// unit has hessians of 1; unitRows too on rows, but 0.25 on a third of
+	// the other documents, which must not turn the unit path off.
+	unit, unitRows, double := make([]GradPair, n), make([]GradPair, n), make([]GradPair, n)
 	var rows []int32
 	for i := range unit {
 		g := cols[1][i] - 2*cols[4][i] + float32(r.NormFloat64())
-		unit[i], double[i] = GradPair{G: g, H: 1}, GradPair{G: 2 * g, H: 2}
+		unit[i], unitRows[i], double[i] = GradPair{G: g, H: 1}, GradPair{G: g, H: 1}, GradPair{G: 2 * g, H: 2}
 		if i%3 == 0 {
 			rows = append(rows, int32(i))
 		} else if i%3 == 1 {
-			unit[i].H = 0.25 // outside rows: must not turn the unit path off
+			unitRows[i].H = 0.25
 		}
 	}
 	d := dataset(cols)
 	for _, rs := range [][]int32{nil, rows} {
-		if rs == nil {
-			for i := range unit {
-				unit[i].H = 1
-			}
+		unit := unit
+		if rs != nil {
+			unit = unitRows
 		}
 		for _, minHess := range []float64{0, 40} {
 			g1 := grower(t, d, GrowParams{MaxLeaves: 31, MinDocs: 3, MinHess: minHess}, 2)
