@@ -91,6 +91,9 @@ func (cf *cascadeFlags) check() error {
 	case !(cf.treeCost >= 0):
 		return usageError{"--tree-cost must be >= 0"}
 	}
+	if cf.rule == cronus.RuleTopM {
+		cf.par.TopM = cf.topM // the optimiser trains the cascade the scorer runs
+	}
 	if err := cf.par.Validate(); err != nil {
 		return usageError{err.Error()}
 	}
@@ -451,6 +454,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		add("cronus-init", lam, v, t)
 		v, t = s.evaluator(cf.rule, cf.topM)(&res.Best.Cascade)
 		add("cronus", lam, v, t)
+
 	}
 	p.done()
 	ks := baseline.PrefixSteps(len(s.e.Trees), 12)

@@ -92,6 +92,14 @@ type Model struct {
 	errLine bool // status is an error
 }
 
+// defaultParams are the optimiser's defaults, trained for the workbench's
+// exit rule (top-m).
+func defaultParams() cronus.Params {
+	p := cronus.DefaultParams()
+	p.TopM = topM
+	return p
+}
+
 // New returns the workbench model for cfg; cancelling ctx (or quitting)
 // cancels its background work.
 func New(ctx context.Context, cfg Config, styles views.Styles) Model {
@@ -101,7 +109,7 @@ func New(ctx context.Context, cfg Config, styles views.Styles) Model {
 		cfg.trees = baseTrees
 	}
 	return Model{cfg: cfg, ctx: ctx, cancel: cancel, base: base, flowCancel: flowCancel, width: 80, height: 24, styles: styles,
-		par:  settings{Params: cronus.DefaultParams(), tg: cronus.DefaultTargets(), trees: cfg.trees, leaves: baseLeaves, colSample: 1},
+		par:  settings{Params: defaultParams(), tg: cronus.DefaultTargets(), trees: cfg.trees, leaves: baseLeaves, colSample: 1},
 		gate: newGate(),
 		screen: views.DataScreen{
 			Loading: cfg.Train,

@@ -23,8 +23,9 @@ type stageObjective struct {
 	pr   *Problem
 	st   *State
 	k    int
-	act  []int // the active trees of stage k; x = (β_act…, intercept, θ)
-	last bool  // k is the last stage: no exit, θ absent from x
+	act  []int  // the active trees of stage k; x = (β_act…, intercept, θ)
+	last bool   // k is the last stage: no exit, θ absent from x
+	prot []bool // documents stage k protects (RuleTopM; nil: none), fixed during the step
 
 	// Per document, fixed while stage k is optimised:
 	p []float64   // probability of reaching stage k
@@ -54,13 +55,15 @@ func newStageObjective(pr *Problem, st *State, k int) *stageObjective {
 	o.act = st.Stages[k].Active()
 	// Scores and soft exits of every stage.
 	scores := pr.stageScores(st)
+	prot := pr.protectedSets(&st.Cascade, scores)
+	o.prot = at(prot, k)
 	I := make([][]float64, K)
 	for j := range st.Stages {
 		I[j] = make([]float64, n)
 		for i, s := range scores[j] {
 			I[j][i] = 1
 			if j < K-1 {
-				I[j][i] = sigmoid(s, st.Stages[j].Theta, st.Sigma[j])
+				I[j][i] = passProb(at(prot, j), i, s, st.Stages[j].Theta, st.Sigma[j])
 			}
 		}
 	}
@@ -222,7 +225,7 @@ func (o *stageObjective) eval(x, grad []float64) float64 {
 			r := pr.Y[i] - s[i]
 			I := 1.0
 			if !o.last {
-				I = sigmoid(s[i], theta, sig)
+				I = passProb(o.prot, i, s[i], theta, sig)
 			}
 			o.I[i] = I
 			w := pr.Omega[i] * o.p[i]

@@ -56,12 +56,24 @@ func TestStageGradient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := rand.New(rand.NewPCG(1, 1))
+	checkStageGradients(t, pr, st, rand.New(rand.NewPCG(1, 1)), nil)
+}
+
+// checkStageGradients checks the gradient of every non-empty stage's
+// objective at a point near st's against central differences, after
+// calling check (when not nil) on the stage objective; it returns the
+// number of stages checked.
+func checkStageGradients(t *testing.T, pr *Problem, st *State, r *rand.Rand, check func(k int, o *stageObjective)) int {
+	t.Helper()
+	checked := 0
 	for k := range st.Stages {
 		if len(st.Stages[k].Active()) == 0 {
 			continue
 		}
 		o := newStageObjective(pr, st, k)
+		if check != nil {
+			check(k, o)
+		}
 		x := o.x()
 		for i := range x {
 			x[i] += 0.01 * (r.Float64() - 0.5) * max(1e-2, math.Abs(x[i]))
@@ -79,7 +91,9 @@ func TestStageGradient(t *testing.T) {
 				t.Errorf("stage %d, coordinate %d of %d: gradient %v, finite difference %v", k, i, len(x), g[i], fd)
 			}
 		}
+		checked++
 	}
+	return checked
 }
 
 // The cyclic optimisation never increases eq (8).

@@ -3,6 +3,7 @@ package cronus
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Params are the cascade's hyper-parameters (Chen et al. §3.4).
@@ -16,6 +17,11 @@ type Params struct {
 	Rho1     float64 // ρ of stages 1..K−1, as a fraction of RhoMax (0.02)
 	RhoK     float64 // ρ of the last stage, as a fraction of RhoMax (0.02)
 	Workers  int     // goroutines for the Gram products; 0 = GOMAXPROCS
+	// TopM > 0 trains the cascade for RuleTopM with that m: a query's TopM
+	// best documents at a stage go on whatever θ, in the soft exits of
+	// eq (8) as in the scorer (see protectedSets). 0 is the paper's global
+	// rule.
+	TopM int
 }
 
 // DefaultParams returns the paper's settings, with σ relative to the score
@@ -41,6 +47,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("the stage cap must be in [0, 1] (got %g)", p.StageCap)
 	case !(p.Rho1 >= 0) || !(p.RhoK >= 0):
 		return fmt.Errorf("ρ must be >= 0 (got %g, %g)", p.Rho1, p.RhoK)
+	case p.TopM < 0:
+		return fmt.Errorf("top-m must be >= 0 (got %d)", p.TopM)
 	}
 	return nil
 }
@@ -163,13 +171,15 @@ func spread(s, p []float64) float64 {
 }
 
 // thresholdFor finds θ with (1/n) Σ p_i I(s_i; θ, σ) = target by bisection
-// (the left side decreases in θ).
-func thresholdFor(s, p []float64, sigma, target float64) float64 {
+// (the left side decreases in θ); a protected document (prot, nil for none)
+// has I = 1. When the protected documents alone exceed the target, θ ends
+// above every score.
+func thresholdFor(s, p []float64, prot []bool, sigma, target float64) float64 {
 	n := float64(len(s))
 	frac := func(th float64) float64 {
 		t := 0.0
 		for i, x := range s {
-			t += p[i] * sigmoid(x, th, sigma)
+			t += p[i] * passProb(prot, i, x, th, sigma)
 		}
 		return t / n
 	}
@@ -211,6 +221,12 @@ func Initialize(pr *Problem, sc Scales, par Params) (*State, error) {
 	var earlier []weighted
 	scores := make([]float64, n)
 	beta := make([]float64, T+1)
+	var past [][]float64 // with TopM: the training scores of the stages so far
+	if par.TopM > 0 {
+		st.Rule, st.TopM = RuleTopM, par.TopM
+	} else {
+		st.Rule = RuleGlobal
+	}
 	for k := 0; k < par.K; k++ {
 		rho := par.Rho1 * sc.RhoMax
 		if k == par.K-1 {
@@ -231,8 +247,16 @@ func Initialize(pr *Problem, sc Scales, par Params) (*State, error) {
 		st.D = append(st.D, d)
 		pr.Train.Scores(scores, beta)
 		sigma := par.Sigma * spread(scores, p)
+		// The documents this stage protects: those of the stages so far
+		// with this stage's scores (its θ does not change who is protected).
+		var prot []bool
+		if par.TopM > 0 && k < par.K-1 {
+			past = append(past, slices.Clone(scores))
+			sofar := Cascade{Stages: append(slices.Clone(st.Stages), stage, Stage{}), Rule: RuleTopM, TopM: par.TopM}
+			prot = pr.protectedSets(&sofar, append(past, nil))[k]
+		}
 		if k < par.K-1 && len(stage.Active()) > 0 && sigma > 0 {
-			stage.Theta = thresholdFor(scores, p, sigma, (1-par.Epsilon)*d)
+			stage.Theta = thresholdFor(scores, p, prot, sigma, (1-par.Epsilon)*d)
 		}
 		if sigma == 0 {
 			sigma = par.Sigma
@@ -243,13 +267,13 @@ func Initialize(pr *Problem, sc Scales, par Params) (*State, error) {
 		if k < par.K-1 {
 			sum := 0.0
 			for i := range p {
-				p[i] *= sigmoid(scores[i], stage.Theta, sigma)
+				p[i] *= passProb(prot, i, scores[i], stage.Theta, sigma)
 				sum += p[i]
 			}
 			d = sum / float64(n)
 		}
 	}
-	st.Rule = RuleGlobal
+	st.scores = nil
 	st.Terms = pr.Objective(st)
 	st.Hard = pr.HardFractions(&st.Cascade)
 	return st, nil
@@ -274,6 +298,7 @@ func (pr *Problem) objectiveFromScores(st *State, scores [][]float64) Terms {
 	}
 	var tm Terms
 	st.D = st.D[:0]
+	prot := pr.protectedSets(&st.Cascade, scores)
 	for k, stg := range st.Stages {
 		d := 0.0
 		for _, x := range p {
@@ -286,7 +311,7 @@ func (pr *Problem) objectiveFromScores(st *State, scores [][]float64) Terms {
 			q := p[i]
 			I := 1.0
 			if k < K-1 {
-				I = sigmoid(s[i], stg.Theta, st.Sigma[k])
+				I = passProb(at(prot, k), i, s[i], stg.Theta, st.Sigma[k])
 				q *= 1 - I
 			}
 			r := pr.Y[i] - s[i]
@@ -336,14 +361,29 @@ func (pr *Problem) groupNorms(st *State) (kappa, eta []float64) {
 }
 
 // HardFractions returns the fraction of training documents reaching each
-// stage under the hard rule (exit when the score is below θ_k).
+// stage under the hard rule of c (exit when the score is below θ_k; under
+// RuleTopM not for a query's TopM best there).
 func (pr *Problem) HardFractions(c *Cascade) []float64 {
 	n := pr.Train.N
+	scores := make([][]float64, len(c.Stages))
+	for k, stg := range c.Stages {
+		if k < len(c.Stages)-1 && !math.IsInf(stg.Theta, -1) {
+			scores[k] = pr.Train.Scores(nil, stg.Beta)
+		}
+	}
+	var prot [][]bool
+	if c.Rule == RuleTopM && c.TopM > 0 {
+		for k, s := range scores {
+			if s == nil { // passes everything: who is protected does not matter
+				scores[k] = make([]float64, n)
+			}
+		}
+		prot = pr.protectedSets(c, scores)
+	}
 	in := make([]bool, n)
 	for i := range in {
 		in[i] = true
 	}
-	s := make([]float64, n)
 	out := make([]float64, len(c.Stages))
 	count := n
 	for k, stg := range c.Stages {
@@ -351,13 +391,21 @@ func (pr *Problem) HardFractions(c *Cascade) []float64 {
 		if k == len(c.Stages)-1 || math.IsInf(stg.Theta, -1) {
 			continue
 		}
-		pr.Train.Scores(s, stg.Beta)
+		p := at(prot, k)
 		for i := range in {
-			if in[i] && s[i] < stg.Theta {
+			if in[i] && scores[k][i] < stg.Theta && (p == nil || !p[i]) {
 				in[i] = false
 				count--
 			}
 		}
 	}
 	return out
+}
+
+// at returns xs[k], or nil when xs is nil.
+func at[T any](xs [][]T, k int) []T {
+	if xs == nil {
+		return nil
+	}
+	return xs[k]
 }

@@ -17,6 +17,7 @@ type Problem struct {
 	TreeFeats [][]int   // features (0-based) each tree uses: the matrix F
 	FeatCost  []float64 // c_α per feature
 	TreeCost  []float64 // e_t per tree
+	Offsets   []int     // the training queries: query q is documents [Offsets[q], Offsets[q+1])
 }
 
 // Targets are the choices that turn graded labels into the paper's binary
@@ -48,7 +49,7 @@ func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost 
 	if len(e.Trees) == 0 {
 		return nil, fmt.Errorf("cronus: the ensemble has no trees")
 	}
-	p := &Problem{Train: NewOutputs(e, d), FeatCost: featCost}
+	p := &Problem{Train: NewOutputs(e, d), FeatCost: featCost, Offsets: d.QueryOffsets}
 	n := d.NumDocs()
 	p.Y = make([]float64, n)
 	p.Omega = make([]float64, n)

@@ -1,0 +1,146 @@
+package cronus
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// smallTopM is the small problem's cascade trained for RuleTopM (m = 5),
+// initialised and then one cycle optimised.
+func smallTopM(t *testing.T) *State {
+	t.Helper()
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda, par.TopM = 5, 0.02, 5
+	res, err := Optimize(context.Background(), pr, ComputeScales(pr, 0), par, Options{MaxCycles: 1}, trainEvaluator(pr), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Init.Rule != RuleTopM || res.Init.TopM != 5 {
+		t.Fatalf("rule %q, m %d: the params ask for top-m 5", res.Init.Rule, res.Init.TopM)
+	}
+	return res.Final
+}
+
+// The protected sets and hard fractions the optimiser uses are those of
+// the real scorer: the fraction of training documents it sends to each
+// stage, and, recomputed by a plain sort per query, the m best reaching
+// each stage.
+func TestProtectedMatchesScorer(t *testing.T) {
+	st := smallTopM(t)
+	pr := smallProblem(t)
+	c := &st.Cascade
+	res := Score(smallE, c, smallTr, pr.FeatCost, pr.TreeCost)
+	hard := pr.HardFractions(c)
+	for k := range hard {
+		if math.Abs(hard[k]-res.Reached[k]) > 1e-12 {
+			t.Errorf("stage %d: optimiser's hard fraction %v, scorer's %v", k, hard[k], res.Reached[k])
+		}
+	}
+	scores := pr.stageScores(st)
+	prot := pr.protectedSets(c, scores)
+	protectedSomewhere := 0
+	for k := 0; k < len(c.Stages)-1; k++ {
+		for q := 0; q+1 < len(pr.Offsets); q++ {
+			var alive []int
+			for i := pr.Offsets[q]; i < pr.Offsets[q+1]; i++ {
+				if res.Exit[i] >= k {
+					alive = append(alive, i)
+				}
+			}
+			slices.SortStableFunc(alive, func(a, b int) int {
+				switch {
+				case scores[k][a] > scores[k][b]:
+					return -1
+				case scores[k][a] < scores[k][b]:
+					return 1
+				}
+				return 0
+			})
+			want := map[int]bool{}
+			for r, i := range alive {
+				if r < 5 {
+					want[i] = true
+				}
+			}
+			for i := pr.Offsets[q]; i < pr.Offsets[q+1]; i++ {
+				if prot[k][i] != want[i] {
+					t.Fatalf("stage %d, query %d, document %d: protected %v, want %v", k, q, i, prot[k][i], want[i])
+				}
+				if prot[k][i] && scores[k][i] < c.Stages[k].Theta {
+					protectedSomewhere++
+				}
+			}
+		}
+	}
+	if protectedSomewhere == 0 {
+		t.Error("no document below a threshold was protected: the test exercises nothing")
+	}
+}
+
+// With the protected documents' soft exits at 1, the soft fractions of eq
+// (8) follow the hard ones, as with the global rule.
+func TestSoftHardFractionsAgreeTopM(t *testing.T) {
+	st := smallTopM(t)
+	for k := range st.Stages {
+		if d := math.Abs(st.D[k] - st.Hard[k]); d > 0.05 {
+			t.Errorf("stage %d: soft %.3f, hard %.3f", k, st.D[k], st.Hard[k])
+		}
+	}
+}
+
+// The stage gradient with protected documents, against central
+// differences (the protected sets are fixed during a stage step).
+func TestStageGradientTopM(t *testing.T) {
+	pr := smallProblem(t)
+	st := smallTopM(t)
+	checked := checkStageGradients(t, pr, st, rand.New(rand.NewPCG(2, 2)), func(k int, o *stageObjective) {
+		if k < len(st.Stages)-1 && !slices.Contains(o.prot, true) {
+			t.Fatalf("stage %d protects nothing", k)
+		}
+	})
+	if checked < 2 {
+		t.Fatalf("%d stages with trees", checked)
+	}
+}
+
+// Training for top-m changes the cascade (the objective sees the rule);
+// m = 0 is the paper's global rule, unchanged.
+func TestTopMChangesTraining(t *testing.T) {
+	pr := smallProblem(t)
+	sc := ComputeScales(pr, 0)
+	par := DefaultParams()
+	par.K, par.Lambda = 5, 0.02
+	global, err := Initialize(pr, sc, par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if global.Rule != RuleGlobal {
+		t.Errorf("rule %q without TopM", global.Rule)
+	}
+	par.TopM = 5
+	topm, err := Initialize(pr, sc, par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := true
+	for k := range global.Stages[:len(global.Stages)-1] {
+		same = same && global.Stages[k].Theta == topm.Stages[k].Theta
+	}
+	if same {
+		t.Error("the thresholds do not depend on the protected documents")
+	}
+	// Each threshold still meets the soft (1−ε) target with the protected
+	// documents counted as going on.
+	for k := 1; k < len(topm.D); k++ {
+		if math.IsInf(topm.Stages[k-1].Theta, -1) {
+			continue
+		}
+		if want := (1 - par.Epsilon) * topm.D[k-1]; math.Abs(topm.D[k]-want) > 1e-6 {
+			t.Errorf("stage %d: soft fraction %v, want (1−ε)·%v = %v", k, topm.D[k], topm.D[k-1], want)
+		}
+	}
+}
