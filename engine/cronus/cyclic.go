@@ -397,18 +397,25 @@ func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol flo
 // removal does not increase eq (8). Under the quadratic bound a weight can
 // only shrink towards zero geometrically; this is the test that decides
 // when it is gone, on the true objective rather than a magnitude threshold.
+// Under RuleTopM each trial holds the protected documents fixed (as the
+// stage step does); if eq (8), with them recomputed, ends higher than
+// before the pruning, the stage's weights are restored.
 func pruneStage(pr *Problem, st *State, k int) {
 	beta := st.Stages[k].Beta
+	saved := append([]float64(nil), beta...)
 	act := st.Stages[k].Active()
 	big := 0.0
 	for _, t := range act {
 		big = max(big, math.Abs(beta[t]))
 	}
 	scores := pr.stageScores(st)
-	cur := pr.objectiveFromScores(st, scores).Total
+	prot := pr.protectedSets(&st.Cascade, scores)
+	before := pr.objectiveWith(st, scores, prot).Total
+	cur := before
 	sk := scores[k]
 	trial := make([]float64, len(sk))
 	buf := make([]float32, len(sk))
+	pruned := false
 	for _, t := range act {
 		if math.Abs(beta[t]) > 1e-2*big {
 			continue
@@ -419,9 +426,10 @@ func pruneStage(pr *Problem, st *State, k int) {
 		}
 		beta[t] = 0
 		scores[k] = trial
-		if v := pr.objectiveFromScores(st, scores).Total; v <= cur {
+		if v := pr.objectiveWith(st, scores, prot).Total; v <= cur {
 			cur = v
 			sk, trial = trial, sk
+			pruned = true
 		} else {
 			beta[t] = old
 		}
@@ -431,5 +439,9 @@ func pruneStage(pr *Problem, st *State, k int) {
 	// from Outputs.Scores in the last bits, and thresholds must see the same
 	// scores as the scorer.
 	st.scores[k] = nil
+	if pruned && prot != nil && pr.Objective(st).Total > before {
+		copy(beta, saved)
+		st.scores[k] = nil
+	}
 	pr.Objective(st)
 }

@@ -252,7 +252,9 @@ func Initialize(pr *Problem, sc Scales, par Params) (*State, error) {
 		var prot []bool
 		if par.TopM > 0 && k < par.K-1 {
 			past = append(past, slices.Clone(scores))
-			sofar := Cascade{Stages: append(slices.Clone(st.Stages), stage, Stage{}), Rule: RuleTopM, TopM: par.TopM}
+			// Stage k's θ is not set yet: any finite-or-+Inf stand-in makes
+			// protectedSets compute its protected documents.
+			sofar := Cascade{Stages: append(slices.Clone(st.Stages), Stage{Theta: math.Inf(1)}, Stage{}), Rule: RuleTopM, TopM: par.TopM}
 			prot = pr.protectedSets(&sofar, append(past, nil))[k]
 		}
 		if k < par.K-1 && len(stage.Active()) > 0 && sigma > 0 {
@@ -289,36 +291,56 @@ func (pr *Problem) Objective(st *State) Terms {
 
 // objectiveFromScores is Objective with the stage scores given.
 func (pr *Problem) objectiveFromScores(st *State, scores [][]float64) Terms {
+	return pr.objectiveWith(st, scores, pr.protectedSets(&st.Cascade, scores))
+}
+
+// objectiveWith is Objective with the stage scores and the protected
+// documents (protectedSets; nil for none) given.
+func (pr *Problem) objectiveWith(st *State, scores [][]float64, prot [][]bool) Terms {
 	n := pr.Train.N
 	K := len(st.Stages)
 	T := pr.Train.NumTrees()
-	p := make([]float64, n)
-	for i := range p {
-		p[i] = 1
+	// Per document, stage after stage: the probability of reaching the
+	// stage, the loss of leaving there, the probability of going on. The
+	// documents are cut into evalChunks fixed ranges summed in range order,
+	// so the result does not depend on the number of cores.
+	type part struct {
+		loss float64
+		d    []float64
 	}
-	var tm Terms
-	st.D = st.D[:0]
-	prot := pr.protectedSets(&st.Cascade, scores)
-	for k, stg := range st.Stages {
-		d := 0.0
-		for _, x := range p {
-			d += x
-		}
-		st.D = append(st.D, d/float64(n))
-		s := scores[k]
-		loss := tm.Loss // a local accumulator: same order, no store per addition
-		for i := range p {
-			q := p[i]
-			I := 1.0
-			if k < K-1 {
-				I = passProb(at(prot, k), i, s[i], stg.Theta, st.Sigma[k])
-				q *= 1 - I
+	parts := make([]part, evalChunks)
+	parallelChunks(func(c int) {
+		lo, hi := n*c/evalChunks, n*(c+1)/evalChunks
+		d := make([]float64, K)
+		loss := 0.0
+		for i := lo; i < hi; i++ {
+			p := 1.0
+			for k, stg := range st.Stages {
+				d[k] += p
+				q := p
+				I := 1.0
+				s := scores[k][i]
+				if k < K-1 {
+					I = passProb(at(prot, k), i, s, stg.Theta, st.Sigma[k])
+					q *= 1 - I
+				}
+				r := pr.Y[i] - s
+				loss += 0.5 * pr.Omega[i] * q * r * r
+				p *= I
 			}
-			r := pr.Y[i] - s[i]
-			loss += 0.5 * pr.Omega[i] * q * r * r
-			p[i] *= I
 		}
-		tm.Loss = loss
+		parts[c] = part{loss: loss, d: d}
+	})
+	var tm Terms
+	st.D = append(st.D[:0], make([]float64, K)...)
+	for _, pt := range parts {
+		tm.Loss += pt.loss
+		for k, v := range pt.d {
+			st.D[k] += v
+		}
+	}
+	for k, stg := range st.Stages {
+		st.D[k] /= float64(n)
 		for _, b := range stg.Beta[:T] {
 			tm.Reg += st.Rho[k] * math.Abs(b)
 		}

@@ -3,6 +3,7 @@ package cronus
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"runtime"
@@ -19,9 +20,15 @@ func trainEvaluator(pr *Problem) Evaluator {
 }
 
 func TestOptimizeDeterministicAcrossCores(t *testing.T) {
+	for _, m := range []int{0, 5} {
+		t.Run(fmt.Sprintf("top-m=%d", m), func(t *testing.T) { testDeterministicAcrossCores(t, m) })
+	}
+}
+
+func testDeterministicAcrossCores(t *testing.T, topM int) {
 	pr := smallProblem(t)
 	par := DefaultParams()
-	par.K, par.Lambda = 4, 0.05
+	par.K, par.Lambda, par.TopM = 4, 0.05, topM
 	opt := Options{MaxCycles: 2}
 	run := func(procs int) *Outcome {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))

@@ -1,9 +1,6 @@
 package cronus
 
-import (
-	"cmp"
-	"math"
-)
+import "math"
 
 // Under RuleTopM a query's m best documents at a stage never exit there.
 // When the cascade is trained with that rule (Params.TopM > 0), eq (8)'s
@@ -16,70 +13,82 @@ import (
 // protectedSets returns, for every stage but the last, which training
 // documents are protected there: the TopM best by that stage's score (ties
 // to the lower index, as the scorer breaks them) among the documents of
-// their query that reach the stage under the hard rule. It returns nil when
-// c's rule protects nothing.
+// their query that reach the stage under the hard rule. A stage that
+// passes everything (θ = −Inf) gets nil: protection changes nothing there.
+// It returns nil when c's rule protects nothing.
 func (pr *Problem) protectedSets(c *Cascade, scores [][]float64) [][]bool {
 	if c.Rule != RuleTopM || c.TopM <= 0 {
 		return nil
 	}
 	n := pr.Train.N
 	K := len(c.Stages)
-	reach := make([]bool, n)
-	for i := range reach {
-		reach[i] = true
-	}
 	prot := make([][]bool, K)
-	m := c.TopM
-	best := make([]int, 0, m+1) // the query's m best so far, best first
+	backing := make([]bool, n*max(K-1, 0))
 	for k := 0; k < K-1; k++ {
-		prot[k] = make([]bool, n)
-		s := scores[k]
-		for q := 0; q+1 < len(pr.Offsets); q++ {
-			best = best[:0]
-			for i := pr.Offsets[q]; i < pr.Offsets[q+1]; i++ {
-				if !reach[i] {
-					continue
+		if !math.IsInf(c.Stages[k].Theta, -1) {
+			prot[k] = backing[k*n : (k+1)*n]
+		}
+	}
+	m := c.TopM
+	nq := len(pr.Offsets) - 1
+	// Queries are independent: each chunk of queries runs every stage.
+	parallelChunks(func(ch int) {
+		reach := make([]bool, 0, 64)
+		best := make([]int, 0, m) // the query's m best so far, best first
+		for q := nq * ch / evalChunks; q < nq*(ch+1)/evalChunks; q++ {
+			lo, hi := pr.Offsets[q], pr.Offsets[q+1]
+			reach = reach[:0]
+			for i := lo; i < hi; i++ {
+				reach = append(reach, true)
+			}
+			for k := 0; k < K-1; k++ {
+				p := prot[k]
+				if p == nil {
+					continue // passes everything
 				}
-				// Insertion into the short list (m is small): the documents
-				// come in index order, so byScore64's tie-break is kept.
-				j := len(best)
-				if j == m {
-					if byScore64(s, i, best[m-1]) >= 0 {
+				s := scores[k]
+				best = best[:0]
+				for i := lo; i < hi; i++ {
+					if !reach[i-lo] {
 						continue
 					}
-					j--
-				} else {
-					best = append(best, 0)
+					// Insertion into the short list (m is small). Documents
+					// come in index order, so a tie never displaces an
+					// earlier one.
+					j := len(best)
+					if j == m {
+						if !better(s[i], s[best[m-1]]) {
+							continue
+						}
+						j--
+					} else {
+						best = append(best, 0)
+					}
+					for j > 0 && better(s[i], s[best[j-1]]) {
+						best[j] = best[j-1]
+						j--
+					}
+					best[j] = i
 				}
-				for j > 0 && byScore64(s, i, best[j-1]) < 0 {
-					best[j] = best[j-1]
-					j--
+				for _, i := range best {
+					p[i] = true
 				}
-				best[j] = i
-			}
-			for _, i := range best {
-				prot[k][i] = true
-			}
-		}
-		th := c.Stages[k].Theta
-		if math.IsInf(th, -1) {
-			continue
-		}
-		for i, ok := range reach {
-			if ok && !prot[k][i] && s[i] < th {
-				reach[i] = false
+				th := c.Stages[k].Theta
+				for i := lo; i < hi; i++ {
+					if reach[i-lo] && !p[i] && s[i] < th {
+						reach[i-lo] = false
+					}
+				}
 			}
 		}
-	}
+	})
 	return prot
 }
 
-// byScore64 is byScore for global document indices.
-func byScore64(s []float64, a, b int) int {
-	if c := cmp.Compare(s[b], s[a]); c != 0 {
-		return c
-	}
-	return cmp.Compare(a, b)
+// better reports whether score x ranks strictly above y: higher, NaN
+// lowest (the order of byScore, without its tie-break).
+func better(x, y float64) bool {
+	return x > y || y != y && x == x
 }
 
 // passProb is the soft probability of going on past a stage: 1 for a
