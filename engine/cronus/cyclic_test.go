@@ -2,6 +2,7 @@ package cronus
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -96,11 +97,17 @@ func checkStageGradients(t *testing.T, pr *Problem, st *State, r *rand.Rand, che
 	return checked
 }
 
-// The cyclic optimisation never increases eq (8).
+// The cyclic optimisation never increases eq (8), under either rule.
 func TestCyclicDecreases(t *testing.T) {
+	for _, m := range []int{0, 5} {
+		t.Run(fmt.Sprintf("top-m=%d", m), func(t *testing.T) { testCyclicDecreases(t, m) })
+	}
+}
+
+func testCyclicDecreases(t *testing.T, topM int) {
 	pr := smallProblem(t)
 	par := DefaultParams()
-	par.K, par.Lambda = 5, 0.05
+	par.K, par.Lambda, par.TopM = 5, 0.05, topM
 	st, err := Initialize(pr, ComputeScales(pr, 0), par)
 	if err != nil {
 		t.Fatal(err)
