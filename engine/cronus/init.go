@@ -393,15 +393,7 @@ func (pr *Problem) HardFractions(c *Cascade) []float64 {
 			scores[k] = pr.Train.Scores(nil, stg.Beta)
 		}
 	}
-	var prot [][]bool
-	if c.Rule == RuleTopM && c.TopM > 0 {
-		for k, s := range scores {
-			if s == nil { // passes everything: who is protected does not matter
-				scores[k] = make([]float64, n)
-			}
-		}
-		prot = pr.protectedSets(c, scores)
-	}
+	prot := pr.protectedSets(c, scores) // reads only the stages with a θ
 	in := make([]bool, n)
 	for i := range in {
 		in[i] = true
