@@ -215,8 +215,12 @@ func (o *stageObjective) eval(x, grad []float64) float64 {
 		for i := lo; i < hi; i++ {
 			s[i] = icpt
 		}
-		for a, t := range o.act {
-			pr.Train.addScaled(s[lo:hi], t, lo, x[a])
+		a := 0
+		for ; a+1 < len(o.act); a += 2 {
+			pr.Train.addScaled2(s[lo:hi], o.act[a], o.act[a+1], lo, x[a], x[a+1])
+		}
+		if a < len(o.act) {
+			pr.Train.addScaled(s[lo:hi], o.act[a], lo, x[a])
 		}
 		// The sums run in document order into local accumulators (not
 		// through memory, which would chain every addition on a store).

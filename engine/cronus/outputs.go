@@ -198,6 +198,22 @@ func (o *Outputs) addScaled(dst []float64, t, lo int, b float64) {
 	}
 }
 
+// addScaled2 is addScaled for trees t and u with weights b and c, in one
+// pass when both columns are dense: each entry gets (dst + b·H_t) + c·H_u,
+// rounded exactly as two calls would round it.
+func (o *Outputs) addScaled2(dst []float64, t, u, lo int, b, c float64) {
+	if o.Compact(t) || o.Compact(u) {
+		o.addScaled(dst, t, lo, b)
+		o.addScaled(dst, u, lo, c)
+		return
+	}
+	ht := o.dense[t][lo : lo+len(dst)]
+	hu := o.dense[u][lo : lo+len(dst)]
+	for i := range dst {
+		dst[i] = (dst[i] + b*float64(ht[i])) + c*float64(hu[i])
+	}
+}
+
 // dot returns Σ_i x[i]·H[t][lo+i] over the entries of x, added in order.
 func (o *Outputs) dot(t, lo int, x []float64) float64 {
 	v := 0.0

@@ -244,3 +244,29 @@ func BenchmarkNewOutputs(b *testing.B) {
 		})
 	}
 }
+
+// addScaled2 rounds exactly as two addScaled calls, dense or compact.
+func TestAddScaled2(t *testing.T) {
+	smallProblem(t)
+	r := rand.New(rand.NewPCG(5, 5))
+	for _, mode := range []OutputsMode{OutputsDense, OutputsCompact} {
+		o := NewOutputsMode(smallE, smallTr, mode)
+		lo, n := 17, 1000
+		base := make([]float64, n)
+		for i := range base {
+			base[i] = r.NormFloat64()
+		}
+		for trial := 0; trial < 20; trial++ {
+			tr, u := r.IntN(o.NumTrees()), r.IntN(o.NumTrees())
+			b, c := r.NormFloat64()*3, r.NormFloat64()/3
+			want := slices.Clone(base)
+			o.addScaled(want, tr, lo, b)
+			o.addScaled(want, u, lo, c)
+			got := slices.Clone(base)
+			o.addScaled2(got, tr, u, lo, b, c)
+			if !sameBits(got, want) {
+				t.Fatalf("mode %d, trees %d and %d: one pass differs from two", mode, tr, u)
+			}
+		}
+	}
+}
