@@ -252,7 +252,7 @@ func Initialize(pr *Problem, sc Scales, par Params) (*State, error) {
 		var prot []bool
 		if par.TopM > 0 && k < par.K-1 {
 			past = append(past, slices.Clone(scores))
-			// Stage k's θ is not set yet: any finite-or-+Inf stand-in makes
+			// Stage k's θ is not set yet; a stand-in other than −Inf makes
 			// protectedSets compute its protected documents.
 			sofar := Cascade{Stages: append(slices.Clone(st.Stages), Stage{Theta: math.Inf(1)}, Stage{}), Rule: RuleTopM, TopM: par.TopM}
 			prot = pr.protectedSets(&sofar, append(past, nil))[k]
