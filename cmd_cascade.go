@@ -144,8 +144,8 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	return s, nil
 }
 
-func (s *setup) evaluator(rule string, topM int) cronus.Evaluator {
-	return cronus.NewEvaluator(s.e, s.valid, s.test, s.costs.Cost, s.treeCost, reportSpecs, rule, topM)
+func (s *setup) evaluator() cronus.Evaluator {
+	return cronus.NewEvaluator(s.e, s.valid, s.test, s.costs.Cost, s.treeCost, reportSpecs)
 }
 
 // fullEnsemble is the quality and cost of the whole ensemble on d.
@@ -201,7 +201,7 @@ func parseRhos(s string) ([]float64, error) {
 
 // chooseRho sets ρ_1 = ρ_K to the value of rhos whose initialised cascade
 // (Algorithm 2 only) scores best on validation NDCG@10 (§3.4).
-func (s *setup) chooseRho(par *cronus.Params, rhos []float64, rule string, topM int) error {
+func (s *setup) chooseRho(par *cronus.Params, rhos []float64) error {
 	if len(rhos) < 2 {
 		if len(rhos) == 1 {
 			par.Rho1, par.RhoK = rhos[0], rhos[0]
@@ -216,7 +216,7 @@ func (s *setup) chooseRho(par *cronus.Params, rhos []float64, rule string, topM 
 		if err != nil {
 			return err
 		}
-		v, _ := s.evaluator(rule, topM)(&st.Cascade)
+		v, _ := s.evaluator()(&st.Cascade)
 		if q := v.Metrics["ndcg@10"]; q > best {
 			best, par.Rho1, par.RhoK = q, rho, rho
 		}
@@ -229,7 +229,7 @@ func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Param
 	opt := cronus.Options{MaxCycles: cf.cycles, InitOnly: cf.cycles == 0}
 	j := job.Start(ctx, func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (*cronus.Outcome, error) {
 		r.Phase("optimising", float64(1+cf.cycles*par.K))
-		return cronus.Optimize(ctx, s.pr, s.sc, par, opt, s.evaluator(cf.rule, cf.topM), r.Report)
+		return cronus.Optimize(ctx, s.pr, s.sc, par, opt, s.evaluator(), r.Report)
 	})
 	for ev := range j.Events() {
 		if ev.Final {
@@ -273,15 +273,14 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if err := s.chooseRho(&cf.par, rhos, cf.rule, cf.topM); err != nil {
+	if err := s.chooseRho(&cf.par, rhos); err != nil {
 		return err
 	}
 	res, err := s.optimize(ctx, cf, cf.par, newProgress(stderr))
 	if err != nil {
 		return err
 	}
-	best := res.Best
-	best.Rule, best.TopM = cf.rule, cf.topM
+	best := res.Best // its exit rule is the one it was trained for (Params.TopM)
 	params := cronus.RunParams(cf.par, cf.tg, s.sc.LambdaMax)
 	params["cycles"], params["rule"], params["model"], params["train"], params["valid"] = cf.cycles, cf.rule, cf.model, cf.train, cf.valid
 	if cf.rule == cronus.RuleTopM {
@@ -290,7 +289,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := cronus.WriteFile(*out, cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)); err != nil {
 		return err
 	}
-	valid, test := s.evaluator(cf.rule, cf.topM)(&best.Cascade)
+	valid, test := s.evaluator()(&best.Cascade)
 	fullV, fullT := s.fullEnsemble(s.valid), s.fullEnsemble(s.test)
 	stages := make([]map[string]any, len(best.Stages))
 	for k, st := range best.Stages {
@@ -434,7 +433,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		par := cf.par
 		par.Lambda = lam
 		p.show("sweep %d/%d: λ = %.3g × λ_max", i+1, len(lambdas), lam)
-		if err := s.chooseRho(&par, rhos, cf.rule, cf.topM); err != nil {
+		if err := s.chooseRho(&par, rhos); err != nil {
 			return err
 		}
 		// The single stage: a one-stage cascade (eq 7).
@@ -444,17 +443,16 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		v, t := s.evaluator(cf.rule, cf.topM)(&st.Cascade)
+		v, t := s.evaluator()(&st.Cascade)
 		add("single-stage", lam, v, t)
 		res, err := s.optimize(ctx, cf, par, p)
 		if err != nil {
 			return err
 		}
-		v, t = s.evaluator(cf.rule, cf.topM)(&res.Init.Cascade)
+		v, t = s.evaluator()(&res.Init.Cascade)
 		add("cronus-init", lam, v, t)
-		v, t = s.evaluator(cf.rule, cf.topM)(&res.Best.Cascade)
+		v, t = s.evaluator()(&res.Best.Cascade)
 		add("cronus", lam, v, t)
-
 	}
 	p.done()
 	ks := baseline.PrefixSteps(len(s.e.Trees), 12)

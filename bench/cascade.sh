@@ -101,3 +101,4 @@ print("cronus at λ=%g×λ_max (ρ=%g), re-run: test ndcg@10 %.4f at cost %.1f; 
 print("fraction of test documents reaching each stage:", " ".join("%.3f" % x for x in r["test"]["reached"]))
 print("initialisation %.2fs, cyclic optimisation %.2fs" % (r["init_seconds"], r["cyclic_seconds"]))
 PY
+/usr/bin/python3 bench/front.py "$dir/curve.csv"

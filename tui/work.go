@@ -222,7 +222,7 @@ func prepare(gen int, w workData) tea.Cmd {
 }
 
 func (w *workData) evaluator() cronus.Evaluator {
-	return cronus.NewEvaluator(w.e, w.valid, w.test, w.costs.Cost, w.treeCost, reportSpecs, cronus.RuleTopM, topM)
+	return cronus.NewEvaluator(w.e, w.valid, w.test, w.costs.Cost, w.treeCost, reportSpecs)
 }
 
 // optRun is one optimisation job. out is written by the worker before done
@@ -277,11 +277,10 @@ func waitOpt(gen int, ch <-chan job.Event[cronus.Snapshot, *cronus.Outcome]) tea
 // saveCmd writes the cascade off the UI goroutine.
 func saveCmd(w *workData, best *cronus.State, par cronus.Params) tea.Cmd {
 	return func() tea.Msg {
-		c := best.Cascade
-		c.Rule, c.TopM = cronus.RuleTopM, topM
+		c := &best.Cascade // trained for top-m (defaultParams)
 		params := cronus.RunParams(par, w.tg, w.sc.LambdaMax)
-		params["rule"], params["top_m"] = cronus.RuleTopM, topM
-		err := cronus.WriteFile(savePath, cronus.NewFile(w.e, &c, w.costs.Cost, w.treeCost, par.Sigma, params))
+		params["rule"], params["top_m"] = c.Rule, c.TopM
+		err := cronus.WriteFile(savePath, cronus.NewFile(w.e, c, w.costs.Cost, w.treeCost, par.Sigma, params))
 		return savedMsg{path: savePath, err: err}
 	}
 }

@@ -419,7 +419,6 @@ func pruneStage(pr *Problem, st *State, k int) {
 	sk := scores[k]
 	trial := make([]float64, len(sk))
 	buf := make([]float32, len(sk))
-	pruned := false
 	for _, t := range act {
 		if math.Abs(beta[t]) > 1e-2*big {
 			continue
@@ -433,7 +432,6 @@ func pruneStage(pr *Problem, st *State, k int) {
 		if v := pr.objectiveWith(st, scores, prot).Total; v <= cur {
 			cur = v
 			sk, trial = trial, sk
-			pruned = true
 		} else {
 			beta[t] = old
 		}
@@ -443,9 +441,9 @@ func pruneStage(pr *Problem, st *State, k int) {
 	// from Outputs.Scores in the last bits, and thresholds must see the same
 	// scores as the scorer.
 	st.scores[k] = nil
-	if pruned && prot != nil && pr.Objective(st).Total > before {
+	if after := pr.Objective(st).Total; prot != nil && after > before {
 		copy(beta, saved)
 		st.scores[k] = nil
+		pr.Objective(st)
 	}
-	pr.Objective(st)
 }

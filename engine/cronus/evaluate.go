@@ -21,11 +21,9 @@ func Evaluate(e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost 
 }
 
 // NewEvaluator returns the Evaluator that scores cascades on valid and test
-// (either may be nil) under the given exit rule.
-func NewEvaluator(e *tree.Ensemble, valid, test *data.Dataset, featCost, treeCost []float64, specs []metric.Spec, rule string, topM int) Evaluator {
+// (either may be nil), each under its own exit rule.
+func NewEvaluator(e *tree.Ensemble, valid, test *data.Dataset, featCost, treeCost []float64, specs []metric.Spec) Evaluator {
 	return func(c *Cascade) (Eval, Eval) {
-		cc := *c
-		cc.Rule, cc.TopM = rule, topM
-		return Evaluate(e, &cc, valid, featCost, treeCost, specs), Evaluate(e, &cc, test, featCost, treeCost, specs)
+		return Evaluate(e, c, valid, featCost, treeCost, specs), Evaluate(e, c, test, featCost, treeCost, specs)
 	}
 }

@@ -3,7 +3,6 @@ package cronus
 import (
 	"fmt"
 	"math"
-	"slices"
 )
 
 // Params are the cascade's hyper-parameters (Chen et al. §3.4).
@@ -221,9 +220,10 @@ func Initialize(pr *Problem, sc Scales, par Params) (*State, error) {
 	var earlier []weighted
 	scores := make([]float64, n)
 	beta := make([]float64, T+1)
-	var past [][]float64 // with TopM: the training scores of the stages so far
+	var pt *protector // with TopM: who reaches each stage, for its protected documents
 	if par.TopM > 0 {
 		st.Rule, st.TopM = RuleTopM, par.TopM
+		pt = pr.newProtector(par.TopM)
 	} else {
 		st.Rule = RuleGlobal
 	}
@@ -247,18 +247,18 @@ func Initialize(pr *Problem, sc Scales, par Params) (*State, error) {
 		st.D = append(st.D, d)
 		pr.Train.Scores(scores, beta)
 		sigma := par.Sigma * spread(scores, p)
-		// The documents this stage protects: those of the stages so far
-		// with this stage's scores (its θ does not change who is protected).
+		// The documents this stage protects (its θ does not change who is
+		// protected).
 		var prot []bool
-		if par.TopM > 0 && k < par.K-1 {
-			past = append(past, slices.Clone(scores))
-			// Stage k's θ is not set yet; a stand-in other than −Inf makes
-			// protectedSets compute its protected documents.
-			sofar := Cascade{Stages: append(slices.Clone(st.Stages), Stage{Theta: math.Inf(1)}, Stage{}), Rule: RuleTopM, TopM: par.TopM}
-			prot = pr.protectedSets(&sofar, append(past, nil))[k]
+		if pt != nil && k < par.K-1 {
+			prot = make([]bool, n)
+			pt.mark(scores, prot)
 		}
 		if k < par.K-1 && len(stage.Active()) > 0 && sigma > 0 {
 			stage.Theta = thresholdFor(scores, p, prot, sigma, (1-par.Epsilon)*d)
+		}
+		if prot != nil && !math.IsInf(stage.Theta, -1) {
+			pt.pass(scores, prot, stage.Theta)
 		}
 		if sigma == 0 {
 			sigma = par.Sigma

@@ -148,10 +148,10 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 				res.Final = st
 				return res, err
 			}
-			before := Stage{Beta: slices.Clone(st.Stages[k].Beta), Theta: st.Stages[k].Theta}
+			beta, theta := slices.Clone(st.Stages[k].Beta), st.Stages[k].Theta
 			optimizeStage(pr, st, k, 1, opt.MaxIter, opt.Tol)
 			snap.Stage, snap.Step = k, snap.Step+1
-			if slices.Equal(before.Beta, st.Stages[k].Beta) && before.Theta == st.Stages[k].Theta {
+			if slices.Equal(beta, st.Stages[k].Beta) && theta == st.Stages[k].Theta {
 				// Nothing moved (an empty stage, or no step that lowers eq
 				// (8)): the cascade and its evaluation are those of the
 				// last step.

@@ -24,65 +24,82 @@ func (pr *Problem) protectedSets(c *Cascade, scores [][]float64) [][]bool {
 	K := len(c.Stages)
 	prot := make([][]bool, K)
 	backing := make([]bool, n*max(K-1, 0))
+	pt := pr.newProtector(c.TopM)
 	for k := 0; k < K-1; k++ {
-		if !math.IsInf(c.Stages[k].Theta, -1) {
-			prot[k] = backing[k*n : (k+1)*n]
+		th := c.Stages[k].Theta
+		if math.IsInf(th, -1) {
+			continue
 		}
+		prot[k] = backing[k*n : (k+1)*n]
+		pt.mark(scores[k], prot[k])
+		pt.pass(scores[k], prot[k], th)
 	}
-	m := c.TopM
-	nq := len(pr.Offsets) - 1
-	// Queries are independent: each chunk of queries runs every stage.
+	return prot
+}
+
+// protector finds the protected documents of one stage after another,
+// keeping which training documents reach the next stage.
+type protector struct {
+	pr    *Problem
+	m     int
+	reach []bool
+}
+
+// newProtector starts at the first stage, which every document reaches.
+func (pr *Problem) newProtector(m int) *protector {
+	reach := make([]bool, pr.Train.N)
+	for i := range reach {
+		reach[i] = true
+	}
+	return &protector{pr: pr, m: m, reach: reach}
+}
+
+// mark sets p[i] for the m best documents by stage score s among those of
+// each query that reach the stage (p is all false on entry). Queries are
+// independent: they are split into evalChunks ranges run in parallel.
+func (pt *protector) mark(s []float64, p []bool) {
+	offsets, m := pt.pr.Offsets, pt.m
+	nq := len(offsets) - 1
 	parallelChunks(func(ch int) {
-		reach := make([]bool, 0, 64)
 		best := make([]int, 0, m) // the query's m best so far, best first
 		for q := nq * ch / evalChunks; q < nq*(ch+1)/evalChunks; q++ {
-			lo, hi := pr.Offsets[q], pr.Offsets[q+1]
-			reach = reach[:0]
-			for i := lo; i < hi; i++ {
-				reach = append(reach, true)
-			}
-			for k := 0; k < K-1; k++ {
-				p := prot[k]
-				if p == nil {
-					continue // passes everything
+			best = best[:0]
+			for i := offsets[q]; i < offsets[q+1]; i++ {
+				if !pt.reach[i] {
+					continue
 				}
-				s := scores[k]
-				best = best[:0]
-				for i := lo; i < hi; i++ {
-					if !reach[i-lo] {
+				// Insertion into the short list (m is small). Documents come
+				// in index order, so a tie never displaces an earlier one.
+				j := len(best)
+				if j == m {
+					if !better(s[i], s[best[m-1]]) {
 						continue
 					}
-					// Insertion into the short list (m is small). Documents
-					// come in index order, so a tie never displaces an
-					// earlier one.
-					j := len(best)
-					if j == m {
-						if !better(s[i], s[best[m-1]]) {
-							continue
-						}
-						j--
-					} else {
-						best = append(best, 0)
-					}
-					for j > 0 && better(s[i], s[best[j-1]]) {
-						best[j] = best[j-1]
-						j--
-					}
-					best[j] = i
+					j--
+				} else {
+					best = append(best, 0)
 				}
-				for _, i := range best {
-					p[i] = true
+				for j > 0 && better(s[i], s[best[j-1]]) {
+					best[j] = best[j-1]
+					j--
 				}
-				th := c.Stages[k].Theta
-				for i := lo; i < hi; i++ {
-					if reach[i-lo] && !p[i] && s[i] < th {
-						reach[i-lo] = false
-					}
-				}
+				best[j] = i
+			}
+			for _, i := range best {
+				p[i] = true
 			}
 		}
 	})
-	return prot
+}
+
+// pass moves on to the next stage: a document below θ that p does not
+// protect leaves.
+func (pt *protector) pass(s []float64, p []bool, theta float64) {
+	for i, ok := range pt.reach {
+		if ok && !p[i] && s[i] < theta {
+			pt.reach[i] = false
+		}
+	}
 }
 
 // better reports whether score x ranks strictly above y: higher, NaN

@@ -161,7 +161,7 @@ func buildGroup4(hs []hbin, rows []uint8, idx []int32, gho []GradPair, all, unit
 // compiler does not inline a method called through a type parameter.
 func buildGroup4Unit(hs []hbin, rows []uint8, idx []int32, gho []GradPair, all bool) {
 	h := (*[4 * 256]hbin)(hs)
-	add := func(r *[4]uint8, g, _ float64) {
+	add := func(r *[4]uint8, g float64) {
 		b0 := &h[0<<8|int(r[0])]
 		b1 := &h[1<<8|int(r[1])]
 		b2 := &h[2<<8|int(r[2])]
@@ -178,7 +178,7 @@ func buildGroup4Unit(hs []hbin, rows []uint8, idx []int32, gho []GradPair, all b
 	if all {
 		rows = rows[:4*len(gho)]
 		for i, p := range gho {
-			add((*[4]uint8)(rows[4*i:]), float64(p.G), float64(p.H))
+			add((*[4]uint8)(rows[4*i:]), float64(p.G))
 		}
 		return
 	}
@@ -200,16 +200,16 @@ func buildGroup4Unit(hs []hbin, rows []uint8, idx []int32, gho []GradPair, all b
 		r6 := *(*[4]uint8)(rows[4*int(ix[6]):])
 		r7 := *(*[4]uint8)(rows[4*int(ix[7]):])
 		p := (*[8]GradPair)(gho[j:])
-		add(&r0, float64(p[0].G), float64(p[0].H))
-		add(&r1, float64(p[1].G), float64(p[1].H))
-		add(&r2, float64(p[2].G), float64(p[2].H))
-		add(&r3, float64(p[3].G), float64(p[3].H))
-		add(&r4, float64(p[4].G), float64(p[4].H))
-		add(&r5, float64(p[5].G), float64(p[5].H))
-		add(&r6, float64(p[6].G), float64(p[6].H))
-		add(&r7, float64(p[7].G), float64(p[7].H))
+		add(&r0, float64(p[0].G))
+		add(&r1, float64(p[1].G))
+		add(&r2, float64(p[2].G))
+		add(&r3, float64(p[3].G))
+		add(&r4, float64(p[4].G))
+		add(&r5, float64(p[5].G))
+		add(&r6, float64(p[6].G))
+		add(&r7, float64(p[7].G))
 	}
 	for ; j < len(idx); j++ {
-		add((*[4]uint8)(rows[4*int(idx[j]):]), float64(gho[j].G), float64(gho[j].H))
+		add((*[4]uint8)(rows[4*int(idx[j]):]), float64(gho[j].G))
 	}
 }
