@@ -24,16 +24,23 @@ func (pr *Problem) protectedSets(c *Cascade, scores [][]float64) [][]bool {
 	K := len(c.Stages)
 	prot := make([][]bool, K)
 	backing := make([]bool, n*max(K-1, 0))
-	pt := pr.newProtector(c.TopM)
 	for k := 0; k < K-1; k++ {
-		th := c.Stages[k].Theta
-		if math.IsInf(th, -1) {
-			continue
+		if !math.IsInf(c.Stages[k].Theta, -1) {
+			prot[k] = backing[k*n : (k+1)*n]
 		}
-		prot[k] = backing[k*n : (k+1)*n]
-		pt.mark(scores[k], prot[k])
-		pt.pass(scores[k], prot[k], th)
 	}
+	pt := pr.newProtector(c.TopM)
+	// Queries are independent: each chunk of them goes through every stage.
+	parallelChunks(func(ch int) {
+		q0, q1 := pt.queries(ch)
+		best := make([]int, 0, pt.m)
+		for k, p := range prot[:max(K-1, 0)] {
+			if p != nil { // a stage that passes everything changes nothing
+				pt.markQueries(q0, q1, scores[k], p, best)
+				pt.passQueries(q0, q1, scores[k], p, c.Stages[k].Theta)
+			}
+		}
+	})
 	return prot
 }
 
@@ -54,49 +61,68 @@ func (pr *Problem) newProtector(m int) *protector {
 	return &protector{pr: pr, m: m, reach: reach}
 }
 
+// queries returns the range of queries of chunk ch (of evalChunks).
+func (pt *protector) queries(ch int) (int, int) {
+	nq := len(pt.pr.Offsets) - 1
+	return nq * ch / evalChunks, nq * (ch + 1) / evalChunks
+}
+
 // mark sets p[i] for the m best documents by stage score s among those of
-// each query that reach the stage (p is all false on entry). Queries are
-// independent: they are split into evalChunks ranges run in parallel.
+// each query that reach the stage (p is all false on entry), the queries
+// in parallel.
 func (pt *protector) mark(s []float64, p []bool) {
-	offsets, m := pt.pr.Offsets, pt.m
-	nq := len(offsets) - 1
 	parallelChunks(func(ch int) {
-		best := make([]int, 0, m) // the query's m best so far, best first
-		for q := nq * ch / evalChunks; q < nq*(ch+1)/evalChunks; q++ {
-			best = best[:0]
-			for i := offsets[q]; i < offsets[q+1]; i++ {
-				if !pt.reach[i] {
-					continue
-				}
-				// Insertion into the short list (m is small). Documents come
-				// in index order, so a tie never displaces an earlier one.
-				j := len(best)
-				if j == m {
-					if !better(s[i], s[best[m-1]]) {
-						continue
-					}
-					j--
-				} else {
-					best = append(best, 0)
-				}
-				for j > 0 && better(s[i], s[best[j-1]]) {
-					best[j] = best[j-1]
-					j--
-				}
-				best[j] = i
-			}
-			for _, i := range best {
-				p[i] = true
-			}
-		}
+		q0, q1 := pt.queries(ch)
+		pt.markQueries(q0, q1, s, p, make([]int, 0, pt.m))
 	})
 }
 
 // pass moves on to the next stage: a document below θ that p does not
 // protect leaves.
 func (pt *protector) pass(s []float64, p []bool, theta float64) {
-	for i, ok := range pt.reach {
-		if ok && !p[i] && s[i] < theta {
+	parallelChunks(func(ch int) {
+		q0, q1 := pt.queries(ch)
+		pt.passQueries(q0, q1, s, p, theta)
+	})
+}
+
+// markQueries is mark for the queries [q0, q1), with best as scratch.
+func (pt *protector) markQueries(q0, q1 int, s []float64, p []bool, best []int) {
+	offsets, m := pt.pr.Offsets, pt.m
+	for q := q0; q < q1; q++ {
+		best = best[:0] // the query's m best so far, best first
+		for i := offsets[q]; i < offsets[q+1]; i++ {
+			if !pt.reach[i] {
+				continue
+			}
+			// Insertion into the short list (m is small). Documents come in
+			// index order, so a tie never displaces an earlier one.
+			j := len(best)
+			if j == m {
+				if !better(s[i], s[best[m-1]]) {
+					continue
+				}
+				j--
+			} else {
+				best = append(best, 0)
+			}
+			for j > 0 && better(s[i], s[best[j-1]]) {
+				best[j] = best[j-1]
+				j--
+			}
+			best[j] = i
+		}
+		for _, i := range best {
+			p[i] = true
+		}
+	}
+}
+
+// passQueries is pass for the documents of the queries [q0, q1).
+func (pt *protector) passQueries(q0, q1 int, s []float64, p []bool, theta float64) {
+	offsets := pt.pr.Offsets
+	for i := offsets[q0]; i < offsets[q1]; i++ {
+		if pt.reach[i] && !p[i] && s[i] < theta {
 			pt.reach[i] = false
 		}
 	}
