@@ -17,7 +17,9 @@
 # which makes cascades far cheaper than with deep trees (see the README). For every method (single-stage, cronus-init,
 # cronus, prefix, early-exit) the operating point is the cheapest point whose
 # validation NDCG@10 is within 1% of the full ensemble's, or the best one
-# when none is; the table shows that point's test figures.
+# when none is; the table shows that point's test figures. Last,
+# bench/front.py sets every Cronus point of the sweep against the baseline
+# front, on valid and test, and by budget.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_=${1:-mq2008}
