@@ -282,10 +282,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	best := res.Best // its exit rule is the one it was trained for (Params.TopM)
 	params := cronus.RunParams(cf.par, cf.tg, s.sc.LambdaMax)
-	params["cycles"], params["rule"], params["model"], params["train"], params["valid"] = cf.cycles, cf.rule, cf.model, cf.train, cf.valid
-	if cf.rule == cronus.RuleTopM {
-		params["top_m"] = cf.topM
-	}
+	params["cycles"], params["model"], params["train"], params["valid"] = cf.cycles, cf.model, cf.train, cf.valid
 	if err := cronus.WriteFile(*out, cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)); err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 package data
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // sortFloat32s sorts vals (no NaN) ascending, using tmp (grown as needed,
 // returned for reuse) as scratch. It is an LSD radix sort over the bits of
@@ -11,7 +14,7 @@ import "math"
 func sortFloat32s(vals, tmp []float32) []float32 {
 	n := len(vals)
 	if n < 256 {
-		sortSmall(vals)
+		slices.Sort(vals)
 		return tmp
 	}
 	if cap(tmp) < n {
@@ -58,16 +61,4 @@ func floatKey(v float32) uint32 {
 		return ^u
 	}
 	return u | 1<<31
-}
-
-// sortSmall is an insertion sort for short slices.
-func sortSmall(vals []float32) {
-	for i := 1; i < len(vals); i++ {
-		v := vals[i]
-		j := i
-		for ; j > 0 && vals[j-1] > v; j-- {
-			vals[j] = vals[j-1]
-		}
-		vals[j] = v
-	}
 }

@@ -258,7 +258,8 @@ func TestSaveBestCascade(t *testing.T) {
 		t.Fatalf("saved file: %v", err)
 	}
 	// The parameters that made the cascade are recorded with it.
-	for k, want := range map[string]any{"lambda": m.bestPar.Lambda, "rho1": m.bestPar.Rho1, "relevant": m.w.tg.Relevant, "graded": false} {
+	for k, want := range map[string]any{"lambda": m.bestPar.Lambda, "rho1": m.bestPar.Rho1, "relevant": m.w.tg.Relevant, "graded": false,
+		"rule": cronus.RuleTopM, "top_m": float64(topM)} {
 		if got := f.Params[k]; got != want {
 			t.Errorf("saved params[%q] = %v, want %v", k, got, want)
 		}

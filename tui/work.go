@@ -277,10 +277,9 @@ func waitOpt(gen int, ch <-chan job.Event[cronus.Snapshot, *cronus.Outcome]) tea
 // saveCmd writes the cascade off the UI goroutine.
 func saveCmd(w *workData, best *cronus.State, par cronus.Params) tea.Cmd {
 	return func() tea.Msg {
-		c := &best.Cascade // trained for top-m (defaultParams)
+		// Trained for top-m (defaultParams), which RunParams records.
 		params := cronus.RunParams(par, w.tg, w.sc.LambdaMax)
-		params["rule"], params["top_m"] = c.Rule, c.TopM
-		err := cronus.WriteFile(savePath, cronus.NewFile(w.e, c, w.costs.Cost, w.treeCost, par.Sigma, params))
+		err := cronus.WriteFile(savePath, cronus.NewFile(w.e, &best.Cascade, w.costs.Cost, w.treeCost, par.Sigma, params))
 		return savedMsg{path: savePath, err: err}
 	}
 }

@@ -384,34 +384,28 @@ func (pr *Problem) groupNorms(st *State) (kappa, eta []float64) {
 
 // HardFractions returns the fraction of training documents reaching each
 // stage under the hard rule of c (exit when the score is below θ_k; under
-// RuleTopM not for a query's TopM best there).
+// RuleTopM not for a query's TopM best there), walked stage by stage with
+// the protector the optimiser uses.
 func (pr *Problem) HardFractions(c *Cascade) []float64 {
 	n := pr.Train.N
-	scores := make([][]float64, len(c.Stages))
-	for k, stg := range c.Stages {
-		if k < len(c.Stages)-1 && !math.IsInf(stg.Theta, -1) {
-			scores[k] = pr.Train.Scores(nil, stg.Beta)
-		}
+	pt := pr.newProtector(c.TopM)
+	var prot []bool // the documents the current stage protects (RuleTopM)
+	if c.Rule == RuleTopM && c.TopM > 0 {
+		prot = make([]bool, n)
 	}
-	prot := pr.protectedSets(c, scores) // reads only the stages with a θ
-	in := make([]bool, n)
-	for i := range in {
-		in[i] = true
-	}
+	s := make([]float64, n)
 	out := make([]float64, len(c.Stages))
-	count := n
 	for k, stg := range c.Stages {
-		out[k] = float64(count) / float64(n)
+		out[k] = float64(pt.reached()) / float64(n)
 		if k == len(c.Stages)-1 || math.IsInf(stg.Theta, -1) {
 			continue
 		}
-		p := at(prot, k)
-		for i := range in {
-			if in[i] && scores[k][i] < stg.Theta && (p == nil || !p[i]) {
-				in[i] = false
-				count--
-			}
+		pr.Train.Scores(s, stg.Beta)
+		if prot != nil {
+			clear(prot)
+			pt.mark(s, prot)
 		}
+		pt.pass(s, prot, stg.Theta)
 	}
 	return out
 }

@@ -61,6 +61,17 @@ func (pr *Problem) newProtector(m int) *protector {
 	return &protector{pr: pr, m: m, reach: reach}
 }
 
+// reached counts the documents that reach the current stage.
+func (pt *protector) reached() int {
+	c := 0
+	for _, r := range pt.reach {
+		if r {
+			c++
+		}
+	}
+	return c
+}
+
 // queries returns the range of queries of chunk ch (of evalChunks).
 func (pt *protector) queries(ch int) (int, int) {
 	nq := len(pt.pr.Offsets) - 1
@@ -77,8 +88,8 @@ func (pt *protector) mark(s []float64, p []bool) {
 	})
 }
 
-// pass moves on to the next stage: a document below θ that p does not
-// protect leaves.
+// pass moves on to the next stage: a document below θ that p (nil: none)
+// does not protect leaves.
 func (pt *protector) pass(s []float64, p []bool, theta float64) {
 	parallelChunks(func(ch int) {
 		q0, q1 := pt.queries(ch)
@@ -122,7 +133,7 @@ func (pt *protector) markQueries(q0, q1 int, s []float64, p []bool, best []int) 
 func (pt *protector) passQueries(q0, q1 int, s []float64, p []bool, theta float64) {
 	offsets := pt.pr.Offsets
 	for i := offsets[q0]; i < offsets[q1]; i++ {
-		if pt.reach[i] && !p[i] && s[i] < theta {
+		if pt.reach[i] && s[i] < theta && (p == nil || !p[i]) {
 			pt.reach[i] = false
 		}
 	}
