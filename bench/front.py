@@ -61,4 +61,5 @@ def main():
     print('  cronus on or above the baseline at %d of %d budgets' % (wins, len(budgets)))
 
 
-main()
+if __name__ == '__main__':
+    main()
