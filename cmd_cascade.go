@@ -191,8 +191,8 @@ func parseRhos(s string) ([]float64, error) {
 	var rhos []float64
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(v >= 0) {
-			return nil, fmt.Errorf("--rhos %q: expected a comma-separated list of numbers >= 0", s)
+		if err != nil || !(v >= 0) || math.IsInf(v, 1) {
+			return nil, fmt.Errorf("--rhos %q: expected a comma-separated list of finite numbers >= 0", s)
 		}
 		rhos = append(rhos, v)
 	}
@@ -356,8 +356,8 @@ func parseLambdas(s string) ([]float64, error) {
 	from, err1 := strconv.ParseFloat(f[0], 64)
 	to, err2 := strconv.ParseFloat(f[1], 64)
 	n, err3 := strconv.Atoi(f[2])
-	if err1 != nil || err2 != nil || err3 != nil || !(from > 0) || !(to >= from) || n < 1 || n > 1000 {
-		return nil, fmt.Errorf("--lambdas %q: expected 0 < FROM <= TO and 1 <= N <= 1000", s)
+	if err1 != nil || err2 != nil || err3 != nil || !(from > 0) || !(to >= from) || math.IsInf(to/from, 1) || n < 1 || n > 1000 {
+		return nil, fmt.Errorf("--lambdas %q: expected finite 0 < FROM <= TO and 1 <= N <= 1000", s)
 	}
 	out := make([]float64, n)
 	for i := range out {

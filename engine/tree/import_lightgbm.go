@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // lgbZero is LightGBM's kZeroThreshold, the C++ float 1e-35f: with missing
@@ -99,6 +100,11 @@ func (p *lgbParser) parse() (*Ensemble, map[string]any, error) {
 		}
 		return nil, nil, p.errorf(1, "not a LightGBM text model (first line %q, want \"tree\")", first)
 	}
+	for i, l := range p.lines {
+		if !utf8.ValidString(l) {
+			return nil, nil, p.errorf(i+1, "not valid UTF-8 (a LightGBM text model is ASCII)")
+		}
+	}
 	// The header runs up to the first tree.
 	head := map[string]lgbField{}
 	i := 1
@@ -144,6 +150,9 @@ func (p *lgbParser) parse() (*Ensemble, map[string]any, error) {
 	}
 	if !ended {
 		return nil, nil, p.errorf(len(p.lines), "unexpected end of file after %d trees, no \"end of trees\" line (truncated?)", len(e.Trees))
+	}
+	if len(e.Trees) == 0 {
+		return nil, nil, p.errorf(i, "the model has no trees")
 	}
 	if f, ok := head["tree_sizes"]; ok && len(strings.Fields(f.val)) != len(e.Trees) {
 		return nil, nil, p.errorf(f.line, "tree_sizes lists %d trees, the file has %d (truncated?)", len(strings.Fields(f.val)), len(e.Trees))
@@ -214,6 +223,9 @@ func (p *lgbParser) checkHeader(head map[string]lgbField) (int, error) {
 	maxIdx, err := strconv.Atoi(f.val)
 	if err != nil || maxIdx < 0 {
 		return 0, p.errorf(f.line, "max_feature_idx=%q is not a non-negative integer", f.val)
+	}
+	if maxIdx > maxFeatures {
+		return 0, p.errorf(f.line, "max_feature_idx=%d: cronus reads data with feature indices up to %d", maxIdx, maxFeatures)
 	}
 	if fi, ok := head["feature_infos"]; ok {
 		if infos := strings.Fields(fi.val); len(infos) > 0 && infos[0] != "none" {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -445,6 +446,12 @@ func TestImportLightGBMErrors(t *testing.T) {
 	}{
 		{"empty", "", name + ":1: not a LightGBM text model"},
 		{"not a model", "hello\nworld\n", name + `:1: not a LightGBM text model (first line "hello", want "tree")`},
+		{"no trees", orig[:strings.Index(orig, "Tree=0\n")] + "end of trees\n",
+			name + ":" + strconv.Itoa(strings.Count(orig[:strings.Index(orig, "Tree=0\n")], "\n")+1) + ": the model has no trees"},
+		{"too many features", strings.Replace(orig, "max_feature_idx=46", "max_feature_idx=10000001", 1),
+			at("max_feature_idx=46") + "max_feature_idx=10000001: cronus reads data with feature indices up to 10000000"},
+		{"not UTF-8", strings.Replace(orig, "objective=lambdarank", "objective=lambdarank\xff", 1),
+			at("objective=lambdarank") + "not valid UTF-8"},
 		{"truncated between trees", orig[:endTree3],
 			name + ":" + strconv.Itoa(strings.Count(orig[:endTree3], "\n")+1) + `: unexpected end of file after 3 trees, no "end of trees" line (truncated?)`},
 		{"truncated in a line", orig[:strings.Index(orig, "Tree=3\n")+200], "tree 3: "},
@@ -577,6 +584,10 @@ func TestImportXGBoostErrors(t *testing.T) {
 			name + ": tree 0: node 0: categorical splits are not supported"},
 		{"categories", strings.Replace(orig, `"categories":[]`, `"categories":[3]`, 1),
 			name + ": tree 0: categorical splits are not supported"},
+		{"no trees", regexp.MustCompile(`"trees":\[.*\]\},"name":"gbtree"`).ReplaceAllString(orig, `"trees":[]},"name":"gbtree"`),
+			name + ": the model has no trees"},
+		{"too many features", strings.Replace(orig, `"num_class":"0","num_feature":"46"`, `"num_class":"0","num_feature":"20000000"`, 1),
+			name + ": learner_model_param num_feature 20000000: cronus reads data with feature indices up to 10000000"},
 		{"multiclass", strings.Replace(orig, `"num_class":"0"`, `"num_class":"3"`, 1),
 			name + ": multiclass models are not supported (num_class=3)"},
 		{"multiclass objective", strings.Replace(orig, `"name":"rank:ndcg"`, `"name":"multi:softprob"`, 1),

@@ -185,6 +185,9 @@ func importXGBoost(data []byte) (*Ensemble, map[string]any, error) {
 	if err != nil || numFeatures < 0 {
 		return nil, nil, fmt.Errorf("learner_model_param num_feature %q is not a non-negative integer", mp.NumFeature)
 	}
+	if numFeatures > maxFeatures {
+		return nil, nil, fmt.Errorf("learner_model_param num_feature %d: cronus reads data with feature indices up to %d", numFeatures, maxFeatures)
+	}
 	base, err := xgbBase(obj, mp.BaseScore)
 	if err != nil {
 		return nil, nil, err
@@ -217,6 +220,9 @@ func importXGBoost(data []byte) (*Ensemble, map[string]any, error) {
 		if g != 0 {
 			return nil, nil, fmt.Errorf("multiclass models are not supported (tree %d belongs to class %d)", i, g)
 		}
+	}
+	if len(model.Trees) == 0 {
+		return nil, nil, errors.New("the model has no trees")
 	}
 	prov["trees"] = len(model.Trees)
 

@@ -131,11 +131,15 @@ func NewModel(e *Ensemble, source string, params map[string]any) *Model {
 	return m
 }
 
+// maxFeatures is the most features a model may have: no data set cronus
+// reads has a feature index above it.
+const maxFeatures = data.MaxFeatureIndex
+
 // Ensemble converts m to an Ensemble, checking that every tree's arrays agree
 // in length and that every tree passes Tree.Validate.
 func (m *Model) Ensemble() (*Ensemble, error) {
-	if m.NumFeatures < 0 {
-		return nil, fmt.Errorf("num_features is %d", m.NumFeatures)
+	if m.NumFeatures < 0 || m.NumFeatures > maxFeatures {
+		return nil, fmt.Errorf("num_features is %d, want 0 to %d", m.NumFeatures, maxFeatures)
 	}
 	if math.IsNaN(m.BaseScore) || math.IsInf(m.BaseScore, 0) {
 		return nil, fmt.Errorf("base_score %v is not finite", m.BaseScore)

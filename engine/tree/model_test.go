@@ -244,6 +244,7 @@ func TestReadModelErrors(t *testing.T) {
 		{"cycle", withTree(`"left_child":[1,-1]`, `"left_child":[1,0]`), `: tree 0: node 0 out of range or reached twice`},
 		{"leaf twice", withTree(`"right_child":[-3,-2]`, `"right_child":[-3,-3]`), `: tree 0: leaf 2 out of range or reached twice`},
 		{"negative num_features", withTree(`"num_features": 46`, `"num_features": -1`), `: num_features is -1`},
+		{"too many features", withTree(`"num_features": 46`, `"num_features": 10000001`), `: num_features is 10000001, want 0 to 10000000`},
 	} {
 		path := filepath.Join(t.TempDir(), "m.json")
 		if err := os.WriteFile(path, []byte(c.src), 0o644); err != nil {

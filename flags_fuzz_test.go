@@ -1,0 +1,62 @@
+package main
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// FuzzParseLambdas: --lambdas gives an error naming the flag, or N finite,
+// positive, non-decreasing values from FROM to TO.
+func FuzzParseLambdas(f *testing.F) {
+	for _, s := range []string{"0.002:0.5:8", "0.1:0.1:1", "1e-300:1e300:5", "1:0.1:3",
+		"0:1:3", "0.1:inf:3", "nan:1:2", "0.1:1:1001", "0.1:1", "5e-324:1:2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ls, err := parseLambdas(s)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "--lambdas ") {
+				t.Fatalf("error does not name the flag: %v", err)
+			}
+			return
+		}
+		parts := strings.Split(s, ":")
+		if len(ls) < 1 || len(ls) > 1000 || len(parts) != 3 {
+			t.Fatalf("%q: %d values", s, len(ls))
+		}
+		for i, l := range ls {
+			if !(l > 0) || math.IsInf(l, 0) {
+				t.Fatalf("%q: value %d is %v", s, i, l)
+			}
+			if i > 0 && l < ls[i-1] {
+				t.Fatalf("%q: %v after %v", s, l, ls[i-1])
+			}
+		}
+	})
+}
+
+// FuzzParseRhos: --rhos gives an error naming the flag, or one finite value
+// >= 0 per comma-separated field.
+func FuzzParseRhos(f *testing.F) {
+	for _, s := range []string{"0.0002,0.001,0.005,0.02", "0", " 1 , 2 ", "-1", "inf", "nan", ",", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		rs, err := parseRhos(s)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "--rhos ") {
+				t.Fatalf("error does not name the flag: %v", err)
+			}
+			return
+		}
+		if len(rs) != strings.Count(s, ",")+1 {
+			t.Fatalf("%q: %d values", s, len(rs))
+		}
+		for _, r := range rs {
+			if !(r >= 0) || math.IsInf(r, 0) {
+				t.Fatalf("%q: value %v", s, r)
+			}
+		}
+	})
+}
