@@ -280,7 +280,7 @@ func (p *costParser) parse(lineNo int, line []byte) string {
 	}
 	if p.form == costFormPositional {
 		if second != "" {
-			return fmt.Sprintf("extra field %s after the cost: expected one number per line, the form set by line %d (a file cannot mix it with lines 'INDEX COST [NAME]')", quoteCostToken(second), p.formLine)
+			return fmt.Sprintf("extra field %s after the cost: expected one number per line, the form set by line %d (a file cannot mix it with lines 'INDEX COST [NAME]')", quoteToken(second), p.formLine)
 		}
 		k := len(p.cost) + 1
 		if msg := p.checkRange(strconv.Itoa(k)); msg != "" {
@@ -294,7 +294,7 @@ func (p *costParser) parse(lineNo int, line []byte) string {
 		return ""
 	}
 	if second == "" {
-		return fmt.Sprintf("missing cost after %s: expected 'INDEX COST [NAME]', the form set by line %d (a file cannot mix it with one cost per line)", quoteCostToken(first), p.formLine)
+		return fmt.Sprintf("missing cost after %s: expected 'INDEX COST [NAME]', the form set by line %d (a file cannot mix it with one cost per line)", quoteToken(first), p.formLine)
 	}
 	idx, msg := p.parseIndex(first)
 	if msg != "" {
@@ -317,10 +317,10 @@ func (p *costParser) parse(lineNo int, line []byte) string {
 func (p *costParser) parseIndex(tok string) (int, string) {
 	digits := strings.TrimPrefix(tok, "+")
 	if digits == "" || strings.Trim(digits, "0123456789") != "" {
-		return 0, fmt.Sprintf("index %s is not a positive integer, expected a feature index from 1", quoteCostToken(tok))
+		return 0, fmt.Sprintf("index %s is not a positive integer, expected a feature index from 1", quoteToken(tok))
 	}
 	if strings.TrimLeft(digits, "0") == "" {
-		return 0, fmt.Sprintf("index %s is not a positive integer: feature indices start at 1", quoteCostToken(tok))
+		return 0, fmt.Sprintf("index %s is not a positive integer: feature indices start at 1", quoteToken(tok))
 	}
 	if msg := p.checkRange(digits); msg != "" {
 		return 0, msg
@@ -342,9 +342,9 @@ func (p *costParser) checkRange(k string) string {
 		return ""
 	}
 	if p.numFeatures > 0 {
-		return fmt.Sprintf("index %s out of range: the data has %d features", shortCostToken(k), p.numFeatures)
+		return fmt.Sprintf("index %s out of range: the data has %d features", shortToken(k), p.numFeatures)
 	}
-	return fmt.Sprintf("index %s out of range: at most %d features are supported without the data set", shortCostToken(k), maxCostFeatures)
+	return fmt.Sprintf("index %s out of range: at most %d features are supported without the data set", shortToken(k), maxCostFeatures)
 }
 
 // parseCostValue parses a cost: a finite decimal number >= 0.
@@ -352,16 +352,16 @@ func parseCostValue(tok string) (float64, string) {
 	if !isCostDecimal(tok) {
 		switch strings.ToLower(strings.TrimLeft(tok, "+-")) {
 		case "nan", "inf", "infinity":
-			return 0, fmt.Sprintf("cost %s is not finite, expected a finite number >= 0", quoteCostToken(tok))
+			return 0, fmt.Sprintf("cost %s is not finite, expected a finite number >= 0", quoteToken(tok))
 		}
-		return 0, fmt.Sprintf("cost %s is not a number, expected a number >= 0 such as 10 or 0.5", quoteCostToken(tok))
+		return 0, fmt.Sprintf("cost %s is not a number, expected a number >= 0 such as 10 or 0.5", quoteToken(tok))
 	}
 	c, err := strconv.ParseFloat(tok, 64)
 	if err != nil || math.IsInf(c, 0) {
-		return 0, fmt.Sprintf("cost %s is out of range, expected a finite number >= 0", quoteCostToken(tok))
+		return 0, fmt.Sprintf("cost %s is out of range, expected a finite number >= 0", quoteToken(tok))
 	}
 	if c < 0 {
-		return 0, fmt.Sprintf("cost %s is negative, expected a number >= 0", quoteCostToken(tok))
+		return 0, fmt.Sprintf("cost %s is negative, expected a number >= 0", quoteToken(tok))
 	}
 	return c + 0, "" // +0 turns -0 into 0
 }
@@ -444,11 +444,11 @@ func nextCostField(s string) (field, rest string) {
 
 func trimCostBlank(s string) string { return strings.Trim(s, " \t") }
 
-// quoteCostToken quotes a token for a message, shortened so that a
+// quoteToken quotes a token for a message, shortened so that a
 // megabyte-long token does not make a megabyte-long message.
-func quoteCostToken(tok string) string { return strconv.Quote(shortCostToken(tok)) }
+func quoteToken(tok string) string { return strconv.Quote(shortToken(tok)) }
 
-func shortCostToken(tok string) string {
+func shortToken(tok string) string {
 	const maxLen = 40
 	if len(tok) <= maxLen {
 		return tok

@@ -610,7 +610,7 @@ func (rd *reader) parseChunk(c chunk) error {
 
 		tok, rest := nextField(l)
 		if bytes.HasPrefix(tok, qidPrefix) {
-			return rd.errorf(line, "missing label: the line starts with %q; expected LABEL qid:Q IDX:VAL ...", tok)
+			return rd.errorf(line, "missing label: the line starts with %s; expected LABEL qid:Q IDX:VAL ...", quoteToken(string(tok)))
 		}
 		label, ok := parseFloat32(tok)
 		if !ok {
@@ -626,7 +626,7 @@ func (rd *reader) parseChunk(c chunk) error {
 			}
 			q, ok := parseInt64(tok[4:])
 			if !ok {
-				return rd.errorf(line, "qid %q is not an integer", tok[4:])
+				return rd.errorf(line, "qid %s is not an integer", quoteToken(string(tok[4:])))
 			}
 			rd.qids[doc] = q
 			rest = rest2
@@ -643,12 +643,12 @@ func (rd *reader) parseChunk(c chunk) error {
 			}
 			colon := bytes.IndexByte(tok, ':')
 			if colon < 0 {
-				return rd.errorf(line, "feature %q has no colon; expected IDX:VALUE", tok)
+				return rd.errorf(line, "feature %s has no colon; expected IDX:VALUE", quoteToken(string(tok)))
 			}
 			idx64, ok := parseInt64(tok[:colon])
 			switch {
 			case !ok:
-				return rd.errorf(line, "feature index %q is not an integer; expected IDX:VALUE with IDX from 1", tok[:colon])
+				return rd.errorf(line, "feature index %s is not an integer; expected IDX:VALUE with IDX from 1", quoteToken(string(tok[:colon])))
 			case idx64 < 1:
 				return rd.errorf(line, "feature index %d: indices start at 1", idx64)
 			case idx64 > MaxFeatureIndex:
@@ -714,12 +714,12 @@ func describe(tok []byte) string {
 	}
 	s := string(bytes.ToLower(bytes.TrimLeft(tok, "+-")))
 	if s == "nan" || s == "inf" || s == "infinity" {
-		return fmt.Sprintf("%q is not a finite number", tok)
+		return quoteToken(string(tok)) + " is not a finite number"
 	}
 	if f, ok := parseFloat64(tok); ok && math.Abs(f) > math.MaxFloat32 {
-		return fmt.Sprintf("%q is outside the float32 range", tok)
+		return quoteToken(string(tok)) + " is outside the float32 range"
 	}
-	return fmt.Sprintf("%q is not a number", tok)
+	return quoteToken(string(tok)) + " is not a number"
 }
 
 // assemble builds the Dataset: query offsets (checking that queries are

@@ -186,7 +186,8 @@ func TestFileMalformed(t *testing.T) {
 	}{
 		{"empty", []byte("  \n"), "1:3: empty file"},
 		{"truncated", []byte("{\n  \"format\": \"cronus-cascade\",\n  \"vers"), "3:7: unexpected end of file"},
-		{"not JSON", []byte("qid:1 1:0.5\n"), "1:1: invalid character 'q'"},
+		{"not JSON", []byte("qid:1 1:0.5\n"), "not a cascade file: a cascade file is a JSON object (cronus cascade writes one)"},
+		{"LightGBM text", []byte("tree\nversion=v4\n"), "not a cascade file: a cascade file is a JSON object"},
 		{"array", []byte("[1, 2]"), "not a cascade file: the JSON holds an array, not an object"},
 		{"string", []byte(`"cascade"`), "the JSON holds a string"},
 		{"no format", []byte(`{"version": 1}`), `no "format" field`},

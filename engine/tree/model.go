@@ -215,6 +215,8 @@ func (m *Model) checkHeader() error {
 	switch {
 	case m.Format == "":
 		return errors.New(`not a cronus model: no "format" field (a LightGBM or XGBoost model must be converted with cronus import)`)
+	case m.Format == "cronus-cascade":
+		return fmt.Errorf("not a cronus model but a cascade (format %q): cronus eval --cascade C takes it", m.Format)
 	case m.Format != ModelFormat:
 		return fmt.Errorf("not a cronus model: format %q, want %q", m.Format, ModelFormat)
 	case m.Version == 0:
@@ -340,6 +342,9 @@ func FileError(path string, err error) error {
 func parseModel(data []byte) (*Model, error) {
 	// The format name first, so that another kind of JSON file is named
 	// as such rather than failing on a field of the wrong type.
+	if b := bytes.TrimSpace(data); len(b) > 0 && b[0] != '{' {
+		return nil, errors.New("not a cronus model: a model file is a JSON object (a LightGBM or XGBoost model must be converted with cronus import)")
+	}
 	var head struct {
 		Format  json.RawMessage `json:"format"`
 		Version json.RawMessage `json:"version"`
