@@ -44,6 +44,13 @@ type stageObjective struct {
 	s     []float64   // scratch: stage-k scores, then ∂J/∂s
 	I     []float64   // scratch: soft exits of stage k
 	parts []chunkSums // per document chunk: partial sums
+
+	// The last value-only evaluation, while s and I still hold its scores
+	// and exits (see eval).
+	cached  bool
+	cx      []float64
+	cf      float64
+	cdLater []float64
 }
 
 // newStageObjective precomputes what stays fixed while stage k moves.
@@ -187,7 +194,45 @@ type chunkSums struct {
 
 // eval returns the surrogate objective at x and, when grad is not nil, its
 // gradient.
+//
+// gonum's line search asks for the value and then the gradient at the same
+// point, through separate calls: a value-only call keeps its stage scores,
+// soft exits and reach fractions, and a gradient call at bit-for-bit the
+// same x starts from them instead of computing them again.
 func (o *stageObjective) eval(x, grad []float64) float64 {
+	var f float64
+	var dLater []float64
+	if grad != nil && o.cached && sameBits(x, o.cx) {
+		f, dLater = o.cf, o.cdLater
+	} else {
+		f, dLater = o.value(x)
+	}
+	o.cached = false
+	if grad == nil {
+		o.cx = append(o.cx[:0], x...)
+		o.cf, o.cdLater, o.cached = f, dLater, true
+		return f
+	}
+	o.gradient(x, grad, dLater)
+	return f
+}
+
+// sameBits reports whether a and b hold the same float64s bit for bit.
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// value computes, at x, the stage scores (into o.s), the soft exits (o.I),
+// the later stages' reach fractions d_j and the surrogate objective.
+func (o *stageObjective) value(x []float64) (float64, []float64) {
 	pr, st, k := o.pr, o.st, o.k
 	n := pr.Train.N
 	na := len(o.act)
@@ -274,9 +319,21 @@ func (o *stageObjective) eval(x, grad []float64) float64 {
 	for j, cj := range o.costK {
 		f += 0.5 * lam * dLater[j] * dLater[j] * cj
 	}
-	if grad == nil {
-		return f
-	}
+	return f, dLater
+}
+
+// gradient writes into grad the surrogate's gradient at x, from what value
+// computed at x; it overwrites o.s.
+func (o *stageObjective) gradient(x, grad, dLater []float64) {
+	pr, st, k := o.pr, o.st, o.k
+	n := pr.Train.N
+	na := len(o.act)
+	nl := len(o.R)
+	sig := st.Sigma[k]
+	lam := st.Lambda
+	dk := st.D[k]
+	bounds := func(c int) (int, int) { return n * c / evalChunks, n * (c + 1) / evalChunks }
+	s := o.s
 	// ∂J/∂d_j for the later stages (d_j = (1/n) Σ_i p_i I_i^k R_ij).
 	dCost := make([]float64, nl)
 	for j, cj := range o.costK {
@@ -330,7 +387,6 @@ func (o *stageObjective) eval(x, grad []float64) float64 {
 			grad[na+1] += o.parts[c].grad[na+1]
 		}
 	}
-	return f
 }
 
 // parallelChunks runs fn on every chunk 0..evalChunks-1, on all cores.

@@ -106,18 +106,6 @@ func TestFileRoundTrip(t *testing.T) {
 	}
 }
 
-func sameBits(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // TestFileLayout pins the shape of the file a person reads: header fields,
 // one line per stage, the ensemble with one line per tree.
 func TestFileLayout(t *testing.T) {
