@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 
@@ -58,6 +59,52 @@ func TestStageGradient(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkStageGradients(t, pr, st, rand.New(rand.NewPCG(1, 1)), nil)
+}
+
+// TestStageEvalReuse: a gradient call at the point of the last value-only
+// call reuses its pass (eval's cache); value and gradient must be those of
+// a fresh objective, bit for bit, whatever came before: a value call at the
+// same point, at another point, a gradient call in between.
+func TestStageEvalReuse(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda, par.TopM = 4, 0.05, 2
+	st, err := Initialize(pr, ComputeScales(pr, 0), par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := slices.IndexFunc(st.Stages[:len(st.Stages)-1], func(s Stage) bool { return len(s.Active()) > 0 })
+	if k < 0 {
+		t.Fatal("no stage with trees before the last")
+	}
+	x := newStageObjective(pr, st, k).x()
+	y := slices.Clone(x)
+	y[0] += 0.1
+	fresh := func(at []float64) (float64, []float64) {
+		g := make([]float64, len(at))
+		f := newStageObjective(pr, st, k).eval(at, g)
+		return f, g
+	}
+	fx, gx := fresh(x)
+	fy, gy := fresh(y)
+	o := newStageObjective(pr, st, k)
+	for i, c := range []struct {
+		value []float64 // value-only call first (nil: none)
+		at    []float64 // then the gradient call
+	}{{x, x}, {y, x}, {nil, y}, {y, y}, {x, y}, {nil, x}} {
+		if c.value != nil {
+			o.eval(c.value, nil)
+		}
+		g := make([]float64, len(c.at))
+		f := o.eval(c.at, g)
+		wf, wg := fx, gx
+		if &c.at[0] == &y[0] {
+			wf, wg = fy, gy
+		}
+		if math.Float64bits(f) != math.Float64bits(wf) || !sameBits(g, wg) {
+			t.Errorf("case %d: value %v, gradient %v; want %v, %v", i, f, g, wf, wg)
+		}
+	}
 }
 
 // checkStageGradients checks the gradient of every non-empty stage's
