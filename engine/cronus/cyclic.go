@@ -424,7 +424,7 @@ func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol flo
 	if len(st.Stages[k].Active()) == 0 {
 		return // an empty stage passes everything at no cost
 	}
-	best := pr.Objective(st).Total
+	best := st.Terms.Total // current: every change to st ends with Objective
 	for outer := 0; outer < maxOuter; outer++ {
 		o := newStageObjective(pr, st, k)
 		x0 := o.x()

@@ -67,7 +67,9 @@ type State struct {
 	Hard   []float64 // fraction reaching stage k under the hard rule
 	Lambda float64   // absolute λ
 	Rho    []float64 // absolute ρ_k
-	Terms  Terms     // eq (8) at this state
+	// Terms is eq (8) at this state, kept current: Objective sets it, and
+	// every change to the state ends with Objective.
+	Terms Terms
 
 	scores [][]float64 // cached training scores of each stage; nil = stale
 }
@@ -276,7 +278,7 @@ func Initialize(pr *Problem, sc Scales, par Params) (*State, error) {
 		}
 	}
 	st.scores = nil
-	st.Terms = pr.Objective(st)
+	pr.Objective(st)
 	st.Hard = pr.HardFractions(&st.Cascade)
 	return st, nil
 }
@@ -284,9 +286,10 @@ func Initialize(pr *Problem, sc Scales, par Params) (*State, error) {
 // Objective evaluates eq (8) at st: the expected squared loss under the soft
 // exits, the ℓ1 regularisation, and the tree and feature costs with their
 // mixed norms across stages weighted by the soft fractions d_k. It also
-// refreshes st.D.
+// refreshes st.D and sets st.Terms.
 func (pr *Problem) Objective(st *State) Terms {
-	return pr.objectiveFromScores(st, pr.stageScores(st))
+	st.Terms = pr.objectiveFromScores(st, pr.stageScores(st))
+	return st.Terms
 }
 
 // objectiveFromScores is Objective with the stage scores given.

@@ -115,7 +115,8 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	snap := Snapshot{Phase: "initialising", LambdaMax: sc.LambdaMax, CostGroups: groups}
 	bestScore := math.Inf(-1)
 	record := func() {
-		st.Terms = pr.Objective(st)
+		// st.Terms is current: Initialize, warmState and optimizeStage end
+		// with Objective.
 		st.Hard = pr.HardFractions(&st.Cascade)
 		valid, test := eval(&st.Cascade)
 		snap.Terms = append(snap.Terms, st.Terms)
@@ -206,7 +207,7 @@ func warmState(pr *Problem, sc Scales, par Params, c *Cascade, sigmas []float64)
 		}
 	}
 	st.Rule, st.TopM = c.Rule, c.TopM
-	st.Terms = pr.Objective(st)
+	pr.Objective(st)
 	st.Hard = pr.HardFractions(&st.Cascade)
 	return st
 }
