@@ -108,7 +108,7 @@ func (m Model) View() string {
 	case m.loadScr != nil:
 		body = fit(m.loadView(w, max(h-footerLines, 0)), w, max(h-footerLines, 0))
 	case m.help:
-		body = fit(m.helpView(), w, max(h-footerLines, 0))
+		body = fit(scrollHelp(m.helpView(w), m.helpTop, max(h-footerLines, 0)), w, max(h-footerLines, 0))
 	case m.compare:
 		body = m.compareView(w, max(h-footerLines, 0))
 	case m.phase == phaseLoading || m.phase == phaseFailed:
@@ -309,11 +309,71 @@ func pausedNote(paused bool) string {
 	return ""
 }
 
-// helpView lists every key.
-func (m Model) helpView() string {
+// helpView lists every key, each description wrapped at word boundaries to
+// width w under its own column.
+func (m Model) helpView(w int) string {
+	const indent = 25 // "  " + the 22-wide key column + " "
 	lines := []string{m.styles.Title.Render("keys") + m.styles.Dim.Render("  (? or esc closes)"), ""}
 	for _, k := range keyHelp {
-		lines = append(lines, fmt.Sprintf("  %-22s %s", k.keys, k.what))
+		for i, l := range wrapWords(k.what, max(w-indent, 20)) {
+			key := ""
+			if i == 0 {
+				key = k.keys
+			}
+			lines = append(lines, fmt.Sprintf("  %-22s %s", key, l))
+		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// scrollHelp shows the help's lines from top on (clamped so that the last
+// screenful is the furthest it goes) in h rows; when they do not all fit,
+// the last row says how to see the rest.
+func scrollHelp(help string, top, h int) string {
+	lines := strings.Split(help, "\n")
+	if len(lines) <= h || h < 2 {
+		return help
+	}
+	rows := h - 1
+	top = min(top, helpMaxTop(len(lines), h))
+	more := fmt.Sprintf("  lines %d-%d of %d · ↑↓ scroll", top+1, top+rows, len(lines))
+	return strings.Join(append(lines[top:top+rows:top+rows], more), "\n")
+}
+
+// helpMaxTop is the furthest scrollHelp goes: n help lines in h rows.
+func helpMaxTop(n, h int) int {
+	if n <= h || h < 2 {
+		return 0
+	}
+	return n - (h - 1)
+}
+
+// helpRows is the number of rows the help overlay gets (as View lays it out).
+func (m Model) helpRows() int {
+	h := m.height
+	if m.panel {
+		if p := m.panelLines(); len(p) <= h-footerLines-1 {
+			h -= len(p)
+		}
+	}
+	return max(h-footerLines, 0)
+}
+
+// wrapWords breaks s into lines of at most width cells, at spaces; a word
+// longer than width gets a line of its own.
+func wrapWords(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case lipgloss.Width(line)+1+lipgloss.Width(word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	return append(lines, line)
 }

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -86,6 +87,7 @@ type Model struct {
 	input   string
 	edits   int // edit counter: only the debounce tick of the latest edit fires
 	help    bool
+	helpTop int   // first help line shown, when the help is taller than the screen
 	gate    *gate // holds the optimisation between steps while paused
 	paused  bool
 	status  string
@@ -338,14 +340,20 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.editKey(k)
 	}
 	if m.help {
-		if s == "?" || s == "esc" {
+		switch s {
+		case "?", "esc":
 			m.help = false
+		case "down", "j":
+			n := strings.Count(m.helpView(m.width), "\n") + 1
+			m.helpTop = min(m.helpTop+1, helpMaxTop(n, m.helpRows()))
+		case "up", "k":
+			m.helpTop = max(m.helpTop-1, 0)
 		}
 		return m, nil
 	}
 	switch s {
 	case "?":
-		m.help = true
+		m.help, m.helpTop = true, 0
 	case "o":
 		m.openLoadScreen()
 	case "tab":

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -263,5 +265,80 @@ func TestSaveBestCascade(t *testing.T) {
 		if got := f.Params[k]; got != want {
 			t.Errorf("saved params[%q] = %v, want %v", k, got, want)
 		}
+	}
+}
+
+// TestHelpWraps: the help overlay wraps long descriptions under their column
+// instead of cutting them at the terminal's edge, and loses no word.
+func TestHelpWraps(t *testing.T) {
+	m := ready(t)
+	for _, w := range []int{80, 120, 160} {
+		lines := strings.Split(m.helpView(w), "\n")
+		for _, l := range lines {
+			if lipgloss.Width(l) > w {
+				t.Errorf("width %d: line of %d cells: %q", w, lipgloss.Width(l), l)
+			}
+		}
+		var got, want []string
+		for _, l := range lines[2:] {
+			got = append(got, strings.Fields(l)...)
+		}
+		for _, k := range keyHelp {
+			want = append(want, strings.Fields(k.keys)...)
+			want = append(want, strings.Fields(k.what)...)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("width %d: the words differ from keyHelp's:\n%q\n%q", w, got, want)
+		}
+	}
+}
+
+func TestWrapWords(t *testing.T) {
+	for _, c := range []struct {
+		s     string
+		width int
+		want  []string
+	}{
+		{"a bb ccc", 4, []string{"a bb", "ccc"}},
+		{"a bb ccc", 8, []string{"a bb ccc"}},
+		{"λ ω⁺ ±1", 4, []string{"λ ω⁺", "±1"}},
+		{"abcdefgh ij", 4, []string{"abcdefgh", "ij"}},
+		{"", 4, []string{""}},
+	} {
+		if got := wrapWords(c.s, c.width); !slices.Equal(got, c.want) {
+			t.Errorf("wrapWords(%q, %d) = %q, want %q", c.s, c.width, got, c.want)
+		}
+	}
+}
+
+// TestHelpScrolls: on a screen too small for the help, ↓ scrolls to its last
+// line and no further (one ↑ then moves one line back), and the last row
+// says which lines are shown.
+func TestHelpScrolls(t *testing.T) {
+	m := ready(t)
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = update(t, m, key("?"))
+	last := keyHelp[len(keyHelp)-1].what
+	if v := m.View(); strings.Contains(v, last) || !strings.Contains(v, "lines 1-") {
+		t.Fatalf("the whole help fits 80×24, or no scroll note:\n%s", v)
+	}
+	for range 100 {
+		m, _ = update(t, m, key("j"))
+	}
+	v := m.View()
+	if !strings.Contains(v, last) {
+		t.Fatalf("scrolled down, the last key is not shown:\n%s", v)
+	}
+	total := strings.Count(m.helpView(80), "\n") + 1
+	if !strings.Contains(v, fmt.Sprintf("-%d of %d", total, total)) {
+		t.Errorf("scroll note does not end at line %d:\n%s", total, v)
+	}
+	m, _ = update(t, m, key("k"))
+	if v := m.View(); !strings.Contains(v, fmt.Sprintf("-%d of %d", total-1, total)) {
+		t.Errorf("one ↑ after scrolling to the end does not move up one line:\n%s", v)
+	}
+	m, _ = update(t, m, key("?"))
+	if m.help {
+		t.Error("? does not close the help")
 	}
 }
