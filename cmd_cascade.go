@@ -347,6 +347,16 @@ func evalJSON(ev cronus.Eval) map[string]any {
 	return map[string]any{"metrics": ev.Metrics, "cost": ev.Cost, "reached": ev.Reached}
 }
 
+// sweepPrefix says where a sweep is, before λ number i+1 of n starts after
+// elapsed: "sweep 3/8 (1m20s, about 2m40s left) · ".
+func sweepPrefix(i, n int, elapsed time.Duration) string {
+	if i == 0 {
+		return fmt.Sprintf("sweep 1/%d · ", n)
+	}
+	left := elapsed / time.Duration(i) * time.Duration(n-i)
+	return fmt.Sprintf("sweep %d/%d (%s, about %s left) · ", i+1, n, elapsed.Round(time.Second), left.Round(time.Second))
+}
+
 // parseLambdas reads FROM:TO:N into N values spaced evenly on a log scale.
 func parseLambdas(s string) ([]float64, error) {
 	f := strings.Split(s, ":")
@@ -429,7 +439,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		par := cf.par
 		par.Lambda = lam
-		p.show("sweep %d/%d: λ = %.3g × λ_max", i+1, len(lambdas), lam)
+		p.prefix = sweepPrefix(i, len(lambdas), time.Since(p.start))
+		p.show("λ = %.3g × λ_max: choosing ρ", lam)
 		if err := s.chooseRho(&par, rhos); err != nil {
 			return err
 		}
@@ -451,6 +462,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		v, t = s.evaluator()(&res.Best.Cascade)
 		add("cronus", lam, v, t)
 	}
+	p.prefix = ""
 	p.done()
 	ks := baseline.PrefixSteps(len(s.e.Trees), 12)
 	scales := []float64{0, 0.05, 0.1, 0.2, 0.5, 1, 2, math.Inf(1)}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/cronus"
@@ -230,5 +231,21 @@ func TestCascadeGraded(t *testing.T) {
 	strip := func(s string) string { return strings.Replace(s, `"graded":true`, `"graded":false`, 1) }
 	if strip(files[true]) == files[false] {
 		t.Error("graded and binary targets gave the same cascade")
+	}
+}
+
+func TestSweepPrefix(t *testing.T) {
+	for _, c := range []struct {
+		i, n    int
+		elapsed time.Duration
+		want    string
+	}{
+		{0, 8, 0, "sweep 1/8 · "},
+		{1, 8, 40 * time.Second, "sweep 2/8 (40s, about 4m40s left) · "},
+		{6, 8, 3 * time.Minute, "sweep 7/8 (3m0s, about 1m0s left) · "},
+	} {
+		if got := sweepPrefix(c.i, c.n, c.elapsed); got != c.want {
+			t.Errorf("sweepPrefix(%d, %d, %v) = %q, want %q", c.i, c.n, c.elapsed, got, c.want)
+		}
 	}
 }

@@ -18,11 +18,12 @@ import (
 // progress prints a one-line progress report to stderr when it is a
 // terminal, at most ten times a second.
 type progress struct {
-	w     io.Writer
-	on    bool
-	last  time.Time
-	start time.Time
-	shown bool
+	w      io.Writer
+	on     bool
+	last   time.Time
+	start  time.Time
+	shown  bool
+	prefix string // put before every line (e.g. where a sweep is)
 }
 
 func newProgress(stderr io.Writer) *progress {
@@ -36,7 +37,7 @@ func (p *progress) show(format string, a ...any) {
 	}
 	p.last = time.Now()
 	p.shown = true
-	fmt.Fprintf(p.w, "\r\033[K"+format, a...)
+	fmt.Fprintf(p.w, "\r\033[K%s"+format, append([]any{p.prefix}, a...)...)
 }
 
 func (p *progress) done() {
