@@ -273,10 +273,14 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	p := newProgress(stderr)
+	if len(rhos) > 1 {
+		p.show("λ = %.3g × λ_max: choosing ρ among %d values (initialisations)", cf.par.Lambda, len(rhos))
+	}
 	if err := s.chooseRho(&cf.par, rhos); err != nil {
 		return err
 	}
-	res, err := s.optimize(ctx, cf, cf.par, newProgress(stderr))
+	res, err := s.optimize(ctx, cf, cf.par, p)
 	if err != nil {
 		return err
 	}
