@@ -370,7 +370,7 @@ func parseLambdas(s string) ([]float64, error) {
 	from, err1 := strconv.ParseFloat(f[0], 64)
 	to, err2 := strconv.ParseFloat(f[1], 64)
 	n, err3 := strconv.Atoi(f[2])
-	if err1 != nil || err2 != nil || err3 != nil || !(from > 0) || !(to >= from) || math.IsInf(to/from, 1) || n < 1 || n > 1000 {
+	if err1 != nil || err2 != nil || err3 != nil || !(from > 0) || !(to >= from) || math.IsInf(to, 1) || math.IsInf(to/from, 1) || n < 1 || n > 1000 {
 		return nil, fmt.Errorf("--lambdas %q: expected finite 0 < FROM <= TO and 1 <= N <= 1000", s)
 	}
 	out := make([]float64, n)
