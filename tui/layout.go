@@ -94,13 +94,7 @@ func (m Model) View() string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	var panel []string
-	if m.panel {
-		panel = m.panelLines()
-		if len(panel) > h-footerLines-1 { // the panel never takes the whole body
-			panel = nil
-		}
-	}
+	panel := m.shownPanel()
 	// h is from here on what the body and the footer share.
 	h -= len(panel)
 	var body []string
@@ -348,15 +342,21 @@ func helpMaxTop(n, h int) int {
 	return n - (h - 1)
 }
 
+// shownPanel is the parameter panel's lines when it is on and fits: it
+// never takes the whole body.
+func (m Model) shownPanel() []string {
+	if !m.panel {
+		return nil
+	}
+	if p := m.panelLines(); len(p) <= m.height-footerLines-1 {
+		return p
+	}
+	return nil
+}
+
 // helpRows is the number of rows the help overlay gets (as View lays it out).
 func (m Model) helpRows() int {
-	h := m.height
-	if m.panel {
-		if p := m.panelLines(); len(p) <= h-footerLines-1 {
-			h -= len(p)
-		}
-	}
-	return max(h-footerLines, 0)
+	return max(m.height-len(m.shownPanel())-footerLines, 0)
 }
 
 // wrapWords breaks s into lines of at most width cells, at spaces; a word

@@ -15,8 +15,9 @@
 // Since a document's cost depends only on the stage it leaves at, both
 // rules then cost the same per document, and their P@5, NDCG@10 and ERR@3
 // compare the exits alone. The cascade's own figures come from the real
-// scorer (cronus.Score); the tool checks that its own cost accounting
-// agrees with the scorer's.
+// scorer (cronus.Score); the relative rule's ranking keys, cost and
+// reached fractions come from its exits through cronus.ResultOfExits,
+// which the tool first checks against the scorer on the scorer's exits.
 package main
 
 import (
@@ -78,21 +79,26 @@ func run(path string, m int, files []string) error {
 		fmt.Printf(" (m %d)", c.TopM)
 	}
 	fmt.Printf("; relative rule with m %d\n", m)
-	stageCost := stageCosts(e, c, f.FeatureCost, f.TreeCost)
+	treeFeats := make([][]int, len(e.Trees))
+	for t := range e.Trees {
+		treeFeats[t] = e.Trees[t].Features()
+	}
 	for _, file := range files {
 		d, err := data.ReadFile(context.Background(), file, data.ReadOptions{MinFeatures: e.NumFeatures})
 		if err != nil {
 			return err
 		}
 		own := cronus.Score(e, c, d, f.FeatureCost, f.TreeCost)
-		if got := meanCost(own.Exit, stageCost); math.Abs(got-own.Cost.Total) > 1e-6*max(1, own.Cost.Total) {
-			return fmt.Errorf("%s: cost by exit stage %.6f differs from the scorer's %.6f", file, got, own.Cost.Total)
+		ofExits := func(exit []int, score []float64) cronus.Result {
+			return cronus.ResultOfExits(c, d.QueryOffsets, exit, score, treeFeats, f.FeatureCost, f.TreeCost)
+		}
+		if again := ofExits(own.Exit, own.Score); again.Cost != own.Cost || !slices.Equal(again.Key, own.Key) || !slices.Equal(again.Reached, own.Reached) {
+			return fmt.Errorf("%s: the result of the scorer's exits differs from the scorer's", file)
 		}
 		exit, score, taus := relative(e, c, d, own.Exit, m)
-		key := rankKeys(d.QueryOffsets, exit, score)
 		fmt.Printf("%s (%d documents, %d queries)\n", file, d.NumDocs(), d.NumQueries())
-		show("  own rule", own.Key, d, meanCost(own.Exit, stageCost), own.Exit, len(c.Stages))
-		show("  relative", key, d, meanCost(exit, stageCost), exit, len(c.Stages))
+		show("  own rule", own, d)
+		show("  relative", ofExits(exit, score), d)
 		fmt.Printf("  τ_k:")
 		for _, t := range taus {
 			fmt.Printf(" %.4g", t)
@@ -102,57 +108,16 @@ func run(path string, m int, files []string) error {
 	return nil
 }
 
-func show(name string, key []float64, d *data.Dataset, cost float64, exit []int, K int) {
-	fmt.Printf("%s: cost %.1f", name, cost)
+func show(name string, r cronus.Result, d *data.Dataset) {
+	fmt.Printf("%s: cost %.1f", name, r.Cost.Total)
 	for _, sp := range specs {
-		fmt.Printf("  %s %.4f", sp, metric.Mean(sp, key, d.Labels, d.QueryOffsets, metric.Options{}))
-	}
-	reached := make([]int, K)
-	for _, x := range exit {
-		for k := 0; k <= x; k++ {
-			reached[k]++
-		}
+		fmt.Printf("  %s %.4f", sp, metric.Mean(sp, r.Key, d.Labels, d.QueryOffsets, metric.Options{}))
 	}
 	fmt.Printf("  reached")
-	for _, r := range reached {
-		fmt.Printf(" %.3f", float64(r)/float64(len(exit)))
+	for _, x := range r.Reached {
+		fmt.Printf(" %.3f", x)
 	}
 	fmt.Println()
-}
-
-// stageCosts returns, for each stage k, the cost of a document that leaves
-// at k: every feature of the trees active in stages 1..k, paid once, and
-// every such tree, evaluated once.
-func stageCosts(e *tree.Ensemble, c *cronus.Cascade, featCost, treeCost []float64) []float64 {
-	paidF := make([]bool, e.NumFeatures)
-	paidT := make([]bool, len(e.Trees))
-	out := make([]float64, len(c.Stages))
-	total := 0.0
-	for k := range c.Stages {
-		for _, t := range c.Stages[k].Active() {
-			if paidT[t] {
-				continue
-			}
-			paidT[t] = true
-			total += treeCost[t]
-			for _, f := range e.Trees[t].Features() {
-				if !paidF[f] {
-					paidF[f] = true
-					total += featCost[f]
-				}
-			}
-		}
-		out[k] = total
-	}
-	return out
-}
-
-func meanCost(exit []int, stageCost []float64) float64 {
-	s := 0.0
-	for _, x := range exit {
-		s += stageCost[x]
-	}
-	return s / float64(len(exit))
 }
 
 // relative runs d through the cascade with the relative rule, τ_k set stage
@@ -223,27 +188,4 @@ func relative(e *tree.Ensemble, c *cronus.Cascade, d *data.Dataset, own []int, m
 		}
 	}
 	return exit, score, taus
-}
-
-// rankKeys ranks within each query by exit stage (later first), then score,
-// as the scorer does.
-func rankKeys(offsets []int, exit []int, score []float64) []float64 {
-	key := make([]float64, len(exit))
-	for q := 0; q+1 < len(offsets); q++ {
-		lo, hi := offsets[q], offsets[q+1]
-		ord := make([]int, hi-lo)
-		for j := range ord {
-			ord[j] = lo + j
-		}
-		slices.SortStableFunc(ord, func(a, b int) int {
-			if c := cmp.Compare(exit[b], exit[a]); c != 0 {
-				return c
-			}
-			return cmp.Compare(score[b], score[a])
-		})
-		for r, i := range ord {
-			key[i] = float64(len(ord) - 1 - r)
-		}
-	}
-	return key
 }

@@ -470,48 +470,11 @@ func exactMean(xs []float64) float64 {
 // gives exactly Score's exits, cost and fractions.
 func PredictedCost(c *Cascade, o *Outputs, offsets []int, treeFeats [][]int, featCost, treeCost []float64) (metric.Cost, []float64) {
 	T := o.NumTrees()
-	if len(treeFeats) != T {
-		panic(fmt.Sprintf("cronus: PredictedCost: features of %d trees for %d trees", len(treeFeats), T))
-	}
-	F := 0
-	for _, fs := range treeFeats {
-		for _, f := range fs {
-			F = max(F, f+1)
-		}
-	}
-	checkScoreArgs(c, T, F, featCost, treeCost, "PredictedCost")
-	if len(offsets) == 0 || offsets[0] != 0 || offsets[len(offsets)-1] != o.N {
-		panic(fmt.Sprintf("cronus: PredictedCost: query offsets do not cover the %d documents", o.N))
-	}
+	checkExitArgs(c, T, o.N, offsets, treeFeats, featCost, treeCost, "PredictedCost")
 	K := len(c.Stages)
 	reached := make([]float64, K)
 	if o.N == 0 {
 		return metric.Cost{}, reached
-	}
-
-	// What a document that leaves at stage k has paid, summed in
-	// ascending order as Score sums it.
-	stageFeat, stageTree := make([]float64, K), make([]float64, K)
-	evaluated, paid := make([]bool, T), make([]bool, F)
-	for k := range c.Stages {
-		for t, b := range c.Stages[k].Beta[:T] {
-			if b != 0 && !evaluated[t] {
-				evaluated[t] = true
-				for _, f := range treeFeats[t] {
-					paid[f] = true
-				}
-			}
-		}
-		for t, ok := range evaluated {
-			if ok {
-				stageTree[k] += treeCost[t]
-			}
-		}
-		for f, ok := range paid {
-			if ok {
-				stageFeat[k] += featCost[f]
-			}
-		}
 	}
 
 	// Hard exits, stage by stage.
@@ -543,10 +506,100 @@ func PredictedCost(c *Cascade, o *Outputs, offsets []int, treeFeats [][]int, fea
 			live[q] = next
 		}
 	}
-	docFeat, docTree := make([]float64, n), make([]float64, n)
+	reachedFractions(reached, exit)
+	return exitCost(c, T, exit, treeFeats, featCost, treeCost), reached
+}
+
+// ResultOfExits is the Result of documents that left cascade c at the
+// stages exit with the exit scores score, by whatever rule: the ranking
+// keys, the fractions reaching each stage and the average cost, computed
+// as Score computes them (a document that leaves at stage k has paid for
+// the active trees of stages 0..k and their features, treeFeats[t]
+// 0-based). Given Score's own Exit and Score it gives Score's Result bit
+// for bit. Documents of query q are offsets[q]..offsets[q+1]-1.
+func ResultOfExits(c *Cascade, offsets []int, exit []int, score []float64, treeFeats [][]int, featCost, treeCost []float64) Result {
+	T, n, K := len(treeFeats), len(exit), len(c.Stages)
+	checkExitArgs(c, T, n, offsets, treeFeats, featCost, treeCost, "ResultOfExits")
+	if len(score) != n {
+		panic(fmt.Sprintf("cronus: ResultOfExits: %d scores for %d exits", len(score), n))
+	}
+	res := Result{Key: make([]float64, n), Exit: exit, Score: score, Reached: make([]float64, K)}
+	for i, k := range exit {
+		if k < 0 || k >= K {
+			panic(fmt.Sprintf("cronus: ResultOfExits: document %d exits at stage %d of %d", i, k, K))
+		}
+	}
+	if n == 0 {
+		return res
+	}
+	maxDocs := 0
+	for q := 0; q+1 < len(offsets); q++ {
+		maxDocs = max(maxDocs, offsets[q+1]-offsets[q])
+	}
+	rs := newRankScratch(maxDocs)
+	for q := 0; q+1 < len(offsets); q++ {
+		lo, hi := offsets[q], offsets[q+1]
+		rs.order(res.Key[lo:hi], exit[lo:hi], score[lo:hi])
+	}
+	reachedFractions(res.Reached, exit)
+	res.Cost = exitCost(c, T, exit, treeFeats, featCost, treeCost)
+	return res
+}
+
+// checkExitArgs panics when the arguments of PredictedCost or
+// ResultOfExits do not fit together.
+func checkExitArgs(c *Cascade, T, n int, offsets []int, treeFeats [][]int, featCost, treeCost []float64, fn string) {
+	if len(treeFeats) != T {
+		panic(fmt.Sprintf("cronus: %s: features of %d trees for %d trees", fn, len(treeFeats), T))
+	}
+	checkScoreArgs(c, T, numFeats(treeFeats), featCost, treeCost, fn)
+	if len(offsets) == 0 || offsets[0] != 0 || offsets[len(offsets)-1] != n {
+		panic(fmt.Sprintf("cronus: %s: query offsets do not cover the %d documents", fn, n))
+	}
+}
+
+// numFeats is one more than the largest feature any tree uses.
+func numFeats(treeFeats [][]int) int {
+	F := 0
+	for _, fs := range treeFeats {
+		for _, f := range fs {
+			F = max(F, f+1)
+		}
+	}
+	return F
+}
+
+// exitCost is the average cost per document of documents that leave c at
+// the stages exit: one that leaves at stage k has paid Σ e_t over the
+// active trees of stages 0..k and Σ c_α over their features, each summed
+// in ascending order as Score sums it.
+func exitCost(c *Cascade, T int, exit []int, treeFeats [][]int, featCost, treeCost []float64) metric.Cost {
+	K := len(c.Stages)
+	stageFeat, stageTree := make([]float64, K), make([]float64, K)
+	evaluated, paid := make([]bool, T), make([]bool, numFeats(treeFeats))
+	for k := range c.Stages {
+		for t, b := range c.Stages[k].Beta[:T] {
+			if b != 0 && !evaluated[t] {
+				evaluated[t] = true
+				for _, f := range treeFeats[t] {
+					paid[f] = true
+				}
+			}
+		}
+		for t, ok := range evaluated {
+			if ok {
+				stageTree[k] += treeCost[t]
+			}
+		}
+		for f, ok := range paid {
+			if ok {
+				stageFeat[k] += featCost[f]
+			}
+		}
+	}
+	docFeat, docTree := make([]float64, len(exit)), make([]float64, len(exit))
 	for i, k := range exit {
 		docFeat[i], docTree[i] = stageFeat[k], stageTree[k]
 	}
-	reachedFractions(reached, exit)
-	return averageCost(docFeat, docTree), reached
+	return averageCost(docFeat, docTree)
 }

@@ -351,6 +351,10 @@ func TestScoreMatchesPrediction(t *testing.T) {
 		if !slices.Equal(res.Exit, exit) || !slices.Equal(res.Score, score) {
 			t.Fatalf("trial %d (%s, %d stages): exits or scores differ from the tree outputs'", trial, c.Rule, len(c.Stages))
 		}
+		if got := ResultOfExits(c, d.QueryOffsets, res.Exit, res.Score, treeFeats, fx.featCost, treeCost); !slices.Equal(got.Key, res.Key) ||
+			got.Cost != res.Cost || !slices.Equal(got.Reached, res.Reached) {
+			t.Fatalf("trial %d (%s, %d stages): ResultOfExits on the scorer's exits differs from its result", trial, c.Rule, len(c.Stages))
+		}
 		cost, reached := PredictedCost(c, o, d.QueryOffsets, treeFeats, fx.featCost, treeCost)
 		if cost != res.Cost || !slices.Equal(reached, res.Reached) {
 			t.Fatalf("trial %d (%s, %d stages): scorer cost %+v reached %v, predicted %+v %v",
@@ -599,4 +603,24 @@ func BenchmarkScore(b *testing.B) {
 	}
 	b.ReportMetric(float64(d.NumDocs())*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
 	b.ReportMetric(res.Cost.Total, "cost/doc")
+}
+
+// TestResultOfExitsHandWorked: exits chosen by hand, not by the cascade's
+// rule. Later exits rank first, then the exit score, then input order
+// (d0 and d2 tie); a document leaving at stage 0 costs 111 + 3, at stage 1
+// 1111 + 7 (scHandCascade).
+func TestResultOfExitsHandWorked(t *testing.T) {
+	d := scHandData()
+	exit := []int{1, 0, 1, 0, 0, 1}
+	score := []float64{-30, 1, -30, 3, -1, -28}
+	res := ResultOfExits(scHandCascade(1), d.QueryOffsets, exit, score, scTreeFeatures(scHandEnsemble()), scHandFeatCost, scHandTreeCost)
+	if want := []float64{2, 0, 1, 1, 0, 2}; !slices.Equal(res.Key, want) {
+		t.Errorf("keys %v, want %v", res.Key, want)
+	}
+	if want := []float64{1, 0.5}; !slices.Equal(res.Reached, want) {
+		t.Errorf("reached %v, want %v", res.Reached, want)
+	}
+	if want := (metric.Cost{Features: 611, Trees: 5, Total: 616}); res.Cost != want {
+		t.Errorf("cost %+v, want %+v", res.Cost, want)
+	}
 }

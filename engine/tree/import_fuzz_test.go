@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -95,18 +94,7 @@ func checkImported(t *testing.T, data []byte, e *Ensemble, prov map[string]any, 
 		}
 	}
 	// It saves as a Cronus model and reads back the same, bit for bit.
-	b, err := encodeModel(NewModel(e, "imported", prov))
-	if err != nil {
-		t.Fatalf("the imported ensemble does not save: %v\n%q", err, data)
-	}
-	m, err := parseModel(b)
-	if err != nil {
-		t.Fatalf("the saved import does not read back: %v\n%s", err, b)
-	}
-	e2, err := m.Ensemble()
-	if err != nil || !reflect.DeepEqual(e, e2) || !sameBits(e, e2) {
-		t.Fatalf("the saved import reads back different (%v)", err)
-	}
+	reencode(t, NewModel(e, "imported", prov), e)
 }
 
 // lgbFirstTrees is fixture name cut to its first n trees, still a model the

@@ -373,22 +373,31 @@ func FuzzReadModel(f *testing.F) {
 			e.Trees[i].Predict(x)
 		}
 		// What was read writes back and reads again to the same ensemble.
-		b, err := encodeModel(m)
-		if err != nil {
-			t.Fatalf("re-encoding: %v", err)
-		}
-		m2, err := parseModel(b)
-		if err != nil {
-			t.Fatalf("re-reading: %v\n%s", err, b)
-		}
-		e2, err := m2.Ensemble()
-		if err != nil || !reflect.DeepEqual(e, e2) || !sameBits(e, e2) {
-			t.Fatalf("the re-read ensemble differs (%v)", err)
-		}
+		b, m2 := reencode(t, m, e)
 		if !bytes.Equal(b, mustEncode(t, m2)) {
 			t.Fatal("encoding is not stable")
 		}
 	})
+}
+
+// reencode encodes m (whose ensemble is e) in memory, parses it back and
+// checks that it gives e again, bit for bit; it returns the encoding and
+// the model read.
+func reencode(t *testing.T, m *Model, e *Ensemble) ([]byte, *Model) {
+	t.Helper()
+	b, err := encodeModel(m)
+	if err != nil {
+		t.Fatalf("encoding: %v", err)
+	}
+	m2, err := parseModel(b)
+	if err != nil {
+		t.Fatalf("reading back: %v\n%s", err, b)
+	}
+	e2, err := m2.Ensemble()
+	if err != nil || !reflect.DeepEqual(e, e2) || !sameBits(e, e2) {
+		t.Fatalf("the ensemble read back differs (%v)", err)
+	}
+	return b, m2
 }
 
 func mustEncode(t *testing.T, m *Model) []byte {
