@@ -55,8 +55,8 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	fs.Float64Var(&cf.tg.NegWeight, "neg-weight", cf.tg.NegWeight, "ω⁻: weight of negatives")
 	fs.Float64Var(&cf.tg.NegMultiply, "neg-multiply", cf.tg.NegMultiply, "extra factor on ω⁻, in place of replicating negatives")
 	fs.BoolVar(&cf.tg.Graded, "graded", false, "graded targets: a positive's target is 2^(label−r+1) − 1 (1 at the threshold, 3 a grade above, …) instead of the paper's +1")
-	fs.StringVar(&cf.rule, "rule", cronus.RuleGlobal, "exit `rule`: global (the paper: score < θ_k) or top-m (a query's m best documents at a stage never exit there; the optimiser trains for it)")
-	fs.IntVar(&cf.topM, "top-m", 5, "with --rule top-m: documents per query that always go on")
+	fs.StringVar(&cf.rule, "rule", cronus.RuleTopM, "exit `rule`: top-m (a query's m best documents at a stage never exit there; the optimiser trains for it; the workbench's rule) or global (the paper: exit when the score < θ_k)")
+	fs.IntVar(&cf.topM, "top-m", 5, "documents per query that always go on, under --rule top-m")
 	fs.IntVar(&cf.cycles, "cycles", 10, "cycles of the cyclic optimisation (0 = initialisation only)")
 	fs.StringVar(&cf.rhos, "rhos", defaultRhos, "ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4), at each λ for sweep; one value = no choice; not used when --rho1 or --rhoK is given")
 	return cf

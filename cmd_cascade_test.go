@@ -60,8 +60,13 @@ func TestCascadeAndSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, c, err := f.Cascade(); err != nil || len(c.Stages) != 4 {
+	_, c, err := f.Cascade()
+	if err != nil || len(c.Stages) != 4 {
 		t.Fatalf("cascade file: %v", err)
+	}
+	// The default exit rule is the workbench's: top-m with m = 5.
+	if c.Rule != cronus.RuleTopM || c.TopM != 5 {
+		t.Errorf("default rule %q, m %d; want top-m, 5", c.Rule, c.TopM)
 	}
 	code, stdout, errOut = runCLI(t, "eval", "--cascade", out, "--data", "builtin:mq2008/test", "--metrics", "ndcg@10", "--json")
 	var e struct {

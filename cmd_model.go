@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -198,7 +199,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlags("predict", stdout)
 	modelF := fs.String("model", "", "model `FILE` (required)")
 	dataF := fs.String("data", "", "data `FILE` to score (required)")
-	k := fs.Int("trees", -1, "use only the first `k` trees (default all)")
+	k := newTreesFlag(fs)
 	out := fs.String("out", "", "write the scores to `FILE` (default standard output)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
@@ -215,7 +216,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	scores := e.Predict(nil, d.Cols, d.NumDocs(), *k)
+	scores := e.Predict(nil, d.Cols, d.NumDocs(), int(*k))
 	return writeOut(*out, stdout, func(w *bufio.Writer) error {
 		var b []byte
 		for _, s := range scores {
@@ -293,7 +294,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade): documents run through its stages for real; the cost is what they paid")
 	dataF := fs.String("data", "", "data `FILE` (required)")
 	costsF := fs.String("costs", "", "feature cost `FILE` for the cost per document (default: every feature costs 1)")
-	k := fs.Int("trees", -1, "use only the first `k` trees of the model")
+	k := newTreesFlag(fs)
 	treeCost := fs.Float64("tree-cost", 1, "cost of evaluating one tree on one document")
 	metricsF := fs.String("metrics", "p@5,ndcg@10,err@3,rbp@0.8,map", "comma-separated `metrics`")
 	relevant := fs.Float64("relevant", 1, "P@k, MAP, RBP: a document is relevant when its label >= `r`")
@@ -340,17 +341,17 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var reached []float64 // a cascade's fraction of documents reaching each stage
 	if e != nil {
 		t0 := time.Now()
-		scores = e.Predict(nil, d.Cols, d.NumDocs(), *k)
+		scores = e.Predict(nil, d.Cols, d.NumDocs(), int(*k))
 		predictSeconds = time.Since(t0).Seconds()
 		costs, err := loadCosts(*costsF, d.NumFeatures(), stderr)
 		if err != nil {
 			return err
 		}
 		trees := len(e.Trees)
-		if *k >= 0 && *k < trees {
-			trees = *k
+		if *k >= 0 && int(*k) < trees {
+			trees = int(*k)
 		}
-		c := metric.EnsembleCost(e.Features(*k), costs.Cost, trees, *treeCost)
+		c := metric.EnsembleCost(e.Features(int(*k)), costs.Cost, trees, *treeCost)
 		cost = &c
 	} else if cf != nil {
 		ce, c, err := cf.Cascade()
@@ -488,5 +489,35 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return writeJSON(stdout, map[string]any{"model": *out, "source": *from, "trees": len(e.Trees), "features": e.NumFeatures, "objective": e.Objective})
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d trees from %s (%s, %d features)\n", *out, len(e.Trees), *from, e.Objective, e.NumFeatures)
+	return nil
+}
+
+// treesFlag is --trees: use the model's first k trees, or all of them (-1,
+// the default, shown as "all" in the help).
+type treesFlag int
+
+func newTreesFlag(fs *flag.FlagSet) *treesFlag {
+	k := treesFlag(-1)
+	fs.Var(&k, "trees", "use only the model's first `k` trees (a number, or all)")
+	return &k
+}
+
+func (k *treesFlag) String() string {
+	if k == nil || *k < 0 {
+		return "all"
+	}
+	return strconv.Itoa(int(*k))
+}
+
+func (k *treesFlag) Set(s string) error {
+	if s == "all" {
+		*k = -1
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a number of trees >= 0, or all")
+	}
+	*k = treesFlag(n)
 	return nil
 }
