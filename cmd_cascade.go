@@ -201,7 +201,7 @@ func parseRhos(s string) ([]float64, error) {
 
 // chooseRho sets ρ_1 = ρ_K to the value of rhos whose initialised cascade
 // (Algorithm 2 only) scores best on validation NDCG@10 (§3.4).
-func (s *setup) chooseRho(par *cronus.Params, rhos []float64) error {
+func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float64) error {
 	if len(rhos) < 2 {
 		if len(rhos) == 1 {
 			par.Rho1, par.RhoK = rhos[0], rhos[0]
@@ -212,7 +212,7 @@ func (s *setup) chooseRho(par *cronus.Params, rhos []float64) error {
 	for _, rho := range rhos {
 		try := *par
 		try.Rho1, try.RhoK = rho, rho
-		st, err := cronus.Initialize(s.pr, s.sc, try)
+		st, err := cronus.Initialize(ctx, s.pr, s.sc, try)
 		if err != nil {
 			return err
 		}
@@ -277,7 +277,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(rhos) > 1 {
 		p.show("λ = %.3g × λ_max: choosing ρ among %d values (initialisations)", cf.par.Lambda, len(rhos))
 	}
-	if err := s.chooseRho(&cf.par, rhos); err != nil {
+	if err := s.chooseRho(ctx, &cf.par, rhos); err != nil {
 		return err
 	}
 	res, err := s.optimize(ctx, cf, cf.par, p)
@@ -445,13 +445,13 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		par.Lambda = lam
 		p.prefix = sweepPrefix(i, len(lambdas), time.Since(p.start))
 		p.show("λ = %.3g × λ_max: choosing ρ", lam)
-		if err := s.chooseRho(&par, rhos); err != nil {
+		if err := s.chooseRho(ctx, &par, rhos); err != nil {
 			return err
 		}
 		// The single stage: a one-stage cascade (eq 7).
 		one := par
 		one.K = 1
-		st, err := cronus.Initialize(s.pr, s.sc, one)
+		st, err := cronus.Initialize(ctx, s.pr, s.sc, one)
 		if err != nil {
 			return err
 		}

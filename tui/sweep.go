@@ -66,7 +66,7 @@ func startSweep(ctx context.Context, w *workData, par cronus.Params, lambdas []f
 			}
 			p := par
 			p.Lambda = lam
-			st, err := cronus.Initialize(w.pr, w.sc, p)
+			st, err := cronus.Initialize(ctx, w.pr, w.sc, p)
 			if err != nil {
 				return pts, err
 			}

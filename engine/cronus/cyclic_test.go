@@ -54,7 +54,7 @@ func TestStageGradient(t *testing.T) {
 	pr := smallProblem(t)
 	par := DefaultParams()
 	par.K, par.Lambda = 4, 0.05
-	st, err := Initialize(pr, ComputeScales(pr, 0), par)
+	st, err := Initialize(context.Background(), pr, ComputeScales(pr, 0), par)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestStageEvalReuse(t *testing.T) {
 	pr := smallProblem(t)
 	par := DefaultParams()
 	par.K, par.Lambda, par.TopM = 4, 0.05, 2
-	st, err := Initialize(pr, ComputeScales(pr, 0), par)
+	st, err := Initialize(context.Background(), pr, ComputeScales(pr, 0), par)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func testCyclicDecreases(t *testing.T, topM int) {
 	pr := smallProblem(t)
 	par := DefaultParams()
 	par.K, par.Lambda, par.TopM = 5, 0.05, topM
-	st, err := Initialize(pr, ComputeScales(pr, 0), par)
+	st, err := Initialize(context.Background(), pr, ComputeScales(pr, 0), par)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package cronus
 
 import (
+	"context"
 	"fmt"
 	"math"
 )
@@ -206,8 +207,11 @@ func thresholdFor(s, p []float64, prot []bool, sigma, target float64) float64 {
 // by coordinate descent), with λ_k = λ·δ^(K−k) (inflated early, exactly λ
 // at the last stage; capped at StageCap·λ_max of the stage), and θ_k chosen
 // so that the soft fraction reaching the next stage is (1−ε) of this one's.
-// A stage without trees passes everything (θ = −Inf) at no cost.
-func Initialize(pr *Problem, sc Scales, par Params) (*State, error) {
+// A stage without trees passes everything (θ = −Inf) at no cost. It returns
+// ctx.Err() when ctx ends, checked before each stage (one Gram product and
+// one coordinate descent: about half a second on 200,000 documents × 300
+// trees).
+func Initialize(ctx context.Context, pr *Problem, sc Scales, par Params) (*State, error) {
 	if err := par.Validate(); err != nil {
 		return nil, err
 	}
@@ -230,6 +234,9 @@ func Initialize(pr *Problem, sc Scales, par Params) (*State, error) {
 		st.Rule = RuleGlobal
 	}
 	for k := 0; k < par.K; k++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		rho := par.Rho1 * sc.RhoMax
 		if k == par.K-1 {
 			rho = par.RhoK * sc.RhoMax

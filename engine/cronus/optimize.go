@@ -105,7 +105,7 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	start := time.Now()
 	if opt.Warm != nil && len(opt.Warm.Stages) == par.K {
 		st = warmState(pr, sc, par, opt.Warm, opt.WarmSigma)
-	} else if st, err = Initialize(pr, sc, par); err != nil {
+	} else if st, err = Initialize(ctx, pr, sc, par); err != nil {
 		return nil, err
 	}
 	res := &Outcome{Init: st.clone(), InitTime: time.Since(start)}

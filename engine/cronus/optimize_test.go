@@ -134,7 +134,7 @@ func TestSoftHardFractionsAgree(t *testing.T) {
 	pr := smallProblem(t)
 	par := DefaultParams()
 	par.K, par.Lambda = 6, 0.02
-	st, err := Initialize(pr, ComputeScales(pr, 0), par)
+	st, err := Initialize(context.Background(), pr, ComputeScales(pr, 0), par)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,5 +162,42 @@ func TestParamsValidate(t *testing.T) {
 		if p.Validate() == nil {
 			t.Errorf("%+v accepted", p)
 		}
+	}
+}
+
+// stopAfter is a context whose Err reports cancellation from its n-th call
+// on, to cancel work part-way through deterministically.
+type stopAfter struct {
+	context.Context
+	n, calls int
+}
+
+func (c *stopAfter) Err() error {
+	c.calls++
+	if c.calls >= c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// Initialize stops between stages when its context ends: on 200,000
+// documents one initialisation takes seconds, and `cronus sweep` runs
+// several per λ (the ρ choice) before its optimisation job starts.
+func TestInitializeCancel(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 4, 0.05
+	sc := ComputeScales(pr, 0)
+	ctx := &stopAfter{Context: context.Background(), n: 3}
+	st, err := Initialize(ctx, pr, sc, par)
+	if !errors.Is(err, context.Canceled) || st != nil {
+		t.Fatalf("Initialize after cancellation: %v, %v", st, err)
+	}
+	if ctx.calls != 3 {
+		t.Errorf("Initialize asked the context %d times before stopping; want 3 (once per stage begun)", ctx.calls)
+	}
+	st, err = Initialize(context.Background(), pr, sc, par)
+	if err != nil || len(st.Stages) != par.K {
+		t.Fatalf("Initialize without cancellation: %v", err)
 	}
 }

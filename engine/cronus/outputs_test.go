@@ -128,11 +128,11 @@ func TestOutputsCompactSameResults(t *testing.T) {
 	if sc != csc {
 		t.Fatalf("scales: %+v dense, %+v compact", sc, csc)
 	}
-	s1, err := Initialize(pr, sc, par)
+	s1, err := Initialize(context.Background(), pr, sc, par)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s2, err := Initialize(&cpr, sc, par)
+	s2, err := Initialize(context.Background(), &cpr, sc, par)
 	if err != nil {
 		t.Fatal(err)
 	}

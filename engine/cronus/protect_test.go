@@ -120,7 +120,7 @@ func TestTopMChangesTraining(t *testing.T) {
 	sc := ComputeScales(pr, 0)
 	par := DefaultParams()
 	par.K, par.Lambda = 5, 0.02
-	global, err := Initialize(pr, sc, par)
+	global, err := Initialize(context.Background(), pr, sc, par)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestTopMChangesTraining(t *testing.T) {
 		t.Errorf("rule %q without TopM", global.Rule)
 	}
 	par.TopM = 5
-	topm, err := Initialize(pr, sc, par)
+	topm, err := Initialize(context.Background(), pr, sc, par)
 	if err != nil {
 		t.Fatal(err)
 	}
