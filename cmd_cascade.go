@@ -474,6 +474,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if sp.d == nil {
 			continue
 		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		points = append(points, baseline.Prefix(s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, ks, reportSpecs, metric.Options{})...)
 		points = append(points, baseline.EarlyExit(s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, 10, scales, reportSpecs, metric.Options{})...)
 	}
