@@ -141,6 +141,9 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	}
 	s.sc = cronus.ComputeScales(s.pr, 0)
 	p.done()
+	if s.pr.Advice != "" {
+		fmt.Fprintf(stderr, "warning: %s (--relevant R, --graded)\n", s.pr.Advice)
+	}
 	return s, nil
 }
 

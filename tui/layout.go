@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/views"
 )
 
@@ -260,7 +261,19 @@ func (m Model) paramsLine() string {
 	} else if m.phase == phaseReady && m.par != m.runPar {
 		line += m.styles.Dim.Render("  (pending restart)")
 	}
+	if pr := m.problem(); pr != nil && pr.Advice != "" {
+		line += "  " + m.styles.Error.Render(fmt.Sprintf("%.0f%% positives: raise the threshold or use graded targets (p)", 100*float64(pr.Positives)/float64(pr.Train.N)))
+	}
 	return line
+}
+
+// problem is the cascade problem of the workbench's data, or nil before
+// there is one.
+func (m Model) problem() *cronus.Problem {
+	if m.w == nil {
+		return nil
+	}
+	return m.w.pr
 }
 
 // statusLine is the last message, then the run's status.

@@ -360,3 +360,29 @@ func TestPanelTargetsToggle(t *testing.T) {
 	}
 	m.stopRun()
 }
+
+// A relevance threshold that makes most documents positives, which the
+// method handles badly (cronus.TargetsAdvice), is flagged on the params
+// line for as long as it is in force.
+func TestPositivesNote(t *testing.T) {
+	m := ready(t)
+	if v := m.View(); strings.Contains(v, "positives:") {
+		t.Fatalf("MQ2008 at label >= 1 (19%% positives) is flagged:\n%s", v)
+	}
+	setRelevant := func(m Model, r string) Model {
+		m.panel, m.sel = true, parRelevant
+		m, _ = update(t, m, key("enter"))
+		m, _ = update(t, m, key(r))
+		m, _ = update(t, m, key("enter"))
+		m, cmd := update(t, m, debounceMsg{edit: m.edits})
+		return drive(t, m, cmd, firstEvent)
+	}
+	m = setRelevant(m, "0")
+	if line := m.paramsLine(); !strings.Contains(line, "100% positives: raise the threshold or use graded targets (p)") {
+		t.Errorf("label >= 0: params line %q", line)
+	}
+	m = setRelevant(m, "1")
+	if line := m.paramsLine(); strings.Contains(line, "positives") {
+		t.Errorf("back at label >= 1: params line %q", line)
+	}
+}

@@ -1,6 +1,7 @@
 package cronus
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cronus-ltr/cronus/data"
@@ -41,8 +42,44 @@ func TestProblemTargets(t *testing.T) {
 			}
 		}
 	}
+	// Three positives of five (label >= 2) are too many for binary targets;
+	// graded targets, or one of five (label >= 4), are not flagged.
+	for _, c := range []struct {
+		relevant  float64
+		graded    bool
+		positives int
+		advice    string
+	}{
+		{2, false, 3, "60% of the training documents are positives (label >= 2)"},
+		{2, true, 3, ""},
+		{4, false, 1, ""},
+	} {
+		tg.Relevant, tg.Graded = c.relevant, c.graded
+		pr, err := NewProblem(e, d, []float64{1}, 1, tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pr.Positives != c.positives || !strings.HasPrefix(pr.Advice, c.advice) || (c.advice == "") != (pr.Advice == "") {
+			t.Errorf("label >= %g, graded %v: %d positives, advice %q", c.relevant, c.graded, pr.Positives, pr.Advice)
+		}
+	}
 	tg.Relevant = 5
 	if _, err := NewProblem(e, d, []float64{1}, 1, tg); err == nil {
 		t.Error("threshold above every label: no error")
+	}
+}
+
+// The advice's boundary: a third of the documents positive is accepted,
+// more is not.
+func TestTargetsAdvice(t *testing.T) {
+	tg := DefaultTargets()
+	if a := TargetsAdvice(100, 300, tg); a != "" {
+		t.Errorf("a third positive: %q", a)
+	}
+	if a := TargetsAdvice(101, 300, tg); !strings.HasPrefix(a, "34% of the training documents are positives (label >= 1)") {
+		t.Errorf("101 of 300 positive: %q", a)
+	}
+	if a := TargetsAdvice(0, 0, tg); a != "" {
+		t.Errorf("no documents: %q", a)
 	}
 }
