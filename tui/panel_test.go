@@ -378,7 +378,7 @@ func TestPositivesNote(t *testing.T) {
 		return drive(t, m, cmd, firstEvent)
 	}
 	m = setRelevant(m, "0")
-	if line := m.paramsLine(); !strings.Contains(line, "100% positives: raise the threshold or use graded targets (p)") {
+	if line := m.paramsLine(); !strings.Contains(line, "100% positives: raise the threshold (p)") {
 		t.Errorf("label >= 0: params line %q", line)
 	}
 	m = setRelevant(m, "1")
