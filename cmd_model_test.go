@@ -68,6 +68,23 @@ func TestTrainPredictEval(t *testing.T) {
 	if em.Cost == nil || em.Cost.Trees != 15 || em.Cost.Features <= 0 || em.Cost.Total != em.Cost.Features+em.Cost.Trees || es.Cost != nil {
 		t.Errorf("cost %+v (scores: %+v)", em.Cost, es.Cost)
 	}
+	// --trees all is the default; --trees 5 pays for 5 trees.
+	for _, c := range []struct {
+		trees string
+		want  float64
+	}{{"all", 15}, {"5", 5}} {
+		_, out, _ := runCLI(t, "eval", "--model", m1, "--data", "builtin:mq2008/test", "--trees", c.trees, "--json")
+		var ek struct {
+			Metrics map[string]float64
+			Cost    struct{ Trees float64 }
+		}
+		if err := json.Unmarshal([]byte(out), &ek); err != nil || ek.Cost.Trees != c.want {
+			t.Errorf("--trees %s: %v, cost %+v", c.trees, err, ek.Cost)
+		}
+		if c.trees == "all" && ek.Metrics["ndcg@10"] != em.Metrics["ndcg@10"] {
+			t.Errorf("--trees all: ndcg@10 %v, default %v", ek.Metrics["ndcg@10"], em.Metrics["ndcg@10"])
+		}
+	}
 	// The run: 2874 lines, ranks 1.. within each query, LETOR doc ids.
 	runLines := strings.Split(strings.TrimSpace(readFile(t, run)), "\n")
 	f := strings.Fields(runLines[0])
@@ -131,6 +148,7 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"eval", "--data", "builtin:mq2008/test"}, 2, "exactly one of --model FILE, --scores FILE and --cascade FILE"},
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test"}, 1, bad + `:2: score "x" is not a number`},
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test"}, 1, bad},
+		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test", "--trees", "-1"}, 2, `invalid value "-1" for flag -trees: want a number of trees >= 0, or all`},
 		{[]string{"import", "--from", "catboost", "m.txt", "--out", "x.json"}, 2, "--from must be lightgbm or xgboost"},
 		{[]string{"import", "--from", "xgboost", bad, "--out", filepath.Join(dir, "x.json")}, 1, bad},
 	}
