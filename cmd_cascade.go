@@ -393,6 +393,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	lambdasF := fs.String("lambdas", "0.002:0.5:8", "λ grid `FROM:TO:N`, fractions of λ_max, log-spaced")
 	out := fs.String("out", "", "curve `FILE` (CSV) to write (required)")
 	plot := fs.String("plot", "", "also draw NDCG@10 against cost per document to `FILE` (.svg or .png)")
+	jsonOut := fs.Bool("json", false, "print a JSON report: λ_max, and per λ the ρ chosen, the timings and the cascade's validation figures")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -418,6 +419,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	start := time.Now()
 	s, err := cf.load(ctx, stderr)
 	if err != nil {
 		return err
@@ -440,6 +442,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			points = append(points, baseline.Point{Method: method, Split: sp.name, Lambda: lambda, Cost: ev.Cost, Metrics: ev.Metrics})
 		}
 	}
+	var perLambda []map[string]any // the --json report's "lambdas"
 	for i, lam := range lambdas {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -468,6 +471,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		add("cronus-init", lam, v, t)
 		v, t = s.evaluator()(&res.Best.Cascade)
 		add("cronus", lam, v, t)
+		perLambda = append(perLambda, map[string]any{"lambda": lam, "rho1": par.Rho1, "rhoK": par.RhoK,
+			"init_seconds": res.InitTime.Seconds(), "cyclic_seconds": res.CyclicTime.Seconds(),
+			"valid": map[string]any{"metrics": v.Metrics, "cost": v.Cost}})
 	}
 	p.prefix = ""
 	p.done()
@@ -490,6 +496,14 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := baseline.Plot(*plot, points, "ndcg@10", "NDCG@10 against cost per document"); err != nil {
 			return err
 		}
+	}
+	if *jsonOut {
+		r := map[string]any{"curve": *out, "points": len(points), "lambda_max": s.sc.LambdaMax,
+			"lambdas": perLambda, "seconds": time.Since(start).Seconds()}
+		if *plot != "" {
+			r["plot"] = *plot
+		}
+		return writeJSON(stdout, r)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d points (%d λ values; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", *out, len(points), len(lambdas))
 	return nil

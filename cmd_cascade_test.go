@@ -88,13 +88,36 @@ func TestCascadeAndSweep(t *testing.T) {
 	}
 
 	curve, plot := filepath.Join(dir, "curve.csv"), filepath.Join(dir, "curve.svg")
-	code, _, errOut = runCLI(t, append([]string{"sweep", "--stages", "3", "--cycles", "1", "--lambdas", "0.01:0.2:2", "--out", curve, "--plot", plot}, data...)...)
+	code, stdout, errOut = runCLI(t, append([]string{"sweep", "--stages", "3", "--cycles", "1", "--lambdas", "0.01:0.2:2", "--out", curve, "--plot", plot, "--json"}, data...)...)
 	if code != 0 {
 		t.Fatalf("sweep: %s", errOut)
+	}
+	var sw struct {
+		Curve, Plot string
+		Points      int
+		LambdaMax   float64 `json:"lambda_max"`
+		Lambdas     []struct {
+			Lambda, Rho1, RhoK float64
+			Valid              struct{ Metrics map[string]float64 }
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &sw); err != nil {
+		t.Fatalf("sweep --json: %v: %s", err, stdout)
+	}
+	if sw.Curve != curve || sw.Plot != plot || sw.LambdaMax != r.LambdaMax || len(sw.Lambdas) != 2 || sw.Lambdas[1].Lambda != 0.2 {
+		t.Errorf("sweep --json: %+v", sw)
+	}
+	for _, l := range sw.Lambdas {
+		if !slices.Contains([]float64{0.0002, 0.001, 0.005, 0.02}, l.Rho1) || l.RhoK != l.Rho1 || l.Valid.Metrics["ndcg@10"] < 0.3 {
+			t.Errorf("sweep --json, λ %g: ρ %g/%g (not from the default grid), valid %v", l.Lambda, l.Rho1, l.RhoK, l.Valid.Metrics)
+		}
 	}
 	points, err := baseline.ReadCSV(curve)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(points) != sw.Points {
+		t.Errorf("sweep --json says %d points, the curve has %d", sw.Points, len(points))
 	}
 	methods := map[string]int{}
 	for _, p := range points {

@@ -37,7 +37,7 @@ func init() {
 		{"eval", "(--model M | --cascade C | --scores F) --data F [--costs F] [--metrics LIST] [--per-query F] [--run F] [--json]", "ranking quality and cost per document", runEval},
 		{"import", "--from lightgbm|xgboost IN --out MODEL [--json]", "convert a LightGBM or XGBoost model", runImport},
 		{"cascade", "--model M --train F --valid F [--test F] --costs F [--lambda λ --stages K --epsilon ε --sigma σ …] --out CASCADE [--json]", "optimise a cost-aware cascade of the model's trees (Cronus)", runCascade},
-		{"sweep", "--model M --train F --valid F [--test F] --costs F --lambdas FROM:TO:N --out CURVE.csv [--plot CURVE.svg|png]", "quality/cost curves of Cronus and the baselines over a λ grid", runSweep},
+		{"sweep", "--model M --train F --valid F [--test F] --costs F --lambdas FROM:TO:N --out CURVE.csv [--plot CURVE.svg|png] [--json]", "quality/cost curves of Cronus and the baselines over a λ grid", runSweep},
 	}
 }
 
