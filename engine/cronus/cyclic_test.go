@@ -171,3 +171,56 @@ func testCyclicDecreases(t *testing.T, topM int) {
 		}
 	}
 }
+
+// The pruning trials' evaluator gives eq (8) as objectiveWith does, for a
+// change to the first, a middle and the last stage, with the global and
+// the top-m rule, and leaves st.D as objectiveWith would.
+func TestStageTrialMatchesObjective(t *testing.T) {
+	pr := smallProblem(t)
+	for _, topM := range []int{0, 5} {
+		par := DefaultParams()
+		par.K, par.Lambda, par.TopM = 5, 0.02, topM
+		st, err := Initialize(context.Background(), pr, ComputeScales(pr, 0), par)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scores := pr.stageScores(st)
+		prot := pr.protectedSets(&st.Cascade, scores)
+		for _, k := range []int{0, 2, par.K - 1} {
+			act := st.Stages[k].Active()
+			if len(act) == 0 {
+				t.Fatalf("top-m %d: stage %d has no trees to try", topM, k)
+			}
+			tr := pr.newStageTrial(st, scores, prot, k)
+			beta := st.Stages[k].Beta
+			sk := scores[k]
+			// As pruneStage does: drop trees one at a time, the scores of
+			// stage k following the weights.
+			for _, tt := range append([]int{-1}, act[:min(3, len(act))]...) {
+				trial := sk
+				if tt >= 0 {
+					trial = make([]float64, len(sk))
+					for i, h := range pr.Train.Col(tt, nil) {
+						trial[i] = sk[i] - beta[tt]*float64(h)
+					}
+					beta[tt] = 0
+					sk = trial
+				}
+				got := tr.total(trial)
+				gotD := append([]float64(nil), st.D...)
+				scores[k] = trial
+				want := pr.objectiveWith(st, scores, prot)
+				if math.Abs(got-want.Total) > 1e-12*math.Abs(want.Total) {
+					t.Errorf("top-m %d, stage %d, tree %d dropped: trial %v, objective %v", topM, k, tt, got, want.Total)
+				}
+				for j := range gotD {
+					if math.Abs(gotD[j]-st.D[j]) > 1e-12 {
+						t.Errorf("top-m %d, stage %d, tree %d dropped: d_%d %v, want %v", topM, k, tt, j, gotD[j], st.D[j])
+					}
+				}
+			}
+			scores = pr.stageScores(st) // fresh for the next stage
+			prot = pr.protectedSets(&st.Cascade, scores)
+		}
+	}
+}

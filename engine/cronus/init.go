@@ -309,19 +309,9 @@ func (pr *Problem) objectiveFromScores(st *State, scores [][]float64) Terms {
 func (pr *Problem) objectiveWith(st *State, scores [][]float64, prot [][]bool) Terms {
 	n := pr.Train.N
 	K := len(st.Stages)
-	T := pr.Train.NumTrees()
 	// Per document, stage after stage: the probability of reaching the
-	// stage, the loss of leaving there, the probability of going on. The
-	// documents are cut into evalChunks fixed ranges summed in range order,
-	// so the result does not depend on the number of cores.
-	type part struct {
-		loss float64
-		d    []float64
-	}
-	parts := make([]part, evalChunks)
-	parallelChunks(func(c int) {
-		lo, hi := n*c/evalChunks, n*(c+1)/evalChunks
-		d := make([]float64, K)
+	// stage, the loss of leaving there, the probability of going on.
+	loss, d := lossByChunks(n, K, func(lo, hi int, d []float64) float64 {
 		loss := 0.0
 		for i := lo; i < hi; i++ {
 			p := 1.0
@@ -339,18 +329,45 @@ func (pr *Problem) objectiveWith(st *State, scores [][]float64, prot [][]bool) T
 				p *= I
 			}
 		}
-		parts[c] = part{loss: loss, d: d}
+		return loss
 	})
-	var tm Terms
-	st.D = append(st.D[:0], make([]float64, K)...)
+	st.D = append(st.D[:0], d...)
+	for k := range st.D {
+		st.D[k] /= float64(n)
+	}
+	return pr.termsWith(st, loss)
+}
+
+// lossByChunks sums fn over the documents 0..n-1 cut into evalChunks fixed
+// ranges, run on all cores and summed in range order, so that the result
+// does not depend on the number of cores. fn returns its range's loss and
+// adds its range's reach sums into d (m of them, zero on entry).
+func lossByChunks(n, m int, fn func(lo, hi int, d []float64) float64) (loss float64, d []float64) {
+	type part struct {
+		loss float64
+		d    []float64
+	}
+	parts := make([]part, evalChunks)
+	parallelChunks(func(c int) {
+		d := make([]float64, m)
+		parts[c] = part{loss: fn(n*c/evalChunks, n*(c+1)/evalChunks, d), d: d}
+	})
+	d = make([]float64, m)
 	for _, pt := range parts {
-		tm.Loss += pt.loss
+		loss += pt.loss
 		for k, v := range pt.d {
-			st.D[k] += v
+			d[k] += v
 		}
 	}
+	return loss, d
+}
+
+// termsWith completes eq (8) from its loss term: the ℓ1 regularisation and
+// the tree and feature costs at st's weights and reach fractions st.D.
+func (pr *Problem) termsWith(st *State, loss float64) Terms {
+	T := pr.Train.NumTrees()
+	tm := Terms{Loss: loss}
 	for k, stg := range st.Stages {
-		st.D[k] /= float64(n)
 		for _, b := range stg.Beta[:T] {
 			tm.Reg += st.Rho[k] * math.Abs(b)
 		}
