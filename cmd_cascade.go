@@ -203,33 +203,39 @@ func parseRhos(s string) ([]float64, error) {
 }
 
 // chooseRho sets ρ_1 = ρ_K to the value of rhos whose initialised cascade
-// (Algorithm 2 only) scores best on validation NDCG@10 (§3.4).
-func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float64) error {
+// (Algorithm 2 only) scores best on validation NDCG@10 (§3.4). It returns
+// that initialisation and the time it took as Options.Init and InitTime,
+// for the optimisation to start from (empty when there was no choice).
+func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float64) (cronus.Options, error) {
+	var init cronus.Options
 	if len(rhos) < 2 {
 		if len(rhos) == 1 {
 			par.Rho1, par.RhoK = rhos[0], rhos[0]
 		}
-		return nil
+		return init, nil
 	}
 	best := math.Inf(-1)
 	for _, rho := range rhos {
 		try := *par
 		try.Rho1, try.RhoK = rho, rho
+		start := time.Now()
 		st, err := cronus.Initialize(ctx, s.pr, s.sc, try)
 		if err != nil {
-			return err
+			return init, err
 		}
+		took := time.Since(start)
 		v, _ := s.evaluator()(&st.Cascade)
 		if q := v.Metrics["ndcg@10"]; q > best {
 			best, par.Rho1, par.RhoK = q, rho, rho
+			init.Init, init.InitTime = st, took
 		}
 	}
-	return nil
+	return init, nil
 }
 
 // optimize runs one optimisation as a job with a progress line.
-func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Params, p *progress) (*cronus.Outcome, error) {
-	opt := cronus.Options{MaxCycles: cf.cycles, InitOnly: cf.cycles == 0}
+func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Params, init cronus.Options, p *progress) (*cronus.Outcome, error) {
+	opt := cronus.Options{MaxCycles: cf.cycles, InitOnly: cf.cycles == 0, Init: init.Init, InitTime: init.InitTime}
 	j := job.Start(ctx, func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (*cronus.Outcome, error) {
 		r.Phase("optimising", float64(1+cf.cycles*par.K))
 		return cronus.Optimize(ctx, s.pr, s.sc, par, opt, s.evaluator(), r.Report)
@@ -280,10 +286,11 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(rhos) > 1 {
 		p.show("λ = %.3g × λ_max: choosing ρ among %d values (initialisations)", cf.par.Lambda, len(rhos))
 	}
-	if err := s.chooseRho(ctx, &cf.par, rhos); err != nil {
+	init, err := s.chooseRho(ctx, &cf.par, rhos)
+	if err != nil {
 		return err
 	}
-	res, err := s.optimize(ctx, cf, cf.par, p)
+	res, err := s.optimize(ctx, cf, cf.par, init, p)
 	if err != nil {
 		return err
 	}
@@ -451,7 +458,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		par.Lambda = lam
 		p.prefix = sweepPrefix(i, len(lambdas), time.Since(p.start))
 		p.show("λ = %.3g × λ_max: choosing ρ", lam)
-		if err := s.chooseRho(ctx, &par, rhos); err != nil {
+		init, err := s.chooseRho(ctx, &par, rhos)
+		if err != nil {
 			return err
 		}
 		// The single stage: a one-stage cascade (eq 7).
@@ -463,7 +471,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		v, t := s.evaluator()(&st.Cascade)
 		add("single-stage", lam, v, t)
-		res, err := s.optimize(ctx, cf, par, p)
+		res, err := s.optimize(ctx, cf, par, init, p)
 		if err != nil {
 			return err
 		}

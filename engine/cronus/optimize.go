@@ -29,6 +29,12 @@ type Options struct {
 	Select    string    // metric that picks the best cascade on validation (default "ndcg@10")
 	Warm      *Cascade  // start from this cascade instead of Algorithm 2 (same number of stages)
 	WarmSigma []float64 // the absolute σ_k the warm cascade was optimised with; nil = derive them from Params.Sigma
+	// Init, when not nil, is what Initialize returned for this problem and
+	// these parameters (say, while choosing ρ): the run starts from it
+	// instead of initialising again, takes it over, and reports InitTime
+	// as the time it took. Warm wins over Init.
+	Init     *State
+	InitTime time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -103,12 +109,18 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	var st *State
 	var err error
 	start := time.Now()
-	if opt.Warm != nil && len(opt.Warm.Stages) == par.K {
+	initTime := time.Duration(0)
+	switch {
+	case opt.Warm != nil && len(opt.Warm.Stages) == par.K:
 		st = warmState(pr, sc, par, opt.Warm, opt.WarmSigma)
-	} else if st, err = Initialize(ctx, pr, sc, par); err != nil {
-		return nil, err
+	case opt.Init != nil:
+		st, initTime = opt.Init, opt.InitTime
+	default:
+		if st, err = Initialize(ctx, pr, sc, par); err != nil {
+			return nil, err
+		}
 	}
-	res := &Outcome{Init: st.clone(), InitTime: time.Since(start)}
+	res := &Outcome{Init: st.clone(), InitTime: initTime + time.Since(start)}
 	start = time.Now()
 	defer func() { res.CyclicTime = time.Since(start) }()
 	groups := costGroups(pr.FeatCost)

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"runtime"
 	"testing"
+	"time"
 )
 
 // quality is a cheap stand-in evaluator: the (negated) training loss of the
@@ -199,5 +200,36 @@ func TestInitializeCancel(t *testing.T) {
 	st, err = Initialize(context.Background(), pr, sc, par)
 	if err != nil || len(st.Stages) != par.K {
 		t.Fatalf("Initialize without cancellation: %v", err)
+	}
+}
+
+// Starting from a given initialisation (Options.Init, as cronus cascade
+// does with the one it chose ρ by) gives the run Initialize would have
+// given, and reports the given initialisation time.
+func TestOptimizeFromInit(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda, par.TopM = 4, 0.05, 5
+	sc := ComputeScales(pr, 0)
+	opt := Options{MaxCycles: 2}
+	fresh, err := Optimize(context.Background(), pr, sc, par, opt, trainEvaluator(pr), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	init, err := Initialize(context.Background(), pr, sc, par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Init, opt.InitTime = init, time.Hour
+	given, err := Optimize(context.Background(), pr, sc, par, opt, trainEvaluator(pr), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fresh.Init.Stages, given.Init.Stages) || !reflect.DeepEqual(fresh.Final.Stages, given.Final.Stages) ||
+		!reflect.DeepEqual(fresh.Best.Stages, given.Best.Stages) || fresh.Final.Terms != given.Final.Terms {
+		t.Error("starting from Initialize's own state changed the run")
+	}
+	if given.InitTime < time.Hour || given.InitTime > time.Hour+time.Second {
+		t.Errorf("InitTime %v, want the given hour", given.InitTime)
 	}
 }
