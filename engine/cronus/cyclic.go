@@ -65,15 +65,19 @@ func newStageObjective(pr *Problem, st *State, k int) *stageObjective {
 	prot := pr.protectedSets(&st.Cascade, scores)
 	o.prot = at(prot, k)
 	I := make([][]float64, K)
-	for j := range st.Stages {
+	for j := range I {
 		I[j] = make([]float64, n)
-		for i, s := range scores[j] {
-			I[j][i] = 1
-			if j < K-1 {
-				I[j][i] = passProb(at(prot, j), i, s, st.Stages[j].Theta, st.Sigma[j])
+	}
+	parallelChunks(func(c int) {
+		for j := range st.Stages {
+			for i := n * c / evalChunks; i < n*(c+1)/evalChunks; i++ {
+				I[j][i] = 1
+				if j < K-1 {
+					I[j][i] = passProb(at(prot, j), i, scores[j][i], st.Stages[j].Theta, st.Sigma[j])
+				}
 			}
 		}
-	}
+	})
 	o.p = make([]float64, n)
 	o.c = make([]float64, n)
 	o.R = make([][]float64, K-1-k)
@@ -472,7 +476,7 @@ func pruneStage(pr *Problem, st *State, k int) {
 	prot := pr.protectedSets(&st.Cascade, scores)
 	before := pr.objectiveWith(st, scores, prot).Total
 	sk := scores[k]
-	var tr *stageTrial
+	var o *stageObjective
 	var cur float64
 	trial := make([]float64, len(sk))
 	buf := make([]float32, len(sk))
@@ -480,16 +484,16 @@ func pruneStage(pr *Problem, st *State, k int) {
 		if math.Abs(beta[t]) > 1e-2*big {
 			continue
 		}
-		if tr == nil { // only now: most steps try nothing
-			tr = pr.newStageTrial(st, scores, prot, k)
-			cur = tr.total(sk)
+		if o == nil { // only now: most steps try nothing
+			o = newStageObjective(pr, st, k)
+			cur = o.exactTotal(sk)
 		}
 		old := beta[t]
 		for i, h := range pr.Train.Col(t, buf) {
 			trial[i] = sk[i] - old*float64(h)
 		}
 		beta[t] = 0
-		if v := tr.total(trial); v <= cur {
+		if v := o.exactTotal(trial); v <= cur {
 			cur = v
 			sk, trial = trial, sk
 		} else {
@@ -508,97 +512,39 @@ func pruneStage(pr *Problem, st *State, k int) {
 	}
 }
 
-// stageTrial evaluates eq (8) when only stage k's weights change, as in
-// the pruning trials of pruneStage (the protected documents held fixed).
-// What does not depend on stage k's scores is computed once: each
-// document's probability of reaching stage k, the loss of the stages
-// before it, and, given that the document goes on from stage k, its
-// expected loss in the later stages and its probability of reaching each
-// of them. A trial then costs one sigmoid per document instead of one per
-// document and stage. Its value equals objectiveWith's up to rounding (a
-// test checks 1e-12).
-type stageTrial struct {
-	pr     *Problem
-	st     *State
-	k      int
-	prot   []bool      // stage k's protected documents (nil: none)
-	reach  []float64   // probability of reaching stage k, per document
-	after  []float64   // expected loss after stage k, given the document goes on from k
-	later  [][]float64 // later[j][i]: probability of reaching stage k+1+j, given i goes on from k
-	lossK  float64     // loss of the stages before k, summed
-	dFixed []float64   // Σ_i of the reach probabilities of stages 0..k
-}
-
-func (pr *Problem) newStageTrial(st *State, scores [][]float64, prot [][]bool, k int) *stageTrial {
+// exactTotal returns eq (8) itself, not the surrogate, with sk as stage k's
+// scores, the other stages as when o was built, and st's weights as they
+// are now: the pruning trials of pruneStage. The parts that stay fixed
+// while stage k changes (reach of stage k, the earlier stages' loss, the
+// later stages' loss and reach per unit of going on) are o's, so a trial
+// costs one sigmoid per document instead of K. st.D must hold the reach
+// fractions of stages 0..k, as Objective leaves them; it is left at the
+// trial's. It equals objectiveWith up to rounding (a test checks 1e-12).
+func (o *stageObjective) exactTotal(sk []float64) float64 {
+	pr, st, k := o.pr, o.st, o.k
 	n := pr.Train.N
-	K := len(st.Stages)
-	tr := &stageTrial{pr: pr, st: st, k: k, prot: at(prot, k), reach: make([]float64, n), after: make([]float64, n),
-		later: make([][]float64, K-k-1)}
-	for j := range tr.later {
-		tr.later[j] = make([]float64, n)
-	}
-	lossK, dFixed := lossByChunks(n, k+1, func(lo, hi int, d []float64) float64 {
-		loss := 0.0
-		for i := lo; i < hi; i++ {
-			p := 1.0
-			for j := 0; j < k; j++ {
-				d[j] += p
-				I := passProb(at(prot, j), i, scores[j][i], st.Stages[j].Theta, st.Sigma[j])
-				r := pr.Y[i] - scores[j][i]
-				loss += 0.5 * pr.Omega[i] * p * (1 - I) * r * r
-				p *= I
-			}
-			d[k] += p
-			tr.reach[i] = p
-			g, after := 1.0, 0.0
-			for j := k + 1; j < K; j++ {
-				tr.later[j-k-1][i] = g
-				I, q := 1.0, g // the last stage keeps whoever reaches it
-				if j < K-1 {
-					I = passProb(at(prot, j), i, scores[j][i], st.Stages[j].Theta, st.Sigma[j])
-					q *= 1 - I
-				}
-				r := pr.Y[i] - scores[j][i]
-				after += 0.5 * pr.Omega[i] * q * r * r
-				g *= I
-			}
-			tr.after[i] = after
-		}
-		return loss
-	})
-	tr.lossK, tr.dFixed = lossK, dFixed
-	return tr
-}
-
-// total returns eq (8) with sk as stage k's scores and st's weights as
-// they are now; it leaves st.D at the trial's reach fractions.
-func (tr *stageTrial) total(sk []float64) float64 {
-	pr, st, k := tr.pr, tr.st, tr.k
-	n := pr.Train.N
-	K := len(st.Stages)
 	stg := st.Stages[k]
-	loss, d := lossByChunks(n, len(tr.later), func(lo, hi int, d []float64) float64 {
+	loss, d := lossByChunks(n, len(o.R), func(lo, hi int, d []float64) float64 {
 		loss := 0.0
 		for i := lo; i < hi; i++ {
-			p := tr.reach[i]
+			p := o.p[i]
 			I, q := 1.0, p // the last stage keeps whoever reaches it
-			if k < K-1 {
-				I = passProb(tr.prot, i, sk[i], stg.Theta, st.Sigma[k])
+			if !o.last {
+				I = passProb(o.prot, i, sk[i], stg.Theta, st.Sigma[k])
 				q *= 1 - I
 			}
 			r := pr.Y[i] - sk[i]
 			on := p * I
-			loss += 0.5*pr.Omega[i]*q*r*r + on*tr.after[i]
-			for j, l := range tr.later {
-				d[j] += on * l[i]
+			loss += 0.5 * pr.Omega[i] * (q*r*r + on*o.c[i])
+			for j, R := range o.R {
+				d[j] += on * R[i]
 			}
 		}
 		return loss
 	})
-	loss += tr.lossK
-	st.D = append(append(st.D[:0], tr.dFixed...), d...)
-	for j := range st.D {
+	st.D = append(st.D[:k+1], d...)
+	for j := k + 1; j < len(st.D); j++ {
 		st.D[j] /= float64(n)
 	}
-	return pr.termsWith(st, loss).Total
+	return pr.termsWith(st, o.E+loss).Total
 }

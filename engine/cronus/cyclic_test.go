@@ -191,7 +191,10 @@ func TestStageTrialMatchesObjective(t *testing.T) {
 			if len(act) == 0 {
 				t.Fatalf("top-m %d: stage %d has no trees to try", topM, k)
 			}
-			tr := pr.newStageTrial(st, scores, prot, k)
+			// As pruneStage does: eq (8) first, with the current protected
+			// documents, so that st.D is current.
+			pr.objectiveWith(st, scores, prot)
+			o := newStageObjective(pr, st, k)
 			beta := st.Stages[k].Beta
 			sk := scores[k]
 			// As pruneStage does: drop trees one at a time, the scores of
@@ -206,7 +209,7 @@ func TestStageTrialMatchesObjective(t *testing.T) {
 					beta[tt] = 0
 					sk = trial
 				}
-				got := tr.total(trial)
+				got := o.exactTotal(trial)
 				gotD := append([]float64(nil), st.D...)
 				scores[k] = trial
 				want := pr.objectiveWith(st, scores, prot)
