@@ -262,7 +262,7 @@ func (m Model) paramsLine() string {
 		line += m.styles.Dim.Render("  (pending restart)")
 	}
 	if pr := m.problem(); pr != nil && pr.Advice != "" {
-		line += "  " + m.styles.Error.Render(fmt.Sprintf("%.0f%% positives: raise the threshold (p)", 100*float64(pr.Positives)/float64(pr.Train.N)))
+		line += "  " + m.styles.Error.Render(fmt.Sprintf("%.0f%% positives: raise the threshold (p)", 100*pr.PositiveShare()))
 	}
 	return line
 }

@@ -28,8 +28,14 @@ type Problem struct {
 // documents that TargetsAdvice accepts with binary targets.
 const MaxPositiveShare = 1.0 / 3
 
+// PositiveShare is the fraction of the training documents that are
+// positives.
+func (pr *Problem) PositiveShare() float64 {
+	return float64(pr.Positives) / float64(pr.Train.N)
+}
+
 // TargetsAdvice warns when binary targets make more than MaxPositiveShare
-// of the n training documents positive. The method assumes positives are
+// of the training documents positive (share, as PositiveShare). The method assumes positives are
 // rare (§2: "many more negative examples than positive ones"; 9.5% in the
 // paper's data, label >= 3 of 0-4). When most documents that survive the
 // early stages are positives, the later stages' squared loss is met by a
@@ -38,14 +44,14 @@ const MaxPositiveShare = 1.0 / 3
 // documents) the cascade's test NDCG@10 fell to 0.55, against 0.90 with
 // label >= 3 and 0.91 with graded targets (README). Graded targets keep
 // the positives apart, so they get no warning.
-func TargetsAdvice(positives, n int, tg Targets) string {
-	if tg.Graded || n == 0 || float64(positives) <= MaxPositiveShare*float64(n) {
+func TargetsAdvice(share float64, tg Targets) string {
+	if tg.Graded || !(share > MaxPositiveShare) {
 		return ""
 	}
 	return fmt.Sprintf("%.0f%% of the training documents are positives (label >= %g), but the method assumes positives are rare: "+
 		"its later stages may drop their trees and stop ordering the documents that reach them; "+
 		"raise the relevance threshold (the paper uses 3 on 0-4 grades) or use graded targets",
-		100*float64(positives)/float64(n), tg.Relevant)
+		100*share, tg.Relevant)
 }
 
 // Targets are the choices that turn graded labels into the paper's binary
@@ -97,7 +103,7 @@ func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost 
 		return nil, fmt.Errorf("cronus: no training document has a label >= %g: nothing is relevant", tg.Relevant)
 	}
 	p.Positives = pos
-	p.Advice = TargetsAdvice(pos, n, tg)
+	p.Advice = TargetsAdvice(p.PositiveShare(), tg)
 	p.TreeFeats = make([][]int, len(e.Trees))
 	p.TreeCost = make([]float64, len(e.Trees))
 	for t := range e.Trees {

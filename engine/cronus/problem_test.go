@@ -73,13 +73,13 @@ func TestProblemTargets(t *testing.T) {
 // more is not.
 func TestTargetsAdvice(t *testing.T) {
 	tg := DefaultTargets()
-	if a := TargetsAdvice(100, 300, tg); a != "" {
+	if a := TargetsAdvice(100.0/300, tg); a != "" {
 		t.Errorf("a third positive: %q", a)
 	}
-	if a := TargetsAdvice(101, 300, tg); !strings.HasPrefix(a, "34% of the training documents are positives (label >= 1)") {
+	if a := TargetsAdvice(101.0/300, tg); !strings.HasPrefix(a, "34% of the training documents are positives (label >= 1)") {
 		t.Errorf("101 of 300 positive: %q", a)
 	}
-	if a := TargetsAdvice(0, 0, tg); a != "" {
-		t.Errorf("no documents: %q", a)
+	if a := TargetsAdvice(0, tg); a != "" {
+		t.Errorf("no positives: %q", a)
 	}
 }
