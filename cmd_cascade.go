@@ -234,8 +234,10 @@ func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float6
 }
 
 // optimize runs one optimisation as a job with a progress line.
-func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Params, init cronus.Options, p *progress) (*cronus.Outcome, error) {
-	opt := cronus.Options{MaxCycles: cf.cycles, InitOnly: cf.cycles == 0, Init: init.Init, InitTime: init.InitTime}
+// opt may carry an initialisation to start from (chooseRho's); the cycles
+// come from cf.
+func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Params, opt cronus.Options, p *progress) (*cronus.Outcome, error) {
+	opt.MaxCycles, opt.InitOnly = cf.cycles, cf.cycles == 0
 	j := job.Start(ctx, func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (*cronus.Outcome, error) {
 		r.Phase("optimising", float64(1+cf.cycles*par.K))
 		return cronus.Optimize(ctx, s.pr, s.sc, par, opt, s.evaluator(), r.Report)
