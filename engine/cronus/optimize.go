@@ -110,8 +110,9 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	var err error
 	start := time.Now()
 	initTime := time.Duration(0)
+	warm := opt.Warm != nil && len(opt.Warm.Stages) == par.K
 	switch {
-	case opt.Warm != nil && len(opt.Warm.Stages) == par.K:
+	case warm:
 		st = warmState(pr, sc, par, opt.Warm, opt.WarmSigma)
 	case opt.Init != nil:
 		st, initTime = opt.Init, opt.InitTime
@@ -126,6 +127,20 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	groups := costGroups(pr.FeatCost)
 	snap := Snapshot{Phase: "initialising", LambdaMax: sc.LambdaMax, CostGroups: groups}
 	bestScore := math.Inf(-1)
+	// A warm start is a cascade optimised for other parameters: it, and the
+	// mixtures of old and new stages of the first cycle, are not results of
+	// this run's parameters. So in a warm run the best on validation is
+	// chosen from the end of the first cycle on; otherwise a raised λ would
+	// keep returning the (dearer) cascade it started from.
+	eligible := !warm
+	consider := func() {
+		if v, ok := snap.Valid.Metrics[opt.Select]; ok && v > bestScore {
+			bestScore = v
+			res.Best = st.clone()
+			snap.Best, snap.BestTest, snap.BestStep = snap.Valid, snap.Test, snap.Step
+			snap.BestStages = snap.Stages
+		}
+	}
 	record := func() {
 		// st.Terms is current: Initialize, warmState and optimizeStage end
 		// with Objective.
@@ -134,11 +149,8 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 		snap.Terms = append(snap.Terms, st.Terms)
 		snap.Valid, snap.Test = valid, test
 		snap.Stages = stageViews(pr, st, valid, test, groups)
-		if v, ok := valid.Metrics[opt.Select]; ok && v > bestScore {
-			bestScore = v
-			res.Best = st.clone()
-			snap.Best, snap.BestTest, snap.BestStep = valid, test, snap.Step
-			snap.BestStages = snap.Stages
+		if eligible {
+			consider()
 		}
 	}
 	copySnap := func() Snapshot {
@@ -172,6 +184,12 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 			} else {
 				record()
 			}
+			if !eligible && k == par.K-1 {
+				// snap holds the evaluation of the current cascade: the
+				// last step that moved anything recorded it.
+				eligible = true
+				consider()
+			}
 			if report != nil && !report(float64(1+(cycle-1)*par.K+k+1), copySnap) {
 				res.Final = st
 				return res, ctx.Err()
@@ -182,6 +200,9 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 			break
 		}
 		prev = cur
+	}
+	if !eligible { // a warm start with no cycles: it is all there is
+		consider()
 	}
 	snap.Phase = "done"
 	res.Final = st

@@ -233,3 +233,59 @@ func TestOptimizeFromInit(t *testing.T) {
 		t.Errorf("InitTime %v, want the given hour", given.InitTime)
 	}
 }
+
+// A warm start's cascade was optimised for other parameters, so it is not a
+// candidate for the run's best: with an evaluator that prefers dearer
+// cascades, a raised λ would otherwise return the warm start itself. The
+// best is the best of the steps from the end of the first cycle on.
+func TestOptimizeWarmBestFromFirstCycle(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 3, 0.01
+	sc := ComputeScales(pr, 0)
+	active := func(c *Cascade) float64 {
+		n := 0
+		for _, s := range c.Stages {
+			for _, b := range s.Beta {
+				if b != 0 {
+					n++
+				}
+			}
+		}
+		return float64(n)
+	}
+	dearer := func(c *Cascade) (Eval, Eval) {
+		return Eval{Metrics: map[string]float64{"ndcg@10": active(c)}}, Eval{}
+	}
+	first, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 2}, dearer, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	par.Lambda = 0.3
+	seen := map[int]float64{} // step → validation score
+	report := func(_ float64, snap func() Snapshot) bool {
+		s := snap()
+		seen[s.Step] = s.Valid.Metrics["ndcg@10"]
+		return true
+	}
+	second, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 3, Warm: &first.Final.Cascade, WarmSigma: first.Final.Sigma}, dearer, report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := active(&first.Final.Cascade); seen[0] != w || active(&second.Final.Cascade) >= w {
+		t.Fatalf("the test needs λ to prune: %v active weights at the warm start, %v at the end", w, active(&second.Final.Cascade))
+	}
+	h := second.History
+	if h.BestStep < par.K {
+		t.Errorf("best at step %d, before the first cycle ended (step %d)", h.BestStep, par.K)
+	}
+	want := math.Inf(-1)
+	for step, v := range seen {
+		if step >= par.K {
+			want = max(want, v)
+		}
+	}
+	if got := h.Best.Metrics["ndcg@10"]; got != want || active(&second.Best.Cascade) != got {
+		t.Errorf("best %v (its cascade %v), want the best from step %d on, %v", got, active(&second.Best.Cascade), par.K, want)
+	}
+}
