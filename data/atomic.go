@@ -2,6 +2,7 @@ package data
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -9,7 +10,21 @@ import (
 // WriteAtomic writes a file through write, into a temporary file beside path
 // that is renamed onto path only when everything succeeded; on any error the
 // temporary file is removed and path is left as it was.
+//
+// A path that is a symbolic link has its target replaced, and the link
+// stays. A path that exists and is not a regular file (/dev/null, /dev/stdout,
+// a named pipe) is written to directly: renaming onto it would replace the
+// device with a file.
 func WriteAtomic(path string, write func(w *bufio.Writer) error) (err error) {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		if st.IsDir() {
+			return fmt.Errorf("%s is a directory", path)
+		}
+		return writeDirect(path, write)
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -39,4 +54,21 @@ func WriteAtomic(path string, write func(w *bufio.Writer) error) (err error) {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// writeDirect writes to a path that is not a regular file.
+func writeDirect(path string, write func(w *bufio.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<16)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

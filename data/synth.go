@@ -12,8 +12,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -498,9 +496,8 @@ func appendUint(dst []byte, u uint64) []byte {
 }
 
 // WriteSyntheticFile writes the data set of WriteSynthetic to path,
-// gzip-compressed (gzip.BestSpeed) when path ends in ".gz". It writes a
-// temporary file in the same directory and renames it onto path only when
-// everything succeeded, so path never holds a partial data set; on any error,
+// gzip-compressed (gzip.BestSpeed) when path ends in ".gz", through
+// WriteAtomic: path never holds a partial data set, and on any error,
 // cancellation included, the temporary file is removed. The file gets mode
 // 0644.
 func WriteSyntheticFile(ctx context.Context, path string, o SynthOptions) (docs int, err error) {
@@ -510,48 +507,21 @@ func WriteSyntheticFile(ctx context.Context, path string, o SynthOptions) (docs 
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+"-*")
-	if err != nil {
-		return 0, fmt.Errorf("writing %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
+	err = WriteAtomic(path, func(bw *bufio.Writer) error {
+		var w io.Writer = bw
+		var gz *gzip.Writer
+		if strings.HasSuffix(path, ".gz") {
+			gz, _ = gzip.NewWriterLevel(bw, gzip.BestSpeed) // the level is valid
+			w = gz
 		}
-	}()
-
-	var gz *gzip.Writer
-	var w io.Writer = f
-	if strings.HasSuffix(path, ".gz") {
-		gz, _ = gzip.NewWriterLevel(f, gzip.BestSpeed) // the level is valid
-		w = gz
-	}
-	docs, err = WriteSynthetic(ctx, w, o)
-	if err != nil {
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			return docs, err // cancellation: not a problem with path
+		var err error
+		if docs, err = WriteSynthetic(ctx, w, o); err != nil || gz == nil {
+			return err
 		}
-		return docs, fmt.Errorf("writing %s: %w", path, err)
+		return gz.Close()
+	})
+	if err != nil && !(ctx.Err() != nil && errors.Is(err, ctx.Err())) {
+		err = fmt.Errorf("writing %s: %w", path, err) // cancellation is not a problem with path
 	}
-	if gz != nil {
-		if err = gz.Close(); err != nil {
-			return docs, fmt.Errorf("writing %s: %w", path, err)
-		}
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return docs, fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return docs, fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return docs, fmt.Errorf("writing %s: %w", path, err)
-	}
-	return docs, nil
+	return docs, err
 }
