@@ -85,12 +85,15 @@ func TestPanelInvalidRefused(t *testing.T) {
 		input string
 		want  string
 	}{
-		{parTrees, "0", "trees must be at least 1"},
+		{parTrees, "0", "trees must be in [1, 10000]"},
+		{parTrees, "100000000", "trees must be in [1, 10000]"},
 		{parTrees, "2.5", "not a whole number"},
-		{parLeaves, "1", "leaves must be at least 2"},
-		{parRho, "-0.1", "ρ must be >= 0"},
-		{parDelta, "0.9", "δ must be >= 1"},
-		{parPosWeight, "0", "ω⁺ must be > 0"},
+		{parLeaves, "1", "leaves must be in [2, 4096]"},
+		{parLeaves, "4611686018427387905", "leaves must be in [2, 4096]"}, // hung the depth search
+		{parRho, "-0.1", "ρ must be in [0, 100]"},
+		{parRho, "1e300", "ρ must be in [0, 100]"},
+		{parDelta, "0.9", "δ must be in [1, 10]"},
+		{parPosWeight, "0", "ω⁺ must be in (0, 1e6]"},
 		{parRelevant, "x", "not a number"},
 		{parColSample, "0", "col sample must be in (0, 1]"},
 		{parColSample, "-0.2", "col sample must be in (0, 1]"},

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -192,26 +193,37 @@ func setParam(par settings, i int, s string) (settings, error) {
 	return par, checkParam(par, i)
 }
 
+// Upper bounds of the workbench's integer parameters: beyond them a run
+// takes minutes and gigabytes for nothing (K = 1000 took 20 s and 550 MB
+// before its first snapshot), and leaves beyond 2^62 hung the depth search.
+const (
+	stagesCap = 100
+	treesCap  = 10000
+	leavesCap = 4096
+)
+
 func checkParam(par settings, i int) error {
 	switch {
-	case i == parLambda && !(par.Lambda >= 0):
-		return errors.New("λ must be >= 0")
+	case i == parLambda && !(par.Lambda >= 0 && par.Lambda <= cronus.MaxLambda):
+		return fmt.Errorf("λ must be in [0, %d] (a fraction of λ_max)", cronus.MaxLambda)
 	case i == parK && par.K < 1:
 		return errors.New("K must be at least 1")
+	case i == parK && par.K > min(stagesCap, par.trees):
+		return fmt.Errorf("K must be at most %d (and at most the base ensemble's %d trees)", stagesCap, par.trees)
 	case i == parEpsilon && !(par.Epsilon > 0 && par.Epsilon < 1):
 		return errors.New("ε must be in (0, 1)")
-	case i == parSigma && !(par.Sigma > 0):
-		return errors.New("σ must be > 0")
-	case i == parRho && !(par.Rho1 >= 0):
-		return errors.New("ρ must be >= 0")
-	case i == parPosWeight && !(par.tg.PosWeight > 0):
-		return errors.New("ω⁺ must be > 0")
-	case i == parDelta && !(par.Delta >= 1):
-		return errors.New("δ must be >= 1")
-	case i == parTrees && par.trees < 1:
-		return errors.New("trees must be at least 1")
-	case i == parLeaves && par.leaves < 2:
-		return errors.New("leaves must be at least 2")
+	case i == parSigma && !(par.Sigma > 0 && par.Sigma <= cronus.MaxSigma):
+		return fmt.Errorf("σ must be in (0, %d] (a fraction of the score spread)", cronus.MaxSigma)
+	case i == parRho && !(par.Rho1 >= 0 && par.Rho1 <= cronus.MaxRho):
+		return fmt.Errorf("ρ must be in [0, %d] (a fraction of ρ_max)", cronus.MaxRho)
+	case i == parPosWeight && !(par.tg.PosWeight > 0 && par.tg.PosWeight <= 1e6):
+		return errors.New("ω⁺ must be in (0, 1e6]")
+	case i == parDelta && !(par.Delta >= 1 && par.Delta <= 10):
+		return errors.New("δ must be in [1, 10]")
+	case i == parTrees && !(par.trees >= 1 && par.trees <= treesCap):
+		return fmt.Errorf("trees must be in [1, %d]", treesCap)
+	case i == parLeaves && !(par.leaves >= 2 && par.leaves <= leavesCap):
+		return fmt.Errorf("leaves must be in [2, %d]", leavesCap)
 	case i == parColSample && !(par.colSample > 0 && par.colSample <= 1):
 		return errors.New("col sample must be in (0, 1]")
 	}

@@ -132,6 +132,21 @@ func (m Model) Init() tea.Cmd { return tea.Batch(m.load, tick()) }
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+			// Keys typed faster than the UI reads them (key repeat, a busy
+			// screen) arrive as one message: each is a key of its own.
+			var cmds []tea.Cmd
+			var next tea.Model = m
+			for _, r := range msg.Runes {
+				var cmd tea.Cmd
+				next, cmd = next.(Model).key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+				cmds = append(cmds, cmd)
+				if next.(Model).base.Err() != nil {
+					break // quit: the keys after q are not for this session
+				}
+			}
+			return next, tea.Batch(cmds...)
+		}
 		return m.key(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -278,6 +293,11 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 	if !warm {
 		prev = nil
 	}
+	if m.snap.Phase != "" {
+		// Until the new run's first snapshot (a long initialisation at a
+		// large K), the figures shown are the cancelled run's.
+		m.snap.Phase = "restarting"
+	}
 	cmd := restartCmd(m.ctx, m.gate, m.gen, m.w, old, prev, m.par.Params, m.runPar.Params, warm)
 	m.run, m.running, m.runPar = nil, true, m.par
 	return m, cmd
@@ -329,7 +349,7 @@ func (m *Model) stopRun() {
 // key routes one key press.
 func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	s := k.String()
-	if s == "ctrl+c" || s == "q" && (m.loadScr == nil || !m.loadScr.typing) {
+	if s == "ctrl+c" || s == "q" && !m.editing && (m.loadScr == nil || !m.loadScr.typing) {
 		m.cancel()
 		return m, tea.Quit
 	}
@@ -351,6 +371,9 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.sel >= m.shownParams() {
+		m.sel = 0 // the panel went off screen (hidden, or the terminal shrank)
+	}
 	switch s {
 	case "?":
 		m.help, m.helpTop = true, 0
@@ -371,6 +394,9 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.panel = !m.panel
 		if !m.panel && m.sel >= lineParams {
 			m.sel = 0
+		}
+		if m.panel && m.shownParams() == lineParams {
+			m.setStatus(fmt.Sprintf("the parameter panel needs %d rows; the terminal has %d", len(m.panelLines())+footerLines+1, m.height), true)
 		}
 	case "left", "h", "right", "l":
 		dir := 1
@@ -466,9 +492,10 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 }
 
 // shownParams is how many parameters can be selected: those of the params
-// line, and the panel's while it is shown.
+// line, and the panel's while it is on screen (on, and the terminal tall
+// enough for it).
 func (m Model) shownParams() int {
-	if m.panel {
+	if len(m.shownPanel()) > 0 {
 		return numParams
 	}
 	return lineParams

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -102,6 +103,10 @@ func TestEditDebouncesOneRestart(t *testing.T) {
 	if m.gen != gen+1 || cmd == nil {
 		t.Fatalf("debounce: generation %d → %d, cmd %v", gen, m.gen, cmd)
 	}
+	// Until the new run reports, the status says the figures are the old run's.
+	if s := m.statusLine(200); !strings.Contains(s, "restarting") {
+		t.Errorf("status while restarting: %q", s)
+	}
 	msg := cmd()
 	started, ok := msg.(optStartedMsg)
 	if !ok || started.gen != gen+1 {
@@ -147,8 +152,11 @@ func TestInvalidInputRefused(t *testing.T) {
 		{parLambda, "abc", "not a number"},
 		{parK, "0", "K must be at least 1"},
 		{parEpsilon, "1", "ε must be in (0, 1)"},
-		{parSigma, "-1", "σ must be > 0"},
-		{parLambda, "-0.5", "λ must be >= 0"},
+		{parSigma, "-1", "σ must be in (0, 10]"},
+		{parSigma, "1e300", "σ must be in (0, 10]"},
+		{parLambda, "-0.5", "λ must be in [0, 100]"},
+		{parLambda, "1e308", "λ must be in [0, 100]"}, // gave a NaN objective
+		{parK, "1000", "K must be at most 100"},
 	}
 	for _, c := range cases {
 		m.sel = c.sel
@@ -340,5 +348,71 @@ func TestHelpScrolls(t *testing.T) {
 	m, _ = update(t, m, key("?"))
 	if m.help {
 		t.Error("? does not close the help")
+	}
+}
+
+// Keys typed faster than the UI reads them arrive as one message of several
+// runes; each counts (they were dropped: "lll" left λ as it was).
+func TestKeysInOneMessage(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	lambda := m.par.Lambda
+	m, cmd := update(t, m, key("lll"))
+	if want := lambda * 1.5 * 1.5 * 1.5; math.Abs(m.par.Lambda-want) > 1e-15 || cmd == nil {
+		t.Errorf("λ %g after lll, want %g", m.par.Lambda, want)
+	}
+	// And q among them quits, ignoring what follows.
+	m, cmd = update(t, m, key("hqh"))
+	if m.base.Err() == nil || cmd == nil {
+		t.Fatal("hqh did not quit")
+	}
+	if want := lambda * 1.5 * 1.5; math.Abs(m.par.Lambda-want) > 1e-15 {
+		t.Errorf("λ %g after hqh, want %g (the h after q ignored)", m.par.Lambda, want)
+	}
+}
+
+// q while a value is typed is refused like any other letter; it quit and
+// lost the session.
+func TestQWhileTypingRefused(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("0.0"))
+	m, cmd := update(t, m, key("q"))
+	if m.base.Err() != nil || cmd != nil {
+		t.Fatal("q quit while typing")
+	}
+	if !m.editing || m.input != "0.0" || !strings.Contains(m.status, `'q': a value takes digits`) {
+		t.Errorf("editing %v, input %q, status %q", m.editing, m.input, m.status)
+	}
+}
+
+// When the terminal is too short for the parameter panel, its parameters
+// cannot be selected (they were, invisibly, and → changed ρ) and p says why.
+func TestHiddenPanelNotSelectable(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 40, Height: 12})
+	m, _ = update(t, m, key("p"))
+	if !strings.Contains(m.status, "the parameter panel needs") {
+		t.Errorf("p on a short terminal: status %q", m.status)
+	}
+	for range numParams {
+		m, _ = update(t, m, key("down"))
+		if m.sel >= lineParams {
+			t.Fatalf("selected %s, which is not on screen", paramNames[m.sel])
+		}
+	}
+	// Tall enough, the panel's parameters are selectable; shrinking the
+	// terminal takes the selection back to the params line.
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	for m.sel < lineParams {
+		m, _ = update(t, m, key("down"))
+	}
+	rho := m.par.Rho1
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 40, Height: 12})
+	m, _ = update(t, m, key("right"))
+	if m.par.Rho1 != rho || m.sel >= lineParams {
+		t.Errorf("→ on a hidden parameter: ρ %g (was %g), selection %s", m.par.Rho1, rho, paramNames[m.sel])
 	}
 }

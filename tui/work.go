@@ -149,7 +149,7 @@ func maxLeaves(e *tree.Ensemble) int {
 // as deep as that many leaves need.
 func depthFor(leaves int) int {
 	d := baseDepth
-	for 1<<d < leaves {
+	for d < 62 && 1<<d < leaves {
 		d++
 	}
 	return d

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -38,7 +39,7 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 		where = fmt.Sprintf("cycle %d · stage %d/%d", s.Cycle, s.Stage+1, len(s.Stages))
 		short = fmt.Sprintf("c%d s%d/%d", s.Cycle, s.Stage+1, len(s.Stages))
 	}
-	phase := st.Title.Render(s.Phase)
+	phase := st.Title.Render(cmp.Or(s.Phase, "starting"))
 	long := []string{phase, where,
 		"objective " + st.Value.Render(obj),
 		"test P@5 " + m("p@5") + " NDCG@10 " + m("ndcg@10"),

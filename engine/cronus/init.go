@@ -31,22 +31,34 @@ func DefaultParams() Params {
 }
 
 // Validate reports the first parameter out of range.
+// The largest λ, ρ and σ Validate accepts. At λ = 1 (λ_max) the
+// single-stage problem drops every tree, and at ρ = 1 (ρ_max) the
+// least-squares one; a stage, fitting only the documents that reach it, may
+// keep some a little beyond, so the bounds leave room. A σ of 10 score
+// spreads is already a sigmoid flat across every stage's scores. Far larger
+// values only overflow.
+const (
+	MaxLambda = 100
+	MaxRho    = 100
+	MaxSigma  = 10
+)
+
 func (p Params) Validate() error {
 	switch {
-	case !(p.Lambda >= 0) || math.IsInf(p.Lambda, 0):
-		return fmt.Errorf("λ must be a finite number >= 0 (got %g)", p.Lambda)
+	case !(p.Lambda >= 0 && p.Lambda <= MaxLambda):
+		return fmt.Errorf("λ must be in [0, %g], a fraction of λ_max (got %g)", float64(MaxLambda), p.Lambda)
 	case p.K < 1:
 		return fmt.Errorf("K must be at least 1 (got %d)", p.K)
 	case !(p.Epsilon > 0 && p.Epsilon < 1):
 		return fmt.Errorf("ε must be in (0, 1) (got %g)", p.Epsilon)
-	case !(p.Sigma > 0) || math.IsInf(p.Sigma, 0):
-		return fmt.Errorf("σ must be > 0 (got %g)", p.Sigma)
+	case !(p.Sigma > 0 && p.Sigma <= MaxSigma):
+		return fmt.Errorf("σ must be in (0, %g], a fraction of the stage's score spread (got %g)", float64(MaxSigma), p.Sigma)
 	case !(p.Delta >= 1):
 		return fmt.Errorf("δ must be >= 1 (got %g)", p.Delta)
 	case !(p.StageCap >= 0 && p.StageCap <= 1):
 		return fmt.Errorf("the stage cap must be in [0, 1] (got %g)", p.StageCap)
-	case !(p.Rho1 >= 0) || !(p.RhoK >= 0):
-		return fmt.Errorf("ρ must be >= 0 (got %g, %g)", p.Rho1, p.RhoK)
+	case !(p.Rho1 >= 0 && p.Rho1 <= MaxRho) || !(p.RhoK >= 0 && p.RhoK <= MaxRho):
+		return fmt.Errorf("ρ must be in [0, %g], a fraction of ρ_max (got %g, %g)", float64(MaxRho), p.Rho1, p.RhoK)
 	case p.TopM < 0:
 		return fmt.Errorf("top-m must be >= 0 (got %d)", p.TopM)
 	}

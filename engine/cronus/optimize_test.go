@@ -157,12 +157,23 @@ func TestParamsValidate(t *testing.T) {
 		func(p *Params) { p.Sigma = 0 },
 		func(p *Params) { p.Lambda = math.NaN() },
 		func(p *Params) { p.Delta = 0.5 },
+		func(p *Params) { p.Lambda = 1e308 }, // gave a NaN objective
+		func(p *Params) { p.Lambda = MaxLambda * 1.01 },
+		func(p *Params) { p.Sigma = 1e300 },
+		func(p *Params) { p.Sigma = math.Inf(1) },
+		func(p *Params) { p.Rho1 = MaxRho * 2 },
+		func(p *Params) { p.RhoK = math.Inf(1) },
 	} {
 		p := DefaultParams()
 		mod(&p)
 		if p.Validate() == nil {
 			t.Errorf("%+v accepted", p)
 		}
+	}
+	p := DefaultParams()
+	p.Lambda, p.Sigma, p.Rho1, p.RhoK = MaxLambda, MaxSigma, MaxRho, 0
+	if err := p.Validate(); err != nil {
+		t.Errorf("the bounds themselves refused: %v", err)
 	}
 }
 
