@@ -91,6 +91,20 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s: is a directory, expected an SVMlight/LETOR file", path)
 	}
+	if !st.Mode().IsRegular() {
+		// A pipe (/dev/stdin, <(…)) can be read once, and the reader makes
+		// two passes: hold its text in memory. It read as one query of
+		// all-zero labels before.
+		b, err := readAll(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		d, err := ReadBytes(ctx, path, b, opt)
+		if d != nil {
+			d.Name = filepath.Base(path)
+		}
+		return d, err
+	}
 	src := source{name: path, size: st.Size(), open: func() (io.ReadCloser, error) {
 		f, err := os.Open(path)
 		if err != nil {
@@ -103,6 +117,31 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 		d.Name = filepath.Base(path)
 	}
 	return d, err
+}
+
+// readAll reads a file that is not a regular one to its end, or until ctx
+// ends.
+func readAll(ctx context.Context, path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var b []byte
+	buf := make([]byte, 1<<20)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		n, err := f.Read(buf)
+		b = append(b, buf[:n]...)
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
 }
 
 // ReadBytes reads an SVMlight/LETOR data set held in memory (plain or gzip);

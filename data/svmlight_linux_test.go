@@ -1,0 +1,51 @@
+package data
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// A pipe (what /dev/stdin and <(…) are) can be read once; the reader makes
+// two passes over a file, and from a pipe it read one query of all-zero
+// labels. Now the pipe's text, plain or gzip, reads as the file's.
+func TestReadFileFromPipe(t *testing.T) {
+	text := []byte("2 qid:1 1:0.5 3:1 # a\n0 qid:1 2:0.25\n1 qid:7 1:1 2:2 3:3 # b\n0 qid:7 1:0\n4 qid:9 2:1\n")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(text)
+	zw.Close()
+	file := filepath.Join(t.TempDir(), "d.txt")
+	if err := os.WriteFile(file, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, err := ReadFile(context.Background(), file, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"plain": text, "gzip": gz.Bytes()} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			w.Write(b)
+			w.Close()
+		}()
+		// Opening /dev/fd/N opens the pipe again, as a shell's /dev/stdin.
+		got, err := ReadFile(context.Background(), fmt.Sprintf("/dev/fd/%d", r.Fd()), ReadOptions{})
+		r.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got.Name = want.Name
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s pipe: %d queries, labels %v; the file: %d queries, labels %v", name, got.NumQueries(), got.Labels, want.NumQueries(), want.Labels)
+		}
+	}
+}
