@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -88,8 +87,11 @@ func (cf *cascadeFlags) check() error {
 		return usageError{"--top-m must be at least 1"}
 	case cf.cycles < 0:
 		return usageError{"--cycles must be >= 0"}
-	case !(cf.treeCost >= 0):
-		return usageError{"--tree-cost must be >= 0"}
+	case !(cf.treeCost >= 0) || math.IsInf(cf.treeCost, 1):
+		return usageError{"--tree-cost must be a finite number >= 0"}
+	}
+	if err := cf.tg.Validate(); err != nil {
+		return usageError{err.Error()}
 	}
 	if cf.rule == cronus.RuleTopM {
 		cf.par.TopM = cf.topM // the optimiser trains the cascade the scorer runs
@@ -115,6 +117,11 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	var err error
 	if s.e, _, err = loadModel(cf.model); err != nil {
 		return nil, err
+	}
+	if n := len(s.e.Trees); cf.par.K > n {
+		// More stages than trees leaves some without a tree, and a large K
+		// costs minutes for nothing (1,000 stages of 30 trees).
+		return nil, usageError{fmt.Sprintf("--stages %d: the model %s has %d trees; use at most that many stages", cf.par.K, cf.model, n)}
 	}
 	p := newProgress(stderr)
 	if s.train, err = loadData(ctx, p, cf.train, s.e.NumFeatures); err != nil {
@@ -164,23 +171,18 @@ func (s *setup) fullEnsemble(d *data.Dataset) cronus.Eval {
 	return ev
 }
 
-// checkOutput refuses, before any long work, an output path whose directory
-// does not exist or (for plots) whose extension cannot be drawn.
-func checkOutput(path string, plot bool) error {
-	if path == "" {
+// checkPlot refuses a plot file whose extension cannot be drawn.
+func checkPlot(path string) error {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case "", ".svg", ".png":
 		return nil
 	}
-	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-		return fmt.Errorf("%s: the directory %s does not exist", path, filepath.Dir(path))
-	}
-	if plot {
-		switch strings.ToLower(filepath.Ext(path)) {
-		case ".svg", ".png":
-		default:
-			return usageError{fmt.Sprintf("--plot %s: use a .svg or .png file", path)}
-		}
-	}
-	return nil
+	return usageError{fmt.Sprintf("--plot %s: use a .svg or .png file", path)}
+}
+
+// inputs are the files the command reads.
+func (cf *cascadeFlags) inputs() []string {
+	return []string{cf.model, cf.train, cf.valid, cf.test, cf.costs}
 }
 
 // defaultRhos is the ρ grid of `cascade` and `sweep` (fractions of ρ_max).
@@ -272,7 +274,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := cf.check(); err != nil {
 		return err
 	}
-	if err := checkOutput(*out, false); err != nil {
+	if err := checkOutputs(cf.inputs(), *out); err != nil {
 		return err
 	}
 	rhos, err := cf.rhoGrid(fs)
@@ -412,13 +414,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := cf.check(); err != nil {
 		return err
 	}
-	for _, o := range []struct {
-		path string
-		plot bool
-	}{{*out, false}, {*plot, true}} {
-		if err := checkOutput(o.path, o.plot); err != nil {
-			return err
-		}
+	if err := checkPlot(*plot); err != nil {
+		return err
+	}
+	if err := checkOutputs(cf.inputs(), *out, *plot); err != nil {
+		return err
 	}
 	lambdas, err := parseLambdas(*lambdasF)
 	if err != nil {

@@ -146,7 +146,13 @@ func TestCascadeErrors(t *testing.T) {
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c"}, "--out FILE is required"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--epsilon", "1.5"}, "ε must be in (0, 1)"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--stages", "0"}, "K must be at least 1"},
-		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--sigma", "-1"}, "σ must be > 0"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--sigma", "-1"}, "σ must be in (0, 10]"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambda", "1e308"}, "λ must be in [0, 100]"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--pos-weight", "-1"}, "ω⁺ (the weight of positives) must be a finite number > 0"}, // panicked
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--neg-weight", "NaN"}, "ω⁻ (the weight of negatives) must be"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--neg-multiply", "0"}, "the negatives' multiplier must be"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--relevant", "Inf"}, "the relevance threshold must be a finite number"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--tree-cost", "Inf"}, "--tree-cost must be a finite number >= 0"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rule", "best"}, "--rule must be global or top-m"},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "1:0.1:3"}, "0 < FROM <= TO"},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x.csv", "--plot", "x.jpg"}, "use a .svg or .png file"},
@@ -187,6 +193,10 @@ func TestCascadeChoosesRho(t *testing.T) {
 			t.Fatalf("%v: %s", err, stdout)
 		}
 		return r
+	}
+	// More stages than the model's 30 trees are refused before any work.
+	if code, _, errOut := runCLI(t, append(append([]string{"cascade"}, data...), "--stages", "31")...); code != 2 || !strings.Contains(errOut, "--stages 31: the model "+model+" has 30 trees") {
+		t.Errorf("--stages 31: exit %d, stderr %q", code, errOut)
 	}
 	chosen := run()
 	best, bestRho := math.Inf(-1), 0.0

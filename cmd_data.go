@@ -151,6 +151,9 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *out == "" {
 		return usageError{"--out FILE is required"}
 	}
+	if err := checkOutputs([]string{*costsFlag}, *out); err != nil {
+		return err
+	}
 	if *costsFlag != "" {
 		c, err := loadCosts(*costsFlag, o.Features, stderr)
 		if err != nil {

@@ -33,6 +33,12 @@ func loadData(ctx context.Context, p *progress, name string, minFeatures int) (*
 		return nil, err
 	}
 	d.Name = name
+	if d.FileFeatures > 0 && d.FileFeatures < minFeatures {
+		// A model of another data set, most likely (136 features on
+		// MQ2008's 46): it scores, but not as meant.
+		fmt.Fprintf(p.w, "warning: %s has features up to %d, and %d are expected; features %d-%d read as 0 for every document\n",
+			name, d.FileFeatures, minFeatures, d.FileFeatures+1, minFeatures)
+	}
 	return d, nil
 }
 
@@ -91,6 +97,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := p.Validate(); err != nil {
 		return usageError{err.Error()}
+	}
+	if err := checkOutputs([]string{*trainF, *validF}, *out); err != nil {
+		return err
 	}
 	pr := newProgress(stderr)
 	train, err := loadData(ctx, pr, *trainF, 0)
@@ -208,8 +217,16 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case *modelF == "" || *dataF == "":
 		return usageError{"--model FILE and --data FILE are required"}
 	}
+	if o := *out; o != "-" {
+		if err := checkOutputs([]string{*modelF, *dataF}, o); err != nil {
+			return err
+		}
+	}
 	e, _, err := loadModel(*modelF)
 	if err != nil {
+		return err
+	}
+	if err := k.fits(e, *modelF); err != nil {
 		return err
 	}
 	d, err := loadData(ctx, newProgress(stderr), *dataF, e.NumFeatures)
@@ -255,11 +272,14 @@ func readScores(path string, want int) ([]float64, error) {
 		line++
 		t := strings.TrimSpace(sc.Text())
 		if t == "" {
-			continue
+			return nil, fmt.Errorf("%s:%d: blank line; expected one score per line, a line per document", path, line)
 		}
 		v, err := strconv.ParseFloat(t, 64)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: score %q is not a number; expected one score per line", path, line, t)
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%s:%d: score %q is not a finite number", path, line, t)
 		}
 		scores = append(scores, v)
 	}
@@ -293,7 +313,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	scoresF := fs.String("scores", "", "or a `FILE` of scores, one per document (as cronus predict writes)")
 	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade): documents run through its stages for real; the cost is what they paid")
 	dataF := fs.String("data", "", "data `FILE` (required)")
-	costsF := fs.String("costs", "", "feature cost `FILE` for the cost per document (default: every feature costs 1)")
+	costsF := fs.String("costs", "", "feature cost `FILE` for the cost per document (default: every feature costs 1; a cascade's own costs with --cascade)")
 	k := newTreesFlag(fs)
 	treeCost := fs.Float64("tree-cost", 1, "cost of evaluating one tree on one document")
 	metricsF := fs.String("metrics", "p@5,ndcg@10,err@3,rbp@0.8,map", "comma-separated `metrics`")
@@ -311,16 +331,38 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{"--data FILE is required"}
 	case countSet(*modelF, *scoresF, *cascadeF) != 1:
 		return usageError{"give exactly one of --model FILE, --scores FILE and --cascade FILE"}
+	case !(*relevant >= 0) || math.IsInf(*relevant, 1):
+		return usageError{"--relevant must be a finite number >= 0"}
+	case !(*treeCost >= 0) || math.IsInf(*treeCost, 1):
+		return usageError{"--tree-cost must be a finite number >= 0"}
+	case *tag == "" || strings.ContainsAny(*tag, " \t\n\r"):
+		return usageError{fmt.Sprintf("--tag %q: a TREC run tag is one word, without blanks", *tag)}
+	}
+	if *modelF == "" {
+		// They shape a model's scores and cost; a cascade brings its own.
+		explicit := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+		for _, name := range []string{"trees", "tree-cost"} {
+			if explicit[name] {
+				return usageError{"--" + name + " applies to --model only"}
+			}
+		}
 	}
 	specs, err := metric.ParseList(*metricsF)
 	if err != nil {
 		return usageError{err.Error()}
+	}
+	if err := checkOutputs([]string{*modelF, *scoresF, *cascadeF, *dataF, *costsF}, *perQuery, *runF); err != nil {
+		return err
 	}
 	var e *tree.Ensemble
 	var cf *cronus.File
 	minFeatures := 0
 	if *modelF != "" {
 		if e, _, err = loadModel(*modelF); err != nil {
+			return err
+		}
+		if err := k.fits(e, *modelF); err != nil {
 			return err
 		}
 		minFeatures = e.NumFeatures
@@ -378,6 +420,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	perQ := make([][]float64, len(specs))
 	for i, s := range specs {
 		values[s.String()] = metric.Mean(s, scores, d.Labels, d.QueryOffsets, opt)
+		if math.IsNaN(values[s.String()]) {
+			return fmt.Errorf("%s: no query has a relevant document, and --exclude-no-relevant leaves none to average", *dataF)
+		}
 		perQ[i] = metric.PerQuery(s, scores, d.Labels, d.QueryOffsets, opt, nil)
 	}
 	if *perQuery != "" {
@@ -478,6 +523,9 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case *out == "":
 		return usageError{"--out FILE is required"}
 	}
+	if err := checkOutputs(pos, *out); err != nil {
+		return err
+	}
 	e, params, err := tree.ImportFile(*from, pos[0])
 	if err != nil {
 		return err
@@ -500,6 +548,14 @@ func newTreesFlag(fs *flag.FlagSet) *treesFlag {
 	k := treesFlag(-1)
 	fs.Var(&k, "trees", "use only the model's first `k` trees (a number, or all)")
 	return &k
+}
+
+// fits refuses more trees than the model of path has.
+func (k treesFlag) fits(e *tree.Ensemble, path string) error {
+	if int(k) > len(e.Trees) {
+		return usageError{fmt.Sprintf("--trees %d: the model %s has %d trees", int(k), path, len(e.Trees))}
+	}
+	return nil
 }
 
 func (k *treesFlag) String() string {

@@ -171,3 +171,57 @@ func readFile(t *testing.T, p string) string {
 	}
 	return string(b)
 }
+
+// Inputs and outputs are checked before any work: an output over an input
+// (a model written over the training data), two outputs on one file, a
+// missing directory; flag values out of range; bad scores files.
+func TestCommandInputChecks(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--trees", "3", "--out", model); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errOut)
+	}
+	dataF := filepath.Join(dir, "d.txt")
+	os.WriteFile(dataF, []byte("1 qid:1 1:0.5\n0 qid:1 1:0.1\n"), 0o644)
+	scores := filepath.Join(dir, "s.txt")
+	os.WriteFile(scores, []byte("0.5\n1\nNaN\n"), 0o644)
+	blank := filepath.Join(dir, "blank.txt")
+	os.WriteFile(blank, []byte("0.5\n\n1\n"), 0o644)
+	test := "builtin:mq2008/test"
+	cases := []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"train", "--train", dataF, "--out", dataF}, 2, dataF + " is both an input and an output"},
+		{[]string{"train", "--train", test, "--out", filepath.Join(dir, "none", "m.json")}, 1, "the directory " + filepath.Join(dir, "none") + " does not exist"},
+		{[]string{"gen", "--queries", "2", "--docs-per-query", "3", "--out", dir}, 1, dir + " is a directory"},
+		{[]string{"import", "--from", "xgboost", model, "--out", model}, 2, "is both an input and an output"},
+		{[]string{"predict", "--model", model, "--data", test, "--trees", "4"}, 2, "--trees 4: the model " + model + " has 3 trees"},
+		{[]string{"eval", "--model", model, "--data", test, "--run", model}, 2, model + " is both an input and an output"},
+		{[]string{"eval", "--model", model, "--data", test, "--run", filepath.Join(dir, "x"), "--per-query", filepath.Join(dir, "x")}, 2, "is given as two outputs"},
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", filepath.Join(dir, "c.svg"), "--plot", filepath.Join(dir, "c.svg")}, 2, "is given as two outputs"},
+		{[]string{"eval", "--model", model, "--data", test, "--relevant", "-1"}, 2, "--relevant must be a finite number >= 0"}, // panicked
+		{[]string{"eval", "--model", model, "--data", test, "--tree-cost", "NaN"}, 2, "--tree-cost must be a finite number >= 0"},
+		{[]string{"eval", "--model", model, "--data", test, "--tag", "a b", "--run", filepath.Join(dir, "r")}, 2, `--tag "a b": a TREC run tag is one word`},
+		{[]string{"eval", "--cascade", "c.json", "--data", test, "--trees", "5"}, 2, "--trees applies to --model only"},
+		{[]string{"eval", "--scores", scores, "--data", test}, 1, scores + `:3: score "NaN" is not a finite number`},
+		{[]string{"eval", "--scores", blank, "--data", test}, 1, blank + ":2: blank line"},
+		{[]string{"eval", "--model", model, "--data", test, "--metrics", "map", "--relevant", "5", "--exclude-no-relevant"}, 1, "no query has a relevant document"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != c.code || !strings.Contains(errOut, c.err) {
+			t.Errorf("cronus %v: exit %d, stderr %q; want exit %d with %q", c.args, code, errOut, c.code, c.err)
+		}
+	}
+	if b, _ := os.ReadFile(dataF); !strings.HasPrefix(string(b), "1 qid:1") {
+		t.Errorf("the training data was overwritten: %q", b)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}

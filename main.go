@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 )
 
@@ -85,7 +86,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
-		if len(args) > 1 {
+		if len(args) > 1 && !slices.Contains([]string{"help", "-h", "-help", "--help"}, args[1]) {
 			return run(ctx, []string{args[1], "--help"}, stdout, stderr)
 		}
 		usage(stdout)

@@ -30,6 +30,8 @@ func TestCLIUsage(t *testing.T) {
 		{nil, 0, "Usage:", ""},
 		{[]string{"help"}, 0, "inspect", ""},
 		{[]string{"help", "gen"}, 0, "Usage: cronus gen", ""},
+		{[]string{"help", "help"}, 0, "inspect", ""}, // overflowed the stack
+		{[]string{"help", "--help"}, 0, "inspect", ""},
 		{[]string{"inspect", "--help"}, 0, "--costs", ""},
 		{[]string{"gen", "-h"}, 0, "--docs-per-query", ""},
 		{[]string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},

@@ -2,7 +2,9 @@ package data
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -27,7 +29,11 @@ func WriteAtomic(path string, write func(w *bufio.Writer) error) (err error) {
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // not the temporary file's name: the user never gave it
+		}
+		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	tmp := f.Name()
 	defer func() {

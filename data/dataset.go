@@ -13,6 +13,10 @@ type Dataset struct {
 	QueryIDs     []int64     // one per query, in file order
 	QueryOffsets []int       // len(QueryIDs)+1 offsets into the documents
 	HasQID       bool        // false when the file had no qid: one query holds all documents
+	// FileFeatures is the highest feature index in the file it was read
+	// from (0 when it was not read from one). NumFeatures is more when
+	// ReadOptions.MinFeatures padded it with columns of zeros.
+	FileFeatures int
 
 	// Document ids (the comment after '#') are packed into one buffer so that
 	// a million of them cost the garbage collector nothing.

@@ -484,6 +484,7 @@ func lastIndex(l []byte) int {
 type reader struct {
 	name    string
 	opt     *ReadOptions
+	maxIdx  int // the highest feature index in the file
 	hasQID  bool
 	firstQ  int // line of the first document, for messages about qid
 	n       int
@@ -584,6 +585,7 @@ func read(ctx context.Context, src source, opt ReadOptions) (*Dataset, error) {
 		}
 		return nil, &ParseError{File: src.name, Msg: "no documents (only blank or comment lines); expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"}
 	}
+	rd.maxIdx = maxIdx
 	d := max(maxIdx, opt.MinFeatures)
 	if err := rd.checkMemory(d, maxLine); err != nil {
 		return nil, err
@@ -764,7 +766,7 @@ func describe(tok []byte) string {
 // assemble builds the Dataset: query offsets (checking that queries are
 // contiguous, or regrouping them) and the document ids.
 func (rd *reader) assemble() (*Dataset, error) {
-	d := &Dataset{Cols: rd.cols, Labels: rd.labels, HasQID: rd.hasQID}
+	d := &Dataset{Cols: rd.cols, Labels: rd.labels, HasQID: rd.hasQID, FileFeatures: rd.maxIdx}
 	for len(d.Cols) < rd.opt.MinFeatures {
 		d.Cols = append(d.Cols, make([]float32, rd.n))
 	}
@@ -798,7 +800,7 @@ func (rd *reader) assemble() (*Dataset, error) {
 			if !rd.opt.Regroup {
 				endRun := runStart[r+1] - 1
 				return nil, rd.errorf(int(rd.lineOf[i]),
-					"qid %d comes back after qid %d (its documents were at lines %d-%d); lines of one query must be contiguous (--regroup regroups them)",
+					"qid %d comes back after qid %d (its documents were at lines %d-%d); lines of one query must be contiguous (group them, e.g. with sort -s -k2,2; cronus inspect --regroup reads the file as it is)",
 					q, rd.qids[i-1], rd.lineOf[runStart[r]], rd.lineOf[endRun])
 			}
 		} else {

@@ -173,7 +173,7 @@ func TestReadErrors(t *testing.T) {
 		{"index twice sorted", "1 qid:1 1:1 1:2\n", ReadOptions{}, `in.txt:1: feature index 1 appears twice; expected each index at most once`},
 		{"index twice unsorted", "1 qid:1 3:1 1:2 3:4\n", ReadOptions{}, `in.txt:1: feature index 3 appears twice; expected each index at most once`},
 		{"no colon", "1 qid:1 1:1 7\n", ReadOptions{}, `in.txt:1: feature "7" has no colon; expected IDX:VALUE`},
-		{"qid comes back", "1 qid:1 1:1\n1 qid:1 1:1\n0 qid:2 1:1\n0 qid:1 1:1\n", ReadOptions{}, `in.txt:4: qid 1 comes back after qid 2 (its documents were at lines 1-2); lines of one query must be contiguous (--regroup regroups them)`},
+		{"qid comes back", "1 qid:1 1:1\n1 qid:1 1:1\n0 qid:2 1:1\n0 qid:1 1:1\n", ReadOptions{}, `in.txt:4: qid 1 comes back after qid 2 (its documents were at lines 1-2); lines of one query must be contiguous (group them, e.g. with sort -s -k2,2; cronus inspect --regroup reads the file as it is)`},
 		{"empty file", "", ReadOptions{}, "in.txt: empty file; expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"},
 		{"only comments", "# nothing\n\n", ReadOptions{}, "in.txt: no documents (only blank or comment lines); expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"},
 		{"binary junk", "1 qid:1 1:1\n\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ReadOptions{}, `in.txt:4: binary data (a NUL byte); expected SVMlight/LETOR text`},

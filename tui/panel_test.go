@@ -325,6 +325,26 @@ func TestModelFlag(t *testing.T) {
 	if len(m.w.e.Trees) != len(src.w.e.Trees) {
 		t.Errorf("optimising %d trees, want the model's %d", len(m.w.e.Trees), len(src.w.e.Trees))
 	}
+	if len(m.screen.Warnings) > 0 {
+		t.Errorf("warnings for a model of the data: %q", m.screen.Warnings)
+	}
+	// A model of more features than the data has loads, with a warning
+	// on the data screen and the status line (it loaded silently).
+	wide := *src.w.e
+	wide.NumFeatures = 60
+	widePath := filepath.Join(dir, "wide.json")
+	if err := tree.WriteModel(widePath, tree.NewModel(&wide, "test", nil)); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Model = widePath
+	m = New(context.Background(), cfg, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 200, Height: 40})
+	m, _ = update(t, m, m.load())
+	const want = "builtin:mq2008/train has features up to 46, and 60 are expected; features 47-60 read as 0"
+	if v := m.View(); len(m.screen.Warnings) != 4 || !strings.Contains(v, "warning: "+want) || !strings.Contains(m.status, want) {
+		t.Errorf("wide model: warnings %q, status %q, view:\n%s", m.screen.Warnings, m.status, v)
+	}
 }
 
 // The targets switch (enter or a step) rebuilds the problem with graded

@@ -162,7 +162,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.Update(msg.loadedMsg)
 	case loadedMsg:
 		m.screen.Loading = ""
-		m.screen.Splits = msg.splits
+		m.screen.Splits, m.screen.Warnings = msg.splits, msg.warnings
 		if msg.err != nil {
 			m.screen.Err = msg.err.Error()
 			m.phase = phaseFailed
@@ -170,6 +170,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.w = &workData{train: msg.train, valid: msg.valid, test: msg.test, costs: msg.costs, tg: m.par.tg}
+		if n := len(msg.warnings); n > 0 {
+			more := ""
+			if n > 1 {
+				more = fmt.Sprintf(" (and %d more on the data screen)", n-1)
+			}
+			m.setStatus("warning: "+msg.warnings[0]+more, true)
+		}
 		if msg.e != nil {
 			m.par.trees, m.par.leaves = len(msg.e.Trees), maxLeaves(msg.e)
 			w := *m.w

@@ -57,6 +57,7 @@ type (
 		train, valid, test *data.Dataset
 		costs              *data.Costs
 		e                  *tree.Ensemble // read from Config.Model; nil = train one
+		warnings           []string       // about the files: features missing, costs defaulted
 		err                error
 	}
 	trainMsg struct {
@@ -103,6 +104,10 @@ func (m Model) load() tea.Msg {
 			return loadedMsg{err: err}
 		}
 		d.Name = name
+		if d.FileFeatures > 0 && d.FileFeatures < minF {
+			msg.warnings = append(msg.warnings, fmt.Sprintf("%s has features up to %d, and %d are expected; features %d-%d read as 0",
+				name, d.FileFeatures, minF, d.FileFeatures+1, minF))
+		}
 		switch i {
 		case 0:
 			minF = d.NumFeatures()
@@ -110,6 +115,8 @@ func (m Model) load() tea.Msg {
 				msg.costs = data.UniformCosts(d.NumFeatures())
 			} else if msg.costs, err = data.LoadCosts(m.cfg.Costs, d.NumFeatures()); err != nil {
 				return loadedMsg{err: err}
+			} else if w := msg.costs.Warning(); w != "" {
+				msg.warnings = append(msg.warnings, w)
 			}
 			msg.train = d
 		case 1:

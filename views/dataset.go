@@ -17,6 +17,7 @@ type DataScreen struct {
 	Costs    string         // name of the cost file
 	Loading  string         // non-empty while loading: what is being read
 	Err      string         // a load error, shown in place
+	Warnings []string       // about the files loaded (features missing, costs defaulted)
 	Frame    int            // animation frame while loading
 	HelpLine string
 }
@@ -36,6 +37,9 @@ func RenderDataScreen(s DataScreen, width, height int, st Styles) string {
 		parts = append(parts, "", splitTable(s.Splits, width, st))
 		if len(s.Splits) > 0 {
 			parts = append(parts, "", costGroups(s.Splits[0], s.Costs, width, st))
+		}
+		for _, w := range s.Warnings {
+			parts = append(parts, st.Error.Render("warning: ")+wrap(w, width-9))
 		}
 	}
 	body := strings.Join(parts, "\n")

@@ -1,6 +1,7 @@
 package cronus
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -74,14 +75,38 @@ func DefaultTargets() Targets {
 	return Targets{Relevant: 1, PosWeight: 3.5, NegWeight: 1, NegMultiply: 1}
 }
 
+// Validate reports the first target setting out of range: the weights must
+// be finite and positive (a zero weight drops a class from the loss, and
+// the cascade comes out empty), the threshold finite.
+func (tg Targets) Validate() error {
+	finitePos := func(v float64) bool { return v > 0 && !math.IsInf(v, 1) }
+	switch {
+	case math.IsNaN(tg.Relevant) || math.IsInf(tg.Relevant, 0):
+		return fmt.Errorf("the relevance threshold must be a finite number (got %g)", tg.Relevant)
+	case !finitePos(tg.PosWeight):
+		return fmt.Errorf("ω⁺ (the weight of positives) must be a finite number > 0 (got %g)", tg.PosWeight)
+	case !finitePos(tg.NegWeight):
+		return fmt.Errorf("ω⁻ (the weight of negatives) must be a finite number > 0 (got %g)", tg.NegWeight)
+	case !finitePos(tg.NegMultiply):
+		return fmt.Errorf("the negatives' multiplier must be a finite number > 0 (got %g)", tg.NegMultiply)
+	}
+	return nil
+}
+
 // NewProblem sets up the optimisation of ensemble e on training data d with
 // feature costs and a cost per tree evaluation.
 func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost float64, tg Targets) (*Problem, error) {
+	if err := tg.Validate(); err != nil {
+		return nil, err
+	}
+	if !(treeCost >= 0) || math.IsInf(treeCost, 1) {
+		return nil, fmt.Errorf("the tree cost must be a finite number >= 0 (got %g)", treeCost)
+	}
 	if len(featCost) < e.NumFeatures {
-		return nil, fmt.Errorf("cronus: %d feature costs for a model of %d features", len(featCost), e.NumFeatures)
+		return nil, fmt.Errorf("%d feature costs for a model of %d features", len(featCost), e.NumFeatures)
 	}
 	if len(e.Trees) == 0 {
-		return nil, fmt.Errorf("cronus: the ensemble has no trees")
+		return nil, errors.New("the ensemble has no trees")
 	}
 	p := &Problem{Train: NewOutputs(e, d), FeatCost: featCost, Offsets: d.QueryOffsets}
 	n := d.NumDocs()
@@ -100,7 +125,7 @@ func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost 
 		}
 	}
 	if pos == 0 {
-		return nil, fmt.Errorf("cronus: no training document has a label >= %g: nothing is relevant", tg.Relevant)
+		return nil, fmt.Errorf("no training document has a label >= %g: nothing is relevant", tg.Relevant)
 	}
 	p.Positives = pos
 	p.Advice = TargetsAdvice(p.PositiveShare(), tg)

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// checkOutputs is run before any work: each output path (empty ones are
+// not given) must be writable, in a directory that exists, not a directory
+// itself, and neither one of the inputs nor another output; otherwise the
+// command would fail only after the work, or overwrite its own input (a
+// model written over the training data). Built-in data names are not files.
+func checkOutputs(inputs []string, outputs ...string) error {
+	var seen []string
+	for _, out := range outputs {
+		if out == "" {
+			continue
+		}
+		dir := filepath.Dir(out)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("%s: the directory %s does not exist", out, dir)
+		}
+		if st, err := os.Stat(out); err == nil && st.IsDir() {
+			return fmt.Errorf("%s is a directory; give a file name", out)
+		}
+		for _, in := range inputs {
+			if in != "" && !strings.HasPrefix(in, "builtin:") && samePath(in, out) {
+				return usageError{fmt.Sprintf("%s is both an input and an output; write the output elsewhere", out)}
+			}
+		}
+		for _, o := range seen {
+			if samePath(o, out) {
+				return usageError{fmt.Sprintf("%s is given as two outputs", out)}
+			}
+		}
+		seen = append(seen, out)
+		if isRegularOrAbsent(out) {
+			f, err := os.CreateTemp(dir, ".cronus-check-*")
+			if err != nil {
+				var pe *fs.PathError
+				if errors.As(err, &pe) {
+					err = pe.Err
+				}
+				return fmt.Errorf("%s: cannot write in %s: %v", out, dir, err)
+			}
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}
+	return nil
+}
+
+// samePath reports whether a and b name the same file: the same file on
+// disk, or, when either does not exist yet, the same cleaned absolute path.
+func samePath(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(sa, sb)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
+}
+
+// isRegularOrAbsent reports whether path is a regular file or does not
+// exist: the outputs written through a temporary file (a device such as
+// /dev/null is written to directly).
+func isRegularOrAbsent(path string) bool {
+	st, err := os.Stat(path)
+	return err != nil || st.Mode().IsRegular()
+}
