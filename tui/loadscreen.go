@@ -259,23 +259,54 @@ type reloadedMsg struct {
 	loadedMsg
 }
 
-// reload cancels all running work and starts the whole flow again on the
-// files v, as a new generation.
+// pendingLoadMsg is a load started from the load screen while a session
+// goes on: of load generation gen, of the files v.
+type pendingLoadMsg struct {
+	gen int
+	v   [numFields]string
+	loadedMsg
+}
+
+// reload loads the files v. With a working session they load in the
+// background and the session goes on until they have: a bad file leaves it
+// as it was (it was thrown away before the file was read). Without one (the
+// first load failed) the whole flow starts again at once.
 func (m Model) reload(v [numFields]string) (Model, tea.Cmd) {
-	m.stopRun()
-	m.dropSweep()
-	m.flowCancel()
-	m.ctx, m.flowCancel = context.WithCancel(m.base)
-	m.gen++
+	if m.w == nil {
+		return m.restartFlow(v)
+	}
+	m.loadGen++
+	gen, ctx, cfg := m.loadGen, m.base, m.cfg
+	cfg.Train, cfg.Valid, cfg.Test, cfg.Costs, cfg.Model = v[0], v[1], v[2], v[3], v[4]
+	m.setStatus("loading "+cfg.Train+" … (this session goes on until it has loaded)", false)
+	return m, func() tea.Msg {
+		msg := loadFiles(ctx, cfg).(loadedMsg)
+		if msg.err == nil {
+			addRecent(v[:]) // best effort: a failure only loses the list
+		}
+		return pendingLoadMsg{gen: gen, v: v, loadedMsg: msg}
+	}
+}
+
+// loaded takes a background load: its error leaves the session as it is;
+// its data replace the session.
+func (m Model) loaded(msg pendingLoadMsg) (tea.Model, tea.Cmd) {
+	if msg.gen != m.loadGen {
+		return m, nil
+	}
+	if msg.err != nil {
+		m.setStatus("not loaded (this session goes on): "+msg.err.Error(), true)
+		return m, nil
+	}
+	m = m.resetFlow(msg.v)
+	return m.Update(msg.loadedMsg)
+}
+
+// restartFlow cancels all running work and starts the whole flow again on
+// the files v, as a new generation.
+func (m Model) restartFlow(v [numFields]string) (Model, tea.Cmd) {
 	wasLoading := m.phase == phaseLoading
-	m.cfg.Train, m.cfg.Valid, m.cfg.Test, m.cfg.Costs, m.cfg.Model = v[0], v[1], v[2], v[3], v[4]
-	m.phase = phaseLoading
-	m.w, m.best, m.finished, m.snap = nil, nil, nil, cronus.Snapshot{}
-	m.kept, m.compare, m.trainEvents = nil, false, nil
-	m.par.trees, m.par.leaves, m.par.colSample = m.cfg.trees, baseLeaves, 1
-	m.runPar = m.par
-	m.screen = views.DataScreen{Loading: m.cfg.Train, Costs: m.cfg.Costs}
-	m.setStatus("loading "+m.cfg.Train+" …", false)
+	m = m.resetFlow(v)
 	gen, ld := m.gen, m.load
 	cmd := func() tea.Msg {
 		msg := ld().(loadedMsg)
@@ -288,6 +319,25 @@ func (m Model) reload(v [numFields]string) (Model, tea.Cmd) {
 		return m, cmd // its tick runs already
 	}
 	return m, tea.Batch(cmd, tick())
+}
+
+// resetFlow cancels all running work and sets the workbench up for the
+// files v, loading, as a new generation.
+func (m Model) resetFlow(v [numFields]string) Model {
+	m.stopRun()
+	m.dropSweep()
+	m.flowCancel()
+	m.ctx, m.flowCancel = context.WithCancel(m.base)
+	m.gen++
+	m.cfg.Train, m.cfg.Valid, m.cfg.Test, m.cfg.Costs, m.cfg.Model = v[0], v[1], v[2], v[3], v[4]
+	m.phase = phaseLoading
+	m.w, m.best, m.finished, m.snap = nil, nil, nil, cronus.Snapshot{}
+	m.kept, m.compare, m.trainEvents = nil, false, nil
+	m.par.trees, m.par.leaves, m.par.colSample = m.cfg.trees, baseLeaves, 1
+	m.runPar = m.par
+	m.screen = views.DataScreen{Loading: m.cfg.Train, Costs: m.cfg.Costs}
+	m.setStatus("loading "+m.cfg.Train+" …", false)
+	return m
 }
 
 // recentPath is $XDG_CONFIG_HOME/cronus/recent, or ~/.config/cronus/recent.

@@ -73,20 +73,58 @@ func TestLoadScreenRestarts(t *testing.T) {
 		t.Fatalf("pick: values %q, field %d", m.loadScr.values, m.loadScr.field)
 	}
 	m, cmd := update(t, m, key("l"))
-	if m.loadScr != nil || m.gen != gen+1 || m.phase != phaseLoading || m.cfg.Train != "builtin:mq2008/test" || cmd == nil {
-		t.Fatalf("l: screen %v, generation %d (want %d), phase %d, train %q", m.loadScr != nil, m.gen, gen+1, m.phase, m.cfg.Train)
+	// The session goes on while the files load.
+	if m.loadScr != nil || m.gen != gen || m.phase != phaseReady || m.cfg.Train != mq2008.Train || cmd == nil || old.Err() != nil {
+		t.Fatalf("l: screen %v, generation %d (want %d), phase %d, train %q", m.loadScr != nil, m.gen, gen, m.phase, m.cfg.Train)
+	}
+	if !strings.Contains(m.status, "loading builtin:mq2008/test") {
+		t.Errorf("status while loading: %q", m.status)
+	}
+	msg, ok := cmd().(pendingLoadMsg)
+	if !ok || msg.err != nil {
+		t.Fatalf("load: %T %v", msg, msg.err)
+	}
+	// A load of an older load generation is dropped.
+	if m2, _ := update(t, m, pendingLoadMsg{gen: msg.gen - 1, v: msg.v, loadedMsg: msg.loadedMsg}); m2.gen != gen || m2.phase != phaseReady {
+		t.Error("a stale load was taken")
+	}
+	m, cmd = update(t, m, msg)
+	if m.gen <= gen || m.phase != phaseTraining || m.cfg.Train != "builtin:mq2008/test" || cmd == nil {
+		t.Errorf("after the load: generation %d, phase %d, train %q, error %q", m.gen, m.phase, m.cfg.Train, m.screen.Err)
 	}
 	if old.Err() == nil {
-		t.Error("the work of the previous load is not cancelled")
+		t.Error("the work of the previous session is not cancelled")
 	}
-	msg := m.load()
-	m, cmd = update(t, m, reloadedMsg{gen: m.gen, loadedMsg: msg.(loadedMsg)})
-	if m.phase != phaseTraining || cmd == nil {
-		t.Errorf("after the load: phase %d, error %q", m.phase, m.screen.Err)
-	}
-	// A load of an older generation is dropped.
+	// Without a session (the first load failed) a load starts the flow
+	// again at once; a load of an older generation is dropped.
 	if m2, _ := update(t, m, reloadedMsg{gen: gen, loadedMsg: loadedMsg{err: os.ErrNotExist}}); m2.phase == phaseFailed {
 		t.Error("a stale load was taken")
+	}
+}
+
+// A bad file loaded over a working session leaves the session as it was
+// (its data, ensemble, runs and kept cascades were thrown away first).
+func TestLoadScreenBadFileKeepsSession(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	bad := filepath.Join(t.TempDir(), "bad.txt")
+	if err := os.WriteFile(bad, []byte("1 qid:1 1:0.5 2:0.25\n0 qid:1 1:oops 2:0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := ready(t)
+	m, _ = update(t, m, key("k"))
+	w, gen, kept := m.w, m.gen, len(m.kept)
+	m, _ = update(t, m, key("o"))
+	m.loadScr.values = [numFields]string{bad, "", "", "", ""}
+	m, cmd := update(t, m, key("l"))
+	m, _ = update(t, m, cmd())
+	if m.w != w || m.gen != gen || m.phase != phaseReady || len(m.kept) != kept || m.cfg.Train != mq2008.Train {
+		t.Errorf("the session changed: generation %d (was %d), phase %d, kept %d (was %d), train %q", m.gen, gen, m.phase, len(m.kept), kept, m.cfg.Train)
+	}
+	if !m.errLine || !strings.Contains(m.status, bad+":2") || !strings.Contains(m.status, "this session goes on") {
+		t.Errorf("status %q", m.status)
+	}
+	if readRecent() != nil {
+		t.Errorf("a failed load was recorded: %q", readRecent())
 	}
 }
 

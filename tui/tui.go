@@ -49,6 +49,7 @@ type Model struct {
 	ctx           context.Context
 	cancel        context.CancelFunc // ends all background work (quit)
 	base          context.Context    // parent of ctx; ctx is renewed on each load
+	loadGen       int                // background loads (reload with a session); older ones are dropped
 	flowCancel    context.CancelFunc // ends the work of the current load only
 	loadScr       *loadScreen        // the load screen, when shown
 	width, height int
@@ -155,6 +156,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.screen.Frame++
 			return m, tick()
 		}
+	case pendingLoadMsg:
+		return m.loaded(msg)
 	case reloadedMsg:
 		if msg.gen != m.gen {
 			return m, nil

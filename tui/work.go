@@ -84,22 +84,26 @@ type (
 	}
 )
 
-// load reads the data sets off the UI goroutine.
-func (m Model) load() tea.Msg {
+// load reads the data sets of the workbench's configuration off the UI
+// goroutine.
+func (m Model) load() tea.Msg { return loadFiles(m.ctx, m.cfg) }
+
+// loadFiles reads the model and data sets of cfg.
+func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 	var msg loadedMsg
 	minF := 0
-	if m.cfg.Model != "" {
-		e, err := readEnsemble(m.cfg.Model)
+	if cfg.Model != "" {
+		e, err := readEnsemble(cfg.Model)
 		if err != nil {
 			return loadedMsg{err: err}
 		}
 		msg.e, minF = e, e.NumFeatures
 	}
-	for i, name := range []string{m.cfg.Train, m.cfg.Valid, m.cfg.Test} {
+	for i, name := range []string{cfg.Train, cfg.Valid, cfg.Test} {
 		if name == "" {
 			continue
 		}
-		d, err := data.LoadDataset(m.ctx, name, data.ReadOptions{MinFeatures: minF})
+		d, err := data.LoadDataset(ctx, name, data.ReadOptions{MinFeatures: minF})
 		if err != nil {
 			return loadedMsg{err: err}
 		}
@@ -111,9 +115,9 @@ func (m Model) load() tea.Msg {
 		switch i {
 		case 0:
 			minF = d.NumFeatures()
-			if m.cfg.Costs == "" {
+			if cfg.Costs == "" {
 				msg.costs = data.UniformCosts(d.NumFeatures())
-			} else if msg.costs, err = data.LoadCosts(m.cfg.Costs, d.NumFeatures()); err != nil {
+			} else if msg.costs, err = data.LoadCosts(cfg.Costs, d.NumFeatures()); err != nil {
 				return loadedMsg{err: err}
 			} else if w := msg.costs.Warning(); w != "" {
 				msg.warnings = append(msg.warnings, w)
