@@ -151,6 +151,9 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *out == "" {
 		return usageError{"--out FILE is required"}
 	}
+	if o.Features < 1 { // 0 would be the library's default, 136, reported as 0
+		return usageError{fmt.Sprintf("--features must be at least 1 (got %d)", o.Features)}
+	}
 	if err := checkOutputs([]string{*costsFlag}, *out); err != nil {
 		return err
 	}

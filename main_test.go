@@ -40,6 +40,7 @@ func TestCLIUsage(t *testing.T) {
 		{[]string{"inspect", "--nope", "builtin:mq2008/test"}, 2, "", "flag provided but not defined: -nope"},
 		{[]string{"gen", "--queries", "5"}, 2, "", "--out FILE is required"},
 		{[]string{"gen", "--queries", "0", "--out", "x.txt"}, 2, "", "--queries must be at least 1"},
+		{[]string{"gen", "--features", "0", "--out", "x.txt"}, 2, "", "--features must be at least 1 (got 0)"}, // wrote 136, said 0
 		{[]string{"gen", "--queries", "x", "--out", "x.txt"}, 2, "", `invalid value "x" for flag -queries`},
 	}
 	for _, c := range cases {

@@ -256,7 +256,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if bt := m.snap.BestTest; bt.Metrics != nil {
 				m.finished = append(slices.Clip(m.finished), baseline.Point{Method: "cronus", Split: "test", Lambda: m.runPar.Lambda, Cost: bt.Cost, Metrics: bt.Metrics})
 			}
-			m.setStatus(fmt.Sprintf("optimisation done (generation %d)", m.gen), false)
+			if !m.errLine { // an error (a refused rebuild, say) stays until the next key
+				m.setStatus(fmt.Sprintf("optimisation done (generation %d)", m.gen), false)
+			}
 		case !errors.Is(err, context.Canceled):
 			m.setStatus("optimisation: "+err.Error(), true)
 		}
@@ -517,7 +519,11 @@ func (m Model) edited(par settings) (Model, tea.Cmd) {
 	m.par = par
 	m.edits++
 	n := m.edits
-	m.setStatus(paramNames[m.sel]+" = "+paramValue(par, m.sel), false)
+	eq := " = "
+	if strings.HasSuffix(paramNames[m.sel], "≥") {
+		eq = " " // "relevant ≥ 3"
+	}
+	m.setStatus(paramNames[m.sel]+eq+paramValue(par, m.sel), false)
 	return m, tea.Tick(debounceMs*time.Millisecond, func(time.Time) tea.Msg { return debounceMsg{edit: n} })
 }
 

@@ -416,3 +416,20 @@ func TestHiddenPanelNotSelectable(t *testing.T) {
 		t.Errorf("→ on a hidden parameter: ρ %g (was %g), selection %s", m.par.Rho1, rho, paramNames[m.sel])
 	}
 }
+
+// An error on the status line (a refused rebuild, say) is not replaced by
+// the end of the run it restarted; it was, after a third of a second.
+func TestRunEndKeepsError(t *testing.T) {
+	m := ready(t)
+	done := optMsg{gen: m.gen, ev: job.Event[cronus.Snapshot, *cronus.Outcome]{Final: true}}
+	m.setStatus("no training document has a label >= 99: nothing is relevant", true)
+	m, _ = update(t, m, done)
+	if !strings.Contains(m.status, "nothing is relevant") {
+		t.Errorf("the error was replaced by %q", m.status)
+	}
+	m.setStatus("relevant ≥ 2", false)
+	m, _ = update(t, m, done)
+	if !strings.HasPrefix(m.status, "optimisation done") {
+		t.Errorf("status %q at the end of a run", m.status)
+	}
+}
