@@ -65,8 +65,7 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 // explicit --rho1 or --rhoK turns the default grid off; an explicit --rhos
 // wins over both. fs must be parsed.
 func (cf *cascadeFlags) rhoGrid(fs *flag.FlagSet) ([]float64, error) {
-	explicit := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	explicit := explicitFlags(fs)
 	if (explicit["rho1"] || explicit["rhoK"]) && !explicit["rhos"] {
 		return nil, nil
 	}
@@ -169,6 +168,13 @@ func (s *setup) fullEnsemble(d *data.Dataset) cronus.Eval {
 		ev.Metrics[sp.String()] = metric.Mean(sp, sc, d.Labels, d.QueryOffsets, metric.Options{})
 	}
 	return ev
+}
+
+// explicitFlags are the flags given on the command line (fs parsed).
+func explicitFlags(fs *flag.FlagSet) map[string]bool {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	return given
 }
 
 // checkPlot refuses a plot file whose extension cannot be drawn.

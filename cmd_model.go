@@ -33,11 +33,8 @@ func loadData(ctx context.Context, p *progress, name string, minFeatures int) (*
 		return nil, err
 	}
 	d.Name = name
-	if d.FileFeatures > 0 && d.FileFeatures < minFeatures {
-		// A model of another data set, most likely (136 features on
-		// MQ2008's 46): it scores, but not as meant.
-		fmt.Fprintf(p.w, "warning: %s has features up to %d, and %d are expected; features %d-%d read as 0 for every document\n",
-			name, d.FileFeatures, minFeatures, d.FileFeatures+1, minFeatures)
+	if w := d.PaddingWarning(); w != "" {
+		fmt.Fprintln(p.w, "warning: "+w)
 	}
 	return d, nil
 }
@@ -340,8 +337,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *modelF == "" {
 		// They shape a model's scores and cost; a cascade brings its own.
-		explicit := map[string]bool{}
-		fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+		explicit := explicitFlags(fs)
 		for _, name := range []string{"trees", "tree-cost"} {
 			if explicit[name] {
 				return usageError{"--" + name + " applies to --model only"}

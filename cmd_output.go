@@ -24,7 +24,8 @@ func checkOutputs(inputs []string, outputs ...string) error {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return fmt.Errorf("%s: the directory %s does not exist", out, dir)
 		}
-		if st, err := os.Stat(out); err == nil && st.IsDir() {
+		st, err := os.Stat(out)
+		if err == nil && st.IsDir() {
 			return fmt.Errorf("%s is a directory; give a file name", out)
 		}
 		for _, in := range inputs {
@@ -38,7 +39,9 @@ func checkOutputs(inputs []string, outputs ...string) error {
 			}
 		}
 		seen = append(seen, out)
-		if isRegularOrAbsent(out) {
+		if err != nil || st.Mode().IsRegular() {
+			// Written through a temporary file beside it (a device such as
+			// /dev/null is written to directly): the directory must take one.
 			f, err := os.CreateTemp(dir, ".cronus-check-*")
 			if err != nil {
 				var pe *fs.PathError
@@ -65,12 +68,4 @@ func samePath(a, b string) bool {
 	absA, errA := filepath.Abs(a)
 	absB, errB := filepath.Abs(b)
 	return errA == nil && errB == nil && absA == absB
-}
-
-// isRegularOrAbsent reports whether path is a regular file or does not
-// exist: the outputs written through a temporary file (a device such as
-// /dev/null is written to directly).
-func isRegularOrAbsent(path string) bool {
-	st, err := os.Stat(path)
-	return err != nil || st.Mode().IsRegular()
 }

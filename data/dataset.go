@@ -24,6 +24,18 @@ type Dataset struct {
 	docIDEnd []uint32 // end offset of document i's id in docIDBuf
 }
 
+// PaddingWarning says, when ReadOptions.MinFeatures padded d beyond the
+// features of its file (a model of another data set, most likely: 136
+// features on MQ2008's 46), that those features read as 0; "" otherwise.
+func (d *Dataset) PaddingWarning() string {
+	n := d.NumFeatures()
+	if d.FileFeatures == 0 || d.FileFeatures >= n {
+		return ""
+	}
+	return fmt.Sprintf("%s has features up to %d, and %d are expected; features %d-%d read as 0 for every document",
+		d.Name, d.FileFeatures, n, d.FileFeatures+1, n)
+}
+
 // NumDocs returns the number of documents.
 func (d *Dataset) NumDocs() int { return len(d.Labels) }
 

@@ -95,7 +95,7 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 		// A pipe (/dev/stdin, <(…)) can be read once, and the reader makes
 		// two passes: hold its text in memory. It read as one query of
 		// all-zero labels before.
-		b, err := readAll(ctx, path)
+		b, err := os.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -117,31 +117,6 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 		d.Name = filepath.Base(path)
 	}
 	return d, err
-}
-
-// readAll reads a file that is not a regular one to its end, or until ctx
-// ends.
-func readAll(ctx context.Context, path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var b []byte
-	buf := make([]byte, 1<<20)
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		n, err := f.Read(buf)
-		b = append(b, buf[:n]...)
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-	}
 }
 
 // ReadBytes reads an SVMlight/LETOR data set held in memory (plain or gzip);

@@ -280,12 +280,18 @@ func (m Model) reload(v [numFields]string) (Model, tea.Cmd) {
 	cfg.Train, cfg.Valid, cfg.Test, cfg.Costs, cfg.Model = v[0], v[1], v[2], v[3], v[4]
 	m.setStatus("loading "+cfg.Train+" … (this session goes on until it has loaded)", false)
 	return m, func() tea.Msg {
-		msg := loadFiles(ctx, cfg).(loadedMsg)
-		if msg.err == nil {
-			addRecent(v[:]) // best effort: a failure only loses the list
-		}
-		return pendingLoadMsg{gen: gen, v: v, loadedMsg: msg}
+		return pendingLoadMsg{gen: gen, v: v, loadedMsg: loadRecorded(ctx, cfg, v)}
 	}
+}
+
+// loadRecorded loads the files of cfg and, when they load, records them
+// (v) as recently used.
+func loadRecorded(ctx context.Context, cfg Config, v [numFields]string) loadedMsg {
+	msg := loadFiles(ctx, cfg).(loadedMsg)
+	if msg.err == nil {
+		addRecent(v[:]) // best effort: a failure only loses the list
+	}
+	return msg
 }
 
 // loaded takes a background load: its error leaves the session as it is;
@@ -307,14 +313,8 @@ func (m Model) loaded(msg pendingLoadMsg) (tea.Model, tea.Cmd) {
 func (m Model) restartFlow(v [numFields]string) (Model, tea.Cmd) {
 	wasLoading := m.phase == phaseLoading
 	m = m.resetFlow(v)
-	gen, ld := m.gen, m.load
-	cmd := func() tea.Msg {
-		msg := ld().(loadedMsg)
-		if msg.err == nil {
-			addRecent(v[:]) // best effort: a failure only loses the list
-		}
-		return reloadedMsg{gen: gen, loadedMsg: msg}
-	}
+	gen, ctx, cfg := m.gen, m.ctx, m.cfg
+	cmd := func() tea.Msg { return reloadedMsg{gen: gen, loadedMsg: loadRecorded(ctx, cfg, v)} }
 	if wasLoading {
 		return m, cmd // its tick runs already
 	}

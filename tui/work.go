@@ -108,9 +108,8 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 			return loadedMsg{err: err}
 		}
 		d.Name = name
-		if d.FileFeatures > 0 && d.FileFeatures < minF {
-			msg.warnings = append(msg.warnings, fmt.Sprintf("%s has features up to %d, and %d are expected; features %d-%d read as 0",
-				name, d.FileFeatures, minF, d.FileFeatures+1, minF))
+		if w := d.PaddingWarning(); w != "" {
+			msg.warnings = append(msg.warnings, w)
 		}
 		switch i {
 		case 0:
