@@ -207,12 +207,15 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	dataF := fs.String("data", "", "data `FILE` to score (required)")
 	k := newTreesFlag(fs)
 	out := fs.String("out", "", "write the scores to `FILE` (default standard output)")
+	asJSON := fs.Bool("json", false, "print a JSON report; it holds the scores unless --out is given")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case *modelF == "" || *dataF == "":
 		return usageError{"--model FILE and --data FILE are required"}
+	case *asJSON && *out == "-":
+		return usageError{"--json prints the report on standard output; give --out FILE for the scores, or leave --out out to have them in the report"}
 	}
 	if o := *out; o != "-" {
 		if err := checkOutputs([]string{*modelF, *dataF}, o); err != nil {
@@ -230,8 +233,24 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	start := time.Now()
 	scores := e.Predict(nil, d.Cols, d.NumDocs(), int(*k))
-	return writeOut(*out, stdout, func(w *bufio.Writer) error {
+	seconds := time.Since(start).Seconds()
+	var report map[string]any
+	if *asJSON {
+		trees := len(e.Trees)
+		if *k >= 0 {
+			trees = int(*k)
+		}
+		report = map[string]any{"model": *modelF, "data": *dataF, "docs": d.NumDocs(), "queries": d.NumQueries(),
+			"trees": trees, "predict_seconds": seconds}
+		if *out == "" {
+			report["scores"] = scores
+			return writeJSON(stdout, report)
+		}
+		report["out"] = *out
+	}
+	err = writeOut(*out, stdout, func(w *bufio.Writer) error {
 		var b []byte
 		for _, s := range scores {
 			b = strconv.AppendFloat(b[:0], s, 'g', -1, 64)
@@ -242,6 +261,10 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return nil
 	})
+	if err != nil || report == nil {
+		return err
+	}
+	return writeJSON(stdout, report)
 }
 
 // countSet counts the non-empty strings.

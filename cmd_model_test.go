@@ -45,6 +45,31 @@ func TestTrainPredictEval(t *testing.T) {
 		t.Fatalf("predict wrote %d scores for 2874 documents", len(lines))
 	}
 
+	// predict --json: the report holds the very scores of the text output
+	// without --out, and names the file with it.
+	type predictReport struct {
+		Docs, Queries, Trees int
+		Out                  string
+		Scores               []float64
+	}
+	var pr predictReport
+	_, outJ, errOut := runCLI(t, "predict", "--model", m1, "--data", "builtin:mq2008/test", "--trees", "7", "--json")
+	if err := json.Unmarshal([]byte(outJ), &pr); err != nil || pr.Docs != 2874 || pr.Queries != 156 || pr.Trees != 7 || len(pr.Scores) != 2874 {
+		t.Fatalf("predict --json: %v %.200s %s", err, outJ, errOut)
+	}
+	_, outT, _ := runCLI(t, "predict", "--model", m1, "--data", "builtin:mq2008/test", "--trees", "7")
+	for i, l := range strings.Fields(outT) {
+		if v, err := strconv.ParseFloat(l, 64); err != nil || v != pr.Scores[i] {
+			t.Fatalf("document %d: text %q, JSON %v", i, l, pr.Scores[i])
+		}
+	}
+	scores7 := filepath.Join(dir, "scores7.txt")
+	_, outJ, _ = runCLI(t, "predict", "--model", m1, "--data", "builtin:mq2008/test", "--trees", "7", "--out", scores7, "--json")
+	pr = predictReport{}
+	if err := json.Unmarshal([]byte(outJ), &pr); err != nil || pr.Out != scores7 || pr.Scores != nil || readFile(t, scores7) != outT {
+		t.Fatalf("predict --out --json: %v %.200s", err, outJ)
+	}
+
 	// Evaluating the model and evaluating its written scores agree.
 	run := filepath.Join(dir, "run.txt")
 	pq := filepath.Join(dir, "pq.tsv")
@@ -149,6 +174,7 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test"}, 1, bad + `:2: score "x" is not a number`},
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test"}, 1, bad},
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test", "--trees", "-1"}, 2, `invalid value "-1" for flag -trees: want a number of trees >= 0, or all`},
+		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test", "--json", "--out", "-"}, 2, "--json prints the report on standard output"},
 		{[]string{"import", "--from", "catboost", "m.txt", "--out", "x.json"}, 2, "--from must be lightgbm or xgboost"},
 		{[]string{"import", "--from", "xgboost", bad, "--out", filepath.Join(dir, "x.json")}, 1, bad},
 	}

@@ -34,7 +34,7 @@ func init() {
 		{"inspect", "FILE [--costs F] [--regroup] [--json]", "summarise a data set: queries, documents, labels, cost groups", runInspect},
 		{"gen", "--queries Q --docs-per-query M [--features D] [--costs F] [--seed S] [--world W] --out F [--json]", "write a synthetic MSLR-shaped data set", runGen},
 		{"train", "--train F [--valid F] --objective regression|binary|lambdarank --trees N --leaves L --learning-rate η [--seed S] --out MODEL [--json]", "train a tree ensemble", runTrain},
-		{"predict", "--model M --data F [--trees k] [--out F]", "write one raw score per document", runPredict},
+		{"predict", "--model M --data F [--trees k] [--out F] [--json]", "write one raw score per document", runPredict},
 		{"eval", "(--model M | --cascade C | --scores F) --data F [--costs F] [--metrics LIST] [--per-query F] [--run F] [--json]", "ranking quality and cost per document", runEval},
 		{"import", "--from lightgbm|xgboost IN --out MODEL [--json]", "convert a LightGBM or XGBoost model", runImport},
 		{"cascade", "--model M --train F --valid F [--test F] --costs F [--lambda λ --stages K --epsilon ε --sigma σ …] --out CASCADE [--json]", "optimise a cost-aware cascade of the model's trees (Cronus)", runCascade},
