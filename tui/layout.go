@@ -316,18 +316,36 @@ func pausedNote(paused bool) string {
 	return ""
 }
 
-// helpView lists every key, each description wrapped at word boundaries to
-// width w under its own column.
+// The help's columns: "  " + the key column + " " + the description, which
+// gets at least helpMinWhat cells; below 45 columns the key column narrows
+// (to helpMinKey at least) and a key wider than it gets a line of its own,
+// its description under the column.
+const helpKeyW, helpMinKey, helpMinWhat = 22, 6, 20
+
+// helpView lists every key, each description wrapped to width w under its
+// own column.
 func (m Model) helpView(w int) string {
-	const indent = 25 // "  " + the 22-wide key column + " "
+	kw := min(helpKeyW, max(w-3-helpMinWhat, helpMinKey))
+	whatW := max(w-3-kw, 1)
+	indent := strings.Repeat(" ", kw+3)
 	lines := []string{m.styles.Title.Render("keys") + m.styles.Dim.Render("  (? or esc closes)"), ""}
 	for _, k := range keyHelp {
-		for i, l := range wrapWords(k.what, max(w-indent, 20)) {
+		what := wrapWords(k.what, whatW)
+		if lipgloss.Width(k.keys) > kw {
+			for _, l := range wrapWords(k.keys, max(w-2, 1)) {
+				lines = append(lines, "  "+l)
+			}
+			for _, l := range what {
+				lines = append(lines, indent+l)
+			}
+			continue
+		}
+		for i, l := range what {
 			key := ""
 			if i == 0 {
 				key = k.keys
 			}
-			lines = append(lines, fmt.Sprintf("  %-22s %s", key, l))
+			lines = append(lines, "  "+key+strings.Repeat(" ", kw-lipgloss.Width(key))+" "+l)
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -373,11 +391,21 @@ func (m Model) helpRows() int {
 }
 
 // wrapWords breaks s into lines of at most width cells, at spaces; a word
-// longer than width gets a line of its own.
+// longer than width is broken into pieces of width cells.
 func wrapWords(s string, width int) []string {
+	width = max(width, 1)
 	var lines []string
 	line := ""
 	for _, word := range strings.Fields(s) {
+		for lipgloss.Width(word) > width {
+			if line != "" {
+				lines = append(lines, line)
+				line = ""
+			}
+			head, rest := splitCells(word, width)
+			lines = append(lines, head)
+			word = rest
+		}
 		switch {
 		case line == "":
 			line = word
@@ -389,4 +417,18 @@ func wrapWords(s string, width int) []string {
 		}
 	}
 	return append(lines, line)
+}
+
+// splitCells splits s (no escape sequences) after its first n cells, and
+// after at least one rune.
+func splitCells(s string, n int) (string, string) {
+	cells := 0
+	for i, r := range s {
+		c := lipgloss.Width(string(r))
+		if i > 0 && cells+c > n {
+			return s[:i], s[i:]
+		}
+		cells += c
+	}
+	return s, ""
 }

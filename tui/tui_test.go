@@ -277,26 +277,63 @@ func TestSaveBestCascade(t *testing.T) {
 }
 
 // TestHelpWraps: the help overlay wraps long descriptions under their column
-// instead of cutting them at the terminal's edge, and loses no word.
+// instead of cutting them at the terminal's edge, and loses no character;
+// each key is on a line of its own, whole. Below 45 columns the key column
+// narrows, and a key wider than it gets a line of its own (it was cut, and so
+// were the descriptions, wrapped to 20 cells after a 25-cell indent).
 func TestHelpWraps(t *testing.T) {
-	m := ready(t)
-	for _, w := range []int{80, 120, 160} {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	ink := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	for _, w := range []int{24, 30, 40, 44, 45, 80, 120, 160} {
 		lines := strings.Split(m.helpView(w), "\n")
 		for _, l := range lines {
 			if lipgloss.Width(l) > w {
 				t.Errorf("width %d: line of %d cells: %q", w, lipgloss.Width(l), l)
 			}
 		}
-		var got, want []string
-		for _, l := range lines[2:] {
-			got = append(got, strings.Fields(l)...)
-		}
+		var want strings.Builder
 		for _, k := range keyHelp {
-			want = append(want, strings.Fields(k.keys)...)
-			want = append(want, strings.Fields(k.what)...)
+			want.WriteString(ink(k.keys) + ink(k.what))
+			if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "  "+k.keys) }) {
+				t.Errorf("width %d: no line starts with the key %q", w, k.keys)
+			}
 		}
-		if !slices.Equal(got, want) {
-			t.Errorf("width %d: the words differ from keyHelp's:\n%q\n%q", w, got, want)
+		if got := ink(strings.Join(lines[2:], " ")); got != want.String() {
+			t.Errorf("width %d: the text differs from keyHelp's:\n%s\n%s", w, got, want.String())
+		}
+	}
+	// The descriptions start at one cell: 25 from 45 columns on (the key
+	// column keeps its width), 20 at 40 columns, where only the widest key
+	// has a line of its own.
+	for _, c := range []struct{ w, at int }{{45, 25}, {80, 25}, {40, 20}} {
+		for _, l := range strings.Split(m.helpView(c.w), "\n")[2:] {
+			r := []rune(l)
+			if l != "  tab, shift+tab, 1-5" && (len(r) <= c.at || r[c.at-1] != ' ' || r[c.at] == ' ') {
+				t.Errorf("width %d: a description off its column: %q", c.w, l)
+			}
+		}
+	}
+}
+
+// TestHelpNarrowScreen: at 40×12 the help, scrolled from top to bottom,
+// shows every one of its lines, none cut at the screen's edge.
+func TestHelpNarrowScreen(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 40, Height: 12})
+	m, _ = update(t, m, key("?"))
+	help := strings.Split(m.helpView(40), "\n")
+	seen := map[string]bool{}
+	for range len(help) {
+		for _, l := range strings.Split(m.View(), "\n") {
+			seen[strings.TrimRight(l, " ")] = true
+		}
+		m, _ = update(t, m, key("j"))
+	}
+	for _, l := range help {
+		if !seen[strings.TrimRight(l, " ")] {
+			t.Errorf("help line never shown whole at 40×12: %q", l)
 		}
 	}
 }
@@ -310,7 +347,9 @@ func TestWrapWords(t *testing.T) {
 		{"a bb ccc", 4, []string{"a bb", "ccc"}},
 		{"a bb ccc", 8, []string{"a bb ccc"}},
 		{"λ ω⁺ ±1", 4, []string{"λ ω⁺", "±1"}},
-		{"abcdefgh ij", 4, []string{"abcdefgh", "ij"}},
+		{"abcdefgh ij", 4, []string{"abcd", "efgh", "ij"}},
+		{"x abcdefghi j", 4, []string{"x", "abcd", "efgh", "i j"}},
+		{"./λ-cascade.json", 8, []string{"./λ-casc", "ade.json"}},
 		{"", 4, []string{""}},
 	} {
 		if got := wrapWords(c.s, c.width); !slices.Equal(got, c.want) {
