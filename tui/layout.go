@@ -159,18 +159,8 @@ func (m Model) trainLines(w int) []string {
 // panesView draws the panes of the optimisation screen.
 func (m Model) panesView(l layout) []string {
 	if !l.full {
-		var tabs []string
-		for i, n := range paneNames {
-			t := fmt.Sprintf("%d %s", i+1, n)
-			if i == m.pane {
-				t = m.styles.Title.Render("[" + t + "]")
-			} else {
-				t = m.styles.Dim.Render(" " + t + " ")
-			}
-			tabs = append(tabs, t)
-		}
 		r := l.panes[m.pane]
-		out := fit(strings.Join(tabs, " "), l.tabs.w, l.tabs.h)
+		out := fit(tabBar(m.pane, l.tabs.w, m.styles), l.tabs.w, l.tabs.h)
 		return append(out, fit(m.renderPane(m.pane, r.w, r.h), r.w, r.h)...)
 	}
 	out := make([]string, l.body.h)
@@ -189,6 +179,51 @@ func (m Model) panesView(l layout) []string {
 		}
 	}
 	return out
+}
+
+// paneShort are the panes' names in a tab bar too narrow for paneNames.
+var paneShort = [numPanes]string{"obj", "reach", "curve", "feat", "stages"}
+
+// tabBar is the tabs of the one-pane layout, pane sel selected, in the first
+// of these forms that fits in w cells: the full names, padded to line up
+// with the selected tab's brackets; the full names; the selected tab's full
+// name and the others' short names; the short names; only the selected tab
+// named (in full, then short) and the others by number; only numbers.
+func tabBar(sel, w int, st views.Styles) string {
+	full, short := &paneNames, &paneShort
+	forms := []struct {
+		name, others *[numPanes]string // nil: the number alone
+		pad          bool
+	}{
+		{full, full, true}, {full, full, false}, {full, short, false}, {short, short, false},
+		{full, nil, false}, {short, nil, false}, {nil, nil, false},
+	}
+	var bar string
+	for _, f := range forms {
+		tabs := make([]string, numPanes)
+		for i := range tabs {
+			t, names := fmt.Sprint(i+1), f.others
+			if i == sel {
+				names = f.name
+			}
+			if names != nil {
+				t += " " + names[i]
+			}
+			switch {
+			case i == sel:
+				t = st.Title.Render("[" + t + "]")
+			case f.pad:
+				t = st.Dim.Render(" " + t + " ")
+			default:
+				t = st.Dim.Render(t)
+			}
+			tabs[i] = t
+		}
+		if bar = strings.Join(tabs, " "); lipgloss.Width(bar) <= w {
+			break
+		}
+	}
+	return bar
 }
 
 // renderPane draws pane i in w × h cells.

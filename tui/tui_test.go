@@ -472,3 +472,54 @@ func TestRunEndKeepsError(t *testing.T) {
 		t.Errorf("status %q at the end of a run", m.status)
 	}
 }
+
+// TestTabBarNarrow: below the full layout every pane's tab stays on screen,
+// named as long as the names fit (at 40 columns the short names), the
+// selected one in brackets; the full bar (57 cells) was cut, hiding
+// "features" and "stages" at 40 columns.
+func TestTabBarNarrow(t *testing.T) {
+	m := ready(t)
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 40, Height: 12})
+	for pane := range numPanes {
+		m, _ = update(t, m, key(fmt.Sprint(pane+1)))
+		bar := strings.Fields(strings.Split(m.View(), "\n")[0])
+		want := []string{"1", "obj", "2", "reach", "3", "curve", "4", "feat", "5", "stages"}
+		want[2*pane], want[2*pane+1] = "["+want[2*pane], paneNames[pane]+"]"
+		if pane == paneObjective || pane == paneFeatures {
+			want[2*pane+1] = paneShort[pane] + "]" // no room for the full name
+		}
+		if !slices.Equal(bar, want) {
+			t.Errorf("pane %d at 40 columns: tabs %q, want %q", pane+1, bar, want)
+		}
+	}
+	for w := 11; w < fullWidth; w++ {
+		for sel := range numPanes {
+			bar := tabBar(sel, w, m.styles)
+			if lipgloss.Width(bar) > w {
+				t.Errorf("width %d: the tabs take %d cells: %q", w, lipgloss.Width(bar), bar)
+			}
+			for i := range numPanes {
+				n := fmt.Sprint(i + 1)
+				if i == sel {
+					n = "[" + n
+				}
+				if !slices.ContainsFunc(strings.Fields(bar), func(f string) bool { return strings.HasPrefix(f, n) }) {
+					t.Errorf("width %d: no tab %s in %q", w, n, bar)
+				}
+			}
+			// Every pane named: a short name is the start of the full one.
+			named := func(names [numPanes]string) bool {
+				for i, n := range names {
+					if !strings.Contains(bar, fmt.Sprint(i+1)+" "+n) {
+						return false
+					}
+				}
+				return true
+			}
+			selFull := strings.Contains(bar, "["+fmt.Sprint(sel+1)+" "+paneNames[sel]+"]")
+			if w >= 57 && !named(paneNames) || w >= 39 && !named(paneShort) || w >= 21 && !selFull && !named(paneShort) {
+				t.Errorf("width %d: a name is missing from %q", w, bar)
+			}
+		}
+	}
+}
