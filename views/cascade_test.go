@@ -1,6 +1,7 @@
 package views
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -333,6 +334,76 @@ func TestHbar(t *testing.T) {
 	} {
 		if got := hbar(c.f, c.cells); got != c.want {
 			t.Errorf("hbar(%g, %d) = %q, want %q", c.f, c.cells, got, c.want)
+		}
+	}
+}
+
+// TestStageTableNarrow: a stage table too wide for its pane hides whole
+// columns, by priority, and says how many; every column shown is whole, and
+// its cells are the full table's (at 40 columns the test column was cut).
+func TestStageTableNarrow(t *testing.T) {
+	s := sampleSnapshot()
+	parse := func(table string) (heads []string, rows [][]string) {
+		lines := strings.Split(table, "\n")
+		heads = strings.Fields(strings.Replace(lines[1], "train soft/hard", "train-soft/hard", 1))
+		for _, l := range lines[2:] {
+			if f := strings.Fields(l); len(f) > 0 && !strings.HasPrefix(l, "…") {
+				rows = append(rows, f)
+			}
+		}
+		return heads, rows
+	}
+	fullHeads, fullRows := parse(RenderStageTable(s, 200, 14, PlainStyles()))
+	// The columns shown as the table narrows: each step hides one more
+	// (the second narrows the training column to the hard fraction).
+	steps := [][]string{slices.Clone(fullHeads)}
+	for _, drop := range []string{"valid", "train-soft/hard", "active", "+trees", "+feat", "train", "test", "+cost", "θ"} {
+		next := slices.Clone(steps[len(steps)-1])
+		i := slices.Index(next, drop)
+		if drop == "train-soft/hard" {
+			next[i] = "train"
+		} else {
+			next = slices.Delete(next, i, i+1)
+		}
+		steps = append(steps, next)
+	}
+	last := 0
+	for w := 80; w >= 8; w-- {
+		got := RenderStageTable(s, w, 14, PlainStyles())
+		checkFits(t, "stages", got, w, 14)
+		heads, rows := parse(got)
+		step := slices.IndexFunc(steps, func(h []string) bool { return slices.Equal(h, heads) })
+		if step < last {
+			t.Fatalf("width %d: columns %q, not one of the narrowing steps from step %d on:\n%s", w, heads, last, got)
+		}
+		last = step
+		for i, r := range rows {
+			if len(r) != len(heads) {
+				t.Errorf("width %d: row %d has %d cells for %d columns: %q", w, i+1, len(r), len(heads), r)
+				continue
+			}
+			for j, h := range heads {
+				var want string
+				if h == "train" { // the hard fraction of the full table's "train soft/hard"
+					_, want, _ = strings.Cut(fullRows[i][slices.Index(fullHeads, "train-soft/hard")], "/")
+				} else {
+					want = fullRows[i][slices.Index(fullHeads, h)]
+				}
+				if r[j] != want {
+					t.Errorf("width %d: stage %d, %s is %q, want %q", w, i+1, h, r[j], want)
+				}
+			}
+		}
+		title := strings.Split(got, "\n")[0]
+		note := fmt.Sprintf(" · %d columns hidden", step)
+		if step == 1 {
+			note = " · 1 column hidden"
+		}
+		if (step > 0 && w >= 34) != strings.HasSuffix(title, note) {
+			t.Errorf("width %d: %d columns hidden, the title says %q", w, step, title)
+		}
+		if w >= 40 && !slices.Contains(heads, "test") {
+			t.Errorf("width %d: no test column: %q", w, heads)
 		}
 	}
 }

@@ -157,27 +157,31 @@ func RenderFeatureGrid(s cronus.Snapshot, groupSizes []int, width, height int, s
 }
 
 // stageColumns are the columns of the stage table in order, with the
-// priority at which they give way when the table is too wide (higher goes
+// priority at which they give way when the table is too wide (lower goes
 // first; 0 never). "train" is the narrow form of "train soft/hard".
 var stageColumns = []struct {
 	head string
 	drop int
 }{
-	{"stage", 0}, {"θ", 0}, {"active", 3}, {"+trees", 4}, {"+feat", 0}, {"+cost", 0},
-	{"train soft/hard", 2}, {"train", 0}, {"valid", 1}, {"test", 0},
+	{"stage", 0}, {"θ", 9}, {"active", 3}, {"+trees", 4}, {"+feat", 5}, {"+cost", 8},
+	{"train soft/hard", 2}, {"train", 6}, {"valid", 1}, {"test", 7},
 }
 
 // RenderStageTable draws one row per stage: the exit threshold θ (− for the
 // last stage, which keeps every input), the trees with a non-zero weight,
 // the trees and features first evaluated there, the cost first paid there
 // per document reaching it, and the fraction reaching it: training soft (d_k)
-// and hard, validation and test. When the table is too wide, the validation
-// column goes first, then the soft fraction, the active and the new trees.
+// and hard, validation and test. When the table is too wide, its columns
+// are set one space apart instead of two, and while that is not enough they
+// give way one by one: the validation column first, then the soft fraction,
+// the active and the new trees, the new features, the training fraction,
+// test, the new cost and θ. The title says how many columns are hidden
+// (a training column narrowed to the hard fraction counts as one).
 // During optimisation the stage just optimised is marked with ▸.
 func RenderStageTable(s cronus.Snapshot, width, height int, st Styles) string {
-	title := st.Title.Render(fmt.Sprintf("stages (K = %d)", len(s.Stages)))
+	plain := fmt.Sprintf("stages (K = %d)", len(s.Stages))
 	if len(s.Stages) == 0 {
-		return fitBlock([]string{title, "", st.Dim.Render("no stages yet")}, width, height, st)
+		return fitBlock([]string{st.Title.Render(plain), "", st.Dim.Render("no stages yet")}, width, height, st)
 	}
 	rows := [][]string{make([]string, len(stageColumns))}
 	for j, c := range stageColumns {
@@ -205,27 +209,53 @@ func RenderStageTable(s cronus.Snapshot, width, height int, st Styles) string {
 	for j, c := range stageColumns {
 		keep[j] = c.head != "train"
 	}
-	tableWidth := func() int {
-		w := -2
+	tableWidth := func(gap int) int {
+		w := -gap
 		for j, k := range keep {
 			if k {
-				w += widths[j] + 2
+				w += widths[j] + gap
 			}
 		}
 		return w
 	}
-	for drop := 1; drop <= 4 && tableWidth() > width; drop++ {
+	gap := 2
+	for drop := 1; ; drop++ {
+		if tableWidth(2) <= width {
+			break
+		}
+		if gap = 1; tableWidth(1) <= width {
+			break
+		}
 		j := slices.IndexFunc(stageColumns, func(c struct {
 			head string
 			drop int
 		}) bool {
 			return c.drop == drop
 		})
-		keep[j] = false
+		if j < 0 {
+			break // only the stage numbers are left
+		}
 		if stageColumns[j].head == "train soft/hard" {
 			keep[j+1] = true
 		}
+		keep[j] = false
 	}
+	hidden := 0
+	for j, c := range stageColumns {
+		if !keep[j] && c.head != "train" {
+			hidden++
+		}
+	}
+	title := plain
+	if hidden > 0 {
+		cols := "columns"
+		if hidden == 1 {
+			cols = "column"
+		}
+		title = pickTitle(width, fmt.Sprintf("%s · %d %s hidden", plain, hidden, cols),
+			pickTitle(width, fmt.Sprintf("%s · %d hidden", plain, hidden), plain))
+	}
+	title = st.Title.Render(title)
 	lines := []string{title}
 	for i, r := range rows {
 		var cells []string
@@ -234,7 +264,7 @@ func RenderStageTable(s cronus.Snapshot, width, height int, st Styles) string {
 				cells = append(cells, strings.Repeat(" ", widths[j]-lipgloss.Width(c))+c)
 			}
 		}
-		line := strings.Join(cells, "  ")
+		line := strings.Join(cells, strings.Repeat(" ", gap))
 		if i == 0 {
 			line = st.Heading.Render(line)
 		}
