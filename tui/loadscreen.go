@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/views"
@@ -420,11 +421,15 @@ func (m Model) loadView(w, h int) string {
 		hint = "  type a path (~ is home) · enter or tab accepts · esc cancels · ctrl+u clears"
 	}
 	lines := []string{st.Title.Render("load") + st.Dim.Render(hint)}
+	// A field's value is "  name   " (9 cells) on: a path too long for the
+	// rest of the line shows its end, where the typing cursor and the
+	// file name are.
+	valueW := w - 9
 	for i, n := range fieldNames {
-		v := ls.values[i]
+		v := keepTail(ls.values[i], valueW)
 		switch {
 		case ls.typing && i == ls.field:
-			v = ls.input + "▏"
+			v = keepTail(ls.input+"▏", valueW)
 		case v == "":
 			v = st.Dim.Render("(none)")
 		}
@@ -435,7 +440,13 @@ func (m Model) loadView(w, h int) string {
 		lines = append(lines, it)
 	}
 	if ls.err != "" {
-		lines = append(lines, "", st.Error.Render(ls.err))
+		msg := wrapWords(ls.err, w)
+		if len(lines)+1+len(msg) <= h {
+			lines = append(lines, "") // else no room to spare
+		}
+		for _, l := range msg {
+			lines = append(lines, st.Error.Render(l))
+		}
 	} else {
 		lines = append(lines, "")
 	}
@@ -458,3 +469,21 @@ func (m Model) loadView(w, h int) string {
 }
 
 func padRight(s string, n int) string { return s + strings.Repeat(" ", max(n-len(s), 0)) }
+
+// keepTail is s when it fits in w cells, else "…" and as much of its end as
+// fits.
+func keepTail(s string, w int) string {
+	if lipgloss.Width(s) <= w {
+		return s
+	}
+	r := []rune(s)
+	tail := 0
+	for cells := 1; tail < len(r); tail++ {
+		c := lipgloss.Width(string(r[len(r)-1-tail]))
+		if cells+c > w {
+			break
+		}
+		cells += c
+	}
+	return "…" + string(r[len(r)-tail:])
+}

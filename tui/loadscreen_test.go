@@ -360,3 +360,39 @@ func TestLoadScreenTypesPath(t *testing.T) {
 		t.Errorf("enter on the list's line does not open the input (line %d)", i)
 	}
 }
+
+// TestLoadScreenNarrow: at 40×12 a path too long for its line shows its end,
+// where the typing cursor is, after "…" (the line was cut, hiding what was
+// typed last); a file chosen keeps its name in view the same way, and the
+// message refusing a path wraps instead of losing its reason.
+func TestLoadScreenNarrow(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 40, Height: 12})
+	m, _ = update(t, m, key("o"))
+	typed := "/home/someone/data/letor/mq2008/Fold1/no-such-train.txt"
+	m = typePath(t, m, typed)
+	line := func(m Model, prefix string) string {
+		for _, l := range strings.Split(m.View(), "\n") {
+			if strings.HasPrefix(l, prefix) {
+				return strings.TrimRight(l, " ")
+			}
+		}
+		t.Fatalf("no line %q:\n%s", prefix, m.View())
+		return ""
+	}
+	tail := typed[len(typed)-(40-lipgloss.Width("▸ train  …▏")):]
+	if got, want := line(m, "▸ train"), "▸ train  …"+tail+"▏"; got != want {
+		t.Errorf("typing a long path at 40 columns:\n got %q\nwant %q", got, want)
+	}
+	m, _ = update(t, m, special(tea.KeyEnter))
+	if v := strings.Join(strings.Fields(m.View()), ""); !strings.Contains(v, strings.ReplaceAll(typed+": no such file or directory", " ", "")) {
+		t.Errorf("the refusal is not shown whole at 40 columns:\n%s", m.View())
+	}
+	m, _ = update(t, m, special(tea.KeyEsc))
+	m.loadScr.values[fieldValid] = "/home/someone/data/letor/mq2008/Fold1/vali.txt"
+	if got := line(m, "  valid"); !strings.HasPrefix(got, "  valid  …") || !strings.HasSuffix(got, "/Fold1/vali.txt") || lipgloss.Width(got) != 40 {
+		t.Errorf("a long file name at 40 columns: %q", got)
+	}
+}
