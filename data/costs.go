@@ -179,7 +179,7 @@ func ReadCosts(r io.Reader, name string, numFeatures int) (*Costs, error) {
 			return nil, err
 		}
 		if lr.line == 1 {
-			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+			line = bytes.TrimPrefix(line, utf8BOM)
 		}
 		if msg := p.parse(lr.line, line); msg != "" {
 			return nil, &ParseError{File: name, Line: lr.line, Msg: msg}

@@ -272,6 +272,16 @@ func TestReadCostsFileGzip(t *testing.T) {
 	if !reflect.DeepEqual(c.Cost, ref.Cost) {
 		t.Errorf("gzip costs differ from plain costs")
 	}
+	// A byte order mark inside the compressed text is skipped too.
+	var withBOM bytes.Buffer
+	zw = gzip.NewWriter(&withBOM)
+	zw.Write(append([]byte("\xef\xbb\xbf"), plain...))
+	zw.Close()
+	bom := filepath.Join(dir, "bom.gz")
+	os.WriteFile(bom, withBOM.Bytes(), 0o644)
+	if c, err := ReadCostsFile(bom, 136); err != nil || !reflect.DeepEqual(c.Cost, ref.Cost) {
+		t.Errorf("gzip costs with a byte order mark: error %v, or costs differ from plain costs", err)
+	}
 
 	bad := filepath.Join(dir, "bad.gz")
 	os.WriteFile(bad, []byte{0x1f, 0x8b, 0, 0, 0}, 0o644)

@@ -79,8 +79,9 @@ type source struct {
 // (without qids the file is one query); feature indices from 1 to
 // MaxFeatureIndex, each at most once per line, absent features 0; the
 // comment, trimmed, is kept as the document id. Blank lines and lines whose
-// first non-blank character is '#' are skipped; LF or CRLF. Lines of one
-// query must be contiguous unless opt.Regroup is set.
+// first non-blank character is '#' are skipped; LF or CRLF; a UTF-8 byte
+// order mark at the start of the text is skipped. Lines of one query must be
+// contiguous unless opt.Regroup is set.
 //
 // Every error in the input is a *ParseError naming the file and line.
 func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, error) {
@@ -203,6 +204,7 @@ func chunker(ctx context.Context, src source, opt *ReadOptions, pass int, out ch
 	defer closeFn()
 	var carry []byte
 	line, seq := 1, 0
+	atStart := true // a byte order mark at the start is still to be looked for
 	for {
 		var buf []byte
 		select {
@@ -237,6 +239,15 @@ func chunker(ctx context.Context, src source, opt *ReadOptions, pass int, out ch
 					return &ParseError{File: src.name, Line: at, Msg: msg}
 				}
 				return fmt.Errorf("%s: %w", src.name, rerr)
+			}
+			// Drop a UTF-8 byte order mark at the start of the text (after
+			// decompression), once enough has been read to tell.
+			if atStart && (len(buf) >= len(utf8BOM) || atEOF || !bytes.HasPrefix(utf8BOM, buf)) {
+				atStart = false
+				if bytes.HasPrefix(buf, utf8BOM) {
+					buf = buf[:copy(buf, buf[len(utf8BOM):])]
+					old = max(old-len(utf8BOM), 0)
+				}
 			}
 			if atEOF {
 				eof = true
@@ -278,7 +289,10 @@ func chunker(ctx context.Context, src source, opt *ReadOptions, pass int, out ch
 	}
 }
 
-var nl = []byte{'\n'}
+var (
+	nl      = []byte{'\n'}
+	utf8BOM = []byte("\xef\xbb\xbf")
+)
 
 // pipeline feeds the chunks of src to opt.Workers goroutines calling work,
 // and returns the error of the earliest chunk that failed (so the message

@@ -15,6 +15,7 @@ import (
 // as the reader (see ReadFile), written for clarity, not speed. It returns
 // nil when the input must be refused.
 func refParse(in string, maxLine int, limit int64) *Dataset {
+	in = strings.TrimPrefix(in, "\xef\xbb\xbf")
 	if in == "" || strings.IndexByte(in, 0) >= 0 {
 		return nil
 	}
@@ -131,6 +132,7 @@ func FuzzReadBytes(f *testing.F) {
 		"1 qid:1 9999999:1\n", "1 qid:x 1:1\n", "1 qid:1 1\n", "\x00\x01", "",
 		"1 qid:1 2:1 1:1 # unsorted\n", "1 qid:1 1:0.123456789 2:1e-7 3:00012.5\n",
 		"1 qid:1 1:1\n" + strings.Repeat("x", 70) + "\n",
+		"\xef\xbb\xbf1 qid:1 1:1\n0 qid:1 2:1\n", "\xef\xbb\xbf", "1 qid:1 1:1\n\xef\xbb\xbf1 qid:1 1:1\n",
 	} {
 		f.Add([]byte(s), uint8(3))
 		f.Add(gz(f, s), uint8(40))

@@ -28,7 +28,8 @@ func TestReadFileFromPipe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, b := range map[string][]byte{"plain": text, "gzip": gz.Bytes()} {
+	bom := append([]byte("\xef\xbb\xbf"), text...)
+	for name, b := range map[string][]byte{"plain": text, "gzip": gz.Bytes(), "byte order mark": bom} {
 		r, w, err := os.Pipe()
 		if err != nil {
 			t.Fatal(err)

@@ -96,6 +96,52 @@ func TestReadGzipSameAsPlain(t *testing.T) {
 	}
 }
 
+// A UTF-8 byte order mark (what Windows editors write) at the start of the
+// text, plain or gzip, is skipped, whatever the chunking; anywhere else it is
+// part of the line.
+func TestReadByteOrderMark(t *testing.T) {
+	const bom = "\xef\xbb\xbf"
+	plain := "2 qid:1 1:0.5 3:1 # a\r\n0 qid:1 2:0.25\n1 qid:7 1:1\n"
+	want, err := readString(t, plain, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, b := range map[string][]byte{"plain": []byte(bom + plain), "gzip": gz(t, bom+plain)} {
+		file := filepath.Join(dir, name+".txt")
+		if err := os.WriteFile(file, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range []int{1, 2, 3, 4, 16, 0} {
+			got, err := ReadFile(context.Background(), file, ReadOptions{chunkSize: size, Workers: 2})
+			if err != nil {
+				t.Fatalf("%s, chunk %d: %v", name, size, err)
+			}
+			got.Name = want.Name
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, chunk %d: labels %v, cols %v; without the mark: %v, %v", name, size, got.Labels, got.Cols, want.Labels, want.Cols)
+			}
+		}
+	}
+	// A first line as long as allowed stays allowed with the mark before it.
+	line := "1 qid:1 1:1 # " + strings.Repeat("x", 50)
+	if _, err := readString(t, bom+line+"\n", ReadOptions{maxLine: len(line), chunkSize: 4}); err != nil {
+		t.Errorf("longest line after a mark: %v", err)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{bom + "1 qid:1 1:1\nx qid:1 1:1\n", `in.txt:2: label "x" is not a number; expected a finite number`},
+		{"1 qid:1 1:1\n" + bom + "1 qid:1 1:1\n", `in.txt:2: label "\ufeff1" is not a number; expected a finite number`},
+		{bom + bom + "1 qid:1 1:1\n", `in.txt:1: label "\ufeff1" is not a number; expected a finite number`},
+		{bom, "in.txt: empty file; expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"},
+	} {
+		for _, size := range []int{1, 2, 0} {
+			if _, err := readString(t, tc.in, ReadOptions{chunkSize: size}); err == nil || err.Error() != tc.want {
+				t.Errorf("%q, chunk %d: got %v, want %s", tc.in, size, err, tc.want)
+			}
+		}
+	}
+}
+
 // The result must not depend on how the text is cut into chunks or how many
 // workers parse it.
 func TestReadChunkingInvariant(t *testing.T) {
