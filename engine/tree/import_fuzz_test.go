@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,6 +28,7 @@ func FuzzImportLightGBM(f *testing.F) {
 	f.Add([]byte("tree\nversion=v4\nmax_feature_idx=2\n\nTree=0\nnum_leaves=1\nleaf_value=0.5\nshrinkage=1\n\nend of trees\n"))
 	f.Add([]byte("tree\nmax_feature_idx=1\n\nTree=0\nnum_leaves=2\nsplit_feature=1\nthreshold=0.5\ndecision_type=2\nleft_child=-1\nright_child=-2\nleaf_value=1 nan\n\nend of trees\n"))
 	f.Add([]byte("tree\nmax_feature_idx=1\naverage_output\n\nTree=0\nnum_leaves=2\nsplit_feature=1\nthreshold=1e300\ndecision_type=8\nleft_child=-1\nright_child=-2\nleaf_value=1 2\n\nend of trees\n\nparameters:\n[boosting: dart]\n[drop_rate: 0.1]\nend of parameters\n"))
+	f.Add([]byte("tree\nmax_feature_idx=1\n\nTree=0\nnum_leaves=1\nleaf_value=-inf\n\nend of trees\n"))
 	f.Add([]byte("tree\n"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -50,6 +52,9 @@ func FuzzImportXGBoost(f *testing.F) {
 	})
 }
 
+// errLine finds the line an error names, as in "in.model:12: ...".
+var errLine = regexp.MustCompile(`^` + regexp.QuoteMeta(fuzzName) + `:([0-9]+):`)
+
 // checkImported holds what an importer returned to the contract above.
 func checkImported(t *testing.T, data []byte, e *Ensemble, prov map[string]any, err error) {
 	t.Helper()
@@ -59,6 +64,11 @@ func checkImported(t *testing.T, data []byte, e *Ensemble, prov map[string]any, 
 		}
 		if !strings.HasPrefix(err.Error(), fuzzName+":") {
 			t.Fatalf("error does not name the file: %v", err)
+		}
+		if m := errLine.FindStringSubmatch(err.Error()); m != nil {
+			if n, _ := strconv.Atoi(m[1]); n < 1 || n > bytes.Count(data, []byte("\n"))+1 {
+				t.Fatalf("error names line %d of a file of %d lines: %v", n, bytes.Count(data, []byte("\n"))+1, err)
+			}
 		}
 		return
 	}

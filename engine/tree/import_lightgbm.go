@@ -51,7 +51,9 @@ func ImportLightGBM(r io.Reader, name string) (*Ensemble, map[string]any, error)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	p := &lgbParser{name: name, lines: strings.Split(string(data), "\n")}
+	// Without the final newline, the last element is the file's last line
+	// (what a message about the end of the file names), not an empty one.
+	p := &lgbParser{name: name, lines: strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")}
 	for i, l := range p.lines {
 		p.lines[i] = strings.TrimRight(l, "\r")
 	}
@@ -137,9 +139,10 @@ func (p *lgbParser) parse() (*Ensemble, map[string]any, error) {
 			if err != nil || k != len(e.Trees) {
 				return nil, nil, p.errorf(i+1, "%q: want Tree=%d", l, len(e.Trees))
 			}
+			start := i + 1
 			var kv map[string]lgbField
 			kv, i = p.block(i + 1)
-			t, err := p.tree(k, i, kv, numFeatures)
+			t, err := p.tree(k, start, kv, numFeatures)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -254,13 +257,14 @@ func (p *lgbParser) parameters(i int) map[string]string {
 	return params
 }
 
-// tree converts tree k, whose key=value lines are kv and whose block ends
-// before line index end.
-func (p *lgbParser) tree(k, end int, kv map[string]lgbField, numFeatures int) (Tree, error) {
+// tree converts tree k, whose "Tree=k" line is start and whose key=value
+// lines are kv. A missing key is reported on the Tree= line; every other
+// error on the line of the key at fault.
+func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) (Tree, error) {
 	get := func(key string) (lgbField, error) {
 		f, ok := kv[key]
 		if !ok {
-			return f, p.errorf(end, "tree %d: no %s= line", k, key)
+			return f, p.errorf(start, "tree %d: no %s= line", k, key)
 		}
 		return f, nil
 	}
@@ -282,32 +286,39 @@ func (p *lgbParser) tree(k, end int, kv map[string]lgbField, numFeatures int) (T
 		return Tree{}, p.errorf(f.line, "tree %d: linear trees are not supported (leaf_coeff)", k)
 	}
 	var t Tree
-	leaves, err := p.floats(k, kv, "leaf_value", numLeaves, end)
+	leaves, err := p.floats(k, kv, "leaf_value", numLeaves, start)
 	if err != nil {
 		return Tree{}, err
+	}
+	// Checked here rather than left to Validate, whose errors are reported
+	// on the left_child line, and which a single-leaf tree skips.
+	for j, v := range leaves {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return Tree{}, p.errorf(kv["leaf_value"].line, "tree %d: leaf %d: leaf_value %q is not finite", k, j, strings.Fields(kv["leaf_value"].val)[j])
+		}
 	}
 	t.Leaves = leaves
 	n := numLeaves - 1
 	if n == 0 {
 		return t, nil
 	}
-	splits, err := p.ints(k, kv, "split_feature", n, end)
+	splits, err := p.ints(k, kv, "split_feature", n, start)
 	if err != nil {
 		return Tree{}, err
 	}
-	thresholds, err := p.floats(k, kv, "threshold", n, end)
+	thresholds, err := p.floats(k, kv, "threshold", n, start)
 	if err != nil {
 		return Tree{}, err
 	}
-	decisions, err := p.ints(k, kv, "decision_type", n, end)
+	decisions, err := p.ints(k, kv, "decision_type", n, start)
 	if err != nil {
 		return Tree{}, err
 	}
-	left, err := p.ints(k, kv, "left_child", n, end)
+	left, err := p.ints(k, kv, "left_child", n, start)
 	if err != nil {
 		return Tree{}, err
 	}
-	right, err := p.ints(k, kv, "right_child", n, end)
+	right, err := p.ints(k, kv, "right_child", n, start)
 	if err != nil {
 		return Tree{}, err
 	}
@@ -362,17 +373,19 @@ func (p *lgbParser) tree(k, end int, kv map[string]lgbField, numFeatures int) (T
 			*c.dst = int32(c.v)
 		}
 	}
+	// What Validate can still find is the shape the children give the tree.
 	if err := t.Validate(numFeatures); err != nil {
 		return Tree{}, p.errorf(kv["left_child"].line, "tree %d: %v", k, err)
 	}
 	return t, nil
 }
 
-// fields returns the want space-separated values of key.
-func (p *lgbParser) fields(k int, kv map[string]lgbField, key string, want, end int) ([]string, int, error) {
+// fields returns the want space-separated values of key and its line; start
+// is the line of the tree's "Tree=" line, where a missing key is reported.
+func (p *lgbParser) fields(k int, kv map[string]lgbField, key string, want, start int) ([]string, int, error) {
 	f, ok := kv[key]
 	if !ok {
-		return nil, end, p.errorf(end, "tree %d: no %s= line", k, key)
+		return nil, start, p.errorf(start, "tree %d: no %s= line", k, key)
 	}
 	vs := strings.Fields(f.val)
 	if len(vs) != want {
@@ -381,8 +394,8 @@ func (p *lgbParser) fields(k int, kv map[string]lgbField, key string, want, end 
 	return vs, f.line, nil
 }
 
-func (p *lgbParser) ints(k int, kv map[string]lgbField, key string, want, end int) ([]int, error) {
-	vs, line, err := p.fields(k, kv, key, want, end)
+func (p *lgbParser) ints(k int, kv map[string]lgbField, key string, want, start int) ([]int, error) {
+	vs, line, err := p.fields(k, kv, key, want, start)
 	if err != nil {
 		return nil, err
 	}
@@ -397,8 +410,8 @@ func (p *lgbParser) ints(k int, kv map[string]lgbField, key string, want, end in
 	return xs, nil
 }
 
-func (p *lgbParser) floats(k int, kv map[string]lgbField, key string, want, end int) ([]float64, error) {
-	vs, line, err := p.fields(k, kv, key, want, end)
+func (p *lgbParser) floats(k int, kv map[string]lgbField, key string, want, start int) ([]float64, error) {
+	vs, line, err := p.fields(k, kv, key, want, start)
 	if err != nil {
 		return nil, err
 	}

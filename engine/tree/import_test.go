@@ -329,6 +329,55 @@ func TestImportLightGBMMissing(t *testing.T) {
 	}
 }
 
+// TestImportLightGBMLines checks that every error about a tree names the
+// line that holds the fault (lgbTiny: Tree=0 on line 12, threshold 17,
+// decision_type 18, left_child 19, right_child 20, leaf_value 21).
+func TestImportLightGBMLines(t *testing.T) {
+	tiny := strings.NewReplacer("DT", "2", "TH", "0.5").Replace(lgbTiny)
+	stump := strings.NewReplacer("num_leaves=2", "num_leaves=1", "split_feature=1", "split_feature=",
+		"threshold=0.5", "threshold=", "decision_type=2", "decision_type=", "left_child=-1", "left_child=",
+		"right_child=-2", "right_child=", "leaf_value=1 2", "leaf_value=V").Replace(tiny)
+	endOfTrees := strings.Index(tiny, "end of trees")
+	shrinkage := strings.Index(tiny, "shrinkage=1") + len("shrinkage=1") // the end of line 28
+	cases := []struct{ what, src, want string }{
+		{"NaN leaf of a stump", strings.Replace(stump, "leaf_value=V", "leaf_value=nan", 1),
+			`tiny.txt:21: tree 0: leaf 0: leaf_value "nan" is not finite`},
+		// A truncated file: the error is on its last line, the one before the
+		// final newline if there is one.
+		{"truncated after blank lines", tiny[:endOfTrees],
+			`tiny.txt:30: unexpected end of file after 1 trees, no "end of trees" line (truncated?)`},
+		{"truncated after a newline", tiny[:shrinkage+1],
+			`tiny.txt:28: unexpected end of file after 1 trees, no "end of trees" line (truncated?)`},
+		{"truncated in a line", tiny[:shrinkage],
+			`tiny.txt:28: unexpected end of file after 1 trees, no "end of trees" line (truncated?)`},
+	}
+	// Edits of tiny: what becomes what, and the whole message.
+	for _, c := range [][4]string{
+		{"NaN leaf", "leaf_value=1 2", "leaf_value=1 nan", `tiny.txt:21: tree 0: leaf 1: leaf_value "nan" is not finite`},
+		{"infinite leaf", "leaf_value=1 2", "leaf_value=-inf 2", `tiny.txt:21: tree 0: leaf 0: leaf_value "-inf" is not finite`},
+		{"garbled leaf", "leaf_value=1 2", "leaf_value=1 2x", `tiny.txt:21: tree 0: leaf_value: "2x" is not a number`},
+		{"NaN threshold", "threshold=0.5", "threshold=nan", "tiny.txt:17: tree 0: node 0 has a NaN threshold"},
+		{"categorical", "decision_type=2", "decision_type=1", "tiny.txt:18: tree 0: node 0: categorical splits are not supported"},
+		{"left child out of range", "left_child=-1", "left_child=-3", "tiny.txt:19: tree 0: node 0: child -3 out of range"},
+		{"right child out of range", "right_child=-2", "right_child=1", "tiny.txt:20: tree 0: node 0: child 1 out of range"},
+		{"leaf reached twice", "right_child=-2", "right_child=-1", "tiny.txt:19: tree 0: leaf 0 out of range or reached twice"},
+		{"no leaf_value", "leaf_value=", "leaf_values=", "tiny.txt:12: tree 0: no leaf_value= line"},
+		{"no num_leaves", "num_leaves=", "leaves=", "tiny.txt:12: tree 0: no num_leaves= line"},
+		{"no right_child", "right_child=", "right=", "tiny.txt:12: tree 0: no right_child= line"},
+	} {
+		cases = append(cases, struct{ what, src, want string }{c[0], strings.Replace(tiny, c[1], c[2], 1), c[3]})
+	}
+	for _, c := range cases {
+		_, _, err := ImportLightGBM(strings.NewReader(c.src), "tiny.txt")
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: error %v,\nwant %s", c.what, err, c.want)
+		}
+	}
+	if _, _, err := ImportLightGBM(strings.NewReader(strings.Replace(stump, "leaf_value=V", "leaf_value=0.5", 1)), "tiny.txt"); err != nil {
+		t.Errorf("stump: %v", err)
+	}
+}
+
 // TestImportLightGBMThreshold checks the float64 threshold against float32
 // values next to it.
 func TestImportLightGBMThreshold(t *testing.T) {
@@ -453,7 +502,7 @@ func TestImportLightGBMErrors(t *testing.T) {
 		{"not UTF-8", strings.Replace(orig, "objective=lambdarank", "objective=lambdarank\xff", 1),
 			at("objective=lambdarank") + "not valid UTF-8"},
 		{"truncated between trees", orig[:endTree3],
-			name + ":" + strconv.Itoa(strings.Count(orig[:endTree3], "\n")+1) + `: unexpected end of file after 3 trees, no "end of trees" line (truncated?)`},
+			name + ":" + strconv.Itoa(strings.Count(orig[:endTree3], "\n")) + `: unexpected end of file after 3 trees, no "end of trees" line (truncated?)`},
 		{"truncated in a line", orig[:strings.Index(orig, "Tree=3\n")+200], "tree 3: "},
 		{"garbled number", strings.Replace(orig, "threshold=0.60275900000000016", "threshold=0.602x", 1),
 			at("threshold=0.602759") + `tree 0: threshold: "0.602x" is not a number`},
