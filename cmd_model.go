@@ -71,7 +71,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Float64Var(&p.RowSample, "row-sample", p.RowSample, "fraction of documents per tree (of queries, for lambdarank)")
 	fs.Float64Var(&p.ColSample, "col-sample", p.ColSample, "fraction of features per tree")
 	fs.IntVar(&p.MaxBins, "max-bins", p.MaxBins, "histogram bins per feature (2-255)")
-	fs.IntVar(&p.EarlyStop, "early-stop", p.EarlyStop, "stop after `R` trees without a better validation metric (0 = off); keeps the best")
+	fs.IntVar(&p.EarlyStop, "early-stop", p.EarlyStop, "stop after `R` trees without a better validation metric (0 = off; needs --valid); keeps the best")
 	metricF := fs.String("metric", p.Metric.String(), "evaluation `metric` (ndcg@10, p@5, err@3, rbp@0.8, map)")
 	fs.IntVar(&p.Truncation, "truncation", p.Truncation, "lambdarank: pairs whose better-placed document is in the top `K`")
 	fs.Float64Var(&p.Sigma, "sigma", p.Sigma, "lambdarank: sigmoid parameter")
@@ -94,6 +94,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := p.Validate(); err != nil {
 		return usageError{err.Error()}
+	}
+	if p.EarlyStop > 0 && *validF == "" {
+		// Without validation data there is no metric to watch: the flag
+		// would be ignored and all the trees trained.
+		return usageError{fmt.Sprintf("--early-stop %d needs --valid FILE: early stopping watches the metric on validation data", p.EarlyStop)}
 	}
 	if err := checkOutputs([]string{*trainF, *validF}, *out); err != nil {
 		return err

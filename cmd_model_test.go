@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -220,6 +221,7 @@ func TestCommandInputChecks(t *testing.T) {
 		err  string
 	}{
 		{[]string{"train", "--train", dataF, "--out", dataF}, 2, dataF + " is both an input and an output"},
+		{[]string{"train", "--train", dataF, "--early-stop", "10", "--out", filepath.Join(dir, "es.json")}, 2, "--early-stop 10 needs --valid FILE"}, // was accepted and ignored
 		{[]string{"train", "--train", test, "--out", filepath.Join(dir, "none", "m.json")}, 1, "the directory " + filepath.Join(dir, "none") + " does not exist"},
 		{[]string{"gen", "--queries", "2", "--docs-per-query", "3", "--out", dir}, 1, dir + " is a directory"},
 		{[]string{"import", "--from", "xgboost", model, "--out", model}, 2, "is both an input and an output"},
@@ -243,6 +245,9 @@ func TestCommandInputChecks(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(dataF); !strings.HasPrefix(string(b), "1 qid:1") {
 		t.Errorf("the training data was overwritten: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "es.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("train --early-stop without --valid wrote a model (stat: %v)", err)
 	}
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
