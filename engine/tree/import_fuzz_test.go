@@ -44,6 +44,7 @@ func FuzzImportXGBoost(f *testing.F) {
 	f.Add([]byte(`{"learner":{"gradient_booster":{"name":"gbtree","model":{"tree_info":[0],"trees":[{"left_children":[-1],"right_children":[-1],"split_indices":[0],"split_conditions":[0.5],"default_left":[0],"split_type":[0],"tree_param":{"num_nodes":"1","size_leaf_vector":"0"}}]}},"learner_model_param":{"base_score":"5E-1","num_class":"0","num_feature":"3","num_target":"1"},"objective":{"name":"binary:logistic"}}}`))
 	f.Add([]byte(`{"learner":{"gradient_booster":{"name":"dart","gbtree":{"model":{"tree_info":[0],"trees":[{"left_children":[1,-1,-1],"right_children":[2,-1,-1],"split_indices":[2,0,0],"split_conditions":[1e30,-1,2],"default_left":[true,false,false],"tree_param":{"num_nodes":"3"}}]}},"weight_drop":[0.5]},"learner_model_param":{"base_score":"1","num_feature":"3"},"objective":{"name":"count:poisson"}}}`))
 	f.Add([]byte(`{"learner":null}`))
+	f.Add([]byte(`{"learner":{"gradient_booster":{"name":"gbtree","model":{"trees":[{"left_children":[[1]],"default_left":["x"]}]}},"attributes":{"a":1}},"version":"1"}`))
 	f.Add([]byte(`{`))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -64,6 +65,9 @@ func checkImported(t *testing.T, data []byte, e *Ensemble, prov map[string]any, 
 		}
 		if !strings.HasPrefix(err.Error(), fuzzName+":") {
 			t.Fatalf("error does not name the file: %v", err)
+		}
+		if strings.Contains(err.Error(), "Go struct") || strings.Contains(err.Error(), "Go value") {
+			t.Fatalf("error speaks of Go types: %v", err)
 		}
 		if m := errLine.FindStringSubmatch(err.Error()); m != nil {
 			if n, _ := strconv.Atoi(m[1]); n < 1 || n > bytes.Count(data, []byte("\n"))+1 {

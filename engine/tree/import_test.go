@@ -2,7 +2,10 @@ package tree
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -625,8 +628,7 @@ func TestImportXGBoostErrors(t *testing.T) {
 		{"garbled", strings.Replace(orig, `"split_conditions":[`, `"split_conditions":[x`, 1),
 			name + ":1:" + strconv.Itoa(strings.Index(orig, `"split_conditions":[`)+21) + ": invalid character 'x' looking for beginning of value"},
 		{"wrong type", strings.Replace(orig, `"split_conditions":[`, `"split_conditions":["a",`, 1),
-			// encoding/json reports the end of the offending value.
-			name + ":1:" + strconv.Itoa(strings.Index(orig, `"split_conditions":[`)+23) + ": cannot unmarshal string into Go struct field"},
+			name + ":1:" + strconv.Itoa(strings.Index(orig, `"split_conditions":[`)+21) + `: learner.gradient_booster.model.trees[0].split_conditions[0]: expected a number, got the string "a"`},
 		{"binary", "{\x00\x01\x02", name + ": not a JSON model (binary or UBJSON?)"},
 		{"not xgboost", `{"format":"cronus-ensemble"}`, name + `: not an XGBoost JSON model`},
 		{"categorical split_type", strings.Replace(orig, `"split_type":[0`, `"split_type":[1`, 1),
@@ -661,6 +663,97 @@ func TestImportXGBoostErrors(t *testing.T) {
 		_, _, err := ImportXGBoost(strings.NewReader(c.src), name)
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q...", c.what, err, c.want)
+		}
+	}
+}
+
+// TestImportXGBoostJSONErrors checks the messages for a file that is not
+// the JSON it should be: a value of the wrong type is named by its place in
+// the document and its JSON type (not by encoding/json's Go struct fields),
+// at the line and column where it starts.
+func TestImportXGBoostJSONErrors(t *testing.T) {
+	const name = "m.json"
+	orig := readFixture(t, "xgb-rank-ndcg.json") // one line
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, []byte(orig), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	pretty := buf.String() // as json.dump(indent=2) writes it
+	// Tree 3's split_conditions, key and array.
+	i := -1
+	for range 4 {
+		i += 1 + strings.Index(orig[i+1:], `"split_conditions":[`)
+	}
+	split3 := orig[i : i+strings.IndexByte(orig[i:], ']')+1]
+	const trees = "learner.gradient_booster.model.trees"
+	for _, c := range []struct {
+		what, src string
+		old, new  string // occurrence n (from 0) of old becomes new, the error at its '^'
+		n         int
+		want      string // after "m.json:LINE:COL: "
+	}{
+		{"array as a string", orig, split3, `"split_conditions":^"abc"`, 0,
+			trees + `[3].split_conditions: expected an array of numbers, got the string "abc"`},
+		{"string in an array of numbers", orig, `"split_conditions":[`, `"split_conditions":[^"a",`, 2,
+			trees + `[2].split_conditions[0]: expected a number, got the string "a"`},
+		{"fraction for an integer", orig, `"left_children":[`, `"left_children":[1,^1.5,`, 1,
+			trees + `[1].left_children[1]: expected an integer, got the number 1.5`},
+		{"number for a string", orig, `"num_nodes":"`, `"num_nodes":^31,"was":"`, 0,
+			trees + `[0].tree_param.num_nodes: expected a string, got the number 31`},
+		{"default_left a string", orig, `"default_left":[`, `"default_left":[^"x",`, 0,
+			trees + `[0].default_left[0]: expected 0 or 1, got the string "x"`},
+		{"default_left 2", orig, `"default_left":[`, `"default_left":[0,^2,`, 5,
+			trees + `[5].default_left[1]: expected 0 or 1, got the number 2`},
+		{"default_left not an array", orig, `"default_left":[`, `"default_left":^"no","was":[`, 0,
+			trees + `[0].default_left: expected an array of 0s and 1s, got the string "no"`},
+		{"learner an array", orig, `{"learner":{`, `{"learner":^[],"was":{`, 0,
+			`learner: expected an object, got an array`},
+		{"version a string", orig, `"version":[1,7,4]`, `"version":^"1.7.4"`, 0,
+			`version: expected an array of integers, got the string "1.7.4"`},
+		{"attribute a number", orig, `"best_iteration":"99"`, `"best_iteration":^99`, 0,
+			`learner.attributes.best_iteration: expected a string, got the number 99`},
+		{"float32 overflow", orig, `"split_conditions":[`, `"split_conditions":[^1e39,`, 0,
+			trees + `[0].split_conditions[0]: the number 1e39 is out of range (the largest is 3.4e+38)`},
+		{"array for an integer", orig, `"split_indices":[`, `"split_indices":[^[1],`, 0,
+			trees + `[0].split_indices[0]: expected an integer, got an array`},
+		{"integer overflow", orig, `"split_indices":[`, `"split_indices":[^99999999999999999999,`, 0,
+			trees + `[0].split_indices[0]: the integer 99999999999999999999 is out of range`},
+		{"pretty-printed", pretty, `"num_class": "0"`, `"num_class": ^0`, 0,
+			`learner.learner_model_param.num_class: expected a string, got the number 0`},
+		{"pretty-printed array", pretty, `"split_conditions": [`, `"split_conditions": [^true,`, 3,
+			trees + `[3].split_conditions[0]: expected a number, got true`},
+		{"not JSON inside", orig, `"trees":[`, `"trees":[^x`, 0, `invalid character 'x' looking for beginning of value`},
+		{"not JSON at the start", orig, `{"learner"`, `{^learner`, 0, `invalid character 'l' looking for beginning of object key string`},
+	} {
+		i := -1
+		for range c.n + 1 {
+			j := strings.Index(c.src[i+1:], c.old)
+			if j < 0 {
+				t.Fatalf("%s: %q occurs fewer than %d times", c.what, c.old, c.n+1)
+			}
+			i += 1 + j
+		}
+		src := c.src[:i] + strings.Replace(c.new, "^", "", 1) + c.src[i+len(c.old):]
+		at := i + strings.IndexByte(c.new, '^')
+		want := fmt.Sprintf("%s:%d:%d: %s", name, 1+strings.Count(src[:at], "\n"), at-strings.LastIndex(src[:at], "\n"), c.want)
+		_, _, err := ImportXGBoost(strings.NewReader(src), name)
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: error %v,\nwant %s", c.what, err, want)
+		}
+	}
+
+	// A truncated file: the error is at its last byte.
+	cut := pretty[:len(pretty)*2/3]
+	cut = strings.TrimRight(cut, " \n")
+	want := fmt.Sprintf("%s:%d:%d: unexpected end of file (truncated?)", name, 1+strings.Count(cut, "\n"), len(cut)-strings.LastIndex(cut, "\n")-1)
+	if _, _, err := ImportXGBoost(strings.NewReader(cut), name); err == nil || err.Error() != want {
+		t.Errorf("truncated: error %v, want %s", err, want)
+	}
+	// Not JSON at all.
+	for _, src := range []string{"hello world\n", "tree\nversion=v4\n", "[1, 2]"} {
+		want := name + ": not an XGBoost JSON model (it does not start with '{')"
+		if _, _, err := ImportXGBoost(strings.NewReader(src), name); err == nil || err.Error() != want {
+			t.Errorf("%q: error %v, want %s", src, err, want)
 		}
 	}
 }

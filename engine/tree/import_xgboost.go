@@ -118,7 +118,7 @@ func (b *xgbBool) UnmarshalJSON(data []byte) error {
 	case "1", "true":
 		*b = true
 	default:
-		return fmt.Errorf("default_left entry %s is not 0 or 1", data)
+		return &valueError{key: "default_left", raw: bytes.Clone(data), want: "0 or 1"}
 	}
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/cronus-ltr/cronus/data"
 )
@@ -369,49 +368,4 @@ func parseModel(data []byte) (*Model, error) {
 		return nil, err
 	}
 	return m, nil
-}
-
-// posError is an error at a line and column of a JSON file; its message
-// starts with "LINE:COL: " so that a caller can prefix the file name.
-type posError struct {
-	line, col int
-	msg       string
-}
-
-func (e *posError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.col, e.msg) }
-
-// jsonError turns a syntax or type error of encoding/json into a posError
-// at the offending byte of data; other errors are returned unchanged.
-func jsonError(data []byte, err error) error {
-	var off int64
-	var msg string
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off, msg = se.Offset, se.Error()
-		if len(bytes.TrimSpace(data)) == 0 {
-			msg = "empty file"
-		} else if off >= int64(len(data)) && (strings.HasPrefix(msg, "unexpected end") ||
-			strings.HasPrefix(msg, "invalid character ' '") && data[len(data)-1] != ' ') {
-			// At the end of input the scanner is fed a space, and says so.
-			msg = "unexpected end of file (truncated?)"
-		}
-	case errors.As(err, &te):
-		off, msg = te.Offset, strings.TrimPrefix(te.Error(), "json: ")
-	default:
-		return err
-	}
-	line, col := lineCol(data, off)
-	return &posError{line, col, msg}
-}
-
-// lineCol returns the 1-based line and column of the byte before offset off
-// (encoding/json reports offsets just past the offending byte).
-func lineCol(data []byte, off int64) (line, col int) {
-	p := int(min(max(off-1, 0), int64(len(data))))
-	before := data[:p]
-	line = 1 + bytes.Count(before, []byte{'\n'})
-	col = p - bytes.LastIndexByte(before, '\n')
-	return line, col
 }

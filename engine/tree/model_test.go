@@ -224,7 +224,11 @@ func TestReadModelErrors(t *testing.T) {
 		{"truncated", string(real[:200]), ":9:44: unexpected end of file (truncated?)"},
 		{"not an object", "[1, 2]", ": not a cronus model: a model file is a JSON object"},
 		{"trailing garbage", tinyModelJSON + "x", ":18:1: invalid character 'x' after top-level value"},
-		{"wrong type", withTree(`"num_features": 46`, `"num_features": "46"`), `:5:22: cannot unmarshal string into Go struct field Model.num_features of type int`},
+		{"wrong type", withTree(`"num_features": 46`, `"num_features": "46"`), `:5:19: num_features: expected an integer, got the string "46"`},
+		{"wrong type in a tree", withTree(`"left_child":[1,-1]`, `"left_child":[[1],-1]`), `:14:71: trees[0].left_child[0]: expected an integer, got an array`},
+		// A number of params decodes into an interface, and encoding/json
+		// reports its offset one byte further than for a typed field.
+		{"params overflow", withTree(`"seed": 7`, `"seed": 7e999`), `:9:13: params.seed: the number 7e999 is out of range (the largest is 1.8e+308)`},
 		{"overflow", withTree(`0.1]`, `1e999]`), ":14:"},
 		{"threshold overflow", withTree(`0.5]`, `1e39]`), ":14:"},
 		{"no format", `{"learner":{}, "version":[1,7,4]}`, `: not a cronus model: no "format" field`},

@@ -1,0 +1,296 @@
+package tree
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+)
+
+// posError is an error at a line and column of a JSON file; its message
+// starts with "LINE:COL: " so that a caller can prefix the file name.
+type posError struct {
+	line, col int
+	msg       string
+}
+
+func (e *posError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.col, e.msg) }
+
+// valueError is an error of an UnmarshalJSON method about the value raw of
+// the field key. encoding/json does not say where that value was, so
+// jsonError looks for it.
+type valueError struct {
+	key  string // the object key the value is under, as in the file
+	raw  []byte
+	want string // what the value should have been, as "0 or 1"
+}
+
+func (e *valueError) Error() string {
+	return fmt.Sprintf("%s: expected %s, got %s", e.key, e.want, shortJSON(e.raw))
+}
+
+// jsonError turns a syntax or type error of encoding/json (or a valueError)
+// into a posError at the offending byte of data; other errors are returned
+// unchanged. A type error names the value by its path in the document and
+// says what was expected in terms of JSON, not of Go:
+//
+//	1:8209: learner.gradient_booster.model.trees[3].split_conditions: expected an array of numbers, got the string "abc"
+func jsonError(data []byte, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	var ve *valueError
+	switch {
+	case errors.As(err, &se):
+		msg := se.Error()
+		if len(bytes.TrimSpace(data)) == 0 {
+			msg = "empty file"
+		} else if se.Offset >= int64(len(data)) && (strings.HasPrefix(msg, "unexpected end") ||
+			strings.HasPrefix(msg, "invalid character ' '") && data[len(data)-1] != ' ') {
+			// At the end of input the scanner is fed a space, and says so.
+			msg = "unexpected end of file (truncated?)"
+		}
+		line, col := lineCol(data, se.Offset)
+		return &posError{line, col, msg}
+	case errors.As(err, &te):
+		// encoding/json reports the offset just past the '[' or '{' of an
+		// array or object, just past the end of a scalar, or for a number
+		// decoded into an interface one byte further: the first value of
+		// the kind te.Value names that ends there is the one.
+		kind, _, _ := strings.Cut(te.Value, " ") // "number 1e999"
+		v, ok := findJSON(data, func(v jsonValue) bool {
+			return v.kind() == kind && (v.end >= te.Offset || kind == "number" && v.end >= te.Offset-1)
+		})
+		if !ok {
+			line, col := lineCol(data, te.Offset)
+			return &posError{line, col, fmt.Sprintf("%s: expected %s, got %s", te.Field, jsonKind(te.Type, false), te.Value)}
+		}
+		return v.errorf("%s", typeMismatch(te.Type, v))
+	case errors.As(err, &ve):
+		v, ok := findJSON(data, func(v jsonValue) bool {
+			// raw is the whole value: an array or object starts with it.
+			return v.under(ve.key) && bytes.HasPrefix(data[v.start:], ve.raw)
+		})
+		if !ok {
+			return err
+		}
+		return v.errorf("expected %s, got %s", ve.want, v.describe())
+	}
+	return err
+}
+
+// lineCol returns the 1-based line and column of the byte before offset off
+// (encoding/json reports offsets just past the offending byte).
+func lineCol(data []byte, off int64) (line, col int) {
+	p := int(min(max(off-1, 0), int64(len(data))))
+	before := data[:p]
+	line = 1 + bytes.Count(before, []byte{'\n'})
+	col = p - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+// jsonValue is a value of a JSON document met by findJSON: a scalar, or the
+// opening '[' or '{' of an array or object.
+type jsonValue struct {
+	data       []byte
+	path       []any // object keys (string) and array indices (int) from the root
+	tok        json.Token
+	start, end int64 // the bytes of the token
+}
+
+// findJSON walks data in document order and returns the first value for
+// which match is true. It stops, not finding, at a syntax error.
+func findJSON(data []byte, match func(jsonValue) bool) (jsonValue, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	type frame struct {
+		object  bool
+		wantKey bool // in an object: the next string is a key
+		next    int  // in an array: the index of the next element
+	}
+	var stack []frame
+	var path []any // one entry per open container: the key or index within it
+	for {
+		before := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			return jsonValue{}, false
+		}
+		d, isDelim := tok.(json.Delim)
+		if isDelim && (d == ']' || d == '}') {
+			stack = stack[:len(stack)-1]
+			path = path[:len(stack)]
+			continue
+		}
+		if n := len(stack); n > 0 {
+			top := &stack[n-1]
+			switch {
+			case top.object && top.wantKey:
+				path[n-1] = tok.(string)
+				top.wantKey = false
+				continue
+			case top.object:
+				top.wantKey = true
+			default:
+				path[n-1] = top.next
+				top.next++
+			}
+		}
+		v := jsonValue{data: data, path: path, tok: tok, start: before, end: dec.InputOffset()}
+		// The token starts after the blanks and the ',' or ':' before it.
+		for v.start < v.end && bytes.IndexByte([]byte(" \t\r\n,:"), data[v.start]) >= 0 {
+			v.start++
+		}
+		if match(v) {
+			v.path = append([]any(nil), path...)
+			return v, true
+		}
+		if isDelim {
+			stack = append(stack, frame{object: d == '{', wantKey: true})
+			path = append(path, nil)
+		}
+	}
+}
+
+// under reports whether the value is the value of key or an element of it.
+func (v jsonValue) under(key string) bool {
+	p := v.path
+	if n := len(p); n > 0 {
+		if _, isIndex := p[n-1].(int); isIndex {
+			p = p[:n-1]
+		}
+	}
+	return len(p) > 0 && p[len(p)-1] == key
+}
+
+// pathString writes the path as "learner.gradient_booster.trees[3].split_conditions".
+func (v jsonValue) pathString() string {
+	var b strings.Builder
+	for _, e := range v.path {
+		switch e := e.(type) {
+		case string:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(e)
+		case int:
+			fmt.Fprintf(&b, "[%d]", e)
+		}
+	}
+	if b.Len() == 0 {
+		return "the document"
+	}
+	return b.String()
+}
+
+// errorf returns a posError at the start of the value, naming its path.
+func (v jsonValue) errorf(format string, args ...any) error {
+	line, col := lineCol(v.data, v.start+1)
+	return &posError{line, col, v.pathString() + ": " + fmt.Sprintf(format, args...)}
+}
+
+// kind is the value's JSON type as encoding/json's errors name it.
+func (v jsonValue) kind() string {
+	switch t := v.tok.(type) {
+	case json.Delim:
+		if t == '[' {
+			return "array"
+		}
+		return "object"
+	case string:
+		return "string"
+	case json.Number:
+		return "number"
+	case bool:
+		return "bool"
+	}
+	return "null"
+}
+
+// describe says what the value is: "an array", "the string "a"",
+// "the number 1.5", "true".
+func (v jsonValue) describe() string {
+	text := v.data[v.start:v.end]
+	switch k := v.kind(); k {
+	case "array", "object":
+		return "an " + k
+	case "string":
+		return "the string " + shortJSON(text)
+	case "number":
+		return "the number " + string(text)
+	}
+	return string(text) // true, false or null
+}
+
+// typeMismatch says why the value cannot be the Go type t.
+func typeMismatch(t reflect.Type, v jsonValue) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	num, isNum := v.tok.(json.Number)
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if isNum {
+			limit := math.MaxFloat64
+			if t.Kind() == reflect.Float32 {
+				limit = math.MaxFloat32
+			}
+			return fmt.Sprintf("the number %s is out of range (the largest is %.2g)", num, limit)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if isNum && strings.Trim(num.String(), "-0123456789") == "" {
+			return fmt.Sprintf("the integer %s is out of range", num)
+		}
+	}
+	return fmt.Sprintf("expected %s, got %s", jsonKind(t, false), v.describe())
+}
+
+// jsonKind names the JSON values that decode into t: "a number", or with
+// plural "numbers".
+func jsonKind(t reflect.Type, plural bool) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	pick := func(one, many string) string {
+		if plural {
+			return many
+		}
+		return one
+	}
+	if t == reflect.TypeFor[xgbBool]() {
+		return pick("0 or 1", "0s and 1s")
+	}
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return pick("a number", "numbers")
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return pick("an integer", "integers")
+	case reflect.String:
+		return pick("a string", "strings")
+	case reflect.Bool:
+		return pick("true or false", "booleans")
+	case reflect.Slice, reflect.Array:
+		return pick("an array of ", "arrays of ") + jsonKind(t.Elem(), true)
+	case reflect.Struct, reflect.Map:
+		return pick("an object", "objects")
+	}
+	return pick("a value", "values")
+}
+
+// shortJSON is a JSON text for a message, cut short when long.
+func shortJSON(raw []byte) string {
+	const maxLen = 40
+	if len(raw) <= maxLen {
+		return string(raw)
+	}
+	cut := maxLen
+	for cut > 0 && !utf8.RuneStart(raw[cut]) {
+		cut--
+	}
+	return string(raw[:cut]) + "..."
+}
