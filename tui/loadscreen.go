@@ -412,13 +412,37 @@ func addRecent(files []string) error {
 	})
 }
 
+// The load screen's key hints, longest first: it shows the first that fits
+// on the title line.
+var (
+	loadHints = []string{
+		"  tab field · ↑↓ move · enter pick · / type a path · backspace up · l load · esc back",
+		"  tab field · ↑↓ · enter pick · / path · backspace up · l load · esc",
+		"  tab · ↑↓ · enter · / path · l load",
+		"  / path · l load",
+	}
+	typingHints = []string{
+		"  type a path (~ is home) · enter or tab accepts · esc cancels · ctrl+u clears",
+		"  type a path · enter accepts · esc cancels · ctrl+u clears",
+		"  enter accepts · esc cancels",
+		"  enter · esc",
+	}
+)
+
 // loadView draws the load screen in w × h cells.
 func (m Model) loadView(w, h int) string {
 	ls := m.loadScr
 	st := m.styles
-	hint := "  tab field · ↑↓ move · enter pick · / type a path · backspace up · l load · esc back"
+	hints := loadHints
 	if ls.typing {
-		hint = "  type a path (~ is home) · enter or tab accepts · esc cancels · ctrl+u clears"
+		hints = typingHints
+	}
+	hint := hints[len(hints)-1]
+	for _, h := range hints {
+		if lipgloss.Width("load"+h) <= w {
+			hint = h
+			break
+		}
 	}
 	lines := []string{st.Title.Render("load") + st.Dim.Render(hint)}
 	// A field's value is "  name   " (9 cells) on: a path too long for the
@@ -450,7 +474,8 @@ func (m Model) loadView(w, h int) string {
 	} else {
 		lines = append(lines, "")
 	}
-	lines = append(lines, st.Dim.Render("pick the "+fieldNames[ls.field]+" file · in "+ls.dir))
+	pick := "pick the " + fieldNames[ls.field] + " file · in "
+	lines = append(lines, st.Dim.Render(pick+keepTail(ls.dir, w-lipgloss.Width(pick))))
 	rows := max(h-len(lines), 1)
 	top := 0
 	if ls.sel >= rows {

@@ -382,6 +382,9 @@ func TestLoadScreenNarrow(t *testing.T) {
 		t.Fatalf("no line %q:\n%s", prefix, m.View())
 		return ""
 	}
+	if got := line(m, "load"); got != "load  enter accepts · esc cancels" {
+		t.Errorf("typing hint at 40 columns: %q", got)
+	}
 	tail := typed[len(typed)-(40-lipgloss.Width("▸ train  …▏")):]
 	if got, want := line(m, "▸ train"), "▸ train  …"+tail+"▏"; got != want {
 		t.Errorf("typing a long path at 40 columns:\n got %q\nwant %q", got, want)
@@ -391,6 +394,13 @@ func TestLoadScreenNarrow(t *testing.T) {
 		t.Errorf("the refusal is not shown whole at 40 columns:\n%s", m.View())
 	}
 	m, _ = update(t, m, special(tea.KeyEsc))
+	if got := line(m, "load"); got != "load  tab · ↑↓ · enter · / path · l load" {
+		t.Errorf("hint at 40 columns: %q", got)
+	}
+	m.loadScr.dir = "/home/someone/data/letor/mq2008/Fold1"
+	if got := line(m, "pick the"); got != "pick the train file · in …r/mq2008/Fold1" {
+		t.Errorf("a long directory at 40 columns: %q", got)
+	}
 	m.loadScr.values[fieldValid] = "/home/someone/data/letor/mq2008/Fold1/vali.txt"
 	if got := line(m, "  valid"); !strings.HasPrefix(got, "  valid  …") || !strings.HasSuffix(got, "/Fold1/vali.txt") || lipgloss.Width(got) != 40 {
 		t.Errorf("a long file name at 40 columns: %q", got)
