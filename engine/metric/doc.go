@@ -31,6 +31,9 @@
 //     divided by the number of relevant documents of the query.
 //   - P@k, RBP and MAP use binary relevance: label >= Options.RelevantLabel
 //     (default 1). NDCG and ERR use graded labels.
+//   - A label ≤ 0 is never relevant: the −1 of −1/+1 data has gain 0 in NDCG
+//     and R = 0 in ERR, as a label of 0 (trec_eval's reading of negative
+//     judgements), not a negative gain.
 //   - A cut-off larger than a query sums over what there is; NDCG then
 //     normalises by the ideal over the same documents.
 //   - Queries without a relevant document (for NDCG and ERR: no label above 0,

@@ -59,7 +59,8 @@ func Convention(opt Options) string {
 // for a query that opt excludes. Query q holds the documents
 // offsets[q]..offsets[q+1]-1 of scores and labels; offsets has one entry more
 // than there are queries, starts at 0, never decreases and ends at
-// len(scores), and len(labels) == len(scores). Labels must not be negative.
+// len(scores), and len(labels) == len(scores). Labels may be any finite
+// numbers; a label ≤ 0 is never relevant (gain 0 in NDCG, R = 0 in ERR).
 // Documents are ranked by score, highest first, equal scores in input order,
 // NaN last. dst is reused when it has the capacity.
 //
@@ -234,7 +235,16 @@ func (e *evaluator) ndcg(lo, hi int) (v float64, ok bool) {
 	return dcg / idcg, true
 }
 
-func gain(l float32) float64 { return math.Exp2(float64(l)) - 1 }
+// gain is NDCG's 2^l − 1 for l > 0 and 0 otherwise: a negative label (the
+// −1 of −1/+1 data) is not relevant, like a label of 0, rather than a
+// negative gain that would let NDCG fall below 0 or give a query without any
+// relevant document a non-zero IDCG.
+func gain(l float32) float64 {
+	if !(l > 0) {
+		return 0
+	}
+	return math.Exp2(float64(l)) - 1
+}
 
 // expectedReciprocalRank returns ERR@k = Σ_{r≤k} (1/r) R_r Π_{i<r} (1 − R_i) with
 // R = (2^l − 1)/2^lmax; ok is false when no label in the query is above 0.
@@ -252,7 +262,7 @@ func (e *evaluator) expectedReciprocalRank(lo, hi int) (v float64, ok bool) {
 	scale := math.Exp2(e.lmax)
 	stop := 1.0 // probability that the user reaches rank r
 	for r := range e.cutoff(len(idx)) {
-		l := min(float64(e.labels[idx[r]]), e.lmax)
+		l := min(max(float64(e.labels[idx[r]]), 0), e.lmax) // a label ≤ 0 has R = 0
 		R := (math.Exp2(l) - 1) / scale
 		v += stop * R / float64(r+1)
 		stop *= 1 - R

@@ -124,6 +124,17 @@ func TestPerQueryHandWorked(t *testing.T) {
 		// P/MAP/RBP, but NDCG still counts its label 1.
 		{name: "threshold excludes map", metric: "map", opt: Options{RelevantLabel: 2, ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, nan}},
 		{name: "threshold keeps ndcg", metric: "ndcg", opt: Options{RelevantLabel: 2, ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 1}},
+		// Negative labels (the -1/+1 data sets the reader accepts) are not
+		// relevant: gain 0 and R 0, as a label of 0, never a negative gain.
+		// Labels [-1, 1] ranked [-1, 1]: DCG = 0 + 1/log2 3, IDCG = 1, so
+		// NDCG = 1/log2 3; ERR with lmax 1: R(-1) = 0, R(1) = 1/2, so
+		// ERR = 1/2·1/2 = 1/4. The query of labels [-1, -1] has no relevant
+		// document.
+		{name: "negative label ndcg", metric: "ndcg", labels: []float32{-1, 1}, scores: []float64{2, 1}, want: []float64{1 / l3}},
+		{name: "negative label err", metric: "err@3", labels: []float32{-1, 1}, scores: []float64{2, 1}, want: []float64{0.25}},
+		{name: "negative labels only ndcg", metric: "ndcg", labels: []float32{-1, -1, 1, -1}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{0, 1}},
+		{name: "negative labels only ndcg excluded", metric: "ndcg@10", opt: Options{ExcludeNoRelevant: true}, labels: []float32{-1, -1, 1, -1}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 1}},
+		{name: "negative labels only err excluded", metric: "err@1", opt: Options{ExcludeNoRelevant: true}, labels: []float32{-1, -1, 1, -1}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 0.5}},
 		// An empty query has no relevant document.
 		{name: "empty query", metric: "ndcg@10", labels: []float32{1}, scores: []float64{1}, offsets: []int{0, 0, 1}, want: []float64{0, 1}},
 		{name: "empty query excluded", metric: "p@10", opt: Options{ExcludeNoRelevant: true}, labels: []float32{1}, scores: []float64{1}, offsets: []int{0, 0, 1}, want: []float64{nan, 0.1}},
