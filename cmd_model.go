@@ -342,7 +342,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	k := newTreesFlag(fs)
 	treeCost := fs.Float64("tree-cost", 1, "cost of evaluating one tree on one document")
 	metricsF := fs.String("metrics", "p@5,ndcg@10,err@3,rbp@0.8,map", "comma-separated `metrics`")
-	relevant := fs.Float64("relevant", 1, "P@k, MAP, RBP: a document is relevant when its label >= `r`")
+	relevant := fs.Float64("relevant", 1, "P@k, MAP, RBP: a document is relevant when its label >= `r` (> 0; NDCG and ERR: label > 0)")
 	exclude := fs.Bool("exclude-no-relevant", false, "leave queries without relevant documents out of the means (default: they score 0)")
 	perQuery := fs.String("per-query", "", "write per-query values as TSV to `FILE`")
 	runF := fs.String("run", "", "write a TREC run (qid Q0 docid rank score tag) to `FILE`")
@@ -356,8 +356,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{"--data FILE is required"}
 	case countSet(*modelF, *scoresF, *cascadeF) != 1:
 		return usageError{"give exactly one of --model FILE, --scores FILE and --cascade FILE"}
-	case !(*relevant >= 0) || math.IsInf(*relevant, 1):
-		return usageError{"--relevant must be a finite number >= 0"}
+	case !(*relevant > 0) || math.IsInf(*relevant, 1):
+		// 0 would be every document of 0-4 data, and metric.Options takes
+		// it as the default 1; a label ≤ 0 is never relevant anyway.
+		return usageError{"--relevant must be a finite number > 0 (a label <= 0 is never relevant)"}
 	case !(*treeCost >= 0) || math.IsInf(*treeCost, 1):
 		return usageError{"--tree-cost must be a finite number >= 0"}
 	case *tag == "" || strings.ContainsAny(*tag, " \t\n\r"):

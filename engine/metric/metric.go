@@ -13,7 +13,8 @@ import (
 // value is the default of DESIGN.md.
 type Options struct {
 	// RelevantLabel is the binary relevance threshold of P@k, MAP and RBP: a
-	// document is relevant when its label >= RelevantLabel. 0 means 1. It must
+	// document is relevant when its label >= RelevantLabel. 0 means 1 (a
+	// label ≤ 0 is never relevant, so 0 is no threshold of its own). It must
 	// not be negative.
 	RelevantLabel float64
 	// MaxLabel is the lmax of ERR's R = (2^l − 1)/2^lmax. 0 means the largest
