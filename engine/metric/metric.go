@@ -51,6 +51,7 @@ func Convention(opt Options) string {
 	fmt.Fprintf(&b, "NDCG: gain 2^l-1, discount log2(rank+1), ideal DCG at the same cut-off; ")
 	fmt.Fprintf(&b, "ERR: R=(2^l-1)/2^lmax, lmax=%s; ", lmax)
 	fmt.Fprintf(&b, "P@k: relevant in top k / k; ")
+	fmt.Fprintf(&b, "NDCG/ERR: relevant = label > 0; ")
 	fmt.Fprintf(&b, "P/MAP/RBP: relevant = label >= %s; ", strconv.FormatFloat(opt.relevantLabel(), 'g', -1, 64))
 	fmt.Fprintf(&b, "queries without relevant documents %s; ties broken by input order", noRel)
 	return b.String()

@@ -373,10 +373,10 @@ func TestConvention(t *testing.T) {
 	}{
 		{Options{}, "NDCG: gain 2^l-1, discount log2(rank+1), ideal DCG at the same cut-off; " +
 			"ERR: R=(2^l-1)/2^lmax, lmax=largest label; P@k: relevant in top k / k; " +
-			"P/MAP/RBP: relevant = label >= 1; queries without relevant documents score 0; ties broken by input order"},
+			"NDCG/ERR: relevant = label > 0; P/MAP/RBP: relevant = label >= 1; queries without relevant documents score 0; ties broken by input order"},
 		{Options{RelevantLabel: 2, MaxLabel: 4, ExcludeNoRelevant: true}, "NDCG: gain 2^l-1, discount log2(rank+1), ideal DCG at the same cut-off; " +
 			"ERR: R=(2^l-1)/2^lmax, lmax=4; P@k: relevant in top k / k; " +
-			"P/MAP/RBP: relevant = label >= 2; queries without relevant documents are left out of the mean; ties broken by input order"},
+			"NDCG/ERR: relevant = label > 0; P/MAP/RBP: relevant = label >= 2; queries without relevant documents are left out of the mean; ties broken by input order"},
 	}
 	for _, tt := range tests {
 		if got := Convention(tt.opt); got != tt.want {
