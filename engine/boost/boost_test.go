@@ -17,7 +17,15 @@ import (
 // label_a > label_b, |ΔNDCG| is measured by swapping the two documents in
 // the ranking and recomputing NDCG with the metric package.
 func TestLambdaRankGradientsDirect(t *testing.T) {
-	labels := []float32{0, 2, 1, 0, 1, 3, 0}
+	// The second label set has the −1 of −1/+1 data: NDCG (engine/metric)
+	// gives a label ≤ 0 gain 0, so swapping a −1 and a 0 changes nothing and
+	// must get no gradient.
+	for _, labels := range [][]float32{{0, 2, 1, 0, 1, 3, 0}, {-1, 2, 1, 0, 1, 3, -1}} {
+		lambdaRankGradientsDirect(t, labels)
+	}
+}
+
+func lambdaRankGradientsDirect(t *testing.T, labels []float32) {
 	scores := []float64{0.3, -0.2, 1.1, 0.05, 0.7, -1.0, 0.4}
 	const sigma = 1.5
 	n := len(labels)
@@ -46,7 +54,7 @@ func TestLambdaRankGradientsDirect(t *testing.T) {
 	o.gradients(gh, scores, labels, []int{0, n})
 	for i := range gh {
 		if math.Abs(float64(gh[i].G)-wantG[i]) > 1e-6 || math.Abs(float64(gh[i].H)-wantH[i]) > 1e-6 {
-			t.Errorf("doc %d: got (%g, %g), want (%g, %g)", i, gh[i].G, gh[i].H, wantG[i], wantH[i])
+			t.Errorf("labels %v: doc %d: got (%g, %g), want (%g, %g)", labels, i, gh[i].G, gh[i].H, wantG[i], wantH[i])
 		}
 	}
 	// A query without relevant documents gets no gradient.

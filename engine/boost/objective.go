@@ -184,7 +184,14 @@ func invIdealDCGs(labels []float32, offsets []int, cut int, disc func(r int) flo
 	return inv
 }
 
-func gain(l float32) float64    { return math.Exp2(float64(l)) - 1 }
+// gain is NDCG's gain as engine/metric has it: 2^l − 1, and 0 for a label
+// ≤ 0 (the −1 of −1/+1 data is not relevant, not a negative gain).
+func gain(l float32) float64 {
+	if !(l > 0) {
+		return 0
+	}
+	return math.Exp2(float64(l)) - 1
+}
 func discount(rank int) float64 { return 1 / math.Log2(float64(rank)+2) } // rank from 0
 
 // grow returns buf resized to n zeros.
