@@ -6,17 +6,22 @@ import (
 	"unsafe"
 )
 
-// pow10f32 holds the powers of ten that float32 represents exactly.
-var pow10f32 = [...]float32{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10}
+// pow10f64 holds the powers of ten that float64 represents exactly.
+var pow10f64 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // parseFloat32 parses a decimal number (optional sign, digits, optional
-// fraction, optional exponent) into the correctly rounded float32.
-// ok is false when s is not such a number or is outside the float32 range.
+// fraction, optional exponent) into the float64 nearest to it, rounded to
+// float32: the value XGBoost's libsvm reader, NumPy and scikit-learn give
+// the same text. (Rounding the decimal straight to float32 differs for the
+// rare texts within about 1e-16 of the midpoint of two float32 values, and
+// a document could then take the other branch at a split there.) ok is false
+// when s is not such a number or is outside the float32 range.
 //
 // It is the reader's hot path: the common LETOR token ("0.123456") is
-// handled without strconv. When the decimal mantissa fits in 24 bits and the
-// power of ten is at most 10 in magnitude, both operands are exact float32
-// values and one float32 multiply or divide rounds correctly (Clinger's fast
+// handled without strconv. When the decimal mantissa fits in 53 bits and the
+// power of ten is at most 22 in magnitude, both operands are exact float64
+// values and one float64 multiply or divide rounds correctly (Clinger's fast
 // path); everything else goes to strconv.ParseFloat, which is correct for all
 // inputs.
 func parseFloat32(s []byte) (v float32, ok bool) {
@@ -90,24 +95,30 @@ func parseFloat32(s []byte) (v float32, ok bool) {
 		}
 		return 0, true
 	}
-	if digits < 19 && mant < 1<<24 && exp >= -10 && exp <= 10 {
-		f := float32(mant)
+	var f float64
+	if digits < 19 && mant < 1<<53 && exp >= -22 && exp <= 22 {
+		f = float64(mant)
 		if exp < 0 {
-			f /= pow10f32[-exp]
+			f /= pow10f64[-exp]
 		} else {
-			f *= pow10f32[exp]
+			f *= pow10f64[exp]
 		}
 		if neg {
 			f = -f
 		}
-		return f, true
+	} else {
+		// strconv does not keep the string, so a zero-copy view is safe.
+		var err error
+		f, err = strconv.ParseFloat(unsafe.String(unsafe.SliceData(s), len(s)), 64)
+		if err != nil {
+			return 0, false
+		}
 	}
-	// strconv does not keep the string, so a zero-copy view is safe.
-	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(s), len(s)), 32)
-	if err != nil || math.IsInf(f, 0) {
+	v = float32(f)
+	if math.IsInf(float64(v), 0) {
 		return 0, false
 	}
-	return float32(f), true
+	return v, true
 }
 
 // parseInt64 parses an optionally signed decimal integer.

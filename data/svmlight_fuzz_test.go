@@ -25,8 +25,8 @@ func refParse(in string, maxLine int, limit int64) *Dataset {
 		if !num.MatchString(s) {
 			return 0, false
 		}
-		f, err := strconv.ParseFloat(s, 32)
-		return float32(f), err == nil
+		f, err := strconv.ParseFloat(s, 64)
+		return float32(f), err == nil && !math.IsInf(float64(float32(f)), 0)
 	}
 	type row struct {
 		label float32

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -369,7 +370,10 @@ func TestBuiltinMQ2008(t *testing.T) {
 	}
 }
 
-// parseFloat32 must agree with strconv on every decimal string.
+// parseFloat32 must agree with strconv's float64, rounded to float32, on
+// every decimal string: also just above the midpoint of two float32 values,
+// where rounding straight to float32 would give the upper one and XGBoost,
+// NumPy and scikit-learn give the even one.
 func TestParseFloat32(t *testing.T) {
 	cases := []string{"0", "-0", "+1", "1.", ".5", "0.000000", "1.000000", "0.007477", "123456789", "1e10", "1E-10",
 		"3.4028235e38", "3.4028236e38", "1e-46", "1.4e-45", "16777217", "0.1", "9.999999e-5", "00012.5000",
@@ -379,17 +383,33 @@ func TestParseFloat32(t *testing.T) {
 		cases = append(cases, strconv.FormatFloat(r.NormFloat64()*math.Pow(10, float64(r.IntN(20)-10)), 'g', 1+r.IntN(12), 64))
 		cases = append(cases, fmt.Sprintf("%d.%0*d", r.IntN(1000), 1+r.IntN(8), r.IntN(100000000)))
 	}
+	var tricky []string
+	for _, c := range []float32{0.746948, 1.0000001, 3.3333333e-5, 16777218, 0.1} {
+		if math.Float32bits(c)&1 == 0 {
+			c = math.Nextafter32(c, 1e38) // odd: the midpoint below ties to the one below
+		}
+		mid := (float64(math.Nextafter32(c, -1e38)) + float64(c)) / 2
+		text := strings.TrimRight(new(big.Float).SetFloat64(mid).Text('f', 200), "0")
+		tricky = append(tricky, text+"00000000000000000000001")
+	}
+	cases = append(cases, tricky...)
 	for _, s := range cases {
 		got, ok := parseFloat32([]byte(s))
-		want, err := strconv.ParseFloat(s, 32)
-		if err != nil {
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsInf(float64(float32(want)), 0) {
 			if ok {
-				t.Errorf("%q: got %v, strconv says %v", s, got, err)
+				t.Errorf("%q: got %v, strconv says %v", s, got, float32(want))
 			}
 			continue
 		}
 		if !ok || math.Float32bits(got) != math.Float32bits(float32(want)) {
 			t.Errorf("%q: got %v (ok %v), want %v", s, got, ok, float32(want))
+		}
+	}
+	for _, s := range tricky {
+		direct, _ := strconv.ParseFloat(s, 32)
+		if got, _ := parseFloat32([]byte(s)); got == float32(direct) {
+			t.Errorf("%q: %v is the float32 nearest the text, not the float64's", s, got)
 		}
 	}
 	for _, s := range []string{"", "-", ".", "e5", "1e", "1e+", "0x10", "inf", "nan", "1_0", "1.2.3", "--1", " 1"} {
