@@ -48,6 +48,25 @@ func loadModel(path string) (*tree.Ensemble, *tree.Model, error) {
 	return e, m, err
 }
 
+// absentWarning says, for a model imported from XGBoost (m, e, of which the
+// first k trees are used) and data d that leaves values out of its lines,
+// that cronus reads them as 0 where XGBoost takes them as missing, when the
+// model sends a missing value the other way than 0 at some split; "" when
+// the scores are XGBoost's anyway.
+func absentWarning(m *tree.Model, e *tree.Ensemble, k int, d *data.Dataset) string {
+	if m == nil || m.Source != "xgboost" || d.Absent == 0 {
+		return ""
+	}
+	differ, total := e.MissingSplits(k)
+	if differ == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s leaves %d feature values out of its lines, which cronus reads as 0 and XGBoost as missing; "+
+		"this XGBoost model sends a missing value the other way than 0 at %d of its %d splits, "+
+		"so its scores may differ from XGBoost's on this file (a file that gives every feature gets XGBoost's)",
+		d.Name, d.Absent, differ, total)
+}
+
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -227,7 +246,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	e, _, err := loadModel(*modelF)
+	e, m, err := loadModel(*modelF)
 	if err != nil {
 		return err
 	}
@@ -237,6 +256,9 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	d, err := loadData(ctx, newProgress(stderr), *dataF, e.NumFeatures)
 	if err != nil {
 		return err
+	}
+	if w := absentWarning(m, e, int(*k), d); w != "" {
+		fmt.Fprintln(stderr, "warning: "+w)
 	}
 	start := time.Now()
 	scores := e.Predict(nil, d.Cols, d.NumDocs(), int(*k))
@@ -382,10 +404,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	var e *tree.Ensemble
+	var m *tree.Model
 	var cf *cronus.File
 	minFeatures := 0
 	if *modelF != "" {
-		if e, _, err = loadModel(*modelF); err != nil {
+		if e, m, err = loadModel(*modelF); err != nil {
 			return err
 		}
 		if err := k.fits(e, *modelF); err != nil {
@@ -402,6 +425,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	d, err := loadData(ctx, newProgress(stderr), *dataF, minFeatures)
 	if err != nil {
 		return err
+	}
+	if w := absentWarning(m, e, int(*k), d); w != "" {
+		fmt.Fprintln(stderr, "warning: "+w)
 	}
 	var scores []float64
 	var cost *metric.Cost
@@ -535,6 +561,7 @@ func sortByScore(order []int, scores []float64) {
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("import", stdout)
 	from := fs.String("from", "", "`format` of the input: lightgbm (model.txt) or xgboost (JSON from Booster.save_model)")
+	libsvm := fs.Bool("libsvm-indices", false, "xgboost: the model was trained on XGBoost's own libsvm reader (DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k; without it f{k} is feature k+1 (column k of a matrix)")
 	out := fs.String("out", "", "model `FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	pos, err := parseFlags(fs, args)
@@ -548,13 +575,20 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{"--from must be lightgbm or xgboost"}
 	case *out == "":
 		return usageError{"--out FILE is required"}
+	case *libsvm && *from != "xgboost":
+		return usageError{"--libsvm-indices applies to --from xgboost only"}
 	}
 	if err := checkOutputs(pos, *out); err != nil {
 		return err
 	}
-	e, params, err := tree.ImportFile(*from, pos[0])
+	e, params, err := tree.ImportFileWith(*from, pos[0], tree.XGBoostOptions{LibSVMIndices: *libsvm})
 	if err != nil {
 		return err
+	}
+	if *from == "xgboost" {
+		for _, n := range xgbImportNotes(e, params, *libsvm) {
+			fmt.Fprintln(stderr, n)
+		}
 	}
 	if err := tree.WriteModel(*out, tree.NewModel(e, *from, params)); err != nil {
 		return err
@@ -564,6 +598,33 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d trees from %s (%s, %d features)\n", *out, len(e.Trees), *from, e.Objective, e.NumFeatures)
 	return nil
+}
+
+// xgbImportNotes are what `import --from xgboost` tells about the imported
+// model e with provenance params: where its scores can part from XGBoost's,
+// and what to do about it.
+func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm bool) []string {
+	var notes []string
+	if differ, total := e.MissingSplits(-1); differ > 0 {
+		notes = append(notes, fmt.Sprintf("note: at %d of %d splits a missing value goes the other way than 0: "+
+			"where a data file leaves a feature out, cronus reads 0 and XGBoost a missing value, and the scores differ "+
+			"(predict and eval warn of such files; files that give every feature get XGBoost's scores)", differ, total))
+	}
+	if used := e.Features(-1); !libsvm && e.NumFeatures > 1 && len(used) > 0 && used[0] != 0 {
+		notes = append(notes, "note: the model never splits on f0 (feature 1): if it was trained on XGBoost's own libsvm reader "+
+			"(DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k, import it again with --libsvm-indices")
+	}
+	if best, ok := params["best_iteration"].(int); ok {
+		per := 1
+		if n, ok := params["num_parallel_tree"].(int); ok {
+			per = n
+		}
+		if keep := (best + 1) * per; keep < len(e.Trees) {
+			notes = append(notes, fmt.Sprintf("note: training stopped early at best_iteration %d; like XGBoost's Booster.predict, cronus uses all %d trees "+
+				"(--trees %d stops at the best iteration, as scikit-learn's XGBModel.predict does)", best, len(e.Trees), keep))
+		}
+	}
+	return notes
 }
 
 // treesFlag is --trees: use the model's first k trees, or all of them (-1,

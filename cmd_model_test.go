@@ -157,6 +157,55 @@ func TestImportCommand(t *testing.T) {
 	}
 }
 
+// TestImportXGBoostCommand imports a model trained on XGBoost's own libsvm
+// reader, with and without --libsvm-indices, and checks what import and
+// predict tell about it.
+func TestImportXGBoostCommand(t *testing.T) {
+	dir := t.TempDir()
+	const model = "engine/tree/testdata/xgb-libsvm.json"
+	out := filepath.Join(dir, "x.json")
+	code, stdout, errOut := runCLI(t, "import", "--from", "xgboost", model, "--out", out)
+	if code != 0 || !strings.Contains(stdout, "47 features") || !strings.Contains(errOut, "note: the model never splits on f0 (feature 1)") ||
+		!strings.Contains(errOut, "import it again with --libsvm-indices") {
+		t.Fatalf("import: exit %d %q %q", code, stdout, errOut)
+	}
+	code, stdout, errOut = runCLI(t, "import", "--from", "xgboost", "--libsvm-indices", model, "--out", out)
+	if code != 0 || !strings.Contains(stdout, "46 features") || strings.Contains(errOut, "never splits on f0") ||
+		!strings.Contains(errOut, "note: at 28 of 28 splits a missing value goes the other way than 0") {
+		t.Fatalf("import --libsvm-indices: exit %d %q %q", code, stdout, errOut)
+	}
+	// It predicts what XGBoost predicted on the same file.
+	code, stdout, errOut = runCLI(t, "predict", "--model", out, "--data", "builtin:mq2008/test")
+	if code != 0 || errOut != "" {
+		t.Fatalf("predict: exit %d %q", code, errOut)
+	}
+	got := strings.Fields(stdout)
+	want := strings.Fields(readFile(t, "engine/tree/testdata/xgb-libsvm.pred.txt"))
+	for i := range want {
+		a, _ := strconv.ParseFloat(got[i], 64)
+		b, _ := strconv.ParseFloat(want[i], 64)
+		if math.Abs(a-b) > 1e-5 {
+			t.Fatalf("document %d: %v, XGBoost %v", i+1, a, b)
+		}
+	}
+	// A file that leaves features out gets a warning from predict and eval.
+	sparse := filepath.Join(dir, "sparse.txt")
+	os.WriteFile(sparse, []byte("1 qid:1 1:0.5 46:1\n0 qid:1 2:0.5 46:0\n"), 0o644)
+	for _, cmd := range []string{"predict", "eval"} {
+		code, _, errOut = runCLI(t, cmd, "--model", out, "--data", sparse)
+		if code != 0 || !strings.Contains(errOut, "warning: "+sparse+" leaves 88 feature values out of its lines, which cronus reads as 0 and XGBoost as missing") {
+			t.Errorf("%s on a sparse file: exit %d %q", cmd, code, errOut)
+		}
+	}
+	// A model that stopped early: a note on --trees.
+	early := filepath.Join(dir, "early.json")
+	os.WriteFile(early, []byte(strings.Replace(readFile(t, model), `"best_iteration":"3"`, `"best_iteration":"1"`, 1)), 0o644)
+	code, _, errOut = runCLI(t, "import", "--from", "xgboost", "--libsvm-indices", early, "--out", out)
+	if code != 0 || !strings.Contains(errOut, "note: training stopped early at best_iteration 1; like XGBoost's Booster.predict, cronus uses all 4 trees (--trees 2 stops") {
+		t.Errorf("early stop: exit %d %q", code, errOut)
+	}
+}
+
 func TestModelCommandErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.txt")
@@ -178,6 +227,7 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test", "--json", "--out", "-"}, 2, "--json prints the report on standard output"},
 		{[]string{"import", "--from", "catboost", "m.txt", "--out", "x.json"}, 2, "--from must be lightgbm or xgboost"},
 		{[]string{"import", "--from", "xgboost", bad, "--out", filepath.Join(dir, "x.json")}, 1, bad},
+		{[]string{"import", "--from", "lightgbm", "--libsvm-indices", "m.txt", "--out", "x.json"}, 2, "--libsvm-indices applies to --from xgboost only"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(t, c.args...)

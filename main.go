@@ -36,7 +36,7 @@ func init() {
 		{"train", "--train F [--valid F] --objective regression|binary|lambdarank --trees N --leaves L --learning-rate η [--seed S] --out MODEL [--json]", "train a tree ensemble", runTrain},
 		{"predict", "--model M --data F [--trees k] [--out F] [--json]", "write one raw score per document", runPredict},
 		{"eval", "(--model M | --cascade C | --scores F) --data F [--costs F] [--metrics LIST] [--per-query F] [--run F] [--json]", "ranking quality and cost per document", runEval},
-		{"import", "--from lightgbm|xgboost IN --out MODEL [--json]", "convert a LightGBM or XGBoost model", runImport},
+		{"import", "--from lightgbm|xgboost IN --out MODEL [--libsvm-indices] [--json]", "convert a LightGBM or XGBoost model", runImport},
 		{"cascade", "--model M --train F --valid F [--test F] --costs F [--lambda λ --stages K --epsilon ε --sigma σ …] --out CASCADE [--json]", "optimise a cost-aware cascade of the model's trees (Cronus)", runCascade},
 		{"sweep", "--model M --train F --valid F [--test F] --costs F --lambdas FROM:TO:N --out CURVE.csv [--plot CURVE.svg|png] [--json]", "quality/cost curves of Cronus and the baselines over a λ grid", runSweep},
 	}

@@ -17,6 +17,10 @@ type Dataset struct {
 	// from (0 when it was not read from one). NumFeatures is more when
 	// ReadOptions.MinFeatures padded it with columns of zeros.
 	FileFeatures int
+	// Absent is how many values of features 1 to FileFeatures the file
+	// left out of its lines (documents × FileFeatures minus the IDX:VAL
+	// pairs given); they read as 0.
+	Absent int64
 
 	// Document ids (the comment after '#') are packed into one buffer so that
 	// a million of them cost the garbage collector nothing.

@@ -28,3 +28,22 @@ func TestPaddingWarning(t *testing.T) {
 		t.Errorf("built in memory: %q", w)
 	}
 }
+
+// TestFileFeaturesAndAbsent checks FileFeatures when a line's last index is
+// not its largest, and the count of values the lines leave out (padding
+// aside).
+func TestFileFeaturesAndAbsent(t *testing.T) {
+	text := []byte("1 qid:1 1:0.5 3:1 2:0.25\n0 qid:1 2:0.5\n0 qid:2 1:0 2:0\n")
+	for _, min := range []int{0, 3, 5} {
+		d, err := ReadBytes(context.Background(), "d.txt", text, ReadOptions{MinFeatures: min, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.FileFeatures != 3 || d.Absent != 3 {
+			t.Errorf("MinFeatures %d: FileFeatures %d, Absent %d; want 3 and 3", min, d.FileFeatures, d.Absent)
+		}
+		if w := d.PaddingWarning(); (w != "") != (min > 3) {
+			t.Errorf("MinFeatures %d: warning %q", min, w)
+		}
+	}
+}

@@ -473,7 +473,8 @@ func lastIndex(l []byte) int {
 type reader struct {
 	name    string
 	opt     *ReadOptions
-	maxIdx  int // the highest feature index in the file
+	maxIdx  int   // the highest feature index in the file (under mu in pass 2)
+	given   int64 // IDX:VAL pairs read (under mu)
 	hasQID  bool
 	firstQ  int // line of the first document, for messages about qid
 	n       int
@@ -618,6 +619,8 @@ func (rd *reader) parseChunk(c chunk) error {
 	var ids []byte
 	ends := make([]uint32, 0, end-doc)
 	var seen []int // indices of an unsorted line, for the duplicate check
+	var given int64
+	top := 0 // the highest index in the chunk (pass 1 saw each line's last)
 	it := lineIter{buf: c.buf, line: c.line0 - 1}
 	for {
 		l, ok := it.next()
@@ -693,6 +696,8 @@ func (rd *reader) parseChunk(c chunk) error {
 				sorted = false
 			}
 			prev = idx
+			given++
+			top = max(top, idx)
 			seen = append(seen, idx)
 			if idx > len(cols) {
 				var err error
@@ -716,6 +721,10 @@ func (rd *reader) parseChunk(c chunk) error {
 		return fmt.Errorf("%s: the file changed while it was read", rd.name)
 	}
 	rd.docIDs[c.seq], rd.docEnds[c.seq] = ids, ends
+	rd.mu.Lock()
+	rd.given += given
+	rd.maxIdx = max(rd.maxIdx, top)
+	rd.mu.Unlock()
 	return nil
 }
 
@@ -755,7 +764,8 @@ func describe(tok []byte) string {
 // assemble builds the Dataset: query offsets (checking that queries are
 // contiguous, or regrouping them) and the document ids.
 func (rd *reader) assemble() (*Dataset, error) {
-	d := &Dataset{Cols: rd.cols, Labels: rd.labels, HasQID: rd.hasQID, FileFeatures: rd.maxIdx}
+	d := &Dataset{Cols: rd.cols, Labels: rd.labels, HasQID: rd.hasQID, FileFeatures: rd.maxIdx,
+		Absent: int64(rd.n)*int64(rd.maxIdx) - rd.given}
 	for len(d.Cols) < rd.opt.MinFeatures {
 		d.Cols = append(d.Cols, make([]float32, rd.n))
 	}

@@ -43,6 +43,12 @@ func FuzzImportXGBoost(f *testing.F) {
 	}
 	f.Add([]byte(`{"learner":{"gradient_booster":{"name":"gbtree","model":{"tree_info":[0],"trees":[{"left_children":[-1],"right_children":[-1],"split_indices":[0],"split_conditions":[0.5],"default_left":[0],"split_type":[0],"tree_param":{"num_nodes":"1","size_leaf_vector":"0"}}]}},"learner_model_param":{"base_score":"5E-1","num_class":"0","num_feature":"3","num_target":"1"},"objective":{"name":"binary:logistic"}}}`))
 	f.Add([]byte(`{"learner":{"gradient_booster":{"name":"dart","gbtree":{"model":{"tree_info":[0],"trees":[{"left_children":[1,-1,-1],"right_children":[2,-1,-1],"split_indices":[2,0,0],"split_conditions":[1e30,-1,2],"default_left":[true,false,false],"tree_param":{"num_nodes":"3"}}]}},"weight_drop":[0.5]},"learner_model_param":{"base_score":"1","num_feature":"3"},"objective":{"name":"count:poisson"}}}`))
+	cat, err := os.ReadFile("testdata/xgb-categorical.json") // NaN in split_conditions
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(cat)
+	f.Add([]byte(`{"learner":{"gradient_booster":{"name":"gbtree","model":{"trees":[{"left_children":[1,-1,-1],"right_children":[2,-1,-1],"split_indices":[0,0,0],"split_conditions":[Infinity,1,2],"default_left":[0,0,0]}]}},"learner_model_param":{"base_score":"5E-1","num_feature":"1"},"objective":{"name":"reg:squarederror"}},"x":"NaN\"Infinity"}`))
 	f.Add([]byte(`{"learner":null}`))
 	f.Add([]byte(`{"learner":{"gradient_booster":{"name":"gbtree","model":{"trees":[{"left_children":[[1]],"default_left":["x"]}]}},"attributes":{"a":1}},"version":"1"}`))
 	f.Add([]byte(`{`))
@@ -53,8 +59,9 @@ func FuzzImportXGBoost(f *testing.F) {
 	})
 }
 
-// errLine finds the line an error names, as in "in.model:12: ...".
-var errLine = regexp.MustCompile(`^` + regexp.QuoteMeta(fuzzName) + `:([0-9]+):`)
+// errLine finds the line an error names, as in "in.model:12: ...", and
+// the column when it names one ("in.model:1:80: ...").
+var errLine = regexp.MustCompile(`^` + regexp.QuoteMeta(fuzzName) + `:([0-9]+):(?:([0-9]+):)?`)
 
 // checkImported holds what an importer returned to the contract above.
 func checkImported(t *testing.T, data []byte, e *Ensemble, prov map[string]any, err error) {
@@ -70,8 +77,13 @@ func checkImported(t *testing.T, data []byte, e *Ensemble, prov map[string]any, 
 			t.Fatalf("error speaks of Go types: %v", err)
 		}
 		if m := errLine.FindStringSubmatch(err.Error()); m != nil {
-			if n, _ := strconv.Atoi(m[1]); n < 1 || n > bytes.Count(data, []byte("\n"))+1 {
-				t.Fatalf("error names line %d of a file of %d lines: %v", n, bytes.Count(data, []byte("\n"))+1, err)
+			lines := bytes.Split(data, []byte("\n"))
+			n, _ := strconv.Atoi(m[1])
+			if n < 1 || n > len(lines) {
+				t.Fatalf("error names line %d of a file of %d lines: %v", n, len(lines), err)
+			}
+			if col, _ := strconv.Atoi(m[2]); m[2] != "" && (col < 1 || col > len(lines[n-1])+1) {
+				t.Fatalf("error names column %d of a line of %d bytes: %v", col, len(lines[n-1]), err)
 			}
 		}
 		return

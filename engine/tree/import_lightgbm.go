@@ -439,12 +439,19 @@ func float32AtMost(t float64) float32 {
 // ImportFile imports the model file at path; from is "lightgbm" (a text
 // model) or "xgboost" (a JSON model).
 func ImportFile(from, path string) (*Ensemble, map[string]any, error) {
+	return ImportFileWith(from, path, XGBoostOptions{})
+}
+
+// ImportFileWith is ImportFile with the options for an XGBoost model.
+func ImportFileWith(from, path string, xgbOpt XGBoostOptions) (*Ensemble, map[string]any, error) {
 	var imp func(io.Reader, string) (*Ensemble, map[string]any, error)
 	switch from {
 	case "lightgbm":
 		imp = ImportLightGBM
 	case "xgboost":
-		imp = ImportXGBoost
+		imp = func(r io.Reader, name string) (*Ensemble, map[string]any, error) {
+			return ImportXGBoostWith(r, name, xgbOpt)
+		}
 	default:
 		return nil, nil, fmt.Errorf("unknown model library %q (want lightgbm or xgboost)", from)
 	}

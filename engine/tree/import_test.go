@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -630,6 +631,7 @@ func TestImportXGBoostErrors(t *testing.T) {
 		{"wrong type", strings.Replace(orig, `"split_conditions":[`, `"split_conditions":["a",`, 1),
 			name + ":1:" + strconv.Itoa(strings.Index(orig, `"split_conditions":[`)+21) + `: learner.gradient_booster.model.trees[0].split_conditions[0]: expected a number, got the string "a"`},
 		{"binary", "{\x00\x01\x02", name + ": not a JSON model (binary or UBJSON?)"},
+		{"old binary format", "binf\x00\x00\x00?.\x00\x00\x00", name + ": not an XGBoost JSON model (it does not start with '{'; XGBoost's binary format?): save the model under a name ending in .json"},
 		{"not xgboost", `{"format":"cronus-ensemble"}`, name + `: not an XGBoost JSON model`},
 		{"categorical split_type", strings.Replace(orig, `"split_type":[0`, `"split_type":[1`, 1),
 			name + ": tree 0: node 0: categorical splits are not supported"},
@@ -771,5 +773,143 @@ func TestImportFileErrors(t *testing.T) {
 	}
 	if _, _, err := ImportFile("xgboost", "testdata/lgb-lambdarank.model.txt"); err == nil || !strings.HasPrefix(err.Error(), "testdata/lgb-lambdarank.model.txt: not an XGBoost JSON model (it does not start with '{'") {
 		t.Errorf("LightGBM as JSON: %v", err)
+	}
+}
+
+// TestImportXGBoostSmallFixtures imports the models of
+// make_xgb_small_fixtures.py and checks that the first documents of MQ2008
+// test get XGBoost's own scores.
+func TestImportXGBoostSmallFixtures(t *testing.T) {
+	docs := mq2008Test(t)
+	for _, fx := range []struct {
+		name string
+		opt  XGBoostOptions
+		base float64
+	}{
+		// binary:logitraw adds base_score as it is, not its logit.
+		{"xgb-logitraw", XGBoostOptions{}, float64(float32(0.3))},
+		// Trained on XGBoost's libsvm reader: f{k} is feature k.
+		{"xgb-libsvm", XGBoostOptions{LibSVMIndices: true}, 0.5},
+	} {
+		t.Run(fx.name, func(t *testing.T) {
+			f, err := os.Open(filepath.Join("testdata", fx.name+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			e, _, err := ImportXGBoostWith(f, fx.name+".json", fx.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.Base != fx.base || e.NumFeatures != testNumFeatures {
+				t.Errorf("base %v, %d features; want %v, %d", e.Base, e.NumFeatures, fx.base, testNumFeatures)
+			}
+			want := readPreds(t, filepath.Join("testdata", fx.name+".pred.txt"))
+			d, at := maxDiff(e, docs[:len(want)], want)
+			if !(d <= 1e-5) {
+				t.Errorf("document %d: score %.9g, XGBoost says %.9g", at+1, rawScore(e, docs[at]), want[at])
+			}
+		})
+	}
+	// Without the option the libsvm model's features are off by one: its 47
+	// features are f0 to f46, and the scores are not XGBoost's.
+	e, _, err := ImportFile("xgboost", "testdata/xgb-libsvm.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := readPreds(t, "testdata/xgb-libsvm.pred.txt")
+	padded := make([][]float32, len(want))
+	for i := range padded {
+		padded[i] = append(slices.Clone(docs[i]), 0)
+	}
+	if d, _ := maxDiff(e, padded, want); e.NumFeatures != testNumFeatures+1 || d < 1e-3 {
+		t.Errorf("without LibSVMIndices: %d features, max difference %v; want 47 and a shift", e.NumFeatures, d)
+	}
+}
+
+// TestImportXGBoostLibSVMIndices checks that with LibSVMIndices f{k} is
+// feature k (0-based k-1) and that a split on f0 is refused.
+func TestImportXGBoostLibSVMIndices(t *testing.T) {
+	src := strings.Replace(xgbTiny, "DL", "0", 1)
+	_, _, err := ImportXGBoostWith(strings.NewReader(src), "tiny.json", XGBoostOptions{LibSVMIndices: true})
+	if err == nil || err.Error() != "tiny.json: tree 0: node 0 splits on f0, the libsvm reader's feature index 0; cronus data files start at 1" {
+		t.Errorf("split on f0: %v", err)
+	}
+	src = strings.Replace(src, `"split_indices":[0,0,0]`, `"split_indices":[1,0,0]`, 1)
+	e, prov, err := ImportXGBoostWith(strings.NewReader(src), "tiny.json", XGBoostOptions{LibSVMIndices: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.NumFeatures != 1 || e.Trees[0].Nodes[0].Feature != 0 || prov["feature_indices"] != "libsvm" {
+		t.Errorf("%d features, split on %d, provenance %v; want 1, 0, libsvm", e.NumFeatures, e.Trees[0].Nodes[0].Feature, prov)
+	}
+}
+
+// TestImportXGBoostNonFinite checks the bare NaN, Infinity and -Infinity
+// that XGBoost writes for non-finite floats: a categorical split (NaN
+// condition) and a non-finite leaf are refused by name, an infinite
+// condition is read, and errors elsewhere keep their place in the file.
+func TestImportXGBoostNonFinite(t *testing.T) {
+	tiny := strings.Replace(xgbTiny, "DL", "0", 1)
+	for _, c := range []struct {
+		what, src, want string
+	}{
+		{"categorical fixture", readFixture(t, "xgb-categorical.json"), "m.json: tree 0: node 0: categorical splits are not supported"},
+		{"infinite leaf", strings.Replace(tiny, `"split_conditions":[0.5,1,2]`, `"split_conditions":[0.5,Infinity,2]`, 1),
+			"m.json: tree 0: node 1: leaf value +Inf is not finite"},
+		{"NaN leaf", strings.Replace(tiny, `"split_conditions":[0.5,1,2]`, `"split_conditions":[0.5,1,NaN]`, 1),
+			"m.json: tree 0: node 2: leaf value NaN is not finite"},
+		{"NaN numerical split", strings.Replace(tiny, `"split_conditions":[0.5,1,2]`, `"split_conditions":[NaN,1,2]`, 1),
+			"m.json: tree 0: node 0 has a NaN split condition"},
+		{"NaN in a string", strings.Replace(tiny, `"base_score":"5E-1"`, `"base_score":"NaN"`, 1),
+			`m.json: base_score NaN is not finite`},
+	} {
+		_, _, err := ImportXGBoost(strings.NewReader(c.src), "m.json")
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: error %v,\nwant %s", c.what, err, c.want)
+		}
+	}
+	// Errors at a place in the file: the column is the file's, not that of
+	// the text with NaN quoted. at marks the place in new.
+	for _, c := range []struct {
+		what, old, new, want string
+	}{
+		{"null", `[0.5,1,2]`, `[0.5,^null,2]`, "split_conditions[1]: expected a number, got null"},
+		{"error after NaN", `[0.5,1,2],"split_indices":[0,0,0]`, `[0.5,NaN,2],"split_indices":[0,^"x",0]`,
+			`split_indices[1]: expected an integer, got the string "x"`},
+		{"Infinity for an integer", `"split_indices":[0,0,0]`, `"split_indices":[0,^-Infinity,0]`,
+			"split_indices[1]: expected an integer, got -Infinity"},
+		{"two on a line", `"base_weights":[0,1,2]`, `"base_weights":[NaN,Infinity,2],"x":[NaN,-Infinity],"split_indices":^true,"y":0`,
+			"split_indices: expected an array of integers, got true"},
+	} {
+		i := strings.Index(tiny, c.old)
+		src := tiny[:i] + strings.Replace(c.new, "^", "", 1) + tiny[i+len(c.old):]
+		at := i + strings.IndexByte(c.new, '^')
+		want := fmt.Sprintf("m.json:%d:%d: learner.gradient_booster.model.trees[0].%s",
+			1+strings.Count(src[:at], "\n"), at-strings.LastIndex(src[:at], "\n"), c.want)
+		_, _, err := ImportXGBoost(strings.NewReader(src), "m.json")
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: error %v,\nwant %s", c.what, err, want)
+		}
+	}
+	// x < +Inf always holds. No threshold (that a model file can hold)
+	// sends every finite x right, as x < -Inf does.
+	src := strings.Replace(tiny, `"split_conditions":[0.5,1,2]`, `"split_conditions":[Infinity,1,2]`, 1)
+	e, _, err := ImportXGBoost(strings.NewReader(src), "m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []float32{-math.MaxFloat32, 0, math.MaxFloat32} {
+		if got := rawScore(e, []float32{x, 0}); got != 1.5 {
+			t.Errorf("condition Infinity, x = %v: %v, want 1.5", x, got)
+		}
+	}
+	if _, err := encodeModel(NewModel(e, "xgboost", nil)); err != nil {
+		t.Error(err)
+	}
+	src = strings.Replace(tiny, `"split_conditions":[0.5,1,2]`, `"split_conditions":[-Infinity,1,2]`, 1)
+	_, _, err = ImportXGBoost(strings.NewReader(src), "m.json")
+	if want := "m.json: tree 0: node 0: split condition -Infinity (no value goes left) is not supported"; err == nil || err.Error() != want {
+		t.Errorf("condition -Infinity: %v, want %s", err, want)
 	}
 }

@@ -19,35 +19,58 @@ import (
 //
 // XGBoost's feature f{k} is cronus feature k+1, which is what a model trained
 // on scikit-learn's SVMlight reader (or any 0-based matrix of the data) uses.
-// A model trained on XGBoost's own libsvm reader keeps the file's indices,
-// f{k} is then feature k, and its features come out shifted by one.
+// A model trained on XGBoost's own libsvm reader keeps the file's indices:
+// import it with ImportXGBoostWith and XGBoostOptions.LibSVMIndices, which
+// makes f{k} feature k.
 //
 // XGBoost goes left when value < split_condition, a float32 c; for a finite
 // float32 x that is x <= the float32 just below c, which becomes the
 // threshold. NaN follows default_left. Leaf values (in split_conditions)
 // already include the learning rate. The base score is base_score turned
 // into a margin the way the objective does it: logit(base_score) for
-// binary:logistic, reg:logistic and binary:logitraw; log(base_score) for
-// count:poisson, reg:gamma, reg:tweedie, survival:cox and survival:aft;
-// base_score itself for the others (reg:squarederror, rank:*, ...), so that
+// binary:logistic and reg:logistic; log(base_score) for count:poisson,
+// reg:gamma, reg:tweedie, survival:cox and survival:aft; base_score itself
+// for the others (reg:squarederror, binary:logitraw, rank:*, ...), so that
 // base plus the trees' sum is XGBoost's output_margin prediction. DART
 // models have each tree's leaves multiplied by its weight_drop. Linear
 // boosters, categorical splits, multiclass and multi-target models are
-// refused.
+// refused. The bare NaN, Infinity and -Infinity that XGBoost writes for
+// non-finite floats are read: NaN is the split condition of a categorical
+// split, and a non-finite leaf value is refused by name.
 func ImportXGBoost(r io.Reader, name string) (*Ensemble, map[string]any, error) {
+	return ImportXGBoostWith(r, name, XGBoostOptions{})
+}
+
+// XGBoostOptions are the choices ImportXGBoostWith leaves to the caller.
+type XGBoostOptions struct {
+	// LibSVMIndices: the model was trained on XGBoost's own libsvm reader
+	// (DMatrix("train.txt?format=libsvm")), whose column k is the file's
+	// feature k, so f{k} is cronus feature k; a split on f0 is refused.
+	LibSVMIndices bool
+}
+
+// ImportXGBoostWith is ImportXGBoost with options.
+func ImportXGBoostWith(r io.Reader, name string, opt XGBoostOptions) (*Ensemble, map[string]any, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if b := bytes.TrimSpace(data); len(b) > 0 && b[0] != '{' {
+		if bytes.HasPrefix(b, []byte("binf")) || bytes.IndexByte(b, 0) >= 0 {
+			return nil, nil, fmt.Errorf("%s: not an XGBoost JSON model (it does not start with '{'; XGBoost's binary format?): save the model under a name ending in .json", name)
+		}
 		return nil, nil, fmt.Errorf("%s: not an XGBoost JSON model (it does not start with '{')", name)
 	}
-	e, prov, err := importXGBoost(data)
+	quoted, ins := quoteNonFinite(data)
+	e, prov, err := importXGBoost(quoted, opt)
 	if err != nil {
 		var pe *posError
 		if errors.As(err, &pe) {
 			if bytes.IndexByte(data, 0) >= 0 {
 				return nil, nil, fmt.Errorf("%s: not a JSON model (binary or UBJSON?): save the model under a name ending in .json", name)
+			}
+			if len(ins) > 0 {
+				unquotePos(pe, data, quoted, ins)
 			}
 			return nil, nil, fmt.Errorf("%s:%w", name, err)
 		}
@@ -55,6 +78,117 @@ func ImportXGBoost(r io.Reader, name string) (*Ensemble, map[string]any, error) 
 	}
 	prov["file"] = filepath.Base(name)
 	return e, prov, nil
+}
+
+// xgbNonFinite are the tokens XGBoost's JSON writer uses for non-finite
+// floats, which JSON has no numbers for.
+var xgbNonFinite = [][]byte{[]byte("NaN"), []byte("Infinity"), []byte("-Infinity")}
+
+// quoteNonFinite returns data with every bare NaN, Infinity and -Infinity
+// (outside strings) in quotes, so that encoding/json reads them as strings
+// (xgbFloat takes them back), and the offsets in the result of the quotes
+// it inserted, ascending. Without such tokens it returns data itself.
+func quoteNonFinite(data []byte) ([]byte, []int) {
+	var out []byte
+	var ins []int
+	inString, escaped := false, false
+	last := 0 // data[last:] is not yet copied to out
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		if c == '"' {
+			inString = true
+			continue
+		}
+		if c != 'N' && c != 'I' && c != '-' {
+			continue
+		}
+		for _, tok := range xgbNonFinite {
+			if bytes.HasPrefix(data[i:], tok) {
+				out = append(out, data[last:i]...)
+				ins = append(ins, len(out))
+				out = append(out, '"')
+				out = append(out, tok...)
+				ins = append(ins, len(out))
+				out = append(out, '"')
+				i += len(tok) - 1
+				last = i + 1
+				break
+			}
+		}
+	}
+	if ins == nil {
+		return data, nil
+	}
+	return append(out, data[last:]...), ins
+}
+
+// unquotePos moves pe, an error at a place in quoted (data as
+// quoteNonFinite returned it, with the quotes ins), to the same place in
+// data, and names a token it had quoted as it is written there.
+func unquotePos(pe *posError, data, quoted []byte, ins []int) {
+	lineStart := func(b []byte, line int) int {
+		s := 0
+		for l := 1; l < line; l++ {
+			j := bytes.IndexByte(b[s:], '\n')
+			if j < 0 {
+				return len(b)
+			}
+			s += j + 1
+		}
+		return s
+	}
+	p := lineStart(quoted, pe.line) + pe.col - 1
+	n := 0
+	for n < len(ins) && ins[n] < p {
+		n++
+	}
+	p -= n
+	pe.col = p - lineStart(data, pe.line) + 1
+	for _, tok := range xgbNonFinite {
+		if p >= 0 && p <= len(data) && bytes.HasPrefix(data[p:], tok) {
+			pe.msg = strings.Replace(pe.msg, "the string \""+string(tok)+"\"", string(tok), 1)
+			break
+		}
+	}
+}
+
+// xgbFloat is a float32 of split_conditions: a JSON number, or NaN,
+// Infinity or -Infinity as quoteNonFinite leaves them (in quotes).
+type xgbFloat float32
+
+func (f *xgbFloat) UnmarshalJSON(data []byte) error {
+	switch string(data) {
+	case `"NaN"`:
+		*f = xgbFloat(math.NaN())
+		return nil
+	case `"Infinity"`:
+		*f = xgbFloat(math.Inf(1))
+		return nil
+	case `"-Infinity"`:
+		*f = xgbFloat(math.Inf(-1))
+		return nil
+	}
+	if len(data) > 0 && (data[0] == '-' || data[0] >= '0' && data[0] <= '9') {
+		v, err := strconv.ParseFloat(string(data), 32)
+		if err != nil {
+			return &valueError{key: "split_conditions", raw: bytes.Clone(data),
+				msg: fmt.Sprintf("the number %s is out of range (the largest is %.2g)", data, math.MaxFloat32)}
+		}
+		*f = xgbFloat(v)
+		return nil
+	}
+	return &valueError{key: "split_conditions", raw: bytes.Clone(data), want: "a number"}
 }
 
 type xgbFile struct {
@@ -88,19 +222,22 @@ type xgbBooster struct {
 }
 
 type xgbGBTree struct {
+	Param struct {
+		NumParallelTree string `json:"num_parallel_tree"`
+	} `json:"gbtree_model_param"`
 	TreeInfo []int     `json:"tree_info"`
 	Trees    []xgbTree `json:"trees"`
 }
 
 type xgbTree struct {
-	Left            []int     `json:"left_children"`
-	Right           []int     `json:"right_children"`
-	Split           []int     `json:"split_indices"`
-	Cond            []float32 `json:"split_conditions"`
-	DefaultLeft     []xgbBool `json:"default_left"`
-	SplitType       []int     `json:"split_type"`
-	Categories      []int     `json:"categories"`
-	CategoriesNodes []int     `json:"categories_nodes"`
+	Left            []int      `json:"left_children"`
+	Right           []int      `json:"right_children"`
+	Split           []int      `json:"split_indices"`
+	Cond            []xgbFloat `json:"split_conditions"`
+	DefaultLeft     []xgbBool  `json:"default_left"`
+	SplitType       []int      `json:"split_type"`
+	Categories      []int      `json:"categories"`
+	CategoriesNodes []int      `json:"categories_nodes"`
 	Param           struct {
 		NumNodes       string `json:"num_nodes"`
 		SizeLeafVector string `json:"size_leaf_vector"`
@@ -125,16 +262,18 @@ func (b *xgbBool) UnmarshalJSON(data []byte) error {
 
 // xgbLink gives, per objective, how base_score becomes a margin.
 var xgbLink = map[string]string{
-	"binary:logistic": "logit", "reg:logistic": "logit", "binary:logitraw": "logit",
+	"binary:logistic": "logit", "reg:logistic": "logit",
 	"count:poisson": "log", "reg:gamma": "log", "reg:tweedie": "log",
 	"survival:cox": "log", "survival:aft": "log",
 	"reg:squarederror": "identity", "reg:linear": "identity",
 	"reg:squaredlogerror": "identity", "reg:pseudohubererror": "identity",
 	"reg:absoluteerror": "identity", "binary:hinge": "identity",
-	"rank:pairwise": "identity", "rank:ndcg": "identity", "rank:map": "identity",
+	// XGBoost adds base_score itself to binary:logitraw margins.
+	"binary:logitraw": "identity",
+	"rank:pairwise":   "identity", "rank:ndcg": "identity", "rank:map": "identity",
 }
 
-func importXGBoost(data []byte) (*Ensemble, map[string]any, error) {
+func importXGBoost(data []byte, opt XGBoostOptions) (*Ensemble, map[string]any, error) {
 	var file xgbFile
 	if err := json.Unmarshal(data, &file); err != nil {
 		return nil, nil, jsonError(data, err)
@@ -185,7 +324,13 @@ func importXGBoost(data []byte) (*Ensemble, map[string]any, error) {
 	if err != nil || numFeatures < 0 {
 		return nil, nil, fmt.Errorf("learner_model_param num_feature %q is not a non-negative integer", mp.NumFeature)
 	}
-	if numFeatures > maxFeatures {
+	// XGBoost's f{k} is cronus feature k+1-shift (Feature k-shift, 0-based).
+	shift, features := 0, numFeatures
+	if opt.LibSVMIndices {
+		shift, features = 1, max(numFeatures-1, 0)
+		prov["feature_indices"] = "libsvm"
+	}
+	if features > maxFeatures {
 		return nil, nil, fmt.Errorf("learner_model_param num_feature %d: cronus reads data with feature indices up to %d", numFeatures, maxFeatures)
 	}
 	base, err := xgbBase(obj, mp.BaseScore)
@@ -225,11 +370,14 @@ func importXGBoost(data []byte) (*Ensemble, map[string]any, error) {
 		return nil, nil, errors.New("the model has no trees")
 	}
 	prov["trees"] = len(model.Trees)
+	if n, err := strconv.Atoi(model.Param.NumParallelTree); err == nil && n > 1 {
+		prov["num_parallel_tree"] = n
+	}
 
 	e := &Ensemble{
 		Trees:       make([]Tree, len(model.Trees)),
 		Base:        base,
-		NumFeatures: numFeatures,
+		NumFeatures: features,
 		Objective:   obj,
 	}
 	for i := range model.Trees {
@@ -237,7 +385,7 @@ func importXGBoost(data []byte) (*Ensemble, map[string]any, error) {
 		if weights != nil {
 			w = weights[i]
 		}
-		t, err := model.Trees[i].tree(numFeatures, w)
+		t, err := model.Trees[i].tree(numFeatures, shift, w)
 		if err != nil {
 			return nil, nil, fmt.Errorf("tree %d: %w", i, err)
 		}
@@ -283,8 +431,9 @@ func xgbBase(obj, s string) (float64, error) {
 
 // tree converts an XGBoost tree into a compact Tree: the nodes reachable
 // from the root renumbered in depth-first order, internal nodes into Nodes
-// and leaves (times weight w) into Leaves.
-func (xt *xgbTree) tree(numFeatures int, w float64) (Tree, error) {
+// (f{k} becoming Feature k-shift) and leaves (times weight w) into Leaves.
+// numFeatures is the model's num_feature.
+func (xt *xgbTree) tree(numFeatures, shift int, w float64) (Tree, error) {
 	n := len(xt.Left)
 	if xt.Param.NumNodes != "" {
 		if nn, err := strconv.Atoi(xt.Param.NumNodes); err != nil || nn != n {
@@ -328,8 +477,11 @@ func (xt *xgbTree) tree(numFeatures int, w float64) (Tree, error) {
 			return 0, fmt.Errorf("node %d reached twice", i)
 		}
 		seen[i] = true
-		c := xt.Cond[i]
+		c := float32(xt.Cond[i])
 		if xt.Left[i] == -1 {
+			if math.IsNaN(float64(c)) || math.IsInf(float64(c), 0) {
+				return 0, fmt.Errorf("node %d: leaf value %v is not finite", i, c)
+			}
 			t.Leaves = append(t.Leaves, float64(c)*w)
 			return Leaf(len(t.Leaves) - 1), nil
 		}
@@ -337,12 +489,19 @@ func (xt *xgbTree) tree(numFeatures int, w float64) (Tree, error) {
 		if f < 0 || f >= numFeatures {
 			return 0, fmt.Errorf("node %d splits on f%d; the model has %d features", i, f, numFeatures)
 		}
+		if f < shift {
+			return 0, fmt.Errorf("node %d splits on f%d, the libsvm reader's feature index 0; cronus data files start at 1", i, f)
+		}
 		if math.IsNaN(float64(c)) {
 			return 0, fmt.Errorf("node %d has a NaN split condition", i)
 		}
+		if math.IsInf(float64(c), -1) {
+			// No finite threshold sends every finite value right.
+			return 0, fmt.Errorf("node %d: split condition -Infinity (no value goes left) is not supported", i)
+		}
 		k := len(t.Nodes)
 		t.Nodes = append(t.Nodes, Node{
-			Feature: int32(f),
+			Feature: int32(f - shift),
 			// x < c  ⇔  x <= the float32 below c, for finite float32 x.
 			Threshold:   math.Nextafter32(c, float32(math.Inf(-1))),
 			DefaultLeft: bool(xt.DefaultLeft[i]),
@@ -361,7 +520,7 @@ func (xt *xgbTree) tree(numFeatures int, w float64) (Tree, error) {
 	if _, err := walk(0, -1); err != nil {
 		return Tree{}, err
 	}
-	if err := t.Validate(numFeatures); err != nil {
+	if err := t.Validate(max(numFeatures-shift, 0)); err != nil {
 		return Tree{}, err
 	}
 	return t, nil

@@ -27,9 +27,13 @@ type valueError struct {
 	key  string // the object key the value is under, as in the file
 	raw  []byte
 	want string // what the value should have been, as "0 or 1"
+	msg  string // when set, what is wrong instead of "expected want, got raw"
 }
 
 func (e *valueError) Error() string {
+	if e.msg != "" {
+		return e.key + ": " + e.msg
+	}
 	return fmt.Sprintf("%s: expected %s, got %s", e.key, e.want, shortJSON(e.raw))
 }
 
@@ -76,6 +80,9 @@ func jsonError(data []byte, err error) error {
 		})
 		if !ok {
 			return err
+		}
+		if ve.msg != "" {
+			return v.errorf("%s", ve.msg)
 		}
 		return v.errorf("expected %s, got %s", ve.want, v.describe())
 	}

@@ -259,6 +259,26 @@ func (e *Ensemble) LeafIndices(dst []int32, cols [][]float32, n, k int) []int32 
 	return dst
 }
 
+// MissingSplits counts, over the first k trees (k < 0 or k > len(Trees)
+// means all), the splits where a missing value (NaN) goes the other way
+// than 0, and all the splits. A model trained where absent values are
+// missing (XGBoost) scores data that gives those values as 0 differently
+// at such splits.
+func (e *Ensemble) MissingSplits(k int) (differ, total int) {
+	if k < 0 || k > len(e.Trees) {
+		k = len(e.Trees)
+	}
+	for _, t := range e.Trees[:k] {
+		for _, nd := range t.Nodes {
+			total++
+			if nd.DefaultLeft != (0 <= nd.Threshold) {
+				differ++
+			}
+		}
+	}
+	return differ, total
+}
+
 // Features returns the sorted distinct features (0-based) that the first k
 // trees split on (k < 0 or k > len(Trees) means all).
 func (e *Ensemble) Features(k int) []int {

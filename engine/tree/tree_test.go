@@ -90,3 +90,20 @@ func TestEnsemblePredictMatchesRowWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingSplits counts the splits where NaN and 0 part ways.
+func TestMissingSplits(t *testing.T) {
+	e := &Ensemble{NumFeatures: 1, Trees: []Tree{
+		{Nodes: []Node{
+			{Threshold: 0.5, Left: 1, Right: Leaf(0)},                    // 0 left, NaN right: differ
+			{Threshold: 0.5, Left: Leaf(1), Right: 2, DefaultLeft: true}, // both left
+			{Threshold: -1, Left: Leaf(2), Right: Leaf(3)},               // both right
+		}, Leaves: []float64{0, 1, 2, 3}},
+		{Nodes: []Node{{Threshold: -1, Left: Leaf(0), Right: Leaf(1), DefaultLeft: true}}, Leaves: []float64{0, 1}}, // 0 right, NaN left: differ
+	}}
+	for _, c := range []struct{ k, differ, total int }{{-1, 2, 4}, {1, 1, 3}, {0, 0, 0}, {9, 2, 4}} {
+		if d, n := e.MissingSplits(c.k); d != c.differ || n != c.total {
+			t.Errorf("k %d: %d of %d, want %d of %d", c.k, d, n, c.differ, c.total)
+		}
+	}
+}
