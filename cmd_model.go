@@ -601,15 +601,14 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 // xgbImportNotes are what `import --from xgboost` tells about the imported
-// model e with provenance params: where its scores can part from XGBoost's,
-// and what to do about it.
+// model e with provenance params: signs that it was trained on XGBoost's
+// own libsvm reader or stopped early, and what to do about them.
 func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm bool) []string {
+	// Where a missing value and 0 part ways is not told here: XGBoost's hist
+	// sends missing values right at every split of a model trained on dense
+	// data, so it would be said of nearly every model. predict and eval warn
+	// when a data file does leave values out (absentWarning).
 	var notes []string
-	if differ, total := e.MissingSplits(-1); differ > 0 {
-		notes = append(notes, fmt.Sprintf("note: at %d of %d splits a missing value goes the other way than 0: "+
-			"where a data file leaves a feature out, cronus reads 0 and XGBoost a missing value, and the scores differ "+
-			"(predict and eval warn of such files; files that give every feature get XGBoost's scores)", differ, total))
-	}
 	if used := e.Features(-1); !libsvm && e.NumFeatures > 1 && len(used) > 0 && used[0] != 0 {
 		notes = append(notes, "note: the model never splits on f0 (feature 1): if it was trained on XGBoost's own libsvm reader "+
 			"(DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k, import it again with --libsvm-indices")

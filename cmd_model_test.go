@@ -171,7 +171,7 @@ func TestImportXGBoostCommand(t *testing.T) {
 	}
 	code, stdout, errOut = runCLI(t, "import", "--from", "xgboost", "--libsvm-indices", model, "--out", out)
 	if code != 0 || !strings.Contains(stdout, "46 features") || strings.Contains(errOut, "never splits on f0") ||
-		!strings.Contains(errOut, "note: at 28 of 28 splits a missing value goes the other way than 0") {
+		strings.Contains(errOut, "missing value") {
 		t.Fatalf("import --libsvm-indices: exit %d %q %q", code, stdout, errOut)
 	}
 	// It predicts what XGBoost predicted on the same file.

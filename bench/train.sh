@@ -77,7 +77,7 @@ if [ "$what" = speed ] || [ "$what" = all ]; then
   /usr/bin/time -f '%M' -o "$dir/c.rss" "$c" train --train "$f" --objective regression --trees 500 --leaves 31 \
     --learning-rate 0.1 --out "$dir/c-200k.json" --json > "$dir/c-train.json"
   /usr/bin/time -f '%M' -o "$dir/x.rss" $py bench/xgb.py train "$f" reg:squarederror 500 "$dir/x-200k.json" > "$dir/x-train.json"
-  "$c" import --from xgboost "$dir/x-200k.json" --out "$dir/x-200k.cronus.json" > /dev/null
+  "$c" import --from xgboost --libsvm-indices "$dir/x-200k.json" --out "$dir/x-200k.cronus.json" > /dev/null
   "$c" eval --model "$dir/x-200k.cronus.json" --data "$f" --metrics ndcg@10 --json > "$dir/c-pred.json"
   $py bench/xgb.py predict "$dir/x-200k.json" "$f" > "$dir/x-pred.json"
   ct=$(field "$dir/c-train.json" "['seconds']"); xt=$(field "$dir/x-train.json" "['train_seconds']")
