@@ -3,8 +3,9 @@
   xgb.py train DATA OBJECTIVE TREES OUT_MODEL [SCORE_DATA SCORES_OUT]
       hist, lossguide, max_leaves 31, max_bin 255, eta 0.1, 2 threads;
       prints {"train_seconds": ...}; with SCORE_DATA writes raw margins.
-  xgb.py predict MODEL DATA
-      prints {"predict_seconds": ..., "docs": ..., "trees": ...}
+  xgb.py predict MODEL DATA [SCORES_OUT]
+      prints {"predict_seconds": ..., "docs": ..., "trees": ...}; with
+      SCORES_OUT writes the raw margins, one per line
 Data files are SVMlight/LETOR text (qid groups are read by XGBoost).
 """
 import json, sys, time
@@ -37,6 +38,9 @@ def main():
         t = time.time()
         s = b.predict(d, output_margin=True)
         seconds = time.time() - t
+        if len(sys.argv) > 4:
+            with open(sys.argv[4], 'w') as f:
+                f.writelines('%r\n' % float(v) for v in s)
         print(json.dumps({'predict_seconds': seconds, 'docs': len(s), 'trees': b.num_boosted_rounds()}))
 
 main()
