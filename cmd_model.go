@@ -25,8 +25,15 @@ import (
 
 // loadData reads a data set with progress, padded to at least minFeatures.
 func loadData(ctx context.Context, p *progress, name string, minFeatures int) (*data.Dataset, error) {
+	return loadScoringData(ctx, p, name, minFeatures, false)
+}
+
+// loadScoringData is loadData for data to be scored; with absentMissing
+// (--absent missing) left-out features read as missing values (NaN).
+func loadScoringData(ctx context.Context, p *progress, name string, minFeatures int, absentMissing bool) (*data.Dataset, error) {
 	opt := p.readOptions(name)
 	opt.MinFeatures = minFeatures
+	opt.AbsentMissing = absentMissing
 	d, err := data.LoadDataset(ctx, name, opt)
 	p.done()
 	if err != nil {
@@ -54,7 +61,7 @@ func loadModel(path string) (*tree.Ensemble, *tree.Model, error) {
 // model sends a missing value the other way than 0 at some split; "" when
 // the scores are XGBoost's anyway.
 func absentWarning(m *tree.Model, e *tree.Ensemble, k int, d *data.Dataset) string {
-	if m == nil || m.Source != "xgboost" || d.Absent == 0 {
+	if m == nil || m.Source != "xgboost" || d.Absent == 0 || d.AbsentMissing {
 		return ""
 	}
 	differ, total := e.MissingSplits(k)
@@ -63,7 +70,7 @@ func absentWarning(m *tree.Model, e *tree.Ensemble, k int, d *data.Dataset) stri
 	}
 	return fmt.Sprintf("%s leaves %d feature values out of its lines, which cronus reads as 0 and XGBoost as missing; "+
 		"this XGBoost model sends a missing value the other way than 0 at %d of its %d splits, "+
-		"so its scores may differ from XGBoost's on this file (a file that gives every feature gets XGBoost's)",
+		"so its scores may differ from XGBoost's on this file; --absent missing reads them as XGBoost does",
 		d.Name, d.Absent, differ, total)
 }
 
@@ -232,6 +239,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	k := newTreesFlag(fs)
 	out := fs.String("out", "", "write the scores to `FILE` (default standard output)")
 	asJSON := fs.Bool("json", false, "print a JSON report; it holds the scores unless --out is given")
+	absent := newAbsentFlag(fs)
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -253,7 +261,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := k.fits(e, *modelF); err != nil {
 		return err
 	}
-	d, err := loadData(ctx, newProgress(stderr), *dataF, e.NumFeatures)
+	d, err := loadScoringData(ctx, newProgress(stderr), *dataF, e.NumFeatures, bool(*absent))
 	if err != nil {
 		return err
 	}
@@ -370,6 +378,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	runF := fs.String("run", "", "write a TREC run (qid Q0 docid rank score tag) to `FILE`")
 	tag := fs.String("tag", "cronus", "run `tag` for --run")
 	jsonOut := fs.Bool("json", false, "print JSON")
+	absent := newAbsentFlag(fs)
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -394,6 +403,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			if explicit[name] {
 				return usageError{"--" + name + " applies to --model only"}
 			}
+		}
+		if *scoresF != "" && explicit["absent"] {
+			return usageError{"--absent applies to --model and --cascade, which read the features"}
 		}
 	}
 	specs, err := metric.ParseList(*metricsF)
@@ -422,7 +434,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		minFeatures = cf.Ensemble.NumFeatures
 	}
-	d, err := loadData(ctx, newProgress(stderr), *dataF, minFeatures)
+	d, err := loadScoringData(ctx, newProgress(stderr), *dataF, minFeatures, bool(*absent))
 	if err != nil {
 		return err
 	}
@@ -624,6 +636,35 @@ func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm bool) []stri
 		}
 	}
 	return notes
+}
+
+// absentFlag is --absent zero|missing: how a feature a line leaves out
+// reads; true for missing.
+type absentFlag bool
+
+func newAbsentFlag(fs *flag.FlagSet) *absentFlag {
+	a := absentFlag(false)
+	fs.Var(&a, "absent", "how a feature a data line leaves out reads: `zero` (the default) or missing, a NaN that goes where each split sends missing values, as XGBoost reads sparse files")
+	return &a
+}
+
+func (a *absentFlag) String() string {
+	if a != nil && bool(*a) {
+		return "missing"
+	}
+	return "zero"
+}
+
+func (a *absentFlag) Set(s string) error {
+	switch s {
+	case "zero":
+		*a = false
+	case "missing":
+		*a = true
+	default:
+		return fmt.Errorf("want zero or missing")
+	}
+	return nil
 }
 
 // treesFlag is --trees: use the model's first k trees, or all of them (-1,

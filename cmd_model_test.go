@@ -197,6 +197,11 @@ func TestImportXGBoostCommand(t *testing.T) {
 			t.Errorf("%s on a sparse file: exit %d %q", cmd, code, errOut)
 		}
 	}
+	// --absent missing: no warning.
+	code, _, errOut = runCLI(t, "predict", "--model", out, "--data", sparse, "--absent", "missing")
+	if code != 0 || errOut != "" {
+		t.Errorf("predict --absent missing on a sparse file: exit %d %q", code, errOut)
+	}
 	// A model that stopped early: a note on --trees.
 	early := filepath.Join(dir, "early.json")
 	os.WriteFile(early, []byte(strings.Replace(readFile(t, model), `"best_iteration":"3"`, `"best_iteration":"1"`, 1)), 0o644)
@@ -305,5 +310,57 @@ func TestCommandInputChecks(t *testing.T) {
 		if strings.HasPrefix(e.Name(), ".") {
 			t.Errorf("left behind: %s", e.Name())
 		}
+	}
+}
+
+// TestPredictAbsentMissing scores a sparse file (MQ2008 test with its zeros
+// left out) with a model XGBoost trained on such data: --absent missing
+// gives XGBoost's own predictions, and the default, reading 0, does not.
+func TestPredictAbsentMissing(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", "engine/tree/testdata/xgb-sparse.json", "--out", model); code != 0 {
+		t.Fatalf("import: %s", errOut)
+	}
+	const data = "engine/tree/testdata/mq2008-test-sparse.txt.gz"
+	var want []float64
+	for _, f := range strings.Fields(readFile(t, "engine/tree/testdata/xgb-sparse.pred.txt")) {
+		v, _ := strconv.ParseFloat(f, 64)
+		want = append(want, v)
+	}
+	far := func(args ...string) (n int, errOut string) {
+		code, stdout, errOut := runCLI(t, append([]string{"predict", "--model", model, "--data", data}, args...)...)
+		got := strings.Fields(stdout)
+		if code != 0 || len(got) != len(want) {
+			t.Fatalf("predict %v: exit %d, %d scores for %d: %s", args, code, len(got), len(want), errOut)
+		}
+		for i, g := range got {
+			v, _ := strconv.ParseFloat(g, 64)
+			if math.Abs(v-want[i]) > 1e-5 {
+				n++
+			}
+		}
+		return n, errOut
+	}
+	if n, errOut := far("--absent", "missing"); n != 0 || errOut != "" {
+		t.Errorf("--absent missing: %d of %d scores differ from XGBoost's (%q)", n, len(want), errOut)
+	}
+	if n, errOut := far(); n == 0 || !strings.Contains(errOut, "--absent missing reads them as XGBoost does") {
+		t.Errorf("reading 0: %d of %d scores differ from XGBoost's, warning %q", n, len(want), errOut)
+	}
+	// eval reads the same way; --scores reads no features.
+	_, outJ, _ := runCLI(t, "eval", "--model", model, "--data", data, "--absent", "missing", "--json")
+	if !strings.Contains(outJ, `"ndcg@10"`) {
+		t.Errorf("eval --absent missing: %s", outJ)
+	}
+	scores := filepath.Join(dir, "s.txt")
+	os.WriteFile(scores, []byte(readFile(t, "engine/tree/testdata/xgb-sparse.pred.txt")), 0o644)
+	if code, _, errOut := runCLI(t, "eval", "--scores", scores, "--data", data, "--absent", "missing"); code != 2 ||
+		!strings.Contains(errOut, "--absent applies to --model and --cascade") {
+		t.Errorf("eval --scores --absent: exit %d %q", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "predict", "--model", model, "--data", data, "--absent", "nan"); code != 2 ||
+		!strings.Contains(errOut, "want zero or missing") {
+		t.Errorf("--absent nan: exit %d %q", code, errOut)
 	}
 }

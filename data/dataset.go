@@ -19,8 +19,11 @@ type Dataset struct {
 	FileFeatures int
 	// Absent is how many values of features 1 to FileFeatures the file
 	// left out of its lines (documents × FileFeatures minus the IDX:VAL
-	// pairs given); they read as 0.
+	// pairs given); they read as 0, or as NaN when AbsentMissing.
 	Absent int64
+	// AbsentMissing is ReadOptions.AbsentMissing of the read: left-out
+	// values and padding columns are NaN.
+	AbsentMissing bool
 
 	// Document ids (the comment after '#') are packed into one buffer so that
 	// a million of them cost the garbage collector nothing.
@@ -30,14 +33,19 @@ type Dataset struct {
 
 // PaddingWarning says, when ReadOptions.MinFeatures padded d beyond the
 // features of its file (a model of another data set, most likely: 136
-// features on MQ2008's 46), that those features read as 0; "" otherwise.
+// features on MQ2008's 46), that those features read as 0 (or as missing);
+// "" otherwise.
 func (d *Dataset) PaddingWarning() string {
 	n := d.NumFeatures()
 	if d.FileFeatures == 0 || d.FileFeatures >= n {
 		return ""
 	}
-	return fmt.Sprintf("%s has features up to %d, and %d are expected; features %d-%d read as 0 for every document",
-		d.Name, d.FileFeatures, n, d.FileFeatures+1, n)
+	as := "0"
+	if d.AbsentMissing {
+		as = "missing"
+	}
+	return fmt.Sprintf("%s has features up to %d, and %d are expected; features %d-%d read as %s for every document",
+		d.Name, d.FileFeatures, n, d.FileFeatures+1, n, as)
 }
 
 // NumDocs returns the number of documents.

@@ -2,6 +2,8 @@ package data
 
 import (
 	"context"
+	"math"
+	"strings"
 	"testing"
 )
 
@@ -44,6 +46,42 @@ func TestFileFeaturesAndAbsent(t *testing.T) {
 		}
 		if w := d.PaddingWarning(); (w != "") != (min > 3) {
 			t.Errorf("MinFeatures %d: warning %q", min, w)
+		}
+	}
+}
+
+// TestAbsentMissing reads left-out features as NaN under AbsentMissing, and
+// as 0 without it; values given, zeros included, are read as they are,
+// whatever the chunking, the number of workers and the regrouping.
+func TestAbsentMissing(t *testing.T) {
+	text := []byte("1 qid:1 1:0.5 3:1 2:0.25\n0 qid:2 2:0.5\n2 qid:1 1:0 3:0 # back to query 1\n")
+	nan := float32(math.NaN())
+	// Documents in the regrouped order: lines 1, 3, 2; features 1-4 (4 is padding).
+	want := [][]float32{{0.5, 0, nan}, {0.25, nan, 0.5}, {1, 0, nan}, {nan, nan, nan}}
+	same := func(a, b float32) bool { return a == b || (a != a && b != b) }
+	for _, chunk := range []int{0, 8, 24} {
+		for _, workers := range []int{1, 3} {
+			for _, missing := range []bool{false, true} {
+				opt := ReadOptions{MinFeatures: 4, Workers: workers, Regroup: true, AbsentMissing: missing, chunkSize: chunk}
+				d, err := ReadBytes(context.Background(), "d.txt", text, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for f, col := range want {
+					for i, w := range col {
+						if w != w && !missing {
+							w = 0
+						}
+						if got := d.Cols[f][i]; !same(got, w) {
+							t.Errorf("chunk %d, workers %d, missing %v: feature %d of document %d is %v, want %v",
+								chunk, workers, missing, f+1, i, got, w)
+						}
+					}
+				}
+				if missing != strings.Contains(d.PaddingWarning(), "read as missing") {
+					t.Errorf("missing %v: warning %q", missing, d.PaddingWarning())
+				}
+			}
 		}
 	}
 }

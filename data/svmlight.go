@@ -34,6 +34,12 @@ type ReadOptions struct {
 	// features (a validation file whose last features are all absent still
 	// lines up with its training file).
 	MinFeatures int
+	// AbsentMissing reads a feature a line leaves out (and the padding of
+	// MinFeatures) as NaN, a missing value, instead of 0, so that trees send
+	// it where they learned to send missing values (an imported XGBoost
+	// model's default_left): XGBoost's reading of a sparse file. It is for
+	// scoring; the tree learner bins NaN with the largest values.
+	AbsentMissing bool
 	// MemoryLimit is the most memory the data set may need, in bytes;
 	// 0 means the memory available on this machine.
 	MemoryLimit int64
@@ -494,6 +500,17 @@ type reader struct {
 // 16 bytes of id; per feature: a slice header.
 func need(n, d int) int64 { return int64(n)*(int64(d)*4+36) + int64(d)*24 }
 
+// fillAbsent sets the values of new columns to what an absent feature
+// reads as: NaN under ReadOptions.AbsentMissing, else 0 (as they are).
+func (rd *reader) fillAbsent(vals []float32) {
+	if rd.opt.AbsentMissing {
+		nan := float32(math.NaN())
+		for i := range vals {
+			vals[i] = nan
+		}
+	}
+}
+
 // grow makes sure there are at least d columns, refusing when they would not
 // fit in memory.
 func (rd *reader) grow(d, line int) ([][]float32, error) {
@@ -508,6 +525,7 @@ func (rd *reader) grow(d, line int) ([][]float32, error) {
 	cols := make([][]float32, d)
 	copy(cols, rd.cols)
 	block := make([]float32, rd.n*(d-len(rd.cols)))
+	rd.fillAbsent(block)
 	for f := len(rd.cols); f < d; f++ {
 		cols[f], block = block[:rd.n:rd.n], block[rd.n:]
 	}
@@ -765,9 +783,11 @@ func describe(tok []byte) string {
 // contiguous, or regrouping them) and the document ids.
 func (rd *reader) assemble() (*Dataset, error) {
 	d := &Dataset{Cols: rd.cols, Labels: rd.labels, HasQID: rd.hasQID, FileFeatures: rd.maxIdx,
-		Absent: int64(rd.n)*int64(rd.maxIdx) - rd.given}
+		Absent: int64(rd.n)*int64(rd.maxIdx) - rd.given, AbsentMissing: rd.opt.AbsentMissing}
 	for len(d.Cols) < rd.opt.MinFeatures {
-		d.Cols = append(d.Cols, make([]float32, rd.n))
+		c := make([]float32, rd.n)
+		rd.fillAbsent(c)
+		d.Cols = append(d.Cols, c)
 	}
 	total := 0
 	for _, b := range rd.docIDs {

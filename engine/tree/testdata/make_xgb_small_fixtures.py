@@ -21,6 +21,11 @@ Fixtures:
                    file's feature k (num_feature 47 for MQ2008's 46), and
                    predicted with the same reader; imported with
                    XGBoostOptions.LibSVMIndices.
+  xgb-sparse       reg:squarederror trained on MQ2008 train with every value
+                   that is 0 left out (NaN in the matrix, so missing to
+                   XGBoost), predicted on mq2008-test-sparse.txt.gz, the first
+                   300 test documents with their zeros left out the same way:
+                   cronus predict --absent missing gives XGBoost's scores.
   xgb-categorical  a categorical split (feature_types "c"): XGBoost writes NaN
                    as its split condition; the import is refused. Trained on
                    a few synthetic rows; no predictions.
@@ -74,6 +79,32 @@ def main():
         b = xgb.train(params, xgb.DMatrix(train_txt + "?format=libsvm"), num_boost_round=4)
         assert b.num_features() == NUM_FEATURES + 1
         save("xgb-libsvm", b, b.predict(xgb.DMatrix(test_txt + "?format=libsvm"), output_margin=True))
+
+        # A sparse file: zeros left out, which XGBoost takes as missing.
+        def sparse(lines):
+            out = []
+            for l in lines:
+                body, hash_, comment = l.partition("#")
+                toks = body.split()
+                keep = toks[:2] + [t for t in toks[2:] if float(t.split(":")[1]) != 0]
+                out.append(" ".join(keep) + (" #" + comment if hash_ else "\n"))
+            return out
+
+        def nan_matrix(lines):
+            x = np.full((len(lines), NUM_FEATURES), np.nan, dtype=np.float32)
+            for i, l in enumerate(lines):
+                for t in l.partition("#")[0].split()[2:]:
+                    k, v = t.split(":")
+                    x[i, int(k) - 1] = np.float32(float(v))
+            return x
+
+        sparse_test = sparse(test_lines)
+        with gzip.GzipFile(os.path.join(here, "mq2008-test-sparse.txt.gz"), "wb", mtime=0) as f:
+            f.write("".join(sparse_test).encode())
+        params = {"objective": "reg:squarederror", "eta": 0.3, "max_depth": 3,
+                  "seed": 7, "tree_method": "hist", "nthread": 1}
+        b = xgb.train(params, xgb.DMatrix(nan_matrix(sparse(train_lines)), label=ytr), num_boost_round=4)
+        save("xgb-sparse", b, b.predict(xgb.DMatrix(nan_matrix(sparse_test)), output_margin=True))
     finally:
         shutil.rmtree(tmp)
 
