@@ -183,5 +183,25 @@ func FuzzReadBytes(f *testing.F) {
 				t.Fatalf("doc %d id %q, want %q", i, d.DocID(i), want.DocID(i))
 			}
 		}
+		// Read with AbsentMissing, the same values but NaN for the Absent
+		// ones left out (which read as 0 above).
+		opt.AbsentMissing = true
+		m, err := ReadBytes(context.Background(), "f.txt", in, opt)
+		if err != nil {
+			t.Fatalf("AbsentMissing: %v", err)
+		}
+		var nans int64
+		for c := range d.Cols {
+			for i, v := range m.Cols[c] {
+				if v != v && d.Cols[c][i] == 0 {
+					nans++
+				} else if math.Float32bits(v) != math.Float32bits(d.Cols[c][i]) {
+					t.Fatalf("AbsentMissing: feature %d doc %d: %v, want %v", c+1, i, v, d.Cols[c][i])
+				}
+			}
+		}
+		if nans != d.Absent || m.Absent != d.Absent {
+			t.Fatalf("AbsentMissing: %d NaN values, Absent %d and %d", nans, m.Absent, d.Absent)
+		}
 	})
 }
