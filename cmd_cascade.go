@@ -32,6 +32,7 @@ type cascadeFlags struct {
 	topM                             int
 	cycles                           int
 	rhos                             string // --rhos, the ρ grid
+	absent                           *absentFlag
 }
 
 func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
@@ -57,6 +58,7 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	fs.StringVar(&cf.rule, "rule", cronus.RuleTopM, "exit `rule`: top-m (a query's m best documents at a stage never exit there; the optimiser trains for it; the workbench's rule) or global (the paper: exit when the score < θ_k)")
 	fs.IntVar(&cf.topM, "top-m", 5, "documents per query that always go on, under --rule top-m")
 	fs.IntVar(&cf.cycles, "cycles", 10, "cycles of the cyclic optimisation (0 = initialisation only)")
+	cf.absent = newAbsentFlag(fs)
 	fs.StringVar(&cf.rhos, "rhos", defaultRhos, "ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4), at each λ for sweep; one value = no choice; not used when --rho1 or --rhoK is given")
 	return cf
 }
@@ -114,7 +116,8 @@ type setup struct {
 func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, error) {
 	s := &setup{}
 	var err error
-	if s.e, _, err = loadModel(cf.model); err != nil {
+	var m *tree.Model
+	if s.e, m, err = loadModel(cf.model); err != nil {
 		return nil, err
 	}
 	if n := len(s.e.Trees); cf.par.K > n {
@@ -123,15 +126,18 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		return nil, usageError{fmt.Sprintf("--stages %d: the model %s has %d trees; use at most that many stages", cf.par.K, cf.model, n)}
 	}
 	p := newProgress(stderr)
-	if s.train, err = loadData(ctx, p, cf.train, s.e.NumFeatures); err != nil {
-		return nil, err
-	}
-	if s.valid, err = loadData(ctx, p, cf.valid, s.e.NumFeatures); err != nil {
-		return nil, err
-	}
-	if cf.test != "" {
-		if s.test, err = loadData(ctx, p, cf.test, s.e.NumFeatures); err != nil {
+	for _, l := range []struct {
+		name string
+		d    **data.Dataset
+	}{{cf.train, &s.train}, {cf.valid, &s.valid}, {cf.test, &s.test}} {
+		if l.name == "" {
+			continue // no --test
+		}
+		if *l.d, err = loadScoringData(ctx, p, l.name, s.e.NumFeatures, bool(*cf.absent)); err != nil {
 			return nil, err
+		}
+		if w := absentWarning(m, s.e, -1, *l.d); w != "" {
+			fmt.Fprintln(stderr, "warning: "+w)
 		}
 	}
 	if s.costs, err = loadCosts(cf.costs, s.train.NumFeatures(), stderr); err != nil {
@@ -307,6 +313,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	best := res.Best // its exit rule is the one it was trained for (Params.TopM)
 	params := cronus.RunParams(cf.par, cf.tg, s.sc.LambdaMax)
 	params["cycles"], params["model"], params["train"], params["valid"] = cf.cycles, cf.model, cf.train, cf.valid
+	if *cf.absent {
+		params["absent"] = cf.absent.String() // eval --cascade needs --absent missing too
+	}
 	if err := cronus.WriteFile(*out, cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)); err != nil {
 		return err
 	}

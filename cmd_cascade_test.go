@@ -311,3 +311,34 @@ func TestCascadePositivesWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestCascadeAbsent: cascade reads left-out features as missing with
+// --absent missing, records it in the cascade file, and warns without it
+// when an XGBoost model meets a sparse file.
+func TestCascadeAbsent(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", "engine/tree/testdata/xgb-sparse.json", "--out", model); code != 0 {
+		t.Fatalf("import: %s", errOut)
+	}
+	const data = "engine/tree/testdata/mq2008-test-sparse.txt.gz"
+	out := filepath.Join(dir, "c.json")
+	args := []string{"cascade", "--model", model, "--train", data, "--valid", data, "--costs", "builtin:mq2008/costs",
+		"--stages", "2", "--cycles", "1", "--rhos", "0.001", "--out", out}
+	code, _, errOut := runCLI(t, append(args, "--absent", "missing")...)
+	if code != 0 || strings.Contains(errOut, "warning") {
+		t.Fatalf("--absent missing: exit %d %q", code, errOut)
+	}
+	var f struct{ Params map[string]any }
+	if err := json.Unmarshal([]byte(readFile(t, out)), &f); err != nil || f.Params["absent"] != "missing" {
+		t.Fatalf("cascade file params %v (%v)", f.Params, err)
+	}
+	code, _, errOut = runCLI(t, args...)
+	if code != 0 || strings.Count(errOut, "--absent missing reads them as XGBoost does") != 2 { // train and valid
+		t.Fatalf("reading 0: exit %d %q", code, errOut)
+	}
+	f.Params = nil
+	if err := json.Unmarshal([]byte(readFile(t, out)), &f); err != nil || f.Params["absent"] != nil {
+		t.Fatalf("cascade file params %v (%v)", f.Params, err)
+	}
+}
