@@ -317,11 +317,7 @@ func TestCascadePositivesWarning(t *testing.T) {
 // when an XGBoost model meets a sparse file.
 func TestCascadeAbsent(t *testing.T) {
 	dir := t.TempDir()
-	model := filepath.Join(dir, "m.json")
-	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", "engine/tree/testdata/xgb-sparse.json", "--out", model); code != 0 {
-		t.Fatalf("import: %s", errOut)
-	}
-	const data = "engine/tree/testdata/mq2008-test-sparse.txt.gz"
+	model, data := importSparse(t, dir)
 	out := filepath.Join(dir, "c.json")
 	args := []string{"cascade", "--model", model, "--train", data, "--valid", data, "--costs", "builtin:mq2008/costs",
 		"--stages", "2", "--cycles", "1", "--rhos", "0.001", "--out", out}

@@ -313,16 +313,23 @@ func TestCommandInputChecks(t *testing.T) {
 	}
 }
 
+// importSparse imports into dir the XGBoost model trained on MQ2008 with
+// its zeros left out (missing), and names the sparse test file it scores.
+func importSparse(t *testing.T, dir string) (model, data string) {
+	t.Helper()
+	model = filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", "engine/tree/testdata/xgb-sparse.json", "--out", model); code != 0 {
+		t.Fatalf("import: %s", errOut)
+	}
+	return model, "engine/tree/testdata/mq2008-test-sparse.txt.gz"
+}
+
 // TestPredictAbsentMissing scores a sparse file (MQ2008 test with its zeros
 // left out) with a model XGBoost trained on such data: --absent missing
 // gives XGBoost's own predictions, and the default, reading 0, does not.
 func TestPredictAbsentMissing(t *testing.T) {
 	dir := t.TempDir()
-	model := filepath.Join(dir, "m.json")
-	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", "engine/tree/testdata/xgb-sparse.json", "--out", model); code != 0 {
-		t.Fatalf("import: %s", errOut)
-	}
-	const data = "engine/tree/testdata/mq2008-test-sparse.txt.gz"
+	model, data := importSparse(t, dir)
 	var want []float64
 	for _, f := range strings.Fields(readFile(t, "engine/tree/testdata/xgb-sparse.pred.txt")) {
 		v, _ := strconv.ParseFloat(f, 64)
