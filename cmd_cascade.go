@@ -136,7 +136,7 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		if *l.d, err = loadScoringData(ctx, p, l.name, s.e.NumFeatures, bool(*cf.absent)); err != nil {
 			return nil, err
 		}
-		if w := absentWarning(m, s.e, -1, *l.d); w != "" {
+		if w := m.AbsentWarning(s.e, -1, *l.d); w != "" {
 			fmt.Fprintln(stderr, "warning: "+w)
 		}
 	}

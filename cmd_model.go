@@ -55,25 +55,6 @@ func loadModel(path string) (*tree.Ensemble, *tree.Model, error) {
 	return e, m, err
 }
 
-// absentWarning says, for a model imported from XGBoost (m, e, of which the
-// first k trees are used) and data d that leaves values out of its lines,
-// that cronus reads them as 0 where XGBoost takes them as missing, when the
-// model sends a missing value the other way than 0 at some split; "" when
-// the scores are XGBoost's anyway.
-func absentWarning(m *tree.Model, e *tree.Ensemble, k int, d *data.Dataset) string {
-	if m == nil || m.Source != "xgboost" || d.Absent == 0 || d.AbsentMissing {
-		return ""
-	}
-	differ, total := e.MissingSplits(k)
-	if differ == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s leaves %d feature values out of its lines, which cronus reads as 0 and XGBoost as missing; "+
-		"this XGBoost model sends a missing value the other way than 0 at %d of its %d splits, "+
-		"so its scores may differ from XGBoost's on this file; --absent missing reads them as XGBoost does",
-		d.Name, d.Absent, differ, total)
-}
-
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -265,7 +246,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if w := absentWarning(m, e, int(*k), d); w != "" {
+	if w := m.AbsentWarning(e, int(*k), d); w != "" {
 		fmt.Fprintln(stderr, "warning: "+w)
 	}
 	start := time.Now()
@@ -438,7 +419,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if w := absentWarning(m, e, int(*k), d); w != "" {
+	if w := m.AbsentWarning(e, int(*k), d); w != "" {
 		fmt.Fprintln(stderr, "warning: "+w)
 	}
 	var scores []float64
@@ -619,7 +600,7 @@ func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm bool) []stri
 	// Where a missing value and 0 part ways is not told here: XGBoost's hist
 	// sends missing values right at every split of a model trained on dense
 	// data, so it would be said of nearly every model. predict and eval warn
-	// when a data file does leave values out (absentWarning).
+	// when a data file does leave values out (Model.AbsentWarning).
 	var notes []string
 	if used := e.Features(-1); !libsvm && e.NumFeatures > 1 && len(used) > 0 && used[0] != 0 {
 		notes = append(notes, "note: the model never splits on f0 (feature 1): if it was trained on XGBoost's own libsvm reader "+

@@ -277,6 +277,7 @@ func TestCommandInputChecks(t *testing.T) {
 	}{
 		{[]string{"train", "--train", dataF, "--out", dataF}, 2, dataF + " is both an input and an output"},
 		{[]string{"train", "--train", dataF, "--early-stop", "10", "--out", filepath.Join(dir, "es.json")}, 2, "--early-stop 10 needs --valid FILE"}, // was accepted and ignored
+		{[]string{"tui", "--absent", "missing"}, 2, "--absent missing needs --model"},
 		{[]string{"train", "--train", test, "--out", filepath.Join(dir, "none", "m.json")}, 1, "the directory " + filepath.Join(dir, "none") + " does not exist"},
 		{[]string{"gen", "--queries", "2", "--docs-per-query", "3", "--out", dir}, 1, dir + " is a directory"},
 		{[]string{"import", "--from", "xgboost", model, "--out", model}, 2, "is both an input and an output"},

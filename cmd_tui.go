@@ -16,9 +16,16 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&cfg.Test, "test", "builtin:mq2008/test", "test data `FILE`")
 	fs.StringVar(&cfg.Costs, "costs", "builtin:mq2008/costs", "feature cost `FILE`")
 	fs.StringVar(&cfg.Model, "model", "", "start from this ensemble (a cronus model `FILE`, from cronus train or import) instead of training one")
+	absent := newAbsentFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	cfg.AbsentMissing = bool(*absent)
+	if cfg.AbsentMissing && cfg.Model == "" {
+		// The tree learner bins NaN with the largest values; missing values
+		// are for the default directions of an imported model.
+		return usageError{"--absent missing needs --model: it reads data for a model that learned where missing values go (imported from XGBoost)"}
 	}
 	if len(pos) > 0 {
 		return usageError{"unexpected argument " + pos[0]}

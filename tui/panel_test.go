@@ -409,3 +409,42 @@ func TestPositivesNote(t *testing.T) {
 		t.Errorf("back at label >= 1: params line %q", line)
 	}
 }
+
+// TestAbsentFiles: the workbench reads a sparse file's left-out features
+// as 0 and warns when an XGBoost model would take them as missing, and as
+// missing (NaN) with Config.AbsentMissing, without the warning.
+func TestAbsentFiles(t *testing.T) {
+	e, params, err := tree.ImportFile("xgboost", "../engine/tree/testdata/xgb-sparse.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(t.TempDir(), "m.json")
+	if err := tree.WriteModel(model, tree.NewModel(e, "xgboost", params)); err != nil {
+		t.Fatal(err)
+	}
+	const sparse = "../engine/tree/testdata/mq2008-test-sparse.txt.gz"
+	for _, missing := range []bool{false, true} {
+		cfg := Config{Train: sparse, Valid: sparse, Costs: "builtin:mq2008/costs", Model: model, AbsentMissing: missing}
+		msg, ok := loadFiles(context.Background(), cfg).(loadedMsg)
+		if !ok || msg.err != nil {
+			t.Fatalf("missing %v: %v", missing, msg.err)
+		}
+		warned := 0
+		for _, w := range msg.warnings {
+			if strings.Contains(w, "--absent missing reads them as XGBoost does") {
+				warned++
+			}
+		}
+		nan := 0
+		for _, c := range msg.train.Cols {
+			for _, v := range c {
+				if v != v {
+					nan++
+				}
+			}
+		}
+		if missing && (warned != 0 || int64(nan) != msg.train.Absent) || !missing && (warned != 2 || nan != 0) {
+			t.Errorf("missing %v: %d warnings %q, %d NaN values of %d absent", missing, warned, msg.warnings, nan, msg.train.Absent)
+		}
+	}
+}

@@ -92,23 +92,27 @@ func (m Model) load() tea.Msg { return loadFiles(m.ctx, m.cfg) }
 func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 	var msg loadedMsg
 	minF := 0
+	var md *tree.Model
 	if cfg.Model != "" {
-		e, err := readEnsemble(cfg.Model)
+		e, m, err := readEnsemble(cfg.Model)
 		if err != nil {
 			return loadedMsg{err: err}
 		}
-		msg.e, minF = e, e.NumFeatures
+		msg.e, md, minF = e, m, e.NumFeatures
 	}
 	for i, name := range []string{cfg.Train, cfg.Valid, cfg.Test} {
 		if name == "" {
 			continue
 		}
-		d, err := data.LoadDataset(ctx, name, data.ReadOptions{MinFeatures: minF})
+		d, err := data.LoadDataset(ctx, name, data.ReadOptions{MinFeatures: minF, AbsentMissing: cfg.AbsentMissing})
 		if err != nil {
 			return loadedMsg{err: err}
 		}
 		d.Name = name
 		if w := d.PaddingWarning(); w != "" {
+			msg.warnings = append(msg.warnings, w)
+		}
+		if w := md.AbsentWarning(msg.e, -1, d); w != "" {
 			msg.warnings = append(msg.warnings, w)
 		}
 		switch i {
@@ -133,17 +137,17 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 }
 
 // readEnsemble reads a cronus model file (from `cronus train` or `cronus
-// import`); its errors name the file.
-func readEnsemble(path string) (*tree.Ensemble, error) {
+// import`), as an ensemble and as the file's model; its errors name the file.
+func readEnsemble(path string) (*tree.Ensemble, *tree.Model, error) {
 	md, err := tree.ReadModel(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	e, err := md.Ensemble()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return e, nil
+	return e, md, nil
 }
 
 // maxLeaves is the most leaves of any tree of e.

@@ -369,3 +369,22 @@ func parseModel(data []byte) (*Model, error) {
 	}
 	return m, nil
 }
+
+// AbsentWarning says, for a model imported from XGBoost (m, with ensemble e,
+// of which the first k trees are used; k < 0 means all) and data d that
+// leaves values out of its lines and was read with them as 0, that XGBoost
+// would take them as missing, when some split sends a missing value the
+// other way than 0; "" when the scores are XGBoost's anyway.
+func (m *Model) AbsentWarning(e *Ensemble, k int, d *data.Dataset) string {
+	if m == nil || m.Source != "xgboost" || d.Absent == 0 || d.AbsentMissing {
+		return ""
+	}
+	differ, total := e.MissingSplits(k)
+	if differ == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s leaves %d feature values out of its lines, which cronus reads as 0 and XGBoost as missing; "+
+		"this XGBoost model sends a missing value the other way than 0 at %d of its %d splits, "+
+		"so its scores may differ from XGBoost's on this file; --absent missing reads them as XGBoost does",
+		d.Name, d.Absent, differ, total)
+}
