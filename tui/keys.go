@@ -1,5 +1,11 @@
 package tui
 
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
 // keyHelp lists every key, for the help overlay; the help line shows the
 // first few.
 var keyHelp = []struct{ keys, what string }{
@@ -22,5 +28,21 @@ var keyHelp = []struct{ keys, what string }{
 }
 
 // p, space, n, k, c, w and e come before r, enter and tab so that a wide
-// line still shows them.
+// line still shows them (keyLine drops whole keys from the end).
 const helpLine = "q quit · ? help · ↑↓←→ params · p panel · space pause · n step · s save · k keep · c compare · w sweep · e export · o open · r restart · enter type · tab pane"
+
+// keyLine is as much of helpLine as fits in w cells, whole keys only.
+func keyLine(w int) string {
+	line := ""
+	for _, k := range strings.Split(helpLine, " · ") {
+		next := k
+		if line != "" {
+			next = line + " · " + k
+		}
+		if lipgloss.Width(next) > w {
+			break
+		}
+		line = next
+	}
+	return line
+}

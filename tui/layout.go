@@ -122,7 +122,7 @@ func (m Model) View() string {
 	lines := append(body, fit(strings.Join(panel, "\n"), w, len(panel))...)
 	lines = append(lines, fit(m.paramsLine(), w, 1)...)
 	lines = append(lines, fit(m.statusLine(w), w, 1)...)
-	lines = append(lines, fit(m.styles.Dim.Render(helpLine), w, 1)...)
+	lines = append(lines, fit(m.styles.Dim.Render(keyLine(w)), w, 1)...)
 	return strings.Join(fit(strings.Join(lines, "\n"), w, m.height), "\n")
 }
 
