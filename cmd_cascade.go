@@ -208,8 +208,8 @@ func parseRhos(s string) ([]float64, error) {
 	var rhos []float64
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(v >= 0) || math.IsInf(v, 1) {
-			return nil, fmt.Errorf("--rhos %q: expected a comma-separated list of finite numbers >= 0", s)
+		if err != nil || !(v >= 0 && v <= cronus.MaxRho) {
+			return nil, fmt.Errorf("--rhos %q: expected a comma-separated list of numbers in [0, %d] (fractions of ρ_max)", s, cronus.MaxRho)
 		}
 		rhos = append(rhos, v)
 	}
@@ -390,7 +390,8 @@ func sweepPrefix(i, n int, elapsed time.Duration) string {
 	return fmt.Sprintf("sweep %d/%d (%s, about %s left) · ", i+1, n, elapsed.Round(time.Second), left.Round(time.Second))
 }
 
-// parseLambdas reads FROM:TO:N into N values spaced evenly on a log scale.
+// parseLambdas reads FROM:TO:N into N values spaced evenly on a log scale,
+// within (0, cronus.MaxLambda] as --lambda is.
 func parseLambdas(s string) ([]float64, error) {
 	f := strings.Split(s, ":")
 	if len(f) != 3 {
@@ -399,8 +400,8 @@ func parseLambdas(s string) ([]float64, error) {
 	from, err1 := strconv.ParseFloat(f[0], 64)
 	to, err2 := strconv.ParseFloat(f[1], 64)
 	n, err3 := strconv.Atoi(f[2])
-	if err1 != nil || err2 != nil || err3 != nil || !(from > 0) || !(to >= from) || math.IsInf(to, 1) || math.IsInf(to/from, 1) || n < 1 || n > 1000 {
-		return nil, fmt.Errorf("--lambdas %q: expected finite 0 < FROM <= TO and 1 <= N <= 1000", s)
+	if err1 != nil || err2 != nil || err3 != nil || !(from > 0) || !(to >= from && to <= cronus.MaxLambda) || math.IsInf(to/from, 1) || n < 1 || n > 1000 {
+		return nil, fmt.Errorf("--lambdas %q: expected 0 < FROM <= TO <= %d (fractions of λ_max) and 1 <= N <= 1000", s, cronus.MaxLambda)
 	}
 	out := make([]float64, n)
 	for i := range out {
@@ -408,7 +409,9 @@ func parseLambdas(s string) ([]float64, error) {
 			out[i] = from
 			continue
 		}
-		out[i] = from * math.Pow(to/from, float64(i)/float64(n-1))
+		// min: Pow can round the last value just past TO (11:100:2 gave
+		// 100.00000000000001, beyond MaxLambda).
+		out[i] = min(from*math.Pow(to/from, float64(i)/float64(n-1)), to)
 	}
 	return out, nil
 }

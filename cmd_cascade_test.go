@@ -155,6 +155,10 @@ func TestCascadeErrors(t *testing.T) {
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--tree-cost", "Inf"}, "--tree-cost must be a finite number >= 0"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rule", "best"}, "--rule must be global or top-m"},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "1:0.1:3"}, "0 < FROM <= TO"},
+		// Out of range as --lambda and --rho1 are, refused before loading anything.
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "0.1:150:3"}, "0 < FROM <= TO <= 100"},
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rhos", "0.01,500"}, "numbers in [0, 100]"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rhos", "101"}, "numbers in [0, 100]"},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x.csv", "--plot", "x.jpg"}, "use a .svg or .png file"},
 	}
 	for _, c := range cases {

@@ -1,16 +1,17 @@
 package main
 
 import (
-	"math"
 	"strings"
 	"testing"
+
+	"github.com/cronus-ltr/cronus/engine/cronus"
 )
 
-// FuzzParseLambdas: --lambdas gives an error naming the flag, or N finite,
-// positive, non-decreasing values from FROM to TO.
+// FuzzParseLambdas: --lambdas gives an error naming the flag, or N
+// positive, non-decreasing values from FROM to TO, at most cronus.MaxLambda.
 func FuzzParseLambdas(f *testing.F) {
 	for _, s := range []string{"0.002:0.5:8", "0.1:0.1:1", "1e-300:1e300:5", "1:0.1:3",
-		"0:1:3", "0.1:inf:3", "nan:1:2", "0.1:1:1001", "0.1:1", "5e-324:1:2"} {
+		"0:1:3", "0.1:inf:3", "0.1:100:3", "0.1:100.5:3", "nan:1:2", "0.1:1:1001", "0.1:1", "5e-324:1:2"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -26,7 +27,7 @@ func FuzzParseLambdas(f *testing.F) {
 			t.Fatalf("%q: %d values", s, len(ls))
 		}
 		for i, l := range ls {
-			if !(l > 0) || math.IsInf(l, 0) {
+			if !(l > 0 && l <= cronus.MaxLambda) {
 				t.Fatalf("%q: value %d is %v", s, i, l)
 			}
 			if i > 0 && l < ls[i-1] {
@@ -36,10 +37,10 @@ func FuzzParseLambdas(f *testing.F) {
 	})
 }
 
-// FuzzParseRhos: --rhos gives an error naming the flag, or one finite value
-// >= 0 per comma-separated field.
+// FuzzParseRhos: --rhos gives an error naming the flag, or one value in
+// [0, cronus.MaxRho] per comma-separated field.
 func FuzzParseRhos(f *testing.F) {
-	for _, s := range []string{"0.0002,0.001,0.005,0.02", "0", " 1 , 2 ", "-1", "inf", "nan", ",", ""} {
+	for _, s := range []string{"0.0002,0.001,0.005,0.02", "0", " 1 , 2 ", "-1", "100", "1e3", "inf", "nan", ",", ""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -54,7 +55,7 @@ func FuzzParseRhos(f *testing.F) {
 			t.Fatalf("%q: %d values", s, len(rs))
 		}
 		for _, r := range rs {
-			if !(r >= 0) || math.IsInf(r, 0) {
+			if !(r >= 0 && r <= cronus.MaxRho) {
 				t.Fatalf("%q: value %v", s, r)
 			}
 		}
