@@ -31,17 +31,38 @@ func (m Model) keep() (Model, tea.Cmd) {
 	}
 	m.keptN++
 	stages := m.snap.BestStages
-	par := m.snapPar
+	par := m.snapRun.par
 	k := views.KeptCascade{N: m.keptN, Lambda: par.Lambda, K: par.K, Epsilon: par.Epsilon, Sigma: par.Sigma,
 		Valid: m.snap.Best, Test: m.snap.BestTest, Stages: stages}
-	kept := slices.Clip(m.kept)
+	kept, save := slices.Clip(m.kept), slices.Clip(m.keptSave)
 	if len(kept) == maxKept {
-		kept = kept[1:]
+		kept, save = kept[1:], save[1:]
 	}
 	m.kept = append(kept, k)
+	// A hand-made snapshot (tests) may lack the cascade: nil is not saved.
+	m.keptSave = append(save, savable{c: m.snap.BestCascade, run: m.snapRun})
 	m.setStatus(fmt.Sprintf("kept #%d (λ %s, NDCG@10 %s, cost %s)", k.N, paramValue(settings{Params: par}, parLambda),
 		metricValue(k.Test.Metrics, curveSpec), strconv.FormatFloat(k.Test.Cost.Total, 'g', 4, 64)), false)
 	return m, nil
+}
+
+// keptPath is the file 's' in the compare view saves kept cascade n to.
+func keptPath(n int) string { return fmt.Sprintf("cronus-kept-%d.json", n) }
+
+// saveKept saves every kept cascade to its keptPath.
+func (m Model) saveKept() (Model, tea.Cmd) {
+	var cs []savable
+	var paths []string
+	for i, k := range m.kept {
+		if s := m.keptSave[i]; s.c != nil && s.run.w != nil {
+			cs, paths = append(cs, s), append(paths, keptPath(k.N))
+		}
+	}
+	if len(cs) == 0 {
+		m.setStatus("no kept cascade to save: k keeps the best cascade of the run", true)
+		return m, nil
+	}
+	return m, saveCmd("the kept cascades", cs, paths)
 }
 
 func metricValue(ms map[string]float64, key string) string {

@@ -20,7 +20,7 @@ var keyHelp = []struct{ keys, what string }{
 	{"space", "pause or resume the optimisation"},
 	{"n", "run one step while paused"},
 	{"r", "restart the optimisation from scratch"},
-	{"s", "save the best cascade to ./" + savePath},
+	{"s", "save the best cascade (the one k keeps) to ./" + savePath + "; in the compare view, the kept cascades to ./cronus-kept-N.json"},
 	{"k", "keep the best cascade for comparison (at most 4)"},
 	{"c", "show or hide the kept cascades side by side (esc hides)"},
 	{"w", "run a λ sweep (Algorithm 2 at 8 values of λ, plotted as the λ sweep); w again, r or a parameter change cancels it"},

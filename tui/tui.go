@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,13 +70,14 @@ type Model struct {
 	running  bool
 	snap     cronus.Snapshot
 	best     *cronus.State    // best cascade on validation of the last finished run
-	bestPar  cronus.Params    // the parameters m.best was optimised with
+	bestRun  runInfo          // the run m.best comes from
 	finished []baseline.Point // the best test point of every finished run
 
-	snapPar cronus.Params       // the parameters of the run m.snap comes from
-	kept    []views.KeptCascade // oldest first, at most maxKept
-	keptN   int                 // cascades kept so far, numbering them
-	compare bool                // the compare view is shown
+	snapRun  runInfo             // the run m.snap comes from
+	kept     []views.KeptCascade // oldest first, at most maxKept
+	keptSave []savable           // the cascades of kept, where the snapshot had them
+	keptN    int                 // cascades kept so far, numbering them
+	compare  bool                // the compare view is shown
 
 	sweep     *sweepRun        // the running λ sweep, if any
 	sweepGen  int              // generation of the sweep; older events are dropped
@@ -173,7 +175,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus(msg.err.Error(), true)
 			return m, nil
 		}
-		m.w = &workData{train: msg.train, valid: msg.valid, test: msg.test, costs: msg.costs, tg: m.par.tg}
+		m.w = &workData{train: msg.train, valid: msg.valid, test: msg.test, costs: msg.costs, tg: m.par.tg, files: m.cfg}
 		if n := len(msg.warnings); n > 0 {
 			more := ""
 			if n > 1 {
@@ -239,7 +241,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.gen != m.gen {
 			return m, nil
 		}
-		m.snap, m.snapPar = msg.ev.Snapshot, m.runPar.Params
+		m.snap, m.snapRun = msg.ev.Snapshot, m.runInfo()
 		if !msg.ev.Final {
 			return m, waitOpt(msg.gen, m.run.job.Events())
 		}
@@ -250,7 +252,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.snap = out.History
 		}
 		if out := msg.ev.Result; out != nil && out.Best != nil {
-			m.best, m.bestPar = out.Best, m.runPar.Params
+			m.best, m.bestRun = out.Best, m.runInfo()
 		}
 		switch err := msg.ev.Err; {
 		case err == nil:
@@ -271,11 +273,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m.apply()
 	case savedMsg:
-		if msg.err != nil {
-			m.setStatus("save: "+msg.err.Error(), true)
-		} else {
-			m.setStatus("saved the best cascade to ./"+msg.path, false)
-		}
+		m.savedStatus(msg)
 	case exportedMsg:
 		if msg.err != nil {
 			m.setStatus("export: "+msg.err.Error(), true)
@@ -284,6 +282,46 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// runInfo is the current run's: its data, parameters and start.
+func (m Model) runInfo() runInfo {
+	if m.run != nil {
+		return m.run.info
+	}
+	return runInfo{w: m.w, par: m.runPar.Params}
+}
+
+// savable is the cascade 's' saves, the one 'k' keeps: the best on
+// validation of the run the snapshot shown comes from, or, before that run
+// has one (the first cycle of a warm run), the last finished run's best.
+func (m Model) savable() (savable, bool) {
+	switch {
+	case m.snap.BestCascade != nil && m.snapRun.w != nil:
+		return savable{c: m.snap.BestCascade, run: m.snapRun}, true
+	case m.best != nil && m.bestRun.w != nil:
+		return savable{c: &m.best.Cascade, run: m.bestRun}, true
+	}
+	return savable{}, false
+}
+
+// savedStatus reports what was saved: one cascade with its figures, as
+// `cronus eval --cascade FILE` gives them, or the kept cascades' files.
+func (m *Model) savedStatus(msg savedMsg) {
+	switch {
+	case msg.err != nil:
+		m.setStatus("save: "+msg.err.Error(), true)
+	case len(msg.files) == 1:
+		f := msg.files[0]
+		m.setStatus(fmt.Sprintf("saved %s to ./%s (%s NDCG@10 %s, P@5 %s, cost %s)", msg.what, f.path, f.split,
+			metricValue(f.ev.Metrics, curveSpec), metricValue(f.ev.Metrics, "p@5"), strconv.FormatFloat(f.ev.Cost.Total, 'g', 4, 64)), false)
+	default:
+		paths := make([]string, len(msg.files))
+		for i, f := range msg.files {
+			paths[i] = "./" + f.path
+		}
+		m.setStatus(fmt.Sprintf("saved %s to %s", msg.what, strings.Join(paths, ", ")), false)
+	}
 }
 
 func (m *Model) fail(s string) {
@@ -344,7 +382,7 @@ func (m Model) retrain() (Model, tea.Cmd) {
 	m.phase = phaseTraining
 	m.trainProg = job.Progress{}
 	old := m.w
-	m.w = &workData{train: old.train, valid: old.valid, test: old.test, costs: old.costs,
+	m.w = &workData{train: old.train, valid: old.valid, test: old.test, costs: old.costs, files: old.files,
 		trees: m.par.trees, leaves: m.par.leaves, colSample: m.par.colSample, tg: m.par.tg}
 	j := startTraining(m.ctx, m.w.train, m.w.valid, trainParams(m.w.trees, m.w.leaves, m.w.colSample))
 	m.trainEvents = j.Events()
@@ -434,11 +472,15 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m.restart(false)
 		}
 	case "s":
-		if m.best == nil || m.w == nil {
-			m.setStatus("no cascade to save yet: wait for the optimisation to finish", true)
+		if m.compare {
+			return m.saveKept()
+		}
+		c, ok := m.savable()
+		if !ok {
+			m.setStatus("no cascade to save yet: wait for the optimisation to report one", true)
 			return m, nil
 		}
-		return m, saveCmd(m.w, m.best, m.bestPar)
+		return m, saveCmd("the best cascade", []savable{c}, []string{savePath})
 	case " ":
 		m.paused = !m.paused
 		m.gate.setPaused(m.paused)

@@ -240,42 +240,6 @@ func TestViewFits(t *testing.T) {
 	}
 }
 
-func TestSaveBestCascade(t *testing.T) {
-	m := ready(t)
-	m, cmd := update(t, m, key("s"))
-	if cmd != nil || !strings.Contains(m.status, "no cascade to save yet") {
-		t.Errorf("s before any result: status %q", m.status)
-	}
-	// Cancel the run: its Final event still carries the best cascade so far.
-	m.run.cancel()
-	for m.running {
-		m, _ = update(t, m, waitOpt(m.gen, m.run.job.Events())())
-	}
-	if m.best == nil {
-		t.Fatal("no best cascade after the run ended")
-	}
-	t.Chdir(t.TempDir())
-	m, cmd = update(t, m, key("s"))
-	if cmd == nil {
-		t.Fatal("s returned no command")
-	}
-	m, _ = update(t, m, cmd())
-	if !strings.Contains(m.status, "./"+savePath) || m.errLine {
-		t.Errorf("status after save: %q", m.status)
-	}
-	f, err := cronus.ReadFile(savePath)
-	if err != nil {
-		t.Fatalf("saved file: %v", err)
-	}
-	// The parameters that made the cascade are recorded with it.
-	for k, want := range map[string]any{"lambda": m.bestPar.Lambda, "rho1": m.bestPar.Rho1, "relevant": m.w.tg.Relevant, "graded": false,
-		"rule": cronus.RuleTopM, "top_m": float64(topM)} {
-		if got := f.Params[k]; got != want {
-			t.Errorf("saved params[%q] = %v, want %v", k, got, want)
-		}
-	}
-}
-
 // TestHelpWraps: the help overlay wraps long descriptions under their column
 // instead of cutting them at the terminal's edge, and loses no character;
 // each key is on a line of its own, whole. Below 45 columns the key column

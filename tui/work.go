@@ -45,6 +45,8 @@ type workData struct {
 	groupSizes         []int
 	points             []baseline.Point // nil until computed for e
 
+	files Config // the files it was loaded from
+
 	// What e and pr were built with.
 	trees, leaves int
 	colSample     float64
@@ -79,8 +81,9 @@ type (
 	}
 	debounceMsg struct{ edit int }
 	savedMsg    struct {
-		path string
-		err  error
+		what  string // "the best cascade", "the kept cascades"
+		files []saved
+		err   error
 	}
 )
 
@@ -239,6 +242,15 @@ func (w *workData) evaluator() cronus.Evaluator {
 	return cronus.NewEvaluator(w.e, w.valid, w.test, w.costs.Cost, w.treeCost, reportSpecs)
 }
 
+// runInfo is what a run's cascades come from: the data, ensemble and
+// problem, the parameters, and whether the run started warm from an
+// earlier run's cascade.
+type runInfo struct {
+	w    *workData
+	par  cronus.Params
+	warm bool
+}
+
 // optRun is one optimisation job. out is written by the worker before done
 // is closed, so it may be read after <-done.
 type optRun struct {
@@ -246,12 +258,13 @@ type optRun struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	out    *cronus.Outcome
+	info   runInfo
 }
 
 // startOpt runs cronus.Optimize as a job, held between steps by g.
 func startOpt(ctx context.Context, g *gate, w *workData, par cronus.Params, opt cronus.Options) *optRun {
 	ctx, cancel := context.WithCancel(ctx)
-	run := &optRun{cancel: cancel, done: make(chan struct{})}
+	run := &optRun{cancel: cancel, done: make(chan struct{}), info: runInfo{w: w, par: par, warm: opt.Warm != nil}}
 	run.job = job.Start(ctx, func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (*cronus.Outcome, error) {
 		defer close(run.done)
 		r.Phase("optimising", float64(1+opt.MaxCycles*par.K))
@@ -288,13 +301,63 @@ func waitOpt(gen int, ch <-chan job.Event[cronus.Snapshot, *cronus.Outcome]) tea
 	return waitEvent(ch, func(ev job.Event[cronus.Snapshot, *cronus.Outcome]) tea.Msg { return optMsg{gen, ev} })
 }
 
-// saveCmd writes the cascade off the UI goroutine.
-func saveCmd(w *workData, best *cronus.State, par cronus.Params) tea.Cmd {
+// savable is a cascade the workbench can save, with the run it comes from.
+type savable struct {
+	c   *cronus.Cascade
+	run runInfo
+}
+
+// fileParams are the params a saved cascade records: those of `cronus
+// cascade` (RunParams, the cycles, the model and data files), the reading
+// of absent features when it is not the default, the base ensemble's
+// training when the workbench trained it, and "warm" when the run started
+// from an earlier run's cascade, which `cronus cascade` cannot do.
+func (s savable) fileParams() map[string]any {
+	w := s.run.w
+	// Trained for top-m (defaultParams), which RunParams records.
+	params := cronus.RunParams(s.run.par, w.tg, w.sc.LambdaMax)
+	params["cycles"], params["train"], params["valid"] = maxCycles, w.files.Train, w.files.Valid
+	if w.files.Model != "" {
+		params["model"] = w.files.Model
+	} else {
+		p := trainParams(w.trees, w.leaves, w.colSample)
+		params["base"] = map[string]any{"objective": p.Objective, "trees": p.Trees, "leaves": p.Grow.MaxLeaves, "max_depth": p.Grow.MaxDepth, "col_sample": p.ColSample}
+	}
+	if w.files.AbsentMissing {
+		params["absent"] = "missing" // eval --cascade needs --absent missing too
+	}
+	if s.run.warm {
+		params["warm"] = true
+	}
+	return params
+}
+
+// saved is one cascade written: its file and its test figures (valid
+// without test data), as `cronus eval --cascade` gives them.
+type saved struct {
+	path  string
+	split string
+	ev    cronus.Eval
+}
+
+// saveCmd writes the cascades to their paths off the UI goroutine and
+// scores each as eval --cascade does.
+func saveCmd(what string, cs []savable, paths []string) tea.Cmd {
 	return func() tea.Msg {
-		// Trained for top-m (defaultParams), which RunParams records.
-		params := cronus.RunParams(par, w.tg, w.sc.LambdaMax)
-		err := cronus.WriteFile(savePath, cronus.NewFile(w.e, &best.Cascade, w.costs.Cost, w.treeCost, par.Sigma, params))
-		return savedMsg{path: savePath, err: err}
+		msg := savedMsg{what: what}
+		for i, s := range cs {
+			w := s.run.w
+			if err := cronus.WriteFile(paths[i], cronus.NewFile(w.e, s.c, w.costs.Cost, w.treeCost, s.run.par.Sigma, s.fileParams())); err != nil {
+				msg.err = err
+				return msg
+			}
+			d, split := w.test, "test"
+			if d == nil {
+				d, split = w.valid, "valid"
+			}
+			msg.files = append(msg.files, saved{path: paths[i], split: split, ev: cronus.Evaluate(w.e, s.c, d, w.costs.Cost, w.treeCost, reportSpecs)})
+		}
+		return msg
 	}
 }
 

@@ -83,6 +83,11 @@ type Snapshot struct {
 	BestTest    Eval        // its test
 	BestStages  []StageView // its stages
 	BestStep    int
+	// BestCascade is the best cascade so far itself (nil until there is
+	// one), the one Best and BestTest score and Outcome.Best ends as: a
+	// copy the optimiser never writes again, shared by every snapshot that
+	// holds it, so readers must not write it either.
+	BestCascade *Cascade
 	LambdaMax   float64
 }
 
@@ -138,6 +143,7 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 			bestScore = v
 			res.Best = st.clone()
 			snap.Best, snap.BestTest, snap.BestStep = snap.Valid, snap.Test, snap.Step
+			snap.BestCascade = &res.Best.Cascade
 			snap.BestStages = snap.Stages
 		}
 	}

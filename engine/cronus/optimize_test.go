@@ -300,3 +300,34 @@ func TestOptimizeWarmBestFromFirstCycle(t *testing.T) {
 		t.Errorf("best %v (its cascade %v), want the best from step %d on, %v", got, active(&second.Best.Cascade), par.K, want)
 	}
 }
+
+// TestSnapshotBestCascade: every snapshot carries the best cascade so far
+// itself, the one its Best and BestTest score, and the last one is the
+// run's Outcome.Best. The workbench saves and keeps it, so the file it
+// writes is the cascade whose figures it shows.
+func TestSnapshotBestCascade(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 3, 0.05
+	eval := trainEvaluator(pr)
+	var snaps []Snapshot
+	res, err := Optimize(context.Background(), pr, ComputeScales(pr, 0), par, Options{MaxCycles: 2}, eval, func(done float64, snap func() Snapshot) bool {
+		snaps = append(snaps, snap())
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range snaps {
+		if s.BestCascade == nil {
+			t.Fatalf("snapshot %d has no best cascade (best %v)", i, s.Best.Metrics)
+		}
+		v, _ := eval(s.BestCascade)
+		if !reflect.DeepEqual(v, s.Best) {
+			t.Errorf("snapshot %d: its best cascade scores %v, its Best says %v", i, v.Metrics, s.Best.Metrics)
+		}
+	}
+	if last := snaps[len(snaps)-1]; last.BestCascade != &res.Best.Cascade || res.History.BestCascade != &res.Best.Cascade {
+		t.Error("the last snapshot's best cascade is not the outcome's")
+	}
+}

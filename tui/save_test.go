@@ -1,0 +1,205 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/views"
+)
+
+// savedFile reads a cascade file the workbench wrote and scores it on the
+// workbench's test data as `cronus eval --cascade FILE` does (the file's
+// own costs).
+func savedFile(t *testing.T, m Model, path string) (*cronus.File, cronus.Eval) {
+	t.Helper()
+	f, err := cronus.ReadFile(path)
+	if err != nil {
+		t.Fatalf("saved file: %v", err)
+	}
+	e, c, err := f.Cascade()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, cronus.Evaluate(e, c, m.w.test, f.FeatureCost, f.TreeCost, reportSpecs)
+}
+
+// endRun cancels the running optimisation and takes its last event, which
+// carries the best cascade so far, as a finished run's would.
+func endRun(t *testing.T, m Model) Model {
+	t.Helper()
+	m.run.cancel()
+	for m.running {
+		m, _ = update(t, m, waitOpt(m.gen, m.run.job.Events())())
+	}
+	if m.best == nil {
+		t.Fatal("no best cascade after the run ended")
+	}
+	return m
+}
+
+// TestSaveBestCascade: 's' saves the cascade 'k' keeps, the best on
+// validation of the run shown, as soon as the run reports one (it said "no
+// cascade to save yet" until the run finished, and then saved the last
+// finished run's best, which was not what 'k' kept while a later run was
+// under way); the status gives the figures `cronus eval --cascade` gives
+// for the file, and its params what `cronus cascade` records.
+func TestSaveBestCascade(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, cmd := update(t, m, key("s"))
+	if cmd != nil || !strings.Contains(m.status, "no cascade to save yet") {
+		t.Errorf("s before any result: status %q", m.status)
+	}
+	m = ready(t)
+	t.Chdir(t.TempDir())
+	m, _ = update(t, m, key("k"))
+	m, cmd = update(t, m, key("s"))
+	if cmd == nil {
+		t.Fatalf("s returned no command: %q", m.status)
+	}
+	m, _ = update(t, m, cmd())
+	kept := m.kept[0]
+	f, ev := savedFile(t, m, savePath)
+	if !reflect.DeepEqual(ev, kept.Test) {
+		t.Errorf("the saved cascade scores %v, cost %v, reach %v; kept: %v, %v, %v", ev.Metrics, ev.Cost, ev.Reached, kept.Test.Metrics, kept.Test.Cost, kept.Test.Reached)
+	}
+	want := fmt.Sprintf("saved the best cascade to ./%s (test NDCG@10 %.4f, P@5 %.4f, cost %.4g)", savePath, ev.Metrics["ndcg@10"], ev.Metrics["p@5"], ev.Cost.Total)
+	if m.status != want || m.errLine {
+		t.Errorf("status after save: %q, want %q", m.status, want)
+	}
+	// The parameters that made the cascade are recorded with it, with the
+	// base ensemble the workbench trained.
+	for k, want := range map[string]any{"lambda": m.runPar.Lambda, "rho1": m.runPar.Rho1, "relevant": m.w.tg.Relevant, "graded": false,
+		"rule": cronus.RuleTopM, "top_m": float64(topM), "cycles": float64(maxCycles), "train": mq2008.Train, "valid": mq2008.Valid,
+		"base": map[string]any{"objective": "regression", "trees": 20.0, "leaves": 4.0, "max_depth": 2.0, "col_sample": 1.0}} {
+		if got := f.Params[k]; !reflect.DeepEqual(got, want) {
+			t.Errorf("saved params[%q] = %v, want %v", k, got, want)
+		}
+	}
+	for _, k := range []string{"warm", "absent", "model"} {
+		if v, ok := f.Params[k]; ok {
+			t.Errorf("a cold run on the built-in data saved params[%q] = %v", k, v)
+		}
+	}
+}
+
+// TestSaveWhileRetraining: 's' while the base ensemble retrains saves the
+// last run's cascade with its own ensemble. It crashed the workbench: the
+// save took the ensemble of the data being retrained, which had none yet
+// (nil pointer in cronus.NewFile).
+func TestSaveWhileRetraining(t *testing.T) {
+	m := endRun(t, ready(t))
+	want := m.best.Cascade
+	m.panel, m.sel = true, parTrees
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("7"))
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phaseTraining || m.w.e != nil {
+		t.Fatalf("trees edit: phase %d", m.phase)
+	}
+	t.Chdir(t.TempDir())
+	m, cmd := update(t, m, key("s"))
+	if cmd == nil {
+		t.Fatalf("s while retraining: %q", m.status)
+	}
+	m, _ = update(t, m, cmd())
+	if m.errLine || !strings.Contains(m.status, "saved the best cascade") {
+		t.Fatalf("status %q", m.status)
+	}
+	f, _ := savedFile(t, m, savePath)
+	_, c, _ := f.Cascade()
+	if len(f.Ensemble.Trees) != 20 || len(c.Stages) != len(want.Stages) {
+		t.Errorf("saved %d trees and %d stages, want the last run's 20 and %d", len(f.Ensemble.Trees), len(c.Stages), len(want.Stages))
+	}
+}
+
+// TestSaveAfterTargetsChange: after ω⁺ is changed the problem is rebuilt,
+// and until the new run reports, 's' saves the last cascade with the
+// targets and λ_max it was optimised with (it recorded the new ones).
+func TestSaveAfterTargetsChange(t *testing.T) {
+	m := endRun(t, ready(t))
+	lambdaMax := m.w.sc.LambdaMax
+	m.panel, m.sel = true, parPosWeight
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("2"))
+	m, _ = update(t, m, key("enter"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	m, _ = update(t, m, cmd()) // the rebuilt problem; the run restarts
+	if m.w.tg.PosWeight != 2 || m.w.sc.LambdaMax == lambdaMax {
+		t.Fatalf("rebuilt with ω⁺ %g, λ_max %g (was %g)", m.w.tg.PosWeight, m.w.sc.LambdaMax, lambdaMax)
+	}
+	t.Chdir(t.TempDir())
+	m, cmd = update(t, m, key("s"))
+	m, _ = update(t, m, cmd())
+	f, _ := savedFile(t, m, savePath)
+	if f.Params["pos_weight"] != 3.5 || f.Params["lambda_max"] != lambdaMax {
+		t.Errorf("saved ω⁺ %v and λ_max %v, want the cascade's 3.5 and %v", f.Params["pos_weight"], f.Params["lambda_max"], lambdaMax)
+	}
+}
+
+// TestSaveWarmRun: a cascade of a warm run (after an edit) says so in its
+// params: `cronus cascade`, which starts from Algorithm 2, does not make
+// it.
+func TestSaveWarmRun(t *testing.T) {
+	m := ready(t)
+	m, _ = update(t, m, key("right"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	m = drive(t, m, cmd, func(m Model, _ tea.Msg) bool { return m.snap.BestCascade != nil && m.snapRun.warm })
+	t.Chdir(t.TempDir())
+	m, cmd = update(t, m, key("s"))
+	m, _ = update(t, m, cmd())
+	f, _ := savedFile(t, m, savePath)
+	if f.Params["warm"] != true || f.Params["lambda"] != 0.015 {
+		t.Errorf("warm run saved params warm %v, λ %v", f.Params["warm"], f.Params["lambda"])
+	}
+}
+
+// TestFileParamsModelAbsent: with --model and --absent missing the saved
+// params name the model and say "absent": "missing", as `cronus cascade`
+// records them (eval --cascade needs --absent missing again).
+func TestFileParamsModelAbsent(t *testing.T) {
+	w := &workData{files: Config{Train: "t.txt", Valid: "v.txt", Model: "m.json", AbsentMissing: true}, tg: cronus.DefaultTargets(), sc: cronus.Scales{LambdaMax: 2}}
+	p := savable{run: runInfo{w: w, par: defaultParams()}}.fileParams()
+	if p["model"] != "m.json" || p["absent"] != "missing" || p["train"] != "t.txt" || p["lambda_abs"] != 0.02 {
+		t.Errorf("params %v", p)
+	}
+	if _, ok := p["base"]; ok {
+		t.Errorf("base ensemble recorded for a model file: %v", p["base"])
+	}
+}
+
+// TestSaveKept: in the compare view 's' saves each kept cascade to
+// ./cronus-kept-N.json, and each file scores as its column says.
+func TestSaveKept(t *testing.T) {
+	m := ready(t)
+	t.Chdir(t.TempDir())
+	m, _ = update(t, m, key("c"))
+	if m, _ = update(t, m, key("s")); !m.errLine || !strings.Contains(m.status, "no kept cascade") {
+		t.Errorf("s with none kept: %q", m.status)
+	}
+	m, _ = update(t, m, key("k"))
+	m = drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, _ tea.Msg) bool {
+		return !reflect.DeepEqual(m.snap.BestTest, m.kept[0].Test) || !m.running
+	})
+	m, _ = update(t, m, key("k"))
+	m, cmd := update(t, m, key("s"))
+	if cmd == nil {
+		t.Fatalf("s in the compare view: %q", m.status)
+	}
+	m, _ = update(t, m, cmd())
+	if m.status != "saved the kept cascades to ./cronus-kept-1.json, ./cronus-kept-2.json" {
+		t.Errorf("status %q", m.status)
+	}
+	for _, k := range m.kept {
+		if _, ev := savedFile(t, m, filepath.Join(".", keptPath(k.N))); !reflect.DeepEqual(ev, k.Test) {
+			t.Errorf("kept #%d: file scores %v at %v, the compare view shows %v at %v", k.N, ev.Metrics, ev.Cost, k.Test.Metrics, k.Test.Cost)
+		}
+	}
+}
