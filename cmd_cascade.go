@@ -339,6 +339,14 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if s.test != nil {
 			r["test"], r["full_test"] = evalJSON(test), evalJSON(fullT)
 		}
+		// The cascade the run ended with (the best may be an earlier
+		// step's): what the workbench's status line and stage table show
+		// once a run is done.
+		finalV, finalT := s.evaluator()(&res.Final.Cascade)
+		r["final_valid"] = evalJSON(finalV)
+		if s.test != nil {
+			r["final_test"] = evalJSON(finalT)
+		}
 		return writeJSON(stdout, r)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d stages, λ = %g × λ_max (λ_max = %.4g); initialisation %.2fs, cyclic optimisation %.2fs, all %.1fs\n",

@@ -48,12 +48,24 @@ func TestCascadeAndSweep(t *testing.T) {
 		FullTest struct {
 			Cost struct{ Total float64 }
 		} `json:"full_test"`
+		FinalValid *struct {
+			Metrics map[string]float64
+			Reached []float64
+		} `json:"final_valid"`
+		FinalTest *struct {
+			Metrics map[string]float64
+			Reached []float64
+		} `json:"final_test"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("%v: %s", err, stdout)
 	}
 	if !(r.LambdaMax > 0) || len(r.Test.Reached) != 4 || r.Test.Reached[0] != 1 || !(r.Test.Cost.Total < r.FullTest.Cost.Total) || r.Test.Metrics["ndcg@10"] < 0.3 {
 		t.Errorf("report %+v", r)
+	}
+	// The cascade the run ended with is reported too (the workbench shows it).
+	if r.FinalValid == nil || r.FinalTest == nil || len(r.FinalTest.Reached) != 4 || r.FinalTest.Metrics["ndcg@10"] < 0.3 {
+		t.Errorf("final_valid %+v, final_test %+v", r.FinalValid, r.FinalTest)
 	}
 	// The file reads back, and eval --cascade scores it the same way.
 	f, err := cronus.ReadFile(out)
