@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -277,16 +278,32 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.Float64Var(&cf.par.Lambda, "lambda", cf.par.Lambda, "cost trade-off `λ` as a fraction of λ_max (printed)")
 	out := fs.String("out", "", "cascade `FILE` to write (required): the best cascade on validation")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
+	warmF := fs.String("warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	if *out == "" {
 		return usageError{"--out FILE is required"}
 	}
+	var warm *cronus.Cascade
+	var warmE *tree.Ensemble
+	if *warmF != "" {
+		f, err := cronus.ReadFile(*warmF)
+		if err != nil {
+			return err
+		}
+		if warmE, warm, err = f.Cascade(); err != nil {
+			return fmt.Errorf("%s: %w", *warmF, err)
+		}
+		if explicitFlags(fs)["stages"] && cf.par.K != len(warm.Stages) {
+			return usageError{fmt.Sprintf("--stages %d: the warm cascade %s has %d stages; a warm start keeps them", cf.par.K, *warmF, len(warm.Stages))}
+		}
+		cf.par.K = len(warm.Stages)
+	}
 	if err := cf.check(); err != nil {
 		return err
 	}
-	if err := checkOutputs(cf.inputs(), *out); err != nil {
+	if err := checkOutputs(append(cf.inputs(), *warmF), *out); err != nil {
 		return err
 	}
 	rhos, err := cf.rhoGrid(fs)
@@ -302,10 +319,14 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(rhos) > 1 {
 		p.show("λ = %.3g × λ_max: choosing ρ among %d values (initialisations)", cf.par.Lambda, len(rhos))
 	}
+	if warm != nil && !sameTrees(s.e, warmE) {
+		return fmt.Errorf("%s was optimised on another ensemble than %s (%d trees, against %d)", *warmF, cf.model, len(warmE.Trees), len(s.e.Trees))
+	}
 	init, err := s.chooseRho(ctx, &cf.par, rhos)
 	if err != nil {
 		return err
 	}
+	init.Warm = warm // nil: from the initialisation
 	res, err := s.optimize(ctx, cf, cf.par, init, p)
 	if err != nil {
 		return err
@@ -315,6 +336,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	params["cycles"], params["model"], params["train"], params["valid"] = cf.cycles, cf.model, cf.train, cf.valid
 	if *cf.absent {
 		params["absent"] = cf.absent.String() // eval --cascade needs --absent missing too
+	}
+	if *warmF != "" {
+		params["warm"] = *warmF
 	}
 	if err := cronus.WriteFile(*out, cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)); err != nil {
 		return err
@@ -543,4 +567,10 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d points (%d λ values; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", *out, len(points), len(lambdas))
 	return nil
+}
+
+// sameTrees reports whether a and b have the same trees (a cascade's stages
+// score with the trees' leaf values, not the base score).
+func sameTrees(a, b *tree.Ensemble) bool {
+	return reflect.DeepEqual(a.Trees, b.Trees)
 }

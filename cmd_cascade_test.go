@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -352,5 +353,60 @@ func TestCascadeAbsent(t *testing.T) {
 	f.Params = nil
 	if err := json.Unmarshal([]byte(readFile(t, out)), &f); err != nil || f.Params["absent"] != nil {
 		t.Fatalf("cascade file params %v (%v)", f.Params, err)
+	}
+}
+
+// TestCascadeWarm: --warm starts from a cascade file's stages. With no
+// cycles the result is that cascade itself, whatever λ; its K is the
+// file's, and another model's cascade is refused.
+func TestCascadeWarm(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 30)
+	data := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--costs", "builtin:mq2008/costs"}
+	cold := filepath.Join(dir, "cold.json")
+	if code, _, errOut := runCLI(t, append([]string{"cascade", "--stages", "4", "--cycles", "1", "--lambda", "0.01", "--out", cold}, data...)...); code != 0 {
+		t.Fatalf("cold: exit %d: %s", code, errOut)
+	}
+	type file struct {
+		Stages []struct {
+			Trees   []int
+			Weights []float64
+			Theta   *float64
+		}
+		Params map[string]any
+	}
+	read := func(path string) file {
+		var f file
+		if err := json.Unmarshal([]byte(readFile(t, path)), &f); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	warm := filepath.Join(dir, "warm.json")
+	code, _, errOut := runCLI(t, append([]string{"cascade", "--warm", cold, "--cycles", "0", "--lambda", "0.2", "--out", warm}, data...)...)
+	if code != 0 {
+		t.Fatalf("warm: exit %d: %s", code, errOut)
+	}
+	c, w := read(cold), read(warm)
+	if !reflect.DeepEqual(c.Stages, w.Stages) || w.Params["warm"] != cold || w.Params["stages"] != float64(4) {
+		t.Errorf("a warm start with no cycles is not the cascade it started from:\n%+v\n%+v\nparams %v", c.Stages, w.Stages, w.Params)
+	}
+	// One cycle at a much higher λ moves it.
+	if code, _, errOut := runCLI(t, append([]string{"cascade", "--warm", cold, "--cycles", "1", "--lambda", "0.5", "--out", warm}, data...)...); code != 0 {
+		t.Fatalf("warm, one cycle: exit %d: %s", code, errOut)
+	}
+	if reflect.DeepEqual(c.Stages, read(warm).Stages) {
+		t.Error("a cycle at λ 0.5 left the λ 0.01 cascade as it was")
+	}
+	if code, _, errOut := runCLI(t, append([]string{"cascade", "--warm", cold, "--stages", "5", "--out", warm}, data...)...); code != 2 ||
+		!strings.Contains(errOut, "--stages 5: the warm cascade "+cold+" has 4 stages") {
+		t.Errorf("--stages against the warm cascade: exit %d %q", code, errOut)
+	}
+	os.Mkdir(filepath.Join(dir, "o"), 0o755)
+	other := trainShallow(t, filepath.Join(dir, "o"), 20)
+	data[1] = other
+	if code, _, errOut := runCLI(t, append([]string{"cascade", "--warm", cold, "--out", warm}, data...)...); code != 1 ||
+		!strings.Contains(errOut, cold+" was optimised on another ensemble than "+other) {
+		t.Errorf("another model: exit %d %q", code, errOut)
 	}
 }
