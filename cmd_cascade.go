@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -251,11 +254,23 @@ func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float6
 // optimize runs one optimisation as a job with a progress line.
 // opt may carry an initialisation to start from (chooseRho's); the cycles
 // come from cf.
-func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Params, opt cronus.Options, p *progress) (*cronus.Outcome, error) {
+func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Params, opt cronus.Options, p *progress, trace *traceLog) (*cronus.Outcome, error) {
 	opt.MaxCycles, opt.InitOnly = cf.cycles, cf.cycles == 0
 	j := job.Start(ctx, func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (*cronus.Outcome, error) {
 		r.Phase("optimising", float64(1+cf.cycles*par.K))
-		return cronus.Optimize(ctx, s.pr, s.sc, par, opt, s.evaluator(), r.Report)
+		report := r.Report
+		if trace != nil {
+			// Every step goes to the trace; the progress line takes what
+			// the reporter's rate lets through.
+			report = func(done float64, snap func() cronus.Snapshot) bool {
+				sn := snap()
+				if err := trace.add(&sn); err != nil {
+					return false
+				}
+				return r.Report(done, func() cronus.Snapshot { return sn })
+			}
+		}
+		return cronus.Optimize(ctx, s.pr, s.sc, par, opt, s.evaluator(), report)
 	})
 	for ev := range j.Events() {
 		if ev.Final {
@@ -278,6 +293,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.Float64Var(&cf.par.Lambda, "lambda", cf.par.Lambda, "cost trade-off `λ` as a fraction of λ_max (printed)")
 	out := fs.String("out", "", "cascade `FILE` to write (required): the best cascade on validation")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
+	traceF := fs.String("trace", "", "write every optimisation step to `FILE` as JSON lines: the objective (eq 8) and its terms, per stage θ, active trees, soft and hard training fractions and validation/test reach, and the current cascade's validation and test figures")
 	warmF := fs.String("warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
@@ -303,8 +319,12 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := cf.check(); err != nil {
 		return err
 	}
-	if err := checkOutputs(append(cf.inputs(), *warmF), *out); err != nil {
+	if err := checkOutputs(append(cf.inputs(), *warmF), *out, *traceF); err != nil {
 		return err
+	}
+	var trace *traceLog
+	if *traceF != "" {
+		trace = &traceLog{}
 	}
 	rhos, err := cf.rhoGrid(fs)
 	if err != nil {
@@ -327,7 +347,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	init.Warm = warm // nil: from the initialisation
-	res, err := s.optimize(ctx, cf, cf.par, init, p)
+	res, err := s.optimize(ctx, cf, cf.par, init, p, trace)
 	if err != nil {
 		return err
 	}
@@ -342,6 +362,14 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if err := cronus.WriteFile(*out, cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)); err != nil {
 		return err
+	}
+	if trace != nil {
+		if err := data.WriteAtomic(*traceF, func(w *bufio.Writer) error {
+			_, err := w.Write(trace.b.Bytes())
+			return err
+		}); err != nil {
+			return err
+		}
 	}
 	valid, test := s.evaluator()(&best.Cascade)
 	fullV, fullT := s.fullEnsemble(s.valid), s.fullEnsemble(s.test)
@@ -523,7 +551,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		v, t := s.evaluator()(&st.Cascade)
 		add("single-stage", lam, v, t)
-		res, err := s.optimize(ctx, cf, par, init, p)
+		res, err := s.optimize(ctx, cf, par, init, p, nil)
 		if err != nil {
 			return err
 		}
@@ -573,4 +601,56 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // score with the trees' leaf values, not the base score).
 func sameTrees(a, b *tree.Ensemble) bool {
 	return reflect.DeepEqual(a.Trees, b.Trees)
+}
+
+// traceLog collects the JSON lines of `cascade --trace`, one per
+// optimisation step, written out when the run has finished.
+type traceLog struct{ b bytes.Buffer }
+
+// traceStage is one stage of a trace line; θ is null for −∞ and for the
+// last stage.
+type traceStage struct {
+	Theta       *float64 `json:"theta"`
+	Active      int      `json:"active_trees"`
+	SoftTrain   float64  `json:"soft_train"`
+	HardTrain   float64  `json:"hard_train"`
+	Valid       float64  `json:"reached_valid"`
+	Test        *float64 `json:"reached_test,omitempty"`
+	NewFeatures []int    `json:"new_features"`
+	NewTrees    int      `json:"new_trees"`
+	CostAdded   float64  `json:"cost_added"`
+}
+
+func (t *traceLog) add(sn *cronus.Snapshot) error {
+	line := map[string]any{"step": sn.Step, "phase": sn.Phase, "cycle": sn.Cycle, "stage": sn.Stage + 1}
+	if n := len(sn.Terms); n > 0 {
+		tm := sn.Terms[n-1]
+		line["objective"] = map[string]float64{"total": tm.Total, "loss": tm.Loss, "reg": tm.Reg, "tree_cost": tm.TreeCost, "feature_cost": tm.FeatCost}
+	}
+	hasTest := sn.Test.Metrics != nil
+	stages := make([]traceStage, len(sn.Stages))
+	for k, sv := range sn.Stages {
+		ts := traceStage{Active: sv.Active, SoftTrain: sv.SoftTrain, HardTrain: sv.HardTrain, Valid: sv.Valid,
+			NewFeatures: sv.NewFeatures, NewTrees: sv.NewTrees, CostAdded: sv.CostAdded}
+		if th := sv.Theta; k < len(sn.Stages)-1 && !math.IsInf(th, 0) && !math.IsNaN(th) {
+			ts.Theta = &th
+		}
+		if hasTest {
+			v := sv.Test
+			ts.Test = &v
+		}
+		stages[k] = ts
+	}
+	line["stages"] = stages
+	line["cost_groups"] = sn.CostGroups
+	line["valid"] = map[string]any{"metrics": sn.Valid.Metrics, "cost": sn.Valid.Cost}
+	if hasTest {
+		line["test"] = map[string]any{"metrics": sn.Test.Metrics, "cost": sn.Test.Cost}
+	}
+	b, err := json.Marshal(line)
+	if err != nil {
+		return err
+	}
+	t.b.Write(b)
+	return t.b.WriteByte('\n')
 }

@@ -410,3 +410,68 @@ func TestCascadeWarm(t *testing.T) {
 		t.Errorf("another model: exit %d %q", code, errOut)
 	}
 }
+
+// TestCascadeTrace: --trace writes one JSON line per optimisation step:
+// steps in order, the objective as the sum of its terms, K stages with no θ
+// on the last, and the last line's validation figures are the cascade the
+// run ended with (--json's final_valid). The cascade file is the same as
+// without --trace.
+func TestCascadeTrace(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 30)
+	args := []string{"cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "2", "--lambda", "0.05", "--json"}
+	plain, traced, trace := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"), filepath.Join(dir, "t.jsonl")
+	if code, _, errOut := runCLI(t, append(args, "--out", plain)...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	code, stdout, errOut := runCLI(t, append(args, "--out", traced, "--trace", trace)...)
+	if code != 0 {
+		t.Fatalf("--trace: exit %d: %s", code, errOut)
+	}
+	if readFile(t, plain) != readFile(t, traced) {
+		t.Error("--trace changed the cascade")
+	}
+	var report struct {
+		FinalValid struct{ Metrics map[string]float64 } `json:"final_valid"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(readFile(t, trace)), "\n")
+	if len(lines) < 2 || len(lines) > 1+2*3 {
+		t.Fatalf("%d trace lines for an initialisation and at most 2 cycles of 3 stages", len(lines))
+	}
+	var last struct {
+		Valid struct{ Metrics map[string]float64 }
+	}
+	for i, l := range lines {
+		var s struct {
+			Step      int
+			Phase     string
+			Objective struct {
+				Total, Loss, Reg float64
+				TreeCost         float64 `json:"tree_cost"`
+				FeatureCost      float64 `json:"feature_cost"`
+			}
+			Stages []struct{ Theta *float64 }
+		}
+		if err := json.Unmarshal([]byte(l), &s); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		o := s.Objective
+		if sum := o.Loss + o.Reg + o.TreeCost + o.FeatureCost; math.Abs(sum-o.Total) > 1e-9*math.Abs(o.Total) || o.Total <= 0 {
+			t.Errorf("line %d: objective %v is not the sum of its terms %v", i+1, o.Total, sum)
+		}
+		if len(s.Stages) != 3 || s.Stages[2].Theta != nil {
+			t.Errorf("line %d: %d stages, the last with θ %v", i+1, len(s.Stages), s.Stages[len(s.Stages)-1].Theta)
+		}
+		if (i == 0) != (s.Phase == "initialising") {
+			t.Errorf("line %d: phase %q", i+1, s.Phase)
+		}
+		json.Unmarshal([]byte(l), &last)
+	}
+	if !reflect.DeepEqual(last.Valid.Metrics, report.FinalValid.Metrics) {
+		t.Errorf("the last trace line's validation %v, final_valid %v", last.Valid.Metrics, report.FinalValid.Metrics)
+	}
+}
