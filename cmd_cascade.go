@@ -37,6 +37,8 @@ type cascadeFlags struct {
 	cycles                           int
 	rhos                             string // --rhos, the ρ grid
 	absent                           *absentFlag
+	warm                             string         // cascade --warm: the cascade file to start from
+	warmE                            *tree.Ensemble // its ensemble, which must be the model's
 }
 
 func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
@@ -128,6 +130,9 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		// More stages than trees leaves some without a tree, and a large K
 		// costs minutes for nothing (1,000 stages of 30 trees).
 		return nil, usageError{fmt.Sprintf("--stages %d: the model %s has %d trees; use at most that many stages", cf.par.K, cf.model, n)}
+	}
+	if cf.warmE != nil && !sameTrees(s.e, cf.warmE) { // before reading the data
+		return nil, fmt.Errorf("%s was optimised on another ensemble than %s (%d trees, against %d)", cf.warm, cf.model, len(cf.warmE.Trees), len(s.e.Trees))
 	}
 	p := newProgress(stderr)
 	for _, l := range []struct {
@@ -294,7 +299,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	out := fs.String("out", "", "cascade `FILE` to write (required): the best cascade on validation")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	traceF := fs.String("trace", "", "write every optimisation step to `FILE` as JSON lines: the objective (eq 8) and its terms, per stage θ, active trees, soft and hard training fractions and validation/test reach, and the current cascade's validation and test figures")
-	warmF := fs.String("warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages")
+	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -302,24 +307,23 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageError{"--out FILE is required"}
 	}
 	var warm *cronus.Cascade
-	var warmE *tree.Ensemble
-	if *warmF != "" {
-		f, err := cronus.ReadFile(*warmF)
+	if cf.warm != "" {
+		f, err := cronus.ReadFile(cf.warm)
 		if err != nil {
 			return err
 		}
-		if warmE, warm, err = f.Cascade(); err != nil {
-			return fmt.Errorf("%s: %w", *warmF, err)
+		if cf.warmE, warm, err = f.Cascade(); err != nil {
+			return fmt.Errorf("%s: %w", cf.warm, err)
 		}
 		if explicitFlags(fs)["stages"] && cf.par.K != len(warm.Stages) {
-			return usageError{fmt.Sprintf("--stages %d: the warm cascade %s has %d stages; a warm start keeps them", cf.par.K, *warmF, len(warm.Stages))}
+			return usageError{fmt.Sprintf("--stages %d: the warm cascade %s has %d stages; a warm start keeps them", cf.par.K, cf.warm, len(warm.Stages))}
 		}
 		cf.par.K = len(warm.Stages)
 	}
 	if err := cf.check(); err != nil {
 		return err
 	}
-	if err := checkOutputs(append(cf.inputs(), *warmF), *out, *traceF); err != nil {
+	if err := checkOutputs(append(cf.inputs(), cf.warm), *out, *traceF); err != nil {
 		return err
 	}
 	var trace *traceLog
@@ -339,9 +343,6 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(rhos) > 1 {
 		p.show("λ = %.3g × λ_max: choosing ρ among %d values (initialisations)", cf.par.Lambda, len(rhos))
 	}
-	if warm != nil && !sameTrees(s.e, warmE) {
-		return fmt.Errorf("%s was optimised on another ensemble than %s (%d trees, against %d)", *warmF, cf.model, len(warmE.Trees), len(s.e.Trees))
-	}
 	init, err := s.chooseRho(ctx, &cf.par, rhos)
 	if err != nil {
 		return err
@@ -357,8 +358,8 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *cf.absent {
 		params["absent"] = cf.absent.String() // eval --cascade needs --absent missing too
 	}
-	if *warmF != "" {
-		params["warm"] = *warmF
+	if cf.warm != "" {
+		params["warm"] = cf.warm
 	}
 	if err := cronus.WriteFile(*out, cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)); err != nil {
 		return err

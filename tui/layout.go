@@ -198,8 +198,8 @@ func tabBar(sel, w int, st views.Styles) string {
 		{full, full, true}, {full, full, false}, {full, short, false}, {short, short, false},
 		{full, nil, false}, {short, nil, false}, {nil, nil, false},
 	}
-	var bar string
-	for _, f := range forms {
+	bars := make([]string, len(forms))
+	for j, f := range forms {
 		tabs := make([]string, numPanes)
 		for i := range tabs {
 			t, names := fmt.Sprint(i+1), f.others
@@ -219,11 +219,20 @@ func tabBar(sel, w int, st views.Styles) string {
 			}
 			tabs[i] = t
 		}
-		if bar = strings.Join(tabs, " "); lipgloss.Width(bar) <= w {
-			break
+		bars[j] = strings.Join(tabs, " ")
+	}
+	return firstFit(w, bars)
+}
+
+// firstFit is the first of forms (longest first) that fits in w cells, or
+// the last when none does.
+func firstFit(w int, forms []string) string {
+	for _, f := range forms {
+		if lipgloss.Width(f) <= w {
+			return f
 		}
 	}
-	return bar
+	return forms[len(forms)-1]
 }
 
 // renderPane draws pane i in w × h cells.

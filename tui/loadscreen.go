@@ -437,14 +437,7 @@ func (m Model) loadView(w, h int) string {
 	if ls.typing {
 		hints = typingHints
 	}
-	hint := hints[len(hints)-1]
-	for _, h := range hints {
-		if lipgloss.Width("load"+h) <= w {
-			hint = h
-			break
-		}
-	}
-	lines := []string{st.Title.Render("load") + st.Dim.Render(hint)}
+	lines := []string{st.Title.Render("load") + st.Dim.Render(firstFit(w-lipgloss.Width("load"), hints))}
 	// A field's value is "  name   " (9 cells) on: a path too long for the
 	// rest of the line shows its end, where the typing cursor and the
 	// file name are.

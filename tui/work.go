@@ -311,7 +311,8 @@ type savable struct {
 // cascade` (RunParams, the cycles, the model and data files), the reading
 // of absent features when it is not the default, the base ensemble's
 // training when the workbench trained it, and "warm" when the run started
-// from an earlier run's cascade, which `cronus cascade` cannot do.
+// from an earlier run's cascade (`cronus cascade --warm` starts from a
+// file, with σ_k set again).
 func (s savable) fileParams() map[string]any {
 	w := s.run.w
 	// Trained for top-m (defaultParams), which RunParams records.
