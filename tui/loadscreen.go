@@ -475,7 +475,7 @@ func (m Model) loadView(w, h int) string {
 		top = ls.sel - rows + 1
 	}
 	for i := top; i < len(ls.list) && i < top+rows; i++ {
-		it := ls.list[i].label
+		it := keepEnds(ls.list[i].label, w-2)
 		if i == ls.sel {
 			it = st.Title.Render("> " + it)
 		} else {
@@ -487,6 +487,26 @@ func (m Model) loadView(w, h int) string {
 }
 
 func padRight(s string, n int) string { return s + strings.Repeat(" ", max(n-len(s), 0)) }
+
+// keepEnds is s when it fits in w cells, else its start, "…" and its end:
+// a third of the room for the start, the rest for the end, where a file's
+// extension and a recent path's file name are.
+func keepEnds(s string, w int) string {
+	if lipgloss.Width(s) <= w || w < 2 {
+		return s
+	}
+	r := []rune(s)
+	head, cells := 0, 0
+	for head < len(r) {
+		c := lipgloss.Width(string(r[head]))
+		if cells+c > (w-1)/3 {
+			break
+		}
+		cells += c
+		head++
+	}
+	return string(r[:head]) + keepTail(string(r[head:]), w-cells)
+}
 
 // keepTail is s when it fits in w cells, else "…" and as much of its end as
 // fits.

@@ -405,4 +405,30 @@ func TestLoadScreenNarrow(t *testing.T) {
 	if got := line(m, "  valid"); !strings.HasPrefix(got, "  valid  …") || !strings.HasSuffix(got, "/Fold1/vali.txt") || lipgloss.Width(got) != 40 {
 		t.Errorf("a long file name at 40 columns: %q", got)
 	}
+	// The browser's list: a long file name keeps its start and its
+	// extension, and a recent path its start and its file name.
+	dir := t.TempDir()
+	long := "mq2008-fold1-training-set-with-costs-and-labels.txt.gz"
+	if err := os.WriteFile(filepath.Join(dir, long), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m.loadScr.recent = []string{"/home/someone/data/letor/mq2008/Fold1/train.txt"}
+	m.loadScr.enter(dir)
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 40, Height: 30})
+	lines := strings.Split(m.View(), "\n")
+	for _, want := range [][2]string{{"  mq2008-fold1", "labels.txt.gz"}, {"  recent  /ho", "/Fold1/train.txt"}} {
+		found := false
+		for _, l := range lines {
+			l = strings.TrimRight(l, " ")
+			if strings.HasPrefix(l, want[0]) {
+				found = true
+				if !strings.HasSuffix(l, want[1]) || !strings.Contains(l, "…") || lipgloss.Width(l) != 40 {
+					t.Errorf("a long list entry at 40 columns: %q, want %q…%q in 40 cells", l, want[0], want[1])
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no list entry %q at 40 columns:\n%s", want[0], m.View())
+		}
+	}
 }
