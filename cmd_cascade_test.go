@@ -194,14 +194,14 @@ func TestCascadeChoosesRho(t *testing.T) {
 	dir := t.TempDir()
 	model := trainShallow(t, dir, 30)
 	data := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
-		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "0", "--lambda", "0.1", "--json", "--out", filepath.Join(dir, "c.json")}
+		"--costs", "builtin:mq2008/costs", "--cycles", "0", "--lambda", "0.1", "--json", "--out", filepath.Join(dir, "c.json")}
 	type report struct {
 		Rho1, RhoK float64
 		Valid      struct{ Metrics map[string]float64 }
 	}
 	run := func(extra ...string) report {
 		t.Helper()
-		code, stdout, errOut := runCLI(t, append(append([]string{"cascade"}, data...), extra...)...)
+		code, stdout, errOut := runCLI(t, append(append([]string{"cascade", "--stages", "3"}, data...), extra...)...)
 		if code != 0 {
 			t.Fatalf("cascade %v: exit %d: %s", extra, code, errOut)
 		}

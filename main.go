@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"syscall"
 )
 
@@ -148,6 +149,9 @@ func newFlags(name string, stdout io.Writer) *flag.FlagSet {
 // parseFlags parses flags that may stand before, between or after the
 // positional arguments, which it returns.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	if err := onceEach(fs, args); err != nil {
+		return nil, err
+	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -169,6 +173,39 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// onceEach refuses a flag given twice: Go's flag package would keep the
+// last value and LightGBM's command line the first, so a repeated flag is
+// a mistake whichever a user expects. Only --help stops the look; a "--"
+// ends the flags.
+func onceEach(fs *flag.FlagSet, args []string) error {
+	seen := map[string]bool{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		name, hasValue := strings.TrimLeft(a, "-"), false
+		if j := strings.IndexByte(name, '='); j >= 0 {
+			name, hasValue = name[:j], true
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			continue // Parse names it
+		}
+		if seen[f.Name] {
+			return usageError{fmt.Sprintf("flag --%s given twice", f.Name)}
+		}
+		seen[f.Name] = true
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) {
+			i++ // its value, which may start with "-"
+		}
+	}
+	return nil
 }
 
 // interactive reports whether both stdin and stdout are terminals: the
