@@ -477,6 +477,32 @@ func parseLambdas(s string) ([]float64, error) {
 	return out, nil
 }
 
+// parseMargins reads early exit's margin grid: comma-separated numbers
+// s >= 0, "inf" for +Inf.
+func parseMargins(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(v >= 0) {
+			return nil, fmt.Errorf("--exit-margins %q: expected a comma-separated list of numbers >= 0 (inf for the full ensemble)", s)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// formatMargins writes a margin grid as parseMargins reads it.
+func formatMargins(m []float64) string {
+	f := make([]string, len(m))
+	for i, v := range m {
+		f[i] = strconv.FormatFloat(v, 'g', -1, 64)
+		if math.IsInf(v, 1) {
+			f[i] = "inf"
+		}
+	}
+	return strings.Join(f, ",")
+}
+
 func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sweep", stdout)
 	cf := addCascadeFlags(fs)
@@ -484,11 +510,20 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := fs.String("out", "", "curve `FILE` (CSV) to write (required)")
 	plot := fs.String("plot", "", "also draw NDCG@10 against cost per document to `FILE` (.svg or .png)")
 	jsonOut := fs.Bool("json", false, "print a JSON report: λ_max, and per λ the ρ chosen, the timings and the cascade's validation figures")
+	marginsF := fs.String("exit-margins", formatMargins(baseline.DefaultExitMargins), "early exit's margins `LIST`: comma-separated scores s >= 0 in the model's raw score units, inf = the full ensemble (scale them with the model's scores)")
+	exitEvery := fs.Int("exit-every", baseline.DefaultExitEvery, "early exit: an exit every `N` trees")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	if *out == "" {
 		return usageError{"--out FILE is required"}
+	}
+	margins, err := parseMargins(*marginsF)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if *exitEvery < 1 {
+		return usageError{fmt.Sprintf("--exit-every must be at least 1 (got %d)", *exitEvery)}
 	}
 	if err := cf.check(); err != nil {
 		return err
@@ -567,7 +602,6 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	p.prefix = ""
 	p.done()
 	ks := baseline.PrefixSteps(len(s.e.Trees), 12)
-	scales := []float64{0, 0.05, 0.1, 0.2, 0.5, 1, 2, math.Inf(1)}
 	for _, sp := range splits {
 		if sp.d == nil {
 			continue
@@ -576,7 +610,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		points = append(points, baseline.Prefix(s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, ks, reportSpecs, metric.Options{})...)
-		points = append(points, baseline.EarlyExit(s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, 10, scales, reportSpecs, metric.Options{})...)
+		points = append(points, baseline.EarlyExit(s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, *exitEvery, margins, reportSpecs, metric.Options{})...)
 	}
 	if err := baseline.WriteCSV(*out, points); err != nil {
 		return err

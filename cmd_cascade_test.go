@@ -475,3 +475,64 @@ func TestCascadeTrace(t *testing.T) {
 		t.Errorf("the last trace line's validation %v, final_valid %v", last.Valid.Metrics, report.FinalValid.Metrics)
 	}
 }
+
+// TestSweepExitMargins: --exit-margins and --exit-every set early exit's
+// grid. Independent expectations from its definition: s = inf, and any s
+// with no exit before the end (an exit every T trees), is the full
+// ensemble, the prefix curve's last point; with exits every 5 trees s = 0
+// keeps only the top five after tree 5, and costs less.
+func TestSweepExitMargins(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 20)
+	curve := filepath.Join(dir, "curve.csv")
+	sweep := func(extra ...string) map[string]baseline.Point {
+		t.Helper()
+		args := append([]string{"sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--rhos", "0.001", "--lambdas", "0.1:0.1:1", "--out", curve}, extra...)
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatalf("sweep %v: exit %d: %s", extra, code, errOut)
+		}
+		points, err := baseline.ReadCSV(curve)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]baseline.Point{}
+		for _, p := range points {
+			if p.Split != "valid" {
+				continue
+			}
+			switch p.Method {
+			case baseline.MethodEarlyExit:
+				got[strconv.FormatFloat(p.Lambda, 'g', -1, 64)] = p
+			case baseline.MethodPrefix:
+				if p.Lambda == 20 {
+					got["full"] = p
+				}
+			}
+		}
+		return got
+	}
+	every20 := sweep("--exit-margins", "0, inf", "--exit-every", "20")
+	every5 := sweep("--exit-margins", "0,+Inf", "--exit-every", "5")
+	if len(every20) != 3 || len(every5) != 3 {
+		t.Fatalf("want early exit at s = 0 and +Inf and the full prefix: %v / %v", every20, every5)
+	}
+	full := every20["full"]
+	same := func(a, b baseline.Point) bool {
+		return math.Abs(a.Cost.Total-b.Cost.Total) < 1e-9 && math.Abs(a.Metrics["ndcg@10"]-b.Metrics["ndcg@10"]) < 1e-12
+	}
+	for name, p := range map[string]baseline.Point{"every 20, s=0": every20["0"], "every 20, s=inf": every20["+Inf"], "every 5, s=inf": every5["+Inf"]} {
+		if !same(p, full) {
+			t.Errorf("%s: cost %v, ndcg@10 %v; want the full ensemble's %v, %v", name, p.Cost.Total, p.Metrics["ndcg@10"], full.Cost.Total, full.Metrics["ndcg@10"])
+		}
+	}
+	if c := every5["0"].Cost.Total; !(c < full.Cost.Total) {
+		t.Errorf("every 5, s=0: cost %v, not below the full ensemble's %v", c, full.Cost.Total)
+	}
+	for _, bad := range [][]string{{"--exit-margins", "-1"}, {"--exit-margins", "0,x"}, {"--exit-margins", ""}, {"--exit-margins", "nan"}, {"--exit-every", "0"}} {
+		args := append([]string{"sweep", "--model", model, "--train", "t", "--valid", "v", "--costs", "c", "--out", curve}, bad...)
+		if code, _, errOut := runCLI(t, args...); code != 2 || !strings.Contains(errOut, bad[0]) {
+			t.Errorf("sweep %v: exit %d, %q; want exit 2 naming %s", bad, code, errOut, bad[0])
+		}
+	}
+}

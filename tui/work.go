@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -230,9 +229,8 @@ func prepare(gen int, w workData) tea.Cmd {
 				split = "valid"
 			}
 			ks := baseline.PrefixSteps(len(w.e.Trees), 12)
-			scales := []float64{0, 0.05, 0.1, 0.2, 0.5, 1, 2, math.Inf(1)}
 			w.points = append(w.points, baseline.Prefix(w.e, d, split, w.costs.Cost, treeCost, ks, reportSpecs, metric.Options{})...)
-			w.points = append(w.points, baseline.EarlyExit(w.e, d, split, w.costs.Cost, treeCost, 10, scales, reportSpecs, metric.Options{})...)
+			w.points = append(w.points, baseline.EarlyExit(w.e, d, split, w.costs.Cost, treeCost, baseline.DefaultExitEvery, baseline.DefaultExitMargins, reportSpecs, metric.Options{})...)
 		}
 		return preparedMsg{gen: gen, w: &w}
 	}

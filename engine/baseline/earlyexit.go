@@ -12,6 +12,15 @@ import (
 	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
+// DefaultExitMargins is the grid of early exit's margins s the sweep and the
+// workbench use, in raw score units: it suits MQ2008 regression models
+// (scores from about −0.1 to 1.2); +Inf is the full ensemble.
+var DefaultExitMargins = []float64{0, 0.05, 0.1, 0.2, 0.5, 1, 2, math.Inf(1)}
+
+// DefaultExitEvery is the number of trees between early exits: the Cronus
+// paper's "an exit every 10 trees".
+const DefaultExitEvery = 10
+
 // exitRank is the rank of the document whose running score the proximity
 // threshold is measured from: "the fifth best input" (Chen et al. 2012, §4).
 const exitRank = 5
