@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,6 +59,36 @@ func FuzzParseRhos(f *testing.F) {
 			if !(r >= 0 && r <= cronus.MaxRho) {
 				t.Fatalf("%q: value %v", s, r)
 			}
+		}
+	})
+}
+
+// FuzzParseMargins: --exit-margins gives an error naming the flag, or one
+// value >= 0 (possibly +Inf) per comma-separated field, and the values
+// written back read the same.
+func FuzzParseMargins(f *testing.F) {
+	for _, s := range []string{"0,0.05,0.1,0.2,0.5,1,2,inf", "0", " 1 , +Inf ", "-1", "-0", "1e400", "nan", ",", "", "0x1p-3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ms, err := parseMargins(s)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "--exit-margins ") {
+				t.Fatalf("error does not name the flag: %v", err)
+			}
+			return
+		}
+		if len(ms) != strings.Count(s, ",")+1 {
+			t.Fatalf("%q: %d values", s, len(ms))
+		}
+		for _, m := range ms {
+			if !(m >= 0) {
+				t.Fatalf("%q: value %v", s, m)
+			}
+		}
+		again, err := parseMargins(formatMargins(ms))
+		if err != nil || !slices.Equal(again, ms) {
+			t.Fatalf("%q: written %q, read back %v, %v", s, formatMargins(ms), again, err)
 		}
 	})
 }
