@@ -43,7 +43,7 @@ func TestCLIUsage(t *testing.T) {
 		{[]string{"gen", "--features", "0", "--out", "x.txt"}, 2, "", "--features must be at least 1 (got 0)"}, // wrote 136, said 0
 		{[]string{"gen", "--queries", "x", "--out", "x.txt"}, 2, "", `invalid value "x" for flag -queries`},
 		// A flag given twice is refused, in any spelling, before any work.
-		{[]string{"gen", "--queries", "5", "--out", "x.txt", "-queries=6"}, 2, "", "flag --queries given twice"},
+		{[]string{"gen", "--queries", "5", "--out", "/no-such-dir/x.txt", "-queries=6"}, 2, "", "flag --queries given twice"},
 		{[]string{"eval", "--metrics", "ndcg@10", "--data", "d", "--scores", "s", "--metrics", "p@5"}, 2, "", "flag --metrics given twice"},
 		{[]string{"inspect", "--json", "builtin:mq2008/test", "--json"}, 2, "", "flag --json given twice"},
 		// A value that looks like a flag is a value, and "--" ends the flags.
