@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 )
@@ -329,5 +330,47 @@ func TestSnapshotBestCascade(t *testing.T) {
 	}
 	if last := snaps[len(snaps)-1]; last.BestCascade != &res.Best.Cascade || res.History.BestCascade != &res.Best.Cascade {
 		t.Error("the last snapshot's best cascade is not the outcome's")
+	}
+}
+
+// A one-stage cascade is eq (7) at λ: the stage cap, which keeps the
+// stages of a longer cascade from going empty, does not apply to it. So
+// at λ = 0.9 the stage is the one solved with no cap, and at λ just above
+// λ_max (the smallest λ with every weight zero) it has no trees.
+func TestSingleStageUncapped(t *testing.T) {
+	pr := smallProblem(t)
+	sc := ComputeScales(pr, 0)
+	par := DefaultParams()
+	par.K = 1
+	stage := func(lambda, stageCap float64) *Stage {
+		t.Helper()
+		p := par
+		p.Lambda, p.StageCap = lambda, stageCap
+		st, err := Initialize(context.Background(), pr, sc, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &st.Stages[0]
+	}
+	capped, uncapped := stage(0.9, 0.7), stage(0.9, 0)
+	if !slices.Equal(capped.Beta, uncapped.Beta) {
+		t.Errorf("λ = 0.9: the default cap changed the one stage: %d active trees, %d without the cap", len(capped.Active()), len(uncapped.Active()))
+	}
+	if n := len(uncapped.Active()); n == 0 {
+		t.Errorf("λ = 0.9: no trees; the test needs a λ below λ_max")
+	}
+	if n := len(stage(1.0001, 0.7).Active()); n != 0 {
+		t.Errorf("λ = 1.0001 λ_max: %d active trees, want none", n)
+	}
+	// A longer cascade keeps the cap: at the same λ its last stage is not
+	// empty.
+	p := par
+	p.K, p.Lambda = 3, 1.0001
+	st, err := Initialize(context.Background(), pr, sc, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(st.Stages[2].Active()); n == 0 {
+		t.Errorf("K = 3, λ = 1.0001: the last stage is empty; the cap should keep trees in it")
 	}
 }
