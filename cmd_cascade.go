@@ -299,7 +299,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	out := fs.String("out", "", "cascade `FILE` to write (required): the best cascade on validation")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	traceF := fs.String("trace", "", "write every optimisation step to `FILE` as JSON lines: the objective (eq 8) and its terms, per stage θ, active trees, soft and hard training fractions and validation/test reach, and the current cascade's validation and test figures")
-	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages")
+	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages, and its σ_k are kept unless --sigma is given")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -307,6 +307,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageError{"--out FILE is required"}
 	}
 	var warm *cronus.Cascade
+	var warmSigma []float64
 	if cf.warm != "" {
 		f, err := cronus.ReadFile(cf.warm)
 		if err != nil {
@@ -314,6 +315,13 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		if cf.warmE, warm, err = f.Cascade(); err != nil {
 			return fmt.Errorf("%s: %w", cf.warm, err)
+		}
+		// Continue with the σ_k the cascade was trained with, as the
+		// workbench does, unless --sigma asks for new ones.
+		if warmSigma = f.StageSigma(); warmSigma != nil && !explicitFlags(fs)["sigma"] {
+			cf.par.Sigma = f.Sigma
+		} else {
+			warmSigma = nil
 		}
 		if explicitFlags(fs)["stages"] && cf.par.K != len(warm.Stages) {
 			return usageError{fmt.Sprintf("--stages %d: the warm cascade %s has %d stages; a warm start keeps them", cf.par.K, cf.warm, len(warm.Stages))}
@@ -347,7 +355,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	init.Warm = warm // nil: from the initialisation
+	init.Warm, init.WarmSigma = warm, warmSigma // nil: from the initialisation
 	res, err := s.optimize(ctx, cf, cf.par, init, p, trace)
 	if err != nil {
 		return err
@@ -361,7 +369,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if cf.warm != "" {
 		params["warm"] = cf.warm
 	}
-	if err := cronus.WriteFile(*out, cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)); err != nil {
+	f := cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)
+	f.SetStageSigma(best.Sigma)
+	if err := cronus.WriteFile(*out, f); err != nil {
 		return err
 	}
 	if trace != nil {
@@ -646,6 +656,7 @@ type traceLog struct{ b bytes.Buffer }
 // last stage.
 type traceStage struct {
 	Theta       *float64 `json:"theta"`
+	Sigma       float64  `json:"sigma_abs"`
 	Active      int      `json:"active_trees"`
 	SoftTrain   float64  `json:"soft_train"`
 	HardTrain   float64  `json:"hard_train"`
@@ -665,7 +676,7 @@ func (t *traceLog) add(sn *cronus.Snapshot) error {
 	hasTest := sn.Test.Metrics != nil
 	stages := make([]traceStage, len(sn.Stages))
 	for k, sv := range sn.Stages {
-		ts := traceStage{Active: sv.Active, SoftTrain: sv.SoftTrain, HardTrain: sv.HardTrain, Valid: sv.Valid,
+		ts := traceStage{Sigma: sv.Sigma, Active: sv.Active, SoftTrain: sv.SoftTrain, HardTrain: sv.HardTrain, Valid: sv.Valid,
 			NewFeatures: sv.NewFeatures, NewTrees: sv.NewTrees, CostAdded: sv.CostAdded}
 		if th := sv.Theta; k < len(sn.Stages)-1 && !math.IsInf(th, 0) && !math.IsNaN(th) {
 			ts.Theta = &th

@@ -402,6 +402,68 @@ func TestCascadeWarm(t *testing.T) {
 		!strings.Contains(errOut, "--stages 5: the warm cascade "+cold+" has 4 stages") {
 		t.Errorf("--stages against the warm cascade: exit %d %q", code, errOut)
 	}
+	// A warm start continues with the σ_k the cascade was trained with (the
+	// file's sigma_abs): eq (8) of the warm start is the cold run's at the
+	// step that gave the cascade written. With --sigma the σ_k are derived
+	// again, and eq (8) differs.
+	trace := func(path string) []map[string]any {
+		var lines []map[string]any
+		for _, l := range strings.Split(strings.TrimSpace(readFile(t, path)), "\n") {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, m)
+		}
+		return lines
+	}
+	objective := func(line map[string]any) float64 { return line["objective"].(map[string]any)["total"].(float64) }
+	coldTrace, warmTrace := filepath.Join(dir, "cold.trace"), filepath.Join(dir, "warm.trace")
+	code, stdout, errOut := runCLI(t, append([]string{"cascade", "--stages", "4", "--cycles", "2", "--lambda", "0.01", "--out", cold, "--trace", coldTrace, "--json"}, data...)...)
+	if code != 0 {
+		t.Fatalf("cold, traced: exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Valid struct{ Metrics map[string]float64 }
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var bestObjective float64
+	var bestSigma []any
+	found := false
+	for _, l := range trace(coldTrace) { // the first step with the best validation NDCG@10 (the optimiser keeps the first of equals)
+		if l["valid"].(map[string]any)["metrics"].(map[string]any)["ndcg@10"].(float64) == rep.Valid.Metrics["ndcg@10"] && !found {
+			found, bestObjective = true, objective(l)
+			for _, st := range l["stages"].([]any) {
+				bestSigma = append(bestSigma, st.(map[string]any)["sigma_abs"])
+			}
+		}
+	}
+	var cf struct {
+		Stages []struct {
+			SigmaAbs float64 `json:"sigma_abs"`
+		}
+	}
+	json.Unmarshal([]byte(readFile(t, cold)), &cf)
+	for k, st := range cf.Stages {
+		if !found || k >= len(bestSigma) || st.SigmaAbs != bestSigma[k] {
+			t.Fatalf("the cascade file's σ_k are not the trace's at its step (%v): stage %d", found, k)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		same bool
+	}{{nil, true}, {[]string{"--sigma", "0.05"}, false}} {
+		args := append([]string{"cascade", "--warm", cold, "--cycles", "1", "--lambda", "0.01", "--out", warm, "--trace", warmTrace}, data...)
+		if code, _, errOut := runCLI(t, append(args, c.args...)...); code != 0 {
+			t.Fatalf("warm %v: exit %d: %s", c.args, code, errOut)
+		}
+		got := objective(trace(warmTrace)[0])
+		if (got == bestObjective) != c.same {
+			t.Errorf("warm %v: eq (8) at the start %v, the cold run's at its cascade %v; want equal = %v", c.args, got, bestObjective, c.same)
+		}
+	}
 	os.Mkdir(filepath.Join(dir, "o"), 0o755)
 	other := trainShallow(t, filepath.Join(dir, "o"), 20)
 	data[1] = other

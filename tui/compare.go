@@ -40,7 +40,7 @@ func (m Model) keep() (Model, tea.Cmd) {
 	}
 	m.kept = append(kept, k)
 	// A hand-made snapshot (tests) may lack the cascade: nil is not saved.
-	m.keptSave = append(save, savable{c: m.snap.BestCascade, run: m.snapRun})
+	m.keptSave = append(save, savable{c: m.snap.BestCascade, sigma: stageSigma(m.snap.BestStages), run: m.snapRun})
 	m.setStatus(fmt.Sprintf("kept #%d (λ %s, NDCG@10 %s, cost %s)", k.N, paramValue(settings{Params: par}, parLambda),
 		metricValue(k.Test.Metrics, curveSpec), strconv.FormatFloat(k.Test.Cost.Total, 'g', 4, 64)), false)
 	return m, nil

@@ -87,6 +87,15 @@ func TestSaveBestCascade(t *testing.T) {
 			t.Errorf("a cold run on the built-in data saved params[%q] = %v", k, v)
 		}
 	}
+	// With the σ_k its soft exits were trained with, which are fixed for
+	// the run: those of the snapshot's current stages.
+	var sigma []float64
+	for _, st := range m.snap.Stages {
+		sigma = append(sigma, st.Sigma)
+	}
+	if got := f.StageSigma(); len(sigma) == 0 || !reflect.DeepEqual(got, sigma) {
+		t.Errorf("saved σ_k %v, want the run's %v", got, sigma)
+	}
 }
 
 // TestSaveWhileRetraining: 's' while the base ensemble retrains saves the

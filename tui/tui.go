@@ -298,9 +298,9 @@ func (m Model) runInfo() runInfo {
 func (m Model) savable() (savable, bool) {
 	switch {
 	case m.snap.BestCascade != nil && m.snapRun.w != nil:
-		return savable{c: m.snap.BestCascade, run: m.snapRun}, true
+		return savable{c: m.snap.BestCascade, sigma: stageSigma(m.snap.BestStages), run: m.snapRun}, true
 	case m.best != nil && m.bestRun.w != nil:
-		return savable{c: &m.best.Cascade, run: m.bestRun}, true
+		return savable{c: &m.best.Cascade, sigma: m.best.Sigma, run: m.bestRun}, true
 	}
 	return savable{}, false
 }

@@ -301,16 +301,30 @@ func waitOpt(gen int, ch <-chan job.Event[cronus.Snapshot, *cronus.Outcome]) tea
 
 // savable is a cascade the workbench can save, with the run it comes from.
 type savable struct {
-	c   *cronus.Cascade
-	run runInfo
+	c     *cronus.Cascade
+	sigma []float64 // σ_k its soft exits were trained with; nil when unknown
+	run   runInfo
+}
+
+// stageSigma is the σ_k of a snapshot's stages, or nil when one is
+// unknown.
+func stageSigma(views []cronus.StageView) []float64 {
+	out := make([]float64, len(views))
+	for k, v := range views {
+		if !(v.Sigma > 0) {
+			return nil
+		}
+		out[k] = v.Sigma
+	}
+	return out
 }
 
 // fileParams are the params a saved cascade records: those of `cronus
 // cascade` (RunParams, the cycles, the model and data files), the reading
 // of absent features when it is not the default, the base ensemble's
 // training when the workbench trained it, and "warm" when the run started
-// from an earlier run's cascade (`cronus cascade --warm` starts from a
-// file, with σ_k set again).
+// from an earlier run's cascade, which the file does not hold (`cronus
+// cascade --warm` starts from a file, with its σ_k).
 func (s savable) fileParams() map[string]any {
 	w := s.run.w
 	// Trained for top-m (defaultParams), which RunParams records.
@@ -346,7 +360,11 @@ func saveCmd(what string, cs []savable, paths []string) tea.Cmd {
 		msg := savedMsg{what: what}
 		for i, s := range cs {
 			w := s.run.w
-			if err := cronus.WriteFile(paths[i], cronus.NewFile(w.e, s.c, w.costs.Cost, w.treeCost, s.run.par.Sigma, s.fileParams())); err != nil {
+			f := cronus.NewFile(w.e, s.c, w.costs.Cost, w.treeCost, s.run.par.Sigma, s.fileParams())
+			if len(s.sigma) == len(s.c.Stages) {
+				f.SetStageSigma(s.sigma)
+			}
+			if err := cronus.WriteFile(paths[i], f); err != nil {
 				msg.err = err
 				return msg
 			}

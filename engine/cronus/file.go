@@ -33,9 +33,9 @@ const (
 //	  "tree_cost": [1, 1, 1, …],
 //	  "params": {"lambda": 0.01, "stages": 10, "epsilon": 0.15, …},
 //	  "stages": [
-//	    {"trees": [0, 3], "weights": [0.93, 1.2], "intercept": -0.41, "theta": -0.2},
+//	    {"trees": [0, 3], "weights": [0.93, 1.2], "intercept": -0.41, "theta": -0.2, "sigma_abs": 0.012},
 //	    …
-//	    {"trees": [0, 1, 3, 7], "weights": [1, 0.8, 1.1, 0.7], "intercept": -0.35, "theta": null}
+//	    {"trees": [0, 1, 3, 7], "weights": [1, 0.8, 1.1, 0.7], "intercept": -0.35, "theta": null, "sigma_abs": 0.02}
 //	  ],
 //	  "ensemble": {"format": "cronus-ensemble", "version": 1, …, "trees": […]}
 //	}
@@ -50,8 +50,11 @@ const (
 // each query at a stage never leave there. feature_cost[α-1] is the cost
 // c_α of feature α (features are numbered from 1 in files), one entry per
 // feature of the ensemble; tree_cost[t] is the cost e_t of evaluating tree
-// t. "sigma" is the soft-exit scale used in training and "params" the
-// optimiser's parameters, both for information only. Numbers are written in
+// t. "sigma" is the soft-exit scale used in training (relative to each
+// stage's score spread) and "params" the optimiser's parameters, both for
+// information only. A stage's optional "sigma_abs" is the absolute scale
+// σ_k its soft exit was trained with (eq 8 needs it; the scorer does not):
+// present on every stage or on none, finite and > 0. Numbers are written in
 // the shortest form that reads back to the same float64 bits.
 //
 // Readers refuse another format name and versions newer than FileVersion;
@@ -75,6 +78,32 @@ type StageJSON struct {
 	Weights   []float64 `json:"weights"`
 	Intercept float64   `json:"intercept"`
 	Theta     *float64  `json:"theta"`
+	SigmaAbs  *float64  `json:"sigma_abs,omitempty"`
+}
+
+// SetStageSigma records σ_k, the absolute soft-exit scale each stage was
+// trained with, one per stage; it panics on another number of values.
+func (f *File) SetStageSigma(sigma []float64) {
+	if len(sigma) != len(f.Stages) {
+		panic(fmt.Sprintf("cronus: SetStageSigma: %d values for %d stages", len(sigma), len(f.Stages)))
+	}
+	for k := range f.Stages {
+		v := sigma[k]
+		f.Stages[k].SigmaAbs = &v
+	}
+}
+
+// StageSigma returns the σ_k the file records (checked by Cascade), or nil
+// when it records none.
+func (f *File) StageSigma() []float64 {
+	var out []float64
+	for _, sj := range f.Stages {
+		if sj.SigmaAbs == nil {
+			return nil
+		}
+		out = append(out, *sj.SigmaAbs)
+	}
+	return out
 }
 
 // RunParams are the parameters of an optimisation as a cascade file's
@@ -224,6 +253,12 @@ func (f *File) Cascade() (*tree.Ensemble, *Cascade, error) {
 			}
 		}
 		c.Stages[k] = Stage{Beta: beta, Theta: theta}
+		if (sj.SigmaAbs == nil) != (f.Stages[0].SigmaAbs == nil) {
+			return nil, nil, fmt.Errorf("stages[%d]: sigma_abs must be given on every stage or on none", k)
+		}
+		if v := sj.SigmaAbs; v != nil && !(*v > 0 && !math.IsInf(*v, 1)) {
+			return nil, nil, fmt.Errorf("stages[%d]: sigma_abs %v must be a finite number > 0", k, *v)
+		}
 	}
 	return e, c, nil
 }

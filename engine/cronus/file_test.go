@@ -97,6 +97,9 @@ func TestFileRoundTrip(t *testing.T) {
 			f.Sigma != 0.02 || !reflect.DeepEqual(f.Params, params) {
 			t.Errorf("%s: costs %v %v, sigma %v, params %v", tc.name, f.FeatureCost, f.TreeCost, f.Sigma, f.Params)
 		}
+		if f.StageSigma() != nil {
+			t.Errorf("%s: σ_k %v read from a file that records none", tc.name, f.StageSigma())
+		}
 		// Writing what was read gives the same bytes.
 		b1, _ := os.ReadFile(path)
 		b2, err := encodeFile(f)
@@ -164,6 +167,26 @@ func fileMutated(t *testing.T, change func(f *File)) []byte {
 	return b
 }
 
+// The σ_k a file records read back bit for bit.
+func TestFileStageSigma(t *testing.T) {
+	want := []float64{0.1, 1.0 / 3, 2e-7}
+	b := fileMutated(t, func(f *File) { f.SetStageSigma(want) })
+	path := filepath.Join(t.TempDir(), "c.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.StageSigma(); !sameBits(got, want) {
+		t.Errorf("σ_k %v, want %v", got, want)
+	}
+	if !bytes.Contains(b, []byte(`"sigma_abs":0.3333333333333333`)) {
+		t.Errorf("no sigma_abs in the stages:\n%s", b)
+	}
+}
+
 func TestFileMalformed(t *testing.T) {
 	fp := func(v float64) *float64 { return &v }
 	huge := bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"intercept":0,`), []byte(`"intercept":1e999,`), 1)
@@ -215,6 +238,11 @@ func TestFileMalformed(t *testing.T) {
 		{"tree costs long", fileMutated(t, func(f *File) { f.TreeCost = append(f.TreeCost, 1) }),
 			"tree_cost has 4 entries for 3 trees"},
 		{"tree cost negative", fileMutated(t, func(f *File) { f.TreeCost[2] = -4 }), "tree_cost[2] is -4"},
+		{"sigma_abs on one stage", fileMutated(t, func(f *File) { f.Stages[1].SigmaAbs = fp(0.1) }),
+			"stages[1]: sigma_abs must be given on every stage or on none"},
+		{"sigma_abs missing on one stage", fileMutated(t, func(f *File) { f.SetStageSigma([]float64{1, 2, 3}); f.Stages[2].SigmaAbs = nil }),
+			"stages[2]: sigma_abs must be given on every stage or on none"},
+		{"sigma_abs zero", fileMutated(t, func(f *File) { f.SetStageSigma([]float64{1, 0, 3}) }), "stages[1]: sigma_abs 0 must be a finite number > 0"},
 	}
 	dir := t.TempDir()
 	for _, tc := range cases {
@@ -309,6 +337,11 @@ func FuzzReadCascadeFile(f *testing.F) {
 	f.Add([]byte(`{"format": "cronus-cascade", "version": 2}`))
 	f.Add([]byte(`{"format": "cronus-ensemble", "version": 1}`))
 	f.Add([]byte(`[]`))
+	withSigma := fileHandFile()
+	withSigma.SetStageSigma([]float64{0.5, 1e-300, 7})
+	if b, err := encodeFile(withSigma); err == nil {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		file, err := parse(b)
 		if err != nil {
@@ -327,6 +360,16 @@ func FuzzReadCascadeFile(f *testing.F) {
 		}
 		if b3, _ := encodeFile(file2); !bytes.Equal(b2, b3) {
 			t.Fatalf("writing what was read changes the file:\n%s\n%s", b2, b3)
+		}
+		if sg := file.StageSigma(); sg != nil {
+			for k, v := range sg {
+				if !(v > 0) || math.IsInf(v, 1) {
+					t.Fatalf("stage %d: σ_k %v accepted", k, v)
+				}
+			}
+			if !sameBits(sg, file2.StageSigma()) {
+				t.Fatalf("σ_k %v read back as %v", sg, file2.StageSigma())
+			}
 		}
 	})
 }

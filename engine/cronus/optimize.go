@@ -59,6 +59,7 @@ func (o Options) withDefaults() Options {
 // StageView is what the views draw of one stage.
 type StageView struct {
 	Theta       float64
+	Sigma       float64 // σ_k: the absolute scale of the stage's soft exit, fixed for the run
 	Active      int     // trees with a non-zero weight
 	SoftTrain   float64 // d_k: soft fraction of training inputs reaching the stage
 	HardTrain   float64 // the same under the hard rule
@@ -278,6 +279,9 @@ func stageViews(pr *Problem, st *State, valid, test Eval, groups []float64) []St
 	out := make([]StageView, len(st.Stages))
 	for k, stg := range st.Stages {
 		v := StageView{Theta: stg.Theta, NewFeatures: make([]int, len(groups))}
+		if k < len(st.Sigma) {
+			v.Sigma = st.Sigma[k]
+		}
 		if k < len(st.D) {
 			v.SoftTrain = st.D[k]
 		}
