@@ -339,9 +339,14 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 			return Tree{}, p.errorf(at("threshold"), "tree %d: node %d has a NaN threshold", k, j)
 		}
 		nd.Threshold = float32AtMost(thr)
-		if math.IsInf(float64(nd.Threshold), 1) {
+		switch {
+		case math.IsInf(float64(nd.Threshold), 1):
 			// x <= +Inf and x <= MaxFloat32 agree for every finite x.
 			nd.Threshold = math.MaxFloat32
+		case math.IsInf(float64(nd.Threshold), -1):
+			// No finite threshold sends every finite value right (and a
+			// model file cannot hold -Inf), as for XGBoost's -Infinity.
+			return Tree{}, p.errorf(at("threshold"), "tree %d: node %d: threshold %g is below every float32 (no value goes left), which cronus cannot represent", k, j, thr)
 		}
 		d := decisions[j]
 		if d&1 != 0 {

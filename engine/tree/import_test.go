@@ -361,6 +361,9 @@ func TestImportLightGBMLines(t *testing.T) {
 		{"infinite leaf", "leaf_value=1 2", "leaf_value=-inf 2", `tiny.txt:21: tree 0: leaf 0: leaf_value "-inf" is not finite`},
 		{"garbled leaf", "leaf_value=1 2", "leaf_value=1 2x", `tiny.txt:21: tree 0: leaf_value: "2x" is not a number`},
 		{"NaN threshold", "threshold=0.5", "threshold=nan", "tiny.txt:17: tree 0: node 0 has a NaN threshold"},
+		// -3.5e38 is below the lowest float32: no data value goes left.
+		{"threshold below every float32", "threshold=0.5", "threshold=-3.5e38", "tiny.txt:17: tree 0: node 0: threshold -3.5e+38 is below every float32 (no value goes left), which cronus cannot represent"},
+		{"threshold -inf", "threshold=0.5", "threshold=-inf", "tiny.txt:17: tree 0: node 0: threshold -Inf is below every float32 (no value goes left), which cronus cannot represent"},
 		{"categorical", "decision_type=2", "decision_type=1", "tiny.txt:18: tree 0: node 0: categorical splits are not supported"},
 		{"left child out of range", "left_child=-1", "left_child=-3", "tiny.txt:19: tree 0: node 0: child -3 out of range"},
 		{"right child out of range", "right_child=-2", "right_child=1", "tiny.txt:20: tree 0: node 0: child 1 out of range"},
