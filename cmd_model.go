@@ -169,7 +169,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"model": *out, "objective": p.Objective, "trees": len(res.Ensemble.Trees), "seconds": seconds,
 		"metric": h.Metric,
 	}
-	if v, ok := lastMeasured(h.Train); ok {
+	if h.StoppedAt > 0 {
+		// The history runs to the last tree built; the model written
+		// keeps only the best trees, so measure those.
+		scores := res.Ensemble.Predict(nil, train.Cols, train.NumDocs(), -1)
+		report["train_metric"] = metric.Mean(p.Metric, scores, train.Labels, train.QueryOffsets, metric.Options{})
+	} else if v, ok := lastMeasured(h.Train); ok {
 		report["train_metric"] = v
 	}
 	if len(h.Valid) > 0 {

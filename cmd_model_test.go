@@ -16,19 +16,11 @@ func TestTrainPredictEval(t *testing.T) {
 	dir := t.TempDir()
 	m1, m2 := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
 	for _, m := range []string{m1, m2} {
-		code, out, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		r, out := trainJSON(t, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
 			"--objective", "lambdarank", "--trees", "15", "--leaves", "7", "--learning-rate", "0.1", "--seed", "3",
-			"--row-sample", "0.8", "--out", m, "--json")
-		if code != 0 {
-			t.Fatalf("train: exit %d: %s", code, errOut)
-		}
-		var r struct {
-			Trees       int     `json:"trees"`
-			ValidMetric float64 `json:"valid_metric"`
-			BestTrees   int     `json:"best_trees"`
-		}
-		if err := json.Unmarshal([]byte(out), &r); err != nil || r.Trees != 15 || r.ValidMetric < 0.4 || r.BestTrees < 1 {
-			t.Fatalf("train report %q (%v)", out, err)
+			"--row-sample", "0.8", "--out", m)
+		if r.Trees != 15 || r.ValidMetric < 0.4 || r.BestTrees < 1 {
+			t.Fatalf("train report %q", out)
 		}
 	}
 	a, _ := os.ReadFile(m1)
@@ -371,4 +363,47 @@ func TestPredictAbsentMissing(t *testing.T) {
 		!strings.Contains(errOut, "want zero or missing") {
 		t.Errorf("--absent nan: exit %d %q", code, errOut)
 	}
+}
+
+// TestTrainEarlyStopReport: after early stopping, train --json's
+// train_metric is the metric of the model it wrote (best_trees trees), as
+// eval measures that model on the training data, not the metric after the
+// last tree built before stopping.
+func TestTrainEarlyStopReport(t *testing.T) {
+	m := filepath.Join(t.TempDir(), "es.json")
+	r, out := trainJSON(t, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--objective", "lambdarank", "--trees", "200", "--early-stop", "10", "--out", m)
+	if r.Trees != r.BestTrees || r.Trees >= 200 {
+		t.Fatalf("train report %q: want an early stop", out)
+	}
+	_, outE, errOut := runCLI(t, "eval", "--model", m, "--data", "builtin:mq2008/train", "--metrics", "ndcg@10", "--json")
+	var e struct{ Metrics map[string]float64 }
+	if err := json.Unmarshal([]byte(outE), &e); err != nil {
+		t.Fatalf("eval: %v %s", err, errOut)
+	}
+	if want := e.Metrics["ndcg@10"]; math.Abs(r.TrainMetric-want) > 1e-12 {
+		t.Errorf("train_metric %v, but the written %d-tree model scores %v on the training data", r.TrainMetric, r.Trees, want)
+	}
+}
+
+// trainReport is what train --json prints.
+type trainReport struct {
+	Trees       int     `json:"trees"`
+	ValidMetric float64 `json:"valid_metric"`
+	BestTrees   int     `json:"best_trees"`
+	TrainMetric float64 `json:"train_metric"`
+}
+
+// trainJSON runs train --json with args and returns its report and output.
+func trainJSON(t *testing.T, args ...string) (trainReport, string) {
+	t.Helper()
+	code, out, errOut := runCLI(t, append(append([]string{"train"}, args...), "--json")...)
+	if code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errOut)
+	}
+	var r trainReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("train report %q: %v", out, err)
+	}
+	return r, out
 }
