@@ -38,7 +38,8 @@ type Params struct {
 }
 
 // DefaultParams returns the defaults for an objective: 500 trees of 31
-// leaves, learning rate 0.1, at least 20 documents per leaf.
+// leaves, learning rate 0.1, at least 50 documents per leaf (chosen on
+// MQ2008 validation; LightGBM's default is 20), L2 1, 255 bins.
 func DefaultParams(objective string) Params {
 	return Params{
 		Objective:    objective,
