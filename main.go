@@ -177,8 +177,9 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // onceEach refuses a flag given twice: Go's flag package would keep the
 // last value and LightGBM's command line the first, so a repeated flag is
-// a mistake whichever a user expects. Only --help stops the look; a "--"
-// ends the flags.
+// a mistake whichever a user expects. Unknown flags (and --help) are left
+// to Parse to report; a "--" ends the flags; the value of a flag that
+// takes one is skipped, even when it starts with "-".
 func onceEach(fs *flag.FlagSet, args []string) error {
 	seen := map[string]bool{}
 	for i := 0; i < len(args); i++ {
