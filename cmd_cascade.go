@@ -145,9 +145,7 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		if *l.d, err = loadScoringData(ctx, p, l.name, s.e.NumFeatures, bool(*cf.absent)); err != nil {
 			return nil, err
 		}
-		if w := m.AbsentWarning(s.e, -1, *l.d); w != "" {
-			fmt.Fprintln(stderr, "warning: "+w)
-		}
+		warn(stderr, m.AbsentWarning(s.e, -1, *l.d))
 	}
 	if s.costs, err = loadCosts(cf.costs, s.train.NumFeatures(), stderr); err != nil {
 		return nil, err
@@ -214,15 +212,22 @@ const defaultRhos = "0.0002,0.001,0.005,0.02"
 
 // parseRhos reads a comma-separated ρ grid.
 func parseRhos(s string) ([]float64, error) {
-	var rhos []float64
+	return parseFloats("--rhos", s, fmt.Sprintf("numbers in [0, %d] (fractions of ρ_max)", cronus.MaxRho),
+		func(v float64) bool { return v >= 0 && v <= cronus.MaxRho })
+}
+
+// parseFloats reads the value s of flag, a comma-separated list of numbers
+// each of which ok accepts; want says what they must be.
+func parseFloats(flag, s, want string, ok func(float64) bool) ([]float64, error) {
+	var out []float64
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(v >= 0 && v <= cronus.MaxRho) {
-			return nil, fmt.Errorf("--rhos %q: expected a comma-separated list of numbers in [0, %d] (fractions of ρ_max)", s, cronus.MaxRho)
+		if err != nil || !ok(v) {
+			return nil, fmt.Errorf("%s %q: expected a comma-separated list of %s", flag, s, want)
 		}
-		rhos = append(rhos, v)
+		out = append(out, v)
 	}
-	return rhos, nil
+	return out, nil
 }
 
 // chooseRho sets ρ_1 = ρ_K to the value of rhos whose initialised cascade
@@ -318,12 +323,13 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		// Continue with the σ_k the cascade was trained with, as the
 		// workbench does, unless --sigma asks for new ones.
-		if warmSigma = f.StageSigma(); warmSigma != nil && !explicitFlags(fs)["sigma"] {
-			cf.par.Sigma = f.Sigma
-		} else {
-			warmSigma = nil
+		explicit := explicitFlags(fs)
+		if !explicit["sigma"] {
+			if warmSigma = f.StageSigma(); warmSigma != nil {
+				cf.par.Sigma = f.Sigma
+			}
 		}
-		if explicitFlags(fs)["stages"] && cf.par.K != len(warm.Stages) {
+		if explicit["stages"] && cf.par.K != len(warm.Stages) {
 			return usageError{fmt.Sprintf("--stages %d: the warm cascade %s has %d stages; a warm start keeps them", cf.par.K, cf.warm, len(warm.Stages))}
 		}
 		cf.par.K = len(warm.Stages)
@@ -490,15 +496,7 @@ func parseLambdas(s string) ([]float64, error) {
 // parseMargins reads early exit's margin grid: comma-separated numbers
 // s >= 0, "inf" for +Inf.
 func parseMargins(s string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(v >= 0) {
-			return nil, fmt.Errorf("--exit-margins %q: expected a comma-separated list of numbers >= 0 (inf for the full ensemble)", s)
-		}
-		out = append(out, v)
-	}
-	return out, nil
+	return parseFloats("--exit-margins", s, "numbers >= 0 (inf for the full ensemble)", func(v float64) bool { return v >= 0 })
 }
 
 // formatMargins writes a margin grid as parseMargins reads it.

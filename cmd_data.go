@@ -63,9 +63,7 @@ func loadCosts(name string, features int, stderr io.Writer) (*data.Costs, error)
 	if err != nil {
 		return nil, err
 	}
-	if w := c.Warning(); w != "" {
-		fmt.Fprintln(stderr, "warning:", w)
-	}
+	warn(stderr, c.Warning())
 	return c, nil
 }
 

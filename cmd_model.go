@@ -40,10 +40,15 @@ func loadScoringData(ctx context.Context, p *progress, name string, minFeatures 
 		return nil, err
 	}
 	d.Name = name
-	if w := d.PaddingWarning(); w != "" {
-		fmt.Fprintln(p.w, "warning: "+w)
-	}
+	warn(p.w, d.PaddingWarning())
 	return d, nil
+}
+
+// warn prints a warning on w; "" is none.
+func warn(w io.Writer, msg string) {
+	if msg != "" {
+		fmt.Fprintln(w, "warning: "+msg)
+	}
 }
 
 func loadModel(path string) (*tree.Ensemble, *tree.Model, error) {
@@ -251,9 +256,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if w := m.AbsentWarning(e, int(*k), d); w != "" {
-		fmt.Fprintln(stderr, "warning: "+w)
-	}
+	warn(stderr, m.AbsentWarning(e, int(*k), d))
 	start := time.Now()
 	scores := e.Predict(nil, d.Cols, d.NumDocs(), int(*k))
 	seconds := time.Since(start).Seconds()
@@ -424,9 +427,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if w := m.AbsentWarning(e, int(*k), d); w != "" {
-		fmt.Fprintln(stderr, "warning: "+w)
-	}
+	warn(stderr, m.AbsentWarning(e, int(*k), d))
 	var scores []float64
 	var cost *metric.Cost
 	var predictSeconds float64

@@ -38,6 +38,28 @@ func FuzzParseLambdas(f *testing.F) {
 	})
 }
 
+// checkList checks what a comma-separated list flag's parser gave for s:
+// an error naming the flag, or one value per field, each accepted by ok.
+// It reports whether there were values to check further.
+func checkList(t *testing.T, flag, s string, vs []float64, err error, ok func(float64) bool) bool {
+	t.Helper()
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), flag+" ") {
+			t.Fatalf("error does not name the flag: %v", err)
+		}
+		return false
+	}
+	if len(vs) != strings.Count(s, ",")+1 {
+		t.Fatalf("%q: %d values", s, len(vs))
+	}
+	for _, v := range vs {
+		if !ok(v) {
+			t.Fatalf("%q: value %v", s, v)
+		}
+	}
+	return true
+}
+
 // FuzzParseRhos: --rhos gives an error naming the flag, or one value in
 // [0, cronus.MaxRho] per comma-separated field.
 func FuzzParseRhos(f *testing.F) {
@@ -46,20 +68,7 @@ func FuzzParseRhos(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		rs, err := parseRhos(s)
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "--rhos ") {
-				t.Fatalf("error does not name the flag: %v", err)
-			}
-			return
-		}
-		if len(rs) != strings.Count(s, ",")+1 {
-			t.Fatalf("%q: %d values", s, len(rs))
-		}
-		for _, r := range rs {
-			if !(r >= 0 && r <= cronus.MaxRho) {
-				t.Fatalf("%q: value %v", s, r)
-			}
-		}
+		checkList(t, "--rhos", s, rs, err, func(r float64) bool { return r >= 0 && r <= cronus.MaxRho })
 	})
 }
 
@@ -72,19 +81,8 @@ func FuzzParseMargins(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		ms, err := parseMargins(s)
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "--exit-margins ") {
-				t.Fatalf("error does not name the flag: %v", err)
-			}
+		if !checkList(t, "--exit-margins", s, ms, err, func(m float64) bool { return m >= 0 }) {
 			return
-		}
-		if len(ms) != strings.Count(s, ",")+1 {
-			t.Fatalf("%q: %d values", s, len(ms))
-		}
-		for _, m := range ms {
-			if !(m >= 0) {
-				t.Fatalf("%q: value %v", s, m)
-			}
 		}
 		again, err := parseMargins(formatMargins(ms))
 		if err != nil || !slices.Equal(again, ms) {

@@ -361,9 +361,7 @@ func saveCmd(what string, cs []savable, paths []string) tea.Cmd {
 		for i, s := range cs {
 			w := s.run.w
 			f := cronus.NewFile(w.e, s.c, w.costs.Cost, w.treeCost, s.run.par.Sigma, s.fileParams())
-			if len(s.sigma) == len(s.c.Stages) {
-				f.SetStageSigma(s.sigma)
-			}
+			f.SetStageSigma(s.sigma)
 			if err := cronus.WriteFile(paths[i], f); err != nil {
 				msg.err = err
 				return msg

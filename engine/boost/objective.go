@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
@@ -175,7 +176,7 @@ func invIdealDCGs(labels []float32, offsets []int, cut int, disc func(r int) flo
 		slices.SortFunc(sorted, func(a, b float32) int { return cmp.Compare(b, a) })
 		dcg := 0.0
 		for r := 0; r < len(sorted) && r < cut; r++ {
-			dcg += gain(sorted[r]) * disc(r)
+			dcg += metric.Gain(sorted[r]) * disc(r)
 		}
 		if dcg > 0 {
 			inv[q] = 1 / dcg
@@ -184,14 +185,6 @@ func invIdealDCGs(labels []float32, offsets []int, cut int, disc func(r int) flo
 	return inv
 }
 
-// gain is NDCG's gain as engine/metric has it: 2^l − 1, and 0 for a label
-// ≤ 0 (the −1 of −1/+1 data is not relevant, not a negative gain).
-func gain(l float32) float64 {
-	if !(l > 0) {
-		return 0
-	}
-	return math.Exp2(float64(l)) - 1
-}
 func discount(rank int) float64 { return 1 / math.Log2(float64(rank)+2) } // rank from 0
 
 // grow returns buf resized to n zeros.
@@ -235,7 +228,7 @@ func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, in
 	gns := grow(sc.gns, n)
 	sc.gns = gns
 	for i, l := range labels {
-		gns[i] = gain(l)
+		gns[i] = metric.Gain(l)
 	}
 	order := descending(sc.order, s)
 	sc.order = order

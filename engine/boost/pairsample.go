@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
@@ -93,7 +94,7 @@ func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, i
 						lo = byLabel[r+j-i]
 					}
 					dh, dl := discount(rank[hi]), discount(rank[lo])
-					delta := math.Abs((gain(labels[hi]) - gain(labels[lo])) * (dh - dl) * inv)
+					delta := math.Abs((metric.Gain(labels[hi]) - metric.Gain(labels[lo])) * (dh - dl) * inv)
 					p := 1 / (1 + math.Exp(s[lo]-s[hi]))
 					w := delta * scale
 					gr, he := w*(p-1), 2*w*max(p*(1-p), 1e-16)

@@ -82,8 +82,12 @@ type StageJSON struct {
 }
 
 // SetStageSigma records σ_k, the absolute soft-exit scale each stage was
-// trained with, one per stage; it panics on another number of values.
+// trained with, one per stage; nil records none. It panics on another
+// number of values.
 func (f *File) SetStageSigma(sigma []float64) {
+	if sigma == nil {
+		return
+	}
 	if len(sigma) != len(f.Stages) {
 		panic(fmt.Sprintf("cronus: SetStageSigma: %d values for %d stages", len(sigma), len(f.Stages)))
 	}

@@ -228,8 +228,8 @@ func (e *evaluator) ndcg(lo, hi int) (v float64, ok bool) {
 	slices.Sort(ideal)
 	var dcg, idcg float64
 	for i := range k {
-		dcg += gain(e.labels[idx[i]]) * e.disc[i]
-		idcg += gain(ideal[len(ideal)-1-i]) * e.disc[i]
+		dcg += Gain(e.labels[idx[i]]) * e.disc[i]
+		idcg += Gain(ideal[len(ideal)-1-i]) * e.disc[i]
 	}
 	if idcg == 0 {
 		return 0, false
@@ -237,11 +237,11 @@ func (e *evaluator) ndcg(lo, hi int) (v float64, ok bool) {
 	return dcg / idcg, true
 }
 
-// gain is NDCG's 2^l − 1 for l > 0 and 0 otherwise: a negative label (the
+// Gain is NDCG's 2^l − 1 for l > 0 and 0 otherwise: a negative label (the
 // −1 of −1/+1 data) is not relevant, like a label of 0, rather than a
 // negative gain that would let NDCG fall below 0 or give a query without any
 // relevant document a non-zero IDCG.
-func gain(l float32) float64 {
+func Gain(l float32) float64 {
 	if !(l > 0) {
 		return 0
 	}
