@@ -61,7 +61,7 @@ const (
 // SynthOptions describes a synthetic data set; see WriteSynthetic for its shape.
 type SynthOptions struct {
 	Queries      int                   // number of queries (>= 1)
-	DocsPerQuery int                   // mean documents per query (>= 1); sizes are uniform in [max(1, M/2), M+M/2]
+	DocsPerQuery int                   // documents per query M (>= 1); sizes are uniform in [max(1, M/2), M+M/2] (integer division: the mean is M − ½ when M > 1 is odd)
 	Features     int                   // number of features; 0 means len(Costs), or 136 when Costs is nil
 	Costs        []float64             // per-feature cost (len == Features); nil = the MSLR costs, cycled when Features != 136
 	Seed         uint64                // seeds the documents: another seed is another sample of the same world
