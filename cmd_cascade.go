@@ -94,8 +94,8 @@ func (cf *cascadeFlags) check() error {
 		return usageError{"--top-m must be at least 1"}
 	case cf.cycles < 0:
 		return usageError{"--cycles must be >= 0"}
-	case !(cf.treeCost >= 0) || math.IsInf(cf.treeCost, 1):
-		return usageError{"--tree-cost must be a finite number >= 0"}
+	case !data.ValidCost(cf.treeCost):
+		return usageError{fmt.Sprintf("--tree-cost must be a number from 0 to %g", data.MaxCost)}
 	}
 	if err := cf.tg.Validate(); err != nil {
 		return usageError{err.Error()}

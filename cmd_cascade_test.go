@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -165,7 +166,8 @@ func TestCascadeErrors(t *testing.T) {
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--neg-weight", "NaN"}, "ω⁻ (the weight of negatives) must be"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--neg-multiply", "0"}, "the negatives' multiplier must be"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--relevant", "Inf"}, "the relevance threshold must be a finite number"},
-		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--tree-cost", "Inf"}, "--tree-cost must be a finite number >= 0"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--tree-cost", "Inf"}, "--tree-cost must be a number from 0 to 1e+15"},
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--tree-cost", "1e308"}, "--tree-cost must be a number from 0 to 1e+15"}, // panicked
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rule", "best"}, "--rule must be global or top-m"},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "1:0.1:3"}, "0 < FROM <= TO"},
 		// Out of range as --lambda and --rho1 are, refused before loading anything.
@@ -596,5 +598,29 @@ func TestSweepExitMargins(t *testing.T) {
 		if code, _, errOut := runCLI(t, args...); code != 2 || !strings.Contains(errOut, bad[0]) {
 			t.Errorf("sweep %v: exit %d, %q; want exit 2 naming %s", bad, code, errOut, bad[0])
 		}
+	}
+}
+
+// TestHugeCostsRefused: costs near the float64 limit summed to +Inf, so
+// eval --cascade panicked computing the mean cost and cascade --json wrote
+// its cascade and then failed on the report. They are refused on their
+// line now, and nothing is written.
+func TestHugeCostsRefused(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 5)
+	costs := filepath.Join(dir, "costs.txt")
+	var b strings.Builder
+	for f := 1; f <= 46; f++ {
+		fmt.Fprintf(&b, "%d 1e308\n", f)
+	}
+	os.WriteFile(costs, []byte(b.String()), 0o644)
+	out := filepath.Join(dir, "c.json")
+	code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", costs, "--stages", "2", "--cycles", "0", "--lambda", "0.1", "--json", "--out", out)
+	if code != 1 || !strings.Contains(errOut, costs+`:1: cost "1e308" is too large`) {
+		t.Errorf("cascade: exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("cascade wrote %s (stat: %v)", out, err)
 	}
 }

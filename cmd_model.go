@@ -380,8 +380,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		// 0 would be every document of 0-4 data, and metric.Options takes
 		// it as the default 1; a label ≤ 0 is never relevant anyway.
 		return usageError{"--relevant must be a finite number > 0 (a label <= 0 is never relevant)"}
-	case !(*treeCost >= 0) || math.IsInf(*treeCost, 1):
-		return usageError{"--tree-cost must be a finite number >= 0"}
+	case !data.ValidCost(*treeCost):
+		return usageError{fmt.Sprintf("--tree-cost must be a number from 0 to %g", data.MaxCost)}
 	case *tag == "" || strings.ContainsAny(*tag, " \t\n\r"):
 		return usageError{fmt.Sprintf("--tag %q: a TREC run tag is one word, without blanks", *tag)}
 	}

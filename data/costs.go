@@ -24,6 +24,16 @@ const (
 	maxCostFeatures = 1 << 20
 )
 
+// MaxCost is the largest feature or tree cost Cronus accepts (cost files,
+// --tree-cost, cascade files). Costs are summed per document and averaged
+// over documents; bounded so, the costs of every feature and of millions of
+// trees summed over billions of documents stay far inside float64's range
+// (costs of 1e308 summed to +Inf, and the means to NaN).
+const MaxCost = 1e15
+
+// ValidCost reports whether c is a cost Cronus accepts: from 0 to MaxCost.
+func ValidCost(c float64) bool { return c >= 0 && c <= MaxCost }
+
 // Costs holds the extraction cost of every feature (0-based index).
 type Costs struct {
 	Cost      []float64 // one per feature
@@ -347,7 +357,7 @@ func (p *costParser) checkRange(k string) string {
 	return fmt.Sprintf("index %s out of range: at most %d features are supported without the data set", shortToken(k), maxCostFeatures)
 }
 
-// parseCostValue parses a cost: a finite decimal number >= 0.
+// parseCostValue parses a cost: a decimal number from 0 to MaxCost.
 func parseCostValue(tok string) (float64, string) {
 	if !isCostDecimal(tok) {
 		switch strings.ToLower(strings.TrimLeft(tok, "+-")) {
@@ -362,6 +372,9 @@ func parseCostValue(tok string) (float64, string) {
 	}
 	if c < 0 {
 		return 0, fmt.Sprintf("cost %s is negative, expected a number >= 0", quoteToken(tok))
+	}
+	if c > MaxCost {
+		return 0, fmt.Sprintf("cost %s is too large, expected a number from 0 to %g", quoteToken(tok), MaxCost)
 	}
 	return c + 0, "" // +0 turns -0 into 0
 }

@@ -101,6 +101,12 @@ func TestReadCostsErrors(t *testing.T) {
 			`c.txt:1: cost "-infinity" is not finite, expected a finite number >= 0`},
 		{"cost overflows", "1\n1e999\n", 0,
 			`c.txt:2: cost "1e999" is out of range, expected a finite number >= 0`},
+		// Costs are summed per document and averaged: 1e308 made the
+		// averages infinite, and cascade and eval panicked on them.
+		{"cost too large", "1\n1e16\n", 0,
+			`c.txt:2: cost "1e16" is too large, expected a number from 0 to 1e+15`},
+		{"cost too large indexed", "1 5\n2 1e308 name\n", 0,
+			`c.txt:2: cost "1e308" is too large, expected a number from 0 to 1e+15`},
 		{"cost negative", "1\n2\n-0.5\n", 0,
 			`c.txt:3: cost "-0.5" is negative, expected a number >= 0`},
 		{"cost negative indexed", "1 2\n2 -3 name\n", 0,

@@ -100,8 +100,8 @@ func (o SynthOptions) Validate() error {
 			return fmt.Errorf("--costs gives %d costs but --features is %d", len(o.Costs), o.Features)
 		}
 		for i, c := range o.Costs {
-			if math.IsNaN(c) || math.IsInf(c, 0) || c < 0 {
-				return fmt.Errorf("--costs: feature %d has cost %v; costs must be finite and non-negative", i+1, c)
+			if !ValidCost(c) {
+				return fmt.Errorf("--costs: feature %d has cost %v; costs must be from 0 to %g", i+1, c, MaxCost)
 			}
 		}
 	}

@@ -228,13 +228,13 @@ func (f *File) Cascade() (*tree.Ensemble, *Cascade, error) {
 		return nil, nil, fmt.Errorf("tree_cost has %d entries for %d trees", len(f.TreeCost), T)
 	}
 	for a, v := range f.FeatureCost {
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return nil, nil, fmt.Errorf("feature_cost: feature %d costs %v; costs must be finite and >= 0", a+1, v)
+		if !data.ValidCost(v) {
+			return nil, nil, fmt.Errorf("feature_cost: feature %d costs %v; costs must be from 0 to %g", a+1, v, data.MaxCost)
 		}
 	}
 	for t, v := range f.TreeCost {
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return nil, nil, fmt.Errorf("tree_cost[%d] is %v; costs must be finite and >= 0", t, v)
+		if !data.ValidCost(v) {
+			return nil, nil, fmt.Errorf("tree_cost[%d] is %v; costs must be from 0 to %g", t, v, data.MaxCost)
 		}
 	}
 	if len(f.Stages) == 0 {

@@ -235,6 +235,8 @@ func TestFileMalformed(t *testing.T) {
 		{"feature costs short", fileMutated(t, func(f *File) { f.FeatureCost = f.FeatureCost[:3] }),
 			"feature_cost has 3 entries for a model of 4 features"},
 		{"feature cost negative", fileMutated(t, func(f *File) { f.FeatureCost[1] = -10 }), "feature 2 costs -10"},
+		{"feature cost too large", fileMutated(t, func(f *File) { f.FeatureCost[3] = 1e308 }), "feature 4 costs 1e+308; costs must be from 0 to 1e+15"},
+		{"tree cost too large", fileMutated(t, func(f *File) { f.TreeCost[0] = 2e15 }), "tree_cost[0] is 2e+15; costs must be from 0 to 1e+15"},
 		{"tree costs long", fileMutated(t, func(f *File) { f.TreeCost = append(f.TreeCost, 1) }),
 			"tree_cost has 4 entries for 3 trees"},
 		{"tree cost negative", fileMutated(t, func(f *File) { f.TreeCost[2] = -4 }), "tree_cost[2] is -4"},

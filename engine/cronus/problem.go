@@ -99,8 +99,8 @@ func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost 
 	if err := tg.Validate(); err != nil {
 		return nil, err
 	}
-	if !(treeCost >= 0) || math.IsInf(treeCost, 1) {
-		return nil, fmt.Errorf("the tree cost must be a finite number >= 0 (got %g)", treeCost)
+	if !data.ValidCost(treeCost) {
+		return nil, fmt.Errorf("the tree cost must be a number from 0 to %g (got %g)", data.MaxCost, treeCost)
 	}
 	if len(featCost) < e.NumFeatures {
 		return nil, fmt.Errorf("%d feature costs for a model of %d features", len(featCost), e.NumFeatures)
