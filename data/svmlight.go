@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"time"
 )
 
 // Limits of the reader.
@@ -102,7 +103,7 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 		// A pipe (/dev/stdin, <(…)) can be read once, and the reader makes
 		// two passes: hold its text in memory. It read as one query of
 		// all-zero labels before.
-		b, err := os.ReadFile(path)
+		b, err := readPipe(ctx, path)
 		if err != nil {
 			return nil, err
 		}
@@ -124,6 +125,25 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 		d.Name = filepath.Base(path)
 	}
 	return d, err
+}
+
+// readPipe reads the whole text of a pipe, or stops when ctx is done: a
+// writer that neither writes nor closes its end would otherwise keep an
+// interrupted command waiting. The deadline interrupts the read of a pipe
+// (which Go's poller holds); a file it cannot interrupt is read to its end.
+func readPipe(ctx context.Context, path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
+	defer stop()
+	b, err := io.ReadAll(f)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return b, err
 }
 
 // ReadBytes reads an SVMlight/LETOR data set held in memory (plain or gzip);

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // A pipe (what /dev/stdin and <(…) are) can be read once; the reader makes
@@ -48,5 +50,34 @@ func TestReadFileFromPipe(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s pipe: %d queries, labels %v; the file: %d queries, labels %v", name, got.NumQueries(), got.Labels, want.NumQueries(), want.Labels)
 		}
+	}
+}
+
+// A pipe whose writer neither writes nor closes (a slow <(…), a FIFO)
+// kept an interrupted command waiting until the writer ended; the read
+// now stops when ctx is cancelled.
+func TestReadFileFromPipeCancelled(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	w.Write([]byte("1 qid:1 1:0.5\n"))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := ReadFile(ctx, fmt.Sprintf("/dev/fd/%d", r.Fd()), ReadOptions{})
+		done <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("error %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("still reading the pipe 5 s after the cancellation")
 	}
 }
