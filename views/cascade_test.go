@@ -407,3 +407,41 @@ func TestStageTableNarrow(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusWholeItems: a status line too narrow for the short form keeps
+// its first items whole and drops the rest; it used to cut the line at the
+// width, mid-number ("obj 0.37", which reads as another objective). Only a
+// first item wider than the line is cut, and then ends in "…". With colour
+// on, the text is the same.
+func TestStatusWholeItems(t *testing.T) {
+	s := sampleSnapshot()
+	for _, c := range []struct {
+		width int
+		want  string
+	}{
+		{79, "optimising c6 s7/10 · obj 0.3707 · P@5 0.342 NDCG@10 0.229 · cost 279.6 (15.5%)"},
+		{78, "optimising c6 s7/10 · obj 0.3707 · P@5 0.342 NDCG@10 0.229"},
+		{70, "optimising c6 s7/10 · obj 0.3707 · P@5 0.342 NDCG@10 0.229"},
+		{58, "optimising c6 s7/10 · obj 0.3707 · P@5 0.342 NDCG@10 0.229"},
+		{57, "optimising c6 s7/10 · obj 0.3707"},
+		{36, "optimising c6 s7/10 · obj 0.3707"},
+		{32, "optimising c6 s7/10 · obj 0.3707"},
+		{31, "optimising c6 s7/10"},
+		{19, "optimising c6 s7/10"},
+		{18, "optimising c6 s7/…"},
+		{1, "…"},
+	} {
+		if got := RenderStatus(s, fullCost, c.width, PlainStyles()); got != c.want {
+			t.Errorf("width %d: %q, want %q", c.width, got, c.want)
+		}
+	}
+	old := lipgloss.ColorProfile()
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	defer lipgloss.SetColorProfile(old)
+	for _, w := range []int{18, 36, 70} {
+		got := RenderStatus(s, fullCost, w, DefaultStyles())
+		if plain := RenderStatus(s, fullCost, w, PlainStyles()); stripANSI(got) != plain || lipgloss.Width(got) > w {
+			t.Errorf("width %d with colour: %q (%d cells), plain %q", w, stripANSI(got), lipgloss.Width(got), plain)
+		}
+	}
+}

@@ -81,7 +81,7 @@ func compareColumns(kept []KeptCascade, width int, st Styles) []string {
 		for i, c := range cols {
 			s := ""
 			if r < len(c) {
-				s = truncate(c[r], colW)
+				s = Truncate(c[r], colW)
 			}
 			if i < len(cols)-1 {
 				s += strings.Repeat(" ", max(colW-lipgloss.Width(s), 0))
@@ -124,7 +124,7 @@ func keptColumn(k KeptCascade, width int, st Styles) []string {
 		lines = append(lines, fmt.Sprintf("%3d %5d %6s", s+1, v.Active, frac(reach)))
 	}
 	for i, l := range lines {
-		lines[i] = truncate(l, width)
+		lines[i] = Truncate(l, width)
 	}
 	return lines
 }

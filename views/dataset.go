@@ -50,9 +50,9 @@ func RenderDataScreen(s DataScreen, width, height int, st Styles) string {
 	for len(lines) < height-1 {
 		lines = append(lines, "")
 	}
-	lines = append(lines, st.Dim.Render(truncate(s.HelpLine, width)))
+	lines = append(lines, st.Dim.Render(Truncate(s.HelpLine, width)))
 	for i, l := range lines {
-		lines[i] = truncate(l, width)
+		lines[i] = Truncate(l, width)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -132,12 +132,18 @@ func colWidths(rows [][]string) []int {
 	return w
 }
 
-// truncate cuts a line to width cells, keeping escape sequences intact.
-func truncate(s string, width int) string {
-	if lipgloss.Width(s) <= width {
+// Truncate cuts a line to width cells, keeping escape sequences intact; a
+// cut line ends in "…", so that it does not read as a whole one.
+func Truncate(s string, width int) string {
+	switch {
+	case lipgloss.Width(s) <= width:
 		return s
+	case width <= 0:
+		return ""
+	case width == 1:
+		return "…" // MaxWidth(0) would not cut
 	}
-	return lipgloss.NewStyle().MaxWidth(width).Render(s)
+	return lipgloss.NewStyle().MaxWidth(width-1).Render(s) + "…"
 }
 
 func wrap(s string, width int) string {

@@ -23,7 +23,7 @@ func fitBlock(lines []string, width, height int, st Styles) string {
 	out := make([]string, height)
 	for i := range out {
 		if i < len(lines) {
-			out[i] = truncate(lines[i], width)
+			out[i] = Truncate(lines[i], width)
 		}
 	}
 	return strings.Join(out, "\n")

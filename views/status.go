@@ -14,7 +14,9 @@ import (
 // width cells: phase, cycle and stage, the objective (eq 8), test P@5 and
 // NDCG@10, the test cost per document and its ratio to full, the cost of
 // the full ensemble. When the long form does not fit, a short one is used,
-// and failing that it is cut.
+// with as many of its items as fit, whole: a number cut short reads as
+// another ("obj 553" for 5538). Only a first item wider than width is cut,
+// and ends in "…".
 func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) string {
 	obj, cost := "–", "–"
 	if len(s.Terms) > 0 {
@@ -51,5 +53,13 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 		"obj " + st.Value.Render(obj),
 		"P@5 " + m("p@5") + " NDCG@10 " + m("ndcg@10"),
 		"cost " + st.Value.Render(cost) + " (" + st.Value.Render(ratio) + ")"}
-	return truncate(strings.Join(brief, " · "), width)
+	line := brief[0]
+	for _, it := range brief[1:] {
+		next := line + " · " + it
+		if lipgloss.Width(next) > width {
+			break
+		}
+		line = next
+	}
+	return Truncate(line, width)
 }
