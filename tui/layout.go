@@ -67,7 +67,7 @@ func computeLayout(width, height, stages int) layout {
 	return l
 }
 
-// fit cuts or pads s to exactly w × h cells.
+// fit cuts or pads s to exactly w × h cells; a cut line ends in "…".
 func fit(s string, w, h int) []string {
 	if h <= 0 {
 		return nil
@@ -79,11 +79,8 @@ func fit(s string, w, h int) []string {
 	for len(lines) < h {
 		lines = append(lines, "")
 	}
-	cut := lipgloss.NewStyle().MaxWidth(w)
 	for i, l := range lines {
-		if lipgloss.Width(l) > w {
-			l = cut.Render(l)
-		}
+		l = views.Truncate(l, w)
 		lines[i] = l + strings.Repeat(" ", max(w-lipgloss.Width(l), 0))
 	}
 	return lines
@@ -119,9 +116,15 @@ func (m Model) View() string {
 	default:
 		body = m.panesView(computeLayout(w, h, len(m.snap.Stages)))
 	}
+	status := m.errorLines(w, len(body))
+	if len(status) == 0 {
+		status = []string{m.statusLine(w)}
+	}
+	// A long error takes its extra lines from the bottom of the body.
+	body = body[:len(body)-(len(status)-1)]
 	lines := append(body, fit(strings.Join(panel, "\n"), w, len(panel))...)
 	lines = append(lines, fit(m.paramsLine(), w, 1)...)
-	lines = append(lines, fit(m.statusLine(w), w, 1)...)
+	lines = append(lines, fit(strings.Join(status, "\n"), w, len(status))...)
 	lines = append(lines, fit(m.styles.Dim.Render(keyLine(w)), w, 1)...)
 	return strings.Join(fit(strings.Join(lines, "\n"), w, m.height), "\n")
 }
@@ -351,6 +354,39 @@ func (m Model) statusLine(w int) string {
 		return msg
 	}
 	return msg + " │ " + views.RenderStatus(m.snap, full, rest, m.styles)
+}
+
+// maxErrorLines is the most lines an error too long for the status line
+// is wrapped on.
+const maxErrorLines = 3
+
+// errorLines is the status message, when it is an error too wide for w
+// cells, wrapped on up to maxErrorLines lines (spare + 1 at most) instead
+// of the status line; the run's status is left out. Nil when the status
+// line holds the message. A load error names a file, a line and what is
+// wrong, and its end was cut off: at 80 columns, "…/bad.txt:2: feature 2: va".
+func (m Model) errorLines(w, spare int) []string {
+	if !m.errLine || spare < 1 {
+		return nil
+	}
+	msg := m.status
+	for _, note := range []string{m.sweepProgress(), pausedNote(m.paused)} {
+		if note != "" {
+			msg = note + " · " + msg
+		}
+	}
+	if lipgloss.Width(msg) <= w {
+		return nil
+	}
+	lines := wrapWords(msg, w)
+	if n := min(maxErrorLines, spare+1); len(lines) > n {
+		// The last line shown ends in "…" (fit cuts it).
+		lines = append(lines[:n-1:n-1], strings.Join(lines[n-1:], " "))
+	}
+	for i, l := range lines {
+		lines[i] = m.styles.Error.Render(l)
+	}
+	return lines
 }
 
 func pausedNote(paused bool) string {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
 	"strings"
 	"testing"
 
@@ -32,5 +33,106 @@ func TestKeyLine(t *testing.T) {
 	}
 	if keyLine(1000) != helpLine {
 		t.Errorf("a wide line is not the whole help line")
+	}
+}
+
+// TestFitEllipsis: a line cut at the pane's or the screen's width ends in
+// "…", so that it does not read as whole; at 80 columns the panel's last
+// description read "(retrains it", its parenthesis lost without a sign.
+func TestFitEllipsis(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		w    int
+		want string
+	}{
+		{"abcdef", 4, "abc…"},
+		{"abcd", 4, "abcd"},
+		{"ab", 4, "ab  "},
+		{"λ 0.015", 5, "λ 0.…"},
+		{"abc", 1, "…"},
+	} {
+		if got := fit(c.s, c.w, 1); len(got) != 1 || got[0] != c.want {
+			t.Errorf("fit(%q, %d): %q, want %q", c.s, c.w, got, c.want)
+		}
+	}
+	m := ready(t)
+	m, _ = update(t, m, key("p"))
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		var line string
+		for _, l := range strings.Split(m.View(), "\n") {
+			if strings.Contains(l, "col sample") {
+				line = strings.TrimRight(l, " ")
+			}
+		}
+		// The whole line is 2 + 20 + the description's cells.
+		whole := 22+lipgloss.Width(paramWhat[parColSample]) <= size[0]
+		switch {
+		case whole && !strings.HasSuffix(line, paramWhat[parColSample]):
+			t.Errorf("%dx%d: the col sample line is cut: %q", size[0], size[1], line)
+		case !whole && (!strings.HasSuffix(line, "…") || lipgloss.Width(line) != size[0]):
+			t.Errorf("%dx%d: the cut col sample line does not end in … at the edge: %q", size[0], size[1], line)
+		}
+	}
+}
+
+// TestLongErrorWraps: an error too long for the status line is wrapped on
+// up to three lines, taken from the body, so that it can be read whole; a
+// bad file loaded at 80 columns showed "…/bad.txt:2: feature 2: va". The
+// screen keeps its size, its params line and its key line. A message that
+// is not an error keeps to one line.
+func TestLongErrorWraps(t *testing.T) {
+	m := ready(t)
+	long := "not loaded (this session goes on): /home/someone/data/MSLR-WEB10K/Fold1/train.txt:1042: feature 137: value \"x\" is not a number; expected a finite number"
+	huge := strings.Repeat(long+" ", 3)
+	for _, c := range []struct {
+		w, h  int
+		msg   string
+		isErr bool
+		lines int  // status lines expected
+		cut   bool // the error does not fit in them
+	}{
+		{80, 24, long, true, 3, false}, // the path is a word of its own
+		{120, 40, long, true, 2, false},
+		{200, 60, long, true, 1, false},
+		{80, 24, huge, true, 3, true},
+		{80, 24, long, false, 1, true},
+		{80, 4, long, true, 2, true}, // one body row to spare
+	} {
+		mm, _ := update(t, m, tea.WindowSizeMsg{Width: c.w, Height: c.h})
+		mm.setStatus(c.msg, c.isErr)
+		lines := strings.Split(mm.View(), "\n")
+		if len(lines) != c.h {
+			t.Errorf("%dx%d: %d lines", c.w, c.h, len(lines))
+			continue
+		}
+		for i, l := range lines {
+			if lipgloss.Width(l) > c.w {
+				t.Errorf("%dx%d: line %d is %d wide", c.w, c.h, i, lipgloss.Width(l))
+			}
+		}
+		if !strings.HasPrefix(lines[c.h-1], "q quit") {
+			t.Errorf("%dx%d: the last line is not the key line: %q", c.w, c.h, lines[c.h-1])
+		}
+		params := c.h - 2 - c.lines
+		if !strings.HasPrefix(lines[params], "params ") {
+			t.Errorf("%dx%d: line %d is not the params line (status on %d lines): %q", c.w, c.h, params, c.lines, lines[params])
+			continue
+		}
+		status := make([]string, c.lines)
+		for i, l := range lines[params+1 : c.h-1] {
+			status[i] = strings.TrimRight(l, " ")
+		}
+		got := strings.Join(status, " ")
+		switch {
+		case c.cut:
+			// The lines shown are the message's start, the last cut with "…".
+			start := strings.TrimSuffix(got, "…")
+			if !strings.HasSuffix(got, "…") || !strings.HasPrefix(c.msg, start) || len(start) < len(got)/2 {
+				t.Errorf("%dx%d: a message too long is not its start and …: %q", c.w, c.h, got)
+			}
+		case got != c.msg && !strings.HasPrefix(got, c.msg+" │ "): // the run's status may follow
+			t.Errorf("%dx%d: the error reads %q", c.w, c.h, got)
+		}
 	}
 }
