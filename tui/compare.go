@@ -26,7 +26,7 @@ type exportedMsg struct {
 // replaces the oldest.
 func (m Model) keep() (Model, tea.Cmd) {
 	if m.snap.BestTest.Metrics == nil {
-		m.setStatus("nothing to keep yet: wait for the optimisation to report a cascade", true)
+		m.setStatus(m.notYet("nothing to keep yet", "the optimisation to report a cascade"), true)
 		return m, nil
 	}
 	m.keptN++

@@ -99,7 +99,7 @@ func (m Model) toggleSweep() (Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.phase != phaseReady {
-		m.setStatus("no λ sweep yet: wait for the cascade problem and the baselines", true)
+		m.setStatus(m.notYet("no λ sweep yet", "the cascade problem and the baselines"), true)
 		return m, nil
 	}
 	m.sweepGen++

@@ -324,6 +324,16 @@ func (m *Model) savedStatus(msg savedMsg) {
 	}
 }
 
+// notYet says why a key has nothing to act on: what comes later, or, when
+// the data or the base ensemble failed, that nothing will come (the
+// session stopped; "wait" had the user wait for good).
+func (m Model) notYet(what, until string) string {
+	if m.phase == phaseFailed {
+		return what + ": nothing runs after the error (o opens the load screen)"
+	}
+	return what + ": wait for " + until
+}
+
 func (m *Model) fail(s string) {
 	m.phase = phaseFailed
 	m.screen.Err = s
@@ -477,7 +487,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		c, ok := m.savable()
 		if !ok {
-			m.setStatus("no cascade to save yet: wait for the optimisation to report one", true)
+			m.setStatus(m.notYet("no cascade to save yet", "the optimisation to report one"), true)
 			return m, nil
 		}
 		return m, saveCmd("the best cascade", []savable{c}, []string{savePath})
@@ -506,7 +516,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.toggleSweep()
 	case "e":
 		if m.phase != phaseReady {
-			m.setStatus("nothing to export yet: wait for the baselines", true)
+			m.setStatus(m.notYet("nothing to export yet", "the baselines"), true)
 			return m, nil
 		}
 		m.setStatus("exporting the curves …", false)

@@ -86,6 +86,24 @@ func TestLoadErrorIsShown(t *testing.T) {
 	}
 }
 
+// TestFailedLoadNoWait: after a load error nothing will run, so s, k, w
+// and e do not tell the user to wait for a cascade or the baselines (they
+// did); they say the session stopped and how to load other files.
+func TestFailedLoadNoWait(t *testing.T) {
+	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, m.load())
+	if m.phase != phaseFailed {
+		t.Fatalf("phase %d after a missing file", m.phase)
+	}
+	for _, k := range []string{"s", "k", "w", "e"} {
+		mm, _ := update(t, m, key(k))
+		if !mm.errLine || strings.Contains(mm.status, "wait") || !strings.Contains(mm.status, "o opens the load screen") {
+			t.Errorf("%s after a failed load: %q", k, mm.status)
+		}
+	}
+}
+
 func TestEditDebouncesOneRestart(t *testing.T) {
 	m := ready(t)
 	gen, lambda := m.gen, m.par.Lambda
