@@ -37,6 +37,7 @@ type cascadeFlags struct {
 	cycles                           int
 	rhos                             string // --rhos, the ρ grid
 	absent                           *absentFlag
+	joint                            bool           // --joint-entry
 	warm                             string         // cascade --warm: the cascade file to start from
 	warmE                            *tree.Ensemble // its ensemble, which must be the model's
 }
@@ -64,6 +65,7 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	fs.StringVar(&cf.rule, "rule", cronus.RuleTopM, "exit `rule`: top-m (a query's m best documents at a stage never exit there; the optimiser trains for it; the workbench's rule) or global (the paper: exit when the score < θ_k)")
 	fs.IntVar(&cf.topM, "top-m", 5, "documents per query that always go on, under --rule top-m")
 	fs.IntVar(&cf.cycles, "cycles", 10, "cycles of the cyclic optimisation (0 = initialisation only)")
+	fs.BoolVar(&cf.joint, "joint-entry", false, "solve each stage's convex problem to its optimum: trees sharing a feature nobody has paid for may enter together (default: each tree must pay the whole feature alone; raises λ_max)")
 	cf.absent = newAbsentFlag(fs)
 	fs.StringVar(&cf.rhos, "rhos", defaultRhos, "ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4), at each λ for sweep; one value = no choice; not used when --rho1 or --rhoK is given")
 	return cf
@@ -158,6 +160,7 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	if s.pr, err = cronus.NewProblem(s.e, s.train, s.costs.Cost, cf.treeCost, cf.tg); err != nil {
 		return nil, err
 	}
+	s.pr.JointEntry = cf.joint
 	s.sc = cronus.ComputeScales(s.pr, 0)
 	p.done()
 	if s.pr.Advice != "" {
@@ -374,6 +377,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if cf.warm != "" {
 		params["warm"] = cf.warm
+	}
+	if cf.joint {
+		params["joint_entry"] = true
 	}
 	f := cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)
 	f.SetStageSigma(best.Sigma)

@@ -272,18 +272,11 @@ func TestCascadeGraded(t *testing.T) {
 		if code, _, errOut := runCLI(t, args...); code != 0 {
 			t.Fatalf("graded %v: exit %d: %s", graded, code, errOut)
 		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
+		b := readFile(t, out)
+		if p := cascadeParams(t, out); p["graded"] != graded {
+			t.Errorf("--graded %v: params.graded = %v", graded, p["graded"])
 		}
-		var f struct{ Params map[string]any }
-		if err := json.Unmarshal(b, &f); err != nil {
-			t.Fatal(err)
-		}
-		if f.Params["graded"] != graded {
-			t.Errorf("--graded %v: params.graded = %v", graded, f.Params["graded"])
-		}
-		files[graded] = string(b)
+		files[graded] = b
 	}
 	strip := func(s string) string { return strings.Replace(s, `"graded":true`, `"graded":false`, 1) }
 	if strip(files[true]) == files[false] {
@@ -623,4 +616,48 @@ func TestHugeCostsRefused(t *testing.T) {
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("cascade wrote %s (stat: %v)", out, err)
 	}
+}
+
+// --joint-entry reaches the solver (λ_max counts groups of trees that can
+// enter together, so it is no lower) and is recorded in the cascade file.
+func TestCascadeJointEntry(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 30)
+	type report struct {
+		LambdaMax float64 `json:"lambda_max"`
+	}
+	got := map[bool]report{}
+	for _, joint := range []bool{false, true} {
+		out := filepath.Join(dir, fmt.Sprintf("c-%v.json", joint))
+		args := []string{"cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--costs", "builtin:mq2008/costs", "--stages", "1", "--cycles", "0", "--lambda", "0.1", "--rhos", "0.001", "--out", out, "--json"}
+		if joint {
+			args = append(args, "--joint-entry")
+		}
+		code, stdout, errOut := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("joint %v: exit %d: %s", joint, code, errOut)
+		}
+		var r report
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+			t.Fatal(err)
+		}
+		got[joint] = r
+		if v, ok := cascadeParams(t, out)["joint_entry"]; joint != ok || (ok && v != true) {
+			t.Errorf("--joint-entry %v: params.joint_entry = %v (recorded %v)", joint, v, ok)
+		}
+	}
+	if !(got[true].LambdaMax >= got[false].LambdaMax) || got[false].LambdaMax <= 0 {
+		t.Errorf("λ_max %v with --joint-entry, %v without", got[true].LambdaMax, got[false].LambdaMax)
+	}
+}
+
+// cascadeParams returns the params a cascade file records.
+func cascadeParams(t *testing.T, path string) map[string]any {
+	t.Helper()
+	var f struct{ Params map[string]any }
+	if err := json.Unmarshal([]byte(readFile(t, path)), &f); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return f.Params
 }

@@ -68,7 +68,7 @@ func (p Params) Validate() error {
 // Scales are the problem's natural units: λ and ρ are given as fractions
 // of them.
 type Scales struct {
-	LambdaMax float64 // smallest λ at which the single-stage problem (ρ = ρ_K) drops every tree
+	LambdaMax float64 // smallest λ at which the single-stage problem with ρ = 0 drops every tree (so λ/λ_max does not depend on ρ)
 	RhoMax    float64 // smallest ρ at which the least-squares problem (λ = 0) drops every tree
 }
 
@@ -134,7 +134,7 @@ func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted
 		}
 	}
 	G, r := Gram(nil, nil, pr.Train, w, pr.Y, workers)
-	sp := &stageProblem{T: T, G: G, r: r, rho: rho, lambda: lambda, d: d,
+	sp := &stageProblem{T: T, G: G, r: r, rho: rho, lambda: lambda, d: d, joint: pr.JointEntry,
 		treeCost: pr.TreeCost, featCost: pr.FeatCost, treeFeats: pr.TreeFeats,
 		A: make([]float64, T), B: make([]float64, len(pr.FeatCost))}
 	for _, e := range earlier {

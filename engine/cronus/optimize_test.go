@@ -374,3 +374,49 @@ func TestSingleStageUncapped(t *testing.T) {
 		t.Errorf("K = 3, λ = 1.0001: the last stage is empty; the cap should keep trees in it")
 	}
 }
+
+// Joint entries (Problem.JointEntry) solve eq (7) at least as well as
+// coordinate descent alone on MQ2008, and λ_max stays the smallest λ with
+// every weight zero.
+func TestJointEntry(t *testing.T) {
+	pr := smallProblem(t)
+	pj := *pr // smallProblem is shared: change a copy
+	pj.JointEntry = true
+	sc, scj := ComputeScales(pr, 0), ComputeScales(&pj, 0)
+	if scj.LambdaMax < sc.LambdaMax {
+		t.Fatalf("λ_max %v with joint entries, below %v without", scj.LambdaMax, sc.LambdaMax)
+	}
+	par := DefaultParams()
+	par.K, par.Rho1, par.RhoK = 1, 0.001, 0.001
+	init := func(p *Problem, s Scales, lambda float64) *State {
+		t.Helper()
+		q := par
+		q.Lambda = lambda
+		st, err := Initialize(context.Background(), p, s, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	differ := 0
+	for _, lambda := range []float64{0.01, 0.05, 0.1, 0.2, 0.4, 0.7} {
+		// The same absolute λ (sc's scale) for both: eq (8) with K = 1 is eq (7).
+		cd, joint := init(pr, sc, lambda), init(&pj, sc, lambda)
+		a, b := cd.Terms.Total, joint.Terms.Total
+		if b > a+1e-9*math.Abs(a) {
+			t.Errorf("λ = %g λ_max: eq (7) %.12g with joint entries, above %.12g without", lambda, b, a)
+		}
+		if !slices.Equal(cd.Stages[0].Beta, joint.Stages[0].Beta) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("joint entries changed no solution; the test needs a case where zero trees share an unpaid feature")
+	}
+	if n := len(init(&pj, scj, 1.0001).Stages[0].Active()); n != 0 {
+		t.Errorf("λ = 1.0001 λ_max (joint): %d active trees, want none", n)
+	}
+	if n := len(init(&pj, scj, 0.99).Stages[0].Active()); n == 0 {
+		t.Error("λ = 0.99 λ_max (joint): no trees")
+	}
+}

@@ -23,6 +23,13 @@ type Problem struct {
 	// Advice is empty, or a warning that the targets suit the method badly
 	// (see TargetsAdvice).
 	Advice string
+	// JointEntry lets trees that share a feature nobody has paid for enter
+	// a stage together (the solver's joint moves; see stageProblem.solve),
+	// so that each stage's convex problem is solved to its optimum instead
+	// of coordinate descent's conservative stop. It raises λ_max, which
+	// then counts such groups. Off by default: on MQ2008 it did not give
+	// better cascades (README, How the optimiser works).
+	JointEntry bool
 }
 
 // MaxPositiveShare is the largest share of positives among the training

@@ -2,6 +2,7 @@ package cronus
 
 import (
 	"math"
+	"sort"
 )
 
 // stageProblem is the convex problem of one stage k with the earlier stages
@@ -27,6 +28,7 @@ type stageProblem struct {
 	treeFeats [][]int   // T_α inverted: the features of each tree
 	A         []float64 // per tree, from earlier stages
 	B         []float64 // per feature, from earlier stages
+	joint     bool      // joint moves for trees sharing an unpaid feature (Problem.JointEntry)
 }
 
 // objective returns the value of the stage problem at beta.
@@ -63,22 +65,22 @@ func (p *stageProblem) objective(beta []float64) float64 {
 // for the fitted intercept) stay zero under solve: no single tree can pay
 // its way in, that is |b_t| ≤ ρ + λ d (e_t [A_t = 0] + Σ_{α∈t, B_α=0} c_α)
 // for every tree, with b_t the gradient of the loss at the intercept-only
-// fit. When no feature is shared by trees this is exactly the λ above which
-// the convex problem's solution is zero; with shared features the exact
-// threshold of the convex problem can be larger (trees may share the price
-// of a feature), and has no closed form. Returns 0 when ρ alone already
-// zeroes every tree, and +Inf when some tree can never be zeroed (it and
-// all its features are free).
+// fit; and, with joint moves, no group of trees sharing an unpaid feature
+// can enter together (blockViolation: ‖x⁺(λ)‖₂ ≤ λ d c_α, found by
+// bisection, as ‖x⁺(λ)‖₂ − λ d c_α decreases in λ). Returns 0 when ρ alone already zeroes every
+// tree, and +Inf when some tree can never be zeroed (it and all its
+// features are free).
 func (p *stageProblem) lambdaMax() float64 {
 	n := p.T + 1
 	icpt := 0.0
 	if g := p.G[p.T*n+p.T]; g > 0 {
 		icpt = p.r[p.T] / g
 	}
+	b := make([]float64, p.T) // |b_t| − ρ
 	lmax := 0.0
 	for t := 0; t < p.T; t++ {
-		b := math.Abs(p.r[t] - p.G[t*n+p.T]*icpt)
-		if b <= p.rho {
+		b[t] = math.Abs(p.r[t]-p.G[t*n+p.T]*icpt) - p.rho
+		if b[t] <= 0 {
 			continue
 		}
 		price := 0.0
@@ -94,7 +96,62 @@ func (p *stageProblem) lambdaMax() float64 {
 		if price == 0 {
 			return math.Inf(1)
 		}
-		lmax = max(lmax, (b-p.rho)/price)
+		lmax = max(lmax, b[t]/price)
+	}
+	if !p.joint || lmax == 0 || p.d <= 0 {
+		return lmax
+	}
+	// Groups: for feature f, tree t's excess is b_t − λ d q_t, with q_t
+	// the tree's price besides f.
+	featTrees := make([][]int, len(p.B))
+	for t, fs := range p.treeFeats {
+		if b[t] > 0 {
+			for _, f := range fs {
+				featTrees[f] = append(featTrees[f], t)
+			}
+		}
+	}
+	q := make([]float64, p.T)
+	for f, trees := range featTrees {
+		if p.B[f] != 0 || p.featCost[f] <= 0 || len(trees) < 2 {
+			continue
+		}
+		top := 0.0
+		for _, t := range trees {
+			q[t] = 0
+			if p.A[t] == 0 {
+				q[t] += p.treeCost[t]
+			}
+			for _, h := range p.treeFeats[t] {
+				if h != f && p.B[h] == 0 {
+					q[t] += p.featCost[h]
+				}
+			}
+			top = max(top, b[t])
+		}
+		excess := func(lambda float64) float64 { // ‖x⁺‖₂ − λ d c_f
+			sq := 0.0
+			for _, t := range trees {
+				if x := b[t] - lambda*p.d*q[t]; x > 0 {
+					sq += x * x
+				}
+			}
+			return math.Sqrt(sq) - lambda*p.d*p.featCost[f]
+		}
+		lo := lmax
+		if excess(lo) <= 0 {
+			continue
+		}
+		hi := math.Sqrt(float64(len(trees))) * top / (p.d * p.featCost[f])
+		for iter := 0; iter < 200 && hi-lo > 1e-15*hi; iter++ {
+			mid := 0.5 * (lo + hi)
+			if excess(mid) > 0 {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		lmax = hi
 	}
 	return lmax
 }
@@ -112,11 +169,16 @@ type solveOptions struct {
 // drops are exact zeros without any pruning threshold. The objective never
 // increases. It returns the number of sweeps done.
 //
-// Coordinate descent is exact for the ℓ1 terms and for a tree's own cost,
-// but it is conservative for a feature shared by several trees that are all
-// at zero: each tree alone must pay the whole feature to enter. This is the
-// behaviour we want for cost (a feature is worth extracting only if some tree
-// justifies it), and it is documented as such.
+// Coordinate descent alone stops short where zero trees share a feature
+// nobody has paid for: each tree alone would have to pay the whole feature
+// to enter, while together they can share its price (the group term's
+// subgradient at zero is a vector of norm ≤ 1 over the group's trees, not
+// a full unit for each). With joint moves (p.joint), when the sweeps have
+// converged, solve looks for such a group (blockViolation) and, if it finds
+// one, moves its trees together along a descent direction, minimising the
+// objective exactly along it, and resumes the sweeps; at most
+// maxBlockSteps times. Without them each tree alone must pay the whole
+// feature to enter: a feature is extracted only if some tree justifies it.
 func (p *stageProblem) solve(beta []float64, opt solveOptions) int {
 	n := p.T + 1
 	u := p.d * p.d
@@ -172,60 +234,226 @@ func (p *stageProblem) solve(beta []float64, opt solveOptions) int {
 		beta[t] = nb
 	}
 	sweeps := 0
-	for sweeps < opt.maxSweeps {
-		sweeps++
-		biggest, moved := 0.0, 0.0
-		for j := 0; j <= p.T; j++ {
-			t := (j + p.T) % (p.T + 1) // the intercept first, then the trees
-			a := p.G[t*n+t]
-			if a <= 0 {
-				move(t, 0)
-				continue
-			}
-			b := p.r[t] - (z[t] - a*beta[t])
-			var nb float64
-			if t == p.T {
-				nb = b / a // the intercept is not penalised
-			} else {
-				kink := p.rho
-				ws, ss = ws[:0], ss[:0]
-				addTerm := func(w, s float64) {
-					if w == 0 {
-						return
-					}
-					if s <= 0 {
-						kink += w * sqrtU
-					} else {
-						ws, ss = append(ws, w), append(ss, s)
-					}
+	var blk blockScratch
+	for step := 0; ; step++ {
+		for sweeps < opt.maxSweeps {
+			sweeps++
+			biggest, moved := 0.0, 0.0
+			for j := 0; j <= p.T; j++ {
+				t := (j + p.T) % (p.T + 1) // the intercept first, then the trees
+				a := p.G[t*n+t]
+				if a <= 0 {
+					move(t, 0)
+					continue
 				}
-				addTerm(p.lambda*p.treeCost[t], p.A[t])
-				bt := beta[t]
-				for _, f := range p.treeFeats[t] {
-					other := p.B[f] // the group without tree t
-					if nz[f] > 1 || (nz[f] == 1 && bt == 0) {
-						other = max(S[f]-u*bt*bt, p.B[f])
-					}
-					addTerm(p.lambda*p.featCost[f], other)
-				}
-				if math.Abs(b) <= kink {
-					nb = 0
+				b := p.r[t] - (z[t] - a*beta[t])
+				var nb float64
+				if t == p.T {
+					nb = b / a // the intercept is not penalised
 				} else {
-					x := solve1D(a, math.Abs(b)-kink, ws, ss, u)
-					nb = math.Copysign(x, b)
+					kink := p.rho
+					ws, ss = ws[:0], ss[:0]
+					addTerm := func(w, s float64) {
+						if w == 0 {
+							return
+						}
+						if s <= 0 {
+							kink += w * sqrtU
+						} else {
+							ws, ss = append(ws, w), append(ss, s)
+						}
+					}
+					addTerm(p.lambda*p.treeCost[t], p.A[t])
+					bt := beta[t]
+					for _, f := range p.treeFeats[t] {
+						other := p.B[f] // the group without tree t
+						if nz[f] > 1 || (nz[f] == 1 && bt == 0) {
+							other = max(S[f]-u*bt*bt, p.B[f])
+						}
+						addTerm(p.lambda*p.featCost[f], other)
+					}
+					if math.Abs(b) <= kink {
+						nb = 0
+					} else {
+						x := solve1D(a, math.Abs(b)-kink, ws, ss, u)
+						nb = math.Copysign(x, b)
+					}
 				}
+				if d := math.Abs(nb - beta[t]); d > moved {
+					moved = d
+				}
+				move(t, nb)
+				biggest = max(biggest, math.Abs(nb))
 			}
-			if d := math.Abs(nb - beta[t]); d > moved {
-				moved = d
+			if moved <= opt.tol*max(biggest, 1e-300) {
+				break
 			}
-			move(t, nb)
-			biggest = max(biggest, math.Abs(nb))
 		}
-		if moved <= opt.tol*max(biggest, 1e-300) {
+		if !p.joint || step == maxBlockSteps || sweeps >= opt.maxSweeps {
 			break
+		}
+		dir := p.blockViolation(&blk, beta, z, S, nz)
+		if dir == nil {
+			break
+		}
+		alpha := p.lineStep(&blk, dir, z, S, u)
+		if !(alpha > 0) {
+			break
+		}
+		for _, e := range dir {
+			move(e.t, alpha*e.s)
 		}
 	}
 	return sweeps
+}
+
+// maxBlockSteps bounds the joint moves of one solve.
+const maxBlockSteps = 200
+
+// blockScratch holds blockViolation's and lineStep's work space.
+type blockScratch struct {
+	featTrees [][]int   // the trees of each feature
+	excess    []float64 // per tree, for the feature being checked
+	dir       []blockMove
+	q         map[int]float64
+}
+
+// blockMove is one tree's part of a joint direction.
+type blockMove struct {
+	t int
+	s float64
+}
+
+// blockViolation returns a descent direction for the trees of the feature
+// most in violation of the optimality of zero, or nil when there is none.
+// For a feature α nobody pays for (B_α = 0, none of its trees non-zero),
+// each of its zero trees t has the excess
+//
+//	x_t = |g_t| − ρ − λd (e_t [A_t = 0] + Σ_{α' ∈ t, α' ≠ α, unpaid} c_α')
+//
+// of its gradient g_t = r_t − (Gβ)_t over what it pays alone besides α.
+// Zero is optimal for the group only if ‖x⁺‖₂ ≤ λ d c_α; when it is not,
+// the direction s_t = sign(g_t)·x_t⁺ has the directional derivative
+// ≤ −‖x⁺‖² + λ d c_α ‖x⁺‖ < 0 (the other features' terms are bounded by
+// their whole price). Trees sharing two unpaid features that only
+// together could pay for both are not found; each tree or group here pays
+// at least its share.
+func (p *stageProblem) blockViolation(b *blockScratch, beta, z, S []float64, nz []int) []blockMove {
+	if p.lambda <= 0 || p.d <= 0 {
+		return nil
+	}
+	if b.featTrees == nil {
+		b.featTrees = make([][]int, len(p.B))
+		for t, fs := range p.treeFeats {
+			for _, f := range fs {
+				b.featTrees[f] = append(b.featTrees[f], t)
+			}
+		}
+		b.excess = make([]float64, p.T)
+	}
+	unpaid := func(f int) bool { return p.B[f] == 0 && nz[f] == 0 }
+	ld := p.lambda * p.d
+	best, bestRatio := -1, 1.0
+	for f, trees := range b.featTrees {
+		if !unpaid(f) || p.featCost[f] <= 0 || len(trees) < 2 {
+			continue
+		}
+		sq := 0.0
+		for _, t := range trees {
+			x := p.excess1(t, f, beta, z, unpaid)
+			b.excess[t] = x
+			if x > 0 {
+				sq += x * x
+			}
+		}
+		if ratio := math.Sqrt(sq) / (ld * p.featCost[f]); ratio > bestRatio*(1+1e-9) {
+			best, bestRatio = f, ratio
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	b.dir = b.dir[:0]
+	for _, t := range b.featTrees[best] {
+		if x := p.excess1(t, best, beta, z, unpaid); x > 0 {
+			g := p.r[t] - z[t]
+			b.dir = append(b.dir, blockMove{t: t, s: math.Copysign(x, g)})
+		}
+	}
+	return b.dir
+}
+
+// excess1 is x_t of blockViolation for tree t and feature f (−1 when the
+// tree is not at zero).
+func (p *stageProblem) excess1(t, f int, beta, z []float64, unpaid func(int) bool) float64 {
+	if beta[t] != 0 {
+		return -1
+	}
+	ld := p.lambda * p.d
+	price := p.rho
+	if p.A[t] == 0 {
+		price += ld * p.treeCost[t]
+	}
+	for _, h := range p.treeFeats[t] {
+		if h != f && unpaid(h) {
+			price += ld * p.featCost[h]
+		}
+	}
+	return math.Abs(p.r[t]-z[t]) - price
+}
+
+// lineStep returns the α > 0 minimising the objective at β + α·dir (the
+// trees of dir all at zero), exactly: along the line the objective is
+// ½aα² − cα + Σ_m w_m √(s_m + uα²) plus terms linear in α, so its
+// minimiser is solve1D's root. It returns 0 when the line does not descend.
+func (p *stageProblem) lineStep(b *blockScratch, dir []blockMove, z, S []float64, u float64) float64 {
+	n := p.T + 1
+	a, c, kink := 0.0, 0.0, 0.0
+	sqrtU := math.Sqrt(u)
+	var ws, ss []float64
+	if b.q == nil {
+		b.q = map[int]float64{}
+	}
+	clear(b.q)
+	for _, e := range dir {
+		row := p.G[e.t*n : e.t*n+n]
+		for _, e2 := range dir {
+			a += e.s * row[e2.t] * e2.s
+		}
+		c += (p.r[e.t] - z[e.t]) * e.s
+		kink += p.rho * math.Abs(e.s)
+		if w := p.lambda * p.treeCost[e.t] * math.Abs(e.s); w > 0 {
+			if p.A[e.t] == 0 {
+				kink += w * sqrtU
+			} else {
+				ws, ss = append(ws, w), append(ss, p.A[e.t]/(e.s*e.s))
+			}
+		}
+		for _, f := range p.treeFeats[e.t] {
+			b.q[f] += e.s * e.s
+		}
+	}
+	feats := make([]int, 0, len(b.q))
+	for f := range b.q {
+		feats = append(feats, f)
+	}
+	sort.Ints(feats) // a fixed order, so that results do not depend on the map
+	for _, f := range feats {
+		q := b.q[f]
+		w := p.lambda * p.featCost[f] * math.Sqrt(q)
+		if w == 0 {
+			continue
+		}
+		if S[f] <= 0 {
+			kink += w * sqrtU
+		} else {
+			ws, ss = append(ws, w), append(ss, S[f]/q)
+		}
+	}
+	if !(a > 0) || c-kink <= 0 {
+		return 0
+	}
+	return solve1D(a, c-kink, ws, ss, u)
 }
 
 // solve1D returns the x > 0 with a x + Σ_m w_m u x / √(s_m + u x²) = c, for
