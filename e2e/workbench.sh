@@ -25,16 +25,16 @@ wait_for() { # wait_for PATTERN SECONDS FILE
   echo "timed out waiting for '$1'; the screen was:"; cat "$out/$3"; exit 1
 }
 
-wait_for 'optimisation done' 180 first.txt
+wait_for 'run [0-9]* finished' 180 first.txt
 for want in 'objective (eq 8)' 'fraction of inputs reaching each stage' 'features first extracted per stage' 'versus cost per document' 'stages (K = 10)' 'params' 'NDCG@10'; do
   grep -q "$want" "$out/first.txt" || { echo "the first screen lacks '$want':"; cat "$out/first.txt"; exit 1; }
 done
-gen=$(grep -o 'generation [0-9]*' "$out/first.txt" | head -1 | awk '{print $2}')
+run=$(grep -o 'run [0-9]* finished' "$out/first.txt" | head -1 | awk '{print $2}')
 tmux send-keys -t "$session" k
 wait_for 'kept #1' 10 keep1.txt
 tmux send-keys -t "$session" Right
 wait_for 'λ 0.015' 10 edit.txt
-wait_for "optimisation done (generation $((gen + 1)))" 180 second.txt
+wait_for "run $((run + 1)) finished" 180 second.txt
 tmux send-keys -t "$session" k
 wait_for 'kept #2' 10 keep2.txt
 tmux send-keys -t "$session" c

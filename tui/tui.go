@@ -73,6 +73,7 @@ type Model struct {
 	bestRun  runInfo          // the run m.best comes from
 	finished []baseline.Point // the best test point of every finished run
 
+	runs     int                 // optimisation runs started, numbering them for the user
 	snapRun  runInfo             // the run m.snap comes from
 	kept     []views.KeptCascade // oldest first, at most maxKept
 	keptSave []savable           // the cascades of kept, where the snapshot had them
@@ -260,7 +261,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.finished = append(slices.Clip(m.finished), baseline.Point{Method: "cronus", Split: "test", Lambda: m.runPar.Lambda, Cost: bt.Cost, Metrics: bt.Metrics})
 			}
 			if !m.errLine { // an error (a refused rebuild, say) stays until the next key
-				m.setStatus(fmt.Sprintf("optimisation done (generation %d)", m.gen), false)
+				// Short, so that the run's figures fit beside it at 80 columns.
+				m.setStatus(fmt.Sprintf("run %d finished", m.runs), false)
 			}
 		case !errors.Is(err, context.Canceled):
 			m.setStatus("optimisation: "+err.Error(), true)
@@ -361,6 +363,7 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 	}
 	cmd := restartCmd(m.ctx, m.gate, m.gen, m.w, old, prev, m.par.Params, m.runPar.Params, warm)
 	m.run, m.running, m.runPar = nil, true, m.par
+	m.runs++
 	return m, cmd
 }
 

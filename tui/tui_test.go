@@ -450,7 +450,7 @@ func TestRunEndKeepsError(t *testing.T) {
 	}
 	m.setStatus("relevant ≥ 2", false)
 	m, _ = update(t, m, done)
-	if !strings.HasPrefix(m.status, "optimisation done") {
+	if !strings.HasSuffix(m.status, " finished") {
 		t.Errorf("status %q at the end of a run", m.status)
 	}
 }
@@ -503,5 +503,35 @@ func TestTabBarNarrow(t *testing.T) {
 				t.Errorf("width %d: a name is missing from %q", w, bar)
 			}
 		}
+	}
+}
+
+// TestRunEndFits: at the end of a run the status line keeps the run's test
+// P@5 and NDCG@10 at 80 columns. "optimisation done (generation 2)" took
+// 32 cells and pushed them off; the message numbers the runs the user
+// started (the generation counted loads and rebuilds too).
+func TestRunEndFits(t *testing.T) {
+	m := ready(t)
+	if m.snap.Test.Metrics == nil {
+		t.Fatal("the first event has no test figures")
+	}
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	done := func(m Model) Model {
+		m, _ = update(t, m, optMsg{gen: m.gen, ev: job.Event[cronus.Snapshot, *cronus.Outcome]{Final: true, Snapshot: m.snap}})
+		return m
+	}
+	m = done(m)
+	lines := strings.Split(m.View(), "\n")
+	status := lines[len(lines)-2]
+	want := []string{"run 1 finished", fmt.Sprintf("P@5 %.3f", m.snap.Test.Metrics["p@5"]), fmt.Sprintf("NDCG@10 %.3f", m.snap.Test.Metrics["ndcg@10"])}
+	for _, w := range want {
+		if !strings.Contains(status, w) {
+			t.Errorf("status line lacks %q at 80 columns: %q", w, status)
+		}
+	}
+	m, _ = update(t, m, key("r"))
+	m = done(m)
+	if !strings.HasPrefix(m.status, "run 2 finished") {
+		t.Errorf("after r, the end of the second run reads %q", m.status)
 	}
 }
