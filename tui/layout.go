@@ -154,7 +154,7 @@ func (m Model) trainLines(w int) []string {
 	bar := m.styles.Bar.Render(strings.Repeat("█", n)) + strings.Repeat("░", cells-n)
 	eta := "–"
 	if p.ETA > 0 {
-		eta = p.ETA.Round(100 * time.Millisecond).String()
+		eta = etaText(p.ETA)
 	}
 	return []string{head, fmt.Sprintf("training %s %3.0f%% %g/%g  ETA %s", bar, 100*frac, p.Done, p.Total, eta)}
 }
@@ -332,7 +332,7 @@ func (m Model) statusLine(w int) string {
 			msg = m.styles.Error.Render(msg)
 		}
 	}
-	for _, note := range []string{m.sweepProgress(), pausedNote(m.paused)} {
+	for _, note := range m.notes() {
 		if note == "" {
 			continue
 		}
@@ -370,7 +370,7 @@ func (m Model) errorLines(w, spare int) []string {
 		return nil
 	}
 	msg := m.status
-	for _, note := range []string{m.sweepProgress(), pausedNote(m.paused)} {
+	for _, note := range m.notes() {
 		if note != "" {
 			msg = note + " · " + msg
 		}
@@ -389,12 +389,47 @@ func (m Model) errorLines(w, spare int) []string {
 	return lines
 }
 
-func pausedNote(paused bool) string {
-	if paused {
-		return "paused"
+// notes are what the status line says before the message, the last first:
+// the work under way before the optimisation, the λ sweep, the pause.
+func (m Model) notes() []string {
+	return []string{m.flowNote(), m.sweepProgress(), m.pausedNote()}
+}
+
+// flowNote says what goes on while the base ensemble trains or the
+// problem is built: only the panes showed it, and not under the help or
+// the compare view.
+func (m Model) flowNote() string {
+	switch m.phase {
+	case phaseTraining:
+		p := m.trainProg
+		if p.Total == 0 {
+			return "training the base ensemble …"
+		}
+		s := fmt.Sprintf("training the base ensemble: %g of %g trees", p.Done, p.Total)
+		if p.ETA > 0 {
+			s += " · ETA " + etaText(p.ETA)
+		}
+		return s
+	case phasePreparing:
+		return "building the cascade problem and the baselines …"
 	}
 	return ""
 }
+
+// pausedNote is "paused" while a paused run is under way; with none, the
+// pause holds the next run.
+func (m Model) pausedNote() string {
+	switch {
+	case !m.paused:
+		return ""
+	case m.running:
+		return "paused"
+	}
+	return "next run starts paused"
+}
+
+// etaText is an estimated time left, to a tenth of a second.
+func etaText(d time.Duration) string { return d.Round(100 * time.Millisecond).String() }
 
 // The help's columns: "  " + the key column + " " + the description, which
 // gets at least helpMinWhat cells; below 45 columns the key column narrows

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/cronus-ltr/cronus/engine/boost"
+	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/engine/tree"
 	"github.com/cronus-ltr/cronus/views"
@@ -259,8 +261,10 @@ func TestPanelRebuildAndRetrain(t *testing.T) {
 }
 
 func TestPauseKeys(t *testing.T) {
-	m := New(context.Background(), mq2008, views.PlainStyles())
-	defer m.cancel()
+	m := ready(t)
+	if !m.running {
+		t.Fatal("no run under way")
+	}
 	m, _ = update(t, m, key("n"))
 	if !m.errLine || m.gate.isPaused() {
 		t.Errorf("n while running: status %q", m.status)
@@ -446,5 +450,93 @@ func TestAbsentFiles(t *testing.T) {
 		if missing && (warned != 0 || int64(nan) != msg.train.Absent) || !missing && (warned != 2 || nan != 0) {
 			t.Errorf("missing %v: %d warnings %q, %d NaN values of %d absent", missing, warned, msg.warnings, nan, msg.train.Absent)
 		}
+	}
+}
+
+// statusOf is the status line of the screen m draws.
+func statusOf(m Model) string {
+	lines := strings.Split(m.View(), "\n")
+	return strings.TrimSpace(lines[len(lines)-2])
+}
+
+// TestPauseTruthful: the status line says "paused" only while a run is
+// held. After a run had finished, space showed "paused" although nothing
+// ran, n answered "one step" and granted a step to no run; space while the
+// base ensemble trained showed "paused" over the training, which went on.
+// In both cases the pause holds the next run, and the line says so.
+func TestPauseTruthful(t *testing.T) {
+	m := ready(t)
+	m, _ = update(t, m, optMsg{gen: m.gen, ev: job.Event[cronus.Snapshot, *cronus.Outcome]{Final: true, Snapshot: m.snap}})
+	if m.running {
+		t.Fatal("the run did not end")
+	}
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	if s := statusOf(m); strings.HasPrefix(s, "paused") || !strings.Contains(s, "next run starts paused") {
+		t.Errorf("space after the run: %q", s)
+	}
+	m, _ = update(t, m, key("n"))
+	if !m.errLine || m.gate.steps != 0 {
+		t.Errorf("n with no run: %d steps granted, status %q", m.gate.steps, m.status)
+	}
+	m, _ = update(t, m, key("r"))
+	if s := statusOf(m); !m.running || !m.gate.isPaused() || !strings.HasPrefix(s, "paused") {
+		t.Errorf("the run after r is not shown paused: %q", s)
+	}
+
+	// Paused from the start of a retraining: the training goes on, the
+	// run it leads to is held at its first step.
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace}) // resume
+	m.panel, m.sel = true, parTrees
+	m, _ = update(t, m, key("right"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phaseTraining {
+		t.Fatalf("trees edit: phase %d", m.phase)
+	}
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	if s := statusOf(m); strings.HasPrefix(s, "paused") || !strings.Contains(s, "next run starts paused") {
+		t.Errorf("space while training: %q", s)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	if s := statusOf(m); !m.running || !strings.HasPrefix(s, "paused") {
+		t.Errorf("the run after the training is not shown paused: %q", s)
+	}
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	if s := statusOf(m); strings.Contains(s, "paused") || m.gate.isPaused() {
+		t.Errorf("space did not resume: %q", s)
+	}
+}
+
+// TestTrainingStatus: while the base ensemble trains, the status line says
+// how many of its trees are done and, once known, the time left; it was
+// blank (only the body showed the progress, and not under the help).
+func TestTrainingStatus(t *testing.T) {
+	m := ready(t)
+	m.panel, m.sel = true, parTrees
+	m, _ = update(t, m, key("right"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	m.help = true
+	seen := 0
+	for cmd != nil {
+		msg := cmd()
+		tm, ok := msg.(trainMsg)
+		if !ok {
+			t.Fatalf("%T while training", msg)
+		}
+		if tm.ev.Final {
+			break
+		}
+		m, cmd = update(t, m, msg)
+		seen++
+		p := tm.ev.Progress
+		want := fmt.Sprintf("training the base ensemble: %g of %d trees", p.Done, m.w.trees)
+		if s := statusOf(m); !strings.HasPrefix(s, want) {
+			t.Fatalf("status line %q, want %q…", s, want)
+		}
+		if s := statusOf(m); p.ETA > 0 && !strings.Contains(s, "ETA "+p.ETA.Round(100*time.Millisecond).String()) {
+			t.Errorf("status line %q lacks the ETA %v", s, p.ETA)
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no progress event before the end of the training")
 	}
 }

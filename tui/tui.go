@@ -495,16 +495,34 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, saveCmd("the best cascade", []savable{c}, []string{savePath})
 	case " ":
+		if !m.paused && m.phase == phaseFailed {
+			m.setStatus(m.notYet("nothing to pause", ""), true)
+			return m, nil
+		}
 		m.paused = !m.paused
 		m.gate.setPaused(m.paused)
-		if m.paused {
+		// Only the optimisation pauses: with no run under way (it finished,
+		// or the data load or the base ensemble trains) the next run starts
+		// paused, and the status line says so rather than "paused".
+		switch {
+		case m.paused && m.running:
 			m.setStatus("space resumes, n runs one step", false)
-		} else {
+		case m.paused && m.phase == phaseReady:
+			m.setStatus("no run to pause: the next one (r, or a parameter change) starts paused", false)
+		case m.paused:
+			m.setStatus("only the optimisation pauses: it will start paused (space undoes)", false)
+		case m.running:
 			m.setStatus("resumed", false)
+		default:
+			m.setStatus("no pause: the next run starts at once", false)
 		}
 	case "n":
 		if !m.paused {
 			m.setStatus("n runs one step while paused (space pauses)", true)
+			return m, nil
+		}
+		if !m.running {
+			m.setStatus("n: no run to step; the next run starts paused", true)
 			return m, nil
 		}
 		m.gate.step()
