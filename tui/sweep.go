@@ -116,9 +116,14 @@ func (m *Model) stopSweep() {
 		return
 	}
 	m.sweep.cancel()
-	m.setStatus(fmt.Sprintf("λ sweep cancelled at %d of %d", m.sweepDone, m.sweep.n), false)
+	m.setStatus(m.sweepCancelled(), false)
 	m.sweep = nil
 	m.sweepGen++
+}
+
+// sweepCancelled says where the running sweep stops when cancelled now.
+func (m Model) sweepCancelled() string {
+	return fmt.Sprintf("λ sweep cancelled at %d of %d", m.sweepDone, m.sweep.n)
 }
 
 // dropSweep cancels the sweep and forgets its points: they are of data or

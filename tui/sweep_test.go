@@ -136,6 +136,11 @@ func TestSweepCancels(t *testing.T) {
 		if how == "w" && !strings.Contains(m.status, "λ sweep cancelled at 1 of 8") {
 			t.Errorf("w: status %q", m.status)
 		}
+		// r says both what it did and what it cancelled; the sweep's note
+		// replaced "restarted from scratch".
+		if how == "r" && (!strings.Contains(m.status, "restarted from scratch") || !strings.Contains(m.status, "λ sweep cancelled at 1 of 8")) {
+			t.Errorf("r: status %q", m.status)
+		}
 		// The job ends promptly, and its remaining events are dropped.
 		next, _ := update(t, m, cmd())
 		for ev := range run.job.Events() {

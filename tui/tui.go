@@ -481,8 +481,14 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.editing, m.input = true, ""
 	case "r":
 		if m.phase == phaseReady {
-			m.setStatus("restarted from scratch", false)
-			return m.restart(false)
+			msg := "restarted from scratch"
+			if m.sweep != nil {
+				// restart cancels the sweep; both are said.
+				msg += "; " + m.sweepCancelled()
+			}
+			m, cmd := m.restart(false)
+			m.setStatus(msg, false)
+			return m, cmd
 		}
 	case "s":
 		if m.compare {
