@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/cronus-ltr/cronus/engine/cronus"
@@ -27,6 +28,17 @@ func savedFile(t *testing.T, m Model, path string) (*cronus.File, cronus.Eval) {
 		t.Fatal(err)
 	}
 	return f, cronus.Evaluate(e, c, m.w.test, f.FeatureCost, f.TreeCost, reportSpecs)
+}
+
+// savedAt reports whether a save's status starts with the time of day
+// (hh:mm:ss) of a moment between before and after.
+func savedAt(status string, before, after time.Time) bool {
+	for _, at := range []time.Time{before, after} {
+		if strings.HasPrefix(status, at.Format("15:04:05")+" saved ") {
+			return true
+		}
+	}
+	return false
 }
 
 // endRun cancels the running optimisation and takes its last event, which
@@ -63,15 +75,31 @@ func TestSaveBestCascade(t *testing.T) {
 	if cmd == nil {
 		t.Fatalf("s returned no command: %q", m.status)
 	}
-	m, _ = update(t, m, cmd())
+	before := time.Now()
+	msg := cmd().(savedMsg)
+	after := time.Now()
+	m, _ = update(t, m, msg)
 	kept := m.kept[0]
 	f, ev := savedFile(t, m, savePath)
 	if !reflect.DeepEqual(ev, kept.Test) {
 		t.Errorf("the saved cascade scores %v, cost %v, reach %v; kept: %v, %v, %v", ev.Metrics, ev.Cost, ev.Reached, kept.Test.Metrics, kept.Test.Cost, kept.Test.Reached)
 	}
-	want := fmt.Sprintf("saved the best cascade to ./%s (test NDCG@10 %.4f, P@5 %.4f, cost %.4g)", savePath, ev.Metrics["ndcg@10"], ev.Metrics["p@5"], ev.Cost.Total)
-	if m.status != want || m.errLine {
-		t.Errorf("status after save: %q, want %q", m.status, want)
+	want := fmt.Sprintf("saved ./%s: test NDCG@10 %.4f, P@5 %.4f, cost %.4g", savePath, ev.Metrics["ndcg@10"], ev.Metrics["p@5"], ev.Cost.Total)
+	if !savedAt(m.status, before, after) || !strings.HasSuffix(m.status, " "+want) || m.errLine {
+		t.Errorf("status after save: %q, want the time then %q", m.status, want)
+	}
+	// A second save says so: the message is that of another time. The
+	// same message twice gave no sign that the second save happened.
+	first := m.status
+	msg.at = msg.at.Add(time.Second)
+	m, _ = update(t, m, msg)
+	if m.status == first || !strings.HasPrefix(m.status, msg.at.Format("15:04:05")+" ") {
+		t.Errorf("second save: %q after %q", m.status, first)
+	}
+	// It fits in 80 columns, the cost too (it was cut off there).
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if lines := strings.Split(m.View(), "\n"); !strings.Contains(lines[len(lines)-2], "cost ") {
+		t.Errorf("at 80 columns the save reads %q", lines[len(lines)-2])
 	}
 	// The parameters that made the cascade are recorded with it, with the
 	// base ensemble the workbench trained.
@@ -119,7 +147,7 @@ func TestSaveWhileRetraining(t *testing.T) {
 		t.Fatalf("s while retraining: %q", m.status)
 	}
 	m, _ = update(t, m, cmd())
-	if m.errLine || !strings.Contains(m.status, "saved the best cascade") {
+	if m.errLine || !strings.Contains(m.status, " saved ./"+savePath+":") {
 		t.Fatalf("status %q", m.status)
 	}
 	f, _ := savedFile(t, m, savePath)
@@ -202,8 +230,10 @@ func TestSaveKept(t *testing.T) {
 	if cmd == nil {
 		t.Fatalf("s in the compare view: %q", m.status)
 	}
-	m, _ = update(t, m, cmd())
-	if m.status != "saved the kept cascades to ./cronus-kept-1.json, ./cronus-kept-2.json" {
+	before := time.Now()
+	msg := cmd()
+	m, _ = update(t, m, msg)
+	if !savedAt(m.status, before, time.Now()) || !strings.HasSuffix(m.status, " saved the kept cascades to ./cronus-kept-1.json, ./cronus-kept-2.json") {
 		t.Errorf("status %q", m.status)
 	}
 	for _, k := range m.kept {

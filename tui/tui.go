@@ -307,22 +307,25 @@ func (m Model) savable() (savable, bool) {
 	return savable{}, false
 }
 
-// savedStatus reports what was saved: one cascade with its figures, as
-// `cronus eval --cascade FILE` gives them, or the kept cascades' files.
+// savedStatus reports what was saved and when (a second save of the same
+// cascade read as the first): one cascade's file with its figures, as
+// `cronus eval --cascade FILE` gives them, short enough for 80 columns, or
+// the kept cascades' files.
 func (m *Model) savedStatus(msg savedMsg) {
+	at := msg.at.Format(time.TimeOnly)
 	switch {
 	case msg.err != nil:
 		m.setStatus("save: "+msg.err.Error(), true)
 	case len(msg.files) == 1:
 		f := msg.files[0]
-		m.setStatus(fmt.Sprintf("saved %s to ./%s (%s NDCG@10 %s, P@5 %s, cost %s)", msg.what, f.path, f.split,
+		m.setStatus(fmt.Sprintf("%s saved ./%s: %s NDCG@10 %s, P@5 %s, cost %s", at, f.path, f.split,
 			metricValue(f.ev.Metrics, curveSpec), metricValue(f.ev.Metrics, "p@5"), strconv.FormatFloat(f.ev.Cost.Total, 'g', 4, 64)), false)
 	default:
 		paths := make([]string, len(msg.files))
 		for i, f := range msg.files {
 			paths[i] = "./" + f.path
 		}
-		m.setStatus(fmt.Sprintf("saved %s to %s", msg.what, strings.Join(paths, ", ")), false)
+		m.setStatus(fmt.Sprintf("%s saved %s to %s", at, msg.what, strings.Join(paths, ", ")), false)
 	}
 }
 

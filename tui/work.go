@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/cronus-ltr/cronus/data"
@@ -82,6 +83,7 @@ type (
 	savedMsg    struct {
 		what  string // "the best cascade", "the kept cascades"
 		files []saved
+		at    time.Time // when the files were written
 		err   error
 	}
 )
@@ -372,6 +374,7 @@ func saveCmd(what string, cs []savable, paths []string) tea.Cmd {
 			}
 			msg.files = append(msg.files, saved{path: paths[i], split: split, ev: cronus.Evaluate(w.e, s.c, d, w.costs.Cost, w.treeCost, reportSpecs)})
 		}
+		msg.at = time.Now()
 		return msg
 	}
 }
