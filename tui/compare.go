@@ -67,7 +67,7 @@ func (m Model) saveKept() (Model, tea.Cmd) {
 
 func metricValue(ms map[string]float64, key string) string {
 	if v, ok := ms[key]; ok {
-		return fmt.Sprintf("%.4f", v)
+		return fmt.Sprintf("%.3f", v) // as the status line and the compare view give it
 	}
 	return "–"
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -37,6 +38,11 @@ func TestKeepAndCompare(t *testing.T) {
 	}
 	if !strings.Contains(m.status, "kept #2 (λ 0.01, NDCG@10 ") || !strings.Contains(m.status, "cost ") {
 		t.Errorf("status %q", m.status)
+	}
+	// To 3 decimals, as the status line and the compare view give it (the
+	// message had 4 beside the status line's 3).
+	if want := fmt.Sprintf("NDCG@10 %.3f,", k.Test.Metrics["ndcg@10"]); !strings.Contains(m.status, want) {
+		t.Errorf("status %q, want %q", m.status, want)
 	}
 	// After an edit restarts the run, the snapshot shown is still the old
 	// run's until the new one reports: keep takes the old run's parameters.

@@ -84,7 +84,7 @@ func TestSaveBestCascade(t *testing.T) {
 	if !reflect.DeepEqual(ev, kept.Test) {
 		t.Errorf("the saved cascade scores %v, cost %v, reach %v; kept: %v, %v, %v", ev.Metrics, ev.Cost, ev.Reached, kept.Test.Metrics, kept.Test.Cost, kept.Test.Reached)
 	}
-	want := fmt.Sprintf("saved ./%s: test NDCG@10 %.4f, P@5 %.4f, cost %.4g", savePath, ev.Metrics["ndcg@10"], ev.Metrics["p@5"], ev.Cost.Total)
+	want := fmt.Sprintf("saved ./%s: test NDCG@10 %.3f, P@5 %.3f, cost %.4g", savePath, ev.Metrics["ndcg@10"], ev.Metrics["p@5"], ev.Cost.Total)
 	if !savedAt(m.status, before, after) || !strings.HasSuffix(m.status, " "+want) || m.errLine {
 		t.Errorf("status after save: %q, want the time then %q", m.status, want)
 	}

@@ -445,3 +445,23 @@ func TestStatusWholeItems(t *testing.T) {
 		}
 	}
 }
+
+// TestCurveTitleNamesMetric: the plot's title names the metric as the
+// status line, the compare view and the messages do (NDCG@10, P@5), not
+// by its key (ndcg@10).
+func TestCurveTitleNamesMetric(t *testing.T) {
+	pts, cur := samplePoints()
+	for _, c := range []struct {
+		metric, want string
+		width        int
+	}{
+		{"ndcg@10", "NDCG@10 versus cost per document", 80},
+		{"ndcg@10", "NDCG@10 vs cost/doc", 30},
+		{"p@5", "P@5 versus cost per document", 80},
+	} {
+		title := strings.Split(RenderCurve(pts, cur, c.metric, c.width, 20, PlainStyles()), "\n")[0]
+		if !strings.Contains(title, c.want) {
+			t.Errorf("%s at %d columns: title %q, want %q", c.metric, c.width, title, c.want)
+		}
+	}
+}

@@ -49,7 +49,9 @@ type pointSeries struct {
 // ordered along a curve and a cell shows one marker, the last drawn. Points
 // without a finite metric or cost are left out. A legend follows the axis.
 func RenderCurve(points []baseline.Point, current *baseline.Point, metric string, width, height int, st Styles) string {
-	title := st.Title.Render(pickTitle(width, metric+" versus cost per document (Figure 2)", metric+" vs cost/doc (Fig. 2)"))
+	// Named as the rest of the interface names metrics: NDCG@10, not the key ndcg@10.
+	name := strings.ToUpper(metric)
+	title := st.Title.Render(pickTitle(width, name+" versus cost per document (Figure 2)", name+" vs cost/doc (Fig. 2)"))
 	series := curveSeriesOf(points, metric)
 	var cur *baseline.Point
 	if current != nil && plottable(*current, metric) {
