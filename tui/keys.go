@@ -9,9 +9,9 @@ import (
 // keyHelp lists every key, for the help overlay; the help line shows the
 // first few.
 var keyHelp = []struct{ keys, what string }{
-	{"q, ctrl+c", "quit (cancels running work)"},
+	{"q, ctrl+c", "quit (cancels running work); while a value or a path is typed, only ctrl+c"},
 	{"?", "show or hide this help"},
-	{"o", "open the load screen: pick train, valid, test, costs and model files (tab field, ↑↓ move, enter pick, / type a path: enter or tab accepts, esc cancels; backspace up, l load, esc back)"},
+	{"o", "open the load screen: pick train, valid, test, costs and model files (tab, shift+tab field; ↑↓ or k/j move; enter pick or open a directory; backspace up; l or ctrl+l load; esc back; / types a path: enter or tab accepts, esc cancels, ctrl+u clears, ~ is home)"},
 	{"tab, shift+tab, 1-5", "switch pane (below 120×40)"},
 	{"↑, ↓/j", "select a parameter"},
 	{"←/h, →/l", "step it (λ, σ, ρ, ω⁺ ×1.5; K, leaves, relevant ±1; ε ±0.05; δ, col sample ±0.1; trees ±50)"},
@@ -23,7 +23,7 @@ var keyHelp = []struct{ keys, what string }{
 	{"s", "save the best cascade (the one k keeps) to ./" + savePath + "; in the compare view, the kept cascades to ./cronus-kept-N.json"},
 	{"k", "keep the best cascade for comparison (at most 4)"},
 	{"c", "show or hide the kept cascades side by side (esc hides)"},
-	{"w", "run a λ sweep (Algorithm 2 at 8 values of λ, plotted as the λ sweep); w again, r or a parameter change cancels it"},
+	{"w", "run a λ sweep (Algorithm 2 at 8 values of λ, plotted as the λ sweep); w again, r, a parameter change, loading data or q cancels it"},
 	{"e", "export the curves to ./" + curvesCSV + " and .svg"},
 }
 

@@ -535,3 +535,18 @@ func TestRunEndFits(t *testing.T) {
 		t.Errorf("after r, the end of the second run reads %q", m.status)
 	}
 }
+
+// TestHelpListsKeys: the help overlay lists what the keys do as README's
+// Key bindings section says: q is typed while a value or path is typed,
+// ctrl+u clears a typed path, the load screen's shift+tab, k/j and ctrl+l,
+// and everything that cancels a λ sweep. It left these out.
+func TestHelpListsKeys(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	help := strings.Join(strings.Fields(m.helpView(400)), " ")
+	for _, want := range []string{"only ctrl+c", "ctrl+u clears", "~ is home", "shift+tab field", "k/j move", "ctrl+l load", "loading data or q cancels it"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("the help lacks %q:\n%s", want, help)
+		}
+	}
+}
