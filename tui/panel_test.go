@@ -470,8 +470,10 @@ func TestPauseTruthful(t *testing.T) {
 	if m.running {
 		t.Fatal("the run did not end")
 	}
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
-	if s := statusOf(m); strings.HasPrefix(s, "paused") || !strings.Contains(s, "next run starts paused") {
+	// Whole at 80 columns: the note and what starts the next run.
+	if s := statusOf(m); strings.HasPrefix(s, "paused") || !strings.Contains(s, "next run starts paused") || strings.Contains(s, "…") {
 		t.Errorf("space after the run: %q", s)
 	}
 	m, _ = update(t, m, key("n"))

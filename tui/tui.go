@@ -517,9 +517,9 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		case m.paused && m.running:
 			m.setStatus("space resumes, n runs one step", false)
 		case m.paused && m.phase == phaseReady:
-			m.setStatus("no run to pause: the next one (r, or a parameter change) starts paused", false)
+			m.setStatus("r or a parameter change starts it (space undoes)", false)
 		case m.paused:
-			m.setStatus("only the optimisation pauses: it will start paused (space undoes)", false)
+			m.setStatus("only the optimisation pauses (space undoes)", false)
 		case m.running:
 			m.setStatus("resumed", false)
 		default:
