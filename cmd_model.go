@@ -31,9 +31,14 @@ func loadData(ctx context.Context, p *progress, name string, minFeatures int) (*
 // loadScoringData is loadData for data to be scored; with absentMissing
 // (--absent missing) left-out features read as missing values (NaN).
 func loadScoringData(ctx context.Context, p *progress, name string, minFeatures int, absentMissing bool) (*data.Dataset, error) {
+	return loadDataWith(ctx, p, name, data.ReadOptions{MinFeatures: minFeatures, AbsentMissing: absentMissing})
+}
+
+// loadDataWith reads a data set with progress and the options of with
+// (MinFeatures, AbsentMissing, LabelsOnly).
+func loadDataWith(ctx context.Context, p *progress, name string, with data.ReadOptions) (*data.Dataset, error) {
 	opt := p.readOptions(name)
-	opt.MinFeatures = minFeatures
-	opt.AbsentMissing = absentMissing
+	opt.MinFeatures, opt.AbsentMissing, opt.LabelsOnly = with.MinFeatures, with.AbsentMissing, with.LabelsOnly
 	d, err := data.LoadDataset(ctx, name, opt)
 	p.done()
 	if err != nil {
@@ -423,7 +428,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		minFeatures = cf.Ensemble.NumFeatures
 	}
-	d, err := loadScoringData(ctx, newProgress(stderr), *dataF, minFeatures, bool(*absent))
+	// Scores made elsewhere need only the labels and qids: a file of those
+	// alone is data enough for them.
+	d, err := loadDataWith(ctx, newProgress(stderr), *dataF,
+		data.ReadOptions{MinFeatures: minFeatures, AbsentMissing: bool(*absent), LabelsOnly: *scoresF != ""})
 	if err != nil {
 		return err
 	}

@@ -408,3 +408,54 @@ func trainJSON(t *testing.T, args ...string) (trainReport, string) {
 	}
 	return r, out
 }
+
+// TestFeaturelessData: a data file in which no line has a feature (a cost
+// file given as data) is refused by every command that reads features,
+// naming the file; eval --scores, which needs only labels and qids, takes it.
+func TestFeaturelessData(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	labels := filepath.Join(dir, "labels.txt")
+	os.WriteFile(labels, []byte("1 qid:1 # a\n0 qid:1 # b\n"), 0o644)
+	const costs = "builtin:mq2008/costs"
+	const why = ": no line has a feature (IDX:VAL)"
+	cases := []struct {
+		file string
+		args []string
+	}{
+		{costs, []string{"train", "--train", "builtin:mq2008/train", "--valid", costs, "--trees", "2", "--out", model}}, // was one query of 46 documents, exit 0
+		{labels, []string{"train", "--train", labels, "--trees", "2", "--out", model}},
+		{costs, []string{"inspect", costs}},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != 1 || !strings.Contains(errOut, c.file+why) {
+			t.Errorf("cronus %v: exit %d, stderr %q; want 1 with %q", c.args, code, errOut, c.file+why)
+		}
+	}
+	if _, err := os.Stat(model); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a model was written (stat: %v)", err)
+	}
+	// eval --scores: the relevant document ranked second, NDCG@10 = 1/log2(3).
+	scores := filepath.Join(dir, "s.txt")
+	os.WriteFile(scores, []byte("0.1\n0.5\n"), 0o644)
+	code, out, errOut := runCLI(t, "eval", "--scores", scores, "--data", labels, "--metrics", "ndcg@10", "--json")
+	if code != 0 {
+		t.Fatalf("eval --scores on labels only: exit %d: %s", code, errOut)
+	}
+	var r struct{ Metrics map[string]float64 }
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := r.Metrics["ndcg@10"], 1/math.Log2(3); math.Abs(got-want) > 1e-12 {
+		t.Errorf("ndcg@10 %g, want %g", got, want)
+	}
+	// A model reads features: the same file is refused.
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--trees", "2", "--out", model); code != 0 {
+		t.Fatalf("train: %s", errOut)
+	}
+	code, _, errOut = runCLI(t, "eval", "--model", model, "--data", labels)
+	if code != 1 || !strings.Contains(errOut, labels+why) {
+		t.Errorf("eval --model on labels only: exit %d, stderr %q", code, errOut)
+	}
+}

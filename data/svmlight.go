@@ -41,6 +41,12 @@ type ReadOptions struct {
 	// model's default_left): XGBoost's reading of a sparse file. It is for
 	// scoring; the tree learner bins NaN with the largest values.
 	AbsentMissing bool
+	// LabelsOnly accepts a file in which no line has a feature: labels,
+	// qids and document ids only, all a scorer of precomputed scores
+	// (eval --scores) needs. Without it such a file is refused: given as
+	// data, it is most likely another kind of file (a cost file's lines of
+	// one number read as labels alone).
+	LabelsOnly bool
 	// MemoryLimit is the most memory the data set may need, in bytes;
 	// 0 means the memory available on this machine.
 	MemoryLimit int64
@@ -88,7 +94,8 @@ type source struct {
 // comment, trimmed, is kept as the document id. Blank lines and lines whose
 // first non-blank character is '#' are skipped; LF or CRLF; a UTF-8 byte
 // order mark at the start of the text is skipped. Lines of one query must be
-// contiguous unless opt.Regroup is set.
+// contiguous unless opt.Regroup is set. Some line must have a feature unless
+// opt.LabelsOnly is set.
 //
 // Every error in the input is a *ParseError naming the file and line.
 func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, error) {
@@ -638,6 +645,15 @@ func read(ctx context.Context, src source, opt ReadOptions) (*Dataset, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if rd.maxIdx == 0 && !opt.LabelsOnly {
+		msg := "no line has a feature (IDX:VAL), only labels"
+		if rd.hasQID {
+			msg += " and qids"
+		} else {
+			msg += " (a cost file's lines of one number read so)"
+		}
+		return nil, &ParseError{File: src.name, Msg: msg + "; expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"}
 	}
 	return rd.assemble()
 }

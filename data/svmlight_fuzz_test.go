@@ -94,7 +94,7 @@ func refParse(in string, maxLine int, limit int64) *Dataset {
 		}
 		rows = append(rows, r)
 	}
-	if len(rows) == 0 || need(len(rows), maxIdx) > limit {
+	if len(rows) == 0 || maxIdx == 0 || need(len(rows), maxIdx) > limit {
 		return nil
 	}
 	d := &Dataset{HasQID: hasQID, Cols: make([][]float32, maxIdx)}

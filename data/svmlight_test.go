@@ -223,6 +223,11 @@ func TestReadErrors(t *testing.T) {
 		{"qid comes back", "1 qid:1 1:1\n1 qid:1 1:1\n0 qid:2 1:1\n0 qid:1 1:1\n", ReadOptions{}, `in.txt:4: qid 1 comes back after qid 2 (its documents were at lines 1-2); lines of one query must be contiguous (group them, e.g. with sort -s -k2,2; cronus inspect --regroup reads the file as it is)`},
 		{"empty file", "", ReadOptions{}, "in.txt: empty file; expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"},
 		{"only comments", "# nothing\n\n", ReadOptions{}, "in.txt: no documents (only blank or comment lines); expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"},
+		// A cost file given as data: its lines of one number are labels.
+		{"no features", "20\n# c\n10\n", ReadOptions{MinFeatures: 46},
+			"in.txt: no line has a feature (IDX:VAL), only labels (a cost file's lines of one number read so); expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"},
+		{"no features with qids", "1 qid:1 # a\n0 qid:2\n", ReadOptions{},
+			"in.txt: no line has a feature (IDX:VAL), only labels and qids; expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"},
 		{"binary junk", "1 qid:1 1:1\n\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ReadOptions{}, `in.txt:4: binary data (a NUL byte); expected SVMlight/LETOR text`},
 		{"binary junk no NUL", "\xff\xfe\x01\x02 junk\n", ReadOptions{}, `in.txt:1: label "\xff\xfe\x01\x02" is not a number; expected a finite number`},
 		{"long line", "1 qid:1 1:1\n" + long, ReadOptions{maxLine: 64}, `in.txt:2: line longer than 64 B; expected one document per line`},
@@ -247,6 +252,26 @@ func TestReadErrors(t *testing.T) {
 				t.Errorf("error is %T, want *ParseError", err)
 			}
 		})
+	}
+}
+
+// TestReadLabelsOnly: with LabelsOnly a file without features reads as its
+// labels, qids and ids; one feature on one line is enough without it.
+func TestReadLabelsOnly(t *testing.T) {
+	d, err := readString(t, "1 qid:1 # a\n0 qid:1\n2 qid:5 # c\n", ReadOptions{LabelsOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.NumFeatures() != 0 || !reflect.DeepEqual(d.Labels, []float32{1, 0, 2}) ||
+		!reflect.DeepEqual(d.QueryIDs, []int64{1, 5}) || !reflect.DeepEqual(d.QueryOffsets, []int{0, 2, 3}) || d.DocID(2) != "c" {
+		t.Errorf("got %d features, labels %v, qids %v, offsets %v, id %q", d.NumFeatures(), d.Labels, d.QueryIDs, d.QueryOffsets, d.DocID(2))
+	}
+	d, err = readString(t, "1 qid:1\n0 qid:1 3:0.5\n", ReadOptions{MinFeatures: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.FileFeatures != 3 || d.NumFeatures() != 5 || d.Cols[2][1] != 0.5 {
+		t.Errorf("one feature on one line: FileFeatures %d, %d features", d.FileFeatures, d.NumFeatures())
 	}
 }
 
