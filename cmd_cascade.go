@@ -63,20 +63,20 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	fs.Float64Var(&cf.tg.NegMultiply, "neg-multiply", cf.tg.NegMultiply, "extra factor on ω⁻, in place of replicating negatives")
 	fs.BoolVar(&cf.tg.Graded, "graded", false, "graded targets: a positive's target is 2^(label−r+1) − 1 (1 at the threshold, 3 a grade above, …) instead of the paper's +1")
 	fs.StringVar(&cf.rule, "rule", cronus.RuleTopM, "exit `rule`: top-m (a query's m best documents at a stage never exit there; the optimiser trains for it; the workbench's rule) or global (the paper: exit when the score < θ_k)")
-	fs.IntVar(&cf.topM, "top-m", 5, "documents per query that always go on, under --rule top-m")
+	fs.IntVar(&cf.topM, "top-m", 5, "documents per query that always go on, under --rule top-m (not with --rule global)")
 	fs.IntVar(&cf.cycles, "cycles", 10, "cycles of the cyclic optimisation (0 = initialisation only)")
 	fs.BoolVar(&cf.joint, "joint-entry", false, "solve each stage's convex problem to its optimum: trees sharing a feature nobody has paid for may enter together (default: each tree must pay the whole feature alone; raises λ_max)")
 	cf.absent = newAbsentFlag(fs)
-	fs.StringVar(&cf.rhos, "rhos", defaultRhos, "ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4), at each λ for sweep; one value = no choice; not used when --rho1 or --rhoK is given")
+	fs.StringVar(&cf.rhos, "rhos", defaultRhos, "ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4), at each λ for sweep; one value = no choice; not with --rho1 or --rhoK, which give ρ instead")
 	return cf
 }
 
 // rhoGrid returns the ρ grid to choose from (nil: keep --rho1/--rhoK). An
-// explicit --rho1 or --rhoK turns the default grid off; an explicit --rhos
-// wins over both. fs must be parsed.
+// explicit --rho1 or --rhoK turns the default grid off (check refuses them
+// with an explicit --rhos). fs must be parsed.
 func (cf *cascadeFlags) rhoGrid(fs *flag.FlagSet) ([]float64, error) {
 	explicit := explicitFlags(fs)
-	if (explicit["rho1"] || explicit["rhoK"]) && !explicit["rhos"] {
+	if explicit["rho1"] || explicit["rhoK"] {
 		return nil, nil
 	}
 	rhos, err := parseRhos(cf.rhos)
@@ -86,7 +86,16 @@ func (cf *cascadeFlags) rhoGrid(fs *flag.FlagSet) ([]float64, error) {
 	return rhos, nil
 }
 
-func (cf *cascadeFlags) check() error {
+// check refuses missing, out-of-range and contradictory flags; fs must be
+// parsed (a flag left at its default is not given).
+func (cf *cascadeFlags) check(fs *flag.FlagSet) error {
+	explicit := explicitFlags(fs)
+	var rhoFlags []string
+	for _, name := range []string{"rho1", "rhoK"} {
+		if explicit[name] {
+			rhoFlags = append(rhoFlags, "--"+name)
+		}
+	}
 	switch {
 	case cf.model == "" || cf.train == "" || cf.valid == "" || cf.costs == "":
 		return usageError{"--model, --train, --valid and --costs are required"}
@@ -94,6 +103,12 @@ func (cf *cascadeFlags) check() error {
 		return usageError{"--rule must be global or top-m"}
 	case cf.rule == cronus.RuleTopM && cf.topM < 1:
 		return usageError{"--top-m must be at least 1"}
+	case cf.rule == cronus.RuleGlobal && explicit["top-m"]:
+		return usageError{"--top-m and --rule global conflict: --top-m applies to --rule top-m; under global a document exits on its score alone"}
+	case explicit["rhos"] && len(rhoFlags) > 0:
+		// Either ρ is chosen from the grid or it is given; the one given
+		// would be dropped without a word.
+		return usageError{fmt.Sprintf("--rhos conflicts with %s: give the ρ grid to choose from (--rhos) or the ρ to use (--rho1, --rhoK), not both", strings.Join(rhoFlags, " and "))}
 	case cf.cycles < 0:
 		return usageError{"--cycles must be >= 0"}
 	case !data.ValidCost(cf.treeCost):
@@ -337,7 +352,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		cf.par.K = len(warm.Stages)
 	}
-	if err := cf.check(); err != nil {
+	if err := cf.check(fs); err != nil {
 		return err
 	}
 	if err := checkOutputs(append(cf.inputs(), cf.warm), *out, *traceF); err != nil {
@@ -539,7 +554,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *exitEvery < 1 {
 		return usageError{fmt.Sprintf("--exit-every must be at least 1 (got %d)", *exitEvery)}
 	}
-	if err := cf.check(); err != nil {
+	if err := cf.check(fs); err != nil {
 		return err
 	}
 	if err := checkPlot(*plot); err != nil {

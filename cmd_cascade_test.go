@@ -175,11 +175,28 @@ func TestCascadeErrors(t *testing.T) {
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rhos", "0.01,500"}, "numbers in [0, 100]"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rhos", "101"}, "numbers in [0, 100]"},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x.csv", "--plot", "x.jpg"}, "use a .svg or .png file"},
+		// Contradictions, accepted before: --top-m was ignored, and --rhos
+		// dropped --rho1 and --rhoK.
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rule", "global", "--top-m", "3"}, "--top-m and --rule global conflict"},
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--top-m", "5", "--rule", "global"}, "--top-m and --rule global conflict"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rhos", "0.01", "--rho1", "0.02"}, "--rhos conflicts with --rho1: give"},
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rhoK", "0.1", "--rhos", "0.01,0.02"}, "--rhos conflicts with --rhoK: give"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rho1", "0.1", "--rhoK", "0.1", "--rhos", "0.1"}, "--rhos conflicts with --rho1 and --rhoK"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(t, c.args...)
 		if code != 2 || !strings.Contains(errOut, c.err) {
 			t.Errorf("cronus %v: exit %d, stderr %q; want 2 with %q", c.args, code, errOut, c.err)
+		}
+	}
+	// Each flag alone, or at its default, is no contradiction: these pass
+	// the checks and fail on the missing model file.
+	for _, extra := range [][]string{{"--rule", "global"}, {"--rule", "top-m", "--top-m", "3"}, {"--rho1", "0.1", "--rhoK", "0.1"}, {"--rhos", "0.01"}} {
+		for _, cmd := range []string{"cascade", "sweep"} {
+			args := append([]string{cmd, "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", filepath.Join(t.TempDir(), "x")}, extra...)
+			if code, _, errOut := runCLI(t, args...); code != 1 {
+				t.Errorf("cronus %v: exit %d, stderr %q; want 1 (no model file)", args, code, errOut)
+			}
 		}
 	}
 	// A missing output directory is refused before any work.

@@ -90,8 +90,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&p.MaxBins, "max-bins", p.MaxBins, "histogram bins per feature (2-255)")
 	fs.IntVar(&p.EarlyStop, "early-stop", p.EarlyStop, "stop after `R` trees without a better validation metric (0 = off; needs --valid); keeps the best")
 	metricF := fs.String("metric", p.Metric.String(), "evaluation `metric` (ndcg@10, p@5, err@3, rbp@0.8, map)")
-	fs.IntVar(&p.Truncation, "truncation", p.Truncation, "lambdarank: pairs whose better-placed document is in the top `K`")
-	fs.Float64Var(&p.Sigma, "sigma", p.Sigma, "lambdarank: sigmoid parameter")
+	fs.IntVar(&p.Truncation, "truncation", p.Truncation, "lambdarank, all pairs: pairs whose better-placed document is in the top `K`")
+	fs.Float64Var(&p.Sigma, "sigma", p.Sigma, "lambdarank, all pairs: sigmoid parameter")
 	fs.IntVar(&p.PairSample, "pair-sample", p.PairSample, "lambdarank: 0 = every pair within the truncation (LightGBM); `K` > 0 = K partners drawn per document, as XGBoost's rank:ndcg")
 	fs.Uint64Var(&p.Seed, "seed", p.Seed, "random `seed` for subsampling")
 	out := fs.String("out", "", "model `FILE` to write (required)")
@@ -111,6 +111,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := p.Validate(); err != nil {
 		return usageError{err.Error()}
+	}
+	if err := checkRankFlags(fs, p); err != nil {
+		return err
 	}
 	if p.EarlyStop > 0 && *validF == "" {
 		// Without validation data there is no metric to watch: the flag
@@ -294,6 +297,24 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	return writeJSON(stdout, report)
+}
+
+// checkRankFlags refuses LambdaMART's flags where they would be ignored:
+// with another objective, and --truncation and --sigma with sampled pairs,
+// which draw partners from the whole list with σ = 1 (XGBoost's rank:ndcg).
+// fs must be parsed (a flag left at its default is not given).
+func checkRankFlags(fs *flag.FlagSet, p boost.Params) error {
+	explicit := explicitFlags(fs)
+	for _, name := range []string{"truncation", "sigma", "pair-sample"} {
+		switch {
+		case !explicit[name]:
+		case p.Objective != boost.LambdaRank:
+			return usageError{fmt.Sprintf("--%s and --objective %s conflict: --%s applies to --objective lambdarank only", name, p.Objective, name)}
+		case p.PairSample > 0 && name != "pair-sample":
+			return usageError{fmt.Sprintf("--%s and --pair-sample %d conflict: sampled pairs take partners from the whole list with σ = 1; --%s applies to all pairs (--pair-sample 0)", name, p.PairSample, name)}
+		}
+	}
+	return nil
 }
 
 // countSet counts the non-empty strings.

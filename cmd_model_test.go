@@ -217,6 +217,17 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"train", "--train", "builtin:mq2008/train", "--objective", "ranknet", "--out", "m.json"}, 2, `unknown objective "ranknet"`},
 		{[]string{"train", "--train", "builtin:mq2008/train", "--leaves", "1", "--out", "m.json"}, 2, "leaves must be at least 2"},
 		{[]string{"train", "--train", "builtin:mq2008/train", "--metric", "ndcg@0", "--out", "m.json"}, 2, "ndcg@0"},
+		// LambdaMART's flags where they would be ignored (accepted before).
+		{[]string{"train", "--train", "builtin:mq2008/train", "--objective", "regression", "--sigma", "2", "--out", filepath.Join(dir, "m.json")}, 2, "--sigma and --objective regression conflict: --sigma applies to --objective lambdarank only"},
+		{[]string{"train", "--train", "builtin:mq2008/train", "--truncation", "10", "--objective", "binary", "--out", filepath.Join(dir, "m.json")}, 2, "--truncation and --objective binary conflict"},
+		{[]string{"train", "--train", "builtin:mq2008/train", "--objective", "regression", "--pair-sample", "0", "--out", filepath.Join(dir, "m.json")}, 2, "--pair-sample and --objective regression conflict"},
+		{[]string{"train", "--train", "builtin:mq2008/train", "--pair-sample", "1", "--truncation", "10", "--out", filepath.Join(dir, "m.json")}, 2, "--truncation and --pair-sample 1 conflict"},
+		{[]string{"train", "--train", "builtin:mq2008/train", "--sigma", "2", "--pair-sample", "3", "--out", filepath.Join(dir, "m.json")}, 2, "--sigma and --pair-sample 3 conflict"},
+		// Alone, or with the defaults, they are no contradiction: these pass
+		// the checks and fail on the missing training file.
+		{[]string{"train", "--train", bad + ".none", "--objective", "regression", "--out", filepath.Join(dir, "m.json")}, 1, bad + ".none"},
+		{[]string{"train", "--train", bad + ".none", "--pair-sample", "1", "--out", filepath.Join(dir, "m.json")}, 1, bad + ".none"},
+		{[]string{"train", "--train", bad + ".none", "--pair-sample", "0", "--truncation", "10", "--sigma", "2", "--out", filepath.Join(dir, "m.json")}, 1, bad + ".none"},
 		{[]string{"eval", "--data", "builtin:mq2008/test"}, 2, "exactly one of --model FILE, --scores FILE and --cascade FILE"},
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test"}, 1, bad + `:2: score "x" is not a number`},
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test"}, 1, bad},
