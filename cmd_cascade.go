@@ -148,8 +148,10 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		// costs minutes for nothing (1,000 stages of 30 trees).
 		return nil, usageError{fmt.Sprintf("--stages %d: the model %s has %d trees; use at most that many stages", cf.par.K, cf.model, n)}
 	}
-	if cf.warmE != nil && !sameTrees(s.e, cf.warmE) { // before reading the data
-		return nil, fmt.Errorf("%s was optimised on another ensemble than %s (%d trees, against %d)", cf.warm, cf.model, len(cf.warmE.Trees), len(s.e.Trees))
+	if cf.warmE != nil { // before reading the data
+		if d := treesDiffer(cf.warmE, s.e); d != "" {
+			return nil, fmt.Errorf("%s was optimised on another ensemble than %s: %s", cf.warm, cf.model, d)
+		}
 	}
 	p := newProgress(stderr)
 	for _, l := range []struct {
@@ -661,10 +663,23 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// sameTrees reports whether a and b have the same trees (a cascade's stages
-// score with the trees' leaf values, not the base score).
-func sameTrees(a, b *tree.Ensemble) bool {
-	return reflect.DeepEqual(a.Trees, b.Trees)
+// treesDiffer says how the trees of b differ from those of a, "" when they
+// are the same (a cascade's stages score with the trees' leaf values, not
+// the base score): their number, or the first tree that differs and how.
+func treesDiffer(a, b *tree.Ensemble) string {
+	n := len(a.Trees)
+	if n != len(b.Trees) {
+		return fmt.Sprintf("%d trees, against %d", n, len(b.Trees))
+	}
+	for i := range a.Trees {
+		switch ta, tb := &a.Trees[i], &b.Trees[i]; {
+		case !reflect.DeepEqual(ta.Nodes, tb.Nodes):
+			return fmt.Sprintf("both have %d trees, but tree %d of %d splits differently", n, i+1, n)
+		case !reflect.DeepEqual(ta.Leaves, tb.Leaves):
+			return fmt.Sprintf("both have %d trees, but the leaf values of tree %d of %d differ", n, i+1, n)
+		}
+	}
+	return ""
 }
 
 // traceLog collects the JSON lines of `cascade --trace`, one per

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
 // trainShallow trains trees depth-2 regression trees on the built-in
@@ -480,8 +481,44 @@ func TestCascadeWarm(t *testing.T) {
 	other := trainShallow(t, filepath.Join(dir, "o"), 20)
 	data[1] = other
 	if code, _, errOut := runCLI(t, append([]string{"cascade", "--warm", cold, "--out", warm}, data...)...); code != 1 ||
-		!strings.Contains(errOut, cold+" was optimised on another ensemble than "+other) {
+		!strings.Contains(errOut, cold+" was optimised on another ensemble than "+other+": 30 trees, against 20") {
 		t.Errorf("another model: exit %d %q", code, errOut)
+	}
+	// Another model of as many trees: the message says which tree differs
+	// (it said "30 trees, against 30"). A smaller learning rate scales the
+	// first tree's leaves and keeps its splits (regression from the mean).
+	same := filepath.Join(dir, "o", "same.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--objective", "regression", "--trees", "30",
+		"--leaves", "4", "--max-depth", "2", "--learning-rate", "0.05", "--out", same); code != 0 {
+		t.Fatal(errOut)
+	}
+	data[1] = same
+	if code, _, errOut := runCLI(t, append([]string{"cascade", "--warm", cold, "--out", warm}, data...)...); code != 1 ||
+		!strings.Contains(errOut, cold+" was optimised on another ensemble than "+same+": both have 30 trees, but the leaf values of tree 1 of 30 differ") {
+		t.Errorf("another model of 30 trees: exit %d %q", code, errOut)
+	}
+}
+
+func TestTreesDiffer(t *testing.T) {
+	leaf := func(v ...float64) tree.Tree { return tree.Tree{Leaves: v} }
+	split := func(f int32, l, r float64) tree.Tree {
+		return tree.Tree{Nodes: []tree.Node{{Feature: f, Threshold: 0.5, Left: tree.Leaf(0), Right: tree.Leaf(1)}}, Leaves: []float64{l, r}}
+	}
+	a := &tree.Ensemble{Trees: []tree.Tree{leaf(1), split(0, 1, 2), split(1, 3, 4)}}
+	cases := []struct {
+		b    []tree.Tree
+		want string
+	}{
+		{[]tree.Tree{leaf(1), split(0, 1, 2), split(1, 3, 4)}, ""},
+		{[]tree.Tree{leaf(1), split(0, 1, 2)}, "3 trees, against 2"},
+		{[]tree.Tree{leaf(1), split(2, 1, 2), split(1, 3, 5)}, "both have 3 trees, but tree 2 of 3 splits differently"},
+		{[]tree.Tree{leaf(1), split(0, 1, 2), split(1, 3, 5)}, "both have 3 trees, but the leaf values of tree 3 of 3 differ"},
+	}
+	for _, c := range cases {
+		// The base score is not the trees': a cascade does not use it.
+		if got := treesDiffer(a, &tree.Ensemble{Trees: c.b, Base: 7}); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
 	}
 }
 

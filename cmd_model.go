@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -330,7 +329,7 @@ func countSet(xs ...string) int {
 
 // readScores reads one score per line, as `cronus predict` writes them.
 func readScores(path string, want int) ([]float64, error) {
-	f, err := os.Open(path)
+	f, err := data.OpenFile(path, "a file of scores, one per line")
 	if err != nil {
 		return nil, err
 	}

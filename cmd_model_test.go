@@ -470,3 +470,34 @@ func TestFeaturelessData(t *testing.T) {
 		t.Errorf("eval --model on labels only: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestUnreadableInputs: a missing file or a directory given as an input is
+// named with the reason in plain words, not in Go's ("stat F: no such file
+// or directory", "read D: is a directory", and for a cost file
+// "D:1: cannot read the line: read D: is a directory").
+func TestUnreadableInputs(t *testing.T) {
+	dir := t.TempDir()
+	none := filepath.Join(dir, "none.txt")
+	test := "builtin:mq2008/test"
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"inspect", none}, none + ": no such file"},
+		{[]string{"inspect", dir}, dir + ": is a directory, expected an SVMlight/LETOR file"},
+		{[]string{"inspect", test, "--costs", dir}, dir + ": is a directory, expected a cost file"},
+		{[]string{"inspect", test, "--costs", none}, none + ": no such file"},
+		{[]string{"predict", "--model", dir, "--data", test}, dir + ": is a directory, expected a model file"},
+		{[]string{"eval", "--model", none, "--data", test}, none + ": no such file"},
+		{[]string{"eval", "--scores", dir, "--data", test}, dir + ": is a directory, expected a file of scores, one per line"},
+		{[]string{"eval", "--cascade", dir, "--data", test}, dir + ": is a directory, expected a cascade file"},
+		{[]string{"import", "--from", "lightgbm", dir, "--out", filepath.Join(dir, "m.json")}, dir + ": is a directory, expected a LightGBM text model"},
+		{[]string{"import", "--from", "xgboost", none, "--out", filepath.Join(dir, "m.json")}, none + ": no such file"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(t, c.args...)
+		if want := "cronus " + c.args[0] + ": " + c.want + "\n"; code != 1 || errOut != want {
+			t.Errorf("cronus %v: exit %d, stderr %q; want 1 with %q", c.args, code, errOut, want)
+		}
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,7 +138,7 @@ func (c *Costs) Warning() string {
 // its magic bytes, not its name). See ReadCosts for the format and for
 // numFeatures.
 func ReadCostsFile(path string, numFeatures int) (*Costs, error) {
-	f, err := os.Open(path)
+	f, err := OpenFile(path, "a cost file")
 	if err != nil {
 		return nil, err
 	}

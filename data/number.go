@@ -121,7 +121,8 @@ func parseFloat32(s []byte) (v float32, ok bool) {
 	return v, true
 }
 
-// parseInt64 parses an optionally signed decimal integer.
+// parseInt64 parses an optionally signed decimal integer of at most 18
+// digits (maxInt18).
 func parseInt64(s []byte) (int64, bool) {
 	i := 0
 	neg := false
@@ -144,6 +145,24 @@ func parseInt64(s []byte) (int64, bool) {
 		n = -n
 	}
 	return n, true
+}
+
+// maxInt18 is the largest integer parseInt64 reads: 18 digits.
+const maxInt18 = 999_999_999_999_999_999
+
+// isInteger reports whether s is an optional sign and one or more digits,
+// however many: for messages, to tell a number parseInt64 cannot hold
+// from one that is not an integer at all.
+func isInteger(s []byte) bool {
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(s) > 0
 }
 
 // parseFloat64 parses a decimal number for messages (not the hot path).

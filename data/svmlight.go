@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -99,12 +100,13 @@ type source struct {
 //
 // Every error in the input is a *ParseError naming the file and line.
 func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, error) {
+	const what = "an SVMlight/LETOR file"
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, &OpenError{Path: path, What: what, Err: err}
 	}
 	if st.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory, expected an SVMlight/LETOR file", path)
+		return nil, &OpenError{Path: path, What: what, Err: syscall.EISDIR}
 	}
 	if !st.Mode().IsRegular() {
 		// A pipe (/dev/stdin, <(…)) can be read once, and the reader makes
@@ -121,7 +123,7 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 		return d, err
 	}
 	src := source{name: path, size: st.Size(), open: func() (io.ReadCloser, error) {
-		f, err := os.Open(path)
+		f, err := OpenFile(path, what)
 		if err != nil {
 			return nil, err
 		}
@@ -139,7 +141,7 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 // interrupted command waiting. The deadline interrupts the read of a pipe
 // (which Go's poller holds); a file it cannot interrupt is read to its end.
 func readPipe(ctx context.Context, path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := OpenFile(path, "an SVMlight/LETOR file")
 	if err != nil {
 		return nil, err
 	}
@@ -712,7 +714,10 @@ func (rd *reader) parseChunk(c chunk) error {
 				return rd.errorf(line, "qid on this line, but the first document (line %d) has none; expected qid on every line or on none", rd.firstQ)
 			}
 			q, ok := parseInt64(tok[4:])
-			if !ok {
+			switch {
+			case !ok && isInteger(tok[4:]):
+				return rd.errorf(line, "qid %s has more than 18 digits; expected an integer from -%d to %d", quoteToken(string(tok[4:])), maxInt18, maxInt18)
+			case !ok:
 				return rd.errorf(line, "qid %s is not an integer", quoteToken(string(tok[4:])))
 			}
 			rd.qids[doc] = q
@@ -734,6 +739,8 @@ func (rd *reader) parseChunk(c chunk) error {
 			}
 			idx64, ok := parseInt64(tok[:colon])
 			switch {
+			case !ok && isInteger(tok[:colon]):
+				return rd.errorf(line, "feature index %s has more than 18 digits; expected IDX:VALUE with IDX from 1 to %d", quoteToken(string(tok[:colon])), MaxFeatureIndex)
 			case !ok:
 				return rd.errorf(line, "feature index %s is not an integer; expected IDX:VALUE with IDX from 1", quoteToken(string(tok[:colon])))
 			case idx64 < 1:

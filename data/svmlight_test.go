@@ -213,6 +213,13 @@ func TestReadErrors(t *testing.T) {
 		{"qid after none", "1 1:1\n0 qid:3 1:1\n", ReadOptions{}, `in.txt:2: qid on this line, but the first document (line 1) has none; expected qid on every line or on none`},
 		{"qid not integer", "1 qid:1 1:1\n1 qid:x1 1:1\n", ReadOptions{}, `in.txt:2: qid "x1" is not an integer`},
 		{"qid float", "1 qid:1.5 1:1\n", ReadOptions{}, `in.txt:1: qid "1.5" is not an integer`},
+		// Integers, too long to hold (said "is not an integer").
+		{"qid 20 digits", "1 qid:1 1:1\n1 qid:99999999999999999999 1:1\n", ReadOptions{},
+			`in.txt:2: qid "99999999999999999999" has more than 18 digits; expected an integer from -999999999999999999 to 999999999999999999`},
+		{"qid 19 digits negative", "1 qid:-1000000000000000000 1:1\n", ReadOptions{},
+			`in.txt:1: qid "-1000000000000000000" has more than 18 digits; expected an integer from -999999999999999999 to 999999999999999999`},
+		{"index 20 digits", "1 qid:1 99999999999999999999:1\n", ReadOptions{},
+			`in.txt:1: feature index "99999999999999999999" has more than 18 digits; expected IDX:VALUE with IDX from 1 to 10000000`},
 		{"index zero", "1 qid:1 0:1\n", ReadOptions{}, `in.txt:1: feature index 0: indices start at 1`},
 		{"index negative", "1 qid:1 -2:1\n", ReadOptions{}, `in.txt:1: feature index -2: indices start at 1`},
 		{"index too big", "1 qid:1 10000001:1\n", ReadOptions{}, `in.txt:1: feature index 10000001 is above the limit of 10000000`},

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -63,7 +62,7 @@ func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) 
 // metric. Errors name the file and line ("curve.csv:3: cost: "x" is not a
 // number").
 func ReadCSV(path string) ([]Point, error) {
-	f, err := os.Open(path)
+	f, err := data.OpenFile(path, "a curve (CSV) file")
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/cronus-ltr/cronus/data"
@@ -405,7 +404,7 @@ func encodeFile(f *File) ([]byte, error) {
 // on the result. Errors name the file, and for malformed JSON the line and
 // column.
 func ReadFile(path string) (*File, error) {
-	b, err := os.ReadFile(path)
+	b, err := data.ReadWhole(path, "a cascade file")
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package cronus
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -261,8 +263,12 @@ func TestFileMalformed(t *testing.T) {
 			t.Errorf("%s: error %q, want %q after the path", tc.name, err, tc.want)
 		}
 	}
-	if _, err := ReadFile(filepath.Join(dir, "missing.json")); !os.IsNotExist(err) {
+	missing := filepath.Join(dir, "missing.json")
+	if _, err := ReadFile(missing); !errors.Is(err, fs.ErrNotExist) || err.Error() != missing+": no such file" {
 		t.Errorf("missing file: %v", err)
+	}
+	if _, err := ReadFile(dir); err == nil || err.Error() != dir+": is a directory, expected a cascade file" {
+		t.Errorf("directory: %v", err)
 	}
 }
 

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cronus-ltr/cronus/data"
 )
 
 // lgbZero is LightGBM's kZeroThreshold, the C++ float 1e-35f: with missing
@@ -450,17 +451,19 @@ func ImportFile(from, path string) (*Ensemble, map[string]any, error) {
 // ImportFileWith is ImportFile with the options for an XGBoost model.
 func ImportFileWith(from, path string, xgbOpt XGBoostOptions) (*Ensemble, map[string]any, error) {
 	var imp func(io.Reader, string) (*Ensemble, map[string]any, error)
+	var what string
 	switch from {
 	case "lightgbm":
-		imp = ImportLightGBM
+		imp, what = ImportLightGBM, "a LightGBM text model"
 	case "xgboost":
 		imp = func(r io.Reader, name string) (*Ensemble, map[string]any, error) {
 			return ImportXGBoostWith(r, name, xgbOpt)
 		}
+		what = "an XGBoost JSON model"
 	default:
 		return nil, nil, fmt.Errorf("unknown model library %q (want lightgbm or xgboost)", from)
 	}
-	f, err := os.Open(path)
+	f, err := data.OpenFile(path, what)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/cronus-ltr/cronus/data"
@@ -311,11 +310,11 @@ func writeFileAtomic(path string, b []byte) error {
 // on the result. Errors name the file, and for malformed JSON the line and
 // column.
 func ReadModel(path string) (*Model, error) {
-	data, err := os.ReadFile(path)
+	b, err := data.ReadWhole(path, "a model file")
 	if err != nil {
 		return nil, err
 	}
-	m, err := parseModel(data)
+	m, err := parseModel(b)
 	if err != nil {
 		return nil, FileError(path, err)
 	}

@@ -1,0 +1,76 @@
+package data
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// OpenError is a file that cannot be opened or read, said plainly and
+// naming it ("m.json: no such file", "runs: is a directory, expected a
+// model file") rather than in the system's words ("open m.json: no such
+// file or directory"). It wraps the system's error, so that
+// errors.Is(err, fs.ErrNotExist) still holds.
+type OpenError struct {
+	Path string
+	What string // what the file should be ("a model file"); "" if unknown
+	Err  error
+}
+
+func (e *OpenError) Error() string {
+	switch {
+	case errors.Is(e.Err, fs.ErrNotExist):
+		return e.Path + ": no such file"
+	case errors.Is(e.Err, syscall.EISDIR):
+		if e.What == "" {
+			return e.Path + ": is a directory, expected a file"
+		}
+		return e.Path + ": is a directory, expected " + e.What
+	case errors.Is(e.Err, syscall.ENOTDIR):
+		return e.Path + ": no such file (a part of the path is not a directory)"
+	case errors.Is(e.Err, fs.ErrPermission):
+		return e.Path + ": cannot be read (permission denied)"
+	}
+	// The reason without Go's "open PATH: " prefix.
+	msg := e.Err.Error()
+	var pe *fs.PathError
+	if errors.As(e.Err, &pe) {
+		msg = pe.Err.Error()
+	}
+	return e.Path + ": cannot be read: " + msg
+}
+
+func (e *OpenError) Unwrap() error { return e.Err }
+
+// OpenFile opens path for reading, a file of the kind what names ("a model
+// file", for messages). A missing file, a directory or a file that cannot
+// be opened is a *OpenError.
+func OpenFile(path, what string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &OpenError{Path: path, What: what, Err: err}
+	}
+	// A directory opens, and only its first read fails.
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, &OpenError{Path: path, What: what, Err: syscall.EISDIR}
+	}
+	return f, nil
+}
+
+// ReadWhole reads the whole of path, as os.ReadFile does, with the errors
+// of OpenFile.
+func ReadWhole(path, what string) ([]byte, error) {
+	f, err := OpenFile(path, what)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, &OpenError{Path: path, What: what, Err: err}
+	}
+	return b, nil
+}

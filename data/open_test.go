@@ -1,0 +1,56 @@
+package data
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestOpenErrors: a file that cannot be read is named, with the reason in
+// plain words (it read "stat none.txt: no such file or directory", and for
+// a directory "read adir: is a directory" or, from a cost file,
+// "adir:1: cannot read the line: read adir: is a directory").
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.txt")
+	os.WriteFile(file, []byte("1\n"), 0o644)
+	none := filepath.Join(dir, "none.txt")
+	under := filepath.Join(file, "x")
+	read := map[string]func(string) error{
+		"OpenFile": func(p string) error {
+			f, err := OpenFile(p, "a model file")
+			if err == nil {
+				f.Close()
+			}
+			return err
+		},
+		"ReadWhole":     func(p string) error { _, err := ReadWhole(p, "a model file"); return err },
+		"ReadFile":      func(p string) error { _, err := ReadFile(context.Background(), p, ReadOptions{}); return err },
+		"ReadCostsFile": func(p string) error { _, err := ReadCostsFile(p, 0); return err },
+	}
+	what := map[string]string{"OpenFile": "a model file", "ReadWhole": "a model file", "ReadFile": "an SVMlight/LETOR file", "ReadCostsFile": "a cost file"}
+	for name, f := range read {
+		cases := []struct {
+			path, want string
+			notExist   bool
+		}{
+			{none, none + ": no such file", true},
+			{dir, dir + ": is a directory, expected " + what[name], false},
+			{under, under + ": no such file (a part of the path is not a directory)", false},
+		}
+		for _, c := range cases {
+			err := f(c.path)
+			if err == nil || err.Error() != c.want {
+				t.Errorf("%s(%s): got %v, want %s", name, c.path, err, c.want)
+			}
+			if errors.Is(err, os.ErrNotExist) != c.notExist {
+				t.Errorf("%s(%s): errors.Is(err, os.ErrNotExist) = %v", name, c.path, !c.notExist)
+			}
+		}
+	}
+	if b, err := ReadWhole(file, "a model file"); err != nil || string(b) != "1\n" {
+		t.Errorf("ReadWhole of a file: %q, %v", b, err)
+	}
+}
