@@ -183,7 +183,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *jsonOut {
 		return json.NewEncoder(stdout).Encode(map[string]any{
 			"out": *out, "queries": o.Queries, "docs": docs, "features": o.Features,
-			"seed": o.Seed, "world": o.World, "bytes": st.Size(), "seconds": time.Since(start).Seconds(),
+			"seed": o.Seed, "world": o.WorldSeed(), "bytes": st.Size(), "seconds": time.Since(start).Seconds(),
 		})
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d queries, %d documents, %d features, %.1f MB in %.1fs\n",

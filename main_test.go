@@ -154,3 +154,26 @@ func TestGenReproducibleAndReadable(t *testing.T) {
 		t.Errorf("directory holds %d entries, want 2", len(entries))
 	}
 }
+
+// TestGenWorldZero: --world 0 is taken as 1, and --json reports the world
+// used (it reported 0), whose data are --world 1's, byte for byte.
+func TestGenWorldZero(t *testing.T) {
+	dir := t.TempDir()
+	var files [][]byte
+	for _, w := range []string{"0", "1"} {
+		p := filepath.Join(dir, "w"+w+".txt")
+		code, out, errOut := runCLI(t, "gen", "--queries", "5", "--docs-per-query", "8", "--world", w, "--out", p, "--json")
+		if code != 0 {
+			t.Fatalf("gen --world %s: exit %d %s", w, code, errOut)
+		}
+		var r struct{ World *uint64 }
+		if err := json.Unmarshal([]byte(out), &r); err != nil || r.World == nil || *r.World != 1 {
+			t.Errorf("gen --world %s --json: world %v in %s (%v); want 1", w, r.World, out, err)
+		}
+		b, _ := os.ReadFile(p)
+		files = append(files, b)
+	}
+	if len(files[0]) == 0 || !bytes.Equal(files[0], files[1]) {
+		t.Error("--world 0 and --world 1 gave different data")
+	}
+}

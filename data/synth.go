@@ -69,8 +69,8 @@ type SynthOptions struct {
 	Progress     func(docsWritten int) // optional; called after every ~65536 documents and once at the end
 }
 
-// world returns the recipe seed.
-func (o SynthOptions) world() uint64 {
+// WorldSeed returns the recipe seed used: World, or 1 when World is 0.
+func (o SynthOptions) WorldSeed() uint64 {
 	if o.World == 0 {
 		return 1
 	}
@@ -298,7 +298,7 @@ func WriteSynthetic(ctx context.Context, w io.Writer, o SynthOptions) (docs int,
 		return 0, err
 	}
 	d := o.features()
-	fs := synthRecipes(o.costs(), o.world())
+	fs := synthRecipes(o.costs(), o.WorldSeed())
 	lo, hi := o.docRange()
 	rng := rand.New(rand.NewPCG(o.Seed, pcgDocuments))
 

@@ -673,9 +673,9 @@ func BenchmarkWriteSynthetic(b *testing.B) {
 // different seeds share them.
 func TestSynthWorldSharedAcrossSeeds(t *testing.T) {
 	costs := MSLRCosts()
-	a := synthRecipes(costs, SynthOptions{Seed: 1}.world())
-	b := synthRecipes(costs, SynthOptions{Seed: 7}.world())
-	c := synthRecipes(costs, SynthOptions{Seed: 1, World: 2}.world())
+	a := synthRecipes(costs, SynthOptions{Seed: 1}.WorldSeed())
+	b := synthRecipes(costs, SynthOptions{Seed: 7}.WorldSeed())
+	c := synthRecipes(costs, SynthOptions{Seed: 1, World: 2}.WorldSeed())
 	if !reflect.DeepEqual(a, b) {
 		t.Error("the recipes change with the seed")
 	}
