@@ -67,7 +67,16 @@ for cs in 1 0.3 0.1; do
 done
 cp "$dir/model-$colsample.json" "$dir/model.json"
 echo "base ensemble: column sample $colsample"
-common=(--model "$dir/model.json" --train "$train" --valid "$valid" --test "$test" --costs "$costs" --rule top-m --top-m 5 --relevant "$rel" ${CASCADE_ARGS:-})
+# The bench's exit rule (top-m, m = 5) and relevance threshold, unless
+# CASCADE_ARGS sets them: cronus refuses a flag given twice, and --top-m
+# with --rule global.
+extra=(${CASCADE_ARGS:-})
+given() { [[ " ${extra[*]} " == *" $1 "* ]]; }
+common=(--model "$dir/model.json" --train "$train" --valid "$valid" --test "$test" --costs "$costs")
+given --rule || common+=(--rule top-m)
+given --rule || given --top-m || common+=(--top-m 5)
+given --relevant || common+=(--relevant "$rel")
+common+=("${extra[@]}")
 /usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas 0.002:0.5:8 --out "$dir/curve.csv" --plot "$dir/curve.svg" > /dev/null
 /usr/bin/python3 - "$dir/curve.csv" > "$dir/choice.txt" <<'PY'
 import csv, sys
