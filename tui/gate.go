@@ -8,10 +8,11 @@ import (
 // gate holds the optimisation worker between steps while the user has
 // paused it. The UI goroutine flips it; the worker waits in pass.
 type gate struct {
-	mu     sync.Mutex
-	paused bool
-	steps  int           // steps let through while paused ('n')
-	wake   chan struct{} // closed (and replaced) whenever the gate changes
+	mu      sync.Mutex
+	paused  bool
+	steps   int           // steps let through while paused ('n'), not yet taken
+	granted int           // steps ever granted (the worker may take one at once)
+	wake    chan struct{} // closed (and replaced) whenever the gate changes
 }
 
 func newGate() *gate { return &gate{wake: make(chan struct{})} }
@@ -36,8 +37,16 @@ func (g *gate) step() {
 	defer g.mu.Unlock()
 	if g.paused {
 		g.steps++
+		g.granted++
 		g.changed()
 	}
+}
+
+// grantedSteps is the number of steps ever granted.
+func (g *gate) grantedSteps() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.granted
 }
 
 // pass waits while paused, until a step is granted, the gate is opened or
