@@ -33,11 +33,9 @@ func loadScoringData(ctx context.Context, p *progress, name string, minFeatures 
 	return loadDataWith(ctx, p, name, data.ReadOptions{MinFeatures: minFeatures, AbsentMissing: absentMissing})
 }
 
-// loadDataWith reads a data set with progress and the options of with
-// (MinFeatures, AbsentMissing, LabelsOnly).
-func loadDataWith(ctx context.Context, p *progress, name string, with data.ReadOptions) (*data.Dataset, error) {
-	opt := p.readOptions(name)
-	opt.MinFeatures, opt.AbsentMissing, opt.LabelsOnly = with.MinFeatures, with.AbsentMissing, with.LabelsOnly
+// loadDataWith reads a data set with the options opt, showing progress.
+func loadDataWith(ctx context.Context, p *progress, name string, opt data.ReadOptions) (*data.Dataset, error) {
+	opt.Progress = p.readOptions(name).Progress
 	d, err := data.LoadDataset(ctx, name, opt)
 	p.done()
 	if err != nil {

@@ -103,14 +103,7 @@ func (p *stageProblem) lambdaMax() float64 {
 	}
 	// Groups: for feature f, tree t's excess is b_t − λ d q_t, with q_t
 	// the tree's price besides f.
-	featTrees := make([][]int, len(p.B))
-	for t, fs := range p.treeFeats {
-		if b[t] > 0 {
-			for _, f := range fs {
-				featTrees[f] = append(featTrees[f], t)
-			}
-		}
-	}
+	featTrees := p.featureTrees(func(t int) bool { return b[t] > 0 })
 	q := make([]float64, p.T)
 	for f, trees := range featTrees {
 		if p.B[f] != 0 || p.featCost[f] <= 0 || len(trees) < 2 {
@@ -310,12 +303,25 @@ func (p *stageProblem) solve(beta []float64, opt solveOptions) int {
 // maxBlockSteps bounds the joint moves of one solve.
 const maxBlockSteps = 200
 
+// featureTrees returns the trees of each feature, of the trees keep accepts.
+func (p *stageProblem) featureTrees(keep func(t int) bool) [][]int {
+	out := make([][]int, len(p.B))
+	for t, fs := range p.treeFeats {
+		if keep(t) {
+			for _, f := range fs {
+				out[f] = append(out[f], t)
+			}
+		}
+	}
+	return out
+}
+
 // blockScratch holds blockViolation's and lineStep's work space.
 type blockScratch struct {
-	featTrees [][]int   // the trees of each feature
-	excess    []float64 // per tree, for the feature being checked
+	featTrees [][]int // the trees of each feature
 	dir       []blockMove
-	q         map[int]float64
+	q         []float64 // per feature, Σ s_t² over the direction's trees using it
+	touched   []int     // the features with q > 0, in ascending order
 }
 
 // blockMove is one tree's part of a joint direction.
@@ -343,13 +349,7 @@ func (p *stageProblem) blockViolation(b *blockScratch, beta, z, S []float64, nz 
 		return nil
 	}
 	if b.featTrees == nil {
-		b.featTrees = make([][]int, len(p.B))
-		for t, fs := range p.treeFeats {
-			for _, f := range fs {
-				b.featTrees[f] = append(b.featTrees[f], t)
-			}
-		}
-		b.excess = make([]float64, p.T)
+		b.featTrees = p.featureTrees(func(int) bool { return true })
 	}
 	unpaid := func(f int) bool { return p.B[f] == 0 && nz[f] == 0 }
 	ld := p.lambda * p.d
@@ -360,9 +360,7 @@ func (p *stageProblem) blockViolation(b *blockScratch, beta, z, S []float64, nz 
 		}
 		sq := 0.0
 		for _, t := range trees {
-			x := p.excess1(t, f, beta, z, unpaid)
-			b.excess[t] = x
-			if x > 0 {
+			if x := p.excess1(t, f, beta, z, unpaid); x > 0 {
 				sq += x * x
 			}
 		}
@@ -412,9 +410,9 @@ func (p *stageProblem) lineStep(b *blockScratch, dir []blockMove, z, S []float64
 	sqrtU := math.Sqrt(u)
 	var ws, ss []float64
 	if b.q == nil {
-		b.q = map[int]float64{}
+		b.q = make([]float64, len(p.B))
 	}
-	clear(b.q)
+	b.touched = b.touched[:0]
 	for _, e := range dir {
 		row := p.G[e.t*n : e.t*n+n]
 		for _, e2 := range dir {
@@ -430,16 +428,16 @@ func (p *stageProblem) lineStep(b *blockScratch, dir []blockMove, z, S []float64
 			}
 		}
 		for _, f := range p.treeFeats[e.t] {
+			if b.q[f] == 0 {
+				b.touched = append(b.touched, f)
+			}
 			b.q[f] += e.s * e.s
 		}
 	}
-	feats := make([]int, 0, len(b.q))
-	for f := range b.q {
-		feats = append(feats, f)
-	}
-	sort.Ints(feats) // a fixed order, so that results do not depend on the map
-	for _, f := range feats {
+	sort.Ints(b.touched) // the features in a fixed order
+	for _, f := range b.touched {
 		q := b.q[f]
+		b.q[f] = 0 // ready for the next call
 		w := p.lambda * p.featCost[f] * math.Sqrt(q)
 		if w == 0 {
 			continue
