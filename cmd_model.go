@@ -166,7 +166,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"metric": p.Metric.String(), "seed": p.Seed, "train": *trainF,
 	}
 	if p.Objective == boost.LambdaRank {
-		params["truncation"], params["sigma"], params["pair_sample"] = p.Truncation, p.Sigma, p.PairSample
+		// Sampled pairs take partners from the whole list with σ = 1:
+		// record what the gradients used, not the unused defaults.
+		params["pair_sample"] = p.PairSample
+		if p.PairSample > 0 {
+			params["sigma"] = 1.0
+		} else {
+			params["truncation"], params["sigma"] = p.Truncation, p.Sigma
+		}
 	}
 	if *validF != "" {
 		params["valid"] = *validF

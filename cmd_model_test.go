@@ -501,3 +501,35 @@ func TestUnreadableInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainRecordsUsedParams: a lambdarank model records the pair-handling
+// parameters its gradients used. Sampled pairs take partners from the whole
+// list with σ = 1, so such a model records no truncation level and σ 1,
+// whatever the defaults; all-pairs models record both.
+func TestTrainRecordsUsedParams(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args  []string
+		trunc any
+		sigma float64
+		pairs float64
+	}{
+		{[]string{"--pair-sample", "2"}, nil, 1, 2},
+		{[]string{"--truncation", "10", "--sigma", "2"}, 10.0, 2, 0},
+		{nil, 30.0, 1, 0},
+	} {
+		m := filepath.Join(dir, "m.json")
+		args := append([]string{"train", "--train", "builtin:mq2008/vali", "--objective", "lambdarank", "--trees", "2", "--out", m}, c.args...)
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: %s", c.args, errOut)
+		}
+		var f struct{ Params map[string]any }
+		if err := json.Unmarshal([]byte(readFile(t, m)), &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.Params["truncation"] != c.trunc || f.Params["sigma"] != c.sigma || f.Params["pair_sample"] != c.pairs {
+			t.Errorf("%v: params truncation %v sigma %v pair_sample %v, want %v %v %v", c.args,
+				f.Params["truncation"], f.Params["sigma"], f.Params["pair_sample"], c.trunc, c.sigma, c.pairs)
+		}
+	}
+}
