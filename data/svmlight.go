@@ -141,7 +141,7 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 // interrupted command waiting. The deadline interrupts the read of a pipe
 // (which Go's poller holds); a file it cannot interrupt is read to its end.
 func readPipe(ctx context.Context, path string) ([]byte, error) {
-	f, err := OpenFile(path, "an SVMlight/LETOR file")
+	f, err := openPipe(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +153,33 @@ func readPipe(ctx context.Context, path string) ([]byte, error) {
 		return nil, ctx.Err()
 	}
 	return b, err
+}
+
+// openPipe opens path, or gives up when ctx is done: opening a FIFO waits
+// for its writer, which may never come, and the open cannot be interrupted.
+// When ctx wins, the open goes on in the background and its file, should a
+// writer come, is closed at once.
+func openPipe(ctx context.Context, path string) (*os.File, error) {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := OpenFile(path, "an SVMlight/LETOR file")
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
 }
 
 // ReadBytes reads an SVMlight/LETOR data set held in memory (plain or gzip);

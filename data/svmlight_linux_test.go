@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -64,10 +65,17 @@ func TestReadFileFromPipeCancelled(t *testing.T) {
 	defer r.Close()
 	defer w.Close()
 	w.Write([]byte("1 qid:1 1:0.5\n"))
+	readCancelled(t, fmt.Sprintf("/dev/fd/%d", r.Fd()))
+}
+
+// readCancelled reads path and cancels the read 50 ms in: ReadFile must
+// return context.Canceled within 5 s.
+func readCancelled(t *testing.T, path string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := ReadFile(ctx, fmt.Sprintf("/dev/fd/%d", r.Fd()), ReadOptions{})
+		_, err := ReadFile(ctx, path, ReadOptions{})
 		done <- err
 	}()
 	time.Sleep(50 * time.Millisecond)
@@ -78,6 +86,23 @@ func TestReadFileFromPipeCancelled(t *testing.T) {
 			t.Errorf("error %v, want context.Canceled", err)
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("still reading the pipe 5 s after the cancellation")
+		t.Errorf("still reading %s 5 s after the cancellation", path)
 	}
+}
+
+// Opening a FIFO waits for a writer; one that never comes kept an
+// interrupted command waiting in the open itself, before any read.
+func TestReadFileFromFIFOWithoutWriter(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	readCancelled(t, fifo)
+	// The open left in the background is still waiting for a writer (so
+	// this open does not block); it then closes its file.
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
 }
