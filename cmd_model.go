@@ -510,22 +510,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		perQ[i] = metric.PerQuery(s, scores, d.Labels, d.QueryOffsets, opt, nil)
 	}
 	if *perQuery != "" {
-		err := data.WriteAtomic(*perQuery, func(w *bufio.Writer) error {
-			w.WriteString("qid")
-			for _, s := range specs {
-				w.WriteString("\t" + s.String())
-			}
-			w.WriteString("\n")
-			for q, id := range d.QueryIDs {
-				w.WriteString(strconv.FormatInt(id, 10))
-				for i := range specs {
-					w.WriteString("\t" + strconv.FormatFloat(perQ[i][q], 'g', -1, 64))
-				}
-				w.WriteString("\n")
-			}
-			return nil
-		})
-		if err != nil {
+		if err := writePerQuery(*perQuery, d, specs, perQ); err != nil {
 			return err
 		}
 	}
@@ -562,6 +547,27 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "  convention: %s\n", conv)
 	return nil
+}
+
+// writePerQuery writes per-query metric values as TSV: a header "qid" and
+// the metrics' names, then a line per query; perQ[i][q] is metric i's value
+// on query q.
+func writePerQuery(path string, d *data.Dataset, specs []metric.Spec, perQ [][]float64) error {
+	return data.WriteAtomic(path, func(w *bufio.Writer) error {
+		w.WriteString("qid")
+		for _, s := range specs {
+			w.WriteString("\t" + s.String())
+		}
+		w.WriteString("\n")
+		for q, id := range d.QueryIDs {
+			w.WriteString(strconv.FormatInt(id, 10))
+			for i := range specs {
+				w.WriteString("\t" + strconv.FormatFloat(perQ[i][q], 'g', -1, 64))
+			}
+			w.WriteString("\n")
+		}
+		return nil
+	})
 }
 
 // writeRun writes a TREC run: per query, documents by descending score
