@@ -415,7 +415,8 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fullV, fullT := s.fullEnsemble(s.valid), s.fullEnsemble(s.test)
 	stages := make([]map[string]any, len(best.Stages))
 	for k, st := range best.Stages {
-		m := map[string]any{"active_trees": len(st.Active()), "reached_valid": at(valid.Reached, k)}
+		m := map[string]any{"active_trees": len(st.Active()), "reached_valid": at(valid.Reached, k),
+			"soft_train": at(best.D, k), "hard_train": at(best.Hard, k)}
 		if !math.IsInf(st.Theta, -1) && k < len(best.Stages)-1 {
 			m["theta"] = st.Theta
 		}
@@ -443,7 +444,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d stages, λ = %g × λ_max (λ_max = %.4g); initialisation %.2fs, cyclic optimisation %.2fs, all %.1fs\n",
 		*out, len(best.Stages), cf.par.Lambda, s.sc.LambdaMax, res.InitTime.Seconds(), res.CyclicTime.Seconds(), time.Since(start).Seconds())
-	fmt.Fprintf(stdout, "%-6s %6s %10s %8s %8s\n", "stage", "trees", "θ", "valid", "test")
+	fmt.Fprintf(stdout, "%-6s %6s %10s %15s %8s %8s\n", "stage", "trees", "θ", "train soft/hard", "valid", "test")
 	for k, st := range best.Stages {
 		th := "-"
 		if !math.IsInf(st.Theta, -1) && k < len(best.Stages)-1 {
@@ -453,7 +454,8 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if s.test != nil {
 			reachedTest = strconv.FormatFloat(at(test.Reached, k), 'f', 3, 64)
 		}
-		fmt.Fprintf(stdout, "%-6d %6d %10s %8.3f %8s\n", k+1, len(st.Active()), th, at(valid.Reached, k), reachedTest)
+		fmt.Fprintf(stdout, "%-6d %6d %10s %15s %8.3f %8s\n", k+1, len(st.Active()), th,
+			fmt.Sprintf("%.3f/%.3f", at(best.D, k), at(best.Hard, k)), at(valid.Reached, k), reachedTest)
 	}
 	printEval := func(name string, ev, full cronus.Eval) {
 		if ev.Metrics == nil {

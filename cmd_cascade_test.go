@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/tree"
@@ -714,4 +716,90 @@ func cascadeParams(t *testing.T, path string) map[string]any {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return f.Params
+}
+
+// TestCascadeTrainFractions: the report gives, per stage, the fraction of
+// training documents reaching it with soft exits (d_k of eq (8)) and with
+// hard ones, side by side. Independent expectations, from the cascade file
+// written: hard_train is what the scorer reports for the training data
+// (eval --cascade --data train), and soft_train is the mean over the
+// training documents of Π_{j<k} 1/(1+exp(−(s_j(x)−θ_j)/σ_j)), s_j the
+// stage's score (intercept + Σ weight·tree value) and σ_j its sigma_abs.
+func TestCascadeTrainFractions(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 30)
+	out := filepath.Join(dir, "c.json")
+	code, stdout, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "1", "--lambda", "0.05", "--rhos", "0.001", "--rule", "global",
+		"--out", out, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var report struct {
+		Stages []struct {
+			SoftTrain *float64 `json:"soft_train"`
+			HardTrain *float64 `json:"hard_train"`
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatal(err)
+	}
+	code, evalOut, errOut := runCLI(t, "eval", "--cascade", out, "--data", "builtin:mq2008/train", "--json")
+	if code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, errOut)
+	}
+	var ev struct{ Reached []float64 }
+	if err := json.Unmarshal([]byte(evalOut), &ev); err != nil {
+		t.Fatal(err)
+	}
+
+	f, err := cronus.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _, err := f.Cascade()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := data.LoadDataset(context.Background(), "builtin:mq2008/train", data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	K := len(f.Stages)
+	soft := make([]float64, K)
+	x := make([]float32, d.NumFeatures())
+	for i := range d.NumDocs() {
+		d.Row(x, i)
+		p := 1.0
+		for k, st := range f.Stages {
+			soft[k] += p
+			if k == K-1 || st.Theta == nil {
+				continue
+			}
+			s := st.Intercept
+			for j, tr := range st.Trees {
+				s += st.Weights[j] * e.Trees[tr].Predict(x)
+			}
+			p *= 1 / (1 + math.Exp(-(s-*st.Theta) / *st.SigmaAbs))
+		}
+	}
+	if len(report.Stages) != K || len(ev.Reached) != K {
+		t.Fatalf("%d stages in the report, %d reached by eval, %d in the file", len(report.Stages), len(ev.Reached), K)
+	}
+	for k, st := range report.Stages {
+		if st.SoftTrain == nil || st.HardTrain == nil {
+			t.Fatalf("stage %d: soft_train %v, hard_train %v: missing", k+1, st.SoftTrain, st.HardTrain)
+		}
+		if want := soft[k] / float64(d.NumDocs()); math.Abs(*st.SoftTrain-want) > 1e-9 {
+			t.Errorf("stage %d: soft_train %v, want %v", k+1, *st.SoftTrain, want)
+		}
+		if *st.HardTrain != ev.Reached[k] {
+			t.Errorf("stage %d: hard_train %v, the scorer's %v", k+1, *st.HardTrain, ev.Reached[k])
+		}
+	}
+	if _, text, _ := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "1", "--lambda", "0.05", "--rhos", "0.001", "--rule", "global",
+		"--out", out); !strings.Contains(text, "train soft/hard") {
+		t.Errorf("the stage table has no training fractions:\n%s", text)
+	}
 }
