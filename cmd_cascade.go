@@ -324,7 +324,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	out := fs.String("out", "", "cascade `FILE` to write (required): the best cascade on validation")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	traceF := fs.String("trace", "", "write every optimisation step to `FILE` as JSON lines: the objective (eq 8) and its terms, per stage θ, active trees, soft and hard training fractions and validation/test reach, and the current cascade's validation and test figures")
-	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages, and its σ_k are kept unless --sigma is given")
+	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2), and its σ_k are kept unless --sigma is given")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -349,10 +349,11 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				cf.par.Sigma = f.Sigma
 			}
 		}
-		if explicit["stages"] && cf.par.K != len(warm.Stages) {
-			return usageError{fmt.Sprintf("--stages %d: the warm cascade %s has %d stages; a warm start keeps them", cf.par.K, cf.warm, len(warm.Stages))}
+		// K is the warm cascade's unless --stages changes it (stages are
+		// then dropped or added before its last; see cronus.Options.Warm).
+		if !explicit["stages"] {
+			cf.par.K = len(warm.Stages)
 		}
-		cf.par.K = len(warm.Stages)
 	}
 	if err := cf.check(fs); err != nil {
 		return err

@@ -413,9 +413,24 @@ func TestCascadeWarm(t *testing.T) {
 	if reflect.DeepEqual(c.Stages, read(warm).Stages) {
 		t.Error("a cycle at λ 0.5 left the λ 0.01 cascade as it was")
 	}
-	if code, _, errOut := runCLI(t, append([]string{"cascade", "--warm", cold, "--stages", "5", "--out", warm}, data...)...); code != 2 ||
-		!strings.Contains(errOut, "--stages 5: the warm cascade "+cold+" has 4 stages") {
-		t.Errorf("--stages against the warm cascade: exit %d %q", code, errOut)
+	// --stages changes K: with no cycles, the first K−1 stages and the last
+	// are the warm cascade's; added stages go before the last.
+	for _, K := range []int{2, 6} {
+		if code, _, errOut := runCLI(t, append([]string{"cascade", "--warm", cold, "--stages", strconv.Itoa(K), "--cycles", "0", "--lambda", "0.01", "--out", warm}, data...)...); code != 0 {
+			t.Fatalf("--warm with --stages %d: exit %d: %s", K, code, errOut)
+		}
+		w := read(warm)
+		if len(w.Stages) != K || w.Params["stages"] != float64(K) {
+			t.Fatalf("--stages %d: %d stages, params %v", K, len(w.Stages), w.Params["stages"])
+		}
+		for k := 0; k < min(K, 4)-1; k++ {
+			if !reflect.DeepEqual(w.Stages[k], c.Stages[k]) {
+				t.Errorf("--stages %d: stage %d is not the warm cascade's", K, k+1)
+			}
+		}
+		if !reflect.DeepEqual(w.Stages[K-1], c.Stages[3]) {
+			t.Errorf("--stages %d: the last stage is not the warm cascade's last", K)
+		}
 	}
 	// A warm start continues with the σ_k the cascade was trained with (the
 	// file's sigma_abs): eq (8) of the warm start is the cold run's at the

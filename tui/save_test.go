@@ -242,3 +242,24 @@ func TestSaveKept(t *testing.T) {
 		}
 	}
 }
+
+// TestKEditWarm: a change of K restarts warm, from the best cascade so far
+// with stages added before its last (it started from scratch before), and
+// the new run's cascades have the new K.
+func TestKEditWarm(t *testing.T) {
+	m := ready(t)
+	K := m.par.K
+	m, _ = update(t, m, key("down")) // λ → K
+	if paramNames[m.sel] != "K" {
+		t.Fatalf("selected %q, want K", paramNames[m.sel])
+	}
+	m, _ = update(t, m, key("right"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	m = drive(t, m, cmd, func(m Model, _ tea.Msg) bool { return m.snap.BestCascade != nil && m.snapRun.par.K == K+1 })
+	if !m.snapRun.warm {
+		t.Error("the run after a change of K started from scratch")
+	}
+	if n := len(m.snap.BestCascade.Stages); n != K+1 {
+		t.Errorf("the warm run's best cascade has %d stages, want %d", n, K+1)
+	}
+}

@@ -218,7 +218,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.par.tg = m.w.tg
 			m.phase = phaseReady
 			m.setStatus(msg.err.Error(), true)
-			return m.restart(m.par.K == m.runPar.K)
+			return m.restart(true)
 		}
 		if msg.err != nil {
 			m.fail(msg.err.Error())
@@ -372,7 +372,8 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 
 // apply starts what the edited settings need: retraining the base
 // ensemble (trees, leaves, column sample), rebuilding the cascade problem (targets), or
-// else a restart of the optimisation, warm when K is unchanged.
+// else a warm restart of the optimisation (a change of K keeps the first
+// stages and the last; see cronus.Options.Warm).
 func (m Model) apply() (Model, tea.Cmd) {
 	switch {
 	case m.par.trees != m.w.trees || m.par.leaves != m.w.leaves || m.par.colSample != m.w.colSample:
@@ -386,7 +387,7 @@ func (m Model) apply() (Model, tea.Cmd) {
 		w.tg = m.par.tg
 		return m, prepare(m.gen, w)
 	}
-	return m.restart(m.par.K == m.runPar.K)
+	return m.restart(true)
 }
 
 // retrain trains the base ensemble of the edited shape as a job; the

@@ -287,7 +287,7 @@ func restartCmd(ctx context.Context, g *gate, gen int, w *workData, old *optRun,
 			}
 		}
 		opt := cronus.Options{MaxCycles: maxCycles}
-		if warm && best != nil && len(best.Stages) == par.K {
+		if warm && best != nil {
 			opt.Warm = &best.Cascade
 			if par.Sigma == prevPar.Sigma {
 				opt.WarmSigma = best.Sigma

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Params are the cascade's hyper-parameters (Chen et al. §3.4).
@@ -226,6 +227,15 @@ func thresholdFor(s, p []float64, prot []bool, sigma, target float64) float64 {
 // one coordinate descent: about half a second on 200,000 documents × 300
 // trees).
 func Initialize(ctx context.Context, pr *Problem, sc Scales, par Params) (*State, error) {
+	return initialize(ctx, pr, sc, par, nil, nil)
+}
+
+// initialize is Initialize with some stages given: a stage k with
+// given[k].Beta not nil is taken as it is (weights and θ), with σ_k
+// givenSigma[k] when there is one, instead of being solved; the stages
+// after it are solved from the reach it leaves, warm from its weights.
+// given is nil or has par.K entries.
+func initialize(ctx context.Context, pr *Problem, sc Scales, par Params, given []Stage, givenSigma []float64) (*State, error) {
 	if err := par.Validate(); err != nil {
 		return nil, err
 	}
@@ -255,21 +265,31 @@ func Initialize(ctx context.Context, pr *Problem, sc Scales, par Params) (*State
 		if k == par.K-1 {
 			rho = par.RhoK * sc.RhoMax
 		}
-		lambdaK := st.Lambda * math.Pow(par.Delta, float64(par.K-1-k))
-		sp := pr.stage(p, d, rho, 0, earlier, par.Workers)
-		if par.StageCap > 0 && par.K > 1 {
-			if lm := sp.lambdaMax(); !math.IsInf(lm, 1) {
-				lambdaK = min(lambdaK, par.StageCap*lm)
+		isGiven := given != nil && given[k].Beta != nil
+		var stage Stage
+		if isGiven {
+			beta = slices.Clone(given[k].Beta)
+			stage = Stage{Beta: beta, Theta: given[k].Theta}
+		} else {
+			lambdaK := st.Lambda * math.Pow(par.Delta, float64(par.K-1-k))
+			sp := pr.stage(p, d, rho, 0, earlier, par.Workers)
+			if par.StageCap > 0 && par.K > 1 {
+				if lm := sp.lambdaMax(); !math.IsInf(lm, 1) {
+					lambdaK = min(lambdaK, par.StageCap*lm)
+				}
 			}
+			sp.lambda = lambdaK
+			beta = append([]float64(nil), beta...) // warm start from the previous stage
+			sp.solve(beta, solveOptions{maxSweeps: 500, tol: 1e-9})
+			stage = Stage{Beta: beta, Theta: math.Inf(-1)}
 		}
-		sp.lambda = lambdaK
-		beta = append([]float64(nil), beta...) // warm start from the previous stage
-		sp.solve(beta, solveOptions{maxSweeps: 500, tol: 1e-9})
-		stage := Stage{Beta: beta, Theta: math.Inf(-1)}
 		st.Rho = append(st.Rho, rho)
 		st.D = append(st.D, d)
 		pr.Train.Scores(scores, beta)
 		sigma := par.Sigma * spread(scores, p)
+		if isGiven && k < len(givenSigma) && givenSigma[k] > 0 {
+			sigma = givenSigma[k]
+		}
 		// The documents this stage protects (its θ does not change who is
 		// protected).
 		var prot []bool
@@ -277,7 +297,7 @@ func Initialize(ctx context.Context, pr *Problem, sc Scales, par Params) (*State
 			prot = make([]bool, n)
 			pt.mark(scores, prot)
 		}
-		if k < par.K-1 && len(stage.Active()) > 0 && sigma > 0 {
+		if !isGiven && k < par.K-1 && len(stage.Active()) > 0 && sigma > 0 {
 			stage.Theta = thresholdFor(scores, p, prot, sigma, (1-par.Epsilon)*d)
 		}
 		if prot != nil && !math.IsInf(stage.Theta, -1) {

@@ -27,7 +27,7 @@ type Options struct {
 	Tol       float64   // stop when a cycle improves eq (8) by less than Tol (relative; default 1e-3)
 	MaxIter   int       // L-BFGS iterations per stage step (default 20)
 	Select    string    // metric that picks the best cascade on validation (default "ndcg@10")
-	Warm      *Cascade  // start from this cascade instead of Algorithm 2 (same number of stages)
+	Warm      *Cascade  // start from this cascade instead of Algorithm 2; with another number of stages than Params.K, see resizeWarm
 	WarmSigma []float64 // the absolute σ_k the warm cascade was optimised with; nil = derive them from Params.Sigma
 	// Init, when not nil, is what Initialize returned for this problem and
 	// these parameters (say, while choosing ρ): the run starts from it
@@ -116,10 +116,14 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	var err error
 	start := time.Now()
 	initTime := time.Duration(0)
-	warm := opt.Warm != nil && len(opt.Warm.Stages) == par.K
+	warm := opt.Warm != nil
 	switch {
-	case warm:
+	case warm && len(opt.Warm.Stages) == par.K:
 		st = warmState(pr, sc, par, opt.Warm, opt.WarmSigma)
+	case warm:
+		if st, err = resizeWarm(ctx, pr, sc, par, opt.Warm, opt.WarmSigma); err != nil {
+			return nil, err
+		}
 	case opt.Init != nil:
 		st, initTime = opt.Init, opt.InitTime
 	default:
@@ -215,6 +219,34 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	res.Final = st
 	res.History = copySnap()
 	return res, nil
+}
+
+// resizeWarm continues from a cascade c of another number of stages than
+// par.K. Its first stages, up to K−1 of them, are kept with their weights,
+// θ and σ_k (sigmas, when known), and its last stage, which ranks what
+// reaches it, stays the last. With fewer stages, those before c's last
+// from stage K on are dropped; with more, the new stages go before the
+// last and are made as Algorithm 2 makes them (λ_k schedule, θ_k for the
+// (1 − ε) target), from the reach the kept stages leave. The rule is c's.
+func resizeWarm(ctx context.Context, pr *Problem, sc Scales, par Params, c *Cascade, sigmas []float64) (*State, error) {
+	K, old := par.K, len(c.Stages)
+	given := make([]Stage, K)
+	givenSigma := make([]float64, K)
+	keep := func(to, from int) {
+		given[to] = c.Stages[from]
+		if len(sigmas) == old {
+			givenSigma[to] = sigmas[from]
+		}
+	}
+	for k := 0; k < min(K, old)-1; k++ {
+		keep(k, k)
+	}
+	keep(K-1, old-1)
+	par.TopM = 0
+	if c.Rule == RuleTopM {
+		par.TopM = c.TopM
+	}
+	return initialize(ctx, pr, sc, par, given, givenSigma)
 }
 
 // warmState continues from a given cascade with (possibly) new λ, σ, ρ.

@@ -420,3 +420,61 @@ func TestJointEntry(t *testing.T) {
 		t.Error("λ = 0.99 λ_max (joint): no trees")
 	}
 }
+
+// A warm start may change K: the first stages (up to K−1) and the last are
+// the warm cascade's, as they were, and new stages go before the last,
+// made as Algorithm 2 makes them: each lets (1 − ε) of its soft inputs go
+// on. Eq (8) then falls from there.
+func TestOptimizeWarmResize(t *testing.T) {
+	pr := smallProblem(t)
+	sc := ComputeScales(pr, 0)
+	for _, topM := range []int{0, 3} {
+		par := DefaultParams()
+		par.K, par.Lambda, par.TopM = 4, 0.05, topM
+		first, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 1}, trainEvaluator(pr), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := first.Final
+		last := w.Stages[len(w.Stages)-1]
+		for _, K := range []int{1, 2, 6} {
+			par.K = K
+			res, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 1, Warm: &w.Cascade, WarmSigma: w.Sigma}, trainEvaluator(pr), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			init := res.Init
+			if len(init.Stages) != K || len(res.Final.Stages) != K {
+				t.Fatalf("top-m %d, K %d: %d stages at the start, %d at the end", topM, K, len(init.Stages), len(res.Final.Stages))
+			}
+			if init.Rule != w.Rule || init.TopM != w.TopM {
+				t.Errorf("top-m %d, K %d: rule %q/%d, the warm cascade's %q/%d", topM, K, init.Rule, init.TopM, w.Rule, w.TopM)
+			}
+			kept := min(K, 4) - 1
+			for k := 0; k < kept; k++ {
+				if !slices.Equal(init.Stages[k].Beta, w.Stages[k].Beta) || init.Stages[k].Theta != w.Stages[k].Theta || init.Sigma[k] != w.Sigma[k] {
+					t.Errorf("top-m %d, K %d: stage %d is not the warm cascade's", topM, K, k)
+				}
+			}
+			if got := init.Stages[K-1]; !slices.Equal(got.Beta, last.Beta) || !math.IsInf(got.Theta, -1) || init.Sigma[K-1] != w.Sigma[3] {
+				t.Errorf("top-m %d, K %d: the last stage is not the warm cascade's last", topM, K)
+			}
+			checked := 0
+			for k := kept; k < K-1; k++ {
+				if math.IsInf(init.Stages[k].Theta, -1) {
+					continue // a new stage without trees passes everything
+				}
+				checked++
+				if want := (1 - par.Epsilon) * init.D[k]; math.Abs(init.D[k+1]-want) > 1e-6 {
+					t.Errorf("top-m %d, K %d: new stage %d passes %.6f of %.6f, want (1−ε) of it, %.6f", topM, K, k, init.D[k+1], init.D[k], want)
+				}
+			}
+			if K == 6 && checked == 0 {
+				t.Errorf("top-m %d: no new stage has trees", topM)
+			}
+			if res.Final.Terms.Total > init.Terms.Total {
+				t.Errorf("top-m %d, K %d: eq (8) rose from %v to %v", topM, K, init.Terms.Total, res.Final.Terms.Total)
+			}
+		}
+	}
+}
