@@ -455,6 +455,27 @@ func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol flo
 		}
 	}
 	pruneStage(pr, st, k)
+	passIfEmpty(pr, st, k)
+}
+
+// passIfEmpty makes stage k, when its step has left it without trees,
+// pass everything (θ = −Inf), as a stage without trees does. Its score is
+// then the intercept alone, the same for every document, and its finite θ
+// either passes all of them already (the intercept at or above θ, where
+// the soft exit is 1 to rounding) or sends away all but the protected
+// ones, which a stage with nothing to score documents by should not do.
+// The change is kept only if eq (8) does not increase.
+func passIfEmpty(pr *Problem, st *State, k int) {
+	stg := &st.Stages[k]
+	if k == len(st.Stages)-1 || len(stg.Active()) > 0 || math.IsInf(stg.Theta, -1) {
+		return
+	}
+	before, theta := st.Terms.Total, stg.Theta
+	stg.Theta = math.Inf(-1)
+	if pr.Objective(st).Total > before {
+		stg.Theta = theta
+		pr.Objective(st)
+	}
 }
 
 // pruneStage sets to zero, smallest first, the weights of stage k whose

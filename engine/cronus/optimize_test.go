@@ -478,3 +478,51 @@ func TestOptimizeWarmResize(t *testing.T) {
 		}
 	}
 }
+
+// A stage left without trees passes everything (θ = −Inf): where its
+// constant score already passed every document, eq (8) stays as it was;
+// in any case it never increases.
+func TestPassIfEmpty(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda, par.TopM = 4, 0.05, 0
+	st, err := Initialize(context.Background(), pr, ComputeScales(pr, 0), par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := func(theta float64) {
+		b := st.Stages[1].Beta
+		for i := range b[:len(b)-1] {
+			b[i] = 0
+		}
+		st.Stages[1].Theta = theta
+		st.scores = nil
+		pr.Objective(st)
+	}
+	icpt := st.Stages[1].Beta[len(st.Stages[1].Beta)-1]
+	// θ far below the constant score: the soft exit is 1 to rounding.
+	empty(icpt - 1e3*st.Sigma[1])
+	before := st.Terms.Total
+	passIfEmpty(pr, st, 1)
+	if !math.IsInf(st.Stages[1].Theta, -1) || math.Abs(st.Terms.Total-before) > 1e-12*before {
+		t.Errorf("θ %v, eq (8) %v → %v: want −Inf and no change", st.Stages[1].Theta, before, st.Terms.Total)
+	}
+	// θ above it: every document leaves there (the global rule).
+	empty(icpt + 0.1)
+	before = st.Terms.Total
+	passIfEmpty(pr, st, 1)
+	if st.Terms.Total > before {
+		t.Errorf("eq (8) rose from %v to %v", before, st.Terms.Total)
+	}
+	if th := st.Stages[1].Theta; !math.IsInf(th, -1) && th != icpt+0.1 {
+		t.Errorf("θ %v: neither −Inf nor as it was", th)
+	}
+	// A stage with trees, and the last stage, are left alone.
+	last := len(st.Stages) - 1
+	th0 := st.Stages[0].Theta
+	passIfEmpty(pr, st, 0)
+	passIfEmpty(pr, st, last)
+	if st.Stages[0].Theta != th0 || len(st.Stages[0].Active()) == 0 {
+		t.Errorf("stage 0 (with trees): θ %v, was %v", st.Stages[0].Theta, th0)
+	}
+}
