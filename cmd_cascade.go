@@ -543,7 +543,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	lambdasF := fs.String("lambdas", "0.002:0.5:8", "λ grid `FROM:TO:N`, fractions of λ_max, log-spaced")
 	out := fs.String("out", "", "curve `FILE` (CSV) to write (required)")
 	plot := fs.String("plot", "", "also draw NDCG@10 against cost per document to `FILE` (.svg or .png)")
-	jsonOut := fs.Bool("json", false, "print a JSON report: λ_max, and per λ the ρ chosen, the timings and the cascade's validation figures")
+	jsonOut := fs.Bool("json", false, "print a JSON report: λ_max, per λ the ρ chosen, the timings and the cascade's validation figures, and per split the Pareto front (cost against NDCG@10)")
 	marginsF := fs.String("exit-margins", formatMargins(baseline.DefaultExitMargins), "early exit's margins `LIST`: comma-separated scores s >= 0 in the model's raw score units, inf = the full ensemble (scale them with the model's scores)")
 	exitEvery := fs.Int("exit-every", baseline.DefaultExitEvery, "early exit: an exit every `N` trees")
 	if err := parseNoArgs(fs, args); err != nil {
@@ -650,20 +650,83 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if *plot != "" {
-		if err := baseline.Plot(*plot, points, "ndcg@10", "NDCG@10 against cost per document"); err != nil {
+		if err := baseline.Plot(*plot, points, frontMetric, "NDCG@10 against cost per document"); err != nil {
 			return err
 		}
 	}
+	fronts := map[string][]baseline.Point{}
+	for _, sp := range splits {
+		if sp.d != nil {
+			fronts[sp.name] = splitFront(points, sp.name)
+		}
+	}
 	if *jsonOut {
+		pareto := map[string]any{}
+		for split, front := range fronts {
+			pareto[split] = frontJSON(front)
+		}
 		r := map[string]any{"curve": *out, "points": len(points), "lambda_max": s.sc.LambdaMax,
-			"lambdas": perLambda, "seconds": time.Since(start).Seconds()}
+			"lambdas": perLambda, "seconds": time.Since(start).Seconds(), "pareto": pareto}
 		if *plot != "" {
 			r["plot"] = *plot
 		}
 		return writeJSON(stdout, r)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d points (%d λ values; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", *out, len(points), len(lambdas))
+	for _, sp := range splits {
+		front, ok := fronts[sp.name]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(stdout, "Pareto front, %s (%s against cost per document, all methods): %d points\n", sp.name, frontMetric, len(front))
+		for _, p := range front {
+			fmt.Fprintf(stdout, "  %-12s %-12s cost/doc %8.1f  %s %.4f\n", p.Method, knob(p), p.Cost.Total, frontMetric, p.Metrics[frontMetric])
+		}
+	}
 	return nil
+}
+
+// frontMetric is the quality axis of sweep's Pareto front (and plot).
+const frontMetric = "ndcg@10"
+
+// splitFront is the Pareto front of the points of one split: those that no
+// other point of the split beats on cost per document and frontMetric.
+func splitFront(points []baseline.Point, split string) []baseline.Point {
+	var ps []baseline.Point
+	for _, p := range points {
+		if p.Split == split {
+			ps = append(ps, p)
+		}
+	}
+	return baseline.Pareto(ps, frontMetric)
+}
+
+// frontJSON is a front as sweep --json gives it: per point method,
+// lambda, cost (per document) and frontMetric; an infinite λ (early exit's
+// s = +Inf, the full ensemble) is null, which JSON has in place of +Inf.
+func frontJSON(front []baseline.Point) []map[string]any {
+	rows := make([]map[string]any, len(front))
+	for i, p := range front {
+		var lambda any = p.Lambda
+		if math.IsInf(p.Lambda, 1) {
+			lambda = nil
+		}
+		rows[i] = map[string]any{"method": p.Method, "lambda": lambda, "cost": p.Cost.Total, frontMetric: p.Metrics[frontMetric]}
+	}
+	return rows
+}
+
+// knob names a point's trade-off parameter as its method reads it: the
+// number of trees k of a prefix, early exit's margin s, else λ.
+func knob(p baseline.Point) string {
+	v := strconv.FormatFloat(p.Lambda, 'g', 4, 64)
+	switch p.Method {
+	case baseline.MethodPrefix:
+		return "k=" + v
+	case baseline.MethodEarlyExit:
+		return "s=" + v
+	}
+	return "λ=" + v
 }
 
 // treesDiffer says how the trees of b differ from those of a, "" when they

@@ -18,6 +18,7 @@ import (
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
@@ -816,5 +817,134 @@ func TestCascadeTrainFractions(t *testing.T) {
 		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "1", "--lambda", "0.05", "--rhos", "0.001", "--rule", "global",
 		"--out", out); !strings.Contains(text, "train soft/hard") {
 		t.Errorf("the stage table has no training fractions:\n%s", text)
+	}
+}
+
+// TestSweepParetoFront: sweep reports, per split, the points of its curve
+// that no other point of the split beats on cost per document and NDCG@10
+// (--json "pareto", and a listing in the text report); checked against a
+// brute-force front of the rows the sweep wrote.
+func TestSweepParetoFront(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 5)
+	curve := filepath.Join(dir, "curve.csv")
+	args := []string{"sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--test", "builtin:mq2008/test",
+		"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "1", "--rhos", "0.001", "--lambdas", "0.01:0.3:3", "--exit-every", "1", "--out", curve}
+	code, stdout, errOut := runCLI(t, append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("sweep: exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Pareto map[string][]struct {
+			Method string
+			Lambda *float64
+			Cost   float64
+			NDCG   float64 `json:"ndcg@10"`
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	points, err := baseline.ReadCSV(curve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(method string, lambda, cost, ndcg float64) string {
+		return fmt.Sprintf("%s %v %v %v", method, lambda, cost, ndcg)
+	}
+	text := map[string][]string{}
+	for _, split := range []string{"valid", "test"} {
+		var want []string
+		wantCost := map[string]float64{}
+		for i, p := range points {
+			if p.Split != split {
+				continue
+			}
+			c, q := p.Cost.Total, p.Metrics["ndcg@10"]
+			dominated := false
+			for j, o := range points {
+				oc, oq := o.Cost.Total, o.Metrics["ndcg@10"]
+				if j != i && o.Split == split && oc <= c && oq >= q && (oc < c || oq > q) {
+					dominated = true
+				}
+			}
+			if !dominated {
+				k := key(p.Method, p.Lambda, c, q)
+				want = append(want, k)
+				wantCost[k] = c
+			}
+		}
+		var got []string
+		last := math.Inf(-1)
+		for _, p := range r.Pareto[split] {
+			lambda := math.Inf(1)
+			if p.Lambda != nil {
+				lambda = *p.Lambda
+			}
+			got = append(got, key(p.Method, lambda, p.Cost, p.NDCG))
+			if p.Cost < last {
+				t.Errorf("%s front not in order of cost: %v after %v", split, p.Cost, last)
+			}
+			last = p.Cost
+		}
+		if len(want) < 3 {
+			t.Fatalf("%s: a front of %d points tests little: %v", split, len(want), want)
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s front:\n got %q\nwant %q", split, got, want)
+		}
+		// The text report lists the same points: method and cost per line.
+		for _, k := range want {
+			f := strings.Fields(k)
+			text[split] = append(text[split], fmt.Sprintf("%s %.1f", f[0], wantCost[k]))
+		}
+	}
+	code, stdout, errOut = runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("sweep: exit %d: %s", code, errOut)
+	}
+	listed := map[string][]string{}
+	split := ""
+	for _, line := range strings.Split(stdout, "\n") {
+		if rest, ok := strings.CutPrefix(line, "Pareto front, "); ok {
+			split, _, _ = strings.Cut(rest, " ")
+			continue
+		}
+		if f := strings.Fields(line); split != "" && len(f) == 6 && f[2] == "cost/doc" {
+			listed[split] = append(listed[split], f[0]+" "+f[3])
+		}
+	}
+	for _, split := range []string{"valid", "test"} {
+		slices.Sort(listed[split])
+		slices.Sort(text[split])
+		if !slices.Equal(listed[split], text[split]) {
+			t.Errorf("text report, %s front: %q, want %q\n%s", split, listed[split], text[split], stdout)
+		}
+	}
+}
+
+// TestFrontJSON: early exit's s = +Inf (the full ensemble) can be on the
+// front; JSON has no +Inf, so its lambda is null, not a failed report.
+func TestFrontJSON(t *testing.T) {
+	front := []baseline.Point{
+		{Method: "cronus", Lambda: 0.05, Cost: metric.Cost{Total: 80}, Metrics: map[string]float64{"ndcg@10": 0.51, "p@5": 0.3}},
+		{Method: baseline.MethodEarlyExit, Lambda: math.Inf(1), Cost: metric.Cost{Total: 1119}, Metrics: map[string]float64{"ndcg@10": 0.54}},
+	}
+	var b strings.Builder
+	if err := writeJSON(&b, frontJSON(front)); err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal([]byte(b.String()), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := []map[string]any{
+		{"method": "cronus", "lambda": 0.05, "cost": 80.0, "ndcg@10": 0.51},
+		{"method": "early-exit", "lambda": nil, "cost": 1119.0, "ndcg@10": 0.54},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("frontJSON = %v, want %v", got, want)
 	}
 }
