@@ -203,6 +203,30 @@ func (s *setup) fullEnsemble(d *data.Dataset) cronus.Eval {
 	return ev
 }
 
+// split is a data split of a curve: "valid" or "test", and its data (nil
+// when there is no --test).
+type split struct {
+	name string
+	d    *data.Dataset
+}
+
+func (s *setup) splits() []split { return []split{{"valid", s.valid}, {"test", s.test}} }
+
+// points appends to dst the curve points of one method at lambda: its
+// validation figures v, and its test figures t when there is test data.
+func (s *setup) points(dst []baseline.Point, method string, lambda float64, v, t cronus.Eval) []baseline.Point {
+	for _, sp := range s.splits() {
+		ev := v
+		if sp.name == "test" {
+			ev = t
+		}
+		if sp.d != nil {
+			dst = append(dst, baseline.Point{Method: method, Split: sp.name, Lambda: lambda, Cost: ev.Cost, Metrics: ev.Metrics})
+		}
+	}
+	return dst
+}
+
 // explicitFlags are the flags given on the command line (fs parsed).
 func explicitFlags(fs *flag.FlagSet) map[string]bool {
 	given := map[string]bool{}
@@ -323,6 +347,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.Float64Var(&cf.par.Lambda, "lambda", cf.par.Lambda, "cost trade-off `λ` as a fraction of λ_max (printed)")
 	out := fs.String("out", "", "cascade `FILE` to write (required): the best cascade on validation")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
+	curve := fs.String("curve", "", "also write the cascade's quality/cost points to `FILE` (CSV, sweep's columns): cronus (this cascade), cronus-init (its initialisation; not with --warm) and prefix with every tree (the full ensemble), on validation and test")
 	traceF := fs.String("trace", "", "write every optimisation step to `FILE` as JSON lines: the objective (eq 8) and its terms, per stage θ, active trees, soft and hard training fractions and validation/test reach, and the current cascade's validation and test figures")
 	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2), and its σ_k are kept unless --sigma is given")
 	if err := parseNoArgs(fs, args); err != nil {
@@ -358,7 +383,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := cf.check(fs); err != nil {
 		return err
 	}
-	if err := checkOutputs(append(cf.inputs(), cf.warm), *out, *traceF); err != nil {
+	if err := checkOutputs(append(cf.inputs(), cf.warm), *out, *traceF, *curve); err != nil {
 		return err
 	}
 	var trace *traceLog
@@ -414,6 +439,22 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	valid, test := s.evaluator()(&best.Cascade)
 	fullV, fullT := s.fullEnsemble(s.valid), s.fullEnsemble(s.test)
+	if *curve != "" {
+		var points []baseline.Point
+		if cf.warm == "" { // a warm start has no initialisation
+			v, t := s.evaluator()(&res.Init.Cascade)
+			points = s.points(points, "cronus-init", cf.par.Lambda, v, t)
+		}
+		points = s.points(points, "cronus", cf.par.Lambda, valid, test)
+		for _, sp := range s.splits() { // the full ensemble, as sweep's last prefix row
+			if sp.d != nil {
+				points = append(points, baseline.Prefix(s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, []int{len(s.e.Trees)}, reportSpecs, metric.Options{})...)
+			}
+		}
+		if err := baseline.WriteCSV(*curve, points); err != nil {
+			return err
+		}
+	}
 	stages := make([]map[string]any, len(best.Stages))
 	for k, st := range best.Stages {
 		m := map[string]any{"active_trees": len(st.Active()), "reached_valid": at(valid.Reached, k),
@@ -583,22 +624,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	p := newProgress(stderr)
 	var points []baseline.Point
-	splits := []struct {
-		name string
-		d    *data.Dataset
-	}{{"valid", s.valid}, {"test", s.test}}
-	add := func(method string, lambda float64, v, t cronus.Eval) {
-		for _, sp := range splits {
-			ev := v
-			if sp.name == "test" {
-				ev = t
-			}
-			if sp.d == nil {
-				continue
-			}
-			points = append(points, baseline.Point{Method: method, Split: sp.name, Lambda: lambda, Cost: ev.Cost, Metrics: ev.Metrics})
-		}
-	}
+	splits := s.splits()
 	var perLambda []map[string]any // the --json report's "lambdas"
 	for i, lam := range lambdas {
 		if err := ctx.Err(); err != nil {
@@ -620,15 +646,15 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		v, t := s.evaluator()(&st.Cascade)
-		add("single-stage", lam, v, t)
+		points = s.points(points, "single-stage", lam, v, t)
 		res, err := s.optimize(ctx, cf, par, init, p, nil)
 		if err != nil {
 			return err
 		}
 		v, t = s.evaluator()(&res.Init.Cascade)
-		add("cronus-init", lam, v, t)
+		points = s.points(points, "cronus-init", lam, v, t)
 		v, t = s.evaluator()(&res.Best.Cascade)
-		add("cronus", lam, v, t)
+		points = s.points(points, "cronus", lam, v, t)
 		perLambda = append(perLambda, map[string]any{"lambda": lam, "rho1": par.Rho1, "rhoK": par.RhoK,
 			"init_seconds": res.InitTime.Seconds(), "cyclic_seconds": res.CyclicTime.Seconds(),
 			"valid": map[string]any{"metrics": v.Metrics, "cost": v.Cost}})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -946,5 +947,101 @@ func TestFrontJSON(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("frontJSON = %v, want %v", got, want)
+	}
+}
+
+// TestCascadeCurve: cascade --curve writes the run's points in sweep's
+// columns: cronus with the figures cascade --json reports, cronus-init with
+// those of the initialisation alone (cascade --cycles 0), and the full
+// ensemble as the prefix of every tree; a warm start has no cronus-init
+// rows, and without --test there are no test rows.
+func TestCascadeCurve(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 20)
+	base := []string{"cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "3", "--rhos", "0.001", "--lambda", "0.1"}
+	withTest := append(slices.Clone(base), "--test", "builtin:mq2008/test")
+	type eval struct {
+		Metrics map[string]float64
+		Cost    struct{ Total, Features, Trees float64 }
+	}
+	type report struct {
+		Valid, Test eval
+		FullValid   eval `json:"full_valid"`
+		FullTest    eval `json:"full_test"`
+	}
+	run := func(args ...string) (report, []baseline.Point) {
+		t.Helper()
+		curve := filepath.Join(dir, "curve.csv")
+		args = append(args, "--out", filepath.Join(dir, "c.json"), "--curve", curve, "--json")
+		code, stdout, errOut := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var r report
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+			t.Fatal(err)
+		}
+		points, err := baseline.ReadCSV(curve)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, points
+	}
+	check := func(what string, p baseline.Point, lambda float64, e eval) {
+		t.Helper()
+		if p.Lambda != lambda || p.Cost.Total != e.Cost.Total || p.Cost.Features != e.Cost.Features || p.Cost.Trees != e.Cost.Trees ||
+			len(e.Metrics) != 3 || !maps.Equal(p.Metrics, e.Metrics) {
+			t.Errorf("%s: row λ %v, cost %+v, %v; want λ %v, %+v, %v", what, p.Lambda, p.Cost, p.Metrics, lambda, e.Cost, e.Metrics)
+		}
+	}
+	rows := func(points []baseline.Point) map[string]baseline.Point {
+		m := map[string]baseline.Point{}
+		for _, p := range points {
+			m[p.Method+"/"+p.Split] = p
+		}
+		if len(m) != len(points) {
+			t.Errorf("two rows of one method and split: %v", points)
+		}
+		return m
+	}
+
+	r, points := run(append(slices.Clone(withTest), "--cycles", "2")...)
+	init, _ := run(append(slices.Clone(withTest), "--cycles", "0")...)
+	if init.Valid.Cost == r.Valid.Cost && maps.Equal(init.Valid.Metrics, r.Valid.Metrics) {
+		t.Fatalf("the cyclic optimisation left the cascade as good and as costly as it was: cronus-init tells nothing from cronus")
+	}
+	got := rows(points)
+	if len(got) != 6 {
+		t.Errorf("%d rows, want cronus, cronus-init and prefix on valid and test: %v", len(got), points)
+	}
+	check("cronus/valid", got["cronus/valid"], 0.1, r.Valid)
+	check("cronus/test", got["cronus/test"], 0.1, r.Test)
+	check("cronus-init/valid", got["cronus-init/valid"], 0.1, init.Valid)
+	check("cronus-init/test", got["cronus-init/test"], 0.1, init.Test)
+	check("prefix/valid", got["prefix/valid"], 20, r.FullValid)
+	check("prefix/test", got["prefix/test"], 20, r.FullTest)
+
+	// A warm start: no initialisation; no --test: no test rows.
+	warm := filepath.Join(dir, "warm.json")
+	if err := os.Rename(filepath.Join(dir, "c.json"), warm); err != nil {
+		t.Fatal(err)
+	}
+	r, points = run(append(slices.Clone(base), "--cycles", "1", "--warm", warm)...)
+	got = rows(points)
+	if len(got) != 2 {
+		t.Errorf("warm start, no --test: rows %v, want cronus/valid and prefix/valid", points)
+	}
+	check("warm cronus/valid", got["cronus/valid"], 0.1, r.Valid)
+	check("warm prefix/valid", got["prefix/valid"], 20, r.FullValid)
+
+	// The curve is checked with the other outputs, before any work.
+	code, _, errOut := runCLI(t, append(slices.Clone(base), "--out", warm, "--curve", warm)...)
+	if code != 2 || !strings.Contains(errOut, "given as two outputs") {
+		t.Errorf("--curve = --out: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = runCLI(t, append(slices.Clone(base), "--out", filepath.Join(dir, "x.json"), "--curve", filepath.Join(dir, "no", "c.csv"))...)
+	if code != 1 || !strings.Contains(errOut, "does not exist") {
+		t.Errorf("--curve in a missing directory: exit %d, %q", code, errOut)
 	}
 }
