@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"image/color"
 	"math"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/cronus-ltr/cronus/data"
 )
@@ -27,10 +29,39 @@ const (
 // costAxisLabel is the x-axis label of every quality/cost plot.
 const costAxisLabel = "cost per document (features + trees)"
 
+// methodColors tell methods apart: the ten colours of Tableau 10 (as
+// matplotlib's default cycle has them), distinct for ten methods, where
+// plotutil's seven repeated within one sweep's ten series.
+var methodColors = []color.Color{
+	color.RGBA{0x1f, 0x77, 0xb4, 0xff}, // blue
+	color.RGBA{0xff, 0x7f, 0x0e, 0xff}, // orange
+	color.RGBA{0x2c, 0xa0, 0x2c, 0xff}, // green
+	color.RGBA{0xd6, 0x27, 0x28, 0xff}, // red
+	color.RGBA{0x94, 0x67, 0xbd, 0xff}, // purple
+	color.RGBA{0x8c, 0x56, 0x4b, 0xff}, // brown
+	color.RGBA{0xe3, 0x77, 0xc2, 0xff}, // pink
+	color.RGBA{0x7f, 0x7f, 0x7f, 0xff}, // grey
+	color.RGBA{0xbc, 0xbd, 0x22, 0xff}, // olive
+	color.RGBA{0x17, 0xbe, 0xcf, 0xff}, // cyan
+}
+
+// splitDashes tell the splits of one method apart: the first split's line
+// is solid, the second's dashed, a third's dotted.
+var splitDashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(1.5), vg.Points(2)}}
+
+// legendGap separates the plot from the legend on its right.
+const legendGap = 2 * vg.Millimeter
+
 // Plot draws the named metric (y) against the total cost per document (x)
-// of points, one line with markers per (method, split) pair, in the order
-// the pairs first appear in points, each labelled "method (split)" in the
-// legend, and writes it to path, atomically. Within a series the points are
+// of points, one line with markers per (method, split) pair, each labelled
+// "method (split)" in the legend, methods in the order they first appear in
+// points and the splits of a method together, in the order splits first
+// appear; and writes it to path, atomically. A method has one colour and
+// marker shape on every split (colours repeat after ten methods, shapes
+// after eight); a split has one dash pattern for every method (solid for
+// the first split to appear, dashed for the second, dotted for the rest).
+// The legend stands to the right of the plot, outside the data, which
+// makes the image wider than the plot by the legend's width. Within a series the points are
 // joined in order of cost. The x axis is a true scale: points sit at their
 // cost, however unevenly spaced. The format follows the extension of path,
 // ".svg" or ".png" (any case); another extension is an error, checked
@@ -44,11 +75,21 @@ func Plot(path string, points []Point, metric string, title string) error {
 	}
 
 	type series struct {
-		name string
-		xys  plotter.XYs
+		name          string
+		method, split int // in order of first appearance
+		xys           plotter.XYs
 	}
 	var all []*series
 	byKey := map[[2]string]*series{}
+	methods, splits := map[string]int{}, map[string]int{}
+	index := func(m map[string]int, key string) int {
+		i, ok := m[key]
+		if !ok {
+			i = len(m)
+			m[key] = i
+		}
+		return i
+	}
 	for _, p := range points {
 		y, ok := p.Metrics[metric]
 		if !ok || !isFinite(y) || !isFinite(p.Cost.Total) {
@@ -61,7 +102,7 @@ func Plot(path string, points []Point, metric string, title string) error {
 			if p.Split != "" {
 				name += " (" + p.Split + ")"
 			}
-			s = &series{name: name}
+			s = &series{name: name, method: index(methods, p.Method), split: index(splits, p.Split)}
 			byKey[key] = s
 			all = append(all, s)
 		}
@@ -70,35 +111,50 @@ func Plot(path string, points []Point, metric string, title string) error {
 	if len(all) == 0 {
 		return fmt.Errorf("%s: no point has a value of %s to plot", path, metric)
 	}
+	slices.SortStableFunc(all, func(a, b *series) int {
+		return cmp.Or(cmp.Compare(a.method, b.method), cmp.Compare(a.split, b.split))
+	})
 
 	plt := plot.New()
 	plt.Title.Text = title
 	plt.X.Label.Text = costAxisLabel
 	plt.Y.Label.Text = metric
 	plt.Add(plotter.NewGrid())
-	// Quality rises with cost, so the lower right corner is the emptiest.
-	plt.Legend.Top, plt.Legend.Left = false, false
-	plt.Legend.XOffs, plt.Legend.YOffs = -vg.Millimeter, vg.Millimeter
-	for i, s := range all {
+	// The legend goes beside the plot: inside, every corner covers some
+	// curve (quality rises with cost, and the cheap good points are the
+	// interesting ones).
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
+	legend.ThumbnailWidth = vg.Points(30) // long enough to show a dash pattern
+	for _, s := range all {
 		slices.SortStableFunc(s.xys, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 		line, marks, err := plotter.NewLinePoints(s.xys)
 		if err != nil {
 			return fmt.Errorf("%s: %s: %v", path, s.name, err)
 		}
-		line.Color = plotutil.Color(i)
-		line.Dashes = plotutil.Dashes(0)
-		marks.Color = plotutil.Color(i)
-		marks.Shape = plotutil.Shape(i)
+		c := methodColors[s.method%len(methodColors)]
+		line.Color = c
+		line.Dashes = splitDashes[min(s.split, len(splitDashes)-1)]
+		marks.Color = c
+		marks.Shape = plotutil.Shape(s.method)
 		plt.Add(line, marks)
-		plt.Legend.Add(s.name, line, marks)
+		legend.Add(s.name, line, marks)
 	}
 
-	wt, err := plt.WriterTo(plotWidth, plotHeight, format)
+	legendWidth := legend.Rectangle(draw.Canvas{}).Size().X + 2*legendGap // a gap each side
+	cv, err := draw.NewFormattedCanvas(plotWidth+legendWidth, plotHeight, format)
 	if err != nil {
 		return fmt.Errorf("%s: %v", path, err)
 	}
+	dc := draw.New(cv)
+	dc.SetColor(plt.BackgroundColor) // the legend's strip too, which plt.Draw does not paint
+	dc.Fill(dc.Rectangle.Path())
+	plt.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
+	// Level with the top of the data, below the title.
+	legend.YOffs = plt.DataCanvas(dc).Max.Y - dc.Max.Y
+	legend.Draw(draw.Crop(dc, plotWidth+legendGap, 0, 0, 0))
 	var buf bytes.Buffer
-	if _, err := wt.WriteTo(&buf); err != nil {
+	if _, err := cv.WriteTo(&buf); err != nil {
 		return fmt.Errorf("%s: %v", path, err)
 	}
 	return data.WriteAtomic(path, func(w *bufio.Writer) error {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -169,5 +171,103 @@ func TestPlot(t *testing.T) {
 		if strings.HasPrefix(en.Name(), ".") {
 			t.Errorf("temporary file %s left behind", en.Name())
 		}
+	}
+}
+
+// TestPlotStyles: in a sweep's plot (5 methods × 2 splits) every method has
+// its own colour on both splits, the splits differ by dash pattern, and the
+// legend stands clear of the data. Read from the SVG: each legend entry's
+// line thumbnail (the last horizontal stroke of thumbnail width before its
+// text) carries the series' stroke colour and dashes, and the legend is
+// drawn after the plot.
+func TestPlotStyles(t *testing.T) {
+	methods := []string{"single-stage", "cronus-init", "cronus", MethodPrefix, MethodEarlyExit}
+	var points []Point
+	for _, split := range []string{"valid", "test"} {
+		for i, m := range methods {
+			for j := range 3 {
+				q := 0.4 + 0.01*float64(i) + 0.02*float64(j)
+				if split == "test" {
+					q -= 0.05
+				}
+				points = append(points, Point{Method: m, Split: split, Lambda: float64(j), Cost: metric.Cost{Total: 100 * float64(1+i+j)}, Metrics: map[string]float64{"ndcg@10": q}})
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "curve.svg")
+	if err := Plot(path, points, "ndcg@10", "NDCG@10 against cost"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type style struct{ stroke, dashes string }
+	elem := regexp.MustCompile(`<path d="([^"]*)" style="([^"]*)"|>([^<>]+)</text>`)
+	thumb := regexp.MustCompile(`^M([-0-9.e]+),([-0-9.e]+)L([-0-9.e]+),([-0-9.e]+)$`)
+	coord := regexp.MustCompile(`[ML]([-0-9.e]+),`)
+	legend := map[string]style{}
+	var last style
+	var lastX float64
+	inLegend := false                           // a thumbnail has been seen: the plot is drawn
+	legendX, dataX := math.Inf(1), math.Inf(-1) // where the legend starts; where anything before it ends
+	for _, m := range elem.FindAllStringSubmatch(string(b), -1) {
+		if m[3] != "" { // a text: a legend entry when it names a series
+			if last.stroke != "" && strings.Contains(m[3], " (") {
+				legend[m[3]] = last
+				legendX = min(legendX, lastX)
+				last = style{}
+			}
+			continue
+		}
+		f := thumb.FindStringSubmatch(m[1])
+		var x1, x2 float64
+		if f != nil {
+			x1, _ = strconv.ParseFloat(f[1], 64)
+			x2, _ = strconv.ParseFloat(f[3], 64)
+		}
+		if f == nil || f[2] != f[4] || x2-x1 < 15 || x2-x1 > 40 { // not a thumbnail (20 to 30 points wide; grid lines are longer)
+			if !inLegend && strings.Contains(m[2], "stroke:") { // a line of the plot, not the background
+				for _, c := range coord.FindAllStringSubmatch(m[1], -1) {
+					x, _ := strconv.ParseFloat(c[1], 64)
+					dataX = max(dataX, x)
+				}
+			}
+			continue
+		}
+		st := style{}
+		for _, kv := range strings.Split(m[2], ";") {
+			k, v, _ := strings.Cut(kv, ":")
+			switch k {
+			case "stroke":
+				st.stroke = v
+			case "stroke-dasharray":
+				st.dashes = v
+			}
+		}
+		last, lastX, inLegend = st, x1, true
+	}
+	if len(legend) != 10 {
+		t.Fatalf("%d legend entries with a line thumbnail, want 10: %v", len(legend), legend)
+	}
+	colours := map[string]string{}
+	for _, m := range methods {
+		v, te := legend[m+" (valid)"], legend[m+" (test)"]
+		if v.stroke == "" || v.stroke != te.stroke {
+			t.Errorf("%s: colour %q on valid, %q on test; want one colour", m, v.stroke, te.stroke)
+		}
+		if v.dashes == te.dashes {
+			t.Errorf("%s: valid and test both dashed %q", m, v.dashes)
+		}
+		if v.dashes != legend[methods[0]+" (valid)"].dashes || te.dashes != legend[methods[0]+" (test)"].dashes {
+			t.Errorf("%s: dashes %q (valid), %q (test): not those of the other methods on the split", m, v.dashes, te.dashes)
+		}
+		if o, ok := colours[v.stroke]; ok {
+			t.Errorf("%s and %s share the colour %s", o, m, v.stroke)
+		}
+		colours[v.stroke] = m
+	}
+	if !(legendX > dataX) {
+		t.Errorf("the legend starts at x = %v, within the plot, which reaches x = %v", legendX, dataX)
 	}
 }
