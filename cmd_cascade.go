@@ -446,11 +446,8 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			points = s.points(points, "cronus-init", cf.par.Lambda, v, t)
 		}
 		points = s.points(points, "cronus", cf.par.Lambda, valid, test)
-		for _, sp := range s.splits() { // the full ensemble, as sweep's last prefix row
-			if sp.d != nil {
-				points = append(points, baseline.Prefix(s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, []int{len(s.e.Trees)}, reportSpecs, metric.Options{})...)
-			}
-		}
+		// The full ensemble, as sweep's last prefix row (k = every tree).
+		points = s.points(points, baseline.MethodPrefix, float64(len(s.e.Trees)), fullV, fullT)
 		if err := baseline.WriteCSV(*curve, points); err != nil {
 			return err
 		}

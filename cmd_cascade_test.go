@@ -225,14 +225,8 @@ func TestCascadeChoosesRho(t *testing.T) {
 	}
 	run := func(extra ...string) report {
 		t.Helper()
-		code, stdout, errOut := runCLI(t, append(append([]string{"cascade", "--stages", "3"}, data...), extra...)...)
-		if code != 0 {
-			t.Fatalf("cascade %v: exit %d: %s", extra, code, errOut)
-		}
 		var r report
-		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
-			t.Fatalf("%v: %s", err, stdout)
-		}
+		runJSON(t, &r, append(append([]string{"cascade", "--stages", "3"}, data...), extra...)...)
 		return r
 	}
 	// More stages than the model's 30 trees are refused before any work.
@@ -707,14 +701,8 @@ func TestCascadeJointEntry(t *testing.T) {
 		if joint {
 			args = append(args, "--joint-entry")
 		}
-		code, stdout, errOut := runCLI(t, args...)
-		if code != 0 {
-			t.Fatalf("joint %v: exit %d: %s", joint, code, errOut)
-		}
 		var r report
-		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
-			t.Fatal(err)
-		}
+		runJSON(t, &r, args...)
 		got[joint] = r
 		if v, ok := cascadeParams(t, out)["joint_entry"]; joint != ok || (ok && v != true) {
 			t.Errorf("--joint-entry %v: params.joint_entry = %v (recorded %v)", joint, v, ok)
@@ -746,21 +734,15 @@ func TestCascadeTrainFractions(t *testing.T) {
 	dir := t.TempDir()
 	model := trainShallow(t, dir, 30)
 	out := filepath.Join(dir, "c.json")
-	code, stdout, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
-		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "1", "--lambda", "0.05", "--rhos", "0.001", "--rule", "global",
-		"--out", out, "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
 	var report struct {
 		Stages []struct {
 			SoftTrain *float64 `json:"soft_train"`
 			HardTrain *float64 `json:"hard_train"`
 		}
 	}
-	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
-		t.Fatal(err)
-	}
+	runJSON(t, &report, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "1", "--lambda", "0.05", "--rhos", "0.001", "--rule", "global",
+		"--out", out, "--json")
 	code, evalOut, errOut := runCLI(t, "eval", "--cascade", out, "--data", "builtin:mq2008/train", "--json")
 	if code != 0 {
 		t.Fatalf("eval: exit %d: %s", code, errOut)
@@ -831,10 +813,6 @@ func TestSweepParetoFront(t *testing.T) {
 	curve := filepath.Join(dir, "curve.csv")
 	args := []string{"sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--test", "builtin:mq2008/test",
 		"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "1", "--rhos", "0.001", "--lambdas", "0.01:0.3:3", "--exit-every", "1", "--out", curve}
-	code, stdout, errOut := runCLI(t, append(args, "--json")...)
-	if code != 0 {
-		t.Fatalf("sweep: exit %d: %s", code, errOut)
-	}
 	var r struct {
 		Pareto map[string][]struct {
 			Method string
@@ -843,9 +821,7 @@ func TestSweepParetoFront(t *testing.T) {
 			NDCG   float64 `json:"ndcg@10"`
 		}
 	}
-	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
-		t.Fatalf("%v: %s", err, stdout)
-	}
+	runJSON(t, &r, append(args, "--json")...)
 	points, err := baseline.ReadCSV(curve)
 	if err != nil {
 		t.Fatal(err)
@@ -902,7 +878,7 @@ func TestSweepParetoFront(t *testing.T) {
 			text[split] = append(text[split], fmt.Sprintf("%s %.1f", f[0], wantCost[k]))
 		}
 	}
-	code, stdout, errOut = runCLI(t, args...)
+	code, stdout, errOut := runCLI(t, args...)
 	if code != 0 {
 		t.Fatalf("sweep: exit %d: %s", code, errOut)
 	}
@@ -974,14 +950,8 @@ func TestCascadeCurve(t *testing.T) {
 		t.Helper()
 		curve := filepath.Join(dir, "curve.csv")
 		args = append(args, "--out", filepath.Join(dir, "c.json"), "--curve", curve, "--json")
-		code, stdout, errOut := runCLI(t, args...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errOut)
-		}
 		var r report
-		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
-			t.Fatal(err)
-		}
+		runJSON(t, &r, args...)
 		points, err := baseline.ReadCSV(curve)
 		if err != nil {
 			t.Fatal(err)
@@ -1044,4 +1014,18 @@ func TestCascadeCurve(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "does not exist") {
 		t.Errorf("--curve in a missing directory: exit %d, %q", code, errOut)
 	}
+}
+
+// runJSON runs a command that must exit 0 and decodes its JSON report
+// into v; it returns the report's text.
+func runJSON(t *testing.T, v any, args ...string) string {
+	t.Helper()
+	code, stdout, errOut := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errOut)
+	}
+	if err := json.Unmarshal([]byte(stdout), v); err != nil {
+		t.Fatalf("%v: %v: %s", args, err, stdout)
+	}
+	return stdout
 }

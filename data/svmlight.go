@@ -112,7 +112,7 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 		// A pipe (/dev/stdin, <(…)) can be read once, and the reader makes
 		// two passes: hold its text in memory. It read as one query of
 		// all-zero labels before.
-		b, err := readPipe(ctx, path)
+		b, err := readPipe(ctx, path, what)
 		if err != nil {
 			return nil, err
 		}
@@ -140,8 +140,8 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 // writer that neither writes nor closes its end would otherwise keep an
 // interrupted command waiting. The deadline interrupts the read of a pipe
 // (which Go's poller holds); a file it cannot interrupt is read to its end.
-func readPipe(ctx context.Context, path string) ([]byte, error) {
-	f, err := openPipe(ctx, path)
+func readPipe(ctx context.Context, path, what string) ([]byte, error) {
+	f, err := openPipe(ctx, path, what)
 	if err != nil {
 		return nil, err
 	}
@@ -159,14 +159,14 @@ func readPipe(ctx context.Context, path string) ([]byte, error) {
 // for its writer, which may never come, and the open cannot be interrupted.
 // When ctx wins, the open goes on in the background and its file, should a
 // writer come, is closed at once.
-func openPipe(ctx context.Context, path string) (*os.File, error) {
+func openPipe(ctx context.Context, path, what string) (*os.File, error) {
 	type opened struct {
 		f   *os.File
 		err error
 	}
 	ch := make(chan opened, 1)
 	go func() {
-		f, err := OpenFile(path, "an SVMlight/LETOR file")
+		f, err := OpenFile(path, what)
 		ch <- opened{f, err}
 	}()
 	select {

@@ -54,10 +54,7 @@ func TestStageGradient(t *testing.T) {
 	pr := smallProblem(t)
 	par := DefaultParams()
 	par.K, par.Lambda = 4, 0.05
-	st, err := Initialize(context.Background(), pr, ComputeScales(pr, 0), par)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := initSmall(t, pr, par)
 	checkStageGradients(t, pr, st, rand.New(rand.NewPCG(1, 1)), nil)
 }
 
@@ -69,10 +66,7 @@ func TestStageEvalReuse(t *testing.T) {
 	pr := smallProblem(t)
 	par := DefaultParams()
 	par.K, par.Lambda, par.TopM = 4, 0.05, 2
-	st, err := Initialize(context.Background(), pr, ComputeScales(pr, 0), par)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := initSmall(t, pr, par)
 	k := slices.IndexFunc(st.Stages[:len(st.Stages)-1], func(s Stage) bool { return len(s.Active()) > 0 })
 	if k < 0 {
 		t.Fatal("no stage with trees before the last")
@@ -155,10 +149,7 @@ func testCyclicDecreases(t *testing.T, topM int) {
 	pr := smallProblem(t)
 	par := DefaultParams()
 	par.K, par.Lambda, par.TopM = 5, 0.05, topM
-	st, err := Initialize(context.Background(), pr, ComputeScales(pr, 0), par)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := initSmall(t, pr, par)
 	prev := pr.Objective(st).Total
 	for cycle := 0; cycle < 2; cycle++ {
 		for k := range st.Stages {
@@ -180,10 +171,7 @@ func TestStageTrialMatchesObjective(t *testing.T) {
 	for _, topM := range []int{0, 5} {
 		par := DefaultParams()
 		par.K, par.Lambda, par.TopM = 5, 0.02, topM
-		st, err := Initialize(context.Background(), pr, ComputeScales(pr, 0), par)
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := initSmall(t, pr, par)
 		scores := pr.stageScores(st)
 		prot := pr.protectedSets(&st.Cascade, scores)
 		for _, k := range []int{0, 2, par.K - 1} {

@@ -136,10 +136,7 @@ func TestSoftHardFractionsAgree(t *testing.T) {
 	pr := smallProblem(t)
 	par := DefaultParams()
 	par.K, par.Lambda = 6, 0.02
-	st, err := Initialize(context.Background(), pr, ComputeScales(pr, 0), par)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := initSmall(t, pr, par)
 	for k := range st.Stages {
 		if d := math.Abs(st.D[k] - st.Hard[k]); d > 0.05 {
 			t.Errorf("stage %d: soft %.3f, hard %.3f", k, st.D[k], st.Hard[k])
@@ -486,10 +483,7 @@ func TestPassIfEmpty(t *testing.T) {
 	pr := smallProblem(t)
 	par := DefaultParams()
 	par.K, par.Lambda, par.TopM = 4, 0.05, 0
-	st, err := Initialize(context.Background(), pr, ComputeScales(pr, 0), par)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := initSmall(t, pr, par)
 	empty := func(theta float64) {
 		b := st.Stages[1].Beta
 		for i := range b[:len(b)-1] {
@@ -525,4 +519,15 @@ func TestPassIfEmpty(t *testing.T) {
 	if st.Stages[0].Theta != th0 || len(st.Stages[0].Active()) == 0 {
 		t.Errorf("stage 0 (with trees): θ %v, was %v", st.Stages[0].Theta, th0)
 	}
+}
+
+// initSmall is Algorithm 2 on pr with par, in pr's natural units
+// (ComputeScales with ρ = 0); an error fails the test.
+func initSmall(t *testing.T, pr *Problem, par Params) *State {
+	t.Helper()
+	st, err := Initialize(context.Background(), pr, ComputeScales(pr, 0), par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
