@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -1028,4 +1029,132 @@ func runJSON(t *testing.T, v any, args ...string) string {
 		t.Fatalf("%v: %v: %s", args, err, stdout)
 	}
 	return stdout
+}
+
+// predict --cascade writes each document's ranking key, and --exits where
+// it left and what it paid: the keys rank as eval --cascade ranks, the
+// exits' costs average to its cost and their stages give its reach, and
+// ordering each query by stage reached, then score at exit, then input
+// order (the cascade's documented order) gives its TREC run.
+func TestPredictCascade(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 30)
+	c := filepath.Join(dir, "c.json")
+	if code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "4", "--cycles", "1", "--lambda", "0.05", "--out", c); code != 0 {
+		t.Fatalf("cascade: %s", errOut)
+	}
+	test := "builtin:mq2008/test"
+	keys, exits, run := filepath.Join(dir, "keys.txt"), filepath.Join(dir, "exits.tsv"), filepath.Join(dir, "run.txt")
+	var pr struct {
+		Docs    int
+		Stages  int
+		Reached []float64
+		Cost    struct{ Total, Features, Trees float64 }
+		Exits   string
+	}
+	runJSON(t, &pr, "predict", "--cascade", c, "--data", test, "--out", keys, "--exits", exits, "--json")
+	var ev struct {
+		Metrics map[string]float64
+		Cost    struct{ Total, Features, Trees float64 }
+		Reached []float64
+	}
+	runJSON(t, &ev, "eval", "--cascade", c, "--data", test, "--run", run, "--json")
+	var es struct{ Metrics map[string]float64 }
+	runJSON(t, &es, "eval", "--scores", keys, "--data", test, "--json")
+	if !maps.Equal(es.Metrics, ev.Metrics) {
+		t.Errorf("eval --scores of the keys: %v; eval --cascade: %v", es.Metrics, ev.Metrics)
+	}
+	if pr.Docs != 2874 || pr.Stages != 4 || pr.Exits != exits || !slices.Equal(pr.Reached, ev.Reached) || pr.Cost != ev.Cost {
+		t.Errorf("predict --json %+v; eval said reached %v cost %+v", pr, ev.Reached, ev.Cost)
+	}
+
+	b, err := os.ReadFile(exits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if lines[0] != "qid\tdocid\tstage\tscore\tfeature_cost\ttree_cost" || len(lines) != 2875 {
+		t.Fatalf("exits: header %q, %d lines", lines[0], len(lines))
+	}
+	type row struct {
+		qid, doc     string
+		stage, input int
+		score, paid  float64
+	}
+	var rows []row
+	reach := make([]float64, 4)
+	var feat, trees float64
+	for i, l := range lines[1:] {
+		f := strings.Split(l, "\t")
+		if len(f) != 6 {
+			t.Fatalf("exits line %d: %q", i+2, l)
+		}
+		st, err1 := strconv.Atoi(f[2])
+		s, err2 := strconv.ParseFloat(f[3], 64)
+		fc, err3 := strconv.ParseFloat(f[4], 64)
+		tc, err4 := strconv.ParseFloat(f[5], 64)
+		if err := errors.Join(err1, err2, err3, err4); err != nil || st < 1 || st > 4 {
+			t.Fatalf("exits line %d: %q: %v", i+2, l, err)
+		}
+		rows = append(rows, row{f[0], f[1], st, i, s, fc + tc})
+		for k := range st {
+			reach[k]++
+		}
+		feat += fc
+		trees += tc
+	}
+	for k := range reach {
+		reach[k] /= 2874
+	}
+	if !slices.Equal(reach, ev.Reached) || math.Abs(feat/2874-ev.Cost.Features) > 1e-9 || math.Abs(trees/2874-ev.Cost.Trees) > 1e-9 {
+		t.Errorf("exits: reach %v, cost %.6f + %.6f; eval --cascade: %v, %+v", reach, feat/2874, trees/2874, ev.Reached, ev.Cost)
+	}
+	for lo := 0; lo < len(rows); { // queries are contiguous
+		hi := lo + 1
+		for hi < len(rows) && rows[hi].qid == rows[lo].qid {
+			hi++
+		}
+		slices.SortFunc(rows[lo:hi], func(a, b row) int {
+			return cmp.Or(cmp.Compare(b.stage, a.stage), cmp.Compare(b.score, a.score), cmp.Compare(a.input, b.input))
+		})
+		lo = hi
+	}
+	r, err := os.ReadFile(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runLines := strings.Split(strings.TrimSuffix(string(r), "\n"), "\n")
+	moved := 0
+	for i, l := range runLines {
+		f := strings.Fields(l)
+		if f[0] != rows[i].qid || f[2] != rows[i].doc {
+			t.Fatalf("run line %d: %q; by the exits it is %s %s", i+1, l, rows[i].qid, rows[i].doc)
+		}
+		if rows[i].input != i {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Error("the cascade left every document in input order: the order check proves nothing")
+	}
+	if pr.Reached[3] == 1 {
+		t.Error("every document reached the last stage: the exit checks prove nothing")
+	}
+
+	// Flags that belong to the other kind of input are refused.
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"predict", "--model", model, "--data", test, "--exits", exits}, "--exits applies to --cascade only"},
+		{[]string{"predict", "--model", model, "--data", test, "--costs", "builtin:mq2008/costs"}, "--costs applies to --cascade only"},
+		{[]string{"predict", "--cascade", c, "--data", test, "--trees", "3"}, "--trees applies to --model only"},
+		{[]string{"predict", "--model", model, "--cascade", c, "--data", test}, "one of --model FILE and --cascade FILE"},
+		{[]string{"predict", "--cascade", c, "--data", test, "--exits", c}, "is both an input and an output"},
+	} {
+		if code, _, errOut := runCLI(t, tc.args...); code != 2 || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errOut, tc.msg)
+		}
+	}
 }

@@ -237,54 +237,94 @@ func writeOut(path string, stdout io.Writer, write func(w *bufio.Writer) error) 
 
 func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("predict", stdout)
-	modelF := fs.String("model", "", "model `FILE` (required)")
+	modelF := fs.String("model", "", "model `FILE` to score the data with")
+	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade): documents run through its stages for real, and each line is the document's ranking key in the cascade's order (see --exits)")
 	dataF := fs.String("data", "", "data `FILE` to score (required)")
 	k := newTreesFlag(fs)
 	out := fs.String("out", "", "write the scores to `FILE` (default standard output)")
+	exitsF := fs.String("exits", "", "with --cascade: write to `FILE` a TSV line per document: qid, docid, the stage it left at (1 = the first), its score there, and what it paid for features and for trees")
+	costsF := fs.String("costs", "", "with --cascade: feature cost `FILE` for --exits and the report (default: the cascade's own costs)")
 	asJSON := fs.Bool("json", false, "print a JSON report; it holds the scores unless --out is given")
 	absent := newAbsentFlag(fs)
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case *modelF == "" || *dataF == "":
-		return usageError{"--model FILE and --data FILE are required"}
+	case *dataF == "" || countSet(*modelF, *cascadeF) != 1:
+		return usageError{"--data FILE and one of --model FILE and --cascade FILE are required"}
 	case *asJSON && *out == "-":
 		return usageError{"--json prints the report on standard output; give --out FILE for the scores, or leave --out out to have them in the report"}
 	}
-	if o := *out; o != "-" {
-		if err := checkOutputs([]string{*modelF, *dataF}, o); err != nil {
+	explicit := explicitFlags(fs)
+	if *cascadeF == "" {
+		for _, name := range []string{"exits", "costs"} {
+			if explicit[name] {
+				return usageError{"--" + name + " applies to --cascade only"}
+			}
+		}
+	} else if explicit["trees"] {
+		return usageError{"--trees applies to --model only: a cascade's stages say which trees a document evaluates"}
+	}
+	outputs := []string{*exitsF}
+	if *out != "-" {
+		outputs = append(outputs, *out)
+	}
+	if err := checkOutputs([]string{*modelF, *cascadeF, *dataF, *costsF}, outputs...); err != nil {
+		return err
+	}
+	var e *tree.Ensemble
+	var m *tree.Model
+	var cf *cronus.File
+	var err error
+	if *modelF != "" {
+		if e, m, err = loadModel(*modelF); err != nil {
 			return err
 		}
+		if err := k.fits(e, *modelF); err != nil {
+			return err
+		}
+	} else if cf, err = cronus.ReadFile(*cascadeF); err != nil {
+		return err
 	}
-	e, m, err := loadModel(*modelF)
+	minFeatures := 0
+	if e != nil {
+		minFeatures = e.NumFeatures
+	} else {
+		minFeatures = cf.Ensemble.NumFeatures
+	}
+	d, err := loadScoringData(ctx, newProgress(stderr), *dataF, minFeatures, bool(*absent))
 	if err != nil {
 		return err
 	}
-	if err := k.fits(e, *modelF); err != nil {
-		return err
-	}
-	d, err := loadScoringData(ctx, newProgress(stderr), *dataF, e.NumFeatures, bool(*absent))
-	if err != nil {
-		return err
-	}
-	warn(stderr, m.AbsentWarning(e, int(*k), d))
-	start := time.Now()
-	scores := e.Predict(nil, d.Cols, d.NumDocs(), int(*k))
-	seconds := time.Since(start).Seconds()
-	var report map[string]any
-	if *asJSON {
+	report := map[string]any{"data": *dataF, "docs": d.NumDocs(), "queries": d.NumQueries()}
+	var scores []float64
+	if e != nil {
+		warn(stderr, m.AbsentWarning(e, int(*k), d))
+		start := time.Now()
+		scores = e.Predict(nil, d.Cols, d.NumDocs(), int(*k))
 		trees := len(e.Trees)
 		if *k >= 0 {
 			trees = int(*k)
 		}
-		report = map[string]any{"model": *modelF, "data": *dataF, "docs": d.NumDocs(), "queries": d.NumQueries(),
-			"trees": trees, "predict_seconds": seconds}
-		if *out == "" {
-			report["scores"] = scores
-			return writeJSON(stdout, report)
+		report["model"], report["trees"], report["predict_seconds"] = *modelF, trees, time.Since(start).Seconds()
+	} else {
+		r, err := scoreCascade(cf, *costsF, d, stderr)
+		if err != nil {
+			return err
 		}
-		report["out"] = *out
+		scores = r.Key
+		report["cascade"], report["stages"], report["reached"], report["cost"], report["predict_seconds"] =
+			*cascadeF, len(r.Reached), r.Reached, r.Cost, r.seconds
+		if *exitsF != "" {
+			if err := writeExits(*exitsF, d, r.Result); err != nil {
+				return err
+			}
+			report["exits"] = *exitsF
+		}
+	}
+	if *asJSON && *out == "" {
+		report["scores"] = scores
+		return writeJSON(stdout, report)
 	}
 	err = writeOut(*out, stdout, func(w *bufio.Writer) error {
 		var b []byte
@@ -297,10 +337,67 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return nil
 	})
-	if err != nil || report == nil {
+	if err != nil || !*asJSON {
 		return err
 	}
+	report["out"] = *out
 	return writeJSON(stdout, report)
+}
+
+// cascadeRun is a cascade's scoring of a data set and how long it took.
+type cascadeRun struct {
+	cronus.Result
+	seconds float64
+}
+
+// scoreCascade runs the documents of d through the cascade of file cf,
+// with the feature costs of costsF ("": the cascade's own).
+func scoreCascade(cf *cronus.File, costsF string, d *data.Dataset, stderr io.Writer) (cascadeRun, error) {
+	ce, c, err := cf.Cascade()
+	if err != nil {
+		return cascadeRun{}, err
+	}
+	featCost := cf.FeatureCost
+	if costsF != "" {
+		costs, err := loadCosts(costsF, ce.NumFeatures, stderr)
+		if err != nil {
+			return cascadeRun{}, err
+		}
+		featCost = costs.Cost
+	}
+	t0 := time.Now()
+	r := cronus.Score(ce, c, d, featCost, cf.TreeCost)
+	return cascadeRun{r, time.Since(t0).Seconds()}, nil
+}
+
+// writeExits writes, per document of d in input order, where it left the
+// cascade (r) as TSV: a header, then qid, docid (as a TREC run names it),
+// the 1-based stage it left at, its score there, and the cost it paid for
+// features and for trees.
+func writeExits(path string, d *data.Dataset, r cronus.Result) error {
+	return data.WriteAtomic(path, func(w *bufio.Writer) error {
+		w.WriteString("qid\tdocid\tstage\tscore\tfeature_cost\ttree_cost\n")
+		var b []byte
+		for q, id := range d.QueryIDs {
+			lo, hi := d.Query(q)
+			for i := lo; i < hi; i++ {
+				b = strconv.AppendInt(b[:0], int64(id), 10)
+				b = append(b, '\t')
+				b = append(b, trecDocID(d.DocID(i), i)...)
+				b = append(b, '\t')
+				b = strconv.AppendInt(b, int64(r.Exit[i]+1), 10)
+				for _, v := range []float64{r.Score[i], r.FeatureCost[i], r.TreeCost[i]} {
+					b = append(b, '\t')
+					b = strconv.AppendFloat(b, v, 'g', -1, 64)
+				}
+				b = append(b, '\n')
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 }
 
 // checkRankFlags refuses LambdaMART's flags where they would be ignored:
@@ -480,22 +577,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		c := metric.EnsembleCost(e.Features(int(*k)), costs.Cost, trees, *treeCost)
 		cost = &c
 	} else if cf != nil {
-		ce, c, err := cf.Cascade()
+		r, err := scoreCascade(cf, *costsF, d, stderr)
 		if err != nil {
 			return err
 		}
-		featCost := cf.FeatureCost
-		if *costsF != "" {
-			costs, err := loadCosts(*costsF, ce.NumFeatures, stderr)
-			if err != nil {
-				return err
-			}
-			featCost = costs.Cost
-		}
-		t0 := time.Now()
-		r := cronus.Score(ce, c, d, featCost, cf.TreeCost)
-		predictSeconds = time.Since(t0).Seconds()
-		scores, cost, reached = r.Key, &r.Cost, r.Reached
+		scores, cost, reached, predictSeconds = r.Key, &r.Cost, r.Reached, r.seconds
 	} else if scores, err = readScores(*scoresF, d.NumDocs()); err != nil {
 		return err
 	}

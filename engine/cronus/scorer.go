@@ -33,6 +33,9 @@ type Result struct {
 	// Reached is, per stage, the fraction of documents that reached it
 	// (Reached[0] = 1; all 0 when there are no documents).
 	Reached []float64
+	// FeatureCost and TreeCost are what each document paid for features
+	// and for trees.
+	FeatureCost, TreeCost []float64
 	// Cost is the average cost per document.
 	Cost metric.Cost
 }
@@ -82,18 +85,18 @@ func Score(e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []f
 	n := d.NumDocs()
 	K := len(c.Stages)
 	res := Result{
-		Key:     make([]float64, n),
-		Exit:    make([]int, n),
-		Score:   make([]float64, n),
-		Reached: make([]float64, K),
+		Key:         make([]float64, n),
+		Exit:        make([]int, n),
+		Score:       make([]float64, n),
+		Reached:     make([]float64, K),
+		FeatureCost: make([]float64, n),
+		TreeCost:    make([]float64, n),
 	}
 	if n == 0 {
 		return res
 	}
 	plan := newScorePlan(e, c)
 	cols := padCols(d, F)
-	docFeat := make([]float64, n)
-	docTree := make([]float64, n)
 	offsets := d.QueryOffsets
 	nq := len(offsets) - 1
 	maxDocs := 0
@@ -112,12 +115,12 @@ func Score(e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []f
 				if q >= nq {
 					return
 				}
-				w.query(q, offsets[q], offsets[q+1], cols, featCost, treeCost, &res, docFeat, docTree)
+				w.query(q, offsets[q], offsets[q+1], cols, featCost, treeCost, &res)
 			}
 		}()
 	}
 	wg.Wait()
-	res.Cost = averageCost(docFeat, docTree)
+	res.Cost = averageCost(res.FeatureCost, res.TreeCost)
 	reachedFractions(res.Reached, res.Exit)
 	return res
 }
@@ -245,7 +248,7 @@ func (p *scorePlan) newWorker(maxDocs, F int) *scoreWorker {
 
 // query scores documents lo..hi-1, one query, writing their results and
 // costs in place.
-func (w *scoreWorker) query(q, lo, hi int, cols [][]float32, featCost, treeCost []float64, res *Result, docFeat, docTree []float64) {
+func (w *scoreWorker) query(q, lo, hi int, cols [][]float32, featCost, treeCost []float64, res *Result) {
 	// Query q's stamp: slots of earlier queries hold other stamps, so the
 	// scratch never needs clearing.
 	w.stamp = int32(q + 1)
@@ -281,7 +284,7 @@ func (w *scoreWorker) query(q, lo, hi int, cols [][]float32, featCost, treeCost 
 		next := advance(w.c, k, alive, score, &w.rank)
 		for _, j := range alive[len(next):] {
 			exit[j] = k
-			docFeat[lo+int(j)], docTree[lo+int(j)] = w.paidCost(int(j), U, F, featCost, treeCost)
+			res.FeatureCost[lo+int(j)], res.TreeCost[lo+int(j)] = w.paidCost(int(j), U, F, featCost, treeCost)
 		}
 		alive = next
 	}
