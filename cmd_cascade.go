@@ -11,6 +11,7 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -466,7 +467,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *jsonOut {
 		r := map[string]any{"cascade": *out, "lambda_max": s.sc.LambdaMax, "lambda": cf.par.Lambda, "rho1": cf.par.Rho1, "rhoK": cf.par.RhoK, "seconds": time.Since(start).Seconds(),
-			"init_seconds": res.InitTime.Seconds(), "cyclic_seconds": res.CyclicTime.Seconds(),
+			"init_seconds": res.InitTime.Seconds(), "cyclic_seconds": res.CyclicTime.Seconds(), "threads": runtime.GOMAXPROCS(0),
 			"valid": evalJSON(valid), "full_valid": evalJSON(fullV), "stages": stages}
 		if s.test != nil {
 			r["test"], r["full_test"] = evalJSON(test), evalJSON(fullT)
@@ -689,7 +690,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			pareto[split] = frontJSON(front)
 		}
 		r := map[string]any{"curve": *out, "points": len(points), "lambda_max": s.sc.LambdaMax,
-			"lambdas": perLambda, "seconds": time.Since(start).Seconds(), "pareto": pareto}
+			"lambdas": perLambda, "seconds": time.Since(start).Seconds(), "threads": runtime.GOMAXPROCS(0), "pareto": pareto}
 		if *plot != "" {
 			r["plot"] = *plot
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -184,7 +185,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	h := res.History
 	report := map[string]any{
 		"model": *out, "objective": p.Objective, "trees": len(res.Ensemble.Trees), "seconds": seconds,
-		"metric": h.Metric,
+		"threads": runtime.GOMAXPROCS(0), "metric": h.Metric,
 	}
 	if h.StoppedAt > 0 {
 		// The history runs to the last tree built; the model written

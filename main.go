@@ -14,7 +14,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -97,6 +99,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if c.name != name {
 			continue
 		}
+		// --threads sets GOMAXPROCS for the command; put it back after.
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 		err := c.run(ctx, args[1:], stdout, stderr)
 		var ue usageError
 		switch {
@@ -143,16 +147,49 @@ func newFlags(name string, stdout io.Writer) *flag.FlagSet {
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
 	}
+	fs.Var(new(threadsFlag), "threads", "spread the work over `N` threads (GOMAXPROCS; 0: one per core); the results are the same for any number")
 	return fs
 }
 
+// maxThreads is the most --threads takes.
+const maxThreads = 1024
+
+// threadsFlag is --threads, which every command takes; parseFlags sets
+// GOMAXPROCS from it. 0 (the default) leaves Go's choice: one per core, or
+// the GOMAXPROCS environment variable.
+type threadsFlag int
+
+func (t *threadsFlag) String() string { return strconv.Itoa(int(*t)) }
+
+func (t *threadsFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > maxThreads {
+		return fmt.Errorf("want a whole number of threads from 1 to %d, or 0 for one per core", maxThreads)
+	}
+	*t = threadsFlag(n)
+	return nil
+}
+
+// setThreads applies the --threads of a parsed flag set.
+func setThreads(fs *flag.FlagSet) {
+	if f := fs.Lookup("threads"); f != nil {
+		if n := int(*f.Value.(*threadsFlag)); n > 0 {
+			runtime.GOMAXPROCS(n)
+		}
+	}
+}
+
 // parseFlags parses flags that may stand before, between or after the
-// positional arguments, which it returns.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+// positional arguments, which it returns, and applies --threads.
+func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
 	if err := onceEach(fs, args); err != nil {
 		return nil, err
 	}
-	var pos []string
+	defer func() {
+		if err == nil {
+			setThreads(fs)
+		}
+	}()
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -175,5 +178,63 @@ func TestGenWorldZero(t *testing.T) {
 	}
 	if len(files[0]) == 0 || !bytes.Equal(files[0], files[1]) {
 		t.Error("--world 0 and --world 1 gave different data")
+	}
+}
+
+// --threads sets the goroutines a command spreads its work over, for that
+// command only, and the results do not depend on it: a model trained and
+// a cascade optimised and a sweep's curve on 1 and on 3 threads are the
+// same bytes.
+func TestThreadsFlag(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
+	dir := t.TempDir()
+	files := map[int][3]string{}
+	for _, n := range []int{1, 3} {
+		model, casc := filepath.Join(dir, fmt.Sprintf("m%d.json", n)), filepath.Join(dir, fmt.Sprintf("c%d.json", n))
+		var tr struct{ Threads int }
+		runJSON(t, &tr, "train", "--train", "builtin:mq2008/train", "--objective", "lambdarank", "--trees", "8", "--leaves", "7",
+			"--col-sample", "0.5", "--row-sample", "0.8", "--threads", strconv.Itoa(n), "--out", model, "--json")
+		if tr.Threads != n {
+			t.Errorf("train --threads %d reported %d threads", n, tr.Threads)
+		}
+		if got := runtime.GOMAXPROCS(0); got != before {
+			t.Fatalf("after train --threads %d GOMAXPROCS is %d, was %d", n, got, before)
+		}
+		var cr struct{ Threads int }
+		runJSON(t, &cr, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "2", "--lambda", "0.05", "--threads", strconv.Itoa(n), "--out", casc, "--json")
+		if cr.Threads != n {
+			t.Errorf("cascade --threads %d reported %d threads", n, cr.Threads)
+		}
+		curve := filepath.Join(dir, fmt.Sprintf("s%d.csv", n))
+		var sw struct{ Threads int }
+		runJSON(t, &sw, "sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "1", "--lambdas", "0.02:0.2:2", "--threads", strconv.Itoa(n), "--out", curve, "--json")
+		if sw.Threads != n {
+			t.Errorf("sweep --threads %d reported %d threads", n, sw.Threads)
+		}
+		files[n] = [3]string{model, casc, curve}
+	}
+	for i := range 3 {
+		a, err1 := os.ReadFile(files[1][i])
+		b, err2 := os.ReadFile(files[3][i])
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		// The cascade file names its model, which differs by name only.
+		a = bytes.ReplaceAll(a, []byte("m1.json"), []byte("m3.json"))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s and %s differ", files[1][i], files[3][i])
+		}
+	}
+	for _, c := range commands {
+		if _, out, _ := runCLI(t, c.name, "--help"); !strings.Contains(out, "-threads N") {
+			t.Errorf("cronus %s --help does not list --threads", c.name)
+		}
+	}
+	for _, v := range []string{"-1", "1025", "two"} {
+		if code, _, errOut := runCLI(t, "inspect", "--threads", v, "builtin:mq2008/test"); code != 2 || !strings.Contains(errOut, "want a whole number of threads from 1 to 1024") {
+			t.Errorf("--threads %s: exit %d %q", v, code, errOut)
+		}
 	}
 }
