@@ -685,7 +685,7 @@ func sortByScore(order []int, scores []float64) {
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("import", stdout)
-	from := fs.String("from", "", "`format` of the input: lightgbm (model.txt) or xgboost (JSON from Booster.save_model)")
+	from := fs.String("from", "", "`format` of the input: lightgbm (model.txt), xgboost (JSON from Booster.save_model) or ranklib (a LambdaMART, MART or Random Forests model saved by RankLib's -save)")
 	libsvm := fs.Bool("libsvm-indices", false, "xgboost: the model was trained on XGBoost's own libsvm reader (DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k; without it f{k} is feature k+1 (column k of a matrix)")
 	out := fs.String("out", "", "model `FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
@@ -696,8 +696,8 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	switch {
 	case len(pos) != 1:
 		return usageError{"expected one input model FILE"}
-	case *from != "lightgbm" && *from != "xgboost":
-		return usageError{"--from must be lightgbm or xgboost"}
+	case *from != "lightgbm" && *from != "xgboost" && *from != "ranklib":
+		return usageError{"--from must be lightgbm, xgboost or ranklib"}
 	case *out == "":
 		return usageError{"--out FILE is required"}
 	case *libsvm && *from != "xgboost":

@@ -135,17 +135,54 @@ func TestImportCommand(t *testing.T) {
 	if code, _, errOut := runCLI(t, "predict", "--model", out, "--data", "builtin:mq2008/test", "--out", scores); code != 0 {
 		t.Fatal(errOut)
 	}
-	got := strings.Fields(readFile(t, scores))
-	want := strings.Fields(readFile(t, "engine/tree/testdata/lgb-lambdarank.pred.txt"))
-	if len(got) != len(want) {
-		t.Fatalf("%d scores, LightGBM has %d", len(got), len(want))
+	sameScores(t, scores, "engine/tree/testdata/lgb-lambdarank.pred.txt", "LightGBM")
+}
+
+// sameScores checks that the scores file got holds, line for line within
+// 1e-5, the scores of the file want, which library lib computed.
+func sameScores(t *testing.T, got, want, lib string) {
+	t.Helper()
+	gs := strings.Fields(readFile(t, got))
+	ws := strings.Fields(readFile(t, want))
+	if len(gs) != len(ws) {
+		t.Fatalf("%d scores, %s has %d", len(gs), lib, len(ws))
 	}
-	for i := range got {
-		a, _ := strconv.ParseFloat(got[i], 64)
-		b, _ := strconv.ParseFloat(want[i], 64)
+	for i := range gs {
+		a, _ := strconv.ParseFloat(gs[i], 64)
+		b, _ := strconv.ParseFloat(ws[i], 64)
 		if math.Abs(a-b) > 1e-5 {
-			t.Fatalf("document %d: %v, LightGBM %v", i, a, b)
+			t.Fatalf("document %d: %v, %s %v", i, a, lib, b)
 		}
+	}
+}
+
+// TestImportRankLibCommand imports a RankLib LambdaMART model and checks
+// that predict gives the scores RankLib's own classes computed, and that
+// eval takes it like any model.
+func TestImportRankLibCommand(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "rl.json")
+	code, stdout, errOut := runCLI(t, "import", "--from", "ranklib", "engine/tree/testdata/ranklib-lambdamart.txt", "--out", out, "--json")
+	if code != 0 || !strings.Contains(stdout, `"source": "ranklib"`) || !strings.Contains(stdout, `"trees": 60`) {
+		t.Fatalf("import: exit %d %q %q", code, stdout, errOut)
+	}
+	scores := filepath.Join(dir, "s.txt")
+	if code, _, errOut := runCLI(t, "predict", "--model", out, "--data", "builtin:mq2008/test", "--out", scores); code != 0 {
+		t.Fatal(errOut)
+	}
+	sameScores(t, scores, "engine/tree/testdata/ranklib-lambdamart.pred.txt", "RankLib")
+	// eval ranks by the same scores: its NDCG@10 is that of RankLib's scores.
+	var fromModel, fromScores struct{ Metrics map[string]float64 }
+	_, stdout, _ = runCLI(t, "eval", "--model", out, "--data", "builtin:mq2008/test", "--json")
+	if err := json.Unmarshal([]byte(stdout), &fromModel); err != nil {
+		t.Fatal(err, stdout)
+	}
+	_, stdout, _ = runCLI(t, "eval", "--scores", "engine/tree/testdata/ranklib-lambdamart.pred.txt", "--data", "builtin:mq2008/test", "--json")
+	if err := json.Unmarshal([]byte(stdout), &fromScores); err != nil {
+		t.Fatal(err, stdout)
+	}
+	if a, b := fromModel.Metrics["ndcg@10"], fromScores.Metrics["ndcg@10"]; a != b || a == 0 {
+		t.Errorf("eval --model: NDCG@10 %v; of RankLib's scores %v", a, b)
 	}
 }
 
@@ -233,7 +270,9 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test"}, 1, bad},
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test", "--trees", "-1"}, 2, `invalid value "-1" for flag -trees: want a number of trees >= 0, or all`},
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test", "--json", "--out", "-"}, 2, "--json prints the report on standard output"},
-		{[]string{"import", "--from", "catboost", "m.txt", "--out", "x.json"}, 2, "--from must be lightgbm or xgboost"},
+		{[]string{"import", "--from", "catboost", "m.txt", "--out", "x.json"}, 2, "--from must be lightgbm, xgboost or ranklib"},
+		{[]string{"import", "--from", "ranklib", "--libsvm-indices", "m.txt", "--out", "x.json"}, 2, "--libsvm-indices applies to --from xgboost only"},
+		{[]string{"import", "--from", "ranklib", bad, "--out", filepath.Join(dir, "x.json")}, 1, bad + ":1: not a RankLib model"},
 		{[]string{"import", "--from", "xgboost", bad, "--out", filepath.Join(dir, "x.json")}, 1, bad},
 		{[]string{"import", "--from", "lightgbm", "--libsvm-indices", "m.txt", "--out", "x.json"}, 2, "--libsvm-indices applies to --from xgboost only"},
 	}

@@ -59,6 +59,23 @@ func FuzzImportXGBoost(f *testing.F) {
 	})
 }
 
+func FuzzImportRankLib(f *testing.F) {
+	for _, name := range []string{"ranklib-lambdamart.txt", "ranklib-mart.txt", "ranklib-rf.txt"} {
+		f.Add([]byte(rankLibFirstTrees(f, name, 2)))
+	}
+	f.Add([]byte(rlModel("0.1", rlStump("3", "0.3", "1.5", "-2"))))
+	f.Add([]byte("## MART\n<ensemble><tree id=\"1\" weight=\"1e38\"><split><feature>1</feature><threshold>Infinity</threshold>" +
+		"<split><output>1e38</output></split><split pos=\"right\"><output>-1.5f</output></split></split></tree></ensemble>"))
+	f.Add([]byte("## Random Forests\n<ensemble>\n<tree weight='2'><split><output>1</output></split></tree>\n</ensemble>\n<!-- c -->\n<ensemble>\n<tree weight=\"0.5\"><split><output>NaN</output></split></tree>\n</ensemble>\n"))
+	f.Add([]byte("## Coordinate Ascent\n"))
+	f.Add([]byte("## LambdaMART\r\n# c\r\n<ensemble></ensemble>"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e, prov, err := ImportRankLib(bytes.NewReader(data), fuzzName)
+		checkImported(t, data, e, prov, err)
+	})
+}
+
 // errLine finds the line an error names, as in "in.model:12: ...", and
 // the column when it names one ("in.model:1:80: ...").
 var errLine = regexp.MustCompile(`^` + regexp.QuoteMeta(fuzzName) + `:([0-9]+):(?:([0-9]+):)?`)
@@ -195,4 +212,32 @@ func xgbFirstTrees(tb testing.TB, name string, n int) []byte {
 		tb.Fatalf("cut %s: %v", name, err)
 	}
 	return out
+}
+
+// rankLibFirstTrees is fixture name cut to the trees of its first n
+// <tree> elements of each <ensemble>.
+func rankLibFirstTrees(tb testing.TB, name string, n int) string {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out strings.Builder
+	k := 0
+	for l := range strings.SplitSeq(string(b), "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "<ensemble>") {
+			k = 0
+		}
+		if strings.HasPrefix(t, "<tree ") {
+			k++
+		}
+		if k <= n || strings.HasPrefix(t, "</ensemble>") {
+			out.WriteString(l + "\n")
+		}
+	}
+	if _, _, err := ImportRankLib(strings.NewReader(out.String()), name); err != nil {
+		tb.Fatalf("cut %s: %v", name, err)
+	}
+	return out.String()
 }

@@ -443,7 +443,7 @@ func float32AtMost(t float64) float32 {
 }
 
 // ImportFile imports the model file at path; from is "lightgbm" (a text
-// model) or "xgboost" (a JSON model).
+// model), "xgboost" (a JSON model) or "ranklib" (a tree-ensemble text model).
 func ImportFile(from, path string) (*Ensemble, map[string]any, error) {
 	return ImportFileWith(from, path, XGBoostOptions{})
 }
@@ -460,8 +460,10 @@ func ImportFileWith(from, path string, xgbOpt XGBoostOptions) (*Ensemble, map[st
 			return ImportXGBoostWith(r, name, xgbOpt)
 		}
 		what = "an XGBoost JSON model"
+	case "ranklib":
+		imp, what = ImportRankLib, "a RankLib model"
 	default:
-		return nil, nil, fmt.Errorf("unknown model library %q (want lightgbm or xgboost)", from)
+		return nil, nil, fmt.Errorf("unknown model library %q (want lightgbm, xgboost or ranklib)", from)
 	}
 	f, err := data.OpenFile(path, what)
 	if err != nil {

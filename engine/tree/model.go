@@ -51,7 +51,7 @@ const (
 // Thresholds are float32 and leaf values float64, written in the shortest
 // form that reads back to the same bits. "params" holds the training
 // parameters, or for an imported model where it came from; "source" is
-// "cronus", "lightgbm" or "xgboost".
+// "cronus", "lightgbm", "xgboost" or "ranklib".
 //
 // Readers refuse another format name and versions newer than ModelVersion;
 // unknown fields are ignored.
@@ -78,7 +78,7 @@ type TreeJSON struct {
 }
 
 // NewModel returns the file form of e. source names where the trees come
-// from ("cronus", "lightgbm", "xgboost"); params is stored as given.
+// from ("cronus", "lightgbm", "xgboost", "ranklib"); params is stored as given.
 func NewModel(e *Ensemble, source string, params map[string]any) *Model {
 	m := &Model{
 		Format:      ModelFormat,
