@@ -681,7 +681,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fronts := map[string][]baseline.Point{}
 	for _, sp := range splits {
 		if sp.d != nil {
-			fronts[sp.name] = splitFront(points, sp.name)
+			fronts[sp.name] = baseline.SplitPareto(points, sp.name, frontMetric)
 		}
 	}
 	if *jsonOut {
@@ -712,18 +712,6 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // frontMetric is the quality axis of sweep's Pareto front (and plot).
 const frontMetric = "ndcg@10"
-
-// splitFront is the Pareto front of the points of one split: those that no
-// other point of the split beats on cost per document and frontMetric.
-func splitFront(points []baseline.Point, split string) []baseline.Point {
-	var ps []baseline.Point
-	for _, p := range points {
-		if p.Split == split {
-			ps = append(ps, p)
-		}
-	}
-	return baseline.Pareto(ps, frontMetric)
-}
 
 // frontJSON is a front as sweep --json gives it: per point method,
 // lambda, cost (per document) and frontMetric; an infinite λ (early exit's

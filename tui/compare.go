@@ -15,11 +15,12 @@ const (
 	maxKept   = 4
 	curvesCSV = "cronus-curves.csv"
 	curvesSVG = "cronus-curves.svg"
+	frontCSV  = "cronus-front.csv"
 )
 
 type exportedMsg struct {
-	csv, svg string
-	err      error
+	csv, svg, front string
+	err             error
 }
 
 // keep records the best cascade of the current run for comparison; a fifth
@@ -86,7 +87,26 @@ func (m Model) curvePoints() []baseline.Point {
 	return append(pts, m.finished...)
 }
 
-// exportCmd writes the points as CSV and as an SVG plot off the UI goroutine.
+// exportFront is the Pareto front of the exported points, as cronus sweep
+// reports it: split by split (in the order the points first name them),
+// the points that no other point of the split beats on cost per document
+// and NDCG@10, in order of cost.
+func exportFront(pts []baseline.Point) []baseline.Point {
+	var splits []string
+	for _, p := range pts {
+		if !slices.Contains(splits, p.Split) {
+			splits = append(splits, p.Split)
+		}
+	}
+	var front []baseline.Point
+	for _, s := range splits {
+		front = append(front, baseline.SplitPareto(pts, s, curveSpec)...)
+	}
+	return front
+}
+
+// exportCmd writes the points as CSV and as an SVG plot, and their Pareto
+// front as CSV, off the UI goroutine.
 func exportCmd(pts []baseline.Point) tea.Cmd {
 	return func() tea.Msg {
 		if err := baseline.WriteCSV(curvesCSV, pts); err != nil {
@@ -95,7 +115,10 @@ func exportCmd(pts []baseline.Point) tea.Cmd {
 		if err := baseline.Plot(curvesSVG, pts, curveSpec, "NDCG@10 versus cost per document"); err != nil {
 			return exportedMsg{err: err}
 		}
-		return exportedMsg{csv: curvesCSV, svg: curvesSVG}
+		if err := baseline.WriteCSV(frontCSV, exportFront(pts)); err != nil {
+			return exportedMsg{err: err}
+		}
+		return exportedMsg{csv: curvesCSV, svg: curvesSVG, front: frontCSV}
 	}
 }
 

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/views"
 )
 
@@ -123,6 +125,92 @@ func TestExportCurves(t *testing.T) {
 	}
 	if svg, err := os.ReadFile(curvesSVG); err != nil || !strings.Contains(string(svg), "<svg") {
 		t.Errorf("svg: %v", err)
+	}
+}
+
+// TestExportFront: e writes, beside the curves, their Pareto front as
+// cronus sweep defines it (per split, cost <= and NDCG@10 >=, one strictly;
+// equal points all kept), split by split in order of cost; checked against
+// a brute-force front of the points e exported.
+func TestExportFront(t *testing.T) {
+	m := ready(t)
+	m, _ = update(t, m, key("k"))
+	var test []baseline.Point
+	for _, p := range m.w.points {
+		if p.Split == "test" {
+			test = append(test, p)
+		}
+	}
+	// The best test NDCG@10 at its lowest cost is on the front: a second
+	// point equal to it must be kept with it.
+	top := test[0]
+	for _, p := range test {
+		if q, tq := p.Metrics["ndcg@10"], top.Metrics["ndcg@10"]; q > tq || q == tq && p.Cost.Total < top.Cost.Total {
+			top = p
+		}
+	}
+	tie := top
+	tie.Method, tie.Lambda = "cronus", 0.5
+	worst := baseline.Point{Method: "cronus", Split: "test", Lambda: 0.7, Cost: metric.Cost{Total: 1e6, Features: 1e6},
+		Metrics: map[string]float64{"ndcg@10": 0, "p@5": 0, "err@3": 0}}
+	m.finished = append(m.finished, tie, worst)
+	valid := func(lambda, cost, ndcg float64) baseline.Point {
+		return baseline.Point{Method: "cronus-init", Split: "valid", Lambda: lambda, Cost: metric.Cost{Total: cost, Features: cost},
+			Metrics: map[string]float64{"ndcg@10": ndcg, "p@5": 0.3, "err@3": 0.2}}
+	}
+	m.sweepPts = []baseline.Point{valid(0.5, 200, 0.45), valid(0.1, 150, 0.39), valid(0.2, 100, 0.4), valid(0.3, 200, 0.45), valid(0.4, 300, 0.44)}
+	t.Chdir(t.TempDir())
+	m, cmd := update(t, m, key("e"))
+	m, _ = update(t, m, cmd())
+	if m.errLine || !strings.Contains(m.status, "./"+frontCSV) {
+		t.Errorf("status after export: %q", m.status)
+	}
+	all, err := baseline.ReadCSV(curvesCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	front, err := baseline.ReadCSV(frontCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pointKey := func(p baseline.Point) string {
+		return fmt.Sprintf("%s %s %v %v %v", p.Method, p.Split, p.Lambda, p.Cost.Total, p.Metrics["ndcg@10"])
+	}
+	var want []string
+	for i, p := range all {
+		dominated := false
+		for j, o := range all {
+			c, q, oc, oq := p.Cost.Total, p.Metrics["ndcg@10"], o.Cost.Total, o.Metrics["ndcg@10"]
+			if j != i && o.Split == p.Split && oc <= c && oq >= q && (oc < c || oq > q) {
+				dominated = true
+			}
+		}
+		if !dominated {
+			want = append(want, pointKey(p))
+		}
+	}
+	var got []string
+	for i, p := range front {
+		got = append(got, pointKey(p))
+		if i > 0 && p.Split == front[i-1].Split && p.Cost.Total < front[i-1].Cost.Total {
+			t.Errorf("front not in order of cost: %s after %s", got[i], got[i-1])
+		}
+		if i > 1 && p.Split != front[i-1].Split && slices.ContainsFunc(front[:i-1], func(o baseline.Point) bool { return o.Split == p.Split }) {
+			t.Errorf("split %s comes back in the front at row %d", p.Split, i+1)
+		}
+	}
+	for _, k := range []string{pointKey(top), pointKey(tie), pointKey(valid(0.5, 200, 0.45)), pointKey(valid(0.3, 200, 0.45)), pointKey(valid(0.2, 100, 0.4))} {
+		if !slices.Contains(want, k) {
+			t.Fatalf("the brute-force front lacks %s: %q", k, want)
+		}
+	}
+	if len(want) < 7 {
+		t.Fatalf("a front of %d points tests little: %q", len(want), want)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("front:\n got %q\nwant %q", got, want)
 	}
 }
 

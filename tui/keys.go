@@ -24,7 +24,7 @@ var keyHelp = []struct{ keys, what string }{
 	{"k", "keep the best cascade for comparison (at most 4)"},
 	{"c", "show or hide the kept cascades side by side (esc hides)"},
 	{"w", "run a λ sweep (Algorithm 2 at 8 values of λ, plotted as the λ sweep); w again, r, a parameter change, loading data or q cancels it"},
-	{"e", "export the curves to ./" + curvesCSV + " and .svg"},
+	{"e", "export the curves to ./" + curvesCSV + " and .svg, and their Pareto front (cost against NDCG@10, per split) to ./" + frontCSV},
 }
 
 // p, space, n, k, c, w and e come before r, enter and tab so that a wide

@@ -280,7 +280,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.setStatus("export: "+msg.err.Error(), true)
 		} else {
-			m.setStatus("exported the curves to ./"+msg.csv+" and ./"+msg.svg, false)
+			// Short enough for 80 columns.
+			m.setStatus("exported ./"+msg.csv+", ./"+msg.svg+", ./"+msg.front, false)
 		}
 	}
 	return m, nil

@@ -61,3 +61,15 @@ func Pareto(points []Point, metric string) []Point {
 	}
 	return front
 }
+
+// SplitPareto is Pareto of the points of one split: those that no other
+// point of that split dominates.
+func SplitPareto(points []Point, split, metric string) []Point {
+	var ps []Point
+	for _, p := range points {
+		if p.Split == split {
+			ps = append(ps, p)
+		}
+	}
+	return Pareto(ps, metric)
+}
