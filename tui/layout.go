@@ -140,7 +140,10 @@ func (m Model) trainLines(w int) []string {
 	if cols != 1 {
 		sample = ", column sample " + formatFloat(cols)
 	}
-	head := fmt.Sprintf("base ensemble: %d depth-%d trees of %d leaves%s (shallow trees make better cascades)", trees, depthFor(leaves), leaves, sample)
+	// The remark goes when it does not fit whole (at 80 columns it lost
+	// its last letter).
+	head := fmt.Sprintf("base ensemble: %d depth-%d trees of %d leaves%s", trees, depthFor(leaves), leaves, sample)
+	head = firstFit(w, []string{head + " (shallow trees make better cascades)", head})
 	if m.phase == phasePreparing {
 		return []string{head, "building the cascade problem and the baselines …"}
 	}

@@ -78,6 +78,31 @@ func TestLoadingScreen(t *testing.T) {
 	}
 }
 
+// TestTrainingHeadWhole: while the base ensemble trains, the line naming it
+// keeps its remark on shallow trees only when the remark fits whole (at 80
+// columns it was cut to "better cascade…").
+func TestTrainingHeadWhole(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, m.load())
+	const base, remark = "base ensemble: 300 depth-2 trees of 4 leaves", " (shallow trees make better cascades)"
+	for _, c := range []struct {
+		width      int
+		wantRemark bool
+	}{{80, false}, {len(base + remark), true}, {120, true}} {
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: c.width, Height: 24})
+		var line string
+		for _, l := range strings.Split(m.View(), "\n") {
+			if strings.HasPrefix(l, "base ensemble") {
+				line = strings.TrimRight(l, " ")
+			}
+		}
+		if want := base + map[bool]string{true: remark}[c.wantRemark]; line != want {
+			t.Errorf("width %d: %q, want %q", c.width, line, want)
+		}
+	}
+}
+
 func TestLoadErrorIsShown(t *testing.T) {
 	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
 	next, _ := update(t, m, m.load())
