@@ -351,11 +351,15 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	curve := fs.String("curve", "", "also write the cascade's quality/cost points to `FILE` (CSV, sweep's columns): cronus (this cascade), cronus-init (its initialisation; not with --warm) and prefix with every tree (the full ensemble), on validation and test")
 	traceF := fs.String("trace", "", "write every optimisation step to `FILE` as JSON lines: the objective (eq 8) and its terms, per stage θ, active trees, soft and hard training fractions and validation/test reach, and the current cascade's validation and test figures")
 	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2), and its σ_k are kept unless --sigma is given")
+	reenter := fs.Bool("reenter", false, "let trees at zero re-enter a stage during the cyclic optimisation when that lowers eq (8) (default: on with --warm, off otherwise; --reenter=false turns it off)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	if *out == "" {
 		return usageError{"--out FILE is required"}
+	}
+	if !explicitFlags(fs)["reenter"] {
+		*reenter = cf.warm != ""
 	}
 	var warm *cronus.Cascade
 	var warmSigma []float64
@@ -409,6 +413,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	init.Warm, init.WarmSigma = warm, warmSigma // nil: from the initialisation
+	init.Reenter = *reenter
 	res, err := s.optimize(ctx, cf, cf.par, init, p, trace)
 	if err != nil {
 		return err
@@ -416,6 +421,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	best := res.Best // its exit rule is the one it was trained for (Params.TopM)
 	params := cronus.RunParams(cf.par, cf.tg, s.sc.LambdaMax)
 	params["cycles"], params["model"], params["train"], params["valid"] = cf.cycles, cf.model, cf.train, cf.valid
+	if *reenter {
+		params["reenter"] = true
+	}
 	if *cf.absent {
 		params["absent"] = cf.absent.String() // eval --cascade needs --absent missing too
 	}

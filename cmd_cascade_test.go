@@ -1158,3 +1158,54 @@ func TestPredictCascade(t *testing.T) {
 		}
 	}
 }
+
+// cascade --warm lets trees re-enter by default, so a cascade made at a
+// large λ continued at a small one gains trees; --reenter=false keeps the
+// quadratic bound's absorbing zeros. The file records reenter when used.
+func TestCascadeWarmReenter(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 30)
+	data := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "4", "--cycles", "2"}
+	coarse := filepath.Join(dir, "coarse.json")
+	if code, _, errOut := runCLI(t, append([]string{"cascade", "--lambda", "0.3", "--out", coarse}, data...)...); code != 0 {
+		t.Fatal(errOut)
+	}
+	active := func(path string) (n int, params map[string]any) {
+		f, err := cronus.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, c, err := f.Cascade()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range c.Stages {
+			n += len(s.Active())
+		}
+		return n, f.Params
+	}
+	was, p := active(coarse)
+	if _, ok := p["reenter"]; ok {
+		t.Errorf("a run from the initialisation records reenter: %v", p)
+	}
+	counts := map[string]int{}
+	for _, flag := range []string{"", "--reenter=false"} {
+		out := filepath.Join(dir, "warm"+flag+".json")
+		args := append([]string{"cascade", "--lambda", "0.01", "--warm", coarse, "--out", out}, data...)
+		if flag != "" {
+			args = append(args, flag)
+		}
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatal(errOut)
+		}
+		n, p := active(out)
+		counts[flag] = n
+		if want := flag == ""; (p["reenter"] == true) != want {
+			t.Errorf("%q: params reenter %v, want %v", flag, p["reenter"], want)
+		}
+	}
+	if counts[""] <= was || counts["--reenter=false"] > was {
+		t.Errorf("active weights: %d at λ 0.3; warm at λ 0.01 %d by default, %d with --reenter=false", was, counts[""], counts["--reenter=false"])
+	}
+}

@@ -263,3 +263,34 @@ func TestKEditWarm(t *testing.T) {
 		t.Errorf("the warm run's best cascade has %d stages, want %d", n, K+1)
 	}
 }
+
+// Lowering λ restarts warm from the current cascade, and the warm run can
+// add trees: a weight at zero would otherwise stay at zero, so a cascade
+// made at a larger λ kept its few trees whatever λ was set to.
+func TestLambdaLoweredWarmGainsTrees(t *testing.T) {
+	m := ready(t)
+	active := func(c *cronus.Cascade) (n int) {
+		for _, s := range c.Stages {
+			n += len(s.Active())
+		}
+		return n
+	}
+	runTo := func(m Model, keys string) Model {
+		m, _ = update(t, m, key(keys))
+		lambda := m.par.Lambda
+		m, cmd := update(t, m, debounceMsg{edit: m.edits})
+		return drive(t, m, cmd, func(m Model, _ tea.Msg) bool {
+			return m.snapRun.par.Lambda == lambda && m.snap.Phase == "done" && m.snap.BestCascade != nil
+		})
+	}
+	m = runTo(m, "llllll") // λ × 11.4
+	if !m.snapRun.warm {
+		t.Fatal("the run after the λ edit started from scratch")
+	}
+	high := active(m.snap.BestCascade)
+	m = runTo(m, "hhhhhhhhhhhh") // λ ÷ 130
+	low := active(m.snap.BestCascade)
+	if !m.snapRun.warm || low <= high {
+		t.Errorf("warm %v: %d active weights at λ %.3g, %d after lowering it to %.3g", m.snapRun.warm, high, m.par.Lambda*129.7, low, m.par.Lambda)
+	}
+}

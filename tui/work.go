@@ -288,7 +288,7 @@ func restartCmd(ctx context.Context, g *gate, gen int, w *workData, old *optRun,
 		}
 		opt := cronus.Options{MaxCycles: maxCycles}
 		if warm && best != nil {
-			opt.Warm = &best.Cascade
+			opt.Warm, opt.Reenter = &best.Cascade, true
 			if par.Sigma == prevPar.Sigma {
 				opt.WarmSigma = best.Sigma
 			}

@@ -3,6 +3,7 @@ package cronus
 import (
 	"math"
 	"runtime"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -424,7 +425,13 @@ func parallelChunks(fn func(c int)) {
 // variables in closed form, then L-BFGS on the surrogate, until eq (8)
 // stops improving (relative tol) or maxOuter rounds. Weights of stage k
 // whose removal does not increase eq (8) are then set to exactly zero.
-func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol float64) {
+//
+// With reenter, trees at zero whose entry lowers eq (8) are first let into
+// the stage (enterTrees), which the quadratic bound alone never does.
+func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol float64, reenter bool) {
+	if reenter {
+		enterTrees(pr, st, k)
+	}
 	if len(st.Stages[k].Active()) == 0 {
 		return // an empty stage passes everything at no cost
 	}
@@ -456,6 +463,110 @@ func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol flo
 	}
 	pruneStage(pr, st, k)
 	passIfEmpty(pr, st, k)
+}
+
+// maxEnter is the most trees enterTrees lets into a stage at one step.
+const maxEnter = 8
+
+// enterTrees lets into stage k trees at zero whose entry lowers eq (8),
+// and reports how many entered. The quadratic bound of Algorithm 1 holds a
+// zero weight at zero (its auxiliary variable is 0), so a tree the stage
+// does not have stays out whatever λ: a warm start from a cascade of a
+// larger λ, or of more stages, could only lose trees.
+//
+// Zero is optimal for β_t^k (the others fixed) when the slope of eq (8)'s
+// smooth part along it, g_t = Σ_i h_t(x_i) ∂J/∂s_i^k (the loss, and the
+// later stages' costs through their reach), is within the slope of its
+// penalty at zero: ρ_k + λ d_k (e_t if no stage uses tree t, plus c_α for
+// each of its features no stage has paid for). The trees that exceed it
+// most (at most maxEnter) are tried in that order, each at the step a
+// Newton step on the weighted squared loss suggests, halved until eq (8)
+// (exact, not the surrogate) falls, at most 6 times; a tree whose step
+// does not lower eq (8) stays out. Under RuleTopM the protected documents
+// are held fixed during the trials, and if eq (8) with them recomputed
+// ends higher than before, the stage's weights are restored.
+func enterTrees(pr *Problem, st *State, k int) int {
+	cands := entryViolations(pr, st, k)
+	if len(cands) == 0 {
+		return 0
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].excess > cands[b].excess })
+	cands = cands[:min(len(cands), maxEnter)]
+	beta := st.Stages[k].Beta
+	saved := append([]float64(nil), beta...)
+	scores := pr.stageScores(st)
+	prot := pr.protectedSets(&st.Cascade, scores)
+	before := pr.objectiveWith(st, scores, prot).Total
+	o := newStageObjective(pr, st, k)
+	sk := append([]float64(nil), scores[k]...)
+	cur := o.exactTotal(sk)
+	trial := make([]float64, len(sk))
+	buf := make([]float32, len(sk))
+	entered := 0
+	for _, c := range cands {
+		col := pr.Train.Col(c.t, buf)
+		curv := 0.0
+		for i, h := range col {
+			curv += pr.Omega[i] * o.p[i] * float64(h) * float64(h)
+		}
+		if !(curv > 0) {
+			continue
+		}
+		step := -math.Copysign(c.excess/curv, c.slope)
+		for try := 0; try <= 6; try, step = try+1, step/2 {
+			for i, h := range col {
+				trial[i] = sk[i] + step*float64(h)
+			}
+			beta[c.t] = step
+			if v := o.exactTotal(trial); v < cur {
+				cur = v
+				sk, trial = trial, sk
+				entered++
+				break
+			}
+			beta[c.t] = 0
+		}
+	}
+	// As in pruneStage: the scores afresh, and the protected sets again.
+	st.scores[k] = nil
+	if after := pr.Objective(st).Total; entered == 0 || after > before {
+		copy(beta, saved)
+		st.scores[k] = nil
+		pr.Objective(st)
+		return 0
+	}
+	return entered
+}
+
+// entry is a tree at zero in a stage whose weight would lower eq (8) when
+// it moves off zero: slope is the derivative of eq (8)'s smooth part along
+// the weight, excess how far |slope| exceeds the penalty's slope at zero.
+type entry struct {
+	t             int
+	slope, excess float64
+}
+
+// entryViolations returns the trees at zero in stage k whose weight is not
+// optimal at zero (see enterTrees), in tree order.
+func entryViolations(pr *Problem, st *State, k int) []entry {
+	T := pr.Train.NumTrees()
+	beta := st.Stages[k].Beta
+	o := newStageObjective(pr, st, k)
+	x := o.x()
+	o.eval(x, make([]float64, len(x))) // o.s: ∂J/∂s_i of stage k's scores
+	var out []entry
+	for t := 0; t < T; t++ {
+		if beta[t] != 0 {
+			continue
+		}
+		price := entryPrice(t, pr.TreeCost, pr.FeatCost, pr.TreeFeats, o.kappa, o.eta)
+		bound := st.Rho[k] + st.Lambda*st.D[k]*price
+		g := pr.Train.dot(t, 0, o.s)
+		if v := math.Abs(g) - bound; v > 1e-9*bound {
+			out = append(out, entry{t, g, v})
+		}
+	}
+	return out
 }
 
 // passIfEmpty makes stage k, when its step has left it without trees,

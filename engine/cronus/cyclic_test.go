@@ -138,14 +138,17 @@ func checkStageGradients(t *testing.T, pr *Problem, st *State, r *rand.Rand, che
 	return checked
 }
 
-// The cyclic optimisation never increases eq (8), under either rule.
+// The cyclic optimisation never increases eq (8), under either rule, with
+// or without trees re-entering.
 func TestCyclicDecreases(t *testing.T) {
 	for _, m := range []int{0, 5} {
-		t.Run(fmt.Sprintf("top-m=%d", m), func(t *testing.T) { testCyclicDecreases(t, m) })
+		for _, reenter := range []bool{false, true} {
+			t.Run(fmt.Sprintf("top-m=%d/reenter=%v", m, reenter), func(t *testing.T) { testCyclicDecreases(t, m, reenter) })
+		}
 	}
 }
 
-func testCyclicDecreases(t *testing.T, topM int) {
+func testCyclicDecreases(t *testing.T, topM int, reenter bool) {
 	pr := smallProblem(t)
 	par := DefaultParams()
 	par.K, par.Lambda, par.TopM = 5, 0.05, topM
@@ -153,7 +156,7 @@ func testCyclicDecreases(t *testing.T, topM int) {
 	prev := pr.Objective(st).Total
 	for cycle := 0; cycle < 2; cycle++ {
 		for k := range st.Stages {
-			optimizeStage(pr, st, k, 3, 30, 1e-6)
+			optimizeStage(pr, st, k, 3, 30, 1e-6, reenter)
 			cur := pr.Objective(st).Total
 			if cur > prev*(1+1e-12) {
 				t.Fatalf("cycle %d stage %d: eq (8) went from %v to %v", cycle, k, prev, cur)
@@ -212,6 +215,99 @@ func TestStageTrialMatchesObjective(t *testing.T) {
 			}
 			scores = pr.stageScores(st) // fresh for the next stage
 			prot = pr.protectedSets(&st.Cascade, scores)
+		}
+	}
+}
+
+// entryViolations' slopes are eq (8)'s: for every tree at zero in every
+// stage of a cascade initialised at a large λ and then given a small one
+// (as a warm start is), moving the weight off zero by ±δ changes eq (8) by
+// δ(±slope + bound), bound being the penalty's slope at zero; the trees it
+// returns are exactly those for which one direction lowers eq (8).
+func TestEntryViolations(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda, par.TopM = 4, 0.3, 0
+	st := initSmall(t, pr, par)
+	sc := ComputeScales(pr, 0)
+	st.Lambda = 0.01 * sc.LambdaMax
+	base := pr.Objective(st).Total
+	const delta = 1e-5
+	flagged, checked := 0, 0
+	for k := range st.Stages {
+		viol := map[int]entry{}
+		for _, e := range entryViolations(pr, st, k) {
+			viol[e.t] = e
+		}
+		beta := st.Stages[k].Beta
+		for tr := 0; tr < pr.Train.NumTrees(); tr++ {
+			if beta[tr] != 0 {
+				continue
+			}
+			slope := [2]float64{}
+			for d, dir := range []float64{1, -1} {
+				beta[tr] = dir * delta
+				st.scores[k] = nil
+				slope[d] = (pr.Objective(st).Total - base) / delta
+				beta[tr] = 0
+				st.scores[k] = nil
+			}
+			pr.Objective(st)
+			// slope[0] = g + bound, slope[1] = −g + bound.
+			g, bound := (slope[0]-slope[1])/2, (slope[0]+slope[1])/2
+			e, isViol := viol[tr]
+			lowers := min(slope[0], slope[1]) < 0
+			margin := 1e-3 * (math.Abs(g) + bound)
+			if math.Abs(math.Abs(g)-bound) < margin {
+				continue // too close to call by finite differences
+			}
+			checked++
+			if isViol != lowers {
+				t.Errorf("stage %d tree %d: flagged %v, but eq (8)'s one-sided slopes are %.6g and %.6g", k, tr, isViol, slope[0], slope[1])
+			}
+			if isViol {
+				flagged++
+				if math.Abs(e.slope-g) > margin || math.Abs(e.excess-(math.Abs(g)-bound)) > margin {
+					t.Errorf("stage %d tree %d: slope %.6g excess %.6g; finite differences %.6g, %.6g", k, tr, e.slope, e.excess, g, math.Abs(g)-bound)
+				}
+			}
+		}
+	}
+	if flagged == 0 || checked <= flagged {
+		t.Errorf("checked %d trees at zero, %d flagged: the test needs both kinds", checked, flagged)
+	}
+	t.Logf("checked %d trees at zero, %d flagged", checked, flagged)
+}
+
+// A cascade of a large λ warm-started at a small one gains trees in its
+// cyclic steps only when trees may re-enter, and eq (8) ends lower.
+func TestReenterWarm(t *testing.T) {
+	pr := smallProblem(t)
+	sc := ComputeScales(pr, 0)
+	for _, topM := range []int{0, 5} {
+		par := DefaultParams()
+		par.K, par.Lambda, par.TopM = 4, 0.3, topM
+		coarse := initSmall(t, pr, par)
+		par.Lambda = 0.01
+		final := map[bool]*State{}
+		for _, reenter := range []bool{false, true} {
+			out, err := Optimize(context.Background(), pr, sc, par, Options{Warm: &coarse.Cascade, MaxCycles: 2, Reenter: reenter},
+				func(*Cascade) (Eval, Eval) { return Eval{}, Eval{} }, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			final[reenter] = out.Final
+		}
+		count := func(st *State) (n int) {
+			for _, s := range st.Stages {
+				n += len(s.Active())
+			}
+			return n
+		}
+		was, without, with := count(coarse), count(final[false]), count(final[true])
+		if without > was || with <= was || !(final[true].Terms.Total < final[false].Terms.Total) {
+			t.Errorf("top-m %d: %d active weights warm, %d after 2 cycles without re-entry, %d with; eq (8) %.6g without, %.6g with",
+				topM, was, without, with, final[false].Terms.Total, final[true].Terms.Total)
 		}
 	}
 }

@@ -35,6 +35,14 @@ type Options struct {
 	// as the time it took. Warm wins over Init.
 	Init     *State
 	InitTime time.Duration
+	// Reenter lets trees at zero re-enter a stage during the cyclic
+	// optimisation when that lowers eq (8) (enterTrees). The quadratic
+	// bound alone never brings a zero weight back, which is harmless after
+	// Algorithm 2 (its stage problems admit every tree that pays its way)
+	// but leaves a warm start from a sparser cascade (a larger λ, fewer
+	// stages) unable to gain trees. The command line and the workbench set
+	// it for warm starts.
+	Reenter bool
 }
 
 func (o Options) withDefaults() Options {
@@ -185,7 +193,7 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 				return res, err
 			}
 			beta, theta := slices.Clone(st.Stages[k].Beta), st.Stages[k].Theta
-			optimizeStage(pr, st, k, 1, opt.MaxIter, opt.Tol)
+			optimizeStage(pr, st, k, 1, opt.MaxIter, opt.Tol, opt.Reenter)
 			snap.Stage, snap.Step = k, snap.Step+1
 			if slices.Equal(beta, st.Stages[k].Beta) && theta == st.Stages[k].Theta {
 				// Nothing moved (an empty stage, or no step that lowers eq

@@ -83,16 +83,7 @@ func (p *stageProblem) lambdaMax() float64 {
 		if b[t] <= 0 {
 			continue
 		}
-		price := 0.0
-		if p.A[t] == 0 {
-			price += p.treeCost[t]
-		}
-		for _, f := range p.treeFeats[t] {
-			if p.B[f] == 0 {
-				price += p.featCost[f]
-			}
-		}
-		price *= p.d
+		price := entryPrice(t, p.treeCost, p.featCost, p.treeFeats, p.A, p.B) * p.d
 		if price == 0 {
 			return math.Inf(1)
 		}
@@ -484,4 +475,20 @@ func solve1D(a, c float64, ws, ss []float64, u float64) float64 {
 		x = nx
 	}
 	return x
+}
+
+// entryPrice is what tree t pays per unit of its weight to leave zero: its
+// own cost e_t unless treeUse[t] says some stage already pays for it, plus
+// c_α for each of its features α with featUse[α] = 0 (none paid yet).
+func entryPrice(t int, treeCost, featCost []float64, treeFeats [][]int, treeUse, featUse []float64) float64 {
+	price := 0.0
+	if treeUse[t] == 0 {
+		price += treeCost[t]
+	}
+	for _, f := range treeFeats[t] {
+		if featUse[f] == 0 {
+			price += featCost[f]
+		}
+	}
+	return price
 }
