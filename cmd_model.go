@@ -277,6 +277,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var m *tree.Model
 	var cf *cronus.File
 	var err error
+	var minFeatures int
 	if *modelF != "" {
 		if e, m, err = loadModel(*modelF); err != nil {
 			return err
@@ -284,13 +285,11 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err := k.fits(e, *modelF); err != nil {
 			return err
 		}
-	} else if cf, err = cronus.ReadFile(*cascadeF); err != nil {
-		return err
-	}
-	minFeatures := 0
-	if e != nil {
 		minFeatures = e.NumFeatures
 	} else {
+		if cf, err = cronus.ReadFile(*cascadeF); err != nil {
+			return err
+		}
 		minFeatures = cf.Ensemble.NumFeatures
 	}
 	d, err := loadScoringData(ctx, newProgress(stderr), *dataF, minFeatures, bool(*absent))

@@ -486,7 +486,7 @@ const maxEnter = 8
 // are held fixed during the trials, and if eq (8) with them recomputed
 // ends higher than before, the stage's weights are restored.
 func enterTrees(pr *Problem, st *State, k int) int {
-	cands := entryViolations(pr, st, k)
+	o, cands := entryViolations(pr, st, k)
 	if len(cands) == 0 {
 		return 0
 	}
@@ -494,11 +494,10 @@ func enterTrees(pr *Problem, st *State, k int) int {
 	cands = cands[:min(len(cands), maxEnter)]
 	beta := st.Stages[k].Beta
 	saved := append([]float64(nil), beta...)
-	scores := pr.stageScores(st)
-	prot := pr.protectedSets(&st.Cascade, scores)
-	before := pr.objectiveWith(st, scores, prot).Total
-	o := newStageObjective(pr, st, k)
-	sk := append([]float64(nil), scores[k]...)
+	before := st.Terms.Total // current: every change to st ends with Objective
+	// o's fixed parts (reach of stage k, the other stages' loss and reach,
+	// the protected documents) serve the trials, as in pruneStage.
+	sk := append([]float64(nil), pr.stageScores(st)[k]...)
 	cur := o.exactTotal(sk)
 	trial := make([]float64, len(sk))
 	buf := make([]float32, len(sk))
@@ -547,8 +546,9 @@ type entry struct {
 }
 
 // entryViolations returns the trees at zero in stage k whose weight is not
-// optimal at zero (see enterTrees), in tree order.
-func entryViolations(pr *Problem, st *State, k int) []entry {
+// optimal at zero (see enterTrees), in tree order, and the stage objective
+// it computed their slopes with.
+func entryViolations(pr *Problem, st *State, k int) (*stageObjective, []entry) {
 	T := pr.Train.NumTrees()
 	beta := st.Stages[k].Beta
 	o := newStageObjective(pr, st, k)
@@ -566,7 +566,7 @@ func entryViolations(pr *Problem, st *State, k int) []entry {
 			out = append(out, entry{t, g, v})
 		}
 	}
-	return out
+	return o, out
 }
 
 // passIfEmpty makes stage k, when its step has left it without trees,

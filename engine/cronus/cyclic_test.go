@@ -236,7 +236,8 @@ func TestEntryViolations(t *testing.T) {
 	flagged, checked := 0, 0
 	for k := range st.Stages {
 		viol := map[int]entry{}
-		for _, e := range entryViolations(pr, st, k) {
+		_, viol0 := entryViolations(pr, st, k)
+		for _, e := range viol0 {
 			viol[e.t] = e
 		}
 		beta := st.Stages[k].Beta

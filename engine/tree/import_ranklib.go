@@ -118,14 +118,6 @@ func (p *rlParser) errorf(line int, format string, args ...any) error {
 	return &rlError{line, fmt.Sprintf(format, args...)}
 }
 
-// short cuts s for quoting in a message.
-func short(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
-	}
-	return s
-}
-
 func (p *rlParser) parse(src string) (*Ensemble, map[string]any, error) {
 	e, prov, err := p.parseModel(src)
 	if err != nil {

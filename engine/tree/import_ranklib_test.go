@@ -283,6 +283,7 @@ func TestImportRankLibErrors(t *testing.T) {
 		{"empty ensemble", "## LambdaMART\n\n<ensemble>\n</ensemble>\n", name + ":3: <ensemble> holds no <tree>"},
 		{"threshold not a number", rep("0.3 </threshold>", "abc </threshold>"), line("<threshold>") + `<threshold> "abc" is not a number`},
 		{"output not a number", rep("1.5 </output>", "1.5.0 </output>"), line("1.5 </output>") + `<output> "1.5.0" is not a number`},
+		{"long value cut at a character", rep("0.3 </threshold>", "a"+strings.Repeat("é", 30)+" </threshold>"), line("<threshold>") + `<threshold> "a` + strings.Repeat("é", 19) + `..." is not a number`},
 		{"Go-only float syntax", rep("0.3 </threshold>", "inf </threshold>"), line("<threshold>") + `<threshold> "inf" is not a number`},
 		{"weight not a number", rep(`weight="0.1"`, `weight="x"`), line("<tree") + `<tree> weight "x" is not a finite number`},
 		{"no weight", rep(` weight="0.1"`, ""), line("<tree") + "<tree> without a weight attribute"},

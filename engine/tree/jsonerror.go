@@ -34,7 +34,7 @@ func (e *valueError) Error() string {
 	if e.msg != "" {
 		return e.key + ": " + e.msg
 	}
-	return fmt.Sprintf("%s: expected %s, got %s", e.key, e.want, shortJSON(e.raw))
+	return fmt.Sprintf("%s: expected %s, got %s", e.key, e.want, short(string(e.raw)))
 }
 
 // jsonError turns a syntax or type error of encoding/json (or a valueError)
@@ -225,7 +225,7 @@ func (v jsonValue) describe() string {
 	case "array", "object":
 		return "an " + k
 	case "string":
-		return "the string " + shortJSON(text)
+		return "the string " + short(string(text))
 	case "number":
 		return "the number " + string(text)
 	}
@@ -289,15 +289,16 @@ func jsonKind(t reflect.Type, plural bool) string {
 	return pick("a value", "values")
 }
 
-// shortJSON is a JSON text for a message, cut short when long.
-func shortJSON(raw []byte) string {
+// short is a text for a message (a JSON value, a model file's field), cut
+// short at a character boundary when long.
+func short(s string) string {
 	const maxLen = 40
-	if len(raw) <= maxLen {
-		return string(raw)
+	if len(s) <= maxLen {
+		return s
 	}
 	cut := maxLen
-	for cut > 0 && !utf8.RuneStart(raw[cut]) {
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return string(raw[:cut]) + "..."
+	return s[:cut] + "..."
 }
