@@ -39,6 +39,7 @@ type cascadeFlags struct {
 	rhos                             string // --rhos, the ρ grid
 	absent                           *absentFlag
 	joint                            bool           // --joint-entry
+	reenter                          bool           // --reenter
 	warm                             string         // cascade --warm: the cascade file to start from
 	warmE                            *tree.Ensemble // its ensemble, which must be the model's
 }
@@ -68,6 +69,7 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	fs.IntVar(&cf.cycles, "cycles", 10, "cycles of the cyclic optimisation (0 = initialisation only)")
 	fs.BoolVar(&cf.joint, "joint-entry", false, "solve each stage's convex problem to its optimum: trees sharing a feature nobody has paid for may enter together (default: each tree must pay the whole feature alone; raises λ_max)")
 	cf.absent = newAbsentFlag(fs)
+	fs.BoolVar(&cf.reenter, "reenter", false, "let trees at zero re-enter a stage during the cyclic optimisation when that lowers eq (8) (cascade: on with --warm, off otherwise, and --reenter=false turns it off; sweep: off)")
 	fs.StringVar(&cf.rhos, "rhos", defaultRhos, "ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4), at each λ for sweep; one value = no choice; not with --rho1 or --rhoK, which give ρ instead")
 	return cf
 }
@@ -351,7 +353,6 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	curve := fs.String("curve", "", "also write the cascade's quality/cost points to `FILE` (CSV, sweep's columns): cronus (this cascade), cronus-init (its initialisation; not with --warm) and prefix with every tree (the full ensemble), on validation and test")
 	traceF := fs.String("trace", "", "write every optimisation step to `FILE` as JSON lines: the objective (eq 8) and its terms, per stage θ, active trees, soft and hard training fractions and validation/test reach, and the current cascade's validation and test figures")
 	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2), and its σ_k are kept unless --sigma is given")
-	reenter := fs.Bool("reenter", false, "let trees at zero re-enter a stage during the cyclic optimisation when that lowers eq (8) (default: on with --warm, off otherwise; --reenter=false turns it off)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -359,7 +360,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageError{"--out FILE is required"}
 	}
 	if !explicitFlags(fs)["reenter"] {
-		*reenter = cf.warm != ""
+		cf.reenter = cf.warm != ""
 	}
 	var warm *cronus.Cascade
 	var warmSigma []float64
@@ -413,7 +414,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	init.Warm, init.WarmSigma = warm, warmSigma // nil: from the initialisation
-	init.Reenter = *reenter
+	init.Reenter = cf.reenter
 	res, err := s.optimize(ctx, cf, cf.par, init, p, trace)
 	if err != nil {
 		return err
@@ -421,7 +422,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	best := res.Best // its exit rule is the one it was trained for (Params.TopM)
 	params := cronus.RunParams(cf.par, cf.tg, s.sc.LambdaMax)
 	params["cycles"], params["model"], params["train"], params["valid"] = cf.cycles, cf.model, cf.train, cf.valid
-	if *reenter {
+	if cf.reenter {
 		params["reenter"] = true
 	}
 	if *cf.absent {
@@ -653,6 +654,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		v, t := s.evaluator()(&st.Cascade)
 		points = s.points(points, "single-stage", lam, v, t)
+		init.Reenter = cf.reenter
 		res, err := s.optimize(ctx, cf, par, init, p, nil)
 		if err != nil {
 			return err
@@ -701,6 +703,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"lambdas": perLambda, "seconds": time.Since(start).Seconds(), "threads": runtime.GOMAXPROCS(0), "pareto": pareto}
 		if *plot != "" {
 			r["plot"] = *plot
+		}
+		if cf.reenter {
+			r["reenter"] = true
 		}
 		return writeJSON(stdout, r)
 	}

@@ -1209,3 +1209,54 @@ func TestCascadeWarmReenter(t *testing.T) {
 		t.Errorf("active weights: %d at λ 0.3; warm at λ 0.01 %d by default, %d with --reenter=false", was, counts[""], counts["--reenter=false"])
 	}
 }
+
+// sweep --reenter runs each λ's cyclic optimisation as cascade --reenter
+// does: its cronus rows are cascade --curve's, with and without the flag,
+// and the flag changes them (trees re-enter in a run from the
+// initialisation too); sweep --json says reenter when it was on.
+func TestSweepReenter(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 20)
+	data := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--test", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "3", "--rhos", "0.001"}
+	cronusRows := func(path string) map[string]baseline.Point {
+		t.Helper()
+		points, err := baseline.ReadCSV(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]baseline.Point{}
+		for _, p := range points {
+			if p.Method == "cronus" {
+				m[p.Split] = p
+			}
+		}
+		if len(m) != 2 {
+			t.Fatalf("%s: cronus rows %v, want one on valid and one on test", path, m)
+		}
+		return m
+	}
+	got := map[string]map[string]baseline.Point{}
+	for _, flag := range []string{"--reenter=false", "--reenter"} {
+		sweep := filepath.Join(dir, "sweep"+flag+".csv")
+		var r struct{ Reenter bool }
+		runJSON(t, &r, append([]string{"sweep", "--lambdas", "0.02:0.02:1", "--out", sweep, flag, "--json"}, data...)...)
+		if want := flag == "--reenter"; r.Reenter != want {
+			t.Errorf("%s: sweep --json reports reenter %v", flag, r.Reenter)
+		}
+		curve := filepath.Join(dir, "cascade"+flag+".csv")
+		if code, _, errOut := runCLI(t, append([]string{"cascade", "--lambda", "0.02", "--out", filepath.Join(dir, "c.json"), "--curve", curve, flag}, data...)...); code != 0 {
+			t.Fatal(errOut)
+		}
+		s, c := cronusRows(sweep), cronusRows(curve)
+		for _, split := range []string{"valid", "test"} {
+			if s[split].Cost != c[split].Cost || !maps.Equal(s[split].Metrics, c[split].Metrics) {
+				t.Errorf("%s, %s: sweep's cronus row %+v %v, cascade's %+v %v", flag, split, s[split].Cost, s[split].Metrics, c[split].Cost, c[split].Metrics)
+			}
+		}
+		got[flag] = s
+	}
+	if a, b := got["--reenter=false"]["valid"], got["--reenter"]["valid"]; a.Cost == b.Cost && maps.Equal(a.Metrics, b.Metrics) {
+		t.Errorf("--reenter left sweep's cascade as it was: %+v %v", a.Cost, a.Metrics)
+	}
+}
