@@ -308,7 +308,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		report["model"], report["trees"], report["predict_seconds"] = *modelF, trees, time.Since(start).Seconds()
 	} else {
-		r, err := scoreCascade(cf, *costsF, d, stderr)
+		r, err := scoreCascade(ctx, cf, *costsF, d, stderr)
 		if err != nil {
 			return err
 		}
@@ -321,6 +321,10 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 			report["exits"] = *exitsF
 		}
+	}
+	// Scoring does not watch ctx: an interrupt during it writes nothing.
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	if *asJSON && *out == "" {
 		report["scores"] = scores
@@ -351,8 +355,10 @@ type cascadeRun struct {
 }
 
 // scoreCascade runs the documents of d through the cascade of file cf,
-// with the feature costs of costsF ("": the cascade's own).
-func scoreCascade(cf *cronus.File, costsF string, d *data.Dataset, stderr io.Writer) (cascadeRun, error) {
+// with the feature costs of costsF ("": the cascade's own). The scoring
+// does not watch ctx; an interrupt during it is returned after, so that
+// nothing is written.
+func scoreCascade(ctx context.Context, cf *cronus.File, costsF string, d *data.Dataset, stderr io.Writer) (cascadeRun, error) {
 	ce, c, err := cf.Cascade()
 	if err != nil {
 		return cascadeRun{}, err
@@ -367,7 +373,7 @@ func scoreCascade(cf *cronus.File, costsF string, d *data.Dataset, stderr io.Wri
 	}
 	t0 := time.Now()
 	r := cronus.Score(ce, c, d, featCost, cf.TreeCost)
-	return cascadeRun{r, time.Since(t0).Seconds()}, nil
+	return cascadeRun{r, time.Since(t0).Seconds()}, ctx.Err()
 }
 
 // writeExits writes, per document of d in input order, where it left the
@@ -577,7 +583,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		c := metric.EnsembleCost(e.Features(int(*k)), costs.Cost, trees, *treeCost)
 		cost = &c
 	} else if cf != nil {
-		r, err := scoreCascade(cf, *costsF, d, stderr)
+		r, err := scoreCascade(ctx, cf, *costsF, d, stderr)
 		if err != nil {
 			return err
 		}
@@ -594,6 +600,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("%s: no query has a relevant document, and --exclude-no-relevant leaves none to average", *dataF)
 		}
 		perQ[i] = metric.PerQuery(s, scores, d.Labels, d.QueryOffsets, opt, nil)
+	}
+	// Scoring does not watch ctx: an interrupt during it writes nothing.
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	if *perQuery != "" {
 		if err := writePerQuery(*perQuery, d, specs, perQ); err != nil {

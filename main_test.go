@@ -238,3 +238,68 @@ func TestThreadsFlag(t *testing.T) {
 		}
 	}
 }
+
+// cancelOn is a stderr that cancels the command's context when it is sent
+// a line containing mark: an interrupt at a known point of the work.
+type cancelOn struct {
+	bytes.Buffer
+	mark   string
+	cancel context.CancelFunc
+}
+
+func (w *cancelOn) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), w.mark) {
+		w.cancel()
+	}
+	return w.Buffer.Write(p)
+}
+
+// An interrupt after the data are read, while predict and eval score them
+// (which does not watch for it), ended with exit 0, the report and every
+// output file written; it is an interrupt like any other: exit 130 and no
+// output. The interrupt comes with a warning each prints after reading the
+// data and before scoring: the XGBoost model's on a sparse file, and for a
+// cascade the cost file's, which is read just before the cascade scores.
+func TestInterruptWhileScoring(t *testing.T) {
+	dir := t.TempDir()
+	model, sparse := importSparse(t, dir)
+	const absentWarning = "--absent missing reads them as XGBoost does"
+	casc := filepath.Join(dir, "c.json")
+	if code, _, errOut := runCLI(t, "cascade", "--model", trainShallow(t, t.TempDir(), 10), "--train", "builtin:mq2008/train",
+		"--valid", "builtin:mq2008/vali", "--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--out", casc); code != 0 {
+		t.Fatalf("cascade: %s", errOut)
+	}
+	costs := filepath.Join(dir, "costs.txt")
+	os.WriteFile(costs, []byte("1\n2\n"), 0o644) // features 3-46 get 1, with a warning
+	const costWarning = "no cost for features 3-46"
+	out := func(name string) string { return filepath.Join(dir, "out", name) }
+	os.Mkdir(filepath.Join(dir, "out"), 0o755)
+	cases := []struct {
+		mark string
+		args []string
+	}{
+		{absentWarning, []string{"predict", "--model", model, "--data", sparse, "--out", out("p.txt")}},
+		{absentWarning, []string{"predict", "--model", model, "--data", sparse, "--json"}},
+		{absentWarning, []string{"eval", "--model", model, "--data", sparse, "--run", out("run.txt"), "--per-query", out("q.tsv")}},
+		{costWarning, []string{"predict", "--cascade", casc, "--costs", costs, "--data", "builtin:mq2008/test", "--out", out("p.txt"), "--exits", out("e.tsv")}},
+		{costWarning, []string{"eval", "--cascade", casc, "--costs", costs, "--data", "builtin:mq2008/test", "--run", out("run.txt"), "--json"}},
+	}
+	for _, c := range cases {
+		ctx, cancel := context.WithCancel(context.Background())
+		var stdout bytes.Buffer
+		stderr := &cancelOn{mark: c.mark, cancel: cancel}
+		code := run(ctx, c.args, &stdout, stderr)
+		cancel()
+		if !strings.Contains(stderr.String(), c.mark) {
+			t.Fatalf("%v: no %q to interrupt at: %s", c.args, c.mark, stderr.String())
+		}
+		if code != 130 || !strings.HasSuffix(stderr.String(), "interrupted\n") || stdout.Len() > 0 {
+			t.Errorf("%v interrupted while scoring: exit %d, stdout %.60q, stderr %q; want 130, nothing on stdout", c.args, code, stdout.String(), stderr.String())
+		}
+		left, _ := os.ReadDir(filepath.Join(dir, "out"))
+		for _, e := range left {
+			t.Errorf("%v interrupted while scoring left %s", c.args, e.Name())
+			os.Remove(out(e.Name()))
+		}
+	}
+}
