@@ -71,6 +71,10 @@ builtin:mq2008/costs.
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first interrupt cancels the command, which then stops cleanly;
+	// a second one ends the process at once, for a command that cannot
+	// notice the first (one blocked opening a FIFO nobody writes to).
+	context.AfterFunc(ctx, stop)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

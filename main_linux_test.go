@@ -3,8 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -38,5 +43,51 @@ func TestInterruptWhileReadingPipe(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("still reading the pipe 5 s after the interrupt")
+	}
+}
+
+// A second interrupt ends the process at once. The first cancels the
+// command, but a command blocked where it cannot notice (opening a model
+// file that is a FIFO nobody writes to) would hang; the second interrupt
+// then gets the default action. The test runs main in a child process.
+func TestSecondInterruptEnds(t *testing.T) {
+	if args := os.Getenv("CRONUS_TEST_MAIN"); args != "" {
+		os.Args = append([]string{"cronus"}, strings.Split(args, " ")...)
+		main()
+		return
+	}
+	fifo := filepath.Join(t.TempDir(), "model.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSecondInterruptEnds$")
+	cmd.Env = append(os.Environ(), "CRONUS_TEST_MAIN=eval --model "+fifo+" --data builtin:mq2008/test")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	time.Sleep(300 * time.Millisecond)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		t.Logf("the first interrupt ended it: %v", err) // also fine
+		return
+	case <-time.After(300 * time.Millisecond):
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGINT {
+			t.Errorf("after the second interrupt: %v, want death by SIGINT", err)
+		}
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("still running 5 s after a second interrupt")
 	}
 }
