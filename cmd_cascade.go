@@ -64,6 +64,7 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	fs.Float64Var(&cf.tg.NegWeight, "neg-weight", cf.tg.NegWeight, "ω⁻: weight of negatives")
 	fs.Float64Var(&cf.tg.NegMultiply, "neg-multiply", cf.tg.NegMultiply, "extra factor on ω⁻, in place of replicating negatives")
 	fs.BoolVar(&cf.tg.Graded, "graded", false, "graded targets: a positive's target is 2^(label−r+1) − 1 (1 at the threshold, 3 a grade above, …) instead of the paper's +1")
+	fs.BoolVar(&cf.tg.Distil, "distil", false, "targets are the base ensemble's training scores, standardised, instead of the paper's ±1 from the labels (which still set ω⁺ and ω⁻): the stages learn to reproduce the ensemble's ranking; not with --graded")
 	fs.StringVar(&cf.rule, "rule", cronus.RuleTopM, "exit `rule`: top-m (a query's m best documents at a stage never exit there; the optimiser trains for it; the workbench's rule) or global (the paper: exit when the score < θ_k)")
 	fs.IntVar(&cf.topM, "top-m", 5, "documents per query that always go on, under --rule top-m (not with --rule global)")
 	fs.IntVar(&cf.cycles, "cycles", 10, "cycles of the cyclic optimisation (0 = initialisation only)")

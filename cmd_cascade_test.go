@@ -1260,3 +1260,51 @@ func TestSweepReenter(t *testing.T) {
 		t.Errorf("--reenter left sweep's cascade as it was: %+v %v", a.Cost, a.Metrics)
 	}
 }
+
+// cascade --distil fits the ensemble's scores: the file's params say so
+// (and a run without it has no distil key), the cascade differs from the
+// paper's targets', and --graded with it is a usage error.
+func TestCascadeDistil(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 20)
+	data := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "1", "--rhos", "0.001", "--lambda", "0.05"}
+	read := func(flag string) *cronus.File {
+		t.Helper()
+		out := filepath.Join(dir, "c"+flag+".json")
+		args := append([]string{"cascade", "--out", out}, data...)
+		if flag != "" {
+			args = append(args, flag)
+		}
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatal(errOut)
+		}
+		f, err := cronus.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	paper, distil := read(""), read("--distil")
+	if _, ok := paper.Params["distil"]; ok {
+		t.Errorf("without --distil: params %v", paper.Params)
+	}
+	if distil.Params["distil"] != true {
+		t.Errorf("with --distil: params distil %v", distil.Params["distil"])
+	}
+	_, a, err := paper.Cascade()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, b, err := distil.Cascade()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reflect.DeepEqual(a.Stages, b.Stages) {
+		t.Errorf("--distil gave the same stages as the paper's targets")
+	}
+	code, _, errOut := runCLI(t, append([]string{"cascade", "--out", filepath.Join(dir, "x.json"), "--distil", "--graded"}, data...)...)
+	if code != 2 || !strings.Contains(errOut, "exclude each other") {
+		t.Errorf("--distil --graded: exit %d, %q", code, errOut)
+	}
+}

@@ -120,6 +120,9 @@ func RunParams(par Params, tg Targets, lambdaMax float64) map[string]any {
 	if par.TopM > 0 {
 		m["rule"], m["top_m"] = RuleTopM, par.TopM
 	}
+	if tg.Distil {
+		m["distil"] = true
+	}
 	return m
 }
 

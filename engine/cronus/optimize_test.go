@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // quality is a cheap stand-in evaluator: the (negated) training loss of the
@@ -530,4 +532,33 @@ func initSmall(t *testing.T, pr *Problem, par Params) *State {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// With distilled targets the ensemble's own scores are in the span of H
+// and the intercept, so a single stage at λ = 0 and ρ = 0 (least squares)
+// fits them: its training scores are an increasing affine function of the
+// ensemble's (correlation 1, up to the solver's tolerance and H's float32;
+// 0.999997 here), whereas fitting the paper's ±1 targets does not (0.93).
+func TestDistilSingleStageReproducesEnsemble(t *testing.T) {
+	base := smallProblem(t)
+	tg := DefaultTargets()
+	tg.Distil = true
+	pr, err := NewProblem(smallE, smallTr, base.FeatCost, 1, tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := smallE.Predict(nil, smallTr.Cols, smallTr.NumDocs(), -1)
+	par := DefaultParams()
+	par.K, par.Lambda, par.Rho1, par.RhoK = 1, 0, 0, 0
+	corr := func(pr *Problem) float64 {
+		st := initSmall(t, pr, par)
+		got := pr.Train.Scores(nil, st.Stages[0].Beta)
+		return stat.Correlation(got, want, nil)
+	}
+	if c := corr(pr); c < 1-1e-5 {
+		t.Errorf("distilled targets, λ = ρ = 0: correlation %.9f with the ensemble's scores, want 1", c)
+	}
+	if c := corr(base); c > 0.99 {
+		t.Errorf("binary targets, λ = ρ = 0: correlation %.9f with the ensemble's scores; the test cannot tell the targets apart", c)
+	}
 }

@@ -13,7 +13,7 @@ import (
 // outputs, binary targets and instance weights, and the cost structure.
 type Problem struct {
 	Train     *Outputs
-	Y         []float64 // +1 (relevant) or −1 per training document
+	Y         []float64 // target per training document: +1 (relevant) or −1, or as Targets say
 	Omega     []float64 // instance weight ω_i per training document
 	TreeFeats [][]int   // features (0-based) each tree uses: the matrix F
 	FeatCost  []float64 // c_α per feature
@@ -53,7 +53,7 @@ func (pr *Problem) PositiveShare() float64 {
 // label >= 3 and 0.91 with graded targets (README). Graded targets keep
 // the positives apart, so they get no warning.
 func TargetsAdvice(share float64, tg Targets) string {
-	if tg.Graded || !(share > MaxPositiveShare) {
+	if tg.Graded || tg.Distil || !(share > MaxPositiveShare) {
 		return ""
 	}
 	return fmt.Sprintf("%.0f%% of the training documents are positives (label >= %g), but the method assumes positives are rare: "+
@@ -74,6 +74,12 @@ type Targets struct {
 	// gain 2^label − 1 when Relevant is 1. Negatives stay at −1. The paper's
 	// targets are binary (false).
 	Graded bool
+	// Distil makes every document's target the base ensemble's score on
+	// it, standardised over the training documents (mean 0, standard
+	// deviation 1): the stages learn to reproduce the ensemble's ranking
+	// rather than the labels. The labels still set the class weights ω⁺
+	// and ω⁻. Not the paper's (false); not with Graded.
+	Distil bool
 }
 
 // DefaultTargets returns the paper's choices (§3.4, §4), with negatives
@@ -96,6 +102,8 @@ func (tg Targets) Validate() error {
 		return fmt.Errorf("ω⁻ (the weight of negatives) must be a finite number > 0 (got %g)", tg.NegWeight)
 	case !finitePos(tg.NegMultiply):
 		return fmt.Errorf("the negatives' multiplier must be a finite number > 0 (got %g)", tg.NegMultiply)
+	case tg.Graded && tg.Distil:
+		return errors.New("graded targets and the ensemble's scores as targets (distil) exclude each other")
 	}
 	return nil
 }
@@ -135,6 +143,11 @@ func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost 
 		return nil, fmt.Errorf("no training document has a label >= %g: nothing is relevant", tg.Relevant)
 	}
 	p.Positives = pos
+	if tg.Distil {
+		if err := p.distilTargets(); err != nil {
+			return nil, err
+		}
+	}
 	p.Advice = TargetsAdvice(p.PositiveShare(), tg)
 	p.TreeFeats = make([][]int, len(e.Trees))
 	p.TreeCost = make([]float64, len(e.Trees))
@@ -143,4 +156,36 @@ func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost 
 		p.TreeCost[t] = treeCost
 	}
 	return p, nil
+}
+
+// distilTargets sets Y to the ensemble's training scores as H holds them
+// (the sum of the tree outputs, summed in tree order in float64),
+// standardised to mean 0 and standard deviation 1.
+func (p *Problem) distilTargets() error {
+	n := p.Train.N
+	score := p.Y[:n]
+	clear(score)
+	buf := make([]float32, n)
+	for t := range p.Train.NumTrees() {
+		for i, v := range p.Train.Col(t, buf) {
+			score[i] += float64(v)
+		}
+	}
+	mean := 0.0
+	for _, v := range score {
+		mean += v
+	}
+	mean /= float64(n)
+	ss := 0.0
+	for _, v := range score {
+		ss += (v - mean) * (v - mean)
+	}
+	sd := math.Sqrt(ss / float64(n))
+	if !(sd > 0) || math.IsInf(sd, 0) {
+		return errors.New("the ensemble gives every training document the same score: there is nothing to distil")
+	}
+	for i, v := range score {
+		score[i] = (v - mean) / sd
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package cronus
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -11,13 +12,7 @@ import (
 // The targets and instance weights of the binary (paper) and graded set-ups,
 // worked by hand for labels 0..4 at threshold 2.
 func TestProblemTargets(t *testing.T) {
-	d := &data.Dataset{
-		Cols:         [][]float32{{0, 1, 2, 3, 4}},
-		Labels:       []float32{0, 1, 2, 3, 4},
-		QueryIDs:     []int64{1},
-		QueryOffsets: []int{0, 5},
-		HasQID:       true,
-	}
+	d := fiveDocs()
 	e := &tree.Ensemble{NumFeatures: 1, Trees: []tree.Tree{{
 		Nodes:  []tree.Node{{Feature: 0, Threshold: 2.5, Left: tree.Leaf(0), Right: tree.Leaf(1)}},
 		Leaves: []float64{-1, 1},
@@ -81,5 +76,55 @@ func TestTargetsAdvice(t *testing.T) {
 	}
 	if a := TargetsAdvice(0, tg); a != "" {
 		t.Errorf("no positives: %q", a)
+	}
+}
+
+// Distilled targets, worked by hand: the stump scores the five documents
+// −1, −1, −1, 1, 1 (mean −0.2, standard deviation √0.96), so the targets
+// are −0.8/√0.96 and 1.2/√0.96; the labels still set ω. An ensemble that
+// scores every document alike has nothing to distil, and graded targets
+// exclude distilled ones.
+func TestProblemDistilTargets(t *testing.T) {
+	d := fiveDocs()
+	stump := func(l, r float64) *tree.Ensemble {
+		return &tree.Ensemble{NumFeatures: 1, Trees: []tree.Tree{{
+			Nodes:  []tree.Node{{Feature: 0, Threshold: 2.5, Left: tree.Leaf(0), Right: tree.Leaf(1)}},
+			Leaves: []float64{l, r},
+		}}}
+	}
+	tg := Targets{Relevant: 2, PosWeight: 3.5, NegWeight: 1, NegMultiply: 10, Distil: true}
+	pr, err := NewProblem(stump(-1, 1), d, []float64{1}, 1, tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd := math.Sqrt(0.96)
+	wantY := []float64{-0.8 / sd, -0.8 / sd, -0.8 / sd, 1.2 / sd, 1.2 / sd}
+	wantW := []float64{10, 10, 3.5, 3.5, 3.5}
+	for i := range wantY {
+		if math.Abs(pr.Y[i]-wantY[i]) > 1e-12 || pr.Omega[i] != wantW[i] {
+			t.Errorf("doc %d: y %g ω %g, want %g and %g", i, pr.Y[i], pr.Omega[i], wantY[i], wantW[i])
+		}
+	}
+	if pr.Advice != "" {
+		t.Errorf("distilled targets with 3 positives of 5: advice %q, want none (the targets are not constant among positives)", pr.Advice)
+	}
+	if _, err := NewProblem(stump(0.5, 0.5), d, []float64{1}, 1, tg); err == nil || !strings.Contains(err.Error(), "same score") {
+		t.Errorf("a constant ensemble: %v, want an error", err)
+	}
+	tg.Graded = true
+	if _, err := NewProblem(stump(-1, 1), d, []float64{1}, 1, tg); err == nil || !strings.Contains(err.Error(), "exclude") {
+		t.Errorf("graded and distilled targets: %v, want an error", err)
+	}
+}
+
+// fiveDocs is one query of five documents, labels 0..4, whose one feature
+// equals the label.
+func fiveDocs() *data.Dataset {
+	return &data.Dataset{
+		Cols:         [][]float32{{0, 1, 2, 3, 4}},
+		Labels:       []float32{0, 1, 2, 3, 4},
+		QueryIDs:     []int64{1},
+		QueryOffsets: []int{0, 5},
+		HasQID:       true,
 	}
 }
