@@ -326,25 +326,9 @@ func (m Model) problem() *cronus.Problem {
 	return m.w.pr
 }
 
-// statusLine is the last message, then the run's status.
+// statusLine is the notes and the last message, then the run's status.
 func (m Model) statusLine(w int) string {
-	msg := ""
-	if m.status != "" {
-		msg = m.status
-		if m.errLine {
-			msg = m.styles.Error.Render(msg)
-		}
-	}
-	for _, note := range m.notes() {
-		if note == "" {
-			continue
-		}
-		p := m.styles.Title.Render(note)
-		if msg != "" {
-			p += " · " + msg
-		}
-		msg = p
-	}
+	msg := firstFit(w, m.statusForms())
 	if m.phase != phaseReady {
 		return msg
 	}
@@ -357,6 +341,47 @@ func (m Model) statusLine(w int) string {
 		return msg
 	}
 	return msg + " │ " + views.RenderStatus(m.snap, full, rest, m.styles)
+}
+
+// statusForms are the notes and the message, " · " between them, in the
+// forms the status line picks from, longest first: all of it; without the
+// training's ETA; without the message; then without the notes from the
+// last on. A part goes whole, never cut: at 80 columns a paused training
+// read "… 1512 of 3000 trees · ETA 400m…". A message alone, too wide for
+// the line, is the last form (cut, with "…").
+func (m Model) statusForms() []string {
+	notes, eta := m.notes()
+	msg := m.status
+	if msg != "" && m.errLine {
+		msg = m.styles.Error.Render(msg)
+	}
+	line := func(n int, eta, msg string) string {
+		var parts []string
+		for i, note := range notes[:n] {
+			if note == "" {
+				continue
+			}
+			if i == len(notes)-1 {
+				note += eta
+			}
+			parts = append(parts, m.styles.Title.Render(note))
+		}
+		if msg != "" {
+			parts = append(parts, msg)
+		}
+		return strings.Join(parts, " · ")
+	}
+	n := len(notes)
+	var forms []string
+	for _, f := range []string{line(n, eta, msg), line(n, "", msg), line(n, eta, ""), line(n, "", ""), line(n-1, "", ""), line(1, "", "")} {
+		if f != "" {
+			forms = append(forms, f)
+		}
+	}
+	if len(forms) == 0 {
+		return []string{""}
+	}
+	return forms
 }
 
 // maxErrorLines is the most lines an error too long for the status line
@@ -372,10 +397,12 @@ func (m Model) errorLines(w, spare int) []string {
 	if !m.errLine || spare < 1 {
 		return nil
 	}
+	notes, eta := m.notes()
+	notes[len(notes)-1] += eta
 	msg := m.status
-	for _, note := range m.notes() {
-		if note != "" {
-			msg = note + " · " + msg
+	for i := len(notes) - 1; i >= 0; i-- {
+		if notes[i] != "" {
+			msg = notes[i] + " · " + msg
 		}
 	}
 	if lipgloss.Width(msg) <= w {
@@ -392,31 +419,34 @@ func (m Model) errorLines(w, spare int) []string {
 	return lines
 }
 
-// notes are what the status line says before the message, the last first:
-// the work under way before the optimisation, the λ sweep, the pause.
-func (m Model) notes() []string {
-	return []string{m.flowNote(), m.sweepProgress(), m.pausedNote()}
+// notes are what the status line says before the message, in its order:
+// the pause, the λ sweep, the work under way before the optimisation; eta
+// (" · ETA 3s", or empty) belongs to the last, and is the first thing a
+// narrow line leaves out.
+func (m Model) notes() (notes []string, eta string) {
+	flow, eta := m.flowNote()
+	return []string{m.pausedNote(), m.sweepProgress(), flow}, eta
 }
 
 // flowNote says what goes on while the base ensemble trains or the
 // problem is built: only the panes showed it, and not under the help or
-// the compare view.
-func (m Model) flowNote() string {
+// the compare view. eta is the training's time left (" · ETA 3s"), when
+// known.
+func (m Model) flowNote() (note, eta string) {
 	switch m.phase {
 	case phaseTraining:
 		p := m.trainProg
 		if p.Total == 0 {
-			return "training the base ensemble …"
+			return "training the base ensemble …", ""
 		}
-		s := fmt.Sprintf("training the base ensemble: %g of %g trees", p.Done, p.Total)
 		if p.ETA > 0 {
-			s += " · ETA " + etaText(p.ETA)
+			eta = " · ETA " + etaText(p.ETA)
 		}
-		return s
+		return fmt.Sprintf("training the base ensemble: %g of %g trees", p.Done, p.Total), eta
 	case phasePreparing:
-		return "building the cascade problem and the baselines …"
+		return "building the cascade problem and the baselines …", ""
 	}
-	return ""
+	return "", ""
 }
 
 // pausedNote is "paused" while a paused run is under way; with none, the

@@ -1,11 +1,15 @@
 package tui
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/engine/boost"
+	"github.com/cronus-ltr/cronus/engine/job"
 )
 
 // TestKeyLine: the key line at the bottom shows whole keys only, as many as
@@ -134,5 +138,51 @@ func TestLongErrorWraps(t *testing.T) {
 		case got != c.msg && !strings.HasPrefix(got, c.msg+" │ "): // the run's status may follow
 			t.Errorf("%dx%d: the error reads %q", c.w, c.h, got)
 		}
+	}
+}
+
+// TestStatusPartsWhole: the status line's notes and message are left out
+// whole when they do not all fit, the training's ETA first, never cut: at
+// 80 columns, paused while the base ensemble trained, the line ended in
+// "· ETA 400m…".
+func TestStatusPartsWhole(t *testing.T) {
+	m := ready(t)
+	m.panel, m.sel = true, parTrees
+	m, _ = update(t, m, key("right"))
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phaseTraining {
+		t.Fatalf("trees edit: phase %d", m.phase)
+	}
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	m, _ = update(t, m, trainMsg{gen: m.gen, ev: job.Event[boost.Snapshot, *boost.Result]{
+		Progress: job.Progress{Phase: "training", Done: 1512, Total: 3000, ETA: 400 * time.Millisecond}}})
+	const paused, trained, eta = "next run starts paused", "training the base ensemble: 1512 of 3000 trees", "ETA 400ms"
+	msg := m.status
+	all := []string{paused, trained, eta, msg}
+	for w := 30; w <= 200; w++ {
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: w, Height: 24})
+		line := statusOf(m)
+		if lipgloss.Width(line) > w || strings.HasSuffix(line, "…") {
+			t.Fatalf("width %d: %q is cut", w, line)
+		}
+		// The parts shown are some of all, in their order, the pause first.
+		got, next := strings.Split(line, " · "), 0
+		for _, p := range got {
+			i := slices.Index(all[next:], p)
+			if i < 0 {
+				t.Fatalf("width %d: %q in %q is not a whole part, in order", w, p, line)
+			}
+			next += i + 1
+		}
+		if got[0] != paused {
+			t.Errorf("width %d: %q does not begin with the pause", w, line)
+		}
+		if whole := strings.Join(all, " · "); lipgloss.Width(whole) <= w && line != whole {
+			t.Errorf("width %d: %q, want all of %q", w, line, whole)
+		}
+	}
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if s, want := statusOf(m), paused+" · "+trained; s != want {
+		t.Errorf("80 columns: %q, want %q", s, want)
 	}
 }
