@@ -351,7 +351,7 @@ func (m Model) statusLine(w int) string {
 // the line, is the last form (cut, with "…").
 func (m Model) statusForms() []string {
 	notes, eta := m.notes()
-	msg := m.status
+	msg := m.message()
 	if msg != "" && m.errLine {
 		msg = m.styles.Error.Render(msg)
 	}

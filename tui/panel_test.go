@@ -508,6 +508,47 @@ func TestPauseTruthful(t *testing.T) {
 	}
 }
 
+// TestPauseHintFollows: what space said of the pause is said of the
+// situation now: paused while the base ensemble trained, the status line
+// kept "only the optimisation pauses (space undoes)" after the run started
+// held, where space resumes and n steps; the pause taken off while the
+// base ensemble trained, "no pause: the next run starts at once" stayed
+// over the run it announced.
+func TestPauseHintFollows(t *testing.T) {
+	retrain := func(m Model) (Model, tea.Cmd) {
+		m.panel, m.sel = true, parTrees
+		m, _ = update(t, m, key("right"))
+		m, cmd := update(t, m, debounceMsg{edit: m.edits})
+		if m.phase != phaseTraining {
+			t.Fatalf("trees edit: phase %d", m.phase)
+		}
+		return m, cmd
+	}
+	m, cmd := retrain(ready(t))
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 160, Height: 48}) // room for the notes and the hint
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	if s := statusOf(m); !strings.Contains(s, "only the optimisation pauses") {
+		t.Errorf("space while training: %q", s)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	if s := statusOf(m); !m.running || !m.gate.isPaused() || strings.Contains(s, "only the optimisation pauses") ||
+		!strings.HasPrefix(s, "paused · space resumes, n runs one step") {
+		t.Errorf("the run after the training, held: %q", s)
+	}
+
+	// The pause taken off while training: nothing left to say once the run
+	// runs.
+	m, cmd = retrain(m)
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	if s := statusOf(m); m.paused || !strings.Contains(s, "no pause: the next run starts at once") {
+		t.Errorf("space off while training: %q", s)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	if s := statusOf(m); !m.running || m.gate.isPaused() || strings.Contains(s, "pause") {
+		t.Errorf("the run after the training, not held: %q", s)
+	}
+}
+
 // TestTrainingStatus: while the base ensemble trains, the status line says
 // how many of its trees are done and, once known, the time left; it was
 // blank (only the body showed the progress, and not under the help).

@@ -97,6 +97,9 @@ type Model struct {
 	paused  bool
 	status  string
 	errLine bool // status is an error
+	// pauseSaid is space's hint when it is the status, as said then; the
+	// line shows what is true now (pauseHint).
+	pauseSaid string
 }
 
 // defaultParams are the optimiser's defaults, trained for the workbench's
@@ -345,7 +348,41 @@ func (m *Model) fail(s string) {
 	m.screen.Err = s
 }
 
-func (m *Model) setStatus(s string, isErr bool) { m.status, m.errLine = s, isErr }
+func (m *Model) setStatus(s string, isErr bool) { m.status, m.errLine, m.pauseSaid = s, isErr, "" }
+
+// message is the status message shown. Space's hint says what is true now,
+// not when space was pressed: paused while the base ensemble trained, the
+// line still said "only the optimisation pauses" over the run that then
+// started held. Once the run it spoke of has started or ended, a hint
+// given with the pause off says nothing.
+func (m Model) message() string {
+	if m.pauseSaid == "" {
+		return m.status
+	}
+	h := m.pauseHint()
+	if !m.paused && h != m.pauseSaid {
+		return ""
+	}
+	return h
+}
+
+// pauseHint is what space says: the pause's state, or what it waits for.
+// Only the optimisation pauses: with no run under way (it finished, or the
+// data load or the base ensemble trains) the next run starts paused, and
+// the notes say so rather than "paused".
+func (m Model) pauseHint() string {
+	switch {
+	case m.paused && m.running:
+		return "space resumes, n runs one step"
+	case m.paused && m.phase == phaseReady:
+		return "r or a parameter change starts it (space undoes)"
+	case m.paused:
+		return "only the optimisation pauses (space undoes)"
+	case m.running:
+		return "resumed"
+	}
+	return "no pause: the next run starts at once"
+}
 
 // restart cancels the running optimisation (and λ sweep) and starts the
 // next generation, warm from the best cascade so far when warm.
@@ -512,21 +549,8 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		m.paused = !m.paused
 		m.gate.setPaused(m.paused)
-		// Only the optimisation pauses: with no run under way (it finished,
-		// or the data load or the base ensemble trains) the next run starts
-		// paused, and the status line says so rather than "paused".
-		switch {
-		case m.paused && m.running:
-			m.setStatus("space resumes, n runs one step", false)
-		case m.paused && m.phase == phaseReady:
-			m.setStatus("r or a parameter change starts it (space undoes)", false)
-		case m.paused:
-			m.setStatus("only the optimisation pauses (space undoes)", false)
-		case m.running:
-			m.setStatus("resumed", false)
-		default:
-			m.setStatus("no pause: the next run starts at once", false)
-		}
+		m.setStatus(m.pauseHint(), false)
+		m.pauseSaid = m.status
 	case "n":
 		if !m.paused {
 			m.setStatus("n runs one step while paused (space pauses)", true)
