@@ -287,14 +287,20 @@ func (m Model) paramItem(i int) string {
 	return " " + it + " "
 }
 
-// panelLines are the parameter panel: the parameters beyond the params
-// line, one a line, with what each does.
-func (m Model) panelLines() []string {
-	lines := []string{m.styles.Title.Render("parameters") + m.styles.Dim.Render("  (p hides · ↑↓ select · ←→ step · enter type)")}
+// panelLines are the parameter panel in w cells: the parameters beyond
+// the params line, one a line, with what each does in the longest of its
+// forms that fits (the heading's keys go whole too).
+func (m Model) panelLines(w int) []string {
+	title := m.styles.Title.Render("parameters")
+	lines := []string{firstFit(w, []string{title + m.styles.Dim.Render("  (p hides · ↑↓ select · ←→ step · enter type)"), title})}
 	for i := lineParams; i < numParams; i++ {
 		it := m.paramItem(i)
-		pad := strings.Repeat(" ", max(20-lipgloss.Width(it), 1))
-		lines = append(lines, "  "+it+pad+m.styles.Dim.Render(paramWhat[i]))
+		head := "  " + it + strings.Repeat(" ", max(20-lipgloss.Width(it), 1))
+		forms := make([]string, len(paramWhat[i]))
+		for j, f := range paramWhat[i] {
+			forms[j] = head + m.styles.Dim.Render(f)
+		}
+		lines = append(lines, firstFit(w, forms))
 	}
 	return lines
 }
@@ -527,7 +533,7 @@ func (m Model) shownPanel() []string {
 	if !m.panel {
 		return nil
 	}
-	if p := m.panelLines(); len(p) <= m.height-footerLines-1 {
+	if p := m.panelLines(m.width); len(p) <= m.height-footerLines-1 {
 		return p
 	}
 	return nil

@@ -42,7 +42,8 @@ func TestKeyLine(t *testing.T) {
 
 // TestFitEllipsis: a line cut at the pane's or the screen's width ends in
 // "…", so that it does not read as whole; at 80 columns the panel's last
-// description read "(retrains it", its parenthesis lost without a sign.
+// description read "(retrains it", its parenthesis lost without a sign
+// (the panel now picks a form that fits: TestPanelWhole).
 func TestFitEllipsis(t *testing.T) {
 	for _, c := range []struct {
 		s    string
@@ -59,24 +60,52 @@ func TestFitEllipsis(t *testing.T) {
 			t.Errorf("fit(%q, %d): %q, want %q", c.s, c.w, got, c.want)
 		}
 	}
+}
+
+// TestPanelWhole: each line of the parameter panel says what its
+// parameter does in the longest of its forms that fits, whole; at 80
+// columns the col sample line was cut to "(retrains i…". Only where no
+// form fits is the line cut, at the edge, with "…".
+func TestPanelWhole(t *testing.T) {
 	m := ready(t)
 	m, _ = update(t, m, key("p"))
-	for _, size := range [][2]int{{80, 24}, {160, 48}} {
-		m, _ = update(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		var line string
-		for _, l := range strings.Split(m.View(), "\n") {
-			if strings.Contains(l, "col sample") {
-				line = strings.TrimRight(l, " ")
+	const hint = "  (p hides · ↑↓ select · ←→ step · enter type)"
+	for w := 30; w <= 200; w++ {
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: w, Height: 48})
+		lines := strings.Split(m.View(), "\n")
+		top := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "parameters") })
+		if top < 0 || top+numParams-lineParams >= len(lines) {
+			t.Fatalf("width %d: no panel", w)
+		}
+		heading := strings.TrimRight(lines[top], " ")
+		if want := "parameters" + hint; heading != want && (lipgloss.Width(want) <= w || heading != "parameters") {
+			t.Errorf("width %d: heading %q", w, heading)
+		}
+		for i := lineParams; i < numParams; i++ {
+			line := strings.TrimRight(lines[top+1+i-lineParams], " ")
+			if lipgloss.Width(line) > w {
+				t.Fatalf("width %d: %q is wider", w, line)
+			}
+			// The description starts at column 22, after the item.
+			var want string
+			for _, f := range paramWhat[i] {
+				if 22+lipgloss.Width(f) <= w {
+					want = f
+					break
+				}
+			}
+			switch {
+			case want == "" && (!strings.HasSuffix(line, "…") || lipgloss.Width(line) != w):
+				t.Errorf("width %d: no form fits, and %q is not cut at the edge", w, line)
+			case want != "" && !strings.HasSuffix(line, "  "+want) && !strings.HasSuffix(line, "] "+want):
+				t.Errorf("width %d: %q, want it to end in %q", w, line, want)
 			}
 		}
-		// The whole line is 2 + 20 + the description's cells.
-		whole := 22+lipgloss.Width(paramWhat[parColSample]) <= size[0]
-		switch {
-		case whole && !strings.HasSuffix(line, paramWhat[parColSample]):
-			t.Errorf("%dx%d: the col sample line is cut: %q", size[0], size[1], line)
-		case !whole && (!strings.HasSuffix(line, "…") || lipgloss.Width(line) != size[0]):
-			t.Errorf("%dx%d: the cut col sample line does not end in … at the edge: %q", size[0], size[1], line)
-		}
+	}
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	v := m.View()
+	if !slices.Contains(strings.Split(v, "\n"), fit("   col sample 1       feature share per tree (retrains it)", 80, 1)[0]) {
+		t.Errorf("80x24: the col sample line is not the short form, whole:\n%s", v)
 	}
 }
 

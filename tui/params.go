@@ -41,16 +41,19 @@ const (
 
 var paramNames = [numParams]string{"λ", "K", "ε", "σ", "ρ", "ω⁺", "δ", "relevant ≥", "targets", "trees", "leaves", "col sample"}
 
-// paramWhat explains the panel's parameters.
-var paramWhat = [numParams]string{
-	parRho:       "ρ of every stage, as a fraction of ρ_max (restarts)",
-	parPosWeight: "weight ω⁺ of the relevant documents (rebuilds the problem)",
-	parDelta:     "δ: initial λ_k = λ·δ^(K−k) (restarts)",
-	parRelevant:  "a label at least this is relevant (rebuilds the problem)",
-	parTargets:   "binary ±1 or graded 2^(label−r+1)−1 (rebuilds the problem)",
-	parTrees:     "trees of the base ensemble (retrains it)",
-	parLeaves:    "leaves per base tree (retrains it)",
-	parColSample: "feature share per tree; 0.1–0.3 → cheap trees (retrains it)",
+// paramWhat explains the panel's parameters, each in the forms a panel
+// line picks from, longest first (an optional clause goes whole; at 80
+// columns the col sample line was cut to "(retrains i…"): what the value
+// is, then what a change does.
+var paramWhat = [numParams][]string{
+	parRho:       {"ρ of every stage, as a fraction of ρ_max (restarts)", "ρ of every stage (restarts)"},
+	parPosWeight: {"weight ω⁺ of the relevant documents (rebuilds the problem)", "weight of the relevant docs (rebuilds)"},
+	parDelta:     {"δ: initial λ_k = λ·δ^(K−k) (restarts)", "λ_k = λ·δ^(K−k) (restarts)"},
+	parRelevant:  {"a label at least this is relevant (rebuilds the problem)", "relevance threshold (rebuilds)"},
+	parTargets:   {"binary ±1 or graded 2^(label−r+1)−1 (rebuilds the problem)", "binary ±1 or graded (rebuilds)"},
+	parTrees:     {"trees of the base ensemble (retrains it)", "base trees (retrains)"},
+	parLeaves:    {"leaves per base tree (retrains it)", "leaves per tree (retrains)"},
+	parColSample: {"feature share per tree; 0.1–0.3 → cheap trees (retrains it)", "feature share per tree (retrains it)", "feature share (retrains)"},
 }
 
 func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }

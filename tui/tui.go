@@ -502,7 +502,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.sel = 0
 		}
 		if m.panel && m.shownParams() == lineParams {
-			m.setStatus(fmt.Sprintf("the parameter panel needs %d rows; the terminal has %d", len(m.panelLines())+footerLines+1, m.height), true)
+			m.setStatus(fmt.Sprintf("the parameter panel needs %d rows; the terminal has %d", len(m.panelLines(m.width))+footerLines+1, m.height), true)
 		}
 	case "left", "h", "right", "l":
 		dir := 1
