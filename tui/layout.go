@@ -123,7 +123,7 @@ func (m Model) View() string {
 	// A long error takes its extra lines from the bottom of the body.
 	body = body[:len(body)-(len(status)-1)]
 	lines := append(body, fit(strings.Join(panel, "\n"), w, len(panel))...)
-	lines = append(lines, fit(m.paramsLine(), w, 1)...)
+	lines = append(lines, fit(m.paramsLine(w), w, 1)...)
 	lines = append(lines, fit(strings.Join(status, "\n"), w, len(status))...)
 	lines = append(lines, fit(m.styles.Dim.Render(keyLine(w)), w, 1)...)
 	return strings.Join(fit(strings.Join(lines, "\n"), w, m.height), "\n")
@@ -305,22 +305,32 @@ func (m Model) panelLines(w int) []string {
 	return lines
 }
 
-// paramsLine shows λ, K, ε and σ with the selected one highlighted.
-func (m Model) paramsLine() string {
+// paramsLine shows λ, K, ε and σ with the selected one highlighted, then
+// what an edit waits for and the positives note, in the longest of these
+// forms that fits in w cells: all of it; without the edit's note; the
+// positives note short, with and without the edit's; the edit's note
+// alone; the parameters alone. A note goes whole: at 80 columns the
+// positives note was cut to "raise the threshold …".
+func (m Model) paramsLine(w int) string {
 	items := make([]string, lineParams)
 	for i := range lineParams {
 		items[i] = m.paramItem(i)
 	}
 	line := "params " + strings.Join(items, " ")
+	edit := ""
 	if m.editing {
-		line += m.styles.Dim.Render("  enter apply · esc cancel")
+		edit = m.styles.Dim.Render("  enter apply · esc cancel")
 	} else if m.phase == phaseReady && m.par != m.runPar {
-		line += m.styles.Dim.Render("  (pending restart)")
+		edit = m.styles.Dim.Render("  (pending restart)")
 	}
-	if pr := m.problem(); pr != nil && pr.Advice != "" {
-		line += "  " + m.styles.Error.Render(fmt.Sprintf("%.0f%% positives: raise the threshold (p)", 100*pr.PositiveShare()))
+	pr := m.problem()
+	if pr == nil || pr.Advice == "" {
+		return line + edit
 	}
-	return line
+	share := fmt.Sprintf("%.0f%% positives", 100*pr.PositiveShare())
+	long := "  " + m.styles.Error.Render(share+": raise the threshold (p)")
+	short := "  " + m.styles.Error.Render(share+" (p)")
+	return firstFit(w, []string{line + edit + long, line + long, line + edit + short, line + short, line + edit, line})
 }
 
 // problem is the cascade problem of the workbench's data, or nil before

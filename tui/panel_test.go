@@ -11,6 +11,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/boost"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/job"
@@ -396,21 +397,72 @@ func TestPositivesNote(t *testing.T) {
 	if v := m.View(); strings.Contains(v, "positives:") {
 		t.Fatalf("MQ2008 at label >= 1 (19%% positives) is flagged:\n%s", v)
 	}
-	setRelevant := func(m Model, r string) Model {
-		m.panel, m.sel = true, parRelevant
-		m, _ = update(t, m, key("enter"))
-		m, _ = update(t, m, key(r))
-		m, _ = update(t, m, key("enter"))
-		m, cmd := update(t, m, debounceMsg{edit: m.edits})
-		return drive(t, m, cmd, firstEvent)
-	}
+	setRelevant := func(m Model, r string) Model { return typeParam(t, m, parRelevant, r) }
 	m = setRelevant(m, "0")
-	if line := m.paramsLine(); !strings.Contains(line, "100% positives: raise the threshold (p)") {
+	if line := m.paramsLine(200); !strings.Contains(line, "100% positives: raise the threshold (p)") {
 		t.Errorf("label >= 0: params line %q", line)
 	}
 	m = setRelevant(m, "1")
-	if line := m.paramsLine(); strings.Contains(line, "positives") {
+	if line := m.paramsLine(200); strings.Contains(line, "positives") {
 		t.Errorf("back at label >= 1: params line %q", line)
+	}
+}
+
+// typeParam types v into parameter i of the panel and applies it at once
+// (no debounce wait), up to the first event of the run that follows.
+func typeParam(t *testing.T, m Model, i int, v string) Model {
+	t.Helper()
+	m.panel, m.sel = true, i
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key(v))
+	m, _ = update(t, m, key("enter"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	return drive(t, m, cmd, firstEvent)
+}
+
+// TestParamsLineWhole: the params line's notes go whole: at 80 columns
+// the positives note was cut to "100% positives: raise the threshold …".
+// A narrow line gives the positives note short, then leaves out the note
+// of a pending edit, then the positives note; the parameters always show.
+func TestParamsLineWhole(t *testing.T) {
+	m := typeParam(t, ready(t), parRelevant, "0")
+	m.panel, m.sel = false, parLambda
+	const long, short, pending = "  100% positives: raise the threshold (p)", "  100% positives (p)", "  (pending restart)"
+	for _, edit := range []bool{false, true} {
+		// The notes' forms, the one that should show first.
+		tails := []string{long, short, ""}
+		if edit {
+			m, _ = update(t, m, key("right")) // λ edited, its restart not yet due
+			tails = []string{pending + long, long, pending + short, short, pending, ""}
+		}
+		paramsAt := func(w int) string {
+			m, _ := update(t, m, tea.WindowSizeMsg{Width: w, Height: 24})
+			lines := strings.Split(m.View(), "\n")
+			return strings.TrimRight(lines[len(lines)-3], " ")
+		}
+		// The parameters as the widest line shows them, before its notes.
+		params, _, _ := strings.Cut(paramsAt(400), pending)
+		params, _, _ = strings.Cut(params, long)
+		if !strings.HasPrefix(params, "params ") || !strings.HasSuffix(paramsAt(400), long) {
+			t.Fatalf("edit %v: at 400 columns %q", edit, paramsAt(400))
+		}
+		for w := lipgloss.Width(params); w <= 200; w++ {
+			var want string
+			for _, tail := range tails {
+				if lipgloss.Width(params+tail) <= w {
+					want = params + tail
+					break
+				}
+			}
+			if line := paramsAt(w); line != strings.TrimRight(want, " ") {
+				t.Errorf("width %d (edit %v): %q, want %q", w, edit, line, want)
+			}
+		}
+	}
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	lines := strings.Split(m.View(), "\n")
+	if line := strings.TrimRight(lines[len(lines)-3], " "); !strings.HasSuffix(line, pending+short) {
+		t.Errorf("80x24 after a λ edit: %q", line)
 	}
 }
 
