@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -353,7 +354,8 @@ func TestModelFlag(t *testing.T) {
 }
 
 // The targets switch (enter or a step) rebuilds the problem with graded
-// targets: a label-2 document of MQ2008 then aims at 3.
+// targets: a label-2 document of MQ2008 then aims at 3; a step on, with the
+// ensemble's standardised scores (distil); steps go round the three.
 func TestPanelTargetsToggle(t *testing.T) {
 	m := ready(t)
 	m.panel, m.sel = true, parTargets
@@ -382,9 +384,44 @@ func TestPanelTargetsToggle(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "targets graded") {
 		t.Errorf("panel does not show the graded targets:\n%s", v)
 	}
+	// A step on: the ensemble's standardised scores (cascade --distil),
+	// in the order of the ensemble's own training scores.
+	m, _ = update(t, m, key("right"))
+	if !m.par.tg.Distil || m.par.tg.Graded {
+		t.Fatalf("a step on from graded: graded %v, distil %v", m.par.tg.Graded, m.par.tg.Distil)
+	}
+	m, cmd = update(t, m, debounceMsg{edit: m.edits})
+	m = drive(t, m, cmd, firstEvent)
+	if !m.w.tg.Distil || m.w.pr == nil {
+		t.Fatalf("problem built with distil %v", m.w.tg.Distil)
+	}
+	score := m.w.e.Predict(nil, m.w.train.Cols, m.w.train.NumDocs(), -1)
+	var mean, ss float64
+	for _, y := range m.w.pr.Y {
+		mean += y / float64(len(m.w.pr.Y))
+	}
+	for i, y := range m.w.pr.Y {
+		ss += (y - mean) * (y - mean)
+		for _, j := range []int{i + 1, i + 7} {
+			if j < len(score) && score[i] < score[j]-1e-6 && !(y < m.w.pr.Y[j]) {
+				t.Fatalf("docs %d, %d: ensemble scores %g < %g but targets %g, %g", i, j, score[i], score[j], y, m.w.pr.Y[j])
+			}
+		}
+	}
+	if sd := math.Sqrt(ss / float64(len(m.w.pr.Y))); math.Abs(mean) > 1e-9 || math.Abs(sd-1) > 1e-9 {
+		t.Errorf("distilled targets: mean %g, s.d. %g; want 0 and 1", mean, sd)
+	}
+	if v := m.View(); !strings.Contains(v, "targets distil") {
+		t.Errorf("panel does not show the distilled targets:\n%s", v)
+	}
+	m, _ = update(t, m, key("right"))
+	if m.par.tg.Graded || m.par.tg.Distil {
+		t.Error("a step on from distil did not go round to binary")
+	}
 	m, _ = update(t, m, key("left"))
-	if m.par.tg.Graded {
-		t.Error("a step back did not switch to binary")
+	m, _ = update(t, m, key("left"))
+	if !m.par.tg.Graded || m.par.tg.Distil {
+		t.Error("two steps back from binary did not reach graded")
 	}
 	m.stopRun()
 }

@@ -50,7 +50,7 @@ var paramWhat = [numParams][]string{
 	parPosWeight: {"weight ω⁺ of the relevant documents (rebuilds the problem)", "weight of the relevant docs (rebuilds)"},
 	parDelta:     {"δ: initial λ_k = λ·δ^(K−k) (restarts)", "λ_k = λ·δ^(K−k) (restarts)"},
 	parRelevant:  {"a label at least this is relevant (rebuilds the problem)", "relevance threshold (rebuilds)"},
-	parTargets:   {"binary ±1 or graded 2^(label−r+1)−1 (rebuilds the problem)", "binary ±1 or graded (rebuilds)"},
+	parTargets:   {"binary ±1, graded 2^(label−r+1)−1 or distil (rebuilds the problem)", "binary, graded or distil (rebuilds)"},
 	parTrees:     {"trees of the base ensemble (retrains it)", "base trees (retrains)"},
 	parLeaves:    {"leaves per base tree (retrains it)", "leaves per tree (retrains)"},
 	parColSample: {"feature share per tree; 0.1–0.3 → cheap trees (retrains it)", "feature share per tree (retrains it)", "feature share (retrains)"},
@@ -78,10 +78,7 @@ func paramValue(par settings, i int) string {
 	case parRelevant:
 		return formatFloat(par.tg.Relevant)
 	case parTargets:
-		if par.tg.Graded {
-			return "graded"
-		}
-		return "binary"
+		return targetNames[targetKind(par.tg)]
 	case parTrees:
 		return strconv.Itoa(par.trees)
 	case parColSample:
@@ -91,7 +88,23 @@ func paramValue(par settings, i int) string {
 	}
 }
 
-// toggleParam reports whether parameter i has two values, switched by a
+// targetNames are the targets' choices in the order a step goes through
+// them: the paper's ±1, graded (cascade --graded), the ensemble's scores
+// (cascade --distil).
+var targetNames = [...]string{"binary", "graded", "distil"}
+
+// targetKind is the index in targetNames of tg's targets.
+func targetKind(tg cronus.Targets) int {
+	switch {
+	case tg.Distil:
+		return 2
+	case tg.Graded:
+		return 1
+	}
+	return 0
+}
+
+// toggleParam reports whether parameter i has a few values, switched by a
 // step or enter instead of typed.
 func toggleParam(i int) bool { return i == parTargets }
 
@@ -101,7 +114,7 @@ func intParam(i int) bool { return i == parK || i == parTrees || i == parLeaves 
 // stepParam moves parameter i one step up (dir > 0) or down: λ, σ, ρ and
 // ω⁺ by a factor 1.5; K, the trees' leaves and the relevance threshold by
 // one; ε by 0.05, δ and the column sample by 0.1, trees by 50; the targets
-// switch between binary and graded. A step that would leave the valid range
+// go round binary, graded and distil. A step that would leave the valid range
 // is refused.
 func stepParam(par settings, i, dir int) (settings, error) {
 	up := dir > 0
@@ -136,7 +149,8 @@ func stepParam(par settings, i, dir int) (settings, error) {
 	case parRelevant:
 		par.tg.Relevant += float64(dir)
 	case parTargets:
-		par.tg.Graded = !par.tg.Graded
+		k := (targetKind(par.tg) + dir + len(targetNames)) % len(targetNames)
+		par.tg.Graded, par.tg.Distil = k == 1, k == 2
 	case parTrees:
 		par.trees += 50 * dir
 	case parLeaves:
