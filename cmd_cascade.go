@@ -311,9 +311,9 @@ func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float6
 
 // optimize runs one optimisation as a job with a progress line.
 // opt may carry an initialisation to start from (chooseRho's); the cycles
-// come from cf.
+// and whether trees re-enter come from cf.
 func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Params, opt cronus.Options, p *progress, trace *traceLog) (*cronus.Outcome, error) {
-	opt.MaxCycles, opt.InitOnly = cf.cycles, cf.cycles == 0
+	opt.MaxCycles, opt.InitOnly, opt.Reenter = cf.cycles, cf.cycles == 0, cf.reenter
 	j := job.Start(ctx, func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (*cronus.Outcome, error) {
 		r.Phase("optimising", float64(1+cf.cycles*par.K))
 		report := r.Report
@@ -415,7 +415,6 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	init.Warm, init.WarmSigma = warm, warmSigma // nil: from the initialisation
-	init.Reenter = cf.reenter
 	res, err := s.optimize(ctx, cf, cf.par, init, p, trace)
 	if err != nil {
 		return err
@@ -655,7 +654,6 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		v, t := s.evaluator()(&st.Cascade)
 		points = s.points(points, "single-stage", lam, v, t)
-		init.Reenter = cf.reenter
 		res, err := s.optimize(ctx, cf, par, init, p, nil)
 		if err != nil {
 			return err

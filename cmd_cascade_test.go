@@ -76,13 +76,9 @@ func TestCascadeAndSweep(t *testing.T) {
 		t.Errorf("final_valid %+v, final_test %+v", r.FinalValid, r.FinalTest)
 	}
 	// The file reads back, and eval --cascade scores it the same way.
-	f, err := cronus.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, c, err := f.Cascade()
-	if err != nil || len(c.Stages) != 4 {
-		t.Fatalf("cascade file: %v", err)
+	_, _, c := readCascade(t, out)
+	if len(c.Stages) != 4 {
+		t.Fatalf("cascade file: %d stages, want 4", len(c.Stages))
 	}
 	// The default exit rule is the workbench's: top-m with m = 5.
 	if c.Rule != cronus.RuleTopM || c.TopM != 5 {
@@ -753,14 +749,7 @@ func TestCascadeTrainFractions(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	f, err := cronus.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, _, err := f.Cascade()
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, e, _ := readCascade(t, out)
 	d, err := data.LoadDataset(context.Background(), "builtin:mq2008/train", data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -1172,14 +1161,7 @@ func TestCascadeWarmReenter(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	active := func(path string) (n int, params map[string]any) {
-		f, err := cronus.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, c, err := f.Cascade()
-		if err != nil {
-			t.Fatal(err)
-		}
+		f, _, c := readCascade(t, path)
 		for _, s := range c.Stages {
 			n += len(s.Active())
 		}
@@ -1269,7 +1251,7 @@ func TestCascadeDistil(t *testing.T) {
 	model := trainShallow(t, dir, 20)
 	data := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
 		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "1", "--rhos", "0.001", "--lambda", "0.05"}
-	read := func(flag string) *cronus.File {
+	read := func(flag string) (*cronus.File, *cronus.Cascade) {
 		t.Helper()
 		out := filepath.Join(dir, "c"+flag+".json")
 		args := append([]string{"cascade", "--out", out}, data...)
@@ -1279,26 +1261,16 @@ func TestCascadeDistil(t *testing.T) {
 		if code, _, errOut := runCLI(t, args...); code != 0 {
 			t.Fatal(errOut)
 		}
-		f, err := cronus.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
+		f, _, c := readCascade(t, out)
+		return f, c
 	}
-	paper, distil := read(""), read("--distil")
+	paper, a := read("")
+	distil, b := read("--distil")
 	if _, ok := paper.Params["distil"]; ok {
 		t.Errorf("without --distil: params %v", paper.Params)
 	}
 	if distil.Params["distil"] != true {
 		t.Errorf("with --distil: params distil %v", distil.Params["distil"])
-	}
-	_, a, err := paper.Cascade()
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, b, err := distil.Cascade()
-	if err != nil {
-		t.Fatal(err)
 	}
 	if reflect.DeepEqual(a.Stages, b.Stages) {
 		t.Errorf("--distil gave the same stages as the paper's targets")
@@ -1307,4 +1279,19 @@ func TestCascadeDistil(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "exclude each other") {
 		t.Errorf("--distil --graded: exit %d, %q", code, errOut)
 	}
+}
+
+// readCascade reads a cascade file, its ensemble and its cascade; an error
+// fails the test.
+func readCascade(t *testing.T, path string) (*cronus.File, *tree.Ensemble, *cronus.Cascade) {
+	t.Helper()
+	f, err := cronus.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, c, err := f.Cascade()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, e, c
 }

@@ -273,24 +273,9 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := checkOutputs([]string{*modelF, *cascadeF, *dataF, *costsF}, outputs...); err != nil {
 		return err
 	}
-	var e *tree.Ensemble
-	var m *tree.Model
-	var cf *cronus.File
-	var err error
-	var minFeatures int
-	if *modelF != "" {
-		if e, m, err = loadModel(*modelF); err != nil {
-			return err
-		}
-		if err := k.fits(e, *modelF); err != nil {
-			return err
-		}
-		minFeatures = e.NumFeatures
-	} else {
-		if cf, err = cronus.ReadFile(*cascadeF); err != nil {
-			return err
-		}
-		minFeatures = cf.Ensemble.NumFeatures
+	e, m, cf, minFeatures, err := loadScorer(*modelF, *cascadeF, *k)
+	if err != nil {
+		return err
 	}
 	d, err := loadScoringData(ctx, newProgress(stderr), *dataF, minFeatures, bool(*absent))
 	if err != nil {
@@ -537,24 +522,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := checkOutputs([]string{*modelF, *scoresF, *cascadeF, *dataF, *costsF}, *perQuery, *runF); err != nil {
 		return err
 	}
-	var e *tree.Ensemble
-	var m *tree.Model
-	var cf *cronus.File
-	minFeatures := 0
-	if *modelF != "" {
-		if e, m, err = loadModel(*modelF); err != nil {
-			return err
-		}
-		if err := k.fits(e, *modelF); err != nil {
-			return err
-		}
-		minFeatures = e.NumFeatures
-	}
-	if *cascadeF != "" {
-		if cf, err = cronus.ReadFile(*cascadeF); err != nil {
-			return err
-		}
-		minFeatures = cf.Ensemble.NumFeatures
+	e, m, cf, minFeatures, err := loadScorer(*modelF, *cascadeF, *k)
+	if err != nil {
+		return err
 	}
 	// Scores made elsewhere need only the labels and qids: a file of those
 	// alone is data enough for them.
@@ -800,6 +770,28 @@ func newTreesFlag(fs *flag.FlagSet) *treesFlag {
 }
 
 // fits refuses more trees than the model of path has.
+// loadScorer reads predict's and eval's --model (its --trees checked
+// against it) or --cascade, whichever is given (neither: eval --scores),
+// and returns the number of features the data must have for it.
+func loadScorer(modelF, cascadeF string, k treesFlag) (e *tree.Ensemble, m *tree.Model, cf *cronus.File, minFeatures int, err error) {
+	switch {
+	case modelF != "":
+		if e, m, err = loadModel(modelF); err != nil {
+			return nil, nil, nil, 0, err
+		}
+		if err = k.fits(e, modelF); err != nil {
+			return nil, nil, nil, 0, err
+		}
+		minFeatures = e.NumFeatures
+	case cascadeF != "":
+		if cf, err = cronus.ReadFile(cascadeF); err != nil {
+			return nil, nil, nil, 0, err
+		}
+		minFeatures = cf.Ensemble.NumFeatures
+	}
+	return e, m, cf, minFeatures, nil
+}
+
 func (k treesFlag) fits(e *tree.Ensemble, path string) error {
 	if int(k) > len(e.Trees) {
 		return usageError{fmt.Sprintf("--trees %d: the model %s has %d trees", int(k), path, len(e.Trees))}
