@@ -323,23 +323,20 @@ func (m Model) paramsLine(w int) string {
 	} else if m.phase == phaseReady && m.par != m.runPar {
 		edit = m.styles.Dim.Render("  (pending restart)")
 	}
-	pr := m.problem()
-	if pr == nil || pr.Advice == "" {
+	if m.w == nil || m.w.train == nil || m.w.train.NumDocs() == 0 {
 		return line + edit
 	}
-	share := fmt.Sprintf("%.0f%% positives", 100*pr.PositiveShare())
-	long := "  " + m.styles.Error.Render(share+": raise the threshold (p)")
-	short := "  " + m.styles.Error.Render(share+" (p)")
-	return firstFit(w, []string{line + edit + long, line + long, line + edit + short, line + short, line + edit, line})
-}
-
-// problem is the cascade problem of the workbench's data, or nil before
-// there is one.
-func (m Model) problem() *cronus.Problem {
-	if m.w == nil {
-		return nil
+	// From the training labels and the targets in force, not from the
+	// problem: the note stays while the ensemble retrains and the problem
+	// is rebuilt (it went away until the new problem was built).
+	share := float64(m.w.positives) / float64(m.w.train.NumDocs())
+	if cronus.TargetsAdvice(share, m.w.tg) == "" {
+		return line + edit
 	}
-	return m.w.pr
+	note := fmt.Sprintf("%.0f%% positives", 100*share)
+	long := "  " + m.styles.Error.Render(note+": raise the threshold (p)")
+	short := "  " + m.styles.Error.Render(note+" (p)")
+	return firstFit(w, []string{line + edit + long, line + long, line + edit + short, line + short, line + edit, line})
 }
 
 // statusLine is the notes and the last message, then the run's status.

@@ -672,3 +672,35 @@ func TestTrainingStatus(t *testing.T) {
 		t.Fatal("no progress event before the end of the training")
 	}
 }
+
+// TestPositivesNoteWhileRetraining: the positives note depends on the
+// training labels and the threshold, not on the base ensemble, so it
+// stays while the ensemble retrains and its problem is rebuilt; it went
+// away from the edit of trees until the new problem was built.
+func TestPositivesNoteWhileRetraining(t *testing.T) {
+	const note = "100% positives: raise the threshold (p)" // every MQ2008 label is >= 0
+	m := typeParam(t, ready(t), parRelevant, "0")
+	if line := m.paramsLine(200); !strings.Contains(line, note) {
+		t.Fatalf("label >= 0: params line %q", line)
+	}
+	m.sel = parTrees
+	m, _ = update(t, m, key("right"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phaseTraining {
+		t.Fatalf("trees edit: phase %d, want training", m.phase)
+	}
+	phases := map[phase]bool{}
+	m = drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
+		phases[m.phase] = true
+		if line := m.paramsLine(200); !strings.Contains(line, note) {
+			t.Fatalf("phase %d after %T: params line %q", m.phase, msg, line)
+		}
+		return firstEvent(m, msg)
+	})
+	if !phases[phaseTraining] || !phases[phasePreparing] || len(m.w.e.Trees) != 70 {
+		t.Errorf("phases seen %v, %d trees; want training and preparing, 70 trees", phases, len(m.w.e.Trees))
+	}
+	if m.w.positives != m.w.pr.Positives || m.w.positives != m.w.train.NumDocs() {
+		t.Errorf("%d positives counted, the problem has %d, of %d documents", m.w.positives, m.w.pr.Positives, m.w.train.NumDocs())
+	}
+}

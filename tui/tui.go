@@ -179,7 +179,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus(msg.err.Error(), true)
 			return m, nil
 		}
-		m.w = &workData{train: msg.train, valid: msg.valid, test: msg.test, costs: msg.costs, tg: m.par.tg, files: m.cfg}
+		m.w = &workData{train: msg.train, valid: msg.valid, test: msg.test, costs: msg.costs, tg: m.par.tg, files: m.cfg,
+			positives: countPositives(msg.train, m.par.tg.Relevant)}
 		if n := len(msg.warnings); n > 0 {
 			more := ""
 			if n > 1 {
@@ -438,7 +439,8 @@ func (m Model) retrain() (Model, tea.Cmd) {
 	m.trainProg = job.Progress{}
 	old := m.w
 	m.w = &workData{train: old.train, valid: old.valid, test: old.test, costs: old.costs, files: old.files,
-		trees: m.par.trees, leaves: m.par.leaves, colSample: m.par.colSample, tg: m.par.tg}
+		trees: m.par.trees, leaves: m.par.leaves, colSample: m.par.colSample, tg: m.par.tg,
+		positives: countPositives(old.train, m.par.tg.Relevant)}
 	j := startTraining(m.ctx, m.w.train, m.w.valid, trainParams(m.w.trees, m.w.leaves, m.w.colSample))
 	m.trainEvents = j.Events()
 	return m, waitTrain(m.gen, m.trainEvents)

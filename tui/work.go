@@ -51,6 +51,23 @@ type workData struct {
 	trees, leaves int
 	colSample     float64
 	tg            cronus.Targets
+
+	// positives are the training documents with a label >= tg.Relevant:
+	// they depend on the data and the threshold alone, so the params line
+	// says what share they are while the ensemble trains, before pr.
+	positives int
+}
+
+// countPositives is the number of documents of d with a label >= relevant,
+// as cronus.NewProblem counts them.
+func countPositives(d *data.Dataset, relevant float64) int {
+	n := 0
+	for _, l := range d.Labels {
+		if float64(l) >= relevant {
+			n++
+		}
+	}
+	return n
 }
 
 type (
@@ -220,6 +237,7 @@ func prepare(gen int, w workData) tea.Cmd {
 			return preparedMsg{gen: gen, err: err}
 		}
 		w.sc = cronus.ComputeScales(w.pr, 0)
+		w.positives = w.pr.Positives
 		d := w.test
 		if d == nil {
 			d = w.valid
