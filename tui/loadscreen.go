@@ -49,9 +49,10 @@ type loadScreen struct {
 	recent []string // most recent first
 	list   []choice // of the selected field
 
-	typing bool   // a path is typed into the selected field
-	input  string // the path typed so far
-	err    string // why the last typed path was refused
+	typing  bool   // a path is typed into the selected field
+	input   string // the path typed so far
+	err     string // why the last typed path was refused
+	errPath string // the path err is about, if any (shown apart: see pathMessage)
 }
 
 // openLoadScreen shows the load screen with the files of the current load.
@@ -141,7 +142,7 @@ func (ls *loadScreen) choose(value string) {
 func (ls *loadScreen) typeKey(k tea.KeyMsg) {
 	switch k.Type {
 	case tea.KeyEsc:
-		ls.typing, ls.err = false, ""
+		ls.typing, ls.err, ls.errPath = false, "", ""
 	case tea.KeyBackspace:
 		if r := []rune(ls.input); len(r) > 0 {
 			ls.input = string(r[:len(r)-1])
@@ -162,6 +163,7 @@ func (ls *loadScreen) typeKey(k tea.KeyMsg) {
 // Anything else stays in the input with a message saying why.
 func (ls *loadScreen) accept() {
 	typed := strings.TrimSpace(ls.input)
+	ls.errPath = ""
 	if typed == "" {
 		ls.err = "type a path, or esc to go back to the list"
 		return
@@ -173,13 +175,17 @@ func (ls *loadScreen) accept() {
 	}
 	p, err := expandHome(typed)
 	if err != nil {
-		ls.err = err.Error()
+		ls.errPath, ls.err = typed, err.Error()
 		return
 	}
 	fi, err := os.Stat(p)
+	var pe *fs.PathError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		ls.err = p + ": no such file or directory"
+		ls.errPath, ls.err = p, "no such file or directory"
+		return
+	case errors.As(err, &pe):
+		ls.errPath, ls.err = pe.Path, pe.Err.Error()
 		return
 	case err != nil:
 		ls.err = err.Error()
@@ -194,14 +200,14 @@ func (ls *loadScreen) accept() {
 }
 
 // expandHome replaces a leading ~ (alone or before a slash) with the home
-// directory.
+// directory. Its error does not name p.
 func expandHome(p string) (string, error) {
 	if p != "~" && !strings.HasPrefix(p, "~/") {
 		return p, nil
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("%s: no home directory for ~ (%v)", p, err)
+		return "", fmt.Errorf("no home directory for ~ (%v)", err)
 	}
 	return filepath.Join(home, p[1:]), nil
 }
@@ -233,11 +239,11 @@ func (m Model) loadKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "backspace":
 		ls.enter(filepath.Dir(ls.dir))
 	case "/":
-		ls.typing, ls.input, ls.err = true, "", ""
+		ls.typing, ls.input, ls.err, ls.errPath = true, "", "", ""
 	case "enter":
 		switch c := ls.list[ls.sel]; {
 		case c.typed:
-			ls.typing, ls.input, ls.err = true, "", ""
+			ls.typing, ls.input, ls.err, ls.errPath = true, "", "", ""
 		case c.dir:
 			ls.enter(c.value)
 		default:
@@ -440,10 +446,10 @@ func (m Model) loadView(w, h int) string {
 	lines := []string{st.Title.Render("load") + st.Dim.Render(firstFit(w-lipgloss.Width("load"), hints))}
 	// A field's value is "  name   " (9 cells) on: a path too long for the
 	// rest of the line shows its end, where the typing cursor and the
-	// file name are.
+	// file name are (what is typed to the cell, a file picked from a "/").
 	valueW := w - 9
 	for i, n := range fieldNames {
-		v := keepTail(ls.values[i], valueW)
+		v := shortenPath(ls.values[i], valueW)
 		switch {
 		case ls.typing && i == ls.field:
 			v = keepTail(ls.input+"▏", valueW)
@@ -458,6 +464,9 @@ func (m Model) loadView(w, h int) string {
 	}
 	if ls.err != "" {
 		msg := wrapWords(ls.err, w)
+		if ls.errPath != "" {
+			msg = pathMessage(ls.errPath, ls.err, w)
+		}
 		if len(lines)+1+len(msg) <= h {
 			lines = append(lines, "") // else no room to spare
 		}
@@ -468,7 +477,7 @@ func (m Model) loadView(w, h int) string {
 		lines = append(lines, "")
 	}
 	pick := "pick the " + fieldNames[ls.field] + " file · in "
-	lines = append(lines, st.Dim.Render(pick+keepTail(ls.dir, w-lipgloss.Width(pick))))
+	lines = append(lines, st.Dim.Render(pick+shortenPath(ls.dir, w-lipgloss.Width(pick))))
 	rows := max(h-len(lines), 1)
 	top := 0
 	if ls.sel >= rows {
@@ -506,6 +515,35 @@ func keepEnds(s string, w int) string {
 		head++
 	}
 	return string(r[:head]) + keepTail(string(r[head:]), w-cells)
+}
+
+// pathMessage is the message "path: why" in lines of w cells. The path is
+// never broken across lines, where it can be neither read nor copied (word
+// wrapping cut a path wider than the screen into pieces, and broke one
+// with a space at the space): the message is one line when it fits; else
+// the path and ":" have a line of their own, the path whole when it fits,
+// else shortened from the left (shortenPath), and why wraps below.
+func pathMessage(path, why string, w int) []string {
+	if msg := path + ": " + why; lipgloss.Width(msg) <= w {
+		return []string{msg}
+	}
+	return append([]string{shortenPath(path, w-1) + ":"}, wrapWords(why, w)...)
+}
+
+// shortenPath is p when it fits in w cells, else "…" and the longest end
+// of p from a "/" on that fits ("…/Fold1/train.txt"): whole names, not a
+// name cut in the middle. When even the file name does not fit after
+// "…/", it is as much of p's end as fits (keepTail).
+func shortenPath(p string, w int) string {
+	if lipgloss.Width(p) <= w {
+		return p
+	}
+	for i := 1; i < len(p); i++ {
+		if p[i] == '/' && 1+lipgloss.Width(p[i:]) <= w {
+			return "…" + p[i:]
+		}
+	}
+	return keepTail(p, w)
 }
 
 // keepTail is s when it fits in w cells, else "…" and as much of its end as

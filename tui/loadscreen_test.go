@@ -363,8 +363,9 @@ func TestLoadScreenTypesPath(t *testing.T) {
 
 // TestLoadScreenNarrow: at 40×12 a path too long for its line shows its end,
 // where the typing cursor is, after "…" (the line was cut, hiding what was
-// typed last); a file chosen keeps its name in view the same way, and the
-// message refusing a path wraps instead of losing its reason.
+// typed last); a file chosen, the directory browsed and the path of the
+// message refusing it show the end from a "/" on, and the message's reason
+// goes whole on the next line.
 func TestLoadScreenNarrow(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	m := New(context.Background(), mq2008, views.PlainStyles())
@@ -390,19 +391,19 @@ func TestLoadScreenNarrow(t *testing.T) {
 		t.Errorf("typing a long path at 40 columns:\n got %q\nwant %q", got, want)
 	}
 	m, _ = update(t, m, special(tea.KeyEnter))
-	if v := strings.Join(strings.Fields(m.View()), ""); !strings.Contains(v, strings.ReplaceAll(typed+": no such file or directory", " ", "")) {
-		t.Errorf("the refusal is not shown whole at 40 columns:\n%s", m.View())
+	if v := m.View(); !strings.Contains(v, "\n…/letor/mq2008/Fold1/no-such-train.txt: \nno such file or directory ") {
+		t.Errorf("the refusal at 40 columns is not the path's end on a line and the reason below:\n%s", v)
 	}
 	m, _ = update(t, m, special(tea.KeyEsc))
 	if got := line(m, "load"); got != "load  tab · ↑↓ · enter · / path · l load" {
 		t.Errorf("hint at 40 columns: %q", got)
 	}
 	m.loadScr.dir = "/home/someone/data/letor/mq2008/Fold1"
-	if got := line(m, "pick the"); got != "pick the train file · in …r/mq2008/Fold1" {
+	if got := line(m, "pick the"); got != "pick the train file · in …/mq2008/Fold1" {
 		t.Errorf("a long directory at 40 columns: %q", got)
 	}
 	m.loadScr.values[fieldValid] = "/home/someone/data/letor/mq2008/Fold1/vali.txt"
-	if got := line(m, "  valid"); !strings.HasPrefix(got, "  valid  …") || !strings.HasSuffix(got, "/Fold1/vali.txt") || lipgloss.Width(got) != 40 {
+	if got := line(m, "  valid"); got != "  valid  …/letor/mq2008/Fold1/vali.txt" {
 		t.Errorf("a long file name at 40 columns: %q", got)
 	}
 	// The browser's list: a long file name keeps its start and its
@@ -430,5 +431,46 @@ func TestLoadScreenNarrow(t *testing.T) {
 		if !found {
 			t.Errorf("no list entry %q at 40 columns:\n%s", want[0], m.View())
 		}
+	}
+}
+
+// TestLoadScreenPathMessage: the message refusing a typed path never breaks
+// the path: it was word-wrapped, so that a path wider than the screen was
+// cut into pieces of the screen's width and a path with a space broke at
+// the space. The message is one line where it fits; else the path has a
+// line of its own, whole where it fits, else its end from a "/" on after
+// "…", and the reason follows.
+func TestLoadScreenPathMessage(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	a, b := strings.Repeat("a", 30), strings.Repeat("b", 30)
+	long := "/" + a + "/" + b + "/deep/dir/no-such-file.txt" // 88 cells
+	spaced := "/no-such-dir/my data/train.txt"               // 30 cells
+	const why = "no such file or directory"
+	cases := []struct {
+		path  string
+		width int
+		want  []string // the message's lines
+	}{
+		{long, 40, []string{"…/deep/dir/no-such-file.txt:", why}},
+		{long, 80, []string{"…/" + b + "/deep/dir/no-such-file.txt:", why}},
+		{long, 120, []string{long + ": " + why}},
+		{spaced, 40, []string{spaced + ":", why}},
+		{spaced, 80, []string{spaced + ": " + why}},
+	}
+	for _, c := range cases {
+		m := New(context.Background(), mq2008, views.PlainStyles())
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: c.width, Height: 24})
+		m, _ = update(t, m, key("o"))
+		m = typePath(t, m, c.path)
+		m, _ = update(t, m, special(tea.KeyEnter))
+		lines := strings.Split(m.View(), "\n")
+		for i := range lines {
+			lines[i] = strings.TrimRight(lines[i], " ")
+		}
+		at := slices.Index(lines, c.want[0])
+		if at < 0 || !slices.Equal(lines[at:min(at+len(c.want), len(lines))], c.want) {
+			t.Errorf("%q at %d columns: want the lines %q in\n%s", c.path, c.width, c.want, strings.Join(lines, "\n"))
+		}
+		m.cancel()
 	}
 }
