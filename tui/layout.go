@@ -421,7 +421,7 @@ func (m Model) errorLines(w, spare int) []string {
 	if lipgloss.Width(msg) <= w {
 		return nil
 	}
-	lines := wrapWords(msg, w)
+	lines := wrapWords(shortenPaths(msg, w), w)
 	if n := min(maxErrorLines, spare+1); len(lines) > n {
 		// The last line shown ends in "…" (fit cuts it).
 		lines = append(lines[:n-1:n-1], strings.Join(lines[n-1:], " "))
@@ -549,6 +549,20 @@ func (m Model) shownPanel() []string {
 // helpRows is the number of rows the help overlay gets (as View lays it out).
 func (m Model) helpRows() int {
 	return max(m.height-len(m.shownPanel())-footerLines, 0)
+}
+
+// shortenPaths shortens each word of s that holds a "/" and is wider than
+// w cells from the left (shortenPath), so that wrapping gives it one line,
+// with its file name and line number, instead of cutting it in pieces that
+// can be neither read nor copied.
+func shortenPaths(s string, w int) string {
+	words := strings.Fields(s)
+	for i, word := range words {
+		if strings.Contains(word, "/") {
+			words[i] = shortenPath(word, w)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // wrapWords breaks s into lines of at most width cells, at spaces; a word

@@ -215,3 +215,42 @@ func TestStatusPartsWhole(t *testing.T) {
 		t.Errorf("80 columns: %q, want %q", s, want)
 	}
 }
+
+// TestErrorPathWhole: a path in an error too wide for a line of its own is
+// shortened from the left to whole names, not cut in pieces: a bad file
+// picked on the load screen at 80 columns showed ".../another-quite-long-
+// directory/F" and "old1/bad-train.txt:2: ...", and the last line lost
+// the end of the reason. A path that fits on a line stays whole.
+func TestErrorPathWhole(t *testing.T) {
+	m := ready(t)
+	a, b := strings.Repeat("a", 40), strings.Repeat("b", 30)
+	const why = `feature 2: value "x" is not a number; expected a finite number`
+	cases := []struct {
+		path string
+		w    int
+		want []string
+	}{
+		// 95 cells: "…" and its end from the "/" before b… (55 cells).
+		{"/" + a + "/" + b + "/Fold1/bad-train.txt", 80, []string{
+			"not loaded (this session goes on):",
+			"…/" + b + `/Fold1/bad-train.txt:2: feature 2: value "x" is`,
+			"not a number; expected a finite number"}},
+		// 74 cells: whole on a line of its own.
+		{"/" + b + "/" + b + "/Fold1/x.txt", 80, []string{
+			"not loaded (this session goes on):",
+			"/" + b + "/" + b + "/Fold1/x.txt:2:",
+			why}},
+	}
+	for _, c := range cases {
+		mm, _ := update(t, m, tea.WindowSizeMsg{Width: c.w, Height: 24})
+		mm.setStatus("not loaded (this session goes on): "+c.path+":2: "+why, true)
+		lines := strings.Split(mm.View(), "\n")
+		got := lines[len(lines)-1-len(c.want) : len(lines)-1]
+		for i := range got {
+			got[i] = strings.TrimRight(got[i], " ")
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s at %d columns: status lines\n%q\nwant\n%q", c.path, c.w, got, c.want)
+		}
+	}
+}
