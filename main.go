@@ -12,8 +12,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -202,7 +204,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
 				fs.SetOutput(io.Discard)
 				return nil, err
 			}
-			return nil, usageError{err.Error()}
+			return nil, usageError{flagValueMessage(fs, err)}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -214,6 +216,53 @@ func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// badFlagValue matches the flag package's refusal of a value that its own
+// integer, number or boolean flags cannot parse, whose reason is only
+// "parse error" or "value out of range".
+var badFlagValue = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:]+): (parse error|value out of range)$`)
+
+// flagValueMessage says what a flag takes when the flag package refused its
+// value with a bare "parse error" (`--seed: must be a non-negative integer,
+// got "-1"`); other errors keep their text.
+func flagValueMessage(fs *flag.FlagSet, err error) string {
+	m := badFlagValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err.Error()
+	}
+	f := fs.Lookup(m[2])
+	if f == nil {
+		return err.Error()
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return err.Error()
+	}
+	outOfRange := m[3] == "value out of range"
+	var want string
+	switch g.Get().(type) {
+	case bool:
+		want = "true or false"
+	case int, int64:
+		want = "an integer"
+		if outOfRange {
+			want = fmt.Sprintf("an integer from %d to %d", math.MinInt64, math.MaxInt64)
+		}
+	case uint, uint64:
+		want = "a non-negative integer"
+		if outOfRange {
+			want = fmt.Sprintf("a non-negative integer up to %d", uint64(math.MaxUint64))
+		}
+	case float64:
+		want = "a number"
+		if outOfRange {
+			want = fmt.Sprintf("a number of magnitude at most %v", math.MaxFloat64)
+		}
+	default:
+		return err.Error()
+	}
+	return fmt.Sprintf("--%s: must be %s, got %s", f.Name, want, m[1])
 }
 
 // onceEach refuses a flag given twice: Go's flag package would keep the

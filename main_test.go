@@ -44,7 +44,7 @@ func TestCLIUsage(t *testing.T) {
 		{[]string{"gen", "--queries", "5"}, 2, "", "--out FILE is required"},
 		{[]string{"gen", "--queries", "0", "--out", "x.txt"}, 2, "", "--queries must be at least 1"},
 		{[]string{"gen", "--features", "0", "--out", "x.txt"}, 2, "", "--features must be at least 1 (got 0)"}, // wrote 136, said 0
-		{[]string{"gen", "--queries", "x", "--out", "x.txt"}, 2, "", `invalid value "x" for flag -queries`},
+		{[]string{"gen", "--queries", "x", "--out", "x.txt"}, 2, "", `--queries: must be an integer, got "x"`},
 		// A flag given twice is refused, in any spelling, before any work.
 		{[]string{"gen", "--queries", "5", "--out", "/no-such-dir/x.txt", "-queries=6"}, 2, "", "flag --queries given twice"},
 		{[]string{"eval", "--metrics", "ndcg@10", "--data", "d", "--scores", "s", "--metrics", "p@5"}, 2, "", "flag --metrics given twice"},
@@ -67,6 +67,33 @@ func TestCLIUsage(t *testing.T) {
 		}
 		if code, out, errOut := runCLI(t, name, "--nope"); code != 2 || out != "" || strings.Count(errOut, "\n") != 2 {
 			t.Errorf("cronus %s --nope: exit %d, stdout %q, stderr %q", name, code, out, errOut)
+		}
+	}
+}
+
+// TestFlagValueErrors: a value the flag package cannot parse is refused
+// with what the flag takes, not its bare "parse error".
+func TestFlagValueErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gen", "--seed", "-1", "--out", "x.txt"}, `--seed: must be a non-negative integer, got "-1"`},
+		{[]string{"gen", "--world=-1", "--out", "x.txt"}, `--world: must be a non-negative integer, got "-1"`},
+		{[]string{"gen", "--seed", "18446744073709551616", "--out", "x.txt"}, `--seed: must be a non-negative integer up to 18446744073709551615, got "18446744073709551616"`},
+		{[]string{"gen", "--queries", "x", "--out", "x.txt"}, `--queries: must be an integer, got "x"`},
+		{[]string{"train", "--trees", "1e9", "--out", "m.json"}, `--trees: must be an integer, got "1e9"`},
+		{[]string{"train", "--trees", "99999999999999999999", "--out", "m.json"}, `--trees: must be an integer from -9223372036854775808 to 9223372036854775807, got "99999999999999999999"`},
+		{[]string{"train", "--l2", "much", "--out", "m.json"}, `--l2: must be a number, got "much"`},
+		{[]string{"train", "--l2", "1e999", "--out", "m.json"}, `--l2: must be a number of magnitude at most 1.7976931348623157e+308, got "1e999"`},
+		{[]string{"inspect", "--json=maybe", "builtin:mq2008/test"}, `--json: must be true or false, got "maybe"`},
+		{[]string{"gen", "--seed", "\x01", "--out", "x.txt"}, `--seed: must be a non-negative integer, got "\x01"`},
+	}
+	for _, c := range cases {
+		code, out, errOut := runCLI(t, c.args...)
+		first, _, _ := strings.Cut(errOut, "\n")
+		if code != 2 || out != "" || first != "cronus "+c.args[0]+": "+c.want {
+			t.Errorf("cronus %q: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errOut, c.want)
 		}
 	}
 }
