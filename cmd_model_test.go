@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -569,6 +571,79 @@ func TestTrainRecordsUsedParams(t *testing.T) {
 		if f.Params["truncation"] != c.trunc || f.Params["sigma"] != c.sigma || f.Params["pair_sample"] != c.pairs {
 			t.Errorf("%v: params truncation %v sigma %v pair_sample %v, want %v %v %v", c.args,
 				f.Params["truncation"], f.Params["sigma"], f.Params["pair_sample"], c.trunc, c.sigma, c.pairs)
+		}
+	}
+}
+
+// gzipFile writes the gzip compression of the file src to dst.
+func gzipFile(t *testing.T, src, dst string) {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(readFile(t, src)))
+	zw.Close()
+	if err := os.WriteFile(dst, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGzippedModelFiles: model, cascade and imported files read plain or
+// gzip-compressed, as data and cost files do (by content, not name); a
+// broken gzip stream is an error naming the file.
+func TestGzippedModelFiles(t *testing.T) {
+	dir := t.TempDir()
+	test := "builtin:mq2008/test"
+	lgb := filepath.Join(dir, "lgb.txt.gz")
+	gzipFile(t, "engine/tree/testdata/lgb-lambdarank.model.txt", lgb)
+	model := filepath.Join(dir, "lgb.json")
+	if code, _, errOut := runCLI(t, "import", "--from", "lightgbm", lgb, "--out", model); code != 0 {
+		t.Fatalf("import of a gzipped LightGBM model: %s", errOut)
+	}
+	// The model's .gz name does not matter: only its content.
+	modelGz := filepath.Join(dir, "lgb.model")
+	gzipFile(t, model, modelGz)
+	scores := filepath.Join(dir, "s.txt")
+	if code, _, errOut := runCLI(t, "predict", "--model", modelGz, "--data", test, "--out", scores); code != 0 {
+		t.Fatalf("predict --model gzipped: %s", errOut)
+	}
+	sameScores(t, scores, "engine/tree/testdata/lgb-lambdarank.pred.txt", "LightGBM")
+
+	shallow := trainShallow(t, dir, 8)
+	c := filepath.Join(dir, "c.json")
+	if code, _, errOut := runCLI(t, "cascade", "--model", shallow, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--rhos", "0.02", "--out", c); code != 0 {
+		t.Fatalf("cascade: %s", errOut)
+	}
+	cGz := c + ".gz"
+	gzipFile(t, c, cGz)
+	// eval --cascade says the same of both, timings apart.
+	var plain, gz map[string]any
+	runJSON(t, &plain, "eval", "--cascade", c, "--data", test, "--json")
+	runJSON(t, &gz, "eval", "--cascade", cGz, "--data", test, "--json")
+	delete(plain, "predict_seconds")
+	delete(gz, "predict_seconds")
+	if len(plain) < 5 || !reflect.DeepEqual(plain, gz) {
+		t.Errorf("eval --cascade of the gzipped file: %v; of the plain one: %v", gz, plain)
+	}
+
+	// A truncated stream, a bad header.
+	raw, _ := os.ReadFile(modelGz)
+	trunc := filepath.Join(dir, "trunc.json.gz")
+	os.WriteFile(trunc, raw[:len(raw)/2], 0o644)
+	bad := filepath.Join(dir, "bad.json.gz")
+	os.WriteFile(bad, []byte{0x1f, 0x8b, 0, 0, 0}, 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"predict", "--model", trunc, "--data", test}, trunc + ": gzip stream is truncated (unexpected end of data)"},
+		{[]string{"eval", "--cascade", trunc, "--data", test}, trunc + ": gzip stream is truncated (unexpected end of data)"},
+		{[]string{"import", "--from", "xgboost", trunc, "--out", filepath.Join(dir, "x.json")}, trunc + ": gzip stream is truncated (unexpected end of data)"},
+		{[]string{"predict", "--model", bad, "--data", test}, bad + ": corrupt gzip header: unexpected EOF"},
+	} {
+		code, _, errOut := runCLI(t, tc.args...)
+		if want := "cronus " + tc.args[0] + ": " + tc.want + "\n"; code != 1 || errOut != want {
+			t.Errorf("cronus %v: exit %d, stderr %q; want 1 with %q", tc.args, code, errOut, want)
 		}
 	}
 }

@@ -1,7 +1,10 @@
 package data
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -61,7 +64,9 @@ func OpenFile(path, what string) (*os.File, error) {
 }
 
 // ReadWhole reads the whole of path, as os.ReadFile does, with the errors
-// of OpenFile.
+// of OpenFile. A file that starts with the gzip magic bytes is decompressed,
+// as the data and cost readers do (by content, not name); a broken gzip
+// stream is a *ParseError naming the file.
 func ReadWhole(path, what string) ([]byte, error) {
 	f, err := OpenFile(path, what)
 	if err != nil {
@@ -72,5 +77,19 @@ func ReadWhole(path, what string) ([]byte, error) {
 	if err != nil {
 		return nil, &OpenError{Path: path, What: what, Err: err}
 	}
-	return b, nil
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		return b, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, &ParseError{File: path, Msg: fmt.Sprintf("corrupt gzip header: %v", err)}
+	}
+	text, err := io.ReadAll(zr)
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, &ParseError{File: path, Msg: "gzip stream is truncated (unexpected end of data)"}
+	case err != nil:
+		return nil, &ParseError{File: path, Msg: fmt.Sprintf("corrupt gzip stream: %v", err)}
+	}
+	return text, nil
 }

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -443,7 +444,8 @@ func float32AtMost(t float64) float32 {
 }
 
 // ImportFile imports the model file at path; from is "lightgbm" (a text
-// model), "xgboost" (a JSON model) or "ranklib" (a tree-ensemble text model).
+// model), "xgboost" (a JSON model) or "ranklib" (a tree-ensemble text model),
+// plain or gzip-compressed.
 func ImportFile(from, path string) (*Ensemble, map[string]any, error) {
 	return ImportFileWith(from, path, XGBoostOptions{})
 }
@@ -465,10 +467,9 @@ func ImportFileWith(from, path string, xgbOpt XGBoostOptions) (*Ensemble, map[st
 	default:
 		return nil, nil, fmt.Errorf("unknown model library %q (want lightgbm, xgboost or ranklib)", from)
 	}
-	f, err := data.OpenFile(path, what)
+	b, err := data.ReadWhole(path, what)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
-	return imp(f, path)
+	return imp(bytes.NewReader(b), path)
 }
