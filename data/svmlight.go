@@ -77,6 +77,15 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
+// LineRange names lines a to b of a file in a message: "lines 3-7", or
+// "line 3" when a == b.
+func LineRange(a, b int) string {
+	if a == b {
+		return fmt.Sprintf("line %d", a)
+	}
+	return fmt.Sprintf("lines %d-%d", a, b)
+}
+
 // source opens the input afresh for each pass; size is its length in bytes
 // (compressed, for gzip) or 0 when unknown.
 type source struct {

@@ -118,7 +118,7 @@ func (p *lgbParser) parse() (*Ensemble, map[string]any, error) {
 			head[k] = lgbField{i + 1, v}
 		}
 	}
-	numFeatures, err := p.checkHeader(head)
+	numFeatures, err := p.checkHeader(head, i)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -205,8 +205,9 @@ func (p *lgbParser) parse() (*Ensemble, map[string]any, error) {
 }
 
 // checkHeader refuses what the importer cannot represent and returns the
-// number of (1-based) features.
-func (p *lgbParser) checkHeader(head map[string]lgbField) (int, error) {
+// number of (1-based) features. The header is lines 1 to end; the file
+// ends there when end is its number of lines.
+func (p *lgbParser) checkHeader(head map[string]lgbField, end int) (int, error) {
 	for _, k := range []string{"num_class", "num_tree_per_iteration"} {
 		if f, ok := head[k]; ok {
 			n, err := strconv.Atoi(f.val)
@@ -222,8 +223,11 @@ func (p *lgbParser) checkHeader(head map[string]lgbField) (int, error) {
 		return 0, p.errorf(f.line, "multiclass models are not supported (objective %s)", f.val)
 	}
 	f, ok := head["max_feature_idx"]
-	if !ok {
-		return 0, p.errorf(1, "no max_feature_idx line in the header")
+	switch {
+	case !ok && end == len(p.lines):
+		return 0, p.errorf(end, "the file ends after line %d, in the header: no max_feature_idx= line and no trees (truncated?)", end)
+	case !ok:
+		return 0, p.errorf(end+1, "%q ends the header (%s), which has no max_feature_idx= line", p.lines[end], data.LineRange(1, end))
 	}
 	maxIdx, err := strconv.Atoi(f.val)
 	if err != nil || maxIdx < 0 {

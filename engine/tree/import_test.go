@@ -544,7 +544,19 @@ func TestImportLightGBMErrors(t *testing.T) {
 		{"tree_sizes", strings.Replace(orig, "tree_sizes=1721 ", "tree_sizes=", 1),
 			name + ":10: tree_sizes lists 99 trees, the file has 100 (truncated?)"},
 		{"no max_feature_idx", strings.Replace(orig, "max_feature_idx=46", "max_feature=46", 1),
-			name + ":1: no max_feature_idx line in the header"},
+			at("Tree=0\n") + `"Tree=0" ends the header (lines 1-` + strconv.Itoa(lineOf(t, orig, "Tree=0\n")-1) + "), which has no max_feature_idx= line"},
+		{"no max_feature_idx, no trees", "tree\nversion=v3\nend of trees\n",
+			name + `:3: "end of trees" ends the header (lines 1-2), which has no max_feature_idx= line`},
+		{"no header", "tree\nTree=0\n", name + `:2: "Tree=0" ends the header (line 1), which has no max_feature_idx= line`},
+		// Cut in the header: the file ends there, not at line 1.
+		{"ends in the header", "tree\nversion=v3\nnum_class=1\n",
+			name + ":3: the file ends after line 3, in the header: no max_feature_idx= line and no trees (truncated?)"},
+		{"ends in the header, no newline", "tree\nversion=v3\nnum_class=1",
+			name + ":3: the file ends after line 3, in the header: no max_feature_idx= line and no trees (truncated?)"},
+		{"ends after its first line", "tree\n",
+			name + ":1: the file ends after line 1, in the header: no max_feature_idx= line and no trees (truncated?)"},
+		{"ends in the header after max_feature_idx", "tree\nversion=v3\nmax_feature_idx=46\n",
+			name + ":3: unexpected end of file after 0 trees, no \"end of trees\" line (truncated?)"},
 	} {
 		_, _, err := ImportLightGBM(strings.NewReader(c.src), name)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), name+":") {
