@@ -898,8 +898,8 @@ func (rd *reader) assemble() (*Dataset, error) {
 			if !rd.opt.Regroup {
 				endRun := runStart[r+1] - 1
 				return nil, rd.errorf(int(rd.lineOf[i]),
-					"qid %d comes back after qid %d (its documents were at lines %d-%d); lines of one query must be contiguous (group them, e.g. with sort -s -k2,2; cronus inspect --regroup reads the file as it is)",
-					q, rd.qids[i-1], rd.lineOf[runStart[r]], rd.lineOf[endRun])
+					"qid %d comes back after qid %d (its documents were at %s); lines of one query must be contiguous (group them, e.g. with sort -s -k2,2; cronus inspect --regroup reads the file as it is)",
+					q, rd.qids[i-1], LineRange(int(rd.lineOf[runStart[r]]), int(rd.lineOf[endRun])))
 			}
 		} else {
 			firstRun[q] = len(runQ)

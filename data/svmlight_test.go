@@ -228,6 +228,8 @@ func TestReadErrors(t *testing.T) {
 		{"index twice unsorted", "1 qid:1 3:1 1:2 3:4\n", ReadOptions{}, `in.txt:1: feature index 3 appears twice; expected each index at most once`},
 		{"no colon", "1 qid:1 1:1 7\n", ReadOptions{}, `in.txt:1: feature "7" has no colon; expected IDX:VALUE`},
 		{"qid comes back", "1 qid:1 1:1\n1 qid:1 1:1\n0 qid:2 1:1\n0 qid:1 1:1\n", ReadOptions{}, `in.txt:4: qid 1 comes back after qid 2 (its documents were at lines 1-2); lines of one query must be contiguous (group them, e.g. with sort -s -k2,2; cronus inspect --regroup reads the file as it is)`},
+		{"qid of one line comes back", "1 qid:1 1:1\n0 qid:2 1:1\n0 qid:1 1:1\n", ReadOptions{}, `in.txt:3: qid 1 comes back after qid 2 (its documents were at line 1); lines of one query must be contiguous (group them, e.g. with sort -s -k2,2; cronus inspect --regroup reads the file as it is)`},
+		{"qid comes back across comments", "# head\n1 qid:1 1:1\n\n1 qid:1 1:1\n0 qid:2 1:1\n0 qid:1 1:1\n", ReadOptions{}, `in.txt:6: qid 1 comes back after qid 2 (its documents were at lines 2-4); lines of one query must be contiguous (group them, e.g. with sort -s -k2,2; cronus inspect --regroup reads the file as it is)`},
 		{"empty file", "", ReadOptions{}, "in.txt: empty file; expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"},
 		{"only comments", "# nothing\n\n", ReadOptions{}, "in.txt: no documents (only blank or comment lines); expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"},
 		// A cost file given as data: its lines of one number are labels.
