@@ -736,7 +736,7 @@ type absentFlag bool
 
 func newAbsentFlag(fs *flag.FlagSet) *absentFlag {
 	a := absentFlag(false)
-	fs.Var(&a, "absent", "how a feature a data line leaves out reads: `zero` (the default) or missing, a NaN that goes where each split sends missing values, as XGBoost reads sparse files")
+	fs.Var(&a, "absent", "how a feature a data line leaves out reads, `zero|missing`: zero (the default) or missing, a NaN that goes where each split sends missing values, as XGBoost reads sparse files")
 	return &a
 }
 

@@ -98,6 +98,49 @@ func TestFlagValueErrors(t *testing.T) {
 	}
 }
 
+// helpFlag is one flag of a command's --help text.
+type helpFlag struct{ name, placeholder, usage string }
+
+// helpFlags reads the flags of "cronus name --help": a line "  -name
+// PLACEHOLDER" and its usage on the next line.
+func helpFlags(t *testing.T, name string) []helpFlag {
+	t.Helper()
+	code, out, errOut := runCLI(t, name, "--help")
+	if code != 0 {
+		t.Fatalf("cronus %s --help: exit %d, %s", name, code, errOut)
+	}
+	var fl []helpFlag
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "  -") || i+1 == len(lines) {
+			continue
+		}
+		n, ph, _ := strings.Cut(strings.TrimPrefix(l, "  -"), " ")
+		fl = append(fl, helpFlag{n, ph, strings.TrimSpace(lines[i+1])})
+	}
+	if len(fl) == 0 {
+		t.Fatalf("cronus %s --help lists no flags:\n%s", name, out)
+	}
+	return fl
+}
+
+// TestHelpPlaceholders: a flag's placeholder names what it takes; it is
+// not the default value, which would read as one ("-absent zero").
+func TestHelpPlaceholders(t *testing.T) {
+	for _, c := range commands {
+		for _, f := range helpFlags(t, c.name) {
+			if f.placeholder == "" {
+				continue
+			}
+			for _, def := range []string{f.placeholder + " (the default)", "(default " + f.placeholder + ")", `(default "` + f.placeholder + `")`} {
+				if strings.Contains(f.usage, def) {
+					t.Errorf("cronus %s --help: -%s %s: the placeholder is the default value (%q)", c.name, f.name, f.placeholder, f.usage)
+				}
+			}
+		}
+	}
+}
+
 func TestInspectJSON(t *testing.T) {
 	code, out, errOut := runCLI(t, "inspect", "builtin:mq2008/train", "--json", "--costs", "builtin:mq2008/costs")
 	if code != 0 {
