@@ -141,6 +141,33 @@ func TestHelpPlaceholders(t *testing.T) {
 	}
 }
 
+// TestSynopsisOptionalFlags: a flag that has a default is optional, so a
+// command's synopsis shows it only inside brackets.
+func TestSynopsisOptionalFlags(t *testing.T) {
+	for _, c := range commands {
+		// The flags the synopsis gives outside any [...].
+		required := map[string]bool{}
+		depth := 0
+		for _, w := range strings.Fields(c.args) {
+			for strings.HasPrefix(w, "[") || strings.HasPrefix(w, "(") {
+				if w[0] == '[' {
+					depth++
+				}
+				w = w[1:]
+			}
+			if depth == 0 && strings.HasPrefix(w, "--") {
+				required[strings.TrimRight(strings.TrimPrefix(w, "--"), "])|")] = true
+			}
+			depth -= strings.Count(w, "]")
+		}
+		for _, f := range helpFlags(t, c.name) {
+			if required[f.name] && strings.Contains(f.usage, "(default ") {
+				t.Errorf("cronus %s: the synopsis shows --%s as required, but it has a default: %s", c.name, f.name, f.usage)
+			}
+		}
+	}
+}
+
 func TestInspectJSON(t *testing.T) {
 	code, out, errOut := runCLI(t, "inspect", "builtin:mq2008/train", "--json", "--costs", "builtin:mq2008/costs")
 	if code != 0 {
