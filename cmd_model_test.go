@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cronus-ltr/cronus/engine/cronus"
 )
 
 func TestTrainPredictEval(t *testing.T) {
@@ -645,5 +647,33 @@ func TestGzippedModelFiles(t *testing.T) {
 		if want := "cronus " + tc.args[0] + ": " + tc.want + "\n"; code != 1 || errOut != want {
 			t.Errorf("cronus %v: exit %d, stderr %q; want 1 with %q", tc.args, code, errOut, want)
 		}
+	}
+}
+
+// TestImportCronusFile: a Cronus model or cascade given to import is named
+// for what it is, whatever --from says, not parsed as the other library's
+// format ("version: expected an array of integers").
+func TestImportCronusFile(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "import", "--from", "lightgbm", "engine/tree/testdata/lgb-lambdarank.model.txt", "--out", model); code != 0 {
+		t.Fatal(errOut)
+	}
+	cascade := filepath.Join(dir, "c.json")
+	os.WriteFile(cascade, []byte(`{"format": "`+cronus.FileFormat+`", "version": 1, "stages": []}`), 0o644)
+	out := filepath.Join(dir, "out.json")
+	for _, from := range []string{"xgboost", "lightgbm", "ranklib"} {
+		for _, tc := range []struct{ in, want string }{
+			{model, model + `: a Cronus model (format "cronus-ensemble"), not one to import: give it to --model as it is`},
+			{cascade, cascade + `: a Cronus cascade (format "cronus-cascade"), not a model to import: give it to --cascade (cronus predict, eval) as it is`},
+		} {
+			code, _, errOut := runCLI(t, "import", "--from", from, tc.in, "--out", out)
+			if want := "cronus import: " + tc.want + "\n"; code != 1 || errOut != want {
+				t.Errorf("import --from %s %s: exit %d, stderr %q; want 1 with %q", from, tc.in, code, errOut, want)
+			}
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("import wrote its output")
 	}
 }

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -475,5 +476,27 @@ func ImportFileWith(from, path string, xgbOpt XGBoostOptions) (*Ensemble, map[st
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := notCronusFile(b); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
 	return imp(bytes.NewReader(b), path)
+}
+
+// notCronusFile refuses a Cronus model or cascade given to import, which
+// would otherwise be read as the other library's format and refused in its
+// terms ("version: expected an array of integers").
+func notCronusFile(b []byte) error {
+	var head struct {
+		Format any `json:"format"`
+	}
+	if json.Unmarshal(b, &head) != nil {
+		return nil
+	}
+	switch head.Format {
+	case ModelFormat:
+		return fmt.Errorf("a Cronus model (format %q), not one to import: give it to --model as it is", ModelFormat)
+	case cascadeFormat:
+		return fmt.Errorf("a Cronus cascade (format %q), not a model to import: give it to --cascade (cronus predict, eval) as it is", cascadeFormat)
+	}
+	return nil
 }
