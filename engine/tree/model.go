@@ -368,6 +368,12 @@ func parseModel(data []byte) (*Model, error) {
 	if err := json.Unmarshal(data, m); err != nil {
 		return nil, jsonError(data, err)
 	}
+	// Neither train (--trees at least 1) nor import (which refuses an
+	// empty model) writes one; an ensemble of none scores every document
+	// the same.
+	if len(m.Trees) == 0 {
+		return nil, errors.New(`the model has no trees: a model file lists at least one in "trees"`)
+	}
 	if _, err := m.Ensemble(); err != nil {
 		return nil, err
 	}

@@ -216,6 +216,8 @@ func TestReadModelErrors(t *testing.T) {
 		}
 		return strings.Replace(tinyModelJSON, old, new, 1)
 	}
+	// The model's list of trees, from the comma before it to its "]".
+	trees := tinyModelJSON[strings.Index(tinyModelJSON, ",\n  \"trees\": [") : strings.LastIndex(tinyModelJSON, "]")+1]
 	for _, c := range []struct {
 		what, src, want string
 	}{
@@ -250,6 +252,11 @@ func TestReadModelErrors(t *testing.T) {
 		{"cycle", withTree(`"left_child":[1,-1]`, `"left_child":[1,0]`), `: tree 0: node 0 out of range or reached twice`},
 		{"leaf twice", withTree(`"right_child":[-3,-2]`, `"right_child":[-3,-3]`), `: tree 0: leaf 2 out of range or reached twice`},
 		{"negative num_features", withTree(`"num_features": 46`, `"num_features": -1`), `: num_features is -1`},
+		{"no trees", withTree(trees, `,
+  "trees": []`), `: the model has no trees: a model file lists at least one in "trees"`},
+		{"trees null", withTree(trees, `,
+  "trees": null`), `: the model has no trees: a model file lists at least one in "trees"`},
+		{"trees absent", withTree(trees, ``), `: the model has no trees: a model file lists at least one in "trees"`},
 		{"too many features", withTree(`"num_features": 46`, `"num_features": 10000001`), `: num_features is 10000001, want 0 to 10000000`},
 	} {
 		path := filepath.Join(t.TempDir(), "m.json")
