@@ -632,6 +632,10 @@ func pruneStage(pr *Problem, st *State, k int) {
 			beta[t] = old
 		}
 	}
+	if v, ok := emptyTrial(pr, st, k, o, sk, trial, buf, cur, big); ok {
+		cur = v
+		sk, trial = trial, sk
+	}
 	scores[k] = sk
 	// Recompute stage k's scores afresh: the incremental ones above differ
 	// from Outputs.Scores in the last bits, and thresholds must see the same
@@ -642,6 +646,58 @@ func pruneStage(pr *Problem, st *State, k int) {
 		st.scores[k] = nil
 		pr.Objective(st)
 	}
+}
+
+// emptyTrial tries, after pruneStage's one-by-one trials, setting every
+// remaining weight of stage k to zero at once, when the largest of them is
+// negligible: under 1e-2 of the largest weight in the other stages, as the
+// one-by-one trials take weights under 1e-2 of their stage's largest. Those
+// trials never try the largest itself, so a stage the quadratic bound has
+// shrunk towards zero as a whole (every weight 1e-22, say, or 1e-3 where
+// the other stages' reach 10) kept its trees for ever: listed in the
+// cascade, though scoring nothing. As for each weight, eq (8) itself
+// decides: the stage is emptied only if eq (8) does not increase. It then
+// returns eq (8) and true, with the trial scores in trial; otherwise stage
+// k's weights are as they were. passIfEmpty then lets an emptied stage
+// pass everything.
+func emptyTrial(pr *Problem, st *State, k int, o *stageObjective, sk, trial []float64, buf []float32, cur, big float64) (float64, bool) {
+	act := st.Stages[k].Active()
+	if len(act) == 0 {
+		return 0, false
+	}
+	others := 0.0
+	for j := range st.Stages {
+		if j != k {
+			for _, b := range st.Stages[j].Beta[:len(st.Stages[j].Beta)-1] {
+				others = max(others, math.Abs(b))
+			}
+		}
+	}
+	if !(big < 1e-2*others) {
+		return 0, false
+	}
+	if o == nil {
+		o = newStageObjective(pr, st, k)
+		cur = o.exactTotal(sk)
+	}
+	beta := st.Stages[k].Beta
+	old := make([]float64, len(act))
+	copy(trial, sk)
+	for a, t := range act {
+		old[a] = beta[t]
+		for i, h := range pr.Train.Col(t, buf) {
+			trial[i] -= old[a] * float64(h)
+		}
+		beta[t] = 0
+	}
+	v := o.exactTotal(trial)
+	if v <= cur {
+		return v, true
+	}
+	for a, t := range act {
+		beta[t] = old[a]
+	}
+	return 0, false
 }
 
 // exactTotal returns eq (8) itself, not the surrogate, with sk as stage k's

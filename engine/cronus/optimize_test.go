@@ -523,6 +523,42 @@ func TestPassIfEmpty(t *testing.T) {
 	}
 }
 
+// A stage whose weights have all shrunk to nothing (as the quadratic bound
+// leaves a stage the optimiser has given up on: 1e-22 and the like) is
+// emptied by pruneStage, although the one-by-one trials never try a
+// stage's largest weight, and eq (8) does not increase; a stage with real
+// weights keeps them. Under both exit rules.
+func TestPruneEmptiesNegligibleStage(t *testing.T) {
+	pr := smallProblem(t)
+	for _, topM := range []int{0, 5} {
+		par := DefaultParams()
+		par.K, par.Lambda, par.TopM = 4, 0.05, topM
+		st := initSmall(t, pr, par)
+		b := st.Stages[1].Beta
+		if n := len(st.Stages[1].Active()); n < 2 {
+			t.Fatalf("top-m %d: stage 1 has %d trees; the test needs two or more", topM, n)
+		}
+		for i := range b[:len(b)-1] {
+			b[i] *= 1e-20
+		}
+		st.Stages[1].Theta = b[len(b)-1] - 1e3*st.Sigma[1] // it passes everything
+		st.scores = nil
+		before := pr.Objective(st).Total
+		real := len(st.Stages[2].Active())
+		pruneStage(pr, st, 1)
+		if n := len(st.Stages[1].Active()); n != 0 {
+			t.Errorf("top-m %d: stage 1 keeps %d trees of weight ≤ 1e-20", topM, n)
+		}
+		if after := st.Terms.Total; after > before {
+			t.Errorf("top-m %d: eq (8) rose from %v to %v", topM, before, after)
+		}
+		pruneStage(pr, st, 2)
+		if n := len(st.Stages[2].Active()); n == 0 || real == 0 {
+			t.Errorf("top-m %d: stage 2 had %d trees and keeps %d", topM, real, n)
+		}
+	}
+}
+
 // initSmall is Algorithm 2 on pr with par, in pr's natural units
 // (ComputeScales with ρ = 0); an error fails the test.
 func initSmall(t *testing.T, pr *Problem, par Params) *State {
