@@ -421,7 +421,7 @@ func (m Model) errorLines(w, spare int) []string {
 	if lipgloss.Width(msg) <= w {
 		return nil
 	}
-	lines := wrapWords(shortenPaths(msg, w), w)
+	lines := views.WrapWords(views.ShortenPaths(msg, w), w)
 	if n := min(maxErrorLines, spare+1); len(lines) > n {
 		// The last line shown ends in "…" (fit cuts it).
 		lines = append(lines[:n-1:n-1], strings.Join(lines[n-1:], " "))
@@ -491,9 +491,9 @@ func (m Model) helpView(w int) string {
 	indent := strings.Repeat(" ", kw+3)
 	lines := []string{m.styles.Title.Render("keys") + m.styles.Dim.Render("  (? or esc closes)"), ""}
 	for _, k := range keyHelp {
-		what := wrapWords(k.what, whatW)
+		what := views.WrapWords(k.what, whatW)
 		if lipgloss.Width(k.keys) > kw {
-			for _, l := range wrapWords(k.keys, max(w-2, 1)) {
+			for _, l := range views.WrapWords(k.keys, max(w-2, 1)) {
 				lines = append(lines, "  "+l)
 			}
 			for _, l := range what {
@@ -549,61 +549,4 @@ func (m Model) shownPanel() []string {
 // helpRows is the number of rows the help overlay gets (as View lays it out).
 func (m Model) helpRows() int {
 	return max(m.height-len(m.shownPanel())-footerLines, 0)
-}
-
-// shortenPaths shortens each word of s that holds a "/" and is wider than
-// w cells from the left (shortenPath), so that wrapping gives it one line,
-// with its file name and line number, instead of cutting it in pieces that
-// can be neither read nor copied.
-func shortenPaths(s string, w int) string {
-	words := strings.Fields(s)
-	for i, word := range words {
-		if strings.Contains(word, "/") {
-			words[i] = shortenPath(word, w)
-		}
-	}
-	return strings.Join(words, " ")
-}
-
-// wrapWords breaks s into lines of at most width cells, at spaces; a word
-// longer than width is broken into pieces of width cells.
-func wrapWords(s string, width int) []string {
-	width = max(width, 1)
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		for lipgloss.Width(word) > width {
-			if line != "" {
-				lines = append(lines, line)
-				line = ""
-			}
-			head, rest := splitCells(word, width)
-			lines = append(lines, head)
-			word = rest
-		}
-		switch {
-		case line == "":
-			line = word
-		case lipgloss.Width(line)+1+lipgloss.Width(word) <= width:
-			line += " " + word
-		default:
-			lines = append(lines, line)
-			line = word
-		}
-	}
-	return append(lines, line)
-}
-
-// splitCells splits s (no escape sequences) after its first n cells, and
-// after at least one rune.
-func splitCells(s string, n int) (string, string) {
-	cells := 0
-	for i, r := range s {
-		c := lipgloss.Width(string(r))
-		if i > 0 && cells+c > n {
-			return s[:i], s[i:]
-		}
-		cells += c
-	}
-	return s, ""
 }

@@ -449,10 +449,10 @@ func (m Model) loadView(w, h int) string {
 	// file name are (what is typed to the cell, a file picked from a "/").
 	valueW := w - 9
 	for i, n := range fieldNames {
-		v := shortenPath(ls.values[i], valueW)
+		v := views.ShortenPath(ls.values[i], valueW)
 		switch {
 		case ls.typing && i == ls.field:
-			v = keepTail(ls.input+"▏", valueW)
+			v = views.KeepTail(ls.input+"▏", valueW)
 		case v == "":
 			v = st.Dim.Render("(none)")
 		}
@@ -463,7 +463,7 @@ func (m Model) loadView(w, h int) string {
 		lines = append(lines, it)
 	}
 	if ls.err != "" {
-		msg := wrapWords(ls.err, w)
+		msg := views.WrapWords(ls.err, w)
 		if ls.errPath != "" {
 			msg = pathMessage(ls.errPath, ls.err, w)
 		}
@@ -477,7 +477,7 @@ func (m Model) loadView(w, h int) string {
 		lines = append(lines, "")
 	}
 	pick := "pick the " + fieldNames[ls.field] + " file · in "
-	lines = append(lines, st.Dim.Render(pick+shortenPath(ls.dir, w-lipgloss.Width(pick))))
+	lines = append(lines, st.Dim.Render(pick+views.ShortenPath(ls.dir, w-lipgloss.Width(pick))))
 	rows := max(h-len(lines), 1)
 	top := 0
 	if ls.sel >= rows {
@@ -514,7 +514,7 @@ func keepEnds(s string, w int) string {
 		cells += c
 		head++
 	}
-	return string(r[:head]) + keepTail(string(r[head:]), w-cells)
+	return string(r[:head]) + views.KeepTail(string(r[head:]), w-cells)
 }
 
 // pathMessage is the message "path: why" in lines of w cells. The path is
@@ -522,44 +522,10 @@ func keepEnds(s string, w int) string {
 // wrapping cut a path wider than the screen into pieces, and broke one
 // with a space at the space): the message is one line when it fits; else
 // the path and ":" have a line of their own, the path whole when it fits,
-// else shortened from the left (shortenPath), and why wraps below.
+// else shortened from the left (views.ShortenPath), and why wraps below.
 func pathMessage(path, why string, w int) []string {
 	if msg := path + ": " + why; lipgloss.Width(msg) <= w {
 		return []string{msg}
 	}
-	return append([]string{shortenPath(path, w-1) + ":"}, wrapWords(why, w)...)
-}
-
-// shortenPath is p when it fits in w cells, else "…" and the longest end
-// of p from a "/" on that fits ("…/Fold1/train.txt"): whole names, not a
-// name cut in the middle. When even the file name does not fit after
-// "…/", it is as much of p's end as fits (keepTail).
-func shortenPath(p string, w int) string {
-	if lipgloss.Width(p) <= w {
-		return p
-	}
-	for i := 1; i < len(p); i++ {
-		if p[i] == '/' && 1+lipgloss.Width(p[i:]) <= w {
-			return "…" + p[i:]
-		}
-	}
-	return keepTail(p, w)
-}
-
-// keepTail is s when it fits in w cells, else "…" and as much of its end as
-// fits.
-func keepTail(s string, w int) string {
-	if lipgloss.Width(s) <= w {
-		return s
-	}
-	r := []rune(s)
-	tail := 0
-	for cells := 1; tail < len(r); tail++ {
-		c := lipgloss.Width(string(r[len(r)-1-tail]))
-		if cells+c > w {
-			break
-		}
-		cells += c
-	}
-	return "…" + string(r[len(r)-tail:])
+	return append([]string{views.ShortenPath(path, w-1) + ":"}, views.WrapWords(why, w)...)
 }

@@ -345,26 +345,6 @@ func TestHelpNarrowScreen(t *testing.T) {
 	}
 }
 
-func TestWrapWords(t *testing.T) {
-	for _, c := range []struct {
-		s     string
-		width int
-		want  []string
-	}{
-		{"a bb ccc", 4, []string{"a bb", "ccc"}},
-		{"a bb ccc", 8, []string{"a bb ccc"}},
-		{"λ ω⁺ ±1", 4, []string{"λ ω⁺", "±1"}},
-		{"abcdefgh ij", 4, []string{"abcd", "efgh", "ij"}},
-		{"x abcdefghi j", 4, []string{"x", "abcd", "efgh", "i j"}},
-		{"./λ-cascade.json", 8, []string{"./λ-casc", "ade.json"}},
-		{"", 4, []string{""}},
-	} {
-		if got := wrapWords(c.s, c.width); !slices.Equal(got, c.want) {
-			t.Errorf("wrapWords(%q, %d) = %q, want %q", c.s, c.width, got, c.want)
-		}
-	}
-}
-
 // TestHelpScrolls: on a screen too small for the help, ↓ scrolls to its last
 // line and no further (one ↑ then moves one line back), and the last row
 // says which lines are shown.
@@ -373,7 +353,7 @@ func TestHelpScrolls(t *testing.T) {
 	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m, _ = update(t, m, key("?"))
 	// The last line of the last key's description, as the help wraps it.
-	what := wrapWords(keyHelp[len(keyHelp)-1].what, 80-3-helpKeyW)
+	what := views.WrapWords(keyHelp[len(keyHelp)-1].what, 80-3-helpKeyW)
 	last := what[len(what)-1]
 	if v := m.View(); strings.Contains(v, last) || !strings.Contains(v, "lines 1-") {
 		t.Fatalf("the whole help fits 80×24, or no scroll note:\n%s", v)

@@ -30,7 +30,7 @@ func RenderDataScreen(s DataScreen, width, height int, st Styles) string {
 	parts = append(parts, st.Title.Render("Cronus")+st.Dim.Render(" · cost-aware learning to rank"))
 	switch {
 	case s.Err != "":
-		parts = append(parts, "", st.Error.Render("error: ")+wrap(s.Err, width-7))
+		parts = append(parts, "", labelled(st.Error.Render("error:"), s.Err, width))
 	case s.Loading != "":
 		parts = append(parts, "", spinner[s.Frame%len(spinner)]+" loading "+s.Loading+" …")
 	default:
@@ -39,7 +39,7 @@ func RenderDataScreen(s DataScreen, width, height int, st Styles) string {
 			parts = append(parts, "", costGroups(s.Splits[0], s.Costs, width, st))
 		}
 		for _, w := range s.Warnings {
-			parts = append(parts, st.Error.Render("warning: ")+wrap(w, width-9))
+			parts = append(parts, labelled(st.Error.Render("warning:"), w, width))
 		}
 	}
 	body := strings.Join(parts, "\n")
@@ -144,6 +144,21 @@ func Truncate(s string, width int) string {
 		return "…" // MaxWidth(0) would not cut
 	}
 	return lipgloss.NewStyle().MaxWidth(width-1).Render(s) + "…"
+}
+
+// labelled is "label msg" in lines of width cells, msg wrapped at spaces
+// under its start. A path in msg keeps a line of its own, shortened from
+// the left to whole names when it is too wide (ShortenPaths): lipgloss's
+// wrapping broke a path at a hyphen.
+func labelled(label, msg string, width int) string {
+	indent := lipgloss.Width(label) + 1
+	w := max(width-indent, 10)
+	lines := WrapWords(ShortenPaths(msg, w), w)
+	for i := range lines {
+		lines[i] = strings.Repeat(" ", indent) + lines[i]
+	}
+	lines[0] = label + lines[0][indent-1:]
+	return strings.Join(lines, "\n")
 }
 
 func wrap(s string, width int) string {

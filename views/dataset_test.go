@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -72,3 +73,48 @@ func TestDataScreenGolden(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestDataScreenErrorKeepsPath: a load error (or a warning) that names a
+// long path shows the path on one line, whole or shortened from the left
+// to whole names, never broken across lines. lipgloss's wrapping broke it
+// at a hyphen ("another-quite-long-" / "directory/Fold1/train.txt:1:").
+func TestDataScreenErrorKeepsPath(t *testing.T) {
+	const path = "/tmp/h/a-rather-long-directory-name/another-quite-long-directory/Fold1/train.txt"
+	const why = `feature 2: value "abc" is not a number; expected a finite number`
+	for _, c := range []struct {
+		name string
+		s    DataScreen
+	}{
+		{"error", DataScreen{Err: path + ":1: " + why}},
+		{"warning", DataScreen{Splits: sampleScreen().Splits, Warnings: []string{path + " has features up to 40, and 46 are expected"}}},
+	} {
+		for _, w := range []int{40, 80, 120} {
+			got := RenderDataScreen(c.s, w, 30, PlainStyles())
+			var words []string
+			at := -1 // the line with the path
+			for i, l := range strings.Split(got, "\n") {
+				if lipgloss.Width(l) > w {
+					t.Errorf("%s at %d columns: line %q is wider", c.name, w, l)
+				}
+				if strings.Contains(l, "train.txt") {
+					at = i
+				}
+				words = append(words, strings.Fields(l)...)
+			}
+			if at < 0 {
+				t.Fatalf("%s at %d columns: no line names train.txt:\n%s", c.name, w, got)
+			}
+			// The path is a word of its own: path itself, or "…" and an
+			// end of it from a "/" on, then what follows it in the message.
+			i := slices.IndexFunc(words, func(s string) bool { return strings.Contains(s, "train.txt") })
+			p := strings.TrimSuffix(words[i], ":1:")
+			short, ok := strings.CutPrefix(p, "…")
+			if !(p == path || ok && strings.HasPrefix(short, "/") && strings.HasSuffix(path, short)) {
+				t.Errorf("%s at %d columns: the path reads %q:\n%s", c.name, w, words[i], got)
+			}
+			if i == 0 || !strings.HasSuffix(words[i-1], ":") {
+				t.Errorf("%s at %d columns: the word before the path is not the label:\n%s", c.name, w, got)
+			}
+		}
+	}
+}
