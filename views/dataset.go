@@ -32,7 +32,9 @@ func RenderDataScreen(s DataScreen, width, height int, st Styles) string {
 	case s.Err != "":
 		parts = append(parts, "", labelled(st.Error.Render("error:"), s.Err, width))
 	case s.Loading != "":
-		parts = append(parts, "", spinner[s.Frame%len(spinner)]+" loading "+s.Loading+" …")
+		// A long path loses its start, not the file name (ShortenPath).
+		head := spinner[s.Frame%len(spinner)] + " loading "
+		parts = append(parts, "", head+ShortenPath(s.Loading, width-lipgloss.Width(head)-2)+" …")
 	default:
 		parts = append(parts, "", splitTable(s.Splits, width, st))
 		if len(s.Splits) > 0 {

@@ -118,3 +118,23 @@ func TestDataScreenErrorKeepsPath(t *testing.T) {
 		}
 	}
 }
+
+// TestDataScreenLoadingKeepsFileName: the loading line shortens a long
+// path from the left, so that the file being read is named; it was cut
+// at the right, file name and all.
+func TestDataScreenLoadingKeepsFileName(t *testing.T) {
+	const path = "/tmp/h/a-rather-long-directory-name/another-quite-long-directory/Fold1/train.txt"
+	for _, w := range []int{40, 80} {
+		got := RenderDataScreen(DataScreen{Loading: path, Frame: 4}, w, 10, PlainStyles())
+		line := strings.Split(got, "\n")[2]
+		if lipgloss.Width(line) > w {
+			t.Errorf("%d columns: %q is wider", w, line)
+		}
+		p, ok := strings.CutPrefix(line, "⠼ loading ")
+		p, ok2 := strings.CutSuffix(p, " …")
+		short, cut := strings.CutPrefix(p, "…")
+		if !ok || !ok2 || !(p == path || cut && strings.HasPrefix(short, "/") && strings.HasSuffix(path, short)) {
+			t.Errorf("%d columns: the loading line reads %q", w, line)
+		}
+	}
+}
