@@ -30,6 +30,9 @@ const (
 
 var fieldNames = [numFields]string{"train", "valid", "test", "costs", "model"}
 
+// recentTag starts the list line of a recently used file.
+const recentTag = "recent  "
+
 // maxRecent is how many recently used files are kept.
 const maxRecent = 20
 
@@ -38,6 +41,7 @@ type choice struct {
 	label, value string
 	dir          bool // enter enters it
 	typed        bool // enter opens the path input
+	recent       bool // label is recentTag and value, a path shortened at a "/" when too long
 }
 
 // loadScreen picks the files of a new load; it is a state of the root model.
@@ -87,7 +91,7 @@ func (ls *loadScreen) refresh() {
 		l = append(l, choice{label: n, value: n})
 	}
 	for _, r := range ls.recent {
-		l = append(l, choice{label: "recent  " + r, value: r})
+		l = append(l, choice{label: recentTag + r, value: r, recent: true})
 	}
 	l = append(l, choice{label: "type a path… (/)", typed: true})
 	l = append(l, choice{label: "../", value: filepath.Dir(ls.dir), dir: true})
@@ -484,7 +488,11 @@ func (m Model) loadView(w, h int) string {
 		top = ls.sel - rows + 1
 	}
 	for i := top; i < len(ls.list) && i < top+rows; i++ {
-		it := keepEnds(ls.list[i].label, w-2)
+		c := ls.list[i]
+		it := keepEnds(c.label, w-2)
+		if c.recent {
+			it = recentTag + views.ShortenPath(c.value, w-2-len(recentTag))
+		}
 		if i == ls.sel {
 			it = st.Title.Render("> " + it)
 		} else {
@@ -499,7 +507,7 @@ func padRight(s string, n int) string { return s + strings.Repeat(" ", max(n-len
 
 // keepEnds is s when it fits in w cells, else its start, "…" and its end:
 // a third of the room for the start, the rest for the end, where a file's
-// extension and a recent path's file name are.
+// extension is (a recent file's path is shortened at a "/" instead).
 func keepEnds(s string, w int) string {
 	if lipgloss.Width(s) <= w || w < 2 {
 		return s

@@ -407,7 +407,8 @@ func TestLoadScreenNarrow(t *testing.T) {
 		t.Errorf("a long file name at 40 columns: %q", got)
 	}
 	// The browser's list: a long file name keeps its start and its
-	// extension, and a recent path its start and its file name.
+	// extension; a recent path is shortened at a "/", as a picked file is
+	// (it was cut mid-name: "recent  /ho…/Fold1/train.txt").
 	dir := t.TempDir()
 	long := "mq2008-fold1-training-set-with-costs-and-labels.txt.gz"
 	if err := os.WriteFile(filepath.Join(dir, long), nil, 0o644); err != nil {
@@ -417,7 +418,11 @@ func TestLoadScreenNarrow(t *testing.T) {
 	m.loadScr.enter(dir)
 	m, _ = update(t, m, tea.WindowSizeMsg{Width: 40, Height: 30})
 	lines := strings.Split(m.View(), "\n")
-	for _, want := range [][2]string{{"  mq2008-fold1", "labels.txt.gz"}, {"  recent  /ho", "/Fold1/train.txt"}} {
+	// "  recent  " leaves 30 of the 40 cells to the path.
+	if got := line(m, "  recent"); got != "  recent  …/letor/mq2008/Fold1/train.txt" {
+		t.Errorf("a long recent path at 40 columns: %q", got)
+	}
+	for _, want := range [][2]string{{"  mq2008-fold1", "labels.txt.gz"}} {
 		found := false
 		for _, l := range lines {
 			l = strings.TrimRight(l, " ")
