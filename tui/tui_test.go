@@ -557,3 +557,35 @@ func TestHelpListsKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpStepNamesWhatSteps: the help's line for ←/→ names every
+// parameter a step changes, and for the targets the values a step goes
+// round, as README's key table does ("targets round binary, graded and
+// distil"). It left the targets out.
+func TestHelpStepNamesWhatSteps(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	i := slices.IndexFunc(keyHelp, func(k struct{ keys, what string }) bool { return strings.Contains(k.keys, "→") })
+	if i < 0 {
+		t.Fatal("no help line for →")
+	}
+	step := keyHelp[i].what
+	for p := range numParams {
+		next, err := stepParam(m.par, p, 1)
+		if err != nil {
+			next, err = stepParam(m.par, p, -1)
+		}
+		if err != nil || paramValue(next, p) == paramValue(m.par, p) {
+			continue // a step does not change it
+		}
+		names := []string{strings.TrimSuffix(paramNames[p], " ≥")}
+		if toggleParam(p) {
+			names = append(names, targetNames[:]...)
+		}
+		for _, n := range names {
+			if !strings.Contains(step, n) {
+				t.Errorf("a step changes %s, and the help's step line does not name %q: %q", paramNames[p], n, step)
+			}
+		}
+	}
+}
