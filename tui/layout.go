@@ -345,15 +345,25 @@ func (m Model) statusLine(w int) string {
 	if m.phase != phaseReady {
 		return msg
 	}
-	full := m.w.full
 	if msg == "" {
-		return views.RenderStatus(m.snap, full, w, m.styles)
+		return m.runStatus(w)
 	}
 	rest := w - lipgloss.Width(msg) - 3
 	if rest < 20 {
 		return msg
 	}
-	return msg + " │ " + views.RenderStatus(m.snap, full, rest, m.styles)
+	return msg + " │ " + m.runStatus(rest)
+}
+
+// runStatus is the run's figures in w cells (views.RenderStatus). From a
+// restart to the new run's first event, only "restarting": the figures
+// would be the cancelled run's ("restarting c4 s5/10 · obj 5616", which
+// stayed for as long as the new run was held paused).
+func (m Model) runStatus(w int) string {
+	if m.snap.Phase == phaseRestarting {
+		return views.Truncate(m.styles.Title.Render(phaseRestarting), w)
+	}
+	return views.RenderStatus(m.snap, m.w.full, w, m.styles)
 }
 
 // statusForms are the notes and the message, " · " between them, in the

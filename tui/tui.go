@@ -385,6 +385,10 @@ func (m Model) pauseHint() string {
 	return "no pause: the next run starts at once"
 }
 
+// phaseRestarting is the snapshot's phase from a restart to the new run's
+// first event.
+const phaseRestarting = "restarting"
+
 // restart cancels the running optimisation (and λ sweep) and starts the
 // next generation, warm from the best cascade so far when warm.
 func (m Model) restart(warm bool) (Model, tea.Cmd) {
@@ -400,8 +404,9 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 	}
 	if m.snap.Phase != "" {
 		// Until the new run's first snapshot (a long initialisation at a
-		// large K), the figures shown are the cancelled run's.
-		m.snap.Phase = "restarting"
+		// large K, or never while paused), the panes show the cancelled
+		// run's cascade; the status line gives none of its figures.
+		m.snap.Phase = phaseRestarting
 	}
 	cmd := restartCmd(m.ctx, m.gate, m.gen, m.w, old, prev, m.par.Params, m.runPar.Params, warm)
 	m.run, m.running, m.runPar = nil, true, m.par

@@ -589,3 +589,35 @@ func TestHelpStepNamesWhatSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestRestartShowsNoStaleFigures: between r (or an edit) and the new run's
+// first event, the status line says the run restarts and gives none of the
+// cancelled run's figures. Paused, the held run's first event may be long
+// in coming, and the line read "restarting c4 s5/10 · obj 5616 · …", the
+// old run's cycle, stage, objective and test figures.
+func TestRestartShowsNoStaleFigures(t *testing.T) {
+	m := ready(t)
+	m.snap.Cycle, m.snap.Stage = 4, 4 // as if paused mid-run
+	if m.snap.Test.Metrics == nil || len(m.snap.Terms) == 0 {
+		t.Fatal("the first event has no figures")
+	}
+	old := views.RenderStatus(m.snap, m.w.full, 200, m.styles)
+	for _, w := range []string{"c4 s5/", "cycle 4 · stage 5/", "objective", "P@5", "NDCG@10", "cost"} {
+		if !strings.Contains(old, w) && !strings.Contains(views.RenderStatus(m.snap, m.w.full, 60, m.styles), w) {
+			t.Fatalf("the running status lacks %q: %q", w, old)
+		}
+	}
+	m, _ = update(t, m, key(" "))
+	m, _ = update(t, m, key("r"))
+	for _, width := range []int{60, 80, 200} {
+		s := m.statusLine(width)
+		if !strings.Contains(s, "restarting") {
+			t.Errorf("%d columns: %q does not say the run restarts", width, s)
+		}
+		for _, w := range []string{"c4", "cycle", "stage", "obj", "P@5", "NDCG@10", "cost"} {
+			if strings.Contains(s, w) {
+				t.Errorf("%d columns: %q gives the cancelled run's %q", width, s, w)
+			}
+		}
+	}
+}
