@@ -13,6 +13,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/boost"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/job"
@@ -702,5 +703,49 @@ func TestPositivesNoteWhileRetraining(t *testing.T) {
 	}
 	if m.w.positives != m.w.pr.Positives || m.w.positives != m.w.train.NumDocs() {
 		t.Errorf("%d positives counted, the problem has %d, of %d documents", m.w.positives, m.w.pr.Positives, m.w.train.NumDocs())
+	}
+}
+
+// TestFinishedPointsOfEnsemble: the curve's "cronus" series (and e's
+// export) holds the finished runs' points of the base ensemble shown; a
+// retrain drops those of the old ensemble, as it drops the λ sweep's, since
+// they are not comparable with the new baselines (they stayed, plotted
+// against them). A new relevance threshold keeps the ensemble and its
+// baselines, and the points too, as it keeps the λ sweep's.
+func TestFinishedPointsOfEnsemble(t *testing.T) {
+	finish := func(m Model) Model {
+		t.Helper()
+		return drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, _ tea.Msg) bool { return !m.running })
+	}
+	cronusPts := func(pts []baseline.Point) (n int) {
+		for _, p := range pts {
+			if p.Method == "cronus" {
+				n++
+			}
+		}
+		return n
+	}
+	m := finish(ready(t))
+	if len(m.finished) != 1 || cronusPts(m.points()) != 1 {
+		t.Fatalf("after a finished run: %d finished points, %d plotted", len(m.finished), cronusPts(m.points()))
+	}
+	m.stopRun()
+	m = typeParam(t, m, parRelevant, "2") // stops at the new run's first event
+	if cronusPts(m.points()) != 1 || cronusPts(m.curvePoints()) != 1 {
+		t.Errorf("a new threshold dropped the finished point of the same ensemble")
+	}
+	m = finish(m)
+	m.stopRun()
+	old := m.w.e
+	m = typeParam(t, m, parTrees, "7")
+	if m.w.e == old || len(m.w.e.Trees) != 7 {
+		t.Fatalf("not retrained: %d trees", len(m.w.e.Trees))
+	}
+	if n, e := cronusPts(m.points()), cronusPts(m.curvePoints()); n != 0 || e != 0 {
+		t.Errorf("after a retrain, %d finished points of the old ensemble are plotted and %d exported", n, e)
+	}
+	m = finish(m)
+	if n := cronusPts(m.points()); n != 1 {
+		t.Errorf("after the new ensemble's first run: %d finished points, want 1", n)
 	}
 }

@@ -71,7 +71,7 @@ type Model struct {
 	snap     cronus.Snapshot
 	best     *cronus.State    // best cascade on validation of the last finished run
 	bestRun  runInfo          // the run m.best comes from
-	finished []baseline.Point // the best test point of every finished run
+	finished []baseline.Point // the best test point of every finished run on this ensemble
 
 	runs     int                 // optimisation runs started, numbering them for the user
 	snapRun  runInfo             // the run m.snap comes from
@@ -438,7 +438,10 @@ func (m Model) apply() (Model, tea.Cmd) {
 // problem is then rebuilt and the optimisation started afresh.
 func (m Model) retrain() (Model, tea.Cmd) {
 	m.stopRun()
+	// The sweep's points and the finished runs' are of the old ensemble,
+	// not comparable with the new one's baselines.
 	m.dropSweep()
+	m.finished = nil
 	m.gen++
 	m.phase = phaseTraining
 	m.trainProg = job.Progress{}
