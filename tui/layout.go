@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/views"
@@ -532,7 +533,7 @@ func scrollHelp(help string, top, h int) string {
 	}
 	rows := h - 1
 	top = min(top, helpMaxTop(len(lines), h))
-	more := fmt.Sprintf("  lines %d-%d of %d · ↑↓ scroll", top+1, top+rows, len(lines))
+	more := fmt.Sprintf("  %s of %d · ↑↓ scroll", data.LineRange(top+1, top+rows), len(lines))
 	return strings.Join(append(lines[top:top+rows:top+rows], more), "\n")
 }
 
