@@ -632,9 +632,8 @@ func pruneStage(pr *Problem, st *State, k int) {
 			beta[t] = old
 		}
 	}
-	if v, ok := emptyTrial(pr, st, k, o, sk, trial, buf, cur, big); ok {
-		cur = v
-		sk, trial = trial, sk
+	if emptyTrial(pr, st, k, o, sk, trial, buf, cur, big) {
+		sk = trial
 	}
 	scores[k] = sk
 	// Recompute stage k's scores afresh: the incremental ones above differ
@@ -654,16 +653,15 @@ func pruneStage(pr *Problem, st *State, k int) {
 // one-by-one trials take weights under 1e-2 of their stage's largest. Those
 // trials never try the largest itself, so a stage the quadratic bound has
 // shrunk towards zero as a whole (every weight 1e-22, say, or 1e-3 where
-// the other stages' reach 10) kept its trees for ever: listed in the
-// cascade, though scoring nothing. As for each weight, eq (8) itself
+// the other stages' weights reach 10) kept its trees for ever: listed in
+// the cascade, though scoring nothing. As for each weight, eq (8) itself
 // decides: the stage is emptied only if eq (8) does not increase. It then
-// returns eq (8) and true, with the trial scores in trial; otherwise stage
-// k's weights are as they were. passIfEmpty then lets an emptied stage
-// pass everything.
-func emptyTrial(pr *Problem, st *State, k int, o *stageObjective, sk, trial []float64, buf []float32, cur, big float64) (float64, bool) {
+// returns true, with the trial scores in trial; otherwise stage k's weights
+// are as they were. passIfEmpty then lets an emptied stage pass everything.
+func emptyTrial(pr *Problem, st *State, k int, o *stageObjective, sk, trial []float64, buf []float32, cur, big float64) bool {
 	act := st.Stages[k].Active()
 	if len(act) == 0 {
-		return 0, false
+		return false
 	}
 	others := 0.0
 	for j := range st.Stages {
@@ -674,7 +672,7 @@ func emptyTrial(pr *Problem, st *State, k int, o *stageObjective, sk, trial []fl
 		}
 	}
 	if !(big < 1e-2*others) {
-		return 0, false
+		return false
 	}
 	if o == nil {
 		o = newStageObjective(pr, st, k)
@@ -690,14 +688,13 @@ func emptyTrial(pr *Problem, st *State, k int, o *stageObjective, sk, trial []fl
 		}
 		beta[t] = 0
 	}
-	v := o.exactTotal(trial)
-	if v <= cur {
-		return v, true
+	if o.exactTotal(trial) <= cur {
+		return true
 	}
 	for a, t := range act {
 		beta[t] = old[a]
 	}
-	return 0, false
+	return false
 }
 
 // exactTotal returns eq (8) itself, not the surrogate, with sk as stage k's
