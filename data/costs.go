@@ -3,7 +3,6 @@ package data
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"math"
@@ -143,15 +142,9 @@ func ReadCostsFile(path string, numFeatures int) (*Costs, error) {
 		return nil, err
 	}
 	defer f.Close()
-	br := bufio.NewReader(f)
-	var r io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, &ParseError{File: path, Msg: fmt.Sprintf("corrupt gzip header: %v", err)}
-		}
-		defer zr.Close()
-		r = zr
+	r, err := gunzipIfGzip(bufio.NewReader(f), path)
+	if err != nil {
+		return nil, err
 	}
 	return ReadCosts(r, path, numFeatures)
 }

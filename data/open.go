@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
@@ -77,12 +78,13 @@ func ReadWhole(path, what string) ([]byte, error) {
 	if err != nil {
 		return nil, &OpenError{Path: path, What: what, Err: err}
 	}
-	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
-		return b, nil
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(b))
+	br := bufio.NewReader(bytes.NewReader(b))
+	zr, err := gunzipIfGzip(br, path)
 	if err != nil {
-		return nil, &ParseError{File: path, Msg: fmt.Sprintf("corrupt gzip header: %v", err)}
+		return nil, err
+	}
+	if zr == io.Reader(br) {
+		return b, nil
 	}
 	text, err := io.ReadAll(zr)
 	switch {
@@ -92,4 +94,18 @@ func ReadWhole(path, what string) ([]byte, error) {
 		return nil, &ParseError{File: path, Msg: fmt.Sprintf("corrupt gzip stream: %v", err)}
 	}
 	return text, nil
+}
+
+// gunzipIfGzip returns br itself, or a gzip reader over it when the input
+// starts with gzip's magic bytes (by content, not name), as every reader of
+// this package takes a file; a bad header is a *ParseError naming name.
+func gunzipIfGzip(br *bufio.Reader, name string) (io.Reader, error) {
+	if magic, _ := br.Peek(2); len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+		return br, nil
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return nil, &ParseError{File: name, Msg: fmt.Sprintf("corrupt gzip header: %v", err)}
+	}
+	return zr, nil
 }

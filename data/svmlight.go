@@ -227,17 +227,12 @@ func openText(src source) (r io.Reader, closeFn func() error, consumed func() in
 	if cf, ok := rc.(*countingFile); ok {
 		consumed = func() int64 { return cf.n }
 	}
-	br := bufio.NewReaderSize(rc, 1<<20)
-	magic, _ := br.Peek(2)
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			rc.Close()
-			return nil, nil, nil, &ParseError{File: src.name, Msg: fmt.Sprintf("corrupt gzip header: %v", err)}
-		}
-		return zr, rc.Close, consumed, nil
+	r, err = gunzipIfGzip(bufio.NewReaderSize(rc, 1<<20), src.name)
+	if err != nil {
+		rc.Close()
+		return nil, nil, nil, err
 	}
-	return br, rc.Close, consumed, nil
+	return r, rc.Close, consumed, nil
 }
 
 // chunk is a run of whole lines handed to a worker.

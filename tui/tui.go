@@ -180,7 +180,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.w = &workData{train: msg.train, valid: msg.valid, test: msg.test, costs: msg.costs, tg: m.par.tg, files: m.cfg,
-			positives: countPositives(msg.train, m.par.tg.Relevant)}
+			positives: cronus.CountPositives(msg.train.Labels, m.par.tg)}
 		if n := len(msg.warnings); n > 0 {
 			more := ""
 			if n > 1 {
@@ -448,7 +448,7 @@ func (m Model) retrain() (Model, tea.Cmd) {
 	old := m.w
 	m.w = &workData{train: old.train, valid: old.valid, test: old.test, costs: old.costs, files: old.files,
 		trees: m.par.trees, leaves: m.par.leaves, colSample: m.par.colSample, tg: m.par.tg,
-		positives: countPositives(old.train, m.par.tg.Relevant)}
+		positives: cronus.CountPositives(old.train.Labels, m.par.tg)}
 	j := startTraining(m.ctx, m.w.train, m.w.valid, trainParams(m.w.trees, m.w.leaves, m.w.colSample))
 	m.trainEvents = j.Events()
 	return m, waitTrain(m.gen, m.trainEvents)

@@ -58,18 +58,6 @@ type workData struct {
 	positives int
 }
 
-// countPositives is the number of documents of d with a label >= relevant,
-// as cronus.NewProblem counts them.
-func countPositives(d *data.Dataset, relevant float64) int {
-	n := 0
-	for _, l := range d.Labels {
-		if float64(l) >= relevant {
-			n++
-		}
-	}
-	return n
-}
-
 type (
 	loadedMsg struct {
 		splits             []data.Summary

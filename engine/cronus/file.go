@@ -15,7 +15,7 @@ import (
 
 // Cascade file format and the newest version this code reads and writes.
 const (
-	FileFormat  = "cronus-cascade"
+	FileFormat  = tree.CascadeFormat
 	FileVersion = 1
 )
 

@@ -88,6 +88,21 @@ func DefaultTargets() Targets {
 	return Targets{Relevant: 1, PosWeight: 3.5, NegWeight: 1, NegMultiply: 1}
 }
 
+// positive reports whether a document with label l is a positive.
+func (tg Targets) positive(l float32) bool { return float64(l) >= tg.Relevant }
+
+// CountPositives is the number of labels tg makes positives, as NewProblem
+// counts them (Problem.Positives), without building the problem.
+func CountPositives(labels []float32, tg Targets) int {
+	n := 0
+	for _, l := range labels {
+		if tg.positive(l) {
+			n++
+		}
+	}
+	return n
+}
+
 // Validate reports the first target setting out of range: the weights must
 // be finite and positive (a zero weight drops a class from the loss, and
 // the cascade comes out empty), the threshold finite.
@@ -129,7 +144,7 @@ func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost 
 	p.Omega = make([]float64, n)
 	pos := 0
 	for i, l := range d.Labels {
-		if float64(l) >= tg.Relevant {
+		if tg.positive(l) {
 			p.Y[i], p.Omega[i] = 1, tg.PosWeight
 			if tg.Graded {
 				p.Y[i] = math.Exp2(float64(l)-tg.Relevant+1) - 1

@@ -495,8 +495,8 @@ func notCronusFile(b []byte) error {
 	switch head.Format {
 	case ModelFormat:
 		return fmt.Errorf("a Cronus model (format %q), not one to import: give it to --model as it is", ModelFormat)
-	case cascadeFormat:
-		return fmt.Errorf("a Cronus cascade (format %q), not a model to import: give it to --cascade (cronus predict, eval) as it is", cascadeFormat)
+	case CascadeFormat:
+		return fmt.Errorf("a Cronus cascade (format %q), not a model to import: give it to --cascade (cronus predict, eval) as it is", CascadeFormat)
 	}
 	return nil
 }

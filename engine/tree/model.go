@@ -18,10 +18,10 @@ const (
 	ModelVersion = 1
 )
 
-// cascadeFormat is the format of a cascade file (cronus.FileFormat; that
-// package imports this one), named in messages about a cascade given where
-// a model is wanted.
-const cascadeFormat = "cronus-cascade"
+// CascadeFormat is the format of a cascade file, cronus.FileFormat: it is
+// defined here, since that package imports this one, for the messages about
+// a cascade given where a model is wanted.
+const CascadeFormat = "cronus-cascade"
 
 // Model is the on-disk form of an Ensemble: a versioned JSON document.
 //
@@ -218,7 +218,7 @@ func (m *Model) checkHeader() error {
 	switch {
 	case m.Format == "":
 		return errors.New(`not a cronus model: no "format" field (a LightGBM or XGBoost model must be converted with cronus import)`)
-	case m.Format == cascadeFormat:
+	case m.Format == CascadeFormat:
 		return fmt.Errorf("not a cronus model but a cascade (format %q): cronus eval --cascade C takes it", m.Format)
 	case m.Format != ModelFormat:
 		return fmt.Errorf("not a cronus model: format %q, want %q", m.Format, ModelFormat)
