@@ -598,3 +598,99 @@ func TestDistilSingleStageReproducesEnsemble(t *testing.T) {
 		t.Errorf("binary targets, λ = ρ = 0: correlation %.9f with the ensemble's scores; the test cannot tell the targets apart", c)
 	}
 }
+
+// A tree the quadratic bound has shrunk towards zero in two stages at once
+// keeps a weight in each: pruneStage's trial of one stage's weight hardly
+// lowers the tree's cost term (κ_t stays at the other stage's weight), so
+// the loss decides and the weight stays. pruneTrees tries the tree in
+// every stage at once, which removes it; the trees with real weights stay.
+func TestPruneTreesDropsNegligibleTree(t *testing.T) {
+	pr := smallProblem(t)
+	T := pr.Train.NumTrees()
+	for _, topM := range []int{0, 5} {
+		par := DefaultParams()
+		par.K, par.Lambda, par.TopM = 4, 0.05, topM
+		init := initSmall(t, pr, par)
+		// A tree no stage uses, given weights of 1e-7 in stage 1 and 1e-5 in
+		// stage 2 with the sign that lowers the loss, which pruneStage alone
+		// keeps in stage 1.
+		var st, alone *State
+		tr := -1
+		for c := 0; c < T && tr < 0; c++ {
+			used := false
+			for _, stg := range init.Stages {
+				used = used || stg.Beta[c] != 0
+			}
+			if used {
+				continue
+			}
+			with := func(b1, b2 float64) *State {
+				s := init.clone()
+				s.Stages[1].Beta[c], s.Stages[2].Beta[c] = b1, b2
+				s.scores = nil
+				pr.Objective(s)
+				return s
+			}
+			sign := 1.0
+			if with(1e-4, 0).Terms.Loss > with(-1e-4, 0).Terms.Loss {
+				sign = -1
+			}
+			st, alone = with(sign*1e-7, sign*1e-5), with(sign*1e-7, sign*1e-5)
+			if pruneStage(pr, alone, 1); alone.Stages[1].Beta[c] != 0 {
+				tr = c
+			}
+		}
+		if tr < 0 {
+			t.Fatalf("top-m %d: no tree that pruneStage alone keeps at 1e-7; the test needs one", topM)
+		}
+		before := st.Terms.Total
+		pruneStage(pr, st, 1)
+		pruneTrees(pr, st, 1)
+		for k, stg := range st.Stages {
+			if stg.Beta[tr] != 0 {
+				t.Errorf("top-m %d: tree %d keeps weight %g in stage %d", topM, tr, stg.Beta[tr], k)
+			}
+		}
+		for k, stg := range alone.Stages {
+			big := 0.0
+			for _, b := range stg.Beta[:T] {
+				big = max(big, math.Abs(b))
+			}
+			for c, b := range stg.Beta[:T] {
+				if math.Abs(b) > 1e-2*big && st.Stages[k].Beta[c] != b {
+					t.Errorf("top-m %d: tree %d's weight %g in stage %d became %g", topM, c, b, k, st.Stages[k].Beta[c])
+				}
+			}
+		}
+		if after := st.Terms.Total; after > before {
+			t.Errorf("top-m %d: eq (8) rose from %v to %v", topM, before, after)
+		}
+		if want := pr.Objective(st).Total; st.Terms.Total != want {
+			t.Errorf("top-m %d: Terms.Total %v is not eq (8) at the weights, %v", topM, st.Terms.Total, want)
+		}
+	}
+}
+
+// A stage left without trees by another stage's step (pruneTrees drops a
+// tree from every stage at once) is made to pass everything at its own next
+// step, as a stage its own step empties is (passIfEmpty).
+func TestEmptiedStagePassesAtItsStep(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 4, 0.05
+	st := initSmall(t, pr, par)
+	b := st.Stages[2].Beta
+	for i := range b[:len(b)-1] {
+		b[i] = 0
+	}
+	st.Stages[2].Theta = b[len(b)-1] - 1e3*st.Sigma[2] // it passes everything
+	st.scores = nil
+	before := pr.Objective(st).Total
+	optimizeStage(pr, st, 2, 1, 20, 1e-3, false)
+	if th := st.Stages[2].Theta; !math.IsInf(th, -1) {
+		t.Errorf("the empty stage keeps θ = %v, want -Inf", th)
+	}
+	if after := st.Terms.Total; after > before {
+		t.Errorf("eq (8) rose from %v to %v", before, after)
+	}
+}
