@@ -342,7 +342,7 @@ func (m Model) paramsLine(w int) string {
 
 // statusLine is the notes and the last message, then the run's status.
 func (m Model) statusLine(w int) string {
-	msg := firstFit(w, m.statusForms())
+	msg := firstFit(w, m.statusForms(w))
 	if m.phase != phaseReady {
 		return msg
 	}
@@ -368,18 +368,16 @@ func (m Model) runStatus(w int) string {
 }
 
 // statusForms are the notes and the message, " · " between them, in the
-// forms the status line picks from, longest first: all of it; without the
-// training's ETA; without the message; then without the notes from the
-// last on. A part goes whole, never cut: at 80 columns a paused training
-// read "… 1512 of 3000 trees · ETA 400m…". A message alone, too wide for
-// the line, is the last form (cut, with "…").
-func (m Model) statusForms() []string {
+// forms the status line picks from for w cells, longest first: all of it;
+// without the training's ETA; without the message; then without the notes
+// from the last on. A part goes whole, never cut: at 80 columns a paused
+// training read "… 1512 of 3000 trees · ETA 400m…". A message that names
+// a path has the path shortened from the left to whole names where the
+// form is too wide (messageIn). A message alone, too wide for the line, is
+// the last form (cut, with "…").
+func (m Model) statusForms(w int) []string {
 	notes, eta := m.notes()
-	msg := m.message()
-	if msg != "" && m.errLine {
-		msg = m.styles.Error.Render(msg)
-	}
-	line := func(n int, eta, msg string) string {
+	line := func(n int, eta string, withMsg bool) string {
 		var parts []string
 		for i, note := range notes[:n] {
 			if note == "" {
@@ -390,14 +388,21 @@ func (m Model) statusForms() []string {
 			}
 			parts = append(parts, m.styles.Title.Render(note))
 		}
-		if msg != "" {
+		if !withMsg {
+			return strings.Join(parts, " · ")
+		}
+		room := w
+		if len(parts) > 0 {
+			room -= lipgloss.Width(strings.Join(parts, " · ")) + len(" · ")
+		}
+		if msg := m.messageIn(room); msg != "" {
 			parts = append(parts, msg)
 		}
 		return strings.Join(parts, " · ")
 	}
 	n := len(notes)
 	var forms []string
-	for _, f := range []string{line(n, eta, msg), line(n, "", msg), line(n, eta, ""), line(n, "", ""), line(n-1, "", ""), line(1, "", "")} {
+	for _, f := range []string{line(n, eta, true), line(n, "", true), line(n, eta, false), line(n, "", false), line(n-1, "", false), line(1, "", false)} {
 		if f != "" {
 			forms = append(forms, f)
 		}
@@ -406,6 +411,24 @@ func (m Model) statusForms() []string {
 		return []string{""}
 	}
 	return forms
+}
+
+// messageIn is the status message for w cells, styled: when it names a
+// path with a directory (statusPath) and is wider than w, the path is
+// shortened from the left to whole names (views.ShortenPath) to fit, or to
+// "…/" and its file name when even that leaves too little room, so that a
+// cut at the line's end takes what follows the path, not its file name.
+func (m Model) messageIn(w int) string {
+	msg := m.message()
+	p := m.statusPath
+	if i := strings.LastIndex(p, "/"); i > 0 && msg == m.status && lipgloss.Width(msg) > w {
+		room := max(w-(lipgloss.Width(msg)-lipgloss.Width(p)), 1+lipgloss.Width(p[i:]))
+		msg = strings.Replace(msg, p, views.ShortenPath(p, room), 1)
+	}
+	if msg != "" && m.errLine {
+		msg = m.styles.Error.Render(msg)
+	}
+	return msg
 }
 
 // maxErrorLines is the most lines an error too long for the status line

@@ -289,7 +289,7 @@ func (m Model) reload(v [numFields]string) (Model, tea.Cmd) {
 	m.loadGen++
 	gen, ctx, cfg := m.loadGen, m.base, m.cfg
 	cfg.Train, cfg.Valid, cfg.Test, cfg.Costs, cfg.Model = v[0], v[1], v[2], v[3], v[4]
-	m.setStatus("loading "+cfg.Train+" … (this session goes on until it has loaded)", false)
+	m.setPathStatus("loading "+cfg.Train+" … (this session goes on until it has loaded)", cfg.Train)
 	return m, func() tea.Msg {
 		return pendingLoadMsg{gen: gen, v: v, loadedMsg: loadRecorded(ctx, cfg, v)}
 	}
@@ -347,7 +347,7 @@ func (m Model) resetFlow(v [numFields]string) Model {
 	m.par.trees, m.par.leaves, m.par.colSample = m.cfg.trees, baseLeaves, 1
 	m.runPar = m.par
 	m.screen = views.DataScreen{Loading: m.cfg.Train, Costs: m.cfg.Costs}
-	m.setStatus("loading "+m.cfg.Train+" …", false)
+	m.setPathStatus("loading "+m.cfg.Train+" …", m.cfg.Train)
 	return m
 }
 

@@ -479,3 +479,55 @@ func TestLoadScreenPathMessage(t *testing.T) {
 		m.cancel()
 	}
 }
+
+// TestReloadStatusKeepsFileName: the status of a load over a working
+// session names the file being loaded; a path too long for the line is
+// shortened from the left to whole names, as the errors' paths are (it was
+// cut at the right edge, "loading /tmp/…/aaaa…", so the file name was
+// lost). The message stays on the status line, one line, whole.
+func TestReloadStatusKeepsFileName(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	a, b := strings.Repeat("a", 40), strings.Repeat("b", 30)
+	dir := filepath.Join(t.TempDir(), a, b, "Fold1")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	train := filepath.Join(dir, "train.txt")
+	if err := os.WriteFile(train, []byte("2 qid:1 1:0.5 2:0.25\n0 qid:1 1:0.1 2:0.5\n1 qid:2 1:0.7 2:0.5\n0 qid:2 1:0.2 2:0.1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := func(m Model, want string) {
+		t.Helper()
+		lines := strings.Split(m.View(), "\n")
+		for i, l := range lines {
+			if w := lipgloss.Width(l); w > 80 {
+				t.Errorf("line %d is %d wide: %q", i, w, l)
+			}
+		}
+		// One status line, between the params line and the key line.
+		if s := statusOf(m); s != want || !strings.HasPrefix(lines[len(lines)-3], "params") {
+			t.Errorf("status line %q (after %q), want %q", s, lines[len(lines)-3], want)
+		}
+	}
+	m := ready(t)
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = update(t, m, key("o"))
+	m.loadScr.values = [numFields]string{train, "", "", "", ""}
+	m, cmd := update(t, m, key("l"))
+	// "…/bbb…/Fold1/train.txt" (48 cells) leaves too little room for the rest.
+	check(m, "loading …/Fold1/train.txt … (this session goes on until it has loaded)")
+	// Too narrow for the message with any of the path's directories: the
+	// file name still goes whole, and the cut takes the message's end.
+	if s, _ := update(t, m, tea.WindowSizeMsg{Width: 40, Height: 24}); !strings.HasPrefix(statusOf(s), "loading …/train.txt … (") {
+		t.Errorf("at 40 columns: %q", statusOf(s))
+	}
+	msg, ok := cmd().(pendingLoadMsg)
+	if !ok || msg.err != nil {
+		t.Fatalf("load: %T %v", msg, msg.err)
+	}
+	m, _ = update(t, m, msg)
+	if m.phase != phaseTraining || m.cfg.Train != train {
+		t.Fatalf("after the load: phase %d, train %q", m.phase, m.cfg.Train)
+	}
+	check(m, "training the base ensemble … · loading …/Fold1/train.txt …")
+}

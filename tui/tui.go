@@ -97,6 +97,10 @@ type Model struct {
 	paused  bool
 	status  string
 	errLine bool // status is an error
+	// statusPath is the path status names, if any: the status line
+	// shortens it from the left to whole names when status is too wide
+	// (setPathStatus).
+	statusPath string
 	// pauseSaid is space's hint when it is the status, as said then; the
 	// line shows what is true now (pauseHint).
 	pauseSaid string
@@ -349,7 +353,16 @@ func (m *Model) fail(s string) {
 	m.screen.Err = s
 }
 
-func (m *Model) setStatus(s string, isErr bool) { m.status, m.errLine, m.pauseSaid = s, isErr, "" }
+func (m *Model) setStatus(s string, isErr bool) {
+	m.status, m.errLine, m.pauseSaid, m.statusPath = s, isErr, "", ""
+}
+
+// setPathStatus sets the status message s, which names path (once): on a
+// line too narrow for s, path loses its start, never its file name.
+func (m *Model) setPathStatus(s, path string) {
+	m.setStatus(s, false)
+	m.statusPath = path
+}
 
 // message is the status message shown. Space's hint says what is true now,
 // not when space was pressed: paused while the base ensemble trained, the
