@@ -24,10 +24,16 @@ type exportedMsg struct {
 }
 
 // keep records the best cascade of the current run for comparison; a fifth
-// replaces the oldest.
+// replaces the oldest. Kept cascades are of the base ensemble shown: a
+// retrain or other data drop them.
 func (m Model) keep() (Model, tea.Cmd) {
 	if m.snap.BestTest.Metrics == nil {
 		m.setStatus(m.notYet("nothing to keep yet", "the optimisation to report a cascade"), true)
+		return m, nil
+	}
+	if m.w == nil || m.snapRun.w == nil || m.snapRun.w.e != m.w.e {
+		// The cascade shown last is of the ensemble a retrain replaces.
+		m.setStatus(m.notYet("nothing to keep yet", "the new base ensemble's first cascade"), true)
 		return m, nil
 	}
 	m.keptN++

@@ -221,3 +221,68 @@ func keptNumbers(kept []views.KeptCascade) []int {
 	}
 	return ns
 }
+
+// TestKeptOfEnsemble: the kept cascades are of the base ensemble they were
+// optimised on. A retrain drops them, as it drops the finished runs' points
+// and the λ sweep's, and says how many (they stayed, drawn in the compare
+// view and exported beside the new ensemble's baselines); k while the new
+// ensemble trains keeps nothing (it kept the old ensemble's cascade shown
+// last). A new relevance threshold keeps the ensemble, and the kept
+// cascades too. Loading other data drops them the same way.
+func TestKeptOfEnsemble(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	keptPts := func(pts []baseline.Point) (n int) {
+		for _, p := range pts {
+			if strings.HasPrefix(p.Method, "kept #") {
+				n++
+			}
+		}
+		return n
+	}
+	m := ready(t)
+	m, _ = update(t, m, key("k"))
+	m.stopRun()
+	m = typeParam(t, m, parRelevant, "2")
+	m, _ = update(t, m, key("k"))
+	if len(m.kept) != 2 || keptPts(m.curvePoints()) != 2 {
+		t.Fatalf("a new threshold: %d kept, %d exported, want 2", len(m.kept), keptPts(m.curvePoints()))
+	}
+	m.stopRun()
+	m.sel = parTrees
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("7"))
+	m, _ = update(t, m, key("enter"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phaseTraining {
+		t.Fatalf("trees edit: phase %d", m.phase)
+	}
+	if len(m.kept) != 0 || len(m.keptSave) != 0 || keptPts(m.curvePoints()) != 0 {
+		t.Errorf("after a retrain: %d kept, %d to save, %d exported", len(m.kept), len(m.keptSave), keptPts(m.curvePoints()))
+	}
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if s, want := statusOf(m), "dropped 2 kept (old ensemble)"; !strings.HasSuffix(s, " · "+want) || m.errLine {
+		t.Errorf("status line after a retrain %q, want … · %q", s, want)
+	}
+	m, _ = update(t, m, key("c"))
+	if v := m.View(); strings.Contains(v, "kept #") || !strings.Contains(v, "0 kept") {
+		t.Errorf("the compare view after a retrain:\n%s", v)
+	}
+	m, _ = update(t, m, key("c"))
+	if m, _ = update(t, m, key("k")); len(m.kept) != 0 || !m.errLine {
+		t.Errorf("k while the new ensemble trains: %d kept, status %q", len(m.kept), m.status)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	if m, _ = update(t, m, key("k")); len(m.kept) != 1 || m.kept[0].N != 3 || m.keptSave[0].run.w.e != m.w.e {
+		t.Errorf("k on the new ensemble: %v", keptNumbers(m.kept))
+	}
+
+	// Other data: their own ensemble.
+	m.stopRun()
+	m, _ = update(t, m, key("o"))
+	m.loadScr.values = [numFields]string{"builtin:mq2008/test", "", "", "", ""}
+	m, cmd = update(t, m, key("l"))
+	m, _ = update(t, m, cmd())
+	if len(m.kept) != 0 || m.cfg.Train != "builtin:mq2008/test" || !strings.Contains(m.status, "dropped 1 kept (old data)") {
+		t.Errorf("after loading other data: %d kept, train %q, status %q", len(m.kept), m.cfg.Train, m.status)
+	}
+}

@@ -306,7 +306,8 @@ func loadRecorded(ctx context.Context, cfg Config, v [numFields]string) loadedMs
 }
 
 // loaded takes a background load: its error leaves the session as it is;
-// its data replace the session.
+// its data replace the session, and its kept cascades, of the old data,
+// go (the status says how many).
 func (m Model) loaded(msg pendingLoadMsg) (tea.Model, tea.Cmd) {
 	if msg.gen != m.loadGen {
 		return m, nil
@@ -315,7 +316,13 @@ func (m Model) loaded(msg pendingLoadMsg) (tea.Model, tea.Cmd) {
 		m.setStatus("not loaded (this session goes on): "+msg.err.Error(), true)
 		return m, nil
 	}
+	kept := len(m.kept)
 	m = m.resetFlow(msg.v)
+	loaded := "loaded " + m.cfg.Train
+	if kept > 0 {
+		loaded += fmt.Sprintf("; dropped %d kept (old data)", kept)
+	}
+	m.setPathStatus(loaded, m.cfg.Train)
 	return m.Update(msg.loadedMsg)
 }
 

@@ -529,5 +529,5 @@ func TestReloadStatusKeepsFileName(t *testing.T) {
 	if m.phase != phaseTraining || m.cfg.Train != train {
 		t.Fatalf("after the load: phase %d, train %q", m.phase, m.cfg.Train)
 	}
-	check(m, "training the base ensemble … · loading …/Fold1/train.txt …")
+	check(m, "training the base ensemble … · loaded …/Fold1/train.txt")
 }

@@ -451,10 +451,14 @@ func (m Model) apply() (Model, tea.Cmd) {
 // problem is then rebuilt and the optimisation started afresh.
 func (m Model) retrain() (Model, tea.Cmd) {
 	m.stopRun()
-	// The sweep's points and the finished runs' are of the old ensemble,
-	// not comparable with the new one's baselines.
+	// The sweep's points, the finished runs' and the kept cascades are of
+	// the old ensemble, not comparable with the new one's baselines.
 	m.dropSweep()
 	m.finished = nil
+	if n := len(m.kept); n > 0 {
+		m.kept, m.keptSave = nil, nil
+		m.setStatus(fmt.Sprintf("dropped %d kept (old ensemble)", n), false) // fits beside the training's note at 80 columns
+	}
 	m.gen++
 	m.phase = phaseTraining
 	m.trainProg = job.Progress{}
