@@ -749,3 +749,45 @@ func TestFinishedPointsOfEnsemble(t *testing.T) {
 		t.Errorf("after the new ensemble's first run: %d finished points, want 1", n)
 	}
 }
+
+// TestCurrentPointOfEnsemble: the curve's current cascade (◆) is of the
+// base ensemble shown. After a retrain, from the new problem to the new
+// run's first step (which a pause holds), the panes showed the cancelled
+// run's cascade of the old ensemble, its point drawn among the new
+// baselines. They now show no cascade until the new run reports one, as
+// after a load; a new threshold keeps the ensemble and the point.
+func TestCurrentPointOfEnsemble(t *testing.T) {
+	const mark = "◆ current"
+	curve := func(m Model) string { return m.renderPane(paneCurve, 100, 30) }
+	m := ready(t)
+	if !strings.Contains(curve(m), mark) {
+		t.Fatalf("no current point in the first run:\n%s", curve(m))
+	}
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	m.panel, m.sel = true, parRelevant
+	m, _ = update(t, m, key("right"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	m, cmd = update(t, m, cmd()) // the rebuilt problem, same ensemble
+	if m.phase != phaseReady || !strings.Contains(curve(m), mark) {
+		t.Errorf("a new threshold dropped the current point (phase %d):\n%s", m.phase, curve(m))
+	}
+	m = drive(t, m, cmd, firstEvent)
+	m.sel = parTrees
+	m, _ = update(t, m, key("right"))
+	m, cmd = update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phaseTraining {
+		t.Fatalf("trees edit: phase %d", m.phase)
+	}
+	for prepared := false; !prepared; {
+		msg := cmd()
+		_, prepared = msg.(preparedMsg)
+		m, cmd = update(t, m, msg)
+	}
+	if c := curve(m); m.phase != phaseReady || strings.Contains(c, mark) || m.snap.Test.Metrics != nil {
+		t.Errorf("the new ensemble's problem built (phase %d): the old ensemble's point is drawn:\n%s", m.phase, c)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	if c := curve(m); !m.gate.isPaused() || !strings.Contains(c, mark) || m.snapRun.w.e != m.w.e {
+		t.Errorf("the new ensemble's first step, paused: no current point of it:\n%s", c)
+	}
+}

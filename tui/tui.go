@@ -233,7 +233,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		if m.w.e != msg.w.e {
-			m.best = nil // of another ensemble
+			// Of another ensemble: its cascade is not drawn over the new
+			// baselines (◆), kept or saved; the panes show none until the
+			// new run's first step, as after a load.
+			m.best = nil
+			m.snap, m.snapRun = cronus.Snapshot{}, runInfo{}
 		}
 		m.w = msg.w
 		m.w.groupSizes = groupSizes(m.w.costs.Cost)
