@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -754,7 +755,7 @@ func (a *absentFlag) Set(s string) error {
 	case "missing":
 		*a = true
 	default:
-		return fmt.Errorf("want zero or missing")
+		return errors.New("must be zero or missing")
 	}
 	return nil
 }
@@ -813,7 +814,7 @@ func (k *treesFlag) Set(s string) error {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return fmt.Errorf("want a number of trees >= 0, or all")
+		return errors.New("must be a number of trees >= 0, or all")
 	}
 	*k = treesFlag(n)
 	return nil

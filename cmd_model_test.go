@@ -272,7 +272,7 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"eval", "--data", "builtin:mq2008/test"}, 2, "exactly one of --model FILE, --scores FILE and --cascade FILE"},
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test"}, 1, bad + `:2: score "x" is not a number`},
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test"}, 1, bad},
-		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test", "--trees", "-1"}, 2, `invalid value "-1" for flag -trees: want a number of trees >= 0, or all`},
+		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test", "--trees", "-1"}, 2, `--trees: must be a number of trees >= 0, or all, got "-1"`},
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test", "--json", "--out", "-"}, 2, "--json prints the report on standard output"},
 		{[]string{"import", "--from", "catboost", "m.txt", "--out", "x.json"}, 2, "--from must be lightgbm, xgboost or ranklib"},
 		{[]string{"import", "--from", "ranklib", "--libsvm-indices", "m.txt", "--out", "x.json"}, 2, "--libsvm-indices applies to --from xgboost only"},
@@ -415,7 +415,7 @@ func TestPredictAbsentMissing(t *testing.T) {
 		t.Errorf("eval --scores --absent: exit %d %q", code, errOut)
 	}
 	if code, _, errOut := runCLI(t, "predict", "--model", model, "--data", data, "--absent", "nan"); code != 2 ||
-		!strings.Contains(errOut, "want zero or missing") {
+		!strings.Contains(errOut, `--absent: must be zero or missing, got "nan"`) {
 		t.Errorf("--absent nan: exit %d %q", code, errOut)
 	}
 }

@@ -170,7 +170,7 @@ func (t *threadsFlag) String() string { return strconv.Itoa(int(*t)) }
 func (t *threadsFlag) Set(s string) error {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 || n > maxThreads {
-		return fmt.Errorf("want a whole number of threads from 1 to %d, or 0 for one per core", maxThreads)
+		return fmt.Errorf("must be a whole number of threads from 1 to %d, or 0 for one per core", maxThreads)
 	}
 	*t = threadsFlag(n)
 	return nil
@@ -218,14 +218,16 @@ func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
 	}
 }
 
-// badFlagValue matches the flag package's refusal of a value that its own
-// integer, number or boolean flags cannot parse, whose reason is only
-// "parse error" or "value out of range".
-var badFlagValue = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:]+): (parse error|value out of range)$`)
+// badFlagValue matches the flag package's refusal of a value: the reason is
+// "parse error" or "value out of range" from its own integer, number and
+// boolean flags, or the error of a Set of this package's (threadsFlag,
+// treesFlag, absentFlag), which says what the flag takes ("must be …").
+var badFlagValue = regexp.MustCompile(`(?s)^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:]+): (.*)$`)
 
-// flagValueMessage says what a flag takes when the flag package refused its
-// value with a bare "parse error" (`--seed: must be a non-negative integer,
-// got "-1"`); other errors keep their text.
+// flagValueMessage words the flag package's refusal of a value as the
+// command line's other flag errors: the flag, what it takes, the value
+// (`--seed: must be a non-negative integer, got "-1"`, where the flag
+// package says only "parse error"); other errors keep their text.
 func flagValueMessage(fs *flag.FlagSet, err error) string {
 	m := badFlagValue.FindStringSubmatch(err.Error())
 	if m == nil {
@@ -234,6 +236,9 @@ func flagValueMessage(fs *flag.FlagSet, err error) string {
 	f := fs.Lookup(m[2])
 	if f == nil {
 		return err.Error()
+	}
+	if m[3] != "parse error" && m[3] != "value out of range" {
+		return fmt.Sprintf("--%s: %s, got %s", f.Name, m[3], m[1])
 	}
 	g, ok := f.Value.(flag.Getter)
 	if !ok {

@@ -88,6 +88,12 @@ func TestFlagValueErrors(t *testing.T) {
 		{[]string{"train", "--l2", "1e999", "--out", "m.json"}, `--l2: must be a number of magnitude at most 1.7976931348623157e+308, got "1e999"`},
 		{[]string{"inspect", "--json=maybe", "builtin:mq2008/test"}, `--json: must be true or false, got "maybe"`},
 		{[]string{"gen", "--seed", "\x01", "--out", "x.txt"}, `--seed: must be a non-negative integer, got "\x01"`},
+		// This package's own flag values, which the flag package reported
+		// in its words ("invalid value \"-1\" for flag -threads: …").
+		{[]string{"inspect", "--threads", "-1", "builtin:mq2008/test"}, `--threads: must be a whole number of threads from 1 to 1024, or 0 for one per core, got "-1"`},
+		{[]string{"train", "--threads=two", "--out", "m.json"}, `--threads: must be a whole number of threads from 1 to 1024, or 0 for one per core, got "two"`},
+		{[]string{"predict", "--trees", "-1", "--data", "d"}, `--trees: must be a number of trees >= 0, or all, got "-1"`},
+		{[]string{"eval", "--absent", "nan", "--data", "d"}, `--absent: must be zero or missing, got "nan"`},
 	}
 	for _, c := range cases {
 		code, out, errOut := runCLI(t, c.args...)
@@ -330,7 +336,7 @@ func TestThreadsFlag(t *testing.T) {
 		}
 	}
 	for _, v := range []string{"-1", "1025", "two"} {
-		if code, _, errOut := runCLI(t, "inspect", "--threads", v, "builtin:mq2008/test"); code != 2 || !strings.Contains(errOut, "want a whole number of threads from 1 to 1024") {
+		if code, _, errOut := runCLI(t, "inspect", "--threads", v, "builtin:mq2008/test"); code != 2 || !strings.Contains(errOut, "--threads: must be a whole number of threads from 1 to 1024") {
 			t.Errorf("--threads %s: exit %d %q", v, code, errOut)
 		}
 	}
