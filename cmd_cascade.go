@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -90,9 +91,26 @@ func (cf *cascadeFlags) rhoGrid(fs *flag.FlagSet) ([]float64, error) {
 	return rhos, nil
 }
 
-// check refuses missing, out-of-range and contradictory flags; fs must be
+// cascadeRanges are the ranges of the numeric flags of cascade and sweep,
+// as cronus.Params.Validate and cronus.Targets.Validate check them.
+var cascadeRanges = []flagRange{
+	atLeast("stages", 1),
+	between("epsilon", 0, 1, "()"),
+	between("sigma", 0, cronus.MaxSigma, "(]"),
+	atLeast("delta", 1),
+	between("stage-cap", 0, 1, "[]"),
+	between("rho1", 0, cronus.MaxRho, "[]"),
+	between("rhoK", 0, cronus.MaxRho, "[]"),
+	finite("relevant", math.Inf(-1)),
+	finite("pos-weight", 0),
+	finite("neg-weight", 0),
+	finite("neg-multiply", 0),
+}
+
+// check refuses missing, out-of-range and contradictory flags, the ranges
+// of the command's own flags (more) with the shared ones; fs must be
 // parsed (a flag left at its default is not given).
-func (cf *cascadeFlags) check(fs *flag.FlagSet) error {
+func (cf *cascadeFlags) check(fs *flag.FlagSet, more ...flagRange) error {
 	explicit := explicitFlags(fs)
 	var rhoFlags []string
 	for _, name := range []string{"rho1", "rhoK"} {
@@ -117,6 +135,9 @@ func (cf *cascadeFlags) check(fs *flag.FlagSet) error {
 		return usageError{"--cycles must be >= 0"}
 	case !data.ValidCost(cf.treeCost):
 		return usageError{fmt.Sprintf("--tree-cost must be a number from 0 to %g", data.MaxCost)}
+	}
+	if err := checkRanges(fs, slices.Concat(cascadeRanges, more)...); err != nil {
+		return err
 	}
 	if err := cf.tg.Validate(); err != nil {
 		return usageError{err.Error()}
@@ -387,7 +408,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			cf.par.K = len(warm.Stages)
 		}
 	}
-	if err := cf.check(fs); err != nil {
+	if err := cf.check(fs, between("lambda", 0, cronus.MaxLambda, "[]")); err != nil {
 		return err
 	}
 	if err := checkOutputs(append(cf.inputs(), cf.warm), *out, *traceF, *curve); err != nil {

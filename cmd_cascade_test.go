@@ -160,14 +160,6 @@ func TestCascadeErrors(t *testing.T) {
 	}{
 		{[]string{"cascade", "--out", "c.json"}, "--model, --train, --valid and --costs are required"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c"}, "--out FILE is required"},
-		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--epsilon", "1.5"}, "ε must be in (0, 1)"},
-		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--stages", "0"}, "K must be at least 1"},
-		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--sigma", "-1"}, "σ must be in (0, 10]"},
-		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambda", "1e308"}, "λ must be in [0, 100]"},
-		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--pos-weight", "-1"}, "ω⁺ (the weight of positives) must be a finite number > 0"}, // panicked
-		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--neg-weight", "NaN"}, "ω⁻ (the weight of negatives) must be"},
-		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--neg-multiply", "0"}, "the negatives' multiplier must be"},
-		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--relevant", "Inf"}, "the relevance threshold must be a finite number"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--tree-cost", "Inf"}, "--tree-cost must be a number from 0 to 1e+15"},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--tree-cost", "1e308"}, "--tree-cost must be a number from 0 to 1e+15"}, // panicked
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rule", "best"}, "--rule must be global or top-m"},

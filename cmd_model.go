@@ -71,6 +71,25 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// trainRanges are the ranges of train's numeric flags, as
+// boost.Params.Validate and tree.GrowParams.Validate check them.
+var trainRanges = []flagRange{
+	atLeast("trees", 1),
+	atLeast("leaves", 2),
+	between("learning-rate", 0, 1, "(]"),
+	atLeast("max-depth", 0),
+	atLeast("min-docs", 1),
+	atLeast("min-hessian", 0),
+	atLeast("l2", 0),
+	between("row-sample", 0, 1, "(]"),
+	between("col-sample", 0, 1, "(]"),
+	between("max-bins", 2, data.MaxBins, "[]"),
+	atLeast("early-stop", 0),
+	atLeast("truncation", 1),
+	greaterThan("sigma", 0),
+	atLeast("pair-sample", 0),
+}
+
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train", stdout)
 	trainF := fs.String("train", "", "training data `FILE` (required)")
@@ -107,6 +126,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var err error
 	if p.Metric, err = metric.Parse(*metricF); err != nil {
 		return usageError{err.Error()}
+	}
+	if err := checkRanges(fs, trainRanges...); err != nil {
+		return err
 	}
 	if err := p.Validate(); err != nil {
 		return usageError{err.Error()}

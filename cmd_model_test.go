@@ -256,7 +256,6 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"train", "--train", "builtin:mq2008/train"}, 2, "--out FILE is required"},
 		{[]string{"train", "--out", "m.json"}, 2, "--train FILE is required"},
 		{[]string{"train", "--train", "builtin:mq2008/train", "--objective", "ranknet", "--out", "m.json"}, 2, `unknown objective "ranknet"`},
-		{[]string{"train", "--train", "builtin:mq2008/train", "--leaves", "1", "--out", "m.json"}, 2, "leaves must be at least 2"},
 		{[]string{"train", "--train", "builtin:mq2008/train", "--metric", "ndcg@0", "--out", "m.json"}, 2, "ndcg@0"},
 		// LambdaMART's flags where they would be ignored (accepted before).
 		{[]string{"train", "--train", "builtin:mq2008/train", "--objective", "regression", "--sigma", "2", "--out", filepath.Join(dir, "m.json")}, 2, "--sigma and --objective regression conflict: --sigma applies to --objective lambdarank only"},

@@ -270,6 +270,88 @@ func flagValueMessage(fs *flag.FlagSet, err error) string {
 	return fmt.Sprintf("--%s: must be %s, got %s", f.Name, want, m[1])
 }
 
+// flagRange is the range of a numeric flag's values that the engine
+// accepts for the parameter the flag sets. The command line checks it
+// before the engine does, so that the error names the flag typed
+// (`--stages: must be at least 1, got 0`), not the engine's parameter
+// ("K must be at least 1"); the engine's own check stays, for library
+// users and the workbench.
+type flagRange struct {
+	name     string
+	lo, hi   float64 // the bounds; ±Inf for none
+	brackets string  // "[]", "(]", "[)" or "()": whether lo and hi are refused
+}
+
+// atLeast is the range [lo, +Inf].
+func atLeast(name string, lo float64) flagRange { return flagRange{name, lo, math.Inf(1), "[]"} }
+
+// greaterThan is the range (lo, +Inf].
+func greaterThan(name string, lo float64) flagRange { return flagRange{name, lo, math.Inf(1), "(]"} }
+
+// between is the range from lo to hi, brackets saying which bounds are in
+// it, as in interval notation ("(]": lo < v <= hi).
+func between(name string, lo, hi float64, brackets string) flagRange {
+	return flagRange{name, lo, hi, brackets}
+}
+
+// finite is the range of finite numbers greater than lo (-Inf: any).
+func finite(name string, lo float64) flagRange { return flagRange{name, lo, math.Inf(1), "()"} }
+
+// ok reports whether v is in the range; NaN never is.
+func (r flagRange) ok(v float64) bool {
+	return (v > r.lo || r.brackets[0] == '[' && v == r.lo) && (v < r.hi || r.brackets[1] == ']' && v == r.hi)
+}
+
+// want says what the range takes, after "must be".
+func (r flagRange) want() string {
+	if !math.IsInf(r.hi, 1) {
+		return fmt.Sprintf("in %c%g, %g%c", r.brackets[0], r.lo, r.hi, r.brackets[1])
+	}
+	var s string
+	switch {
+	case math.IsInf(r.lo, -1):
+		return "a finite number"
+	case r.brackets[0] == '(':
+		s = fmt.Sprintf("greater than %g", r.lo)
+	default:
+		s = fmt.Sprintf("at least %g", r.lo)
+	}
+	if r.brackets[1] == ')' {
+		s = "a finite number " + s
+	}
+	return s
+}
+
+// checkRanges refuses the first flag of rs given on the command line with
+// a value out of its range; fs must be parsed. A flag left out is not
+// checked: its default is in range, and a command may have set it from a
+// file (cascade --warm).
+func checkRanges(fs *flag.FlagSet, rs ...flagRange) error {
+	given := explicitFlags(fs)
+	for _, r := range rs {
+		f := fs.Lookup(r.name)
+		if f == nil {
+			panic("checkRanges: no flag --" + r.name)
+		}
+		if !given[r.name] {
+			continue
+		}
+		var v float64
+		switch x := f.Value.(flag.Getter).Get().(type) {
+		case int:
+			v = float64(x)
+		case float64:
+			v = x
+		default:
+			panic(fmt.Sprintf("checkRanges: --%s is a %T flag", r.name, x))
+		}
+		if !r.ok(v) {
+			return usageError{fmt.Sprintf("--%s: must be %s, got %s", r.name, r.want(), f.Value)}
+		}
+	}
+	return nil
+}
+
 // onceEach refuses a flag given twice: Go's flag package would keep the
 // last value and LightGBM's command line the first, so a repeated flag is
 // a mistake whichever a user expects. Unknown flags (and --help) are left

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -100,6 +101,78 @@ func TestFlagValueErrors(t *testing.T) {
 		first, _, _ := strings.Cut(errOut, "\n")
 		if code != 2 || out != "" || first != "cronus "+c.args[0]+": "+c.want {
 			t.Errorf("cronus %q: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
+// TestFlagRangeErrors: a number out of the range the engine takes for the
+// parameter a flag sets is refused in terms of the flag, before any file
+// is read (it said "K must be at least 1 (got 0)" for --stages 0), and
+// the values at the edges of the ranges pass the checks.
+func TestFlagRangeErrors(t *testing.T) {
+	train := []string{"train", "--train", "none.txt", "--out", filepath.Join(t.TempDir(), "m.json")}
+	cascade := []string{"cascade", "--model", "none.json", "--train", "t", "--valid", "v", "--costs", "c", "--out", filepath.Join(t.TempDir(), "c.json")}
+	sweep := append([]string{"sweep"}, cascade[1:]...)
+	with := func(cmd []string, flags ...string) []string { return append(slices.Clip(cmd), flags...) }
+	bad := []struct {
+		args []string
+		want string
+	}{
+		{with(train, "--trees", "0"), "--trees: must be at least 1, got 0"},
+		{with(train, "--leaves", "1"), "--leaves: must be at least 2, got 1"},
+		{with(train, "--learning-rate", "0"), "--learning-rate: must be in (0, 1], got 0"},
+		{with(train, "--learning-rate", "1.5"), "--learning-rate: must be in (0, 1], got 1.5"},
+		{with(train, "--max-depth", "-1"), "--max-depth: must be at least 0, got -1"},
+		{with(train, "--min-docs", "0"), "--min-docs: must be at least 1, got 0"},
+		{with(train, "--min-hessian", "-0.5"), "--min-hessian: must be at least 0, got -0.5"},
+		{with(train, "--l2", "NaN"), "--l2: must be at least 0, got NaN"},
+		{with(train, "--row-sample", "0"), "--row-sample: must be in (0, 1], got 0"},
+		{with(train, "--col-sample", "1.01"), "--col-sample: must be in (0, 1], got 1.01"},
+		{with(train, "--max-bins", "1"), "--max-bins: must be in [2, 255], got 1"},
+		{with(train, "--max-bins", "256"), "--max-bins: must be in [2, 255], got 256"},
+		{with(train, "--early-stop", "-1"), "--early-stop: must be at least 0, got -1"},
+		{with(train, "--truncation", "0"), "--truncation: must be at least 1, got 0"},
+		{with(train, "--sigma", "0"), "--sigma: must be greater than 0, got 0"},
+		{with(train, "--pair-sample", "-2"), "--pair-sample: must be at least 0, got -2"},
+		{with(cascade, "--stages", "0"), "--stages: must be at least 1, got 0"},
+		{with(sweep, "--stages", "-3"), "--stages: must be at least 1, got -3"},
+		{with(cascade, "--lambda", "1e308"), "--lambda: must be in [0, 100], got 1e+308"},
+		{with(cascade, "--lambda", "-0.1"), "--lambda: must be in [0, 100], got -0.1"},
+		{with(cascade, "--epsilon", "1"), "--epsilon: must be in (0, 1), got 1"},
+		{with(cascade, "--sigma", "10.5"), "--sigma: must be in (0, 10], got 10.5"},
+		{with(sweep, "--sigma", "0"), "--sigma: must be in (0, 10], got 0"},
+		{with(cascade, "--delta", "0.9"), "--delta: must be at least 1, got 0.9"},
+		{with(cascade, "--stage-cap", "1.5"), "--stage-cap: must be in [0, 1], got 1.5"},
+		{with(cascade, "--rho1", "-1"), "--rho1: must be in [0, 100], got -1"},
+		{with(sweep, "--rhoK", "101"), "--rhoK: must be in [0, 100], got 101"},
+		{with(cascade, "--relevant", "Inf"), "--relevant: must be a finite number, got +Inf"},
+		{with(cascade, "--pos-weight", "-1"), "--pos-weight: must be a finite number greater than 0, got -1"},
+		{with(sweep, "--neg-weight", "NaN"), "--neg-weight: must be a finite number greater than 0, got NaN"},
+		{with(cascade, "--neg-multiply", "0"), "--neg-multiply: must be a finite number greater than 0, got 0"},
+		{with(cascade, "--neg-multiply", "Inf"), "--neg-multiply: must be a finite number greater than 0, got +Inf"},
+	}
+	for _, c := range bad {
+		code, out, errOut := runCLI(t, c.args...)
+		first, _, _ := strings.Cut(errOut, "\n")
+		if code != 2 || out != "" || first != "cronus "+c.args[0]+": "+c.want {
+			t.Errorf("cronus %q: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errOut, c.want)
+		}
+	}
+	// The edges the engine takes pass the checks and fail on the missing
+	// training data or model.
+	for _, args := range [][]string{
+		with(train, "--trees", "1", "--leaves", "2", "--learning-rate", "1", "--max-depth", "0", "--min-docs", "1",
+			"--min-hessian", "0", "--l2", "0", "--row-sample", "1", "--col-sample", "1e-9", "--max-bins", "2", "--early-stop", "0",
+			"--truncation", "1", "--sigma", "1e-9"),
+		with(train, "--max-bins", "255", "--l2", "Inf", "--min-hessian", "Inf", "--sigma", "Inf"),
+		with(train, "--pair-sample", "0"),
+		with(cascade, "--stages", "1", "--lambda", "0", "--epsilon", "1e-9", "--sigma", "10", "--delta", "1", "--stage-cap", "0",
+			"--rho1", "0", "--rhoK", "100", "--relevant", "-5", "--pos-weight", "1e-300", "--neg-weight", "1e300", "--neg-multiply", "1e-9"),
+		with(cascade, "--lambda", "100", "--epsilon", "0.999", "--sigma", "1e-9", "--stage-cap", "1", "--delta", "Inf"),
+		with(sweep, "--rho1", "100", "--rhoK", "0", "--relevant", "-1e300"),
+	} {
+		if code, _, errOut := runCLI(t, args...); code != 1 || !strings.Contains(errOut, "none.") {
+			t.Errorf("cronus %q: exit %d, stderr %q; want exit 1 on the missing file", args, code, errOut)
 		}
 	}
 }
