@@ -98,10 +98,7 @@ func (p *lgbParser) parse() (*Ensemble, map[string]any, error) {
 	if len(p.lines) == 0 || strings.TrimSpace(p.lines[0]) != "tree" {
 		first := ""
 		if len(p.lines) > 0 {
-			first = p.lines[0]
-		}
-		if len(first) > 40 {
-			first = first[:40] + "..."
+			first = short(p.lines[0])
 		}
 		return nil, nil, p.errorf(1, "not a LightGBM text model (first line %q, want \"tree\")", first)
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 const testNumFeatures = 46
@@ -502,6 +503,10 @@ func TestImportLightGBMErrors(t *testing.T) {
 	}{
 		{"empty", "", name + ":1: not a LightGBM text model"},
 		{"not a model", "hello\nworld\n", name + `:1: not a LightGBM text model (first line "hello", want "tree")`},
+		// A long first line is cut at a character, not in one (it read
+		// "模型模型模型模型模型模型模\xe5...").
+		{"long first line", strings.Repeat("模型", 20) + "\ntree\n", name + `:1: not a LightGBM text model (first line "模型模型模型模型模型模型模...", want "tree")`},
+		{"long first line, 2-byte", "a" + strings.Repeat("ü", 30), name + `:1: not a LightGBM text model (first line "a` + strings.Repeat("ü", 19) + `...", want "tree")`},
 		{"no trees", orig[:strings.Index(orig, "Tree=0\n")] + "end of trees\n",
 			name + ":" + strconv.Itoa(strings.Count(orig[:strings.Index(orig, "Tree=0\n")], "\n")+1) + ": the model has no trees"},
 		{"too many features", strings.Replace(orig, "max_feature_idx=46", "max_feature_idx=10000001", 1),
@@ -559,7 +564,7 @@ func TestImportLightGBMErrors(t *testing.T) {
 			name + ":3: unexpected end of file after 0 trees, no \"end of trees\" line (truncated?)"},
 	} {
 		_, _, err := ImportLightGBM(strings.NewReader(c.src), name)
-		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), name+":") {
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), name+":") || !utf8.ValidString(err.Error()) {
 			t.Errorf("%s: error %v, want %q", c.what, err, c.want)
 		}
 	}
