@@ -252,13 +252,22 @@ func encodeModel(m *Model) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// EncodeModel checks m and returns its JSON: the header indented, one line
-// per tree, without a final newline. Every line after the first starts with
-// prefix, so that a model can be embedded in another indented JSON document
-// (as a cascade file embeds its ensemble).
+// errNoTrees refuses a model of no trees, which scores every document the
+// same, in reading and in writing: neither train (--trees at least 1) nor
+// import (which refuses an empty model) makes one.
+var errNoTrees = errors.New(`the model has no trees: a model file lists at least one in "trees"`)
+
+// EncodeModel checks m (it refuses a model of no trees, as ReadModel does)
+// and returns its JSON: the header indented, one line per tree, without a
+// final newline. Every line after the first starts with prefix, so that a
+// model can be embedded in another indented JSON document (as a cascade
+// file embeds its ensemble).
 func EncodeModel(m *Model, prefix string) ([]byte, error) {
 	if err := m.checkHeader(); err != nil {
 		return nil, err
+	}
+	if len(m.Trees) == 0 {
+		return nil, errNoTrees
 	}
 	if _, err := m.Ensemble(); err != nil {
 		return nil, err
@@ -368,11 +377,8 @@ func parseModel(data []byte) (*Model, error) {
 	if err := json.Unmarshal(data, m); err != nil {
 		return nil, jsonError(data, err)
 	}
-	// Neither train (--trees at least 1) nor import (which refuses an
-	// empty model) writes one; an ensemble of none scores every document
-	// the same.
 	if len(m.Trees) == 0 {
-		return nil, errors.New(`the model has no trees: a model file lists at least one in "trees"`)
+		return nil, errNoTrees
 	}
 	if _, err := m.Ensemble(); err != nil {
 		return nil, err

@@ -70,9 +70,22 @@ func TestWriteModelLayout(t *testing.T) {
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
 		t.Errorf("mode %v, %v; want 0644", fi.Mode(), err)
 	}
-	empty := &Ensemble{NumFeatures: 3, Objective: "regression"}
-	if b, err := encodeModel(NewModel(empty, "", nil)); err != nil || !strings.HasSuffix(string(b), "\"trees\": []\n}\n") {
-		t.Errorf("empty ensemble: %s, %v", b, err)
+}
+
+// TestEncodeModelNoTrees: a model of no trees, which ReadModel refuses, is
+// not written either (EncodeModel wrote `"trees": []`).
+func TestEncodeModelNoTrees(t *testing.T) {
+	empty := NewModel(&Ensemble{NumFeatures: 3, Objective: "regression"}, "cronus", nil)
+	const want = `the model has no trees: a model file lists at least one in "trees"`
+	if b, err := EncodeModel(empty, ""); err == nil || err.Error() != want {
+		t.Errorf("EncodeModel: %q, %v; want the error %q", b, err, want)
+	}
+	path := filepath.Join(t.TempDir(), "m.json")
+	if err := WriteModel(path, empty); err == nil || err.Error() != path+": "+want {
+		t.Errorf("WriteModel: %v; want the error %q", err, path+": "+want)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("WriteModel left %s behind (%v)", path, err)
 	}
 }
 
