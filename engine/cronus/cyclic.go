@@ -759,6 +759,7 @@ func pruneTrees(pr *Problem, st *State, k int) {
 	cur := pr.objectiveWith(st, scores, prot).Total
 	trial := slices.Clone(scores)
 	buf := make([]float32, pr.Train.N)
+	touched := make([]bool, len(st.Stages)) // stages whose weights changed
 	changed := false
 	for _, t := range cands {
 		col := pr.Train.Col(t, buf)
@@ -778,6 +779,9 @@ func pruneTrees(pr *Problem, st *State, k int) {
 		if v := pr.objectiveWith(st, trial, prot).Total; v <= cur {
 			cur, changed = v, true
 			copy(scores, trial)
+			for j, b := range old {
+				touched[j] = touched[j] || b != 0
+			}
 			continue
 		}
 		for j, b := range old {
@@ -788,14 +792,20 @@ func pruneTrees(pr *Problem, st *State, k int) {
 		st.D = append(st.D[:0], savedD...)
 		return
 	}
-	// The scores afresh (the incremental ones differ in the last bits), and
-	// the protected sets again.
-	st.scores = nil
-	if after := pr.Objective(st).Total; after > before {
-		for j := range st.Stages {
-			copy(st.Stages[j].Beta, saved[j])
+	// The scores of the stages changed afresh (the incremental ones differ
+	// in the last bits), and the protected sets again.
+	for j, tj := range touched {
+		if tj {
+			st.scores[j] = nil
 		}
-		st.scores = nil
+	}
+	if after := pr.Objective(st).Total; after > before {
+		for j, tj := range touched {
+			if tj {
+				copy(st.Stages[j].Beta, saved[j])
+				st.scores[j] = nil
+			}
+		}
 		pr.Objective(st)
 	}
 }
