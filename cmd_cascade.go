@@ -92,8 +92,12 @@ func (cf *cascadeFlags) rhoGrid(fs *flag.FlagSet) ([]float64, error) {
 }
 
 // cascadeRanges are the ranges of the numeric flags of cascade and sweep,
-// as cronus.Params.Validate and cronus.Targets.Validate check them.
+// as cronus.Params.Validate, cronus.Targets.Validate and cronus.NewProblem
+// (the tree cost) check them.
 var cascadeRanges = []flagRange{
+	atLeast("top-m", 1),
+	atLeast("cycles", 0),
+	between("tree-cost", 0, data.MaxCost, "[]"),
 	atLeast("stages", 1),
 	between("epsilon", 0, 1, "()"),
 	between("sigma", 0, cronus.MaxSigma, "(]"),
@@ -123,18 +127,12 @@ func (cf *cascadeFlags) check(fs *flag.FlagSet, more ...flagRange) error {
 		return usageError{"--model, --train, --valid and --costs are required"}
 	case cf.rule != cronus.RuleGlobal && cf.rule != cronus.RuleTopM:
 		return usageError{"--rule must be global or top-m"}
-	case cf.rule == cronus.RuleTopM && cf.topM < 1:
-		return usageError{"--top-m must be at least 1"}
 	case cf.rule == cronus.RuleGlobal && explicit["top-m"]:
 		return usageError{"--top-m and --rule global conflict: --top-m applies to --rule top-m; under global a document exits on its score alone"}
 	case explicit["rhos"] && len(rhoFlags) > 0:
 		// Either ρ is chosen from the grid or it is given; the one given
 		// would be dropped without a word.
 		return usageError{fmt.Sprintf("--rhos conflicts with %s: give the ρ grid to choose from (--rhos) or the ρ to use (--rho1, --rhoK), not both", strings.Join(rhoFlags, " and "))}
-	case cf.cycles < 0:
-		return usageError{"--cycles must be >= 0"}
-	case !data.ValidCost(cf.treeCost):
-		return usageError{fmt.Sprintf("--tree-cost must be a number from 0 to %g", data.MaxCost)}
 	}
 	if err := checkRanges(fs, slices.Concat(cascadeRanges, more)...); err != nil {
 		return err
@@ -625,10 +623,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	if *exitEvery < 1 {
-		return usageError{fmt.Sprintf("--exit-every must be at least 1 (got %d)", *exitEvery)}
-	}
-	if err := cf.check(fs); err != nil {
+	if err := cf.check(fs, atLeast("exit-every", 1)); err != nil {
 		return err
 	}
 	if err := checkPlot(*plot); err != nil {

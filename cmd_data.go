@@ -132,6 +132,15 @@ func FormatSummary(s data.Summary, costName string) string {
 	return b.String()
 }
 
+// genRanges are the ranges of gen's numeric flags, as
+// data.SynthOptions.Validate checks them (but for --features 0, which it
+// takes as the default).
+var genRanges = []flagRange{
+	atLeast("queries", 1),
+	between("docs-per-query", 1, data.MaxSynthDocsPerQuery, "[]"),
+	between("features", 1, data.MaxSynthFeatures, "[]"),
+}
+
 func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("gen", stdout)
 	var o data.SynthOptions
@@ -149,8 +158,9 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *out == "" {
 		return usageError{"--out FILE is required"}
 	}
-	if o.Features < 1 { // 0 would be the library's default, 136, reported as 0
-		return usageError{fmt.Sprintf("--features must be at least 1 (got %d)", o.Features)}
+	// --features 0 would be the library's default, 136, reported as 0.
+	if err := checkRanges(fs, genRanges...); err != nil {
+		return err
 	}
 	if err := checkOutputs([]string{*costsFlag}, *out); err != nil {
 		return err

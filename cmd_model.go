@@ -517,14 +517,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{"--data FILE is required"}
 	case countSet(*modelF, *scoresF, *cascadeF) != 1:
 		return usageError{"give exactly one of --model FILE, --scores FILE and --cascade FILE"}
-	case !(*relevant > 0) || math.IsInf(*relevant, 1):
-		// 0 would be every document of 0-4 data, and metric.Options takes
-		// it as the default 1; a label ≤ 0 is never relevant anyway.
-		return usageError{"--relevant must be a finite number > 0 (a label <= 0 is never relevant)"}
-	case !data.ValidCost(*treeCost):
-		return usageError{fmt.Sprintf("--tree-cost must be a number from 0 to %g", data.MaxCost)}
 	case *tag == "" || strings.ContainsAny(*tag, " \t\n\r"):
 		return usageError{fmt.Sprintf("--tag %q: a TREC run tag is one word, without blanks", *tag)}
+	}
+	// --relevant 0 would be every document of 0-4 data, and metric.Options
+	// takes it as the default 1; a label ≤ 0 is never relevant anyway.
+	if err := checkRanges(fs, finite("relevant", 0), between("tree-cost", 0, data.MaxCost, "[]")); err != nil {
+		return err
 	}
 	if *modelF == "" {
 		// They shape a model's scores and cost; a cascade brings its own.

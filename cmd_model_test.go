@@ -330,10 +330,10 @@ func TestCommandInputChecks(t *testing.T) {
 		{[]string{"eval", "--model", model, "--data", test, "--run", model}, 2, model + " is both an input and an output"},
 		{[]string{"eval", "--model", model, "--data", test, "--run", filepath.Join(dir, "x"), "--per-query", filepath.Join(dir, "x")}, 2, "is given as two outputs"},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", filepath.Join(dir, "c.svg"), "--plot", filepath.Join(dir, "c.svg")}, 2, "is given as two outputs"},
-		{[]string{"eval", "--model", model, "--data", test, "--relevant", "-1"}, 2, "--relevant must be a finite number > 0"}, // panicked
-		{[]string{"eval", "--model", model, "--data", test, "--relevant", "0"}, 2, "--relevant must be a finite number > 0"},  // was taken as 1
-		{[]string{"eval", "--model", model, "--data", test, "--tree-cost", "NaN"}, 2, "--tree-cost must be a number from 0 to 1e+15"},
-		{[]string{"eval", "--model", model, "--data", test, "--tree-cost", "1e308", "--json"}, 2, "--tree-cost must be a number from 0 to 1e+15"}, // an infinite cost: no JSON, exit 1
+		{[]string{"eval", "--model", model, "--data", test, "--relevant", "-1"}, 2, "--relevant: must be a finite number greater than 0, got -1"}, // panicked
+		{[]string{"eval", "--model", model, "--data", test, "--relevant", "0"}, 2, "--relevant: must be a finite number greater than 0, got 0"},   // was taken as 1
+		{[]string{"eval", "--model", model, "--data", test, "--tree-cost", "NaN"}, 2, "--tree-cost: must be in [0, 1e+15], got NaN"},
+		{[]string{"eval", "--model", model, "--data", test, "--tree-cost", "1e308", "--json"}, 2, "--tree-cost: must be in [0, 1e+15], got 1e+308"}, // an infinite cost: no JSON, exit 1
 		{[]string{"eval", "--model", model, "--data", test, "--tag", "a b", "--run", filepath.Join(dir, "r")}, 2, `--tag "a b": a TREC run tag is one word`},
 		{[]string{"eval", "--cascade", "c.json", "--data", test, "--trees", "5"}, 2, "--trees applies to --model only"},
 		{[]string{"eval", "--scores", scores, "--data", test}, 1, scores + `:3: score "NaN" is not a finite number`},

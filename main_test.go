@@ -43,15 +43,15 @@ func TestCLIUsage(t *testing.T) {
 		{[]string{"inspect", "a", "b"}, 2, "", "expected one data FILE"},
 		{[]string{"inspect", "--nope", "builtin:mq2008/test"}, 2, "", "flag provided but not defined: -nope"},
 		{[]string{"gen", "--queries", "5"}, 2, "", "--out FILE is required"},
-		{[]string{"gen", "--queries", "0", "--out", "x.txt"}, 2, "", "--queries must be at least 1"},
-		{[]string{"gen", "--features", "0", "--out", "x.txt"}, 2, "", "--features must be at least 1 (got 0)"}, // wrote 136, said 0
+		{[]string{"gen", "--queries", "0", "--out", "x.txt"}, 2, "", "--queries: must be at least 1, got 0"},
+		{[]string{"gen", "--features", "0", "--out", "x.txt"}, 2, "", "--features: must be in [1, 99999], got 0"}, // wrote 136, said 0
 		{[]string{"gen", "--queries", "x", "--out", "x.txt"}, 2, "", `--queries: must be an integer, got "x"`},
 		// A flag given twice is refused, in any spelling, before any work.
 		{[]string{"gen", "--queries", "5", "--out", "/no-such-dir/x.txt", "-queries=6"}, 2, "", "flag --queries given twice"},
 		{[]string{"eval", "--metrics", "ndcg@10", "--data", "d", "--scores", "s", "--metrics", "p@5"}, 2, "", "flag --metrics given twice"},
 		{[]string{"inspect", "--json", "builtin:mq2008/test", "--json"}, 2, "", "flag --json given twice"},
 		// A value that looks like a flag is a value, and "--" ends the flags.
-		{[]string{"gen", "--out", "--queries", "--queries", "0"}, 2, "", "--queries must be at least 1"},
+		{[]string{"gen", "--out", "--queries", "--queries", "0"}, 2, "", "--queries: must be at least 1, got 0"},
 		{[]string{"inspect", "--json", "--", "--json"}, 1, "", "--json"},
 	}
 	for _, c := range cases {
@@ -113,6 +113,8 @@ func TestFlagRangeErrors(t *testing.T) {
 	train := []string{"train", "--train", "none.txt", "--out", filepath.Join(t.TempDir(), "m.json")}
 	cascade := []string{"cascade", "--model", "none.json", "--train", "t", "--valid", "v", "--costs", "c", "--out", filepath.Join(t.TempDir(), "c.json")}
 	sweep := append([]string{"sweep"}, cascade[1:]...)
+	eval := []string{"eval", "--model", "none.json", "--data", "none.data"}
+	gen := []string{"gen", "--out", filepath.Join(t.TempDir(), "none.d", "g.txt")}
 	with := func(cmd []string, flags ...string) []string { return append(slices.Clip(cmd), flags...) }
 	bad := []struct {
 		args []string
@@ -150,6 +152,19 @@ func TestFlagRangeErrors(t *testing.T) {
 		{with(sweep, "--neg-weight", "NaN"), "--neg-weight: must be a finite number greater than 0, got NaN"},
 		{with(cascade, "--neg-multiply", "0"), "--neg-multiply: must be a finite number greater than 0, got 0"},
 		{with(cascade, "--neg-multiply", "Inf"), "--neg-multiply: must be a finite number greater than 0, got +Inf"},
+		{with(cascade, "--cycles", "-1"), "--cycles: must be at least 0, got -1"},
+		{with(sweep, "--top-m", "0"), "--top-m: must be at least 1, got 0"},
+		{with(cascade, "--tree-cost", "-1"), "--tree-cost: must be in [0, 1e+15], got -1"},
+		{with(sweep, "--tree-cost", "NaN"), "--tree-cost: must be in [0, 1e+15], got NaN"},
+		{with(sweep, "--exit-every", "0"), "--exit-every: must be at least 1, got 0"},
+		{with(eval, "--relevant", "0"), "--relevant: must be a finite number greater than 0, got 0"},
+		{with(eval, "--relevant", "Inf"), "--relevant: must be a finite number greater than 0, got +Inf"},
+		{with(eval, "--tree-cost", "1e16"), "--tree-cost: must be in [0, 1e+15], got 1e+16"},
+		{with(gen, "--queries", "0"), "--queries: must be at least 1, got 0"},
+		{with(gen, "--docs-per-query", "0"), "--docs-per-query: must be in [1, 100000], got 0"},
+		{with(gen, "--docs-per-query", "100001"), "--docs-per-query: must be in [1, 100000], got 100001"},
+		{with(gen, "--features", "-1"), "--features: must be in [1, 99999], got -1"},
+		{with(gen, "--features", "100000"), "--features: must be in [1, 99999], got 100000"},
 	}
 	for _, c := range bad {
 		code, out, errOut := runCLI(t, c.args...)
@@ -170,6 +185,11 @@ func TestFlagRangeErrors(t *testing.T) {
 			"--rho1", "0", "--rhoK", "100", "--relevant", "-5", "--pos-weight", "1e-300", "--neg-weight", "1e300", "--neg-multiply", "1e-9"),
 		with(cascade, "--lambda", "100", "--epsilon", "0.999", "--sigma", "1e-9", "--stage-cap", "1", "--delta", "Inf"),
 		with(sweep, "--rho1", "100", "--rhoK", "0", "--relevant", "-1e300"),
+		with(cascade, "--cycles", "0", "--top-m", "1", "--tree-cost", "0"),
+		with(sweep, "--tree-cost", "1e15", "--exit-every", "1"),
+		with(eval, "--relevant", "1e-9", "--tree-cost", "1e15"),
+		with(gen, "--queries", "1", "--docs-per-query", "1", "--features", "1"),
+		with(gen, "--docs-per-query", "100000", "--features", "99999"),
 	} {
 		if code, _, errOut := runCLI(t, args...); code != 1 || !strings.Contains(errOut, "none.") {
 			t.Errorf("cronus %q: exit %d, stderr %q; want exit 1 on the missing file", args, code, errOut)

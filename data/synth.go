@@ -54,8 +54,8 @@ func MSLRCosts() []float64 { return append([]float64(nil), mslrCosts...) }
 // Limits that keep one query (held in memory while it is written) and one
 // output line to a few hundred megabytes at worst.
 const (
-	maxSynthDocsPerQuery = 100_000
-	maxSynthFeatures     = 99_999
+	MaxSynthDocsPerQuery = 100_000
+	MaxSynthFeatures     = 99_999
 )
 
 // SynthOptions describes a synthetic data set; see WriteSynthetic for its shape.
@@ -85,12 +85,12 @@ func (o SynthOptions) Validate() error {
 		return fmt.Errorf("--queries must be at least 1 (got %d)", o.Queries)
 	case o.DocsPerQuery < 1:
 		return fmt.Errorf("--docs-per-query must be at least 1 (got %d)", o.DocsPerQuery)
-	case o.DocsPerQuery > maxSynthDocsPerQuery:
-		return fmt.Errorf("--docs-per-query must be at most %d (got %d)", maxSynthDocsPerQuery, o.DocsPerQuery)
+	case o.DocsPerQuery > MaxSynthDocsPerQuery:
+		return fmt.Errorf("--docs-per-query must be at most %d (got %d)", MaxSynthDocsPerQuery, o.DocsPerQuery)
 	case o.Features < 0:
 		return fmt.Errorf("--features must be at least 1 (got %d)", o.Features)
-	case o.Features > maxSynthFeatures:
-		return fmt.Errorf("--features must be at most %d (got %d)", maxSynthFeatures, o.Features)
+	case o.Features > MaxSynthFeatures:
+		return fmt.Errorf("--features must be at most %d (got %d)", MaxSynthFeatures, o.Features)
 	}
 	if o.Costs != nil {
 		if len(o.Costs) == 0 {
@@ -308,7 +308,7 @@ func WriteSynthetic(ctx context.Context, w io.Writer, o SynthOptions) (docs int,
 		theta[k] = zSD * normalQuantile(p)
 	}
 
-	// " f:" for every feature (at most 7 bytes, as maxSynthFeatures < 1e5).
+	// " f:" for every feature (at most 7 bytes, as MaxSynthFeatures < 1e5).
 	prefixes := make([]uint64, d)
 	for f := range prefixes {
 		var b [8]byte
