@@ -66,7 +66,7 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	fs.Float64Var(&cf.tg.NegMultiply, "neg-multiply", cf.tg.NegMultiply, "extra factor on ω⁻, in place of replicating negatives")
 	fs.BoolVar(&cf.tg.Graded, "graded", false, "graded targets: a positive's target is 2^(label−r+1) − 1 (1 at the threshold, 3 a grade above, …) instead of the paper's +1")
 	fs.BoolVar(&cf.tg.Distil, "distil", false, "targets are the base ensemble's training scores, standardised, instead of the paper's ±1 from the labels (which still set ω⁺ and ω⁻): the stages learn to reproduce the ensemble's ranking; not with --graded")
-	fs.StringVar(&cf.rule, "rule", cronus.RuleTopM, "exit `rule`: top-m (a query's m best documents at a stage never exit there; the optimiser trains for it; the workbench's rule) or global (the paper: exit when the score < θ_k)")
+	choiceVar(fs, &cf.rule, "rule", cronus.RuleTopM, "exit `rule`: top-m (a query's m best documents at a stage never exit there; the optimiser trains for it; the workbench's rule) or global (the paper: exit when the score < θ_k)", cronus.RuleGlobal, cronus.RuleTopM)
 	fs.IntVar(&cf.topM, "top-m", 5, "documents per query that always go on, under --rule top-m (not with --rule global)")
 	fs.IntVar(&cf.cycles, "cycles", 10, "cycles of the cyclic optimisation (0 = initialisation only)")
 	fs.BoolVar(&cf.joint, "joint-entry", false, "solve each stage's convex problem to its optimum: trees sharing a feature nobody has paid for may enter together (default: each tree must pay the whole feature alone; raises λ_max)")
@@ -125,8 +125,6 @@ func (cf *cascadeFlags) check(fs *flag.FlagSet, more ...flagRange) error {
 	switch {
 	case cf.model == "" || cf.train == "" || cf.valid == "" || cf.costs == "":
 		return usageError{"--model, --train, --valid and --costs are required"}
-	case cf.rule != cronus.RuleGlobal && cf.rule != cronus.RuleTopM:
-		return usageError{"--rule must be global or top-m"}
 	case cf.rule == cronus.RuleGlobal && explicit["top-m"]:
 		return usageError{"--top-m and --rule global conflict: --top-m applies to --rule top-m; under global a document exits on its score alone"}
 	case explicit["rhos"] && len(rhoFlags) > 0:

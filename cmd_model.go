@@ -95,7 +95,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	trainF := fs.String("train", "", "training data `FILE` (required)")
 	validF := fs.String("valid", "", "validation data `FILE`: metric after every tree, early stopping")
 	p := boost.DefaultParams(boost.LambdaRank)
-	fs.StringVar(&p.Objective, "objective", p.Objective, "`objective`: regression, binary or lambdarank")
+	choiceVar(fs, &p.Objective, "objective", p.Objective, "`objective`: regression, binary or lambdarank", boost.Regression, boost.Binary, boost.LambdaRank)
 	fs.IntVar(&p.Trees, "trees", p.Trees, "number of trees `N`")
 	fs.IntVar(&p.Grow.MaxLeaves, "leaves", p.Grow.MaxLeaves, "leaves per tree `L`")
 	fs.Float64Var(&p.LearningRate, "learning-rate", p.LearningRate, "shrinkage `η`")
@@ -125,7 +125,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var err error
 	if p.Metric, err = metric.Parse(*metricF); err != nil {
-		return usageError{err.Error()}
+		return flagError("metric", err)
 	}
 	if err := checkRanges(fs, trainRanges...); err != nil {
 		return err
@@ -539,7 +539,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	specs, err := metric.ParseList(*metricsF)
 	if err != nil {
-		return usageError{err.Error()}
+		return flagError("metrics", err)
 	}
 	if err := checkOutputs([]string{*modelF, *scoresF, *cascadeF, *dataF, *costsF}, *perQuery, *runF); err != nil {
 		return err
@@ -684,9 +684,13 @@ func sortByScore(order []int, scores []float64) {
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
 }
 
+// importFormats are the words of import's --from.
+var importFormats = []string{"lightgbm", "xgboost", "ranklib"}
+
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("import", stdout)
-	from := fs.String("from", "", "`format` of the input: lightgbm (model.txt), xgboost (JSON from Booster.save_model) or ranklib (a LambdaMART, MART or Random Forests model saved by RankLib's -save)")
+	from := new(string)
+	choiceVar(fs, from, "from", "", "`format` of the input: lightgbm (model.txt), xgboost (JSON from Booster.save_model) or ranklib (a LambdaMART, MART or Random Forests model saved by RankLib's -save)", importFormats...)
 	libsvm := fs.Bool("libsvm-indices", false, "xgboost: the model was trained on XGBoost's own libsvm reader (DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k; without it f{k} is feature k+1 (column k of a matrix)")
 	out := fs.String("out", "", "model `FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
@@ -697,8 +701,8 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	switch {
 	case len(pos) != 1:
 		return usageError{"expected one input model FILE"}
-	case *from != "lightgbm" && *from != "xgboost" && *from != "ranklib":
-		return usageError{"--from must be lightgbm, xgboost or ranklib"}
+	case *from == "":
+		return usageError{"--from FORMAT is required: " + orList(importFormats)}
 	case *out == "":
 		return usageError{"--out FILE is required"}
 	case *libsvm && *from != "xgboost":

@@ -255,8 +255,11 @@ func TestModelCommandErrors(t *testing.T) {
 	}{
 		{[]string{"train", "--train", "builtin:mq2008/train"}, 2, "--out FILE is required"},
 		{[]string{"train", "--out", "m.json"}, 2, "--train FILE is required"},
-		{[]string{"train", "--train", "builtin:mq2008/train", "--objective", "ranknet", "--out", "m.json"}, 2, `unknown objective "ranknet"`},
-		{[]string{"train", "--train", "builtin:mq2008/train", "--metric", "ndcg@0", "--out", "m.json"}, 2, "ndcg@0"},
+		{[]string{"train", "--train", "builtin:mq2008/train", "--objective", "ranknet", "--out", "m.json"}, 2, `--objective: must be regression, binary or lambdarank, got "ranknet"`},
+		{[]string{"train", "--train", "builtin:mq2008/train", "--metric", "ndcg@0", "--out", "m.json"}, 2, `--metric: metric "ndcg@0": cut-off "0" is not a positive whole number`},
+		{[]string{"train", "--train", "builtin:mq2008/train", "--metric", "mrr", "--out", "m.json"}, 2, `--metric: metric "mrr": unknown metric (want ndcg, err, p, rbp or map, e.g. ndcg@10)`},
+		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--metrics", "p@5,mrr"}, 2, `--metrics: metric "mrr": unknown metric (want ndcg, err, p, rbp or map, e.g. ndcg@10)`},
+		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--metrics", " "}, 2, `--metrics: metric list is empty`},
 		// LambdaMART's flags where they would be ignored (accepted before).
 		{[]string{"train", "--train", "builtin:mq2008/train", "--objective", "regression", "--sigma", "2", "--out", filepath.Join(dir, "m.json")}, 2, "--sigma and --objective regression conflict: --sigma applies to --objective lambdarank only"},
 		{[]string{"train", "--train", "builtin:mq2008/train", "--truncation", "10", "--objective", "binary", "--out", filepath.Join(dir, "m.json")}, 2, "--truncation and --objective binary conflict"},
@@ -273,7 +276,8 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test"}, 1, bad},
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test", "--trees", "-1"}, 2, `--trees: must be a number of trees >= 0, or all, got "-1"`},
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test", "--json", "--out", "-"}, 2, "--json prints the report on standard output"},
-		{[]string{"import", "--from", "catboost", "m.txt", "--out", "x.json"}, 2, "--from must be lightgbm, xgboost or ranklib"},
+		{[]string{"import", "--from", "catboost", "m.txt", "--out", "x.json"}, 2, `--from: must be lightgbm, xgboost or ranklib, got "catboost"`},
+		{[]string{"import", "m.txt", "--out", "x.json"}, 2, "--from FORMAT is required: lightgbm, xgboost or ranklib"},
 		{[]string{"import", "--from", "ranklib", "--libsvm-indices", "m.txt", "--out", "x.json"}, 2, "--libsvm-indices applies to --from xgboost only"},
 		{[]string{"import", "--from", "ranklib", bad, "--out", filepath.Join(dir, "x.json")}, 1, bad + ":1: not a RankLib model"},
 		{[]string{"import", "--from", "xgboost", bad, "--out", filepath.Join(dir, "x.json")}, 1, bad},

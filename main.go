@@ -218,10 +218,55 @@ func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
 	}
 }
 
+// choiceFlag is a flag that takes one of a few words; Set refuses any
+// other with the list, which flagValueMessage completes with the flag and
+// the value (`--rule: must be global or top-m, got "best"`).
+type choiceFlag struct {
+	p       *string
+	choices []string
+}
+
+// choiceVar defines a flag that takes one of choices, stored in p and
+// set to value (which may be "": no word given).
+func choiceVar(fs *flag.FlagSet, p *string, name, value, usage string, choices ...string) {
+	*p = value
+	fs.Var(choiceFlag{p, choices}, name, usage)
+}
+
+func (c choiceFlag) String() string {
+	if c.p == nil {
+		return ""
+	}
+	return *c.p
+}
+
+func (c choiceFlag) Set(s string) error {
+	if !slices.Contains(c.choices, s) {
+		return errors.New("must be " + orList(c.choices))
+	}
+	*c.p = s
+	return nil
+}
+
+// orList joins words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// flagError words a refusal of flag name's value as the other flag
+// errors: "--name: " and err, which names the value.
+func flagError(name string, err error) error {
+	return usageError{"--" + name + ": " + err.Error()}
+}
+
 // badFlagValue matches the flag package's refusal of a value: the reason is
 // "parse error" or "value out of range" from its own integer, number and
 // boolean flags, or the error of a Set of this package's (threadsFlag,
-// treesFlag, absentFlag), which says what the flag takes ("must be …").
+// treesFlag, absentFlag, choiceFlag), which says what the flag takes
+// ("must be …").
 var badFlagValue = regexp.MustCompile(`(?s)^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:]+): (.*)$`)
 
 // flagValueMessage words the flag package's refusal of a value as the

@@ -95,6 +95,10 @@ func TestFlagValueErrors(t *testing.T) {
 		{[]string{"train", "--threads=two", "--out", "m.json"}, `--threads: must be a whole number of threads from 1 to 1024, or 0 for one per core, got "two"`},
 		{[]string{"predict", "--trees", "-1", "--data", "d"}, `--trees: must be a number of trees >= 0, or all, got "-1"`},
 		{[]string{"eval", "--absent", "nan", "--data", "d"}, `--absent: must be zero or missing, got "nan"`},
+		// Words from a list: the flag, the list, the value.
+		{[]string{"train", "--objective", "ranknet", "--out", "m.json"}, `--objective: must be regression, binary or lambdarank, got "ranknet"`},
+		{[]string{"cascade", "--rule", "best"}, `--rule: must be global or top-m, got "best"`},
+		{[]string{"import", "--from", "catboost", "m.txt"}, `--from: must be lightgbm, xgboost or ranklib, got "catboost"`},
 	}
 	for _, c := range cases {
 		code, out, errOut := runCLI(t, c.args...)
