@@ -484,7 +484,8 @@ func TestLoadScreenPathMessage(t *testing.T) {
 // session names the file being loaded; a path too long for the line is
 // shortened from the left to whole names, as the errors' paths are (it was
 // cut at the right edge, "loading /tmp/…/aaaa…", so the file name was
-// lost). The message stays on the status line, one line, whole.
+// lost). The message stays on the status line, one line, whole. Once the
+// data have loaded it says "loaded", with a session before or without.
 func TestReloadStatusKeepsFileName(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	a, b := strings.Repeat("a", 40), strings.Repeat("b", 30)
@@ -528,6 +529,27 @@ func TestReloadStatusKeepsFileName(t *testing.T) {
 	m, _ = update(t, m, msg)
 	if m.phase != phaseTraining || m.cfg.Train != train {
 		t.Fatalf("after the load: phase %d, train %q", m.phase, m.cfg.Train)
+	}
+	check(m, "training the base ensemble … · loaded …/Fold1/train.txt")
+
+	// The same load when the first load failed (no session) says so too:
+	// the status kept "loading …" while the base ensemble trained.
+	cfg := mq2008
+	cfg.Train = filepath.Join(t.TempDir(), "missing.txt")
+	m = New(context.Background(), cfg, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = update(t, m, m.load())
+	if m.phase != phaseFailed {
+		t.Fatalf("first load of %s: phase %d", cfg.Train, m.phase)
+	}
+	m, _ = update(t, m, key("o"))
+	m.loadScr.values = [numFields]string{train, "", "", "", ""}
+	m, cmd = update(t, m, key("l"))
+	check(m, "loading …/"+b+"/Fold1/train.txt …")
+	m, _ = update(t, m, runLoad(t, cmd))
+	if m.phase != phaseTraining || m.cfg.Train != train {
+		t.Fatalf("after the load with no session: phase %d, train %q", m.phase, m.cfg.Train)
 	}
 	check(m, "training the base ensemble … · loaded …/Fold1/train.txt")
 }

@@ -173,6 +173,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.gen != m.gen {
 			return m, nil
 		}
+		if msg.err == nil {
+			// As after a load over a session (loaded): resetFlow said
+			// "loading", which the base ensemble's training would keep.
+			m.setPathStatus("loaded "+m.cfg.Train, m.cfg.Train)
+		}
 		return m.Update(msg.loadedMsg)
 	case loadedMsg:
 		m.screen.Loading = ""
