@@ -531,6 +531,12 @@ func TestReloadStatusKeepsFileName(t *testing.T) {
 		t.Fatalf("after the load: phase %d, train %q", m.phase, m.cfg.Train)
 	}
 	check(m, "training the base ensemble … · loaded …/Fold1/train.txt")
+	// The data screen above the training names the file the same way and
+	// keeps its counts whole (the full path pushed them past the edge).
+	wantRow := []string{"…/Fold1/train.txt", "2", "4", "2", "2/2/2", "0", "2/1/1"}
+	if !slices.ContainsFunc(strings.Split(m.View(), "\n"), func(l string) bool { return slices.Equal(strings.Fields(l), wantRow) }) {
+		t.Errorf("no split row %q in\n%s", wantRow, m.View())
+	}
 
 	// The same load when the first load failed (no session) says so too:
 	// the status kept "loading …" while the base ensemble trained.

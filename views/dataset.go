@@ -86,7 +86,17 @@ func splitTable(splits []data.Summary, width int, st Styles) string {
 			fmt.Sprintf("%d/%g/%d", s.DocsPerQuery.Min, s.DocsPerQuery.Median, s.DocsPerQuery.Max), strconv.Itoa(s.ZeroQueries),
 			strings.Join(counts, "/")})
 	}
+	// A long path loses its start, not the counts: the first column gets
+	// the room the others leave (ShortenPath).
 	widths := colWidths(rows)
+	room := width
+	for _, w := range widths[1:] {
+		room -= w + 2
+	}
+	for _, r := range rows[1:] {
+		r[0] = ShortenPath(r[0], max(room, lipgloss.Width(header[0])))
+	}
+	widths[0] = colWidths(rows)[0]
 	var b strings.Builder
 	for i, r := range rows {
 		for j, c := range r {
@@ -111,7 +121,10 @@ func splitTable(splits []data.Summary, width int, st Styles) string {
 }
 
 func costGroups(s data.Summary, name string, width int, st Styles) string {
-	lines := []string{st.Heading.Render(fmt.Sprintf("feature costs: %s; all %d features cost %g per document", name, s.Features, s.TotalCost))}
+	const head = "feature costs: "
+	tail := fmt.Sprintf("; all %d features cost %g per document", s.Features, s.TotalCost)
+	name = ShortenPath(name, width-lipgloss.Width(head+tail))
+	lines := []string{st.Heading.Render(head + name + tail)}
 	most := 0
 	for _, g := range s.CostGroups {
 		most = max(most, g.Features)

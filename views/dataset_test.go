@@ -138,3 +138,52 @@ func TestDataScreenLoadingKeepsFileName(t *testing.T) {
 		}
 	}
 }
+
+// TestDataScreenLongPaths: at 80 columns, splits and a cost file with long
+// paths show each path shortened from the left to whole names and every
+// count whole; the full paths widened the first column and pushed the
+// counts past the edge, where they were cut.
+func TestDataScreenLongPaths(t *testing.T) {
+	const dir = "/home/someone/experiments/letor-4.0/MQ2008-with-a-long-name/Fold1/"
+	s := sampleScreen()
+	for i, f := range []string{"train.txt", "vali.txt", "test.txt"} {
+		s.Splits[i].Name = dir + f
+	}
+	s.Costs = dir + "costs.txt"
+	got := RenderDataScreen(s, 80, 24, PlainStyles())
+	lines := strings.Split(got, "\n")
+	for i, l := range lines {
+		if w := lipgloss.Width(l); w > 80 || strings.HasSuffix(l, "…") {
+			t.Errorf("line %d is cut or %d cells wide: %q", i, w, l)
+		}
+	}
+	// shortened reports whether p is path shortened from the left to
+	// whole names: "…" and an end of path from a "/" on.
+	shortened := func(p, path string) bool {
+		short, ok := strings.CutPrefix(p, "…")
+		return ok && strings.HasPrefix(short, "/") && strings.HasSuffix(path, short)
+	}
+	for i, want := range [][]string{
+		{"471", "9630", "46", "5/8/121", "132", "7820/1223/587"},
+		{"157", "2707", "46", "6/8/118", "37", "2140/400/167"},
+		{"156", "2874", "46", "6/14.5/119", "51", "2319/378/177"},
+	} {
+		name := s.Splits[i].Name
+		at := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, filepath.Base(name)) })
+		if at < 0 {
+			t.Fatalf("no line names %s:\n%s", filepath.Base(name), got)
+		}
+		f := strings.Fields(lines[at])
+		if len(f) != 1+len(want) || !shortened(f[0], name) || !slices.Equal(f[1:], want) {
+			t.Errorf("the row of %s reads %q, want a shortened path and %q", name, lines[at], want)
+		}
+	}
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "feature costs: ") })
+	if at < 0 {
+		t.Fatalf("no cost line:\n%s", got)
+	}
+	p, ok := strings.CutSuffix(strings.TrimPrefix(lines[at], "feature costs: "), "; all 46 features cost 1501 per document")
+	if !ok || !shortened(p, s.Costs) {
+		t.Errorf("the cost line reads %q", lines[at])
+	}
+}
