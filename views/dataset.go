@@ -122,6 +122,9 @@ func splitTable(splits []data.Summary, width int, st Styles) string {
 
 func costGroups(s data.Summary, name string, width int, st Styles) string {
 	const head = "feature costs: "
+	if name == "" { // the workbench loads no cost file: every feature costs 1
+		name = "none: every feature costs 1"
+	}
 	tail := fmt.Sprintf("; all %d features cost %g per document", s.Features, s.TotalCost)
 	name = ShortenPath(name, width-lipgloss.Width(head+tail))
 	lines := []string{st.Heading.Render(head + name + tail)}

@@ -187,3 +187,14 @@ func TestDataScreenLongPaths(t *testing.T) {
 		t.Errorf("the cost line reads %q", lines[at])
 	}
 }
+
+// TestDataScreenNoCostFile: without a cost file the cost line says every
+// feature costs 1, as cronus inspect does; it read "feature costs: ; all …".
+func TestDataScreenNoCostFile(t *testing.T) {
+	s := sampleScreen()
+	s.Costs = ""
+	got := RenderDataScreen(s, 120, 24, PlainStyles())
+	if !strings.Contains(got, "\nfeature costs: none: every feature costs 1; all 46 features cost 1501 per document\n") {
+		t.Errorf("the cost line without a cost file:\n%s", got)
+	}
+}
