@@ -23,8 +23,14 @@ func stepper(ctx context.Context, g *gate) (*atomic.Int64, chan struct{}) {
 	return &n, done
 }
 
-// settle waits until n stops changing.
-func settle(n *atomic.Int64) int64 {
+// settle waits until n has reached at least least (at most 10 s: the
+// worker's goroutine may not have started yet on a loaded machine), then
+// until it stops changing, and returns it; a count above least is a worker
+// that went further than it should.
+func settle(n *atomic.Int64, least int64) int64 {
+	for deadline := time.Now().Add(10 * time.Second); n.Load() < least && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 	last := n.Load()
 	for {
 		time.Sleep(20 * time.Millisecond)
@@ -43,12 +49,12 @@ func TestGatePauseStepResume(t *testing.T) {
 	g.setPaused(true)
 	n, done := stepper(ctx, g)
 	// Paused from the start: the first step is reported, then it waits.
-	if got := settle(n); got != 1 {
+	if got := settle(n, 1); got != 1 {
 		t.Fatalf("paused worker reported %d steps, want 1", got)
 	}
 	for want := int64(2); want <= 4; want++ {
 		g.step()
-		if got := settle(n); got != want {
+		if got := settle(n, want); got != want {
 			t.Fatalf("after a step: %d steps, want exactly %d", got, want)
 		}
 	}
@@ -68,7 +74,7 @@ func TestGateCancelWhilePaused(t *testing.T) {
 	g := newGate()
 	g.setPaused(true)
 	n, done := stepper(ctx, g)
-	settle(n)
+	settle(n, 1)
 	cancel()
 	select {
 	case <-done:
