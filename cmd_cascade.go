@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -277,22 +278,45 @@ const defaultRhos = "0.0002,0.001,0.005,0.02"
 
 // parseRhos reads a comma-separated ρ grid.
 func parseRhos(s string) ([]float64, error) {
-	return parseFloats("--rhos", s, fmt.Sprintf("numbers in [0, %d] (fractions of ρ_max)", cronus.MaxRho),
-		func(v float64) bool { return v >= 0 && v <= cronus.MaxRho })
+	return parseFloats(between("rhos", 0, cronus.MaxRho, "[]"), "fractions of ρ_max", s)
 }
 
-// parseFloats reads the value s of flag, a comma-separated list of numbers
-// each of which ok accepts; want says what they must be.
-func parseFloats(flag, s, want string, ok func(float64) bool) ([]float64, error) {
+// parseFloats reads s, the value of the list flag r.name: comma-separated
+// numbers, each in r. An error names the value that is not, as the other
+// flag errors do (`--rhos: each value must be in [0, 100] (fractions of
+// ρ_max), got "500"`); note follows the range.
+func parseFloats(r flagRange, note, s string) ([]float64, error) {
 	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !ok(v) {
-			return nil, fmt.Errorf("%s %q: expected a comma-separated list of %s", flag, s, want)
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		v, want := parseIn(r, note, f)
+		if want != "" {
+			return nil, fmt.Errorf("--%s: each value must be %s, got %q", r.name, want, f)
 		}
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// parseIn reads s as a number in r. When it is not one, want says what it
+// must be: a number, or (with note) a number in r. A number too large for
+// a float64 ("1e400") is refused, even where r takes +Inf.
+func parseIn(r flagRange, note, s string) (v float64, want string) {
+	v, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		return 0, "a number"
+	case !r.ok(v):
+		want = r.want()
+	case err != nil:
+		want = fmt.Sprintf("a number of magnitude at most %v", math.MaxFloat64)
+	default:
+		return v, ""
+	}
+	if note != "" {
+		want += " (" + note + ")"
+	}
+	return 0, want
 }
 
 // chooseRho sets ρ_1 = ρ_K to the value of rhos whose initialised cascade
@@ -559,17 +583,31 @@ func sweepPrefix(i, n int, elapsed time.Duration) string {
 }
 
 // parseLambdas reads FROM:TO:N into N values spaced evenly on a log scale,
-// within (0, cronus.MaxLambda] as --lambda is.
+// within (0, cronus.MaxLambda] as --lambda is. An error names the part
+// that is wrong (`--lambdas: TO must be in [1, 100] (from FROM; fractions
+// of λ_max), got "0.1"`).
 func parseLambdas(s string) ([]float64, error) {
 	f := strings.Split(s, ":")
 	if len(f) != 3 {
-		return nil, fmt.Errorf("--lambdas %q: expected FROM:TO:N, e.g. 0.001:0.5:8", s)
+		return nil, fmt.Errorf("--lambdas: must be FROM:TO:N, e.g. 0.001:0.5:8, got %q", s)
 	}
-	from, err1 := strconv.ParseFloat(f[0], 64)
-	to, err2 := strconv.ParseFloat(f[1], 64)
-	n, err3 := strconv.Atoi(f[2])
-	if err1 != nil || err2 != nil || err3 != nil || !(from > 0) || !(to >= from && to <= cronus.MaxLambda) || math.IsInf(to/from, 1) || n < 1 || n > 1000 {
-		return nil, fmt.Errorf("--lambdas %q: expected 0 < FROM <= TO <= %d (fractions of λ_max) and 1 <= N <= 1000", s, cronus.MaxLambda)
+	bad := func(part, want, v string) error {
+		return fmt.Errorf("--lambdas: %s must be %s, got %q", part, want, v)
+	}
+	from, want := parseIn(between("lambdas", 0, cronus.MaxLambda, "(]"), "fractions of λ_max", f[0])
+	if want != "" {
+		return nil, bad("FROM", want, f[0])
+	}
+	to, want := parseIn(between("lambdas", from, cronus.MaxLambda, "[]"), "from FROM; fractions of λ_max", f[1])
+	if want != "" {
+		return nil, bad("TO", want, f[1])
+	}
+	if math.IsInf(to/from, 1) {
+		return nil, bad("FROM", fmt.Sprintf("at least TO/%v", math.MaxFloat64), f[0])
+	}
+	n, err := strconv.Atoi(f[2])
+	if err != nil || n < 1 || n > 1000 {
+		return nil, bad("N", "a whole number in [1, 1000]", f[2])
 	}
 	out := make([]float64, n)
 	for i := range out {
@@ -587,7 +625,7 @@ func parseLambdas(s string) ([]float64, error) {
 // parseMargins reads early exit's margin grid: comma-separated numbers
 // s >= 0, "inf" for +Inf.
 func parseMargins(s string) ([]float64, error) {
-	return parseFloats("--exit-margins", s, "numbers >= 0 (inf for the full ensemble)", func(v float64) bool { return v >= 0 })
+	return parseFloats(atLeast("exit-margins", 0), "inf: the full ensemble", s)
 }
 
 // formatMargins writes a margin grid as parseMargins reads it.

@@ -163,11 +163,11 @@ func TestCascadeErrors(t *testing.T) {
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--tree-cost", "Inf"}, "--tree-cost: must be in [0, 1e+15], got +Inf"},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--tree-cost", "1e308"}, "--tree-cost: must be in [0, 1e+15], got 1e+308"}, // panicked
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rule", "best"}, `--rule: must be global or top-m, got "best"`},
-		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "1:0.1:3"}, "0 < FROM <= TO"},
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "1:0.1:3"}, `--lambdas: TO must be in [1, 100]`},
 		// Out of range as --lambda and --rho1 are, refused before loading anything.
-		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "0.1:150:3"}, "0 < FROM <= TO <= 100"},
-		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rhos", "0.01,500"}, "numbers in [0, 100]"},
-		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rhos", "101"}, "numbers in [0, 100]"},
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "0.1:150:3"}, `--lambdas: TO must be in [0.1, 100]`},
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rhos", "0.01,500"}, `--rhos: each value must be in [0, 100] (fractions of ρ_max), got "500"`},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rhos", "101"}, `--rhos: each value must be in [0, 100] (fractions of ρ_max), got "101"`},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x.csv", "--plot", "x.jpg"}, "use a .svg or .png file"},
 		// Contradictions, accepted before: --top-m was ignored, and --rhos
 		// dropped --rho1 and --rhoK.

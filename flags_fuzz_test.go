@@ -1,15 +1,18 @@
 package main
 
 import (
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/cronus-ltr/cronus/engine/cronus"
 )
 
-// FuzzParseLambdas: --lambdas gives an error naming the flag, or N
-// positive, non-decreasing values from FROM to TO, at most cronus.MaxLambda.
+// FuzzParseLambdas: --lambdas gives an error naming the flag and the part
+// of the value that is wrong, or N positive, non-decreasing values from
+// FROM to TO, at most cronus.MaxLambda.
 func FuzzParseLambdas(f *testing.F) {
 	for _, s := range []string{"0.002:0.5:8", "0.1:0.1:1", "1e-300:1e300:5", "1:0.1:3",
 		"0:1:3", "0.1:inf:3", "0.1:100:3", "0.1:100.5:3", "nan:1:2", "0.1:1:1001", "0.1:1", "5e-324:1:2"} {
@@ -18,9 +21,7 @@ func FuzzParseLambdas(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		ls, err := parseLambdas(s)
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "--lambdas ") {
-				t.Fatalf("error does not name the flag: %v", err)
-			}
+			checkFlagError(t, "--lambdas", s, err)
 			return
 		}
 		parts := strings.Split(s, ":")
@@ -38,15 +39,31 @@ func FuzzParseLambdas(f *testing.F) {
 	})
 }
 
+// flagErrorForm is the form of every flag error: the flag, what it takes,
+// the value given (for a list, the part of it that is wrong), quoted.
+var flagErrorForm = regexp.MustCompile(`^(--[a-z-]+): .+, got ("(?:[^"\\]|\\.)*")$`)
+
+// checkFlagError checks that err, the refusal of s as flag's value, has
+// the form of the other flag errors and quotes a part of s.
+func checkFlagError(t *testing.T, flag, s string, err error) {
+	t.Helper()
+	m := flagErrorForm.FindStringSubmatch(err.Error())
+	if m == nil || m[1] != flag {
+		t.Fatalf("%q: error not of the form \"%s: …, got \"V\"\": %v", s, flag, err)
+	}
+	v, qerr := strconv.Unquote(m[2])
+	if qerr != nil || !strings.Contains(s, v) {
+		t.Fatalf("%q: error quotes %s, not a part of the value: %v", s, m[2], err)
+	}
+}
+
 // checkList checks what a comma-separated list flag's parser gave for s:
-// an error naming the flag, or one value per field, each accepted by ok.
-// It reports whether there were values to check further.
+// an error of the flag errors' form, or one value per field, each
+// accepted by ok. It reports whether there were values to check further.
 func checkList(t *testing.T, flag, s string, vs []float64, err error, ok func(float64) bool) bool {
 	t.Helper()
 	if err != nil {
-		if !strings.HasPrefix(err.Error(), flag+" ") {
-			t.Fatalf("error does not name the flag: %v", err)
-		}
+		checkFlagError(t, flag, s, err)
 		return false
 	}
 	if len(vs) != strings.Count(s, ",")+1 {
@@ -60,8 +77,9 @@ func checkList(t *testing.T, flag, s string, vs []float64, err error, ok func(fl
 	return true
 }
 
-// FuzzParseRhos: --rhos gives an error naming the flag, or one value in
-// [0, cronus.MaxRho] per comma-separated field.
+// FuzzParseRhos: --rhos gives an error naming the flag and the value of
+// the list that is wrong, or one value in [0, cronus.MaxRho] per
+// comma-separated field.
 func FuzzParseRhos(f *testing.F) {
 	for _, s := range []string{"0.0002,0.001,0.005,0.02", "0", " 1 , 2 ", "-1", "100", "1e3", "inf", "nan", ",", ""} {
 		f.Add(s)
@@ -72,9 +90,9 @@ func FuzzParseRhos(f *testing.F) {
 	})
 }
 
-// FuzzParseMargins: --exit-margins gives an error naming the flag, or one
-// value >= 0 (possibly +Inf) per comma-separated field, and the values
-// written back read the same.
+// FuzzParseMargins: --exit-margins gives an error naming the flag and the
+// value of the list that is wrong, or one value >= 0 (possibly +Inf) per
+// comma-separated field, and the values written back read the same.
 func FuzzParseMargins(f *testing.F) {
 	for _, s := range []string{"0,0.05,0.1,0.2,0.5,1,2,inf", "0", " 1 , +Inf ", "-1", "-0", "1e400", "nan", ",", "", "0x1p-3"} {
 		f.Add(s)

@@ -169,6 +169,24 @@ func TestFlagRangeErrors(t *testing.T) {
 		{with(gen, "--docs-per-query", "100001"), "--docs-per-query: must be in [1, 100000], got 100001"},
 		{with(gen, "--features", "-1"), "--features: must be in [1, 99999], got -1"},
 		{with(gen, "--features", "100000"), "--features: must be in [1, 99999], got 100000"},
+		// The list flags name the value of the list that is wrong (they
+		// quoted the whole list, in words of their own: `--rhos
+		// "0.01,500": expected a comma-separated list of …`).
+		{with(sweep, "--rhos", "0.01,500"), `--rhos: each value must be in [0, 100] (fractions of ρ_max), got "500"`},
+		{with(cascade, "--rhos", "0.01, x ,0.1"), `--rhos: each value must be a number, got "x"`},
+		{with(cascade, "--rhos", "0.01,"), `--rhos: each value must be a number, got ""`},
+		{with(cascade, "--rhos", "1e400"), `--rhos: each value must be in [0, 100] (fractions of ρ_max), got "1e400"`},
+		{with(sweep, "--exit-margins", "0,-1,inf"), `--exit-margins: each value must be at least 0 (inf: the full ensemble), got "-1"`},
+		{with(sweep, "--exit-margins", "0,NaN"), `--exit-margins: each value must be at least 0 (inf: the full ensemble), got "NaN"`},
+		{with(sweep, "--exit-margins", "1e400"), `--exit-margins: each value must be a number of magnitude at most 1.7976931348623157e+308 (inf: the full ensemble), got "1e400"`},
+		{with(sweep, "--lambdas", "0.1:1"), `--lambdas: must be FROM:TO:N, e.g. 0.001:0.5:8, got "0.1:1"`},
+		{with(sweep, "--lambdas", "x:1:3"), `--lambdas: FROM must be a number, got "x"`},
+		{with(sweep, "--lambdas", "0:1:3"), `--lambdas: FROM must be in (0, 100] (fractions of λ_max), got "0"`},
+		{with(sweep, "--lambdas", "1:0.1:3"), `--lambdas: TO must be in [1, 100] (from FROM; fractions of λ_max), got "0.1"`},
+		{with(sweep, "--lambdas", "0.1:150:3"), `--lambdas: TO must be in [0.1, 100] (from FROM; fractions of λ_max), got "150"`},
+		{with(sweep, "--lambdas", "5e-324:1:3"), `--lambdas: FROM must be at least TO/1.7976931348623157e+308, got "5e-324"`},
+		{with(sweep, "--lambdas", "0.1:1:1001"), `--lambdas: N must be a whole number in [1, 1000], got "1001"`},
+		{with(sweep, "--lambdas", "0.1:1:2.5"), `--lambdas: N must be a whole number in [1, 1000], got "2.5"`},
 	}
 	for _, c := range bad {
 		code, out, errOut := runCLI(t, c.args...)
@@ -194,6 +212,7 @@ func TestFlagRangeErrors(t *testing.T) {
 		with(eval, "--relevant", "1e-9", "--tree-cost", "1e15"),
 		with(gen, "--queries", "1", "--docs-per-query", "1", "--features", "1"),
 		with(gen, "--docs-per-query", "100000", "--features", "99999"),
+		with(sweep, "--rhos", " 0 , 100 ", "--exit-margins", "0, inf", "--lambdas", "1e-300:100:1000"),
 	} {
 		if code, _, errOut := runCLI(t, args...); code != 1 || !strings.Contains(errOut, "none.") {
 			t.Errorf("cronus %q: exit %d, stderr %q; want exit 1 on the missing file", args, code, errOut)
