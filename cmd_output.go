@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cronus-ltr/cronus/data"
 )
 
 // checkOutputs is run before any work: each output path (empty ones are
@@ -39,9 +41,10 @@ func checkOutputs(inputs []string, outputs ...string) error {
 			}
 		}
 		seen = append(seen, out)
-		if err != nil || st.Mode().IsRegular() {
+		if _, fd := data.Descriptor(out); (err != nil || st.Mode().IsRegular()) && !fd {
 			// Written through a temporary file beside it (a device such as
-			// /dev/null is written to directly): the directory must take one.
+			// /dev/null, or a descriptor such as /dev/stdout, is written to
+			// directly): the directory must take one.
 			f, err := os.CreateTemp(dir, ".cronus-check-*")
 			if err != nil {
 				var pe *fs.PathError

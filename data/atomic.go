@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync"
 )
 
 // WriteAtomic writes a file through write, into a temporary file beside path
@@ -14,10 +16,15 @@ import (
 // temporary file is removed and path is left as it was.
 //
 // A path that is a symbolic link has its target replaced, and the link
-// stays. A path that exists and is not a regular file (/dev/null, /dev/stdout,
-// a named pipe) is written to directly: renaming onto it would replace the
-// device with a file.
+// stays. A path that exists and is not a regular file (/dev/null, a named
+// pipe) is written to directly: renaming onto it would replace the device
+// with a file. A path that names one of the process's descriptors
+// (/dev/stdout, /dev/fd/N: see Descriptor) is written through it, as the
+// shell's redirection set it up (`>> log` appends).
 func WriteAtomic(path string, write func(w *bufio.Writer) error) (err error) {
+	if fd, ok := Descriptor(path); ok {
+		return writeDescriptor(fd, path, write)
+	}
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
@@ -77,4 +84,89 @@ func writeDirect(path string, write func(w *bufio.Writer) error) error {
 		err = cerr
 	}
 	return err
+}
+
+// Descriptor reports whether path names one of the process's open file
+// descriptors, and which: /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N,
+// /proc/self/fd/N, /proc/PID/fd/N with the process's PID, or a symbolic link
+// to one of those. Such a path is not a file to replace: on Linux it
+// resolves to whatever file the descriptor has open (`> out.txt` makes
+// /dev/stdout resolve to out.txt), and renaming onto that file would drop
+// what the shell wrote before and send what it writes after to the
+// replaced file.
+func Descriptor(path string) (int, bool) {
+	path, err := filepath.Abs(path)
+	if err != nil {
+		return 0, false
+	}
+	for range 40 { // as many links as Linux follows
+		if fd, ok := descriptorName(path); ok {
+			return fd, true
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return 0, false
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = filepath.Clean(target)
+	}
+	return 0, false
+}
+
+// descriptorName is Descriptor for the name path alone, which is clean and
+// absolute.
+func descriptorName(path string) (int, bool) {
+	switch path {
+	case "/dev/stdin":
+		return 0, true
+	case "/dev/stdout":
+		return 1, true
+	case "/dev/stderr":
+		return 2, true
+	}
+	dir, name := filepath.Split(path)
+	switch dir {
+	case "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", fmt.Sprintf("/proc/%d/fd/", os.Getpid()):
+	default:
+		return 0, false
+	}
+	fd, err := strconv.Atoi(name)
+	if err != nil || fd < 0 || strconv.Itoa(fd) != name {
+		return 0, false
+	}
+	return fd, true
+}
+
+// descriptors holds the files made for the descriptors written through,
+// for the life of the process: an *os.File closes its descriptor when it
+// is collected.
+var descriptors struct {
+	sync.Mutex
+	files map[int]*os.File
+}
+
+// writeDescriptor writes through the process's descriptor fd, named path,
+// which stays open.
+func writeDescriptor(fd int, path string, write func(w *bufio.Writer) error) error {
+	descriptors.Lock()
+	f := descriptors.files[fd]
+	if f == nil {
+		f = os.NewFile(uintptr(fd), path)
+		if f == nil {
+			descriptors.Unlock()
+			return fmt.Errorf("cannot write %s: not an open descriptor", path)
+		}
+		if descriptors.files == nil {
+			descriptors.files = map[int]*os.File{}
+		}
+		descriptors.files[fd] = f
+	}
+	descriptors.Unlock()
+	w := bufio.NewWriterSize(f, 1<<16)
+	if err := write(w); err != nil {
+		return err
+	}
+	return w.Flush()
 }

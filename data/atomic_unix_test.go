@@ -3,6 +3,7 @@
 package data
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -39,5 +40,64 @@ func TestWriteAtomicNotRegular(t *testing.T) {
 	}
 	if s := <-got; s != "through the pipe" {
 		t.Errorf("the reader got %q", s)
+	}
+}
+
+// A path that names one of the process's descriptors (/dev/stdout under
+// `cronus … --out /dev/stdout >> log`, /dev/fd/N, a link to one) is written
+// through that descriptor. It was resolved to the file the descriptor had
+// open and renamed onto: a `>>` lost the log's earlier lines, and the
+// shell's later writes went to the replaced (unlinked) file.
+func TestWriteAtomicDescriptor(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log.txt")
+	if err := os.WriteFile(log, []byte("earlier\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fdPath := fmt.Sprintf("/dev/fd/%d", f.Fd())
+	if _, err := os.Stat(fdPath); err != nil {
+		t.Skip("no /dev/fd here:", err)
+	}
+	before, _ := os.Stat(log)
+	link := filepath.Join(dir, "out")
+	if err := os.Symlink(fdPath, link); err != nil {
+		t.Fatal(err)
+	}
+	for i, path := range []string{fdPath, link, fmt.Sprintf("/proc/self/fd/%d", f.Fd())} {
+		if _, err := os.Stat(path); err != nil {
+			continue // no /proc
+		}
+		if got, ok := Descriptor(path); !ok || got != int(f.Fd()) {
+			t.Errorf("Descriptor(%s) = %d, %v; want %d", path, got, ok, f.Fd())
+		}
+		if err := WriteAtomic(path, writeString(fmt.Sprintf("line %d\n", i))); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		// The descriptor stays usable: the caller (the shell) writes on.
+		if _, err := fmt.Fprintf(f, "after %d\n", i); err != nil {
+			t.Fatalf("after writing %s: %v", path, err)
+		}
+	}
+	after, _ := os.Stat(log)
+	if !os.SameFile(before, after) {
+		t.Error("the file behind the descriptor was replaced")
+	}
+	b, _ := os.ReadFile(log)
+	want := "earlier\nline 0\nafter 0\nline 1\nafter 1\n"
+	if _, err := os.Stat("/proc/self/fd"); err == nil {
+		want += "line 2\nafter 2\n"
+	}
+	if string(b) != want {
+		t.Errorf("the file holds %q, want %q", b, want)
+	}
+	for _, path := range []string{log, filepath.Join(dir, "fd"), "/dev/fdx/1", "/dev/fd/x"} {
+		if fd, ok := Descriptor(path); ok {
+			t.Errorf("Descriptor(%s) = %d, true; it names no descriptor", path, fd)
+		}
 	}
 }
