@@ -431,7 +431,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := cf.check(fs, between("lambda", 0, cronus.MaxLambda, "[]")); err != nil {
 		return err
 	}
-	if err := checkOutputs(append(cf.inputs(), cf.warm), *out, *traceF, *curve); err != nil {
+	if err := checkOutputs(&stdout, stderr, *jsonOut, append(cf.inputs(), cf.warm), *out, *traceF, *curve); err != nil {
 		return err
 	}
 	var trace *traceLog
@@ -665,7 +665,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkPlot(*plot); err != nil {
 		return err
 	}
-	if err := checkOutputs(cf.inputs(), *out, *plot); err != nil {
+	if err := checkOutputs(&stdout, stderr, *jsonOut, cf.inputs(), *out, *plot); err != nil {
 		return err
 	}
 	lambdas, err := parseLambdas(*lambdasF)

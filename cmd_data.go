@@ -162,7 +162,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := checkRanges(fs, genRanges...); err != nil {
 		return err
 	}
-	if err := checkOutputs([]string{*costsFlag}, *out); err != nil {
+	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*costsFlag}, *out); err != nil {
 		return err
 	}
 	if *costsFlag != "" {

@@ -141,7 +141,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// would be ignored and all the trees trained.
 		return usageError{fmt.Sprintf("--early-stop %d needs --valid FILE: early stopping watches the metric on validation data", p.EarlyStop)}
 	}
-	if err := checkOutputs([]string{*trainF, *validF}, *out); err != nil {
+	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*trainF, *validF}, *out); err != nil {
 		return err
 	}
 	pr := newProgress(stderr)
@@ -278,6 +278,8 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageError{"--data FILE and one of --model FILE and --cascade FILE are required"}
 	case *asJSON && *out == "-":
 		return usageError{"--json prints the report on standard output; give --out FILE for the scores, or leave --out out to have them in the report"}
+	case (*out == "" || *out == "-") && isStdout(*exitsF):
+		return usageError{fmt.Sprintf("--exits %s: the scores go to standard output; give --out FILE for them", *exitsF)}
 	}
 	explicit := explicitFlags(fs)
 	if *cascadeF == "" {
@@ -293,7 +295,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *out != "-" {
 		outputs = append(outputs, *out)
 	}
-	if err := checkOutputs([]string{*modelF, *cascadeF, *dataF, *costsF}, outputs...); err != nil {
+	if err := checkOutputs(&stdout, stderr, *asJSON, []string{*modelF, *cascadeF, *dataF, *costsF}, outputs...); err != nil {
 		return err
 	}
 	e, m, cf, minFeatures, err := loadScorer(*modelF, *cascadeF, *k)
@@ -541,7 +543,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return flagError("metrics", err)
 	}
-	if err := checkOutputs([]string{*modelF, *scoresF, *cascadeF, *dataF, *costsF}, *perQuery, *runF); err != nil {
+	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*modelF, *scoresF, *cascadeF, *dataF, *costsF}, *perQuery, *runF); err != nil {
 		return err
 	}
 	e, m, cf, minFeatures, err := loadScorer(*modelF, *cascadeF, *k)
@@ -708,7 +710,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case *libsvm && *from != "xgboost":
 		return usageError{"--libsvm-indices applies to --from xgboost only"}
 	}
-	if err := checkOutputs(pos, *out); err != nil {
+	if err := checkOutputs(&stdout, stderr, *jsonOut, pos, *out); err != nil {
 		return err
 	}
 	e, params, err := tree.ImportFileWith(*from, pos[0], tree.XGBoostOptions{LibSVMIndices: *libsvm})

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,11 +17,23 @@ import (
 // itself, and neither one of the inputs nor another output; otherwise the
 // command would fail only after the work, or overwrite its own input (a
 // model written over the training data). Built-in data names are not files.
-func checkOutputs(inputs []string, outputs ...string) error {
+//
+// An output may be the standard output (/dev/stdout, /dev/fd/1), which then
+// holds that output alone: *stdout, where the command prints its report,
+// becomes stderr (the report would end up inside the output: a "wrote …"
+// line after the documents of `gen --out /dev/stdout`), and asJSON, a
+// report for standard output, is refused.
+func checkOutputs(stdout *io.Writer, stderr io.Writer, asJSON bool, inputs []string, outputs ...string) error {
 	var seen []string
 	for _, out := range outputs {
 		if out == "" {
 			continue
+		}
+		if isStdout(out) {
+			if asJSON {
+				return usageError{fmt.Sprintf("--json prints the report on standard output, and %s is the standard output: write that output to a file, or leave --json out (the report then goes to standard error)", out)}
+			}
+			*stdout = stderr
 		}
 		dir := filepath.Dir(out)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -58,6 +71,12 @@ func checkOutputs(inputs []string, outputs ...string) error {
 		}
 	}
 	return nil
+}
+
+// isStdout reports whether path names the standard output.
+func isStdout(path string) bool {
+	fd, ok := data.Descriptor(path)
+	return ok && fd == 1
 }
 
 // samePath reports whether a and b name the same file: the same file on

@@ -51,9 +51,7 @@ func TestInterruptWhileReadingPipe(t *testing.T) {
 // file that is a FIFO nobody writes to) would hang; the second interrupt
 // then gets the default action. The test runs main in a child process.
 func TestSecondInterruptEnds(t *testing.T) {
-	if args := os.Getenv("CRONUS_TEST_MAIN"); args != "" {
-		os.Args = append([]string{"cronus"}, strings.Split(args, " ")...)
-		main()
+	if childMain() {
 		return
 	}
 	fifo := filepath.Join(t.TempDir(), "model.json")
@@ -89,5 +87,118 @@ func TestSecondInterruptEnds(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		cmd.Process.Kill()
 		t.Fatal("still running 5 s after a second interrupt")
+	}
+}
+
+// childMain runs main with the arguments of CRONUS_TEST_MAIN (separated by
+// spaces), when a test started this process to do so (mainCommand).
+func childMain() bool {
+	args := os.Getenv("CRONUS_TEST_MAIN")
+	if args == "" {
+		return false
+	}
+	os.Args = append([]string{"cronus"}, strings.Split(args, " ")...)
+	main()
+	return true
+}
+
+// mainCommand is the command that runs cronus args in a child process: the
+// test binary, running only test, which must start with childMain.
+func mainCommand(test string, args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), "CRONUS_TEST_MAIN="+strings.Join(args, " "))
+	return cmd
+}
+
+// An output given as /dev/stdout goes where the shell sent the standard
+// output, and holds the output alone. It was renamed onto the file behind
+// the descriptor (a `>>` lost the file's earlier lines), and the command's
+// report followed it on stdout: `cronus gen --out /dev/stdout | cronus
+// inspect /dev/stdin` failed on a document "wrote /dev/stdout: …". The
+// report goes to standard error now, and --json (a report for standard
+// output) is refused with such an output.
+func TestOutputOnStdout(t *testing.T) {
+	if childMain() {
+		return
+	}
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 6)
+	cascade := filepath.Join(dir, "c.json")
+	if code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--rhos", "0.01", "--out", cascade); code != 0 {
+		t.Fatal(errOut)
+	}
+	lgb := filepath.Join("engine", "tree", "testdata", "lgb-lambdarank.model.txt")
+	cases := []struct {
+		args   []string // "OUT" is the output
+		report string   // on standard error
+	}{
+		{[]string{"gen", "--queries", "3", "--docs-per-query", "4", "--features", "5", "--out", "OUT"}, "wrote /dev/stdout: 3 queries"},
+		{[]string{"train", "--train", "builtin:mq2008/vali", "--trees", "2", "--out", "OUT"}, "wrote /dev/stdout: 2 trees"},
+		{[]string{"import", "--from", "lightgbm", lgb, "--out", "OUT"}, "wrote /dev/stdout: 100 trees"},
+		{[]string{"predict", "--model", model, "--data", "builtin:mq2008/test", "--out", "OUT"}, ""},
+		{[]string{"predict", "--cascade", cascade, "--data", "builtin:mq2008/test", "--exits", "OUT", "--out", filepath.Join(dir, "keys.txt")}, ""},
+		{[]string{"eval", "--model", model, "--data", "builtin:mq2008/test", "--run", "OUT"}, "builtin:mq2008/test: 156 queries"},
+		{[]string{"cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--rhos", "0.01", "--out", "OUT"}, "wrote /dev/stdout: 2 stages"},
+	}
+	for i, c := range cases {
+		// The output written to a file, to compare with.
+		file := filepath.Join(dir, fmt.Sprintf("out%d", i))
+		args := make([]string, len(c.args))
+		for j, a := range c.args {
+			args[j] = strings.ReplaceAll(a, "OUT", file)
+		}
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		want, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log := filepath.Join(dir, fmt.Sprintf("log%d", i))
+		if err := os.WriteFile(log, []byte("earlier\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, a := range c.args {
+			args[j] = strings.ReplaceAll(a, "OUT", "/dev/stdout")
+		}
+		cmd := mainCommand("TestOutputOnStdout", args...)
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = f, &stderr
+		err = cmd.Run()
+		f.Close()
+		if err != nil {
+			t.Errorf("%v: %v: %s", args, err, stderr.String())
+			continue
+		}
+		if got, _ := os.ReadFile(log); string(got) != "earlier\n"+string(want) {
+			t.Errorf("%v >> log: the log holds %d bytes (%.60q…), want \"earlier\\n\" and the %d bytes of the output", args, len(got), got, len(want))
+		}
+		if !strings.Contains(stderr.String(), c.report) {
+			t.Errorf("%v: standard error %q, want the report %q", args, stderr.String(), c.report)
+		}
+	}
+	// --json prints its report on standard output: not with an output there.
+	for _, args := range [][]string{
+		{"gen", "--out", "/dev/stdout", "--json"},
+		{"train", "--train", "t.txt", "--out", "/dev/fd/1", "--json"},
+		{"predict", "--model", model, "--data", "d.txt", "--out", "/dev/stdout", "--json"},
+		{"eval", "--model", model, "--data", "d.txt", "--per-query", "/dev/stdout", "--json"},
+		{"sweep", "--model", model, "--train", "t", "--valid", "v", "--costs", "c", "--stages", "2", "--out", "/dev/stdout", "--json"},
+	} {
+		code, out, errOut := runCLI(t, args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "--json prints the report on standard output") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 refusing --json", args, code, out, errOut)
+		}
+	}
+	// predict without --out writes the scores on standard output.
+	code, out, errOut := runCLI(t, "predict", "--cascade", cascade, "--data", "d.txt", "--exits", "/dev/stdout")
+	if code != 2 || out != "" || !strings.Contains(errOut, "--exits /dev/stdout: the scores go to standard output") {
+		t.Errorf("predict --exits /dev/stdout without --out: exit %d, stdout %q, stderr %q; want exit 2", code, out, errOut)
 	}
 }
