@@ -457,7 +457,11 @@ func readScores(path string, want int) ([]float64, error) {
 	line := 0
 	for sc.Scan() {
 		line++
-		t := strings.TrimSpace(sc.Text())
+		t := sc.Text()
+		if line == 1 {
+			t = strings.TrimPrefix(t, "\ufeff") // a UTF-8 byte order mark, as data files may start with
+		}
+		t = strings.TrimSpace(t)
 		if t == "" {
 			return nil, fmt.Errorf("%s:%d: blank line; expected one score per line, a line per document", path, line)
 		}
@@ -470,7 +474,9 @@ func readScores(path string, want int) ([]float64, error) {
 		}
 		scores = append(scores, v)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s:%d: line longer than %d KiB; expected one score per line", path, line+1, bufio.MaxScanTokenSize>>10)
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(scores) != want {

@@ -680,3 +680,35 @@ func TestImportCronusFile(t *testing.T) {
 		t.Error("import wrote its output")
 	}
 }
+
+// TestEvalScoresFile: a scores file is read as data and cost files are: a
+// UTF-8 byte order mark at the start (Windows editors write one) is
+// skipped, as are CRLF endings; it was refused ("score \"\ufeff0.5\" is not
+// a number"). A line too long for the reader is refused on its line (it
+// said "bufio.Scanner: token too long").
+func TestEvalScoresFile(t *testing.T) {
+	dir := t.TempDir()
+	dataF := filepath.Join(dir, "d.txt")
+	os.WriteFile(dataF, []byte("1 qid:1 1:0.5\n0 qid:1 1:0.1\n2 qid:1 1:0.3\n1 qid:2 1:0.2\n0 qid:2 1:0.9\n"), 0o644)
+	eval := func(content string) (int, string, string) {
+		t.Helper()
+		scores := filepath.Join(dir, "s.txt")
+		if err := os.WriteFile(scores, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return runCLI(t, "eval", "--scores", scores, "--data", dataF, "--json")
+	}
+	_, plain, errOut := eval("0.1\n0.7\n0.3\n2\n-1\n")
+	if plain == "" {
+		t.Fatal(errOut)
+	}
+	for _, content := range []string{"\ufeff0.1\n0.7\n0.3\n2\n-1\n", "\ufeff0.1\r\n0.7\r\n0.3\r\n2\r\n-1\r\n"} {
+		if code, out, errOut := eval(content); code != 0 || out != plain {
+			t.Errorf("%q: exit %d, %s%s; want the report of the same scores without the mark:\n%s", content, code, out, errOut, plain)
+		}
+	}
+	long := "0.1\n0.7" + strings.Repeat("0", 100_000) + "\n0.3\n2\n-1\n"
+	if code, _, errOut := eval(long); code != 1 || !strings.Contains(errOut, "s.txt:2: line longer than") {
+		t.Errorf("a 100,000-character line: exit %d, %q; want exit 1 naming line 2", code, errOut)
+	}
+}
