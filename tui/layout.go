@@ -568,6 +568,11 @@ func helpMaxTop(n, h int) int {
 	return n - (h - 1)
 }
 
+// helpMaxTop is the furthest the help scrolls on the current screen.
+func (m Model) helpMaxTop() int {
+	return helpMaxTop(strings.Count(m.helpView(m.width), "\n")+1, m.helpRows())
+}
+
 // shownPanel is the parameter panel's lines when it is on and fits: it
 // never takes the whole body.
 func (m Model) shownPanel() []string {

@@ -162,6 +162,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.key(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		// Scrolled on a smaller screen, the help would stay at its end
+		// for as many ↑ as the smaller screen had lines more to scroll.
+		m.helpTop = min(m.helpTop, m.helpMaxTop())
 	case tickMsg:
 		if m.phase == phaseLoading {
 			m.screen.Frame++
@@ -506,8 +509,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		case "?", "esc":
 			m.help = false
 		case "down", "j":
-			n := strings.Count(m.helpView(m.width), "\n") + 1
-			m.helpTop = min(m.helpTop+1, helpMaxTop(n, m.helpRows()))
+			m.helpTop = min(m.helpTop+1, m.helpMaxTop())
 		case "up", "k":
 			m.helpTop = max(m.helpTop-1, 0)
 		}

@@ -621,3 +621,26 @@ func TestRestartShowsNoStaleFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpScrollAfterResize: scrolled to the end of the help on a small
+// screen, then given a taller one, one ↑ moves the help one line up from
+// its new last screenful (it stayed put for dozens of presses: the scroll
+// position was still the small screen's).
+func TestHelpScrollAfterResize(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 30, Height: 8})
+	m, _ = update(t, m, key("?"))
+	for range strings.Count(m.helpView(30), "\n") + 1 {
+		m, _ = update(t, m, key("j"))
+	}
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	total := strings.Count(m.helpView(80), "\n") + 1
+	if v := m.View(); !strings.Contains(v, fmt.Sprintf("-%d of %d", total, total)) {
+		t.Fatalf("after the resize the help does not show its end:\n%s", v)
+	}
+	m, _ = update(t, m, key("k"))
+	if v := m.View(); !strings.Contains(v, fmt.Sprintf("-%d of %d", total-1, total)) {
+		t.Errorf("one ↑ after the resize does not move up one line:\n%s", v)
+	}
+}
