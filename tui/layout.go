@@ -369,15 +369,17 @@ func (m Model) runStatus(w int) string {
 
 // statusForms are the notes and the message, " · " between them, in the
 // forms the status line picks from for w cells, longest first: all of it;
-// without the training's ETA; without the message; then without the notes
-// from the last on. A part goes whole, never cut: at 80 columns a paused
+// without the training's ETA; the same two with the message's short form
+// (statusShort), if it has one; without the message; then without the
+// notes from the last on. A part goes whole, never cut: at 80 columns a paused
 // training read "… 1512 of 3000 trees · ETA 400m…". A message that names
 // a path has the path shortened from the left to whole names where the
 // form is too wide (messageIn). A message alone, too wide for the line, is
 // the last form (cut, with "…").
 func (m Model) statusForms(w int) []string {
 	notes, eta := m.notes()
-	line := func(n int, eta string, withMsg bool) string {
+	const noMsg, fullMsg, shortMsg = 0, 1, 2
+	line := func(n int, eta string, msgForm int) string {
 		var parts []string
 		for i, note := range notes[:n] {
 			if note == "" {
@@ -388,21 +390,29 @@ func (m Model) statusForms(w int) []string {
 			}
 			parts = append(parts, m.styles.Title.Render(note))
 		}
-		if !withMsg {
-			return strings.Join(parts, " · ")
-		}
 		room := w
 		if len(parts) > 0 {
 			room -= lipgloss.Width(strings.Join(parts, " · ")) + len(" · ")
 		}
-		if msg := m.messageIn(room); msg != "" {
+		msg := ""
+		switch msgForm {
+		case fullMsg:
+			msg = m.messageIn(room)
+		case shortMsg:
+			if m.statusShort == "" || m.message() != m.status {
+				return ""
+			}
+			msg = m.styleMessage(m.statusShort)
+		}
+		if msg != "" {
 			parts = append(parts, msg)
 		}
 		return strings.Join(parts, " · ")
 	}
 	n := len(notes)
 	var forms []string
-	for _, f := range []string{line(n, eta, true), line(n, "", true), line(n, eta, false), line(n, "", false), line(n-1, "", false), line(1, "", false)} {
+	for _, f := range []string{line(n, eta, fullMsg), line(n, "", fullMsg), line(n, eta, shortMsg), line(n, "", shortMsg),
+		line(n, eta, noMsg), line(n, "", noMsg), line(n-1, "", noMsg), line(1, "", noMsg)} {
 		if f != "" {
 			forms = append(forms, f)
 		}
@@ -425,6 +435,11 @@ func (m Model) messageIn(w int) string {
 		room := max(w-(lipgloss.Width(msg)-lipgloss.Width(p)), 1+lipgloss.Width(p[i:]))
 		msg = strings.Replace(msg, p, views.ShortenPath(p, room), 1)
 	}
+	return m.styleMessage(msg)
+}
+
+// styleMessage styles msg, a form of the status message: red for an error.
+func (m Model) styleMessage(msg string) string {
 	if msg != "" && m.errLine {
 		msg = m.styles.Error.Render(msg)
 	}

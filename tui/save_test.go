@@ -294,3 +294,32 @@ func TestLambdaLoweredWarmGainsTrees(t *testing.T) {
 		t.Errorf("warm %v: %d active weights at λ %.3g, %d after lowering it to %.3g", m.snapRun.warm, high, m.par.Lambda*129.7, low, m.par.Lambda)
 	}
 }
+
+// TestSaveSaysSoWhilePaused: 's' while paused says that it saved, at 80
+// columns too: the message with its figures did not fit beside "paused",
+// the status line left it out, and the save went by without a word. Where
+// the figures do not fit, the time and the file do; where they do, all.
+func TestSaveSaysSoWhilePaused(t *testing.T) {
+	m := ready(t)
+	t.Chdir(t.TempDir())
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	m, cmd := update(t, m, key("s"))
+	if cmd == nil {
+		t.Fatalf("s returned no command: %q", m.status)
+	}
+	msg := cmd().(savedMsg)
+	m, _ = update(t, m, msg)
+	at := msg.at.Format(time.TimeOnly)
+	for _, c := range []struct {
+		w    int
+		want string
+	}{
+		{80, "paused · " + at + " saved ./" + savePath},
+		{200, "paused · " + m.status},
+	} {
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: c.w, Height: 24})
+		if s := statusOf(m); !strings.HasPrefix(s, c.want) {
+			t.Errorf("%d columns: status line %q, want it to begin with %q", c.w, s, c.want)
+		}
+	}
+}

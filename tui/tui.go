@@ -101,6 +101,10 @@ type Model struct {
 	// shortens it from the left to whole names when status is too wide
 	// (setPathStatus).
 	statusPath string
+	// statusShort is a shorter form of status, for a line too narrow for
+	// it beside the notes (a save's time and file without its figures):
+	// paused at 80 columns, a save went by without a word.
+	statusShort string
 	// pauseSaid is space's hint when it is the status, as said then; the
 	// line shows what is true now (pauseHint).
 	pauseSaid string
@@ -339,8 +343,10 @@ func (m *Model) savedStatus(msg savedMsg) {
 		m.setStatus("save: "+msg.err.Error(), true)
 	case len(msg.files) == 1:
 		f := msg.files[0]
-		m.setStatus(fmt.Sprintf("%s saved ./%s: %s NDCG@10 %s, P@5 %s, cost %s", at, f.path, f.split,
+		short := fmt.Sprintf("%s saved ./%s", at, f.path)
+		m.setStatus(fmt.Sprintf("%s: %s NDCG@10 %s, P@5 %s, cost %s", short, f.split,
 			metricValue(f.ev.Metrics, curveSpec), metricValue(f.ev.Metrics, "p@5"), strconv.FormatFloat(f.ev.Cost.Total, 'g', 4, 64)), false)
+		m.statusShort = short
 	default:
 		paths := make([]string, len(msg.files))
 		for i, f := range msg.files {
@@ -366,7 +372,7 @@ func (m *Model) fail(s string) {
 }
 
 func (m *Model) setStatus(s string, isErr bool) {
-	m.status, m.errLine, m.pauseSaid, m.statusPath = s, isErr, "", ""
+	m.status, m.errLine, m.pauseSaid, m.statusPath, m.statusShort = s, isErr, "", "", ""
 }
 
 // setPathStatus sets the status message s, which names path (once): on a
