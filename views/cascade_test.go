@@ -465,3 +465,62 @@ func TestCurveTitleNamesMetric(t *testing.T) {
 		}
 	}
 }
+
+// TestStageTableFollowsMark: in a pane too short for every stage, the
+// stage being optimised (▸) stays in view, the rows around it consecutive
+// stages under the title and the header, and the notes above and below
+// count the stages left out. At K = 100 the ▸ went off the bottom from
+// stage 18 on at 80×24 (from stage 10 at 120×40), behind "… 83 more".
+func TestStageTableFollowsMark(t *testing.T) {
+	s := sampleSnapshot()
+	K := len(s.Stages)
+	for _, stage := range []int{0, 3, 6, K - 2, K - 1} {
+		s.Stage = stage
+		for h := 5; h <= K+2; h++ {
+			got := RenderStageTable(s, 80, h, PlainStyles())
+			checkFits(t, "stages", got, 80, h)
+			lines := strings.Split(got, "\n")
+			if !strings.HasPrefix(lines[0], "stages (K = ") || !strings.HasPrefix(strings.TrimSpace(lines[1]), "stage") {
+				t.Fatalf("stage %d, height %d: no title and header:\n%s", stage+1, h, got)
+			}
+			var shown []int
+			left := 0
+			marked := false
+			for _, l := range lines[2:] {
+				f := strings.Fields(l)
+				if len(f) == 0 {
+					continue
+				}
+				if f[0] == "…" {
+					var n int
+					fmt.Sscan(f[1], &n)
+					left += n
+					continue
+				}
+				n := 0
+				if strings.HasPrefix(f[0], "▸") {
+					marked = true
+					fmt.Sscan(strings.TrimPrefix(f[0], "▸"), &n)
+					if n != stage+1 {
+						t.Errorf("stage %d, height %d: ▸ on stage %d", stage+1, h, n)
+					}
+				} else {
+					fmt.Sscan(f[0], &n)
+				}
+				shown = append(shown, n)
+			}
+			if !marked {
+				t.Errorf("stage %d, height %d: the ▸ row is not shown:\n%s", stage+1, h, got)
+			}
+			for i := 1; i < len(shown); i++ {
+				if shown[i] != shown[i-1]+1 {
+					t.Errorf("stage %d, height %d: rows %v are not consecutive stages", stage+1, h, shown)
+					break
+				}
+			}
+			if len(shown)+left != K {
+				t.Errorf("stage %d, height %d: %d rows shown and %d counted left out, want %d:\n%s", stage+1, h, len(shown), left, K, got)
+			}
+		}
+	}
+}

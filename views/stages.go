@@ -270,5 +270,26 @@ func RenderStageTable(s cronus.Snapshot, width, height int, st Styles) string {
 		}
 		lines = append(lines, line)
 	}
+	if s.Phase == "optimising" && s.Stage >= 0 && s.Stage < len(s.Stages) {
+		lines = scrollTo(lines, 2, s.Stage, height, st)
+	}
 	return fitBlock(lines, width, height, st)
+}
+
+// scrollTo keeps row focus of lines (the rows follow head lines of title
+// and header) within the height lines fitBlock shows: when it would be cut
+// off, the rows before it give way, "… n above" in their place, until it
+// is in the middle of the rows shown or the last rows are all shown. At
+// K = 100 the stage being optimised went off the bottom of the table.
+func scrollTo(lines []string, head, focus, height int, st Styles) []string {
+	rows := lines[head:]
+	room := height - head // the rows' lines, notes included
+	if len(rows) <= room || focus < room-1 || room < 3 {
+		return lines
+	}
+	// Below the note above: the last room−1 rows, or room−2 rows and
+	// fitBlock's "… n more".
+	start := min(focus-(room-3)/2, len(rows)-(room-1))
+	out := append(slices.Clip(lines[:head]), st.Dim.Render(fmt.Sprintf("… %d above", start)))
+	return append(out, rows[start:]...)
 }
