@@ -250,7 +250,7 @@ func TestKeptOfEnsemble(t *testing.T) {
 	m.stopRun()
 	m.sel = parTrees
 	m, _ = update(t, m, key("enter"))
-	m, _ = update(t, m, key("7"))
+	m, _ = update(t, m, key("12"))
 	m, _ = update(t, m, key("enter"))
 	m, cmd := update(t, m, debounceMsg{edit: m.edits})
 	if m.phase != phaseTraining {

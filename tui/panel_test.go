@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -248,18 +249,18 @@ func TestPanelRebuildAndRetrain(t *testing.T) {
 	// Trees retrain the base ensemble as a job, then restart.
 	m.sel = parTrees
 	m, _ = update(t, m, key("enter"))
-	m, _ = update(t, m, key("7"))
+	m, _ = update(t, m, key("12"))
 	m, _ = update(t, m, key("enter"))
 	m, cmd = update(t, m, debounceMsg{edit: m.edits})
 	if m.phase != phaseTraining || cmd == nil {
 		t.Fatalf("trees edit: phase %d, want training", m.phase)
 	}
-	if v := m.View(); !strings.Contains(v, "base ensemble: 7 depth-2 trees") {
+	if v := m.View(); !strings.Contains(v, "base ensemble: 12 depth-2 trees") {
 		t.Errorf("retraining view:\n%s", v)
 	}
 	m = drive(t, m, cmd, firstEvent)
-	if len(m.w.e.Trees) != 7 || m.w.tg.PosWeight != 2 {
-		t.Errorf("retrained %d trees (ω⁺ %g), want 7", len(m.w.e.Trees), m.w.tg.PosWeight)
+	if len(m.w.e.Trees) != 12 || m.w.tg.PosWeight != 2 {
+		t.Errorf("retrained %d trees (ω⁺ %g), want 12", len(m.w.e.Trees), m.w.tg.PosWeight)
 	}
 }
 
@@ -737,8 +738,8 @@ func TestFinishedPointsOfEnsemble(t *testing.T) {
 	m = finish(m)
 	m.stopRun()
 	old := m.w.e
-	m = typeParam(t, m, parTrees, "7")
-	if m.w.e == old || len(m.w.e.Trees) != 7 {
+	m = typeParam(t, m, parTrees, "12")
+	if m.w.e == old || len(m.w.e.Trees) != 12 {
 		t.Fatalf("not retrained: %d trees", len(m.w.e.Trees))
 	}
 	if n, e := cronusPts(m.points()), cronusPts(m.curvePoints()); n != 0 || e != 0 {
@@ -789,5 +790,38 @@ func TestCurrentPointOfEnsemble(t *testing.T) {
 	m = drive(t, m, cmd, firstEvent)
 	if c := curve(m); !m.gate.isPaused() || !strings.Contains(c, mark) || m.snapRun.w.e != m.w.e {
 		t.Errorf("the new ensemble's first step, paused: no current point of it:\n%s", c)
+	}
+}
+
+// TestStagesAtMostTrees: K stays at most the base ensemble's trees, as
+// `cronus cascade` requires (it refuses --stages beyond the model's
+// trees). Trees below K are refused, as K above the trees is; a model of
+// fewer trees than K brings K down to its trees. Both ran a 10-stage
+// cascade of 5 trees, and K then refused every step but down.
+func TestStagesAtMostTrees(t *testing.T) {
+	m := ready(t)
+	k, trees := m.par.K, m.par.trees
+	m.panel, m.sel = true, parTrees
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key(strconv.Itoa(k-1)))
+	m, cmd := update(t, m, key("enter"))
+	if cmd != nil || !m.errLine || m.par.trees != trees || !strings.Contains(m.status, "trees") {
+		t.Errorf("trees %d under K = %d: trees %d, status %q", k-1, k, m.par.trees, m.status)
+	}
+
+	small := *m.w.e
+	small.Trees = small.Trees[:k-2]
+	path := filepath.Join(t.TempDir(), "small.json")
+	if err := tree.WriteModel(path, tree.NewModel(&small, "test", nil)); err != nil {
+		t.Fatal(err)
+	}
+	cfg := mq2008
+	cfg.Model = path
+	m = New(context.Background(), cfg, views.PlainStyles())
+	defer m.cancel()
+	m, cmd = update(t, m, m.load())
+	m = drive(t, m, cmd, firstEvent)
+	if m.par.K != k-2 || m.runPar.K != k-2 || len(m.snap.Stages) != k-2 {
+		t.Errorf("a model of %d trees: K %d, run's K %d, %d stages", k-2, m.par.K, m.runPar.K, len(m.snap.Stages))
 	}
 }

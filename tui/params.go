@@ -239,6 +239,8 @@ func checkParam(par settings, i int) error {
 		return errors.New("δ must be in [1, 10]")
 	case i == parTrees && !(par.trees >= 1 && par.trees <= treesCap):
 		return fmt.Errorf("trees must be in [1, %d]", treesCap)
+	case i == parTrees && par.trees < par.K:
+		return fmt.Errorf("trees must be at least K = %d (lower K first)", par.K)
 	case i == parLeaves && !(par.leaves >= 2 && par.leaves <= leavesCap):
 		return fmt.Errorf("leaves must be in [2, %d]", leavesCap)
 	case i == parColSample && !(par.colSample > 0 && par.colSample <= 1):

@@ -135,7 +135,7 @@ func TestSaveWhileRetraining(t *testing.T) {
 	want := m.best.Cascade
 	m.panel, m.sel = true, parTrees
 	m, _ = update(t, m, key("enter"))
-	m, _ = update(t, m, key("7"))
+	m, _ = update(t, m, key("12"))
 	m, _ = update(t, m, key("enter"))
 	m, _ = update(t, m, debounceMsg{edit: m.edits})
 	if m.phase != phaseTraining || m.w.e != nil {

@@ -206,6 +206,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if msg.e != nil {
 			m.par.trees, m.par.leaves = len(msg.e.Trees), maxLeaves(msg.e)
+			// As cronus cascade: no more stages than trees.
+			m.par.K = min(m.par.K, m.par.trees)
 			w := *m.w
 			w.e, w.trees, w.leaves, w.colSample = msg.e, m.par.trees, m.par.leaves, m.par.colSample
 			m.phase = phasePreparing
