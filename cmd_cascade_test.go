@@ -124,7 +124,7 @@ func TestCascadeAndSweep(t *testing.T) {
 		t.Errorf("sweep --json: %+v", sw)
 	}
 	for _, l := range sw.Lambdas {
-		if !slices.Contains([]float64{0.0002, 0.001, 0.005, 0.02}, l.Rho1) || l.RhoK != l.Rho1 || l.Valid.Metrics["ndcg@10"] < 0.3 {
+		if !slices.Contains([]float64{0.0002, 0.001, 0.005, 0.02, 0.05, 0.1}, l.Rho1) || l.RhoK != l.Rho1 || l.Valid.Metrics["ndcg@10"] < 0.3 {
 			t.Errorf("sweep --json, λ %g: ρ %g/%g (not from the default grid), valid %v", l.Lambda, l.Rho1, l.RhoK, l.Valid.Metrics)
 		}
 	}

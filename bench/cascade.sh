@@ -100,7 +100,7 @@ for m in ("prefix", "early-exit", "single-stage", "cronus-init", "cronus"):
         print("CHOSEN_LAMBDA", pick["lambda"])
 PY
 lam=$(awk '/^CHOSEN_LAMBDA/ {print $2}' "$dir/choice.txt")
-"$c" cascade "${common[@]}" --lambda "$lam" --rhos 0.0002,0.001,0.005,0.02 --out "$dir/cascade.json" --json > "$dir/cascade.out.json"
+"$c" cascade "${common[@]}" --lambda "$lam" --out "$dir/cascade.json" --json > "$dir/cascade.out.json"
 echo "$set_: $trees depth-2 trees; sweep over 8 λ values took $(cat "$dir/sweep.time")s; test figures at operating points chosen on validation"
 grep -v CHOSEN_LAMBDA "$dir/choice.txt"
 /usr/bin/python3 - "$dir/cascade.out.json" <<'PY'
