@@ -31,18 +31,37 @@ var keyHelp = []struct{ keys, what string }{
 // line still shows them (keyLine drops whole keys from the end).
 const helpLine = "q quit · ? help · ↑↓←→ params · p panel · space pause · n step · s save · k keep · c compare · w sweep · e export · o open · r restart · enter type · tab pane"
 
-// keyLine is as much of helpLine as fits in w cells, whole keys only.
-func keyLine(w int) string {
-	line := ""
-	for _, k := range strings.Split(helpLine, " · ") {
+// The key line where helpLine's keys do not apply: the load screen (its
+// title line shows its own keys), and while a path or a value is typed,
+// where q is a letter and only ctrl+c quits.
+const (
+	loadKeyLine   = "q quit · esc back"
+	typingKeyLine = "ctrl+c quit · esc cancel"
+)
+
+// footerKeys is the key line of the screen shown.
+func (m Model) footerKeys() string {
+	switch {
+	case m.editing, m.loadScr != nil && m.loadScr.typing:
+		return typingKeyLine
+	case m.loadScr != nil:
+		return loadKeyLine
+	}
+	return helpLine
+}
+
+// keyLine is as much of line as fits in w cells, whole keys only.
+func keyLine(line string, w int) string {
+	fitted := ""
+	for _, k := range strings.Split(line, " · ") {
 		next := k
-		if line != "" {
-			next = line + " · " + k
+		if fitted != "" {
+			next = fitted + " · " + k
 		}
 		if lipgloss.Width(next) > w {
 			break
 		}
-		line = next
+		fitted = next
 	}
-	return line
+	return fitted
 }

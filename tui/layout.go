@@ -126,7 +126,7 @@ func (m Model) View() string {
 	lines := append(body, fit(strings.Join(panel, "\n"), w, len(panel))...)
 	lines = append(lines, fit(m.paramsLine(w), w, 1)...)
 	lines = append(lines, fit(strings.Join(status, "\n"), w, len(status))...)
-	lines = append(lines, fit(m.styles.Dim.Render(keyLine(w)), w, 1)...)
+	lines = append(lines, fit(m.styles.Dim.Render(keyLine(m.footerKeys(), w)), w, 1)...)
 	return strings.Join(fit(strings.Join(lines, "\n"), w, m.height), "\n")
 }
 

@@ -18,7 +18,7 @@ import (
 func TestKeyLine(t *testing.T) {
 	keys := strings.Split(helpLine, " · ")
 	for w := 16; w <= 200; w++ {
-		l := keyLine(w)
+		l := keyLine(helpLine, w)
 		if lipgloss.Width(l) > w {
 			t.Fatalf("width %d: %q is wider", w, l)
 		}
@@ -35,7 +35,7 @@ func TestKeyLine(t *testing.T) {
 			t.Fatalf("width %d: %q leaves out %q, which fits", w, l, keys[len(got)])
 		}
 	}
-	if keyLine(1000) != helpLine {
+	if keyLine(helpLine, 1000) != helpLine {
 		t.Errorf("a wide line is not the whole help line")
 	}
 }

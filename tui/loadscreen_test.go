@@ -559,3 +559,64 @@ func TestReloadStatusKeepsFileName(t *testing.T) {
 	}
 	check(m, "training the base ensemble … · loaded …/Fold1/train.txt")
 }
+
+// The key line at the bottom says what quits where it is shown: on the load
+// screen while a path is typed it said "q quit", and q typed a letter.
+func TestFooterSaysHowToQuit(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	keyMsg := map[string]tea.KeyMsg{"q": key("q"), "ctrl+c": special(tea.KeyCtrlC), "esc": key("esc")}
+	for _, c := range []struct {
+		name  string
+		keys  []string
+		state func(Model) bool // still in the state after a key that does not quit
+	}{
+		{"workbench", nil, func(m Model) bool { return m.loadScr == nil && !m.editing }},
+		{"load screen", []string{"o"}, func(m Model) bool { return m.loadScr != nil && !m.loadScr.typing }},
+		{"typing a path", []string{"o", "/", "ab"}, func(m Model) bool { return m.loadScr != nil && m.loadScr.typing }},
+		{"typing a value", []string{"enter", "0.1"}, func(m Model) bool { return m.editing }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := New(context.Background(), mq2008, views.PlainStyles())
+			defer m.cancel()
+			m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+			for _, k := range c.keys {
+				m, _ = update(t, m, key(k))
+			}
+			if !c.state(m) {
+				t.Fatalf("not in the state after %q", c.keys)
+			}
+			lines := strings.Split(m.View(), "\n")
+			footer := strings.TrimSpace(lines[len(lines)-1])
+			quits := map[string]bool{}
+			for _, e := range strings.Split(footer, " · ") {
+				if k, what, ok := strings.Cut(e, " "); ok && what == "quit" {
+					quits[k] = true
+				}
+			}
+			if len(quits) == 0 {
+				t.Fatalf("the footer %q does not say what quits", footer)
+			}
+			for k := range quits {
+				msg, ok := keyMsg[k]
+				if !ok {
+					t.Fatalf("the footer %q: unknown key %q", footer, k)
+				}
+				if _, cmd := update(t, m, msg); cmd == nil || cmd() != tea.Quit() {
+					t.Errorf("the footer %q says %s quits; it does not", footer, k)
+				}
+			}
+			// The other keys the footer names do what it says: ? shows the
+			// help, esc leaves the state.
+			if strings.Contains(footer, "? help") {
+				if m2, _ := update(t, m, key("?")); !m2.help {
+					t.Errorf("the footer %q names ?, which shows no help", footer)
+				}
+			}
+			if strings.Contains(footer, "esc ") {
+				if m2, _ := update(t, m, keyMsg["esc"]); c.state(m2) {
+					t.Errorf("the footer %q names esc, which does nothing", footer)
+				}
+			}
+		})
+	}
+}
