@@ -31,9 +31,9 @@ func (m Model) keep() (Model, tea.Cmd) {
 		m.setStatus(m.notYet("nothing to keep yet", "the optimisation to report a cascade"), true)
 		return m, nil
 	}
-	if m.w == nil || m.snapRun.w == nil || m.snapRun.w.e != m.w.e {
+	if !m.ofEnsemble(m.snapRun) {
 		// The cascade shown last is of the ensemble a retrain replaces.
-		m.setStatus(m.notYet("nothing to keep yet", "the new base ensemble's first cascade"), true)
+		m.setStatus(m.notYet("nothing to keep yet", newEnsembleWait), true)
 		return m, nil
 	}
 	m.keptN++

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -126,34 +127,49 @@ func TestSaveBestCascade(t *testing.T) {
 	}
 }
 
-// TestSaveWhileRetraining: 's' while the base ensemble retrains saves the
-// last run's cascade with its own ensemble. It crashed the workbench: the
-// save took the ensemble of the data being retrained, which had none yet
-// (nil pointer in cronus.NewFile).
+// TestSaveWhileRetraining: 's' while the base ensemble retrains saves
+// nothing, as 'k' keeps nothing, and both say why: 's' saves the cascade
+// 'k' keeps. It saved the old ensemble's cascade, shown nowhere, while 'k'
+// said to wait for the new ensemble's first cascade. (It once crashed the
+// workbench: the save took the ensemble being retrained, which had none
+// yet.) Once the new ensemble's run reports, 's' saves its cascade.
 func TestSaveWhileRetraining(t *testing.T) {
 	m := endRun(t, ready(t))
-	want := m.best.Cascade
 	m.panel, m.sel = true, parTrees
 	m, _ = update(t, m, key("enter"))
-	m, _ = update(t, m, key("12"))
+	m, _ = update(t, m, key("25"))
 	m, _ = update(t, m, key("enter"))
-	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	m, train := update(t, m, debounceMsg{edit: m.edits})
 	if m.phase != phaseTraining || m.w.e != nil {
 		t.Fatalf("trees edit: phase %d", m.phase)
 	}
 	t.Chdir(t.TempDir())
 	m, cmd := update(t, m, key("s"))
+	saveSaid := m.status
+	if cmd != nil || !m.errLine || !strings.Contains(saveSaid, "wait for the new base ensemble's first cascade") {
+		t.Fatalf("s while retraining: command %v, status %q", cmd != nil, saveSaid)
+	}
+	if _, err := os.Stat(savePath); err == nil {
+		t.Fatal("s while retraining wrote a file")
+	}
+	m, _ = update(t, m, key("k"))
+	if len(m.kept) != 0 || !strings.HasSuffix(m.status, strings.TrimPrefix(saveSaid, "no cascade to save yet")) {
+		t.Errorf("k while retraining says %q; s said %q", m.status, saveSaid)
+	}
+	m = drive(t, m, train, func(m Model, msg tea.Msg) bool {
+		_, ok := msg.(optMsg)
+		return ok && m.snap.BestCascade != nil
+	})
+	m, cmd = update(t, m, key("s"))
 	if cmd == nil {
-		t.Fatalf("s while retraining: %q", m.status)
+		t.Fatalf("s on the new ensemble: %q", m.status)
 	}
 	m, _ = update(t, m, cmd())
 	if m.errLine || !strings.Contains(m.status, " saved ./"+savePath+":") {
 		t.Fatalf("status %q", m.status)
 	}
-	f, _ := savedFile(t, m, savePath)
-	_, c, _ := f.Cascade()
-	if len(f.Ensemble.Trees) != 20 || len(c.Stages) != len(want.Stages) {
-		t.Errorf("saved %d trees and %d stages, want the last run's 20 and %d", len(f.Ensemble.Trees), len(c.Stages), len(want.Stages))
+	if f, _ := savedFile(t, m, savePath); len(f.Ensemble.Trees) != 25 {
+		t.Errorf("saved %d trees, want the new ensemble's 25", len(f.Ensemble.Trees))
 	}
 }
 

@@ -323,15 +323,27 @@ func (m Model) runInfo() runInfo {
 
 // savable is the cascade 's' saves, the one 'k' keeps: the best on
 // validation of the run the snapshot shown comes from, or, before that run
-// has one (the first cycle of a warm run), the last finished run's best.
+// has one (the first cycle of a warm run), the last finished run's best;
+// none of an ensemble a retrain replaces.
 func (m Model) savable() (savable, bool) {
 	switch {
-	case m.snap.BestCascade != nil && m.snapRun.w != nil:
+	case m.snap.BestCascade != nil && m.ofEnsemble(m.snapRun):
 		return savable{c: m.snap.BestCascade, sigma: stageSigma(m.snap.BestStages), run: m.snapRun}, true
-	case m.best != nil && m.bestRun.w != nil:
+	case m.best != nil && m.ofEnsemble(m.bestRun):
 		return savable{c: &m.best.Cascade, sigma: m.best.Sigma, run: m.bestRun}, true
 	}
 	return savable{}, false
+}
+
+// newEnsembleWait is what 's' and 'k' wait for while the base ensemble
+// retrains: the last cascades are of the old one.
+const newEnsembleWait = "the new base ensemble's first cascade"
+
+// ofEnsemble reports whether run's cascades are of the base ensemble in
+// use, which 's' saves and 'k' keeps; from a retrain until the new
+// ensemble's run reports, the last ones are of the old ensemble.
+func (m Model) ofEnsemble(run runInfo) bool {
+	return m.w != nil && run.w != nil && run.w.e == m.w.e
 }
 
 // savedStatus reports what was saved and when (a second save of the same
@@ -584,7 +596,11 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		c, ok := m.savable()
 		if !ok {
-			m.setStatus(m.notYet("no cascade to save yet", "the optimisation to report one"), true)
+			until := "the optimisation to report one"
+			if m.snap.BestCascade != nil || m.best != nil {
+				until = newEnsembleWait // of the old ensemble
+			}
+			m.setStatus(m.notYet("no cascade to save yet", until), true)
 			return m, nil
 		}
 		return m, saveCmd("the best cascade", []savable{c}, []string{savePath})
