@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/cronus-ltr/cronus/engine/baseline"
@@ -53,8 +54,11 @@ func (m Model) keep() (Model, tea.Cmd) {
 	return m, nil
 }
 
-// keptPath is the file 's' in the compare view saves kept cascade n to.
-func keptPath(n int) string { return fmt.Sprintf("cronus-kept-%d.json", n) }
+// keptName is the file 's' in the compare view saves kept cascade N to.
+const keptName = "cronus-kept-N.json"
+
+// keptPath is keptName of kept cascade n.
+func keptPath(n int) string { return strings.Replace(keptName, "N", strconv.Itoa(n), 1) }
 
 // saveKept saves every kept cascade to its keptPath.
 func (m Model) saveKept() (Model, tea.Cmd) {

@@ -20,7 +20,7 @@ var keyHelp = []struct{ keys, what string }{
 	{"space", "pause or resume the optimisation (with no run under way, the next run starts paused)"},
 	{"n", "one step of the paused run"},
 	{"r", "restart the optimisation from scratch"},
-	{"s", "save the best cascade (the one k keeps) to ./" + savePath + "; in the compare view, the kept cascades to ./cronus-kept-N.json"},
+	{"s", "save the best cascade (the one k keeps) to ./" + savePath + "; in the compare view, the kept cascades to ./" + keptName},
 	{"k", "keep the best cascade for comparison (at most 4; a 5th replaces the oldest; a retrain or other data drop them)"},
 	{"c", "show or hide the kept cascades side by side (esc hides)"},
 	{"w", "run a λ sweep (Algorithm 2 at 8 values of λ, plotted as the λ sweep); w again, r, a parameter change, loading data or q cancels it"},

@@ -370,7 +370,9 @@ func (m Model) runStatus(w int) string {
 // statusForms are the notes and the message, " · " between them, in the
 // forms the status line picks from for w cells, longest first: all of it;
 // without the training's ETA; the same two with the message's short form
-// (statusShort), if it has one; without the message; then without the
+// (statusShort), if it has one, then that with the work's note short
+// (beside "training the base ensemble: 5 of 300 trees" a save's short
+// form did not fit at 80 columns); without the message; then without the
 // notes from the last on. A part goes whole, never cut: at 80 columns a paused
 // training read "… 1512 of 3000 trees · ETA 400m…". A message that names
 // a path has the path shortened from the left to whole names where the
@@ -378,8 +380,10 @@ func (m Model) runStatus(w int) string {
 // the last form (cut, with "…").
 func (m Model) statusForms(w int) []string {
 	notes, eta := m.notes()
+	shortNotes := slices.Clone(notes)
+	_, shortNotes[len(notes)-1], _ = m.flowNote()
 	const noMsg, fullMsg, shortMsg = 0, 1, 2
-	line := func(n int, eta string, msgForm int) string {
+	line := func(notes []string, n int, eta string, msgForm int) string {
 		var parts []string
 		for i, note := range notes[:n] {
 			if note == "" {
@@ -411,8 +415,9 @@ func (m Model) statusForms(w int) []string {
 	}
 	n := len(notes)
 	var forms []string
-	for _, f := range []string{line(n, eta, fullMsg), line(n, "", fullMsg), line(n, eta, shortMsg), line(n, "", shortMsg),
-		line(n, eta, noMsg), line(n, "", noMsg), line(n-1, "", noMsg), line(1, "", noMsg)} {
+	for _, f := range []string{line(notes, n, eta, fullMsg), line(notes, n, "", fullMsg), line(notes, n, eta, shortMsg),
+		line(notes, n, "", shortMsg), line(shortNotes, n, "", shortMsg),
+		line(notes, n, eta, noMsg), line(notes, n, "", noMsg), line(notes, n-1, "", noMsg), line(notes, 1, "", noMsg)} {
 		if f != "" {
 			forms = append(forms, f)
 		}
@@ -486,29 +491,29 @@ func (m Model) errorLines(w, spare int) []string {
 // (" · ETA 3s", or empty) belongs to the last, and is the first thing a
 // narrow line leaves out.
 func (m Model) notes() (notes []string, eta string) {
-	flow, eta := m.flowNote()
+	flow, _, eta := m.flowNote()
 	return []string{m.pausedNote(), m.sweepProgress(), flow}, eta
 }
 
 // flowNote says what goes on while the base ensemble trains or the
 // problem is built: only the panes showed it, and not under the help or
-// the compare view. eta is the training's time left (" · ETA 3s"), when
-// known.
-func (m Model) flowNote() (note, eta string) {
+// the compare view; short says it in fewer words, for beside a message.
+// eta is the training's time left (" · ETA 3s"), when known.
+func (m Model) flowNote() (note, short, eta string) {
 	switch m.phase {
 	case phaseTraining:
 		p := m.trainProg
 		if p.Total == 0 {
-			return "training the base ensemble …", ""
+			return "training the base ensemble …", "training …", ""
 		}
 		if p.ETA > 0 {
 			eta = " · ETA " + etaText(p.ETA)
 		}
-		return fmt.Sprintf("training the base ensemble: %g of %g trees", p.Done, p.Total), eta
+		return fmt.Sprintf("training the base ensemble: %g of %g trees", p.Done, p.Total), fmt.Sprintf("training: %g of %g trees", p.Done, p.Total), eta
 	case phasePreparing:
-		return "building the cascade problem and the baselines …", ""
+		return "building the cascade problem and the baselines …", "building the problem …", ""
 	}
-	return "", ""
+	return "", "", ""
 }
 
 // pausedNote is "paused" while a paused run is under way; with none, the

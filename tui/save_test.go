@@ -339,3 +339,66 @@ func TestSaveSaysSoWhilePaused(t *testing.T) {
 		}
 	}
 }
+
+// TestSaveSaysSoAtWork: a save says so at 80 columns beside the note of
+// the work under way, and a save of the kept cascades in words, not cut.
+// Beside "training the base ensemble: 5 of 25 trees" or "building the
+// cascade problem …" the save's short form did not fit and the save went
+// by without a word; the kept cascades' files were cut mid-name.
+func TestSaveSaysSoAtWork(t *testing.T) {
+	t.Chdir(t.TempDir())
+	saved := func(t *testing.T, m Model, cmd tea.Cmd) (Model, string) {
+		t.Helper()
+		if cmd == nil {
+			t.Fatalf("s returned no command: %q", m.status)
+		}
+		msg := cmd().(savedMsg)
+		m, _ = update(t, m, msg)
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+		return m, msg.at.Format(time.TimeOnly)
+	}
+	edit := func(m Model, i int, v string) (Model, tea.Cmd) {
+		m.panel, m.sel = true, i
+		for _, k := range []string{"enter", v, "enter"} {
+			m, _ = update(t, m, key(k))
+		}
+		return update(t, m, debounceMsg{edit: m.edits})
+	}
+
+	// The save ends after a retrain has started.
+	m, save := update(t, ready(t), key("s"))
+	m, train := edit(m, parTrees, "300")
+	m, _ = update(t, m, train()) // the first trees
+	if m.phase != phaseTraining || m.trainProg.Total == 0 {
+		t.Fatalf("phase %d, progress %v", m.phase, m.trainProg)
+	}
+	m, at := saved(t, m, save)
+	if s := statusOf(m); !strings.Contains(s, "training") || !strings.Contains(s, at+" saved ./"+savePath) {
+		t.Errorf("saved while training: status line %q", s)
+	}
+
+	// Saved while the problem is rebuilt for new targets.
+	m, _ = edit(ready(t), parPosWeight, "2")
+	if m.phase != phasePreparing {
+		t.Fatalf("ω⁺ edit: phase %d", m.phase)
+	}
+	m, cmd := update(t, m, key("s"))
+	m, at = saved(t, m, cmd)
+	if s := statusOf(m); !strings.Contains(s, "building") || !strings.Contains(s, at+" saved ./"+savePath) {
+		t.Errorf("saved while building the problem: status line %q", s)
+	}
+
+	// Three kept cascades saved from the compare view: their files do
+	// not fit in 80 columns; what fits says how many, whole.
+	m = ready(t)
+	m.panel = false
+	for range 3 {
+		m, _ = update(t, m, key("k"))
+	}
+	m, _ = update(t, m, key("c"))
+	m, cmd = update(t, m, key("s"))
+	m, at = saved(t, m, cmd)
+	if s := statusOf(m); !strings.HasPrefix(s, at+" saved 3 kept") || strings.Contains(s, "…") {
+		t.Errorf("kept cascades saved: status line %q", s)
+	}
+}

@@ -367,6 +367,8 @@ func (m *Model) savedStatus(msg savedMsg) {
 			paths[i] = "./" + f.path
 		}
 		m.setStatus(fmt.Sprintf("%s saved %s to %s", at, msg.what, strings.Join(paths, ", ")), false)
+		// Four files do not fit in 80 columns: their number does.
+		m.statusShort = fmt.Sprintf("%s saved %d kept: ./%s", at, len(msg.files), keptName)
 	}
 }
 
