@@ -101,7 +101,9 @@ func (m Model) View() string {
 	case m.loadScr != nil:
 		body = fit(m.loadView(w, max(h-footerLines, 0)), w, max(h-footerLines, 0))
 	case m.help:
-		body = fit(scrollHelp(m.helpView(w), m.helpTop, max(h-footerLines, 0)), w, max(h-footerLines, 0))
+		// In the rows a long error leaves it, so that the scroll hint on
+		// its last row stays (the error's lines are cut below).
+		body = fit(scrollHelp(m.helpView(w), m.helpTop, m.helpRows(), w), w, max(h-footerLines, 0))
 	case m.compare:
 		body = m.compareView(w, max(h-footerLines, 0))
 	case m.phase == phaseLoading || m.phase == phaseFailed:
@@ -567,16 +569,24 @@ func (m Model) helpView(w int) string {
 }
 
 // scrollHelp shows the help's lines from top on (clamped so that the last
-// screenful is the furthest it goes) in h rows; when they do not all fit,
-// the last row says how to see the rest.
-func scrollHelp(help string, top, h int) string {
+// screenful is the furthest it goes) in h rows of w cells; when they do not
+// all fit, the last row says how to see the rest, without "lines" where
+// that does not fit (at 30 columns "lines 10-12 of 96 · ↑↓ scro…").
+func scrollHelp(help string, top, h, w int) string {
 	lines := strings.Split(help, "\n")
 	if len(lines) <= h || h < 2 {
 		return help
 	}
 	rows := h - 1
 	top = min(top, helpMaxTop(len(lines), h))
-	more := fmt.Sprintf("  %s of %d · ↑↓ scroll", data.LineRange(top+1, top+rows), len(lines))
+	shown := fmt.Sprint(top + 1)
+	if rows > 1 {
+		shown += fmt.Sprintf("-%d", top+rows)
+	}
+	more := firstFit(w, []string{
+		fmt.Sprintf("  %s of %d · ↑↓ scroll", data.LineRange(top+1, top+rows), len(lines)),
+		fmt.Sprintf("  %s of %d · ↑↓ scroll", shown, len(lines)),
+	})
 	return strings.Join(append(lines[top:top+rows:top+rows], more), "\n")
 }
 
@@ -605,7 +615,10 @@ func (m Model) shownPanel() []string {
 	return nil
 }
 
-// helpRows is the number of rows the help overlay gets (as View lays it out).
+// helpRows is the number of rows the help overlay gets (as View lays it
+// out): the body's, less those an error wrapped onto more than one line
+// takes from it.
 func (m Model) helpRows() int {
-	return max(m.height-len(m.shownPanel())-footerLines, 0)
+	rows := max(m.height-len(m.shownPanel())-footerLines, 0)
+	return max(rows-max(len(m.errorLines(m.width, rows))-1, 0), 0)
 }

@@ -256,21 +256,24 @@ func TestErrorPathWhole(t *testing.T) {
 }
 
 // The help's scroll hint names the lines shown: a range, or the one line
-// when a single row is left for them.
+// when a single row is left for them; without "lines" where the hint does
+// not fit whole.
 func TestScrollHelpHint(t *testing.T) {
 	help := "a\nb\nc\nd\ne"
 	for _, c := range []struct {
-		top, h int
-		want   string
+		top, h, w int
+		want      string
 	}{
-		{0, 3, "lines 1-2 of 5"},
-		{1, 3, "lines 2-3 of 5"},
-		{0, 2, "line 1 of 5"},
-		{4, 2, "line 5 of 5"},
+		{0, 3, 80, "lines 1-2 of 5"},
+		{1, 3, 80, "lines 2-3 of 5"},
+		{0, 2, 80, "line 1 of 5"},
+		{4, 2, 80, "line 5 of 5"},
+		{1, 3, 27, "  2-3 of 5"},
+		{4, 2, 24, "  5 of 5"},
 	} {
-		got := scrollHelp(help, c.top, c.h)
+		got := scrollHelp(help, c.top, c.h, c.w)
 		rows := strings.Split(got, "\n")
-		if len(rows) != c.h || !strings.Contains(rows[c.h-1], c.want+" ·") {
+		if len(rows) != c.h || !strings.Contains(rows[c.h-1], c.want+" ·") || lipgloss.Width(rows[c.h-1]) > c.w {
 			t.Errorf("top %d, %d rows: %q, want %d rows ending with %q", c.top, c.h, got, c.h, c.want)
 		}
 	}

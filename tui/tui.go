@@ -533,7 +533,9 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		case "down", "j":
 			m.helpTop = min(m.helpTop+1, m.helpMaxTop())
 		case "up", "k":
-			m.helpTop = max(m.helpTop-1, 0)
+			// From the furthest it goes now: an error gone gives the help
+			// more rows.
+			m.helpTop = max(min(m.helpTop, m.helpMaxTop())-1, 0)
 		}
 		return m, nil
 	}

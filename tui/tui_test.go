@@ -644,3 +644,49 @@ func TestHelpScrollAfterResize(t *testing.T) {
 		t.Errorf("one ↑ after the resize does not move up one line:\n%s", v)
 	}
 }
+
+// TestHelpHintOverError: on a tiny screen the help's last row, which says
+// how to scroll it, stays over an error wrapped onto more than one line
+// (at 30×8 the error's second line took it), and ↓ still reaches the
+// help's last line.
+func TestHelpHintOverError(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 30, Height: 8})
+	m, _ = update(t, m, key("n")) // refused: not paused
+	if !m.errLine || lipgloss.Width(m.status) <= 30 {
+		t.Fatalf("want an error wider than the screen, status %q", m.status)
+	}
+	m, _ = update(t, m, key("?"))
+	help := strings.Split(m.helpView(30), "\n")
+	total := len(help)
+	seen := map[string]bool{}
+	for i := range total {
+		v := m.View()
+		if !strings.Contains(v, "↑↓ scroll") {
+			t.Fatalf("after %d ↓ the scroll hint is not shown:\n%s", i, v)
+		}
+		if !strings.Contains(v, "n runs one") {
+			t.Fatalf("the error is not shown:\n%s", v)
+		}
+		for _, l := range strings.Split(v, "\n") {
+			seen[strings.TrimRight(l, " ")] = true
+		}
+		m, _ = update(t, m, key("j"))
+	}
+	if v := m.View(); !strings.Contains(v, fmt.Sprintf("-%d of %d", total, total)) {
+		t.Errorf("scrolled down, the hint does not end at line %d:\n%s", total, v)
+	}
+	for _, l := range help {
+		if !seen[strings.TrimRight(l, " ")] {
+			t.Errorf("help line never shown at 30×8 under the error: %q", l)
+		}
+	}
+	// The error gone (a message of work that ended), the help has its rows
+	// back, and one ↑ moves up one line from its end.
+	m, _ = update(t, m, exportedMsg{csv: curvesCSV, svg: curvesSVG, front: frontCSV})
+	m, _ = update(t, m, key("k"))
+	if v := m.View(); m.errLine || !strings.Contains(v, fmt.Sprintf("-%d of %d", total-1, total)) {
+		t.Errorf("one ↑ after the error went does not move up one line:\n%s", v)
+	}
+}
