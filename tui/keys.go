@@ -32,11 +32,12 @@ var keyHelp = []struct{ keys, what string }{
 const helpLine = "q quit · ? help · ↑↓←→ params · p panel · space pause · n step · s save · k keep · c compare · w sweep · e export · o open · r restart · enter type · tab pane"
 
 // The key line where helpLine's keys do not apply: the load screen (its
-// title line shows its own keys), and while a path or a value is typed,
-// where q is a letter and only ctrl+c quits.
+// title line shows its own keys), while a path or a value is typed, where
+// q is a letter and only ctrl+c quits, and the help.
 const (
 	loadKeyLine   = "q quit · esc back"
 	typingKeyLine = "ctrl+c quit · esc cancel"
+	helpKeyLine   = "q quit · ↑↓ scroll · esc close"
 )
 
 // footerKeys is the key line of the screen shown.
@@ -46,6 +47,8 @@ func (m Model) footerKeys() string {
 		return typingKeyLine
 	case m.loadScr != nil:
 		return loadKeyLine
+	case m.help:
+		return helpKeyLine // ↑↓ scroll the help there, not the params
 	}
 	return helpLine
 }

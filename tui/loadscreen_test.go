@@ -574,6 +574,7 @@ func TestFooterSaysHowToQuit(t *testing.T) {
 		{"load screen", []string{"o"}, func(m Model) bool { return m.loadScr != nil && !m.loadScr.typing }},
 		{"typing a path", []string{"o", "/", "ab"}, func(m Model) bool { return m.loadScr != nil && m.loadScr.typing }},
 		{"typing a value", []string{"enter", "0.1"}, func(m Model) bool { return m.editing }},
+		{"help", []string{"?"}, func(m Model) bool { return m.help }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := New(context.Background(), mq2008, views.PlainStyles())
@@ -611,6 +612,11 @@ func TestFooterSaysHowToQuit(t *testing.T) {
 				if m2, _ := update(t, m, key("?")); !m2.help {
 					t.Errorf("the footer %q names ?, which shows no help", footer)
 				}
+			}
+			// ↑↓ move the parameter mark only where the help is not shown:
+			// there they scroll it.
+			if m.help && strings.Contains(footer, "params") {
+				t.Errorf("the footer %q names the params keys over the help", footer)
 			}
 			if strings.Contains(footer, "esc ") {
 				if m2, _ := update(t, m, keyMsg["esc"]); c.state(m2) {
