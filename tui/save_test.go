@@ -402,3 +402,45 @@ func TestSaveSaysSoAtWork(t *testing.T) {
 		t.Errorf("kept cascades saved: status line %q", s)
 	}
 }
+
+// TestRestartInFirstCycleKeepsProgress: a warm run cancelled in its first
+// cycle (before it has a best cascade of its own) hands on the cascade it
+// started from, so the next run starts where it did. It handed on the last
+// finished run's best instead, dropping every cancelled run's progress
+// since: at λ 5 on the workbench's ensemble, a restart during a warm run's
+// first cycle went back from a cascade at eq (8) 11983 to the λ 0.01
+// cascade at 44034, and the run ended with that one's cost again.
+func TestRestartInFirstCycleKeepsProgress(t *testing.T) {
+	m := ready(t)
+	m = drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, _ tea.Msg) bool { return !m.running })
+	edit := func(m Model) Model {
+		m, _ = update(t, m, key("enter"))
+		m, _ = update(t, m, key("5"))
+		m, _ = update(t, m, key("enter"))
+		m, cmd := update(t, m, debounceMsg{edit: m.edits})
+		gen := m.gen
+		return drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
+			o, ok := msg.(optMsg)
+			return ok && o.gen == gen && len(m.snap.Terms) > 0
+		})
+	}
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace}) // each run is held at its start
+	// B: through its first cycle, which gives it a best cascade.
+	m = edit(m)
+	b0 := m.snap.Terms[0].Total
+	for range m.par.K {
+		m, _ = update(t, m, key("n"))
+	}
+	m = drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, _ tea.Msg) bool { return m.snap.BestCascade != nil })
+	// C starts from B's best; D, after C is cancelled at its start, from
+	// the same cascade.
+	m = edit(m)
+	c0, cStages := m.snap.Terms[0].Total, m.snap.Stages
+	if !(c0 < b0) {
+		t.Fatalf("B's first cycle did not lower eq (8): %g, then %g", b0, c0)
+	}
+	m = edit(m)
+	if d0 := m.snap.Terms[0].Total; d0 != c0 || !reflect.DeepEqual(m.snap.Stages, cStages) {
+		t.Errorf("the run after one cancelled at its start begins at eq (8) %g; the cancelled run began at %g", d0, c0)
+	}
+}

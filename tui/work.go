@@ -265,12 +265,18 @@ type optRun struct {
 	done   chan struct{}
 	out    *cronus.Outcome
 	info   runInfo
+	// from is the cascade a warm run started from, with the σ_k it kept
+	// (nil: derived again from σ); nil for a run from scratch.
+	from *cronus.State
 }
 
 // startOpt runs cronus.Optimize as a job, held between steps by g.
 func startOpt(ctx context.Context, g *gate, w *workData, par cronus.Params, opt cronus.Options) *optRun {
 	ctx, cancel := context.WithCancel(ctx)
 	run := &optRun{cancel: cancel, done: make(chan struct{}), info: runInfo{w: w, par: par, warm: opt.Warm != nil}}
+	if opt.Warm != nil {
+		run.from = &cronus.State{Cascade: *opt.Warm, Sigma: opt.WarmSigma}
+	}
 	run.job = job.Start(ctx, func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (*cronus.Outcome, error) {
 		defer close(run.done)
 		r.Phase("optimising", float64(1+opt.MaxCycles*par.K))
@@ -282,14 +288,22 @@ func startOpt(ctx context.Context, g *gate, w *workData, par cronus.Params, opt 
 }
 
 // restartCmd waits for the cancelled run old (within one optimisation step),
-// then starts the next one, warm from the best cascade so far when warm.
+// then starts the next one, warm from the best cascade so far when warm:
+// old's best on validation or, when old is a warm run cancelled before it
+// had one (in its first cycle), the cascade old started from. prev (the
+// last finished run's best) is older than either: a run cancelled after
+// its first cycle does not finish, so going back to prev dropped its
+// progress, and eq (8) at the next start rose.
 func restartCmd(ctx context.Context, g *gate, gen int, w *workData, old *optRun, prev *cronus.State, par, prevPar cronus.Params, warm bool) tea.Cmd {
 	return func() tea.Msg {
 		best := prev
 		if old != nil {
 			<-old.done
-			if old.out != nil && old.out.Best != nil {
+			switch {
+			case old.out != nil && old.out.Best != nil:
 				best = old.out.Best
+			case old.from != nil:
+				best = old.from
 			}
 		}
 		opt := cronus.Options{MaxCycles: maxCycles}
