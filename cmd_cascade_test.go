@@ -474,7 +474,11 @@ func TestCascadeWarm(t *testing.T) {
 		if code, _, errOut := runCLI(t, append(args, c.args...)...); code != 0 {
 			t.Fatalf("warm %v: exit %d: %s", c.args, code, errOut)
 		}
-		got := objective(trace(warmTrace)[0])
+		first := trace(warmTrace)[0]
+		if first["phase"] != "warm start" {
+			t.Errorf("warm %v: the first trace line's phase %v; want \"warm start\" (it is the cascade started from, not the initialisation)", c.args, first["phase"])
+		}
+		got := objective(first)
 		if (got == bestObjective) != c.same {
 			t.Errorf("warm %v: eq (8) at the start %v, the cold run's at its cascade %v; want equal = %v", c.args, got, bestObjective, c.same)
 		}

@@ -80,7 +80,7 @@ type StageView struct {
 // Snapshot is the state of an optimisation run, for the views and the
 // command line. Its slices belong to the receiver.
 type Snapshot struct {
-	Phase       string // "initialising", "optimising", "done"
+	Phase       string // "initialising" (or "warm start"), "optimising", "done"
 	Cycle       int    // 1-based; 0 during initialisation
 	Stage       int    // the stage just optimised (0-based)
 	Step        int    // stage steps so far
@@ -144,6 +144,9 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	defer func() { res.CyclicTime = time.Since(start) }()
 	groups := costGroups(pr.FeatCost)
 	snap := Snapshot{Phase: "initialising", LambdaMax: sc.LambdaMax, CostGroups: groups}
+	if warm {
+		snap.Phase = "warm start" // the first snapshot is the cascade started from, not Algorithm 2's
+	}
 	bestScore := math.Inf(-1)
 	// A warm start is a cascade optimised for other parameters: it, and the
 	// mixtures of old and new stages of the first cycle, are not results of
