@@ -395,7 +395,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	curve := fs.String("curve", "", "also write the cascade's quality/cost points to `FILE` (CSV, sweep's columns): cronus (this cascade), cronus-init (its initialisation; not with --warm) and prefix with every tree (the full ensemble), on validation and test")
 	traceF := fs.String("trace", "", "write every optimisation step to `FILE` as JSON lines: the objective (eq 8) and its terms, per stage θ, active trees, soft and hard training fractions and validation/test reach, and the current cascade's validation and test figures")
-	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2), and its σ_k are kept unless --sigma is given")
+	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2), its σ_k are kept unless --sigma is given, and its ρ (params rho1, rhoK) unless --rho1, --rhoK or --rhos is given")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -407,6 +407,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var warm *cronus.Cascade
 	var warmSigma []float64
+	warmRho := false // ρ taken from the warm cascade's params
 	if cf.warm != "" {
 		f, err := cronus.ReadFile(cf.warm)
 		if err != nil {
@@ -428,6 +429,16 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if !explicit["stages"] {
 			cf.par.K = len(warm.Stages)
 		}
+		// And ρ is the one it was trained with, as σ_k: choosing ρ again
+		// would run initialisations the warm start never uses, and a new ρ
+		// changes eq (8) between a run and its continuation.
+		if !explicit["rho1"] && !explicit["rhoK"] && !explicit["rhos"] {
+			rho1, ok1 := f.Params["rho1"].(float64)
+			rhoK, ok2 := f.Params["rhoK"].(float64)
+			if ok1 && ok2 && rho1 >= 0 && rho1 <= cronus.MaxRho && rhoK >= 0 && rhoK <= cronus.MaxRho {
+				cf.par.Rho1, cf.par.RhoK, warmRho = rho1, rhoK, true
+			}
+		}
 	}
 	if err := cf.check(fs, between("lambda", 0, cronus.MaxLambda, "[]")); err != nil {
 		return err
@@ -447,6 +458,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	s, err := cf.load(ctx, stderr)
 	if err != nil {
 		return err
+	}
+	if warmRho {
+		rhos = nil
 	}
 	p := newProgress(stderr)
 	if len(rhos) > 1 {

@@ -398,6 +398,24 @@ func TestCascadeWarm(t *testing.T) {
 	if reflect.DeepEqual(c.Stages, read(warm).Stages) {
 		t.Error("a cycle at λ 0.5 left the λ 0.01 cascade as it was")
 	}
+	// A warm start keeps the ρ the cascade was trained with (its params),
+	// as it keeps σ_k, instead of choosing one from the default grid (it
+	// did, with initialisations the warm start never used); --rhos chooses
+	// again.
+	rhoCold := filepath.Join(dir, "rho.json")
+	if code, _, errOut := runCLI(t, append([]string{"cascade", "--stages", "4", "--cycles", "1", "--lambda", "0.01", "--rho1", "0.3", "--rhoK", "0.4", "--out", rhoCold}, data...)...); code != 0 {
+		t.Fatalf("cold at ρ 0.3, 0.4: exit %d: %s", code, errOut)
+	}
+	for _, c := range []struct {
+		extra      []string
+		rho1, rhoK float64
+	}{{nil, 0.3, 0.4}, {[]string{"--rhos", "0.05"}, 0.05, 0.05}, {[]string{"--rho1", "0.1"}, 0.1, cronus.DefaultParams().RhoK}} {
+		var r struct{ Rho1, RhoK float64 }
+		runJSON(t, &r, append(append([]string{"cascade", "--warm", rhoCold, "--cycles", "0", "--lambda", "0.01", "--out", warm, "--json"}, data...), c.extra...)...)
+		if r.Rho1 != c.rho1 || r.RhoK != c.rhoK {
+			t.Errorf("warm %v: ρ %g, %g; want %g, %g", c.extra, r.Rho1, r.RhoK, c.rho1, c.rhoK)
+		}
+	}
 	// --stages changes K: with no cycles, the first K−1 stages and the last
 	// are the warm cascade's; added stages go before the last.
 	for _, K := range []int{2, 6} {
