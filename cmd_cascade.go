@@ -277,6 +277,29 @@ func (cf *cascadeFlags) inputs() []string {
 // cheaper and better cascades on test (README, Measured).
 const defaultRhos = "0.0002,0.001,0.005,0.02,0.05,0.1"
 
+// runKeys are the params of a cascade file (cronus.RunParams) that define
+// the problem and eq (8): λ (and λ_max, which follows the training data),
+// K, ε, σ, δ, ρ, the exit rule and the targets.
+var runKeys = []string{"lambda", "lambda_max", "stages", "epsilon", "sigma", "delta", "rho1", "rhoK",
+	"rule", "top_m", "pos_weight", "neg_weight", "neg_multiply", "relevant", "graded", "distil"}
+
+// sameRun reports whether a cascade file's params a hold the same runKeys
+// as this run's b, each as JSON writes it (a file's numbers read back
+// exactly).
+func sameRun(a, b map[string]any) bool {
+	if a == nil {
+		return false
+	}
+	for _, k := range runKeys {
+		x, _ := json.Marshal(a[k])
+		y, _ := json.Marshal(b[k])
+		if !bytes.Equal(x, y) {
+			return false
+		}
+	}
+	return true
+}
+
 // parseRhos reads a comma-separated ρ grid.
 func parseRhos(s string) ([]float64, error) {
 	return parseFloats(between("rhos", 0, cronus.MaxRho, "[]"), "fractions of ρ_max", s)
@@ -407,7 +430,8 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var warm *cronus.Cascade
 	var warmSigma []float64
-	warmRho := false // ρ taken from the warm cascade's params
+	var warmParams map[string]any // the warm cascade's params
+	warmRho := false              // ρ taken from the warm cascade's params
 	if cf.warm != "" {
 		f, err := cronus.ReadFile(cf.warm)
 		if err != nil {
@@ -416,6 +440,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if cf.warmE, warm, err = f.Cascade(); err != nil {
 			return fmt.Errorf("%s: %w", cf.warm, err)
 		}
+		warmParams = f.Params
 		// Continue with the σ_k the cascade was trained with, as the
 		// workbench does, unless --sigma asks for new ones.
 		explicit := explicitFlags(fs)
@@ -471,6 +496,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	init.Warm, init.WarmSigma = warm, warmSigma // nil: from the initialisation
+	// A continuation (the warm cascade's own parameters and σ_k) returns
+	// nothing worse on validation than the cascade it was given.
+	init.WarmSame = warmSigma != nil && sameRun(warmParams, cronus.RunParams(cf.par, cf.tg, s.sc.LambdaMax))
 	res, err := s.optimize(ctx, cf, cf.par, init, p, trace)
 	if err != nil {
 		return err

@@ -29,6 +29,12 @@ type Options struct {
 	Select    string    // metric that picks the best cascade on validation (default "ndcg@10")
 	Warm      *Cascade  // start from this cascade instead of Algorithm 2; with another number of stages than Params.K, see resizeWarm
 	WarmSigma []float64 // the absolute σ_k the warm cascade was optimised with; nil = derive them from Params.Sigma
+	// WarmSame says that Warm was optimised for these same parameters
+	// (eq (8) and the targets) on this problem, as when a run is
+	// continued: it then competes for Outcome.Best from the start, so
+	// that a continuation never returns a cascade worse on validation
+	// than the one it was given.
+	WarmSame bool
 	// Init, when not nil, is what Initialize returned for this problem and
 	// these parameters (say, while choosing ρ): the run starts from it
 	// instead of initialising again, takes it over, and reports InitTime
@@ -152,8 +158,9 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	// mixtures of old and new stages of the first cycle, are not results of
 	// this run's parameters. So in a warm run the best on validation is
 	// chosen from the end of the first cycle on; otherwise a raised λ would
-	// keep returning the (dearer) cascade it started from.
-	eligible := !warm
+	// keep returning the (dearer) cascade it started from. A cascade of
+	// the same parameters (WarmSame) is one of this run's results.
+	eligible := !warm || opt.WarmSame && len(opt.Warm.Stages) == par.K
 	consider := func() {
 		if v, ok := snap.Valid.Metrics[opt.Select]; ok && v > bestScore {
 			bestScore = v
