@@ -279,7 +279,8 @@ const defaultRhos = "0.0002,0.001,0.005,0.02,0.05,0.1"
 
 // runKeys are the params of a cascade file (cronus.RunParams) that define
 // the problem and eq (8): λ (and λ_max, which follows the training data),
-// K, ε, σ, δ, ρ, the exit rule and the targets.
+// K, ε, σ, δ, ρ, the exit rule and the targets: every one RunParams
+// records but lambda_abs (TestRunKeysCoverRunParams).
 var runKeys = []string{"lambda", "lambda_max", "stages", "epsilon", "sigma", "delta", "rho1", "rhoK",
 	"rule", "top_m", "pos_weight", "neg_weight", "neg_multiply", "relevant", "graded", "distil"}
 

@@ -1322,3 +1322,28 @@ func readCascade(t *testing.T, path string) (*cronus.File, *tree.Ensemble, *cron
 	}
 	return f, e, c
 }
+
+// TestRunKeysCoverRunParams: sameRun compares the params that define a
+// run's problem and eq (8); every param cronus.RunParams records (with the
+// conditional top_m and distil) is one of them but lambda_abs, which
+// lambda and lambda_max give. A new param would otherwise make runs of
+// different problems compare equal.
+func TestRunKeysCoverRunParams(t *testing.T) {
+	par := cronus.DefaultParams()
+	par.TopM = 5
+	tg := cronus.Targets{Distil: true}
+	for k := range cronus.RunParams(par, tg, 1) {
+		if k != "lambda_abs" && !slices.Contains(runKeys, k) {
+			t.Errorf("RunParams records %q, which sameRun does not compare", k)
+		}
+	}
+	a := cronus.RunParams(par, tg, 1)
+	b := cronus.RunParams(par, tg, 1)
+	if !sameRun(a, b) {
+		t.Error("a run's params differ from themselves")
+	}
+	b["epsilon"] = 0.2
+	if sameRun(a, b) || sameRun(nil, a) {
+		t.Error("params of another ε compare equal")
+	}
+}
