@@ -92,6 +92,10 @@ func (cf *cascadeFlags) rhoGrid(fs *flag.FlagSet) ([]float64, error) {
 	return rhos, nil
 }
 
+// rhoRange is the range of ρ_1 and ρ_K (fractions of ρ_max), as
+// cronus.Params.Validate checks it.
+var rhoRange = between("rho", 0, cronus.MaxRho, "[]")
+
 // cascadeRanges are the ranges of the numeric flags of cascade and sweep,
 // as cronus.Params.Validate, cronus.Targets.Validate and cronus.NewProblem
 // (the tree cost) check them.
@@ -104,8 +108,8 @@ var cascadeRanges = []flagRange{
 	between("sigma", 0, cronus.MaxSigma, "(]"),
 	atLeast("delta", 1),
 	between("stage-cap", 0, 1, "[]"),
-	between("rho1", 0, cronus.MaxRho, "[]"),
-	between("rhoK", 0, cronus.MaxRho, "[]"),
+	between("rho1", rhoRange.lo, rhoRange.hi, rhoRange.brackets),
+	between("rhoK", rhoRange.lo, rhoRange.hi, rhoRange.brackets),
 	finite("relevant", math.Inf(-1)),
 	finite("pos-weight", 0),
 	finite("neg-weight", 0),
@@ -461,7 +465,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if !explicit["rho1"] && !explicit["rhoK"] && !explicit["rhos"] {
 			rho1, ok1 := f.Params["rho1"].(float64)
 			rhoK, ok2 := f.Params["rhoK"].(float64)
-			if ok1 && ok2 && rho1 >= 0 && rho1 <= cronus.MaxRho && rhoK >= 0 && rhoK <= cronus.MaxRho {
+			// Out of range (a hand-edited file), the grid chooses: check
+			// would blame --rho1, which was not given.
+			if ok1 && ok2 && rhoRange.ok(rho1) && rhoRange.ok(rhoK) {
 				cf.par.Rho1, cf.par.RhoK, warmRho = rho1, rhoK, true
 			}
 		}
@@ -476,17 +482,17 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *traceF != "" {
 		trace = &traceLog{}
 	}
-	rhos, err := cf.rhoGrid(fs)
-	if err != nil {
-		return err
+	var rhos []float64 // none: ρ is given, or the warm cascade's
+	if !warmRho {
+		var err error
+		if rhos, err = cf.rhoGrid(fs); err != nil {
+			return err
+		}
 	}
 	start := time.Now()
 	s, err := cf.load(ctx, stderr)
 	if err != nil {
 		return err
-	}
-	if warmRho {
-		rhos = nil
 	}
 	p := newProgress(stderr)
 	if len(rhos) > 1 {

@@ -381,9 +381,7 @@ func (m Model) runStatus(w int) string {
 // form is too wide (messageIn). A message alone, too wide for the line, is
 // the last form (cut, with "…").
 func (m Model) statusForms(w int) []string {
-	notes, eta := m.notes()
-	shortNotes := slices.Clone(notes)
-	_, shortNotes[len(notes)-1], _ = m.flowNote()
+	notes, shortNotes, eta := m.notes()
 	const noMsg, fullMsg, shortMsg = 0, 1, 2
 	line := func(notes []string, n int, eta string, msgForm int) string {
 		var parts []string
@@ -466,7 +464,7 @@ func (m Model) errorLines(w, spare int) []string {
 	if !m.errLine || spare < 1 {
 		return nil
 	}
-	notes, eta := m.notes()
+	notes, _, eta := m.notes()
 	notes[len(notes)-1] += eta
 	msg := m.status
 	for i := len(notes) - 1; i >= 0; i-- {
@@ -491,10 +489,12 @@ func (m Model) errorLines(w, spare int) []string {
 // notes are what the status line says before the message, in its order:
 // the pause, the λ sweep, the work under way before the optimisation; eta
 // (" · ETA 3s", or empty) belongs to the last, and is the first thing a
-// narrow line leaves out.
-func (m Model) notes() (notes []string, eta string) {
-	flow, _, eta := m.flowNote()
-	return []string{m.pausedNote(), m.sweepProgress(), flow}, eta
+// narrow line leaves out. short are the same with the work's note in
+// fewer words (flowNote).
+func (m Model) notes() (notes, short []string, eta string) {
+	flow, flowShort, eta := m.flowNote()
+	paused, sweep := m.pausedNote(), m.sweepProgress()
+	return []string{paused, sweep, flow}, []string{paused, sweep, flowShort}, eta
 }
 
 // flowNote says what goes on while the base ensemble trains or the
