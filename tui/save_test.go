@@ -44,6 +44,12 @@ func savedAt(status string, before, after time.Time) bool {
 
 // endRun cancels the running optimisation and takes its last event, which
 // carries the best cascade so far, as a finished run's would.
+// finished is ready's model once its first run has finished.
+func finished(t *testing.T) Model {
+	m := ready(t)
+	return drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, _ tea.Msg) bool { return !m.running })
+}
+
 func endRun(t *testing.T, m Model) Model {
 	t.Helper()
 	m.run.cancel()
@@ -201,7 +207,7 @@ func TestSaveAfterTargetsChange(t *testing.T) {
 // params: `cronus cascade`, which starts from Algorithm 2, does not make
 // it.
 func TestSaveWarmRun(t *testing.T) {
-	m := ready(t)
+	m := finished(t)
 	m, _ = update(t, m, key("right"))
 	m, cmd := update(t, m, debounceMsg{edit: m.edits})
 	m = drive(t, m, cmd, func(m Model, _ tea.Msg) bool { return m.snap.BestCascade != nil && m.snapRun.warm })
@@ -263,7 +269,7 @@ func TestSaveKept(t *testing.T) {
 // with stages added before its last (it started from scratch before), and
 // the new run's cascades have the new K.
 func TestKEditWarm(t *testing.T) {
-	m := ready(t)
+	m := finished(t)
 	K := m.par.K
 	m, _ = update(t, m, key("down")) // λ → K
 	if paramNames[m.sel] != "K" {
@@ -284,7 +290,7 @@ func TestKEditWarm(t *testing.T) {
 // add trees: a weight at zero would otherwise stay at zero, so a cascade
 // made at a larger λ kept its few trees whatever λ was set to.
 func TestLambdaLoweredWarmGainsTrees(t *testing.T) {
-	m := ready(t)
+	m := finished(t)
 	active := func(c *cronus.Cascade) (n int) {
 		for _, s := range c.Stages {
 			n += len(s.Active())
@@ -403,26 +409,40 @@ func TestSaveSaysSoAtWork(t *testing.T) {
 	}
 }
 
+// typeLambda types λ (the selected parameter) and returns the model at
+// the first snapshot of the run the edit starts.
+func typeLambda(t *testing.T, m Model, value string) Model {
+	t.Helper()
+	m, _ = update(t, m, key("enter"))
+	for _, r := range value {
+		m, _ = update(t, m, key(string(r)))
+	}
+	m, _ = update(t, m, key("enter"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	gen := m.gen
+	return drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
+		o, ok := msg.(optMsg)
+		return ok && o.gen == gen && len(m.snap.Terms) > 0
+	})
+}
+
 // TestRestartInFirstCycleKeepsProgress: a warm run cancelled in its first
 // cycle (before it has a best cascade of its own) hands on the cascade it
 // started from, so the next run starts where it did. It handed on the last
 // finished run's best instead, dropping every cancelled run's progress
 // since: at λ 5 on the workbench's ensemble, a restart during a warm run's
 // first cycle went back from a cascade at eq (8) 11983 to the λ 0.01
-// cascade at 44034, and the run ended with that one's cost again.
+// cascade at 44034, and the run ended with that one's cost again. (Such a
+// rise of λ now starts from Algorithm 2, which is lower on eq (8) than the
+// λ 0.01 cascade; a smaller one, as here, still starts warm.)
 func TestRestartInFirstCycleKeepsProgress(t *testing.T) {
-	m := ready(t)
-	m = drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, _ tea.Msg) bool { return !m.running })
+	m := finished(t)
 	edit := func(m Model) Model {
-		m, _ = update(t, m, key("enter"))
-		m, _ = update(t, m, key("5"))
-		m, _ = update(t, m, key("enter"))
-		m, cmd := update(t, m, debounceMsg{edit: m.edits})
-		gen := m.gen
-		return drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
-			o, ok := msg.(optMsg)
-			return ok && o.gen == gen && len(m.snap.Terms) > 0
-		})
+		m = typeLambda(t, m, "0.05")
+		if !m.snap.Warm {
+			t.Fatalf("the run after an edit of λ to %g started from Algorithm 2: the test needs warm starts", m.par.Lambda)
+		}
+		return m
 	}
 	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace}) // each run is held at its start
 	// B: through its first cycle, which gives it a best cascade.
@@ -442,5 +462,43 @@ func TestRestartInFirstCycleKeepsProgress(t *testing.T) {
 	m = edit(m)
 	if d0 := m.snap.Terms[0].Total; d0 != c0 || !reflect.DeepEqual(m.snap.Stages, cStages) {
 		t.Errorf("the run after one cancelled at its start begins at eq (8) %g; the cancelled run began at %g", d0, c0)
+	}
+}
+
+// TestLargeLambdaRiseStartsFromInit: after a large rise of λ the next run
+// starts from Algorithm 2 when that is lower on eq (8) than the cascade the
+// user was at; warm from the λ 0.01 cascade, λ 5 ended at cost 367 where
+// Algorithm 2's start ended at 41 on the workbench's ensemble. Its saved
+// cascade does not say "warm".
+func TestLargeLambdaRiseStartsFromInit(t *testing.T) {
+	m := finished(t)
+	prev := m.best
+	m = typeLambda(t, m, "5")
+	par := m.snapRun.par
+	if par.Lambda != 5 {
+		t.Fatalf("λ %g after the edit, want 5", par.Lambda)
+	}
+	init, err := cronus.Initialize(context.Background(), m.w.pr, m.w.sc, par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, err := cronus.Optimize(context.Background(), m.w.pr, m.w.sc, par,
+		cronus.Options{Warm: &prev.Cascade, WarmSigma: prev.Sigma, InitOnly: true}, m.w.evaluator(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(init.Terms.Total < warm.Init.Terms.Total) {
+		t.Fatalf("eq (8) at λ 5: %g from Algorithm 2, %g warm: the test needs Algorithm 2 lower", init.Terms.Total, warm.Init.Terms.Total)
+	}
+	if got := m.snap.Terms[0]; m.snap.Warm || m.snap.Phase != "initialising" || got != init.Terms {
+		t.Errorf("the run at λ 5 started (warm %v, phase %q) at eq (8) %g; Algorithm 2 gives %g, the warm start %g",
+			m.snap.Warm, m.snap.Phase, got.Total, init.Terms.Total, warm.Init.Terms.Total)
+	}
+	m = drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, _ tea.Msg) bool { return m.snap.BestCascade != nil })
+	t.Chdir(t.TempDir())
+	m, cmd := update(t, m, key("s"))
+	m, _ = update(t, m, cmd())
+	if f, _ := savedFile(t, m, savePath); f.Params["warm"] != nil || f.Params["lambda"] != 5.0 {
+		t.Errorf("saved params warm %v, λ %v; want no warm, λ 5", f.Params["warm"], f.Params["lambda"])
 	}
 }

@@ -269,6 +269,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.snap, m.snapRun = msg.ev.Snapshot, m.runInfo()
+		m.snapRun.warm = m.snap.Warm // it may have started from Algorithm 2 instead
 		if !msg.ev.Final {
 			return m, waitOpt(msg.gen, m.run.job.Events())
 		}
@@ -280,6 +281,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if out := msg.ev.Result; out != nil && out.Best != nil {
 			m.best, m.bestRun = out.Best, m.runInfo()
+			m.bestRun.warm = out.Warm
 		}
 		switch err := msg.ev.Err; {
 		case err == nil:

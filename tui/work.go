@@ -250,7 +250,8 @@ func (w *workData) evaluator() cronus.Evaluator {
 
 // runInfo is what a run's cascades come from: the data, ensemble and
 // problem, the parameters, and whether the run started warm from an
-// earlier run's cascade.
+// earlier run's cascade (as asked for: a snapshot's Warm says whether the
+// run took it, see Options.WarmOrInit).
 type runInfo struct {
 	w    *workData
 	par  cronus.Params
@@ -308,7 +309,9 @@ func restartCmd(ctx context.Context, g *gate, gen int, w *workData, old *optRun,
 		}
 		opt := cronus.Options{MaxCycles: maxCycles}
 		if warm && best != nil {
-			opt.Warm, opt.Reenter = &best.Cascade, true
+			// From Algorithm 2 instead when that starts lower on eq (8),
+			// as after a large change of λ.
+			opt.Warm, opt.Reenter, opt.WarmOrInit = &best.Cascade, true, true
 			if par.Sigma == prevPar.Sigma {
 				opt.WarmSigma = best.Sigma
 			}

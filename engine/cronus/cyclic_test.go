@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -309,6 +310,64 @@ func TestReenterWarm(t *testing.T) {
 		if without > was || with <= was || !(final[true].Terms.Total < final[false].Terms.Total) {
 			t.Errorf("top-m %d: %d active weights warm, %d after 2 cycles without re-entry, %d with; eq (8) %.6g without, %.6g with",
 				topM, was, without, with, final[false].Terms.Total, final[true].Terms.Total)
+		}
+	}
+}
+
+// With WarmOrInit a run starts from whichever of the warm cascade and
+// Algorithm 2 has the lower eq (8): after a large rise of λ that is
+// Algorithm 2, and the run is then a run from scratch, step for step
+// (without the re-entry asked for the warm start); after a small one it is
+// the warm cascade.
+func TestWarmOrInit(t *testing.T) {
+	pr := smallProblem(t)
+	sc := ComputeScales(pr, 0)
+	noEval := func(*Cascade) (Eval, Eval) { return Eval{}, Eval{} }
+	par := DefaultParams()
+	par.K, par.Lambda = 4, 0.01
+	out, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 2}, noEval, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := out.Final
+	for _, tc := range []struct {
+		lambda float64
+		warm   bool
+	}{{1, false}, {0.012, true}} {
+		par.Lambda = tc.lambda
+		init := initSmall(t, pr, par)
+		warmStart := warmState(pr, sc, par, &from.Cascade, from.Sigma)
+		if (warmStart.Terms.Total <= init.Terms.Total) != tc.warm {
+			t.Fatalf("λ %g: eq (8) %.6g warm, %.6g from Algorithm 2: the case does not test what it says", tc.lambda, warmStart.Terms.Total, init.Terms.Total)
+		}
+		var first Snapshot
+		out, err := Optimize(context.Background(), pr, sc, par,
+			Options{Warm: &from.Cascade, WarmSigma: from.Sigma, WarmOrInit: true, Reenter: true, MaxCycles: 2}, noEval,
+			func(_ float64, snap func() Snapshot) bool {
+				if first.Phase == "" {
+					first = snap()
+				}
+				return true
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, phase := init, "initialising"
+		if tc.warm {
+			want, phase = warmStart, "warm start"
+		}
+		if out.Warm != tc.warm || first.Warm != tc.warm || first.Phase != phase || out.Init.Terms != want.Terms {
+			t.Errorf("λ %g: started warm %v (snapshot %v, phase %q) at eq (8) %.6g; want warm %v at %.6g", tc.lambda, out.Warm, first.Warm, first.Phase, out.Init.Terms.Total, tc.warm, want.Terms.Total)
+		}
+		if tc.warm {
+			continue
+		}
+		cold, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 2}, noEval, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(out.Final.Cascade, cold.Final.Cascade) || out.Final.Terms != cold.Final.Terms {
+			t.Errorf("λ %g: from Algorithm 2 the run ends at eq (8) %.6g; from scratch at %.6g", tc.lambda, out.Final.Terms.Total, cold.Final.Terms.Total)
 		}
 	}
 }
