@@ -67,7 +67,10 @@ func OpenFile(path, what string) (*os.File, error) {
 // ReadWhole reads the whole of path, as os.ReadFile does, with the errors
 // of OpenFile. A file that starts with the gzip magic bytes is decompressed,
 // as the data and cost readers do (by content, not name); a broken gzip
-// stream is a *ParseError naming the file.
+// stream is a *ParseError naming the file. A UTF-8 byte order mark at the
+// start (of the decompressed text) is dropped, as the data readers drop it:
+// an editor may write one into a JSON or text model, and encoding/json and
+// the importers would refuse the file as not a JSON object or not a model.
 func ReadWhole(path, what string) ([]byte, error) {
 	f, err := OpenFile(path, what)
 	if err != nil {
@@ -84,7 +87,7 @@ func ReadWhole(path, what string) ([]byte, error) {
 		return nil, err
 	}
 	if zr == io.Reader(br) {
-		return b, nil
+		return bytes.TrimPrefix(b, utf8BOM), nil
 	}
 	text, err := io.ReadAll(zr)
 	switch {
@@ -93,7 +96,7 @@ func ReadWhole(path, what string) ([]byte, error) {
 	case err != nil:
 		return nil, &ParseError{File: path, Msg: fmt.Sprintf("corrupt gzip stream: %v", err)}
 	}
-	return text, nil
+	return bytes.TrimPrefix(text, utf8BOM), nil
 }
 
 // gunzipIfGzip returns br itself, or a gzip reader over it when the input

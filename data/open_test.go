@@ -1,6 +1,8 @@
 package data
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"os"
@@ -52,5 +54,29 @@ func TestOpenErrors(t *testing.T) {
 	}
 	if b, err := ReadWhole(file, "a model file"); err != nil || string(b) != "1\n" {
 		t.Errorf("ReadWhole of a file: %q, %v", b, err)
+	}
+}
+
+// ReadWhole drops a UTF-8 byte order mark at the start, of a plain file
+// and of a gzip-compressed one's text, and nothing else.
+func TestReadWholeBOM(t *testing.T) {
+	dir := t.TempDir()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("\xef\xbb\xbf{}\n"))
+	zw.Close()
+	for name, c := range map[string]struct{ in, want string }{
+		"bom.json":    {"\xef\xbb\xbf{}\n", "{}\n"},
+		"bom2.json":   {"\xef\xbb\xbf\xef\xbb\xbf{}", "\xef\xbb\xbf{}"},
+		"inner.json":  {"{\"a\": \"\xef\xbb\xbf\"}", "{\"a\": \"\xef\xbb\xbf\"}"},
+		"bom.json.gz": {gz.String(), "{}\n"},
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(c.in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if b, err := ReadWhole(p, "a model file"); err != nil || string(b) != c.want {
+			t.Errorf("%s: %q, %v; want %q", name, b, err, c.want)
+		}
 	}
 }

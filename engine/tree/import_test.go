@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -931,5 +932,35 @@ func TestImportXGBoostNonFinite(t *testing.T) {
 	_, _, err = ImportXGBoost(strings.NewReader(src), "m.json")
 	if want := "m.json: tree 0: node 0: split condition -Infinity (no value goes left) is not supported"; err == nil || err.Error() != want {
 		t.Errorf("condition -Infinity: %v, want %s", err, want)
+	}
+}
+
+// A model file that starts with a UTF-8 byte order mark (as an editor may
+// save one) imports, and reads, as the same file without it.
+func TestImportBOM(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ from, file string }{
+		{"lightgbm", "lgb-lambdarank.model.txt"},
+		{"xgboost", "xgb-rank-ndcg.json"},
+		{"ranklib", "ranklib-mart.txt"},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bom := filepath.Join(dir, c.file)
+		if err := os.WriteFile(bom, append([]byte("\xef\xbb\xbf"), b...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, _, err := ImportFile(c.from, filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := ImportFile(c.from, bom)
+		if err != nil {
+			t.Errorf("%s with a byte order mark: %v", c.file, err)
+		} else if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s with a byte order mark imports as another ensemble", c.file)
+		}
 	}
 }
