@@ -570,8 +570,10 @@ func (m Model) helpView(w int) string {
 
 // scrollHelp shows the help's lines from top on (clamped so that the last
 // screenful is the furthest it goes) in h rows of w cells; when they do not
-// all fit, the last row says how to see the rest, without "lines" where
-// that does not fit (at 30 columns "lines 10-12 of 96 · ↑↓ scro…").
+// all fit, the last row says how to see the rest, in shorter forms where
+// the long one does not fit (it was cut at 30 columns, "lines 10-12 of 96
+// · ↑↓ scro…", and below 22 the shorter one lost the arrows): "10-12 of
+// 96 · ↑↓ scroll", "10-12/96 ↑↓", "↑↓".
 func scrollHelp(help string, top, h, w int) string {
 	lines := strings.Split(help, "\n")
 	if len(lines) <= h || h < 2 {
@@ -586,6 +588,8 @@ func scrollHelp(help string, top, h, w int) string {
 	more := firstFit(w, []string{
 		fmt.Sprintf("  %s of %d · ↑↓ scroll", data.LineRange(top+1, top+rows), len(lines)),
 		fmt.Sprintf("  %s of %d · ↑↓ scroll", shown, len(lines)),
+		fmt.Sprintf("%s/%d ↑↓", shown, len(lines)),
+		"↑↓",
 	})
 	return strings.Join(append(lines[top:top+rows:top+rows], more), "\n")
 }
