@@ -136,10 +136,12 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 	}
 	var vbinned *data.Binned
 	if valid != nil {
-		if valid.NumFeatures() > train.NumFeatures() {
-			return nil, fmt.Errorf("%s has %d features, more than the %d of the training data %s", valid.Name, valid.NumFeatures(), train.NumFeatures(), train.Name)
-		}
+		// Bin the validation set as wide as the training set: features
+		// beyond the training set's cannot be split on (a sparse file's last
+		// features may be absent from every training line), and missing
+		// ones read as 0.
 		padded := *valid
+		padded.Cols = slices.Clip(valid.Cols[:min(valid.NumFeatures(), train.NumFeatures())])
 		for len(padded.Cols) < train.NumFeatures() {
 			padded.Cols = append(padded.Cols, make([]float32, valid.NumDocs()))
 		}

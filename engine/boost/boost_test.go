@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/cronus-ltr/cronus/data"
@@ -196,5 +197,30 @@ func TestTrainCancelAndParams(t *testing.T) {
 		if err := p.Validate(); err == nil {
 			t.Errorf("%+v accepted", p)
 		}
+	}
+}
+
+// A validation set may have more features than the training set (a sparse
+// file whose last features are absent from every training line): the trees
+// cannot split on them, so training goes as with those features cut off.
+func TestTrainValidWiderThanTrain(t *testing.T) {
+	train, valid := synth(t, 30, 6), synth(t, 15, 7)
+	wide := *valid
+	wide.Cols = append(slices.Clone(valid.Cols), make([]float32, valid.NumDocs()), make([]float32, valid.NumDocs()))
+	for i := range wide.Cols[5] {
+		wide.Cols[5][i], wide.Cols[6][i] = float32(i%7), float32(i%3)
+	}
+	p := DefaultParams(LambdaRank)
+	p.Trees, p.Grow.MinDocs = 20, 5
+	want, err := Train(context.Background(), train, valid, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Train(context.Background(), train, &wide, p, nil)
+	if err != nil {
+		t.Fatalf("validation set with %d features for %d training features: %v", wide.NumFeatures(), train.NumFeatures(), err)
+	}
+	if !reflect.DeepEqual(got.Ensemble, want.Ensemble) || !reflect.DeepEqual(got.History.Valid, want.History.Valid) {
+		t.Error("the extra validation features changed the ensemble or its validation history")
 	}
 }
