@@ -129,30 +129,46 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 	if n == 0 {
 		return nil, fmt.Errorf("%s: no documents to train on", train.Name)
 	}
+	nf := train.NumFeatures()
 	bins := data.ComputeBins(train, p.MaxBins)
-	binned, err := bins.Apply(train)
+	// The grower sees only the features it can split on, those with more
+	// than one bin: a histogram has room for every feature it sees, and a
+	// sparse file with a few high feature indices has thousands of columns
+	// that are 0 on every line. kept maps its features to the data's.
+	kept, pos := splittable(bins)
+	sub := func(d *data.Dataset) *data.Dataset {
+		s := *d
+		s.Cols = make([][]float32, len(kept))
+		for k, f := range kept {
+			if f < d.NumFeatures() {
+				s.Cols[k] = d.Cols[f]
+			} else { // a feature the validation set lacks reads as 0
+				s.Cols[k] = make([]float32, d.NumDocs())
+			}
+		}
+		return &s
+	}
+	subBins := &data.Bins{Upper: make([][]float32, len(kept))}
+	for k, f := range kept {
+		subBins.Upper[k] = bins.Upper[f]
+	}
+	binned, err := subBins.Apply(sub(train))
 	if err != nil {
 		return nil, err
 	}
 	var vbinned *data.Binned
 	if valid != nil {
-		// Bin the validation set as wide as the training set: features
-		// beyond the training set's cannot be split on (a sparse file's last
-		// features may be absent from every training line), and missing
-		// ones read as 0.
-		padded := *valid
-		padded.Cols = slices.Clip(valid.Cols[:min(valid.NumFeatures(), train.NumFeatures())])
-		for len(padded.Cols) < train.NumFeatures() {
-			padded.Cols = append(padded.Cols, make([]float32, valid.NumDocs()))
-		}
-		if vbinned, err = bins.Apply(&padded); err != nil {
+		// Features beyond the training set's are not among kept: they
+		// cannot be split on (a sparse file's last features may be absent
+		// from every training line).
+		if vbinned, err = subBins.Apply(sub(valid)); err != nil {
 			return nil, err
 		}
 	}
-	grower := tree.NewGrower(binned, bins, p.Grow, p.Workers)
+	grower := tree.NewGrower(binned, subBins, p.Grow, p.Workers)
 	rng := rand.New(rand.NewPCG(p.Seed, 0x9e3779b97f4a7c15))
 
-	e := &tree.Ensemble{Base: obj.base(train.Labels), NumFeatures: train.NumFeatures(), Objective: p.Objective}
+	e := &tree.Ensemble{Base: obj.base(train.Labels), NumFeatures: nf, Objective: p.Objective}
 	scores := make([]float64, n)
 	for i := range scores {
 		scores[i] = e.Base
@@ -170,9 +186,9 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 	var rows []int32
 	hist := Snapshot{Total: p.Trees, Metric: p.Metric.String(), BestValid: math.Inf(-1)}
 	var evalTime time.Duration // spent measuring the training metric
-	allFeatures := make([]int, train.NumFeatures())
-	for f := range allFeatures {
-		allFeatures[f] = f
+	allFeatures := make([]int, len(kept))
+	for k := range allFeatures {
+		allFeatures[k] = k
 	}
 	snap := func() Snapshot {
 		s := hist
@@ -191,7 +207,14 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 		rows = sampleRows(rows, rng, p, train)
 		features := allFeatures
 		if p.ColSample < 1 {
-			features = sampleFeatures(rng, train.NumFeatures(), p.ColSample)
+			// Drawn from all the data's features, so the draw does not
+			// depend on which are constant.
+			features = features[:0:0]
+			for _, f := range sampleFeatures(rng, nf, p.ColSample) {
+				if pos[f] >= 0 {
+					features = append(features, pos[f])
+				}
+			}
 		}
 		bt := grower.Grow(gh, rows, features, leafOf)
 		for k := range bt.Leaves {
@@ -217,6 +240,9 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 		hist.Trees = t + 1
 		if valid != nil {
 			bt.AddTo(vscores, vbinned.Codes, 1)
+		}
+		for k := range bt.Nodes { // from the grower's features to the data's
+			bt.Nodes[k].Feature = int32(kept[bt.Nodes[k].Feature])
 		}
 		last := t+1 == p.Trees
 		evalTrain := n <= smallData || last || float64(evalTime) <= evalShare*float64(time.Since(start))
@@ -250,6 +276,24 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 		}
 	}
 	return &Result{Ensemble: e, History: snap()}, nil
+}
+
+// splittable returns the features with more than one bin, in ascending
+// order (at least one, so that the grower has a feature), and for every
+// feature its place among them, or -1.
+func splittable(b *data.Bins) (kept, pos []int) {
+	pos = make([]int, len(b.Upper))
+	for f, u := range b.Upper {
+		pos[f] = -1
+		if len(u) > 1 {
+			pos[f] = len(kept)
+			kept = append(kept, f)
+		}
+	}
+	if len(kept) == 0 && len(pos) > 0 {
+		kept, pos[0] = []int{0}, 0
+	}
+	return kept, pos
 }
 
 // sampleRows draws the documents of one tree: nil (all) without row

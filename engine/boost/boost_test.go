@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -222,5 +223,79 @@ func TestTrainValidWiderThanTrain(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got.Ensemble, want.Ensemble) || !reflect.DeepEqual(got.History.Valid, want.History.Valid) {
 		t.Error("the extra validation features changed the ensemble or its validation history")
+	}
+}
+
+// Features that are constant on the training set (a sparse file with a few
+// high feature indices reads as thousands of all-zero columns) cannot be
+// split on and must not cost histogram space: the ensemble is the one the
+// non-constant features give, its features keep their indices, and training
+// allocates far less than a histogram over every column would take.
+func TestTrainSkipsConstantFeatures(t *testing.T) {
+	train, valid := synth(t, 10, 8), synth(t, 5, 9)
+	const extra = 30_000
+	wide := *train
+	wide.Cols = slices.Clone(train.Cols)
+	// Constant columns before, between and after the informative ones.
+	for range extra {
+		wide.Cols = append(wide.Cols, make([]float32, train.NumDocs()))
+	}
+	copy(wide.Cols[2:], train.Cols) // informative features at indices 2..6
+	wide.Cols[0], wide.Cols[1] = make([]float32, train.NumDocs()), make([]float32, train.NumDocs())
+	for i := range wide.Cols[1] {
+		wide.Cols[1][i] = 3 // constant, but not 0
+	}
+	shifted := *valid
+	shifted.Cols = append([][]float32{make([]float32, valid.NumDocs()), make([]float32, valid.NumDocs())}, valid.Cols...)
+
+	for _, cs := range []float64{1, 0.5} {
+		p := DefaultParams(LambdaRank)
+		p.Trees, p.Grow.MinDocs, p.ColSample = 10, 5, cs
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got, err := Train(context.Background(), &wide, &shifted, p, nil)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := after.TotalAlloc - before.TotalAlloc; a > 64<<20 {
+			t.Errorf("col sample %v: training on %d documents × %d features (%d constant) allocated %d MB", cs, wide.NumDocs(), wide.NumFeatures(), extra+2, a>>20)
+		}
+		if got.Ensemble.NumFeatures != wide.NumFeatures() {
+			t.Errorf("col sample %v: ensemble of %d features, want %d", cs, got.Ensemble.NumFeatures, wide.NumFeatures())
+		}
+		for k, tr := range got.Ensemble.Trees {
+			for _, nd := range tr.Nodes {
+				if nd.Feature < 2 || nd.Feature >= 7 {
+					t.Fatalf("col sample %v: tree %d splits on feature %d, which is constant", cs, k, nd.Feature)
+				}
+			}
+		}
+		// The scores are those of the trees on the real columns: the
+		// ensemble predicts the validation set as the history says.
+		cols := slices.Clone(shifted.Cols)
+		for len(cols) < wide.NumFeatures() {
+			cols = append(cols, cols[0]) // all 0
+		}
+		pred := got.Ensemble.Predict(nil, cols, shifted.NumDocs(), -1)
+		v := metric.Mean(p.Metric, pred, shifted.Labels, shifted.QueryOffsets, metric.Options{})
+		if h := got.History.Valid; math.Abs(v-h[len(h)-1]) > 1e-9 {
+			t.Errorf("col sample %v: predicted valid NDCG %v, history says %v", cs, v, h[len(h)-1])
+		}
+		if cs == 1 {
+			p.ColSample = 1
+			want, err := Train(context.Background(), train, valid, p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range want.Ensemble.Trees {
+				for n := range want.Ensemble.Trees[k].Nodes {
+					want.Ensemble.Trees[k].Nodes[n].Feature += 2
+				}
+			}
+			if !reflect.DeepEqual(got.Ensemble.Trees, want.Ensemble.Trees) {
+				t.Error("the constant features changed the trees")
+			}
+		}
 	}
 }
