@@ -21,8 +21,10 @@ import (
 func TestLambdaRankGradientsDirect(t *testing.T) {
 	// The second label set has the −1 of −1/+1 data: NDCG (engine/metric)
 	// gives a label ≤ 0 gain 0, so swapping a −1 and a 0 changes nothing and
-	// must get no gradient.
-	for _, labels := range [][]float32{{0, 2, 1, 0, 1, 3, 0}, {-1, 2, 1, 0, 1, 3, -1}} {
+	// must get no gradient. The third has labels whose gains 2^label − 1
+	// overflow float64: a query's gains are a ratio to its ideal DCG, which
+	// must not become Inf/Inf.
+	for _, labels := range [][]float32{{0, 2, 1, 0, 1, 3, 0}, {-1, 2, 1, 0, 1, 3, -1}, {0, 1100, 1099, 0, 1099, 1101, 2}} {
 		lambdaRankGradientsDirect(t, labels)
 	}
 }
@@ -55,7 +57,7 @@ func lambdaRankGradientsDirect(t *testing.T, labels []float32) {
 	gh := make([]tree.GradPair, n)
 	o.gradients(gh, scores, labels, []int{0, n})
 	for i := range gh {
-		if math.Abs(float64(gh[i].G)-wantG[i]) > 1e-6 || math.Abs(float64(gh[i].H)-wantH[i]) > 1e-6 {
+		if !(math.Abs(float64(gh[i].G)-wantG[i]) <= 1e-6 && math.Abs(float64(gh[i].H)-wantH[i]) <= 1e-6) { // NaN fails
 			t.Errorf("labels %v: doc %d: got (%g, %g), want (%g, %g)", labels, i, gh[i].G, gh[i].H, wantG[i], wantH[i])
 		}
 	}

@@ -165,8 +165,8 @@ func eachQuery[S any](workers, nq int, fn func(q int, sc *S)) {
 }
 
 // invIdealDCGs returns 1/maxDCG@cut of every query (0 for a query without
-// relevant documents), with gain 2^label − 1 and the discount of rank r
-// from disc(r).
+// relevant documents), with gain 2^label − 1 scaled by the query's
+// gainShift and the discount of rank r from disc(r).
 func invIdealDCGs(labels []float32, offsets []int, cut int, disc func(r int) float64) []float64 {
 	nq := len(offsets) - 1
 	inv := make([]float64, nq)
@@ -174,15 +174,25 @@ func invIdealDCGs(labels []float32, offsets []int, cut int, disc func(r int) flo
 	for q := 0; q < nq; q++ {
 		sorted = append(sorted[:0], labels[offsets[q]:offsets[q+1]]...)
 		slices.SortFunc(sorted, func(a, b float32) int { return cmp.Compare(b, a) })
-		dcg := 0.0
+		dcg, shift := 0.0, gainShift(sorted)
 		for r := 0; r < len(sorted) && r < cut; r++ {
-			dcg += metric.Gain(sorted[r]) * disc(r)
+			dcg += metric.ScaledGain(float64(sorted[r]), shift) * disc(r)
 		}
 		if dcg > 0 {
 			inv[q] = 1 / dcg
 		}
 	}
 	return inv
+}
+
+// gainShift is the metric.GainShift of a query's labels: its gains and
+// its ideal DCG are scaled alike, so that labels above 1023 do not make
+// them +Inf and |ΔNDCG| Inf/Inf.
+func gainShift(labels []float32) float64 {
+	if len(labels) == 0 {
+		return 0
+	}
+	return metric.GainShift(float64(slices.Max(labels)))
 }
 
 func discount(rank int) float64 { return 1 / math.Log2(float64(rank)+2) } // rank from 0
@@ -227,8 +237,9 @@ func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, in
 	}
 	gns := grow(sc.gns, n)
 	sc.gns = gns
+	shift := gainShift(labels)
 	for i, l := range labels {
-		gns[i] = metric.Gain(l)
+		gns[i] = metric.ScaledGain(float64(l), shift)
 	}
 	order := descending(sc.order, s)
 	sc.order = order

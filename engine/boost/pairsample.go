@@ -77,6 +77,7 @@ func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, i
 		rank[i] = r
 	}
 	scale := 1 / float64(o.k)
+	shift := gainShift(labels) // as invIdealDCGs scaled inv
 	for i := 0; i < n; {
 		j := i
 		for j < n && labels[byLabel[j]] == labels[byLabel[i]] {
@@ -94,7 +95,7 @@ func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, i
 						lo = byLabel[r+j-i]
 					}
 					dh, dl := discount(rank[hi]), discount(rank[lo])
-					delta := math.Abs((metric.Gain(labels[hi]) - metric.Gain(labels[lo])) * (dh - dl) * inv)
+					delta := math.Abs((metric.ScaledGain(float64(labels[hi]), shift) - metric.ScaledGain(float64(labels[lo]), shift)) * (dh - dl) * inv)
 					p := 1 / (1 + math.Exp(s[lo]-s[hi]))
 					w := delta * scale
 					gr, he := w*(p-1), 2*w*max(p*(1-p), 1e-16)

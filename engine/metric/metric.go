@@ -226,10 +226,14 @@ func (e *evaluator) ndcg(lo, hi int) (v float64, ok bool) {
 	ideal := e.ideal[:len(idx)]
 	copy(ideal, e.labels[lo:hi])
 	slices.Sort(ideal)
+	shift := 0.0
+	if len(ideal) > 0 {
+		shift = GainShift(float64(ideal[len(ideal)-1]))
+	}
 	var dcg, idcg float64
 	for i := range k {
-		dcg += Gain(e.labels[idx[i]]) * e.disc[i]
-		idcg += Gain(ideal[len(ideal)-1-i]) * e.disc[i]
+		dcg += ScaledGain(float64(e.labels[idx[i]]), shift) * e.disc[i]
+		idcg += ScaledGain(float64(ideal[len(ideal)-1-i]), shift) * e.disc[i]
 	}
 	if idcg == 0 {
 		return 0, false
@@ -241,11 +245,25 @@ func (e *evaluator) ndcg(lo, hi int) (v float64, ok bool) {
 // −1 of −1/+1 data) is not relevant, like a label of 0, rather than a
 // negative gain that would let NDCG fall below 0 or give a query without any
 // relevant document a non-zero IDCG.
-func Gain(l float32) float64 {
+func Gain(l float32) float64 { return ScaledGain(float64(l), 0) }
+
+// maxUnscaled is the largest label whose gain 2^l − 1 is used as it is:
+// sums of such gains over up to 2^23 documents stay finite.
+const maxUnscaled = 1000
+
+// GainShift returns the shift for ScaledGain that keeps the gains of labels
+// up to lmax finite: 0 up to lmax = 1000 (every graded scale in use, whose
+// gains are then computed as Gain computes them), lmax − 1000 above.
+func GainShift(lmax float64) float64 { return max(0, lmax-maxUnscaled) }
+
+// ScaledGain is Gain(l) / 2^shift, computed without overflow: NDCG and
+// ERR are ratios of gains, which the shift leaves as they are, so labels
+// above 1023, whose 2^l is +Inf in float64, still get their values.
+func ScaledGain(l, shift float64) float64 {
 	if !(l > 0) {
 		return 0
 	}
-	return math.Exp2(float64(l)) - 1
+	return math.Exp2(l-shift) - math.Exp2(-shift)
 }
 
 // expectedReciprocalRank returns ERR@k = Σ_{r≤k} (1/r) R_r Π_{i<r} (1 − R_i) with
@@ -261,11 +279,12 @@ func (e *evaluator) expectedReciprocalRank(lo, hi int) (v float64, ok bool) {
 		return 0, false
 	}
 	idx := e.rank(lo, hi)
-	scale := math.Exp2(e.lmax)
+	shift := GainShift(e.lmax)
+	scale := math.Exp2(e.lmax - shift)
 	stop := 1.0 // probability that the user reaches rank r
 	for r := range e.cutoff(len(idx)) {
-		l := min(max(float64(e.labels[idx[r]]), 0), e.lmax) // a label ≤ 0 has R = 0
-		R := (math.Exp2(l) - 1) / scale
+		l := min(float64(e.labels[idx[r]]), e.lmax) // a label ≤ 0 has R = 0
+		R := ScaledGain(l, shift) / scale
 		v += stop * R / float64(r+1)
 		stop *= 1 - R
 	}

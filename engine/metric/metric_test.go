@@ -458,3 +458,28 @@ func TestEnsembleCost(t *testing.T) {
 		t.Errorf("got %+v", got)
 	}
 }
+
+// Labels are any finite numbers: above 1023, 2^label overflows float64, and
+// NDCG and ERR must still be the ratio of gains, not NaN. The hand-worked
+// query with 1099 added to its relevant labels, [1101, 0, 1100], ranks
+// them [0, 1100, 1101]; with 2^l − 1 = 2^l to 2^-1100 relative, NDCG@3 is
+// (2^1100/log2 3 + 2^1101/2)/(2^1101 + 2^1100/log2 3) = (1/l3 + 1)/(2 + 1/l3)
+// and ERR@3, R = 1/2 and 1 below lmax = 1101, is 0.5/2 + 0.5·1/3.
+func TestHugeLabels(t *testing.T) {
+	labels := []float32{1101, 0, 1100}
+	cases := []struct {
+		spec Spec
+		want float64
+	}{
+		{Spec{Name: NDCG, K: 3}, (1/l3 + 1) / (2 + 1/l3)},
+		{Spec{Name: NDCG, K: 1}, 0},
+		{Spec{Name: NDCG, K: 2}, (1 / l3) / (2 + 1/l3)},
+		{Spec{Name: ERR, K: 3}, 0.25 + 0.5/3},
+	}
+	for _, c := range cases {
+		got := PerQuery(c.spec, handScores, labels, []int{0, 3}, Options{}, nil)[0]
+		if !(math.Abs(got-c.want) < 1e-12) {
+			t.Errorf("%v of labels %v = %v, want %v", c.spec, labels, got, c.want)
+		}
+	}
+}
