@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/tree"
@@ -123,6 +124,16 @@ func (tg Targets) Validate() error {
 	return nil
 }
 
+// docPlace names document i of d for a message: its qid and place in the
+// query (from 1), or its place in the file when d has no qids.
+func docPlace(d *data.Dataset, i int) string {
+	if !d.HasQID {
+		return fmt.Sprintf("document %d", i+1)
+	}
+	q := sort.SearchInts(d.QueryOffsets, i+1) - 1
+	return fmt.Sprintf("qid %d, document %d", d.QueryIDs[q], i-d.QueryOffsets[q]+1)
+}
+
 // NewProblem sets up the optimisation of ensemble e on training data d with
 // feature costs and a cost per tree evaluation.
 func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost float64, tg Targets) (*Problem, error) {
@@ -148,6 +159,10 @@ func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost 
 			p.Y[i], p.Omega[i] = 1, tg.PosWeight
 			if tg.Graded {
 				p.Y[i] = math.Exp2(float64(l)-tg.Relevant+1) - 1
+				if math.IsInf(p.Y[i]*p.Y[i], 1) { // eq (8)'s squared loss would be +Inf
+					return nil, fmt.Errorf("%s: %s: label %g: its graded target 2^(label − %g + 1) − 1 is too large for the squared loss; rescale the labels or use binary targets",
+						d.Name, docPlace(d, i), l, tg.Relevant)
+				}
 			}
 			pos++
 		} else {

@@ -128,3 +128,30 @@ func fiveDocs() *data.Dataset {
 		HasQID:       true,
 	}
 }
+
+// Graded targets 2^(label − r + 1) − 1 are fitted by squared loss: a label
+// whose target's square overflows (label 600 at r = 1) would make eq (8)
+// +Inf and the weights NaN, so it is refused, naming the data, the query
+// and the label; binary targets of the same labels are fine.
+func TestProblemGradedTargetTooLarge(t *testing.T) {
+	d := fiveDocs()
+	d.Name = "train.txt"
+	d.Labels = []float32{0, 1, 2, 600, 4}
+	e := &tree.Ensemble{NumFeatures: 1, Trees: []tree.Tree{{
+		Nodes:  []tree.Node{{Feature: 0, Threshold: 2.5, Left: tree.Leaf(0), Right: tree.Leaf(1)}},
+		Leaves: []float64{-1, 1},
+	}}}
+	tg := DefaultTargets()
+	if _, err := NewProblem(e, d, []float64{1}, 1, tg); err != nil {
+		t.Fatalf("binary targets: %v", err)
+	}
+	tg.Graded = true
+	_, err := NewProblem(e, d, []float64{1}, 1, tg)
+	if err == nil || !strings.Contains(err.Error(), "train.txt: qid 1, document 4: label 600") {
+		t.Fatalf("graded target of label 600: err %v", err)
+	}
+	d.Labels[3] = 100 // 2^100: large, but its square is finite
+	if _, err := NewProblem(e, d, []float64{1}, 1, tg); err != nil {
+		t.Errorf("graded target of label 100: %v", err)
+	}
+}
