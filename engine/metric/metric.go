@@ -260,8 +260,11 @@ func GainShift(lmax float64) float64 { return max(0, lmax-maxUnscaled) }
 // ERR are ratios of gains, which the shift leaves as they are, so labels
 // above 1023, whose 2^l is +Inf in float64, still get their values.
 func ScaledGain(l, shift float64) float64 {
-	if !(l > 0) {
+	switch {
+	case !(l > 0):
 		return 0
+	case shift == 0: // every label up to 1000: one Exp2, in LambdaMART's pair loops too
+		return math.Exp2(l) - 1
 	}
 	return math.Exp2(l-shift) - math.Exp2(-shift)
 }
