@@ -72,14 +72,40 @@ builtin:mq2008/costs.
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	// The first interrupt cancels the command, which then stops cleanly;
-	// a second one ends the process at once, for a command that cannot
+	// The first interrupt or SIGTERM cancels the command, which then stops
+	// cleanly; a second one ends the process at once (signal.Stop gives
+	// the signals their default action back), for a command that cannot
 	// notice the first (one blocked opening a FIFO nobody writes to).
-	context.AfterFunc(ctx, stop)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		if sig, ok := <-sigs; ok {
+			signal.Stop(sigs)
+			cancel(signalled{sig})
+		}
+	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	signal.Stop(sigs)
+	os.Exit(exitStatus(code, context.Cause(ctx)))
+}
+
+// signalled is the cause of a command's cancellation by a signal.
+type signalled struct{ sig os.Signal }
+
+func (s signalled) Error() string { return s.sig.String() }
+
+// exitStatus is the status of a command that returned code: an interrupted
+// one (130) exits 128 + the signal's number, as a shell reports a process
+// the signal ended: 130 for SIGINT, 143 for SIGTERM.
+func exitStatus(code int, cause error) int {
+	var s signalled
+	if code == 130 && errors.As(cause, &s) {
+		if n, ok := s.sig.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+	}
+	return code
 }
 
 // run executes one command line and returns the exit status.

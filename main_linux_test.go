@@ -202,3 +202,36 @@ func TestOutputOnStdout(t *testing.T) {
 		t.Errorf("predict --exits /dev/stdout without --out: exit %d, stdout %q, stderr %q; want exit 2", code, out, errOut)
 	}
 }
+
+// SIGTERM stops a command as an interrupt does (no output left behind, the
+// message "interrupted") and exits 143, 128 + 15, as a shell reports a
+// process SIGTERM ended; it exited 130, SIGINT's status.
+func TestTermExitStatus(t *testing.T) {
+	if childMain() {
+		return
+	}
+	out := filepath.Join(t.TempDir(), "m.json")
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		cmd := mainCommand("TestTermExitStatus", "train", "--train", "builtin:mq2008/train", "--trees", "100000", "--out", out)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second) // into the training
+		if err := cmd.Process.Signal(c.sig); err != nil {
+			t.Fatal(err)
+		}
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != c.code || !strings.HasSuffix(stderr.String(), "cronus train: interrupted\n") {
+			t.Errorf("%v: %v, stderr %q; want exit %d and the interrupt", c.sig, err, stderr.String(), c.code)
+		}
+		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%v: the output exists after the signal (%v)", c.sig, err)
+		}
+	}
+}
