@@ -614,6 +614,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err := writeRun(*runF, d, scores, *tag); err != nil {
 			return err
 		}
+		warn(stderr, repeatedRunID(*runF, d))
 	}
 	conv := metric.Convention(opt)
 	if *jsonOut {
@@ -684,6 +685,27 @@ func writeRun(path string, d *data.Dataset, scores []float64, tag string) error 
 		}
 		return nil
 	})
+}
+
+// repeatedRunID says which query of d has a document id twice in the TREC
+// run written to path (ids from comments, say "doc-12 title…" of two
+// documents), or "" when none does: TREC tools take a document once per
+// query, so the run would not be scored as Cronus scores it.
+func repeatedRunID(path string, d *data.Dataset) string {
+	seen := map[string]int{}
+	for q, id := range d.QueryIDs {
+		lo, hi := d.Query(q)
+		clear(seen)
+		for i := lo; i < hi; i++ {
+			doc := trecDocID(d.DocID(i), i)
+			if j, ok := seen[doc]; ok {
+				return fmt.Sprintf("%s: qid %d has the document id %q twice (its documents %d and %d): TREC tools such as trec_eval expect each document once per query; give the documents distinct ids (\"docid = …\" in the comment)",
+					path, id, doc, j-lo+1, i-lo+1)
+			}
+			seen[doc] = i
+		}
+	}
+	return ""
 }
 
 // sortByScore orders document indices (ascending on entry) by descending

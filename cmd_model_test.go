@@ -712,3 +712,35 @@ func TestEvalScoresFile(t *testing.T) {
 		t.Errorf("a 100,000-character line: exit %d, %q; want exit 1 naming line 2", code, errOut)
 	}
 }
+
+// eval --run warns when a query's documents share a TREC document id (from
+// their comments' first words here), which TREC tools take once per query;
+// distinct ids, or the same id in two queries, get no warning.
+func TestEvalRunRepeatedID(t *testing.T) {
+	dir := t.TempDir()
+	scores := filepath.Join(dir, "s.txt")
+	if err := os.WriteFile(scores, []byte("0.3\n0.2\n0.1\n0.4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, text, warning string
+	}{
+		{"dup.txt", "1 qid:7 1:1 # a first\n0 qid:7 1:2 # b\n0 qid:7 1:3 # a second\n1 qid:8 1:1 # a\n",
+			`warning: RUN: qid 7 has the document id "a" twice (its documents 1 and 3)`},
+		{"distinct.txt", "1 qid:7 1:1 # a\n0 qid:7 1:2 # b\n0 qid:7 1:3 # c\n1 qid:8 1:1 # a\n", ""},
+	} {
+		data := filepath.Join(dir, c.name)
+		if err := os.WriteFile(data, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		run := filepath.Join(dir, c.name+".run")
+		code, _, errOut := runCLI(t, "eval", "--scores", scores, "--data", data, "--run", run)
+		want := strings.ReplaceAll(c.warning, "RUN", run)
+		if code != 0 || (want == "") != !strings.Contains(errOut, "warning: ") || !strings.Contains(errOut, want) {
+			t.Errorf("%s: exit %d, stderr %q; want the warning %q", c.name, code, errOut, want)
+		}
+		if b, err := os.ReadFile(run); err != nil || strings.Count(string(b), "\n") != 4 {
+			t.Errorf("%s: run %q, %v", c.name, b, err)
+		}
+	}
+}
