@@ -42,6 +42,24 @@ func firstEvent(m Model, msg tea.Msg) bool {
 	return ok && len(m.snap.Stages) > 0
 }
 
+// fromModel opens the workbench on MQ2008 with e as its model file (in
+// path, or a temporary file when path is ""), up to the loaded data: the
+// command it returns prepares the problem.
+func fromModel(t *testing.T, e *tree.Ensemble, path string) (Model, tea.Cmd) {
+	t.Helper()
+	if path == "" {
+		path = filepath.Join(t.TempDir(), "m.json")
+	}
+	if err := tree.WriteModel(path, tree.NewModel(e, "test", nil)); err != nil {
+		t.Fatal(err)
+	}
+	cfg := mq2008
+	cfg.Model = path
+	m := New(context.Background(), cfg, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	return update(t, m, m.load())
+}
+
 func TestPanelRhoEditRestarts(t *testing.T) {
 	m := ready(t)
 	m, _ = update(t, m, tea.WindowSizeMsg{Width: 160, Height: 48})
@@ -317,15 +335,7 @@ func TestModelFlag(t *testing.T) {
 	}
 	// A good model file skips training.
 	src := ready(t)
-	good := filepath.Join(dir, "good.json")
-	if err := tree.WriteModel(good, tree.NewModel(src.w.e, "test", nil)); err != nil {
-		t.Fatal(err)
-	}
-	cfg := mq2008
-	cfg.Model = good
-	m := New(context.Background(), cfg, views.PlainStyles())
-	defer m.cancel()
-	m, cmd := update(t, m, m.load())
+	m, cmd := fromModel(t, src.w.e, "")
 	if m.phase != phasePreparing || m.par.trees != len(src.w.e.Trees) {
 		t.Fatalf("--model: phase %d, trees %d", m.phase, m.par.trees)
 	}
@@ -340,15 +350,8 @@ func TestModelFlag(t *testing.T) {
 	// on the data screen and the status line (it loaded silently).
 	wide := *src.w.e
 	wide.NumFeatures = 60
-	widePath := filepath.Join(dir, "wide.json")
-	if err := tree.WriteModel(widePath, tree.NewModel(&wide, "test", nil)); err != nil {
-		t.Fatal(err)
-	}
-	cfg.Model = widePath
-	m = New(context.Background(), cfg, views.PlainStyles())
-	defer m.cancel()
+	m, _ = fromModel(t, &wide, "")
 	m, _ = update(t, m, tea.WindowSizeMsg{Width: 200, Height: 40})
-	m, _ = update(t, m, m.load())
 	const want = "builtin:mq2008/train has features up to 46, and 60 are expected; features 47-60 read as 0"
 	if v := m.View(); len(m.screen.Warnings) != 4 || !strings.Contains(v, "warning: "+want) || !strings.Contains(m.status, want) {
 		t.Errorf("wide model: warnings %q, status %q, view:\n%s", m.screen.Warnings, m.status, v)
@@ -811,15 +814,7 @@ func TestStagesAtMostTrees(t *testing.T) {
 
 	small := *m.w.e
 	small.Trees = small.Trees[:k-2]
-	path := filepath.Join(t.TempDir(), "small.json")
-	if err := tree.WriteModel(path, tree.NewModel(&small, "test", nil)); err != nil {
-		t.Fatal(err)
-	}
-	cfg := mq2008
-	cfg.Model = path
-	m = New(context.Background(), cfg, views.PlainStyles())
-	defer m.cancel()
-	m, cmd = update(t, m, m.load())
+	m, cmd = fromModel(t, &small, "")
 	m = drive(t, m, cmd, firstEvent)
 	if m.par.K != k-2 || m.runPar.K != k-2 || len(m.snap.Stages) != k-2 {
 		t.Errorf("a model of %d trees: K %d, run's K %d, %d stages", k-2, m.par.K, m.runPar.K, len(m.snap.Stages))

@@ -179,6 +179,33 @@ func TestSaveWhileRetraining(t *testing.T) {
 	}
 }
 
+// TestSaveAfterRetrainFromModel: a session that started from a model file
+// and then retrained the base ensemble (trees, leaves, column sample)
+// optimises the workbench's own trees, so a saved cascade records their
+// training (`base`), as after any retrain; it named the model file, whose
+// trees the cascade no longer holds.
+func TestSaveAfterRetrainFromModel(t *testing.T) {
+	src := ready(t)
+	src.stopRun()
+	model := filepath.Join(t.TempDir(), "m.json")
+	m, cmd := fromModel(t, src.w.e, model)
+	m = drive(t, m, cmd, firstEvent)
+	if c, ok := m.savable(); !ok || c.fileParams()["model"] != model {
+		t.Fatalf("from the model file: savable %v", ok)
+	}
+	m.stopRun()
+	m = typeParam(t, m, parTrees, "12")
+	c, ok := m.savable()
+	if !ok || len(c.run.w.e.Trees) != 12 {
+		t.Fatalf("after the retrain: savable %v", ok)
+	}
+	p := c.fileParams()
+	base, _ := p["base"].(map[string]any)
+	if _, named := p["model"]; named || base["trees"] != 12 {
+		t.Errorf("a cascade of the retrained ensemble records model %v, base %v", p["model"], p["base"])
+	}
+}
+
 // TestSaveAfterTargetsChange: after ω⁺ is changed the problem is rebuilt,
 // and until the new run reports, 's' saves the last cascade with the
 // targets and λ_max it was optimised with (it recorded the new ones).

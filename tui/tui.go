@@ -499,7 +499,11 @@ func (m Model) retrain() (Model, tea.Cmd) {
 	m.phase = phaseTraining
 	m.trainProg = job.Progress{}
 	old := m.w
-	m.w = &workData{train: old.train, valid: old.valid, test: old.test, costs: old.costs, files: old.files,
+	// The new trees are the workbench's own, not a model file's: a saved
+	// cascade records their training (fileParams).
+	files := old.files
+	files.Model = ""
+	m.w = &workData{train: old.train, valid: old.valid, test: old.test, costs: old.costs, files: files,
 		trees: m.par.trees, leaves: m.par.leaves, colSample: m.par.colSample, tg: m.par.tg,
 		positives: cronus.CountPositives(old.train.Labels, m.par.tg)}
 	j := startTraining(m.ctx, m.w.train, m.w.valid, trainParams(m.w.trees, m.w.leaves, m.w.colSample))
