@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/views"
 )
 
@@ -28,7 +29,12 @@ type exportedMsg struct {
 // replaces the oldest. Kept cascades are of the base ensemble shown: a
 // retrain or other data drop them.
 func (m Model) keep() (Model, tea.Cmd) {
-	if m.snap.BestTest.Metrics == nil {
+	if s := m.noValid("nothing to keep"); s != "" {
+		m.setStatus(s, true)
+		return m, nil
+	}
+	_, best, split := m.reported()
+	if best.Metrics == nil {
 		m.setStatus(m.notYet("nothing to keep yet", "the optimisation to report a cascade"), true)
 		return m, nil
 	}
@@ -41,7 +47,7 @@ func (m Model) keep() (Model, tea.Cmd) {
 	stages := m.snap.BestStages
 	par := m.snapRun.par
 	k := views.KeptCascade{N: m.keptN, Lambda: par.Lambda, K: par.K, Epsilon: par.Epsilon, Sigma: par.Sigma,
-		Valid: m.snap.Best, Test: m.snap.BestTest, Stages: stages}
+		Valid: m.snap.Best, Test: best, Split: split, Stages: stages}
 	kept, save := slices.Clip(m.kept), slices.Clip(m.keptSave)
 	if len(kept) == maxKept {
 		kept, save = kept[1:], save[1:]
@@ -52,6 +58,16 @@ func (m Model) keep() (Model, tea.Cmd) {
 	m.setStatus(fmt.Sprintf("kept #%d (λ %s, NDCG@10 %s, cost %s)", k.N, paramValue(settings{Params: par}, parLambda),
 		metricValue(k.Test.Metrics, curveSpec), strconv.FormatFloat(k.Test.Cost.Total, 'g', 4, 64)), false)
 	return m, nil
+}
+
+// reported is the snapshot's figures on the split the workbench reports
+// cascades on (workData.report), of the current cascade and of the best so
+// far, and the split.
+func (m Model) reported() (cur, best cronus.Eval, split string) {
+	if _, split = m.snapRun.w.report(); split == "valid" {
+		return m.snap.Valid, m.snap.Best, split
+	}
+	return m.snap.Test, m.snap.BestTest, split
 }
 
 // keptName is the file 's' in the compare view saves kept cascade N to.

@@ -88,6 +88,69 @@ func TestKeepAndCompare(t *testing.T) {
 	}
 }
 
+// TestWithoutTestData: without a test file the workbench reports cascades
+// on validation, as it draws the baselines, saves and runs the λ sweep: k
+// keeps the best cascade with its validation figures, a finished run's
+// point and the current one are on valid, and the status line, the reach
+// per stage and the stage table give validation figures, not dashes and
+// zeros. k refused for ever ("wait for the optimisation to report a
+// cascade"), and the runs' points were not drawn or exported.
+func TestWithoutTestData(t *testing.T) {
+	cfg := mq2008
+	cfg.Test = ""
+	m := readyOn(t, cfg)
+	m = drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, _ tea.Msg) bool { return !m.running })
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m, _ = update(t, m, key("k"))
+	if len(m.kept) != 1 || m.errLine {
+		t.Fatalf("k without test data: %d kept, status %q", len(m.kept), m.status)
+	}
+	k := m.kept[0]
+	want := m.snap.Best.Metrics[curveSpec]
+	if p := k.Point(); p.Split != "valid" || p.Metrics[curveSpec] != want || p.Cost != m.snap.Best.Cost {
+		t.Errorf("kept point %+v, want valid NDCG@10 %g", p, want)
+	}
+	splits := map[string]string{}
+	for _, p := range m.curvePoints() {
+		if p.Method == "cronus" || p.Method == k.Method() {
+			splits[p.Method] = p.Split
+		}
+	}
+	if splits["cronus"] != "valid" || splits[k.Method()] != "valid" {
+		t.Errorf("exported runs and kept cascades by split: %v", splits)
+	}
+	if c := m.renderPane(paneCurve, 100, 30); !strings.Contains(c, "cronus") {
+		t.Errorf("the finished run is not drawn:\n%s", c)
+	}
+	if s := views.RenderStatus(m.snap, m.w.full, 200, m.styles); !strings.Contains(s, fmt.Sprintf("valid P@5 %.3f NDCG@10 %.3f", m.snap.Valid.Metrics["p@5"], m.snap.Valid.Metrics[curveSpec])) {
+		t.Errorf("status line without test data: %q", s)
+	}
+	if r := m.renderPane(paneReach, 100, 12); !strings.Contains(r, "│ valid") || strings.Contains(r, "test") {
+		t.Errorf("reach per stage without test data:\n%s", r)
+	}
+	table := strings.Split(m.renderPane(paneStages, 100, 30), "\n")
+	if row := strings.Fields(table[2]); row[len(row)-1] != "–" || row[len(row)-2] != "1.000" {
+		t.Errorf("stage 1 without test data: %q (want valid 1.000, test –)", table[2])
+	}
+}
+
+// TestWithoutValidData: without a validation file no cascade is chosen
+// (the best is the best on validation), and k and s say so instead of
+// telling the user to wait for one, which never came.
+func TestWithoutValidData(t *testing.T) {
+	cfg := mq2008
+	cfg.Valid = ""
+	m := readyOn(t, cfg)
+	m = drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, _ tea.Msg) bool { return !m.running })
+	t.Chdir(t.TempDir())
+	for _, k := range []string{"k", "s"} {
+		mm, cmd := update(t, m, key(k))
+		if cmd != nil || len(mm.kept) != 0 || !mm.errLine || strings.Contains(mm.status, "wait") || !strings.Contains(mm.status, "no validation data") {
+			t.Errorf("%s without validation data: command %v, %d kept, status %q", k, cmd != nil, len(mm.kept), mm.status)
+		}
+	}
+}
+
 func TestCompareNeedsTwo(t *testing.T) {
 	m := ready(t)
 	m, _ = update(t, m, key("c"))

@@ -254,8 +254,8 @@ func (m Model) renderPane(i, w, h int) string {
 		return views.RenderReach(m.snap, w, h, st)
 	case paneCurve:
 		var cur *baseline.Point
-		if m.snap.Test.Metrics != nil {
-			cur = &baseline.Point{Method: "cronus", Split: "test", Lambda: m.runPar.Lambda, Cost: m.snap.Test.Cost, Metrics: m.snap.Test.Metrics}
+		if ev, _, split := m.reported(); ev.Metrics != nil {
+			cur = &baseline.Point{Method: "cronus", Split: split, Lambda: m.runPar.Lambda, Cost: ev.Cost, Metrics: ev.Metrics}
 		}
 		return views.RenderCurve(m.points(), cur, curveSpec, w, h, st)
 	case paneFeatures:

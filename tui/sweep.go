@@ -158,10 +158,7 @@ func (m Model) sweepEvent(msg sweepMsg) (Model, tea.Cmd) {
 // sweepCurve is the sweep's points of the split the baselines are drawn
 // for, as the plot's "λ sweep" series.
 func (m Model) sweepCurve() []baseline.Point {
-	split := "test"
-	if m.w == nil || m.w.test == nil {
-		split = "valid"
-	}
+	_, split := m.w.report()
 	var out []baseline.Point
 	for _, p := range m.sweepPts {
 		if p.Split == split {

@@ -285,8 +285,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		switch err := msg.ev.Err; {
 		case err == nil:
-			if bt := m.snap.BestTest; bt.Metrics != nil {
-				m.finished = append(slices.Clip(m.finished), baseline.Point{Method: "cronus", Split: "test", Lambda: m.runPar.Lambda, Cost: bt.Cost, Metrics: bt.Metrics})
+			if _, bt, split := m.reported(); bt.Metrics != nil {
+				m.finished = append(slices.Clip(m.finished), baseline.Point{Method: "cronus", Split: split, Lambda: m.runPar.Lambda, Cost: bt.Cost, Metrics: bt.Metrics})
 			}
 			if !m.errLine { // an error (a refused rebuild, say) stays until the next key
 				// Short, so that the run's figures fit beside it at 80 columns.
@@ -382,6 +382,16 @@ func (m Model) notYet(what, until string) string {
 		return what + ": nothing runs after the error (o opens the load screen)"
 	}
 	return what + ": wait for " + until
+}
+
+// noValid says that what ("nothing to keep") will not change: without
+// validation data no cascade is chosen (the best is the best on
+// validation); "" when there are validation data, or no data yet.
+func (m Model) noValid(what string) string {
+	if m.w == nil || m.w.valid != nil {
+		return ""
+	}
+	return what + ": no validation data to choose a cascade on (o opens the load screen)"
 }
 
 func (m *Model) fail(s string) {
@@ -605,6 +615,10 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m.saveKept()
 		}
 		c, ok := m.savable()
+		if s := m.noValid("no cascade to save"); !ok && s != "" {
+			m.setStatus(s, true)
+			return m, nil
+		}
 		if !ok {
 			until := "the optimisation to report one"
 			if m.snap.BestCascade != nil || m.best != nil {

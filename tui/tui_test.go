@@ -44,9 +44,14 @@ func update(t testing.TB, m Model, msg tea.Msg) (Model, tea.Cmd) {
 // the first optimisation event, running each command as Bubble Tea would.
 func ready(t testing.TB) Model {
 	t.Helper()
+	return readyOn(t, mq2008)
+}
+
+// readyOn is ready on the files of cfg.
+func readyOn(t testing.TB, cfg Config) Model {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	cfg := mq2008
 	cfg.trees = 20
 	m := New(ctx, cfg, views.PlainStyles())
 	m, cmd := update(t, m, m.load())

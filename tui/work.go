@@ -226,22 +226,27 @@ func prepare(gen int, w workData) tea.Cmd {
 		}
 		w.sc = cronus.ComputeScales(w.pr, 0)
 		w.positives = w.pr.Positives
-		d := w.test
-		if d == nil {
-			d = w.valid
-		}
-		if d != nil && w.points == nil {
+		if d, split := w.report(); d != nil && w.points == nil {
 			w.full = metric.EnsembleCost(w.e.Features(-1), w.costs.Cost, len(w.e.Trees), treeCost)
-			split := "test"
-			if d == w.valid {
-				split = "valid"
-			}
 			ks := baseline.PrefixSteps(len(w.e.Trees), 12)
 			w.points = append(w.points, baseline.Prefix(w.e, d, split, w.costs.Cost, treeCost, ks, reportSpecs, metric.Options{})...)
 			w.points = append(w.points, baseline.EarlyExit(w.e, d, split, w.costs.Cost, treeCost, baseline.DefaultExitEvery, baseline.DefaultExitMargins, reportSpecs, metric.Options{})...)
 		}
 		return preparedMsg{gen: gen, w: &w}
 	}
+}
+
+// report is the data the workbench scores cascades and baselines on, and
+// its split: test, or validation without test data (nil data without
+// either, or before the data are loaded).
+func (w *workData) report() (*data.Dataset, string) {
+	switch {
+	case w == nil:
+		return nil, "valid"
+	case w.test == nil:
+		return w.valid, "valid"
+	}
+	return w.test, "test"
 }
 
 func (w *workData) evaluator() cronus.Evaluator {
@@ -391,10 +396,7 @@ func saveCmd(what string, cs []savable, paths []string) tea.Cmd {
 				msg.err = err
 				return msg
 			}
-			d, split := w.test, "test"
-			if d == nil {
-				d, split = w.valid, "valid"
-			}
+			d, split := w.report()
 			msg.files = append(msg.files, saved{path: paths[i], split: split, ev: cronus.Evaluate(w.e, s.c, d, w.costs.Cost, w.treeCost, reportSpecs)})
 		}
 		msg.at = time.Now()

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -18,15 +19,20 @@ type KeptCascade struct {
 	K                      int
 	Valid, Test            cronus.Eval        // of the best cascade on validation
 	Stages                 []cronus.StageView // of the best step, as far as the run reported it
+	// Split is the data Test scores: "test", or "valid" (Test is then
+	// Valid) for a workbench without test data; "" is "test".
+	Split string
 }
 
 // Method is the name of the cascade's series in plots and files: "kept #N".
 func (k KeptCascade) Method() string { return keptPrefix + strconv.Itoa(k.N) }
 
-// Point is the cascade's test quality/cost point.
+// Point is the cascade's quality/cost point on its Split.
 func (k KeptCascade) Point() baseline.Point {
-	return baseline.Point{Method: k.Method(), Split: "test", Lambda: k.Lambda, Cost: k.Test.Cost, Metrics: k.Test.Metrics}
+	return baseline.Point{Method: k.Method(), Split: k.split(), Lambda: k.Lambda, Cost: k.Test.Cost, Metrics: k.Test.Metrics}
 }
+
+func (k KeptCascade) split() string { return cmp.Or(k.Split, "test") }
 
 // compareMetric is the metric of the compare plot.
 const compareMetric = "ndcg@10"
@@ -34,7 +40,8 @@ const compareMetric = "ndcg@10"
 // RenderCompare draws kept cascades side by side in width × height cells:
 // a column per cascade with its parameters, its test P@5, NDCG@10 and
 // ERR@3, its cost per document and a compact stage table (active trees and
-// the fraction of test documents reaching each stage); below, their
+// the fraction of test documents reaching each stage), or all these on
+// validation for a cascade of its Split "valid"; below, their
 // quality/cost points over the baselines in one plot, each cascade marked
 // with the last digit of its number. With fewer than two kept, it says how
 // to keep one.
@@ -105,7 +112,7 @@ func keptColumn(k KeptCascade, width int, st Styles) []string {
 	}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 	lines := []string{
-		st.Heading.Render(k.Method()) + " " + markStyle(k.Method(), st).Render(marker(k.Method(), "test")),
+		st.Heading.Render(k.Method()) + " " + markStyle(k.Method(), st).Render(marker(k.Method(), k.split())),
 		fmt.Sprintf("λ %s  K %d", g(k.Lambda), k.K),
 		fmt.Sprintf("ε %s  σ %s", g(k.Epsilon), g(k.Sigma)),
 		m("P@5", "p@5"),
@@ -118,6 +125,9 @@ func keptColumn(k KeptCascade, width int, st Styles) []string {
 	}
 	for s, v := range k.Stages {
 		reach := v.Test
+		if k.split() == "valid" {
+			reach = v.Valid
+		}
 		if s < len(k.Test.Reached) {
 			reach = k.Test.Reached[s]
 		}

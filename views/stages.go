@@ -15,10 +15,12 @@ import (
 // is 0-based.
 
 // RenderReach draws the fraction of inputs reaching each stage, training
-// (hard rule) and test, as horizontal bars (the paper's Figure 3). With room
-// for two lines per stage the two bars are stacked; otherwise they sit side
-// by side under a header, train on the left.
+// (hard rule) and test (validation without test data: heldOut), as
+// horizontal bars (the paper's Figure 3). With room for two lines per
+// stage the two bars are stacked; otherwise they sit side by side under a
+// header, train on the left.
 func RenderReach(s cronus.Snapshot, width, height int, st Styles) string {
+	_, split, reach := heldOut(s)
 	title := st.Title.Render(pickTitle(width, "fraction of inputs reaching each stage (Figure 3)", "reach per stage (Fig. 3)"))
 	K := len(s.Stages)
 	if K == 0 {
@@ -31,17 +33,17 @@ func RenderReach(s cronus.Snapshot, width, height int, st Styles) string {
 		for k, v := range s.Stages {
 			lines = append(lines,
 				fmt.Sprintf("%2d train ", k+1)+styledBar(st.Bar, v.HardTrain, b)+" "+st.Value.Render(frac(v.HardTrain)),
-				"   test  "+styledBar(st.Value, v.Test, b)+" "+st.Value.Render(frac(v.Test)))
+				fmt.Sprintf("   %-5s ", split)+styledBar(st.Value, reach(v), b)+" "+st.Value.Render(frac(reach(v))))
 		}
 		return fitBlock(lines, width, height, st)
 	}
 	// "kk " + bar + " 0.000 │ " + bar + " 0.000"
 	b := max((width-18)/2, 1)
-	lines = append(lines, st.Heading.Render(fmt.Sprintf("   %-*s │ %s", b+6, "train (hard)", "test")))
+	lines = append(lines, st.Heading.Render(fmt.Sprintf("   %-*s │ %s", b+6, "train (hard)", split)))
 	for k, v := range s.Stages {
 		lines = append(lines, fmt.Sprintf("%2d ", k+1)+
 			styledBar(st.Bar, v.HardTrain, b)+" "+st.Value.Render(frac(v.HardTrain))+" │ "+
-			styledBar(st.Value, v.Test, b)+" "+st.Value.Render(frac(v.Test)))
+			styledBar(st.Value, reach(v), b)+" "+st.Value.Render(frac(reach(v))))
 	}
 	return fitBlock(lines, width, height, st)
 }
@@ -171,7 +173,8 @@ var stageColumns = []struct {
 // last stage, which keeps every input), the trees with a non-zero weight,
 // the trees and features first evaluated there, the cost first paid there
 // per document reaching it, and the fraction reaching it: training soft (d_k)
-// and hard, validation and test. When the table is too wide, its columns
+// and hard, validation and test ("–" for a split the run has no data
+// for). When the table is too wide, its columns
 // are set one space apart instead of two, and while that is not enough they
 // give way one by one: the validation column first, then the soft fraction,
 // the active and the new trees, the new features, the training fraction,
@@ -186,6 +189,15 @@ func RenderStageTable(s cronus.Snapshot, width, height int, st Styles) string {
 	rows := [][]string{make([]string, len(stageColumns))}
 	for j, c := range stageColumns {
 		rows[0][j] = c.head
+	}
+	// A split the run has no data for reads "–", not a reach of 0.
+	valid, test := func(v cronus.StageView) float64 { return v.Valid }, func(v cronus.StageView) float64 { return v.Test }
+	none := func(cronus.StageView) float64 { return math.NaN() }
+	switch {
+	case s.Test.Metrics == nil && s.Valid.Metrics != nil:
+		test = none
+	case s.Valid.Metrics == nil && s.Test.Metrics != nil:
+		valid = none
 	}
 	for k, v := range s.Stages {
 		theta := "−"
@@ -202,7 +214,7 @@ func RenderStageTable(s cronus.Snapshot, width, height int, st Styles) string {
 		}
 		rows = append(rows, []string{mark + strconv.Itoa(k+1), theta, strconv.Itoa(v.Active), strconv.Itoa(v.NewTrees),
 			strconv.Itoa(nf), strconv.FormatFloat(v.CostAdded, 'f', 1, 64),
-			frac(v.SoftTrain) + "/" + frac(v.HardTrain), frac(v.HardTrain), frac(v.Valid), frac(v.Test)})
+			frac(v.SoftTrain) + "/" + frac(v.HardTrain), frac(v.HardTrain), frac(valid(v)), frac(test(v))})
 	}
 	widths := colWidths(rows)
 	keep := make([]bool, len(stageColumns))

@@ -12,28 +12,29 @@ import (
 
 // RenderStatus draws the one-line status of an optimisation run in at most
 // width cells: phase, cycle and stage, the objective (eq 8), test P@5 and
-// NDCG@10, the test cost per document and its ratio to full, the cost of
-// the full ensemble. When the long form does not fit, a short one is used,
-// with as many of its items as fit, whole: a number cut short reads as
-// another ("obj 553" for 5538). Only a first item wider than width is cut,
-// and ends in "…".
+// NDCG@10 (validation's without test data: heldOut), the test cost per
+// document and its ratio to full, the cost of the full ensemble. When the
+// long form does not fit, a short one is used, with as many of its items
+// as fit, whole: a number cut short reads as another ("obj 553" for 5538).
+// Only a first item wider than width is cut, and ends in "…".
 func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) string {
 	obj, cost := "–", "–"
 	if len(s.Terms) > 0 {
 		obj = num(s.Terms[len(s.Terms)-1].Total)
 	}
+	ev, split, _ := heldOut(s)
 	m := func(k string) string {
-		if v, ok := s.Test.Metrics[k]; ok {
+		if v, ok := ev.Metrics[k]; ok {
 			return st.Value.Render(frac(v))
 		}
 		return "–"
 	}
-	if s.Test.Cost.Total > 0 || len(s.Test.Reached) > 0 {
-		cost = num(s.Test.Cost.Total)
+	if ev.Cost.Total > 0 || len(ev.Reached) > 0 {
+		cost = num(ev.Cost.Total)
 	}
 	ratio := "–"
 	if full.Total > 0 && cost != "–" {
-		ratio = fmt.Sprintf("%.1f%%", 100*s.Test.Cost.Total/full.Total)
+		ratio = fmt.Sprintf("%.1f%%", 100*ev.Cost.Total/full.Total)
 	}
 	where := "Algorithm 2"
 	short := "init"
@@ -44,7 +45,7 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 	phase := st.Title.Render(cmp.Or(s.Phase, "starting"))
 	long := []string{phase, where,
 		"objective " + st.Value.Render(obj),
-		"test P@5 " + m("p@5") + " NDCG@10 " + m("ndcg@10"),
+		split + " P@5 " + m("p@5") + " NDCG@10 " + m("ndcg@10"),
 		"cost/doc " + st.Value.Render(cost) + " = " + st.Value.Render(ratio) + " of full " + num(full.Total)}
 	if line := strings.Join(long, " · "); lipgloss.Width(line) <= width {
 		return line
@@ -62,4 +63,15 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 		line = next
 	}
 	return Truncate(line, width)
+}
+
+// heldOut is what the views report s on: its test figures, or its
+// validation figures when the run has no test data (Test unscored, Valid
+// scored), with the split's name and a stage's fraction of it reaching
+// the stage.
+func heldOut(s cronus.Snapshot) (cronus.Eval, string, func(cronus.StageView) float64) {
+	if s.Test.Metrics == nil && s.Valid.Metrics != nil {
+		return s.Valid, "valid", func(v cronus.StageView) float64 { return v.Valid }
+	}
+	return s.Test, "test", func(v cronus.StageView) float64 { return v.Test }
 }
