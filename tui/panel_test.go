@@ -820,3 +820,33 @@ func TestStagesAtMostTrees(t *testing.T) {
 		t.Errorf("a model of %d trees: K %d, run's K %d, %d stages", k-2, m.par.K, m.runPar.K, len(m.snap.Stages))
 	}
 }
+
+// Under --absent missing (with --model, as `cronus tui` requires) the
+// panel does not retrain the base ensemble: the workbench's tree learner
+// bins the missing values with the largest, which is why --absent missing
+// needs a model. A trees, leaves or column sample edit is refused and the
+// model's trees stay.
+func TestNoRetrainUnderAbsentMissing(t *testing.T) {
+	base := ready(t)
+	path := filepath.Join(t.TempDir(), "m.json")
+	if err := tree.WriteModel(path, tree.NewModel(base.w.e, "test", nil)); err != nil {
+		t.Fatal(err)
+	}
+	cfg := mq2008
+	cfg.Model, cfg.AbsentMissing = path, true
+	m := readyOn(t, cfg)
+	m.panel = true
+	e := m.w.e
+	for p, dir := range map[int]string{parTrees: "right", parLeaves: "left", parColSample: "left"} {
+		m.sel = p
+		before := m.par
+		var cmd tea.Cmd
+		m, cmd = update(t, m, key(dir))
+		if cmd != nil || m.par != before || m.phase == phaseTraining || !m.errLine || !strings.Contains(m.status, "--absent missing") {
+			t.Errorf("%s edit under --absent missing: status %q, settings %+v (were %+v), phase %d", paramNames[p], m.status, m.par, before, m.phase)
+		}
+	}
+	if m.w.e != e {
+		t.Error("the base ensemble was replaced")
+	}
+}

@@ -109,6 +109,10 @@ func targetKind(tg cronus.Targets) int {
 func toggleParam(i int) bool { return i == parTargets }
 
 // intParam reports whether parameter i takes whole numbers.
+// retrains reports whether an edit of parameter i retrains the base
+// ensemble.
+func retrains(i int) bool { return i == parTrees || i == parLeaves || i == parColSample }
+
 func intParam(i int) bool { return i == parK || i == parTrees || i == parLeaves }
 
 // stepParam moves parameter i one step up (dir > 0) or down: λ, σ, ρ and

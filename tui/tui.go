@@ -711,6 +711,11 @@ func (m Model) shownParams() int {
 // edited takes the new parameters and schedules a restart after the
 // debounce delay; only the tick of the latest edit restarts.
 func (m Model) edited(par settings) (Model, tea.Cmd) {
+	if retrains(m.sel) && m.w != nil && m.w.files.AbsentMissing {
+		// As `cronus tui` refuses --absent missing without --model.
+		m.setStatus(paramNames[m.sel]+": not under --absent missing: the model's trees learned where missing values go, the workbench's tree learner would bin them with the largest", true)
+		return m, nil
+	}
 	m.par = par
 	m.edits++
 	n := m.edits
