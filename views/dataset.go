@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -87,14 +88,21 @@ func splitTable(splits []data.Summary, width int, st Styles) string {
 			strings.Join(counts, "/")})
 	}
 	// A long path loses its start, not the counts: the first column gets
-	// the room the others leave (ShortenPath).
+	// the room the others leave (ShortenPath), but at least room for the
+	// files' own names ("…/gen-train.txt", up to 24 cells), which tell the
+	// splits apart: at 70 columns with five grades all three read "…txt".
+	// The labels column, the last, is then the one cut at the edge.
 	widths := colWidths(rows)
 	room := width
 	for _, w := range widths[1:] {
 		room -= w + 2
 	}
+	least := lipgloss.Width(header[0])
 	for _, r := range rows[1:] {
-		r[0] = ShortenPath(r[0], max(room, lipgloss.Width(header[0])))
+		least = max(least, min(2+lipgloss.Width(filepath.Base(r[0])), 24))
+	}
+	for _, r := range rows[1:] {
+		r[0] = ShortenPath(r[0], max(room, least))
 	}
 	widths[0] = colWidths(rows)[0]
 	var b strings.Builder

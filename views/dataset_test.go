@@ -198,3 +198,27 @@ func TestDataScreenNoCostFile(t *testing.T) {
 		t.Errorf("the cost line without a cost file:\n%s", got)
 	}
 }
+
+// TestDataScreenNamesApart: on a narrow screen the split table keeps room
+// for the files' own names, so that the splits can be told apart; at 70
+// columns with five label grades all three read "…txt".
+func TestDataScreenNamesApart(t *testing.T) {
+	s := sampleScreen()
+	grades := map[string]int{"0": 900, "1": 300, "2": 200, "3": 100, "4": 50}
+	for i, name := range []string{"/tmp/data/gen-train.txt", "/tmp/data/gen-valid.txt", "/tmp/data/gen-test.txt"} {
+		s.Splits[i].Name, s.Splits[i].Labels = name, grades
+	}
+	for _, w := range []int{60, 70, 80} {
+		got := RenderDataScreen(s, w, 24, PlainStyles())
+		for _, want := range []string{"gen-train.txt", "gen-valid.txt", "gen-test.txt"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("at %d columns the table lacks %q:\n%s", w, want, got)
+			}
+		}
+		for i, l := range strings.Split(got, "\n") {
+			if lipgloss.Width(l) > w {
+				t.Errorf("at %d columns line %d is %d cells wide", w, i, lipgloss.Width(l))
+			}
+		}
+	}
+}
