@@ -49,7 +49,13 @@ func RenderCompare(kept []KeptCascade, baselines []baseline.Point, width, height
 	if height <= 0 {
 		return ""
 	}
-	title := st.Title.Render(pickTitle(width, fmt.Sprintf("compare kept cascades (%d of at most 4)", len(kept)), fmt.Sprintf("compare (%d kept)", len(kept))))
+	// Without test data the columns give validation's figures; the title
+	// says so (kept cascades are of one data set, so of one split).
+	on, short := "", ""
+	if len(kept) > 0 && kept[0].split() == "valid" {
+		on, short = " on validation (no test data)", ", valid"
+	}
+	title := st.Title.Render(pickTitle(width, fmt.Sprintf("compare kept cascades (%d of at most 4)%s", len(kept), on), fmt.Sprintf("compare (%d kept%s)", len(kept), short)))
 	pts := make([]baseline.Point, 0, len(baselines)+len(kept))
 	pts = append(pts, baselines...)
 	for _, k := range kept {

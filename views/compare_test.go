@@ -68,3 +68,23 @@ func TestCompareCases(t *testing.T) {
 		}
 	}
 }
+
+// Without test data the kept cascades' columns give validation's figures,
+// and the title says so, in its long and its short form.
+func TestCompareSaysValidation(t *testing.T) {
+	pts, _ := samplePoints()
+	kept := sampleKept()
+	for _, w := range []int{120, 30} {
+		if got := strings.SplitN(RenderCompare(kept, pts, w, 30, PlainStyles()), "\n", 2)[0]; strings.Contains(got, "valid") {
+			t.Errorf("with test data, at %d columns: title %q", w, got)
+		}
+	}
+	for i := range kept {
+		kept[i].Split = "valid"
+	}
+	for w, want := range map[int]string{120: "compare kept cascades (3 of at most 4) on validation (no test data)", 30: "compare (3 kept, valid)"} {
+		if got := strings.SplitN(RenderCompare(kept, pts, w, 30, PlainStyles()), "\n", 2)[0]; strings.TrimSpace(got) != want {
+			t.Errorf("without test data, at %d columns: title %q, want %q", w, got, want)
+		}
+	}
+}
