@@ -38,6 +38,9 @@ const (
 	loadKeyLine   = "q quit · esc back"
 	typingKeyLine = "ctrl+c quit · esc cancel"
 	helpKeyLine   = "q quit · ↑↓ scroll · esc close"
+	// After data or the base ensemble failed nothing runs: the way on is
+	// another load (the full line, cut at 120 columns, lost "o open").
+	failedKeyLine = "q quit · o open · ? help"
 )
 
 // footerKeys is the key line of the screen shown.
@@ -49,6 +52,8 @@ func (m Model) footerKeys() string {
 		return loadKeyLine
 	case m.help:
 		return helpKeyLine // ↑↓ scroll the help there, not the params
+	case m.phase == phaseFailed:
+		return failedKeyLine
 	}
 	return helpLine
 }

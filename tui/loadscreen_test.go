@@ -626,3 +626,28 @@ func TestFooterSaysHowToQuit(t *testing.T) {
 		})
 	}
 }
+
+// After a load error nothing runs, and the key line says how on: o opens
+// the load screen. The workbench's full line was shown, cut before "o
+// open" at 120 columns.
+func TestFailedKeyLine(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	cfg := mq2008
+	cfg.Costs = filepath.Join(t.TempDir(), "missing-costs.txt")
+	m := New(context.Background(), cfg, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, m.load())
+	if m.phase != phaseFailed {
+		t.Fatalf("phase %d after loading a missing cost file", m.phase)
+	}
+	for _, w := range []int{40, 120} {
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: w, Height: 24})
+		lines := strings.Split(m.View(), "\n")
+		if footer := lines[len(lines)-1]; !strings.Contains(footer, "o open") || strings.Contains(footer, "params") {
+			t.Errorf("at %d columns the key line after the error is %q", w, footer)
+		}
+	}
+	if m, _ = update(t, m, key("o")); m.loadScr == nil {
+		t.Error("o does not open the load screen after the error")
+	}
+}
