@@ -529,3 +529,21 @@ func TestLargeLambdaRiseStartsFromInit(t *testing.T) {
 		t.Errorf("saved params warm %v, λ %v; want no warm, λ 5", f.Params["warm"], f.Params["lambda"])
 	}
 }
+
+// TestSmallLambdaEditStartsWarm: an arrow-key step of λ (×1.5) starts warm
+// at once, without running Algorithm 2 to compare (which would cost the
+// initialisation's time at every step, seconds on large data, and here
+// win: the cascade the first run is at is still its own initialisation).
+func TestSmallLambdaEditStartsWarm(t *testing.T) {
+	m := ready(t)
+	m, _ = update(t, m, key("right"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	gen := m.gen
+	m = drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
+		o, ok := msg.(optMsg)
+		return ok && o.gen == gen && len(m.snap.Terms) > 0
+	})
+	if !m.snap.Warm || m.snap.Phase != "warm start" {
+		t.Errorf("the run after a step of λ started warm %v, phase %q", m.snap.Warm, m.snap.Phase)
+	}
+}

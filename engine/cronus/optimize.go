@@ -49,7 +49,8 @@ type Options struct {
 	// λ 0.01 cascade of the workbench's ensemble, λ 5 ended at eq (8)
 	// 6854 and cost 367 where Algorithm 2 started at 10360 and the
 	// cyclic optimisation from there ended at 6135 and cost 41. A small
-	// change keeps the warm start, which then wins. A run from Algorithm 2
+	// change keeps the warm start, which then wins (the workbench asks for
+	// the comparison after a jump of λ only). A run from Algorithm 2
 	// is then a run from scratch, step for step: Reenter, which is for
 	// warm starts, is dropped.
 	WarmOrInit bool
