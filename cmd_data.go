@@ -127,7 +127,7 @@ func FormatSummary(s data.Summary, costName string) string {
 	}
 	fmt.Fprintf(&b, "  costs        %s; total %g\n", costName, s.TotalCost)
 	for _, g := range s.CostGroups {
-		fmt.Fprintf(&b, "    cost %-8g %d features\n", g.Cost, g.Features)
+		fmt.Fprintf(&b, "    cost %-8g %s\n", g.Cost, count(g.Features, "feature"))
 	}
 	return b.String()
 }
@@ -199,4 +199,12 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fmt.Fprintf(stdout, "wrote %s: %d queries, %d documents, %d features, %.1f MB in %.1fs\n",
 		*out, o.Queries, docs, o.Features, float64(st.Size())/1e6, time.Since(start).Seconds())
 	return nil
+}
+
+// count is "1 feature", "2 features": n and noun, plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

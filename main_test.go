@@ -522,3 +522,17 @@ func TestInterruptWhileScoring(t *testing.T) {
 		}
 	}
 }
+
+// inspect counts a cost group's features in words: "1 feature", not
+// "1 features".
+func TestInspectGroupCount(t *testing.T) {
+	dir := t.TempDir()
+	d := filepath.Join(dir, "d.txt")
+	costs := filepath.Join(dir, "c.txt")
+	os.WriteFile(d, []byte("1 qid:1 1:0.5 2:1 3:2\n0 qid:1 1:0.1 2:3 3:1\n"), 0o644)
+	os.WriteFile(costs, []byte("1 1\n2 5\n3 5\n"), 0o644)
+	code, out, errOut := runCLI(t, "inspect", d, "--costs", costs)
+	if code != 0 || !strings.Contains(out, "cost 1        1 feature\n") || !strings.Contains(out, "cost 5        2 features\n") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
