@@ -260,11 +260,16 @@ func explicitFlags(fs *flag.FlagSet) map[string]bool {
 	return given
 }
 
-// checkPlot refuses a plot file whose extension cannot be drawn.
+// checkPlot refuses a plot file whose extension cannot be drawn ("": no
+// --plot; a name without an extension has none to draw).
 func checkPlot(path string) error {
 	switch strings.ToLower(filepath.Ext(path)) {
-	case "", ".svg", ".png":
+	case ".svg", ".png":
 		return nil
+	case "":
+		if path == "" {
+			return nil
+		}
 	}
 	return usageError{fmt.Sprintf("--plot %s: use a .svg or .png file", path)}
 }

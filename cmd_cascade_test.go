@@ -169,6 +169,9 @@ func TestCascadeErrors(t *testing.T) {
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rhos", "0.01,500"}, `--rhos: each value must be in [0, 100] (fractions of ρ_max), got "500"`},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rhos", "101"}, `--rhos: each value must be in [0, 100] (fractions of ρ_max), got "101"`},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x.csv", "--plot", "x.jpg"}, "use a .svg or .png file"},
+		// A name without an extension passed the check, and the plot was
+		// refused only once the whole sweep had run and written its CSV.
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x.csv", "--plot", "curve"}, "--plot curve: use a .svg or .png file"},
 		// Contradictions, accepted before: --top-m was ignored, and --rhos
 		// dropped --rho1 and --rhoK.
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rule", "global", "--top-m", "3"}, "--top-m and --rule global conflict"},
