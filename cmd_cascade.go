@@ -152,6 +152,26 @@ func (cf *cascadeFlags) check(fs *flag.FlagSet, more ...flagRange) error {
 	return nil
 }
 
+// warmRule takes the exit rule of the warm cascade c (cf.warm) for cf's,
+// refusing a --rule or --top-m given (explicit) that differs from it.
+func (cf *cascadeFlags) warmRule(explicit map[string]bool, c *cronus.Cascade) error {
+	rule := fmt.Sprintf("rule %s", c.Rule)
+	if c.Rule == cronus.RuleTopM {
+		rule += fmt.Sprintf(" with top_m %d", c.TopM)
+	}
+	switch {
+	case explicit["rule"] && cf.rule != c.Rule:
+		return usageError{fmt.Sprintf("--rule %s: the stages of %s exit under %s, which a warm start keeps; leave --rule out", cf.rule, cf.warm, rule)}
+	case explicit["top-m"] && (c.Rule != cronus.RuleTopM || cf.topM != c.TopM):
+		return usageError{fmt.Sprintf("--top-m %d: the stages of %s exit under %s, which a warm start keeps; leave --top-m out", cf.topM, cf.warm, rule)}
+	}
+	cf.rule = c.Rule
+	if c.Rule == cronus.RuleTopM {
+		cf.topM = c.TopM
+	}
+	return nil
+}
+
 // setup is everything a cascade optimisation needs, loaded once.
 type setup struct {
 	e                  *tree.Ensemble
@@ -428,7 +448,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	curve := fs.String("curve", "", "also write the cascade's quality/cost points to `FILE` (CSV, sweep's columns): cronus (this cascade), cronus-init (its initialisation; not with --warm) and prefix with every tree (the full ensemble), on validation and test")
 	traceF := fs.String("trace", "", "write every optimisation step to `FILE` as JSON lines: the objective (eq 8) and its terms, per stage θ, active trees, soft and hard training fractions and validation/test reach, and the current cascade's validation and test figures")
-	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2), its σ_k are kept unless --sigma is given, and its ρ (params rho1, rhoK) unless --rho1, --rhoK or --rhos is given")
+	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2), its exit rule is kept (a --rule or --top-m that differs is refused), its σ_k unless --sigma is given, and its ρ (params rho1, rhoK) unless --rho1, --rhoK or --rhos is given")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -458,6 +478,13 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			if warmSigma = f.StageSigma(); warmSigma != nil {
 				cf.par.Sigma = f.Sigma
 			}
+		}
+		// The exit rule is the warm cascade's: its stages go on under the
+		// rule they were trained for (cronus.Options.Warm), so the file's
+		// params must say so, and a --rule or --top-m that differs would be
+		// ignored.
+		if err := cf.warmRule(explicit, warm); err != nil {
+			return err
 		}
 		// K is the warm cascade's unless --stages changes it (stages are
 		// then dropped or added before its last; see cronus.Options.Warm).

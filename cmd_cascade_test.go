@@ -1350,3 +1350,56 @@ func TestRunKeysCoverRunParams(t *testing.T) {
 		t.Error("params of another ε compare equal")
 	}
 }
+
+// TestCascadeWarmKeepsRule checks that a warm start records the exit rule
+// it runs under, which is its cascade's: the file said rule global while
+// its params said top-m with top_m 5 (the --rule default, which the warm
+// start did not use), and a --rule or --top-m that differed was ignored.
+func TestCascadeWarmKeepsRule(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 12)
+	data := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--costs", "builtin:mq2008/costs",
+		"--stages", "3", "--cycles", "0", "--rhos", "0.02"}
+	type file struct {
+		Rule   string
+		TopM   int `json:"top_m"`
+		Params map[string]any
+	}
+	for _, c := range []struct {
+		rule     []string // the cold cascade's
+		topM     int
+		conflict []string // a warm start's flags that differ from it
+	}{
+		{[]string{"--rule", "global"}, 0, []string{"--rule", "top-m"}},
+		{[]string{"--rule", "global"}, 0, []string{"--top-m", "5"}},
+		{[]string{"--top-m", "3"}, 3, []string{"--top-m", "5"}},
+	} {
+		cold := filepath.Join(dir, "cold.json")
+		if code, _, errOut := runCLI(t, append(append([]string{"cascade", "--out", cold}, data...), c.rule...)...); code != 0 {
+			t.Fatalf("cold %v: exit %d: %s", c.rule, code, errOut)
+		}
+		var want file
+		if err := json.Unmarshal([]byte(readFile(t, cold)), &want); err != nil {
+			t.Fatal(err)
+		}
+		warm := filepath.Join(dir, "warm.json")
+		for _, same := range [][]string{nil, c.rule} {
+			if code, _, errOut := runCLI(t, append(append([]string{"cascade", "--warm", cold, "--out", warm}, data...), same...)...); code != 0 {
+				t.Fatalf("warm from %v with %v: exit %d: %s", c.rule, same, code, errOut)
+			}
+			var got file
+			if err := json.Unmarshal([]byte(readFile(t, warm)), &got); err != nil {
+				t.Fatal(err)
+			}
+			topM, _ := got.Params["top_m"].(float64)
+			if got.Rule != want.Rule || got.TopM != c.topM || got.Params["rule"] != want.Rule || int(topM) != c.topM {
+				t.Errorf("warm from %v with %v: rule %q top_m %d, params rule %v top_m %v; want %q, %d in both",
+					c.rule, same, got.Rule, got.TopM, got.Params["rule"], got.Params["top_m"], want.Rule, c.topM)
+			}
+		}
+		code, _, errOut := runCLI(t, append(append([]string{"cascade", "--warm", cold, "--out", warm}, data...), c.conflict...)...)
+		if code != 2 || !strings.Contains(errOut, c.conflict[0]+" "+c.conflict[1]+": ") || !strings.Contains(errOut, "cold.json") {
+			t.Errorf("warm from %v with %v: exit %d, stderr %q; want 2 naming the flag and the file", c.rule, c.conflict, code, errOut)
+		}
+	}
+}
