@@ -349,6 +349,21 @@ func TestCascadeAbsent(t *testing.T) {
 	if err := json.Unmarshal([]byte(readFile(t, out)), &f); err != nil || f.Params["absent"] != "missing" {
 		t.Fatalf("cascade file params %v (%v)", f.Params, err)
 	}
+	// Scored without --absent missing, the sparse file's figures are not
+	// the cascade's own: eval and predict said nothing of it.
+	for _, cmd := range [][]string{{"eval", "--cascade", out, "--data", data}, {"predict", "--cascade", out, "--data", data, "--out", filepath.Join(dir, "p.txt")}} {
+		for _, missing := range []bool{false, true} {
+			a := cmd
+			if missing {
+				a = append(slices.Clone(cmd), "--absent", "missing")
+			}
+			code, _, errOut := runCLI(t, a...)
+			warned := strings.Contains(errOut, "warning: "+out+" was optimised with --absent missing") && strings.Contains(errOut, "mq2008-test-sparse.txt.gz leaves")
+			if code != 0 || warned == missing {
+				t.Errorf("%v: exit %d, stderr %q; want a warning %v", a, code, errOut, !missing)
+			}
+		}
+	}
 	code, _, errOut = runCLI(t, args...)
 	if code != 0 || strings.Count(errOut, "--absent missing reads them as XGBoost does") != 2 { // train and valid
 		t.Fatalf("reading 0: exit %d %q", code, errOut)
