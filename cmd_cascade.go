@@ -59,8 +59,8 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	fs.Float64Var(&cf.par.Sigma, "sigma", cf.par.Sigma, "`σ` of the soft exits, relative to each stage's score spread")
 	fs.Float64Var(&cf.par.Delta, "delta", cf.par.Delta, "`δ`: initialisation uses λ_k = λ·δ^(K−k)")
 	fs.Float64Var(&cf.par.StageCap, "stage-cap", cf.par.StageCap, "λ_k is at most this fraction of the stage's own λ_max (0 = no cap)")
-	fs.Float64Var(&cf.par.Rho1, "rho1", cf.par.Rho1, "ℓ1 `ρ` of stages 1..K−1, as a fraction of ρ_max")
-	fs.Float64Var(&cf.par.RhoK, "rhoK", cf.par.RhoK, "ℓ1 `ρ` of the last stage, as a fraction of ρ_max")
+	fs.Float64Var(&cf.par.Rho1, "rho1", cf.par.Rho1, "ℓ1 `ρ` of stages 1..K−1, as a fraction of ρ_max; not given (nor --rhoK), ρ is chosen on validation from --rhos, and the default shown is used only when --rhoK alone is given")
+	fs.Float64Var(&cf.par.RhoK, "rhoK", cf.par.RhoK, "ℓ1 `ρ` of the last stage, as a fraction of ρ_max; not given (nor --rho1), ρ is chosen on validation from --rhos, and the default shown is used only when --rho1 alone is given")
 	fs.Float64Var(&cf.tg.Relevant, "relevant", cf.tg.Relevant, "a document is a positive when its label >= `r`")
 	fs.Float64Var(&cf.tg.PosWeight, "pos-weight", cf.tg.PosWeight, "ω⁺: weight of positives")
 	fs.Float64Var(&cf.tg.NegWeight, "neg-weight", cf.tg.NegWeight, "ω⁻: weight of negatives")
@@ -690,6 +690,10 @@ func parseLambdas(s string) ([]float64, error) {
 	n, err := strconv.Atoi(f[2])
 	if err != nil || n < 1 || n > 1000 {
 		return nil, bad("N", "a whole number in [1, 1000]", f[2])
+	}
+	if n == 1 && to != from {
+		// One value cannot span FROM to TO; it was FROM, TO dropped.
+		return nil, bad("N", "at least 2 when TO differs from FROM (FROM:FROM:1 is one λ)", f[2])
 	}
 	out := make([]float64, n)
 	for i := range out {

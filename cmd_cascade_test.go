@@ -164,6 +164,7 @@ func TestCascadeErrors(t *testing.T) {
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--tree-cost", "1e308"}, "--tree-cost: must be in [0, 1e+15], got 1e+308"}, // panicked
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rule", "best"}, `--rule: must be global or top-m, got "best"`},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "1:0.1:3"}, `--lambdas: TO must be in [1, 100]`},
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "0.01:0.5:1"}, `--lambdas: N must be at least 2 when TO differs from FROM (FROM:FROM:1 is one λ), got "1"`},
 		// Out of range as --lambda and --rho1 are, refused before loading anything.
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "0.1:150:3"}, `--lambdas: TO must be in [0.1, 100]`},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rhos", "0.01,500"}, `--rhos: each value must be in [0, 100] (fractions of ρ_max), got "500"`},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -15,7 +16,7 @@ import (
 // FROM to TO, at most cronus.MaxLambda.
 func FuzzParseLambdas(f *testing.F) {
 	for _, s := range []string{"0.002:0.5:8", "0.1:0.1:1", "1e-300:1e300:5", "1:0.1:3",
-		"0:1:3", "0.1:inf:3", "0.1:100:3", "0.1:100.5:3", "nan:1:2", "0.1:1:1001", "0.1:1", "5e-324:1:2"} {
+		"0:1:3", "0.1:inf:3", "0.1:100:3", "0.1:100.5:3", "nan:1:2", "0.1:1:1001", "0.1:1", "5e-324:1:2", "0.01:0.5:1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -35,6 +36,12 @@ func FuzzParseLambdas(f *testing.F) {
 			if i > 0 && l < ls[i-1] {
 				t.Fatalf("%q: %v after %v", s, l, ls[i-1])
 			}
+		}
+		// From FROM to TO: the grid does not stop short of TO.
+		from, _ := strconv.ParseFloat(strings.TrimSpace(parts[0]), 64)
+		to, _ := strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
+		if ls[0] != from || math.Abs(ls[len(ls)-1]-to) > 1e-12*to {
+			t.Fatalf("%q: values from %v to %v", s, ls[0], ls[len(ls)-1])
 		}
 	})
 }
