@@ -146,6 +146,10 @@ func (m Model) trainLines(w int) []string {
 	// The remark goes when it does not fit whole (at 80 columns it lost
 	// its last letter).
 	head := fmt.Sprintf("base ensemble: %d depth-%d trees of %d leaves%s", trees, depthFor(leaves), leaves, sample)
+	if m.w != nil && m.w.files.Model != "" {
+		// A model file's trees have the depth they were grown to.
+		head = fmt.Sprintf("base ensemble: %d trees of up to %d leaves, depth %d", trees, leaves, m.w.depth)
+	}
 	head = firstFit(w, []string{head + " (shallow trees make better cascades)", head})
 	if m.phase == phasePreparing {
 		return []string{head, "building the cascade problem and the baselines …"}
@@ -309,11 +313,12 @@ func (m Model) panelLines(w int) []string {
 }
 
 // paramsLine shows λ, K, ε and σ with the selected one highlighted, then
-// what an edit waits for and the positives note, in the longest of these
-// forms that fits in w cells: all of it; without the edit's note; the
-// positives note short, with and without the edit's; the edit's note
-// alone; the parameters alone. A note goes whole: at 80 columns the
-// positives note was cut to "raise the threshold …".
+// what an edit waits for and the notes (base trees deeper than the
+// workbench's, too many positives), in the longest of these forms that
+// fits in w cells: all of it; without the edit's note; the notes short,
+// with and without the edit's; the edit's note alone; the parameters
+// alone. A note goes whole: at 80 columns the positives note was cut to
+// "raise the threshold …".
 func (m Model) paramsLine(w int) string {
 	items := make([]string, lineParams)
 	for i := range lineParams {
@@ -326,19 +331,36 @@ func (m Model) paramsLine(w int) string {
 	} else if m.phase == phaseReady && m.par != m.runPar {
 		edit = m.styles.Dim.Render("  (pending restart)")
 	}
-	if m.w == nil || m.w.train == nil || m.w.train.NumDocs() == 0 {
+	var long, short string
+	note := func(l, s string) {
+		long += "  " + m.styles.Error.Render(l)
+		short += "  " + m.styles.Error.Render(s)
+	}
+	if m.w != nil && m.w.depth > baseDepth {
+		// Deep trees each pay for many features, so early stages cannot
+		// be cheap; leaves 4 retrains at depth 2 (not under --absent
+		// missing, which needs the model's own trees).
+		d := fmt.Sprintf("depth-%d base trees", m.w.depth)
+		if m.cfg.AbsentMissing {
+			note(d+": depth 2 cascades far better", d)
+		} else {
+			note(d+": depth 2 cascades far better (p: leaves 4)", d+" (p)")
+		}
+	}
+	if m.w != nil && m.w.train != nil && m.w.train.NumDocs() > 0 {
+		// From the training labels and the targets in force, not from
+		// the problem: the note stays while the ensemble retrains and the
+		// problem is rebuilt (it went away until the new problem was
+		// built).
+		share := float64(m.w.positives) / float64(m.w.train.NumDocs())
+		if cronus.TargetsAdvice(share, m.w.tg) != "" {
+			p := fmt.Sprintf("%.0f%% positives", 100*share)
+			note(p+": raise the threshold (p)", p+" (p)")
+		}
+	}
+	if long == "" {
 		return line + edit
 	}
-	// From the training labels and the targets in force, not from the
-	// problem: the note stays while the ensemble retrains and the problem
-	// is rebuilt (it went away until the new problem was built).
-	share := float64(m.w.positives) / float64(m.w.train.NumDocs())
-	if cronus.TargetsAdvice(share, m.w.tg) == "" {
-		return line + edit
-	}
-	note := fmt.Sprintf("%.0f%% positives", 100*share)
-	long := "  " + m.styles.Error.Render(note+": raise the threshold (p)")
-	short := "  " + m.styles.Error.Render(note+" (p)")
 	return firstFit(w, []string{line + edit + long, line + long, line + edit + short, line + short, line + edit, line})
 }
 

@@ -208,8 +208,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.par.trees, m.par.leaves = len(msg.e.Trees), maxLeaves(msg.e)
 			// As cronus cascade: no more stages than trees.
 			m.par.K = min(m.par.K, m.par.trees)
-			w := *m.w
-			w.e, w.trees, w.leaves, w.colSample = msg.e, m.par.trees, m.par.leaves, m.par.colSample
+			// m.w says its shape too, for the base ensemble's line while
+			// the problem is built (it read "0 depth-2 trees of 0 leaves").
+			shaped := *m.w
+			shaped.trees, shaped.leaves, shaped.depth, shaped.colSample = m.par.trees, m.par.leaves, maxDepth(msg.e), m.par.colSample
+			m.w = &shaped
+			w := shaped
+			w.e = msg.e
 			m.phase = phasePreparing
 			m.gen++
 			return m, prepare(m.gen, w)
@@ -514,7 +519,7 @@ func (m Model) retrain() (Model, tea.Cmd) {
 	files := old.files
 	files.Model = ""
 	m.w = &workData{train: old.train, valid: old.valid, test: old.test, costs: old.costs, files: files,
-		trees: m.par.trees, leaves: m.par.leaves, colSample: m.par.colSample, tg: m.par.tg,
+		trees: m.par.trees, leaves: m.par.leaves, depth: depthFor(m.par.leaves), colSample: m.par.colSample, tg: m.par.tg,
 		positives: cronus.CountPositives(old.train.Labels, m.par.tg)}
 	j := startTraining(m.ctx, m.w.train, m.w.valid, trainParams(m.w.trees, m.w.leaves, m.w.colSample))
 	m.trainEvents = j.Events()

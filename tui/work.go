@@ -47,10 +47,11 @@ type workData struct {
 
 	files Config // the files it was loaded from
 
-	// What e and pr were built with.
-	trees, leaves int
-	colSample     float64
-	tg            cronus.Targets
+	// What e and pr were built with; depth is the deepest tree's (of a
+	// model file, its own trees'; of the workbench's training, its limit).
+	trees, leaves, depth int
+	colSample            float64
+	tg                   cronus.Targets
 
 	// positives are the training documents with a label >= tg.Relevant:
 	// they depend on the data and the threshold alone, so the params line
@@ -166,6 +167,15 @@ func maxLeaves(e *tree.Ensemble) int {
 		n = max(n, e.Trees[i].NumLeaves())
 	}
 	return n
+}
+
+// maxDepth is the depth of the deepest tree of e.
+func maxDepth(e *tree.Ensemble) int {
+	d := 0
+	for i := range e.Trees {
+		d = max(d, e.Trees[i].Depth())
+	}
+	return d
 }
 
 // depthFor is the depth limit of trees of the given leaves: baseDepth, or
