@@ -44,6 +44,7 @@ type cascadeFlags struct {
 	reenter                          bool           // --reenter
 	warm                             string         // cascade --warm: the cascade file to start from
 	warmE                            *tree.Ensemble // its ensemble, which must be the model's
+	stagesGiven                      bool           // --stages given: not brought down to the trees
 }
 
 func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
@@ -140,6 +141,7 @@ func (cf *cascadeFlags) check(fs *flag.FlagSet, more ...flagRange) error {
 	if err := checkRanges(fs, slices.Concat(cascadeRanges, more)...); err != nil {
 		return err
 	}
+	cf.stagesGiven = explicit["stages"]
 	if err := cf.tg.Validate(); err != nil {
 		return usageError{err.Error()}
 	}
@@ -189,7 +191,11 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	if s.e, m, err = loadModel(cf.model); err != nil {
 		return nil, err
 	}
-	if n := len(s.e.Trees); cf.par.K > n {
+	if n := len(s.e.Trees); cf.par.K > n && !cf.stagesGiven {
+		// The default K, as the workbench does: a RankLib Random Forests
+		// model may have fewer trees than 10.
+		cf.par.K = n
+	} else if cf.par.K > n {
 		// More stages than trees leaves some without a tree, and a large K
 		// costs minutes for nothing (1,000 stages of 30 trees).
 		return nil, usageError{fmt.Sprintf("--stages %d: the model %s has %d trees; use at most that many stages", cf.par.K, cf.model, n)}

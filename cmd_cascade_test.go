@@ -1419,3 +1419,31 @@ func TestCascadeWarmKeepsRule(t *testing.T) {
 		}
 	}
 }
+
+// TestCascadeStagesFewTrees: a model with fewer trees than the default
+// K = 10 (the RankLib Random Forests fixture has 9) gets as many stages as it
+// has trees, as in the workbench; cascade and sweep refused it for the
+// "--stages 10" nobody gave. A K given beyond the trees is still refused.
+func TestCascadeStagesFewTrees(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "rf.json")
+	if code, _, errOut := runCLI(t, "import", "--from", "ranklib", "engine/tree/testdata/ranklib-rf.txt", "--out", model); code != 0 {
+		t.Fatalf("import: %s", errOut)
+	}
+	args := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--cycles", "1"}
+	out := filepath.Join(dir, "c.json")
+	for _, cmd := range [][]string{{"cascade", "--out", out, "--json"}, {"sweep", "--lambdas", "0.01:0.1:2", "--out", filepath.Join(dir, "s.csv")}} {
+		if code, _, errOut := runCLI(t, append(cmd, args...)...); code != 0 {
+			t.Errorf("%s without --stages on 9 trees: exit %d: %s", cmd[0], code, errOut)
+		}
+	}
+	var f struct{ Stages []json.RawMessage }
+	if err := json.Unmarshal([]byte(readFile(t, out)), &f); err != nil || len(f.Stages) != 9 {
+		t.Errorf("cascade file of %d stages (%v), want 9", len(f.Stages), err)
+	}
+	code, _, errOut := runCLI(t, append([]string{"cascade", "--stages", "10", "--out", out}, args...)...)
+	if want := "--stages 10: the model " + model + " has 9 trees"; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("--stages 10 on 9 trees: exit %d %q, want %q", code, errOut, want)
+	}
+}
