@@ -359,7 +359,7 @@ func TestCascadeAbsent(t *testing.T) {
 				a = append(slices.Clone(cmd), "--absent", "missing")
 			}
 			code, _, errOut := runCLI(t, a...)
-			warned := strings.Contains(errOut, "warning: "+out+" was optimised with --absent missing") && strings.Contains(errOut, "mq2008-test-sparse.txt.gz leaves")
+			warned := strings.Contains(errOut, "the cascade "+out+" was made reading them as missing: --absent missing scores it") && strings.Contains(errOut, "mq2008-test-sparse.txt.gz leaves")
 			if code != 0 || warned == missing {
 				t.Errorf("%v: exit %d, stderr %q; want a warning %v", a, code, errOut, !missing)
 			}
@@ -1445,5 +1445,41 @@ func TestCascadeStagesFewTrees(t *testing.T) {
 	code, _, errOut := runCLI(t, append([]string{"cascade", "--stages", "10", "--out", out}, args...)...)
 	if want := "--stages 10: the model " + model + " has 9 trees"; code != 2 || !strings.Contains(errOut, want) {
 		t.Errorf("--stages 10 on 9 trees: exit %d %q, want %q", code, errOut, want)
+	}
+}
+
+// TestEvalCascadeAbsentReading: a cascade records how it read left-out
+// features; eval --cascade and predict --cascade of a sparse file read the
+// other way warn and say which flag scores it as it was made (they gave
+// other figures in silence), and read the same way give cascade's own.
+func TestEvalCascadeAbsentReading(t *testing.T) {
+	dir := t.TempDir()
+	model, data := importSparse(t, dir)
+	for _, made := range []string{"missing", "zero"} {
+		out := filepath.Join(dir, made+".json")
+		code, stdout, errOut := runCLI(t, "cascade", "--model", model, "--train", data, "--valid", data, "--test", data,
+			"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "1", "--rhos", "0.001", "--absent", made, "--out", out, "--json")
+		var res struct {
+			Test struct{ Metrics map[string]float64 }
+		}
+		if err := json.Unmarshal([]byte(stdout), &res); code != 0 || err != nil {
+			t.Fatalf("cascade --absent %s: exit %d %v %q", made, code, err, errOut)
+		}
+		other := map[string]string{"missing": "zero", "zero": "missing"}[made]
+		for _, cmd := range []string{"eval", "predict"} {
+			for _, read := range []string{made, other} {
+				code, stdout, errOut := runCLI(t, cmd, "--cascade", out, "--data", data, "--absent", read, "--json")
+				warned := strings.Contains(errOut, "--absent "+made)
+				if code != 0 || warned != (read != made) {
+					t.Errorf("%s --cascade (made with --absent %s) --absent %s: exit %d, stderr %q", cmd, made, read, code, errOut)
+				}
+				var got struct{ Metrics map[string]float64 }
+				if cmd == "eval" && read == made {
+					if err := json.Unmarshal([]byte(stdout), &got); err != nil || got.Metrics["ndcg@10"] != res.Test.Metrics["ndcg@10"] {
+						t.Errorf("eval --cascade --absent %s: NDCG@10 %v, cascade's test %v", made, got.Metrics["ndcg@10"], res.Test.Metrics["ndcg@10"])
+					}
+				}
+			}
+		}
 	}
 }

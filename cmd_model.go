@@ -318,7 +318,8 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		report["model"], report["trees"], report["predict_seconds"] = *modelF, trees, time.Since(start).Seconds()
 	} else {
-		r, err := scoreCascade(ctx, cf, *cascadeF, *costsF, d, stderr)
+		warn(stderr, cascadeAbsentWarning(*cascadeF, *dataF, cf, d, *absent))
+		r, err := scoreCascade(ctx, cf, *costsF, d, stderr)
 		if err != nil {
 			return err
 		}
@@ -358,25 +359,33 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return writeJSON(stdout, report)
 }
 
+// cascadeAbsentWarning says when data file dataF leaves feature values
+// out and is read (read) the other way than the cascade of file cascadeF
+// was made (its params' "absent"): its figures are then not the cascade's.
+func cascadeAbsentWarning(cascadeF, dataF string, cf *cronus.File, d *data.Dataset, read absentFlag) string {
+	made := absentFlag(cf.Params["absent"] == "missing")
+	if d.Absent == 0 || made == read {
+		return ""
+	}
+	reading := map[absentFlag]string{false: "as 0", true: "as missing"}
+	return fmt.Sprintf("%s leaves %d feature values out of its lines, read here %s; the cascade %s was made reading them %s: --absent %s scores it as it was made",
+		dataF, d.Absent, reading[read], cascadeF, reading[made], made.String())
+}
+
 // cascadeRun is a cascade's scoring of a data set and how long it took.
 type cascadeRun struct {
 	cronus.Result
 	seconds float64
 }
 
-// scoreCascade runs the documents of d through the cascade of file cf
-// (read from path), with the feature costs of costsF ("": the cascade's
-// own). The scoring does not watch ctx; an interrupt during it is returned
-// after, so that nothing is written.
-func scoreCascade(ctx context.Context, cf *cronus.File, path, costsF string, d *data.Dataset, stderr io.Writer) (cascadeRun, error) {
+// scoreCascade runs the documents of d through the cascade of file cf,
+// with the feature costs of costsF ("": the cascade's own). The scoring
+// does not watch ctx; an interrupt during it is returned after, so that
+// nothing is written.
+func scoreCascade(ctx context.Context, cf *cronus.File, costsF string, d *data.Dataset, stderr io.Writer) (cascadeRun, error) {
 	ce, c, err := cf.Cascade()
 	if err != nil {
 		return cascadeRun{}, err
-	}
-	if cf.Params["absent"] == "missing" && !d.AbsentMissing && d.Absent > 0 {
-		// The figures would not be those the cascade was chosen by.
-		warn(stderr, fmt.Sprintf("%s was optimised with --absent missing (its params), but %s leaves %d feature values out of its lines, read here as 0; --absent missing reads them as it was optimised",
-			path, d.Name, d.Absent))
 	}
 	featCost := cf.FeatureCost
 	if costsF != "" {
@@ -588,7 +597,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		c := metric.EnsembleCost(e.Features(int(*k)), costs.Cost, trees, *treeCost)
 		cost = &c
 	} else if cf != nil {
-		r, err := scoreCascade(ctx, cf, *cascadeF, *costsF, d, stderr)
+		warn(stderr, cascadeAbsentWarning(*cascadeF, *dataF, cf, d, *absent))
+		r, err := scoreCascade(ctx, cf, *costsF, d, stderr)
 		if err != nil {
 			return err
 		}
