@@ -318,8 +318,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		report["model"], report["trees"], report["predict_seconds"] = *modelF, trees, time.Since(start).Seconds()
 	} else {
-		warn(stderr, cascadeAbsentWarning(*cascadeF, *dataF, cf, d, *absent))
-		r, err := scoreCascade(ctx, cf, *costsF, d, stderr)
+		r, err := scoreCascade(ctx, cf, *cascadeF, *costsF, d, stderr)
 		if err != nil {
 			return err
 		}
@@ -359,17 +358,17 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return writeJSON(stdout, report)
 }
 
-// cascadeAbsentWarning says when data file dataF leaves feature values
-// out and is read (read) the other way than the cascade of file cascadeF
-// was made (its params' "absent"): its figures are then not the cascade's.
-func cascadeAbsentWarning(cascadeF, dataF string, cf *cronus.File, d *data.Dataset, read absentFlag) string {
-	made := absentFlag(cf.Params["absent"] == "missing")
+// cascadeAbsentWarning says when d leaves feature values out and was read
+// the other way (--absent) than the cascade of file cascadeF was made (its
+// params' "absent"): its figures are then not the cascade's.
+func cascadeAbsentWarning(cascadeF string, cf *cronus.File, d *data.Dataset) string {
+	made, read := absentFlag(cf.Params["absent"] == "missing"), absentFlag(d.AbsentMissing)
 	if d.Absent == 0 || made == read {
 		return ""
 	}
 	reading := map[absentFlag]string{false: "as 0", true: "as missing"}
 	return fmt.Sprintf("%s leaves %d feature values out of its lines, read here %s; the cascade %s was made reading them %s: --absent %s scores it as it was made",
-		dataF, d.Absent, reading[read], cascadeF, reading[made], made.String())
+		d.Name, d.Absent, reading[read], cascadeF, reading[made], made.String())
 }
 
 // cascadeRun is a cascade's scoring of a data set and how long it took.
@@ -378,15 +377,17 @@ type cascadeRun struct {
 	seconds float64
 }
 
-// scoreCascade runs the documents of d through the cascade of file cf,
-// with the feature costs of costsF ("": the cascade's own). The scoring
-// does not watch ctx; an interrupt during it is returned after, so that
-// nothing is written.
-func scoreCascade(ctx context.Context, cf *cronus.File, costsF string, d *data.Dataset, stderr io.Writer) (cascadeRun, error) {
+// scoreCascade runs the documents of d through the cascade of file cf
+// (read from path), with the feature costs of costsF ("": the cascade's
+// own), and warns when d is read otherwise than the cascade was made. The
+// scoring does not watch ctx; an interrupt during it is returned after, so
+// that nothing is written.
+func scoreCascade(ctx context.Context, cf *cronus.File, path, costsF string, d *data.Dataset, stderr io.Writer) (cascadeRun, error) {
 	ce, c, err := cf.Cascade()
 	if err != nil {
 		return cascadeRun{}, err
 	}
+	warn(stderr, cascadeAbsentWarning(path, cf, d))
 	featCost := cf.FeatureCost
 	if costsF != "" {
 		costs, err := loadCosts(costsF, ce.NumFeatures, stderr)
@@ -597,8 +598,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		c := metric.EnsembleCost(e.Features(int(*k)), costs.Cost, trees, *treeCost)
 		cost = &c
 	} else if cf != nil {
-		warn(stderr, cascadeAbsentWarning(*cascadeF, *dataF, cf, d, *absent))
-		r, err := scoreCascade(ctx, cf, *costsF, d, stderr)
+		r, err := scoreCascade(ctx, cf, *cascadeF, *costsF, d, stderr)
 		if err != nil {
 			return err
 		}
