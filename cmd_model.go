@@ -626,10 +626,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if *runF != "" {
-		if err := writeRun(*runF, d, scores, *tag); err != nil {
+		repeated, err := writeRun(*runF, d, scores, *tag)
+		if err != nil {
 			return err
 		}
-		warn(stderr, repeatedRunID(*runF, d))
+		warn(stderr, repeated)
 	}
 	conv := metric.Convention(opt)
 	if *jsonOut {
@@ -683,10 +684,16 @@ func writePerQuery(path string, d *data.Dataset, specs []metric.Spec, perQ [][]f
 }
 
 // writeRun writes a TREC run: per query, documents by descending score
-// (ties in input order), "qid Q0 docid rank score tag".
-func writeRun(path string, d *data.Dataset, scores []float64, tag string) error {
-	return data.WriteAtomic(path, func(w *bufio.Writer) error {
+// (ties in input order), "qid Q0 docid rank score tag". It returns a
+// warning when a query has a document id twice (ids from comments, say
+// "doc-12 title…" of two documents), "" otherwise: TREC tools take a
+// document once per query, so the run would not be scored as Cronus scores
+// it.
+func writeRun(path string, d *data.Dataset, scores []float64, tag string) (string, error) {
+	repeated := ""
+	err := data.WriteAtomic(path, func(w *bufio.Writer) error {
 		var order []int
+		seen := map[string]int{}
 		for q, id := range d.QueryIDs {
 			lo, hi := d.Query(q)
 			order = order[:0]
@@ -694,33 +701,20 @@ func writeRun(path string, d *data.Dataset, scores []float64, tag string) error 
 				order = append(order, i)
 			}
 			sortByScore(order, scores)
+			clear(seen)
 			for r, i := range order {
-				fmt.Fprintf(w, "%d Q0 %s %d %s %s\n", id, trecDocID(d.DocID(i), i), r+1, strconv.FormatFloat(scores[i], 'g', -1, 64), tag)
+				doc := trecDocID(d.DocID(i), i)
+				if j, ok := seen[doc]; ok && repeated == "" {
+					repeated = fmt.Sprintf("%s: qid %d has the document id %q twice (its documents %d and %d): TREC tools such as trec_eval expect each document once per query; give the documents distinct ids (\"docid = …\" in the comment)",
+						path, id, doc, min(i, j)-lo+1, max(i, j)-lo+1)
+				}
+				seen[doc] = i
+				fmt.Fprintf(w, "%d Q0 %s %d %s %s\n", id, doc, r+1, strconv.FormatFloat(scores[i], 'g', -1, 64), tag)
 			}
 		}
 		return nil
 	})
-}
-
-// repeatedRunID says which query of d has a document id twice in the TREC
-// run written to path (ids from comments, say "doc-12 title…" of two
-// documents), or "" when none does: TREC tools take a document once per
-// query, so the run would not be scored as Cronus scores it.
-func repeatedRunID(path string, d *data.Dataset) string {
-	seen := map[string]int{}
-	for q, id := range d.QueryIDs {
-		lo, hi := d.Query(q)
-		clear(seen)
-		for i := lo; i < hi; i++ {
-			doc := trecDocID(d.DocID(i), i)
-			if j, ok := seen[doc]; ok {
-				return fmt.Sprintf("%s: qid %d has the document id %q twice (its documents %d and %d): TREC tools such as trec_eval expect each document once per query; give the documents distinct ids (\"docid = …\" in the comment)",
-					path, id, doc, j-lo+1, i-lo+1)
-			}
-			seen[doc] = i
-		}
-	}
-	return ""
+	return repeated, err
 }
 
 // sortByScore orders document indices (ascending on entry) by descending

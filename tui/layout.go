@@ -341,7 +341,7 @@ func (m Model) paramsLine(w int) string {
 		// be cheap; leaves 4 retrains at depth 2 (not under --absent
 		// missing, which needs the model's own trees).
 		d := fmt.Sprintf("depth-%d base trees", m.w.depth)
-		if m.cfg.AbsentMissing {
+		if m.w.files.AbsentMissing {
 			note(d+": depth 2 cascades far better", d)
 		} else {
 			note(d+": depth 2 cascades far better (p: leaves 4)", d+" (p)")

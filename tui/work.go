@@ -282,7 +282,8 @@ type optRun struct {
 	out    *cronus.Outcome
 	info   runInfo
 	// from is the cascade a warm run started from, with the σ_k it kept
-	// (nil: derived again from σ); nil for a run from scratch.
+	// (nil: derived again from σ) and its λ (restartCmd sets it); nil for
+	// a run from scratch.
 	from *cronus.State
 }
 
@@ -290,9 +291,6 @@ type optRun struct {
 func startOpt(ctx context.Context, g *gate, w *workData, par cronus.Params, opt cronus.Options) *optRun {
 	ctx, cancel := context.WithCancel(ctx)
 	run := &optRun{cancel: cancel, done: make(chan struct{}), info: runInfo{w: w, par: par, warm: opt.Warm != nil}}
-	if opt.Warm != nil {
-		run.from = &cronus.State{Cascade: *opt.Warm, Sigma: opt.WarmSigma}
-	}
 	run.job = job.Start(ctx, func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (*cronus.Outcome, error) {
 		defer close(run.done)
 		r.Phase("optimising", float64(1+opt.MaxCycles*par.K))
@@ -333,8 +331,9 @@ func restartCmd(ctx context.Context, g *gate, gen int, w *workData, old *optRun,
 			}
 		}
 		run := startOpt(ctx, g, w, par, opt)
-		if run.from != nil {
-			run.from.Lambda = best.Lambda // what the next restart's lambdaJump compares with
+		if opt.Warm != nil {
+			// With its λ, which the next restart's lambdaJump compares with.
+			run.from = &cronus.State{Cascade: *opt.Warm, Sigma: opt.WarmSigma, Lambda: best.Lambda}
 		}
 		return optStartedMsg{gen: gen, run: run}
 	}
