@@ -303,8 +303,9 @@ func (m Model) panelLines(w int) []string {
 	for i := lineParams; i < numParams; i++ {
 		it := m.paramItem(i)
 		head := "  " + it + strings.Repeat(" ", max(20-lipgloss.Width(it), 1))
-		forms := make([]string, len(paramWhat[i]))
-		for j, f := range paramWhat[i] {
+		what := paramForms(i, m.retrainRefused())
+		forms := make([]string, len(what))
+		for j, f := range what {
 			forms[j] = head + m.styles.Dim.Render(f)
 		}
 		lines = append(lines, firstFit(w, forms))

@@ -821,20 +821,27 @@ func TestStagesAtMostTrees(t *testing.T) {
 	}
 }
 
-// Under --absent missing (with --model, as `cronus tui` requires) the
-// panel does not retrain the base ensemble: the workbench's tree learner
-// bins the missing values with the largest, which is why --absent missing
-// needs a model. A trees, leaves or column sample edit is refused and the
-// model's trees stay.
-func TestNoRetrainUnderAbsentMissing(t *testing.T) {
-	base := ready(t)
+// absentMissingSession is ready's session, and a session on its base
+// ensemble saved as a model file and the data read under --absent missing
+// (with --model, as `cronus tui` requires).
+func absentMissingSession(t *testing.T) (base, m Model) {
+	t.Helper()
+	base = ready(t)
 	path := filepath.Join(t.TempDir(), "m.json")
 	if err := tree.WriteModel(path, tree.NewModel(base.w.e, "test", nil)); err != nil {
 		t.Fatal(err)
 	}
 	cfg := mq2008
 	cfg.Model, cfg.AbsentMissing = path, true
-	m := readyOn(t, cfg)
+	return base, readyOn(t, cfg)
+}
+
+// Under --absent missing the panel does not retrain the base ensemble:
+// the workbench's tree learner bins the missing values with the largest,
+// which is why --absent missing needs a model. A trees, leaves or column sample edit is refused and the
+// model's trees stay.
+func TestNoRetrainUnderAbsentMissing(t *testing.T) {
+	_, m := absentMissingSession(t)
 	m.panel = true
 	e := m.w.e
 	for p, dir := range map[int]string{parTrees: "right", parLeaves: "left", parColSample: "left"} {
@@ -848,5 +855,41 @@ func TestNoRetrainUnderAbsentMissing(t *testing.T) {
 	}
 	if m.w.e != e {
 		t.Error("the base ensemble was replaced")
+	}
+}
+
+// TestPanelSaysFixedUnderAbsentMissing: under --absent missing, where a
+// trees, leaves or column sample edit is refused, the panel does not say
+// that an edit of them retrains the base ensemble (it said "(retrains
+// it)"), and enter on them is refused at once rather than after a value
+// was typed. The other lines still say what an edit does.
+func TestPanelSaysFixedUnderAbsentMissing(t *testing.T) {
+	base, m := absentMissingSession(t)
+	m, _ = update(t, m, key("p"))
+	for _, w := range []int{40, 80, 160} {
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: w, Height: 48})
+		lines := m.panelLines(w)
+		for i := lineParams; i < numParams; i++ {
+			line := lines[1+i-lineParams]
+			if retrains(i) && (strings.Contains(line, "retrain") || !strings.Contains(line, "fixed")) {
+				t.Errorf("width %d, %s under --absent missing: %q", w, paramNames[i], line)
+			}
+			if !retrains(i) && strings.Contains(line, "fixed") {
+				t.Errorf("width %d, %s: %q", w, paramNames[i], line)
+			}
+		}
+	}
+	m.sel = parLeaves
+	m, _ = update(t, m, key("enter"))
+	if m.editing || !m.errLine || !strings.Contains(m.status, "--absent missing") {
+		t.Errorf("enter on leaves under --absent missing: typing %v, status %q", m.editing, m.status)
+	}
+	// Without --absent missing the same lines say that an edit retrains.
+	plain := base
+	plain, _ = update(t, plain, key("p"))
+	for i := lineParams; i < numParams; i++ {
+		if line := plain.panelLines(160)[1+i-lineParams]; retrains(i) && !strings.Contains(line, "retrains") {
+			t.Errorf("%s: %q", paramNames[i], line)
+		}
 	}
 }

@@ -56,6 +56,24 @@ var paramWhat = [numParams][]string{
 	parColSample: {"feature share per tree; 0.1–0.3 → cheap trees (retrains it)", "feature share per tree (retrains it)", "feature share (retrains)"},
 }
 
+// fixedWhat replaces paramWhat for the parameters that retrain the base
+// ensemble under --absent missing, where an edit of them is refused (the
+// panel said "(retrains it)" there).
+var fixedWhat = [numParams][]string{
+	parTrees:     {"trees of the base ensemble (fixed: --absent missing)", "base trees (fixed)"},
+	parLeaves:    {"leaves per base tree (fixed: --absent missing)", "leaves per tree (fixed)"},
+	parColSample: {"feature share per tree (fixed: --absent missing)", "feature share (fixed)"},
+}
+
+// paramForms are the forms of paramWhat[i], or of fixedWhat[i] when i
+// retrains the base ensemble and absentMissing refuses that.
+func paramForms(i int, absentMissing bool) []string {
+	if absentMissing && retrains(i) {
+		return fixedWhat[i]
+	}
+	return paramWhat[i]
+}
+
 func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
 // paramValue formats parameter i of par.
@@ -108,11 +126,11 @@ func targetKind(tg cronus.Targets) int {
 // step or enter instead of typed.
 func toggleParam(i int) bool { return i == parTargets }
 
-// intParam reports whether parameter i takes whole numbers.
 // retrains reports whether an edit of parameter i retrains the base
 // ensemble.
 func retrains(i int) bool { return i == parTrees || i == parLeaves || i == parColSample }
 
+// intParam reports whether parameter i takes whole numbers.
 func intParam(i int) bool { return i == parK || i == parTrees || i == parLeaves }
 
 // stepParam moves parameter i one step up (dir > 0) or down: λ, σ, ρ and

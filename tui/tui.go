@@ -603,6 +603,9 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			par, _ := stepParam(m.par, m.sel, 1)
 			return m.edited(par)
 		}
+		if m.refuseRetrain() {
+			return m, nil // not typed for nothing
+		}
 		m.editing, m.input = true, ""
 	case "r":
 		if m.phase == phaseReady {
@@ -716,9 +719,7 @@ func (m Model) shownParams() int {
 // edited takes the new parameters and schedules a restart after the
 // debounce delay; only the tick of the latest edit restarts.
 func (m Model) edited(par settings) (Model, tea.Cmd) {
-	if retrains(m.sel) && m.w != nil && m.w.files.AbsentMissing {
-		// As `cronus tui` refuses --absent missing without --model.
-		m.setStatus(paramNames[m.sel]+": not under --absent missing: the model's trees learned where missing values go, the workbench's tree learner would bin them with the largest", true)
+	if m.refuseRetrain() {
 		return m, nil
 	}
 	m.par = par
@@ -730,6 +731,27 @@ func (m Model) edited(par settings) (Model, tea.Cmd) {
 	}
 	m.setStatus(paramNames[m.sel]+eq+paramValue(par, m.sel), false)
 	return m, tea.Tick(debounceMs*time.Millisecond, func(time.Time) tea.Msg { return debounceMsg{edit: n} })
+}
+
+// refuseRetrain says so and reports true when the selected parameter
+// retrains the base ensemble and that is refused (retrainRefused).
+func (m *Model) refuseRetrain() bool {
+	if !retrains(m.sel) || !m.retrainRefused() {
+		return false
+	}
+	m.setStatus(paramNames[m.sel]+": not under --absent missing: the model's trees learned where missing values go, the workbench's tree learner would bin them with the largest", true)
+	return true
+}
+
+// retrainRefused reports whether the base ensemble may not be retrained:
+// under --absent missing, as `cronus tui` refuses it without --model, the
+// model's trees learned where missing values go and the workbench's tree
+// learner would bin them with the largest.
+func (m Model) retrainRefused() bool {
+	if m.w != nil {
+		return m.w.files.AbsentMissing
+	}
+	return m.cfg.AbsentMissing
 }
 
 // Run opens the workbench on the terminal until the user quits or ctx ends.
