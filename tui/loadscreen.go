@@ -258,6 +258,13 @@ func (m Model) loadKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.setStatus("pick a train file first", true)
 			return m, nil
 		}
+		if m.cfg.AbsentMissing && ls.values[fieldModel] == "" {
+			// As `cronus tui` refuses --absent missing without --model:
+			// the workbench's trees would bin missing values with the
+			// largest.
+			m.setStatus("pick a model: --absent missing reads data for a model that learned where missing values go", true)
+			return m, nil
+		}
 		m.loadScr = nil
 		return m.reload(ls.values)
 	}

@@ -651,3 +651,27 @@ func TestFailedKeyLine(t *testing.T) {
 		t.Error("o does not open the load screen after the error")
 	}
 }
+
+// TestLoadScreenAbsentMissingNeedsModel: under --absent missing the load
+// screen does not load files without a model, as `cronus tui` refuses
+// --absent missing without --model; it loaded them and trained the
+// workbench's own trees on data read with missing values.
+func TestLoadScreenAbsentMissingNeedsModel(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	_, m := absentMissingSession(t)
+	w, gen := m.w, m.gen
+	m, _ = update(t, m, key("o"))
+	m.loadScr.values[fieldModel] = ""
+	m, cmd := update(t, m, key("l"))
+	if cmd != nil || m.loadScr == nil || !m.errLine || !strings.Contains(m.status, "--absent missing") {
+		t.Fatalf("load without a model under --absent missing: command %v, load screen %v, status %q", cmd != nil, m.loadScr != nil, m.status)
+	}
+	if m.w != w || m.gen != gen || m.phase != phaseReady {
+		t.Errorf("the session changed: generation %d (was %d), phase %d", m.gen, gen, m.phase)
+	}
+	// With the model named again it loads.
+	m.loadScr.values[fieldModel] = m.cfg.Model
+	if _, cmd = update(t, m, key("l")); cmd == nil {
+		t.Error("the load with a model was refused")
+	}
+}
