@@ -63,20 +63,31 @@ func RenderCompare(kept []KeptCascade, baselines []baseline.Point, width, height
 	}
 	var top []string
 	if len(kept) < 2 {
-		msg := fmt.Sprintf("%d kept: press k to keep the best cascade of the current run, then change λ, K, ε or σ and keep another; c compares them.", len(kept))
+		// Shown in this view, where c hides it ("c compares them" did).
+		msg := fmt.Sprintf("%d kept: press k to keep the best cascade of the current run, then change λ, K, ε or σ and keep another; they show here side by side.", len(kept))
 		top = append([]string{title, ""}, strings.Split(wrap(msg, width), "\n")...)
 	} else {
 		top = append([]string{title}, compareColumns(kept, width, st)...)
 	}
-	plotH := max(height*2/5, 8)
-	topH := min(len(top), max(height-plotH, 1))
-	plotH = height - topH
-	out := fitBlock(top, width, topH, st)
-	if plotH > 0 {
-		out += "\n" + RenderCurve(pts, nil, compareMetric, width, plotH, st)
+	// The plot takes 2/5 of the height, at least 8 rows, and the top keeps
+	// its title and first lines; the hint goes whole. On a screen too short
+	// for both the top takes it all: the plot took 8 rows of 7 and the
+	// title gave way to "… 5 more".
+	plotH := max(height*2/5, minComparePlot)
+	topH := min(len(top), max(height-plotH, 4))
+	if len(kept) < 2 {
+		topH = min(len(top), height)
 	}
-	return out
+	if height-topH < minComparePlot {
+		return fitBlock(top, width, height, st)
+	}
+	return fitBlock(top, width, topH, st) + "\n" + RenderCurve(pts, nil, compareMetric, width, height-topH, st)
 }
+
+// minComparePlot is the least height the compare view's plot is drawn in:
+// in fewer rows it has no room for points beside its title, axis and a
+// legend of two or three lines.
+const minComparePlot = 8
 
 // compareColumns lays one column per kept cascade side by side, two
 // spaces apart.

@@ -88,3 +88,31 @@ func TestCompareSaysValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareShort: on a short screen the compare view keeps its title on
+// the first line and, with fewer than two kept, its hint whole; the plot
+// took 8 rows of 7 and the title gave way to "… 5 more". The hint, shown
+// in this view, where c hides it, does not say that c compares.
+func TestCompareShort(t *testing.T) {
+	pts, _ := samplePoints()
+	kept := sampleKept()
+	for _, c := range []struct {
+		name string
+		kept []KeptCascade
+	}{{"none", nil}, {"one", kept[:1]}, {"two", kept[:2]}} {
+		for _, size := range []struct{ w, h int }{{40, 7}, {40, 10}, {60, 12}, {20, 3}, {80, 21}} {
+			got := RenderCompare(c.kept, pts, size.w, size.h, PlainStyles())
+			checkFits(t, c.name, got, size.w, size.h)
+			lines := strings.Split(got, "\n")
+			if !strings.HasPrefix(lines[0], "compare") {
+				t.Errorf("%s at %dx%d: first line %q:\n%s", c.name, size.w, size.h, lines[0], got)
+			}
+			if len(c.kept) < 2 && size.h >= 7 && (!strings.Contains(got, "side by side") || strings.Contains(got, "more")) {
+				t.Errorf("%s at %dx%d: the hint is not whole:\n%s", c.name, size.w, size.h, got)
+			}
+			if strings.Contains(got, "c compares") {
+				t.Errorf("%s at %dx%d: says c compares in the compare view", c.name, size.w, size.h)
+			}
+		}
+	}
+}
