@@ -608,16 +608,20 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		m.editing, m.input = true, ""
 	case "r":
-		if m.phase == phaseReady {
-			msg := "restarted from scratch"
-			if m.sweep != nil {
-				// restart cancels the sweep; both are said.
-				msg += "; " + m.sweepCancelled()
-			}
-			m, cmd := m.restart(false)
-			m.setStatus(msg, false)
-			return m, cmd
+		if m.phase != phaseReady {
+			// It did nothing, without a word (the first run starts from
+			// scratch anyway).
+			m.setStatus(m.notYet("nothing to restart yet", "the cascade problem and the baselines"), true)
+			return m, nil
 		}
+		msg := "restarted from scratch"
+		if m.sweep != nil {
+			// restart cancels the sweep; both are said.
+			msg += "; " + m.sweepCancelled()
+		}
+		m, cmd := m.restart(false)
+		m.setStatus(msg, false)
+		return m, cmd
 	case "s":
 		if m.compare {
 			return m.saveKept()

@@ -116,8 +116,8 @@ func TestLoadErrorIsShown(t *testing.T) {
 	}
 }
 
-// TestFailedLoadNoWait: after a load error nothing will run, so s, k, w
-// and e do not tell the user to wait for a cascade or the baselines (they
+// TestFailedLoadNoWait: after a load error nothing will run, so s, k, w,
+// e and r do not tell the user to wait for a cascade or the baselines (they
 // did); they say the session stopped and how to load other files.
 func TestFailedLoadNoWait(t *testing.T) {
 	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
@@ -126,11 +126,23 @@ func TestFailedLoadNoWait(t *testing.T) {
 	if m.phase != phaseFailed {
 		t.Fatalf("phase %d after a missing file", m.phase)
 	}
-	for _, k := range []string{"s", "k", "w", "e"} {
+	for _, k := range []string{"s", "k", "w", "e", "r"} {
 		mm, _ := update(t, m, key(k))
 		if !mm.errLine || strings.Contains(mm.status, "wait") || !strings.Contains(mm.status, "o opens the load screen") {
 			t.Errorf("%s after a failed load: %q", k, mm.status)
 		}
+	}
+}
+
+// TestRestartBeforeReady: r before the cascade problem is built (the data
+// load, the base ensemble's training) says what it waits for; it did
+// nothing without a word, though the key line offers it.
+func TestRestartBeforeReady(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, cmd := update(t, m, key("r"))
+	if cmd != nil || m.phase != phaseLoading || !m.errLine || !strings.Contains(m.status, "nothing to restart yet: wait for") {
+		t.Errorf("r while loading: command %v, phase %d, status %q", cmd != nil, m.phase, m.status)
 	}
 }
 
