@@ -547,3 +547,43 @@ func TestSmallLambdaEditStartsWarm(t *testing.T) {
 		t.Errorf("the run after a step of λ started warm %v, phase %q", m.snap.Warm, m.snap.Phase)
 	}
 }
+
+// TestSecondEditBeforeRunStarts: a second edit before the run the first
+// one restarts has started (the cancelled run ends within one step, which
+// takes seconds on large data) starts warm from the cancelled run's best,
+// as the first edit's run would have. It started from the last finished
+// run's best, dropping the cancelled run's progress (or, in the first run,
+// from scratch).
+func TestSecondEditBeforeRunStarts(t *testing.T) {
+	m := finished(t)
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace}) // each run is held at its start
+	m = typeLambda(t, m, "0.012")
+	for range m.par.K {
+		m, _ = update(t, m, key("n"))
+	}
+	m = drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, _ tea.Msg) bool { return m.snap.BestCascade != nil })
+	b := m.run
+	m, _ = update(t, m, key("right"))
+	m, first := update(t, m, debounceMsg{edit: m.edits})
+	m, _ = update(t, m, key("right"))
+	m, second := update(t, m, debounceMsg{edit: m.edits})
+	if first == nil || second == nil {
+		t.Fatal("an edit did not restart")
+	}
+	started, ok := second().(optStartedMsg)
+	if !ok {
+		t.Fatal("the second restart started no run")
+	}
+	defer started.run.cancel()
+	<-b.done
+	if b.out == nil || b.out.Best == nil {
+		t.Fatal("the cancelled run has no best cascade")
+	}
+	if from := started.run.from; from == nil || !reflect.DeepEqual(from.Cascade, b.out.Best.Cascade) {
+		t.Errorf("the run after two edits did not start from the cancelled run's best (warm %v, from the finished run's best %v)",
+			from != nil, from != nil && reflect.DeepEqual(from.Cascade, m.best.Cascade))
+	}
+	if reflect.DeepEqual(b.out.Best.Cascade, m.best.Cascade) {
+		t.Error("the cancelled run's best is the finished run's: the test does not tell them apart")
+	}
+}

@@ -64,14 +64,18 @@ type Model struct {
 	trainEvents <-chan job.Event[boost.Snapshot, *boost.Result]
 	w           *workData // set once prepared; read-only afterwards
 
-	par      settings // as edited
-	runPar   settings // of the current optimisation run
-	run      *optRun
-	running  bool
-	snap     cronus.Snapshot
-	best     *cronus.State    // best cascade on validation of the last finished run
-	bestRun  runInfo          // the run m.best comes from
-	finished []baseline.Point // the best test point of every finished run on this ensemble
+	par    settings // as edited
+	runPar settings // of the current optimisation run
+	run    *optRun
+	// cancelled is the run the last restart cancelled, until the run that
+	// restart starts has started (m.run is nil till then): a second
+	// restart before then starts from its best too, not from m.best.
+	cancelled *optRun
+	running   bool
+	snap      cronus.Snapshot
+	best      *cronus.State    // best cascade on validation of the last finished run
+	bestRun   runInfo          // the run m.best comes from
+	finished  []baseline.Point // the best test point of every finished run on this ensemble
 
 	runs     int                 // optimisation runs started, numbering them for the user
 	snapRun  runInfo             // the run m.snap comes from
@@ -267,7 +271,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			msg.run.cancel()
 			return m, nil
 		}
-		m.run = msg.run
+		m.run, m.cancelled = msg.run, nil
 		return m, waitOpt(msg.gen, msg.run.job.Events())
 	case optMsg:
 		if msg.gen != m.gen {
@@ -459,6 +463,9 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 	m.stopSweep()
 	m.gen++
 	old := m.run
+	if old == nil {
+		old = m.cancelled // the last restart's run has not started yet
+	}
 	if old != nil {
 		old.cancel()
 	}
@@ -473,7 +480,7 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 		m.snap.Phase = phaseRestarting
 	}
 	cmd := restartCmd(m.ctx, m.gate, m.gen, m.w, old, prev, m.par.Params, m.runPar.Params, warm)
-	m.run, m.running, m.runPar = nil, true, m.par
+	m.run, m.cancelled, m.running, m.runPar = nil, old, true, m.par
 	m.runs++
 	return m, cmd
 }
@@ -531,7 +538,7 @@ func (m *Model) stopRun() {
 	if m.run != nil {
 		m.run.cancel()
 	}
-	m.run, m.running = nil, false
+	m.run, m.cancelled, m.running = nil, nil, false
 }
 
 // key routes one key press.
