@@ -524,3 +524,30 @@ func TestStageTableFollowsMark(t *testing.T) {
 		}
 	}
 }
+
+// TestCurveShort: in a pane too short for the plot and its whole legend
+// the legend gives way, from its end, to a plot of two rows or more; at
+// 40x10 the workbench's curve pane showed its title and legend alone.
+func TestCurveShort(t *testing.T) {
+	pts, cur := samplePoints()
+	full := strings.Split(strings.TrimRight(RenderCurve(pts, cur, "ndcg@10", 40, 30, PlainStyles()), "\n "), "\n")
+	axis := slices.IndexFunc(full, func(l string) bool { return strings.Contains(l, "└") })
+	legend := full[axis+2:]
+	for h := 5; h <= 6+len(legend); h++ {
+		got := RenderCurve(pts, cur, "ndcg@10", 40, h, PlainStyles())
+		checkFits(t, "curve", got, 40, h)
+		lines := strings.Split(got, "\n")
+		if ticks := strings.Count(got, "┤"); ticks < 2 {
+			t.Errorf("height %d: no plot:\n%s", h, got)
+		}
+		// As many legend lines as leave the plot 2 rows, from the first.
+		for i, l := range legend {
+			if shown := strings.Contains(got, strings.TrimRight(l, " ")); shown != (i < h-5) {
+				t.Errorf("height %d: legend line %d %q shown %v:\n%s", h, i, l, shown, got)
+			}
+		}
+		if !strings.HasPrefix(lines[0], "NDCG@10") {
+			t.Errorf("height %d: title %q", h, lines[0])
+		}
+	}
+}

@@ -47,7 +47,8 @@ type pointSeries struct {
 // series with its own marker (see curveMethods) and current, when not nil,
 // is drawn last with ◆. Points are not connected: the sweep points are not
 // ordered along a curve and a cell shows one marker, the last drawn. Points
-// without a finite metric or cost are left out. A legend follows the axis.
+// without a finite metric or cost are left out. A legend follows the axis,
+// as many of its lines as leave the plot two rows.
 func RenderCurve(points []baseline.Point, current *baseline.Point, metric string, width, height int, st Styles) string {
 	// Named as the rest of the interface names metrics: NDCG@10, not the key ndcg@10.
 	name := strings.ToUpper(metric)
@@ -86,6 +87,12 @@ func RenderCurve(points []baseline.Point, current *baseline.Point, metric string
 	}
 
 	rows := height - 1 - 2 - len(legend)
+	if rows < 2 {
+		// A short pane keeps the plot: the legend gives way from its end
+		// (at 40x10 the curve pane showed the legend alone).
+		legend = legend[:max(min(len(legend), height-1-2-2), 0)]
+		rows = height - 1 - 2 - len(legend)
+	}
 	if rows < 2 {
 		return fitBlock(append([]string{title}, legend...), width, height, st)
 	}
