@@ -326,6 +326,9 @@ func (m Model) paramsLine(w int) string {
 		items[i] = m.paramItem(i)
 	}
 	line := "params " + strings.Join(items, " ")
+	if lipgloss.Width(line) > w {
+		return wholeItems(items, m.sel, w)
+	}
 	edit := ""
 	if m.editing {
 		edit = m.styles.Dim.Render("  enter apply · esc cancel")
@@ -363,6 +366,43 @@ func (m Model) paramsLine(w int) string {
 		return line + edit
 	}
 	return firstFit(w, []string{line + edit + long, line + long, line + edit + short, line + short, line + edit, line})
+}
+
+// wholeItems is as many whole items as fit in w cells, with the selected
+// one (sel, if one of them): from the first or, when that leaves the
+// selected out, from the nearest start that shows it, after "…"; a line
+// that leaves items out at its end ends in "…". Cut at the edge, the
+// params line read "ε 0.1…" for ε 0.15, and a σ selected was not shown.
+func wholeItems(items []string, sel, w int) string {
+	if sel >= len(items) {
+		sel = 0 // a panel parameter: from the first
+	}
+	for start := 0; start <= sel; start++ {
+		line := ""
+		if start > 0 {
+			line = "…"
+		}
+		for i := start; i < len(items); i++ {
+			next := strings.TrimRight(line+items[i], " ")
+			if i < len(items)-1 {
+				next += " …" // room for the mark of the items left out
+			}
+			if lipgloss.Width(next) > w {
+				if i > sel {
+					return strings.TrimRight(line, " ") + " …"
+				}
+				break
+			}
+			line += items[i]
+			if i < len(items)-1 {
+				line += " "
+			}
+			if i == len(items)-1 {
+				return strings.TrimRight(line, " ")
+			}
+		}
+	}
+	return items[sel] // cut at the edge: not even it fits
 }
 
 // statusLine is the notes and the last message, then the run's status.

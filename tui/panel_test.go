@@ -893,3 +893,34 @@ func TestPanelSaysFixedUnderAbsentMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestParamsLineNarrow: on a line too narrow for all of λ, K, ε and σ the
+// params line shows whole parameters, the selected one among them; it was
+// cut at the edge, "ε 0.1…" for ε 0.15 at 30 columns, and below 39
+// columns the selected σ was not on screen while ← and → stepped it.
+func TestParamsLineNarrow(t *testing.T) {
+	m := ready(t)
+	for sel := range lineParams {
+		m.sel = sel
+		for w := 10; w <= 45; w++ {
+			mm, _ := update(t, m, tea.WindowSizeMsg{Width: w, Height: 24})
+			lines := strings.Split(mm.View(), "\n")
+			line := lines[len(lines)-3]
+			if !strings.Contains(line, "["+paramNames[sel]+" "+paramValue(m.par, sel)+"]") {
+				t.Errorf("width %d: the selected %s is not shown whole: %q", w, paramNames[sel], line)
+			}
+			for i := range lineParams {
+				if strings.Contains(line, paramNames[i]+" ") && !strings.Contains(line, paramNames[i]+" "+paramValue(m.par, i)+" ") &&
+					!strings.Contains(line, paramNames[i]+" "+paramValue(m.par, i)+"]") && !strings.HasSuffix(strings.TrimRight(line, " "), paramNames[i]+" "+paramValue(m.par, i)) {
+					t.Errorf("width %d, %s selected: %s is cut: %q", w, paramNames[sel], paramNames[i], line)
+				}
+			}
+		}
+	}
+	// A panel parameter selected, the line starts at λ, with no mark.
+	m.panel, m.sel = true, parRho
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 30, Height: 48})
+	if line := m.paramsLine(30); !strings.HasPrefix(line, " λ ") || strings.Contains(line, "[") {
+		t.Errorf("ρ selected: the params line at 30 columns is %q", line)
+	}
+}
