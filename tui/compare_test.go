@@ -135,17 +135,23 @@ func TestWithoutTestData(t *testing.T) {
 }
 
 // TestWithoutValidData: without a validation file no cascade is chosen
-// (the best is the best on validation), and k and s say so instead of
-// telling the user to wait for one, which never came.
+// (the best is the best on validation), and k, s and c say so instead of
+// telling the user to wait for one, which never came, or showing a
+// compare view that said "press k"; the key line does not offer them.
 func TestWithoutValidData(t *testing.T) {
 	cfg := mq2008
 	cfg.Valid = ""
 	m := readyOn(t, cfg)
 	m = drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, _ tea.Msg) bool { return !m.running })
 	t.Chdir(t.TempDir())
-	for _, k := range []string{"k", "s"} {
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 200, Height: 40})
+	lines := strings.Split(m.View(), "\n")
+	if keys := lines[len(lines)-1]; strings.Contains(keys, "k keep") || strings.Contains(keys, "s save") || strings.Contains(keys, "c compare") || !strings.Contains(keys, "w sweep") {
+		t.Errorf("key line without validation data: %q", keys)
+	}
+	for _, k := range []string{"k", "s", "c"} {
 		mm, cmd := update(t, m, key(k))
-		if cmd != nil || len(mm.kept) != 0 || !mm.errLine || strings.Contains(mm.status, "wait") || !strings.Contains(mm.status, "no validation data") {
+		if cmd != nil || len(mm.kept) != 0 || mm.compare || !mm.errLine || strings.Contains(mm.status, "wait") || !strings.Contains(mm.status, "no validation data") {
 			t.Errorf("%s without validation data: command %v, %d kept, status %q", k, cmd != nil, len(mm.kept), mm.status)
 		}
 	}

@@ -54,9 +54,15 @@ func (m Model) footerKeys() string {
 		return helpKeyLine // ↑↓ scroll the help there, not the params
 	case m.phase == phaseFailed:
 		return failedKeyLine
+	case m.w != nil && m.w.valid == nil:
+		return noValidKeyLine
 	}
 	return helpLine
 }
+
+// noValidKeyLine is helpLine without s, k and c, which are refused for
+// good without validation data: no cascade is chosen there.
+var noValidKeyLine = strings.NewReplacer(" · s save", "", " · k keep", "", " · c compare", "").Replace(helpLine)
 
 // keyLine is as much of line as fits in w cells, whole keys only.
 func keyLine(line string, w int) string {

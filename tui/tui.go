@@ -670,6 +670,10 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "k":
 		return m.keep()
 	case "c":
+		if s := m.noValid("nothing to compare"); s != "" && !m.compare {
+			m.setStatus(s, true) // its hint said "press k", which is refused
+			return m, nil
+		}
 		m.compare = !m.compare
 	case "esc":
 		m.compare = false
