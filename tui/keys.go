@@ -38,6 +38,9 @@ const (
 	loadKeyLine   = "q quit · esc back"
 	typingKeyLine = "ctrl+c quit · esc cancel"
 	helpKeyLine   = "q quit · ↑↓ scroll · esc close"
+	// The compare view: c (or esc) hides it and s saves the kept
+	// cascades; the panes, which tab switches, are not shown.
+	compareKeyLine = "q quit · ? help · c/esc close · s save kept · k keep · ↑↓←→ params · p panel · space pause · n step · w sweep · e export · o open · r restart · enter type"
 	// After data or the base ensemble failed nothing runs: the way on is
 	// another load (the full line, cut at 120 columns, lost "o open").
 	failedKeyLine = "q quit · o open · ? help"
@@ -54,6 +57,8 @@ func (m Model) footerKeys() string {
 		return helpKeyLine // ↑↓ scroll the help there, not the params
 	case m.phase == phaseFailed:
 		return failedKeyLine
+	case m.compare:
+		return compareKeyLine
 	case m.w != nil && m.w.valid == nil:
 		return noValidKeyLine
 	}

@@ -575,6 +575,7 @@ func TestFooterSaysHowToQuit(t *testing.T) {
 		{"typing a path", []string{"o", "/", "ab"}, func(m Model) bool { return m.loadScr != nil && m.loadScr.typing }},
 		{"typing a value", []string{"enter", "0.1"}, func(m Model) bool { return m.editing }},
 		{"help", []string{"?"}, func(m Model) bool { return m.help }},
+		{"compare", []string{"c"}, func(m Model) bool { return m.compare }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := New(context.Background(), mq2008, views.PlainStyles())
@@ -617,6 +618,16 @@ func TestFooterSaysHowToQuit(t *testing.T) {
 			// there they scroll it.
 			if m.help && strings.Contains(footer, "params") {
 				t.Errorf("the footer %q names the params keys over the help", footer)
+			}
+			// In the compare view c hides it, and tab switches no pane
+			// shown; the line said "c compare · … · tab pane".
+			if m.compare && (!strings.Contains(footer, "c/esc close") || strings.Contains(footer, "c compare")) {
+				t.Errorf("the compare view's footer %q", footer)
+			}
+			if m.compare {
+				if full := m.footerKeys(); strings.Contains(full, "tab") || !strings.Contains(full, "s save kept") {
+					t.Errorf("the compare view's key line %q", full)
+				}
 			}
 			if strings.Contains(footer, "esc ") {
 				if m2, _ := update(t, m, keyMsg["esc"]); c.state(m2) {
