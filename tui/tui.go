@@ -173,6 +173,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Scrolled on a smaller screen, the help would stay at its end
 		// for as many ↑ as the smaller screen had lines more to scroll.
 		m.helpTop = min(m.helpTop, m.helpMaxTop())
+		if m.sel >= m.shownParams() {
+			m.sel = 0 // the panel went off screen: its mark goes to λ, which → then steps
+		}
 	case tickMsg:
 		if m.phase == phaseLoading {
 			m.screen.Frame++

@@ -456,6 +456,12 @@ func TestHiddenPanelNotSelectable(t *testing.T) {
 	}
 	rho := m.par.Rho1
 	m, _ = update(t, m, tea.WindowSizeMsg{Width: 40, Height: 12})
+	// The params line marks what → steps before the next key (it marked
+	// nothing, and → stepped λ).
+	lines := strings.Split(m.View(), "\n")
+	if i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "K 10") }); i < 0 || !strings.Contains(lines[i], "[λ ") {
+		t.Errorf("after the panel went off screen the params line marks no parameter:\n%s", strings.Join(lines, "\n"))
+	}
 	m, _ = update(t, m, key("right"))
 	if m.par.Rho1 != rho || m.sel >= lineParams {
 		t.Errorf("→ on a hidden parameter: ρ %g (was %g), selection %s", m.par.Rho1, rho, paramNames[m.sel])
