@@ -186,18 +186,24 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	st, err := os.Stat(*out)
-	if err != nil {
-		return err
+	// The size of what was written, but not through a descriptor ("-",
+	// /dev/stdout): its file is a pipe, or a log that held more before.
+	size, sizeNote := any(nil), ""
+	if _, fd := data.Descriptor(*out); !fd {
+		st, err := os.Stat(*out)
+		if err != nil {
+			return err
+		}
+		size, sizeNote = st.Size(), fmt.Sprintf(", %.1f MB", float64(st.Size())/1e6)
 	}
 	if *jsonOut {
 		return json.NewEncoder(stdout).Encode(map[string]any{
 			"out": *out, "queries": o.Queries, "docs": docs, "features": o.Features,
-			"seed": o.Seed, "world": o.WorldSeed(), "bytes": st.Size(), "seconds": time.Since(start).Seconds(),
+			"seed": o.Seed, "world": o.WorldSeed(), "bytes": size, "seconds": time.Since(start).Seconds(),
 		})
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d queries, %d documents, %d features, %.1f MB in %.1fs\n",
-		*out, o.Queries, docs, o.Features, float64(st.Size())/1e6, time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "wrote %s: %d queries, %d documents, %d features%s in %.1fs\n",
+		*out, o.Queries, docs, o.Features, sizeNote, time.Since(start).Seconds())
 	return nil
 }
 

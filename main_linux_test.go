@@ -110,13 +110,15 @@ func mainCommand(test string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// An output given as /dev/stdout goes where the shell sent the standard
-// output, and holds the output alone. It was renamed onto the file behind
+// An output given as /dev/stdout, or as "-", goes where the shell sent the
+// standard output, and holds the output alone. It was renamed onto the file behind
 // the descriptor (a `>>` lost the file's earlier lines), and the command's
 // report followed it on stdout: `cronus gen --out /dev/stdout | cronus
 // inspect /dev/stdin` failed on a document "wrote /dev/stdout: …". The
 // report goes to standard error now, and --json (a report for standard
-// output) is refused with such an output.
+// output) is refused with such an output. "-" (which predict --out took
+// for the standard output) was a file named "-" for every other output:
+// `predict --cascade C --exits -` wrote one.
 func TestOutputOnStdout(t *testing.T) {
 	if childMain() {
 		return
@@ -128,7 +130,10 @@ func TestOutputOnStdout(t *testing.T) {
 		"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--rhos", "0.01", "--out", cascade); code != 0 {
 		t.Fatal(errOut)
 	}
-	lgb := filepath.Join("engine", "tree", "testdata", "lgb-lambdarank.model.txt")
+	lgb, err := filepath.Abs(filepath.Join("engine", "tree", "testdata", "lgb-lambdarank.model.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args   []string // "OUT" is the output
 		report string   // on standard error
@@ -157,30 +162,37 @@ func TestOutputOnStdout(t *testing.T) {
 			t.Fatal(err)
 		}
 		log := filepath.Join(dir, fmt.Sprintf("log%d", i))
-		if err := os.WriteFile(log, []byte("earlier\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for j, a := range c.args {
-			args[j] = strings.ReplaceAll(a, "OUT", "/dev/stdout")
-		}
-		cmd := mainCommand("TestOutputOnStdout", args...)
-		var stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = f, &stderr
-		err = cmd.Run()
-		f.Close()
-		if err != nil {
-			t.Errorf("%v: %v: %s", args, err, stderr.String())
-			continue
-		}
-		if got, _ := os.ReadFile(log); string(got) != "earlier\n"+string(want) {
-			t.Errorf("%v >> log: the log holds %d bytes (%.60q…), want \"earlier\\n\" and the %d bytes of the output", args, len(got), got, len(want))
-		}
-		if !strings.Contains(stderr.String(), c.report) {
-			t.Errorf("%v: standard error %q, want the report %q", args, stderr.String(), c.report)
+		for _, name := range []string{"/dev/stdout", "-"} {
+			if err := os.WriteFile(log, []byte("earlier\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, a := range c.args {
+				args[j] = strings.ReplaceAll(a, "OUT", name)
+			}
+			cmd := mainCommand("TestOutputOnStdout", args...)
+			cmd.Dir = dir // a file named "-" would be left here
+			var stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = f, &stderr
+			err = cmd.Run()
+			f.Close()
+			if err != nil {
+				t.Errorf("%v: %v: %s", args, err, stderr.String())
+				continue
+			}
+			if got, _ := os.ReadFile(log); string(got) != "earlier\n"+string(want) {
+				t.Errorf("%v >> log: the log holds %d bytes (%.60q…), want \"earlier\\n\" and the %d bytes of the output", args, len(got), got, len(want))
+			}
+			if report := strings.ReplaceAll(c.report, "/dev/stdout", name); !strings.Contains(stderr.String(), report) {
+				t.Errorf("%v: standard error %q, want the report %q", args, stderr.String(), report)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
+				t.Errorf("%v: wrote a file named \"-\"", args)
+				os.Remove(filepath.Join(dir, "-"))
+			}
 		}
 	}
 	// --json prints its report on standard output: not with an output there.
@@ -189,6 +201,8 @@ func TestOutputOnStdout(t *testing.T) {
 		{"train", "--train", "t.txt", "--out", "/dev/fd/1", "--json"},
 		{"predict", "--model", model, "--data", "d.txt", "--out", "/dev/stdout", "--json"},
 		{"eval", "--model", model, "--data", "d.txt", "--per-query", "/dev/stdout", "--json"},
+		{"eval", "--model", model, "--data", "d.txt", "--run", "-", "--json"},
+		{"cascade", "--model", model, "--train", "t", "--valid", "v", "--costs", "c", "--out", "-", "--json"},
 		{"sweep", "--model", model, "--train", "t", "--valid", "v", "--costs", "c", "--stages", "2", "--out", "/dev/stdout", "--json"},
 	} {
 		code, out, errOut := runCLI(t, args...)
@@ -197,9 +211,11 @@ func TestOutputOnStdout(t *testing.T) {
 		}
 	}
 	// predict without --out writes the scores on standard output.
-	code, out, errOut := runCLI(t, "predict", "--cascade", cascade, "--data", "d.txt", "--exits", "/dev/stdout")
-	if code != 2 || out != "" || !strings.Contains(errOut, "--exits /dev/stdout: the scores go to standard output") {
-		t.Errorf("predict --exits /dev/stdout without --out: exit %d, stdout %q, stderr %q; want exit 2", code, out, errOut)
+	for _, name := range []string{"/dev/stdout", "-"} {
+		code, out, errOut := runCLI(t, "predict", "--cascade", cascade, "--data", "d.txt", "--exits", name)
+		if code != 2 || out != "" || !strings.Contains(errOut, "--exits "+name+": the scores go to standard output") {
+			t.Errorf("predict --exits %s without --out: exit %d, stdout %q, stderr %q; want exit 2", name, code, out, errOut)
+		}
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 // stays. A path that exists and is not a regular file (/dev/null, a named
 // pipe) is written to directly: renaming onto it would replace the device
 // with a file. A path that names one of the process's descriptors
-// (/dev/stdout, /dev/fd/N: see Descriptor) is written through it, as the
+// (/dev/stdout, /dev/fd/N, "-": see Descriptor) is written through it, as the
 // shell's redirection set it up (`>> log` appends).
 func WriteAtomic(path string, write func(w *bufio.Writer) error) (err error) {
 	if fd, ok := Descriptor(path); ok {
@@ -93,8 +93,12 @@ func writeDirect(path string, write func(w *bufio.Writer) error) error {
 // resolves to whatever file the descriptor has open (`> out.txt` makes
 // /dev/stdout resolve to out.txt), and renaming onto that file would drop
 // what the shell wrote before and send what it writes after to the
-// replaced file.
+// replaced file. "-" is the standard output, as for most tools that
+// write files (a file of that name is "./-").
 func Descriptor(path string) (int, bool) {
+	if path == "-" {
+		return 1, true
+	}
 	path, err := filepath.Abs(path)
 	if err != nil {
 		return 0, false
