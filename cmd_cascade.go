@@ -227,6 +227,9 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	}
 	p.show("building the tree outputs (%d documents × %d trees)", s.train.NumDocs(), len(s.e.Trees))
 	if s.pr, err = cronus.NewProblem(s.e, s.train, s.costs.Cost, cf.treeCost, cf.tg); err != nil {
+		if errors.Is(err, cronus.ErrNoPositives) {
+			err = fmt.Errorf("--relevant %g: %w", cf.tg.Relevant, err)
+		}
 		return nil, err
 	}
 	s.pr.JointEntry = cf.joint

@@ -1483,3 +1483,28 @@ func TestEvalCascadeAbsentReading(t *testing.T) {
 		}
 	}
 }
+
+// A relevance threshold above every training label is refused naming the
+// flag that set it and the training file; the message named neither ("no
+// training document has a label >= 10: nothing is relevant").
+func TestCascadeNoPositives(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 4)
+	train := filepath.Join(dir, "train.txt")
+	var b strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&b, "%d qid:%d 1:%g 2:%g\n", i%3, 1+i/4, float64(i)/12, float64(i%5)/5)
+	}
+	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"cascade", "sweep"} {
+		code, _, errOut := runCLI(t, cmd, "--model", model, "--train", train, "--valid", "builtin:mq2008/vali",
+			"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--rhos", "0.001", "--relevant", "10",
+			"--out", filepath.Join(dir, cmd+".out"))
+		want := "--relevant 10: " + train + ": no training document has a label >= 10 (the largest is 2)"
+		if code != 1 || !strings.Contains(errOut, want) {
+			t.Errorf("%s --relevant 10: exit %d, stderr %q; want 1 with %q", cmd, code, errOut, want)
+		}
+	}
+}

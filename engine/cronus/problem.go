@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/cronus-ltr/cronus/data"
@@ -134,6 +135,11 @@ func docPlace(d *data.Dataset, i int) string {
 	return fmt.Sprintf("qid %d, document %d", d.QueryIDs[q], i-d.QueryOffsets[q]+1)
 }
 
+// ErrNoPositives is wrapped by NewProblem's error when no training
+// document reaches the relevance threshold (Targets.Relevant), so that a
+// caller can name the setting that made it.
+var ErrNoPositives = errors.New("nothing is relevant")
+
 // NewProblem sets up the optimisation of ensemble e on training data d with
 // feature costs and a cost per tree evaluation.
 func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost float64, tg Targets) (*Problem, error) {
@@ -149,8 +155,11 @@ func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost 
 	if len(e.Trees) == 0 {
 		return nil, errors.New("the ensemble has no trees")
 	}
-	p := &Problem{Train: NewOutputs(e, d), FeatCost: featCost, Offsets: d.QueryOffsets}
 	n := d.NumDocs()
+	if n == 0 {
+		return nil, fmt.Errorf("%s: no training documents", d.Name)
+	}
+	p := &Problem{Train: NewOutputs(e, d), FeatCost: featCost, Offsets: d.QueryOffsets}
 	p.Y = make([]float64, n)
 	p.Omega = make([]float64, n)
 	pos := 0
@@ -170,7 +179,8 @@ func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost 
 		}
 	}
 	if pos == 0 {
-		return nil, fmt.Errorf("no training document has a label >= %g: nothing is relevant", tg.Relevant)
+		return nil, fmt.Errorf("%s: no training document has a label >= %g (the largest is %g): %w",
+			d.Name, tg.Relevant, slices.Max(d.Labels), ErrNoPositives)
 	}
 	p.Positives = pos
 	if tg.Distil {

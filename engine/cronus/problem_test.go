@@ -1,6 +1,7 @@
 package cronus
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -58,9 +59,12 @@ func TestProblemTargets(t *testing.T) {
 			t.Errorf("label >= %g, graded %v: %d positives, advice %q", c.relevant, c.graded, pr.Positives, pr.Advice)
 		}
 	}
-	tg.Relevant = 5
-	if _, err := NewProblem(e, d, []float64{1}, 1, tg); err == nil {
-		t.Error("threshold above every label: no error")
+	// A threshold above every label names the file and the largest label,
+	// and is ErrNoPositives, so that the caller can name its own setting.
+	tg.Relevant, d.Name = 5, "five.txt"
+	_, err := NewProblem(e, d, []float64{1}, 1, tg)
+	if want := d.Name + ": no training document has a label >= 5 (the largest is 4)"; err == nil || !errors.Is(err, ErrNoPositives) || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("threshold above every label: %v; want ErrNoPositives, %q", err, want)
 	}
 }
 
