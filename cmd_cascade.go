@@ -200,6 +200,11 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		// costs minutes for nothing (1,000 stages of 30 trees).
 		return nil, usageError{fmt.Sprintf("--stages %d: the model %s has %d trees; use at most that many stages", cf.par.K, cf.model, n)}
 	}
+	if _, advice := cronus.DepthAdvice(s.e.Depth()); advice != "" {
+		// As the workbench's params line says it.
+		warn(stderr, advice+fmt.Sprintf(" (a tree pays for the features of all its splits, so no stage is cheap; cronus train --max-depth %d --leaves %d, or max_depth %[1]d in XGBoost or LightGBM)",
+			cronus.ShallowDepth, 1<<cronus.ShallowDepth))
+	}
 	if cf.warmE != nil { // before reading the data
 		if d := treesDiffer(cf.warmE, s.e); d != "" {
 			return nil, fmt.Errorf("%s was optimised on another ensemble than %s: %s", cf.warm, cf.model, d)

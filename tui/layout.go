@@ -340,15 +340,15 @@ func (m Model) paramsLine(w int) string {
 		long += "  " + m.styles.Error.Render(l)
 		short += "  " + m.styles.Error.Render(s)
 	}
-	if m.w != nil && m.w.depth > baseDepth {
+	if m.w != nil {
 		// Deep trees each pay for many features, so early stages cannot
 		// be cheap; leaves 4 retrains at depth 2 (not under --absent
 		// missing, which needs the model's own trees).
-		d := fmt.Sprintf("depth-%d base trees", m.w.depth)
-		if m.w.files.AbsentMissing {
-			note(d+": depth 2 cascades far better", d)
-		} else {
-			note(d+": depth 2 cascades far better (p: leaves 4)", d+" (p)")
+		if d, advice := cronus.DepthAdvice(m.w.depth); d != "" {
+			if !m.w.files.AbsentMissing {
+				advice, d = advice+" (p: leaves 4)", d+" (p)"
+			}
+			note(advice, d)
 		}
 	}
 	if m.w != nil && m.w.train != nil && m.w.train.NumDocs() > 0 {

@@ -218,7 +218,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// m.w says its shape too, for the base ensemble's line while
 			// the problem is built (it read "0 depth-2 trees of 0 leaves").
 			shaped := *m.w
-			shaped.trees, shaped.leaves, shaped.depth, shaped.colSample = m.par.trees, m.par.leaves, maxDepth(msg.e), m.par.colSample
+			shaped.trees, shaped.leaves, shaped.depth, shaped.colSample = m.par.trees, m.par.leaves, msg.e.Depth(), m.par.colSample
 			m.w = &shaped
 			w := shaped
 			w.e = msg.e

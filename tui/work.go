@@ -19,7 +19,7 @@ import (
 // The workbench's fixed choices, as in `cronus cascade --rule top-m`.
 const (
 	baseTrees  = 300
-	baseDepth  = 2 // deeper only when more than 4 leaves are asked for
+	baseDepth  = cronus.ShallowDepth // deeper only when more than 4 leaves are asked for
 	baseLeaves = 4
 	topM       = 5
 	treeCost   = 1.0
@@ -167,15 +167,6 @@ func maxLeaves(e *tree.Ensemble) int {
 		n = max(n, e.Trees[i].NumLeaves())
 	}
 	return n
-}
-
-// maxDepth is the depth of the deepest tree of e.
-func maxDepth(e *tree.Ensemble) int {
-	d := 0
-	for i := range e.Trees {
-		d = max(d, e.Trees[i].Depth())
-	}
-	return d
 }
 
 // depthFor is the depth limit of trees of the given leaves: baseDepth, or

@@ -159,3 +159,20 @@ func TestProblemGradedTargetTooLarge(t *testing.T) {
 		t.Errorf("graded target of label 100: %v", err)
 	}
 }
+
+// Base trees are named from one level deeper than ShallowDepth on.
+func TestDepthAdvice(t *testing.T) {
+	for _, c := range []struct {
+		depth       int
+		short, long string
+	}{
+		{0, "", ""},
+		{2, "", ""},
+		{3, "depth-3 base trees", "depth-3 base trees: depth 2 cascades far better"},
+		{12, "depth-12 base trees", "depth-12 base trees: depth 2 cascades far better"},
+	} {
+		if short, long := DepthAdvice(c.depth); short != c.short || long != c.long {
+			t.Errorf("depth %d: %q, %q; want %q, %q", c.depth, short, long, c.short, c.long)
+		}
+	}
+}

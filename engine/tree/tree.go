@@ -155,6 +155,15 @@ type Ensemble struct {
 	Objective   string // "regression", "binary", "lambdarank", or the source library's name for imported models
 }
 
+// Depth returns the depth of the deepest tree (0 without trees).
+func (e *Ensemble) Depth() int {
+	d := 0
+	for i := range e.Trees {
+		d = max(d, e.Trees[i].Depth())
+	}
+	return d
+}
+
 // predictBlock is how many documents Predict gathers into a row-major
 // buffer at a time: small enough to stay in cache, large enough that each
 // tree's nodes are reused across many documents.
