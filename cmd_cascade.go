@@ -246,6 +246,29 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	return s, nil
 }
 
+// idleWarning names the stages of c, the cascade a run starts from, that
+// only each query's top m reach (cronus.Problem.IdleFrom): they send no
+// document away, so eq (8) is lower without their trees, and a user who
+// asked for them (--stages, often to grow a --warm cascade) sees them come
+// out empty.
+func (s *setup) idleWarning(c *cronus.Cascade, warm bool) string {
+	k, floor := s.pr.IdleFrom(c)
+	K := len(c.Stages)
+	if k >= K-1 {
+		return ""
+	}
+	stages := fmt.Sprintf("stage %d", k+1)
+	if k < K-2 {
+		stages = fmt.Sprintf("stages %d-%d", k+1, K-1)
+	}
+	epsilon := "a smaller --epsilon"
+	if warm {
+		epsilon += " from scratch (not --warm)"
+	}
+	return fmt.Sprintf("%s of %d can send no training document away: the stages before leave each query its top %d alone (%.1f%% of the training documents), which --rule top-m never exits, so they can only add cost and the optimisation tends to drop their trees; --stages %d has as many exits, and %s spreads them over more stages",
+		stages, K, c.TopM, 100*floor, k+1, epsilon)
+}
+
 func (s *setup) evaluator() cronus.Evaluator {
 	return cronus.NewEvaluator(s.e, s.valid, s.test, s.costs.Cost, s.treeCost, reportSpecs)
 }
@@ -462,7 +485,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	curve := fs.String("curve", "", "also write the cascade's quality/cost points to `FILE` (CSV, sweep's columns): cronus (this cascade), cronus-init (its initialisation; not with --warm) and prefix with every tree (the full ensemble), on validation and test")
 	traceF := fs.String("trace", "", "write every optimisation step to `FILE` as JSON lines: the objective (eq 8) and its terms, per stage θ, active trees, soft and hard training fractions and validation/test reach, and the current cascade's validation and test figures")
-	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2), its exit rule is kept (a --rule or --top-m that differs is refused), its σ_k unless --sigma is given, and its ρ (params rho1, rhoK) unless --rho1, --rhoK or --rhos is given")
+	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2; a warning names those that can exit nobody), its exit rule is kept (a --rule or --top-m that differs is refused), its σ_k unless --sigma is given, and its ρ (params rho1, rhoK) unless --rho1, --rhoK or --rhos is given")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -556,6 +579,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	warn(stderr, s.idleWarning(&res.Init.Cascade, res.Warm))
 	best := res.Best // its exit rule is the one it was trained for (Params.TopM)
 	params := cronus.RunParams(cf.par, cf.tg, s.sc.LambdaMax)
 	params["cycles"], params["model"], params["train"], params["valid"] = cf.cycles, cf.model, cf.train, cf.valid
@@ -785,6 +809,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var points []baseline.Point
 	splits := s.splits()
 	var perLambda []map[string]any // the --json report's "lambdas"
+	idleWarned := false
 	for i, lam := range lambdas {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -809,6 +834,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		res, err := s.optimize(ctx, cf, par, init, p, nil)
 		if err != nil {
 			return err
+		}
+		if !idleWarned { // the stages of the λ grid start alike (ε)
+			idle := s.idleWarning(&res.Init.Cascade, false)
+			warn(stderr, idle)
+			idleWarned = idle != ""
 		}
 		v, t = s.evaluator()(&res.Init.Cascade)
 		points = s.points(points, "cronus-init", lam, v, t)

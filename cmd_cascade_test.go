@@ -1558,3 +1558,64 @@ func TestCascadeDeepTreesWarning(t *testing.T) {
 		}
 	}
 }
+
+// Stages that only each query's top m reach send no document away under
+// --rule top-m. Growing a 10-stage MQ2008 cascade to 14 with --warm adds
+// four such stages (the ten already thin every query to its top 5), which
+// the optimisation then emptied without a word; cascade now says which
+// stages, why, and how many stages are of use. The stages are checked
+// against the start's hard training fractions (--cycles 0 writes the warm
+// start) and the share of documents among their query's top 5, counted
+// here from the data.
+func TestCascadeIdleStagesWarning(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 30)
+	base := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--costs", "builtin:mq2008/costs", "--rhos", "0.001"}
+	c10 := filepath.Join(dir, "c10.json")
+	code, _, errOut := runCLI(t, append([]string{"cascade", "--stages", "10", "--cycles", "0", "--out", c10}, base...)...)
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	if strings.Contains(errOut, "can send no") {
+		t.Errorf("10 stages: %s", errOut)
+	}
+	code, stdout, errOut := runCLI(t, append([]string{"cascade", "--warm", c10, "--stages", "14", "--cycles", "0", "--json", "--out", filepath.Join(dir, "c14.json")}, base...)...)
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var r struct {
+		Stages []struct {
+			Hard float64 `json:"hard_train"`
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := data.LoadDataset(context.Background(), "builtin:mq2008/train", data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := 0
+	for q := range tr.NumQueries() {
+		lo, hi := tr.Query(q)
+		top += min(5, hi-lo)
+	}
+	floor := float64(top) / float64(tr.NumDocs())
+	idle := slices.IndexFunc(r.Stages, func(s struct {
+		Hard float64 `json:"hard_train"`
+	}) bool {
+		return math.Abs(s.Hard-floor) < 1e-12
+	})
+	if idle < 0 || idle >= 13 {
+		t.Fatalf("no idle stage before the last: hard fractions %v, floor %v", r.Stages, floor)
+	}
+	for _, want := range []string{fmt.Sprintf("warning: stages %d-13 of 14 can send no training document away", idle+1),
+		fmt.Sprintf("(%.1f%% of the training documents)", 100*floor), fmt.Sprintf("--stages %d", idle+1)} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("--warm, --stages 14: stderr %q lacks %q", errOut, want)
+		}
+	}
+	if !json.Valid([]byte(stdout)) {
+		t.Errorf("--json: standard output is not the report alone: %q", stdout)
+	}
+}

@@ -153,3 +153,32 @@ func passProb(prot []bool, i int, s, theta, sigma float64) float64 {
 	}
 	return sigmoid(s, theta, sigma)
 }
+
+// IdleFrom returns the first stage of c before its last that only each
+// query's TopM best training documents reach under the hard rule
+// (HardFractions): RuleTopM never exits them, and no fewer can reach a
+// later stage, so from there to the last stage none sends a document
+// away, and such stages can only add cost. This happens when earlier
+// stages have already thinned every query to its m best (after about nine
+// stages at ε = 0.15 on MQ2008, m = 5). It returns len(c.Stages)−1 when
+// every stage before the last may exit some, as always under RuleGlobal.
+// Floor is the fraction of the training documents those stages keep.
+func (pr *Problem) IdleFrom(c *Cascade) (k int, floor float64) {
+	K := len(c.Stages)
+	if c.Rule != RuleTopM || c.TopM <= 0 {
+		return K - 1, 0
+	}
+	top := 0
+	for q := 0; q+1 < len(pr.Offsets); q++ {
+		top += min(c.TopM, pr.Offsets[q+1]-pr.Offsets[q])
+	}
+	// As HardFractions divides the count of documents reaching a stage.
+	floor = float64(top) / float64(pr.Train.N)
+	hard := pr.HardFractions(c)
+	for k := range K - 1 {
+		if hard[k] == floor {
+			return k, floor
+		}
+	}
+	return K - 1, floor
+}

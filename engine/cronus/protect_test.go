@@ -150,3 +150,57 @@ func TestTopMChangesTraining(t *testing.T) {
 		}
 	}
 }
+
+// IdleFrom finds the first stage that only each query's m best reach: the
+// real scorer sends no document away there or at any later stage but the
+// last, and sends some away at the stage before.
+func TestIdleFrom(t *testing.T) {
+	pr := smallProblem(t)
+	st := smallTopM(t)
+	beta := st.Stages[0].Beta
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		thetas []float64 // θ_k before the last stage
+		rule   string
+		want   int
+	}{
+		{[]float64{inf, 0, 0}, RuleTopM, 1},                     // stage 1 leaves each query its m best
+		{[]float64{math.Inf(-1), inf, 0, 0}, RuleTopM, 2},       // stage 1 passes everything
+		{[]float64{math.Inf(-1), math.Inf(-1), 0}, RuleTopM, 3}, // some leave at stage 3: none idle
+		{[]float64{inf}, RuleTopM, 1},                           // the last stage is not idle
+		{[]float64{inf, 0, 0}, RuleGlobal, 3},
+	} {
+		casc := &Cascade{Rule: c.rule}
+		if c.rule == RuleTopM {
+			casc.TopM = 5
+		}
+		for _, th := range append(c.thetas, 0) {
+			casc.Stages = append(casc.Stages, Stage{Beta: beta, Theta: th})
+		}
+		got, floor := pr.IdleFrom(casc)
+		if got != c.want {
+			t.Errorf("θ %v, %s: idle from stage %d, want %d", c.thetas, c.rule, got, c.want)
+		}
+		if c.rule != RuleTopM {
+			continue
+		}
+		// The scorer's exits: none from got to the last stage, some just
+		// before it (when it is not the first).
+		res := Score(smallE, casc, smallTr, pr.FeatCost, pr.TreeCost)
+		exits := make([]int, len(casc.Stages))
+		for _, k := range res.Exit {
+			exits[k]++
+		}
+		for k := got; k < len(casc.Stages)-1; k++ {
+			if exits[k] > 0 {
+				t.Errorf("θ %v, %s: %d documents leave at stage %d, idle from %d", c.thetas, c.rule, exits[k], k, got)
+			}
+		}
+		if got > 0 && exits[got-1] == 0 {
+			t.Errorf("θ %v, %s: none leaves at stage %d, before the first idle one", c.thetas, c.rule, got-1)
+		}
+		if got < len(casc.Stages)-1 && math.Abs(res.Reached[got]-floor) > 1e-12 {
+			t.Errorf("θ %v: %v reach stage %d, floor %v", c.thetas, res.Reached[got], got, floor)
+		}
+	}
+}
