@@ -355,3 +355,39 @@ func TestKeptOfEnsemble(t *testing.T) {
 		t.Errorf("after loading other data: %d kept, train %q, status %q", len(m.kept), m.cfg.Train, m.status)
 	}
 }
+
+// TestExportWhileRebuilding: e while a targets edit rebuilds the cascade
+// problem exports the curves, whose baselines are those of the ensemble in
+// use; it said "wait for the baselines", which were there. While the base
+// ensemble retrains, the baselines are to come, and e says so.
+func TestExportWhileRebuilding(t *testing.T) {
+	m := ready(t)
+	t.Chdir(t.TempDir())
+	m.panel, m.sel = true, parTargets
+	m, _ = update(t, m, key("enter"))
+	m, rebuild := update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phasePreparing || m.w.points == nil {
+		t.Fatalf("targets edit: phase %d, baselines %d", m.phase, len(m.w.points))
+	}
+	m, cmd := update(t, m, key("e"))
+	if cmd == nil || m.errLine {
+		t.Fatalf("e while the problem is rebuilt: status %q", m.status)
+	}
+	m, _ = update(t, m, cmd())
+	if pts, err := baseline.ReadCSV(curvesCSV); err != nil || len(pts) < len(m.w.points) {
+		t.Errorf("exported %d points (%v), want the %d baselines at least; status %q", len(pts), err, len(m.w.points), m.status)
+	}
+	m = drive(t, m, rebuild, firstEvent)
+	m.sel = parTrees
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("12"))
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phaseTraining {
+		t.Fatalf("trees edit: phase %d", m.phase)
+	}
+	m, cmd = update(t, m, key("e"))
+	if cmd != nil || !strings.Contains(m.status, "wait for the baselines") {
+		t.Errorf("e while retraining: command %v, status %q", cmd != nil, m.status)
+	}
+}

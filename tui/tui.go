@@ -683,7 +683,9 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "w":
 		return m.toggleSweep()
 	case "e":
-		if m.phase != phaseReady {
+		// The baselines stay while a targets edit rebuilds the problem;
+		// a retrain or a load replaces them.
+		if m.w == nil || m.w.points == nil {
 			m.setStatus(m.notYet("nothing to export yet", "the baselines"), true)
 			return m, nil
 		}
