@@ -55,6 +55,8 @@ func (m Model) footerKeys() string {
 		return loadKeyLine
 	case m.help:
 		return helpKeyLine // ↑↓ scroll the help there, not the params
+	case m.phase == phaseFailed && m.w != nil && m.w.e != nil:
+		return failedKeyLine + " · p panel" // a targets edit builds the problem again
 	case m.phase == phaseFailed:
 		return failedKeyLine
 	case m.compare:

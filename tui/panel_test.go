@@ -924,3 +924,60 @@ func TestParamsLineNarrow(t *testing.T) {
 		t.Errorf("ρ selected: the params line at 30 columns is %q", line)
 	}
 }
+
+// halfGrades writes a training file whose labels are 0 and 0.5 (clicks,
+// say): at the default threshold 1 nothing is relevant.
+func halfGrades(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	for q := 1; q <= 30; q++ {
+		for d := range 8 {
+			label := "0"
+			if (q+d)%4 == 0 {
+				label = "0.5"
+			}
+			fmt.Fprintf(&b, "%s qid:%d 1:%d 2:%d 3:%g 4:%d\n", label, q, (q*7+d*3)%11, d, float64((q*d)%5)/4, (q+d)%4)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "clicks.txt")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestThresholdRecoversFailedProblem: when the cascade problem cannot be
+// built at the start (no label reaches the relevance threshold), lowering
+// the threshold in the panel builds it and the optimisation starts; the
+// edit did nothing and only a reload recovered.
+func TestThresholdRecoversFailedProblem(t *testing.T) {
+	path := halfGrades(t)
+	m := New(context.Background(), Config{Train: path, Valid: path, trees: 10}, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	m, cmd := update(t, m, m.load())
+	m = drive(t, m, cmd, func(m Model, _ tea.Msg) bool { return m.phase == phaseFailed })
+	if !strings.Contains(m.screen.Err, "nothing is relevant") {
+		t.Fatalf("error %q, want nothing relevant", m.screen.Err)
+	}
+	if mm, _ := update(t, m, key("s")); !strings.Contains(mm.status, "p: a targets or threshold edit") {
+		t.Errorf("s after the failure: %q", mm.status)
+	}
+	if v := m.View(); !strings.Contains(v, "p panel") {
+		t.Errorf("the key line does not offer the panel:\n%s", v)
+	}
+	m.panel, m.sel = true, parRelevant
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("0.5"))
+	m, _ = update(t, m, key("enter"))
+	m, cmd = update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phasePreparing || cmd == nil {
+		t.Fatalf("threshold edit after the failure: phase %d, command %v, status %q", m.phase, cmd != nil, m.status)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	if m.w.tg.Relevant != 0.5 || m.w.pr == nil || m.screen.Err != "" {
+		t.Errorf("problem for threshold %g built %v, error %q", m.w.tg.Relevant, m.w.pr != nil, m.screen.Err)
+	}
+	if v := m.View(); strings.Contains(v, "nothing is relevant") {
+		t.Errorf("the error stays after the recovery:\n%s", v)
+	}
+}

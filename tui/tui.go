@@ -255,6 +255,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m.restart(true)
 		}
 		if msg.err != nil {
+			// With the ensemble, so that a targets edit can build the
+			// problem again (recovers).
+			m.w = msg.w
 			m.fail(msg.err.Error())
 			return m, nil
 		}
@@ -310,7 +313,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case sweepMsg:
 		return m.sweepEvent(msg)
 	case debounceMsg:
-		if msg.edit != m.edits || m.phase != phaseReady {
+		if msg.edit != m.edits {
+			return m, nil
+		}
+		if m.recovers() {
+			m.screen.Err = ""
+			return m.apply()
+		}
+		if m.phase != phaseReady {
 			return m, nil
 		}
 		return m.apply()
@@ -390,7 +400,11 @@ func (m *Model) savedStatus(msg savedMsg) {
 // the data or the base ensemble failed, that nothing will come (the
 // session stopped; "wait" had the user wait for good).
 func (m Model) notYet(what, until string) string {
-	if m.phase == phaseFailed {
+	switch {
+	case m.phase == phaseFailed && m.w != nil && m.w.e != nil:
+		// The ensemble is there: the problem failed for its targets.
+		return what + ": no cascade problem (p: a targets or threshold edit builds it again; o opens the load screen)"
+	case m.phase == phaseFailed:
 		return what + ": nothing runs after the error (o opens the load screen)"
 	}
 	return what + ": wait for " + until
@@ -506,6 +520,19 @@ func (m Model) apply() (Model, tea.Cmd) {
 		return m, prepare(m.gen, w)
 	}
 	return m.restart(true)
+}
+
+// recovers reports whether the edited settings get a session whose data
+// loaded, but whose base ensemble or cascade problem failed, going again
+// (apply): a new shape retrains the ensemble; new targets, with the
+// ensemble there, build the problem again (at the start, no training
+// label reached the relevance threshold, and only a reload recovered).
+func (m Model) recovers() bool {
+	if m.phase != phaseFailed || m.w == nil {
+		return false
+	}
+	shape := m.par.trees != m.w.trees || m.par.leaves != m.w.leaves || m.par.colSample != m.w.colSample
+	return shape || m.w.e != nil && m.par.tg != m.w.tg
 }
 
 // retrain trains the base ensemble of the edited shape as a job; the

@@ -223,7 +223,7 @@ func prepare(gen int, w workData) tea.Cmd {
 			w.treeCost[t] = treeCost
 		}
 		if w.pr, err = cronus.NewProblem(w.e, w.train, w.costs.Cost, treeCost, w.tg); err != nil {
-			return preparedMsg{gen: gen, err: err}
+			return preparedMsg{gen: gen, w: &w, err: err} // w without a problem, for a retry
 		}
 		w.sc = cronus.ComputeScales(w.pr, 0)
 		w.positives = w.pr.Positives
