@@ -349,6 +349,13 @@ func (m Model) restartFlow(v [numFields]string) (Model, tea.Cmd) {
 // resetFlow cancels all running work and sets the workbench up for the
 // files v, loading, as a new generation.
 func (m Model) resetFlow(v [numFields]string) Model {
+	if m.w != nil {
+		// The shape was the session's (a model file's): the new data's
+		// ensemble is the workbench's default one. Without a session
+		// (the first load failed) it is as edited since: edits then
+		// said they wait for the next load.
+		m.par.trees, m.par.leaves, m.par.colSample = m.cfg.trees, baseLeaves, 1
+	}
 	m.stopRun()
 	m.dropSweep()
 	m.flowCancel()
@@ -358,7 +365,6 @@ func (m Model) resetFlow(v [numFields]string) Model {
 	m.phase = phaseLoading
 	m.w, m.best, m.finished, m.snap = nil, nil, nil, cronus.Snapshot{}
 	m.kept, m.keptSave, m.compare, m.trainEvents = nil, nil, false, nil
-	m.par.trees, m.par.leaves, m.par.colSample = m.cfg.trees, baseLeaves, 1
 	m.runPar = m.par
 	m.screen = views.DataScreen{Loading: m.cfg.Train, Costs: m.cfg.Costs}
 	m.setPathStatus("loading "+m.cfg.Train+" …", m.cfg.Train)

@@ -686,3 +686,39 @@ func TestLoadScreenAbsentMissingNeedsModel(t *testing.T) {
 		t.Error("the load with a model was refused")
 	}
 }
+
+// TestEditsAfterFailedLoad: after a failed load nothing runs, so an edit
+// does not read as applied ("λ = 0.015" alone): it says that it waits for
+// the next load, and that load uses it, the base ensemble's shape too
+// (trees, leaves and column sample were reset to the defaults by it).
+func TestEditsAfterFailedLoad(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	m := New(context.Background(), Config{Train: "/nonexistent/train.txt", trees: 20}, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	m, _ = update(t, m, m.load())
+	if m.phase != phaseFailed {
+		t.Fatalf("phase %d after a missing file", m.phase)
+	}
+	m.panel, m.sel = true, parTrees
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("12"))
+	m, _ = update(t, m, key("enter"))
+	if !strings.Contains(m.status, "next load") {
+		t.Errorf("trees edit after a failed load: %q", m.status)
+	}
+	m.sel = parLambda
+	m, _ = update(t, m, key("right"))
+	lambda := m.par.Lambda
+	if !strings.Contains(m.status, "next load") {
+		t.Errorf("λ edit after a failed load: %q", m.status)
+	}
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	m, _ = update(t, m, key("o"))
+	m.loadScr.values = [numFields]string{mq2008.Train, mq2008.Valid, mq2008.Test, mq2008.Costs, ""}
+	m, cmd := update(t, m, key("l"))
+	m, cmd = update(t, m, runLoad(t, cmd))
+	m = drive(t, m, cmd, firstEvent)
+	if n := len(m.w.e.Trees); n != 12 || m.runPar.Lambda != lambda {
+		t.Errorf("the next load trained %d trees (edited 12) and runs λ %g (edited %g)", n, m.runPar.Lambda, lambda)
+	}
+}

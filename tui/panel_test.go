@@ -965,6 +965,11 @@ func TestThresholdRecoversFailedProblem(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "p panel") {
 		t.Errorf("the key line does not offer the panel:\n%s", v)
 	}
+	if mm, cmd := update(t, m, key("right")); !strings.Contains(mm.status, "waits for the cascade problem") {
+		t.Errorf("λ edit after the failure: %q", mm.status)
+	} else if mm, _ = update(t, mm, cmd()); mm.phase != phaseFailed {
+		t.Errorf("λ edit after the failure: phase %d", mm.phase)
+	}
 	m.panel, m.sel = true, parRelevant
 	m, _ = update(t, m, key("enter"))
 	m, _ = update(t, m, key("0.5"))

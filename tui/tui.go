@@ -776,8 +776,23 @@ func (m Model) edited(par settings) (Model, tea.Cmd) {
 	if strings.HasSuffix(paramNames[m.sel], "≥") {
 		eq = " " // "relevant ≥ 3"
 	}
-	m.setStatus(paramNames[m.sel]+eq+paramValue(par, m.sel), false)
+	m.setStatus(paramNames[m.sel]+eq+paramValue(par, m.sel)+m.editWaits(), false)
 	return m, tea.Tick(debounceMs*time.Millisecond, func(time.Time) tea.Msg { return debounceMsg{edit: n} })
+}
+
+// editWaits is what an edit waits for after a failure that it does not
+// recover from (recovers), "" otherwise: after a failed load the status
+// said "λ = 0.015" as if applied, though nothing ran.
+func (m Model) editWaits() string {
+	switch {
+	case m.phase != phaseFailed || m.recovers():
+		return ""
+	case m.w != nil && m.w.e != nil:
+		return ": waits for the cascade problem (a targets or threshold edit builds it again; o opens the load screen)"
+	case retrains(m.sel):
+		return ": for the next load's training (o opens the load screen)"
+	}
+	return ": for the next load (o opens the load screen)"
 }
 
 // refuseRetrain says so and reports true when the selected parameter
