@@ -31,6 +31,11 @@ const fullWidth, fullHeight = 120, 40
 // footerLines are the params, status and help lines, always shown.
 const footerLines = 3
 
+// panelRows are the rows of the parameter panel (panelLines): its title
+// and a line per parameter beyond the params line. It takes them from the
+// panes, so with it open the full layout needs fullHeight + panelRows.
+const panelRows = 1 + numParams - lineParams
+
 type rect struct{ x, y, w, h int }
 
 // layout is where everything goes on a width × height screen.

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -279,6 +281,37 @@ func TestScrollHelpHint(t *testing.T) {
 		rows := strings.Split(got, "\n")
 		if len(rows) != c.h || !strings.HasSuffix(rows[c.h-1], c.want) && !strings.Contains(rows[c.h-1], c.want+" ·") || lipgloss.Width(rows[c.h-1]) > max(c.w, 2) {
 			t.Errorf("top %d, %d rows: %q, want %d rows ending with %q", c.top, c.h, got, c.h, c.want)
+		}
+	}
+}
+
+// TestHelpSaysFullLayoutSize: the help's and README's pane keys give the
+// sizes from which every pane is on one screen, as the view lays them
+// out: with the parameter panel open the one-pane layout holds up to
+// 120×49, which the help left out ("below 120×40").
+func TestHelpSaysFullLayoutSize(t *testing.T) {
+	m := ready(t)
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	help := strings.Join(strings.Fields(m.helpView(400)), " ")
+	for _, panel := range []bool{false, true} {
+		m.panel = panel
+		tabs := func(w, h int) bool {
+			m, _ := update(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+			return strings.Contains(m.View(), "[1 objective]")
+		}
+		h := 10 // room for the tabs, and for the panel
+		for tabs(fullWidth, h) {
+			h++
+		}
+		if !tabs(fullWidth-1, h) {
+			t.Fatalf("panel %v: one screen at %d×%d", panel, fullWidth-1, h)
+		}
+		size := fmt.Sprintf("%d×%d", fullWidth, h)
+		if !strings.Contains(help, size) || !strings.Contains(string(readme), size) {
+			t.Errorf("panel %v: every pane on one screen from %s, which the help (%v) or README (%v) does not say", panel, size, strings.Contains(help, size), strings.Contains(string(readme), size))
 		}
 	}
 }
