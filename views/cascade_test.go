@@ -551,3 +551,59 @@ func TestCurveShort(t *testing.T) {
 		}
 	}
 }
+
+// TestFeatureGridNarrow: a feature grid too wide for its pane hides whole
+// cost groups, as the stage table hides whole columns, and its title says
+// how many; it cut the last group at the pane's edge (below 40 columns,
+// "c=100" read "c=1…"). Each group shown keeps its counts; those no stage
+// uses go first, then the costliest.
+func TestFeatureGridNarrow(t *testing.T) {
+	s := sampleSnapshot()
+	// Stage 1 uses none of the last group, and no stage one of a sixth.
+	s.CostGroups = append(s.CostGroups, 200)
+	sizes := append(slices.Clone(groupSizes), 3)
+	parse := func(grid string) (heads, totals []string) {
+		lines := strings.Split(grid, "\n")
+		for _, f := range strings.Fields(lines[1])[1:] {
+			if !strings.HasPrefix(f, "(") { // a group's size
+				heads = append(heads, f)
+			}
+		}
+		for _, l := range lines {
+			if f := strings.Fields(l); len(f) > 0 && f[0] == "all" {
+				totals = f[1:]
+			}
+		}
+		return heads, totals
+	}
+	fullHeads, fullTotals := parse(RenderFeatureGrid(s, sizes, 60, 14, PlainStyles()))
+	if len(fullHeads) != 6 {
+		t.Fatalf("at 60 columns: %q", fullHeads)
+	}
+	for w := 60; w >= 12; w-- {
+		got := RenderFeatureGrid(s, sizes, w, 14, PlainStyles())
+		checkFits(t, "features", got, w, 14)
+		heads, totals := parse(got)
+		if len(heads) != len(totals) {
+			t.Fatalf("width %d: %d groups, %d totals:\n%s", w, len(heads), len(totals), got)
+		}
+		var want []string // the groups the rule keeps: c=200 (unused) goes first, then from the costliest
+		for i, h := range fullHeads {
+			if i < len(heads) && h != "c=200" || len(heads) == 6 {
+				want = append(want, h)
+			}
+		}
+		if !slices.Equal(heads, want) {
+			t.Errorf("width %d: groups %q, want %q:\n%s", w, heads, want, got)
+		}
+		for i, h := range heads {
+			if j := slices.Index(fullHeads, h); j < 0 || totals[i] != fullTotals[j] {
+				t.Errorf("width %d: group %q totals %q", w, h, totals[i])
+			}
+		}
+		title := strings.Split(got, "\n")[0]
+		if hidden := 6 - len(heads); hidden > 0 && w >= 46 && !strings.HasSuffix(title, fmt.Sprintf(" · %d hidden", hidden)) && !strings.Contains(title, fmt.Sprintf("%d group", hidden)) {
+			t.Errorf("width %d: %d groups hidden, the title says %q", w, hidden, title)
+		}
+	}
+}

@@ -56,6 +56,30 @@ func pickTitle(width int, long, short string) string {
 	return short
 }
 
+// hiddenForms are title's forms that say n of its columns are hidden,
+// longest first ("… · 2 columns hidden", "… · 2 hidden"); none when n is 0.
+func hiddenForms(title string, n int, one, many string) []string {
+	if n == 0 {
+		return nil
+	}
+	unit := many
+	if n == 1 {
+		unit = one
+	}
+	return []string{fmt.Sprintf("%s · %d %s hidden", title, n, unit), fmt.Sprintf("%s · %d hidden", title, n)}
+}
+
+// firstFitting is the first of forms that fits in width cells, or the
+// last when none does.
+func firstFitting(width int, forms ...string) string {
+	for _, f := range forms {
+		if lipgloss.Width(f) <= width {
+			return f
+		}
+	}
+	return forms[len(forms)-1]
+}
+
 func frac(f float64) string {
 	if math.IsNaN(f) {
 		return "    –"
@@ -69,12 +93,15 @@ func frac(f float64) string {
 // groupSizes[g] for s.CostGroups[g] (missing sizes are left out, and all
 // sizes when the grid would not fit otherwise). A cell holds the count, ·
 // for none, and when the grid is wide enough a bar of that count as a
-// fraction of the group; the last row sums the stages as used/size.
+// fraction of the group; the last row sums the stages as used/size. When
+// the grid is too wide even so, whole groups give way, as the stage
+// table's columns do (a group was cut at the pane's edge): those no stage
+// extracts a feature of first, then the costliest; the title says how many.
 func RenderFeatureGrid(s cronus.Snapshot, groupSizes []int, width, height int, st Styles) string {
-	title := st.Title.Render(pickTitle(width, "features first extracted per stage, by cost group (Figure 4)", "new features by cost group (Fig. 4)"))
+	long, short := "features first extracted per stage, by cost group (Figure 4)", "new features by cost group (Fig. 4)"
 	G := len(s.CostGroups)
 	if len(s.Stages) == 0 || G == 0 {
-		return fitBlock([]string{title, "", st.Dim.Render("no stages yet")}, width, height, st)
+		return fitBlock([]string{st.Title.Render(pickTitle(width, long, short)), "", st.Dim.Render("no stages yet")}, width, height, st)
 	}
 	size := func(g int) int {
 		if g < len(groupSizes) {
@@ -89,33 +116,59 @@ func RenderFeatureGrid(s cronus.Snapshot, groupSizes []int, width, height int, s
 		return 0
 	}
 	const stageW, gap = 5, 2
-	heads, all := make([]string, G), make([]string, G)
+	used, all := make([]int, G), make([]string, G)
 	for g := range G {
-		used := 0
 		for _, v := range s.Stages {
-			used += count(v, g)
+			used[g] += count(v, g)
 		}
-		all[g] = strconv.Itoa(used)
+		all[g] = strconv.Itoa(used[g])
 		if size(g) > 0 {
 			all[g] += "/" + strconv.Itoa(size(g))
 		}
 	}
-	label := func(sizes bool) int {
+	head := func(g int, sizes bool) string {
+		h := "c=" + strconv.FormatFloat(s.CostGroups[g], 'g', -1, 64)
+		if sizes && g < len(groupSizes) {
+			h += " (" + strconv.Itoa(groupSizes[g]) + ")"
+		}
+		return h
+	}
+	groups := make([]int, G) // those shown, in order of cost
+	for g := range groups {
+		groups[g] = g
+	}
+	colW := func(sizes bool) int {
 		cw := 3
-		for g, c := range s.CostGroups {
-			heads[g] = "c=" + strconv.FormatFloat(c, 'g', -1, 64)
-			if sizes && g < len(groupSizes) {
-				heads[g] += " (" + strconv.Itoa(groupSizes[g]) + ")"
-			}
-			cw = max(cw, lipgloss.Width(heads[g]), lipgloss.Width(all[g]))
+		for _, g := range groups {
+			cw = max(cw, lipgloss.Width(head(g, sizes)), lipgloss.Width(all[g]))
 		}
 		return cw
 	}
-	cw := label(true)
-	if stageW+G*(gap+cw) > width {
-		cw = label(false)
+	sizes := true
+	cw := colW(true)
+	fits := func() bool { return stageW+len(groups)*(gap+cw) <= width }
+	if !fits() {
+		sizes, cw = false, colW(false)
 	}
-	cw = max(cw, (width-stageW)/G-gap)
+	for len(groups) > 1 && !fits() {
+		i := len(groups) - 1
+		for j, g := range slices.Backward(groups) {
+			if used[g] == 0 {
+				i = j
+				break
+			}
+		}
+		groups = slices.Delete(groups, i, i+1)
+		cw = colW(false)
+	}
+	cw = max(cw, (width-stageW)/len(groups)-gap)
+	hidden := G - len(groups)
+	title := st.Title.Render(firstFitting(width, slices.Concat(hiddenForms(long, hidden, "group", "groups"),
+		hiddenForms(short, hidden, "group", "groups"), []string{long, short})...))
+	heads := make([]string, len(groups))
+	for i, g := range groups {
+		heads[i] = head(g, sizes)
+	}
 	// With bars a cell is the count in 3 cells, a space and the bar, under a
 	// left-aligned label; without, the count is aligned right under the label.
 	withBars := cw-4 >= 4
@@ -135,26 +188,30 @@ func RenderFeatureGrid(s cronus.Snapshot, groupSizes []int, width, height int, s
 	}
 	lines := []string{title, st.Heading.Render(row("stage", heads))}
 	for k, v := range s.Stages {
-		cells := make([]string, G)
-		for g := range G {
+		cells := make([]string, len(groups))
+		for i, g := range groups {
 			n := count(v, g)
 			c := "·"
 			if n > 0 {
 				c = strconv.Itoa(n)
 			}
 			if !withBars {
-				cells[g] = st.Value.Render(c)
+				cells[i] = st.Value.Render(c)
 				continue
 			}
 			f := 0.0
 			if size(g) > 0 {
 				f = float64(n) / float64(size(g))
 			}
-			cells[g] = st.Value.Render(fmt.Sprintf("%3s", c)) + " " + styledBar(st.Bar, f, cw-4)
+			cells[i] = st.Value.Render(fmt.Sprintf("%3s", c)) + " " + styledBar(st.Bar, f, cw-4)
 		}
 		lines = append(lines, row(strconv.Itoa(k+1), cells))
 	}
-	lines = append(lines, st.Heading.Render(row("all", all)))
+	totals := make([]string, len(groups))
+	for i, g := range groups {
+		totals[i] = all[g]
+	}
+	lines = append(lines, st.Heading.Render(row("all", totals)))
 	return fitBlock(lines, width, height, st)
 }
 
@@ -258,16 +315,7 @@ func RenderStageTable(s cronus.Snapshot, width, height int, st Styles) string {
 			hidden++
 		}
 	}
-	title := plain
-	if hidden > 0 {
-		cols := "columns"
-		if hidden == 1 {
-			cols = "column"
-		}
-		title = pickTitle(width, fmt.Sprintf("%s · %d %s hidden", plain, hidden, cols),
-			pickTitle(width, fmt.Sprintf("%s · %d hidden", plain, hidden), plain))
-	}
-	title = st.Title.Render(title)
+	title := st.Title.Render(firstFitting(width, append(hiddenForms(plain, hidden, "column", "columns"), plain)...))
 	lines := []string{title}
 	for i, r := range rows {
 		var cells []string
