@@ -108,7 +108,7 @@ func (m Model) View() string {
 	case m.help:
 		// In the rows a long error leaves it, so that the scroll hint on
 		// its last row stays (the error's lines are cut below).
-		body = fit(scrollHelp(m.helpView(w), m.helpTop, m.helpRows(), w), w, max(h-footerLines, 0))
+		body = fit(scrollHelp(m.helpFor(w, m.helpRows()), m.helpTop, m.helpRows(), w), w, max(h-footerLines, 0))
 	case m.compare:
 		body = m.compareView(w, max(h-footerLines, 0))
 	case m.phase == phaseLoading || m.phase == phaseFailed:
@@ -636,16 +636,35 @@ func (m Model) helpView(w int) string {
 	return strings.Join(lines, "\n")
 }
 
+// helpFor is the help for w cells in h rows: on a screen too short to
+// show a key under the help's title, the blank line after the title goes,
+// then the title (the key line says how to close the help). At 20×6 the
+// help showed its title and the scroll hint, no key.
+func (m Model) helpFor(w, h int) string {
+	help := m.helpView(w)
+	lines := strings.Split(help, "\n")
+	switch {
+	case len(lines) <= h || h >= 4:
+		return help
+	case h == 3:
+		return strings.Join(slices.Delete(lines, 1, 2), "\n")
+	}
+	return strings.Join(lines[2:], "\n")
+}
+
 // scrollHelp shows the help's lines from top on (clamped so that the last
 // screenful is the furthest it goes) in h rows of w cells; when they do not
 // all fit, the last row says how to see the rest, in shorter forms where
 // the long one does not fit (it was cut at 30 columns, "lines 10-12 of 96
 // · ↑↓ scro…", and below 22 the shorter one lost the arrows): "10-12 of
-// 96 · ↑↓ scroll", "10-12/96 ↑↓", "↑↓".
+// 96 · ↑↓ scroll", "10-12/96 ↑↓", "↑↓". In one row, the line at top alone.
 func scrollHelp(help string, top, h, w int) string {
 	lines := strings.Split(help, "\n")
-	if len(lines) <= h || h < 2 {
+	switch {
+	case len(lines) <= h || h < 1:
 		return help
+	case h == 1:
+		return lines[min(top, len(lines)-1)] // no row for the hint: the key line says ↑↓ scroll
 	}
 	rows := h - 1
 	top = min(top, helpMaxTop(len(lines), h))
@@ -664,15 +683,18 @@ func scrollHelp(help string, top, h, w int) string {
 
 // helpMaxTop is the furthest scrollHelp goes: n help lines in h rows.
 func helpMaxTop(n, h int) int {
-	if n <= h || h < 2 {
+	switch {
+	case n <= h || h < 1:
 		return 0
+	case h == 1:
+		return n - 1
 	}
 	return n - (h - 1)
 }
 
 // helpMaxTop is the furthest the help scrolls on the current screen.
 func (m Model) helpMaxTop() int {
-	return helpMaxTop(strings.Count(m.helpView(m.width), "\n")+1, m.helpRows())
+	return helpMaxTop(strings.Count(m.helpFor(m.width, m.helpRows()), "\n")+1, m.helpRows())
 }
 
 // shownPanel is the parameter panel's lines when it is on and fits: it

@@ -713,3 +713,38 @@ func TestHelpHintOverError(t *testing.T) {
 		t.Errorf("one ↑ after the error went does not move up one line:\n%s", v)
 	}
 }
+
+// TestHelpTinyScreen: on a screen with a few rows for the help, it shows
+// keys: the blank line under its title goes, then the title. At 20×6 it
+// showed only its title and the scroll hint. Scrolled down, it still
+// reaches its last line.
+func TestHelpTinyScreen(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	for _, c := range []struct{ w, h int }{{20, 4}, {20, 5}, {20, 6}, {20, 7}, {40, 6}} {
+		m, _ := update(t, m, tea.WindowSizeMsg{Width: c.w, Height: c.h})
+		m, _ = update(t, m, key("?"))
+		help := strings.Split(m.helpView(c.w), "\n")
+		keys := map[string]bool{}
+		for _, l := range help[2:] {
+			keys[strings.TrimRight(l, " ")] = true
+		}
+		shown := func() (n int) {
+			for _, l := range strings.Split(m.View(), "\n") {
+				if keys[strings.TrimRight(l, " ")] {
+					n++
+				}
+			}
+			return n
+		}
+		if shown() == 0 {
+			t.Errorf("%d×%d: the help shows no key:\n%s", c.w, c.h, m.View())
+		}
+		for range len(help) {
+			m, _ = update(t, m, key("j"))
+		}
+		if last := strings.TrimRight(help[len(help)-1], " "); !slices.ContainsFunc(strings.Split(m.View(), "\n"), func(l string) bool { return strings.TrimRight(l, " ") == last }) {
+			t.Errorf("%d×%d: scrolled to the end, the help's last line %q is not shown:\n%s", c.w, c.h, last, m.View())
+		}
+	}
+}
