@@ -321,24 +321,27 @@ func (m Model) panelLines(w int) []string {
 // paramsLine shows λ, K, ε and σ with the selected one highlighted, then
 // what an edit waits for and the notes (base trees deeper than the
 // workbench's, too many positives), in the longest of these forms that
-// fits in w cells: all of it; without the edit's note; the notes short,
-// with and without the edit's; the edit's note alone; the parameters
-// alone. A note goes whole: at 80 columns the positives note was cut to
-// "raise the threshold …".
+// fits in w cells: all of it; the notes short; without the notes; then,
+// while typing, the same without the edit's note. A pending restart goes
+// last: "(pending restart)", "(pending)", then whole parameters give way
+// to the short form, but the selected one (at 40 columns it was cut at the edge, and
+// narrower it was left out, so that an edit looked applied). A note goes
+// whole: at 80 columns the positives note was cut to "raise the
+// threshold …".
 func (m Model) paramsLine(w int) string {
 	items := make([]string, lineParams)
 	for i := range lineParams {
 		items[i] = m.paramItem(i)
 	}
 	line := "params " + strings.Join(items, " ")
-	if lipgloss.Width(line) > w {
-		return wholeItems(items, m.sel, w)
-	}
-	edit := ""
-	if m.editing {
-		edit = m.styles.Dim.Render("  enter apply · esc cancel")
-	} else if m.phase == phaseReady && m.par != m.runPar {
-		edit = m.styles.Dim.Render("  (pending restart)")
+	// The edit's note in its forms, longest first; "" where the line may
+	// go without it.
+	edits := []string{""}
+	switch {
+	case m.editing:
+		edits = []string{m.styles.Dim.Render("  enter apply · esc cancel"), ""} // the key line says esc too
+	case m.phase == phaseReady && m.par != m.runPar:
+		edits = []string{m.styles.Dim.Render("  (pending restart)"), m.styles.Dim.Render(" (pending)")}
 	}
 	var long, short string
 	note := func(l, s string) {
@@ -367,10 +370,21 @@ func (m Model) paramsLine(w int) string {
 			note(p+": raise the threshold (p)", p+" (p)")
 		}
 	}
-	if long == "" {
-		return line + edit
+	for _, edit := range edits {
+		for _, f := range []string{line + edit + long, line + edit + short, line + edit} {
+			if lipgloss.Width(f) <= w {
+				return f
+			}
+		}
 	}
-	return firstFit(w, []string{line + edit + long, line + long, line + edit + short, line + short, line + edit, line})
+	// Too narrow for the parameters whole: as many as fit beside the
+	// edit's shortest note.
+	for _, edit := range slices.Backward(edits) {
+		if l := wholeItems(items, m.sel, w-lipgloss.Width(edit)) + edit; lipgloss.Width(l) <= w {
+			return l
+		}
+	}
+	return wholeItems(items, m.sel, w)
 }
 
 // wholeItems is as many whole items as fit in w cells, with the selected

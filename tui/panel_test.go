@@ -464,8 +464,11 @@ func typeParam(t *testing.T, m Model, i int, v string) Model {
 
 // TestParamsLineWhole: the params line's notes go whole: at 80 columns
 // the positives note was cut to "100% positives: raise the threshold …".
-// A narrow line gives the positives note short, then leaves out the note
-// of a pending edit, then the positives note; the parameters always show.
+// A narrow line gives the positives note short, then leaves it out; the
+// note of a pending edit goes last, in a shorter form (it went before the
+// positives note, and with no positives note it was cut at the edge); the
+// parameters always show, and once they and the pending note do not fit
+// together, the selected one and the note (TestParamsLineNarrowPending).
 func TestParamsLineWhole(t *testing.T) {
 	m := typeParam(t, ready(t), parRelevant, "0")
 	m.panel, m.sel = false, parLambda
@@ -475,7 +478,7 @@ func TestParamsLineWhole(t *testing.T) {
 		tails := []string{long, short, ""}
 		if edit {
 			m, _ = update(t, m, key("right")) // λ edited, its restart not yet due
-			tails = []string{pending + long, long, pending + short, short, pending, ""}
+			tails = []string{pending + long, pending + short, pending, " (pending)"}
 		}
 		paramsAt := func(w int) string {
 			m, _ := update(t, m, tea.WindowSizeMsg{Width: w, Height: 24})
@@ -496,7 +499,14 @@ func TestParamsLineWhole(t *testing.T) {
 					break
 				}
 			}
-			if line := paramsAt(w); line != strings.TrimRight(want, " ") {
+			line := paramsAt(w)
+			if want == "" { // TestParamsLineNarrowPending
+				if !strings.HasSuffix(line, "(pending)") {
+					t.Errorf("width %d (edit %v): %q, want the pending note", w, edit, line)
+				}
+				continue
+			}
+			if line != strings.TrimRight(want, " ") {
 				t.Errorf("width %d (edit %v): %q, want %q", w, edit, line, want)
 			}
 		}
@@ -984,5 +994,31 @@ func TestThresholdRecoversFailedProblem(t *testing.T) {
 	}
 	if v := m.View(); strings.Contains(v, "nothing is relevant") {
 		t.Errorf("the error stays after the recovery:\n%s", v)
+	}
+}
+
+// TestParamsLineNarrowPending: on a params line too narrow for all four
+// parameters, an edit whose restart is not yet due is said ("(pending)")
+// beside the selected parameter, before the other parameters; the narrow
+// line dropped the note, and the edit looked applied. Once the run
+// restarts, the note goes.
+func TestParamsLineNarrowPending(t *testing.T) {
+	m := ready(t)
+	m.sel = parSigma
+	m, _ = update(t, m, key("right"))
+	sel := "[" + paramNames[parSigma] + " " + paramValue(m.par, parSigma) + "]"
+	full := lipgloss.Width(m.paramsLine(400))
+	for w := 10; w < full; w++ {
+		line := m.paramsLine(w)
+		if lipgloss.Width(line) > w || !strings.Contains(line, sel) {
+			t.Errorf("width %d: %q", w, line)
+		}
+		if w >= lipgloss.Width(sel+" (pending)") && !strings.Contains(line, "pending") {
+			t.Errorf("width %d: the pending restart is not said: %q", w, line)
+		}
+	}
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	if line := m.paramsLine(30); strings.Contains(line, "pending") {
+		t.Errorf("after the restart: %q", line)
 	}
 }
