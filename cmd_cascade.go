@@ -855,11 +855,15 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if sp.d == nil {
 			continue
 		}
-		if err := ctx.Err(); err != nil {
+		prefix, err := baseline.Prefix(ctx, s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, ks, reportSpecs, metric.Options{})
+		if err != nil {
 			return err
 		}
-		points = append(points, baseline.Prefix(s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, ks, reportSpecs, metric.Options{})...)
-		points = append(points, baseline.EarlyExit(s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, *exitEvery, margins, reportSpecs, metric.Options{})...)
+		exits, err := baseline.EarlyExit(ctx, s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, *exitEvery, margins, reportSpecs, metric.Options{})
+		if err != nil {
+			return err
+		}
+		points = append(append(points, prefix...), exits...)
 	}
 	if err := baseline.WriteCSV(*out, points); err != nil {
 		return err

@@ -224,7 +224,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			w.e = msg.e
 			m.phase = phasePreparing
 			m.gen++
-			return m, prepare(m.gen, w)
+			return m, prepare(m.ctx, m.gen, w)
 		}
 		return m.retrain()
 	case trainMsg:
@@ -242,7 +242,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.phase = phasePreparing
 		w := *m.w
 		w.e = msg.ev.Result.Ensemble
-		return m, prepare(m.gen, w)
+		return m, prepare(m.ctx, m.gen, w)
 	case preparedMsg:
 		if msg.gen != m.gen {
 			return m, nil
@@ -517,7 +517,7 @@ func (m Model) apply() (Model, tea.Cmd) {
 		m.phase = phasePreparing
 		w := *m.w
 		w.tg = m.par.tg
-		return m, prepare(m.gen, w)
+		return m, prepare(m.ctx, m.gen, w)
 	}
 	return m.restart(true)
 }

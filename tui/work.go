@@ -214,8 +214,9 @@ func waitTrain(gen int, ch <-chan job.Event[boost.Snapshot, *boost.Result]) tea.
 }
 
 // prepare builds the cascade problem for w.tg, and the baselines unless
-// w has them already, off the UI goroutine.
-func prepare(gen int, w workData) tea.Cmd {
+// w has them already, off the UI goroutine; the baselines stop when ctx
+// ends (a new load, or quitting).
+func prepare(ctx context.Context, gen int, w workData) tea.Cmd {
 	return func() tea.Msg {
 		var err error
 		w.treeCost = make([]float64, len(w.e.Trees))
@@ -230,8 +231,15 @@ func prepare(gen int, w workData) tea.Cmd {
 		if d, split := w.report(); d != nil && w.points == nil {
 			w.full = metric.EnsembleCost(w.e.Features(-1), w.costs.Cost, len(w.e.Trees), treeCost)
 			ks := baseline.PrefixSteps(len(w.e.Trees), 12)
-			w.points = append(w.points, baseline.Prefix(w.e, d, split, w.costs.Cost, treeCost, ks, reportSpecs, metric.Options{})...)
-			w.points = append(w.points, baseline.EarlyExit(w.e, d, split, w.costs.Cost, treeCost, baseline.DefaultExitEvery, baseline.DefaultExitMargins, reportSpecs, metric.Options{})...)
+			prefix, err := baseline.Prefix(ctx, w.e, d, split, w.costs.Cost, treeCost, ks, reportSpecs, metric.Options{})
+			if err != nil {
+				return preparedMsg{gen: gen, err: err}
+			}
+			exits, err := baseline.EarlyExit(ctx, w.e, d, split, w.costs.Cost, treeCost, baseline.DefaultExitEvery, baseline.DefaultExitMargins, reportSpecs, metric.Options{})
+			if err != nil {
+				return preparedMsg{gen: gen, err: err}
+			}
+			w.points = append(append(w.points, prefix...), exits...)
 		}
 		return preparedMsg{gen: gen, w: &w}
 	}

@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -62,9 +63,10 @@ const exitRank = 5
 // metric.EnsembleCost(e.Features(-1), featCost, T, treeCost), up to rounding
 // in the average.
 //
-// EarlyExit panics if every < 1, if a scale is negative or NaN, or on the
-// conditions under which Prefix panics.
-func EarlyExit(e *tree.Ensemble, d *data.Dataset, split string, featCost []float64, treeCost float64, every int, scales []float64, specs []metric.Spec, opt metric.Options) []Point {
+// EarlyExit stops, with ctx's error and no points, at the first exit after
+// ctx is done. It panics if every < 1, if a scale is negative or NaN, or on
+// the conditions under which Prefix panics.
+func EarlyExit(ctx context.Context, e *tree.Ensemble, d *data.Dataset, split string, featCost []float64, treeCost float64, every int, scales []float64, specs []metric.Spec, opt metric.Options) ([]Point, error) {
 	checkArgs("EarlyExit", e, d, featCost, treeCost)
 	if every < 1 {
 		panic(fmt.Sprintf("baseline: EarlyExit: an exit every %d trees", every))
@@ -83,7 +85,10 @@ func EarlyExit(e *tree.Ensemble, d *data.Dataset, split string, featCost []float
 		k := min(i*every, T)
 		levelCost[i] = metric.EnsembleCost(e.Features(k), featCost, k, treeCost)
 	}
-	states := runExits(e, d, every, scales)
+	states, err := runExits(ctx, e, d, every, scales)
+	if err != nil {
+		return nil, err
+	}
 
 	n := d.NumDocs()
 	points := make([]Point, len(scales))
@@ -103,14 +108,15 @@ func EarlyExit(e *tree.Ensemble, d *data.Dataset, split string, featCost []float
 			Metrics: evaluate(specs, rank, d, opt),
 		}
 	}
-	return points
+	return points, nil
 }
 
 // runExits scores the documents of d with e, exiting every `every` trees
 // as EarlyExit describes, and returns one finished state per scale: every
 // document's level is set (M for those still in at the end) and its score
-// is the one it left with, or its final score.
-func runExits(e *tree.Ensemble, d *data.Dataset, every int, scales []float64) []*exitState {
+// is the one it left with, or its final score. It stops, with ctx's error,
+// at the first exit after ctx is done.
+func runExits(ctx context.Context, e *tree.Ensemble, d *data.Dataset, every int, scales []float64) ([]*exitState, error) {
 	T := len(e.Trees)
 	M := max((T+every-1)/every, 1)
 	n := d.NumDocs()
@@ -120,6 +126,9 @@ func runExits(e *tree.Ensemble, d *data.Dataset, every int, scales []float64) []
 	}
 	sc := newScorer(e, d)
 	for i := 1; i < M; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		sc.advance(i * every)
 		frac := float64(M-i) / float64(M-1)
 		var wg sync.WaitGroup
@@ -131,6 +140,9 @@ func runExits(e *tree.Ensemble, d *data.Dataset, every int, scales []float64) []
 		}
 		wg.Wait()
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	sc.advance(T)
 	for _, st := range states {
 		for i, l := range st.level {
@@ -139,7 +151,7 @@ func runExits(e *tree.Ensemble, d *data.Dataset, every int, scales []float64) []
 			}
 		}
 	}
-	return states
+	return states, nil
 }
 
 // exitState is the progress of one scale through the exits.

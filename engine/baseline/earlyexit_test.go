@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"reflect"
 	"slices"
@@ -89,8 +90,11 @@ func TestEarlyExitHandWorked(t *testing.T) {
 	for i, c := range cases {
 		scales[i] = c.s
 	}
-	states := runExits(e, d, 1, scales)
-	points := EarlyExit(e, d, "valid", []float64{1, 10}, 1, 1, scales, mustSpecs(t, "ndcg@10"), metric.Options{})
+	states, err := runExits(context.Background(), e, d, 1, scales)
+	if err != nil {
+		t.Fatal(err)
+	}
+	points := noErr(t)(EarlyExit(context.Background(), e, d, "valid", []float64{1, 10}, 1, 1, scales, mustSpecs(t, "ndcg@10"), metric.Options{}))
 	for i, c := range cases {
 		st := states[i]
 		if !reflect.DeepEqual(st.level, c.level) {
@@ -160,8 +164,8 @@ func TestExitStep(t *testing.T) {
 // A query of fewer than five documents never loses one, even at s = 0.
 func TestEarlyExitSmallQuery(t *testing.T) {
 	e, d := threeStumps(t)
-	got := EarlyExit(e, d, "test", []float64{1, 10}, 1, 1, []float64{0}, mustSpecs(t, "ndcg@10"), metric.Options{})
-	full := Prefix(e, d, "test", []float64{1, 10}, 1, []int{3}, mustSpecs(t, "ndcg@10"), metric.Options{})
+	got := noErr(t)(EarlyExit(context.Background(), e, d, "test", []float64{1, 10}, 1, 1, []float64{0}, mustSpecs(t, "ndcg@10"), metric.Options{}))
+	full := noErr(t)(Prefix(context.Background(), e, d, "test", []float64{1, 10}, 1, []int{3}, mustSpecs(t, "ndcg@10"), metric.Options{}))
 	checkCost(t, "s=0", got[0].Cost, full[0].Cost)
 	if got[0].Metrics["ndcg@10"] != full[0].Metrics["ndcg@10"] {
 		t.Errorf("ndcg@10 %v, want the full ensemble's %v", got[0].Metrics["ndcg@10"], full[0].Metrics["ndcg@10"])

@@ -46,6 +46,17 @@ func handData(t *testing.T, cols [][]float32, labels []float32, sizes ...int) *d
 	return d
 }
 
+// noErr(t)(Prefix(…)) is the points of a baseline run that must not fail.
+func noErr(t testing.TB) func([]Point, error) []Point {
+	return func(points []Point, err error) []Point {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return points
+	}
+}
+
 func mustSpecs(t testing.TB, s string) []metric.Spec {
 	t.Helper()
 	specs, err := metric.ParseList(s)

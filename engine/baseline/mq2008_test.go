@@ -74,7 +74,7 @@ func TestMQ2008(t *testing.T) {
 
 	t.Run("prefix", func(t *testing.T) {
 		ks := PrefixSteps(T, 12)
-		points := Prefix(e, test, "test", costs, 1, ks, specs, opt)
+		points := noErr(t)(Prefix(context.Background(), e, test, "test", costs, 1, ks, specs, opt))
 		last := points[len(points)-1]
 		if last.Lambda != float64(T) || last.Cost != fullCost {
 			t.Errorf("k=T: λ=%v cost %+v, want %d and %+v", last.Lambda, last.Cost, T, fullCost)
@@ -99,7 +99,7 @@ func TestMQ2008(t *testing.T) {
 	t.Run("early exit", func(t *testing.T) {
 		// Descending, so that cost must not rise from one to the next.
 		scales := []float64{math.Inf(1), 2, 1, 0.5, 0.3, 0.2, 0.1, 0.05, 0.02, 0}
-		points := EarlyExit(e, test, "test", costs, 1, 5, scales, specs, opt)
+		points := noErr(t)(EarlyExit(context.Background(), e, test, "test", costs, 1, 5, scales, specs, opt))
 		inf := points[0]
 		checkCost(t, "s=+Inf", inf.Cost, fullCost)
 		for name, want := range fullMetrics {

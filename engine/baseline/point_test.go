@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -118,9 +119,9 @@ func TestReadCSVErrors(t *testing.T) {
 func TestPlot(t *testing.T) {
 	e, d := threeStumps(t)
 	specs := mustSpecs(t, "p@5,ndcg@10,err@3")
-	points := Prefix(e, d, "test", []float64{1, 10}, 1, []int{1, 2, 3}, specs, metric.Options{})
-	points = append(points, EarlyExit(e, d, "test", []float64{1, 10}, 1, 1, []float64{0, 1, math.Inf(1)}, specs, metric.Options{})...)
-	points = append(points, Prefix(e, d, "valid", []float64{1, 10}, 1, []int{1, 3}, specs, metric.Options{})...)
+	points := noErr(t)(Prefix(context.Background(), e, d, "test", []float64{1, 10}, 1, []int{1, 2, 3}, specs, metric.Options{}))
+	points = append(points, noErr(t)(EarlyExit(context.Background(), e, d, "test", []float64{1, 10}, 1, 1, []float64{0, 1, math.Inf(1)}, specs, metric.Options{}))...)
+	points = append(points, noErr(t)(Prefix(context.Background(), e, d, "valid", []float64{1, 10}, 1, []int{1, 3}, specs, metric.Options{}))...)
 	dir := t.TempDir()
 	cases := []struct {
 		file  string

@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -24,10 +25,11 @@ import (
 // Lambda = k. k = 0 is the base score alone: every document ties, and the
 // ranking is the input order.
 //
-// Prefix panics if a k is outside 0..len(e.Trees), if d has fewer feature
+// Prefix stops, with ctx's error and no points, at the first k after ctx is
+// done. It panics if a k is outside 0..len(e.Trees), if d has fewer feature
 // columns or featCost fewer entries than e.NumFeatures, or if treeCost is
 // negative, infinite or NaN.
-func Prefix(e *tree.Ensemble, d *data.Dataset, split string, featCost []float64, treeCost float64, ks []int, specs []metric.Spec, opt metric.Options) []Point {
+func Prefix(ctx context.Context, e *tree.Ensemble, d *data.Dataset, split string, featCost []float64, treeCost float64, ks []int, specs []metric.Spec, opt metric.Options) ([]Point, error) {
 	checkArgs("Prefix", e, d, featCost, treeCost)
 	ks = slices.Clone(ks)
 	slices.Sort(ks)
@@ -38,6 +40,9 @@ func Prefix(e *tree.Ensemble, d *data.Dataset, split string, featCost []float64,
 	s := newScorer(e, d)
 	points := make([]Point, 0, len(ks))
 	for _, k := range ks {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		s.advance(k)
 		points = append(points, Point{
 			Method:  MethodPrefix,
@@ -47,7 +52,7 @@ func Prefix(e *tree.Ensemble, d *data.Dataset, split string, featCost []float64,
 			Metrics: evaluate(specs, s.scores, d, opt),
 		})
 	}
-	return points
+	return points, nil
 }
 
 // PrefixSteps returns n tree counts from 1 to T for Prefix, ascending and

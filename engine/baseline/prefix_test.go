@@ -1,6 +1,8 @@
 package baseline
 
 import (
+	"context"
+	"errors"
 	"math"
 	"reflect"
 	"testing"
@@ -49,7 +51,7 @@ func TestPrefixHandWorked(t *testing.T) {
 		{3, "d0 d2 d1 d3", metric.Cost{Total: 14, Features: 11, Trees: 3}, (3 + 1/math.Log2(4)) / idcg},
 	}
 	// Out of order and repeated on purpose: one point per distinct k, sorted.
-	points := Prefix(e, d, "test", []float64{1, 10}, 1, []int{3, 1, 0, 3, 2}, mustSpecs(t, "ndcg@10,p@5"), metric.Options{})
+	points := noErr(t)(Prefix(context.Background(), e, d, "test", []float64{1, 10}, 1, []int{3, 1, 0, 3, 2}, mustSpecs(t, "ndcg@10,p@5"), metric.Options{}))
 	if len(points) != len(cases) {
 		t.Fatalf("%d points, want %d", len(points), len(cases))
 	}
@@ -119,17 +121,18 @@ func TestPrefixSteps(t *testing.T) {
 
 func TestPrefixPanics(t *testing.T) {
 	e, d := threeStumps(t)
+	ctx := context.Background()
 	cases := map[string]func(){
-		"k > T":          func() { Prefix(e, d, "", []float64{1, 10}, 1, []int{4}, nil, metric.Options{}) },
-		"k < 0":          func() { Prefix(e, d, "", []float64{1, 10}, 1, []int{-1}, nil, metric.Options{}) },
-		"few costs":      func() { Prefix(e, d, "", []float64{1}, 1, []int{1}, nil, metric.Options{}) },
-		"NaN tree cost":  func() { Prefix(e, d, "", []float64{1, 10}, math.NaN(), []int{1}, nil, metric.Options{}) },
+		"k > T":          func() { Prefix(ctx, e, d, "", []float64{1, 10}, 1, []int{4}, nil, metric.Options{}) },
+		"k < 0":          func() { Prefix(ctx, e, d, "", []float64{1, 10}, 1, []int{-1}, nil, metric.Options{}) },
+		"few costs":      func() { Prefix(ctx, e, d, "", []float64{1}, 1, []int{1}, nil, metric.Options{}) },
+		"NaN tree cost":  func() { Prefix(ctx, e, d, "", []float64{1, 10}, math.NaN(), []int{1}, nil, metric.Options{}) },
 		"no trees":       func() { PrefixSteps(0, 3) },
-		"every 0":        func() { EarlyExit(e, d, "", []float64{1, 10}, 1, 0, []float64{1}, nil, metric.Options{}) },
-		"negative scale": func() { EarlyExit(e, d, "", []float64{1, 10}, 1, 1, []float64{-1}, nil, metric.Options{}) },
-		"NaN scale":      func() { EarlyExit(e, d, "", []float64{1, 10}, 1, 1, []float64{math.NaN()}, nil, metric.Options{}) },
+		"every 0":        func() { EarlyExit(ctx, e, d, "", []float64{1, 10}, 1, 0, []float64{1}, nil, metric.Options{}) },
+		"negative scale": func() { EarlyExit(ctx, e, d, "", []float64{1, 10}, 1, 1, []float64{-1}, nil, metric.Options{}) },
+		"NaN scale":      func() { EarlyExit(ctx, e, d, "", []float64{1, 10}, 1, 1, []float64{math.NaN()}, nil, metric.Options{}) },
 		"too few columns": func() {
-			Prefix(e, handData(t, [][]float32{{0}}, []float32{0}, 1), "", []float64{1, 10}, 1, nil, nil, metric.Options{})
+			Prefix(ctx, e, handData(t, [][]float32{{0}}, []float32{0}, 1), "", []float64{1, 10}, 1, nil, nil, metric.Options{})
 		},
 	}
 	for name, f := range cases {
@@ -141,5 +144,22 @@ func TestPrefixPanics(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// A baseline whose context is done returns its error and no points, as
+// sweep needs to stop on an interrupt (it scored on and exited 0).
+func TestBaselinesCancelled(t *testing.T) {
+	e, d := threeStumps(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	specs := mustSpecs(t, "ndcg@10")
+	if points, err := Prefix(ctx, e, d, "test", []float64{1, 10}, 1, []int{1, 3}, specs, metric.Options{}); !errors.Is(err, context.Canceled) || len(points) > 0 {
+		t.Errorf("Prefix: %d points, error %v; want none and %v", len(points), err, context.Canceled)
+	}
+	for _, every := range []int{1, 3} { // exits before the end; only the end
+		if points, err := EarlyExit(ctx, e, d, "test", []float64{1, 10}, 1, every, []float64{0, math.Inf(1)}, specs, metric.Options{}); !errors.Is(err, context.Canceled) || len(points) > 0 {
+			t.Errorf("EarlyExit every %d: %d points, error %v; want none and %v", every, len(points), err, context.Canceled)
+		}
 	}
 }
