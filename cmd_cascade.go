@@ -652,8 +652,8 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return writeJSON(stdout, r)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d stages, λ = %g × λ_max (λ_max = %.4g); initialisation %.2fs, cyclic optimisation %.2fs, all %.1fs\n",
-		*out, len(best.Stages), cf.par.Lambda, s.sc.LambdaMax, res.InitTime.Seconds(), res.CyclicTime.Seconds(), time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "wrote %s: %s, λ = %g × λ_max (λ_max = %.4g); initialisation %.2fs, cyclic optimisation %.2fs, all %.1fs\n",
+		*out, count(len(best.Stages), "stage"), cf.par.Lambda, s.sc.LambdaMax, res.InitTime.Seconds(), res.CyclicTime.Seconds(), time.Since(start).Seconds())
 	fmt.Fprintf(stdout, "%-6s %6s %10s %15s %8s %8s\n", "stage", "trees", "θ", "train soft/hard", "valid", "test")
 	for k, st := range best.Stages {
 		th := "-"
@@ -894,13 +894,13 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return writeJSON(stdout, r)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d points (%d λ values; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", *out, len(points), len(lambdas))
+	fmt.Fprintf(stdout, "wrote %s: %s (%s; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", *out, count(len(points), "point"), count(len(lambdas), "λ value"))
 	for _, sp := range splits {
 		front, ok := fronts[sp.name]
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(stdout, "Pareto front, %s (%s against cost per document, all methods): %d points\n", sp.name, frontMetric, len(front))
+		fmt.Fprintf(stdout, "Pareto front, %s (%s against cost per document, all methods): %s\n", sp.name, frontMetric, count(len(front), "point"))
 		for _, p := range front {
 			fmt.Fprintf(stdout, "  %-12s %-12s cost/doc %8.1f  %s %.4f\n", p.Method, knob(p), p.Cost.Total, frontMetric, p.Metrics[frontMetric])
 		}

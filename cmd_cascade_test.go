@@ -1619,3 +1619,23 @@ func TestCascadeIdleStagesWarning(t *testing.T) {
 		t.Errorf("--json: standard output is not the report alone: %q", stdout)
 	}
 }
+
+// The text reports count in words: "1 stage", "1 λ value", "1 point", as
+// inspect counts features; they said "1 stages", "1 λ values" and
+// "1 points".
+func TestCascadeSweepCountWords(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 10)
+	one := filepath.Join(dir, "one.txt") // a query of one document: every point ties, the cheapest is the front
+	os.WriteFile(one, []byte("1 qid:1 1:0.5 2:0.5 3:0.5\n"), 0o644)
+	common := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--test", one,
+		"--costs", "builtin:mq2008/costs", "--cycles", "0", "--rhos", "0.001"}
+	code, out, errOut := runCLI(t, append([]string{"cascade", "--stages", "1", "--lambda", "0.1", "--out", filepath.Join(dir, "c.json")}, common...)...)
+	if code != 0 || !strings.Contains(out, ": 1 stage, λ = 0.1 ") {
+		t.Errorf("cascade --stages 1: exit %d, %q, %s; want \"1 stage\"", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, append([]string{"sweep", "--stages", "2", "--lambdas", "0.1:0.1:1", "--out", filepath.Join(dir, "s.csv")}, common...)...)
+	if code != 0 || !strings.Contains(out, " points (1 λ value; methods ") || !strings.Contains(out, "Pareto front, test (ndcg@10 against cost per document, all methods): 1 point\n") {
+		t.Errorf("sweep of one λ: exit %d, %q, %s; want \"1 λ value\" and a front of \"1 point\"", code, out, errOut)
+	}
+}
