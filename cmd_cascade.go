@@ -733,6 +733,9 @@ func parseLambdas(s string) ([]float64, error) {
 		// One value cannot span FROM to TO; it was FROM, TO dropped.
 		return nil, bad("N", "at least 2 when TO differs from FROM (FROM:FROM:1 is one λ)", f[2])
 	}
+	if n > 1 && to == from {
+		return nil, bad("N", fmt.Sprintf("1 when TO is FROM (%d would sweep the same λ %d times)", n, n), f[2])
+	}
 	out := make([]float64, n)
 	for i := range out {
 		if n == 1 {
@@ -742,6 +745,11 @@ func parseLambdas(s string) ([]float64, error) {
 		// min: Pow can round the last value just past TO (11:100:2 gave
 		// 100.00000000000001, beyond MaxLambda).
 		out[i] = min(from*math.Pow(to/from, float64(i)/float64(n-1)), to)
+		if i > 0 && out[i] <= out[i-1] {
+			// FROM and TO a few float64 steps apart: a λ would be swept
+			// twice, its rows repeated in the curve.
+			return nil, bad("N", fmt.Sprintf("smaller: from %s to %s, %d values give some λ twice", f[0], f[1], n), f[2])
+		}
 	}
 	return out, nil
 }

@@ -165,6 +165,8 @@ func TestCascadeErrors(t *testing.T) {
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rule", "best"}, `--rule: must be global or top-m, got "best"`},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "1:0.1:3"}, `--lambdas: TO must be in [1, 100]`},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "0.01:0.5:1"}, `--lambdas: N must be at least 2 when TO differs from FROM (FROM:FROM:1 is one λ), got "1"`},
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "0.01:0.01:3"}, `--lambdas: N must be 1 when TO is FROM (3 would sweep the same λ 3 times), got "3"`},
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "1:1.0000000000000002:3"}, `--lambdas: N must be smaller: from 1 to 1.0000000000000002, 3 values give some λ twice, got "3"`},
 		// Out of range as --lambda and --rho1 are, refused before loading anything.
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--lambdas", "0.1:150:3"}, `--lambdas: TO must be in [0.1, 100]`},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rhos", "0.01,500"}, `--rhos: each value must be in [0, 100] (fractions of ρ_max), got "500"`},
