@@ -155,7 +155,7 @@ func (m Model) trainLines(w int) []string {
 		// A model file's trees have the depth they were grown to.
 		head = fmt.Sprintf("base ensemble: %d trees of up to %d leaves, depth %d", trees, leaves, m.w.depth)
 	}
-	head = firstFit(w, []string{head + " (shallow trees make better cascades)", head})
+	head = views.FirstFitting(w, head+" (shallow trees make better cascades)", head)
 	if m.phase == phasePreparing {
 		return []string{head, "building the cascade problem and the baselines …"}
 	}
@@ -239,18 +239,7 @@ func tabBar(sel, w int, st views.Styles) string {
 		}
 		bars[j] = strings.Join(tabs, " ")
 	}
-	return firstFit(w, bars)
-}
-
-// firstFit is the first of forms (longest first) that fits in w cells, or
-// the last when none does.
-func firstFit(w int, forms []string) string {
-	for _, f := range forms {
-		if lipgloss.Width(f) <= w {
-			return f
-		}
-	}
-	return forms[len(forms)-1]
+	return views.FirstFitting(w, bars...)
 }
 
 // renderPane draws pane i in w × h cells.
@@ -304,7 +293,7 @@ func (m Model) paramItem(i int) string {
 // forms that fits (the heading's keys go whole too).
 func (m Model) panelLines(w int) []string {
 	title := m.styles.Title.Render("parameters")
-	lines := []string{firstFit(w, []string{title + m.styles.Dim.Render("  (p hides · ↑↓ select · ←→ step · enter type)"), title})}
+	lines := []string{views.FirstFitting(w, title+m.styles.Dim.Render("  (p hides · ↑↓ select · ←→ step · enter type)"), title)}
 	for i := lineParams; i < numParams; i++ {
 		it := m.paramItem(i)
 		head := "  " + it + strings.Repeat(" ", max(20-lipgloss.Width(it), 1))
@@ -313,7 +302,7 @@ func (m Model) panelLines(w int) []string {
 		for j, f := range what {
 			forms[j] = head + m.styles.Dim.Render(f)
 		}
-		lines = append(lines, firstFit(w, forms))
+		lines = append(lines, views.FirstFitting(w, forms...))
 	}
 	return lines
 }
@@ -426,7 +415,7 @@ func wholeItems(items []string, sel, w int) string {
 
 // statusLine is the notes and the last message, then the run's status.
 func (m Model) statusLine(w int) string {
-	msg := firstFit(w, m.statusForms(w))
+	msg := views.FirstFitting(w, m.statusForms(w)...)
 	if m.phase != phaseReady {
 		return msg
 	}
@@ -686,12 +675,12 @@ func scrollHelp(help string, top, h, w int) string {
 	if rows > 1 {
 		shown += fmt.Sprintf("-%d", top+rows)
 	}
-	more := firstFit(w, []string{
+	more := views.FirstFitting(w,
 		fmt.Sprintf("  %s of %d · ↑↓ scroll", data.LineRange(top+1, top+rows), len(lines)),
 		fmt.Sprintf("  %s of %d · ↑↓ scroll", shown, len(lines)),
 		fmt.Sprintf("%s/%d ↑↓", shown, len(lines)),
 		"↑↓",
-	})
+	)
 	return strings.Join(append(lines[top:top+rows:top+rows], more), "\n")
 }
 

@@ -467,7 +467,7 @@ func (m Model) loadView(w, h int) string {
 	if ls.typing {
 		hints = typingHints
 	}
-	lines := []string{st.Title.Render("load") + st.Dim.Render(firstFit(w-lipgloss.Width("load"), hints))}
+	lines := []string{st.Title.Render("load") + st.Dim.Render(views.FirstFitting(w-lipgloss.Width("load"), hints...))}
 	// A field's value is "  name   " (9 cells) on: a path too long for the
 	// rest of the line shows its end, where the typing cursor and the
 	// file name are (what is typed to the cell, a file picked from a "/").

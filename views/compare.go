@@ -55,7 +55,7 @@ func RenderCompare(kept []KeptCascade, baselines []baseline.Point, width, height
 	if len(kept) > 0 && kept[0].split() == "valid" {
 		on, short = " on validation (no test data)", ", valid"
 	}
-	title := st.Title.Render(pickTitle(width, fmt.Sprintf("compare kept cascades (%d of at most 4)%s", len(kept), on), fmt.Sprintf("compare (%d kept%s)", len(kept), short)))
+	title := st.Title.Render(FirstFitting(width, fmt.Sprintf("compare kept cascades (%d of at most 4)%s", len(kept), on), fmt.Sprintf("compare (%d kept%s)", len(kept), short)))
 	pts := make([]baseline.Point, 0, len(baselines)+len(kept))
 	pts = append(pts, baselines...)
 	for _, k := range kept {

@@ -52,7 +52,7 @@ type pointSeries struct {
 func RenderCurve(points []baseline.Point, current *baseline.Point, metric string, width, height int, st Styles) string {
 	// Named as the rest of the interface names metrics: NDCG@10, not the key ndcg@10.
 	name := strings.ToUpper(metric)
-	title := st.Title.Render(pickTitle(width, name+" versus cost per document (Figure 2)", name+" vs cost/doc (Fig. 2)"))
+	title := st.Title.Render(FirstFitting(width, name+" versus cost per document (Figure 2)", name+" vs cost/doc (Fig. 2)"))
 	series := curveSeriesOf(points, metric)
 	var cur *baseline.Point
 	if current != nil && plottable(*current, metric) {

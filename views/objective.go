@@ -64,10 +64,10 @@ func RenderObjective(s cronus.Snapshot, width, height int, st Styles) string {
 
 func objectiveTitle(s cronus.Snapshot, width int) string {
 	if s.Cycle == 0 {
-		return pickTitle(width, fmt.Sprintf("objective (eq 8) · initialisation · step %d", s.Step),
+		return FirstFitting(width, fmt.Sprintf("objective (eq 8) · initialisation · step %d", s.Step),
 			fmt.Sprintf("eq 8 · init · step %d", s.Step))
 	}
-	return pickTitle(width,
+	return FirstFitting(width,
 		fmt.Sprintf("objective (eq 8) · cycle %d · stage %d/%d · step %d", s.Cycle, s.Stage+1, len(s.Stages), s.Step),
 		fmt.Sprintf("eq 8 · c%d s%d/%d · step %d", s.Cycle, s.Stage+1, len(s.Stages), s.Step))
 }

@@ -21,7 +21,7 @@ import (
 // header, train on the left.
 func RenderReach(s cronus.Snapshot, width, height int, st Styles) string {
 	_, split, reach := heldOut(s)
-	title := st.Title.Render(pickTitle(width, "fraction of inputs reaching each stage (Figure 3)", "reach per stage (Fig. 3)"))
+	title := st.Title.Render(FirstFitting(width, "fraction of inputs reaching each stage (Figure 3)", "reach per stage (Fig. 3)"))
 	K := len(s.Stages)
 	if K == 0 {
 		return fitBlock([]string{title, "", st.Dim.Render("no stages yet")}, width, height, st)
@@ -48,14 +48,6 @@ func RenderReach(s cronus.Snapshot, width, height int, st Styles) string {
 	return fitBlock(lines, width, height, st)
 }
 
-// pickTitle is long when it fits in width cells, and short otherwise.
-func pickTitle(width int, long, short string) string {
-	if lipgloss.Width(long) <= width {
-		return long
-	}
-	return short
-}
-
 // hiddenForms are title's forms that say n of its columns are hidden,
 // longest first ("… · 2 columns hidden", "… · 2 hidden"); none when n is 0.
 func hiddenForms(title string, n int, one, many string) []string {
@@ -69,9 +61,9 @@ func hiddenForms(title string, n int, one, many string) []string {
 	return []string{fmt.Sprintf("%s · %d %s hidden", title, n, unit), fmt.Sprintf("%s · %d hidden", title, n)}
 }
 
-// firstFitting is the first of forms that fits in width cells, or the
-// last when none does.
-func firstFitting(width int, forms ...string) string {
+// FirstFitting is the first of forms that fits in width cells, or the
+// last when none does: a title's long form, or its short one.
+func FirstFitting(width int, forms ...string) string {
 	for _, f := range forms {
 		if lipgloss.Width(f) <= width {
 			return f
@@ -101,7 +93,7 @@ func RenderFeatureGrid(s cronus.Snapshot, groupSizes []int, width, height int, s
 	long, short := "features first extracted per stage, by cost group (Figure 4)", "new features by cost group (Fig. 4)"
 	G := len(s.CostGroups)
 	if len(s.Stages) == 0 || G == 0 {
-		return fitBlock([]string{st.Title.Render(pickTitle(width, long, short)), "", st.Dim.Render("no stages yet")}, width, height, st)
+		return fitBlock([]string{st.Title.Render(FirstFitting(width, long, short)), "", st.Dim.Render("no stages yet")}, width, height, st)
 	}
 	size := func(g int) int {
 		if g < len(groupSizes) {
@@ -163,7 +155,7 @@ func RenderFeatureGrid(s cronus.Snapshot, groupSizes []int, width, height int, s
 	}
 	cw = max(cw, (width-stageW)/len(groups)-gap)
 	hidden := G - len(groups)
-	title := st.Title.Render(firstFitting(width, slices.Concat(hiddenForms(long, hidden, "group", "groups"),
+	title := st.Title.Render(FirstFitting(width, slices.Concat(hiddenForms(long, hidden, "group", "groups"),
 		hiddenForms(short, hidden, "group", "groups"), []string{long, short})...))
 	heads := make([]string, len(groups))
 	for i, g := range groups {
@@ -315,7 +307,7 @@ func RenderStageTable(s cronus.Snapshot, width, height int, st Styles) string {
 			hidden++
 		}
 	}
-	title := st.Title.Render(firstFitting(width, append(hiddenForms(plain, hidden, "column", "columns"), plain)...))
+	title := st.Title.Render(FirstFitting(width, append(hiddenForms(plain, hidden, "column", "columns"), plain)...))
 	lines := []string{title}
 	for i, r := range rows {
 		var cells []string
