@@ -39,9 +39,6 @@ const (
 	loadKeyLine   = "q quit · esc back"
 	typingKeyLine = "ctrl+c quit · esc cancel"
 	helpKeyLine   = "q quit · ↑↓ scroll · esc close"
-	// The compare view: c (or esc) hides it and s saves the kept
-	// cascades; the panes, which tab switches, are not shown.
-	compareKeyLine = "q quit · ? help · c/esc close · s save kept · k keep · ↑↓←→ params · p panel · space pause · n step · w sweep · e export · o open · r restart · enter type"
 	// After data or the base ensemble failed nothing runs: the way on is
 	// another load (the full line, cut at 120 columns, lost "o open").
 	failedKeyLine = "q quit · o open · ? help"
@@ -67,6 +64,12 @@ func (m Model) footerKeys() string {
 	}
 	return helpLine
 }
+
+// compareKeyLine is helpLine in the compare view: c (or esc) hides it and
+// s saves the kept cascades, said up front; the panes, which tab
+// switches, are not shown.
+var compareKeyLine = strings.NewReplacer("? help", "? help · c/esc close · s save kept",
+	" · s save", "", " · c compare", "", " · tab pane", "").Replace(helpLine)
 
 // noValidKeyLine is helpLine without s, k and c, which are refused for
 // good without validation data: no cascade is chosen there.
