@@ -37,7 +37,7 @@ func newScorer(e *tree.Ensemble, d *data.Dataset) *scorer {
 }
 
 // advance adds trees s.done..k-1 to the running scores; each tree is
-// evaluated once per document. Blocks of documents are spread over all
+// evaluated once per document, reading the features of those trees only. Blocks of documents are spread over all
 // cores; every document's sum is computed the same way whatever their
 // number.
 func (s *scorer) advance(k int) {
@@ -47,6 +47,10 @@ func (s *scorer) advance(k int) {
 	trees := s.e.Trees[s.done:k]
 	s.done = k
 	n, d := len(s.scores), s.e.NumFeatures
+	// Only the features these trees split on are gathered: the trees read
+	// no other entry of a row, and a few shallow trees split on a few of
+	// the features.
+	used := (&tree.Ensemble{Trees: trees}).Features(-1)
 	blocks := (n + scoreBlock - 1) / scoreBlock
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -62,7 +66,7 @@ func (s *scorer) advance(k int) {
 				}
 				lo := b * scoreBlock
 				hi := min(lo+scoreBlock, n)
-				for f := range d {
+				for _, f := range used {
 					for j, v := range s.cols[f][lo:hi] {
 						rows[j*d+f] = v
 					}
