@@ -597,21 +597,20 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	f := cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)
 	f.SetStageSigma(best.Sigma)
-	if err := cronus.WriteFile(*out, f); err != nil {
-		return err
-	}
-	if trace != nil {
-		if err := data.WriteAtomic(*traceF, func(w *bufio.Writer) error {
-			_, err := w.Write(trace.b.Bytes())
-			return err
-		}); err != nil {
-			return err
-		}
-	}
+	// Everything is scored before anything is written, and the files are
+	// written together, all or none: an interrupt while scoring leaves the
+	// old files.
 	valid, test := s.evaluator()(&best.Cascade)
 	fullV, fullT := s.fullEnsemble(s.valid), s.fullEnsemble(s.test)
+	// The cascade the run ended with (the best may be an earlier step's):
+	// what the workbench's status line and stage table show once a run is
+	// done.
+	var finalV, finalT cronus.Eval
+	if *jsonOut {
+		finalV, finalT = s.evaluator()(&res.Final.Cascade)
+	}
+	var points []baseline.Point
 	if *curve != "" {
-		var points []baseline.Point
 		if cf.warm == "" { // a warm start has no initialisation
 			v, t := s.evaluator()(&res.Init.Cascade)
 			points = s.points(points, "cronus-init", cf.par.Lambda, v, t)
@@ -619,9 +618,26 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		points = s.points(points, "cronus", cf.par.Lambda, valid, test)
 		// The full ensemble, as sweep's last prefix row (k = every tree).
 		points = s.points(points, baseline.MethodPrefix, float64(len(s.e.Trees)), fullV, fullT)
-		if err := baseline.WriteCSV(*curve, points); err != nil {
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	cascadeOut, err := cronus.FileOutput(*out, f)
+	if err != nil {
+		return err
+	}
+	outs := []data.Output{cascadeOut}
+	if trace != nil {
+		outs = append(outs, data.Output{Path: *traceF, Write: func(w *bufio.Writer) error {
+			_, err := w.Write(trace.b.Bytes())
 			return err
-		}
+		}})
+	}
+	if *curve != "" {
+		outs = append(outs, baseline.CSVOutput(*curve, points))
+	}
+	if err := data.WriteAtomicAll(outs); err != nil {
+		return err
 	}
 	stages := make([]map[string]any, len(best.Stages))
 	for k, st := range best.Stages {
@@ -642,10 +658,6 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if s.test != nil {
 			r["test"], r["full_test"] = evalJSON(test), evalJSON(fullT)
 		}
-		// The cascade the run ended with (the best may be an earlier
-		// step's): what the workbench's status line and stage table show
-		// once a run is done.
-		finalV, finalT := s.evaluator()(&res.Final.Cascade)
 		r["final_valid"] = evalJSON(finalV)
 		if s.test != nil {
 			r["final_test"] = evalJSON(finalT)
@@ -873,13 +885,20 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		points = append(append(points, prefix...), exits...)
 	}
-	if err := baseline.WriteCSV(*out, points); err != nil {
-		return err
-	}
+	// The curve and the plot are written together, all or none.
+	outs := []data.Output{baseline.CSVOutput(*out, points)}
 	if *plot != "" {
-		if err := baseline.Plot(*plot, points, frontMetric, "NDCG@10 against cost per document"); err != nil {
+		o, err := baseline.PlotOutput(*plot, points, frontMetric, "NDCG@10 against cost per document")
+		if err != nil {
 			return err
 		}
+		outs = append(outs, o)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := data.WriteAtomicAll(outs); err != nil {
+		return err
 	}
 	fronts := map[string][]baseline.Point{}
 	for _, sp := range splits {

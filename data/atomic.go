@@ -21,26 +21,93 @@ import (
 // with a file. A path that names one of the process's descriptors
 // (/dev/stdout, /dev/fd/N, "-": see Descriptor) is written through it, as the
 // shell's redirection set it up (`>> log` appends).
-func WriteAtomic(path string, write func(w *bufio.Writer) error) (err error) {
-	if fd, ok := Descriptor(path); ok {
-		return writeDescriptor(fd, path, write)
-	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		if st.IsDir() {
-			return fmt.Errorf("%s is a directory", path)
+func WriteAtomic(path string, write func(w *bufio.Writer) error) error {
+	return WriteAtomicAll([]Output{{path, write}})
+}
+
+// Output is one file of WriteAtomicAll: its path and what writes it.
+type Output struct {
+	Path  string
+	Write func(w *bufio.Writer) error
+}
+
+// WriteAtomicAll writes several files as WriteAtomic writes one, and all
+// or none of them: every regular file is written to its temporary file
+// first, and only when all of them were written are they renamed onto
+// their paths; on any error every temporary file is removed and no path
+// changes. Paths that are descriptors or other files that are not regular
+// are written, in order, after the temporary files and before the renames
+// (they cannot be taken back: a failure there leaves the regular files as
+// they were). The renames are within each file's directory; should one
+// fail, the files renamed before it stay replaced.
+func WriteAtomicAll(outs []Output) (err error) {
+	var staged []*stagedFile
+	defer func() {
+		if err != nil {
+			for _, st := range staged {
+				st.abort()
+			}
 		}
-		return writeDirect(path, write)
+	}()
+	var direct []Output
+	for _, o := range outs {
+		if _, ok := Descriptor(o.Path); ok {
+			direct = append(direct, o)
+			continue
+		}
+		path := o.Path
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			path = real
+		}
+		if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+			if st.IsDir() {
+				return fmt.Errorf("%s is a directory", path)
+			}
+			direct = append(direct, Output{path, o.Write})
+			continue
+		}
+		st, err := stage(path, o.Write)
+		if err != nil {
+			return err
+		}
+		staged = append(staged, st)
 	}
+	for _, o := range direct {
+		if fd, ok := Descriptor(o.Path); ok {
+			err = writeDescriptor(fd, o.Path, o.Write)
+		} else {
+			err = writeDirect(o.Path, o.Write)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for i, st := range staged {
+		if err = os.Rename(st.tmp, st.path); err != nil {
+			staged = staged[i:] // the renamed ones are in place
+			return err
+		}
+	}
+	return nil
+}
+
+// stagedFile is a file written to its temporary name, waiting to be
+// renamed onto path.
+type stagedFile struct{ path, tmp string }
+
+func (st *stagedFile) abort() { os.Remove(st.tmp) }
+
+// stage writes a regular file's content through write into a temporary
+// file beside path, synced and closed; on an error the temporary file is
+// removed.
+func stage(path string, write func(w *bufio.Writer) error) (_ *stagedFile, err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // not the temporary file's name: the user never gave it
 		}
-		return fmt.Errorf("cannot write %s: %w", path, err)
+		return nil, fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	tmp := f.Name()
 	defer func() {
@@ -51,22 +118,22 @@ func WriteAtomic(path string, write func(w *bufio.Writer) error) (err error) {
 	}()
 	w := bufio.NewWriterSize(f, 1<<16)
 	if err = write(w); err != nil {
-		return err
+		return nil, err
 	}
 	if err = w.Flush(); err != nil {
-		return err
+		return nil, err
 	}
 	// CreateTemp makes the file private; results are ordinary files.
 	if err = f.Chmod(0o644); err != nil {
-		return err
+		return nil, err
 	}
 	if err = f.Sync(); err != nil {
-		return err
+		return nil, err
 	}
 	if err = f.Close(); err != nil {
-		return err
+		return nil, err
 	}
-	return os.Rename(tmp, path)
+	return &stagedFile{path: path, tmp: tmp}, nil
 }
 
 // writeDirect writes to a path that is not a regular file.

@@ -62,3 +62,40 @@ func TestWriteAtomic(t *testing.T) {
 		t.Error("wrote onto a directory")
 	}
 }
+
+// WriteAtomicAll writes all its files or none: when one fails, those
+// written before it are not renamed into place either, and no temporary
+// file stays.
+func TestWriteAtomicAll(t *testing.T) {
+	dir := t.TempDir()
+	a, b, c := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.svg"), filepath.Join(dir, "sub")
+	os.WriteFile(a, []byte("old a"), 0o644)
+	os.Mkdir(c, 0o755)
+	fail := func(w *bufio.Writer) error {
+		w.WriteString("half")
+		return errors.New("boom")
+	}
+	for name, outs := range map[string][]Output{
+		"second write fails":  {{a, writeString("new a")}, {b, fail}},
+		"first write fails":   {{b, fail}, {a, writeString("new a")}},
+		"a path is directory": {{a, writeString("new a")}, {b, writeString("new b")}, {c, writeString("new c")}},
+	} {
+		if err := WriteAtomicAll(outs); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+		if got, _ := os.ReadFile(a); string(got) != "old a" {
+			t.Errorf("%s: a.csv holds %q", name, got)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+			t.Errorf("%s: left %v, want a.csv and sub only", name, ents)
+		}
+	}
+	if err := WriteAtomicAll([]Output{{a, writeString("new a")}, {b, writeString("new b")}}); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{a: "new a", b: "new b"} {
+		if got, _ := os.ReadFile(path); string(got) != want {
+			t.Errorf("%s holds %q, want %q", path, got, want)
+		}
+	}
+}

@@ -28,7 +28,13 @@ const csvMetrics = 6
 // point has no value for left empty. Method and split are quoted as CSV
 // requires. The file is replaced atomically (data.WriteAtomic).
 func WriteCSV(path string, points []Point) error {
-	return data.WriteAtomic(path, func(w *bufio.Writer) error {
+	return data.WriteAtomic(path, CSVOutput(path, points).Write)
+}
+
+// CSVOutput is WriteCSV's file as a data.Output, to be written with other
+// files by data.WriteAtomicAll.
+func CSVOutput(path string, points []Point) data.Output {
+	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
 		cw := csv.NewWriter(w)
 		if err := cw.Write(csvHeader); err != nil {
 			return err
@@ -52,7 +58,7 @@ func WriteCSV(path string, points []Point) error {
 		}
 		cw.Flush()
 		return cw.Error()
-	})
+	}}
 }
 
 func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

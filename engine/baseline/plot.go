@@ -69,9 +69,20 @@ const legendGap = 2 * vg.Millimeter
 // a finite cost are left out; if none is left, Plot returns an error and
 // writes nothing.
 func Plot(path string, points []Point, metric string, title string) error {
+	out, err := PlotOutput(path, points, metric, title)
+	if err != nil {
+		return err
+	}
+	return data.WriteAtomic(path, out.Write)
+}
+
+// PlotOutput draws Plot's image and returns it as a data.Output, to be
+// written with other files by data.WriteAtomicAll; the errors of drawing
+// are Plot's, and nothing is written.
+func PlotOutput(path string, points []Point, metric string, title string) (data.Output, error) {
 	format := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
 	if format != "svg" && format != "png" {
-		return fmt.Errorf("%s: cannot plot to a %q file; use .svg or .png", path, filepath.Ext(path))
+		return data.Output{}, fmt.Errorf("%s: cannot plot to a %q file; use .svg or .png", path, filepath.Ext(path))
 	}
 
 	type series struct {
@@ -109,7 +120,7 @@ func Plot(path string, points []Point, metric string, title string) error {
 		s.xys = append(s.xys, plotter.XY{X: p.Cost.Total, Y: y})
 	}
 	if len(all) == 0 {
-		return fmt.Errorf("%s: no point has a value of %s to plot", path, metric)
+		return data.Output{}, fmt.Errorf("%s: no point has a value of %s to plot", path, metric)
 	}
 	slices.SortStableFunc(all, func(a, b *series) int {
 		return cmp.Or(cmp.Compare(a.method, b.method), cmp.Compare(a.split, b.split))
@@ -130,7 +141,7 @@ func Plot(path string, points []Point, metric string, title string) error {
 		slices.SortStableFunc(s.xys, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 		line, marks, err := plotter.NewLinePoints(s.xys)
 		if err != nil {
-			return fmt.Errorf("%s: %s: %v", path, s.name, err)
+			return data.Output{}, fmt.Errorf("%s: %s: %v", path, s.name, err)
 		}
 		c := methodColors[s.method%len(methodColors)]
 		line.Color = c
@@ -144,7 +155,7 @@ func Plot(path string, points []Point, metric string, title string) error {
 	legendWidth := legend.Rectangle(draw.Canvas{}).Size().X + 2*legendGap // a gap each side
 	cv, err := draw.NewFormattedCanvas(plotWidth+legendWidth, plotHeight, format)
 	if err != nil {
-		return fmt.Errorf("%s: %v", path, err)
+		return data.Output{}, fmt.Errorf("%s: %v", path, err)
 	}
 	dc := draw.New(cv)
 	dc.SetColor(plt.BackgroundColor) // the legend's strip too, which plt.Draw does not paint
@@ -155,12 +166,12 @@ func Plot(path string, points []Point, metric string, title string) error {
 	legend.Draw(draw.Crop(dc, plotWidth+legendGap, 0, 0, 0))
 	var buf bytes.Buffer
 	if _, err := cv.WriteTo(&buf); err != nil {
-		return fmt.Errorf("%s: %v", path, err)
+		return data.Output{}, fmt.Errorf("%s: %v", path, err)
 	}
-	return data.WriteAtomic(path, func(w *bufio.Writer) error {
+	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
 		_, err := w.Write(buf.Bytes())
 		return err
-	})
+	}}, nil
 }
 
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -332,14 +332,24 @@ func checkEnsembleHeader(m *tree.Model) error {
 // WriteFile checks f (as File.Cascade does) and writes it to path
 // atomically: path holds either its old contents or the whole new file.
 func WriteFile(path string, f *File) error {
+	out, err := FileOutput(path, f)
+	if err != nil {
+		return err
+	}
+	return data.WriteAtomic(path, out.Write)
+}
+
+// FileOutput checks and encodes f as WriteFile does and returns it as a
+// data.Output, to be written with other files by data.WriteAtomicAll.
+func FileOutput(path string, f *File) (data.Output, error) {
 	b, err := encodeFile(f)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return data.Output{}, fmt.Errorf("%s: %w", path, err)
 	}
-	return data.WriteAtomic(path, func(w *bufio.Writer) error {
+	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
 		_, err := w.Write(b)
 		return err
-	})
+	}}, nil
 }
 
 // encodeFile checks f and returns its JSON: the header fields and the cost
