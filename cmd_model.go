@@ -308,6 +308,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	report := map[string]any{"data": *dataF, "docs": d.NumDocs(), "queries": d.NumQueries()}
 	var scores []float64
+	var files []data.Output // written all or none
 	if e != nil {
 		warn(stderr, m.AbsentWarning(e, int(*k), d))
 		start := time.Now()
@@ -326,9 +327,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		report["cascade"], report["stages"], report["reached"], report["cost"], report["predict_seconds"] =
 			*cascadeF, len(r.Reached), r.Reached, r.Cost, r.seconds
 		if *exitsF != "" {
-			if err := writeExits(*exitsF, d, r.Result); err != nil {
-				return err
-			}
+			files = append(files, exitsOutput(*exitsF, d, r.Result))
 			report["exits"] = *exitsF
 		}
 	}
@@ -336,11 +335,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if *asJSON && *out == "" {
-		report["scores"] = scores
-		return writeJSON(stdout, report)
-	}
-	err = writeOut(*out, stdout, func(w *bufio.Writer) error {
+	writeScores := func(w *bufio.Writer) error {
 		var b []byte
 		for _, s := range scores {
 			b = strconv.AppendFloat(b[:0], s, 'g', -1, 64)
@@ -350,9 +345,24 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 		}
 		return nil
-	})
-	if err != nil || !*asJSON {
+	}
+	// The scores on standard output are written last, after the files.
+	toStdout := *out == "" || *out == "-"
+	if !toStdout {
+		files = append(files, data.Output{Path: *out, Write: writeScores})
+	}
+	if err := data.WriteAtomicAll(files); err != nil {
 		return err
+	}
+	if *asJSON && *out == "" {
+		report["scores"] = scores
+		return writeJSON(stdout, report)
+	}
+	if toStdout {
+		return writeOut("", stdout, writeScores)
+	}
+	if !*asJSON {
+		return nil
 	}
 	report["out"] = *out
 	return writeJSON(stdout, report)
@@ -401,12 +411,12 @@ func scoreCascade(ctx context.Context, cf *cronus.File, path, costsF string, d *
 	return cascadeRun{r, time.Since(t0).Seconds()}, ctx.Err()
 }
 
-// writeExits writes, per document of d in input order, where it left the
-// cascade (r) as TSV: a header, then qid, docid (as a TREC run names it),
-// the 1-based stage it left at, its score there, and the cost it paid for
-// features and for trees.
-func writeExits(path string, d *data.Dataset, r cronus.Result) error {
-	return data.WriteAtomic(path, func(w *bufio.Writer) error {
+// exitsOutput is the file that gives, per document of d in input order,
+// where it left the cascade (r) as TSV: a header, then qid, docid (as a
+// TREC run names it), the 1-based stage it left at, its score there, and
+// the cost it paid for features and for trees.
+func exitsOutput(path string, d *data.Dataset, r cronus.Result) data.Output {
+	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
 		w.WriteString("qid\tdocid\tstage\tscore\tfeature_cost\ttree_cost\n")
 		var b []byte
 		for q, id := range d.QueryIDs {
@@ -428,7 +438,7 @@ func writeExits(path string, d *data.Dataset, r cronus.Result) error {
 			}
 		}
 		return nil
-	})
+	}}
 }
 
 // checkRankFlags refuses LambdaMART's flags where they would be ignored:
@@ -620,18 +630,18 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	var files []data.Output // written all or none
 	if *perQuery != "" {
-		if err := writePerQuery(*perQuery, d, specs, perQ); err != nil {
-			return err
-		}
+		files = append(files, perQueryOutput(*perQuery, d, specs, perQ))
 	}
+	repeated := ""
 	if *runF != "" {
-		repeated, err := writeRun(*runF, d, scores, *tag)
-		if err != nil {
-			return err
-		}
-		warn(stderr, repeated)
+		files = append(files, runOutput(*runF, d, scores, *tag, &repeated))
 	}
+	if err := data.WriteAtomicAll(files); err != nil {
+		return err
+	}
+	warn(stderr, repeated)
 	conv := metric.Convention(opt)
 	if *jsonOut {
 		r := map[string]any{"metrics": values, "queries": d.NumQueries(), "docs": d.NumDocs(), "convention": conv}
@@ -662,11 +672,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-// writePerQuery writes per-query metric values as TSV: a header "qid" and
-// the metrics' names, then a line per query; perQ[i][q] is metric i's value
-// on query q.
-func writePerQuery(path string, d *data.Dataset, specs []metric.Spec, perQ [][]float64) error {
-	return data.WriteAtomic(path, func(w *bufio.Writer) error {
+// perQueryOutput is the file of per-query metric values as TSV: a header
+// "qid" and the metrics' names, then a line per query; perQ[i][q] is metric
+// i's value on query q.
+func perQueryOutput(path string, d *data.Dataset, specs []metric.Spec, perQ [][]float64) data.Output {
+	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
 		w.WriteString("qid")
 		for _, s := range specs {
 			w.WriteString("\t" + s.String())
@@ -680,18 +690,17 @@ func writePerQuery(path string, d *data.Dataset, specs []metric.Spec, perQ [][]f
 			w.WriteString("\n")
 		}
 		return nil
-	})
+	}}
 }
 
-// writeRun writes a TREC run: per query, documents by descending score
-// (ties in input order), "qid Q0 docid rank score tag". It returns a
-// warning when a query has a document id twice (ids from comments, say
-// "doc-12 title…" of two documents), "" otherwise: TREC tools take a
+// runOutput is the file of a TREC run: per query, documents by descending
+// score (ties in input order), "qid Q0 docid rank score tag". Writing it
+// sets *repeated to a warning when a query has a document id twice (ids
+// from comments, say "doc-12 title…" of two documents): TREC tools take a
 // document once per query, so the run would not be scored as Cronus scores
 // it.
-func writeRun(path string, d *data.Dataset, scores []float64, tag string) (string, error) {
-	repeated := ""
-	err := data.WriteAtomic(path, func(w *bufio.Writer) error {
+func runOutput(path string, d *data.Dataset, scores []float64, tag string, repeated *string) data.Output {
+	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
 		var order []int
 		seen := map[string]int{}
 		for q, id := range d.QueryIDs {
@@ -704,8 +713,8 @@ func writeRun(path string, d *data.Dataset, scores []float64, tag string) (strin
 			clear(seen)
 			for r, i := range order {
 				doc := trecDocID(d.DocID(i), i)
-				if j, ok := seen[doc]; ok && repeated == "" {
-					repeated = fmt.Sprintf("%s: qid %d has the document id %q twice (its documents %d and %d): TREC tools such as trec_eval expect each document once per query; give the documents distinct ids (\"docid = …\" in the comment)",
+				if j, ok := seen[doc]; ok && *repeated == "" {
+					*repeated = fmt.Sprintf("%s: qid %d has the document id %q twice (its documents %d and %d): TREC tools such as trec_eval expect each document once per query; give the documents distinct ids (\"docid = …\" in the comment)",
 						path, id, doc, min(i, j)-lo+1, max(i, j)-lo+1)
 				}
 				seen[doc] = i
@@ -713,8 +722,7 @@ func writeRun(path string, d *data.Dataset, scores []float64, tag string) (strin
 			}
 		}
 		return nil
-	})
-	return repeated, err
+	}}
 }
 
 // sortByScore orders document indices (ascending on entry) by descending

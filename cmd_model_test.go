@@ -744,3 +744,39 @@ func TestEvalRunRepeatedID(t *testing.T) {
 		}
 	}
 }
+
+// A command's outputs are written all or none: when writing one fails
+// (here /dev/full, which takes no byte), the others are not left behind.
+// eval wrote --per-query before --run failed, predict --exits before
+// --out failed, cascade the cascade before its --curve failed.
+func TestOutputsAllOrNone(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 5)
+	casc := filepath.Join(dir, "c.json")
+	if code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--out", casc); code != 0 {
+		t.Fatal(errOut)
+	}
+	out := filepath.Join(dir, "out")
+	os.Mkdir(out, 0o755)
+	for _, args := range [][]string{
+		{"eval", "--model", model, "--data", "builtin:mq2008/test", "--per-query", filepath.Join(out, "q.tsv"), "--run", "/dev/full"},
+		{"eval", "--model", model, "--data", "builtin:mq2008/test", "--run", filepath.Join(out, "run.txt"), "--per-query", "/dev/full"},
+		{"predict", "--cascade", casc, "--data", "builtin:mq2008/test", "--exits", filepath.Join(out, "e.tsv"), "--out", "/dev/full"},
+		{"cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--costs", "builtin:mq2008/costs",
+			"--stages", "2", "--cycles", "0", "--out", filepath.Join(out, "c.json"), "--curve", "/dev/full"},
+	} {
+		code, _, errOut := runCLI(t, args...)
+		if code != 1 || !strings.Contains(errOut, "/dev/full: no space left on device") {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and /dev/full's error", args, code, errOut)
+		}
+		left, _ := os.ReadDir(out)
+		for _, e := range left {
+			t.Errorf("%v failed and left %s", args, e.Name())
+			os.Remove(filepath.Join(out, e.Name()))
+		}
+	}
+}
