@@ -531,7 +531,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	scoresF := fs.String("scores", "", "or a `FILE` of scores, one per document (as cronus predict writes)")
 	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade): documents run through its stages for real; the cost is what they paid")
 	dataF := fs.String("data", "", "data `FILE` (required)")
-	costsF := fs.String("costs", "", "feature cost `FILE` for the cost per document (default: every feature costs 1; a cascade's own costs with --cascade)")
+	costsF := fs.String("costs", "", "with --model or --cascade: feature cost `FILE` for the cost per document (default: every feature costs 1; a cascade's own costs with --cascade)")
 	k := newTreesFlag(fs)
 	treeCost := fs.Float64("tree-cost", 1, "cost of evaluating one tree on one document")
 	metricsF := fs.String("metrics", "p@5,ndcg@10,err@3,rbp@0.8,map", "comma-separated `metrics`")
@@ -568,6 +568,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		if *scoresF != "" && explicit["absent"] {
 			return usageError{"--absent applies to --model and --cascade, which read the features"}
+		}
+		if *scoresF != "" && explicit["costs"] {
+			return usageError{"--costs applies to --model and --cascade, which extract the features; scores made elsewhere have no cost here"}
 		}
 	}
 	specs, err := metric.ParseList(*metricsF)

@@ -342,6 +342,7 @@ func TestCommandInputChecks(t *testing.T) {
 		{[]string{"eval", "--cascade", "c.json", "--data", test, "--trees", "5"}, 2, "--trees applies to --model only"},
 		{[]string{"eval", "--scores", scores, "--data", test}, 1, scores + `:3: score "NaN" is not a finite number`},
 		{[]string{"eval", "--scores", blank, "--data", test}, 1, blank + ":2: blank line"},
+		{[]string{"eval", "--scores", blank, "--data", test, "--costs", "builtin:mq2008/costs"}, 2, "--costs applies to --model and --cascade"}, // was accepted and ignored: scores have no cost
 		{[]string{"eval", "--model", model, "--data", test, "--metrics", "map", "--relevant", "5", "--exclude-no-relevant"}, 1, "no query has a relevant document"},
 	}
 	for _, c := range cases {
