@@ -202,15 +202,19 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			"seed": o.Seed, "world": o.WorldSeed(), "bytes": size, "seconds": time.Since(start).Seconds(),
 		})
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d queries, %d documents, %d features%s in %.1fs\n",
-		*out, o.Queries, docs, o.Features, sizeNote, time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "wrote %s: %s, %s, %s%s in %.1fs\n", *out,
+		count(o.Queries, "query"), count(docs, "document"), count(o.Features, "feature"), sizeNote, time.Since(start).Seconds())
 	return nil
 }
 
-// count is "1 feature", "2 features": n and noun, plural unless n is 1.
+// count is "1 feature", "2 features", "2 queries": n and noun, plural
+// unless n is 1.
 func count(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
+	}
+	if stem, ok := strings.CutSuffix(noun, "y"); ok {
+		return fmt.Sprintf("%d %sies", n, stem)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }

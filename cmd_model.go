@@ -224,9 +224,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *jsonOut {
 		return writeJSON(stdout, report)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d trees (%s) in %.1fs", *out, len(res.Ensemble.Trees), p.Objective, seconds)
+	fmt.Fprintf(stdout, "wrote %s: %s (%s) in %.1fs", *out, count(len(res.Ensemble.Trees), "tree"), p.Objective, seconds)
 	if len(h.Valid) > 0 {
-		fmt.Fprintf(stdout, "; best valid %s %.4f at %d trees", h.Metric, h.BestValid, h.BestTrees)
+		fmt.Fprintf(stdout, "; best valid %s %.4f at %s", h.Metric, h.BestValid, count(h.BestTrees, "tree"))
 		if h.StoppedAt > 0 {
 			fmt.Fprintf(stdout, " (early stop at %d)", h.StoppedAt)
 		}
@@ -657,7 +657,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		return writeJSON(stdout, r)
 	}
-	fmt.Fprintf(stdout, "%s: %d queries, %d documents\n", *dataF, d.NumQueries(), d.NumDocs())
+	fmt.Fprintf(stdout, "%s: %s, %s\n", *dataF, count(d.NumQueries(), "query"), count(d.NumDocs(), "document"))
 	for _, s := range specs {
 		fmt.Fprintf(stdout, "  %-10s %.4f\n", s.String(), values[s.String()])
 	}
@@ -776,7 +776,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *jsonOut {
 		return writeJSON(stdout, map[string]any{"model": *out, "source": *from, "trees": len(e.Trees), "features": e.NumFeatures, "objective": e.Objective})
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d trees from %s (%s, %d features)\n", *out, len(e.Trees), *from, e.Objective, e.NumFeatures)
+	fmt.Fprintf(stdout, "wrote %s: %s from %s (%s, %s)\n", *out, count(len(e.Trees), "tree"), *from, e.Objective, count(e.NumFeatures, "feature"))
 	return nil
 }
 

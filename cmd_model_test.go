@@ -781,3 +781,30 @@ func TestOutputsAllOrNone(t *testing.T) {
 		}
 	}
 }
+
+// TestModelCommandsCountWords: gen, train, import and eval say "1 query",
+// "1 document", "1 feature", "1 tree" for one, as inspect, cascade and
+// sweep do, not "1 queries".
+func TestModelCommandsCountWords(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one.txt")
+	model := filepath.Join(dir, "m.json")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gen", "--queries", "1", "--docs-per-query", "1", "--features", "1", "--out", one}, ": 1 query, 1 document, 1 feature, "},
+		{[]string{"train", "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--trees", "1", "--out", model}, ": 1 tree (lambdarank) in "},
+		{[]string{"eval", "--model", model, "--data", one}, one + ": 1 query, 1 document\n"},
+		{[]string{"import", "--from", "lightgbm", "engine/tree/testdata/lgb-lambdarank.model.txt", "--out", filepath.Join(dir, "i.json")}, ": 100 trees from lightgbm (lambdarank, 46 features)\n"},
+	}
+	for _, c := range cases {
+		code, out, errOut := runCLI(t, c.args...)
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("cronus %v: exit %d, %q, %s; want %q", c.args, code, out, errOut, c.want)
+		}
+	}
+	if _, out, _ := runCLI(t, "train", "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--trees", "1", "--out", model); !strings.Contains(out, " at 1 tree\n") {
+		t.Errorf("train's best: %q, want \"at 1 tree\"", out)
+	}
+}
