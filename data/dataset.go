@@ -44,8 +44,12 @@ func (d *Dataset) PaddingWarning() string {
 	if d.AbsentMissing {
 		as = "missing"
 	}
-	return fmt.Sprintf("%s has features up to %d, and %d are expected; features %d-%d read as %s for every document",
-		d.Name, d.FileFeatures, n, d.FileFeatures+1, n, as)
+	which := fmt.Sprintf("features %d-%d read", d.FileFeatures+1, n)
+	if n == d.FileFeatures+1 { // one more, as an XGBoost model of the libsvm reader's indices has
+		which = fmt.Sprintf("feature %d reads", n)
+	}
+	return fmt.Sprintf("%s has features up to %d, and %d are expected; %s as %s for every document",
+		d.Name, d.FileFeatures, n, which, as)
 }
 
 // NumDocs returns the number of documents.

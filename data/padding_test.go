@@ -16,6 +16,7 @@ func TestPaddingWarning(t *testing.T) {
 		{0, ""},
 		{2, ""},
 		{5, "d.txt has features up to 2, and 5 are expected; features 3-5 read as 0 for every document"},
+		{3, "d.txt has features up to 2, and 3 are expected; feature 3 reads as 0 for every document"}, // said "features 3-3 read"
 	} {
 		d, err := ReadBytes(context.Background(), "d.txt", text, ReadOptions{MinFeatures: c.min})
 		if err != nil {
@@ -78,7 +79,7 @@ func TestAbsentMissing(t *testing.T) {
 						}
 					}
 				}
-				if missing != strings.Contains(d.PaddingWarning(), "read as missing") {
+				if missing != strings.Contains(d.PaddingWarning(), "reads as missing") {
 					t.Errorf("missing %v: warning %q", missing, d.PaddingWarning())
 				}
 			}
