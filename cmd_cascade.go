@@ -230,6 +230,13 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	for t := range s.treeCost {
 		s.treeCost[t] = cf.treeCost
 	}
+	// Every training document a positive makes every binary target +1,
+	// which the constant alone fits: λ_max is 0 and the cascade empty.
+	// (The workbench lets a threshold pass through it, with a note.)
+	if !cf.tg.Graded && !cf.tg.Distil && s.train.NumDocs() > 0 && cronus.CountPositives(s.train.Labels, cf.tg) == s.train.NumDocs() {
+		return nil, fmt.Errorf("--relevant %g: %s: every training document has a label >= %g (the smallest is %g): nothing is irrelevant, so every binary target is +1 and no tree is worth its cost; raise the threshold, or use --graded or --distil",
+			cf.tg.Relevant, s.train.Name, cf.tg.Relevant, slices.Min(s.train.Labels))
+	}
 	p.show("building the tree outputs (%d documents × %d trees)", s.train.NumDocs(), len(s.e.Trees))
 	if s.pr, err = cronus.NewProblem(s.e, s.train, s.costs.Cost, cf.treeCost, cf.tg); err != nil {
 		if errors.Is(err, cronus.ErrNoPositives) {

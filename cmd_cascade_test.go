@@ -1500,13 +1500,20 @@ func TestCascadeNoPositives(t *testing.T) {
 	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// And one at or below every label, which makes every binary target +1
+	// (it gave λ_max = 0 and an empty cascade at cost 0).
 	for _, cmd := range []string{"cascade", "sweep"} {
-		code, _, errOut := runCLI(t, cmd, "--model", model, "--train", train, "--valid", "builtin:mq2008/vali",
-			"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--rhos", "0.001", "--relevant", "10",
-			"--out", filepath.Join(dir, cmd+".out"))
-		want := "--relevant 10: " + train + ": no training document has a label >= 10 (the largest is 2)"
-		if code != 1 || !strings.Contains(errOut, want) {
-			t.Errorf("%s --relevant 10: exit %d, stderr %q; want 1 with %q", cmd, code, errOut, want)
+		for r, want := range map[string]string{
+			"10": "no training document has a label >= 10 (the largest is 2)",
+			"0":  "every training document has a label >= 0 (the smallest is 0): nothing is irrelevant",
+		} {
+			code, _, errOut := runCLI(t, cmd, "--model", model, "--train", train, "--valid", "builtin:mq2008/vali",
+				"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--rhos", "0.001", "--relevant", r,
+				"--out", filepath.Join(dir, cmd+".out"))
+			want = "--relevant " + r + ": " + train + ": " + want
+			if code != 1 || !strings.Contains(errOut, want) {
+				t.Errorf("%s --relevant %s: exit %d, stderr %q; want 1 with %q", cmd, r, code, errOut, want)
+			}
 		}
 	}
 }
