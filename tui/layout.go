@@ -310,11 +310,14 @@ func (m Model) panelLines(w int) []string {
 // paramsLine shows λ, K, ε and σ with the selected one highlighted, then
 // what an edit waits for and the notes (base trees deeper than the
 // workbench's, too many positives), in the longest of these forms that
-// fits in w cells: all of it; the notes short; without the notes; then,
-// while typing, the same without the edit's note. A pending restart goes
-// last: "(pending restart)", "(pending)", then whole parameters give way
-// to the short form, but the selected one (at 40 columns it was cut at the edge, and
-// narrower it was left out, so that an edit looked applied). A note goes
+// fits in w cells: all of it; the notes short; then, while typing,
+// without the edit's note. A pending restart and the notes go last:
+// "(pending restart)", then "(pending)"; then whole parameters give way
+// to the short forms, but the selected one; then the notes go, from the
+// last one on; "(pending)" goes never (at 40 columns it was cut at the
+// edge, and narrower it was left out, so that an edit looked applied;
+// the notes went before any parameter did, so that a narrow line hid
+// deep base trees or a threshold that leaves few negatives). A note goes
 // whole: at 80 columns the positives note was cut to "raise the
 // threshold …".
 func (m Model) paramsLine(w int) string {
@@ -332,10 +335,11 @@ func (m Model) paramsLine(w int) string {
 	case m.phase == phaseReady && m.par != m.runPar:
 		edits = []string{m.styles.Dim.Render("  (pending restart)"), m.styles.Dim.Render(" (pending)")}
 	}
-	var long, short string
+	var long string
+	var shorts []string // each note's short form
 	note := func(l, s string) {
 		long += "  " + m.styles.Error.Render(l)
-		short += "  " + m.styles.Error.Render(s)
+		shorts = append(shorts, "  "+m.styles.Error.Render(s))
 	}
 	if m.w != nil {
 		// Deep trees each pay for many features, so early stages cannot
@@ -359,18 +363,29 @@ func (m Model) paramsLine(w int) string {
 			note(p+": raise the threshold (p)", p+" (p)")
 		}
 	}
+	fits := func(l string) bool { return lipgloss.Width(l) <= w }
+	short := strings.Join(shorts, "")
 	for _, edit := range edits {
-		for _, f := range []string{line + edit + long, line + edit + short, line + edit} {
-			if lipgloss.Width(f) <= w {
+		for _, f := range []string{line + edit + long, line + edit + short} {
+			if fits(f) {
 				return f
 			}
 		}
 	}
-	// Too narrow for the parameters whole: as many as fit beside the
-	// edit's shortest note.
-	for _, edit := range slices.Backward(edits) {
-		if l := wholeItems(items, m.sel, w-lipgloss.Width(edit)) + edit; lipgloss.Width(l) <= w {
-			return l
+	// Too narrow for the parameters whole beside the notes: as many as
+	// fit beside the edit's shortest note and the short notes, then the
+	// first notes only.
+	for n := len(shorts); n >= 0; n-- {
+		notes := strings.Join(shorts[:n], "")
+		for _, edit := range edits {
+			if fits(line + edit + notes) {
+				return line + edit + notes
+			}
+		}
+		for _, edit := range slices.Backward(edits) {
+			if l := wholeItems(items, m.sel, w-lipgloss.Width(edit+notes)) + edit + notes; fits(l) {
+				return l
+			}
 		}
 	}
 	return wholeItems(items, m.sel, w)

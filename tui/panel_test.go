@@ -464,21 +464,22 @@ func typeParam(t *testing.T, m Model, i int, v string) Model {
 
 // TestParamsLineWhole: the params line's notes go whole: at 80 columns
 // the positives note was cut to "100% positives: raise the threshold …".
-// A narrow line gives the positives note short, then leaves it out; the
-// note of a pending edit goes last, in a shorter form (it went before the
-// positives note, and with no positives note it was cut at the edge); the
-// parameters always show, and once they and the pending note do not fit
-// together, the selected one and the note (TestParamsLineNarrowPending).
+// A narrow line gives the positives note short; the note of a pending
+// edit goes in a shorter form (it went before the positives note, and
+// with no positives note it was cut at the edge); then the line's label
+// and the parameters other than the selected one give way to the pending
+// note and the positives note (TestParamsLineNarrowPending, TestParamsLineNarrowNotes).
 func TestParamsLineWhole(t *testing.T) {
 	m := typeParam(t, ready(t), parRelevant, "0")
 	m.panel, m.sel = false, parLambda
 	const long, short, pending = "  100% positives: raise the threshold (p)", "  100% positives (p)", "  (pending restart)"
 	for _, edit := range []bool{false, true} {
-		// The notes' forms, the one that should show first.
-		tails := []string{long, short, ""}
+		// The notes' forms beside the whole parameters, the one that
+		// should show first; narrower, the parameters give way.
+		tails, narrow := []string{long, short}, short
 		if edit {
 			m, _ = update(t, m, key("right")) // λ edited, its restart not yet due
-			tails = []string{pending + long, pending + short, pending, " (pending)"}
+			tails, narrow = []string{pending + long, pending + short, " (pending)" + long, " (pending)" + short}, " (pending)"+short
 		}
 		paramsAt := func(w int) string {
 			m, _ := update(t, m, tea.WindowSizeMsg{Width: w, Height: 24})
@@ -500,9 +501,10 @@ func TestParamsLineWhole(t *testing.T) {
 				}
 			}
 			line := paramsAt(w)
-			if want == "" { // TestParamsLineNarrowPending
-				if !strings.HasSuffix(line, "(pending)") {
-					t.Errorf("width %d (edit %v): %q, want the pending note", w, edit, line)
+			if want == "" {
+				// Its label "params" goes first, then parameters.
+				if !strings.HasSuffix(line, narrow) || strings.HasPrefix(line, "params") {
+					t.Errorf("width %d (edit %v): %q, want the parameters without their label and %q", w, edit, line, narrow)
 				}
 				continue
 			}
