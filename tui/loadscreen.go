@@ -354,7 +354,7 @@ func (m Model) resetFlow(v [numFields]string) Model {
 		// ensemble is the workbench's default one. Without a session
 		// (the first load failed) it is as edited since: edits then
 		// said they wait for the next load.
-		m.par.trees, m.par.leaves, m.par.colSample = m.cfg.trees, baseLeaves, 1
+		m.par = m.par.withShape(m.cfg.trees, baseLeaves, 1)
 	}
 	m.stopRun()
 	m.dropSweep()

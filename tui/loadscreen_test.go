@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -721,4 +722,65 @@ func TestEditsAfterFailedLoad(t *testing.T) {
 	if n := len(m.w.e.Trees); n != 12 || m.runPar.Lambda != lambda {
 		t.Errorf("the next load trained %d trees (edited 12) and runs λ %g (edited %g)", n, m.runPar.Lambda, lambda)
 	}
+}
+
+// TestModelLoadReplacesEdits: the base ensemble's trees, leaves and column
+// sample, edited while no session runs (after a failed load, or while the
+// first load runs), are for a training; a model file that then loads
+// brings its own trees, which replace them, and the workbench says so, at
+// the edit when it knows the model is coming and when the model loads,
+// naming the edits replaced. The model's shape replaced them silently.
+func TestModelLoadReplacesEdits(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	e, _ := deepModel(t)
+	path := writeModel(t, e, "")
+	edit := func(m Model, i int, v string) Model {
+		t.Helper()
+		m.panel, m.sel = true, i
+		m, _ = update(t, m, key("enter"))
+		m, _ = update(t, m, key(v))
+		m, _ = update(t, m, key("enter"))
+		m, _ = update(t, m, debounceMsg{edit: m.edits})
+		return m
+	}
+	// checkLoaded: the model's trees are the base ensemble, and the
+	// status names the edits they replaced.
+	checkLoaded := func(how string, m Model) {
+		t.Helper()
+		if m.phase != phasePreparing || m.w.trees != len(e.Trees) || m.w.files.Model != path {
+			t.Fatalf("%s: phase %d, not preparing the model's %d trees (files %+v)", how, m.phase, len(e.Trees), m.w.files)
+		}
+		if m.par.trees != len(e.Trees) || m.par.leaves != maxLeaves(e) || m.par.colSample != 1 {
+			t.Errorf("%s: panel trees %d, leaves %d, col sample %g; the model's are %d, %d, 1", how, m.par.trees, m.par.leaves, m.par.colSample, len(e.Trees), maxLeaves(e))
+		}
+		for _, want := range []string{"trees 12", "leaves 3", "col sample 0.5", fmt.Sprintf("%d trees of up to %d leaves", len(e.Trees), maxLeaves(e))} {
+			if !strings.Contains(m.status, want) || !m.errLine {
+				t.Errorf("%s: status %q (error %v) lacks %q", how, m.status, m.errLine, want)
+			}
+		}
+	}
+
+	// After a failed load, a model loaded from the load screen.
+	m := New(context.Background(), Config{Train: "/nonexistent/train.txt", trees: 20}, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	m, _ = update(t, m, m.load())
+	m = edit(edit(edit(m, parTrees, "12"), parLeaves, "3"), parColSample, "0.5")
+	m, _ = update(t, m, key("o"))
+	m.loadScr.values = [numFields]string{mq2008.Train, mq2008.Valid, mq2008.Test, mq2008.Costs, path}
+	m, cmd := update(t, m, key("l"))
+	m, _ = update(t, m, runLoad(t, cmd))
+	checkLoaded("after a failed load", m)
+
+	// While the first load runs, the edit says that the model replaces it.
+	cfg := mq2008
+	cfg.Model, cfg.trees = path, 20
+	m = New(context.Background(), cfg, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	m = edit(m, parTrees, "12")
+	if !strings.Contains(m.status, "model") {
+		t.Errorf("trees edit while a model loads: %q", m.status)
+	}
+	m = edit(edit(m, parLeaves, "3"), parColSample, "0.5")
+	m, _ = update(t, m, m.load())
+	checkLoaded("while the first load ran", m)
 }

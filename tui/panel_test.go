@@ -47,17 +47,24 @@ func firstEvent(m Model, msg tea.Msg) bool {
 // command it returns prepares the problem.
 func fromModel(t *testing.T, e *tree.Ensemble, path string) (Model, tea.Cmd) {
 	t.Helper()
+	cfg := mq2008
+	cfg.Model = writeModel(t, e, path)
+	m := New(context.Background(), cfg, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	return update(t, m, m.load())
+}
+
+// writeModel writes e as a model file to path, or to a temporary file
+// when path is "", and returns the path.
+func writeModel(t *testing.T, e *tree.Ensemble, path string) string {
+	t.Helper()
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "m.json")
 	}
 	if err := tree.WriteModel(path, tree.NewModel(e, "test", nil)); err != nil {
 		t.Fatal(err)
 	}
-	cfg := mq2008
-	cfg.Model = path
-	m := New(context.Background(), cfg, views.PlainStyles())
-	t.Cleanup(m.cancel)
-	return update(t, m, m.load())
+	return path
 }
 
 func TestPanelRhoEditRestarts(t *testing.T) {

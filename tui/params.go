@@ -20,6 +20,13 @@ type settings struct {
 	colSample float64 // fraction of the features each base tree may split on; 1 = all
 }
 
+// withShape is s with the base ensemble's shape: trees, leaves per tree
+// and column sample.
+func (s settings) withShape(trees, leaves int, colSample float64) settings {
+	s.trees, s.leaves, s.colSample = trees, leaves, colSample
+	return s
+}
+
 // The editable parameters: the params line shows the first lineParams,
 // the panel ('p') the rest.
 const (

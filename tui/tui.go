@@ -212,7 +212,19 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus("warning: "+msg.warnings[0]+more, true)
 		}
 		if msg.e != nil {
-			m.par.trees, m.par.leaves = len(msg.e.Trees), maxLeaves(msg.e)
+			// A model file brings its own trees: they replace a shape
+			// edited for a training while no session ran (after a
+			// failed load, or during the first), as a load over a
+			// session replaces the session's; the user is told which
+			// edits went (they went silently).
+			edited := m.par
+			m.par = m.par.withShape(len(msg.e.Trees), maxLeaves(msg.e), 1)
+			if note := m.shapeReplaced(edited); note != "" {
+				if m.errLine {
+					note += "; " + m.status // the data's warning stays said
+				}
+				m.setStatus(note, true)
+			}
 			// As cronus cascade: no more stages than trees.
 			m.par.K = min(m.par.K, m.par.trees)
 			// m.w says its shape too, for the base ensemble's line while
@@ -535,6 +547,25 @@ func (m Model) recovers() bool {
 	return shape || m.w.e != nil && m.par.tg != m.w.tg
 }
 
+// shapeReplaced says which edits of the base ensemble's shape, in edited,
+// the model file's trees in m.par replace: those that are neither the
+// shape a load starts with (New, resetFlow) nor the model's; "" when
+// none is.
+func (m Model) shapeReplaced(edited settings) string {
+	start := edited.withShape(m.cfg.trees, baseLeaves, 1)
+	var gone []string
+	for _, i := range []int{parTrees, parLeaves, parColSample} {
+		if v := paramValue(edited, i); v != paramValue(start, i) && v != paramValue(m.par, i) {
+			gone = append(gone, paramNames[i]+" "+v)
+		}
+	}
+	if len(gone) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: its %d trees of up to %d leaves replace the edited %s (edit them again to retrain)",
+		m.cfg.Model, m.par.trees, m.par.leaves, strings.Join(gone, ", "))
+}
+
 // retrain trains the base ensemble of the edited shape as a job; the
 // problem is then rebuilt and the optimisation started afresh.
 func (m Model) retrain() (Model, tea.Cmd) {
@@ -782,9 +813,13 @@ func (m Model) edited(par settings) (Model, tea.Cmd) {
 
 // editWaits is what an edit waits for after a failure that it does not
 // recover from (recovers), "" otherwise: after a failed load the status
-// said "λ = 0.015" as if applied, though nothing ran.
+// said "λ = 0.015" as if applied, though nothing ran. An edit of the base
+// ensemble's shape while a model file loads says that the model's trees
+// replace it (loadedMsg).
 func (m Model) editWaits() string {
 	switch {
+	case m.phase == phaseLoading && m.cfg.Model != "" && retrains(m.sel):
+		return ": the model being loaded replaces it (edit it once loaded to retrain)"
 	case m.phase != phaseFailed || m.recovers():
 		return ""
 	case m.w != nil && m.w.e != nil:
