@@ -784,3 +784,45 @@ func TestModelLoadReplacesEdits(t *testing.T) {
 	m, _ = update(t, m, m.load())
 	checkLoaded("while the first load ran", m)
 }
+
+// A shape edit while the workbench's own ensemble trains, or while the
+// problem is built, is applied after, by a retrain: it says so (it read
+// "trees = 12", as if applied).
+func TestShapeEditWhilePreparing(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	cfg := mq2008
+	cfg.trees = 20
+	m := New(context.Background(), cfg, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	m, cmd := update(t, m, m.load())
+	if m.phase != phaseTraining {
+		t.Fatalf("phase %d after the data loaded, want training", m.phase)
+	}
+	m.panel, m.sel = true, parTrees
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("12"))
+	m, _ = update(t, m, key("enter"))
+	if want := "trees = 12: retrains once the ensemble in training is done"; m.status != want {
+		t.Errorf("trees edit while training: status %q, want %q", m.status, want)
+	}
+	for cmd != nil && m.phase == phaseTraining { // to the training's end: the problem is built next
+		m, cmd = update(t, m, cmd())
+	}
+	if m.phase != phasePreparing {
+		t.Fatalf("phase %d after training, want preparing", m.phase)
+	}
+	m.sel = parLeaves
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("3"))
+	m, _ = update(t, m, key("enter"))
+	if want := "leaves = 3: retrains once the cascade problem is built"; m.status != want {
+		t.Errorf("leaves edit while preparing: status %q, want %q", m.status, want)
+	}
+	// As said: once the problem is built, the edited ensemble trains.
+	for cmd != nil && m.phase == phasePreparing {
+		m, cmd = update(t, m, cmd())
+	}
+	if m.phase != phaseTraining || m.par.trees != 12 || m.par.leaves != 3 {
+		t.Errorf("after the problem was built: phase %d, trees %d, leaves %d; want a retrain of 12 trees of 3 leaves", m.phase, m.par.trees, m.par.leaves)
+	}
+}

@@ -815,11 +815,16 @@ func (m Model) edited(par settings) (Model, tea.Cmd) {
 // recover from (recovers), "" otherwise: after a failed load the status
 // said "λ = 0.015" as if applied, though nothing ran. An edit of the base
 // ensemble's shape while a model file loads says that the model's trees
-// replace it (loadedMsg).
+// replace it (loadedMsg); one while an ensemble trains or the problem is
+// built, that it retrains after (apply), as it read applied.
 func (m Model) editWaits() string {
 	switch {
 	case m.phase == phaseLoading && m.cfg.Model != "" && retrains(m.sel):
 		return ": the model being loaded replaces it (edit it once loaded to retrain)"
+	case m.phase == phaseTraining && retrains(m.sel):
+		return ": retrains once the ensemble in training is done"
+	case m.phase == phasePreparing && retrains(m.sel):
+		return ": retrains once the cascade problem is built"
 	case m.phase != phaseFailed || m.recovers():
 		return ""
 	case m.w != nil && m.w.e != nil:
