@@ -700,10 +700,7 @@ func TestEditsAfterFailedLoad(t *testing.T) {
 	if m.phase != phaseFailed {
 		t.Fatalf("phase %d after a missing file", m.phase)
 	}
-	m.panel, m.sel = true, parTrees
-	m, _ = update(t, m, key("enter"))
-	m, _ = update(t, m, key("12"))
-	m, _ = update(t, m, key("enter"))
+	m = enterParam(t, m, parTrees, "12")
 	if !strings.Contains(m.status, "next load") {
 		t.Errorf("trees edit after a failed load: %q", m.status)
 	}
@@ -736,10 +733,7 @@ func TestModelLoadReplacesEdits(t *testing.T) {
 	path := writeModel(t, e, "")
 	edit := func(m Model, i int, v string) Model {
 		t.Helper()
-		m.panel, m.sel = true, i
-		m, _ = update(t, m, key("enter"))
-		m, _ = update(t, m, key(v))
-		m, _ = update(t, m, key("enter"))
+		m = enterParam(t, m, i, v)
 		m, _ = update(t, m, debounceMsg{edit: m.edits})
 		return m
 	}
@@ -798,10 +792,7 @@ func TestShapeEditWhilePreparing(t *testing.T) {
 	if m.phase != phaseTraining {
 		t.Fatalf("phase %d after the data loaded, want training", m.phase)
 	}
-	m.panel, m.sel = true, parTrees
-	m, _ = update(t, m, key("enter"))
-	m, _ = update(t, m, key("12"))
-	m, _ = update(t, m, key("enter"))
+	m = enterParam(t, m, parTrees, "12")
 	if want := "trees = 12: retrains once the ensemble in training is done"; m.status != want {
 		t.Errorf("trees edit while training: status %q, want %q", m.status, want)
 	}
@@ -811,10 +802,7 @@ func TestShapeEditWhilePreparing(t *testing.T) {
 	if m.phase != phasePreparing {
 		t.Fatalf("phase %d after training, want preparing", m.phase)
 	}
-	m.sel = parLeaves
-	m, _ = update(t, m, key("enter"))
-	m, _ = update(t, m, key("3"))
-	m, _ = update(t, m, key("enter"))
+	m = enterParam(t, m, parLeaves, "3")
 	if want := "leaves = 3: retrains once the cascade problem is built"; m.status != want {
 		t.Errorf("leaves edit while preparing: status %q, want %q", m.status, want)
 	}

@@ -457,14 +457,22 @@ func TestPositivesNote(t *testing.T) {
 	}
 }
 
-// typeParam types v into parameter i of the panel and applies it at once
-// (no debounce wait), up to the first event of the run that follows.
-func typeParam(t *testing.T, m Model, i int, v string) Model {
+// enterParam selects parameter i (the panel open), types v and enters it,
+// before the edit's debounce delay has passed.
+func enterParam(t testing.TB, m Model, i int, v string) Model {
 	t.Helper()
 	m.panel, m.sel = true, i
 	m, _ = update(t, m, key("enter"))
 	m, _ = update(t, m, key(v))
 	m, _ = update(t, m, key("enter"))
+	return m
+}
+
+// typeParam types v into parameter i of the panel and applies it at once
+// (no debounce wait), up to the first event of the run that follows.
+func typeParam(t *testing.T, m Model, i int, v string) Model {
+	t.Helper()
+	m = enterParam(t, m, i, v)
 	m, cmd := update(t, m, debounceMsg{edit: m.edits})
 	return drive(t, m, cmd, firstEvent)
 }
