@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -635,10 +634,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	outs := []data.Output{cascadeOut}
 	if trace != nil {
-		outs = append(outs, data.Output{Path: *traceF, Write: func(w *bufio.Writer) error {
-			_, err := w.Write(trace.b.Bytes())
-			return err
-		}})
+		outs = append(outs, data.BytesOutput(*traceF, trace.b.Bytes()))
 	}
 	if *curve != "" {
 		outs = append(outs, baseline.CSVOutput(*curve, points))

@@ -246,17 +246,13 @@ func lastMeasured(xs []float64) (float64, bool) {
 	return 0, false
 }
 
-// writeOut writes through write to path atomically, or to stdout when path
-// is "" or "-".
-func writeOut(path string, stdout io.Writer, write func(w *bufio.Writer) error) error {
-	if path == "" || path == "-" {
-		w := bufio.NewWriter(stdout)
-		if err := write(w); err != nil {
-			return err
-		}
-		return w.Flush()
+// writeStdout writes through write to stdout, buffered.
+func writeStdout(stdout io.Writer, write func(w *bufio.Writer) error) error {
+	w := bufio.NewWriter(stdout)
+	if err := write(w); err != nil {
+		return err
 	}
-	return data.WriteAtomic(path, write)
+	return w.Flush()
 }
 
 func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -354,18 +350,17 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := data.WriteAtomicAll(files); err != nil {
 		return err
 	}
-	if *asJSON && *out == "" {
+	switch {
+	case *asJSON && *out == "":
 		report["scores"] = scores
 		return writeJSON(stdout, report)
+	case toStdout:
+		return writeStdout(stdout, writeScores)
+	case *asJSON:
+		report["out"] = *out
+		return writeJSON(stdout, report)
 	}
-	if toStdout {
-		return writeOut("", stdout, writeScores)
-	}
-	if !*asJSON {
-		return nil
-	}
-	report["out"] = *out
-	return writeJSON(stdout, report)
+	return nil
 }
 
 // cascadeAbsentWarning says when d leaves feature values out and was read

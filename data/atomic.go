@@ -31,6 +31,14 @@ type Output struct {
 	Write func(w *bufio.Writer) error
 }
 
+// BytesOutput is the Output that writes b to path.
+func BytesOutput(path string, b []byte) Output {
+	return Output{Path: path, Write: func(w *bufio.Writer) error {
+		_, err := w.Write(b)
+		return err
+	}}
+}
+
 // WriteAtomicAll writes several files as WriteAtomic writes one, and all
 // or none of them: every regular file is written to its temporary file
 // first, and only when all of them were written are they renamed onto
@@ -41,18 +49,18 @@ type Output struct {
 // they were). The renames are within each file's directory; should one
 // fail, the files renamed before it stay replaced.
 func WriteAtomicAll(outs []Output) (err error) {
-	var staged []*stagedFile
+	var staged []stagedFile
 	defer func() {
 		if err != nil {
 			for _, st := range staged {
-				st.abort()
+				os.Remove(st.tmp)
 			}
 		}
 	}()
-	var direct []Output
+	var direct []func() error // the outputs that are not regular files
 	for _, o := range outs {
-		if _, ok := Descriptor(o.Path); ok {
-			direct = append(direct, o)
+		if fd, ok := Descriptor(o.Path); ok {
+			direct = append(direct, func() error { return writeDescriptor(fd, o.Path, o.Write) })
 			continue
 		}
 		path := o.Path
@@ -63,22 +71,17 @@ func WriteAtomicAll(outs []Output) (err error) {
 			if st.IsDir() {
 				return fmt.Errorf("%s is a directory", path)
 			}
-			direct = append(direct, Output{path, o.Write})
+			direct = append(direct, func() error { return writeDirect(path, o.Write) })
 			continue
 		}
-		st, err := stage(path, o.Write)
+		tmp, err := stage(path, o.Write)
 		if err != nil {
 			return err
 		}
-		staged = append(staged, st)
+		staged = append(staged, stagedFile{path, tmp})
 	}
-	for _, o := range direct {
-		if fd, ok := Descriptor(o.Path); ok {
-			err = writeDescriptor(fd, o.Path, o.Write)
-		} else {
-			err = writeDirect(o.Path, o.Write)
-		}
-		if err != nil {
+	for _, write := range direct {
+		if err = write(); err != nil {
 			return err
 		}
 	}
@@ -95,19 +98,17 @@ func WriteAtomicAll(outs []Output) (err error) {
 // renamed onto path.
 type stagedFile struct{ path, tmp string }
 
-func (st *stagedFile) abort() { os.Remove(st.tmp) }
-
 // stage writes a regular file's content through write into a temporary
-// file beside path, synced and closed; on an error the temporary file is
-// removed.
-func stage(path string, write func(w *bufio.Writer) error) (_ *stagedFile, err error) {
+// file beside path, synced and closed, and returns the temporary file's
+// name; on an error the temporary file is removed.
+func stage(path string, write func(w *bufio.Writer) error) (_ string, err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // not the temporary file's name: the user never gave it
 		}
-		return nil, fmt.Errorf("cannot write %s: %w", path, err)
+		return "", fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	tmp := f.Name()
 	defer func() {
@@ -118,22 +119,22 @@ func stage(path string, write func(w *bufio.Writer) error) (_ *stagedFile, err e
 	}()
 	w := bufio.NewWriterSize(f, 1<<16)
 	if err = write(w); err != nil {
-		return nil, err
+		return "", err
 	}
 	if err = w.Flush(); err != nil {
-		return nil, err
+		return "", err
 	}
 	// CreateTemp makes the file private; results are ordinary files.
 	if err = f.Chmod(0o644); err != nil {
-		return nil, err
+		return "", err
 	}
 	if err = f.Sync(); err != nil {
-		return nil, err
+		return "", err
 	}
 	if err = f.Close(); err != nil {
-		return nil, err
+		return "", err
 	}
-	return &stagedFile{path: path, tmp: tmp}, nil
+	return tmp, nil
 }
 
 // writeDirect writes to a path that is not a regular file.

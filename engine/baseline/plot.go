@@ -1,7 +1,6 @@
 package baseline
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"fmt"
@@ -168,10 +167,7 @@ func PlotOutput(path string, points []Point, metric string, title string) (data.
 	if _, err := cv.WriteTo(&buf); err != nil {
 		return data.Output{}, fmt.Errorf("%s: %v", path, err)
 	}
-	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
-		_, err := w.Write(buf.Bytes())
-		return err
-	}}, nil
+	return data.BytesOutput(path, buf.Bytes()), nil
 }
 
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

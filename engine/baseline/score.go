@@ -37,9 +37,9 @@ func newScorer(e *tree.Ensemble, d *data.Dataset) *scorer {
 }
 
 // advance adds trees s.done..k-1 to the running scores; each tree is
-// evaluated once per document, reading the features of those trees only. Blocks of documents are spread over all
-// cores; every document's sum is computed the same way whatever their
-// number.
+// evaluated once per document, reading the features of those trees only.
+// Blocks of documents are spread over all cores; every document's sum is
+// computed the same way whatever their number.
 func (s *scorer) advance(k int) {
 	if k <= s.done {
 		return

@@ -1,7 +1,6 @@
 package cronus
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -346,10 +345,7 @@ func FileOutput(path string, f *File) (data.Output, error) {
 	if err != nil {
 		return data.Output{}, fmt.Errorf("%s: %w", path, err)
 	}
-	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
-		_, err := w.Write(b)
-		return err
-	}}, nil
+	return data.BytesOutput(path, b), nil
 }
 
 // encodeFile checks f and returns its JSON: the header fields and the cost

@@ -1,7 +1,6 @@
 package tree
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -236,11 +235,11 @@ func (m *Model) checkHeader() error {
 // file in the same directory, which is renamed over path only once it is
 // complete, so path holds either the old file or the whole new one.
 func WriteModel(path string, m *Model) error {
-	data, err := encodeModel(m)
+	b, err := encodeModel(m)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return writeFileAtomic(path, data)
+	return data.WriteAtomic(path, data.BytesOutput(path, b).Write)
 }
 
 // encodeModel checks m and returns the contents of its model file.
@@ -309,14 +308,6 @@ func EncodeModel(m *Model, prefix string) ([]byte, error) {
 	}
 	buf.WriteString("]\n" + prefix + "}")
 	return buf.Bytes(), nil
-}
-
-// writeFileAtomic writes data to path atomically (see data.WriteAtomic).
-func writeFileAtomic(path string, b []byte) error {
-	return data.WriteAtomic(path, func(w *bufio.Writer) error {
-		_, err := w.Write(b)
-		return err
-	})
 }
 
 // ReadModel reads and checks a model file: the format name, the version,
