@@ -137,9 +137,13 @@ func NewModel(e *Ensemble, source string, params map[string]any) *Model {
 // reads has a feature index above it.
 const maxFeatures = data.MaxFeatureIndex
 
-// Ensemble converts m to an Ensemble, checking that every tree's arrays agree
-// in length and that every tree passes Tree.Validate.
+// Ensemble converts m to an Ensemble, checking that it has a tree, that
+// every tree's arrays agree in length and that every tree passes
+// Tree.Validate.
 func (m *Model) Ensemble() (*Ensemble, error) {
+	if len(m.Trees) == 0 {
+		return nil, errNoTrees
+	}
 	if m.NumFeatures < 0 || m.NumFeatures > maxFeatures {
 		return nil, fmt.Errorf("num_features is %d, want 0 to %d", m.NumFeatures, maxFeatures)
 	}
@@ -256,17 +260,14 @@ func encodeModel(m *Model) ([]byte, error) {
 // import (which refuses an empty model) makes one.
 var errNoTrees = errors.New(`the model has no trees: a model file lists at least one in "trees"`)
 
-// EncodeModel checks m (it refuses a model of no trees, as ReadModel does)
-// and returns its JSON: the header indented, one line per tree, without a
-// final newline. Every line after the first starts with prefix, so that a
+// EncodeModel checks m as Model.Ensemble does (it refuses a model of no
+// trees, as ReadModel does) and returns its JSON: the header indented, one
+// line per tree, without a final newline. Every line after the first starts with prefix, so that a
 // model can be embedded in another indented JSON document (as a cascade
 // file embeds its ensemble).
 func EncodeModel(m *Model, prefix string) ([]byte, error) {
 	if err := m.checkHeader(); err != nil {
 		return nil, err
-	}
-	if len(m.Trees) == 0 {
-		return nil, errNoTrees
 	}
 	if _, err := m.Ensemble(); err != nil {
 		return nil, err
@@ -367,9 +368,6 @@ func parseModel(data []byte) (*Model, error) {
 	}
 	if err := json.Unmarshal(data, m); err != nil {
 		return nil, jsonError(data, err)
-	}
-	if len(m.Trees) == 0 {
-		return nil, errNoTrees
 	}
 	if _, err := m.Ensemble(); err != nil {
 		return nil, err
