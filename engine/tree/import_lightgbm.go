@@ -42,9 +42,9 @@ var lgbParams = []string{
 // for a float32 x that is x <= the largest float32 not above t. The missing
 // type of each split decides where NaN goes: None compares NaN as 0, NaN
 // follows the default-left bit; Zero (values within ±1e-35 and NaN follow the
-// default-left bit) is accepted only when the whole band around zero goes the
-// default way anyway, which is then exactly the plain rule, and refused
-// otherwise. Leaf values already include shrinkage (and DART's tree weights);
+// default-left bit) is accepted when the values it sends left are still
+// those up to some float32 (the threshold moves to the band's edge where the
+// band decides), and refused otherwise. Leaf values already include shrinkage (and DART's tree weights);
 // the base score is 0, LightGBM folds its initial score into the first tree.
 // Random-forest models (average_output) get their leaves divided by the
 // number of trees. Categorical splits, linear trees and multiclass models are
@@ -363,11 +363,11 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 		case 2: // NaN: NaN follows the default direction.
 			nd.DefaultLeft = defaultLeft
 		case 1: // Zero: |x| <= lgbZero and NaN follow the default direction.
-			if defaultLeft && thr >= lgbZero || !defaultLeft && thr < -lgbZero {
-				nd.DefaultLeft = defaultLeft
-			} else {
-				return Tree{}, p.errorf(at("decision_type"), "tree %d: node %d: missing type Zero with threshold %g sends values near zero against the plain rule, which cronus cannot represent", k, j, thr)
+			t, ok := zeroMissingThreshold(nd.Threshold, defaultLeft)
+			if !ok {
+				return Tree{}, p.errorf(at("decision_type"), "tree %d: node %d: missing type Zero (zero_as_missing) with threshold %g: values within ±1e-35 of zero go %s, those between them and the threshold the other way, which no cronus threshold can express", k, j, thr, direction(defaultLeft))
 			}
+			nd.Threshold, nd.DefaultLeft = t, defaultLeft
 		default:
 			return Tree{}, p.errorf(at("decision_type"), "tree %d: node %d: unknown missing type %d in decision_type %d", k, j, missing, d)
 		}
@@ -387,6 +387,34 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 		return Tree{}, p.errorf(kv["left_child"].line, "tree %d: %v", k, err)
 	}
 	return t, nil
+}
+
+// zeroMissingThreshold returns the threshold of a split of missing type
+// Zero whose plain rule sends a float32 x left when x <= a (a is
+// float32AtMost of LightGBM's threshold) and which sends the zero band
+// [-lgbZero, lgbZero] left when defaultLeft, right otherwise: the t that
+// sends the same values left, false when those values are no (-Inf, t], as
+// when the band goes right with values on both sides of it going left.
+func zeroMissingThreshold(a float32, defaultLeft bool) (float32, bool) {
+	z := float32(lgbZero)
+	below := math.Nextafter32(-z, float32(math.Inf(-1))) // the largest float32 under the band
+	if defaultLeft {
+		// (-Inf, a] and the band: one interval unless a float32 lies
+		// between a and the band.
+		return max(a, z), a >= below
+	}
+	if a < -z {
+		return a, true // the band is above a: the plain rule
+	}
+	// (-Inf, a] without the band: values under it, and those in (z, a].
+	return below, a <= z
+}
+
+func direction(left bool) string {
+	if left {
+		return "left"
+	}
+	return "right"
 }
 
 // fields returns the want space-separated values of key and its line; start

@@ -311,9 +311,7 @@ func TestImportLightGBMMissing(t *testing.T) {
 		{"6", zeroT, 1, ""},   // Zero, default left, the zero band <= threshold
 		{"6", "0.5", 1, ""},   // likewise
 		{"4", "-0.5", 2, ""},  // Zero, default right, the zero band > threshold
-		{"6", "0", 0, "missing type Zero"},
 		{"4", "0.5", 0, "missing type Zero"},
-		{"4", "-1e-36", 0, "missing type Zero"},
 		{"1", "0.5", 0, "categorical splits are not supported"},
 		{"12", "0.5", 0, "unknown missing type 3"},
 	} {
@@ -331,6 +329,82 @@ func TestImportLightGBMMissing(t *testing.T) {
 		}
 		if got := rawScore(e, []float32{nan, 0}); got != c.nan {
 			t.Errorf("decision_type %s threshold %s: NaN reaches leaf value %v, want %v", c.dt, c.th, got, c.nan)
+		}
+	}
+}
+
+// lgbGoesLeft is LightGBM's Tree::NumericalDecision (include/LightGBM/tree.h)
+// for a split with threshold thr and decision_type dt: NaN is 0 unless
+// the missing type is NaN; with missing type Zero, values in [-kZeroThreshold,
+// kZeroThreshold] and with missing type NaN, NaN follow the default-left
+// bit; every other value goes left when <= thr.
+func lgbGoesLeft(x float64, thr float64, dt int) bool {
+	missing, defaultLeft := (dt>>2)&3, dt&2 != 0
+	if math.IsNaN(x) && missing != 2 {
+		x = 0
+	}
+	if missing == 1 && x >= -lgbZero && x <= lgbZero || missing == 2 && math.IsNaN(x) {
+		return defaultLeft
+	}
+	return x <= thr
+}
+
+// TestImportLightGBMZeroMissing checks splits of missing type Zero (LightGBM's
+// zero_as_missing) against LightGBM's rule at values around the zero band
+// and the threshold: those whose left side is still the values up to some
+// float32 (the band and the threshold send values near zero the same way,
+// or the band reaches past the threshold) are imported; the others, whose
+// left side has a gap, are refused.
+func TestImportLightGBMZeroMissing(t *testing.T) {
+	z := float32(lgbZero)
+	f := func(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 64) }
+	below, above := math.Nextafter32(-z, -1), math.Nextafter32(z, 1)
+	probes := []float32{float32(math.NaN()), -1, -0.5, math.Nextafter32(-0.5, 0), below, -z,
+		-1e-36, float32(math.Copysign(0, -1)), 0, 1e-36, z, above, 1e-34, 0.25, 0.5, math.Nextafter32(0.5, 1), 1}
+	for _, c := range []struct {
+		dt      string
+		th      string
+		refused bool
+	}{
+		{"6", "0.5", false},   // default left, band below the threshold: the plain rule
+		{"6", f(z), false},    // LightGBM's kZeroThreshold itself, as its model files write it
+		{"6", "1e-35", false}, // just below it
+		{"6", "0", false},     // the band goes left and reaches past 0: left up to kZeroThreshold
+		{"6", f(-z), false},   // likewise, from -kZeroThreshold
+		{"6", "-1e-36", false},
+		{"6", f(below), false}, // no float32 between the threshold and the band
+		{"6", "-0.5", true},    // -0.5 < x < -kZeroThreshold goes right, the band left
+		{"4", "-0.5", false},   // default right, band above the threshold: the plain rule
+		{"4", f(below), false},
+		{"4", f(-z), false}, // the band goes right: left below -kZeroThreshold
+		{"4", "-1e-36", false},
+		{"4", "0", false},
+		{"4", f(z), false},
+		{"4", "1e-34", true}, // kZeroThreshold < x <= 1e-34 goes left, the band right
+		{"4", "0.5", true},
+	} {
+		src := strings.NewReplacer("DT", c.dt, "TH", c.th).Replace(lgbTiny)
+		e, _, err := ImportLightGBM(strings.NewReader(src), "tiny.txt")
+		if c.refused {
+			if err == nil || !strings.HasPrefix(err.Error(), "tiny.txt:18: tree 0: node 0: missing type Zero") {
+				t.Errorf("decision_type %s threshold %s: error %v, want tiny.txt:18: tree 0: node 0: missing type Zero ...", c.dt, c.th, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("decision_type %s threshold %s: %v", c.dt, c.th, err)
+			continue
+		}
+		thr, _ := strconv.ParseFloat(c.th, 64)
+		dt, _ := strconv.Atoi(c.dt)
+		for _, x := range probes {
+			want := 2.0
+			if lgbGoesLeft(float64(x), thr, dt) {
+				want = 1
+			}
+			if got := rawScore(e, []float32{x, 0}); got != want {
+				t.Errorf("decision_type %s threshold %s: x = %v reaches leaf value %v, LightGBM's %v", c.dt, c.th, x, got, want)
+			}
 		}
 	}
 }
