@@ -2,9 +2,7 @@ package tree
 
 import (
 	"bufio"
-	"compress/gzip"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -113,17 +111,8 @@ func TestImportRankLibFixtures(t *testing.T) {
 // feature the line leaves out being absent.
 func readSparse(t *testing.T, path string, n int, absent float32) [][]float32 {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var docs [][]float32
-	sc := bufio.NewScanner(zr)
+	sc := bufio.NewScanner(openGzip(t, path))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		s, _, _ := strings.Cut(sc.Text(), "#")

@@ -80,6 +80,21 @@ func readDense(path string) ([][]float32, error) {
 	return docs, sc.Err()
 }
 
+// openGzip opens the gzip-compressed file at path, for the test's length.
+func openGzip(t *testing.T, path string) *gzip.Reader {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return zr
+}
+
 func readPreds(t *testing.T, path string) []float64 {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -868,6 +883,50 @@ func TestImportFileErrors(t *testing.T) {
 	}
 	if _, _, err := ImportFile("xgboost", "testdata/lgb-lambdarank.model.txt"); err == nil || !strings.HasPrefix(err.Error(), "testdata/lgb-lambdarank.model.txt: not an XGBoost JSON model (it does not start with '{'") {
 		t.Errorf("LightGBM as JSON: %v", err)
+	}
+}
+
+// TestImportXGBoostObjectives imports the models of
+// make_xgb_objective_fixtures.py, one per single-output objective of
+// XGBoost 1.7 with a base_score other than the default (each objective turns
+// it into a margin its own way) and a few tree shapes, and checks XGBoost's
+// output_margin scores of the first documents of MQ2008 test.
+func TestImportXGBoostObjectives(t *testing.T) {
+	var fixture struct {
+		Docs   int `json:"docs"`
+		Models []struct {
+			Name    string          `json:"name"`
+			Model   json.RawMessage `json:"model"`
+			Margins []float64       `json:"margins"`
+		} `json:"models"`
+	}
+	if err := json.NewDecoder(openGzip(t, "testdata/xgb-objectives.json.gz")).Decode(&fixture); err != nil {
+		t.Fatal(err)
+	}
+	docs := mq2008Test(t)[:fixture.Docs]
+	seen := map[string]bool{}
+	for _, m := range fixture.Models {
+		e, _, err := ImportXGBoost(bytes.NewReader(m.Model), m.Name+".json")
+		if err != nil {
+			t.Errorf("%s: %v", m.Name, err)
+			continue
+		}
+		seen[e.Objective] = true
+		if len(m.Margins) != len(docs) {
+			t.Fatalf("%s: %d margins for %d documents", m.Name, len(m.Margins), len(docs))
+		}
+		for i, x := range docs {
+			got, want := rawScore(e, x), m.Margins[i]
+			if math.Abs(got-want) > 1e-5*max(1, math.Abs(want)) {
+				t.Errorf("%s: document %d scores %v, XGBoost %v (base %v)", m.Name, i+1, got, want, e.Base)
+				break
+			}
+		}
+	}
+	for obj := range xgbLink {
+		if !seen[obj] && obj != "reg:linear" { // reg:linear: XGBoost 1.7 saves it as reg:squarederror
+			t.Errorf("objective %s: no model in the fixture", obj)
+		}
 	}
 }
 
