@@ -44,11 +44,11 @@ var lgbParams = []string{
 // follows the default-left bit; Zero (values within ±1e-35 and NaN follow the
 // default-left bit) is accepted when the values it sends left are still
 // those up to some float32 (the threshold moves to the band's edge where the
-// band decides), and refused otherwise. Leaf values already include shrinkage (and DART's tree weights);
-// the base score is 0, LightGBM folds its initial score into the first tree.
-// Random-forest models (average_output) get their leaves divided by the
-// number of trees. Categorical splits, linear trees and multiclass models are
-// refused.
+// band decides), and refused otherwise. Leaf values already include
+// shrinkage (and DART's tree weights); the base score is 0, LightGBM folds
+// its initial score into the first tree. Random-forest models
+// (average_output) get their leaves divided by the number of trees.
+// Categorical splits, linear trees and multiclass models are refused.
 func ImportLightGBM(r io.Reader, name string) (*Ensemble, map[string]any, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
