@@ -737,6 +737,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	from := new(string)
 	choiceVar(fs, from, "from", "", "`format` of the input: lightgbm (model.txt), xgboost (JSON from Booster.save_model) or ranklib (a LambdaMART, MART or Random Forests model saved by RankLib's -save)", importFormats...)
 	libsvm := fs.Bool("libsvm-indices", false, "xgboost: the model was trained on XGBoost's own libsvm reader (DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k; without it f{k} is feature k+1 (column k of a matrix)")
+	zeroBased := fs.Bool("zero-based", false, "lightgbm: the model was trained on 0-based columns (a matrix, as from numpy, pandas or scikit-learn's load_svmlight_file), whose column j is feature j+1; without it column j is feature j, as when LightGBM reads the SVMlight file itself")
 	out := fs.String("out", "", "model `FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	pos, err := parseFlags(fs, args)
@@ -752,11 +753,13 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{"--out FILE is required"}
 	case *libsvm && *from != "xgboost":
 		return usageError{"--libsvm-indices applies to --from xgboost only"}
+	case *zeroBased && *from != "lightgbm":
+		return usageError{"--zero-based applies to --from lightgbm only"}
 	}
 	if err := checkOutputs(&stdout, stderr, *jsonOut, pos, *out); err != nil {
 		return err
 	}
-	e, params, err := tree.ImportFileWith(*from, pos[0], tree.XGBoostOptions{LibSVMIndices: *libsvm})
+	e, params, err := tree.ImportFileWith(*from, pos[0], tree.ImportOptions{LibSVMIndices: *libsvm, ZeroBased: *zeroBased})
 	if err != nil {
 		return err
 	}
@@ -764,6 +767,9 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		for _, n := range xgbImportNotes(e, params, *libsvm) {
 			fmt.Fprintln(stderr, n)
 		}
+	}
+	if splitsOnFirst(e) == 0 && *zeroBased {
+		fmt.Fprintln(stderr, "note: the model never splits on column 0 (feature 1): if LightGBM read the SVMlight file itself, which leaves column 0 empty, import it again without --zero-based")
 	}
 	if err := tree.WriteModel(*out, tree.NewModel(e, *from, params)); err != nil {
 		return err
@@ -775,6 +781,20 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
+// splitsOnFirst is 1 when some tree of e splits on feature 1, 0 when none
+// does (a sign of shifted columns), and -1 when that tells nothing (a model
+// of one feature, or of no split).
+func splitsOnFirst(e *tree.Ensemble) int {
+	used := e.Features(-1)
+	switch {
+	case e.NumFeatures <= 1 || len(used) == 0:
+		return -1
+	case used[0] == 0:
+		return 1
+	}
+	return 0
+}
+
 // xgbImportNotes are what `import --from xgboost` tells about the imported
 // model e with provenance params: signs that it was trained on XGBoost's
 // own libsvm reader or stopped early, and what to do about them.
@@ -784,7 +804,7 @@ func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm bool) []stri
 	// data, so it would be said of nearly every model. predict and eval warn
 	// when a data file does leave values out (Model.AbsentWarning).
 	var notes []string
-	if used := e.Features(-1); !libsvm && e.NumFeatures > 1 && len(used) > 0 && used[0] != 0 {
+	if !libsvm && splitsOnFirst(e) == 0 {
 		notes = append(notes, "note: the model never splits on f0 (feature 1): if it was trained on XGBoost's own libsvm reader "+
 			"(DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k, import it again with --libsvm-indices")
 	}

@@ -142,6 +142,74 @@ func TestImportCommand(t *testing.T) {
 	sameScores(t, scores, "engine/tree/testdata/lgb-lambdarank.pred.txt", "LightGBM")
 }
 
+// A LightGBM model trained on 0-based columns (a matrix) imports with
+// --zero-based, its column j as feature j+1, and is refused without it,
+// naming the flag; --zero-based on a model of the SVMlight file, whose
+// column 0 is empty, gets a note; the flag is for --from lightgbm only.
+func TestImportLightGBMZeroBased(t *testing.T) {
+	dir := t.TempDir()
+	// Column 0 (feature 1) at 0.5, then column 1 (feature 2) at 0.25.
+	model := filepath.Join(dir, "zero.txt")
+	os.WriteFile(model, []byte(`tree
+version=v4
+num_class=1
+num_tree_per_iteration=1
+label_index=0
+max_feature_idx=1
+objective=regression
+feature_names=Column_0 Column_1
+feature_infos=[0:1] [0:1]
+tree_sizes=100
+
+Tree=0
+num_leaves=3
+num_cat=0
+split_feature=0 1
+split_gain=1 1
+threshold=0.5 0.25
+decision_type=2 2
+left_child=1 -1
+right_child=-3 -2
+leaf_value=1 2 3
+leaf_weight=1 1 1
+leaf_count=1 1 1
+internal_value=0 0
+internal_weight=0 0
+internal_count=3 2
+is_linear=0
+shrinkage=1
+
+
+end of trees
+`), 0o644)
+	out := filepath.Join(dir, "m.json")
+	code, _, errOut := runCLI(t, "import", "--from", "lightgbm", model, "--out", out)
+	if code != 1 || !strings.Contains(errOut, model+":9: LightGBM column 0 holds data") || !strings.Contains(errOut, "--zero-based") {
+		t.Errorf("without --zero-based: exit %d, %q", code, errOut)
+	}
+	code, stdout, errOut := runCLI(t, "import", "--from", "lightgbm", "--zero-based", model, "--out", out)
+	if code != 0 || !strings.Contains(stdout, "1 tree from lightgbm (regression, 2 features)") || errOut != "" {
+		t.Fatalf("--zero-based: exit %d, %q, %q", code, stdout, errOut)
+	}
+	d := filepath.Join(dir, "d.txt")
+	os.WriteFile(d, []byte("0 qid:1 1:0.2 2:0.1\n0 qid:1 1:0.2 2:0.9\n0 qid:1 1:0.8 2:0.1\n"), 0o644)
+	scores := filepath.Join(dir, "s.txt")
+	if code, _, errOut := runCLI(t, "predict", "--model", out, "--data", d, "--out", scores); code != 0 {
+		t.Fatal(errOut)
+	}
+	if got := readFile(t, scores); got != "1\n2\n3\n" {
+		t.Errorf("scores %q, want 1, 2, 3 (feature 1 <= 0.5, then feature 2 <= 0.25)", got)
+	}
+	code, _, errOut = runCLI(t, "import", "--from", "lightgbm", "--zero-based", "engine/tree/testdata/lgb-lambdarank.model.txt", "--out", out)
+	if code != 0 || !strings.Contains(errOut, "note: the model never splits on column 0 (feature 1)") {
+		t.Errorf("--zero-based on a model of the SVMlight file: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "import", "--from", "xgboost", "--zero-based", "engine/tree/testdata/xgb-rank-ndcg.json", "--out", out)
+	if code != 2 || !strings.Contains(errOut, "--zero-based applies to --from lightgbm only") {
+		t.Errorf("--zero-based with xgboost: exit %d, %q", code, errOut)
+	}
+}
+
 // sameScores checks that the scores file got holds, line for line within
 // 1e-5, the scores of the file want, which library lib computed.
 func sameScores(t *testing.T, got, want, lib string) {

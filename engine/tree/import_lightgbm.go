@@ -35,7 +35,8 @@ var lgbParams = []string{
 // LightGBM's column j is cronus feature j (1-based), which is what LightGBM
 // makes of an SVMlight file: column 0 stays empty. A model whose column 0
 // holds data was trained on 0-based columns and is refused rather than
-// silently shifted.
+// silently shifted; import it with ImportLightGBMWith and
+// ImportOptions.ZeroBased, which makes column j feature j+1.
 //
 // The decision rules are reproduced exactly for float32 feature values:
 // LightGBM goes left when value <= threshold, with a float64 threshold t;
@@ -50,13 +51,18 @@ var lgbParams = []string{
 // (average_output) get their leaves divided by the number of trees.
 // Categorical splits, linear trees and multiclass models are refused.
 func ImportLightGBM(r io.Reader, name string) (*Ensemble, map[string]any, error) {
+	return ImportLightGBMWith(r, name, ImportOptions{})
+}
+
+// ImportLightGBMWith is ImportLightGBM with options (ZeroBased).
+func ImportLightGBMWith(r io.Reader, name string, opt ImportOptions) (*Ensemble, map[string]any, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	// Without the final newline, the last element is the file's last line
 	// (what a message about the end of the file names), not an empty one.
-	p := &lgbParser{name: name, lines: strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")}
+	p := &lgbParser{name: name, zeroBased: opt.ZeroBased, lines: strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")}
 	for i, l := range p.lines {
 		p.lines[i] = strings.TrimRight(l, "\r")
 	}
@@ -64,8 +70,9 @@ func ImportLightGBM(r io.Reader, name string) (*Ensemble, map[string]any, error)
 }
 
 type lgbParser struct {
-	name  string
-	lines []string
+	name      string
+	zeroBased bool // column j is feature j+1 (ImportOptions.ZeroBased)
+	lines     []string
 }
 
 // lgbField is a key=value line and its 1-based line number.
@@ -234,9 +241,15 @@ func (p *lgbParser) checkHeader(head map[string]lgbField, end int) (int, error) 
 	if maxIdx > maxFeatures {
 		return 0, p.errorf(f.line, "max_feature_idx=%d: cronus reads data with feature indices up to %d", maxIdx, maxFeatures)
 	}
+	if p.zeroBased {
+		if maxIdx+1 > maxFeatures {
+			return 0, p.errorf(f.line, "max_feature_idx=%d: with 0-based columns that is feature %d, and cronus reads data with feature indices up to %d", maxIdx, maxIdx+1, maxFeatures)
+		}
+		return maxIdx + 1, nil
+	}
 	if fi, ok := head["feature_infos"]; ok {
 		if infos := strings.Fields(fi.val); len(infos) > 0 && infos[0] != "none" {
-			return 0, p.errorf(fi.line, "LightGBM column 0 holds data (%s), so the model was trained on 0-based feature columns; cronus numbers features from 1 and needs a model trained on the SVMlight file, where column 0 is empty", infos[0])
+			return 0, p.errorf(fi.line, "LightGBM column 0 holds data (%s), so the model was trained on 0-based feature columns (a matrix, as from numpy, pandas or scikit-learn's load_svmlight_file), whose column j is feature j+1: import it with --zero-based (without it, column j is feature j, as when LightGBM reads the SVMlight file itself and leaves column 0 empty)", infos[0])
 		}
 	}
 	return maxIdx, nil
@@ -330,11 +343,15 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 	at := func(key string) int { return kv[key].line }
 	for j := range n {
 		nd := &t.Nodes[j]
-		switch c := splits[j]; {
+		c := splits[j]
+		if p.zeroBased {
+			c++ // column j is feature j+1
+		}
+		switch {
 		case c == 0:
-			return Tree{}, p.errorf(at("split_feature"), "tree %d: node %d splits on LightGBM column 0, which is no cronus feature (features are numbered from 1)", k, j)
+			return Tree{}, p.errorf(at("split_feature"), "tree %d: node %d splits on LightGBM column 0, which is no cronus feature (features are numbered from 1; a model of 0-based columns imports with --zero-based)", k, j)
 		case c < 0 || c > numFeatures:
-			return Tree{}, p.errorf(at("split_feature"), "tree %d: node %d splits on column %d; max_feature_idx is %d", k, j, c, numFeatures)
+			return Tree{}, p.errorf(at("split_feature"), "tree %d: node %d splits on column %d; max_feature_idx is %d", k, j, splits[j], lgbMaxIdx(numFeatures, p.zeroBased))
 		default:
 			nd.Feature = int32(c - 1)
 		}
@@ -410,6 +427,15 @@ func zeroMissingThreshold(a float32, defaultLeft bool) (float32, bool) {
 	return below, a <= z
 }
 
+// lgbMaxIdx is the max_feature_idx of a model of numFeatures features, whose
+// columns are 0-based or not (ImportOptions.ZeroBased).
+func lgbMaxIdx(numFeatures int, zeroBased bool) int {
+	if zeroBased {
+		return numFeatures - 1
+	}
+	return numFeatures
+}
+
 func direction(left bool) string {
 	if left {
 		return "left"
@@ -477,23 +503,23 @@ func float32AtMost(t float64) float32 {
 // model), "xgboost" (a JSON model) or "ranklib" (a tree-ensemble text model),
 // plain or gzip-compressed.
 func ImportFile(from, path string) (*Ensemble, map[string]any, error) {
-	return ImportFileWith(from, path, XGBoostOptions{})
+	return ImportFileWith(from, path, ImportOptions{})
 }
 
 // ImportFileWith is ImportFile with the options for an XGBoost model.
-func ImportFileWith(from, path string, xgbOpt XGBoostOptions) (*Ensemble, map[string]any, error) {
-	var imp func(io.Reader, string) (*Ensemble, map[string]any, error)
+func ImportFileWith(from, path string, opt ImportOptions) (*Ensemble, map[string]any, error) {
+	var imp func(io.Reader, string, ImportOptions) (*Ensemble, map[string]any, error)
 	var what string
 	switch from {
 	case "lightgbm":
-		imp, what = ImportLightGBM, "a LightGBM text model"
+		imp, what = ImportLightGBMWith, "a LightGBM text model"
 	case "xgboost":
-		imp = func(r io.Reader, name string) (*Ensemble, map[string]any, error) {
-			return ImportXGBoostWith(r, name, xgbOpt)
-		}
-		what = "an XGBoost JSON model"
+		imp, what = ImportXGBoostWith, "an XGBoost JSON model"
 	case "ranklib":
-		imp, what = ImportRankLib, "a RankLib model"
+		imp = func(r io.Reader, name string, _ ImportOptions) (*Ensemble, map[string]any, error) {
+			return ImportRankLib(r, name)
+		}
+		what = "a RankLib model"
 	default:
 		return nil, nil, fmt.Errorf("unknown model library %q (want lightgbm, xgboost or ranklib)", from)
 	}
@@ -504,7 +530,7 @@ func ImportFileWith(from, path string, xgbOpt XGBoostOptions) (*Ensemble, map[st
 	if err := notCronusFile(b); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return imp(bytes.NewReader(b), path)
+	return imp(bytes.NewReader(b), path, opt)
 }
 
 // notCronusFile refuses a Cronus model or cascade given to import, which

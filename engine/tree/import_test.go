@@ -937,13 +937,13 @@ func TestImportXGBoostSmallFixtures(t *testing.T) {
 	docs := mq2008Test(t)
 	for _, fx := range []struct {
 		name string
-		opt  XGBoostOptions
+		opt  ImportOptions
 		base float64
 	}{
 		// binary:logitraw adds base_score as it is, not its logit.
-		{"xgb-logitraw", XGBoostOptions{}, float64(float32(0.3))},
+		{"xgb-logitraw", ImportOptions{}, float64(float32(0.3))},
 		// Trained on XGBoost's libsvm reader: f{k} is feature k.
-		{"xgb-libsvm", XGBoostOptions{LibSVMIndices: true}, 0.5},
+		{"xgb-libsvm", ImportOptions{LibSVMIndices: true}, 0.5},
 	} {
 		t.Run(fx.name, func(t *testing.T) {
 			f, err := os.Open(filepath.Join("testdata", fx.name+".json"))
@@ -985,12 +985,12 @@ func TestImportXGBoostSmallFixtures(t *testing.T) {
 // feature k (0-based k-1) and that a split on f0 is refused.
 func TestImportXGBoostLibSVMIndices(t *testing.T) {
 	src := strings.Replace(xgbTiny, "DL", "0", 1)
-	_, _, err := ImportXGBoostWith(strings.NewReader(src), "tiny.json", XGBoostOptions{LibSVMIndices: true})
+	_, _, err := ImportXGBoostWith(strings.NewReader(src), "tiny.json", ImportOptions{LibSVMIndices: true})
 	if err == nil || err.Error() != "tiny.json: tree 0: node 0 splits on f0, the libsvm reader's feature index 0; cronus data files start at 1" {
 		t.Errorf("split on f0: %v", err)
 	}
 	src = strings.Replace(src, `"split_indices":[0,0,0]`, `"split_indices":[1,0,0]`, 1)
-	e, prov, err := ImportXGBoostWith(strings.NewReader(src), "tiny.json", XGBoostOptions{LibSVMIndices: true})
+	e, prov, err := ImportXGBoostWith(strings.NewReader(src), "tiny.json", ImportOptions{LibSVMIndices: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1095,5 +1095,71 @@ func TestImportBOM(t *testing.T) {
 		} else if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s with a byte order mark imports as another ensemble", c.file)
 		}
+	}
+}
+
+// zeroBasedLightGBM is a LightGBM text model with every column one lower:
+// the model LightGBM writes when trained on the same data as a 0-based
+// matrix (numpy, pandas, scikit-learn's load_svmlight_file), where feature
+// j is column j-1 and no column is empty.
+func zeroBasedLightGBM(t *testing.T, model string) string {
+	t.Helper()
+	var out []string
+	for _, l := range strings.Split(model, "\n") {
+		key, val, _ := strings.Cut(l, "=")
+		switch key {
+		case "max_feature_idx":
+			n, err := strconv.Atoi(val)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l = key + "=" + strconv.Itoa(n-1)
+		case "feature_names", "feature_infos":
+			f := strings.Fields(val)
+			if key == "feature_infos" && f[0] != "none" {
+				t.Fatalf("column 0 of the 1-based fixture holds %s", f[0])
+			}
+			l = key + "=" + strings.Join(f[1:], " ")
+		case "split_feature":
+			f := strings.Fields(val)
+			for i, s := range f {
+				c, err := strconv.Atoi(s)
+				if err != nil || c < 1 {
+					t.Fatalf("split_feature %q", s)
+				}
+				f[i] = strconv.Itoa(c - 1)
+			}
+			l = key + "=" + strings.Join(f, " ")
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// A LightGBM model of 0-based columns (trained on a matrix) imports with
+// ZeroBased (import --zero-based) and scores MQ2008 test as LightGBM scored
+// the same trees on the SVMlight file; without it, it is refused with the
+// flag named (it was refused with no way to import it).
+func TestImportLightGBMZeroBased(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "lgb-lambdarank.model.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := zeroBasedLightGBM(t, string(b))
+	_, _, err = ImportLightGBM(strings.NewReader(zero), "zero.txt")
+	if err == nil || !strings.Contains(err.Error(), "zero.txt:9: LightGBM column 0 holds data ([0:1])") || !strings.Contains(err.Error(), "--zero-based") {
+		t.Errorf("0-based model without ZeroBased: %v", err)
+	}
+	e, _, err := ImportLightGBMWith(strings.NewReader(zero), "zero.txt", ImportOptions{ZeroBased: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.NumFeatures != testNumFeatures {
+		t.Errorf("%d features, want %d", e.NumFeatures, testNumFeatures)
+	}
+	docs := mq2008Test(t)
+	want := readPreds(t, filepath.Join("testdata", "lgb-lambdarank.pred.txt"))
+	if d, at := maxDiff(e, docs, want); !(d <= 1e-5) {
+		t.Errorf("document %d: score %.9g, LightGBM says %.9g", at+1, rawScore(e, docs[at]), want[at])
 	}
 }

@@ -20,7 +20,7 @@ import (
 // XGBoost's feature f{k} is cronus feature k+1, which is what a model trained
 // on scikit-learn's SVMlight reader (or any 0-based matrix of the data) uses.
 // A model trained on XGBoost's own libsvm reader keeps the file's indices:
-// import it with ImportXGBoostWith and XGBoostOptions.LibSVMIndices, which
+// import it with ImportXGBoostWith and ImportOptions.LibSVMIndices, which
 // makes f{k} feature k.
 //
 // XGBoost goes left when value < split_condition, a float32 c; for a finite
@@ -38,19 +38,26 @@ import (
 // non-finite floats are read: NaN is the split condition of a categorical
 // split, and a non-finite leaf value is refused by name.
 func ImportXGBoost(r io.Reader, name string) (*Ensemble, map[string]any, error) {
-	return ImportXGBoostWith(r, name, XGBoostOptions{})
+	return ImportXGBoostWith(r, name, ImportOptions{})
 }
 
-// XGBoostOptions are the choices ImportXGBoostWith leaves to the caller.
-type XGBoostOptions struct {
-	// LibSVMIndices: the model was trained on XGBoost's own libsvm reader
-	// (DMatrix("train.txt?format=libsvm")), whose column k is the file's
-	// feature k, so f{k} is cronus feature k; a split on f0 is refused.
+// ImportOptions are the choices the importers leave to the caller: how the
+// library's feature columns map to cronus features, where the model file
+// cannot tell.
+type ImportOptions struct {
+	// LibSVMIndices (XGBoost): the model was trained on XGBoost's own
+	// libsvm reader (DMatrix("train.txt?format=libsvm")), whose column k
+	// is the file's feature k, so f{k} is cronus feature k; a split on f0
+	// is refused.
 	LibSVMIndices bool
+	// ZeroBased (LightGBM): the model was trained on 0-based columns (a
+	// matrix, as from numpy, pandas or scikit-learn's load_svmlight_file),
+	// so column j is cronus feature j+1.
+	ZeroBased bool
 }
 
 // ImportXGBoostWith is ImportXGBoost with options.
-func ImportXGBoostWith(r io.Reader, name string, opt XGBoostOptions) (*Ensemble, map[string]any, error) {
+func ImportXGBoostWith(r io.Reader, name string, opt ImportOptions) (*Ensemble, map[string]any, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
@@ -273,7 +280,7 @@ var xgbLink = map[string]string{
 	"rank:pairwise":   "identity", "rank:ndcg": "identity", "rank:map": "identity",
 }
 
-func importXGBoost(data []byte, opt XGBoostOptions) (*Ensemble, map[string]any, error) {
+func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, error) {
 	var file xgbFile
 	if err := json.Unmarshal(data, &file); err != nil {
 		return nil, nil, jsonError(data, err)
