@@ -808,6 +808,19 @@ func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm bool) []stri
 		notes = append(notes, "note: the model never splits on f0 (feature 1): if it was trained on XGBoost's own libsvm reader "+
 			"(DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k, import it again with --libsvm-indices")
 	}
+	if names, ok := params["feature_names"].([]string); ok {
+		shift := 0
+		if libsvm {
+			shift = 1
+		}
+		for k, n := range names {
+			if n != strconv.Itoa(k+1-shift) {
+				notes = append(notes, fmt.Sprintf("note: the model's features are named by numbers, and f%d is named %q, not %d: cronus takes f{k} as feature %s by its position, not its name; "+
+					"if the model was trained on selected features named by their numbers, its scores here are not XGBoost's", k, n, k+1-shift, map[bool]string{false: "k+1", true: "k"}[libsvm]))
+				break
+			}
+		}
+	}
 	if best, ok := params["best_iteration"].(int); ok {
 		per := 1
 		if n, ok := params["num_parallel_tree"].(int); ok {

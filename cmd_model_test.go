@@ -210,6 +210,43 @@ end of trees
 	}
 }
 
+// An XGBoost model whose feature names are numbers that are not its
+// columns' positions (a frame of selected features named by their
+// numbers) gets a note at import: cronus maps columns by position, and
+// such names went unseen. Names that are the positions, or not numbers,
+// get none.
+func TestImportXGBoostNumberedNames(t *testing.T) {
+	dir := t.TempDir()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, "engine/tree/testdata/xgb-reg-lossguide.json")), &m); err != nil {
+		t.Fatal(err)
+	}
+	names := func(f func(k int) string) []string {
+		n := make([]string, 46)
+		for k := range n {
+			n[k] = f(k)
+		}
+		return n
+	}
+	for _, c := range []struct {
+		names []string
+		note  string
+	}{
+		{names(func(k int) string { return strconv.Itoa(k + 1) }), ""},
+		{names(func(k int) string { return "f" + strconv.Itoa(k) }), ""},
+		{names(func(k int) string { return strconv.Itoa(2*k + 3) }), `note: the model's features are named by numbers, and f0 is named "3", not 1`},
+	} {
+		m["learner"].(map[string]any)["feature_names"] = c.names
+		b, _ := json.Marshal(m)
+		model := filepath.Join(dir, "m.json")
+		os.WriteFile(model, b, 0o644)
+		code, _, errOut := runCLI(t, "import", "--from", "xgboost", model, "--out", filepath.Join(dir, "c.json"))
+		if code != 0 || c.note == "" && errOut != "" || c.note != "" && !strings.Contains(errOut, c.note) {
+			t.Errorf("names %v…: exit %d, stderr %q; want note %q", c.names[:2], code, errOut, c.note)
+		}
+	}
+}
+
 // sameScores checks that the scores file got holds, line for line within
 // 1e-5, the scores of the file want, which library lib computed.
 func sameScores(t *testing.T, got, want, lib string) {

@@ -205,6 +205,7 @@ type xgbFile struct {
 
 type xgbLearner struct {
 	Attributes      map[string]string `json:"attributes"`
+	FeatureNames    []string          `json:"feature_names"`
 	GradientBooster *xgbBooster       `json:"gradient_booster"`
 	ModelParam      struct {
 		BaseScore  string `json:"base_score"`
@@ -280,6 +281,20 @@ var xgbLink = map[string]string{
 	"rank:pairwise":   "identity", "rank:ndcg": "identity", "rank:map": "identity",
 }
 
+// numberedFeatureNames reports whether a model's feature names are all
+// whole numbers, as when a frame of selected features is named by their
+// numbers ("3", "7", "12"): the provenance keeps them, so that import can
+// say when they disagree with the columns' positions, by which cronus maps
+// them.
+func numberedFeatureNames(names []string) bool {
+	for _, n := range names {
+		if _, err := strconv.ParseUint(n, 10, 32); err != nil {
+			return false
+		}
+	}
+	return len(names) > 0
+}
+
 func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, error) {
 	var file xgbFile
 	if err := json.Unmarshal(data, &file); err != nil {
@@ -336,6 +351,9 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 	if opt.LibSVMIndices {
 		shift, features = 1, max(numFeatures-1, 0)
 		prov["feature_indices"] = "libsvm"
+	}
+	if numberedFeatureNames(l.FeatureNames) {
+		prov["feature_names"] = l.FeatureNames
 	}
 	if features > maxFeatures {
 		return nil, nil, fmt.Errorf("learner_model_param num_feature %d: cronus reads data with feature indices up to %d", numFeatures, maxFeatures)
