@@ -737,6 +737,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	from := new(string)
 	choiceVar(fs, from, "from", "", "`format` of the input: lightgbm (model.txt), xgboost (JSON from Booster.save_model) or ranklib (a LambdaMART, MART or Random Forests model saved by RankLib's -save)", importFormats...)
 	libsvm := fs.Bool("libsvm-indices", false, "xgboost: the model was trained on XGBoost's own libsvm reader (DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k; without it f{k} is feature k+1 (column k of a matrix)")
+	byName := fs.Bool("by-name", false, "xgboost: the model's feature names are the features' numbers (a frame of selected features named \"3\", \"7\", \"12\"), and f{k} is the feature its name says")
 	zeroBased := fs.Bool("zero-based", false, "lightgbm: the model was trained on 0-based columns (a matrix, as from numpy, pandas or scikit-learn's load_svmlight_file), whose column j is feature j+1; without it column j is feature j, as when LightGBM reads the SVMlight file itself")
 	out := fs.String("out", "", "model `FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
@@ -753,18 +754,22 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{"--out FILE is required"}
 	case *libsvm && *from != "xgboost":
 		return usageError{"--libsvm-indices applies to --from xgboost only"}
+	case *byName && *from != "xgboost":
+		return usageError{"--by-name applies to --from xgboost only"}
+	case *byName && *libsvm:
+		return usageError{"--by-name and --libsvm-indices are two ways to number the features; give one"}
 	case *zeroBased && *from != "lightgbm":
 		return usageError{"--zero-based applies to --from lightgbm only"}
 	}
 	if err := checkOutputs(&stdout, stderr, *jsonOut, pos, *out); err != nil {
 		return err
 	}
-	e, params, err := tree.ImportFileWith(*from, pos[0], tree.ImportOptions{LibSVMIndices: *libsvm, ZeroBased: *zeroBased})
+	e, params, err := tree.ImportFileWith(*from, pos[0], tree.ImportOptions{LibSVMIndices: *libsvm, ByName: *byName, ZeroBased: *zeroBased})
 	if err != nil {
 		return err
 	}
 	if *from == "xgboost" {
-		for _, n := range xgbImportNotes(e, params, *libsvm) {
+		for _, n := range xgbImportNotes(e, params, *libsvm, *byName) {
 			fmt.Fprintln(stderr, n)
 		}
 	}
@@ -798,17 +803,17 @@ func splitsOnFirst(e *tree.Ensemble) int {
 // xgbImportNotes are what `import --from xgboost` tells about the imported
 // model e with provenance params: signs that it was trained on XGBoost's
 // own libsvm reader or stopped early, and what to do about them.
-func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm bool) []string {
+func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm, byName bool) []string {
 	// Where a missing value and 0 part ways is not told here: XGBoost's hist
 	// sends missing values right at every split of a model trained on dense
 	// data, so it would be said of nearly every model. predict and eval warn
 	// when a data file does leave values out (Model.AbsentWarning).
 	var notes []string
-	if !libsvm && splitsOnFirst(e) == 0 {
+	if !libsvm && !byName && splitsOnFirst(e) == 0 {
 		notes = append(notes, "note: the model never splits on f0 (feature 1): if it was trained on XGBoost's own libsvm reader "+
 			"(DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k, import it again with --libsvm-indices")
 	}
-	if names, ok := params["feature_names"].([]string); ok {
+	if names, ok := params["feature_names"].([]string); ok && !byName {
 		shift := 0
 		if libsvm {
 			shift = 1
@@ -816,7 +821,7 @@ func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm bool) []stri
 		for k, n := range names {
 			if n != strconv.Itoa(k+1-shift) {
 				notes = append(notes, fmt.Sprintf("note: the model's features are named by numbers, and f%d is named %q, not %d: cronus takes f{k} as feature %s by its position, not its name; "+
-					"if the model was trained on selected features named by their numbers, its scores here are not XGBoost's", k, n, k+1-shift, map[bool]string{false: "k+1", true: "k"}[libsvm]))
+					"if it was trained on selected features named by their numbers, import it again with --by-name", k, n, k+1-shift, map[bool]string{false: "k+1", true: "k"}[libsvm]))
 				break
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -243,6 +244,77 @@ func TestImportXGBoostNumberedNames(t *testing.T) {
 		code, _, errOut := runCLI(t, "import", "--from", "xgboost", model, "--out", filepath.Join(dir, "c.json"))
 		if code != 0 || c.note == "" && errOut != "" || c.note != "" && !strings.Contains(errOut, c.note) {
 			t.Errorf("names %v…: exit %d, stderr %q; want note %q", c.names[:2], code, errOut, c.note)
+		}
+	}
+
+	// --by-name: f{k}, named 2k+3, is feature 2k+3. On MQ2008 test with
+	// feature j moved to 2j+1 the model scores as XGBoost scored the
+	// original on the original file.
+	model := filepath.Join(dir, "m.json") // the last case's names
+	out := filepath.Join(dir, "c.json")
+	code, stdout, errOut := runCLI(t, "import", "--from", "xgboost", "--by-name", model, "--out", out)
+	if code != 0 || errOut != "" || !strings.Contains(stdout, "(reg:squarederror, 93 features)") {
+		t.Fatalf("--by-name: exit %d, %q, %q", code, stdout, errOut)
+	}
+	f, err := os.Open("data/builtin/mq2008/test.txt.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moved bytes.Buffer
+	raw, _ := io.ReadAll(zr)
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		fields := strings.Fields(line)
+		for i, fd := range fields {
+			if j, v, ok := strings.Cut(fd, ":"); ok && j != "qid" {
+				if n, err := strconv.Atoi(j); err == nil {
+					fields[i] = strconv.Itoa(2*n+1) + ":" + v
+				}
+			}
+			if strings.HasPrefix(fd, "#") {
+				fields = fields[:i]
+				break
+			}
+		}
+		moved.WriteString(strings.Join(fields, " ") + "\n")
+	}
+	data := filepath.Join(dir, "moved.txt")
+	os.WriteFile(data, moved.Bytes(), 0o644)
+	scores := filepath.Join(dir, "s.txt")
+	if code, _, errOut := runCLI(t, "predict", "--model", out, "--data", data, "--out", scores); code != 0 {
+		t.Fatal(errOut)
+	}
+	sameScores(t, scores, "engine/tree/testdata/xgb-reg-lossguide.pred.txt", "XGBoost")
+
+	// Names that are not feature numbers, or twice the same, are refused;
+	// so are --by-name with another library or with --libsvm-indices.
+	for _, c := range []struct {
+		names []string
+		err   string
+	}{
+		{names(func(k int) string { return "f" + strconv.Itoa(k) }), `--by-name: f0 is named "f0", not a feature number`},
+		{names(func(k int) string { return strconv.Itoa(k % 45) }), `--by-name: f0 is named "0", not a feature number`},
+		{names(func(k int) string { return strconv.Itoa(k%45 + 1) }), `--by-name: f0 and f45 are both named "1"`},
+	} {
+		m["learner"].(map[string]any)["feature_names"] = c.names
+		b, _ := json.Marshal(m)
+		os.WriteFile(model, b, 0o644)
+		code, _, errOut := runCLI(t, "import", "--from", "xgboost", "--by-name", model, "--out", out)
+		if code != 1 || !strings.Contains(errOut, c.err) {
+			t.Errorf("--by-name, names %v…: exit %d, %q; want %q", c.names[:2], code, errOut, c.err)
+		}
+	}
+	for args, want := range map[string]string{
+		"--from xgboost --libsvm-indices": "--by-name and --libsvm-indices are two ways to number the features",
+		"--from lightgbm":                 "--by-name applies to --from xgboost only",
+	} {
+		code, _, errOut := runCLI(t, append(strings.Fields("import --by-name "+args), model, "--out", out)...)
+		if code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("import --by-name %s: exit %d, %q; want %q", args, code, errOut, want)
 		}
 	}
 }

@@ -50,6 +50,10 @@ type ImportOptions struct {
 	// is the file's feature k, so f{k} is cronus feature k; a split on f0
 	// is refused.
 	LibSVMIndices bool
+	// ByName (XGBoost): the model's feature names are the features'
+	// numbers (a frame of selected features named "3", "7", "12"), so
+	// f{k} is the feature its name says; every name must be one.
+	ByName bool
 	// ZeroBased (LightGBM): the model was trained on 0-based columns (a
 	// matrix, as from numpy, pandas or scikit-learn's load_svmlight_file),
 	// so column j is cronus feature j+1.
@@ -346,14 +350,44 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 	if err != nil || numFeatures < 0 {
 		return nil, nil, fmt.Errorf("learner_model_param num_feature %q is not a non-negative integer", mp.NumFeature)
 	}
-	// XGBoost's f{k} is cronus feature k+1-shift (Feature k-shift, 0-based).
-	shift, features := 0, numFeatures
-	if opt.LibSVMIndices {
-		shift, features = 1, max(numFeatures-1, 0)
-		prov["feature_indices"] = "libsvm"
-	}
+	// XGBoost's f{k} is cronus Feature col[k] (0-based), -1 for a column
+	// that is no feature: k by default, k-1 with LibSVMIndices, its name
+	// minus 1 with ByName.
+	col := make([]int32, numFeatures)
+	features := numFeatures
 	if numberedFeatureNames(l.FeatureNames) {
 		prov["feature_names"] = l.FeatureNames
+	}
+	switch {
+	case opt.ByName:
+		if len(l.FeatureNames) != numFeatures {
+			return nil, nil, fmt.Errorf("--by-name: the model has %d feature names for its %d features", len(l.FeatureNames), numFeatures)
+		}
+		features = 0
+		named := map[int]int{} // feature number → the column named so
+		for k, name := range l.FeatureNames {
+			n, err := strconv.Atoi(name)
+			if err != nil || n < 1 || n > maxFeatures {
+				return nil, nil, fmt.Errorf("--by-name: f%d is named %q, not a feature number from 1 to %d", k, name, maxFeatures)
+			}
+			if j, ok := named[n]; ok {
+				return nil, nil, fmt.Errorf("--by-name: f%d and f%d are both named %q", j, k, name)
+			}
+			named[n] = k
+			col[k] = int32(n - 1)
+			features = max(features, n)
+		}
+		prov["feature_indices"] = "names"
+	case opt.LibSVMIndices:
+		for k := range col {
+			col[k] = int32(k - 1)
+		}
+		features = max(numFeatures-1, 0)
+		prov["feature_indices"] = "libsvm"
+	default:
+		for k := range col {
+			col[k] = int32(k)
+		}
 	}
 	if features > maxFeatures {
 		return nil, nil, fmt.Errorf("learner_model_param num_feature %d: cronus reads data with feature indices up to %d", numFeatures, maxFeatures)
@@ -410,7 +444,7 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 		if weights != nil {
 			w = weights[i]
 		}
-		t, err := model.Trees[i].tree(numFeatures, shift, w)
+		t, err := model.Trees[i].tree(col, features, w)
 		if err != nil {
 			return nil, nil, fmt.Errorf("tree %d: %w", i, err)
 		}
@@ -456,9 +490,10 @@ func xgbBase(obj, s string) (float64, error) {
 
 // tree converts an XGBoost tree into a compact Tree: the nodes reachable
 // from the root renumbered in depth-first order, internal nodes into Nodes
-// (f{k} becoming Feature k-shift) and leaves (times weight w) into Leaves.
-// numFeatures is the model's num_feature.
-func (xt *xgbTree) tree(numFeatures, shift int, w float64) (Tree, error) {
+// (f{k} becoming Feature col[k]; len(col) is the model's num_feature) and
+// leaves (times weight w) into Leaves; features is the ensemble's number
+// of features.
+func (xt *xgbTree) tree(col []int32, features int, w float64) (Tree, error) {
 	n := len(xt.Left)
 	if xt.Param.NumNodes != "" {
 		if nn, err := strconv.Atoi(xt.Param.NumNodes); err != nil || nn != n {
@@ -511,10 +546,10 @@ func (xt *xgbTree) tree(numFeatures, shift int, w float64) (Tree, error) {
 			return Leaf(len(t.Leaves) - 1), nil
 		}
 		f := xt.Split[i]
-		if f < 0 || f >= numFeatures {
-			return 0, fmt.Errorf("node %d splits on f%d; the model has %d features", i, f, numFeatures)
+		if f < 0 || f >= len(col) {
+			return 0, fmt.Errorf("node %d splits on f%d; the model has %d features", i, f, len(col))
 		}
-		if f < shift {
+		if col[f] < 0 {
 			return 0, fmt.Errorf("node %d splits on f%d, the libsvm reader's feature index 0; cronus data files start at 1", i, f)
 		}
 		if math.IsNaN(float64(c)) {
@@ -526,7 +561,7 @@ func (xt *xgbTree) tree(numFeatures, shift int, w float64) (Tree, error) {
 		}
 		k := len(t.Nodes)
 		t.Nodes = append(t.Nodes, Node{
-			Feature: int32(f - shift),
+			Feature: col[f],
 			// x < c  ⇔  x <= the float32 below c, for finite float32 x.
 			Threshold:   math.Nextafter32(c, float32(math.Inf(-1))),
 			DefaultLeft: bool(xt.DefaultLeft[i]),
@@ -545,7 +580,7 @@ func (xt *xgbTree) tree(numFeatures, shift int, w float64) (Tree, error) {
 	if _, err := walk(0, -1); err != nil {
 		return Tree{}, err
 	}
-	if err := t.Validate(max(numFeatures-shift, 0)); err != nil {
+	if err := t.Validate(features); err != nil {
 		return Tree{}, err
 	}
 	return t, nil
