@@ -737,7 +737,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	from := new(string)
 	choiceVar(fs, from, "from", "", "`format` of the input: lightgbm (model.txt), xgboost (JSON from Booster.save_model) or ranklib (a LambdaMART, MART or Random Forests model saved by RankLib's -save)", importFormats...)
 	libsvm := fs.Bool("libsvm-indices", false, "xgboost: the model was trained on XGBoost's own libsvm reader (DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k; without it f{k} is feature k+1 (column k of a matrix)")
-	byName := fs.Bool("by-name", false, "xgboost: the model's feature names are the features' numbers (a frame of selected features named \"3\", \"7\", \"12\"), and f{k} is the feature its name says")
+	byName := fs.Bool("by-name", false, "xgboost, lightgbm: the model's feature names are the features' numbers (a frame of selected features named \"3\", \"7\", \"12\"), and each column is the feature its name says")
 	zeroBased := fs.Bool("zero-based", false, "lightgbm: the model was trained on 0-based columns (a matrix, as from numpy, pandas or scikit-learn's load_svmlight_file), whose column j is feature j+1; without it column j is feature j, as when LightGBM reads the SVMlight file itself")
 	out := fs.String("out", "", "model `FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
@@ -754,10 +754,10 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{"--out FILE is required"}
 	case *libsvm && *from != "xgboost":
 		return usageError{"--libsvm-indices applies to --from xgboost only"}
-	case *byName && *from != "xgboost":
-		return usageError{"--by-name applies to --from xgboost only"}
-	case *byName && *libsvm:
-		return usageError{"--by-name and --libsvm-indices are two ways to number the features; give one"}
+	case *byName && *from == "ranklib":
+		return usageError{"--by-name applies to --from xgboost and lightgbm, whose models name their features"}
+	case *byName && (*libsvm || *zeroBased):
+		return usageError{"--by-name, --libsvm-indices and --zero-based are ways to number the features; give one"}
 	case *zeroBased && *from != "lightgbm":
 		return usageError{"--zero-based applies to --from lightgbm only"}
 	}

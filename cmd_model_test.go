@@ -309,8 +309,9 @@ func TestImportXGBoostNumberedNames(t *testing.T) {
 		}
 	}
 	for args, want := range map[string]string{
-		"--from xgboost --libsvm-indices": "--by-name and --libsvm-indices are two ways to number the features",
-		"--from lightgbm":                 "--by-name applies to --from xgboost only",
+		"--from xgboost --libsvm-indices": "--by-name, --libsvm-indices and --zero-based are ways to number the features; give one",
+		"--from lightgbm --zero-based":    "--by-name, --libsvm-indices and --zero-based are ways to number the features; give one",
+		"--from ranklib":                  "--by-name applies to --from xgboost and lightgbm",
 	} {
 		code, _, errOut := runCLI(t, append(strings.Fields("import --by-name "+args), model, "--out", out)...)
 		if code != 2 || !strings.Contains(errOut, want) {

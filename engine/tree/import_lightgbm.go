@@ -54,7 +54,7 @@ func ImportLightGBM(r io.Reader, name string) (*Ensemble, map[string]any, error)
 	return ImportLightGBMWith(r, name, ImportOptions{})
 }
 
-// ImportLightGBMWith is ImportLightGBM with options (ZeroBased).
+// ImportLightGBMWith is ImportLightGBM with options (ZeroBased, ByName).
 func ImportLightGBMWith(r io.Reader, name string, opt ImportOptions) (*Ensemble, map[string]any, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -62,7 +62,7 @@ func ImportLightGBMWith(r io.Reader, name string, opt ImportOptions) (*Ensemble,
 	}
 	// Without the final newline, the last element is the file's last line
 	// (what a message about the end of the file names), not an empty one.
-	p := &lgbParser{name: name, zeroBased: opt.ZeroBased, lines: strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")}
+	p := &lgbParser{name: name, zeroBased: opt.ZeroBased, byName: opt.ByName, lines: strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")}
 	for i, l := range p.lines {
 		p.lines[i] = strings.TrimRight(l, "\r")
 	}
@@ -71,7 +71,9 @@ func ImportLightGBMWith(r io.Reader, name string, opt ImportOptions) (*Ensemble,
 
 type lgbParser struct {
 	name      string
-	zeroBased bool // column j is feature j+1 (ImportOptions.ZeroBased)
+	zeroBased bool    // column j is feature j+1 (ImportOptions.ZeroBased)
+	byName    bool    // column j is the feature its name says (ImportOptions.ByName)
+	col       []int32 // column j is Feature col[j] (0-based), -1 for none; set by checkHeader
 	lines     []string
 }
 
@@ -241,11 +243,35 @@ func (p *lgbParser) checkHeader(head map[string]lgbField, end int) (int, error) 
 	if maxIdx > maxFeatures {
 		return 0, p.errorf(f.line, "max_feature_idx=%d: cronus reads data with feature indices up to %d", maxIdx, maxFeatures)
 	}
-	if p.zeroBased {
+	// p.col: column j is Feature col[j] (0-based), -1 for no feature.
+	p.col = make([]int32, maxIdx+1)
+	switch {
+	case p.byName:
+		fn, ok := head["feature_names"]
+		if !ok {
+			return 0, p.errorf(end, "--by-name: the header (%s) has no feature_names= line", data.LineRange(1, end))
+		}
+		names, line := strings.Fields(fn.val), fn.line
+		if len(names) != maxIdx+1 {
+			return 0, p.errorf(line, "--by-name: the model has %d feature names for its %d columns", len(names), maxIdx+1)
+		}
+		col, features, err := namedColumns(names, func(j int) string { return fmt.Sprintf("column %d", j) })
+		if err != nil {
+			return 0, p.errorf(line, "%v", err)
+		}
+		p.col = col
+		return features, nil
+	case p.zeroBased:
 		if maxIdx+1 > maxFeatures {
 			return 0, p.errorf(f.line, "max_feature_idx=%d: with 0-based columns that is feature %d, and cronus reads data with feature indices up to %d", maxIdx, maxIdx+1, maxFeatures)
 		}
+		for j := range p.col {
+			p.col[j] = int32(j)
+		}
 		return maxIdx + 1, nil
+	}
+	for j := range p.col {
+		p.col[j] = int32(j - 1)
 	}
 	if fi, ok := head["feature_infos"]; ok {
 		if infos := strings.Fields(fi.val); len(infos) > 0 && infos[0] != "none" {
@@ -343,17 +369,13 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 	at := func(key string) int { return kv[key].line }
 	for j := range n {
 		nd := &t.Nodes[j]
-		c := splits[j]
-		if p.zeroBased {
-			c++ // column j is feature j+1
-		}
-		switch {
-		case c == 0:
+		switch c := splits[j]; {
+		case c < 0 || c >= len(p.col):
+			return Tree{}, p.errorf(at("split_feature"), "tree %d: node %d splits on column %d; max_feature_idx is %d", k, j, c, len(p.col)-1)
+		case p.col[c] < 0:
 			return Tree{}, p.errorf(at("split_feature"), "tree %d: node %d splits on LightGBM column 0, which is no cronus feature (features are numbered from 1; a model of 0-based columns imports with --zero-based)", k, j)
-		case c < 0 || c > numFeatures:
-			return Tree{}, p.errorf(at("split_feature"), "tree %d: node %d splits on column %d; max_feature_idx is %d", k, j, splits[j], lgbMaxIdx(numFeatures, p.zeroBased))
 		default:
-			nd.Feature = int32(c - 1)
+			nd.Feature = p.col[c]
 		}
 		thr := thresholds[j]
 		if math.IsNaN(thr) {
@@ -425,15 +447,6 @@ func zeroMissingThreshold(a float32, defaultLeft bool) (float32, bool) {
 	}
 	// (-Inf, a] without the band: values under it, and those in (z, a].
 	return below, a <= z
-}
-
-// lgbMaxIdx is the max_feature_idx of a model of numFeatures features, whose
-// columns are 0-based or not (ImportOptions.ZeroBased).
-func lgbMaxIdx(numFeatures int, zeroBased bool) int {
-	if zeroBased {
-		return numFeatures - 1
-	}
-	return numFeatures
 }
 
 func direction(left bool) string {

@@ -1163,3 +1163,59 @@ func TestImportLightGBMZeroBased(t *testing.T) {
 		t.Errorf("document %d: score %.9g, LightGBM says %.9g", at+1, rawScore(e, docs[at]), want[at])
 	}
 }
+
+// ByName: a LightGBM model of a frame whose columns are named by feature
+// numbers reads each column as the feature its name says. The 0-based
+// lambdarank fixture with column j named 2j+3 scores MQ2008 test with
+// feature f moved to 2f+1 as LightGBM scored the original; names that are
+// not feature numbers, or repeat, are refused.
+func TestImportLightGBMByName(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "lgb-lambdarank.model.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := zeroBasedLightGBM(t, string(b))
+	rename := func(name func(j int) string) string {
+		names := make([]string, testNumFeatures)
+		for j := range names {
+			names[j] = name(j)
+		}
+		lines := strings.Split(zero, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(l, "feature_names=") {
+				lines[i] = "feature_names=" + strings.Join(names, " ")
+			}
+		}
+		return strings.Join(lines, "\n")
+	}
+	e, _, err := ImportLightGBMWith(strings.NewReader(rename(func(j int) string { return strconv.Itoa(2*j + 3) })), "named.txt", ImportOptions{ByName: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.NumFeatures != 2*testNumFeatures+1 {
+		t.Errorf("%d features, want %d", e.NumFeatures, 2*testNumFeatures+1)
+	}
+	var moved [][]float32
+	for _, x := range mq2008Test(t) {
+		m := make([]float32, e.NumFeatures)
+		for i, v := range x {
+			m[2*(i+1)] = v // feature i+1 is feature 2(i+1)+1 now
+		}
+		moved = append(moved, m)
+	}
+	want := readPreds(t, filepath.Join("testdata", "lgb-lambdarank.pred.txt"))
+	if d, at := maxDiff(e, moved, want); !(d <= 1e-5) {
+		t.Errorf("document %d: score %.9g, LightGBM says %.9g", at+1, rawScore(e, moved[at]), want[at])
+	}
+	for _, c := range []struct {
+		name func(j int) string
+		err  string
+	}{
+		{func(j int) string { return "Column_" + strconv.Itoa(j) }, `named.txt:8: --by-name: column 0 is named "Column_0", not a feature number`},
+		{func(j int) string { return strconv.Itoa(j%45 + 1) }, `named.txt:8: --by-name: column 0 and column 45 are both named "1"`},
+	} {
+		if _, _, err := ImportLightGBMWith(strings.NewReader(rename(c.name)), "named.txt", ImportOptions{ByName: true}); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("got %v, want %q", err, c.err)
+		}
+	}
+}

@@ -50,9 +50,10 @@ type ImportOptions struct {
 	// is the file's feature k, so f{k} is cronus feature k; a split on f0
 	// is refused.
 	LibSVMIndices bool
-	// ByName (XGBoost): the model's feature names are the features'
-	// numbers (a frame of selected features named "3", "7", "12"), so
-	// f{k} is the feature its name says; every name must be one.
+	// ByName (XGBoost, LightGBM): the model's feature names are the
+	// features' numbers (a frame of selected features named "3", "7",
+	// "12"), so each column is the feature its name says; every name
+	// must be one.
 	ByName bool
 	// ZeroBased (LightGBM): the model was trained on 0-based columns (a
 	// matrix, as from numpy, pandas or scikit-learn's load_svmlight_file),
@@ -285,6 +286,28 @@ var xgbLink = map[string]string{
 	"rank:pairwise":   "identity", "rank:ndcg": "identity", "rank:map": "identity",
 }
 
+// namedColumns maps each column to the feature its name numbers (Feature
+// n-1 for the name "n"), for ImportOptions.ByName, and returns the number
+// of features that makes; a name that is no feature number, or names one
+// twice, is an error naming the columns with column.
+func namedColumns(names []string, column func(j int) string) (col []int32, features int, err error) {
+	col = make([]int32, len(names))
+	named := map[int]int{} // feature number → the column named so
+	for j, name := range names {
+		n, err := strconv.Atoi(name)
+		if err != nil || n < 1 || n > maxFeatures {
+			return nil, 0, fmt.Errorf("--by-name: %s is named %q, not a feature number from 1 to %d", column(j), name, maxFeatures)
+		}
+		if i, ok := named[n]; ok {
+			return nil, 0, fmt.Errorf("--by-name: %s and %s are both named %q", column(i), column(j), name)
+		}
+		named[n] = j
+		col[j] = int32(n - 1)
+		features = max(features, n)
+	}
+	return col, features, nil
+}
+
 // numberedFeatureNames reports whether a model's feature names are all
 // whole numbers, as when a frame of selected features is named by their
 // numbers ("3", "7", "12"): the provenance keeps them, so that import can
@@ -363,19 +386,8 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 		if len(l.FeatureNames) != numFeatures {
 			return nil, nil, fmt.Errorf("--by-name: the model has %d feature names for its %d features", len(l.FeatureNames), numFeatures)
 		}
-		features = 0
-		named := map[int]int{} // feature number → the column named so
-		for k, name := range l.FeatureNames {
-			n, err := strconv.Atoi(name)
-			if err != nil || n < 1 || n > maxFeatures {
-				return nil, nil, fmt.Errorf("--by-name: f%d is named %q, not a feature number from 1 to %d", k, name, maxFeatures)
-			}
-			if j, ok := named[n]; ok {
-				return nil, nil, fmt.Errorf("--by-name: f%d and f%d are both named %q", j, k, name)
-			}
-			named[n] = k
-			col[k] = int32(n - 1)
-			features = max(features, n)
+		if col, features, err = namedColumns(l.FeatureNames, func(k int) string { return fmt.Sprintf("f%d", k) }); err != nil {
+			return nil, nil, err
 		}
 		prov["feature_indices"] = "names"
 	case opt.LibSVMIndices:
