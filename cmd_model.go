@@ -814,14 +814,14 @@ func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm, byName bool
 			"(DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k, import it again with --libsvm-indices")
 	}
 	if names, ok := params["feature_names"].([]string); ok && !byName {
-		shift := 0
+		first, rule := 1, "k+1" // the feature f0 is, by position
 		if libsvm {
-			shift = 1
+			first, rule = 0, "k"
 		}
 		for k, n := range names {
-			if n != strconv.Itoa(k+1-shift) {
+			if n != strconv.Itoa(k+first) {
 				notes = append(notes, fmt.Sprintf("note: the model's features are named by numbers, and f%d is named %q, not %d: cronus takes f{k} as feature %s by its position, not its name; "+
-					"if it was trained on selected features named by their numbers, import it again with --by-name", k, n, k+1-shift, map[bool]string{false: "k+1", true: "k"}[libsvm]))
+					"if it was trained on selected features named by their numbers, import it again with --by-name", k, n, k+first, rule))
 				break
 			}
 		}

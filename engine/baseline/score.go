@@ -50,7 +50,7 @@ func (s *scorer) advance(k int) {
 	// Only the features these trees split on are gathered: the trees read
 	// no other entry of a row, and a few shallow trees split on a few of
 	// the features.
-	used := (&tree.Ensemble{Trees: trees}).Features(-1)
+	used := tree.SplitFeatures(trees)
 	blocks := (n + scoreBlock - 1) / scoreBlock
 	var next atomic.Int64
 	var wg sync.WaitGroup

@@ -244,7 +244,6 @@ func (p *lgbParser) checkHeader(head map[string]lgbField, end int) (int, error) 
 		return 0, p.errorf(f.line, "max_feature_idx=%d: cronus reads data with feature indices up to %d", maxIdx, maxFeatures)
 	}
 	// p.col: column j is Feature col[j] (0-based), -1 for no feature.
-	p.col = make([]int32, maxIdx+1)
 	switch {
 	case p.byName:
 		fn, ok := head["feature_names"]
@@ -265,14 +264,10 @@ func (p *lgbParser) checkHeader(head map[string]lgbField, end int) (int, error) 
 		if maxIdx+1 > maxFeatures {
 			return 0, p.errorf(f.line, "max_feature_idx=%d: with 0-based columns that is feature %d, and cronus reads data with feature indices up to %d", maxIdx, maxIdx+1, maxFeatures)
 		}
-		for j := range p.col {
-			p.col[j] = int32(j)
-		}
+		p.col = shiftedColumns(maxIdx+1, 0)
 		return maxIdx + 1, nil
 	}
-	for j := range p.col {
-		p.col[j] = int32(j - 1)
-	}
+	p.col = shiftedColumns(maxIdx+1, 1)
 	if fi, ok := head["feature_infos"]; ok {
 		if infos := strings.Fields(fi.val); len(infos) > 0 && infos[0] != "none" {
 			return 0, p.errorf(fi.line, "LightGBM column 0 holds data (%s), so the model was trained on 0-based feature columns (a matrix, as from numpy, pandas or scikit-learn's load_svmlight_file), whose column j is feature j+1: import it with --zero-based (without it, column j is feature j, as when LightGBM reads the SVMlight file itself and leaves column 0 empty)", infos[0])

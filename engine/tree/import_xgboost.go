@@ -286,6 +286,17 @@ var xgbLink = map[string]string{
 	"rank:pairwise":   "identity", "rank:ndcg": "identity", "rank:map": "identity",
 }
 
+// shiftedColumns maps n columns to the features shift below them: column
+// j is Feature j-shift (0-based), and -1, no feature, when that is
+// negative.
+func shiftedColumns(n, shift int) []int32 {
+	col := make([]int32, n)
+	for j := range col {
+		col[j] = int32(max(j-shift, -1))
+	}
+	return col
+}
+
 // namedColumns maps each column to the feature its name numbers (Feature
 // n-1 for the name "n"), for ImportOptions.ByName, and returns the number
 // of features that makes; a name that is no feature number, or names one
@@ -376,7 +387,7 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 	// XGBoost's f{k} is cronus Feature col[k] (0-based), -1 for a column
 	// that is no feature: k by default, k-1 with LibSVMIndices, its name
 	// minus 1 with ByName.
-	col := make([]int32, numFeatures)
+	var col []int32
 	features := numFeatures
 	if numberedFeatureNames(l.FeatureNames) {
 		prov["feature_names"] = l.FeatureNames
@@ -391,15 +402,10 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 		}
 		prov["feature_indices"] = "names"
 	case opt.LibSVMIndices:
-		for k := range col {
-			col[k] = int32(k - 1)
-		}
-		features = max(numFeatures-1, 0)
+		col, features = shiftedColumns(numFeatures, 1), max(numFeatures-1, 0)
 		prov["feature_indices"] = "libsvm"
 	default:
-		for k := range col {
-			col[k] = int32(k)
-		}
+		col = shiftedColumns(numFeatures, 0)
 	}
 	if features > maxFeatures {
 		return nil, nil, fmt.Errorf("learner_model_param num_feature %d: cronus reads data with feature indices up to %d", numFeatures, maxFeatures)

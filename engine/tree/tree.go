@@ -57,10 +57,11 @@ func (t *Tree) LeafIndex(x []float32) int {
 func (t *Tree) Predict(x []float32) float64 { return t.Leaves[t.LeafIndex(x)] }
 
 // Features returns the sorted distinct features (0-based) the tree splits on.
-func (t *Tree) Features() []int { return features([]Tree{*t}) }
+func (t *Tree) Features() []int { return SplitFeatures([]Tree{*t}) }
 
-// features returns the sorted distinct features (0-based) the trees split on.
-func features(trees []Tree) []int {
+// SplitFeatures returns the sorted distinct features (0-based) the trees
+// split on.
+func SplitFeatures(trees []Tree) []int {
 	var seen []bool
 	var fs []int
 	for _, t := range trees {
@@ -295,5 +296,5 @@ func (e *Ensemble) Features(k int) []int {
 	if k >= 0 && k < len(trees) {
 		trees = trees[:k]
 	}
-	return features(trees)
+	return SplitFeatures(trees)
 }
