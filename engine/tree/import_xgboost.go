@@ -30,7 +30,8 @@ import (
 // into a margin the way the objective does it: logit(base_score) for
 // binary:logistic and reg:logistic; log(base_score) for count:poisson,
 // reg:gamma, reg:tweedie, survival:cox and survival:aft; base_score itself
-// for the others (reg:squarederror, binary:logitraw, rank:*, ...), so that
+// for the others (reg:squarederror, binary:logitraw, rank:*, and XGBoost
+// 2 and 3's reg:quantileerror and reg:expectileerror of one alpha), so that
 // base plus the trees' sum is XGBoost's output_margin prediction. DART
 // models have each tree's leaves multiplied by its weight_drop. Linear
 // boosters, categorical splits, multiclass and multi-target models are
@@ -284,6 +285,10 @@ var xgbLink = map[string]string{
 	// XGBoost adds base_score itself to binary:logitraw margins.
 	"binary:logitraw": "identity",
 	"rank:pairwise":   "identity", "rank:ndcg": "identity", "rank:map": "identity",
+	// XGBoost 2 and 3: with one quantile_alpha or expectile_alpha the
+	// model has one output and base_score is its margin (more alphas are
+	// more targets, refused as multi-target).
+	"reg:quantileerror": "identity", "reg:expectileerror": "identity",
 }
 
 // shiftedColumns maps n columns to the features shift below them: column
