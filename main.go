@@ -44,6 +44,7 @@ func init() {
 		{"import", "--from lightgbm|xgboost|ranklib IN --out MODEL [--libsvm-indices] [--json]", "convert a LightGBM, XGBoost or RankLib model", runImport},
 		{"cascade", "--model M --train F --valid F [--test F] --costs F [--lambda λ --stages K --epsilon ε --sigma σ …] --out CASCADE [--json]", "optimise a cost-aware cascade of the model's trees (Cronus)", runCascade},
 		{"sweep", "--model M --train F --valid F [--test F] --costs F [--lambdas FROM:TO:N] --out CURVE.csv [--plot CURVE.svg|png] [--json]", "quality/cost curves of Cronus and the baselines over a λ grid", runSweep},
+		{"version", "[--json]", "print the build and the model and cascade file format versions", runVersion},
 	}
 }
 
@@ -120,6 +121,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	name := args[0]
 	switch name {
+	case "--version", "-version":
+		return run(ctx, append([]string{"version"}, args[1:]...), stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && !slices.Contains([]string{"help", "-h", "-help", "--help"}, args[1]) {
 			return run(ctx, []string{args[1], "--help"}, stdout, stderr)
