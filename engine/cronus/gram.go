@@ -58,11 +58,20 @@ const (
 // workers is: the documents are cut into fixed blocks and every entry adds up
 // its blocks in document order.
 func Gram(g, r []float64, o *Outputs, w, y []float64, workers int) ([]float64, []float64) {
+	g, r, _ = gramStoppable(g, r, o, w, y, workers, nil)
+	return g, r
+}
+
+// gramStoppable is Gram that calls stop (when not nil) before each block of
+// documents and gives up, returning ok false, when it says to: a Gram
+// product of the built-in data's 500 trees takes tens of milliseconds, one
+// block a fifth of that.
+func gramStoppable(g, r []float64, o *Outputs, w, y []float64, workers int, stop func() bool) (_, _ []float64, ok bool) {
 	cols := make([]int, o.NumTrees()+1)
 	for c := range cols {
 		cols[c] = c
 	}
-	return gram("Gram", g, r, o, w, y, cols, workers)
+	return gram("Gram", g, r, o, w, y, cols, workers, stop)
 }
 
 // GramSubset is Gram restricted to the columns cols (the active trees, and
@@ -80,7 +89,8 @@ func GramSubset(g, r []float64, o *Outputs, w, y []float64, cols []int, workers 
 			panic(fmt.Sprintf("cronus: GramSubset: columns not sorted and distinct: %d after %d", c, cols[j-1]))
 		}
 	}
-	return gram("GramSubset", g, r, o, w, y, cols, workers)
+	g, r, _ = gram("GramSubset", g, r, o, w, y, cols, workers, nil)
+	return g, r
 }
 
 // gramTask is a tile of products: the columns a in [a0, a1) (a0 a multiple
@@ -92,7 +102,7 @@ type gramTask struct{ a0, a1, b0, b1 int }
 // them, gonum's Dgemv otherwise. The tests set it to run both.
 var gramFMA = gramHaveFMA
 
-func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, workers int) ([]float64, []float64) {
+func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, workers int, stop func() bool) (_, _ []float64, ok bool) {
 	N, T, k := o.N, o.NumTrees(), len(cols)
 	if len(w) != N || len(y) != N {
 		panic(fmt.Sprintf("cronus: %s: %d weights and %d targets for %d documents", fn, len(w), len(y), N))
@@ -100,7 +110,7 @@ func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, wor
 	g = gramZeroed(g, k*k, fn, "g")
 	r = gramZeroed(r, k, fn, "r")
 	if k == 0 || N == 0 {
-		return g, r
+		return g, r, true
 	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -133,6 +143,9 @@ func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, wor
 	ld := min(gramSub, N) + gramPad
 	x := make([]float64, (min(gramDocs, N)+gramSub-1)/gramSub*(k+1)*ld)
 	for s := 0; s < N; s += gramDocs {
+		if stop != nil && stop() {
+			return g, r, false
+		}
 		n := min(gramDocs, N-s)
 		gramParallel(k+1, workers, func(c int) {
 			for j := 0; j*gramSub < n; j++ {
@@ -168,7 +181,7 @@ func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, wor
 			}
 		}
 	}
-	return g, r
+	return g, r, true
 }
 
 // gramTile adds one block of n documents of x to the products of tile t:

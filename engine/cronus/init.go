@@ -110,7 +110,7 @@ type Terms struct {
 
 // ComputeScales returns λ_max and ρ_max for the problem.
 func ComputeScales(pr *Problem, workers int) Scales {
-	sp := pr.stage(nil, 1, 0, 0, nil, workers)
+	sp, _ := pr.stage(nil, 1, 0, 0, nil, workers, nil)
 	rhoMax := 0.0
 	n := sp.T + 1
 	icpt := 0.0
@@ -124,8 +124,10 @@ func ComputeScales(pr *Problem, workers int) Scales {
 }
 
 // stage builds the stage problem with instance weights ω_i·p_i (p nil: 1),
-// reach fraction d, and the earlier stages' weights (for A and B).
-func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted, workers int) *stageProblem {
+// reach fraction d, and the earlier stages' weights (for A and B). It
+// gives up, returning false, when stop (nil: never) says to, which its
+// Gram product asks every 2,048 documents.
+func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted, workers int, stop func() bool) (*stageProblem, bool) {
 	T := pr.Train.NumTrees()
 	w := pr.Omega
 	if p != nil {
@@ -134,7 +136,10 @@ func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted
 			w[i] = pr.Omega[i] * p[i]
 		}
 	}
-	G, r := Gram(nil, nil, pr.Train, w, pr.Y, workers)
+	G, r, ok := gramStoppable(nil, nil, pr.Train, w, pr.Y, workers, stop)
+	if !ok {
+		return nil, false
+	}
 	sp := &stageProblem{T: T, G: G, r: r, rho: rho, lambda: lambda, d: d, joint: pr.JointEntry,
 		treeCost: pr.TreeCost, featCost: pr.FeatCost, treeFeats: pr.TreeFeats,
 		A: make([]float64, T), B: make([]float64, len(pr.FeatCost))}
@@ -150,7 +155,7 @@ func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted
 			}
 		}
 	}
-	return sp
+	return sp, true
 }
 
 // weighted is an earlier stage's weights with its reach fraction.
@@ -225,7 +230,7 @@ func thresholdFor(s, p []float64, prot []bool, sigma, target float64) float64 {
 // A stage without trees passes everything (θ = −Inf) at no cost. It returns
 // ctx.Err() when ctx ends, checked before each stage (one Gram product and
 // one coordinate descent: about half a second on 200,000 documents × 300
-// trees).
+// trees) and within its Gram product every 2,048 documents.
 func Initialize(ctx context.Context, pr *Problem, sc Scales, par Params) (*State, error) {
 	return initialize(ctx, pr, sc, par, nil, nil)
 }
@@ -272,7 +277,10 @@ func initialize(ctx context.Context, pr *Problem, sc Scales, par Params, given [
 			stage = Stage{Beta: beta, Theta: given[k].Theta}
 		} else {
 			lambdaK := st.Lambda * math.Pow(par.Delta, float64(par.K-1-k))
-			sp := pr.stage(p, d, rho, 0, earlier, par.Workers)
+			sp, ok := pr.stage(p, d, rho, 0, earlier, par.Workers, func() bool { return ctx.Err() != nil })
+			if !ok {
+				return nil, ctx.Err()
+			}
 			if par.StageCap > 0 && par.K > 1 {
 				if lm := sp.lambdaMax(); !math.IsInf(lm, 1) {
 					lambdaK = min(lambdaK, par.StageCap*lm)

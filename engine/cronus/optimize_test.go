@@ -192,23 +192,39 @@ func (c *stopAfter) Err() error {
 	return nil
 }
 
-// Initialize stops between stages when its context ends: on 200,000
-// documents one initialisation takes seconds, and `cronus sweep` runs
-// several per λ (the ρ choice) before its optimisation job starts.
+// Initialize stops between stages, and within a stage's Gram product,
+// when its context ends: on 200,000 documents one initialisation takes
+// seconds, and `cronus sweep` runs several per λ (the ρ choice) before its
+// optimisation job starts; on the built-in data a stage's Gram product
+// takes tens of milliseconds.
 func TestInitializeCancel(t *testing.T) {
 	pr := smallProblem(t)
 	par := DefaultParams()
 	par.K, par.Lambda = 4, 0.05
 	sc := ComputeScales(pr, 0)
-	ctx := &stopAfter{Context: context.Background(), n: 3}
-	st, err := Initialize(ctx, pr, sc, par)
-	if !errors.Is(err, context.Canceled) || st != nil {
-		t.Fatalf("Initialize after cancellation: %v, %v", st, err)
+	// A stage asks once as it begins, then before each block of its Gram
+	// product.
+	perStage := 1 + (pr.Train.N+gramDocs-1)/gramDocs
+	for _, c := range []struct {
+		name     string
+		n, calls int
+	}{
+		// Told as the third stage begins: that answer is returned.
+		{"between stages", 2*perStage + 1, 2*perStage + 1},
+		// Told at the second block of the second stage: it asks once more
+		// for the error to return.
+		{"within a Gram product", perStage + 3, perStage + 4},
+	} {
+		ctx := &stopAfter{Context: context.Background(), n: c.n}
+		st, err := Initialize(ctx, pr, sc, par)
+		if !errors.Is(err, context.Canceled) || st != nil {
+			t.Fatalf("%s: Initialize after cancellation: a state %v, error %v", c.name, st != nil, err)
+		}
+		if ctx.calls != c.calls {
+			t.Errorf("%s: Initialize asked the context %d times; want %d", c.name, ctx.calls, c.calls)
+		}
 	}
-	if ctx.calls != 3 {
-		t.Errorf("Initialize asked the context %d times before stopping; want 3 (once per stage begun)", ctx.calls)
-	}
-	st, err = Initialize(context.Background(), pr, sc, par)
+	st, err := Initialize(context.Background(), pr, sc, par)
 	if err != nil || len(st.Stages) != par.K {
 		t.Fatalf("Initialize without cancellation: %v", err)
 	}

@@ -1,0 +1,118 @@
+package cronus
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/boost"
+	"github.com/cronus-ltr/cronus/engine/metric"
+)
+
+// cancelBench is the set-up of BenchmarkCancel, built once: the built-in
+// MQ2008 with 500 depth-2 regression trees (the speed set), the
+// problem on train and an evaluator on valid and test, as the workbench
+// has them.
+var cancelBench = sync.OnceValues(func() (*struct {
+	pr   *Problem
+	eval Evaluator
+}, error) {
+	ctx := context.Background()
+	var sets [3]*data.Dataset
+	for i, name := range []string{"train", "vali", "test"} {
+		d, err := data.LoadDataset(ctx, "builtin:mq2008/"+name, data.ReadOptions{})
+		if err != nil {
+			return nil, err
+		}
+		sets[i] = d
+	}
+	p := boost.DefaultParams(boost.Regression)
+	p.Trees, p.Grow.MaxDepth, p.Grow.MaxLeaves = 500, 2, 4
+	res, err := boost.Train(ctx, sets[0], nil, p, nil)
+	if err != nil {
+		return nil, err
+	}
+	costs, err := data.LoadCosts("builtin:mq2008/costs", res.Ensemble.NumFeatures)
+	if err != nil {
+		return nil, err
+	}
+	pr, err := NewProblem(res.Ensemble, sets[0], costs.Cost, 1, DefaultTargets())
+	if err != nil {
+		return nil, err
+	}
+	treeCost := make([]float64, len(res.Ensemble.Trees))
+	for t := range treeCost {
+		treeCost[t] = 1
+	}
+	specs := []metric.Spec{{Name: metric.Precision, K: 5}, {Name: metric.NDCG, K: 10}, {Name: metric.ERR, K: 3}}
+	return &struct {
+		pr   *Problem
+		eval Evaluator
+	}{pr, NewEvaluator(res.Ensemble, sets[1], sets[2], costs.Cost, treeCost, specs)}, nil
+})
+
+// BenchmarkCancel measures how long Optimize takes to return once its
+// context is cancelled: DESIGN.md asks for within one optimisation step,
+// well under 100 ms on the built-in data. Each of the b.N runs (the
+// default parameters at λ 0.01, 10 cycles, with the workbench's
+// evaluation on valid and test after every step) is cancelled at its own
+// point, spread evenly over the length of a whole run, initialisation
+// included. It reports the mean and the largest latency, and the length
+// of the uncancelled run.
+func BenchmarkCancel(b *testing.B) {
+	fx, err := cancelBench()
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc := ComputeScales(fx.pr, 0)
+	par := DefaultParams()
+	par.Lambda = 0.01
+	opt := Options{MaxCycles: 10}
+	start := time.Now()
+	if _, err := Optimize(context.Background(), fx.pr, sc, par, opt, fx.eval, nil); err != nil {
+		b.Fatal(err)
+	}
+	whole := time.Since(start)
+	b.ResetTimer()
+	var lat []time.Duration
+	for i := range b.N {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := Optimize(ctx, fx.pr, sc, par, opt, fx.eval, func(float64, func() Snapshot) bool { return ctx.Err() == nil })
+			done <- err
+		}()
+		select {
+		case err := <-done: // finished before its point: nothing to measure
+			cancel()
+			if err != nil {
+				b.Fatal(err)
+			}
+			continue
+		case <-time.After(time.Duration(float64(whole) * (float64(i) + 0.5) / float64(b.N))):
+		}
+		t0 := time.Now()
+		cancel()
+		err := <-done
+		lat = append(lat, time.Since(t0))
+		if err != nil && !errors.Is(err, context.Canceled) {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if len(lat) == 0 {
+		return
+	}
+	var sum time.Duration
+	for _, d := range lat {
+		sum += d
+	}
+	b.ReportMetric(float64(sum.Microseconds())/float64(len(lat))/1000, "mean-ms")
+	b.ReportMetric(float64(slices.Max(lat).Microseconds())/1000, "max-ms")
+	b.ReportMetric(whole.Seconds(), "run-s")
+	b.ReportMetric(0, "ns/op")
+}
