@@ -105,7 +105,8 @@ type source struct {
 // first non-blank character is '#' are skipped; LF or CRLF; a UTF-8 byte
 // order mark at the start of the text is skipped. Lines of one query must be
 // contiguous unless opt.Regroup is set. Some line must have a feature unless
-// opt.LabelsOnly is set.
+// opt.LabelsOnly is set. A file without qids beside a file of query sizes
+// (path.query, LightGBM's, or path.group, XGBoost's) is refused.
 //
 // Every error in the input is a *ParseError naming the file and line.
 func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, error) {
@@ -139,10 +140,16 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 		return &countingFile{File: f}, nil
 	}}
 	d, err := read(ctx, src, opt)
-	if d != nil {
-		d.Name = filepath.Base(path)
+	if err != nil {
+		return nil, err
 	}
-	return d, err
+	if !d.HasQID {
+		if err := querySidecar(path); err != nil {
+			return nil, err
+		}
+	}
+	d.Name = filepath.Base(path)
+	return d, nil
 }
 
 // readPipe reads the whole text of a pipe, or stops when ctx is done: a
