@@ -781,7 +781,9 @@ func (rd *reader) parseChunk(c chunk) error {
 				return rd.errorf(line, "feature index %s has more than 18 digits; expected IDX:VALUE with IDX from 1 to %d", quoteToken(string(tok[:colon])), MaxFeatureIndex)
 			case !ok:
 				return rd.errorf(line, "feature index %s is not an integer; expected IDX:VALUE with IDX from 1", quoteToken(string(tok[:colon])))
-			case idx64 < 1:
+			case idx64 == 0:
+				return rd.errorf(line, "feature index 0: indices start at 1 (0-based indices are what scikit-learn's dump_svmlight_file writes unless given zero_based=False)")
+			case idx64 < 0:
 				return rd.errorf(line, "feature index %d: indices start at 1", idx64)
 			case idx64 > MaxFeatureIndex:
 				return rd.errorf(line, "feature index %d is above the limit of %d", idx64, MaxFeatureIndex)

@@ -220,7 +220,7 @@ func TestReadErrors(t *testing.T) {
 			`in.txt:1: qid "-1000000000000000000" has more than 18 digits; expected an integer from -999999999999999999 to 999999999999999999`},
 		{"index 20 digits", "1 qid:1 99999999999999999999:1\n", ReadOptions{},
 			`in.txt:1: feature index "99999999999999999999" has more than 18 digits; expected IDX:VALUE with IDX from 1 to 10000000`},
-		{"index zero", "1 qid:1 0:1\n", ReadOptions{}, `in.txt:1: feature index 0: indices start at 1`},
+		{"index zero", "1 qid:1 0:1\n", ReadOptions{}, `in.txt:1: feature index 0: indices start at 1 (0-based indices are what scikit-learn's dump_svmlight_file writes unless given zero_based=False)`},
 		{"index negative", "1 qid:1 -2:1\n", ReadOptions{}, `in.txt:1: feature index -2: indices start at 1`},
 		{"index too big", "1 qid:1 10000001:1\n", ReadOptions{}, `in.txt:1: feature index 10000001 is above the limit of 10000000`},
 		{"index not integer", "1 qid:1 a:1\n", ReadOptions{}, `in.txt:1: feature index "a" is not an integer; expected IDX:VALUE with IDX from 1`},
@@ -335,8 +335,34 @@ func TestReadFileErrors(t *testing.T) {
 	p := filepath.Join(dir, "bad.txt")
 	os.WriteFile(p, []byte("1 qid:1 1:1\n1 qid:1 0:1\n"), 0o644)
 	_, err := ReadFile(context.Background(), p, ReadOptions{})
-	if err == nil || err.Error() != p+":2: feature index 0: indices start at 1" {
+	if err == nil || !strings.HasPrefix(err.Error(), p+":2: feature index 0: indices start at 1 (") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// scikit-learn's dump_svmlight_file (1.2.1, with query_id) writes 0-based
+// indices by default: refused, naming the flag that writes 1-based ones; the
+// file it writes with zero_based=False reads as it should.
+func TestReadScikitLearnDump(t *testing.T) {
+	const zeroBased = `2 qid:1 0:0.75 2:0.8012744652063969 3:0.5821620360643678
+0 qid:1 1:0.4331269402364738 2:0.479051298140834
+1 qid:2 0:0.4306280204141778 1:0.5867985714381407 2:0.7378377872921602 3:0.9562672548360985
+`
+	const oneBased = `2 qid:1 1:0.75 3:0.8012744652063969 4:0.5821620360643678
+0 qid:1 2:0.4331269402364738 3:0.479051298140834
+1 qid:2 1:0.4306280204141778 2:0.5867985714381407 3:0.7378377872921602 4:0.9562672548360985
+`
+	if _, err := readString(t, zeroBased, ReadOptions{}); err == nil || !strings.HasPrefix(err.Error(), "in.txt:1: feature index 0: indices start at 1") || !strings.Contains(err.Error(), "zero_based=False") {
+		t.Errorf("0-based dump: %v", err)
+	}
+	d, err := readString(t, oneBased, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]float32{{0.75, 0, 0.4306280204141778}, {0, 0.4331269402364738, 0.5867985714381407},
+		{0.8012744652063969, 0.479051298140834, 0.7378377872921602}, {0.5821620360643678, 0, 0.9562672548360985}}
+	if !reflect.DeepEqual(d.Cols, want) || !reflect.DeepEqual(d.Labels, []float32{2, 0, 1}) || !reflect.DeepEqual(d.QueryOffsets, []int{0, 2, 3}) {
+		t.Errorf("1-based dump: cols %v labels %v offsets %v", d.Cols, d.Labels, d.QueryOffsets)
 	}
 }
 
