@@ -741,7 +741,7 @@ func (rd *reader) parseChunk(c chunk) error {
 		}
 		label, ok := parseFloat32(tok)
 		if !ok {
-			return rd.errorf(line, "label %s; expected a finite number", describe(tok))
+			return rd.errorf(line, "label %s", describe(tok, false))
 		}
 		rd.labels[doc] = label
 		rd.lineOf[doc] = uint32(line)
@@ -791,7 +791,7 @@ func (rd *reader) parseChunk(c chunk) error {
 			idx := int(idx64)
 			v, ok := parseFloat32(tok[colon+1:])
 			if !ok {
-				return rd.errorf(line, "feature %d: value %s; expected a finite number", idx, describe(tok[colon+1:]))
+				return rd.errorf(line, "feature %d: value %s", idx, describe(tok[colon+1:], true))
 			}
 			if idx <= prev {
 				sorted = false
@@ -846,20 +846,29 @@ func nextField(l []byte) (tok, rest []byte) {
 	return l[i:j], l[j:]
 }
 
-// describe quotes a token that failed to parse as a number, naming the
-// common non-finite spellings.
-func describe(tok []byte) string {
+// describe says why a token is no number the reader takes (naming the
+// common non-finite spellings) and what was expected. A feature value
+// (value) of NaN, as LightGBM and scikit-learn read a missing value, is
+// told how a missing value is written.
+func describe(tok []byte, value bool) string {
+	const finite = "; expected a finite number"
 	if len(tok) == 0 {
-		return "is empty"
+		return "is empty" + finite
 	}
-	s := string(bytes.ToLower(bytes.TrimLeft(tok, "+-")))
-	if s == "nan" || s == "inf" || s == "infinity" {
-		return quoteToken(string(tok)) + " is not a finite number"
+	q := quoteToken(string(tok))
+	switch s := string(bytes.ToLower(bytes.TrimLeft(tok, "+-"))); s {
+	case "nan":
+		if value {
+			return q + " is not a finite number" + finite + " (leave a missing value out of the line: it reads as 0, or as missing in predict and eval with --absent missing)"
+		}
+		fallthrough
+	case "inf", "infinity":
+		return q + " is not a finite number" + finite
 	}
 	if f, ok := parseFloat64(tok); ok && math.Abs(f) > math.MaxFloat32 {
-		return quoteToken(string(tok)) + " is outside the float32 range"
+		return q + fmt.Sprintf(" is outside the float32 range; expected a number from %g to %g", -float32(math.MaxFloat32), float32(math.MaxFloat32))
 	}
-	return quoteToken(string(tok)) + " is not a number"
+	return q + " is not a number" + finite
 }
 
 // assemble builds the Dataset: query offsets (checking that queries are
