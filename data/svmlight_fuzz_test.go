@@ -133,6 +133,8 @@ func FuzzReadBytes(f *testing.F) {
 		"1 qid:1 2:1 1:1 # unsorted\n", "1 qid:1 1:0.123456789 2:1e-7 3:00012.5\n",
 		"1 qid:1 1:1\n" + strings.Repeat("x", 70) + "\n",
 		"\xef\xbb\xbf1 qid:1 1:1\n0 qid:1 2:1\n", "\xef\xbb\xbf", "1 qid:1 1:1\n\xef\xbb\xbf1 qid:1 1:1\n",
+		"1 qid:1 -2:1\n", "1 qid:1 1:nan 2:1\n", "-1.8e308 qid:1 1:1\n", "1 qid:1 1:3.5e38\n",
+		"2 qid:1 0:0.75 2:0.8012744652063969\n0 qid:1 1:0.4331269402364738\n", // scikit-learn's 0-based dump
 	} {
 		f.Add([]byte(s), uint8(3))
 		f.Add(gz(f, s), uint8(40))
