@@ -704,6 +704,11 @@ func (rd *reader) errorf(line int, format string, a ...any) error {
 
 var qidPrefix = []byte("qid:")
 
+// sklearnZeroBased is the comment line that scikit-learn's
+// dump_svmlight_file writes at the top of a file with 0-based indices
+// (when given a comment).
+var sklearnZeroBased = []byte("# Column indices are zero-based")
+
 func (rd *reader) parseChunk(c chunk) error {
 	rd.mu.Lock()
 	cols := rd.cols
@@ -723,6 +728,11 @@ func (rd *reader) parseChunk(c chunk) error {
 		}
 		l, isDoc := content(l)
 		if !isDoc {
+			if bytes.HasPrefix(l, sklearnZeroBased) {
+				// Its indices are 0-based even where no line has a 0:
+				// read as 1-based, every feature would be one off.
+				return rd.errorf(it.line, "scikit-learn's dump_svmlight_file wrote this file with 0-based indices (%q); expected indices from 1: write it with zero_based=False", sklearnZeroBased)
+			}
 			continue
 		}
 		if doc >= end {
@@ -741,6 +751,13 @@ func (rd *reader) parseChunk(c chunk) error {
 		}
 		label, ok := parseFloat32(tok)
 		if !ok {
+			if l, w, weighted := bytes.Cut(tok, []byte(":")); weighted {
+				if _, ok1 := parseFloat64(l); ok1 {
+					if _, ok2 := parseFloat64(w); ok2 {
+						return rd.errorf(line, "label %s is LABEL:WEIGHT, an instance weight (XGBoost's libsvm form), which cronus does not read; expected a finite number", quoteToken(string(tok)))
+					}
+				}
+			}
 			return rd.errorf(line, "label %s", describe(tok, false))
 		}
 		rd.labels[doc] = label
