@@ -254,7 +254,7 @@ func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int3
 	}
 	t.Leaves = make([]float64, len(leaves))
 	for k, l := range leaves {
-		t.Leaves[k] = -l.g / (l.h + g.p.Lambda)
+		t.Leaves[k] = g.leafValue(l)
 		if leafOf != nil {
 			for _, i := range g.idx[l.lo:l.hi] {
 				leafOf[i] = int32(k)
@@ -263,6 +263,17 @@ func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int3
 		g.free = append(g.free, l.hist)
 	}
 	return t
+}
+
+// leafValue is l's Newton step −G/(H+λ), or 0 when its hessian sum is
+// below MinHess or not positive (as XGBoost's CalcWeight). Splits keep
+// both sides at MinHess or more, so only a root that was never split can
+// fall short; without the check it took a step MinHess forbids, or 0/0.
+func (g *Grower) leafValue(l *growLeaf) float64 {
+	if l.h < g.p.MinHess || l.h <= 0 {
+		return 0
+	}
+	return -l.g / (l.h + g.p.Lambda)
 }
 
 // partition reorders idx[lo:hi] so that the documents whose code is <= bin
@@ -483,7 +494,9 @@ func (g *Grower) evalFeature(l *growLeaf, f int, h []hbin, best *split) {
 		} else {
 			hl += h[b].H
 		}
-		if nl < int64(p.MinDocs) || hl < p.MinHess {
+		// A side needs a positive hessian sum even when MinHess is 0:
+		// with λ = 0 its gain and leaf value would divide by 0.
+		if nl < int64(p.MinDocs) || hl < p.MinHess || hl <= 0 {
 			continue
 		}
 		nr := l.n - nl
@@ -491,7 +504,7 @@ func (g *Grower) evalFeature(l *growLeaf, f int, h []hbin, best *split) {
 		if nr < int64(p.MinDocs) {
 			break
 		}
-		if hr < p.MinHess {
+		if hr < p.MinHess || hr <= 0 {
 			continue
 		}
 		gr := l.g - gl

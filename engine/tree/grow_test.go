@@ -49,6 +49,39 @@ func TestGrowHandWorked(t *testing.T) {
 	}
 }
 
+// A leaf whose hessian sum is below MinHess, or not positive, gets 0 (as
+// XGBoost's CalcWeight gives), and no split leaves a side with a hessian
+// sum of 0: with λ = 0 its Newton step -G/H would be infinite. Worked by
+// hand: values 0..3, G = [1 1 -2 0.5], H = [0 0 1 1], λ = 0, MinHess 0.
+// Only {0,1,2} | {3} has a hessian on both sides: gain 0²/1 + 0.5²/1 −
+// 0.5²/2 = 0.125 > 0; the left side cannot split again (one side would
+// hold only zero hessians), so the leaves are −0/1 = 0 and −0.5/1. With
+// MinHess 3 above the root's 2, the root is one leaf worth 0, not −0.25.
+func TestGrowLeafBelowMinHessian(t *testing.T) {
+	d := dataset([][]float32{{0, 1, 2, 3}})
+	gh := []GradPair{{1, 0}, {1, 0}, {-2, 1}, {0.5, 1}}
+	for _, c := range []struct {
+		p      GrowParams
+		gh     []GradPair
+		thr    []float32
+		leaves []float64
+	}{
+		{GrowParams{MaxLeaves: 4, MinDocs: 1}, gh, []float32{2.5}, []float64{0, -0.5}},
+		{GrowParams{MaxLeaves: 4, MinDocs: 1, MinHess: 3, Lambda: 1}, gh, nil, []float64{0}},
+		// Nothing but zero hessians: one leaf, 0 and not −0/0 = NaN.
+		{GrowParams{MaxLeaves: 4, MinDocs: 1}, make([]GradPair, 4), nil, []float64{0}},
+	} {
+		tr := grower(t, d, c.p, 1).Grow(c.gh, nil, nil, nil)
+		var thr []float32
+		for _, nd := range tr.Nodes {
+			thr = append(thr, nd.Threshold)
+		}
+		if !reflect.DeepEqual(thr, c.thr) || !reflect.DeepEqual(tr.Leaves, c.leaves) {
+			t.Errorf("%+v: thresholds %v leaves %v, want %v %v", c.p, thr, tr.Leaves, c.thr, c.leaves)
+		}
+	}
+}
+
 func TestGrowConstraints(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	n := 400
