@@ -422,6 +422,30 @@ func TestImportXGBoostCommand(t *testing.T) {
 	}
 }
 
+// A model trained by cronus read left-out features as 0, and learnt no
+// direction for a missing value: --absent missing on a file that leaves
+// some out gets a warning from predict and eval, and the default reading
+// none.
+func TestAbsentMissingCronusModel(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--objective", "regression", "--trees", "5", "--out", model); code != 0 {
+		t.Fatalf("train: exit %d %q", code, errOut)
+	}
+	sparse := filepath.Join(dir, "sparse.txt")
+	os.WriteFile(sparse, []byte("1 qid:1 1:0.5 46:1\n0 qid:1 2:0.5 46:0\n"), 0o644)
+	for _, cmd := range []string{"predict", "eval"} {
+		code, _, errOut := runCLI(t, cmd, "--model", model, "--data", sparse, "--absent", "missing")
+		if code != 0 || !strings.Contains(errOut, "warning: "+sparse+" leaves 88 feature values out of its lines, which --absent missing reads as missing; this model was trained by cronus, reading them as 0,") ||
+			!strings.Contains(errOut, "leave out --absent missing") {
+			t.Errorf("%s --absent missing: exit %d %q", cmd, code, errOut)
+		}
+		if code, _, errOut := runCLI(t, cmd, "--model", model, "--data", sparse); code != 0 || strings.Contains(errOut, "warning") {
+			t.Errorf("%s: exit %d %q", cmd, code, errOut)
+		}
+	}
+}
+
 func TestModelCommandErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.txt")

@@ -375,18 +375,42 @@ func parseModel(data []byte) (*Model, error) {
 	return m, nil
 }
 
-// AbsentWarning says, for a model imported from XGBoost (m, with ensemble e,
-// of which the first k trees are used; k < 0 means all) and data d that
-// leaves values out of its lines and was read with them as 0, that XGBoost
-// would take them as missing, when some split sends a missing value the
-// other way than 0; "" when the scores are XGBoost's anyway.
+// AbsentWarning says when data d that leaves values out of its lines is
+// read the other way than model m (with ensemble e, of which the first k
+// trees are used; k < 0 means all) takes them, at some split that sends a
+// missing value the other way than 0: read as 0 (the default) for a model
+// imported from XGBoost, which takes them as missing; read as missing
+// (--absent missing) for a model trained by cronus or imported from
+// RankLib, which were trained reading them as 0 and learnt no direction
+// for a missing value. "" when the reading makes no difference.
 func (m *Model) AbsentWarning(e *Ensemble, k int, d *data.Dataset) string {
-	if m == nil || m.Source != "xgboost" || d.Absent == 0 || d.AbsentMissing {
+	if m == nil || d.Absent == 0 {
+		return ""
+	}
+	// Whether the model takes a left-out value as missing, as XGBoost
+	// does. LightGBM reads one as 0 in a sparse file but may have been
+	// trained on NaNs: neither reading is warned of.
+	var missing bool
+	switch m.Source {
+	case "xgboost":
+		missing = true
+	case "cronus", "ranklib":
+	default:
+		return ""
+	}
+	if d.AbsentMissing == missing {
 		return ""
 	}
 	differ, total := e.MissingSplits(k)
 	if differ == 0 {
 		return ""
+	}
+	if d.AbsentMissing {
+		by := map[string]string{"cronus": "was trained by cronus", "ranklib": "comes from RankLib"}[m.Source]
+		return fmt.Sprintf("%s leaves %d feature values out of its lines, which --absent missing reads as missing; "+
+			"this model %s, reading them as 0, and sends a missing value the other way than 0 at %d of its %d splits, "+
+			"so its scores are not what it was trained to give: leave out --absent missing",
+			d.Name, d.Absent, by, differ, total)
 	}
 	return fmt.Sprintf("%s leaves %d feature values out of its lines, which cronus reads as 0 and XGBoost as missing; "+
 		"this XGBoost model sends a missing value the other way than 0 at %d of its %d splits, "+
