@@ -81,6 +81,7 @@ var trainRanges = []flagRange{
 	atLeast("min-docs", 1),
 	atLeast("min-hessian", 0),
 	atLeast("l2", 0),
+	atLeast("min-gain", 0),
 	between("row-sample", 0, 1, "(]"),
 	between("col-sample", 0, 1, "(]"),
 	between("max-bins", 2, data.MaxBins, "[]"),
@@ -103,6 +104,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&p.Grow.MinDocs, "min-docs", p.Grow.MinDocs, "fewest documents in a leaf")
 	fs.Float64Var(&p.Grow.MinHess, "min-hessian", p.Grow.MinHess, "smallest sum of hessians in a leaf")
 	fs.Float64Var(&p.Grow.Lambda, "l2", p.Grow.Lambda, "L2 penalty on leaf values")
+	fs.Float64Var(&p.Grow.MinGain, "min-gain", p.Grow.MinGain, "smallest gain G_L²/(H_L+λ) + G_R²/(H_R+λ) − G²/(H+λ) a split must beat (XGBoost's gamma, LightGBM's min_gain_to_split)")
 	fs.Float64Var(&p.RowSample, "row-sample", p.RowSample, "fraction of documents per tree (of queries, for lambdarank)")
 	fs.Float64Var(&p.ColSample, "col-sample", p.ColSample, "fraction of features per tree")
 	fs.IntVar(&p.MaxBins, "max-bins", p.MaxBins, "histogram bins per feature (2-255)")
@@ -188,6 +190,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"max_depth": p.Grow.MaxDepth, "min_docs": p.Grow.MinDocs, "min_hessian": p.Grow.MinHess, "l2": p.Grow.Lambda,
 		"row_sample": p.RowSample, "col_sample": p.ColSample, "max_bins": p.MaxBins, "early_stop": p.EarlyStop,
 		"metric": p.Metric.String(), "seed": p.Seed, "train": *trainF,
+	}
+	if p.Grow.MinGain > 0 { // recorded when set, so that other models stay as they were
+		params["min_gain"] = p.Grow.MinGain
 	}
 	if p.Objective == boost.LambdaRank {
 		// Sampled pairs take partners from the whole list with σ = 1:

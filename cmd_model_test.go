@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
 func TestTrainPredictEval(t *testing.T) {
@@ -443,6 +444,40 @@ func TestAbsentMissingCronusModel(t *testing.T) {
 		if code, _, errOut := runCLI(t, cmd, "--model", model, "--data", sparse); code != 0 || strings.Contains(errOut, "warning") {
 			t.Errorf("%s: exit %d %q", cmd, code, errOut)
 		}
+	}
+}
+
+// --min-gain reaches the grower (a gain no split reaches leaves every
+// tree a single leaf) and is recorded in the model's params when set.
+func TestTrainMinGain(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args   []string
+		splits bool
+	}{
+		{nil, true},
+		{[]string{"--min-gain", "1e12"}, false},
+	} {
+		out := filepath.Join(dir, "m.json")
+		args := append([]string{"train", "--train", "builtin:mq2008/train", "--objective", "regression", "--trees", "3", "--out", out}, c.args...)
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d %q", c.args, code, errOut)
+		}
+		m, err := tree.ReadModel(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, tr := range m.Trees {
+			if (len(tr.Split) > 0) != c.splits {
+				t.Errorf("%v: tree %d has %d splits", c.args, i, len(tr.Split))
+			}
+		}
+		if g, ok := m.Params["min_gain"]; ok != (c.args != nil) || ok && g != 1e12 {
+			t.Errorf("%v: params min_gain %v (%v)", c.args, g, ok)
+		}
+	}
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--min-gain", "-1", "--out", filepath.Join(dir, "x.json")); code != 2 || !strings.Contains(errOut, "--min-gain: must be at least 0, got -1") {
+		t.Errorf("--min-gain -1: exit %d %q", code, errOut)
 	}
 }
 

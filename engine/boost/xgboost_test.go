@@ -31,6 +31,7 @@ func TestTrainMatchesXGBoost(t *testing.T) {
 				LearningRate  float64 `json:"learning_rate"`
 				L2            float64
 				MinHessian    float64 `json:"min_hessian"`
+				MinGain       float64 `json:"min_gain"`
 			}
 			Margins [][]float64
 		}
@@ -49,7 +50,7 @@ func TestTrainMatchesXGBoost(t *testing.T) {
 			}
 			p := DefaultParams(c.Objective)
 			p.Trees, p.LearningRate = c.Params.Trees, c.Params.LearningRate
-			p.Grow = tree.GrowParams{MaxLeaves: c.Params.Leaves, MinDocs: 1, MinHess: c.Params.MinHessian, Lambda: c.Params.L2}
+			p.Grow = tree.GrowParams{MaxLeaves: c.Params.Leaves, MinDocs: 1, MinHess: c.Params.MinHessian, Lambda: c.Params.L2, MinGain: c.Params.MinGain}
 			p.Workers = 1
 			res, err := Train(context.Background(), d, nil, p, nil)
 			if err != nil {

@@ -17,7 +17,7 @@ type GrowParams struct {
 	MinDocs   int     // fewest documents in a leaf (>= 1)
 	MinHess   float64 // smallest sum of hessians in a leaf
 	Lambda    float64 // L2 penalty on leaf values
-	MinGain   float64 // a split must improve the loss by more than this
+	MinGain   float64 // a split's gain G_L²/(H_L+λ) + G_R²/(H_R+λ) − G²/(H+λ) (twice the loss it saves) must exceed this
 }
 
 // Validate reports the first parameter out of range.

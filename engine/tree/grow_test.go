@@ -82,6 +82,37 @@ func TestGrowLeafBelowMinHessian(t *testing.T) {
 	}
 }
 
+// MinGain bounds the gain of a split, G_L²/(H_L+λ) + G_R²/(H_R+λ) −
+// G²/(H+λ), from below. Values 0-3 with g = −3, −1, 1, 3, h = 1, λ = 0:
+// the root splits at 1.5 with gain 16/2 + 16/2 − 0 = 16 (at 0.5 or 2.5 only
+// 9 + 9/3 = 12); each half then splits with gain 9 + 1 − 16/2 = 2 (the
+// left half first, of equal gains the lower-numbered leaf; a left child
+// keeps its parent's number).
+func TestGrowMinGain(t *testing.T) {
+	d := dataset([][]float32{{0, 1, 2, 3}})
+	gh := []GradPair{{-3, 1}, {-1, 1}, {1, 1}, {3, 1}}
+	for _, c := range []struct {
+		minGain float64
+		thr     []float32
+		leaves  []float64
+	}{
+		{0, []float32{1.5, 0.5, 2.5}, []float64{3, -1, 1, -3}},
+		{1.9, []float32{1.5, 0.5, 2.5}, []float64{3, -1, 1, -3}},
+		{2, []float32{1.5}, []float64{2, -2}}, // a gain must exceed it
+		{15.9, []float32{1.5}, []float64{2, -2}},
+		{16, nil, []float64{0}},
+	} {
+		tr := grower(t, d, GrowParams{MaxLeaves: 4, MinDocs: 1, MinGain: c.minGain}, 1).Grow(gh, nil, nil, nil)
+		var thr []float32
+		for _, nd := range tr.Nodes {
+			thr = append(thr, nd.Threshold)
+		}
+		if !reflect.DeepEqual(thr, c.thr) || !reflect.DeepEqual(tr.Leaves, c.leaves) {
+			t.Errorf("min gain %g: thresholds %v leaves %v, want %v %v", c.minGain, thr, tr.Leaves, c.thr, c.leaves)
+		}
+	}
+}
+
 func TestGrowConstraints(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	n := 400

@@ -11,7 +11,8 @@ every line, so that XGBoost has no missing values) on which XGBoost trains
 with the settings under which its trees and Cronus's must be the same:
 tree_method hist with max_bin 256 on features of fewer than 255 distinct
 values (so that both histograms are exact), grow_policy lossguide with
-max_leaves and no depth limit, lambda = Cronus's --l2, alpha 0, gamma 0,
+max_leaves and no depth limit, lambda = Cronus's --l2, alpha 0, gamma =
+Cronus's --min-gain (0 but in regression-gamma, where it stops some splits),
 min_child_weight = Cronus's --min-hessian (Cronus trains with --min-docs 1),
 eta = --learning-rate, no subsampling, one thread. XGBoost 1.7 starts every
 objective from base_score 0.5; each case sets base_score to where Cronus's
@@ -22,7 +23,7 @@ in [0, 1] only, so it is given label > 0 while Cronus reads the graded file.
 
 The fixture is one JSON object: "xgboost_version" and "cases", each with
 "name", "data" (the file, beside this script), the Cronus "objective" and
-"params" (trees, leaves, learning_rate, l2, min_hessian), XGBoost's
+"params" (trees, leaves, learning_rate, l2, min_hessian, min_gain), XGBoost's
 "xgb_params", and "margins": XGBoost's output_margin=True scores of every
 document of the file after 1, 2, ..., trees trees (float32 printed with 9
 significant digits).
@@ -55,7 +56,8 @@ def margins(booster, dm, trees):
             for k in range(1, trees + 1)]
 
 
-def check_gains(booster, leaves, full):
+def check_gains(booster, leaves, full, gamma=0):
+    short = 0
     for t, tree in enumerate(booster.get_dump(dump_format="json", with_stats=True)):
         tree = json.loads(tree)
         nleaves, stack = 0, [tree]
@@ -64,12 +66,14 @@ def check_gains(booster, leaves, full):
             if "leaf" in n:
                 nleaves += 1
                 continue
-            assert n["gain"] > 1e-3, "tree %d: a split gains %g, too close to kRtEps" % (t, n["gain"])
+            assert n["gain"] > 1e-3 + gamma, "tree %d: a split gains %g, too close to kRtEps or gamma" % (t, n["gain"])
             stack.extend(n["children"])
         assert not full or nleaves == leaves, "tree %d has %d leaves, not %d" % (t, nleaves, leaves)
+        short += nleaves < leaves
+    assert not gamma or short, "gamma %g stopped no split" % gamma
 
 
-def case(name, X, y, objective, trees, leaves, eta, l2, min_hessian, full=True):
+def case(name, X, y, objective, trees, leaves, eta, l2, min_hessian, full=True, gamma=0.0):
     path = os.path.join(HERE, name + ".txt")
     write_svmlight(path, X, y)
     y64 = y.astype(np.float64)
@@ -79,14 +83,16 @@ def case(name, X, y, objective, trees, leaves, eta, l2, min_hessian, full=True):
         pos = int(np.sum(y64 > 0))
         xobj, xlabel, base = "binary:logistic", (y > 0).astype(np.float32), (pos + 0.5) / (len(y) + 1)
     p = {"objective": xobj, "tree_method": "hist", "max_bin": 256, "grow_policy": "lossguide",
-         "max_leaves": leaves, "max_depth": 0, "lambda": l2, "alpha": 0, "gamma": 0,
+         "max_leaves": leaves, "max_depth": 0, "lambda": l2, "alpha": 0, "gamma": gamma,
          "min_child_weight": min_hessian, "eta": eta, "subsample": 1, "colsample_bytree": 1,
          "base_score": base, "nthread": 1, "seed": 0}
     dm = xgb.DMatrix(X, label=xlabel)
     b = xgb.train(p, dm, num_boost_round=trees)
-    check_gains(b, leaves, full)
-    return {"name": name, "data": name + ".txt", "objective": objective,
-            "params": {"trees": trees, "leaves": leaves, "learning_rate": eta, "l2": l2, "min_hessian": min_hessian},
+    check_gains(b, leaves, full, gamma)
+    params = {"trees": trees, "leaves": leaves, "learning_rate": eta, "l2": l2, "min_hessian": min_hessian}
+    if gamma:
+        params["min_gain"] = gamma
+    return {"name": name, "data": name + ".txt", "objective": objective, "params": params,
             "xgb_params": p, "margins": margins(b, dm, trees)}
 
 
@@ -108,6 +114,8 @@ def main():
         case("regression-l2", X, yreg, "regression", trees=10, leaves=12, eta=0.5, l2=5.0, min_hessian=4.0),
         case("binary", X, ygraded, "binary", trees=10, leaves=6, eta=0.3, l2=1.0, min_hessian=0.5),
         case("binary-min-hessian", Xs, ys, "binary", trees=3, leaves=4, eta=0.5, l2=1.0, min_hessian=3.0, full=False),
+        case("regression-gamma", X, yreg, "regression", trees=10, leaves=12, eta=0.3, l2=1.0, min_hessian=1.0,
+             full=False, gamma=3.0),
     ]
     with open(os.path.join(HERE, "xgb-train.json"), "w") as f:
         # One case a line: the margins make the file long, not deep.
