@@ -779,6 +779,28 @@ func TestModelLoadReplacesEdits(t *testing.T) {
 	checkLoaded("while the first load ran", m)
 }
 
+// A model of fewer trees than K brings K down to them, and says so (it
+// came down silently).
+func TestModelLoadLowersK(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	e, _ := deepModel(t)
+	few := *e
+	few.Trees = e.Trees[:4]
+	cfg := mq2008
+	cfg.Model = writeModel(t, &few, "")
+	m := New(context.Background(), cfg, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	k := m.par.K
+	if k <= 4 {
+		t.Fatalf("the default K %d is not above 4", k)
+	}
+	m, _ = update(t, m, m.load())
+	want := fmt.Sprintf("K %d → 4: a cascade has no more stages than the model's 4 trees", k)
+	if m.par.K != 4 || !strings.Contains(m.status, want) {
+		t.Errorf("K %d, status %q; want 4 and %q", m.par.K, m.status, want)
+	}
+}
+
 // A shape edit while the workbench's own ensemble trains, or while the
 // problem is built, is applied after, by a retrain: it says so (it read
 // "trees = 12", as if applied).

@@ -225,8 +225,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				}
 				m.setStatus(note, true)
 			}
-			// As cronus cascade: no more stages than trees.
-			m.par.K = min(m.par.K, m.par.trees)
+			// As cronus cascade: no more stages than trees; said, as a
+			// lowered K stays lowered for the next ensemble.
+			if k := m.par.trees; m.par.K > k {
+				note := fmt.Sprintf("K %d → %d: a cascade has no more stages than the model's %d trees", m.par.K, k, k)
+				if m.errLine {
+					note = m.status + "; " + note
+				}
+				m.par.K = k
+				m.setStatus(note, true)
+			}
 			// m.w says its shape too, for the base ensemble's line while
 			// the problem is built (it read "0 depth-2 trees of 0 leaves").
 			shaped := *m.w
