@@ -30,7 +30,8 @@
 //     precision at the rank of every relevant document, over all documents,
 //     divided by the number of relevant documents of the query.
 //   - P@k, RBP and MAP use binary relevance: label >= Options.RelevantLabel
-//     (default 1). NDCG and ERR use graded labels.
+//     (default 1), the threshold rounded to float32 as the labels are (the
+//     label 0.7 reaches the threshold 0.7). NDCG and ERR use graded labels.
 //   - A label ≤ 0 is never relevant: the −1 of −1/+1 data has gain 0 in NDCG
 //     and R = 0 in ERR, as a label of 0 (trec_eval's reading of negative
 //     judgements), not a negative gain.

@@ -15,7 +15,9 @@ type Options struct {
 	// RelevantLabel is the binary relevance threshold of P@k, MAP and RBP: a
 	// document is relevant when its label >= RelevantLabel. 0 means 1 (a
 	// label ≤ 0 is never relevant, so 0 is no threshold of its own). It must
-	// not be negative.
+	// not be negative. Labels are float32, so the threshold is compared as
+	// the float32 nearest to it, as a label written the same way reads: the
+	// label 0.7 reaches RelevantLabel 0.7.
 	RelevantLabel float64
 	// MaxLabel is the lmax of ERR's R = (2^l − 1)/2^lmax. 0 means the largest
 	// label in the labels given to PerQuery or Mean. Labels above MaxLabel
@@ -102,7 +104,7 @@ type evaluator struct {
 	spec    Spec
 	scores  []float64
 	labels  []float32
-	rel     float64   // binary relevance threshold
+	rel     float32   // binary relevance threshold, rounded as labels are
 	lmax    float64   // ERR's lmax
 	exclude bool      // ExcludeNoRelevant
 	idx     []int     // document indices of the current query, ranked
@@ -120,7 +122,7 @@ func newEvaluator(spec Spec, scores []float64, labels []float32, offsets []int, 
 		spec:    spec,
 		scores:  scores,
 		labels:  labels,
-		rel:     opt.relevantLabel(),
+		rel:     float32(opt.relevantLabel()),
 		lmax:    opt.MaxLabel,
 		exclude: opt.ExcludeNoRelevant,
 		idx:     make([]int, maxN),
@@ -294,10 +296,14 @@ func (e *evaluator) expectedReciprocalRank(lo, hi int) (v float64, ok bool) {
 	return v, true
 }
 
-// hasRelevant reports whether a document of lo..hi-1 has label >= e.rel.
+// relevant reports whether label l is relevant for P@k, MAP and RBP. l > 0
+// keeps a label of 0 out when the threshold rounds to float32 0.
+func (e *evaluator) relevant(l float32) bool { return l > 0 && l >= e.rel }
+
+// hasRelevant reports whether a document of lo..hi-1 is relevant.
 func (e *evaluator) hasRelevant(lo, hi int) bool {
 	for _, l := range e.labels[lo:hi] {
-		if float64(l) >= e.rel {
+		if e.relevant(l) {
 			return true
 		}
 	}
@@ -313,7 +319,7 @@ func (e *evaluator) precision(lo, hi int) (v float64, ok bool) {
 	idx := e.rank(lo, hi)
 	hits := 0
 	for _, i := range idx[:e.cutoff(len(idx))] {
-		if float64(e.labels[i]) >= e.rel {
+		if e.relevant(e.labels[i]) {
 			hits++
 		}
 	}
@@ -328,7 +334,7 @@ func (e *evaluator) rbp(lo, hi int) (v float64, ok bool) {
 	p := e.spec.P
 	w := 1 - p // weight of rank 1
 	for _, i := range e.rank(lo, hi) {
-		if float64(e.labels[i]) >= e.rel {
+		if e.relevant(e.labels[i]) {
 			v += w
 		}
 		w *= p
@@ -344,7 +350,7 @@ func (e *evaluator) averagePrecision(lo, hi int) (v float64, ok bool) {
 	}
 	hits := 0
 	for r, i := range e.rank(lo, hi) {
-		if float64(e.labels[i]) >= e.rel {
+		if e.relevant(e.labels[i]) {
 			hits++
 			v += float64(hits) / float64(r+1)
 		}

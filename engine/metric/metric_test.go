@@ -124,6 +124,13 @@ func TestPerQueryHandWorked(t *testing.T) {
 		// P/MAP/RBP, but NDCG still counts its label 1.
 		{name: "threshold excludes map", metric: "map", opt: Options{RelevantLabel: 2, ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, nan}},
 		{name: "threshold keeps ndcg", metric: "ndcg", opt: Options{RelevantLabel: 2, ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 1}},
+		// Labels are float32: the label 0.7 of a file is float32(0.7), just
+		// below the float64 0.7 of --relevant 0.7, and must still reach it.
+		{name: "threshold equal to a float32 label p@1", metric: "p@1", opt: Options{RelevantLabel: 0.7}, labels: []float32{0.7, 0}, scores: []float64{2, 1}, want: []float64{1}},
+		{name: "threshold equal to a float32 label map", metric: "map", opt: Options{RelevantLabel: 0.9, ExcludeNoRelevant: true}, labels: []float32{0, 0.9}, scores: []float64{2, 1}, want: []float64{0.5}},
+		{name: "threshold equal to a float32 label rbp", metric: "rbp@0.5", opt: Options{RelevantLabel: 0.7}, labels: []float32{0.7, 0.7}, scores: []float64{2, 1}, want: []float64{0.75}},
+		// A threshold below every positive float32 still leaves label 0 out.
+		{name: "tiny threshold", metric: "p@2", opt: Options{RelevantLabel: 1e-50}, labels: []float32{0, 1e-30}, scores: []float64{2, 1}, want: []float64{0.5}},
 		// Negative labels (the -1/+1 data sets the reader accepts) are not
 		// relevant: gain 0 and R 0, as a label of 0, never a negative gain.
 		// Labels [-1, 1] ranked [-1, 1]: DCG = 0 + 1/log2 3, IDCG = 1, so
