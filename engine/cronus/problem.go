@@ -85,7 +85,7 @@ func DepthAdvice(depth int) (short, long string) {
 // Targets are the choices that turn graded labels into the paper's binary
 // weighted regression problem.
 type Targets struct {
-	Relevant    float64 // label >= Relevant is positive (+1); default 1
+	Relevant    float64 // label >= Relevant (rounded to float32) is positive (+1); default 1
 	PosWeight   float64 // ω⁺ (default 3.5)
 	NegWeight   float64 // ω⁻ (default 1)
 	NegMultiply float64 // extra factor on ω⁻, in place of replicating negatives (the paper replicates them 10 times); default 1
@@ -109,7 +109,11 @@ func DefaultTargets() Targets {
 }
 
 // positive reports whether a document with label l is a positive.
-func (tg Targets) positive(l float32) bool { return float64(l) >= tg.Relevant }
+func (tg Targets) positive(l float32) bool { return float64(l) >= tg.threshold() }
+
+// threshold is Relevant rounded to float32, as the labels are read, so that
+// the label 0.7 of a file reaches Relevant 0.7 (float32(0.7) < 0.7).
+func (tg Targets) threshold() float64 { return float64(float32(tg.Relevant)) }
 
 // CountPositives is the number of labels tg makes positives, as NewProblem
 // counts them (Problem.Positives), without building the problem.
@@ -185,7 +189,7 @@ func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost 
 		if tg.positive(l) {
 			p.Y[i], p.Omega[i] = 1, tg.PosWeight
 			if tg.Graded {
-				p.Y[i] = math.Exp2(float64(l)-tg.Relevant+1) - 1
+				p.Y[i] = math.Exp2(float64(l)-tg.threshold()+1) - 1
 				if math.IsInf(p.Y[i]*p.Y[i], 1) { // eq (8)'s squared loss would be +Inf
 					return nil, fmt.Errorf("%s: %s: label %g: its graded target 2^(label − %g + 1) − 1 is too large for the squared loss; rescale the labels or use binary targets",
 						d.Name, docPlace(d, i), l, tg.Relevant)

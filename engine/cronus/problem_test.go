@@ -68,6 +68,31 @@ func TestProblemTargets(t *testing.T) {
 	}
 }
 
+// Labels are float32, and the threshold is read as they are: the label 0.7
+// is a positive at Relevant 0.7 (float32(0.7) is below the float64 0.7),
+// with the graded target of a label at the threshold, 1.
+func TestTargetsFloat32Threshold(t *testing.T) {
+	labels := []float32{0.7, 0.9, 0.6, 0}
+	for _, c := range []struct {
+		relevant  float64
+		positives int
+	}{{0.7, 2}, {0.9, 1}, {0.6, 3}} {
+		if n := CountPositives(labels, Targets{Relevant: c.relevant}); n != c.positives {
+			t.Errorf("label >= %g: %d positives of %v, want %d", c.relevant, n, labels, c.positives)
+		}
+	}
+	d := fiveDocs()
+	d.Labels = []float32{0, 0, 0.7, 0.7, 0.9}
+	e := &tree.Ensemble{NumFeatures: 1, Trees: []tree.Tree{{Nodes: []tree.Node{{Feature: 0, Threshold: 2.5, Left: tree.Leaf(0), Right: tree.Leaf(1)}}, Leaves: []float64{-1, 1}}}}
+	pr, err := NewProblem(e, d, []float64{1}, 1, Targets{Relevant: 0.7, PosWeight: 1, NegWeight: 1, NegMultiply: 1, Graded: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.Positives != 3 || pr.Y[2] != 1 {
+		t.Errorf("graded, label >= 0.7: %d positives, target of label 0.7 %.17g; want 3 and 1", pr.Positives, pr.Y[2])
+	}
+}
+
 // The advice's boundary: a third of the documents positive is accepted,
 // more is not.
 func TestTargetsAdvice(t *testing.T) {
