@@ -555,6 +555,9 @@ func TestCommandInputChecks(t *testing.T) {
 	os.WriteFile(scores, []byte("0.5\n1\nNaN\n"), 0o644)
 	blank := filepath.Join(dir, "blank.txt")
 	os.WriteFile(blank, []byte("0.5\n\n1\n"), 0o644)
+	zeros, zeroScores := filepath.Join(dir, "zeros.txt"), filepath.Join(dir, "zeros.scores")
+	os.WriteFile(zeros, []byte("0 qid:1 1:0.5\n-1 qid:1 1:0.1\n"), 0o644)
+	os.WriteFile(zeroScores, []byte("1\n2\n"), 0o644)
 	test := "builtin:mq2008/test"
 	cases := []struct {
 		args []string
@@ -580,7 +583,10 @@ func TestCommandInputChecks(t *testing.T) {
 		{[]string{"eval", "--scores", scores, "--data", test}, 1, scores + `:3: score "NaN" is not a finite number`},
 		{[]string{"eval", "--scores", blank, "--data", test}, 1, blank + ":2: blank line"},
 		{[]string{"eval", "--scores", blank, "--data", test, "--costs", "builtin:mq2008/costs"}, 2, "--costs applies to --model and --cascade"}, // was accepted and ignored: scores have no cost
-		{[]string{"eval", "--model", model, "--data", test, "--metrics", "map", "--relevant", "5", "--exclude-no-relevant"}, 1, "no query has a relevant document"},
+		{[]string{"eval", "--model", model, "--data", test, "--metrics", "map", "--relevant", "5", "--exclude-no-relevant"}, 1, "map: no query has a label >= 5 (--relevant), and --exclude-no-relevant leaves none to average"},
+		// NDCG's queries are those with a label > 0; the message names the metric that has none.
+		{[]string{"eval", "--model", model, "--data", test, "--metrics", "ndcg@10,p@5", "--relevant", "5", "--exclude-no-relevant"}, 1, test + ": p@5: no query has a label >= 5 (--relevant)"},
+		{[]string{"eval", "--scores", zeroScores, "--data", zeros, "--metrics", "err@3", "--exclude-no-relevant"}, 1, zeros + ": err@3: no query has a label > 0, and"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(t, c.args...)
