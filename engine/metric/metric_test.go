@@ -366,10 +366,16 @@ func TestParseList(t *testing.T) {
 			t.Errorf("ParseList [%d] = %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	for _, bad := range []string{"", "  ", "ndcg@10,,map", "ndcg@10,foo", "ndcg@10,"} {
+	for _, bad := range []string{"", "  ", "ndcg@10,,map", "ndcg@10,foo", "ndcg@10,", "map,map", "P@5,p@05"} {
 		if _, err := ParseList(bad); err == nil {
 			t.Errorf("ParseList(%q) succeeded, want an error", bad)
 		}
+	}
+	// A metric twice (under any spelling) would be two columns of one name in
+	// --per-query's TSV and one key in --json: refused, naming both spellings.
+	_, err = ParseList("ndcg@10,rbp@0.80,map,rbp@0.8")
+	if want := `metric "rbp@0.8": given twice (as "rbp@0.80" before)`; err == nil || err.Error() != want {
+		t.Errorf("ParseList with rbp@0.8 twice: %v, want %q", err, want)
 	}
 }
 

@@ -3,6 +3,7 @@ package metric
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -77,18 +78,25 @@ func Parse(s string) (Spec, error) {
 	return spec, nil
 }
 
-// ParseList parses a comma-separated list of metrics, e.g. "ndcg@10,err@10,map".
+// ParseList parses a comma-separated list of metrics, e.g. "ndcg@10,err@10,map",
+// each at most once.
 func ParseList(s string) ([]Spec, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, errors.New("metric list is empty")
 	}
 	var specs []Spec
+	var parts []string
 	for part := range strings.SplitSeq(s, ",") {
 		spec, err := Parse(part)
 		if err != nil {
 			return nil, err
 		}
+		// Twice would be two columns of one name in a per-query table.
+		if i := slices.Index(specs, spec); i >= 0 {
+			return nil, fmt.Errorf("metric %q: given twice (as %q before)", strings.TrimSpace(part), strings.TrimSpace(parts[i]))
+		}
 		specs = append(specs, spec)
+		parts = append(parts, part)
 	}
 	return specs, nil
 }
