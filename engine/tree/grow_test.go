@@ -71,14 +71,21 @@ func TestGrowLeafBelowMinHessian(t *testing.T) {
 		// Nothing but zero hessians: one leaf, 0 and not −0/0 = NaN.
 		{GrowParams{MaxLeaves: 4, MinDocs: 1}, make([]GradPair, 4), nil, []float64{0}},
 	} {
-		tr := grower(t, d, c.p, 1).Grow(c.gh, nil, nil, nil)
-		var thr []float32
-		for _, nd := range tr.Nodes {
-			thr = append(thr, nd.Threshold)
-		}
-		if !reflect.DeepEqual(thr, c.thr) || !reflect.DeepEqual(tr.Leaves, c.leaves) {
-			t.Errorf("%+v: thresholds %v leaves %v, want %v %v", c.p, thr, tr.Leaves, c.thr, c.leaves)
-		}
+		checkGrown(t, d, c.p, c.gh, c.thr, c.leaves)
+	}
+}
+
+// checkGrown grows one tree of d with p and gh and compares its split
+// thresholds, in node order, and its leaf values with thr and leaves.
+func checkGrown(t *testing.T, d *data.Dataset, p GrowParams, gh []GradPair, thr []float32, leaves []float64) {
+	t.Helper()
+	tr := grower(t, d, p, 1).Grow(gh, nil, nil, nil)
+	var got []float32
+	for _, nd := range tr.Nodes {
+		got = append(got, nd.Threshold)
+	}
+	if !reflect.DeepEqual(got, thr) || !reflect.DeepEqual(tr.Leaves, leaves) {
+		t.Errorf("%+v: thresholds %v leaves %v, want %v %v", p, got, tr.Leaves, thr, leaves)
 	}
 }
 
@@ -102,14 +109,7 @@ func TestGrowMinGain(t *testing.T) {
 		{15.9, []float32{1.5}, []float64{2, -2}},
 		{16, nil, []float64{0}},
 	} {
-		tr := grower(t, d, GrowParams{MaxLeaves: 4, MinDocs: 1, MinGain: c.minGain}, 1).Grow(gh, nil, nil, nil)
-		var thr []float32
-		for _, nd := range tr.Nodes {
-			thr = append(thr, nd.Threshold)
-		}
-		if !reflect.DeepEqual(thr, c.thr) || !reflect.DeepEqual(tr.Leaves, c.leaves) {
-			t.Errorf("min gain %g: thresholds %v leaves %v, want %v %v", c.minGain, thr, tr.Leaves, c.thr, c.leaves)
-		}
+		checkGrown(t, d, GrowParams{MaxLeaves: 4, MinDocs: 1, MinGain: c.minGain}, gh, c.thr, c.leaves)
 	}
 }
 
