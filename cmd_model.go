@@ -625,9 +625,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	for i, s := range specs {
 		values[s.String()] = metric.Mean(s, scores, d.Labels, d.QueryOffsets, opt)
 		if math.IsNaN(values[s.String()]) {
-			// Each metric's own "relevant" (README, Metric conventions).
-			rel := "a label > 0"
-			if s.Name == metric.Precision || s.Name == metric.RBP || s.Name == metric.MAP {
+			rel := "a label > 0" // each metric's own "relevant"
+			if s.BinaryRelevance() {
 				rel = fmt.Sprintf("a label >= %g (--relevant)", *relevant)
 			}
 			return fmt.Errorf("%s: %s: no query has %s, and --exclude-no-relevant leaves none to average", *dataF, s, rel)

@@ -99,11 +99,14 @@ func ReadWhole(path, what string) ([]byte, error) {
 	return bytes.TrimPrefix(text, utf8BOM), nil
 }
 
+// isGzipMagic reports whether b starts with gzip's magic bytes.
+func isGzipMagic(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
+
 // gunzipIfGzip returns br itself, or a gzip reader over it when the input
 // starts with gzip's magic bytes (by content, not name), as every reader of
 // this package takes a file; a bad header is a *ParseError naming name.
 func gunzipIfGzip(br *bufio.Reader, name string) (io.Reader, error) {
-	if magic, _ := br.Peek(2); len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+	if magic, _ := br.Peek(2); !isGzipMagic(magic) {
 		return br, nil
 	}
 	zr, err := gzip.NewReader(br)

@@ -40,8 +40,8 @@ func isGzipFile(path string) bool {
 	}
 	defer f.Close()
 	var magic [2]byte
-	_, err = io.ReadFull(f, magic[:])
-	return err == nil && magic[0] == 0x1f && magic[1] == 0x8b
+	n, _ := io.ReadFull(f, magic[:])
+	return isGzipMagic(magic[:n])
 }
 
 // shellQuote quotes s for a POSIX shell when it holds anything but

@@ -751,8 +751,8 @@ func (rd *reader) parseChunk(c chunk) error {
 		}
 		label, ok := parseFloat32(tok)
 		if !ok {
-			if l, w, weighted := bytes.Cut(tok, []byte(":")); weighted {
-				if _, ok1 := parseFloat64(l); ok1 {
+			if lab, w, weighted := bytes.Cut(tok, []byte(":")); weighted {
+				if _, ok1 := parseFloat64(lab); ok1 {
 					if _, ok2 := parseFloat64(w); ok2 {
 						return rd.errorf(line, "label %s is LABEL:WEIGHT, an instance weight (XGBoost's libsvm form), which cronus does not read; expected a finite number", quoteToken(string(tok)))
 					}

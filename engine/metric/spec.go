@@ -78,6 +78,13 @@ func Parse(s string) (Spec, error) {
 	return spec, nil
 }
 
+// BinaryRelevance reports whether the metric counts a document relevant by
+// Options.RelevantLabel (P@k, MAP and RBP); NDCG and ERR use the graded
+// label, relevant when above 0.
+func (s Spec) BinaryRelevance() bool {
+	return s.Name == Precision || s.Name == RBP || s.Name == MAP
+}
+
 // ParseList parses a comma-separated list of metrics, e.g. "ndcg@10,err@10,map",
 // each at most once.
 func ParseList(s string) ([]Spec, error) {

@@ -262,9 +262,9 @@ var errNoTrees = errors.New(`the model has no trees: a model file lists at least
 
 // EncodeModel checks m as Model.Ensemble does (it refuses a model of no
 // trees, as ReadModel does) and returns its JSON: the header indented, one
-// line per tree, without a final newline. Every line after the first starts with prefix, so that a
-// model can be embedded in another indented JSON document (as a cascade
-// file embeds its ensemble).
+// line per tree, without a final newline. Every line after the first
+// starts with prefix, so that a model can be embedded in another indented
+// JSON document (as a cascade file embeds its ensemble).
 func EncodeModel(m *Model, prefix string) ([]byte, error) {
 	if err := m.checkHeader(); err != nil {
 		return nil, err
