@@ -113,8 +113,35 @@ func (*lambdaRank) base([]float32) float64 { return 0 }
 
 // lambdaScratch is one worker's reusable buffers.
 type lambdaScratch struct {
-	order         []int
-	lam, hes, gns []float64
+	byRank   []rankedDoc
+	lam, hes []float64 // by rank
+}
+
+// rankedDoc is a document of the query being worked on, in the order of
+// its current ranking: its score, label and gain, and its place in the
+// query. Reading the pair loop's operands from one array in rank order,
+// instead of through an index into three, halves the loop's time.
+type rankedDoc struct {
+	s    float64
+	gain float64
+	l    float32
+	i    int32
+}
+
+// byRank returns buf refilled with the query's documents ordered by
+// descending score, ties in index order: its current ranking.
+func byRank(buf []rankedDoc, s []float64, labels []float32, shift float64) []rankedDoc {
+	buf = buf[:0]
+	for i, v := range s {
+		buf = append(buf, rankedDoc{s: v, gain: metric.ScaledGain(float64(labels[i]), shift), l: labels[i], i: int32(i)})
+	}
+	slices.SortFunc(buf, func(a, b rankedDoc) int {
+		if c := cmp.Compare(b.s, a.s); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	return buf
 }
 
 func (o *lambdaRank) prepare(labels []float32, offsets []int) {
@@ -207,17 +234,6 @@ func grow(buf []float64, n int) []float64 {
 	return buf
 }
 
-// descending returns buf refilled with 0..len(s)−1 ordered by descending
-// score s, ties in index order: a query's current ranking.
-func descending(buf []int, s []float64) []int {
-	buf = buf[:0]
-	for i := range s {
-		buf = append(buf, i)
-	}
-	slices.SortStableFunc(buf, func(a, b int) int { return cmp.Compare(s[b], s[a]) })
-	return buf
-}
-
 // storePairs writes the gradients g and hessians h into gh.
 func storePairs(gh []tree.GradPair, g, h []float64) {
 	for i := range gh {
@@ -225,58 +241,61 @@ func storePairs(gh []tree.GradPair, g, h []float64) {
 	}
 }
 
-// query computes the gradients of one query, whose 1/maxDCG is inv.
+// query computes the gradients of one query, whose 1/maxDCG is inv. It
+// works in rank order (lam and hes are by rank) and adds to each document's
+// sums in the same order as a loop over document indices would, so the
+// result is the same to the bit.
 func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, inv float64, sc *lambdaScratch) {
 	n := len(s)
+	if inv == 0 || n < 2 {
+		clear(gh)
+		return
+	}
 	lam := grow(sc.lam, n)
 	hes := grow(sc.hes, n)
 	sc.lam, sc.hes = lam, hes
-	defer storePairs(gh, lam, hes)
-	if inv == 0 || n < 2 {
-		return
-	}
-	gns := grow(sc.gns, n)
-	sc.gns = gns
-	shift := gainShift(labels)
-	for i, l := range labels {
-		gns[i] = metric.ScaledGain(float64(l), shift)
-	}
-	order := descending(sc.order, s)
-	sc.order = order
-	disc := o.disc
-	best, worst := s[order[0]], s[order[n-1]]
+	docs := byRank(sc.byRank, s, labels, gainShift(labels))
+	sc.byRank = docs
+	disc := o.disc[:n]
+	norm := o.norm && docs[0].s != docs[n-1].s
+	sigma := o.sigma
 	sumLambda := 0.0
 	for i := 0; i < n-1 && i < o.truncation; i++ {
+		di := &docs[i]
 		for j := i + 1; j < n; j++ {
-			a, b := order[i], order[j]
-			if labels[a] == labels[b] {
+			dj := &docs[j]
+			if di.l == dj.l {
 				continue
 			}
+			// ds and the gain difference are high's minus low's: negating
+			// a difference is exact, so this is s[high] − s[low] to the bit.
 			hr, lr := i, j // ranks of the better and the worse labelled document
-			if labels[b] > labels[a] {
+			ds, dg := di.s-dj.s, di.gain-dj.gain
+			if dj.l > di.l {
 				hr, lr = j, i
+				ds, dg = -ds, -dg
 			}
-			high, low := order[hr], order[lr]
-			ds := s[high] - s[low]
-			delta := (gns[high] - gns[low]) * math.Abs(disc[hr]-disc[lr]) * inv
-			if o.norm && best != worst {
+			delta := dg * math.Abs(disc[hr]-disc[lr]) * inv
+			if norm {
 				delta /= 0.01 + math.Abs(ds)
 			}
-			p := 1 / (1 + math.Exp(o.sigma*ds))
-			l := -o.sigma * p * delta
-			h := o.sigma * o.sigma * p * (1 - p) * delta
-			lam[high] += l
-			hes[high] += h
-			lam[low] -= l
-			hes[low] += h
+			p := 1 / (1 + math.Exp(sigma*ds))
+			l := -sigma * p * delta
+			h := sigma * sigma * p * (1 - p) * delta
+			lam[hr] += l
+			hes[hr] += h
+			lam[lr] -= l
+			hes[lr] += h
 			sumLambda -= 2 * l
 		}
 	}
-	if o.norm && sumLambda > 0 {
-		f := math.Log2(1+sumLambda) / sumLambda
-		for i := range lam {
-			lam[i] *= f
-			hes[i] *= f
+	scale := o.norm && sumLambda > 0
+	f := math.Log2(1+sumLambda) / sumLambda
+	for r, d := range docs {
+		g, h := lam[r], hes[r]
+		if scale {
+			g, h = g*f, h*f
 		}
+		gh[d.i] = tree.GradPair{G: float32(g), H: float32(h)}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
@@ -47,12 +46,18 @@ func (o *sampledRank) gradients(gh []tree.GradPair, scores []float64, labels []f
 	})
 }
 
+// labelled is a document's label and its place in the query.
+type labelled struct {
+	l float32
+	i int32
+}
+
 // sampleScratch is one worker's reusable memory, its generator included
 // (re-seeded for every query and round).
 type sampleScratch struct {
-	byScore, byLabel []int
-	rank             []int
-	g, h             []float64
+	docs             []rankedDoc
+	byLabel          []labelled
+	g, h, disc, gain []float64
 	pcg              rand.PCG
 	rng              *rand.Rand
 }
@@ -65,22 +70,31 @@ func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, i
 	if inv == 0 || n < 2 {
 		return
 	}
-	byScore, byLabel := descending(sc.byScore, s), sc.byLabel[:0]
-	for i := 0; i < n; i++ {
-		byLabel = append(byLabel, i)
-	}
-	sc.byScore, sc.byLabel = byScore, byLabel
-	slices.SortStableFunc(byLabel, func(a, b int) int { return cmp.Compare(labels[b], labels[a]) })
-	rank := slices.Grow(sc.rank[:0], n)[:n]
-	sc.rank = rank
-	for r, i := range byScore {
-		rank[i] = r
-	}
-	scale := 1 / float64(o.k)
+	// Each document's discount (at its current rank) and gain, computed
+	// once per query instead of once per sampled pair.
 	shift := gainShift(labels) // as invIdealDCGs scaled inv
+	docs := byRank(sc.docs, s, labels, shift)
+	disc, gain := grow(sc.disc, n), grow(sc.gain, n)
+	sc.docs, sc.disc, sc.gain = docs, disc, gain
+	for r, d := range docs {
+		disc[d.i], gain[d.i] = discount(r), d.gain
+	}
+	// The documents by descending label, ties in index order.
+	byLabel := sc.byLabel[:0]
+	for i, l := range labels {
+		byLabel = append(byLabel, labelled{l, int32(i)})
+	}
+	sc.byLabel = byLabel
+	slices.SortFunc(byLabel, func(a, b labelled) int {
+		if c := cmp.Compare(b.l, a.l); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	scale := 1 / float64(o.k)
 	for i := 0; i < n; {
 		j := i
-		for j < n && labels[byLabel[j]] == labels[byLabel[i]] {
+		for j < n && byLabel[j].l == byLabel[i].l {
 			j++
 		}
 		others := i + n - j // documents with a higher label, then a lower one
@@ -88,14 +102,13 @@ func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, i
 			for range o.k {
 				for a := i; a < j; a++ {
 					r := rng.IntN(others)
-					hi, lo := byLabel[a], 0
+					hi, lo := byLabel[a].i, int32(0)
 					if r < i {
-						hi, lo = byLabel[r], byLabel[a]
+						hi, lo = byLabel[r].i, byLabel[a].i
 					} else {
-						lo = byLabel[r+j-i]
+						lo = byLabel[r+j-i].i
 					}
-					dh, dl := discount(rank[hi]), discount(rank[lo])
-					delta := math.Abs((metric.ScaledGain(float64(labels[hi]), shift) - metric.ScaledGain(float64(labels[lo]), shift)) * (dh - dl) * inv)
+					delta := math.Abs((gain[hi] - gain[lo]) * (disc[hi] - disc[lo]) * inv)
 					p := 1 / (1 + math.Exp(s[lo]-s[hi]))
 					w := delta * scale
 					gr, he := w*(p-1), 2*w*max(p*(1-p), 1e-16)
