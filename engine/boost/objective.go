@@ -100,6 +100,7 @@ type lambdaRank struct {
 	// query without relevant documents) and the discount of every rank.
 	invIDCG []float64
 	disc    []float64
+	gains   []float64 // every document's gain, scaled as invIDCG
 	forL    []float32 // the labels and offsets invIDCG was computed for
 	forO    []int
 }
@@ -128,12 +129,26 @@ type rankedDoc struct {
 	i    int32
 }
 
+// docGains returns every document's gain 2^label − 1, scaled by its
+// query's gainShift (as invIdealDCGs scales the ideal DCG).
+func docGains(labels []float32, offsets []int) []float64 {
+	g := make([]float64, len(labels))
+	for q := 0; q+1 < len(offsets); q++ {
+		lo, hi := offsets[q], offsets[q+1]
+		shift := gainShift(labels[lo:hi])
+		for i := lo; i < hi; i++ {
+			g[i] = metric.ScaledGain(float64(labels[i]), shift)
+		}
+	}
+	return g
+}
+
 // byRank returns buf refilled with the query's documents ordered by
 // descending score, ties in index order: its current ranking.
-func byRank(buf []rankedDoc, s []float64, labels []float32, shift float64) []rankedDoc {
+func byRank(buf []rankedDoc, s []float64, labels []float32, gains []float64) []rankedDoc {
 	buf = buf[:0]
 	for i, v := range s {
-		buf = append(buf, rankedDoc{s: v, gain: metric.ScaledGain(float64(labels[i]), shift), l: labels[i], i: int32(i)})
+		buf = append(buf, rankedDoc{s: v, gain: gains[i], l: labels[i], i: int32(i)})
 	}
 	slices.SortFunc(buf, func(a, b rankedDoc) int {
 		if c := cmp.Compare(b.s, a.s); c != 0 {
@@ -155,6 +170,7 @@ func (o *lambdaRank) prepare(labels []float32, offsets []int) {
 		o.disc[r] = discount(r)
 	}
 	o.invIDCG = invIdealDCGs(labels, offsets, o.truncation, func(r int) float64 { return o.disc[r] })
+	o.gains = docGains(labels, offsets)
 }
 
 func (o *lambdaRank) gradients(gh []tree.GradPair, scores []float64, labels []float32, offsets []int) {
@@ -165,7 +181,7 @@ func (o *lambdaRank) gradients(gh []tree.GradPair, scores []float64, labels []fl
 	}
 	eachQuery(o.workers, nq, func(q int, sc *lambdaScratch) {
 		lo, hi := offsets[q], offsets[q+1]
-		o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.invIDCG[q], sc)
+		o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.gains[lo:hi], o.invIDCG[q], sc)
 	})
 }
 
@@ -245,7 +261,7 @@ func storePairs(gh []tree.GradPair, g, h []float64) {
 // works in rank order (lam and hes are by rank) and adds to each document's
 // sums in the same order as a loop over document indices would, so the
 // result is the same to the bit.
-func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, inv float64, sc *lambdaScratch) {
+func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, gains []float64, inv float64, sc *lambdaScratch) {
 	n := len(s)
 	if inv == 0 || n < 2 {
 		clear(gh)
@@ -254,7 +270,7 @@ func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, in
 	lam := grow(sc.lam, n)
 	hes := grow(sc.hes, n)
 	sc.lam, sc.hes = lam, hes
-	docs := byRank(sc.byRank, s, labels, gainShift(labels))
+	docs := byRank(sc.byRank, s, labels, gains)
 	sc.byRank = docs
 	disc := o.disc[:n]
 	norm := o.norm && docs[0].s != docs[n-1].s

@@ -24,6 +24,8 @@ type sampledRank struct {
 
 	round   uint64
 	invIDCG []float64
+	gains   []float64  // every document's gain, scaled as invIDCG
+	byLabel []labelled // each query's documents by descending label, ties in index order
 	forL    []float32
 	forO    []int
 }
@@ -33,6 +35,21 @@ func (*sampledRank) base([]float32) float64 { return 0 }
 func (o *sampledRank) gradients(gh []tree.GradPair, scores []float64, labels []float32, offsets []int) {
 	if !same(o.forL, labels) || !same(o.forO, offsets) {
 		o.invIDCG = invIdealDCGs(labels, offsets, math.MaxInt, discount)
+		o.gains = docGains(labels, offsets)
+		o.byLabel = make([]labelled, len(labels))
+		for q := 0; q+1 < len(offsets); q++ {
+			lo, hi := offsets[q], offsets[q+1]
+			byLabel := o.byLabel[lo:hi]
+			for i, l := range labels[lo:hi] {
+				byLabel[i] = labelled{l, int32(i)}
+			}
+			slices.SortFunc(byLabel, func(a, b labelled) int {
+				if c := cmp.Compare(b.l, a.l); c != 0 {
+					return c
+				}
+				return cmp.Compare(a.i, b.i)
+			})
+		}
 		o.forL, o.forO = labels, offsets
 	}
 	o.round++
@@ -42,7 +59,7 @@ func (o *sampledRank) gradients(gh []tree.GradPair, scores []float64, labels []f
 			sc.rng = rand.New(&sc.pcg)
 		}
 		sc.pcg.Seed(o.seed^0x7861_6d70_6c65_7273, o.round<<32|uint64(q))
-		o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.invIDCG[q], sc.rng, sc)
+		o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.gains[lo:hi], o.byLabel[lo:hi], o.invIDCG[q], sc.rng, sc)
 	})
 }
 
@@ -55,14 +72,15 @@ type labelled struct {
 // sampleScratch is one worker's reusable memory, its generator included
 // (re-seeded for every query and round).
 type sampleScratch struct {
-	docs             []rankedDoc
-	byLabel          []labelled
-	g, h, disc, gain []float64
-	pcg              rand.PCG
-	rng              *rand.Rand
+	docs       []rankedDoc
+	g, h, disc []float64
+	pcg        rand.PCG
+	rng        *rand.Rand
 }
 
-func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, inv float64, rng *rand.Rand, sc *sampleScratch) {
+// query computes the gradients of one query from its scores s, labels,
+// gains, documents by label and 1/maxDCG inv.
+func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, gain []float64, byLabel []labelled, inv float64, rng *rand.Rand, sc *sampleScratch) {
 	n := len(s)
 	g, h := grow(sc.g, n), grow(sc.h, n)
 	sc.g, sc.h = g, h
@@ -70,27 +88,14 @@ func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, i
 	if inv == 0 || n < 2 {
 		return
 	}
-	// Each document's discount (at its current rank) and gain, computed
-	// once per query instead of once per sampled pair.
-	shift := gainShift(labels) // as invIdealDCGs scaled inv
-	docs := byRank(sc.docs, s, labels, shift)
-	disc, gain := grow(sc.disc, n), grow(sc.gain, n)
-	sc.docs, sc.disc, sc.gain = docs, disc, gain
+	// Each document's discount at its current rank, computed once per
+	// query instead of once per sampled pair.
+	docs := byRank(sc.docs, s, labels, gain)
+	disc := grow(sc.disc, n)
+	sc.docs, sc.disc = docs, disc
 	for r, d := range docs {
-		disc[d.i], gain[d.i] = discount(r), d.gain
+		disc[d.i] = discount(r)
 	}
-	// The documents by descending label, ties in index order.
-	byLabel := sc.byLabel[:0]
-	for i, l := range labels {
-		byLabel = append(byLabel, labelled{l, int32(i)})
-	}
-	sc.byLabel = byLabel
-	slices.SortFunc(byLabel, func(a, b labelled) int {
-		if c := cmp.Compare(b.l, a.l); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	})
 	scale := 1 / float64(o.k)
 	for i := 0; i < n; {
 		j := i
