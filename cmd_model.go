@@ -45,6 +45,7 @@ func loadDataWith(ctx context.Context, p *progress, name string, opt data.ReadOp
 	}
 	d.Name = name
 	warn(p.w, d.PaddingWarning())
+	warn(p.w, d.UnusedWarning(opt.MinFeatures))
 	return d, nil
 }
 
@@ -620,18 +621,27 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	opt := metric.Options{RelevantLabel: *relevant, ExcludeNoRelevant: *exclude}
-	values := map[string]float64{}
+	// A metric for which --exclude-no-relevant leaves out every query has
+	// no mean: it is n/a (null in --json), with a warning; when every
+	// metric asked for is, that is an error.
+	values := map[string]any{}
+	var undefined []string // the warnings
 	perQ := make([][]float64, len(specs))
 	for i, s := range specs {
-		values[s.String()] = metric.Mean(s, scores, d.Labels, d.QueryOffsets, opt)
-		if math.IsNaN(values[s.String()]) {
+		v := metric.Mean(s, scores, d.Labels, d.QueryOffsets, opt)
+		values[s.String()] = v
+		if math.IsNaN(v) {
+			values[s.String()] = nil
 			rel := "a label > 0" // each metric's own "relevant"
 			if s.BinaryRelevance() {
 				rel = fmt.Sprintf("a label >= %g (--relevant)", *relevant)
 			}
-			return fmt.Errorf("%s: %s: no query has %s, and --exclude-no-relevant leaves none to average", *dataF, s, rel)
+			undefined = append(undefined, fmt.Sprintf("%s: %s: no query has %s, and --exclude-no-relevant leaves none to average", *dataF, s, rel))
 		}
 		perQ[i] = metric.PerQuery(s, scores, d.Labels, d.QueryOffsets, opt, nil)
+	}
+	if len(undefined) == len(specs) {
+		return errors.New(undefined[0])
 	}
 	// Scoring does not watch ctx: an interrupt during it writes nothing.
 	if err := ctx.Err(); err != nil {
@@ -649,6 +659,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	warn(stderr, repeated)
+	for _, u := range undefined {
+		warn(stderr, u+"; it is n/a (null in --json)")
+	}
 	conv := metric.Convention(opt)
 	if *jsonOut {
 		r := map[string]any{"metrics": values, "queries": d.NumQueries(), "docs": d.NumDocs(), "convention": conv}
@@ -663,7 +676,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "%s: %s, %s\n", *dataF, count(d.NumQueries(), "query"), count(d.NumDocs(), "document"))
 	for _, s := range specs {
-		fmt.Fprintf(stdout, "  %-10s %.4f\n", s.String(), values[s.String()])
+		if v, ok := values[s.String()].(float64); ok {
+			fmt.Fprintf(stdout, "  %-10s %.4f\n", s.String(), v)
+		} else {
+			fmt.Fprintf(stdout, "  %-10s n/a\n", s.String())
+		}
 	}
 	if cost != nil {
 		fmt.Fprintf(stdout, "  cost/doc   %.1f (features %.1f, trees %.1f)\n", cost.Total, cost.Features, cost.Trees)
@@ -887,7 +904,6 @@ func newTreesFlag(fs *flag.FlagSet) *treesFlag {
 	return &k
 }
 
-// fits refuses more trees than the model of path has.
 // loadScorer reads predict's and eval's --model (its --trees checked
 // against it) or --cascade, whichever is given (neither: eval --scores),
 // and returns the number of features the data must have for it.
@@ -910,6 +926,7 @@ func loadScorer(modelF, cascadeF string, k treesFlag) (e *tree.Ensemble, m *tree
 	return e, m, cf, minFeatures, nil
 }
 
+// fits refuses more trees than the model of path has.
 func (k treesFlag) fits(e *tree.Ensemble, path string) error {
 	if int(k) > len(e.Trees) {
 		return usageError{fmt.Sprintf("--trees %d: the model %s has %d trees", int(k), path, len(e.Trees))}

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -584,8 +585,8 @@ func TestCommandInputChecks(t *testing.T) {
 		{[]string{"eval", "--scores", blank, "--data", test}, 1, blank + ":2: blank line"},
 		{[]string{"eval", "--scores", blank, "--data", test, "--costs", "builtin:mq2008/costs"}, 2, "--costs applies to --model and --cascade"}, // was accepted and ignored: scores have no cost
 		{[]string{"eval", "--model", model, "--data", test, "--metrics", "map", "--relevant", "5", "--exclude-no-relevant"}, 1, "map: no query has a label >= 5 (--relevant), and --exclude-no-relevant leaves none to average"},
-		// NDCG's queries are those with a label > 0; the message names the metric that has none.
-		{[]string{"eval", "--model", model, "--data", test, "--metrics", "ndcg@10,p@5", "--relevant", "5", "--exclude-no-relevant"}, 1, test + ": p@5: no query has a label >= 5 (--relevant)"},
+		// Every metric without a query: an error, naming the first.
+		{[]string{"eval", "--model", model, "--data", test, "--metrics", "p@5,map", "--relevant", "5", "--exclude-no-relevant"}, 1, test + ": p@5: no query has a label >= 5 (--relevant)"},
 		{[]string{"eval", "--scores", zeroScores, "--data", zeros, "--metrics", "err@3", "--exclude-no-relevant"}, 1, zeros + ": err@3: no query has a label > 0, and"},
 	}
 	for _, c := range cases {
@@ -1049,5 +1050,87 @@ func TestModelCommandsCountWords(t *testing.T) {
 	}
 	if _, out, _ := runCLI(t, "train", "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--trees", "1", "--out", model); !strings.Contains(out, " at 1 tree\n") {
 		t.Errorf("train's best: %q, want \"at 1 tree\"", out)
+	}
+}
+
+// A file with features beyond the model's (or, for --valid, the training
+// set's) gets a warning that they are not used; it read silently before.
+func TestUnusedFeaturesWarned(t *testing.T) {
+	dir := t.TempDir()
+	narrow, wide := filepath.Join(dir, "narrow.txt"), filepath.Join(dir, "wide.txt")
+	var nb, wb strings.Builder
+	for q := 1; q <= 4; q++ {
+		for i := 0; i < 6; i++ {
+			fmt.Fprintf(&nb, "%d qid:%d 1:%d 2:%d\n", i%3, q, i, (i*q)%5)
+			fmt.Fprintf(&wb, "%d qid:%d 1:%d 2:%d 4:%d\n", i%3, q, i, (i*q)%5, q)
+		}
+	}
+	os.WriteFile(narrow, []byte(nb.String()), 0o644)
+	os.WriteFile(wide, []byte(wb.String()), 0o644)
+	model := filepath.Join(dir, "m.json")
+	want := "warning: " + wide + " has features up to 4, and 2 are expected; features 3-4 are not used"
+	code, _, errOut := runCLI(t, "train", "--train", narrow, "--valid", wide, "--trees", "3", "--min-docs", "1", "--out", model)
+	if code != 0 || !strings.Contains(errOut, want) {
+		t.Fatalf("train --valid wide: exit %d %q", code, errOut)
+	}
+	for _, cmd := range []string{"predict", "eval"} {
+		code, _, errOut = runCLI(t, cmd, "--model", model, "--data", wide)
+		if code != 0 || !strings.Contains(errOut, want) {
+			t.Errorf("%s on a wider file: exit %d %q", cmd, code, errOut)
+		}
+		code, _, errOut = runCLI(t, cmd, "--model", model, "--data", narrow)
+		if code != 0 || strings.Contains(errOut, "not used") {
+			t.Errorf("%s on the model's own file: exit %d %q", cmd, code, errOut)
+		}
+	}
+}
+
+// With --exclude-no-relevant, a metric that has no query left is n/a (null
+// in --json, NaN in --per-query) with a warning, and the others are
+// reported; the whole run was refused before.
+func TestEvalMetricWithoutQueries(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--trees", "3", "--out", model); code != 0 {
+		t.Fatalf("train: %q", errOut)
+	}
+	const test = "builtin:mq2008/test"
+	args := []string{"eval", "--model", model, "--data", test, "--metrics", "ndcg@10,p@5", "--relevant", "5", "--exclude-no-relevant"}
+	warning := "warning: " + test + ": p@5: no query has a label >= 5 (--relevant), and --exclude-no-relevant leaves none to average; it is n/a (null in --json)"
+	code, stdout, errOut := runCLI(t, args...)
+	if code != 0 || !strings.Contains(errOut, warning) || !strings.Contains(stdout, "  p@5        n/a\n") {
+		t.Fatalf("text: exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	// NDCG's queries are those with a label > 0: its mean is the one
+	// without the flag, over the same queries as eval's own figure with it.
+	_, plain, _ := runCLI(t, "eval", "--model", model, "--data", test, "--metrics", "ndcg@10", "--exclude-no-relevant")
+	line := func(s string) string {
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, "  ndcg@10") {
+				return l
+			}
+		}
+		return ""
+	}
+	if line(stdout) == "" || line(stdout) != line(plain) {
+		t.Errorf("ndcg@10 %q, alone %q", line(stdout), line(plain))
+	}
+	pq := filepath.Join(dir, "pq.tsv")
+	code, stdout, errOut = runCLI(t, append(args, "--json", "--per-query", pq)...)
+	var r struct{ Metrics map[string]*float64 }
+	if err := json.Unmarshal([]byte(stdout), &r); code != 0 || err != nil || !strings.Contains(errOut, warning) {
+		t.Fatalf("--json: exit %d, %v, stdout %q, stderr %q", code, err, stdout, errOut)
+	}
+	if v, ok := r.Metrics["p@5"]; !ok || v != nil || r.Metrics["ndcg@10"] == nil {
+		t.Errorf("--json metrics %s", stdout)
+	}
+	rows := strings.Split(strings.TrimSpace(readFile(t, pq)), "\n")
+	if rows[0] != "qid\tndcg@10\tp@5" || len(rows) != 157 {
+		t.Fatalf("per-query header %q, %d rows", rows[0], len(rows))
+	}
+	for _, row := range rows[1:] {
+		if f := strings.Split(row, "\t"); f[2] != "NaN" {
+			t.Fatalf("per-query row %q: p@5 is not NaN", row)
+		}
 	}
 }

@@ -52,6 +52,21 @@ func (d *Dataset) PaddingWarning() string {
 		d.Name, d.FileFeatures, n, which, as)
 }
 
+// UnusedWarning says, when the file has features beyond the expected
+// number (those of the model that scores it, or of the training set for a
+// validation set), that they are not used; "" otherwise, and when nothing
+// is expected (expected 0) or the data set was not read from a file.
+func (d *Dataset) UnusedWarning(expected int) string {
+	if expected <= 0 || d.FileFeatures <= expected {
+		return ""
+	}
+	which := fmt.Sprintf("features %d-%d are", expected+1, d.FileFeatures)
+	if d.FileFeatures == expected+1 {
+		which = fmt.Sprintf("feature %d is", d.FileFeatures)
+	}
+	return fmt.Sprintf("%s has features up to %d, and %d are expected; %s not used", d.Name, d.FileFeatures, expected, which)
+}
+
 // NumDocs returns the number of documents.
 func (d *Dataset) NumDocs() int { return len(d.Labels) }
 

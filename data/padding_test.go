@@ -86,3 +86,31 @@ func TestAbsentMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestUnusedWarning: a file with more features than its scorer expects
+// says which of them are not used (XGBoost and LightGBM refuse such a file;
+// Cronus reads it, and says so).
+func TestUnusedWarning(t *testing.T) {
+	text := []byte("1 qid:1 1:0.5 4:1\n0 qid:1 1:0.25\n")
+	d, err := ReadBytes(context.Background(), "d.txt", text, ReadOptions{MinFeatures: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		expected int
+		want     string
+	}{
+		{0, ""}, // nothing expected: no scorer
+		{4, ""},
+		{6, ""}, // padded, the other warning
+		{2, "d.txt has features up to 4, and 2 are expected; features 3-4 are not used"},
+		{3, "d.txt has features up to 4, and 3 are expected; feature 4 is not used"},
+	} {
+		if got := d.UnusedWarning(c.expected); got != c.want {
+			t.Errorf("expected %d: %q, want %q", c.expected, got, c.want)
+		}
+	}
+	if w := (&Dataset{Cols: make([][]float32, 3)}).UnusedWarning(1); w != "" {
+		t.Errorf("built in memory: %q", w)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -571,6 +572,24 @@ func TestAbsentFiles(t *testing.T) {
 		if missing && (warned != 0 || int64(nan) != msg.train.Absent) || !missing && (warned != 2 || nan != 0) {
 			t.Errorf("missing %v: %d warnings %q, %d NaN values of %d absent", missing, warned, msg.warnings, nan, msg.train.Absent)
 		}
+	}
+}
+
+// TestUnusedFeatureFiles: a validation file with features beyond the
+// training set's gets a warning that they are not used.
+func TestUnusedFeatureFiles(t *testing.T) {
+	wide := filepath.Join(t.TempDir(), "wide.txt")
+	if err := os.WriteFile(wide, []byte("1 qid:1 1:0.5 48:1\n0 qid:1 2:0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Train: "builtin:mq2008/train", Valid: wide, Costs: "builtin:mq2008/costs"}
+	msg, ok := loadFiles(context.Background(), cfg).(loadedMsg)
+	if !ok || msg.err != nil {
+		t.Fatalf("%v", msg.err)
+	}
+	want := wide + " has features up to 48, and 46 are expected; features 47-48 are not used"
+	if !slices.Contains(msg.warnings, want) {
+		t.Errorf("warnings %q, want %q among them", msg.warnings, want)
 	}
 }
 

@@ -119,8 +119,10 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 			return loadedMsg{err: err}
 		}
 		d.Name = name
-		if w := d.PaddingWarning(); w != "" {
-			msg.warnings = append(msg.warnings, w)
+		for _, w := range []string{d.PaddingWarning(), d.UnusedWarning(minF)} {
+			if w != "" {
+				msg.warnings = append(msg.warnings, w)
+			}
 		}
 		if w := md.AbsentWarning(msg.e, -1, d); w != "" {
 			msg.warnings = append(msg.warnings, w)
