@@ -471,26 +471,66 @@ func countSet(xs ...string) int {
 	return n
 }
 
-// readScores reads one score per line, as `cronus predict` writes them.
-func readScores(path string, want int) ([]float64, error) {
+// readScores reads eval's --scores file for the documents of d.
+func readScores(path string, d *data.Dataset) ([]float64, error) {
 	f, err := data.OpenFile(path, "a file of scores, one per line")
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return parseScores(f, path, d.QueryIDs, d.QueryOffsets)
+}
+
+// parseScores reads a file of scores, a line per document in the data's
+// order, for the queries qids whose documents are offsets[q] to
+// offsets[q+1]−1. A line is one score, or RankLib's -score output
+// "qid<TAB>index<TAB>score" (index: the document's place in its query,
+// from 0), whose qid and index must be the document's; the format of the
+// first line holds for the file. Every score must be finite.
+func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float64, error) {
+	want := 0
+	if len(offsets) > 0 {
+		want = offsets[len(offsets)-1]
+	}
 	var scores []float64
-	sc := bufio.NewScanner(f)
-	line := 0
+	sc := bufio.NewScanner(r)
+	line, fields, q := 0, 0, 0 // fields: 1 or 3, set by the first line
 	for sc.Scan() {
 		line++
 		t := sc.Text()
 		if line == 1 {
 			t = strings.TrimPrefix(t, "\ufeff") // a UTF-8 byte order mark, as data files may start with
 		}
-		t = strings.TrimSpace(t)
-		if t == "" {
+		f := strings.Fields(t)
+		switch {
+		case len(f) == 0:
 			return nil, fmt.Errorf("%s:%d: blank line; expected one score per line, a line per document", path, line)
+		case fields == 0 && (len(f) == 1 || len(f) == 3):
+			fields = len(f)
+		case fields == 0:
+			return nil, fmt.Errorf("%s:%d: %s; expected one score per line, or RankLib's qid, index and score", path, line, count(len(f), "field"))
+		case len(f) != fields:
+			form := "one score"
+			if fields == 3 {
+				form = "qid, index and score (RankLib's -score output)"
+			}
+			return nil, fmt.Errorf("%s:%d: %s; the file's first line has %s, and so must every line", path, line, count(len(f), "field"), form)
 		}
+		doc := len(scores)
+		if doc >= want {
+			return nil, fmt.Errorf("%s:%d: more scores than the %d documents of the data", path, line, want)
+		}
+		for doc >= offsets[q+1] {
+			q++
+		}
+		if fields == 3 {
+			id, err1 := strconv.ParseInt(f[0], 10, 64)
+			k, err2 := strconv.Atoi(f[1])
+			if err1 != nil || err2 != nil || id != qids[q] || k != doc-offsets[q] {
+				return nil, fmt.Errorf("%s:%d: %q %q: expected query %d, index %d (the data's document %d)", path, line, f[0], f[1], qids[q], doc-offsets[q], doc+1)
+			}
+		}
+		t = f[len(f)-1]
 		v, err := strconv.ParseFloat(t, 64)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: score %q is not a number; expected one score per line", path, line, t)
@@ -529,7 +569,7 @@ func trecDocID(comment string, i int) string {
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", stdout)
 	modelF := fs.String("model", "", "model `FILE` to score the data with")
-	scoresF := fs.String("scores", "", "or a `FILE` of scores, one per document (as cronus predict writes)")
+	scoresF := fs.String("scores", "", "or a `FILE` of scores, one per document (as cronus predict writes), or RankLib's -score output")
 	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade): documents run through its stages for real; the cost is what they paid")
 	dataF := fs.String("data", "", "data `FILE` (required)")
 	costsF := fs.String("costs", "", "with --model or --cascade: feature cost `FILE` for the cost per document (default: every feature costs 1; a cascade's own costs with --cascade)")
@@ -617,7 +657,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		scores, cost, reached, predictSeconds = r.Key, &r.Cost, r.Reached, r.seconds
-	} else if scores, err = readScores(*scoresF, d.NumDocs()); err != nil {
+	} else if scores, err = readScores(*scoresF, d); err != nil {
 		return err
 	}
 	opt := metric.Options{RelevantLabel: *relevant, ExcludeNoRelevant: *exclude}
