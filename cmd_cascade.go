@@ -237,7 +237,7 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 			cf.tg.Relevant, s.train.Name, cf.tg.Relevant, slices.Min(s.train.Labels))
 	}
 	p.show("building the tree outputs (%d documents × %d trees)", s.train.NumDocs(), len(s.e.Trees))
-	if s.pr, err = cronus.NewProblem(s.e, s.train, s.costs.Cost, cf.treeCost, cf.tg); err != nil {
+	if s.pr, err = cronus.NewProblemContext(ctx, s.e, s.train, s.costs.Cost, cf.treeCost, cf.tg); err != nil {
 		if errors.Is(err, cronus.ErrNoPositives) {
 			err = fmt.Errorf("--relevant %g: %w", cf.tg.Relevant, err)
 		}

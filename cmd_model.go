@@ -314,7 +314,9 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if e != nil {
 		warn(stderr, m.AbsentWarning(e, int(*k), d))
 		start := time.Now()
-		scores = e.Predict(nil, d.Cols, d.NumDocs(), int(*k))
+		if scores, err = e.PredictContext(ctx, nil, d.Cols, d.NumDocs(), int(*k)); err != nil {
+			return err
+		}
 		trees := len(e.Trees)
 		if *k >= 0 {
 			trees = int(*k)
@@ -333,7 +335,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			report["exits"] = *exitsF
 		}
 	}
-	// Scoring does not watch ctx: an interrupt during it writes nothing.
+	// An interrupt after scoring writes nothing.
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -391,8 +393,7 @@ type cascadeRun struct {
 // scoreCascade runs the documents of d through the cascade of file cf
 // (read from path), with the feature costs of costsF ("": the cascade's
 // own), and warns when d is read otherwise than the cascade was made. The
-// scoring does not watch ctx; an interrupt during it is returned after, so
-// that nothing is written.
+// scoring stops when ctx is done, and returns its error.
 func scoreCascade(ctx context.Context, cf *cronus.File, path, costsF string, d *data.Dataset, stderr io.Writer) (cascadeRun, error) {
 	ce, c, err := cf.Cascade()
 	if err != nil {
@@ -408,8 +409,8 @@ func scoreCascade(ctx context.Context, cf *cronus.File, path, costsF string, d *
 		featCost = costs.Cost
 	}
 	t0 := time.Now()
-	r := cronus.Score(ce, c, d, featCost, cf.TreeCost)
-	return cascadeRun{r, time.Since(t0).Seconds()}, ctx.Err()
+	r, err := cronus.ScoreContext(ctx, ce, c, d, featCost, cf.TreeCost)
+	return cascadeRun{r, time.Since(t0).Seconds()}, err
 }
 
 // exitsOutput is the file that gives, per document of d in input order,
@@ -639,7 +640,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var reached []float64 // a cascade's fraction of documents reaching each stage
 	if e != nil {
 		t0 := time.Now()
-		scores = e.Predict(nil, d.Cols, d.NumDocs(), int(*k))
+		if scores, err = e.PredictContext(ctx, nil, d.Cols, d.NumDocs(), int(*k)); err != nil {
+			return err
+		}
 		predictSeconds = time.Since(t0).Seconds()
 		costs, err := loadCosts(*costsF, d.NumFeatures(), stderr)
 		if err != nil {
@@ -683,7 +686,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(undefined) == len(specs) {
 		return errors.New(undefined[0])
 	}
-	// Scoring does not watch ctx: an interrupt during it writes nothing.
+	// An interrupt after scoring writes nothing.
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -216,8 +216,8 @@ func waitTrain(gen int, ch <-chan job.Event[boost.Snapshot, *boost.Result]) tea.
 }
 
 // prepare builds the cascade problem for w.tg, and the baselines unless
-// w has them already, off the UI goroutine; the baselines stop when ctx
-// ends (a new load, or quitting).
+// w has them already, off the UI goroutine; both stop when ctx ends (a new
+// load, or quitting).
 func prepare(ctx context.Context, gen int, w workData) tea.Cmd {
 	return func() tea.Msg {
 		var err error
@@ -225,7 +225,7 @@ func prepare(ctx context.Context, gen int, w workData) tea.Cmd {
 		for t := range w.treeCost {
 			w.treeCost[t] = treeCost
 		}
-		if w.pr, err = cronus.NewProblem(w.e, w.train, w.costs.Cost, treeCost, w.tg); err != nil {
+		if w.pr, err = cronus.NewProblemContext(ctx, w.e, w.train, w.costs.Cost, treeCost, w.tg); err != nil {
 			return preparedMsg{gen: gen, w: &w, err: err} // w without a problem, for a retry
 		}
 		w.sc = cronus.ComputeScales(w.pr, 0)

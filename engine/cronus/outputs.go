@@ -1,6 +1,7 @@
 package cronus
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -66,6 +67,13 @@ func NewOutputs(e *tree.Ensemble, d *data.Dataset) *Outputs {
 // evaluated a block at a time, so that the leaf indices of the whole
 // ensemble are never held at once.
 func NewOutputsMode(e *tree.Ensemble, d *data.Dataset, mode OutputsMode) *Outputs {
+	o, _ := NewOutputsContext(context.Background(), e, d, mode)
+	return o
+}
+
+// NewOutputsContext is NewOutputsMode that stops, within a block of
+// documents on each core, when ctx is done, and then returns ctx's error.
+func NewOutputsContext(ctx context.Context, e *tree.Ensemble, d *data.Dataset, mode OutputsMode) (*Outputs, error) {
 	n, T := d.NumDocs(), len(e.Trees)
 	compact := mode == OutputsCompact ||
 		mode == OutputsAuto && int64(n)*int64(T)*4 > MaxDenseOutputBytes
@@ -83,7 +91,10 @@ func NewOutputsMode(e *tree.Ensemble, d *data.Dataset, mode OutputsMode) *Output
 		if cap(leaves) < (t1-t0)*n {
 			leaves = make([]int32, (t1-t0)*n)
 		}
-		leaves = sub.LeafIndices(leaves[:(t1-t0)*n], cols, n, -1)
+		var err error
+		if leaves, err = sub.LeafIndicesContext(ctx, leaves[:(t1-t0)*n], cols, n, -1); err != nil {
+			return nil, err
+		}
 		outputsParallel(t1-t0, func(j int) {
 			t := t0 + j
 			idx := leaves[j*n : (j+1)*n]
@@ -106,7 +117,7 @@ func NewOutputsMode(e *tree.Ensemble, d *data.Dataset, mode OutputsMode) *Output
 			o.dense[t] = col
 		})
 	}
-	return o
+	return o, nil
 }
 
 // OutputsFromColumns returns dense Outputs holding the columns h (one per

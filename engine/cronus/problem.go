@@ -1,6 +1,7 @@
 package cronus
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -165,6 +166,12 @@ var ErrNoPositives = errors.New("nothing is relevant")
 // NewProblem sets up the optimisation of ensemble e on training data d with
 // feature costs and a cost per tree evaluation.
 func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost float64, tg Targets) (*Problem, error) {
+	return NewProblemContext(context.Background(), e, d, featCost, treeCost, tg)
+}
+
+// NewProblemContext is NewProblem that stops building the tree outputs
+// when ctx is done, and then returns ctx's error.
+func NewProblemContext(ctx context.Context, e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost float64, tg Targets) (*Problem, error) {
 	if err := tg.Validate(); err != nil {
 		return nil, err
 	}
@@ -181,7 +188,11 @@ func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost 
 	if n == 0 {
 		return nil, fmt.Errorf("%s: no training documents", d.Name)
 	}
-	p := &Problem{Train: NewOutputs(e, d), FeatCost: featCost, Offsets: d.QueryOffsets}
+	train, err := NewOutputsContext(ctx, e, d, OutputsAuto)
+	if err != nil {
+		return nil, err
+	}
+	p := &Problem{Train: train, FeatCost: featCost, Offsets: d.QueryOffsets}
 	p.Y = make([]float64, n)
 	p.Omega = make([]float64, n)
 	pos := 0

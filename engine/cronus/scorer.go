@@ -2,6 +2,7 @@ package cronus
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -80,6 +81,13 @@ type Result struct {
 // have len(e.Trees)+1 entries. Features beyond d's columns read as 0.
 // Score panics when these do not hold.
 func Score(e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []float64) Result {
+	res, _ := ScoreContext(context.Background(), e, c, d, featCost, treeCost)
+	return res
+}
+
+// ScoreContext is Score that stops, within a query on each core, when ctx
+// is done, and then returns ctx's error with a Result of no use.
+func ScoreContext(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []float64) (Result, error) {
 	T, F := len(e.Trees), e.NumFeatures
 	checkScoreArgs(c, T, F, featCost, treeCost, "Score")
 	n := d.NumDocs()
@@ -93,7 +101,7 @@ func Score(e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []f
 		TreeCost:    make([]float64, n),
 	}
 	if n == 0 {
-		return res
+		return res, ctx.Err()
 	}
 	plan := newScorePlan(e, c)
 	cols := padCols(d, F)
@@ -112,7 +120,7 @@ func Score(e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []f
 			w := plan.newWorker(maxDocs, F)
 			for {
 				q := int(next.Add(1)) - 1
-				if q >= nq {
+				if q >= nq || ctx.Err() != nil {
 					return
 				}
 				w.query(q, offsets[q], offsets[q+1], cols, featCost, treeCost, &res)
@@ -120,9 +128,12 @@ func Score(e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []f
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
 	res.Cost = averageCost(res.FeatureCost, res.TreeCost)
 	reachedFractions(res.Reached, res.Exit)
-	return res
+	return res, nil
 }
 
 // checkScoreArgs panics when the cascade or the cost slices do not fit an

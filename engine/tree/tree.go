@@ -5,6 +5,7 @@
 package tree
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -177,6 +178,14 @@ const predictBlock = 128
 // of documents are scored on all cores; each score is computed the same way
 // whatever the number of cores.
 func (e *Ensemble) Predict(dst []float64, cols [][]float32, n, k int) []float64 {
+	dst, _ = e.PredictContext(context.Background(), dst, cols, n, k)
+	return dst
+}
+
+// PredictContext is Predict that stops, within a block of documents on
+// each core, when ctx is done, and then returns ctx's error (and dst with
+// only some documents scored).
+func (e *Ensemble) PredictContext(ctx context.Context, dst []float64, cols [][]float32, n, k int) ([]float64, error) {
 	if dst == nil {
 		dst = make([]float64, n)
 	}
@@ -190,7 +199,7 @@ func (e *Ensemble) Predict(dst []float64, cols [][]float32, n, k int) []float64 
 	if k >= 0 && k < len(trees) {
 		trees = trees[:k]
 	}
-	parallelBlocks(n, func(lo, hi int, rows []float32) {
+	err := parallelBlocks(ctx, n, func(lo, hi int, rows []float32) {
 		d := e.NumFeatures
 		gather(rows, cols, d, lo, hi)
 		out := dst[lo:hi]
@@ -204,7 +213,7 @@ func (e *Ensemble) Predict(dst []float64, cols [][]float32, n, k int) []float64 
 			}
 		}
 	}, e.NumFeatures)
-	return dst
+	return dst, err
 }
 
 // gather copies documents lo..hi-1 of the first d columns into rows,
@@ -219,8 +228,9 @@ func gather(rows []float32, cols [][]float32, d, lo, hi int) {
 
 // parallelBlocks calls fn on consecutive blocks of predictBlock documents,
 // spread over GOMAXPROCS goroutines, each with its own row buffer of
-// predictBlock × d values.
-func parallelBlocks(n int, fn func(lo, hi int, rows []float32), d int) {
+// predictBlock × d values. Once ctx is done no block is begun, and it
+// returns ctx's error.
+func parallelBlocks(ctx context.Context, n int, fn func(lo, hi int, rows []float32), d int) error {
 	blocks := (n + predictBlock - 1) / predictBlock
 	w := min(runtime.GOMAXPROCS(0), blocks)
 	var next atomic.Int64
@@ -232,7 +242,7 @@ func parallelBlocks(n int, fn func(lo, hi int, rows []float32), d int) {
 			rows := make([]float32, predictBlock*d)
 			for {
 				b := int(next.Add(1)) - 1
-				if b >= blocks {
+				if b >= blocks || ctx.Err() != nil {
 					return
 				}
 				lo := b * predictBlock
@@ -241,6 +251,7 @@ func parallelBlocks(n int, fn func(lo, hi int, rows []float32), d int) {
 		}()
 	}
 	wg.Wait()
+	return ctx.Err()
 }
 
 // LeafIndices writes, for each of the first k trees and each of n documents
@@ -248,6 +259,13 @@ func parallelBlocks(n int, fn func(lo, hi int, rows []float32), d int) {
 // dst[t*n+i] is tree t, document i. It is the tree-output matrix the cascade
 // optimiser builds on. dst is allocated when nil and returned.
 func (e *Ensemble) LeafIndices(dst []int32, cols [][]float32, n, k int) []int32 {
+	dst, _ = e.LeafIndicesContext(context.Background(), dst, cols, n, k)
+	return dst
+}
+
+// LeafIndicesContext is LeafIndices that stops, within a block of
+// documents on each core, when ctx is done, and then returns ctx's error.
+func (e *Ensemble) LeafIndicesContext(ctx context.Context, dst []int32, cols [][]float32, n, k int) ([]int32, error) {
 	trees := e.Trees
 	if k >= 0 && k < len(trees) {
 		trees = trees[:k]
@@ -255,7 +273,7 @@ func (e *Ensemble) LeafIndices(dst []int32, cols [][]float32, n, k int) []int32 
 	if dst == nil {
 		dst = make([]int32, len(trees)*n)
 	}
-	parallelBlocks(n, func(lo, hi int, rows []float32) {
+	err := parallelBlocks(ctx, n, func(lo, hi int, rows []float32) {
 		d := e.NumFeatures
 		gather(rows, cols, d, lo, hi)
 		for t := range trees {
@@ -266,7 +284,7 @@ func (e *Ensemble) LeafIndices(dst []int32, cols [][]float32, n, k int) []int32 
 			}
 		}
 	}, e.NumFeatures)
-	return dst
+	return dst, err
 }
 
 // MissingSplits counts, over the first k trees (k < 0 or k > len(Trees)

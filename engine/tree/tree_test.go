@@ -1,7 +1,11 @@
 package tree
 
 import (
+	"context"
+	"errors"
 	"math/rand/v2"
+	"slices"
+	"sync/atomic"
 	"testing"
 )
 
@@ -104,6 +108,60 @@ func TestMissingSplits(t *testing.T) {
 	for _, c := range []struct{ k, differ, total int }{{-1, 2, 4}, {1, 1, 3}, {0, 0, 0}, {9, 2, 4}} {
 		if d, n := e.MissingSplits(c.k); d != c.differ || n != c.total {
 			t.Errorf("k %d: %d of %d, want %d of %d", c.k, d, n, c.differ, c.total)
+		}
+	}
+}
+
+// stopAfter is a context whose Err is Canceled from its n-th call on: a
+// cancellation that comes while the work is under way, at a known point.
+type stopAfter struct {
+	context.Context
+	calls, n atomic.Int64
+}
+
+func (c *stopAfter) Err() error {
+	if c.calls.Add(1) >= c.n.Load() {
+		return context.Canceled
+	}
+	return nil
+}
+
+// PredictContext and LeafIndicesContext stop between blocks of documents
+// once their context is done, and say so; with a live context they give
+// what Predict and LeafIndices give.
+func TestPredictContextStops(t *testing.T) {
+	const n = 100 * predictBlock
+	r := rand.New(rand.NewPCG(4, 4))
+	e := &Ensemble{Base: 0.25, NumFeatures: 2, Trees: []Tree{stump3(), stump3()}}
+	cols := [][]float32{make([]float32, n), make([]float32, n)}
+	for i := 0; i < n; i++ {
+		cols[0][i], cols[1][i] = r.Float32(), 4*r.Float32()
+	}
+	got, err := e.PredictContext(context.Background(), nil, cols, n, -1)
+	if err != nil || !slices.Equal(got, e.Predict(nil, cols, n, -1)) {
+		t.Fatalf("live context: %v, or scores differ from Predict", err)
+	}
+	leaves, err := e.LeafIndicesContext(context.Background(), nil, cols, n, -1)
+	if err != nil || !slices.Equal(leaves, e.LeafIndices(nil, cols, n, -1)) {
+		t.Fatalf("live context: %v, or leaves differ from LeafIndices", err)
+	}
+	for _, after := range []int64{1, 4} { // done before the first block; after three blocks were begun
+		ctx := &stopAfter{Context: context.Background()}
+		ctx.n.Store(after)
+		got, err := e.PredictContext(ctx, nil, cols, n, -1)
+		scored := 0
+		for _, v := range got {
+			if v != 0 { // a score is 0.25 plus two leaf values from 1 to 3
+				scored++
+			}
+		}
+		if !errors.Is(err, context.Canceled) || scored != int(after-1)*predictBlock {
+			t.Errorf("cancelled at check %d: error %v, %d documents scored, want %d", after, err, scored, int(after-1)*predictBlock)
+		}
+		ctx = &stopAfter{Context: context.Background()}
+		ctx.n.Store(after)
+		if _, err := e.LeafIndicesContext(ctx, nil, cols, n, -1); !errors.Is(err, context.Canceled) {
+			t.Errorf("LeafIndicesContext cancelled at check %d: error %v", after, err)
 		}
 	}
 }
