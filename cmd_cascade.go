@@ -98,7 +98,8 @@ var rhoRange = between("rho", 0, cronus.MaxRho, "[]")
 
 // cascadeRanges are the ranges of the numeric flags of cascade and sweep,
 // as cronus.Params.Validate, cronus.Targets.Validate and cronus.NewProblem
-// (the tree cost) check them.
+// (the tree cost) check them; δ finite, since the cascade file's params
+// record it and JSON has no infinity.
 var cascadeRanges = []flagRange{
 	atLeast("top-m", 1),
 	atLeast("cycles", 0),
@@ -106,7 +107,7 @@ var cascadeRanges = []flagRange{
 	atLeast("stages", 1),
 	between("epsilon", 0, 1, "()"),
 	between("sigma", 0, cronus.MaxSigma, "(]"),
-	atLeast("delta", 1),
+	finiteAtLeast("delta", 1),
 	between("stage-cap", 0, 1, "[]"),
 	between("rho1", rhoRange.lo, rhoRange.hi, rhoRange.brackets),
 	between("rhoK", rhoRange.lo, rhoRange.hi, rhoRange.brackets),

@@ -73,22 +73,24 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // trainRanges are the ranges of train's numeric flags, as
-// boost.Params.Validate and tree.GrowParams.Validate check them.
+// boost.Params.Validate and tree.GrowParams.Validate check them, and
+// finite where those take +Inf: the model file records the value, and
+// JSON has no infinity (it used to fail after training, writing the model).
 var trainRanges = []flagRange{
 	atLeast("trees", 1),
 	atLeast("leaves", 2),
 	between("learning-rate", 0, 1, "(]"),
 	atLeast("max-depth", 0),
 	atLeast("min-docs", 1),
-	atLeast("min-hessian", 0),
-	atLeast("l2", 0),
-	atLeast("min-gain", 0),
+	finiteAtLeast("min-hessian", 0),
+	finiteAtLeast("l2", 0),
+	finiteAtLeast("min-gain", 0),
 	between("row-sample", 0, 1, "(]"),
 	between("col-sample", 0, 1, "(]"),
 	between("max-bins", 2, data.MaxBins, "[]"),
 	atLeast("early-stop", 0),
 	atLeast("truncation", 1),
-	greaterThan("sigma", 0),
+	finite("sigma", 0),
 	atLeast("pair-sample", 0),
 }
 

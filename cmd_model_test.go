@@ -477,7 +477,7 @@ func TestTrainMinGain(t *testing.T) {
 			t.Errorf("%v: params min_gain %v (%v)", c.args, g, ok)
 		}
 	}
-	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--min-gain", "-1", "--out", filepath.Join(dir, "x.json")); code != 2 || !strings.Contains(errOut, "--min-gain: must be at least 0, got -1") {
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--min-gain", "-1", "--out", filepath.Join(dir, "x.json")); code != 2 || !strings.Contains(errOut, "--min-gain: must be a finite number at least 0, got -1") {
 		t.Errorf("--min-gain -1: exit %d %q", code, errOut)
 	}
 }

@@ -359,8 +359,9 @@ type flagRange struct {
 // atLeast is the range [lo, +Inf].
 func atLeast(name string, lo float64) flagRange { return flagRange{name, lo, math.Inf(1), "[]"} }
 
-// greaterThan is the range (lo, +Inf].
-func greaterThan(name string, lo float64) flagRange { return flagRange{name, lo, math.Inf(1), "(]"} }
+// finiteAtLeast is the range [lo, +Inf): for a value a command records in
+// a JSON file (a model's or a cascade's params), which cannot hold +Inf.
+func finiteAtLeast(name string, lo float64) flagRange { return flagRange{name, lo, math.Inf(1), "[)"} }
 
 // between is the range from lo to hi, brackets saying which bounds are in
 // it, as in interval notation ("(]": lo < v <= hi).
