@@ -583,7 +583,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	exclude := fs.Bool("exclude-no-relevant", false, "leave queries without relevant documents out of the means, each metric's own (NDCG, ERR: no label > 0; P@k, MAP, RBP: none >= --relevant); default: they score 0")
 	perQuery := fs.String("per-query", "", "write per-query values as TSV to `FILE`")
 	runF := fs.String("run", "", "write a TREC run (qid Q0 docid rank score tag) to `FILE`")
-	tag := fs.String("tag", "cronus", "run `tag` for --run")
+	tag := fs.String("tag", "cronus", "run `tag` for --run (the last column of each line)")
 	jsonOut := fs.Bool("json", false, "print JSON")
 	absent := newAbsentFlag(fs)
 	if err := parseNoArgs(fs, args); err != nil {
@@ -596,6 +596,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{"give exactly one of --model FILE, --scores FILE and --cascade FILE"}
 	case *tag == "" || strings.ContainsAny(*tag, " \t\n\r"):
 		return usageError{fmt.Sprintf("--tag %q: a TREC run tag is one word, without blanks", *tag)}
+	case *runF == "" && explicitFlags(fs)["tag"]:
+		return usageError{"--tag applies to --run only: it is the last column of the TREC run"}
 	}
 	// --relevant 0 would be every document of 0-4 data, and metric.Options
 	// takes it as the default 1; a label ≤ 0 is never relevant anyway.

@@ -511,6 +511,9 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"train", "--train", bad + ".none", "--pair-sample", "0", "--truncation", "10", "--sigma", "2", "--out", filepath.Join(dir, "m.json")}, 1, bad + ".none"},
 		{[]string{"eval", "--data", "builtin:mq2008/test"}, 2, "exactly one of --model FILE, --scores FILE and --cascade FILE"},
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test"}, 1, bad + `:2: score "x" is not a number`},
+		// A run tag without a run was ignored; the tag is only --run's.
+		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--tag", "mine"}, 2, "--tag applies to --run only"},
+		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--tag", "mine", "--run", filepath.Join(dir, "r.txt")}, 1, bad + `:2: score "x" is not a number`},
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test"}, 1, bad},
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test", "--trees", "-1"}, 2, `--trees: must be a number of trees >= 0, or all, got "-1"`},
 		{[]string{"predict", "--model", bad, "--data", "builtin:mq2008/test", "--json", "--out", "-"}, 2, "--json prints the report on standard output"},
