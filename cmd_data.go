@@ -144,7 +144,7 @@ var genRanges = []flagRange{
 func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("gen", stdout)
 	var o data.SynthOptions
-	fs.IntVar(&o.Queries, "queries", 1000, "number of `Q`ueries")
+	fs.IntVar(&o.Queries, "queries", 1000, "number of queries `Q`")
 	fs.IntVar(&o.DocsPerQuery, "docs-per-query", 100, "documents per query `M`: each query has between ⌊M/2⌋ (at least 1) and M+⌊M/2⌋, uniformly (mean M, M−½ when M is odd and above 1)")
 	fs.IntVar(&o.Features, "features", 136, "number of features `D`")
 	costsFlag := fs.String("costs", "", "feature cost `FILE` (default: the MSLR-WEB10K cost labels, cycled when D != 136)")

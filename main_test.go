@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -266,6 +267,24 @@ func TestHelpPlaceholders(t *testing.T) {
 				if strings.Contains(f.usage, def) {
 					t.Errorf("cronus %s --help: -%s %s: the placeholder is the default value (%q)", c.name, f.name, f.placeholder, f.usage)
 				}
+			}
+		}
+	}
+}
+
+// TestSynopsisNamesEveryFlag: the synopsis of a command with few flags
+// names each of them, as README's does (import's left out --zero-based and
+// --by-name, eval's five of its flags); train, cascade and sweep give the
+// main ones, and --threads, which every command takes, is in the help
+// alone.
+func TestSynopsisNamesEveryFlag(t *testing.T) {
+	for _, c := range commands {
+		if c.name == "train" || c.name == "cascade" || c.name == "sweep" {
+			continue
+		}
+		for _, f := range helpFlags(t, c.name) {
+			if f.name != "threads" && !regexp.MustCompile(`--`+f.name+`\b`).MatchString(c.args) {
+				t.Errorf("cronus %s: the synopsis %q does not name --%s", c.name, c.args, f.name)
 			}
 		}
 	}
