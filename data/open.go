@@ -25,6 +25,9 @@ type OpenError struct {
 
 func (e *OpenError) Error() string {
 	switch {
+	case errors.Is(e.Err, fs.ErrNotExist) && e.Path == "-":
+		// "-" is standard output for the output flags; an input reads a file.
+		return "-: no such file (for standard input give /dev/stdin)"
 	case errors.Is(e.Err, fs.ErrNotExist):
 		return e.Path + ": no such file"
 	case errors.Is(e.Err, syscall.EISDIR):

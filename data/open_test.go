@@ -41,6 +41,8 @@ func TestOpenErrors(t *testing.T) {
 			{none, none + ": no such file", true},
 			{dir, dir + ": is a directory, expected " + what[name], false},
 			{under, under + ": no such file (a part of the path is not a directory)", false},
+			// "-" is standard output for the output flags, not an input.
+			{"-", "-: no such file (for standard input give /dev/stdin)", true},
 		}
 		for _, c := range cases {
 			err := f(c.path)
