@@ -623,6 +623,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return flagError("metrics", err)
 	}
+	if explicitFlags(fs)["relevant"] && !slices.ContainsFunc(specs, metric.Spec.BinaryRelevance) {
+		return usageError{fmt.Sprintf("--relevant applies to p@k, map and rbp, which count the documents with a label >= r; --metrics %s reads the graded labels", *metricsF)}
+	}
 	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*modelF, *scoresF, *cascadeF, *dataF, *costsF}, *perQuery, *runF); err != nil {
 		return err
 	}

@@ -511,6 +511,9 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"train", "--train", bad + ".none", "--pair-sample", "0", "--truncation", "10", "--sigma", "2", "--out", filepath.Join(dir, "m.json")}, 1, bad + ".none"},
 		{[]string{"eval", "--data", "builtin:mq2008/test"}, 2, "exactly one of --model FILE, --scores FILE and --cascade FILE"},
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test"}, 1, bad + `:2: score "x" is not a number`},
+		// So was --relevant with metrics that read the graded labels alone.
+		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--metrics", "ndcg@10,err@3", "--relevant", "2"}, 2, "--relevant applies to p@k, map and rbp"},
+		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--metrics", "ndcg@10,map", "--relevant", "2"}, 1, bad + `:2: score "x" is not a number`},
 		// A run tag without a run was ignored; the tag is only --run's.
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--tag", "mine"}, 2, "--tag applies to --run only"},
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--tag", "mine", "--run", filepath.Join(dir, "r.txt")}, 1, bad + `:2: score "x" is not a number`},
