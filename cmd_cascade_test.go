@@ -1193,7 +1193,8 @@ func TestPredictCascade(t *testing.T) {
 		{[]string{"predict", "--model", model, "--data", test, "--exits", exits}, "--exits applies to --cascade only"},
 		{[]string{"predict", "--model", model, "--data", test, "--costs", "builtin:mq2008/costs"}, "--costs applies to --cascade only"},
 		{[]string{"predict", "--cascade", c, "--data", test, "--trees", "3"}, "--trees applies to --model only"},
-		{[]string{"predict", "--model", model, "--cascade", c, "--data", test}, "one of --model FILE and --cascade FILE"},
+		{[]string{"predict", "--model", model, "--cascade", c, "--data", test}, "give one of --model FILE and --cascade FILE, not both"}, // said both "are required"
+		{[]string{"predict", "--model", model, "--data", test, "--exits", "-"}, "--exits applies to --cascade only"},                     // spoke of standard output
 		{[]string{"predict", "--cascade", c, "--data", test, "--exits", c}, "is both an input and an output"},
 	} {
 		if code, _, errOut := runCLI(t, tc.args...); code != 2 || !strings.Contains(errOut, tc.msg) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -197,7 +196,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		size, sizeNote = st.Size(), fmt.Sprintf(", %.1f MB", float64(st.Size())/1e6)
 	}
 	if *jsonOut {
-		return json.NewEncoder(stdout).Encode(map[string]any{
+		return writeJSON(stdout, map[string]any{
 			"out": *out, "queries": o.Queries, "docs": docs, "features": o.Features,
 			"seed": o.Seed, "world": o.WorldSeed(), "bytes": size, "seconds": time.Since(start).Seconds(),
 		})

@@ -278,12 +278,10 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	switch {
+	case countSet(*modelF, *cascadeF) == 2:
+		return usageError{"give one of --model FILE and --cascade FILE, not both"}
 	case *dataF == "" || countSet(*modelF, *cascadeF) != 1:
 		return usageError{"--data FILE and one of --model FILE and --cascade FILE are required"}
-	case *asJSON && *out == "-":
-		return usageError{"--json prints the report on standard output; give --out FILE for the scores, or leave --out out to have them in the report"}
-	case (*out == "" || *out == "-") && isStdout(*exitsF):
-		return usageError{fmt.Sprintf("--exits %s: the scores go to standard output; give --out FILE for them", *exitsF)}
 	}
 	explicit := explicitFlags(fs)
 	if *cascadeF == "" {
@@ -294,6 +292,12 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	} else if explicit["trees"] {
 		return usageError{"--trees applies to --model only: a cascade's stages say which trees a document evaluates"}
+	}
+	switch {
+	case *asJSON && *out == "-":
+		return usageError{"--json prints the report on standard output; give --out FILE for the scores, or leave --out out to have them in the report"}
+	case (*out == "" || *out == "-") && isStdout(*exitsF):
+		return usageError{fmt.Sprintf("--exits %s: the scores go to standard output; give --out FILE for them", *exitsF)}
 	}
 	outputs := []string{*exitsF}
 	if *out != "-" {

@@ -59,6 +59,8 @@ func usage(w io.Writer) {
 Usage:
   cronus                 open the workbench on the built-in data (MQ2008 + costs)
   cronus COMMAND [flags] run one command; "cronus COMMAND --help" for its flags
+  cronus help [COMMAND]  this text, or a command's flags
+  cronus --version       the version (as "cronus version")
 
 Commands:
 `)

@@ -34,6 +34,7 @@ func TestCLIUsage(t *testing.T) {
 	}{
 		{nil, 0, "Usage:", ""},
 		{[]string{"help"}, 0, "inspect", ""},
+		{[]string{"help"}, 0, "cronus --version ", ""}, // the usage did not name help or --version
 		{[]string{"help", "gen"}, 0, "Usage: cronus gen", ""},
 		{[]string{"help", "help"}, 0, "inspect", ""}, // overflowed the stack
 		{[]string{"help", "--help"}, 0, "inspect", ""},
@@ -418,6 +419,9 @@ func TestGenWorldZero(t *testing.T) {
 		var r struct{ World *uint64 }
 		if err := json.Unmarshal([]byte(out), &r); err != nil || r.World == nil || *r.World != 1 {
 			t.Errorf("gen --world %s --json: world %v in %s (%v); want 1", w, r.World, out, err)
+		}
+		if !strings.HasPrefix(out, "{\n  \"") { // indented as every command's JSON; it was one line
+			t.Errorf("gen --json is not indented: %q", out)
 		}
 		b, _ := os.ReadFile(p)
 		files = append(files, b)
