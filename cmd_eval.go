@@ -1,0 +1,337 @@
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/metric"
+)
+
+// readScores reads eval's --scores file for the documents of d.
+func readScores(path string, d *data.Dataset) ([]float64, error) {
+	f, err := data.OpenFile(path, "a file of scores, one per line")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return parseScores(f, path, d.QueryIDs, d.QueryOffsets)
+}
+
+// parseScores reads a file of scores, a line per document in the data's
+// order, for the queries qids whose documents are offsets[q] to
+// offsets[q+1]−1. A line is one score, or RankLib's -score output
+// "qid<TAB>index<TAB>score" (index: the document's place in its query,
+// from 0), whose qid and index must be the document's; the format of the
+// first line holds for the file. Every score must be finite.
+func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float64, error) {
+	want := 0
+	if len(offsets) > 0 {
+		want = offsets[len(offsets)-1]
+	}
+	var scores []float64
+	sc := bufio.NewScanner(r)
+	line, fields, q := 0, 0, 0 // fields: 1 or 3, set by the first line
+	for sc.Scan() {
+		line++
+		t := sc.Text()
+		if line == 1 {
+			t = strings.TrimPrefix(t, "\ufeff") // a UTF-8 byte order mark, as data files may start with
+		}
+		f := strings.Fields(t)
+		switch {
+		case len(f) == 0:
+			return nil, fmt.Errorf("%s:%d: blank line; expected one score per line, a line per document", path, line)
+		case fields == 0 && (len(f) == 1 || len(f) == 3):
+			fields = len(f)
+		case fields == 0:
+			return nil, fmt.Errorf("%s:%d: %s; expected one score per line, or RankLib's qid, index and score", path, line, count(len(f), "field"))
+		case len(f) != fields:
+			form := "one score"
+			if fields == 3 {
+				form = "qid, index and score (RankLib's -score output)"
+			}
+			return nil, fmt.Errorf("%s:%d: %s; the file's first line has %s, and so must every line", path, line, count(len(f), "field"), form)
+		}
+		doc := len(scores)
+		if doc >= want {
+			return nil, fmt.Errorf("%s:%d: more scores than the %d documents of the data", path, line, want)
+		}
+		for doc >= offsets[q+1] {
+			q++
+		}
+		if fields == 3 {
+			id, err1 := strconv.ParseInt(f[0], 10, 64)
+			k, err2 := strconv.Atoi(f[1])
+			if err1 != nil || err2 != nil || id != qids[q] || k != doc-offsets[q] {
+				return nil, fmt.Errorf("%s:%d: %q %q: expected query %d, index %d (the data's document %d)", path, line, f[0], f[1], qids[q], doc-offsets[q], doc+1)
+			}
+		}
+		t = f[len(f)-1]
+		v, err := strconv.ParseFloat(t, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: score %q is not a number; expected one score per line", path, line, t)
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%s:%d: score %q is not a finite number", path, line, t)
+		}
+		scores = append(scores, v)
+	}
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s:%d: line longer than %d KiB; expected one score per line", path, line+1, bufio.MaxScanTokenSize>>10)
+	} else if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(scores) != want {
+		return nil, fmt.Errorf("%s: %d scores for %d documents", path, len(scores), want)
+	}
+	return scores, nil
+}
+
+// runEval is cronus eval: the ranking quality of a model, a cascade or
+// scores made elsewhere on --data, and a model's or cascade's cost per
+// document.
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("eval", stdout)
+	modelF := fs.String("model", "", "model `FILE` to score the data with")
+	scoresF := fs.String("scores", "", "or a `FILE` of scores, one per document (as cronus predict writes), or RankLib's -score output")
+	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade): documents run through its stages for real; the cost is what they paid")
+	dataF := fs.String("data", "", "data `FILE` (required)")
+	costsF := fs.String("costs", "", "with --model or --cascade: feature cost `FILE` for the cost per document (default: every feature costs 1; a cascade's own costs with --cascade)")
+	k := newTreesFlag(fs)
+	treeCost := fs.Float64("tree-cost", 1, "cost of evaluating one tree on one document")
+	metricsF := fs.String("metrics", "p@5,ndcg@10,err@3,rbp@0.8,map", "comma-separated `metrics`")
+	relevant := fs.Float64("relevant", 1, "P@k, MAP, RBP: a document is relevant when its label >= `r` (> 0; NDCG and ERR: label > 0)")
+	exclude := fs.Bool("exclude-no-relevant", false, "leave queries without relevant documents out of the means, each metric's own (NDCG, ERR: no label > 0; P@k, MAP, RBP: none >= --relevant); default: they score 0")
+	perQuery := fs.String("per-query", "", "write per-query values as TSV to `FILE`")
+	runF := fs.String("run", "", "write a TREC run (qid Q0 docid rank score tag) to `FILE`")
+	tag := fs.String("tag", "cronus", "run `tag` for --run (the last column of each line)")
+	jsonOut := fs.Bool("json", false, "print JSON")
+	absent := newAbsentFlag(fs)
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *dataF == "":
+		return usageError{"--data FILE is required"}
+	case countSet(*modelF, *scoresF, *cascadeF) != 1:
+		return usageError{"give exactly one of --model FILE, --scores FILE and --cascade FILE"}
+	case *tag == "" || strings.ContainsAny(*tag, " \t\n\r"):
+		return usageError{fmt.Sprintf("--tag %q: a TREC run tag is one word, without blanks", *tag)}
+	case *runF == "" && explicitFlags(fs)["tag"]:
+		return usageError{"--tag applies to --run only: it is the last column of the TREC run"}
+	}
+	// --relevant 0 would be every document of 0-4 data, and metric.Options
+	// takes it as the default 1; a label ≤ 0 is never relevant anyway.
+	if err := checkRanges(fs, finite("relevant", 0), between("tree-cost", 0, data.MaxCost, "[]")); err != nil {
+		return err
+	}
+	if *modelF == "" {
+		// They shape a model's scores and cost; a cascade brings its own.
+		explicit := explicitFlags(fs)
+		for _, name := range []string{"trees", "tree-cost"} {
+			if explicit[name] {
+				return usageError{"--" + name + " applies to --model only"}
+			}
+		}
+		if *scoresF != "" && explicit["absent"] {
+			return usageError{"--absent applies to --model and --cascade, which read the features"}
+		}
+		if *scoresF != "" && explicit["costs"] {
+			return usageError{"--costs applies to --model and --cascade, which extract the features; scores made elsewhere have no cost here"}
+		}
+	}
+	specs, err := metric.ParseList(*metricsF)
+	if err != nil {
+		return flagError("metrics", err)
+	}
+	if explicitFlags(fs)["relevant"] && !slices.ContainsFunc(specs, metric.Spec.BinaryRelevance) {
+		return usageError{fmt.Sprintf("--relevant applies to p@k, map and rbp, which count the documents with a label >= r; --metrics %s reads the graded labels", *metricsF)}
+	}
+	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*modelF, *scoresF, *cascadeF, *dataF, *costsF}, *perQuery, *runF); err != nil {
+		return err
+	}
+	e, m, cf, minFeatures, err := loadScorer(*modelF, *cascadeF, *k)
+	if err != nil {
+		return err
+	}
+	// Scores made elsewhere need only the labels and qids: a file of those
+	// alone is data enough for them.
+	d, err := loadDataWith(ctx, newProgress(stderr), *dataF,
+		data.ReadOptions{MinFeatures: minFeatures, AbsentMissing: bool(*absent), LabelsOnly: *scoresF != ""})
+	if err != nil {
+		return err
+	}
+	warn(stderr, m.AbsentWarning(e, int(*k), d))
+	var scores []float64
+	var cost *metric.Cost
+	var predictSeconds float64
+	var reached []float64 // a cascade's fraction of documents reaching each stage
+	if e != nil {
+		t0 := time.Now()
+		if scores, err = e.PredictContext(ctx, nil, d.Cols, d.NumDocs(), int(*k)); err != nil {
+			return err
+		}
+		predictSeconds = time.Since(t0).Seconds()
+		costs, err := loadCosts(*costsF, d.NumFeatures(), stderr)
+		if err != nil {
+			return err
+		}
+		trees := len(e.Trees)
+		if *k >= 0 && int(*k) < trees {
+			trees = int(*k)
+		}
+		c := metric.EnsembleCost(e.Features(int(*k)), costs.Cost, trees, *treeCost)
+		cost = &c
+	} else if cf != nil {
+		r, err := scoreCascade(ctx, cf, *cascadeF, *costsF, d, stderr)
+		if err != nil {
+			return err
+		}
+		scores, cost, reached, predictSeconds = r.Key, &r.Cost, r.Reached, r.seconds
+	} else if scores, err = readScores(*scoresF, d); err != nil {
+		return err
+	}
+	opt := metric.Options{RelevantLabel: *relevant, ExcludeNoRelevant: *exclude}
+	// A metric for which --exclude-no-relevant leaves out every query has
+	// no mean: it is n/a (null in --json), with a warning; when every
+	// metric asked for is, that is an error.
+	values := map[string]any{}
+	var undefined []string // the warnings
+	perQ := make([][]float64, len(specs))
+	for i, s := range specs {
+		v := metric.Mean(s, scores, d.Labels, d.QueryOffsets, opt)
+		values[s.String()] = v
+		if math.IsNaN(v) {
+			values[s.String()] = nil
+			rel := "a label > 0" // each metric's own "relevant"
+			if s.BinaryRelevance() {
+				rel = fmt.Sprintf("a label >= %g (--relevant)", *relevant)
+			}
+			undefined = append(undefined, fmt.Sprintf("%s: %s: no query has %s, and --exclude-no-relevant leaves none to average", *dataF, s, rel))
+		}
+		perQ[i] = metric.PerQuery(s, scores, d.Labels, d.QueryOffsets, opt, nil)
+	}
+	if len(undefined) == len(specs) {
+		return errors.New(undefined[0])
+	}
+	// An interrupt after scoring writes nothing.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var files []data.Output // written all or none
+	if *perQuery != "" {
+		files = append(files, perQueryOutput(*perQuery, d, specs, perQ))
+	}
+	repeated := ""
+	if *runF != "" {
+		files = append(files, runOutput(*runF, d, scores, *tag, &repeated))
+	}
+	if err := data.WriteAtomicAll(files); err != nil {
+		return err
+	}
+	warn(stderr, repeated)
+	for _, u := range undefined {
+		warn(stderr, u+"; it is n/a (null in --json)")
+	}
+	conv := metric.Convention(opt)
+	if *jsonOut {
+		r := map[string]any{"metrics": values, "queries": d.NumQueries(), "docs": d.NumDocs(), "convention": conv}
+		if cost != nil {
+			r["cost"] = cost
+			r["predict_seconds"] = predictSeconds
+		}
+		if reached != nil {
+			r["reached"] = reached
+		}
+		return writeJSON(stdout, r)
+	}
+	fmt.Fprintf(stdout, "%s: %s, %s\n", *dataF, count(d.NumQueries(), "query"), count(d.NumDocs(), "document"))
+	for _, s := range specs {
+		if v, ok := values[s.String()].(float64); ok {
+			fmt.Fprintf(stdout, "  %-10s %.4f\n", s.String(), v)
+		} else {
+			fmt.Fprintf(stdout, "  %-10s n/a\n", s.String())
+		}
+	}
+	if cost != nil {
+		fmt.Fprintf(stdout, "  cost/doc   %.1f (features %.1f, trees %.1f)\n", cost.Total, cost.Features, cost.Trees)
+	}
+	if reached != nil {
+		fmt.Fprintf(stdout, "  reached   ")
+		for _, f := range reached {
+			fmt.Fprintf(stdout, " %.3f", f)
+		}
+		fmt.Fprintf(stdout, "  (fraction of documents reaching each stage)\n")
+	}
+	fmt.Fprintf(stdout, "  convention: %s\n", conv)
+	return nil
+}
+
+// perQueryOutput is the file of per-query metric values as TSV: a header
+// "qid" and the metrics' names, then a line per query; perQ[i][q] is metric
+// i's value on query q.
+func perQueryOutput(path string, d *data.Dataset, specs []metric.Spec, perQ [][]float64) data.Output {
+	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
+		w.WriteString("qid")
+		for _, s := range specs {
+			w.WriteString("\t" + s.String())
+		}
+		w.WriteString("\n")
+		for q, id := range d.QueryIDs {
+			w.WriteString(strconv.FormatInt(id, 10))
+			for i := range specs {
+				w.WriteString("\t" + strconv.FormatFloat(perQ[i][q], 'g', -1, 64))
+			}
+			w.WriteString("\n")
+		}
+		return nil
+	}}
+}
+
+// runOutput is the file of a TREC run: per query, documents by descending
+// score (ties in input order), "qid Q0 docid rank score tag". Writing it
+// sets *repeated to a warning when a query has a document id twice (ids
+// from comments, say "doc-12 title…" of two documents): TREC tools take a
+// document once per query, so the run would not be scored as Cronus scores
+// it.
+func runOutput(path string, d *data.Dataset, scores []float64, tag string, repeated *string) data.Output {
+	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
+		var order []int
+		seen := map[string]int{}
+		for q, id := range d.QueryIDs {
+			lo, hi := d.Query(q)
+			order = order[:0]
+			for i := lo; i < hi; i++ {
+				order = append(order, i)
+			}
+			sortByScore(order, scores)
+			clear(seen)
+			for r, i := range order {
+				doc := trecDocID(d.DocID(i), i)
+				if j, ok := seen[doc]; ok && *repeated == "" {
+					*repeated = fmt.Sprintf("%s: qid %d has the document id %q twice (its documents %d and %d): TREC tools such as trec_eval expect each document once per query; give the documents distinct ids (\"docid = …\" in the comment)",
+						path, id, doc, min(i, j)-lo+1, max(i, j)-lo+1)
+				}
+				seen[doc] = i
+				fmt.Fprintf(w, "%d Q0 %s %d %s %s\n", id, doc, r+1, strconv.FormatFloat(scores[i], 'g', -1, 64), tag)
+			}
+		}
+		return nil
+	}}
+}
+
+// sortByScore orders document indices (ascending on entry) by descending
+// score, ties by index.
+func sortByScore(order []int, scores []float64) {
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// importFormats are the words of import's --from.
+var importFormats = []string{"lightgbm", "xgboost", "ranklib"}
+
+// runImport is cronus import: a LightGBM, XGBoost or RankLib model file
+// becomes a Cronus model file.
+func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("import", stdout)
+	from := new(string)
+	choiceVar(fs, from, "from", "", "`format` of the input: lightgbm (model.txt), xgboost (JSON from Booster.save_model) or ranklib (a LambdaMART, MART or Random Forests model saved by RankLib's -save)", importFormats...)
+	libsvm := fs.Bool("libsvm-indices", false, "xgboost: the model was trained on XGBoost's own libsvm reader (DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k; without it f{k} is feature k+1 (column k of a matrix)")
+	byName := fs.Bool("by-name", false, "xgboost, lightgbm: the model's feature names are the features' numbers (a frame of selected features named \"3\", \"7\", \"12\"), and each column is the feature its name says")
+	zeroBased := fs.Bool("zero-based", false, "lightgbm: the model was trained on 0-based columns (a matrix, as from numpy, pandas or scikit-learn's load_svmlight_file), whose column j is feature j+1; without it column j is feature j, as when LightGBM reads the SVMlight file itself")
+	out := fs.String("out", "", "model `FILE` to write (required)")
+	jsonOut := fs.Bool("json", false, "print a JSON report")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) != 1:
+		return usageError{"expected one input model FILE"}
+	case *from == "":
+		return usageError{"--from FORMAT is required: " + orList(importFormats)}
+	case *out == "":
+		return usageError{"--out FILE is required"}
+	case *libsvm && *from != "xgboost":
+		return usageError{"--libsvm-indices applies to --from xgboost only"}
+	case *byName && *from == "ranklib":
+		return usageError{"--by-name applies to --from xgboost and lightgbm, whose models name their features"}
+	case *byName && (*libsvm || *zeroBased):
+		return usageError{"--by-name, --libsvm-indices and --zero-based are ways to number the features; give one"}
+	case *zeroBased && *from != "lightgbm":
+		return usageError{"--zero-based applies to --from lightgbm only"}
+	}
+	if err := checkOutputs(&stdout, stderr, *jsonOut, pos, *out); err != nil {
+		return err
+	}
+	e, params, err := tree.ImportFileWith(*from, pos[0], tree.ImportOptions{LibSVMIndices: *libsvm, ByName: *byName, ZeroBased: *zeroBased})
+	if err != nil {
+		return err
+	}
+	if *from == "xgboost" {
+		for _, n := range xgbImportNotes(e, params, *libsvm, *byName) {
+			fmt.Fprintln(stderr, n)
+		}
+	}
+	if splitsOnFirst(e) == 0 && *zeroBased {
+		fmt.Fprintln(stderr, "note: the model never splits on column 0 (feature 1): if LightGBM read the SVMlight file itself, which leaves column 0 empty, import it again without --zero-based")
+	}
+	if err := tree.WriteModel(*out, tree.NewModel(e, *from, params)); err != nil {
+		return err
+	}
+	if *jsonOut {
+		return writeJSON(stdout, map[string]any{"model": *out, "source": *from, "trees": len(e.Trees), "features": e.NumFeatures, "objective": e.Objective})
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s from %s (%s, %s)\n", *out, count(len(e.Trees), "tree"), *from, e.Objective, count(e.NumFeatures, "feature"))
+	return nil
+}
+
+// splitsOnFirst is 1 when some tree of e splits on feature 1, 0 when none
+// does (a sign of shifted columns), and -1 when that tells nothing (a model
+// of one feature, or of no split).
+func splitsOnFirst(e *tree.Ensemble) int {
+	used := e.Features(-1)
+	switch {
+	case e.NumFeatures <= 1 || len(used) == 0:
+		return -1
+	case used[0] == 0:
+		return 1
+	}
+	return 0
+}
+
+// xgbImportNotes are what `import --from xgboost` tells about the imported
+// model e with provenance params: signs that it was trained on XGBoost's
+// own libsvm reader or stopped early, and what to do about them.
+func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm, byName bool) []string {
+	// Where a missing value and 0 part ways is not told here: XGBoost's hist
+	// sends missing values right at every split of a model trained on dense
+	// data, so it would be said of nearly every model. predict and eval warn
+	// when a data file does leave values out (Model.AbsentWarning).
+	var notes []string
+	if !libsvm && !byName && splitsOnFirst(e) == 0 {
+		notes = append(notes, "note: the model never splits on f0 (feature 1): if it was trained on XGBoost's own libsvm reader "+
+			"(DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k, import it again with --libsvm-indices")
+	}
+	if names, ok := params["feature_names"].([]string); ok && !byName {
+		first, rule := 1, "k+1" // the feature f0 is, by position
+		if libsvm {
+			first, rule = 0, "k"
+		}
+		for k, n := range names {
+			if n != strconv.Itoa(k+first) {
+				notes = append(notes, fmt.Sprintf("note: the model's features are named by numbers, and f%d is named %q, not %d: cronus takes f{k} as feature %s by its position, not its name; "+
+					"if it was trained on selected features named by their numbers, import it again with --by-name", k, n, k+first, rule))
+				break
+			}
+		}
+	}
+	if best, ok := params["best_iteration"].(int); ok {
+		per := 1
+		if n, ok := params["num_parallel_tree"].(int); ok {
+			per = n
+		}
+		if keep := (best + 1) * per; keep < len(e.Trees) {
+			notes = append(notes, fmt.Sprintf("note: training stopped early at best_iteration %d; like XGBoost's Booster.predict, cronus uses all %d trees "+
+				"(--trees %d stops at the best iteration, as scikit-learn's XGBModel.predict does)", best, len(e.Trees), keep))
+		}
+	}
+	return notes
+}

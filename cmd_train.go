@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"time"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/boost"
+	"github.com/cronus-ltr/cronus/engine/job"
+	"github.com/cronus-ltr/cronus/engine/metric"
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// trainRanges are the ranges of train's numeric flags, as
+// boost.Params.Validate and tree.GrowParams.Validate check them, and
+// finite where those take +Inf: the model file records the value, and
+// JSON has no infinity (it used to fail after training, writing the model).
+var trainRanges = []flagRange{
+	atLeast("trees", 1),
+	atLeast("leaves", 2),
+	between("learning-rate", 0, 1, "(]"),
+	atLeast("max-depth", 0),
+	atLeast("min-docs", 1),
+	finiteAtLeast("min-hessian", 0),
+	finiteAtLeast("l2", 0),
+	finiteAtLeast("min-gain", 0),
+	between("row-sample", 0, 1, "(]"),
+	between("col-sample", 0, 1, "(]"),
+	between("max-bins", 2, data.MaxBins, "[]"),
+	atLeast("early-stop", 0),
+	atLeast("truncation", 1),
+	finite("sigma", 0),
+	atLeast("pair-sample", 0),
+}
+
+// runTrain is cronus train: it fits a tree ensemble (regression, binary or
+// lambdarank) to --train, watching --valid, and writes the model file.
+func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("train", stdout)
+	trainF := fs.String("train", "", "training data `FILE` (required)")
+	validF := fs.String("valid", "", "validation data `FILE`: metric after every tree, early stopping")
+	p := boost.DefaultParams(boost.LambdaRank)
+	choiceVar(fs, &p.Objective, "objective", p.Objective, "`objective`: regression, binary or lambdarank", boost.Regression, boost.Binary, boost.LambdaRank)
+	fs.IntVar(&p.Trees, "trees", p.Trees, "number of trees `N`")
+	fs.IntVar(&p.Grow.MaxLeaves, "leaves", p.Grow.MaxLeaves, "leaves per tree `L`")
+	fs.Float64Var(&p.LearningRate, "learning-rate", p.LearningRate, "shrinkage `η`")
+	fs.IntVar(&p.Grow.MaxDepth, "max-depth", p.Grow.MaxDepth, "longest root-to-leaf path; 0 = no limit")
+	fs.IntVar(&p.Grow.MinDocs, "min-docs", p.Grow.MinDocs, "fewest documents in a leaf")
+	fs.Float64Var(&p.Grow.MinHess, "min-hessian", p.Grow.MinHess, "smallest sum of hessians in a leaf")
+	fs.Float64Var(&p.Grow.Lambda, "l2", p.Grow.Lambda, "L2 penalty on leaf values")
+	fs.Float64Var(&p.Grow.MinGain, "min-gain", p.Grow.MinGain, "smallest gain G_L²/(H_L+λ) + G_R²/(H_R+λ) − G²/(H+λ) a split must beat (XGBoost's gamma, LightGBM's min_gain_to_split)")
+	fs.Float64Var(&p.RowSample, "row-sample", p.RowSample, "fraction of documents per tree (of queries, for lambdarank)")
+	fs.Float64Var(&p.ColSample, "col-sample", p.ColSample, "fraction of features per tree")
+	fs.IntVar(&p.MaxBins, "max-bins", p.MaxBins, "histogram bins per feature (2-255)")
+	fs.IntVar(&p.EarlyStop, "early-stop", p.EarlyStop, "stop after `R` trees without a better validation metric (0 = off; needs --valid); keeps the best")
+	metricF := fs.String("metric", p.Metric.String(), "evaluation `metric` (ndcg@10, p@5, err@3, rbp@0.8, map)")
+	fs.IntVar(&p.Truncation, "truncation", p.Truncation, "lambdarank, all pairs: pairs whose better-placed document is in the top `K`")
+	fs.Float64Var(&p.Sigma, "sigma", p.Sigma, "lambdarank, all pairs: sigmoid parameter")
+	fs.IntVar(&p.PairSample, "pair-sample", p.PairSample, "lambdarank: 0 = every pair within the truncation (LightGBM); `K` > 0 = K partners drawn per document, as XGBoost's rank:ndcg")
+	fs.Uint64Var(&p.Seed, "seed", p.Seed, "random `seed` for subsampling")
+	out := fs.String("out", "", "model `FILE` to write (required)")
+	jsonOut := fs.Bool("json", false, "print a JSON report")
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *trainF == "":
+		return usageError{"--train FILE is required"}
+	case *out == "":
+		return usageError{"--out FILE is required"}
+	}
+	var err error
+	if p.Metric, err = metric.Parse(*metricF); err != nil {
+		return flagError("metric", err)
+	}
+	if err := checkRanges(fs, trainRanges...); err != nil {
+		return err
+	}
+	if err := p.Validate(); err != nil {
+		return usageError{err.Error()}
+	}
+	if err := checkRankFlags(fs, p); err != nil {
+		return err
+	}
+	if p.EarlyStop > 0 && *validF == "" {
+		// Without validation data there is no metric to watch: the flag
+		// would be ignored and all the trees trained.
+		return usageError{fmt.Sprintf("--early-stop %d needs --valid FILE: early stopping watches the metric on validation data", p.EarlyStop)}
+	}
+	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*trainF, *validF}, *out); err != nil {
+		return err
+	}
+	pr := newProgress(stderr)
+	train, err := loadData(ctx, pr, *trainF, 0)
+	if err != nil {
+		return err
+	}
+	var valid *data.Dataset
+	if *validF != "" {
+		if valid, err = loadData(ctx, pr, *validF, train.NumFeatures()); err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	j := job.Start(ctx, func(ctx context.Context, r *job.Reporter[boost.Snapshot]) (*boost.Result, error) {
+		r.Phase("training", float64(p.Trees))
+		return boost.Train(ctx, train, valid, p, r.Report)
+	})
+	for ev := range j.Events() {
+		if ev.Final {
+			break
+		}
+		s := ev.Snapshot
+		line := fmt.Sprintf("training: tree %d/%d", s.Trees, s.Total)
+		if v, ok := lastMeasured(s.Train); ok {
+			line += fmt.Sprintf("  train %s %.4f", s.Metric, v)
+		}
+		if n := len(s.Valid); n > 0 {
+			line += fmt.Sprintf("  valid %.4f (best %.4f at %d)", s.Valid[n-1], s.BestValid, s.BestTrees)
+		}
+		if ev.Progress.ETA > 0 {
+			line += fmt.Sprintf("  ETA %s", ev.Progress.ETA.Round(time.Second))
+		}
+		pr.show("%s", line)
+	}
+	pr.done()
+	res, err := j.Wait()
+	if err != nil {
+		return err
+	}
+	seconds := time.Since(start).Seconds()
+	params := map[string]any{
+		"objective": p.Objective, "trees": p.Trees, "leaves": p.Grow.MaxLeaves, "learning_rate": p.LearningRate,
+		"max_depth": p.Grow.MaxDepth, "min_docs": p.Grow.MinDocs, "min_hessian": p.Grow.MinHess, "l2": p.Grow.Lambda,
+		"row_sample": p.RowSample, "col_sample": p.ColSample, "max_bins": p.MaxBins, "early_stop": p.EarlyStop,
+		"metric": p.Metric.String(), "seed": p.Seed, "train": *trainF,
+	}
+	if p.Grow.MinGain > 0 { // recorded when set, so that other models stay as they were
+		params["min_gain"] = p.Grow.MinGain
+	}
+	if p.Objective == boost.LambdaRank {
+		// Sampled pairs take partners from the whole list with σ = 1:
+		// record what the gradients used, not the unused defaults.
+		params["pair_sample"] = p.PairSample
+		if p.PairSample > 0 {
+			params["sigma"] = 1.0
+		} else {
+			params["truncation"], params["sigma"] = p.Truncation, p.Sigma
+		}
+	}
+	if *validF != "" {
+		params["valid"] = *validF
+	}
+	if err := tree.WriteModel(*out, tree.NewModel(res.Ensemble, "cronus", params)); err != nil {
+		return err
+	}
+	h := res.History
+	report := map[string]any{
+		"model": *out, "objective": p.Objective, "trees": len(res.Ensemble.Trees), "seconds": seconds,
+		"threads": runtime.GOMAXPROCS(0), "metric": h.Metric,
+	}
+	if h.StoppedAt > 0 {
+		// The history runs to the last tree built; the model written
+		// keeps only the best trees, so measure those.
+		scores := res.Ensemble.Predict(nil, train.Cols, train.NumDocs(), -1)
+		report["train_metric"] = metric.Mean(p.Metric, scores, train.Labels, train.QueryOffsets, metric.Options{})
+	} else if v, ok := lastMeasured(h.Train); ok {
+		report["train_metric"] = v
+	}
+	if len(h.Valid) > 0 {
+		report["valid_metric"], report["best_trees"] = h.BestValid, h.BestTrees
+	}
+	if *jsonOut {
+		return writeJSON(stdout, report)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s (%s) in %.1fs", *out, count(len(res.Ensemble.Trees), "tree"), p.Objective, seconds)
+	if len(h.Valid) > 0 {
+		fmt.Fprintf(stdout, "; best valid %s %.4f at %s", h.Metric, h.BestValid, count(h.BestTrees, "tree"))
+		if h.StoppedAt > 0 {
+			fmt.Fprintf(stdout, " (early stop at %d)", h.StoppedAt)
+		}
+	}
+	fmt.Fprintln(stdout)
+	return nil
+}
+
+// lastMeasured returns the last value of a metric history that is not NaN
+// (the training metric is not measured after every tree on large data).
+func lastMeasured(xs []float64) (float64, bool) {
+	for i := len(xs) - 1; i >= 0; i-- {
+		if !math.IsNaN(xs[i]) {
+			return xs[i], true
+		}
+	}
+	return 0, false
+}
+
+// checkRankFlags refuses LambdaMART's flags where they would be ignored:
+// with another objective, and --truncation and --sigma with sampled pairs,
+// which draw partners from the whole list with σ = 1 (XGBoost's rank:ndcg).
+// fs must be parsed (a flag left at its default is not given).
+func checkRankFlags(fs *flag.FlagSet, p boost.Params) error {
+	explicit := explicitFlags(fs)
+	for _, name := range []string{"truncation", "sigma", "pair-sample"} {
+		switch {
+		case !explicit[name]:
+		case p.Objective != boost.LambdaRank:
+			return usageError{fmt.Sprintf("--%s and --objective %s conflict: --%s applies to --objective lambdarank only", name, p.Objective, name)}
+		case p.PairSample > 0 && name != "pair-sample":
+			return usageError{fmt.Sprintf("--%s and --pair-sample %d conflict: sampled pairs take partners from the whole list with σ = 1; --%s applies to all pairs (--pair-sample 0)", name, p.PairSample, name)}
+		}
+	}
+	return nil
+}
