@@ -78,8 +78,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("lambdarank truncation must be at least 1 (got %d)", p.Truncation)
 	case p.PairSample < 0:
 		return fmt.Errorf("pair sample must be >= 0 (got %d)", p.PairSample)
-	case p.Objective == LambdaRank && !(p.Sigma > 0):
-		return fmt.Errorf("lambdarank sigma must be > 0 (got %g)", p.Sigma)
+	case p.Objective == LambdaRank && !(p.Sigma > 0 && !math.IsInf(p.Sigma, 1)):
+		return fmt.Errorf("lambdarank sigma must be a finite number > 0 (got %g)", p.Sigma)
 	}
 	return p.Grow.Validate()
 }

@@ -194,6 +194,12 @@ func TestTrainCancelAndParams(t *testing.T) {
 		func(p *Params) { p.RowSample = 1.5 },
 		func(p *Params) { p.Grow.MaxLeaves = 1 },
 		func(p *Params) { p.MaxBins = 300 },
+		// +Inf: the model file records the parameters, and JSON has no
+		// infinity (training went through and writing the model failed).
+		func(p *Params) { p.Grow.Lambda = math.Inf(1) },
+		func(p *Params) { p.Grow.MinHess = math.Inf(1) },
+		func(p *Params) { p.Grow.MinGain = math.Inf(1) },
+		func(p *Params) { p.Objective, p.Sigma = LambdaRank, math.Inf(1) },
 	} {
 		p := DefaultParams(Regression)
 		mod(&p)

@@ -54,8 +54,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("ε must be in (0, 1) (got %g)", p.Epsilon)
 	case !(p.Sigma > 0 && p.Sigma <= MaxSigma):
 		return fmt.Errorf("σ must be in (0, %g], a fraction of the stage's score spread (got %g)", float64(MaxSigma), p.Sigma)
-	case !(p.Delta >= 1):
-		return fmt.Errorf("δ must be >= 1 (got %g)", p.Delta)
+	case !(p.Delta >= 1 && !math.IsInf(p.Delta, 1)): // a cascade file cannot record +Inf
+		return fmt.Errorf("δ must be a finite number >= 1 (got %g)", p.Delta)
 	case !(p.StageCap >= 0 && p.StageCap <= 1):
 		return fmt.Errorf("the stage cap must be in [0, 1] (got %g)", p.StageCap)
 	case !(p.Rho1 >= 0 && p.Rho1 <= MaxRho) || !(p.RhoK >= 0 && p.RhoK <= MaxRho):

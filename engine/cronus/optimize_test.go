@@ -157,7 +157,8 @@ func TestParamsValidate(t *testing.T) {
 		func(p *Params) { p.Sigma = 0 },
 		func(p *Params) { p.Lambda = math.NaN() },
 		func(p *Params) { p.Delta = 0.5 },
-		func(p *Params) { p.Lambda = 1e308 }, // gave a NaN objective
+		func(p *Params) { p.Delta = math.Inf(1) }, // a cascade file cannot record it
+		func(p *Params) { p.Lambda = 1e308 },      // gave a NaN objective
 		func(p *Params) { p.Lambda = MaxLambda * 1.01 },
 		func(p *Params) { p.Sigma = 1e300 },
 		func(p *Params) { p.Sigma = math.Inf(1) },

@@ -29,15 +29,19 @@ func (p GrowParams) Validate() error {
 		return fmt.Errorf("max depth must be 0 (no limit) or positive (got %d)", p.MaxDepth)
 	case p.MinDocs < 1:
 		return fmt.Errorf("min docs per leaf must be at least 1 (got %d)", p.MinDocs)
-	case p.MinHess < 0 || math.IsNaN(p.MinHess):
-		return fmt.Errorf("min hessian per leaf must be >= 0 (got %g)", p.MinHess)
-	case p.Lambda < 0 || math.IsNaN(p.Lambda):
-		return fmt.Errorf("L2 lambda must be >= 0 (got %g)", p.Lambda)
-	case p.MinGain < 0 || math.IsNaN(p.MinGain):
-		return fmt.Errorf("min gain must be >= 0 (got %g)", p.MinGain)
+	case !finiteAtLeast0(p.MinHess):
+		return fmt.Errorf("min hessian per leaf must be a finite number >= 0 (got %g)", p.MinHess)
+	case !finiteAtLeast0(p.Lambda):
+		return fmt.Errorf("L2 lambda must be a finite number >= 0 (got %g)", p.Lambda)
+	case !finiteAtLeast0(p.MinGain):
+		return fmt.Errorf("min gain must be a finite number >= 0 (got %g)", p.MinGain)
 	}
 	return nil
 }
+
+// finiteAtLeast0 reports whether v is a finite number >= 0: a model file
+// records the parameters, and JSON has no infinity.
+func finiteAtLeast0(v float64) bool { return v >= 0 && !math.IsInf(v, 1) }
 
 // GradPair is the gradient and hessian of the loss for one document.
 type GradPair struct{ G, H float32 }
