@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/metric"
+)
+
+// sweepPrefix says where a sweep is, before λ number i+1 of n starts after
+// elapsed: "sweep 3/8 (1m20s, about 2m40s left) · ".
+func sweepPrefix(i, n int, elapsed time.Duration) string {
+	if i == 0 {
+		return fmt.Sprintf("sweep 1/%d · ", n)
+	}
+	left := elapsed / time.Duration(i) * time.Duration(n-i)
+	return fmt.Sprintf("sweep %d/%d (%s, about %s left) · ", i+1, n, elapsed.Round(time.Second), left.Round(time.Second))
+}
+
+// parseLambdas reads FROM:TO:N into N values spaced evenly on a log scale,
+// within (0, cronus.MaxLambda] as --lambda is. An error names the part
+// that is wrong (`--lambdas: TO must be in [1, 100] (from FROM; fractions
+// of λ_max), got "0.1"`).
+func parseLambdas(s string) ([]float64, error) {
+	f := strings.Split(s, ":")
+	if len(f) != 3 {
+		return nil, fmt.Errorf("--lambdas: must be FROM:TO:N, e.g. 0.001:0.5:8, got %q", s)
+	}
+	bad := func(part, want, v string) error {
+		return fmt.Errorf("--lambdas: %s must be %s, got %q", part, want, v)
+	}
+	from, want := parseIn(between("lambdas", 0, cronus.MaxLambda, "(]"), "fractions of λ_max", f[0])
+	if want != "" {
+		return nil, bad("FROM", want, f[0])
+	}
+	to, want := parseIn(between("lambdas", from, cronus.MaxLambda, "[]"), "from FROM; fractions of λ_max", f[1])
+	if want != "" {
+		return nil, bad("TO", want, f[1])
+	}
+	if math.IsInf(to/from, 1) {
+		return nil, bad("FROM", fmt.Sprintf("at least TO/%v", math.MaxFloat64), f[0])
+	}
+	n, err := strconv.Atoi(f[2])
+	if err != nil || n < 1 || n > 1000 {
+		return nil, bad("N", "a whole number in [1, 1000]", f[2])
+	}
+	if n == 1 && to != from {
+		// One value cannot span FROM to TO; it was FROM, TO dropped.
+		return nil, bad("N", "at least 2 when TO differs from FROM (FROM:FROM:1 is one λ)", f[2])
+	}
+	if n > 1 && to == from {
+		return nil, bad("N", fmt.Sprintf("1 when TO is FROM (%d would sweep the same λ %d times)", n, n), f[2])
+	}
+	out := make([]float64, n)
+	for i := range out {
+		if n == 1 {
+			out[i] = from
+			continue
+		}
+		// min: Pow can round the last value just past TO (11:100:2 gave
+		// 100.00000000000001, beyond MaxLambda).
+		out[i] = min(from*math.Pow(to/from, float64(i)/float64(n-1)), to)
+		if i > 0 && out[i] <= out[i-1] {
+			// FROM and TO a few float64 steps apart: a λ would be swept
+			// twice, its rows repeated in the curve.
+			return nil, bad("N", fmt.Sprintf("smaller: from %s to %s, %d values give some λ twice", f[0], f[1], n), f[2])
+		}
+	}
+	return out, nil
+}
+
+// parseMargins reads early exit's margin grid: comma-separated numbers
+// s >= 0, "inf" for +Inf.
+func parseMargins(s string) ([]float64, error) {
+	return parseFloats(atLeast("exit-margins", 0), "inf: the full ensemble", s)
+}
+
+// formatMargins writes a margin grid as parseMargins reads it.
+func formatMargins(m []float64) string {
+	f := make([]string, len(m))
+	for i, v := range m {
+		f[i] = strconv.FormatFloat(v, 'g', -1, 64)
+		if math.IsInf(v, 1) {
+			f[i] = "inf"
+		}
+	}
+	return strings.Join(f, ",")
+}
+
+func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("sweep", stdout)
+	cf := addCascadeFlags(fs)
+	lambdasF := fs.String("lambdas", "0.002:0.5:8", "λ grid `FROM:TO:N`, fractions of λ_max, log-spaced")
+	out := fs.String("out", "", "curve `FILE` (CSV) to write (required)")
+	plot := fs.String("plot", "", "also draw NDCG@10 against cost per document to `FILE` (.svg or .png)")
+	jsonOut := fs.Bool("json", false, "print a JSON report: λ_max, per λ the ρ chosen, the timings and the cascade's validation figures, and per split the Pareto front (cost against NDCG@10)")
+	marginsF := fs.String("exit-margins", formatMargins(baseline.DefaultExitMargins), "early exit's margins `LIST`: comma-separated scores s >= 0 in the model's raw score units, inf = the full ensemble (scale them with the model's scores)")
+	exitEvery := fs.Int("exit-every", baseline.DefaultExitEvery, "early exit: an exit every `N` trees")
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
+	}
+	if *out == "" {
+		return usageError{"--out FILE is required"}
+	}
+	margins, err := parseMargins(*marginsF)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if err := cf.check(fs, atLeast("exit-every", 1)); err != nil {
+		return err
+	}
+	if err := checkPlot(*plot); err != nil {
+		return err
+	}
+	if err := checkOutputs(&stdout, stderr, *jsonOut, cf.inputs(), *out, *plot); err != nil {
+		return err
+	}
+	lambdas, err := parseLambdas(*lambdasF)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	rhos, err := cf.rhoGrid(fs)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	s, err := cf.load(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	p := newProgress(stderr)
+	var points []baseline.Point
+	splits := s.splits()
+	var perLambda []map[string]any // the --json report's "lambdas"
+	idleWarned := false
+	for i, lam := range lambdas {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		par := cf.par
+		par.Lambda = lam
+		p.prefix = sweepPrefix(i, len(lambdas), time.Since(p.start))
+		p.show("λ = %.3g × λ_max: choosing ρ", lam)
+		init, err := s.chooseRho(ctx, &par, rhos)
+		if err != nil {
+			return err
+		}
+		// The single stage: a one-stage cascade (eq 7).
+		one := par
+		one.K = 1
+		st, err := cronus.Initialize(ctx, s.pr, s.sc, one)
+		if err != nil {
+			return err
+		}
+		v, t := s.evaluator()(&st.Cascade)
+		points = s.points(points, "single-stage", lam, v, t)
+		res, err := s.optimize(ctx, cf, par, init, p, nil)
+		if err != nil {
+			return err
+		}
+		if !idleWarned { // the stages of the λ grid start alike (ε)
+			idle := s.idleWarning(&res.Init.Cascade, false)
+			warn(stderr, idle)
+			idleWarned = idle != ""
+		}
+		v, t = s.evaluator()(&res.Init.Cascade)
+		points = s.points(points, "cronus-init", lam, v, t)
+		v, t = s.evaluator()(&res.Best.Cascade)
+		points = s.points(points, "cronus", lam, v, t)
+		perLambda = append(perLambda, map[string]any{"lambda": lam, "rho1": par.Rho1, "rhoK": par.RhoK,
+			"init_seconds": res.InitTime.Seconds(), "cyclic_seconds": res.CyclicTime.Seconds(),
+			"valid": map[string]any{"metrics": v.Metrics, "cost": v.Cost}})
+	}
+	p.prefix = ""
+	p.done()
+	ks := baseline.PrefixSteps(len(s.e.Trees), 12)
+	for _, sp := range splits {
+		if sp.d == nil {
+			continue
+		}
+		prefix, err := baseline.Prefix(ctx, s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, ks, reportSpecs, metric.Options{})
+		if err != nil {
+			return err
+		}
+		exits, err := baseline.EarlyExit(ctx, s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, *exitEvery, margins, reportSpecs, metric.Options{})
+		if err != nil {
+			return err
+		}
+		points = append(append(points, prefix...), exits...)
+	}
+	// The curve and the plot are written together, all or none.
+	outs := []data.Output{baseline.CSVOutput(*out, points)}
+	if *plot != "" {
+		o, err := baseline.PlotOutput(*plot, points, frontMetric, "NDCG@10 against cost per document")
+		if err != nil {
+			return err
+		}
+		outs = append(outs, o)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := data.WriteAtomicAll(outs); err != nil {
+		return err
+	}
+	fronts := map[string][]baseline.Point{}
+	for _, sp := range splits {
+		if sp.d != nil {
+			fronts[sp.name] = baseline.SplitPareto(points, sp.name, frontMetric)
+		}
+	}
+	if *jsonOut {
+		pareto := map[string]any{}
+		for split, front := range fronts {
+			pareto[split] = frontJSON(front)
+		}
+		r := map[string]any{"curve": *out, "points": len(points), "lambda_max": s.sc.LambdaMax,
+			"lambdas": perLambda, "seconds": time.Since(start).Seconds(), "threads": runtime.GOMAXPROCS(0), "pareto": pareto}
+		if *plot != "" {
+			r["plot"] = *plot
+		}
+		if cf.reenter {
+			r["reenter"] = true
+		}
+		return writeJSON(stdout, r)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s (%s; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", *out, count(len(points), "point"), count(len(lambdas), "λ value"))
+	for _, sp := range splits {
+		front, ok := fronts[sp.name]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(stdout, "Pareto front, %s (%s against cost per document, all methods): %s\n", sp.name, frontMetric, count(len(front), "point"))
+		for _, p := range front {
+			fmt.Fprintf(stdout, "  %-12s %-12s cost/doc %8.1f  %s %.4f\n", p.Method, knob(p), p.Cost.Total, frontMetric, p.Metrics[frontMetric])
+		}
+	}
+	return nil
+}
+
+// frontJSON is a front as sweep --json gives it: per point method,
+// lambda, cost (per document) and frontMetric; an infinite λ (early exit's
+// s = +Inf, the full ensemble) is null, which JSON has in place of +Inf.
+func frontJSON(front []baseline.Point) []map[string]any {
+	rows := make([]map[string]any, len(front))
+	for i, p := range front {
+		var lambda any = p.Lambda
+		if math.IsInf(p.Lambda, 1) {
+			lambda = nil
+		}
+		rows[i] = map[string]any{"method": p.Method, "lambda": lambda, "cost": p.Cost.Total, frontMetric: p.Metrics[frontMetric]}
+	}
+	return rows
+}
+
+// knob names a point's trade-off parameter as its method reads it: the
+// number of trees k of a prefix, early exit's margin s, else λ.
+func knob(p baseline.Point) string {
+	v := strconv.FormatFloat(p.Lambda, 'g', 4, 64)
+	switch p.Method {
+	case baseline.MethodPrefix:
+		return "k=" + v
+	case baseline.MethodEarlyExit:
+		return "s=" + v
+	}
+	return "λ=" + v
+}
