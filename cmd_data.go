@@ -39,6 +39,16 @@ func (p *progress) show(format string, a ...any) {
 	fmt.Fprintf(p.w, "\r\033[K%s"+format, append([]any{p.prefix}, a...)...)
 }
 
+// println prints s as a line of its own (a log line) above the progress
+// line, which is drawn again at the next show.
+func (p *progress) println(s string) {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.last = time.Time{}
+	}
+	fmt.Fprintln(p.w, s)
+}
+
 func (p *progress) done() {
 	if p.shown {
 		fmt.Fprint(p.w, "\r\033[K")

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/cronus-ltr/cronus/data"
@@ -65,6 +66,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Uint64Var(&p.Seed, "seed", p.Seed, "random `seed` for subsampling")
 	out := fs.String("out", "", "model `FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
+	logEvery := fs.Int("log-every", 0, "print the metrics every `N` trees and at the last, a line each on standard error, terminal or not (0 = off)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -78,7 +80,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if p.Metric, err = metric.Parse(*metricF); err != nil {
 		return flagError("metric", err)
 	}
-	if err := checkRanges(fs, trainRanges...); err != nil {
+	if err := checkRanges(fs, append(trainRanges, atLeast("log-every", 0))...); err != nil {
 		return err
 	}
 	if err := p.Validate(); err != nil {
@@ -111,11 +113,13 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		r.Phase("training", float64(p.Trees))
 		return boost.Train(ctx, train, valid, p, r.Report)
 	})
+	logged := 0 // trees logged up to
 	for ev := range j.Events() {
 		if ev.Final {
 			break
 		}
 		s := ev.Snapshot
+		logged = logTrees(pr, s, logged, *logEvery)
 		line := fmt.Sprintf("training: tree %d/%d", s.Trees, s.Total)
 		if v, ok := lastMeasured(s.Train); ok {
 			line += fmt.Sprintf("  train %s %.4f", s.Metric, v)
@@ -128,8 +132,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		pr.show("%s", line)
 	}
-	pr.done()
 	res, err := j.Wait()
+	if err == nil {
+		logTrees(pr, res.History, logged, *logEvery)
+	}
+	pr.done()
 	if err != nil {
 		return err
 	}
@@ -216,4 +223,38 @@ func checkRankFlags(fs *flag.FlagSet, p boost.Params) error {
 		}
 	}
 	return nil
+}
+
+// logTrees prints through pr, for --log-every, a line for each tree count t
+// after from and up to s.Trees that is a multiple of every, and for the
+// last tree once training has ended: the training and validation metric
+// at t where the history has them, and the best validation value up to t.
+// It returns the tree count logged up to; every 0 logs nothing.
+func logTrees(pr *progress, s boost.Snapshot, from, every int) int {
+	if every <= 0 {
+		return from
+	}
+	last := s.Trees == s.Total || s.StoppedAt > 0
+	for t := from + 1; t <= s.Trees; t++ {
+		if t%every != 0 && !(last && t == s.Trees) {
+			continue
+		}
+		line := fmt.Sprintf("[%d/%d]", t, s.Total)
+		if k, ok := slices.BinarySearch(s.At, t); ok {
+			if v := s.Train[k]; !math.IsNaN(v) {
+				line += fmt.Sprintf(" train %s %.4f", s.Metric, v)
+			}
+			if k < len(s.Valid) {
+				best, at := math.Inf(-1), 0
+				for i, v := range s.Valid[:k+1] {
+					if v > best {
+						best, at = v, s.At[i]
+					}
+				}
+				line += fmt.Sprintf("  valid %s %.4f  (best %.4f at %d)", s.Metric, s.Valid[k], best, at)
+			}
+		}
+		pr.println(line)
+	}
+	return s.Trees
 }
