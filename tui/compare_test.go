@@ -94,7 +94,8 @@ func TestKeepAndCompare(t *testing.T) {
 // point and the current one are on valid, and the status line, the reach
 // per stage and the stage table give validation figures, not dashes and
 // zeros. k refused for ever ("wait for the optimisation to report a
-// cascade"), and the runs' points were not drawn or exported.
+// cascade"), and the runs' points were not drawn or exported. The curve's
+// legend said "filled test, hollow valid" over hollow markers alone.
 func TestWithoutTestData(t *testing.T) {
 	cfg := mq2008
 	cfg.Test = ""
@@ -119,8 +120,13 @@ func TestWithoutTestData(t *testing.T) {
 	if splits["cronus"] != "valid" || splits[k.Method()] != "valid" {
 		t.Errorf("exported runs and kept cascades by split: %v", splits)
 	}
-	if c := m.renderPane(paneCurve, 100, 30); !strings.Contains(c, "cronus") {
+	c := m.renderPane(paneCurve, 100, 30)
+	if !strings.Contains(c, "cronus") {
 		t.Errorf("the finished run is not drawn:\n%s", c)
+	}
+	// Every marker is hollow: the legend does not speak of filled ones.
+	if !strings.Contains(c, "hollow valid") || strings.Contains(c, "filled test") {
+		t.Errorf("the curve's legend without test data:\n%s", c)
 	}
 	if s := views.RenderStatus(m.snap, m.w.full, 200, m.styles); !strings.Contains(s, fmt.Sprintf("valid P@5 %.3f NDCG@10 %.3f", m.snap.Valid.Metrics["p@5"], m.snap.Valid.Metrics[curveSpec])) {
 		t.Errorf("status line without test data: %q", s)

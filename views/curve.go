@@ -281,16 +281,21 @@ func markStyle(method string, st Styles) lipgloss.Style {
 }
 
 // curveLegend is one item per method with the markers of its splits, the
-// current cascade, and which split the filled markers stand for.
+// current cascade, and which split the filled and the hollow markers stand
+// for; without test points, only the hollow ones (it said "filled test"
+// over none).
 func curveLegend(series []pointSeries, cur *baseline.Point, st Styles) []string {
 	var items []string
 	var others []string
+	test := false
 	for i := 0; i < len(series); {
 		j := i
 		marks := ""
 		for ; j < len(series) && series[j].method == series[i].method; j++ {
 			marks += series[j].mark
-			if series[j].split != "test" && !slices.Contains(others, series[j].split) {
+			if series[j].split == "test" {
+				test = true
+			} else if !slices.Contains(others, series[j].split) {
 				others = append(others, series[j].split)
 			}
 		}
@@ -302,7 +307,11 @@ func curveLegend(series []pointSeries, cur *baseline.Point, st Styles) []string 
 	}
 	if len(others) > 0 {
 		slices.Sort(others)
-		items = append(items, st.Dim.Render("filled test, hollow "+strings.Join(others, "/")))
+		note := "hollow " + strings.Join(others, "/")
+		if test {
+			note = "filled test, " + note
+		}
+		items = append(items, st.Dim.Render(note))
 	}
 	return items
 }
