@@ -79,16 +79,18 @@ func (ls *loadScreen) selectValue() {
 	}
 }
 
-// refresh rebuilds the list: none (optional fields), the built-in names,
-// the recent files, the line that opens the path input, then the directory
-// browsed (directories first).
+// refresh rebuilds the list: none (optional fields), the built-in names
+// (data and costs, so not for the model), the recent files, the line that
+// opens the path input, then the directory browsed (directories first).
 func (ls *loadScreen) refresh() {
 	var l []choice
 	if ls.field != fieldTrain {
 		l = append(l, choice{label: "(none)", value: ""})
 	}
-	for _, n := range data.BuiltinNames() {
-		l = append(l, choice{label: n, value: n})
+	if ls.field != fieldModel {
+		for _, n := range data.BuiltinNames() {
+			l = append(l, choice{label: n, value: n})
+		}
 	}
 	for _, r := range ls.recent {
 		l = append(l, choice{label: recentTag + r, value: r, recent: true})

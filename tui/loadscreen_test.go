@@ -63,6 +63,32 @@ func TestLoadScreenListsBuiltins(t *testing.T) {
 	}
 }
 
+// TestLoadScreenModelListsNoBuiltins: the built-in sets hold data and
+// costs, no model, so the model field's list does not offer them; it did,
+// and picking one refused the load with "builtin:mq2008/test: no such file".
+func TestLoadScreenModelListsNoBuiltins(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, key("o"))
+	for m.loadScr.field != fieldModel {
+		m, _ = update(t, m, special(tea.KeyTab))
+	}
+	for _, c := range m.loadScr.list {
+		if strings.HasPrefix(c.value, "builtin:") {
+			t.Errorf("the model field lists %q", c.value)
+		}
+	}
+	if v := m.View(); strings.Count(v, "builtin:") != 4 {
+		t.Errorf("the model field's screen lists built-in sets beyond the four fields' values:\n%s", v)
+	}
+	// The other fields still offer them.
+	m, _ = update(t, m, special(tea.KeyShiftTab))
+	if !slices.ContainsFunc(m.loadScr.list, func(c choice) bool { return c.value == "builtin:mq2008/costs" }) {
+		t.Errorf("the costs field does not list builtin:mq2008/costs")
+	}
+}
+
 func TestLoadScreenRestarts(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	m := ready(t)
