@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -604,6 +605,53 @@ func TestFeatureGridNarrow(t *testing.T) {
 		title := strings.Split(got, "\n")[0]
 		if hidden := 6 - len(heads); hidden > 0 && w >= 46 && !strings.HasSuffix(title, fmt.Sprintf(" · %d hidden", hidden)) && !strings.Contains(title, fmt.Sprintf("%d group", hidden)) {
 			t.Errorf("width %d: %d groups hidden, the title says %q", w, hidden, title)
+		}
+	}
+}
+
+// TestObjectiveAxisLabels: the objective's y labels differ row to row and
+// none reads "-0": every term 0 (every training document relevant, with
+// ω⁺ tiny) labelled twenty rows "0.000000" and "-0.000000", as did terms
+// spread over less than a millionth. Flat and ordinary series keep their
+// value on the axis.
+func TestObjectiveAxisLabels(t *testing.T) {
+	terms := func(vals ...float64) []cronus.Terms {
+		var ts []cronus.Terms
+		for _, v := range vals {
+			ts = append(ts, cronus.Terms{Loss: v, Reg: v / 2, TreeCost: v / 4, FeatCost: v / 4, Total: 2 * v})
+		}
+		return ts
+	}
+	for _, c := range []struct {
+		name  string
+		terms []cronus.Terms
+	}{
+		{"zero", terms(0, 0, 0, 0)},
+		{"tiny", terms(2.41e-297, 2.41e-297, 2.41e-297)},
+		{"millionths", terms(3e-8, 2e-8, 1e-8, 1e-8)},
+		{"flat", terms(5502, 5502, 5502)},
+		{"ordinary", terms(6864, 5800, 5502, 5502)},
+	} {
+		for _, size := range []struct{ w, h int }{{80, 24}, {40, 12}} {
+			got := RenderObjective(cronus.Snapshot{Terms: c.terms}, size.w, size.h, PlainStyles())
+			var labels []string
+			for _, l := range strings.Split(got, "\n") {
+				if i := strings.IndexAny(l, "┤┼"); i > 0 && !strings.Contains(l[:i], "·") {
+					labels = append(labels, strings.TrimSpace(l[:i]))
+				}
+			}
+			if len(labels) < 3 {
+				t.Fatalf("%s at %dx%d: %d labels:\n%s", c.name, size.w, size.h, len(labels), got)
+			}
+			for i, l := range labels {
+				if v, err := strconv.ParseFloat(l, 64); err != nil || strings.HasPrefix(l, "-") && v == 0 {
+					t.Errorf("%s at %dx%d: label %q", c.name, size.w, size.h, l)
+				}
+				if i > 0 && l == labels[i-1] {
+					t.Errorf("%s at %dx%d: rows %d and %d both read %q:\n%s", c.name, size.w, size.h, i, i+1, l, got)
+					break
+				}
+			}
 		}
 	}
 }

@@ -100,7 +100,11 @@ func plotObjective(terms []cronus.Terms, width, rows int, st Styles) []string {
 		return []string{st.Dim.Render("no finite values")}
 	}
 	if hi-lo < 1e-12*max(math.Abs(lo), 1) {
-		d := max(math.Abs(lo)*0.01, 1e-9)
+		// Flat: ±1% about it, or ±1 where 1% is below what the labels show.
+		d := math.Abs(lo) * 0.01
+		if d < 1e-6 {
+			d = 1
+		}
 		lo, hi = lo-d, hi+d
 	}
 	xaxis := rows >= 8 && len(terms) > 1
@@ -108,8 +112,20 @@ func plotObjective(terms []cronus.Terms, width, rows int, st Styles) []string {
 	if xaxis {
 		body -= 2
 	}
+	// The labels have at most 6 decimals (axisDecimals): over a span of less
+	// than a millionth a row, every row read "0.000000".
+	if span := 1e-6 * float64(max(body-1, 1)); hi-lo < span {
+		c := (lo + hi) / 2
+		lo, hi = c-span/2, c+span/2
+	}
 	dec := axisDecimals((hi - lo) / float64(max(body-1, 1)))
-	yfmt := func(v float64) string { return strconv.FormatFloat(v, 'f', dec, 64) }
+	yfmt := func(v float64) string {
+		s := strconv.FormatFloat(v, 'f', dec, 64)
+		if z, err := strconv.ParseFloat(s, 64); err == nil && z == 0 {
+			return strconv.FormatFloat(0, 'f', dec, 64) // not "-0.00"
+		}
+		return s
+	}
 	pad := 2 + max(len(yfmt(lo)), len(yfmt(hi)))
 	w, h := max(width-pad, 2), max(body-1, 1)
 	var out []string
