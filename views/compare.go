@@ -70,11 +70,13 @@ func RenderCompare(kept []KeptCascade, baselines []baseline.Point, width, height
 		top = append([]string{title}, compareColumns(kept, width, st)...)
 	}
 	// The plot takes 2/5 of the height, at least 8 rows, and the top keeps
-	// its title and first lines; the hint goes whole. On a screen too short
+	// its title and the columns' figures through their cost (and the line
+	// that says how many more); the hint goes whole. On a screen too short
 	// for both the top takes it all: the plot took 8 rows of 7 and the
-	// title gave way to "… 5 more".
+	// title gave way to "… 5 more", and at 12 rows the columns to "… 18
+	// more" after their parameters.
 	plotH := max(height*2/5, minComparePlot)
-	topH := min(len(top), max(height-plotH, 4))
+	topH := min(len(top), max(height-plotH, 1+keptFigures+1))
 	if len(kept) < 2 {
 		topH = min(len(top), height)
 	}
@@ -83,6 +85,10 @@ func RenderCompare(kept []KeptCascade, baselines []baseline.Point, width, height
 	}
 	return fitBlock(top, width, topH, st) + "\n" + RenderCurve(pts, nil, compareMetric, width, height-topH, st)
 }
+
+// keptFigures are the lines of a kept cascade's column (keptColumn) from
+// its name through its cost.
+const keptFigures = 7
 
 // minComparePlot is the least height the compare view's plot is drawn in:
 // in fewer rows it has no room for points beside its title, axis and a

@@ -116,3 +116,22 @@ func TestCompareShort(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareKeepsFigures: with two or more kept, the view shows the
+// columns' figures through their cost, or no plot: at 80 columns and 12
+// rows (an 80×24 terminal with the parameter panel open) the plot took 8
+// rows and the columns gave way to "… 18 more" after their parameters,
+// the metrics and costs the view is for hidden.
+func TestCompareKeepsFigures(t *testing.T) {
+	pts, _ := samplePoints()
+	kept := sampleKept()
+	for h := 10; h <= 30; h++ {
+		got := RenderCompare(kept, pts, 80, h, PlainStyles())
+		checkFits(t, "compare", got, 80, h)
+		for _, want := range []string{"P@5", "NDCG@10", "ERR@3", "cost    "} {
+			if !strings.Contains(got, want) {
+				t.Errorf("at 80x%d the columns lack %q:\n%s", h, want, got)
+			}
+		}
+	}
+}
