@@ -278,7 +278,8 @@ func checkParam(par settings, i int) error {
 	return nil
 }
 
-// inputRune reports whether r may be typed into a value.
+// inputRune reports whether r may be typed into a value: a decimal number,
+// with an exponent and its sign if need be (1e+3, 2E-3).
 func inputRune(r rune) bool {
-	return r >= '0' && r <= '9' || r == '.' || r == 'e' || r == '-'
+	return r >= '0' && r <= '9' || r == '.' || r == 'e' || r == 'E' || r == '-' || r == '+'
 }

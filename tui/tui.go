@@ -785,7 +785,7 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			if inputRune(r) {
 				m.input += string(r)
 			} else {
-				m.setStatus(fmt.Sprintf("%q: a value takes digits, '.', 'e' and '-'", r), true)
+				m.setStatus(fmt.Sprintf("%q: a value takes digits, '.', 'e', '+' and '-'", r), true)
 			}
 		}
 	}

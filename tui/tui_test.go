@@ -748,3 +748,25 @@ func TestHelpTinyScreen(t *testing.T) {
 		}
 	}
 }
+
+// A value typed with an exponent may carry its sign, as Go and the command
+// line read it: 1e+0 and 2E-3 are typed and applied (the '+' and the 'E'
+// were refused one by one).
+func TestTypeExponentSign(t *testing.T) {
+	for _, c := range []struct {
+		typed string
+		want  float64
+	}{{"5e+0", 5}, {"2E-3", 0.002}} {
+		m := New(context.Background(), mq2008, views.PlainStyles())
+		m, _ = update(t, m, key("enter"))
+		m, _ = update(t, m, key(c.typed))
+		if m.input != c.typed || m.errLine {
+			t.Errorf("typing %q: input %q, status %q", c.typed, m.input, m.status)
+		}
+		m, _ = update(t, m, key("enter"))
+		if m.editing || m.par.Lambda != c.want {
+			t.Errorf("%q applied: editing %v, λ %g, want %g (status %q)", c.typed, m.editing, m.par.Lambda, c.want, m.status)
+		}
+		m.cancel()
+	}
+}
