@@ -101,6 +101,7 @@ type lambdaRank struct {
 	invIDCG []float64
 	disc    []float64
 	gains   []float64 // every document's gain, scaled as invIDCG
+	ranks   []int32   // each query's ranking in the last round (byRank's prev)
 	forL    []float32 // the labels and offsets invIDCG was computed for
 	forO    []int
 }
@@ -144,11 +145,16 @@ func docGains(labels []float32, offsets []int) []float64 {
 }
 
 // byRank returns buf refilled with the query's documents ordered by
-// descending score, ties in index order: its current ranking.
-func byRank(buf []rankedDoc, s []float64, labels []float32, gains []float64) []rankedDoc {
+// descending score, ties in index order: its current ranking. prev is the
+// ranking of the round before (the documents' places in the query), which
+// it updates: the documents are laid out in that order before sorting, so
+// that the sort, which pattern-defeating quicksort makes fast on nearly
+// sorted input, has little to move after a round's small change of the
+// scores. The order is total, so the result does not depend on prev.
+func byRank(buf []rankedDoc, s []float64, labels []float32, gains []float64, prev []int32) []rankedDoc {
 	buf = buf[:0]
-	for i, v := range s {
-		buf = append(buf, rankedDoc{s: v, gain: gains[i], l: labels[i], i: int32(i)})
+	for _, i := range prev {
+		buf = append(buf, rankedDoc{s: s[i], gain: gains[i], l: labels[i], i: i})
 	}
 	slices.SortFunc(buf, func(a, b rankedDoc) int {
 		if c := cmp.Compare(b.s, a.s); c != 0 {
@@ -156,7 +162,25 @@ func byRank(buf []rankedDoc, s []float64, labels []float32, gains []float64) []r
 		}
 		return cmp.Compare(a.i, b.i)
 	})
+	for r, d := range buf {
+		prev[r] = d.i
+	}
 	return buf
+}
+
+// identityRanks returns, for every query, its documents' places 0, 1, …:
+// the ranking of equal scores, byRank's prev before the first round.
+func identityRanks(offsets []int) []int32 {
+	if len(offsets) == 0 {
+		return nil
+	}
+	r := make([]int32, offsets[len(offsets)-1])
+	for q := 0; q+1 < len(offsets); q++ {
+		for i := offsets[q]; i < offsets[q+1]; i++ {
+			r[i] = int32(i - offsets[q])
+		}
+	}
+	return r
 }
 
 func (o *lambdaRank) prepare(labels []float32, offsets []int) {
@@ -171,6 +195,7 @@ func (o *lambdaRank) prepare(labels []float32, offsets []int) {
 	}
 	o.invIDCG = invIdealDCGs(labels, offsets, o.truncation, func(r int) float64 { return o.disc[r] })
 	o.gains = docGains(labels, offsets)
+	o.ranks = identityRanks(offsets)
 }
 
 func (o *lambdaRank) gradients(gh []tree.GradPair, scores []float64, labels []float32, offsets []int) {
@@ -181,7 +206,7 @@ func (o *lambdaRank) gradients(gh []tree.GradPair, scores []float64, labels []fl
 	}
 	eachQuery(o.workers, nq, func(q int, sc *lambdaScratch) {
 		lo, hi := offsets[q], offsets[q+1]
-		o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.gains[lo:hi], o.invIDCG[q], sc)
+		o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.gains[lo:hi], o.ranks[lo:hi], o.invIDCG[q], sc)
 	})
 }
 
@@ -261,7 +286,7 @@ func storePairs(gh []tree.GradPair, g, h []float64) {
 // works in rank order (lam and hes are by rank) and adds to each document's
 // sums in the same order as a loop over document indices would, so the
 // result is the same to the bit.
-func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, gains []float64, inv float64, sc *lambdaScratch) {
+func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, gains []float64, ranks []int32, inv float64, sc *lambdaScratch) {
 	n := len(s)
 	if inv == 0 || n < 2 {
 		clear(gh)
@@ -270,7 +295,7 @@ func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, ga
 	lam := grow(sc.lam, n)
 	hes := grow(sc.hes, n)
 	sc.lam, sc.hes = lam, hes
-	docs := byRank(sc.byRank, s, labels, gains)
+	docs := byRank(sc.byRank, s, labels, gains, ranks)
 	sc.byRank = docs
 	disc := o.disc[:n]
 	norm := o.norm && docs[0].s != docs[n-1].s

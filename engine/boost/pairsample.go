@@ -25,6 +25,7 @@ type sampledRank struct {
 	round   uint64
 	invIDCG []float64
 	gains   []float64  // every document's gain, scaled as invIDCG
+	ranks   []int32    // each query's ranking in the last round (byRank's prev)
 	byLabel []labelled // each query's documents by descending label, ties in index order
 	forL    []float32
 	forO    []int
@@ -36,6 +37,7 @@ func (o *sampledRank) gradients(gh []tree.GradPair, scores []float64, labels []f
 	if !same(o.forL, labels) || !same(o.forO, offsets) {
 		o.invIDCG = invIdealDCGs(labels, offsets, math.MaxInt, discount)
 		o.gains = docGains(labels, offsets)
+		o.ranks = identityRanks(offsets)
 		o.byLabel = make([]labelled, len(labels))
 		for q := 0; q+1 < len(offsets); q++ {
 			lo, hi := offsets[q], offsets[q+1]
@@ -59,7 +61,7 @@ func (o *sampledRank) gradients(gh []tree.GradPair, scores []float64, labels []f
 			sc.rng = rand.New(&sc.pcg)
 		}
 		sc.pcg.Seed(o.seed^0x7861_6d70_6c65_7273, o.round<<32|uint64(q))
-		o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.gains[lo:hi], o.byLabel[lo:hi], o.invIDCG[q], sc.rng, sc)
+		o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.gains[lo:hi], o.byLabel[lo:hi], o.ranks[lo:hi], o.invIDCG[q], sc.rng, sc)
 	})
 }
 
@@ -79,8 +81,8 @@ type sampleScratch struct {
 }
 
 // query computes the gradients of one query from its scores s, labels,
-// gains, documents by label and 1/maxDCG inv.
-func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, gain []float64, byLabel []labelled, inv float64, rng *rand.Rand, sc *sampleScratch) {
+// gains, documents by label, last ranking (byRank's prev) and 1/maxDCG inv.
+func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, gain []float64, byLabel []labelled, ranks []int32, inv float64, rng *rand.Rand, sc *sampleScratch) {
 	n := len(s)
 	g, h := grow(sc.g, n), grow(sc.h, n)
 	sc.g, sc.h = g, h
@@ -90,7 +92,7 @@ func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, g
 	}
 	// Each document's discount at its current rank, computed once per
 	// query instead of once per sampled pair.
-	docs := byRank(sc.docs, s, labels, gain)
+	docs := byRank(sc.docs, s, labels, gain, ranks)
 	disc := grow(sc.disc, n)
 	sc.docs, sc.disc = docs, disc
 	for r, d := range docs {
