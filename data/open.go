@@ -28,6 +28,9 @@ func (e *OpenError) Error() string {
 	case errors.Is(e.Err, fs.ErrNotExist) && e.Path == "-":
 		// "-" is standard output for the output flags; an input reads a file.
 		return "-: no such file (for standard input give /dev/stdin)"
+	case errors.Is(e.Err, fs.ErrNotExist) && IsBuiltin(e.Path) && e.What != "":
+		// Where data and cost flags take built-in names, others do not.
+		return e.Path + ": no such file (the built-in names are data and cost files; this wants " + e.What + ")"
 	case errors.Is(e.Err, fs.ErrNotExist):
 		return e.Path + ": no such file"
 	case errors.Is(e.Err, syscall.EISDIR):

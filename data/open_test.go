@@ -44,6 +44,14 @@ func TestOpenErrors(t *testing.T) {
 			// "-" is standard output for the output flags, not an input.
 			{"-", "-: no such file (for standard input give /dev/stdin)", true},
 		}
+		if what[name] == "a model file" {
+			// A built-in name where a file of another kind is read (a
+			// model, a cascade, scores): it said only "no such file".
+			cases = append(cases, struct {
+				path, want string
+				notExist   bool
+			}{"builtin:mq2008/test", "builtin:mq2008/test: no such file (the built-in names are data and cost files; this wants a model file)", true})
+		}
 		for _, c := range cases {
 			err := f(c.path)
 			if err == nil || err.Error() != c.want {
