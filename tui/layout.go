@@ -458,9 +458,10 @@ func (m Model) runStatus(w int) string {
 // statusForms are the notes and the message, " · " between them, in the
 // forms the status line picks from for w cells, longest first: all of it;
 // without the training's ETA; the same two with the message's short form
-// (statusShort), if it has one, then that with the work's note short
-// (beside "training the base ensemble: 5 of 300 trees" a save's short
-// form did not fit at 80 columns); without the message; then without the
+// (statusShort), if it has one; the work's note short with the message,
+// then with its short form (beside "training the base ensemble: 5 of 300
+// trees" a save's short form did not fit at 80 columns, nor an error);
+// without the message; then without the
 // notes from the last on. A part goes whole, never cut: at 80 columns a paused
 // training read "… 1512 of 3000 trees · ETA 400m…". A message that names
 // a path has the path shortened from the left to whole names where the
@@ -502,7 +503,7 @@ func (m Model) statusForms(w int) []string {
 	n := len(notes)
 	var forms []string
 	for _, f := range []string{line(notes, n, eta, fullMsg), line(notes, n, "", fullMsg), line(notes, n, eta, shortMsg),
-		line(notes, n, "", shortMsg), line(shortNotes, n, "", shortMsg),
+		line(notes, n, "", shortMsg), line(shortNotes, n, "", fullMsg), line(shortNotes, n, "", shortMsg),
 		line(notes, n, eta, noMsg), line(notes, n, "", noMsg), line(notes, n-1, "", noMsg), line(notes, 1, "", noMsg)} {
 		if f != "" {
 			forms = append(forms, f)
@@ -550,17 +551,25 @@ func (m Model) errorLines(w, spare int) []string {
 	if !m.errLine || spare < 1 {
 		return nil
 	}
-	notes, _, eta := m.notes()
-	notes[len(notes)-1] += eta
-	msg := m.status
-	for i := len(notes) - 1; i >= 0; i-- {
-		if notes[i] != "" {
-			msg = notes[i] + " · " + msg
+	notes, short, eta := m.notes()
+	with := func(notes []string, eta string) string {
+		msg := m.status
+		for i := len(notes) - 1; i >= 0; i-- {
+			if note := notes[i]; note != "" {
+				if i == len(notes)-1 {
+					note += eta
+				}
+				msg = note + " · " + msg
+			}
 		}
+		return msg
 	}
-	if lipgloss.Width(msg) <= w {
+	// The status line holds it whole beside the notes in some form
+	// (statusForms): without the ETA, or with the work's note short.
+	if lipgloss.Width(with(notes, "")) <= w || lipgloss.Width(with(short, "")) <= w {
 		return nil
 	}
+	msg := with(notes, eta)
 	lines := views.WrapWords(views.ShortenPaths(msg, w), w)
 	if n := min(maxErrorLines, spare+1); len(lines) > n {
 		// The last line shown ends in "…" (fit cuts it).

@@ -172,11 +172,10 @@ func TestLongErrorWraps(t *testing.T) {
 	}
 }
 
-// TestStatusPartsWhole: the status line's notes and message are left out
-// whole when they do not all fit, the training's ETA first, never cut: at
-// 80 columns, paused while the base ensemble trained, the line ended in
-// "· ETA 400m…".
-func TestStatusPartsWhole(t *testing.T) {
+// retraining is a ready workbench whose base ensemble retrains after a
+// trees edit in the parameter panel.
+func retraining(t *testing.T) Model {
+	t.Helper()
 	m := ready(t)
 	m.panel, m.sel = true, parTrees
 	m, _ = update(t, m, key("right"))
@@ -184,10 +183,20 @@ func TestStatusPartsWhole(t *testing.T) {
 	if m.phase != phaseTraining {
 		t.Fatalf("trees edit: phase %d", m.phase)
 	}
+	return m
+}
+
+// TestStatusPartsWhole: the status line's notes and message are left out
+// whole when they do not all fit, the training's ETA first, never cut: at
+// 80 columns, paused while the base ensemble trained, the line ended in
+// "· ETA 400m…".
+func TestStatusPartsWhole(t *testing.T) {
+	m := retraining(t)
 	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
 	m, _ = update(t, m, trainMsg{gen: m.gen, ev: job.Event[boost.Snapshot, *boost.Result]{
 		Progress: job.Progress{Phase: "training", Done: 1512, Total: 3000, ETA: 400 * time.Millisecond}}})
 	const paused, trained, eta = "next run starts paused", "training the base ensemble: 1512 of 3000 trees", "ETA 400ms"
+	const trainedShort = "training: 1512 of 3000 trees"
 	msg := m.status
 	all := []string{paused, trained, eta, msg}
 	for w := 30; w <= 200; w++ {
@@ -196,9 +205,14 @@ func TestStatusPartsWhole(t *testing.T) {
 		if lipgloss.Width(line) > w || strings.HasSuffix(line, "…") {
 			t.Fatalf("width %d: %q is cut", w, line)
 		}
-		// The parts shown are some of all, in their order, the pause first.
+		// The parts shown are some of all, in their order, the pause first;
+		// the training's note may be in fewer words (beside the message,
+		// which goes after it).
 		got, next := strings.Split(line, " · "), 0
 		for _, p := range got {
+			if p == trainedShort {
+				p = trained
+			}
 			i := slices.Index(all[next:], p)
 			if i < 0 {
 				t.Fatalf("width %d: %q in %q is not a whole part, in order", w, p, line)
@@ -215,6 +229,30 @@ func TestStatusPartsWhole(t *testing.T) {
 	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	if s, want := statusOf(m), paused+" · "+trained; s != want {
 		t.Errorf("80 columns: %q, want %q", s, want)
+	}
+}
+
+// TestErrorBesideShortTraining: an error while the base ensemble trains
+// stays on the status line when the training's note in fewer words leaves
+// room for it; it was wrapped onto two lines, taking a row from the panes,
+// beside the note in full ("…ETA 200ms · col sample must be in" / "(0, 1]").
+func TestErrorBesideShortTraining(t *testing.T) {
+	m := retraining(t)
+	m, _ = update(t, m, trainMsg{gen: m.gen, ev: job.Event[boost.Snapshot, *boost.Result]{
+		Progress: job.Progress{Phase: "training", Done: 1512, Total: 3000, ETA: 200 * time.Millisecond}}})
+	const msg = "col sample must be in (0, 1]; edit it again"
+	m.setStatus(msg, true)
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if got, want := statusOf(m), "training: 1512 of 3000 trees · "+msg; got != want {
+		t.Errorf("80 columns: status line %q, want %q", got, want)
+	}
+	if lines := m.errorLines(80, 5); lines != nil {
+		t.Errorf("the error is wrapped: %q", lines)
+	}
+	// Where the note in full fits beside it, it stays in full.
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	if got := statusOf(m); !strings.HasPrefix(got, "training the base ensemble: 1512 of 3000 trees · ETA 200ms · "+msg) {
+		t.Errorf("160 columns: status line %q", got)
 	}
 }
 
