@@ -183,16 +183,22 @@ func identityRanks(offsets []int) []int32 {
 	return r
 }
 
-func (o *lambdaRank) prepare(labels []float32, offsets []int) {
-	nq := len(offsets) - 1
+// rankDiscounts returns the discount of every rank from 0 to the longest
+// query's last.
+func rankDiscounts(offsets []int) []float64 {
 	longest := 0
-	for q := 0; q < nq; q++ {
+	for q := 0; q+1 < len(offsets); q++ {
 		longest = max(longest, offsets[q+1]-offsets[q])
 	}
-	o.disc = make([]float64, longest)
-	for r := range o.disc {
-		o.disc[r] = discount(r)
+	disc := make([]float64, longest)
+	for r := range disc {
+		disc[r] = discount(r)
 	}
+	return disc
+}
+
+func (o *lambdaRank) prepare(labels []float32, offsets []int) {
+	o.disc = rankDiscounts(offsets)
 	o.invIDCG = invIdealDCGs(labels, offsets, o.truncation, func(r int) float64 { return o.disc[r] })
 	o.gains = docGains(labels, offsets)
 	o.ranks = identityRanks(offsets)
