@@ -121,8 +121,9 @@ type lambdaScratch struct {
 
 // rankedDoc is a document of the query being worked on, in the order of
 // its current ranking: its score, label and gain, and its place in the
-// query. Reading the pair loop's operands from one array in rank order,
-// instead of through an index into three, halves the loop's time.
+// query. The pair loop reads its operands from one array in rank order
+// instead of through an index into three (about a tenth off a round of
+// all-pairs gradients, BenchmarkLambdaGradients).
 type rankedDoc struct {
 	s    float64
 	gain float64
