@@ -1042,7 +1042,10 @@ func TestImportXGBoostSmallFixtures(t *testing.T) {
 func TestImportXGBoostLibSVMIndices(t *testing.T) {
 	src := strings.Replace(xgbTiny, "DL", "0", 1)
 	_, _, err := ImportXGBoostWith(strings.NewReader(src), "tiny.json", ImportOptions{LibSVMIndices: true})
-	if err == nil || err.Error() != "tiny.json: tree 0: node 0 splits on f0, the libsvm reader's feature index 0; cronus data files start at 1" {
+	// A model of a matrix given --libsvm-indices by mistake: the message
+	// says how to import it.
+	if err == nil || err.Error() != "tiny.json: tree 0: node 0 splits on f0, which XGBoost's libsvm reader leaves empty (cronus data files start at 1): "+
+		"a model of a matrix (NumPy, SciPy), whose f0 is feature 1, imports without --libsvm-indices" {
 		t.Errorf("split on f0: %v", err)
 	}
 	src = strings.Replace(src, `"split_indices":[0,0,0]`, `"split_indices":[1,0,0]`, 1)

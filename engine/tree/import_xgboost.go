@@ -573,7 +573,8 @@ func (xt *xgbTree) tree(col []int32, features int, w float64) (Tree, error) {
 			return 0, fmt.Errorf("node %d splits on f%d; the model has %d features", i, f, len(col))
 		}
 		if col[f] < 0 {
-			return 0, fmt.Errorf("node %d splits on f%d, the libsvm reader's feature index 0; cronus data files start at 1", i, f)
+			return 0, fmt.Errorf("node %d splits on f%d, which XGBoost's libsvm reader leaves empty (cronus data files start at 1): "+
+				"a model of a matrix (NumPy, SciPy), whose f0 is feature 1, imports without --libsvm-indices", i, f)
 		}
 		if math.IsNaN(float64(c)) {
 			return 0, fmt.Errorf("node %d has a NaN split condition", i)
