@@ -95,15 +95,33 @@ type lambdaRank struct {
 	norm       bool
 	workers    int
 
-	// Fixed for a training run (the labels and queries do not change), so
-	// computed on the first call: 1/maxDCG@truncation per query (0 for a
-	// query without relevant documents) and the discount of every rank.
-	invIDCG []float64
-	disc    []float64
+	queryTables // the ideal DCG at the truncation level
+}
+
+// queryTables are what the lambdarank objectives read of the labels and
+// the queries, which do not change during a training run: computed on the
+// first round, and again for other data.
+type queryTables struct {
+	invIDCG []float64 // 1/maxDCG@cut per query (0 for a query without relevant documents)
+	disc    []float64 // the discount of every rank, up to the longest query's
 	gains   []float64 // every document's gain, scaled as invIDCG
 	ranks   []int32   // each query's ranking in the last round (byRank's prev)
-	forL    []float32 // the labels and offsets invIDCG was computed for
+	forL    []float32 // the labels and offsets they were computed for
 	forO    []int
+}
+
+// update computes the tables for labels and offsets, with the ideal DCG at
+// cut, unless they are of these already; it reports whether it did.
+func (t *queryTables) update(labels []float32, offsets []int, cut int) bool {
+	if same(t.forL, labels) && same(t.forO, offsets) {
+		return false
+	}
+	t.disc = rankDiscounts(offsets)
+	t.invIDCG = invIdealDCGs(labels, offsets, cut, t.disc)
+	t.gains = docGains(labels, offsets)
+	t.ranks = identityRanks(offsets)
+	t.forL, t.forO = labels, offsets
+	return true
 }
 
 // same reports whether a and b are the same slice (same array and length).
@@ -198,19 +216,9 @@ func rankDiscounts(offsets []int) []float64 {
 	return disc
 }
 
-func (o *lambdaRank) prepare(labels []float32, offsets []int) {
-	o.disc = rankDiscounts(offsets)
-	o.invIDCG = invIdealDCGs(labels, offsets, o.truncation, func(r int) float64 { return o.disc[r] })
-	o.gains = docGains(labels, offsets)
-	o.ranks = identityRanks(offsets)
-}
-
 func (o *lambdaRank) gradients(gh []tree.GradPair, scores []float64, labels []float32, offsets []int) {
 	nq := len(offsets) - 1
-	if !same(o.forL, labels) || !same(o.forO, offsets) {
-		o.prepare(labels, offsets)
-		o.forL, o.forO = labels, offsets
-	}
+	o.update(labels, offsets, o.truncation)
 	eachQuery(o.workers, nq, func(q int, sc *lambdaScratch) {
 		lo, hi := offsets[q], offsets[q+1]
 		o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.gains[lo:hi], o.ranks[lo:hi], o.invIDCG[q], sc)
@@ -242,7 +250,7 @@ func eachQuery[S any](workers, nq int, fn func(q int, sc *S)) {
 // invIdealDCGs returns 1/maxDCG@cut of every query (0 for a query without
 // relevant documents), with gain 2^label − 1 scaled by the query's
 // gainShift and the discount of rank r from disc(r).
-func invIdealDCGs(labels []float32, offsets []int, cut int, disc func(r int) float64) []float64 {
+func invIdealDCGs(labels []float32, offsets []int, cut int, disc []float64) []float64 {
 	nq := len(offsets) - 1
 	inv := make([]float64, nq)
 	var sorted []float32
@@ -251,7 +259,7 @@ func invIdealDCGs(labels []float32, offsets []int, cut int, disc func(r int) flo
 		slices.SortFunc(sorted, func(a, b float32) int { return cmp.Compare(b, a) })
 		dcg, shift := 0.0, gainShift(sorted)
 		for r := 0; r < len(sorted) && r < cut; r++ {
-			dcg += metric.ScaledGain(float64(sorted[r]), shift) * disc(r)
+			dcg += metric.ScaledGain(float64(sorted[r]), shift) * disc[r]
 		}
 		if dcg > 0 {
 			inv[q] = 1 / dcg

@@ -22,24 +22,15 @@ type sampledRank struct {
 	seed    uint64
 	workers int
 
-	round    uint64
-	invIDCG  []float64
-	gains    []float64  // every document's gain, scaled as invIDCG
-	ranks    []int32    // each query's ranking in the last round (byRank's prev)
-	rankDisc []float64  // the discount of every rank, up to the longest query's
-	byLabel  []labelled // each query's documents by descending label, ties in index order
-	forL     []float32
-	forO     []int
+	round       uint64
+	queryTables            // the ideal DCG over the whole list
+	byLabel     []labelled // each query's documents by descending label, ties in index order
 }
 
 func (*sampledRank) base([]float32) float64 { return 0 }
 
 func (o *sampledRank) gradients(gh []tree.GradPair, scores []float64, labels []float32, offsets []int) {
-	if !same(o.forL, labels) || !same(o.forO, offsets) {
-		o.invIDCG = invIdealDCGs(labels, offsets, math.MaxInt, discount)
-		o.rankDisc = rankDiscounts(offsets)
-		o.gains = docGains(labels, offsets)
-		o.ranks = identityRanks(offsets)
+	if o.update(labels, offsets, math.MaxInt) {
 		o.byLabel = make([]labelled, len(labels))
 		for q := 0; q+1 < len(offsets); q++ {
 			lo, hi := offsets[q], offsets[q+1]
@@ -54,7 +45,6 @@ func (o *sampledRank) gradients(gh []tree.GradPair, scores []float64, labels []f
 				return cmp.Compare(a.i, b.i)
 			})
 		}
-		o.forL, o.forO = labels, offsets
 	}
 	o.round++
 	eachQuery(o.workers, len(offsets)-1, func(q int, sc *sampleScratch) {
@@ -98,7 +88,7 @@ func (o *sampledRank) query(gh []tree.GradPair, s []float64, labels []float32, g
 	disc := grow(sc.disc, n)
 	sc.docs, sc.disc = docs, disc
 	for r, d := range docs {
-		disc[d.i] = o.rankDisc[r]
+		disc[d.i] = o.disc[r]
 	}
 	scale := 1 / float64(o.k)
 	for i := 0; i < n; {
