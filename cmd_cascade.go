@@ -281,16 +281,20 @@ func (s *setup) evaluator() cronus.Evaluator {
 }
 
 // fullEnsemble is the quality and cost of the whole ensemble on d.
-func (s *setup) fullEnsemble(d *data.Dataset) cronus.Eval {
+// It stops when ctx is done and returns ctx's error.
+func (s *setup) fullEnsemble(ctx context.Context, d *data.Dataset) (cronus.Eval, error) {
 	if d == nil {
-		return cronus.Eval{}
+		return cronus.Eval{}, ctx.Err()
 	}
-	sc := s.e.Predict(nil, d.Cols, d.NumDocs(), -1)
+	sc, err := s.e.PredictContext(ctx, nil, d.Cols, d.NumDocs(), -1)
+	if err != nil {
+		return cronus.Eval{}, err
+	}
 	ev := cronus.Eval{Metrics: map[string]float64{}, Cost: metric.EnsembleCost(s.e.Features(-1), s.costs.Cost, len(s.e.Trees), s.treeCost[0])}
 	for _, sp := range reportSpecs {
 		ev.Metrics[sp.String()] = metric.Mean(sp, sc, d.Labels, d.QueryOffsets, metric.Options{})
 	}
-	return ev
+	return ev, nil
 }
 
 // split is a data split of a curve: "valid" or "test", and its data (nil
@@ -301,6 +305,15 @@ type split struct {
 }
 
 func (s *setup) splits() []split { return []split{{"valid", s.valid}, {"test", s.test}} }
+
+// scoredSplits names the splits that results are scored on: "valid", or
+// "valid and test".
+func (s *setup) scoredSplits() string {
+	if s.test == nil {
+		return "valid"
+	}
+	return "valid and test"
+}
 
 // points appends to dst the curve points of one method at lambda: its
 // validation figures v, and its test figures t when there is test data.
@@ -439,7 +452,11 @@ func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float6
 			return init, err
 		}
 		took := time.Since(start)
-		v, _ := s.evaluator()(&st.Cascade)
+		// ρ is chosen on validation: the test set is not scored.
+		v, err := cronus.EvaluateContext(ctx, s.e, &st.Cascade, s.valid, s.costs.Cost, s.treeCost, reportSpecs)
+		if err != nil {
+			return init, err
+		}
 		if q := v.Metrics["ndcg@10"]; q > best {
 			best, par.Rho1, par.RhoK = q, rho, rho
 			init.Init, init.InitTime = st, took
@@ -607,25 +624,44 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	// Everything is scored before anything is written, and the files are
 	// written together, all or none: an interrupt while scoring leaves the
 	// old files.
-	valid, test := s.evaluator()(&best.Cascade)
-	fullV, fullT := s.fullEnsemble(s.valid), s.fullEnsemble(s.test)
+	p.show("scoring the cascade and the full ensemble on %s (%.0fs)", s.scoredSplits(), time.Since(start).Seconds())
+	defer p.done()
+	eval := s.evaluator()
+	valid, test, err := eval(ctx, &best.Cascade)
+	if err != nil {
+		return err
+	}
+	fullV, err := s.fullEnsemble(ctx, s.valid)
+	if err != nil {
+		return err
+	}
+	fullT, err := s.fullEnsemble(ctx, s.test)
+	if err != nil {
+		return err
+	}
 	// The cascade the run ended with (the best may be an earlier step's):
 	// what the workbench's status line and stage table show once a run is
 	// done.
 	var finalV, finalT cronus.Eval
 	if *jsonOut {
-		finalV, finalT = s.evaluator()(&res.Final.Cascade)
+		if finalV, finalT, err = eval(ctx, &res.Final.Cascade); err != nil {
+			return err
+		}
 	}
 	var points []baseline.Point
 	if *curve != "" {
 		if cf.warm == "" { // a warm start has no initialisation
-			v, t := s.evaluator()(&res.Init.Cascade)
+			v, t, err := eval(ctx, &res.Init.Cascade)
+			if err != nil {
+				return err
+			}
 			points = s.points(points, "cronus-init", cf.par.Lambda, v, t)
 		}
 		points = s.points(points, "cronus", cf.par.Lambda, valid, test)
 		// The full ensemble, as sweep's last prefix row (k = every tree).
 		points = s.points(points, baseline.MethodPrefix, float64(len(s.e.Trees)), fullV, fullT)
 	}
+	p.done()
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -142,6 +142,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	splits := s.splits()
 	var perLambda []map[string]any // the --json report's "lambdas"
 	idleWarned := false
+	eval := s.evaluator()
 	for i, lam := range lambdas {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -161,7 +162,10 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		v, t := s.evaluator()(&st.Cascade)
+		v, t, err := eval(ctx, &st.Cascade)
+		if err != nil {
+			return err
+		}
 		points = s.points(points, "single-stage", lam, v, t)
 		res, err := s.optimize(ctx, cf, par, init, p, nil)
 		if err != nil {
@@ -172,9 +176,13 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			warn(stderr, idle)
 			idleWarned = idle != ""
 		}
-		v, t = s.evaluator()(&res.Init.Cascade)
+		if v, t, err = eval(ctx, &res.Init.Cascade); err != nil {
+			return err
+		}
 		points = s.points(points, "cronus-init", lam, v, t)
-		v, t = s.evaluator()(&res.Best.Cascade)
+		if v, t, err = eval(ctx, &res.Best.Cascade); err != nil {
+			return err
+		}
 		points = s.points(points, "cronus", lam, v, t)
 		perLambda = append(perLambda, map[string]any{"lambda": lam, "rho1": par.Rho1, "rhoK": par.RhoK,
 			"init_seconds": res.InitTime.Seconds(), "cyclic_seconds": res.CyclicTime.Seconds(),
@@ -182,11 +190,13 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	p.prefix = ""
 	p.done()
+	defer p.done()
 	ks := baseline.PrefixSteps(len(s.e.Trees), 12)
 	for _, sp := range splits {
 		if sp.d == nil {
 			continue
 		}
+		p.show("baselines on %s: the ensemble's prefixes and early exit (%.0fs)", sp.name, time.Since(start).Seconds())
 		prefix, err := baseline.Prefix(ctx, s.e, sp.d, sp.name, s.costs.Cost, cf.treeCost, ks, reportSpecs, metric.Options{})
 		if err != nil {
 			return err
@@ -197,6 +207,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		points = append(append(points, prefix...), exits...)
 	}
+	p.done()
 	// The curve and the plot are written together, all or none.
 	outs := []data.Output{baseline.CSVOutput(*out, points)}
 	if *plot != "" {

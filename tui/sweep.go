@@ -70,7 +70,10 @@ func startSweep(ctx context.Context, w *workData, par cronus.Params, lambdas []f
 			if err != nil {
 				return pts, err
 			}
-			v, t := eval(&st.Cascade)
+			v, t, err := eval(ctx, &st.Cascade)
+			if err != nil {
+				return pts, err
+			}
 			for _, e := range []struct {
 				split string
 				ev    cronus.Eval

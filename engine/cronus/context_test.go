@@ -5,6 +5,8 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/cronus-ltr/cronus/engine/metric"
 )
 
 // The set-up and the scorer stop when their context is done and say so
@@ -24,13 +26,64 @@ func TestContextVariantsStop(t *testing.T) {
 	if _, err := ScoreContext(done, smallE, &st.Cascade, smallTr, pr.FeatCost, pr.TreeCost); !errors.Is(err, context.Canceled) {
 		t.Errorf("ScoreContext: error %v, want context.Canceled", err)
 	}
+	if _, err := EvaluateContext(done, smallE, &st.Cascade, smallTr, pr.FeatCost, pr.TreeCost, evalSpecs); !errors.Is(err, context.Canceled) {
+		t.Errorf("EvaluateContext: error %v, want context.Canceled", err)
+	}
+	if _, _, err := NewEvaluator(smallE, smallTr, nil, pr.FeatCost, pr.TreeCost, evalSpecs)(done, &st.Cascade); !errors.Is(err, context.Canceled) {
+		t.Errorf("NewEvaluator's Evaluator: error %v, want context.Canceled", err)
+	}
 	live := context.Background()
 	res, err := ScoreContext(live, smallE, &st.Cascade, smallTr, pr.FeatCost, pr.TreeCost)
 	if err != nil || !reflect.DeepEqual(res, Score(smallE, &st.Cascade, smallTr, pr.FeatCost, pr.TreeCost)) {
 		t.Errorf("ScoreContext, live: %v, or it differs from Score", err)
 	}
+	ev, err := EvaluateContext(live, smallE, &st.Cascade, smallTr, pr.FeatCost, pr.TreeCost, evalSpecs)
+	if err != nil || !reflect.DeepEqual(ev, Evaluate(smallE, &st.Cascade, smallTr, pr.FeatCost, pr.TreeCost, evalSpecs)) || len(ev.Metrics) != len(evalSpecs) {
+		t.Errorf("EvaluateContext, live: %v, or it differs from Evaluate (%v)", err, ev.Metrics)
+	}
 	p2, err := NewProblemContext(live, smallE, smallTr, pr.FeatCost, 1, DefaultTargets())
 	if err != nil || !reflect.DeepEqual(p2.Train, pr.Train) || !reflect.DeepEqual(p2.Y, pr.Y) {
 		t.Errorf("NewProblemContext, live: %v, or its outputs differ from NewProblem's", err)
+	}
+}
+
+var evalSpecs = []metric.Spec{{Name: metric.NDCG, K: 10}, {Name: metric.Precision, K: 5}}
+
+// TestOptimizeStopsInEvaluation: Optimize stops as soon as its Evaluator
+// reports that ctx is done (scoring valid and test is most of a step on
+// large data), evaluates nothing more, and returns ctx's error with the
+// cascade it was at.
+func TestOptimizeStopsInEvaluation(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 3, 0.05
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls := 0
+	eval := func(ctx context.Context, c *Cascade) (Eval, Eval, error) {
+		calls++
+		if calls == 3 {
+			cancel() // as an interrupt arriving while scoring
+			return Eval{}, Eval{}, ctx.Err()
+		}
+		h := pr.HardFractions(c)
+		return Eval{Metrics: map[string]float64{"ndcg@10": -h[len(h)-1]}}, Eval{}, nil
+	}
+	reports := 0
+	res, err := Optimize(ctx, pr, ComputeScales(pr, 0), par, Options{MaxCycles: 5}, eval, func(float64, func() Snapshot) bool {
+		reports++
+		return true
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if calls != 3 {
+		t.Errorf("%d evaluations, want 3 (none after the one that was stopped)", calls)
+	}
+	if reports >= calls {
+		t.Errorf("%d snapshots after %d evaluations: the stopped one was reported", reports, calls)
+	}
+	if res == nil || res.Final == nil || res.Best == nil {
+		t.Fatalf("result %+v: want the cascade it was at and the best so far", res)
 	}
 }

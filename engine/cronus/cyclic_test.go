@@ -294,7 +294,7 @@ func TestReenterWarm(t *testing.T) {
 		final := map[bool]*State{}
 		for _, reenter := range []bool{false, true} {
 			out, err := Optimize(context.Background(), pr, sc, par, Options{Warm: &coarse.Cascade, MaxCycles: 2, Reenter: reenter},
-				func(*Cascade) (Eval, Eval) { return Eval{}, Eval{} }, nil)
+				func(context.Context, *Cascade) (Eval, Eval, error) { return Eval{}, Eval{}, nil }, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -322,7 +322,7 @@ func TestReenterWarm(t *testing.T) {
 func TestWarmOrInit(t *testing.T) {
 	pr := smallProblem(t)
 	sc := ComputeScales(pr, 0)
-	noEval := func(*Cascade) (Eval, Eval) { return Eval{}, Eval{} }
+	noEval := func(context.Context, *Cascade) (Eval, Eval, error) { return Eval{}, Eval{}, nil }
 	par := DefaultParams()
 	par.K, par.Lambda = 4, 0.01
 	out, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 2}, noEval, nil)

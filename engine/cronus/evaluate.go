@@ -1,6 +1,8 @@
 package cronus
 
 import (
+	"context"
+
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/engine/tree"
@@ -9,21 +11,37 @@ import (
 // Evaluate scores d with cascade c for real (Score) and measures specs on
 // the cascade's ranking. A nil d gives the zero Eval.
 func Evaluate(e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []float64, specs []metric.Spec) Eval {
+	ev, _ := EvaluateContext(context.Background(), e, c, d, featCost, treeCost, specs)
+	return ev
+}
+
+// EvaluateContext is Evaluate that stops, within a query on each core,
+// when ctx is done, and then returns ctx's error and the zero Eval.
+func EvaluateContext(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []float64, specs []metric.Spec) (Eval, error) {
 	if d == nil {
-		return Eval{}
+		return Eval{}, ctx.Err()
 	}
-	r := Score(e, c, d, featCost, treeCost)
+	r, err := ScoreContext(ctx, e, c, d, featCost, treeCost)
+	if err != nil {
+		return Eval{}, err
+	}
 	ev := Eval{Metrics: map[string]float64{}, Cost: r.Cost, Reached: r.Reached}
 	for _, sp := range specs {
 		ev.Metrics[sp.String()] = metric.Mean(sp, r.Key, d.Labels, d.QueryOffsets, metric.Options{})
 	}
-	return ev
+	return ev, nil
 }
 
 // NewEvaluator returns the Evaluator that scores cascades on valid and test
 // (either may be nil), each under its own exit rule.
 func NewEvaluator(e *tree.Ensemble, valid, test *data.Dataset, featCost, treeCost []float64, specs []metric.Spec) Evaluator {
-	return func(c *Cascade) (Eval, Eval) {
-		return Evaluate(e, c, valid, featCost, treeCost, specs), Evaluate(e, c, test, featCost, treeCost, specs)
+	return func(ctx context.Context, c *Cascade) (v, t Eval, err error) {
+		if v, err = EvaluateContext(ctx, e, c, valid, featCost, treeCost, specs); err != nil {
+			return Eval{}, Eval{}, err
+		}
+		if t, err = EvaluateContext(ctx, e, c, test, featCost, treeCost, specs); err != nil {
+			return Eval{}, Eval{}, err
+		}
+		return v, t, nil
 	}
 }

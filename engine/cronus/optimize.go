@@ -17,8 +17,9 @@ type Eval struct {
 	Reached []float64 // fraction of the split's documents reaching each stage
 }
 
-// Evaluator scores a cascade on the validation and test data.
-type Evaluator func(c *Cascade) (valid, test Eval)
+// Evaluator scores a cascade on the validation and test data. It stops
+// when ctx is done and returns ctx's error.
+type Evaluator func(ctx context.Context, c *Cascade) (valid, test Eval, err error)
 
 // Options control the optimisation run.
 type Options struct {
@@ -134,8 +135,9 @@ type Outcome struct {
 // Optimize runs Algorithm 2 (or starts from Options.Warm) and then the
 // cyclic optimisation of Algorithm 1, reporting a snapshot after every
 // stage step. It stops on a relative tolerance, the cycle cap, or when
-// report returns false (cancellation: ctx.Err() is returned with the best
-// cascade so far in the result).
+// ctx is done or report returns false (cancellation: ctx.Err() is returned
+// with the best cascade so far in the result, nil when none was evaluated
+// whole).
 func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Options, eval Evaluator, report func(done float64, snap func() Snapshot) bool) (*Outcome, error) {
 	opt = opt.withDefaults()
 	if err := par.Validate(); err != nil {
@@ -194,17 +196,21 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 			snap.BestStages = snap.Stages
 		}
 	}
-	record := func() {
+	record := func() error {
 		// st.Terms is current: Initialize, warmState and optimizeStage end
 		// with Objective.
 		st.Hard = pr.HardFractions(&st.Cascade)
-		valid, test := eval(&st.Cascade)
+		valid, test, err := eval(ctx, &st.Cascade)
+		if err != nil {
+			return err
+		}
 		snap.Terms = append(snap.Terms, st.Terms)
 		snap.Valid, snap.Test = valid, test
 		snap.Stages = stageViews(pr, st, valid, test, groups)
 		if eligible {
 			consider()
 		}
+		return nil
 	}
 	copySnap := func() Snapshot {
 		s := snap
@@ -213,7 +219,10 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 		s.BestStages = slices.Clone(snap.BestStages)
 		return s
 	}
-	record()
+	if err := record(); err != nil {
+		res.Final = st
+		return res, err
+	}
 	if report != nil && !report(1, copySnap) {
 		return res, ctx.Err()
 	}
@@ -234,8 +243,9 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 				// (8)): the cascade and its evaluation are those of the
 				// last step.
 				snap.Terms = append(snap.Terms, st.Terms)
-			} else {
-				record()
+			} else if err := record(); err != nil {
+				res.Final = st
+				return res, err
 			}
 			if !eligible && k == par.K-1 {
 				// snap holds the evaluation of the current cascade: the

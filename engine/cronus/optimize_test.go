@@ -17,9 +17,9 @@ import (
 // quality is a cheap stand-in evaluator: the (negated) training loss of the
 // cascade's hard exits is not needed here, only a number that changes.
 func trainEvaluator(pr *Problem) Evaluator {
-	return func(c *Cascade) (Eval, Eval) {
+	return func(_ context.Context, c *Cascade) (Eval, Eval, error) {
 		h := pr.HardFractions(c)
-		return Eval{Metrics: map[string]float64{"ndcg@10": -h[len(h)-1]}, Reached: h}, Eval{Reached: h}
+		return Eval{Metrics: map[string]float64{"ndcg@10": -h[len(h)-1]}, Reached: h}, Eval{Reached: h}, nil
 	}
 }
 
@@ -282,8 +282,8 @@ func TestOptimizeWarmBestFromFirstCycle(t *testing.T) {
 		}
 		return float64(n)
 	}
-	dearer := func(c *Cascade) (Eval, Eval) {
-		return Eval{Metrics: map[string]float64{"ndcg@10": active(c)}}, Eval{}
+	dearer := func(_ context.Context, c *Cascade) (Eval, Eval, error) {
+		return Eval{Metrics: map[string]float64{"ndcg@10": active(c)}}, Eval{}, nil
 	}
 	first, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 2}, dearer, nil)
 	if err != nil {
@@ -339,7 +339,10 @@ func TestSnapshotBestCascade(t *testing.T) {
 		if s.BestCascade == nil {
 			t.Fatalf("snapshot %d has no best cascade (best %v)", i, s.Best.Metrics)
 		}
-		v, _ := eval(s.BestCascade)
+		v, _, err := eval(context.Background(), s.BestCascade)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if !reflect.DeepEqual(v, s.Best) {
 			t.Errorf("snapshot %d: its best cascade scores %v, its Best says %v", i, v.Metrics, s.Best.Metrics)
 		}
