@@ -656,11 +656,17 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "down", "j":
 		m.sel = (m.sel + 1) % m.shownParams()
 	case "p":
-		m.panel = !m.panel
-		if !m.panel && m.sel >= lineParams {
+		// What p does follows what is on screen: refused, the panel stays
+		// closed (it counted as open, showed unasked on a taller terminal,
+		// and the next p closed it unseen); hidden by a terminal that
+		// shrank, p opens it again or says why it cannot.
+		shown := len(m.shownPanel()) > 0
+		m.panel = !shown
+		if shown && m.sel >= lineParams {
 			m.sel = 0
 		}
-		if m.panel && m.shownParams() == lineParams {
+		if !shown && m.shownParams() == lineParams {
+			m.panel = false
 			m.setStatus(fmt.Sprintf("the parameter panel needs %d rows; the terminal has %d", len(m.panelLines(m.width))+footerLines+1, m.height), true)
 		}
 	case "left", "h", "right", "l":

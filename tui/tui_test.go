@@ -448,9 +448,13 @@ func TestHiddenPanelNotSelectable(t *testing.T) {
 			t.Fatalf("selected %s, which is not on screen", paramNames[m.sel])
 		}
 	}
-	// Tall enough, the panel's parameters are selectable; shrinking the
-	// terminal takes the selection back to the params line.
+	// Tall enough, the panel opens and its parameters are selectable;
+	// shrinking the terminal takes the selection back to the params line.
 	m, _ = update(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m, _ = update(t, m, key("p"))
+	if m.shownParams() != numParams {
+		t.Fatalf("p on a tall terminal did not open the panel: status %q", m.status)
+	}
 	for m.sel < lineParams {
 		m, _ = update(t, m, key("down"))
 	}
@@ -465,6 +469,48 @@ func TestHiddenPanelNotSelectable(t *testing.T) {
 	m, _ = update(t, m, key("right"))
 	if m.par.Rho1 != rho || m.sel >= lineParams {
 		t.Errorf("→ on a hidden parameter: ρ %g (was %g), selection %s", m.par.Rho1, rho, paramNames[m.sel])
+	}
+}
+
+// TestRefusedPanelStaysClosed: p refused on a terminal too short for the
+// parameter panel leaves it closed. It counted as open: on a taller
+// terminal the panel appeared unasked, taking the rows the full layout
+// needs (at 120×48 one pane showed instead of five), and the next p, meant
+// to open it, closed it unseen.
+func TestRefusedPanelStaysClosed(t *testing.T) {
+	m := ready(t)
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 40, Height: 12})
+	m, _ = update(t, m, key("p"))
+	if !strings.Contains(m.status, "the parameter panel needs") {
+		t.Fatalf("p on a short terminal: status %q", m.status)
+	}
+	// Tall enough for the full layout, not for it beside the panel.
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: fullWidth, Height: fullHeight + panelRows - 1})
+	panes := []string{"objective (eq 8)", "fraction of inputs reaching each stage", "NDCG@10 versus cost per document", "features first extracted per stage", "stages (K = "}
+	v := m.View()
+	for _, p := range panes {
+		if !strings.Contains(v, p) {
+			t.Errorf("after the refused p, the %d×%d screen lacks the pane %q:\n%s", m.width, m.height, p, v)
+		}
+	}
+	if strings.Contains(v, "p hides") || m.shownParams() != lineParams {
+		t.Errorf("the panel refused shows on the taller terminal:\n%s", v)
+	}
+	// One p opens it there.
+	m, _ = update(t, m, key("p"))
+	if v := m.View(); !strings.Contains(v, "p hides") || m.shownParams() != numParams {
+		t.Errorf("p on the taller terminal did not open the panel (status %q):\n%s", m.status, v)
+	}
+	// Hidden by a terminal that shrank, the panel is not on screen
+	// either: p says why it cannot show it, and leaves it closed.
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 40, Height: 12})
+	m, _ = update(t, m, key("p"))
+	if !strings.Contains(m.status, "the parameter panel needs") {
+		t.Errorf("p with the panel hidden by a smaller terminal: status %q", m.status)
+	}
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: fullWidth, Height: fullHeight + panelRows})
+	if v := m.View(); strings.Contains(v, "p hides") {
+		t.Errorf("the panel p left closed shows on a taller terminal:\n%s", v)
 	}
 }
 
