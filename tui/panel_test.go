@@ -1058,3 +1058,39 @@ func TestParamsLineNarrowPending(t *testing.T) {
 		t.Errorf("after the restart: %q", line)
 	}
 }
+
+// TestRetrainPendingShowsNoOldFigures: for the 300 ms from an edit of the
+// base ensemble's trees to its retrain, the status line paired the new
+// tree count with the figures of the run on the old ensemble: "trees = 70
+// │ … cost/doc 331.4 = 58.8% of full 564.0", the cost of a cascade of the
+// 20 trees and the full cost of those 20. Until the new ensemble's run
+// reports, it gives none of them, as after a restart.
+func TestRetrainPendingShowsNoOldFigures(t *testing.T) {
+	m := ready(t)
+	figures := []string{"objective", "P@5", "NDCG@10", "cost", "of full"}
+	for _, f := range figures {
+		if s := m.statusLine(200); !strings.Contains(s, f) {
+			t.Fatalf("the running status lacks %q: %q", f, s)
+		}
+	}
+	full := m.w.full.Total
+	m.panel, m.sel = true, parTrees
+	m, _ = update(t, m, key("right"))
+	for _, width := range []int{60, 80, 200} {
+		s := m.statusLine(width)
+		if !strings.Contains(s, "trees = "+strconv.Itoa(m.par.trees)) || !strings.Contains(s, "pending retrain") {
+			t.Errorf("%d columns: %q does not say the trees wait to retrain", width, s)
+		}
+		for _, f := range append(figures, "obj", "init") {
+			if strings.Contains(s, f) {
+				t.Errorf("%d columns: %q gives the old ensemble's %q", width, s, f)
+			}
+		}
+	}
+	// The new ensemble's run gives its figures, with its own full cost.
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	m = drive(t, m, cmd, firstEvent)
+	if s := m.statusLine(200); !strings.Contains(s, "of full") || m.w.full.Total == full {
+		t.Errorf("the new ensemble's run: %q (full cost %g, the old ensemble's %g)", s, m.w.full.Total, full)
+	}
+}

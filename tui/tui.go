@@ -528,7 +528,7 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 // stages and the last; see cronus.Options.Warm).
 func (m Model) apply() (Model, tea.Cmd) {
 	switch {
-	case m.par.trees != m.w.trees || m.par.leaves != m.w.leaves || m.par.colSample != m.w.colSample:
+	case m.reshaped():
 		return m.retrain()
 	case m.par.tg != m.w.tg:
 		m.stopRun()
@@ -551,8 +551,14 @@ func (m Model) recovers() bool {
 	if m.phase != phaseFailed || m.w == nil {
 		return false
 	}
-	shape := m.par.trees != m.w.trees || m.par.leaves != m.w.leaves || m.par.colSample != m.w.colSample
-	return shape || m.w.e != nil && m.par.tg != m.w.tg
+	return m.reshaped() || m.w.e != nil && m.par.tg != m.w.tg
+}
+
+// reshaped reports whether the edited shape of the base ensemble (trees,
+// leaves, column sample) is not that of the ensemble in m.w, which a
+// retrain then replaces.
+func (m Model) reshaped() bool {
+	return m.w != nil && (m.par.trees != m.w.trees || m.par.leaves != m.w.leaves || m.par.colSample != m.w.colSample)
 }
 
 // shapeReplaced says which edits of the base ensemble's shape, in edited,
