@@ -49,10 +49,22 @@ func (g *gate) grantedSteps() int {
 	return g.granted
 }
 
+// grantedPending is the number of steps granted and not yet taken.
+func (g *gate) grantedPending() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.steps
+}
+
 // pass waits while paused, until a step is granted, the gate is opened or
-// ctx ends (then it returns false, so cancellation works while paused).
+// ctx ends (then it returns false, so cancellation works while paused). A
+// cancelled worker takes no step: one granted after a restart cancelled
+// it is the next run's, and waking for it, the worker could take it.
 func (g *gate) pass(ctx context.Context) bool {
 	for {
+		if ctx.Err() != nil {
+			return false
+		}
 		g.mu.Lock()
 		if !g.paused {
 			g.mu.Unlock()

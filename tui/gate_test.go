@@ -96,3 +96,24 @@ func TestGateStepIgnoredWhenRunning(t *testing.T) {
 		t.Error("a step granted before pausing let a paused worker through")
 	}
 }
+
+// TestGateCancelledTakesNoStep: a worker whose run was cancelled does not
+// take a step granted after the cancel, which is for the next run. Held
+// at the gate when a restart cancelled it, it could wake for the step
+// before it saw the cancel and take it: n pressed before the new run's
+// start was lost to the old one.
+func TestGateCancelledTakesNoStep(t *testing.T) {
+	g := newGate()
+	g.setPaused(true)
+	g.step()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if g.pass(ctx) {
+		t.Error("a cancelled worker passed the paused gate")
+	}
+	next, stop := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer stop()
+	if !g.pass(next) {
+		t.Error("the step granted is gone: the cancelled worker took it")
+	}
+}

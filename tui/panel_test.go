@@ -1094,3 +1094,35 @@ func TestRetrainPendingShowsNoOldFigures(t *testing.T) {
 		t.Errorf("the new ensemble's run: %q (full cost %g, the old ensemble's %g)", s, m.w.full.Total, full)
 	}
 }
+
+// TestStepBeforeStart: n on a held run before its first event (its start,
+// Algorithm 2 or the evaluation of the cascade it starts from: seconds on
+// large data) said "one step" beside "restarting", and a second n said it
+// again: nothing on screen changed until the run reported, when the steps
+// granted ran at once. n says that its steps follow the run's start, and
+// how many; the run then takes as many.
+func TestStepBeforeStart(t *testing.T) {
+	m := ready(t)
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	m, cmd := update(t, m, key("r"))
+	granted := m.gate.grantedSteps()
+	m, _ = update(t, m, key("n"))
+	first := statusOf(m)
+	m, _ = update(t, m, key("n"))
+	second := statusOf(m)
+	if !strings.Contains(first, "one step, once the run has started") || !strings.Contains(second, "2 steps, once the run has started") {
+		t.Errorf("n before the run's start: %q, then %q", first, second)
+	}
+	if n := m.gate.grantedSteps() - granted; n != 2 {
+		t.Errorf("two n granted %d steps", n)
+	}
+	m = drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
+		_, ok := msg.(optMsg)
+		return ok && m.snap.Step == 2
+	})
+	// Started, n steps the run at once.
+	m, _ = update(t, m, key("n"))
+	if s := statusOf(m); strings.Contains(s, "once the run has started") {
+		t.Errorf("n on the started run: %q", s)
+	}
+}

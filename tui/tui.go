@@ -747,6 +747,14 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.gate.step()
+		if !m.runStarted() {
+			// The run takes its steps once it has started (Algorithm 2,
+			// or the evaluation of the cascade it starts from: seconds on
+			// large data); "one step" beside "restarting", said again by
+			// the next n, changed nothing on screen till then.
+			m.setStatus(fmt.Sprintf("n: %s, once the run has started", stepCount(m.gate.grantedPending())), false)
+			return m, nil
+		}
 		m.setStatus("one step", false)
 	case "k":
 		return m.keep()
@@ -771,6 +779,21 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, exportCmd(m.curvePoints())
 	}
 	return m, nil
+}
+
+// runStarted reports whether the current run has reported its start (its
+// first event): from a restart until then the snapshot is the cancelled
+// run's, or none.
+func (m Model) runStarted() bool {
+	return m.snap.Phase != "" && m.snap.Phase != phaseRestarting
+}
+
+// stepCount is n steps in words: "one step", "2 steps".
+func stepCount(n int) string {
+	if n == 1 {
+		return "one step"
+	}
+	return fmt.Sprintf("%d steps", n)
 }
 
 // editKey handles a key while a value is typed.
