@@ -84,6 +84,33 @@ func PlotOutput(path string, points []Point, metric string, title string) (data.
 		return data.Output{}, fmt.Errorf("%s: cannot plot to a %q file; use .svg or .png", path, filepath.Ext(path))
 	}
 
+	plt, legend, err := curvePlot(points, metric, title)
+	if err != nil {
+		return data.Output{}, fmt.Errorf("%s: %v", path, err)
+	}
+	legendWidth := legend.Rectangle(draw.Canvas{}).Size().X + 2*legendGap // a gap each side
+	cv, err := draw.NewFormattedCanvas(plotWidth+legendWidth, plotHeight, format)
+	if err != nil {
+		return data.Output{}, fmt.Errorf("%s: %v", path, err)
+	}
+	dc := draw.New(cv)
+	dc.SetColor(plt.BackgroundColor) // the legend's strip too, which plt.Draw does not paint
+	dc.Fill(dc.Rectangle.Path())
+	plt.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
+	// Level with the top of the data, below the title.
+	legend.YOffs = plt.DataCanvas(dc).Max.Y - dc.Max.Y
+	legend.Draw(draw.Crop(dc, plotWidth+legendGap, 0, 0, 0))
+	var buf bytes.Buffer
+	if _, err := cv.WriteTo(&buf); err != nil {
+		return data.Output{}, fmt.Errorf("%s: %v", path, err)
+	}
+	return data.BytesOutput(path, buf.Bytes()), nil
+}
+
+// curvePlot lays out Plot's plot of metric against cost, with its title,
+// and the legend that goes beside it; the errors are Plot's, without the
+// file's name.
+func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, error) {
 	type series struct {
 		name          string
 		method, split int // in order of first appearance
@@ -119,7 +146,7 @@ func PlotOutput(path string, points []Point, metric string, title string) (data.
 		s.xys = append(s.xys, plotter.XY{X: p.Cost.Total, Y: y})
 	}
 	if len(all) == 0 {
-		return data.Output{}, fmt.Errorf("%s: no point has a value of %s to plot", path, metric)
+		return nil, nil, fmt.Errorf("no point has a value of %s to plot", metric)
 	}
 	slices.SortStableFunc(all, func(a, b *series) int {
 		return cmp.Or(cmp.Compare(a.method, b.method), cmp.Compare(a.split, b.split))
@@ -140,7 +167,7 @@ func PlotOutput(path string, points []Point, metric string, title string) (data.
 		slices.SortStableFunc(s.xys, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 		line, marks, err := plotter.NewLinePoints(s.xys)
 		if err != nil {
-			return data.Output{}, fmt.Errorf("%s: %s: %v", path, s.name, err)
+			return nil, nil, fmt.Errorf("%s: %v", s.name, err)
 		}
 		c := methodColors[s.method%len(methodColors)]
 		line.Color = c
@@ -151,23 +178,8 @@ func PlotOutput(path string, points []Point, metric string, title string) (data.
 		legend.Add(s.name, line, marks)
 	}
 
-	legendWidth := legend.Rectangle(draw.Canvas{}).Size().X + 2*legendGap // a gap each side
-	cv, err := draw.NewFormattedCanvas(plotWidth+legendWidth, plotHeight, format)
-	if err != nil {
-		return data.Output{}, fmt.Errorf("%s: %v", path, err)
-	}
-	dc := draw.New(cv)
-	dc.SetColor(plt.BackgroundColor) // the legend's strip too, which plt.Draw does not paint
-	dc.Fill(dc.Rectangle.Path())
-	plt.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
-	// Level with the top of the data, below the title.
-	legend.YOffs = plt.DataCanvas(dc).Max.Y - dc.Max.Y
-	legend.Draw(draw.Crop(dc, plotWidth+legendGap, 0, 0, 0))
-	var buf bytes.Buffer
-	if _, err := cv.WriteTo(&buf); err != nil {
-		return data.Output{}, fmt.Errorf("%s: %v", path, err)
-	}
-	return data.BytesOutput(path, buf.Bytes()), nil
+	return plt, &legend, nil
 }
 
+// isFinite reports whether v is neither NaN nor infinite.
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
