@@ -8,6 +8,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -156,6 +157,8 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 	plt.Title.Text = title
 	plt.X.Label.Text = costAxisLabel
 	plt.Y.Label.Text = metric
+	plt.X.Tick.Marker = plot.TickerFunc(linearTicks)
+	plt.Y.Tick.Marker = plot.TickerFunc(linearTicks)
 	plt.Add(plotter.NewGrid())
 	// The legend goes beside the plot: inside, every corner covers some
 	// curve (quality rises with cost, and the cheap good points are the
@@ -178,7 +181,64 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		legend.Add(s.name, line, marks)
 	}
 
+	// The data's range with a margin: gonum's ends at the extreme points,
+	// whose markers the frame then cuts, and one value spans ±1.
+	var xs, ys []float64
+	for _, s := range all {
+		for _, p := range s.xys {
+			xs, ys = append(xs, p.X), append(ys, p.Y)
+		}
+	}
+	plt.X.Min, plt.X.Max = paddedRange(slices.Min(xs), slices.Max(xs))
+	plt.Y.Min, plt.Y.Max = paddedRange(slices.Min(ys), slices.Max(ys))
 	return plt, &legend, nil
+}
+
+// axisMargin is the space left beyond the data at each end of an axis, a
+// fraction of the data's range.
+const axisMargin = 0.05
+
+// paddedRange is the range of an axis that shows lo to hi clear of its
+// ends; a single value (lo = hi) gets ±5% of itself (±1 for 0).
+func paddedRange(lo, hi float64) (float64, float64) {
+	pad := axisMargin * (hi - lo)
+	if pad == 0 {
+		pad = 0.05 * math.Abs(lo)
+		if pad == 0 {
+			pad = 1
+		}
+	}
+	return lo - pad, hi + pad
+}
+
+// linearTicks labels min to max at a round step (1, 2, 2.5 or 5 times a
+// power of ten), the smallest that gives at most seven labels: four to
+// seven, where gonum's DefaultTicks labelled two or three.
+func linearTicks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return nil
+	}
+	e := int(math.Floor(math.Log10((hi - lo) / 7)))
+	var step float64
+	var decimals int
+	for _, m := range []struct {
+		factor float64
+		digits int // after the decimal point of factor × 10^e, beyond -e
+	}{{1, 0}, {2, 0}, {2.5, 1}, {5, 0}, {10, -1}} {
+		step = m.factor * math.Pow10(e)
+		decimals = max(0, m.digits-e)
+		if math.Floor(hi/step+1e-9)-math.Ceil(lo/step-1e-9) < 7 {
+			break
+		}
+	}
+	var ticks []plot.Tick
+	// 1e-9: an end on a multiple of the step is labelled though -0.3/0.1
+	// is -2.9999999999999996.
+	for i := math.Ceil(lo/step - 1e-9); i <= math.Floor(hi/step+1e-9); i++ {
+		v := i * step
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v+0, 'f', decimals, 64)}) // +0: no "-0"
+	}
+	return ticks
 }
 
 // isFinite reports whether v is neither NaN nor infinite.

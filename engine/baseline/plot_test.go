@@ -1,0 +1,99 @@
+package baseline
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/plot"
+
+	"github.com/cronus-ltr/cronus/engine/metric"
+)
+
+// curvePoint is a point of method on split at cost with NDCG@10 ndcg.
+func curvePoint(method, split string, cost, ndcg float64) Point {
+	return Point{Method: method, Split: split, Cost: metric.Cost{Total: cost}, Metrics: map[string]float64{"ndcg@10": ndcg}}
+}
+
+// TestPlotAxes: every point is drawn inside the axes, clear of their ends
+// (a marker on the frame is half hidden by it), and the data fill most of
+// each axis (no large empty margin), whatever the number of points; each
+// axis has enough labelled ticks to read a value off.
+func TestPlotAxes(t *testing.T) {
+	sweep := []Point{ // the range of a sweep on MQ2008 (60 trees)
+		curvePoint("cronus", "valid", 28, 0.5346), curvePoint("cronus", "valid", 273, 0.5485),
+		curvePoint("prefix", "valid", 121, 0.5243), curvePoint("prefix", "valid", 1060, 0.5405),
+		curvePoint("single-stage", "valid", 630, 0.5511),
+	}
+	cases := []struct {
+		name   string
+		points []Point
+	}{
+		{"sweep", sweep},
+		{"one point", []Point{curvePoint("cronus", "valid", 98, 0.5353)}},
+		{"one cost", []Point{curvePoint("prefix", "valid", 121, 0.52), curvePoint("prefix", "test", 121, 0.48)}},
+		{"one score", []Point{curvePoint("prefix", "valid", 100, 0.5), curvePoint("prefix", "valid", 300, 0.5)}},
+	}
+	for _, c := range cases {
+		plt, _, err := curvePlot(c.points, "ndcg@10", "t")
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for _, ax := range []struct {
+			name  string
+			axis  *plot.Axis
+			value func(Point) float64
+		}{
+			{"x", &plt.X, func(p Point) float64 { return p.Cost.Total }},
+			{"y", &plt.Y, func(p Point) float64 { return p.Metrics["ndcg@10"] }},
+		} {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, p := range c.points {
+				v := ax.axis.Norm(ax.value(p))
+				if !(v >= 0.02 && v <= 0.98) {
+					t.Errorf("%s: %s axis %g to %g: %g is at %.3f of it, on or beyond its end", c.name, ax.name, ax.axis.Min, ax.axis.Max, ax.value(p), v)
+				}
+				lo, hi = min(lo, v), max(hi, v)
+			}
+			if w := ax.axis.Max - ax.axis.Min; hi == lo && w > 0.4*math.Abs(ax.value(c.points[0])) {
+				t.Errorf("%s: %s axis %g to %g: too wide for the one value %g", c.name, ax.name, ax.axis.Min, ax.axis.Max, ax.value(c.points[0]))
+			}
+			if hi-lo > 0 && hi-lo < 0.8 {
+				t.Errorf("%s: %s axis %g to %g: the data fill %.2f of it", c.name, ax.name, ax.axis.Min, ax.axis.Max, hi-lo)
+			}
+			labels := 0
+			for _, tk := range ax.axis.Tick.Marker.Ticks(ax.axis.Min, ax.axis.Max) {
+				if tk.Label != "" && tk.Value >= ax.axis.Min && tk.Value <= ax.axis.Max {
+					labels++
+				}
+			}
+			if labels < 4 {
+				t.Errorf("%s: %s axis %g to %g: %d labelled ticks, want at least 4", c.name, ax.name, ax.axis.Min, ax.axis.Max, labels)
+			}
+		}
+	}
+}
+
+// TestLinearTicks: labels at a round step, four to seven of them, with as
+// many decimals as the step has (worked by hand).
+func TestLinearTicks(t *testing.T) {
+	cases := []struct {
+		lo, hi float64
+		want   []string
+	}{
+		{0, 1060, []string{"0", "200", "400", "600", "800", "1000"}},
+		{0.5227, 0.5527, []string{"0.525", "0.530", "0.535", "0.540", "0.545", "0.550"}},
+		{-0.3, 0.3, []string{"-0.3", "-0.2", "-0.1", "0.0", "0.1", "0.2", "0.3"}},
+		{10, 110, []string{"20", "40", "60", "80", "100"}},
+		{0.46, 0.58, []string{"0.46", "0.48", "0.50", "0.52", "0.54", "0.56", "0.58"}},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, tk := range linearTicks(c.lo, c.hi) {
+			got = append(got, tk.Label)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%g to %g: labels %q, want %q", c.lo, c.hi, got, c.want)
+		}
+	}
+}
