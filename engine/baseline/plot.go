@@ -13,7 +13,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -45,9 +44,76 @@ var methodColors = []color.Color{
 	color.RGBA{0x17, 0xbe, 0xcf, 0xff}, // cyan
 }
 
-// splitDashes tell the splits of one method apart: the first split's line
-// is solid, the second's dashed, a third's dotted.
+// splitDashes tell the splits of one method apart (see splitRank):
+// validation's line is solid, test's dashed, any other split's dotted.
 var splitDashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(1.5), vg.Points(2)}}
+
+// splitRank is the place of a split among the styles: 0 for "valid"
+// (solid line, filled markers), 1 for "test" (dashed, hollow) and 2 for
+// any other (dotted, hollow). Styles go by name, not by order: the
+// workbench's export lists its test points first, and its valid curves
+// were then dashed where sweep's were solid.
+func splitRank(split string) int {
+	switch split {
+	case "valid":
+		return 0
+	case "test":
+		return 1
+	}
+	return 2
+}
+
+// markRadius is the radius of the markers, a little above gonum's 2.5
+// points so that a hollow one reads as hollow.
+var markRadius = vg.Points(3)
+
+// markShapes tell methods apart beside their colours: circle, square,
+// triangle, diamond, downward triangle, pentagon, hexagon and right-pointing
+// triangle, each drawn filled or hollow (markGlyph).
+var markShapes = []markGlyph{
+	{sides: 0}, {sides: 4, turn: math.Pi / 4}, {sides: 3, turn: math.Pi / 2}, {sides: 4},
+	{sides: 3, turn: -math.Pi / 2}, {sides: 5, turn: math.Pi / 2}, {sides: 6}, {sides: 3},
+}
+
+// markGlyph is a marker: a circle (sides 0) or a regular polygon with a
+// vertex at angle turn from the x axis, filled with the colour (a
+// validation point) or drawn in outline over white (a test point). Each
+// shape exists both ways, where gonum's cross and plus have no filled form.
+type markGlyph struct {
+	sides  int
+	turn   float64
+	filled bool
+}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (g markGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	var p vg.Path
+	if g.sides == 0 {
+		p.Move(vg.Point{X: pt.X + sty.Radius, Y: pt.Y})
+		p.Arc(pt, sty.Radius, 0, 2*math.Pi)
+	} else {
+		r := sty.Radius * 1.2 // a polygon inside the circle looks smaller
+		for i := range g.sides {
+			a := g.turn + 2*math.Pi*float64(i)/float64(g.sides)
+			v := vg.Point{X: pt.X + r*vg.Length(math.Cos(a)), Y: pt.Y + r*vg.Length(math.Sin(a))}
+			if i == 0 {
+				p.Move(v)
+			} else {
+				p.Line(v)
+			}
+		}
+	}
+	p.Close()
+	if g.filled {
+		c.SetColor(sty.Color)
+		c.Fill(p)
+		return
+	}
+	c.SetColor(color.White)
+	c.Fill(p)
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1)})
+	c.Stroke(p)
+}
 
 // legendGap separates the plot from the legend on its right.
 const legendGap = 2 * vg.Millimeter
@@ -55,11 +121,12 @@ const legendGap = 2 * vg.Millimeter
 // Plot draws the named metric (y) against the total cost per document (x)
 // of points, one line with markers per (method, split) pair, each labelled
 // "method (split)" in the legend, methods in the order they first appear in
-// points and the splits of a method together, in the order splits first
-// appear; and writes it to path, atomically. A method has one colour and
-// marker shape on every split (colours repeat after ten methods, shapes
-// after eight); a split has one dash pattern for every method (solid for
-// the first split to appear, dashed for the second, dotted for the rest).
+// points and the splits of a method together (valid, test, then others in
+// the order they first appear); and writes it to path, atomically. A
+// method has one colour and marker shape on every split (colours repeat
+// after ten methods, shapes after eight); a split has one dash pattern
+// and marker fill for every method: valid solid with filled markers, test
+// dashed with hollow ones, another split dotted and hollow.
 // The legend stands to the right of the plot, outside the data, which
 // makes the image wider than the plot by the legend's width. Within a series the points are
 // joined in order of cost. The x axis is a true scale: points sit at their
@@ -115,6 +182,7 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 	type series struct {
 		name          string
 		method, split int // in order of first appearance
+		rank          int // splitRank
 		xys           plotter.XYs
 	}
 	var all []*series
@@ -140,7 +208,7 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 			if p.Split != "" {
 				name += " (" + p.Split + ")"
 			}
-			s = &series{name: name, method: index(methods, p.Method), split: index(splits, p.Split)}
+			s = &series{name: name, method: index(methods, p.Method), split: index(splits, p.Split), rank: splitRank(p.Split)}
 			byKey[key] = s
 			all = append(all, s)
 		}
@@ -150,7 +218,7 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		return nil, nil, fmt.Errorf("no point has a value of %s to plot", metric)
 	}
 	slices.SortStableFunc(all, func(a, b *series) int {
-		return cmp.Or(cmp.Compare(a.method, b.method), cmp.Compare(a.split, b.split))
+		return cmp.Or(cmp.Compare(a.method, b.method), cmp.Compare(a.rank, b.rank), cmp.Compare(a.split, b.split))
 	})
 
 	plt := plot.New()
@@ -174,9 +242,12 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		}
 		c := methodColors[s.method%len(methodColors)]
 		line.Color = c
-		line.Dashes = splitDashes[min(s.split, len(splitDashes)-1)]
+		line.Dashes = splitDashes[s.rank]
 		marks.Color = c
-		marks.Shape = plotutil.Shape(s.method)
+		marks.Radius = markRadius
+		shape := markShapes[s.method%len(markShapes)]
+		shape.filled = s.rank == 0
+		marks.Shape = shape
 		plt.Add(line, marks)
 		legend.Add(s.name, line, marks)
 	}

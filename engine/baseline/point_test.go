@@ -176,15 +176,26 @@ func TestPlot(t *testing.T) {
 }
 
 // TestPlotStyles: in a sweep's plot (5 methods × 2 splits) every method has
-// its own colour on both splits, the splits differ by dash pattern, and the
-// legend stands clear of the data. Read from the SVG: each legend entry's
-// line thumbnail (the last horizontal stroke of thumbnail width before its
-// text) carries the series' stroke colour and dashes, and the legend is
-// drawn after the plot.
+// its own colour on both splits, the splits differ by dash pattern (valid
+// solid, test dashed) and by marker (valid filled, test hollow, so that a
+// series of one point, which has no line, shows its split too), whichever
+// split comes first (the workbench's export lists its test points first),
+// and the legend stands clear of the data. Read from the SVG: each legend
+// entry's line thumbnail (the last horizontal stroke of thumbnail width
+// before its text) carries the series' stroke colour and dashes, the
+// marker drawn after it is filled with that colour or not, and the legend
+// is drawn after the plot.
 func TestPlotStyles(t *testing.T) {
+	for _, splits := range [][]string{{"valid", "test"}, {"test", "valid"}} {
+		testPlotStyles(t, splits)
+	}
+}
+
+// testPlotStyles is TestPlotStyles with the splits' points in that order.
+func testPlotStyles(t *testing.T, splits []string) {
 	methods := []string{"single-stage", "cronus-init", "cronus", MethodPrefix, MethodEarlyExit}
 	var points []Point
-	for _, split := range []string{"valid", "test"} {
+	for _, split := range splits {
 		for i, m := range methods {
 			for j := range 3 {
 				q := 0.4 + 0.01*float64(i) + 0.02*float64(j)
@@ -203,7 +214,10 @@ func TestPlotStyles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type style struct{ stroke, dashes string }
+	type style struct {
+		stroke, dashes string
+		filled         bool // the marker after the thumbnail is filled with the stroke colour
+	}
 	elem := regexp.MustCompile(`<path d="([^"]*)" style="([^"]*)"|>([^<>]+)</text>`)
 	thumb := regexp.MustCompile(`^M([-0-9.e]+),([-0-9.e]+)L([-0-9.e]+),([-0-9.e]+)$`)
 	coord := regexp.MustCompile(`[ML]([-0-9.e]+),`)
@@ -220,6 +234,9 @@ func TestPlotStyles(t *testing.T) {
 				last = style{}
 			}
 			continue
+		}
+		if last.stroke != "" && strings.Contains(m[2], "fill:"+last.stroke) {
+			last.filled = true
 		}
 		f := thumb.FindStringSubmatch(m[1])
 		var x1, x2 float64
@@ -257,8 +274,11 @@ func TestPlotStyles(t *testing.T) {
 		if v.stroke == "" || v.stroke != te.stroke {
 			t.Errorf("%s: colour %q on valid, %q on test; want one colour", m, v.stroke, te.stroke)
 		}
-		if v.dashes == te.dashes {
-			t.Errorf("%s: valid and test both dashed %q", m, v.dashes)
+		if v.dashes != "" || te.dashes == "" {
+			t.Errorf("%s (splits in order %v): dashes %q on valid, %q on test; want valid solid, test dashed", m, splits, v.dashes, te.dashes)
+		}
+		if !v.filled || te.filled {
+			t.Errorf("%s (splits in order %v): marker filled %v on valid, %v on test; want valid filled, test hollow", m, splits, v.filled, te.filled)
 		}
 		if v.dashes != legend[methods[0]+" (valid)"].dashes || te.dashes != legend[methods[0]+" (test)"].dashes {
 			t.Errorf("%s: dashes %q (valid), %q (test): not those of the other methods on the split", m, v.dashes, te.dashes)
