@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"maps"
@@ -150,6 +151,13 @@ func TestCascadeAndSweep(t *testing.T) {
 	svg, _ := os.ReadFile(plot)
 	if !strings.Contains(string(svg), "<svg") {
 		t.Error("the plot is not an SVG")
+	}
+	if err := xml.Unmarshal(svg, new(struct{})); err != nil {
+		t.Errorf("the plot is not well-formed XML: %v", err)
+	}
+	// The title says what was measured: the model and each split's data.
+	if s := filepath.Base(model) + "; valid builtin:mq2008/vali; test builtin:mq2008/test"; !strings.Contains(string(svg), s) {
+		t.Errorf("the plot does not say %q", s)
 	}
 }
 

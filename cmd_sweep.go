@@ -211,7 +211,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// The curve and the plot are written together, all or none.
 	outs := []data.Output{baseline.CSVOutput(*out, points)}
 	if *plot != "" {
-		o, err := baseline.PlotOutput(*plot, points, frontMetric, "NDCG@10 against cost per document")
+		o, err := baseline.PlotOutput(*plot, points, frontMetric, baseline.CurveTitle(cf.model, [2]string{"valid", cf.valid}, [2]string{"test", cf.test}))
 		if err != nil {
 			return err
 		}

@@ -131,14 +131,14 @@ func exportFront(pts []baseline.Point) []baseline.Point {
 	return front
 }
 
-// exportCmd writes the points as CSV and as an SVG plot, and their Pareto
-// front as CSV, off the UI goroutine.
-func exportCmd(pts []baseline.Point) tea.Cmd {
+// exportCmd writes the points as CSV and as an SVG plot with that title,
+// and their Pareto front as CSV, off the UI goroutine.
+func exportCmd(pts []baseline.Point, title string) tea.Cmd {
 	return func() tea.Msg {
 		if err := baseline.WriteCSV(curvesCSV, pts); err != nil {
 			return exportedMsg{err: err}
 		}
-		if err := baseline.Plot(curvesSVG, pts, curveSpec, "NDCG@10 versus cost per document"); err != nil {
+		if err := baseline.Plot(curvesSVG, pts, curveSpec, title); err != nil {
 			return exportedMsg{err: err}
 		}
 		if err := baseline.WriteCSV(frontCSV, exportFront(pts)); err != nil {

@@ -198,8 +198,13 @@ func TestExportCurves(t *testing.T) {
 	if methods["kept #1"] != 1 || methods["cronus"] != 1 || methods[baseline.MethodPrefix] == 0 {
 		t.Errorf("exported methods %v", methods)
 	}
-	if svg, err := os.ReadFile(curvesSVG); err != nil || !strings.Contains(string(svg), "<svg") {
+	svg, err := os.ReadFile(curvesSVG)
+	if err != nil || !strings.Contains(string(svg), "<svg") {
 		t.Errorf("svg: %v", err)
+	}
+	// The title names the data (the ensemble is the workbench's own, no file).
+	if s := "valid " + mq2008.Valid + "; test " + mq2008.Test; !strings.Contains(string(svg), s) || strings.Contains(string(svg), "model ") {
+		t.Errorf("the plot's title does not say %q alone", s)
 	}
 }
 

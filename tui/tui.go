@@ -776,7 +776,8 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.setStatus("exporting the curves …", false)
-		return m, exportCmd(m.curvePoints())
+		f := m.w.files // the data the points were measured on
+		return m, exportCmd(m.curvePoints(), baseline.CurveTitle(f.Model, [2]string{"valid", f.Valid}, [2]string{"test", f.Test}))
 	}
 	return m, nil
 }

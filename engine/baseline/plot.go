@@ -223,6 +223,11 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 
 	plt := plot.New()
 	plt.Title.Text = title
+	// The title is centred over the plot: a line wider than the plot ran
+	// off the image's left edge. It shrinks to fit instead.
+	if w := plt.Title.TextStyle.Width(title); w > plotWidth {
+		plt.Title.TextStyle.Font.Size *= plotWidth / w
+	}
 	plt.X.Label.Text = costAxisLabel
 	plt.Y.Label.Text = metric
 	plt.X.Tick.Marker = plot.TickerFunc(linearTicks)
@@ -310,6 +315,47 @@ func linearTicks(lo, hi float64) []plot.Tick {
 		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v+0, 'f', decimals, 64)}) // +0: no "-0"
 	}
 	return ticks
+}
+
+// CurveTitle is the title of a plot of NDCG@10 against cost: that, and on
+// a second line what was measured, the model (if named) and each split's
+// data ("model m.json; valid builtin:mq2008/vali; test test.txt"), so that
+// a plot read apart from its command says what it shows. splits holds
+// pairs of a split's name and its data file; a pair without a file is
+// left out. A name over titleName characters keeps its end, after "…".
+func CurveTitle(model string, splits ...[2]string) string {
+	var parts []string
+	if model != "" {
+		parts = append(parts, "model "+shortName(model))
+	}
+	for _, sp := range splits {
+		if sp[1] != "" {
+			parts = append(parts, sp[0]+" "+shortName(sp[1]))
+		}
+	}
+	title := "NDCG@10 against cost per document"
+	if len(parts) > 0 {
+		title += "\n" + strings.Join(parts, "; ")
+	}
+	return title
+}
+
+// titleName is the most characters of a file's name in a title: three
+// names fit the plot's width.
+const titleName = 28
+
+// shortName is name if it has at most titleName characters, else "…" and
+// its end, from a path separator when one is near enough.
+func shortName(name string) string {
+	r := []rune(name)
+	if len(r) <= titleName {
+		return name
+	}
+	end := string(r[len(r)-(titleName-1):])
+	if i := strings.IndexByte(end, '/'); i >= 0 && i < len(end)-1 {
+		end = end[i:]
+	}
+	return "…" + end
 }
 
 // isFinite reports whether v is neither NaN nor infinite.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 
 	"github.com/cronus-ltr/cronus/engine/metric"
 )
@@ -95,5 +96,44 @@ func TestLinearTicks(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%g to %g: labels %q, want %q", c.lo, c.hi, got, c.want)
 		}
+	}
+}
+
+// TestCurveTitle: the title names the model and the data of each split,
+// long names cut from the left at a path separator.
+func TestCurveTitle(t *testing.T) {
+	cases := []struct {
+		model  string
+		splits [][2]string
+		want   string
+	}{
+		{"m60.json", [][2]string{{"valid", "builtin:mq2008/vali"}, {"test", "builtin:mq2008/test"}},
+			"NDCG@10 against cost per document\nmodel m60.json; valid builtin:mq2008/vali; test builtin:mq2008/test"},
+		{"m.json", [][2]string{{"valid", "v.txt"}, {"test", ""}}, "NDCG@10 against cost per document\nmodel m.json; valid v.txt"},
+		{"", [][2]string{{"test", "/home/someone/letor/MQ2008/Fold1/test.txt"}}, "NDCG@10 against cost per document\ntest …/MQ2008/Fold1/test.txt"},
+		{"", [][2]string{{"test", "a-very-long-file-name-without-any-directory.txt"}}, "NDCG@10 against cost per document\ntest …e-without-any-directory.txt"},
+		{"", nil, "NDCG@10 against cost per document"},
+	}
+	for _, c := range cases {
+		if got := CurveTitle(c.model, c.splits...); got != c.want {
+			t.Errorf("CurveTitle(%q, %q) = %q, want %q", c.model, c.splits, got, c.want)
+		}
+	}
+}
+
+// TestPlotTitleFits: a title with long file names fits the plot's width
+// (centred over the plot, a wider one was cut at the image's left edge).
+func TestPlotTitleFits(t *testing.T) {
+	dir := "/home/someone/data/letor/MQ2008/Fold1/"
+	title := CurveTitle(dir+"lambdamart-60-trees-depth2-model.json", [2]string{"valid", dir + "validation-fold1.txt.gz"}, [2]string{"test", dir + "test-fold1.txt.gz"})
+	plt, _, err := curvePlot([]Point{curvePoint("cronus", "valid", 28, 0.53)}, "ndcg@10", title)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := plt.Title.TextStyle.Width(plt.Title.Text); w > plotWidth {
+		t.Errorf("the title is %.0f points wide, the plot %.0f: %q", w.Points(), plotWidth.Points(), title)
+	}
+	if size := plt.Title.TextStyle.Font.Size; size < vg.Points(7) {
+		t.Errorf("the title is shrunk to %.1f points", size.Points())
 	}
 }
