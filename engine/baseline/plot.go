@@ -130,7 +130,9 @@ const legendGap = 2 * vg.Millimeter
 // The legend stands to the right of the plot, outside the data, which
 // makes the image wider than the plot by the legend's width. Within a series the points are
 // joined in order of cost. The x axis is a true scale: points sit at their
-// cost, however unevenly spaced. The format follows the extension of path,
+// cost, however unevenly spaced; it is logarithmic when the dearest point
+// costs ten times the cheapest or more (and none costs 0), linear
+// otherwise. Both axes leave a margin around the data. The format follows the extension of path,
 // ".svg" or ".png" (any case); another extension is an error, checked
 // before anything is drawn. Points without a finite value of the metric or
 // a finite cost are left out; if none is left, Plot returns an error and
@@ -152,7 +154,7 @@ func PlotOutput(path string, points []Point, metric string, title string) (data.
 		return data.Output{}, fmt.Errorf("%s: cannot plot to a %q file; use .svg or .png", path, filepath.Ext(path))
 	}
 
-	plt, legend, err := curvePlot(points, metric, title)
+	plt, legend, _, err := curvePlot(points, metric, title)
 	if err != nil {
 		return data.Output{}, fmt.Errorf("%s: %v", path, err)
 	}
@@ -176,9 +178,10 @@ func PlotOutput(path string, points []Point, metric string, title string) (data.
 }
 
 // curvePlot lays out Plot's plot of metric against cost, with its title,
-// and the legend that goes beside it; the errors are Plot's, without the
-// file's name.
-func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, error) {
+// and the legend that goes beside it, and returns with them the x
+// coordinate of a cost (its log10 on a log axis); the errors are Plot's,
+// without the file's name.
+func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, func(cost float64) float64, error) {
 	type series struct {
 		name          string
 		method, split int // in order of first appearance
@@ -215,7 +218,7 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		s.xys = append(s.xys, plotter.XY{X: p.Cost.Total, Y: y})
 	}
 	if len(all) == 0 {
-		return nil, nil, fmt.Errorf("no point has a value of %s to plot", metric)
+		return nil, nil, nil, fmt.Errorf("no point has a value of %s to plot", metric)
 	}
 	slices.SortStableFunc(all, func(a, b *series) int {
 		return cmp.Or(cmp.Compare(a.method, b.method), cmp.Compare(a.rank, b.rank), cmp.Compare(a.split, b.split))
@@ -232,6 +235,35 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 	plt.Y.Label.Text = metric
 	plt.X.Tick.Marker = plot.TickerFunc(linearTicks)
 	plt.Y.Tick.Marker = plot.TickerFunc(linearTicks)
+	costX := func(cost float64) float64 { return cost }
+	var xs, ys []float64
+	for _, s := range all {
+		for _, p := range s.xys {
+			xs, ys = append(xs, p.X), append(ys, p.Y)
+		}
+	}
+	if lo, hi := slices.Min(xs), slices.Max(xs); lo > 0 && hi >= costDecades*lo {
+		// Costs over a decade: on a linear axis the cheap cascades, the
+		// interesting ones, crowd at its left end. The points are drawn
+		// at log10 of their cost on a linear axis, whose ticks are labelled
+		// with costs: gonum's LogScale placed the axis label's box by the
+		// arithmetic mean of the range, and shrank the plot to make room.
+		costX = math.Log10
+		for _, s := range all {
+			for i := range s.xys {
+				s.xys[i].X = costX(s.xys[i].X)
+			}
+		}
+		for i := range xs {
+			xs[i] = costX(xs[i])
+		}
+		plt.X.Tick.Marker = plot.TickerFunc(logTicks)
+		plt.X.Label.Text += ", log scale"
+	}
+	// The data's range with a margin: gonum's ends at the extreme points,
+	// whose markers the frame then cuts, and one value spans ±1.
+	plt.X.Min, plt.X.Max = paddedRange(slices.Min(xs), slices.Max(xs))
+	plt.Y.Min, plt.Y.Max = paddedRange(slices.Min(ys), slices.Max(ys))
 	plt.Add(plotter.NewGrid())
 	// The legend goes beside the plot: inside, every corner covers some
 	// curve (quality rises with cost, and the cheap good points are the
@@ -243,7 +275,7 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		slices.SortStableFunc(s.xys, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 		line, marks, err := plotter.NewLinePoints(s.xys)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %v", s.name, err)
+			return nil, nil, nil, fmt.Errorf("%s: %v", s.name, err)
 		}
 		c := methodColors[s.method%len(methodColors)]
 		line.Color = c
@@ -257,18 +289,12 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		legend.Add(s.name, line, marks)
 	}
 
-	// The data's range with a margin: gonum's ends at the extreme points,
-	// whose markers the frame then cuts, and one value spans ±1.
-	var xs, ys []float64
-	for _, s := range all {
-		for _, p := range s.xys {
-			xs, ys = append(xs, p.X), append(ys, p.Y)
-		}
-	}
-	plt.X.Min, plt.X.Max = paddedRange(slices.Min(xs), slices.Max(xs))
-	plt.Y.Min, plt.Y.Max = paddedRange(slices.Min(ys), slices.Max(ys))
-	return plt, &legend, nil
+	return plt, &legend, costX, nil
 }
+
+// costDecades is the ratio of the dearest point's cost to the cheapest's
+// from which the cost axis is logarithmic.
+const costDecades = 10
 
 // axisMargin is the space left beyond the data at each end of an axis, a
 // fraction of the data's range.
@@ -356,6 +382,30 @@ func shortName(name string) string {
 		end = end[i:]
 	}
 	return "…" + end
+}
+
+// logTicks labels a log axis, whose coordinates are the log10 of costs,
+// from min to max, at costs of 1, 2 and 5 times the powers of ten, or
+// where that gives fewer than four labels, at 1, 2, 3 and 5 times, or else
+// at every digit times them.
+func logTicks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	for _, digits := range [][]int{{1, 2, 5}, {1, 2, 3, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
+		ticks = ticks[:0]
+		for e := int(math.Floor(lo)); e <= int(math.Ceil(hi)); e++ {
+			for _, d := range digits {
+				// d×10^e as parsed: 3×10^-1 multiplied is 0.30000000000000004.
+				v, _ := strconv.ParseFloat(fmt.Sprintf("%de%d", d, e), 64)
+				if x := math.Log10(v); x >= lo && x <= hi {
+					ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+				}
+			}
+		}
+		if len(ticks) >= 4 {
+			break
+		}
+	}
+	return ticks
 }
 
 // isFinite reports whether v is neither NaN nor infinite.
