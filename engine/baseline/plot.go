@@ -115,6 +115,10 @@ func (g markGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	c.Stroke(p)
 }
 
+// frontColor is the Pareto front's: a pale grey, which the curves drawn
+// over it stand out against.
+var frontColor = color.RGBA{0xc8, 0xc8, 0xc8, 0xff}
+
 // legendGap separates the plot from the legend on its right.
 const legendGap = 2 * vg.Millimeter
 
@@ -184,8 +188,9 @@ func PlotOutput(path string, points []Point, metric string, title string) (data.
 func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, func(cost float64) float64, error) {
 	type series struct {
 		name          string
-		method, split int // in order of first appearance
-		rank          int // splitRank
+		method, split int    // in order of first appearance
+		rank          int    // splitRank
+		splitName     string // the split's name
 		xys           plotter.XYs
 	}
 	var all []*series
@@ -199,11 +204,13 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		}
 		return i
 	}
+	var drawn []Point // the points with a place on the plot
 	for _, p := range points {
 		y, ok := p.Metrics[metric]
 		if !ok || !isFinite(y) || !isFinite(p.Cost.Total) {
 			continue
 		}
+		drawn = append(drawn, p)
 		key := [2]string{p.Method, p.Split}
 		s := byKey[key]
 		if s == nil {
@@ -211,7 +218,7 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 			if p.Split != "" {
 				name += " (" + p.Split + ")"
 			}
-			s = &series{name: name, method: index(methods, p.Method), split: index(splits, p.Split), rank: splitRank(p.Split)}
+			s = &series{name: name, method: index(methods, p.Method), split: index(splits, p.Split), rank: splitRank(p.Split), splitName: p.Split}
 			byKey[key] = s
 			all = append(all, s)
 		}
@@ -271,6 +278,44 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 	legend := plot.NewLegend()
 	legend.Top, legend.Left = true, true
 	legend.ThumbnailWidth = vg.Points(30) // long enough to show a dash pattern
+	type legendEntry struct {
+		name string
+		line *plotter.Line
+	}
+	var fronts []legendEntry // after the curves in the legend
+	// Each split's Pareto front, as sweep reports it, under the curves: a
+	// staircase through the points that no other point of the split
+	// beats, the best quality attainable at each cost.
+	seen := map[string]bool{}
+	for _, s := range all {
+		if seen[s.splitName] {
+			continue
+		}
+		seen[s.splitName] = true
+		front := SplitPareto(drawn, s.splitName, metric)
+		if len(front) < 2 {
+			continue
+		}
+		var xys plotter.XYs
+		for i, p := range front {
+			y := p.Metrics[metric]
+			xys = append(xys, plotter.XY{X: costX(p.Cost.Total), Y: y})
+			if i+1 < len(front) {
+				xys = append(xys, plotter.XY{X: costX(front[i+1].Cost.Total), Y: y})
+			}
+		}
+		line, err := plotter.NewLine(xys)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("Pareto front: %v", err)
+		}
+		line.Color = frontColor
+		line.Width = vg.Points(6)
+		for _, d := range splitDashes[s.rank] {
+			line.Dashes = append(line.Dashes, 2*d)
+		}
+		plt.Add(line)
+		fronts = append(fronts, legendEntry{"Pareto front (" + s.splitName + ")", line})
+	}
 	for _, s := range all {
 		slices.SortStableFunc(s.xys, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 		line, marks, err := plotter.NewLinePoints(s.xys)
@@ -287,6 +332,9 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		marks.Shape = shape
 		plt.Add(line, marks)
 		legend.Add(s.name, line, marks)
+	}
+	for _, f := range fronts {
+		legend.Add(f.name, f.line)
 	}
 
 	return plt, &legend, costX, nil

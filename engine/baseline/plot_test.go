@@ -2,6 +2,9 @@ package baseline
 
 import (
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +20,20 @@ import (
 // curvePoint is a point of method on split at cost with NDCG@10 ndcg.
 func curvePoint(method, split string, cost, ndcg float64) Point {
 	return Point{Method: method, Split: split, Cost: metric.Cost{Total: cost}, Metrics: map[string]float64{"ndcg@10": ndcg}}
+}
+
+// plotSVG is the SVG text of Plot's plot of points' NDCG@10, with title.
+func plotSVG(t *testing.T, points []Point, title string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "curve.svg")
+	if err := Plot(path, points, "ndcg@10", title); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // TestPlotAxes: every point is drawn inside the axes, clear of their ends
@@ -205,5 +222,56 @@ func TestPlotCostScale(t *testing.T) {
 		if !slices.Equal(labels, c.labels) {
 			t.Errorf("%s: labels %q, want %q", c.name, labels, c.labels)
 		}
+	}
+}
+
+// TestPlotPareto: each split's Pareto front (the points that sweep
+// reports) is drawn, as a staircase under the curves, and named in the
+// legend; a split whose front is one point gets no staircase.
+func TestPlotPareto(t *testing.T) {
+	points := []Point{
+		curvePoint("cronus", "valid", 28, 0.53), curvePoint("cronus", "valid", 56, 0.54),
+		curvePoint("prefix", "valid", 40, 0.52), curvePoint("prefix", "valid", 400, 0.55),
+		curvePoint("prefix", "test", 40, 0.49), curvePoint("prefix", "test", 400, 0.48),
+	}
+	svg := plotSVG(t, points, "t")
+	if !strings.Contains(svg, ">Pareto front (valid)</text>") {
+		t.Error("no legend entry for the valid front")
+	}
+	if strings.Contains(svg, "Pareto front (test)") {
+		t.Error("a legend entry for test's front of one point")
+	}
+	// The staircase: 28 → 56 at 0.53, up to 0.54, 56 → 400, up to 0.55;
+	// five corners in one path, the first path with that many corners.
+	plt, _, costX, err := curvePlot(points, "ndcg@10", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, m := range regexp.MustCompile(`<path d="(M[^"]*)"`).FindAllStringSubmatch(svg, -1) {
+		if strings.Count(m[1], "L") == 4 && !strings.Contains(m[1], "Z") {
+			found = true
+			corners := regexp.MustCompile(`[ML]([-0-9.e]+),([-0-9.e]+)`).FindAllStringSubmatch(m[1], -1)
+			want := [][2]float64{{28, 0.53}, {56, 0.53}, {56, 0.54}, {400, 0.54}, {400, 0.55}}
+			// Relative positions: x by the axis's normalisation, y likewise
+			// (the SVG's y grows downwards).
+			x0, _ := strconv.ParseFloat(corners[0][1], 64)
+			x4, _ := strconv.ParseFloat(corners[4][1], 64)
+			y0, _ := strconv.ParseFloat(corners[0][2], 64)
+			y4, _ := strconv.ParseFloat(corners[4][2], 64)
+			for i, c := range corners {
+				x, _ := strconv.ParseFloat(c[1], 64)
+				y, _ := strconv.ParseFloat(c[2], 64)
+				wx := (plt.X.Norm(costX(want[i][0])) - plt.X.Norm(costX(28))) / (plt.X.Norm(costX(400)) - plt.X.Norm(costX(28)))
+				wy := (plt.Y.Norm(want[i][1]) - plt.Y.Norm(0.53)) / (plt.Y.Norm(0.55) - plt.Y.Norm(0.53))
+				if math.Abs((x-x0)/(x4-x0)-wx) > 0.01 || math.Abs((y-y0)/(y4-y0)-wy) > 0.01 {
+					t.Errorf("corner %d of the front at %s,%s; want it at (%g, %g)", i, c[1], c[2], want[i][0], want[i][1])
+				}
+			}
+			break
+		}
+	}
+	if !found {
+		t.Error("no staircase path in the SVG")
 	}
 }

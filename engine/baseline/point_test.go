@@ -206,14 +206,7 @@ func testPlotStyles(t *testing.T, splits []string) {
 			}
 		}
 	}
-	path := filepath.Join(t.TempDir(), "curve.svg")
-	if err := Plot(path, points, "ndcg@10", "NDCG@10 against cost"); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := plotSVG(t, points, "NDCG@10 against cost")
 	type style struct {
 		stroke, dashes string
 		filled         bool // the marker after the thumbnail is filled with the stroke colour
@@ -226,7 +219,7 @@ func testPlotStyles(t *testing.T, splits []string) {
 	var lastX float64
 	inLegend := false                           // a thumbnail has been seen: the plot is drawn
 	legendX, dataX := math.Inf(1), math.Inf(-1) // where the legend starts; where anything before it ends
-	for _, m := range elem.FindAllStringSubmatch(string(b), -1) {
+	for _, m := range elem.FindAllStringSubmatch(b, -1) {
 		if m[3] != "" { // a text: a legend entry when it names a series
 			if last.stroke != "" && strings.Contains(m[3], " (") {
 				legend[m[3]] = last
@@ -265,10 +258,10 @@ func testPlotStyles(t *testing.T, splits []string) {
 		}
 		last, lastX, inLegend = st, x1, true
 	}
-	if len(legend) != 10 {
-		t.Fatalf("%d legend entries with a line thumbnail, want 10: %v", len(legend), legend)
+	if len(legend) != 12 { // the ten curves and the two Pareto fronts
+		t.Fatalf("%d legend entries with a line thumbnail, want 12: %v", len(legend), legend)
 	}
-	colours := map[string]string{}
+	colours := map[string]string{legend["Pareto front (valid)"].stroke: "the Pareto front"}
 	for _, m := range methods {
 		v, te := legend[m+" (valid)"], legend[m+" (test)"]
 		if v.stroke == "" || v.stroke != te.stroke {
