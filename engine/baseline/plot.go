@@ -44,6 +44,14 @@ var methodColors = []color.Color{
 	color.RGBA{0x17, 0xbe, 0xcf, 0xff}, // cyan
 }
 
+// knownMethods are the methods of sweep's curves, in the order of their
+// colours and marker shapes: each has its own in every plot, whatever the
+// order of the points (the workbench's export lists prefix first, and it
+// was blue there and red in sweep's plots). Other methods (the export's
+// "kept #N") take the colours and shapes after them, in order of
+// appearance.
+var knownMethods = []string{"single-stage", "cronus-init", "cronus", MethodPrefix, MethodEarlyExit}
+
 // splitDashes tell the splits of one method apart (see splitRank):
 // validation's line is solid, test's dashed, any other split's dotted.
 var splitDashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(1.5), vg.Points(2)}}
@@ -125,7 +133,8 @@ const legendGap = 2 * vg.Millimeter
 // Plot draws the named metric (y) against the total cost per document (x)
 // of points, one line with markers per (method, split) pair, each labelled
 // "method (split)" in the legend, methods in the order they first appear in
-// points and the splits of a method together (valid, test, then others in
+// points (sweep's five methods have their own colours and shapes whatever
+// the order) and the splits of a method together (valid, test, then others in
 // the order they first appear); and writes it to path, atomically. A
 // method has one colour and marker shape on every split (colours repeat
 // after ten methods, shapes after eight); a split has one dash pattern
@@ -189,13 +198,14 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 	type series struct {
 		name          string
 		method, split int    // in order of first appearance
+		style         int    // index of the method's colour and marker shape (knownMethods)
 		rank          int    // splitRank
 		splitName     string // the split's name
 		xys           plotter.XYs
 	}
 	var all []*series
 	byKey := map[[2]string]*series{}
-	methods, splits := map[string]int{}, map[string]int{}
+	methods, splits, others := map[string]int{}, map[string]int{}, map[string]int{}
 	index := func(m map[string]int, key string) int {
 		i, ok := m[key]
 		if !ok {
@@ -219,6 +229,10 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 				name += " (" + p.Split + ")"
 			}
 			s = &series{name: name, method: index(methods, p.Method), split: index(splits, p.Split), rank: splitRank(p.Split), splitName: p.Split}
+			s.style = slices.Index(knownMethods, p.Method)
+			if s.style < 0 {
+				s.style = len(knownMethods) + index(others, p.Method)
+			}
 			byKey[key] = s
 			all = append(all, s)
 		}
@@ -280,6 +294,7 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 	legend.ThumbnailWidth = vg.Points(30) // long enough to show a dash pattern
 	type legendEntry struct {
 		name string
+		rank int // splitRank
 		line *plotter.Line
 	}
 	var fronts []legendEntry // after the curves in the legend
@@ -314,7 +329,7 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 			line.Dashes = append(line.Dashes, 2*d)
 		}
 		plt.Add(line)
-		fronts = append(fronts, legendEntry{"Pareto front (" + s.splitName + ")", line})
+		fronts = append(fronts, legendEntry{"Pareto front (" + s.splitName + ")", s.rank, line})
 	}
 	for _, s := range all {
 		slices.SortStableFunc(s.xys, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
@@ -322,17 +337,18 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("%s: %v", s.name, err)
 		}
-		c := methodColors[s.method%len(methodColors)]
+		c := methodColors[s.style%len(methodColors)]
 		line.Color = c
 		line.Dashes = splitDashes[s.rank]
 		marks.Color = c
 		marks.Radius = markRadius
-		shape := markShapes[s.method%len(markShapes)]
+		shape := markShapes[s.style%len(markShapes)]
 		shape.filled = s.rank == 0
 		marks.Shape = shape
 		plt.Add(line, marks)
 		legend.Add(s.name, line, marks)
 	}
+	slices.SortStableFunc(fronts, func(a, b legendEntry) int { return cmp.Compare(a.rank, b.rank) }) // as the curves' splits
 	for _, f := range fronts {
 		legend.Add(f.name, f.line)
 	}

@@ -274,4 +274,43 @@ func TestPlotPareto(t *testing.T) {
 	if !found {
 		t.Error("no staircase path in the SVG")
 	}
+
+	// Valid's front comes first in the legend, as its curves do, though
+	// the test points come first (as in the workbench's export).
+	svg = plotSVG(t, []Point{
+		curvePoint("prefix", "test", 40, 0.49), curvePoint("prefix", "test", 400, 0.50),
+		curvePoint("cronus", "valid", 28, 0.53), curvePoint("cronus", "valid", 56, 0.54),
+	}, "t")
+	v, te := strings.Index(svg, "Pareto front (valid)"), strings.Index(svg, "Pareto front (test)")
+	if v < 0 || te < 0 || v > te {
+		t.Errorf("the valid front's legend entry at %d, the test front's at %d; want valid first", v, te)
+	}
+}
+
+// TestPlotMethodColours: a method has the same colour in every plot, in
+// whatever order the points come: the workbench's export (prefix first,
+// then kept cascades) and sweep (single-stage first) agree, and another
+// method takes a colour none of sweep's five has.
+func TestPlotMethodColours(t *testing.T) {
+	plotOf := func(methods ...string) map[string]legendStyle {
+		var points []Point
+		for i, m := range methods {
+			points = append(points, curvePoint(m, "test", float64(10+i), 0.5), curvePoint(m, "test", float64(20+i), 0.51))
+		}
+		legend, _, _ := legendStyles(plotSVG(t, points, "t"))
+		return legend
+	}
+	sweep := plotOf("single-stage", "cronus-init", "cronus", MethodPrefix, MethodEarlyExit)
+	export := plotOf(MethodPrefix, MethodEarlyExit, "kept #1", "cronus-init", "cronus")
+	for _, m := range []string{MethodPrefix, MethodEarlyExit, "cronus-init", "cronus"} {
+		if s, e := sweep[m+" (test)"].stroke, export[m+" (test)"].stroke; s == "" || s != e {
+			t.Errorf("%s: colour %q in sweep's order, %q in the export's", m, s, e)
+		}
+	}
+	kept := export["kept #1 (test)"].stroke
+	for m, st := range sweep {
+		if st.stroke == kept {
+			t.Errorf("kept #1 has %s's colour %s", m, kept)
+		}
+	}
 }

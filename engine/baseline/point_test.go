@@ -180,11 +180,7 @@ func TestPlot(t *testing.T) {
 // solid, test dashed) and by marker (valid filled, test hollow, so that a
 // series of one point, which has no line, shows its split too), whichever
 // split comes first (the workbench's export lists its test points first),
-// and the legend stands clear of the data. Read from the SVG: each legend
-// entry's line thumbnail (the last horizontal stroke of thumbnail width
-// before its text) carries the series' stroke colour and dashes, the
-// marker drawn after it is filled with that colour or not, and the legend
-// is drawn after the plot.
+// and the legend stands clear of the data (legendStyles reads the SVG).
 func TestPlotStyles(t *testing.T) {
 	for _, splits := range [][]string{{"valid", "test"}, {"test", "valid"}} {
 		testPlotStyles(t, splits)
@@ -207,57 +203,7 @@ func testPlotStyles(t *testing.T, splits []string) {
 		}
 	}
 	b := plotSVG(t, points, "NDCG@10 against cost")
-	type style struct {
-		stroke, dashes string
-		filled         bool // the marker after the thumbnail is filled with the stroke colour
-	}
-	elem := regexp.MustCompile(`<path d="([^"]*)" style="([^"]*)"|>([^<>]+)</text>`)
-	thumb := regexp.MustCompile(`^M([-0-9.e]+),([-0-9.e]+)L([-0-9.e]+),([-0-9.e]+)$`)
-	coord := regexp.MustCompile(`[ML]([-0-9.e]+),`)
-	legend := map[string]style{}
-	var last style
-	var lastX float64
-	inLegend := false                           // a thumbnail has been seen: the plot is drawn
-	legendX, dataX := math.Inf(1), math.Inf(-1) // where the legend starts; where anything before it ends
-	for _, m := range elem.FindAllStringSubmatch(b, -1) {
-		if m[3] != "" { // a text: a legend entry when it names a series
-			if last.stroke != "" && strings.Contains(m[3], " (") {
-				legend[m[3]] = last
-				legendX = min(legendX, lastX)
-				last = style{}
-			}
-			continue
-		}
-		if last.stroke != "" && strings.Contains(m[2], "fill:"+last.stroke) {
-			last.filled = true
-		}
-		f := thumb.FindStringSubmatch(m[1])
-		var x1, x2 float64
-		if f != nil {
-			x1, _ = strconv.ParseFloat(f[1], 64)
-			x2, _ = strconv.ParseFloat(f[3], 64)
-		}
-		if f == nil || f[2] != f[4] || x2-x1 < 15 || x2-x1 > 40 { // not a thumbnail (20 to 30 points wide; grid lines are longer)
-			if !inLegend && strings.Contains(m[2], "stroke:") { // a line of the plot, not the background
-				for _, c := range coord.FindAllStringSubmatch(m[1], -1) {
-					x, _ := strconv.ParseFloat(c[1], 64)
-					dataX = max(dataX, x)
-				}
-			}
-			continue
-		}
-		st := style{}
-		for _, kv := range strings.Split(m[2], ";") {
-			k, v, _ := strings.Cut(kv, ":")
-			switch k {
-			case "stroke":
-				st.stroke = v
-			case "stroke-dasharray":
-				st.dashes = v
-			}
-		}
-		last, lastX, inLegend = st, x1, true
-	}
+	legend, legendX, dataX := legendStyles(b)
 	if len(legend) != 12 { // the ten curves and the two Pareto fronts
 		t.Fatalf("%d legend entries with a line thumbnail, want 12: %v", len(legend), legend)
 	}
@@ -284,4 +230,67 @@ func testPlotStyles(t *testing.T, splits []string) {
 	if !(legendX > dataX) {
 		t.Errorf("the legend starts at x = %v, within the plot, which reaches x = %v", legendX, dataX)
 	}
+}
+
+// legendStyle is how a legend entry draws its series: the stroke colour
+// and dash pattern of its line, and whether its marker is filled.
+type legendStyle struct {
+	stroke, dashes string
+	filled         bool // the marker after the thumbnail is filled with the stroke colour
+}
+
+// legendStyles reads Plot's SVG: the style of each legend entry with a
+// line thumbnail (the last horizontal stroke of thumbnail width before
+// its text; the marker drawn after it is filled with its colour or not),
+// by its text; where the legend starts (x), and where anything drawn
+// before it ends.
+func legendStyles(svg string) (legend map[string]legendStyle, legendX, dataX float64) {
+	elem := regexp.MustCompile(`<path d="([^"]*)" style="([^"]*)"|>([^<>]+)</text>`)
+	thumb := regexp.MustCompile(`^M([-0-9.e]+),([-0-9.e]+)L([-0-9.e]+),([-0-9.e]+)$`)
+	coord := regexp.MustCompile(`[ML]([-0-9.e]+),`)
+	legend = map[string]legendStyle{}
+	var last legendStyle
+	var lastX float64
+	inLegend := false // a thumbnail has been seen: the plot is drawn
+	legendX, dataX = math.Inf(1), math.Inf(-1)
+	for _, m := range elem.FindAllStringSubmatch(svg, -1) {
+		if m[3] != "" { // a text: a legend entry when it names a series
+			if last.stroke != "" && strings.Contains(m[3], " (") {
+				legend[m[3]] = last
+				legendX = min(legendX, lastX)
+				last = legendStyle{}
+			}
+			continue
+		}
+		if last.stroke != "" && strings.Contains(m[2], "fill:"+last.stroke) {
+			last.filled = true
+		}
+		f := thumb.FindStringSubmatch(m[1])
+		var x1, x2 float64
+		if f != nil {
+			x1, _ = strconv.ParseFloat(f[1], 64)
+			x2, _ = strconv.ParseFloat(f[3], 64)
+		}
+		if f == nil || f[2] != f[4] || x2-x1 < 15 || x2-x1 > 40 { // not a thumbnail (20 to 30 points wide; grid lines are longer)
+			if !inLegend && strings.Contains(m[2], "stroke:") { // a line of the plot, not the background
+				for _, c := range coord.FindAllStringSubmatch(m[1], -1) {
+					x, _ := strconv.ParseFloat(c[1], 64)
+					dataX = max(dataX, x)
+				}
+			}
+			continue
+		}
+		st := legendStyle{}
+		for _, kv := range strings.Split(m[2], ";") {
+			k, v, _ := strings.Cut(kv, ":")
+			switch k {
+			case "stroke":
+				st.stroke = v
+			case "stroke-dasharray":
+				st.dashes = v
+			}
+		}
+		last, lastX, inLegend = st, x1, true
+	}
+	return legend, legendX, dataX
 }
