@@ -253,7 +253,7 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		plt.Title.TextStyle.Font.Size *= plotWidth / w
 	}
 	plt.X.Label.Text = costAxisLabel
-	plt.Y.Label.Text = metric
+	plt.Y.Label.Text = strings.ToUpper(metric) // as papers write it: NDCG@10, ERR@3, MAP
 	plt.X.Tick.Marker = plot.TickerFunc(linearTicks)
 	plt.Y.Tick.Marker = plot.TickerFunc(linearTicks)
 	costX := func(cost float64) float64 { return cost }

@@ -148,7 +148,7 @@ func TestPlot(t *testing.T) {
 			t.Errorf("%s: %d bytes starting %q", c.file, len(b), b[:min(len(b), 16)])
 		}
 		if strings.HasSuffix(c.file, ".svg") {
-			for _, s := range []string{"cost per document (features + trees)", "ndcg@10", "prefix (test)", "early-exit (test)", "prefix (valid)"} {
+			for _, s := range []string{"cost per document (features + trees)", ">NDCG@10</text>", "prefix (test)", "early-exit (test)", "prefix (valid)"} {
 				if !strings.Contains(string(b), s) {
 					t.Errorf("%s: no %q in the SVG", c.file, s)
 				}
