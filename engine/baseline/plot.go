@@ -130,22 +130,24 @@ var frontColor = color.RGBA{0xc8, 0xc8, 0xc8, 0xff}
 // legendGap separates the plot from the legend on its right.
 const legendGap = 2 * vg.Millimeter
 
-// Plot draws the named metric (y) against the total cost per document (x)
-// of points, one line with markers per (method, split) pair, each labelled
-// "method (split)" in the legend, methods in the order they first appear in
-// points (sweep's five methods have their own colours and shapes whatever
-// the order) and the splits of a method together (valid, test, then others in
-// the order they first appear); and writes it to path, atomically. A
-// method has one colour and marker shape on every split (colours repeat
-// after ten methods, shapes after eight); a split has one dash pattern
-// and marker fill for every method: valid solid with filled markers, test
-// dashed with hollow ones, another split dotted and hollow.
-// The legend stands to the right of the plot, outside the data, which
-// makes the image wider than the plot by the legend's width. Within a series the points are
-// joined in order of cost. The x axis is a true scale: points sit at their
-// cost, however unevenly spaced; it is logarithmic when the dearest point
-// costs ten times the cheapest or more (and none costs 0), linear
-// otherwise. Both axes leave a margin around the data. The format follows the extension of path,
+// Plot draws the named metric (y, labelled in capitals: NDCG@10) against
+// the total cost per document (x) of points, one line with markers per
+// (method, split) pair, each labelled "method (split)" in the legend,
+// methods in the order they first appear in points and the splits of a
+// method together (valid, test, then others in the order they first
+// appear), and under them each split's Pareto front (SplitPareto) as a
+// staircase; and writes it to path, atomically. A method has one colour
+// and marker shape on every split, sweep's five methods their own ones
+// whatever the order (colours repeat after ten methods, shapes after
+// eight); a split has one dash pattern and marker fill for every method:
+// valid solid with filled markers, test dashed with hollow ones, another
+// split dotted and hollow. The legend stands to the right of the plot,
+// outside the data, which makes the image wider than the plot by the
+// legend's width. Within a series the points are joined in order of cost.
+// The x axis is a true scale: points sit at their cost, however unevenly
+// spaced; it is logarithmic when the dearest point costs ten times the
+// cheapest or more (and none costs 0), linear otherwise. Both axes leave
+// a margin around the data. The format follows the extension of path,
 // ".svg" or ".png" (any case); another extension is an error, checked
 // before anything is drawn. Points without a finite value of the metric or
 // a finite cost are left out; if none is left, Plot returns an error and
