@@ -508,6 +508,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	out := fs.String("out", "", "cascade `FILE` to write (required): the best cascade on validation")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	curve := fs.String("curve", "", "also write the cascade's quality/cost points to `FILE` (CSV, sweep's columns): cronus (this cascade), cronus-init (its initialisation; not with --warm) and prefix with every tree (the full ensemble), on validation and test")
+	plot := fs.String("plot", "", "also draw the --curve points, NDCG@10 against cost per document, to `FILE` (.svg or .png; as sweep --plot)")
 	traceF := fs.String("trace", "", "write every optimisation step to `FILE` as JSON lines: the objective (eq 8) and its terms, per stage θ, active trees, soft and hard training fractions and validation/test reach, and the current cascade's validation and test figures")
 	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2; a warning names those that can exit nobody), its exit rule is kept (a --rule or --top-m that differs is refused), its σ_k unless --sigma is given, and its ρ (params rho1, rhoK) unless --rho1, --rhoK or --rhos is given")
 	if err := parseNoArgs(fs, args); err != nil {
@@ -568,7 +569,10 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := cf.check(fs, between("lambda", 0, cronus.MaxLambda, "[]")); err != nil {
 		return err
 	}
-	if err := checkOutputs(&stdout, stderr, *jsonOut, append(cf.inputs(), cf.warm), *out, *traceF, *curve); err != nil {
+	if err := checkPlot(*plot); err != nil {
+		return err
+	}
+	if err := checkOutputs(&stdout, stderr, *jsonOut, append(cf.inputs(), cf.warm), *out, *traceF, *curve, *plot); err != nil {
 		return err
 	}
 	var trace *traceLog
@@ -649,7 +653,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	var points []baseline.Point
-	if *curve != "" {
+	if *curve != "" || *plot != "" {
 		if cf.warm == "" { // a warm start has no initialisation
 			v, t, err := eval(ctx, &res.Init.Cascade)
 			if err != nil {
@@ -675,6 +679,13 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *curve != "" {
 		outs = append(outs, baseline.CSVOutput(*curve, points))
+	}
+	if *plot != "" {
+		o, err := baseline.PlotOutput(*plot, points, frontMetric, baseline.CurveTitle(cf.model, [2]string{"valid", cf.valid}, [2]string{"test", cf.test}))
+		if err != nil {
+			return err
+		}
+		outs = append(outs, o)
 	}
 	if err := data.WriteAtomicAll(outs); err != nil {
 		return err

@@ -183,6 +183,7 @@ func TestCascadeErrors(t *testing.T) {
 		// A name without an extension passed the check, and the plot was
 		// refused only once the whole sweep had run and written its CSV.
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x.csv", "--plot", "curve"}, "--plot curve: use a .svg or .png file"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x.json", "--plot", "x.pdf"}, "--plot x.pdf: use a .svg or .png file"},
 		// Contradictions, accepted before: --top-m was ignored, and --rhos
 		// dropped --rho1 and --rhoK.
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--rule", "global", "--top-m", "3"}, "--top-m and --rule global conflict"},
@@ -1057,6 +1058,24 @@ func TestCascadeCurve(t *testing.T) {
 	check("warm cronus/valid", got["cronus/valid"], 0.1, r.Valid)
 	check("warm prefix/valid", got["prefix/valid"], 20, r.FullValid)
 
+	// --plot draws the points --curve writes, with or without it: one
+	// legend entry per method and split, the title naming the data.
+	plot := filepath.Join(dir, "c.svg")
+	runJSON(t, &r, append(slices.Clone(withTest), "--out", filepath.Join(dir, "p.json"), "--plot", plot, "--json")...)
+	svg, err := os.ReadFile(plot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := xml.Unmarshal(svg, new(struct{})); err != nil {
+		t.Errorf("the plot is not well-formed XML: %v", err)
+	}
+	for _, s := range []string{"cronus (valid)", "cronus (test)", "cronus-init (valid)", "cronus-init (test)", "prefix (valid)", "prefix (test)",
+		filepath.Base(model) + "; valid builtin:mq2008/vali; test builtin:mq2008/test"} {
+		if !strings.Contains(string(svg), s) {
+			t.Errorf("the plot has no %q", s)
+		}
+	}
+
 	// The curve is checked with the other outputs, before any work.
 	code, _, errOut := runCLI(t, append(slices.Clone(base), "--out", warm, "--curve", warm)...)
 	if code != 2 || !strings.Contains(errOut, "given as two outputs") {
@@ -1065,6 +1084,10 @@ func TestCascadeCurve(t *testing.T) {
 	code, _, errOut = runCLI(t, append(slices.Clone(base), "--out", filepath.Join(dir, "x.json"), "--curve", filepath.Join(dir, "no", "c.csv"))...)
 	if code != 1 || !strings.Contains(errOut, "does not exist") {
 		t.Errorf("--curve in a missing directory: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = runCLI(t, append(slices.Clone(base), "--out", filepath.Join(dir, "x.json"), "--plot", warm+".svg", "--curve", warm+".svg")...)
+	if code != 2 || !strings.Contains(errOut, "given as two outputs") {
+		t.Errorf("--plot = --curve: exit %d, %q", code, errOut)
 	}
 }
 
