@@ -43,6 +43,12 @@ func (m Model) keep() (Model, tea.Cmd) {
 		m.setStatus(m.notYet("nothing to keep yet", newEnsembleWait), true)
 		return m, nil
 	}
+	same := "" // the cascade kept before, when it is kept again
+	for i, sv := range m.keptSave {
+		if sv.c != nil && sv.c == m.snap.BestCascade {
+			same = fmt.Sprintf("; the same cascade as #%d", m.kept[i].N)
+		}
+	}
 	m.keptN++
 	stages := m.snap.BestStages
 	par := m.snapRun.par
@@ -55,8 +61,8 @@ func (m Model) keep() (Model, tea.Cmd) {
 	m.kept = append(kept, k)
 	// A hand-made snapshot (tests) may lack the cascade: nil is not saved.
 	m.keptSave = append(save, savable{c: m.snap.BestCascade, sigma: stageSigma(m.snap.BestStages), run: m.snapRun})
-	m.setStatus(fmt.Sprintf("kept #%d (λ %s, NDCG@10 %s, cost %s)", k.N, paramValue(settings{Params: par}, parLambda),
-		metricValue(k.Test.Metrics, curveSpec), strconv.FormatFloat(k.Test.Cost.Total, 'g', 4, 64)), false)
+	m.setStatus(fmt.Sprintf("kept #%d (λ %s, NDCG@10 %s, cost %s%s)", k.N, paramValue(settings{Params: par}, parLambda),
+		metricValue(k.Test.Metrics, curveSpec), strconv.FormatFloat(k.Test.Cost.Total, 'g', 4, 64), same), false)
 	return m, nil
 }
 

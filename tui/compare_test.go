@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/views"
 )
@@ -40,6 +41,16 @@ func TestKeepAndCompare(t *testing.T) {
 	}
 	if !strings.Contains(m.status, "kept #2 (λ 0.01, NDCG@10 ") || !strings.Contains(m.status, "cost ") {
 		t.Errorf("status %q", m.status)
+	}
+	// The same best cascade kept twice says so (the two rows of the
+	// compare view are the same cascade); a new best is not the same.
+	if m.snap.BestCascade == nil || !strings.HasSuffix(m.status, "; the same cascade as #1)") {
+		t.Errorf("kept the same cascade again: status %q", m.status)
+	}
+	other := m
+	other.snap.BestCascade = &cronus.Cascade{}
+	if other, _ = update(t, other, key("k")); strings.Contains(other.status, "the same cascade") {
+		t.Errorf("kept another cascade: status %q", other.status)
 	}
 	// To 3 decimals, as the status line and the compare view give it (the
 	// message had 4 beside the status line's 3).
