@@ -317,6 +317,90 @@ func TestCurvePlacesPoints(t *testing.T) {
 	}
 }
 
+// TestCurveCostScale: the terminal curve draws its cost axis as the
+// plots that sweep --plot and the workbench's export write draw theirs:
+// logarithmic when the dearest point costs ten times the cheapest or more
+// (and none costs 0), labelled at 1, 2 and 5 times powers of ten, and
+// says so in its title; linear from 0 otherwise. On MQ2008 (costs 28 to
+// 1060) the linear axis put the cascades of cost 28 and 57 within 3% of
+// its width of each other, at its left end.
+func TestCurveCostScale(t *testing.T) {
+	cases := []struct {
+		name   string
+		costs  []float64 // the first two drawn ● and ■, the rest •
+		log    bool
+		labels []string
+	}{
+		{"sweep on MQ2008", []float64{28, 57, 121, 458, 1060}, true, []string{"50", "100", "200", "500", "1000"}},
+		{"one decade", []float64{30, 60, 300}, true, []string{"30", "50", "100", "200", "300"}},
+		{"under a decade", []float64{121, 250, 1060}, false, []string{"0", "200", "400", "600", "800", "1000"}},
+		{"a cost of 0", []float64{0, 10, 1000}, false, []string{"0", "200", "400", "600", "800", "1000"}},
+	}
+	const width, height = 80, 16
+	for _, c := range cases {
+		var pts []baseline.Point
+		for i, x := range c.costs {
+			method := [...]string{"cronus", "cronus-init"}[min(i, 1)]
+			if i > 1 {
+				method = baseline.MethodPrefix
+			}
+			pts = append(pts, baseline.Point{Method: method, Split: "test", Cost: metric.Cost{Total: x},
+				Metrics: map[string]float64{"ndcg@10": 0.48 + 0.01*float64(i)}})
+		}
+		got := RenderCurve(pts, nil, "ndcg@10", width, height, PlainStyles())
+		lines := strings.Split(got, "\n")
+		if strings.Contains(lines[0], "log") != c.log {
+			t.Errorf("%s: title %q, want log %v", c.name, lines[0], c.log)
+		}
+		axis := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "└") })
+		if axis < 0 {
+			t.Fatalf("%s: no axis:\n%s", c.name, got)
+		}
+		left := strings.IndexRune(lines[axis], '└') // in bytes: only spaces before it
+		cols := len([]rune(lines[axis])) - left - 1
+		// The column of a mark in the plot (0 is the first right of the y axis).
+		col := func(mark string) int {
+			for _, l := range lines[1:axis] {
+				rs := []rune(l)
+				if i := slices.Index(rs, []rune(mark)[0]); i >= 0 {
+					return i - left - 1
+				}
+			}
+			t.Fatalf("%s: %s not drawn:\n%s", c.name, mark, got)
+			return 0
+		}
+		// Where a cost goes, worked out independently: linear from 0 to the
+		// dearest, or log10 over the data with 5% of its range beyond each end.
+		want := func(cost float64) int {
+			lo, hi := c.costs[0], c.costs[len(c.costs)-1]
+			if !c.log {
+				return int(math.Round(cost / hi * float64(cols-1)))
+			}
+			pad := 0.05 * (math.Log10(hi) - math.Log10(lo))
+			from, to := math.Log10(lo)-pad, math.Log10(hi)+pad
+			return int(math.Round((math.Log10(cost) - from) / (to - from) * float64(cols-1)))
+		}
+		if a, b := col("●"), col("■"); a != want(c.costs[0]) || b != want(c.costs[1]) {
+			t.Errorf("%s: costs %g and %g at columns %d and %d, want %d and %d:\n%s", c.name, c.costs[0], c.costs[1], a, b, want(c.costs[0]), want(c.costs[1]), got)
+		} else if c.log && float64(b-a) < 0.15*float64(cols) {
+			t.Errorf("%s: costs %g and %g %d columns apart of %d", c.name, c.costs[0], c.costs[1], b-a, cols)
+		}
+		labels := strings.Fields(lines[axis+1])
+		if !slices.Equal(labels, c.labels) {
+			t.Errorf("%s: tick labels %q, want %q:\n%s", c.name, labels, c.labels, got)
+			continue
+		}
+		// Each label is centred under a tick at its cost.
+		ticks := []rune(lines[axis])
+		for _, l := range labels {
+			v, _ := strconv.ParseFloat(l, 64)
+			if at := left + 1 + want(v); at >= len(ticks) || ticks[at] != '┬' {
+				t.Errorf("%s: no tick at column %d for %s:\n%s\n%s", c.name, want(v), l, lines[axis], lines[axis+1])
+			}
+		}
+	}
+}
+
 func TestHbar(t *testing.T) {
 	for _, c := range []struct {
 		f     float64

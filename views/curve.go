@@ -42,7 +42,10 @@ type pointSeries struct {
 
 // RenderCurve draws quality against cost per document as a true XY plot
 // (the paper's Figure 2) in width × height cells: x is the total cost per
-// document on a linear axis from 0 to the largest cost, y the named metric
+// document, on the axis the plot files draw (baseline.LogCostAxis: log
+// scale, which the title says, when the dearest point costs ten times the
+// cheapest or more and none costs 0, with the files' margin and labels),
+// else on a linear axis from 0 to the largest cost; y the named metric
 // from its smallest to its largest value. Every (method, split) is a
 // series with its own marker (see curveMethods) and current, when not nil,
 // is drawn last with ◆. Points are not connected: the sweep points are not
@@ -52,18 +55,24 @@ type pointSeries struct {
 func RenderCurve(points []baseline.Point, current *baseline.Point, metric string, width, height int, st Styles) string {
 	// Named as the rest of the interface names metrics: NDCG@10, not the key ndcg@10.
 	name := strings.ToUpper(metric)
-	title := st.Title.Render(FirstFitting(width, name+" versus cost per document (Figure 2)", name+" vs cost/doc (Fig. 2)"))
+	title := func(log bool) string {
+		if log {
+			return st.Title.Render(FirstFitting(width, name+" versus cost per document, log scale (Figure 2)",
+				name+" vs cost/doc, log scale (Fig. 2)", name+" vs cost/doc (log)"))
+		}
+		return st.Title.Render(FirstFitting(width, name+" versus cost per document (Figure 2)", name+" vs cost/doc (Fig. 2)"))
+	}
 	series := curveSeriesOf(points, metric)
 	var cur *baseline.Point
 	if current != nil && plottable(*current, metric) {
 		cur = current
 	}
 	if len(series) == 0 && cur == nil {
-		return fitBlock([]string{title, "", st.Dim.Render("no points yet")}, width, height, st)
+		return fitBlock([]string{title(false), "", st.Dim.Render("no points yet")}, width, height, st)
 	}
 	legend := packItems(curveLegend(series, cur, st), "   ", width)
 
-	xmax, ymin, ymax := 0.0, math.Inf(1), math.Inf(-1)
+	xmin, xmax, ymin, ymax := math.Inf(1), 0.0, math.Inf(1), math.Inf(-1)
 	each := func(f func(p baseline.Point)) {
 		for _, s := range series {
 			for _, p := range s.points {
@@ -75,10 +84,17 @@ func RenderCurve(points []baseline.Point, current *baseline.Point, metric string
 		}
 	}
 	each(func(p baseline.Point) {
-		xmax = max(xmax, p.Cost.Total)
+		xmin, xmax = min(xmin, p.Cost.Total), max(xmax, p.Cost.Total)
 		ymin, ymax = min(ymin, p.Metrics[metric]), max(ymax, p.Metrics[metric])
 	})
-	if xmax <= 0 {
+	from, to, logTicks, log := baseline.LogCostAxis(xmin, xmax)
+	// costX is a cost's place on the x axis, which runs from 0 to xmax:
+	// the cost itself, or on a log axis its log10 from the axis's start.
+	costX := func(cost float64) float64 { return cost }
+	if log {
+		xmax = to - from
+		costX = func(cost float64) float64 { return math.Log10(cost) - from }
+	} else if xmax <= 0 {
 		xmax = 1
 	}
 	if ymax-ymin < 1e-12 {
@@ -94,14 +110,14 @@ func RenderCurve(points []baseline.Point, current *baseline.Point, metric string
 		rows = height - 1 - 2 - len(legend)
 	}
 	if rows < 2 {
-		return fitBlock(append([]string{title}, legend...), width, height, st)
+		return fitBlock(append([]string{title(log)}, legend...), width, height, st)
 	}
 	dec := axisDecimals((ymax - ymin) / float64(rows-1))
 	yl := func(v float64) string { return strconv.FormatFloat(v, 'f', dec, 64) }
 	lw := max(len(yl(ymin)), len(yl(ymax)))
 	cols := width - lw - 1
 	if cols < 2 {
-		return fitBlock(append([]string{title}, legend...), width, height, st)
+		return fitBlock(append([]string{title(log)}, legend...), width, height, st)
 	}
 
 	grid := make([][]string, rows)
@@ -109,7 +125,7 @@ func RenderCurve(points []baseline.Point, current *baseline.Point, metric string
 		grid[r] = make([]string, cols)
 	}
 	put := func(p baseline.Point, mark string) {
-		c, r := xyCell(p.Cost.Total, p.Metrics[metric], xmax, ymin, ymax, cols, rows)
+		c, r := xyCell(costX(p.Cost.Total), p.Metrics[metric], xmax, ymin, ymax, cols, rows)
 		grid[r][c] = mark
 	}
 	for _, s := range series {
@@ -121,7 +137,7 @@ func RenderCurve(points []baseline.Point, current *baseline.Point, metric string
 		put(*cur, st.Title.Render(currentMark))
 	}
 
-	lines := []string{title}
+	lines := []string{title(log)}
 	for r := range rows {
 		var b strings.Builder
 		if r == 0 || r == rows-1 || (r%4 == 0 && rows-1-r >= 3) {
@@ -138,7 +154,18 @@ func RenderCurve(points []baseline.Point, current *baseline.Point, metric string
 		}
 		lines = append(lines, strings.TrimRight(b.String(), " "))
 	}
-	axis, labels := linearAxis(xmax, lw+1, cols, false)
+	var axis, labels string
+	if log {
+		var at []int
+		var text []string
+		for _, tk := range logTicks {
+			c, _ := xyCell(costX(tk.Cost), 0, xmax, 0, 1, cols, 1)
+			at, text = append(at, c), append(text, tk.Label)
+		}
+		axis, labels = tickAxis(lw+1, cols, at, text)
+	} else {
+		axis, labels = linearAxis(xmax, lw+1, cols, false)
+	}
 	lines = append(lines, axis, labels)
 	return fitBlock(append(lines, legend...), width, height, st)
 }
@@ -153,13 +180,9 @@ func xyCell(x, y, xmax, ymin, ymax float64, cols, rows int) (col, row int) {
 }
 
 // linearAxis draws an x axis from 0 to xmax under a plot whose first
-// column is at left (left ≥ 1): the line with ┬ at each tick and the tick
-// labels centred under them. Ticks fall on round values (1, 2 or 5 × 10^k,
-// at least 1 when integer) about ten columns apart.
+// column is at left (left ≥ 1) (tickAxis). Ticks fall on round values (1,
+// 2 or 5 × 10^k, at least 1 when integer) about ten columns apart.
 func linearAxis(xmax float64, left, cols int, integer bool) (axis, labels string) {
-	left = max(left, 1)
-	line := []rune(strings.Repeat(" ", left-1) + "└" + strings.Repeat("─", cols))
-	lab := []rune(strings.Repeat(" ", left+cols))
 	if xmax <= 0 {
 		xmax = 1
 	}
@@ -171,15 +194,31 @@ func linearAxis(xmax float64, left, cols int, integer bool) (axis, labels string
 	if step < 1 {
 		dec = axisDecimals(step)
 	}
-	end := -1
+	var at []int
+	var text []string
 	for i := 0; ; i++ {
 		t := float64(i) * step
 		if t > xmax*(1+1e-9) {
 			break
 		}
 		c, _ := xyCell(t, 0, xmax, 0, 1, cols, 1)
+		at, text = append(at, c), append(text, strconv.FormatFloat(t, 'f', dec, 64))
+	}
+	return tickAxis(left, cols, at, text)
+}
+
+// tickAxis draws an x axis under a plot cols wide whose first column is at
+// left (left ≥ 1): the line with ┬ at each column of at (0 the plot's
+// first) and the labels text centred under them, in order, those that
+// would touch the label before left out.
+func tickAxis(left, cols int, at []int, text []string) (axis, labels string) {
+	left = max(left, 1)
+	line := []rune(strings.Repeat(" ", left-1) + "└" + strings.Repeat("─", cols))
+	lab := []rune(strings.Repeat(" ", left+cols))
+	end := -1
+	for i, c := range at {
 		line[left+c] = '┬'
-		s := []rune(strconv.FormatFloat(t, 'f', dec, 64))
+		s := []rune(text[i])
 		start := min(max(left+c-len(s)/2, 0), len(lab)-len(s))
 		if start <= end || start < 0 {
 			continue

@@ -265,12 +265,11 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 			xs, ys = append(xs, p.X), append(ys, p.Y)
 		}
 	}
-	if lo, hi := slices.Min(xs), slices.Max(xs); lo > 0 && hi >= costDecades*lo {
-		// Costs over a decade: on a linear axis the cheap cascades, the
-		// interesting ones, crowd at its left end. The points are drawn
-		// at log10 of their cost on a linear axis, whose ticks are labelled
-		// with costs: gonum's LogScale placed the axis label's box by the
-		// arithmetic mean of the range, and shrank the plot to make room.
+	if _, _, ticks, ok := LogCostAxis(slices.Min(xs), slices.Max(xs)); ok {
+		// The points are drawn at log10 of their cost on a linear axis,
+		// whose ticks are labelled with costs: gonum's LogScale placed the
+		// axis label's box by the arithmetic mean of the range, and shrank
+		// the plot to make room.
 		costX = math.Log10
 		for _, s := range all {
 			for i := range s.xys {
@@ -280,7 +279,11 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		for i := range xs {
 			xs[i] = costX(xs[i])
 		}
-		plt.X.Tick.Marker = plot.TickerFunc(logTicks)
+		var marks []plot.Tick
+		for _, tk := range ticks {
+			marks = append(marks, plot.Tick{Value: costX(tk.Cost), Label: tk.Label})
+		}
+		plt.X.Tick.Marker = plot.ConstantTicks(marks)
 		plt.X.Label.Text += ", log scale"
 	}
 	// The data's range with a margin: gonum's ends at the extreme points,
@@ -361,6 +364,28 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 // costDecades is the ratio of the dearest point's cost to the cheapest's
 // from which the cost axis is logarithmic.
 const costDecades = 10
+
+// CostTick is a labelled tick of a logarithmic cost axis.
+type CostTick struct {
+	Cost  float64
+	Label string // the cost, as "50", "1000" or "0.2"
+}
+
+// LogCostAxis is the cost axis of a plot of points that cost lo to hi (lo
+// ≤ hi): logarithmic (ok) when the dearest costs costDecades times the
+// cheapest or more and none costs 0, where a linear axis crowds the cheap
+// cascades, the interesting ones, at its left end. For a log axis it
+// returns the axis's ends, from and to, log10 of costs with a margin of
+// axisMargin beyond the data, and its ticks between them (logTicks). Plot
+// and the workbench's terminal curve both draw it, so that the curve on
+// screen and the file exported from it agree.
+func LogCostAxis(lo, hi float64) (from, to float64, ticks []CostTick, ok bool) {
+	if !(lo > 0 && hi >= costDecades*lo) {
+		return 0, 0, nil, false
+	}
+	from, to = paddedRange(math.Log10(lo), math.Log10(hi))
+	return from, to, logTicks(from, to), true
+}
 
 // axisMargin is the space left beyond the data at each end of an axis, a
 // fraction of the data's range.
@@ -451,11 +476,11 @@ func shortName(name string) string {
 }
 
 // logTicks labels a log axis, whose coordinates are the log10 of costs,
-// from min to max, at costs of 1, 2 and 5 times the powers of ten, or
-// where that gives fewer than four labels, at 1, 2, 3 and 5 times, or else
-// at every digit times them.
-func logTicks(lo, hi float64) []plot.Tick {
-	var ticks []plot.Tick
+// from lo to hi, at costs of 1, 2 and 5 times the powers of ten, or where
+// that gives fewer than four labels, at 1, 2, 3 and 5 times, or else at
+// every digit times them.
+func logTicks(lo, hi float64) []CostTick {
+	var ticks []CostTick
 	for _, digits := range [][]int{{1, 2, 5}, {1, 2, 3, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
 		ticks = ticks[:0]
 		for e := int(math.Floor(lo)); e <= int(math.Ceil(hi)); e++ {
@@ -463,7 +488,7 @@ func logTicks(lo, hi float64) []plot.Tick {
 				// d×10^e as parsed: 3×10^-1 multiplied is 0.30000000000000004.
 				v, _ := strconv.ParseFloat(fmt.Sprintf("%de%d", d, e), 64)
 				if x := math.Log10(v); x >= lo && x <= hi {
-					ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+					ticks = append(ticks, CostTick{Cost: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
 				}
 			}
 		}
