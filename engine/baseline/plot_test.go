@@ -1,6 +1,9 @@
 package baseline
 
 import (
+	"bytes"
+	"image"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -140,6 +143,47 @@ func TestCurveTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestPlotPNGSize: a PNG plot is drawn at 192 dots per inch, twice
+// gonum's 96, for slides (at 96 a sweep's plot was 758 × 384 pixels), the
+// image the SVG's size in points (72 an inch) and with the legend; the SVG
+// keeps its size.
+func TestPlotPNGSize(t *testing.T) {
+	points := []Point{
+		curvePoint("cronus", "valid", 28, 0.5346), curvePoint("cronus", "test", 57, 0.51),
+		curvePoint("prefix", "valid", 121, 0.5243), curvePoint("prefix", "valid", 1060, 0.5405),
+	}
+	svg := plotSVG(t, points, "t")
+	m := regexp.MustCompile(`<svg width="([0-9.]+)pt" height="([0-9.]+)pt"`).FindStringSubmatch(svg)
+	if m == nil {
+		t.Fatalf("no size in the SVG: %.200s", svg)
+	}
+	wPt, _ := strconv.ParseFloat(m[1], 64)
+	hPt, _ := strconv.ParseFloat(m[2], 64)
+	if hPt != 288 || wPt <= 432 {
+		t.Errorf("the SVG is %g × %g points, want 6 inches and the legend × 4 inches", wPt, hPt)
+	}
+	path := filepath.Join(t.TempDir(), "curve.png")
+	if err := Plot(path, points, "ndcg@10", "t"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	got := img.Bounds().Size()
+	want := image.Pt(int(math.Round(wPt/72*192)), int(math.Round(hPt/72*192)))
+	if abs(got.X-want.X) > 1 || got.Y != want.Y {
+		t.Errorf("the PNG is %v pixels, want %v (%g × %g points at 192 dpi)", got, want, wPt, hPt)
+	}
+}
+
+// abs is the absolute value of n.
+func abs(n int) int { return max(n, -n) }
 
 // TestPlotTitleFits: a title with long file names fits the plot's width
 // (centred over the plot, a wider one was cut at the image's left edge).
