@@ -542,6 +542,7 @@ func TestCurveTitleNamesMetric(t *testing.T) {
 	}{
 		{"ndcg@10", "NDCG@10 versus cost per document", 80},
 		{"ndcg@10", "NDCG@10 vs cost/doc", 30},
+		{"ndcg@10", "NDCG@10 vs log cost/doc", 24}, // "log" in the title as long as it fits
 		{"p@5", "P@5 versus cost per document", 80},
 	} {
 		title := strings.Split(RenderCurve(pts, cur, c.metric, c.width, 20, PlainStyles()), "\n")[0]

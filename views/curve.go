@@ -58,7 +58,7 @@ func RenderCurve(points []baseline.Point, current *baseline.Point, metric string
 	title := func(log bool) string {
 		if log {
 			return st.Title.Render(FirstFitting(width, name+" versus cost per document, log scale (Figure 2)",
-				name+" vs cost/doc, log scale (Fig. 2)", name+" vs cost/doc (log)"))
+				name+" vs cost/doc, log scale (Fig. 2)", name+" vs cost/doc (log)", name+" vs log cost/doc"))
 		}
 		return st.Title.Render(FirstFitting(width, name+" versus cost per document (Figure 2)", name+" vs cost/doc (Fig. 2)"))
 	}
