@@ -305,6 +305,7 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 	legend := plot.NewLegend()
 	legend.Top, legend.Left = true, true
 	legend.ThumbnailWidth = vg.Points(30) // long enough to show a dash pattern
+	legend.Padding = vg.Points(2)         // the entries stood edge to edge
 	type legendEntry struct {
 		name string
 		rank int // splitRank
