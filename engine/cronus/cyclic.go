@@ -575,13 +575,21 @@ func entryViolations(pr *Problem, st *State, k int) (*stageObjective, []entry) {
 // passIfEmpty makes stage k, when its step has left it without trees,
 // pass everything (θ = −Inf), as a stage without trees does. Its score is
 // then the intercept alone, the same for every document, and its finite θ
-// either passes all of them already (the intercept at or above θ, where
-// the soft exit is 1 to rounding) or sends away all but the protected
-// ones, which a stage with nothing to score documents by should not do.
-// The change is kept only if eq (8) does not increase.
+// either passes all of them already (the intercept at or above θ) or sends
+// away all but the protected ones, which a stage with nothing to score
+// documents by should not do. In the first case θ = −Inf changes nothing
+// the hard rule does, and is always taken: only the soft exit's tail
+// changes, by rounding when θ is far below the intercept (eq (8) then rose
+// by 1e-12 of itself and a finite θ was kept, shown beside no trees). In
+// the second it is kept only if eq (8) does not increase.
 func passIfEmpty(pr *Problem, st *State, k int) {
 	stg := &st.Stages[k]
 	if k == len(st.Stages)-1 || len(stg.Active()) > 0 || math.IsInf(stg.Theta, -1) {
+		return
+	}
+	if stg.Beta[len(stg.Beta)-1] >= stg.Theta {
+		stg.Theta = math.Inf(-1)
+		pr.Objective(st)
 		return
 	}
 	before, theta := st.Terms.Total, stg.Theta

@@ -523,6 +523,32 @@ func TestPassIfEmpty(t *testing.T) {
 	if !math.IsInf(st.Stages[1].Theta, -1) || math.Abs(st.Terms.Total-before) > 1e-12*before {
 		t.Errorf("θ %v, eq (8) %v → %v: want −Inf and no change", st.Stages[1].Theta, before, st.Terms.Total)
 	}
+	// θ below it, near enough that the soft exit lets only part of the
+	// documents on (σ((b − θ)/σ_k) of 0.62 at 0.5 σ_k, 1 − 2e-9 at 20 σ_k),
+	// or at it: the hard rule (exit below θ) passes them all, so the stage
+	// passes everything, although at a high λ the soft tail made eq (8)
+	// lower with θ and the optimiser kept such a θ beside no trees.
+	for _, topM := range []int{0, 5} {
+		par := par
+		par.Lambda, par.TopM = 3, topM
+		st := initSmall(t, pr, par)
+		b := st.Stages[1].Beta
+		clear(b[:len(b)-1])
+		for _, d := range []float64{0.5, 20, 0} {
+			st.Stages[1].Theta = b[len(b)-1] - d*st.Sigma[1]
+			st.scores = nil
+			pr.Objective(st)
+			passIfEmpty(pr, st, 1)
+			if !math.IsInf(st.Stages[1].Theta, -1) {
+				t.Errorf("λ 3, top-m %d, θ = intercept − %g σ_k: θ %v after, want −Inf", topM, d, st.Stages[1].Theta)
+			}
+			st.scores = nil
+			total := st.Terms.Total
+			if pr.Objective(st); st.Terms.Total != total {
+				t.Errorf("top-m %d, θ = intercept − %g σ_k: eq (8) %v, recomputed %v: the terms were not brought up to date", topM, d, total, st.Terms.Total)
+			}
+		}
+	}
 	// θ above it: every document leaves there (the global rule).
 	empty(icpt + 0.1)
 	before = st.Terms.Total
