@@ -709,6 +709,11 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if s.test != nil {
 			r["test"], r["full_test"] = evalJSON(test), evalJSON(fullT)
 		}
+		for name, path := range map[string]string{"curve": *curve, "plot": *plot, "trace": *traceF} {
+			if path != "" {
+				r[name] = path
+			}
+		}
 		r["final_valid"] = evalJSON(finalV)
 		if s.test != nil {
 			r["final_test"] = evalJSON(finalT)

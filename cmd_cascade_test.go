@@ -1061,7 +1061,11 @@ func TestCascadeCurve(t *testing.T) {
 	// --plot draws the points --curve writes, with or without it: one
 	// legend entry per method and split, the title naming the data.
 	plot := filepath.Join(dir, "c.svg")
-	runJSON(t, &r, append(slices.Clone(withTest), "--out", filepath.Join(dir, "p.json"), "--plot", plot, "--json")...)
+	var files struct{ Cascade, Curve, Plot, Trace *string }
+	runJSON(t, &files, append(slices.Clone(withTest), "--out", filepath.Join(dir, "p.json"), "--plot", plot, "--json")...)
+	if files.Cascade == nil || *files.Cascade != filepath.Join(dir, "p.json") || files.Plot == nil || *files.Plot != plot || files.Curve != nil || files.Trace != nil {
+		t.Errorf("--json's files: cascade %v, plot %v, curve %v, trace %v; want the --out and --plot given, no curve or trace", files.Cascade, files.Plot, files.Curve, files.Trace)
+	}
 	svg, err := os.ReadFile(plot)
 	if err != nil {
 		t.Fatal(err)
