@@ -29,11 +29,12 @@ import time
 
 
 def main():
-    ap = argparse.ArgumentParser(usage=__doc__.split("\n\n")[1])
-    ap.add_argument("--after", default="cycle 1 stage 10")
-    ap.add_argument("--delay", type=float, default=0.5)
-    ap.add_argument("--no-signal", action="store_true")
-    ap.add_argument("command", nargs=argparse.REMAINDER)
+    ap = argparse.ArgumentParser(usage=__doc__.split("\n\n")[1].removeprefix("usage: "),
+                                 description="How fast a cronus command stops when interrupted at the end of a phase (see the top of this file).")
+    ap.add_argument("--after", default="cycle 1 stage 10", metavar="TEXT", help="the progress text whose phase's end is awaited (default %(default)r)")
+    ap.add_argument("--delay", type=float, default=0.5, metavar="S", help="seconds from the phase's end to SIGINT (default %(default)s)")
+    ap.add_argument("--no-signal", action="store_true", help="send nothing: time the rest of the run")
+    ap.add_argument("command", nargs=argparse.REMAINDER, help="the command and its arguments, after --")
     a = ap.parse_args()
     cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
     if not cmd:
@@ -43,8 +44,9 @@ def main():
     if pid == 0:
         try:
             os.execvp(cmd[0], cmd)
-        finally:
-            os._exit(127)
+        except OSError as e:
+            print("%s: %s" % (cmd[0], e.strerror))
+        os._exit(127)
     t0 = time.time()
     out = b""
     ended = sent = None
@@ -74,15 +76,16 @@ def main():
     _, status = os.waitpid(pid, 0)
     end = time.time() - t0
     code = os.waitstatus_to_exitcode(status)
+    tail = out[-300:].decode("utf-8", "replace").replace("\x1b[K", "").replace("\r", "\n").strip().splitlines()
+    last = tail[-1] if tail else ""
     if ended is None:
-        print("exit status %d at %.2f s; %r never ended a progress line" % (code, end, a.after))
+        print("exit status %d at %.2f s; %r never ended a progress line; last line: %s" % (code, end, a.after, last))
         sys.exit(1)
     if sent is None:
         print("exit status %d at %.2f s, %.2f s after the phase ended" % (code, end, end - ended))
     else:
         print("exit status %d at %.2f s, %.2f s after SIGINT" % (code, end, end - sent))
-    tail = out[-200:].decode("utf-8", "replace").replace("\x1b[K", "").replace("\r", "\n").strip().splitlines()
-    print("last line:", tail[-1] if tail else "")
+    print("last line:", last)
 
 
 if __name__ == "__main__":
