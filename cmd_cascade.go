@@ -351,6 +351,19 @@ func checkPlot(path string) error {
 	return usageError{fmt.Sprintf("--plot %s: use a .svg or .png file", path)}
 }
 
+// addPlot appends to outs the plot of points drawn to path (--plot; ""
+// adds nothing), titled with the model and data files.
+func (cf *cascadeFlags) addPlot(outs []data.Output, path string, points []baseline.Point) ([]data.Output, error) {
+	if path == "" {
+		return outs, nil
+	}
+	o, err := baseline.PlotOutput(path, points, frontMetric, baseline.CurveTitle(cf.model, [2]string{"valid", cf.valid}, [2]string{"test", cf.test}))
+	if err != nil {
+		return nil, err
+	}
+	return append(outs, o), nil
+}
+
 // inputs are the files the command reads.
 func (cf *cascadeFlags) inputs() []string {
 	return []string{cf.model, cf.train, cf.valid, cf.test, cf.costs}
@@ -680,12 +693,8 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *curve != "" {
 		outs = append(outs, baseline.CSVOutput(*curve, points))
 	}
-	if *plot != "" {
-		o, err := baseline.PlotOutput(*plot, points, frontMetric, baseline.CurveTitle(cf.model, [2]string{"valid", cf.valid}, [2]string{"test", cf.test}))
-		if err != nil {
-			return err
-		}
-		outs = append(outs, o)
+	if outs, err = cf.addPlot(outs, *plot, points); err != nil {
+		return err
 	}
 	if err := data.WriteAtomicAll(outs); err != nil {
 		return err

@@ -210,12 +210,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	p.done()
 	// The curve and the plot are written together, all or none.
 	outs := []data.Output{baseline.CSVOutput(*out, points)}
-	if *plot != "" {
-		o, err := baseline.PlotOutput(*plot, points, frontMetric, baseline.CurveTitle(cf.model, [2]string{"valid", cf.valid}, [2]string{"test", cf.test}))
-		if err != nil {
-			return err
-		}
-		outs = append(outs, o)
+	if outs, err = cf.addPlot(outs, *plot, points); err != nil {
+		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
