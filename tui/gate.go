@@ -6,7 +6,8 @@ import (
 )
 
 // gate holds the optimisation worker between steps while the user has
-// paused it. The UI goroutine flips it; the worker waits in pass.
+// paused it. The UI goroutine flips it; the worker waits in pass. Each
+// run has its own (renewed at a restart).
 type gate struct {
 	mu      sync.Mutex
 	paused  bool
@@ -21,6 +22,15 @@ func newGate() *gate { return &gate{wake: make(chan struct{})} }
 func (g *gate) changed() {
 	close(g.wake)
 	g.wake = make(chan struct{})
+}
+
+// renewed is a gate for the next run: paused as g is, with no steps
+// granted. A step granted to the old run while it was in the middle of a
+// stage is not at the gate yet; on a shared gate the next run took it.
+func (g *gate) renewed() *gate {
+	next := newGate()
+	next.paused = g.isPaused()
+	return next
 }
 
 // setPaused pauses or resumes; resuming releases a waiting worker.
@@ -58,8 +68,8 @@ func (g *gate) grantedPending() int {
 
 // pass waits while paused, until a step is granted, the gate is opened or
 // ctx ends (then it returns false, so cancellation works while paused). A
-// cancelled worker takes no step: one granted after a restart cancelled
-// it is the next run's, and waking for it, the worker could take it.
+// cancelled worker takes no step: the steps said to the user are the
+// ones the live run takes.
 func (g *gate) pass(ctx context.Context) bool {
 	for {
 		if ctx.Err() != nil {

@@ -117,3 +117,23 @@ func TestGateCancelledTakesNoStep(t *testing.T) {
 		t.Error("the step granted is gone: the cancelled worker took it")
 	}
 }
+
+// TestGateRenewed: the gate a restart gives the next run is paused as the
+// old one was and holds none of the steps granted to it.
+func TestGateRenewed(t *testing.T) {
+	for _, paused := range []bool{false, true} {
+		g := newGate()
+		g.setPaused(paused)
+		g.step()
+		g.step()
+		next := g.renewed()
+		if next == g || next.isPaused() != paused || next.grantedPending() != 0 || next.grantedSteps() != 0 {
+			t.Errorf("paused %v: renewed gate paused %v with %d steps pending, %d granted; want paused %v, none",
+				paused, next.isPaused(), next.grantedPending(), next.grantedSteps(), paused)
+		}
+		next.step()
+		if want := map[bool]int{false: 0, true: 2}[paused]; g.grantedPending() != want {
+			t.Errorf("paused %v: a step on the renewed gate left the old one %d pending, want %d", paused, g.grantedPending(), want)
+		}
+	}
+}

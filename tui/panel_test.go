@@ -1126,3 +1126,43 @@ func TestStepBeforeStart(t *testing.T) {
 		t.Errorf("n on the started run: %q", s)
 	}
 }
+
+// TestRestartDropsOldSteps: a step granted with n while the paused run was
+// in the middle of a stage (not yet held at the gate) stayed on the gate,
+// which the next run shared: an edit of λ then started the new run with
+// the old run's step, and it went a step on by itself. The new run starts
+// with none; an n after the restart is its own.
+func TestRestartDropsOldSteps(t *testing.T) {
+	m := ready(t)
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	// The run mid-stage: no worker at the gate takes the step (the real
+	// one is stopped and has ended), so the test does not race with it.
+	old := m.run
+	m.stopRun()
+	<-old.done
+	m.running = true
+	m, _ = update(t, m, key("n"))
+	if s := statusOf(m); m.gate.grantedPending() != 1 || !strings.Contains(s, "one step") {
+		t.Fatalf("n on the running run: %d steps pending, status %q", m.gate.grantedPending(), s)
+	}
+	m.sel = parLambda
+	m, _ = update(t, m, key("right"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	if n := m.gate.grantedPending(); n != 0 {
+		t.Errorf("the run after the λ edit starts with %d steps of the old run's", n)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	if n := m.gate.grantedPending(); n != 0 {
+		t.Errorf("the new run has %d steps pending at its start, want 0", n)
+	}
+	// The gate holds the new run: n after the restart steps it.
+	step := m.snap.Step
+	m, _ = update(t, m, key("n"))
+	m = drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, msg tea.Msg) bool {
+		_, ok := msg.(optMsg)
+		return ok && m.snap.Step > step
+	})
+	if m.snap.Step != step+1 {
+		t.Errorf("one n after the restart: step %d → %d", step, m.snap.Step)
+	}
+}

@@ -516,6 +516,9 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 		// run's cascade; the status line gives none of its figures.
 		m.snap.Phase = phaseRestarting
 	}
+	// The next run gets a gate of its own: steps granted to the old one
+	// (with n while it was mid-stage, not yet at the gate) are not its.
+	m.gate = m.gate.renewed()
 	cmd := restartCmd(m.ctx, m.gate, m.gen, m.w, old, prev, m.par.Params, m.runPar.Params, warm)
 	m.run, m.cancelled, m.running, m.runPar = nil, old, true, m.par
 	m.runs++
