@@ -1166,3 +1166,53 @@ func TestRestartDropsOldSteps(t *testing.T) {
 		t.Errorf("one n after the restart: step %d → %d", step, m.snap.Step)
 	}
 }
+
+// TestStepsSaidGoOnStart: "n: 2 steps, once the run has started" stayed
+// on the status line after the run had started, until the next message.
+// The run's first event takes it off; so does a restart before that,
+// which drops those steps (the next run takes none of them).
+func TestStepsSaidGoOnStart(t *testing.T) {
+	const said = "once the run has started"
+	m := ready(t)
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	m, cmd := update(t, m, key("r"))
+	m, _ = update(t, m, key("n"))
+	m, _ = update(t, m, key("n"))
+	if s := statusOf(m); !strings.Contains(s, "2 steps, "+said) {
+		t.Fatalf("n twice before the start: %q", s)
+	}
+	m = drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
+		_, ok := msg.(optMsg)
+		return ok
+	})
+	if s := statusOf(m); strings.Contains(s, said) || !m.runStarted() {
+		t.Errorf("the run's first event: %q", s)
+	}
+
+	// n before the start, then an edit's restart before it.
+	m, _ = update(t, m, key("r"))
+	m, _ = update(t, m, key("n"))
+	m.sel = parLambda
+	m, _ = update(t, m, key("right"))
+	m, _ = update(t, m, key("n"))
+	if s := statusOf(m); !strings.Contains(s, "2 steps, "+said) {
+		t.Fatalf("n, a λ edit, n before the start: %q", s)
+	}
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	if s := statusOf(m); strings.Contains(s, said) || m.gate.grantedPending() != 0 {
+		t.Errorf("the λ edit's restart: %q, %d steps pending", s, m.gate.grantedPending())
+	}
+
+	// n before the start, then the retrain of a trees edit stops the run.
+	m.panel, m.sel = true, parTrees
+	m, _ = update(t, m, key("right"))
+	m, _ = update(t, m, key("n"))
+	if s := statusOf(m); !strings.Contains(s, said) {
+		t.Fatalf("n, a trees edit, n before the start: %q", s)
+	}
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	if s := statusOf(m); strings.Contains(s, said) || m.phase != phaseTraining {
+		t.Errorf("the trees edit's retrain (phase %d): %q", m.phase, s)
+	}
+}

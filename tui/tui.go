@@ -112,6 +112,10 @@ type Model struct {
 	// pauseSaid is space's hint when it is the status, as said then; the
 	// line shows what is true now (pauseHint).
 	pauseSaid string
+	// stepsSaid: status is n's count of the steps a run not yet started
+	// takes once it has ("n: 2 steps, once the run has started"). Its
+	// first event, or a restart or stop that drops the steps, takes it off.
+	stepsSaid bool
 }
 
 // defaultParams are the optimiser's defaults, trained for the workbench's
@@ -305,6 +309,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.snap, m.snapRun = msg.ev.Snapshot, m.runInfo()
 		m.snapRun.warm = m.snap.Warm // it may have started from Algorithm 2 instead
+		if m.stepsSaid && m.runStarted() {
+			m.setStatus("", false) // started: the run figures show its steps
+		}
 		if !msg.ev.Final {
 			return m, waitOpt(msg.gen, m.run.job.Events())
 		}
@@ -446,7 +453,7 @@ func (m *Model) fail(s string) {
 }
 
 func (m *Model) setStatus(s string, isErr bool) {
-	m.status, m.errLine, m.pauseSaid, m.statusPath, m.statusShort = s, isErr, "", "", ""
+	m.status, m.errLine, m.pauseSaid, m.statusPath, m.statusShort, m.stepsSaid = s, isErr, "", "", "", false
 }
 
 // setPathStatus sets the status message s, which names path (once): on a
@@ -519,6 +526,9 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 	// The next run gets a gate of its own: steps granted to the old one
 	// (with n while it was mid-stage, not yet at the gate) are not its.
 	m.gate = m.gate.renewed()
+	if m.stepsSaid {
+		m.setStatus("", false) // those steps went with the old gate
+	}
 	cmd := restartCmd(m.ctx, m.gate, m.gen, m.w, old, prev, m.par.Params, m.runPar.Params, warm)
 	m.run, m.cancelled, m.running, m.runPar = nil, old, true, m.par
 	m.runs++
@@ -617,6 +627,9 @@ func (m *Model) stopRun() {
 		m.run.cancel()
 	}
 	m.run, m.cancelled, m.running = nil, nil, false
+	if m.stepsSaid {
+		m.setStatus("", false) // no run takes those steps; the next has a gate of its own
+	}
 }
 
 // key routes one key press.
@@ -756,6 +769,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			// large data); "one step" beside "restarting", said again by
 			// the next n, changed nothing on screen till then.
 			m.setStatus(fmt.Sprintf("n: %s, once the run has started", stepCount(m.gate.grantedPending())), false)
+			m.stepsSaid = true
 			return m, nil
 		}
 		m.setStatus("one step", false)
