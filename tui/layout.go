@@ -312,7 +312,8 @@ func (m Model) panelLines(w int) []string {
 // workbench's, too many positives), in the longest of these forms that
 // fits in w cells: all of it; the notes short; then, while typing,
 // without the edit's note. A pending restart and the notes go last:
-// "(pending restart)", then "(pending)"; then whole parameters give way
+// "(pending restart)" ("(pending retrain)" for the base ensemble's
+// shape, as the status line says), then "(pending)"; then whole parameters give way
 // to the short forms, but the selected one; then the notes go, from the
 // last one on; "(pending)" goes never (at 40 columns it was cut at the
 // edge, and narrower it was left out, so that an edit looked applied;
@@ -333,7 +334,11 @@ func (m Model) paramsLine(w int) string {
 	case m.editing:
 		edits = []string{m.styles.Dim.Render("  enter apply · esc cancel"), ""} // the key line says esc too
 	case m.phase == phaseReady && m.par != m.runPar:
-		edits = []string{m.styles.Dim.Render("  (pending restart)"), m.styles.Dim.Render(" (pending)")}
+		wait := "restart" // of the optimisation; an edit of the base ensemble's shape retrains it
+		if m.reshaped() {
+			wait = "retrain"
+		}
+		edits = []string{m.styles.Dim.Render("  (pending " + wait + ")"), m.styles.Dim.Render(" (pending)")}
 	}
 	var long string
 	var shorts []string // each note's short form

@@ -1081,6 +1081,10 @@ func TestRetrainPendingShowsNoOldFigures(t *testing.T) {
 		if !strings.Contains(s, "trees = "+strconv.Itoa(m.par.trees)) || !strings.Contains(s, "pending retrain") {
 			t.Errorf("%d columns: %q does not say the trees wait to retrain", width, s)
 		}
+		// The params line says the same (it said "(pending restart)").
+		if p := m.paramsLine(width); width >= 80 && !strings.Contains(p, "(pending retrain)") {
+			t.Errorf("%d columns: params line %q, want (pending retrain)", width, p)
+		}
 		for _, f := range append(figures, "obj", "init") {
 			if strings.Contains(s, f) {
 				t.Errorf("%d columns: %q gives the old ensemble's %q", width, s, f)
