@@ -330,6 +330,17 @@ func (s *setup) points(dst []baseline.Point, method string, lambda float64, v, t
 	return dst
 }
 
+// scorePoints scores c on valid and test, stopping when ctx is done, and
+// appends its curve points, as method at lambda, to dst; it returns them
+// and c's validation figures.
+func (s *setup) scorePoints(ctx context.Context, dst []baseline.Point, method string, lambda float64, c *cronus.Cascade) ([]baseline.Point, cronus.Eval, error) {
+	v, t, err := s.evaluator()(ctx, c)
+	if err != nil {
+		return dst, cronus.Eval{}, err
+	}
+	return s.points(dst, method, lambda, v, t), v, nil
+}
+
 // explicitFlags are the flags given on the command line (fs parsed).
 func explicitFlags(fs *flag.FlagSet) map[string]bool {
 	given := map[string]bool{}
@@ -668,11 +679,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var points []baseline.Point
 	if *curve != "" || *plot != "" {
 		if cf.warm == "" { // a warm start has no initialisation
-			v, t, err := eval(ctx, &res.Init.Cascade)
-			if err != nil {
+			if points, _, err = s.scorePoints(ctx, points, "cronus-init", cf.par.Lambda, &res.Init.Cascade); err != nil {
 				return err
 			}
-			points = s.points(points, "cronus-init", cf.par.Lambda, v, t)
 		}
 		points = s.points(points, "cronus", cf.par.Lambda, valid, test)
 		// The full ensemble, as sweep's last prefix row (k = every tree).

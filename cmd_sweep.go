@@ -142,7 +142,6 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	splits := s.splits()
 	var perLambda []map[string]any // the --json report's "lambdas"
 	idleWarned := false
-	eval := s.evaluator()
 	for i, lam := range lambdas {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -162,11 +161,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		v, t, err := eval(ctx, &st.Cascade)
-		if err != nil {
+		if points, _, err = s.scorePoints(ctx, points, "single-stage", lam, &st.Cascade); err != nil {
 			return err
 		}
-		points = s.points(points, "single-stage", lam, v, t)
 		res, err := s.optimize(ctx, cf, par, init, p, nil)
 		if err != nil {
 			return err
@@ -176,14 +173,13 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			warn(stderr, idle)
 			idleWarned = idle != ""
 		}
-		if v, t, err = eval(ctx, &res.Init.Cascade); err != nil {
+		if points, _, err = s.scorePoints(ctx, points, "cronus-init", lam, &res.Init.Cascade); err != nil {
 			return err
 		}
-		points = s.points(points, "cronus-init", lam, v, t)
-		if v, t, err = eval(ctx, &res.Best.Cascade); err != nil {
+		var v cronus.Eval
+		if points, v, err = s.scorePoints(ctx, points, "cronus", lam, &res.Best.Cascade); err != nil {
 			return err
 		}
-		points = s.points(points, "cronus", lam, v, t)
 		perLambda = append(perLambda, map[string]any{"lambda": lam, "rho1": par.Rho1, "rhoK": par.RhoK,
 			"init_seconds": res.InitTime.Seconds(), "cyclic_seconds": res.CyclicTime.Seconds(),
 			"valid": map[string]any{"metrics": v.Metrics, "cost": v.Cost}})
