@@ -24,13 +24,23 @@ func TestLambdaRankGradientsDirect(t *testing.T) {
 	// must get no gradient. The third has labels whose gains 2^label − 1
 	// overflow float64: a query's gains are a ratio to its ideal DCG, which
 	// must not become Inf/Inf.
+	scores := []float64{0.3, -0.2, 1.1, 0.05, 0.7, -1.0, 0.4}
 	for _, labels := range [][]float32{{0, 2, 1, 0, 1, 3, 0}, {-1, 2, 1, 0, 1, 3, -1}, {0, 1100, 1099, 0, 1099, 1101, 2}} {
-		lambdaRankGradientsDirect(t, labels)
+		lambdaRankGradientsDirect(t, labels, scores)
+	}
+	// Scores spread so far that σ times their range is 630 (each pair's
+	// probability from per-document exponentials down to exp(−630)) and
+	// 3150 (past expSpread: each pair's own exponential).
+	for _, scale := range []float64{200, 1000} {
+		wide := make([]float64, len(scores))
+		for i, s := range scores {
+			wide[i] = s * scale
+		}
+		lambdaRankGradientsDirect(t, []float32{0, 2, 1, 0, 1, 3, 0}, wide)
 	}
 }
 
-func lambdaRankGradientsDirect(t *testing.T, labels []float32) {
-	scores := []float64{0.3, -0.2, 1.1, 0.05, 0.7, -1.0, 0.4}
+func lambdaRankGradientsDirect(t *testing.T, labels []float32, scores []float64) {
 	const sigma = 1.5
 	n := len(labels)
 	ndcg := func(s []float64) float64 {
@@ -304,6 +314,46 @@ func TestTrainSkipsConstantFeatures(t *testing.T) {
 			if !reflect.DeepEqual(got.Ensemble.Trees, want.Ensemble.Trees) {
 				t.Error("the constant features changed the trees")
 			}
+		}
+	}
+}
+
+// byRank's ranking is the same whichever sort gives it: insertion sort from
+// the last ranking when that is close, pdqsort after giving up on it.
+func TestByRankSorts(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	const n = 60
+	s := make([]float64, n)
+	labels := make([]float32, n)
+	gains := make([]float64, n)
+	for i := range s {
+		s[i] = float64(r.IntN(20)) // ties, broken by index
+	}
+	s[7] = math.NaN()
+	want := identityRanks([]int{0, n})
+	slices.SortFunc(want, func(a, b int32) int { return rankOrder(rankedDoc{s: s[a], i: a}, rankedDoc{s: s[b], i: b}) })
+	for _, c := range []struct {
+		name  string
+		prev  []int32
+		moves int
+		done  bool
+	}{
+		{"from the ranking", slices.Clone(want), 0, true},
+		{"one move", append(append([]int32{want[1], want[0]}), want[2:]...), 1, true},
+		{"from index order, given up", identityRanks([]int{0, n}), 4 * n, false},
+		{"from index order, no limit", identityRanks([]int{0, n}), n * n, true},
+	} {
+		buf := make([]rankedDoc, n)
+		for k, i := range c.prev {
+			buf[k] = rankedDoc{s: s[i], i: i}
+		}
+		if done := insertionSort(buf, c.moves); done != c.done {
+			t.Errorf("%s: insertionSort reported %v, want %v", c.name, done, c.done)
+		}
+		prev := slices.Clone(c.prev)
+		byRank(nil, s, labels, gains, prev)
+		if !slices.Equal(prev, want) {
+			t.Errorf("%s: ranking %v, want %v", c.name, prev, want)
 		}
 	}
 }
