@@ -59,6 +59,7 @@ func (s *scorer) advance(k int) {
 		go func() {
 			defer wg.Done()
 			rows := make([]float32, scoreBlock*d)
+			leafBuf := make([]int32, scoreBlock)
 			for {
 				b := int(next.Add(1)) - 1
 				if b >= blocks {
@@ -66,16 +67,20 @@ func (s *scorer) advance(k int) {
 				}
 				lo := b * scoreBlock
 				hi := min(lo+scoreBlock, n)
+				nan := false
 				for _, f := range used {
 					for j, v := range s.cols[f][lo:hi] {
 						rows[j*d+f] = v
+						nan = nan || v != v
 					}
 				}
 				out := s.scores[lo:hi]
+				leaf := leafBuf[:len(out)]
 				for t := range trees {
 					tr := &trees[t]
-					for j := range out {
-						out[j] += tr.Leaves[tr.LeafIndex(rows[j*d:(j+1)*d])]
+					tr.LeafIndexBlock(leaf, rows, d, nan)
+					for j, l := range leaf {
+						out[j] += tr.Leaves[l]
 					}
 				}
 			}

@@ -339,7 +339,7 @@ func TestByRankSorts(t *testing.T) {
 		done  bool
 	}{
 		{"from the ranking", slices.Clone(want), 0, true},
-		{"one move", append(append([]int32{want[1], want[0]}), want[2:]...), 1, true},
+		{"one move", append([]int32{want[1], want[0]}, want[2:]...), 1, true},
 		{"from index order, given up", identityRanks([]int{0, n}), 4 * n, false},
 		{"from index order, no limit", identityRanks([]int{0, n}), n * n, true},
 	} {

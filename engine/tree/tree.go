@@ -201,15 +201,18 @@ func (e *Ensemble) PredictContext(ctx context.Context, dst []float64, cols [][]f
 	}
 	err := parallelBlocks(ctx, n, func(lo, hi int, rows []float32) {
 		d := e.NumFeatures
-		gather(rows, cols, d, lo, hi)
+		nan := gather(rows, cols, d, lo, hi)
 		out := dst[lo:hi]
 		for j := range out {
 			out[j] = e.Base
 		}
+		var leafBuf [predictBlock]int32
+		leaf := leafBuf[:len(out)]
 		for t := range trees {
 			tr := &trees[t]
-			for j := range out {
-				out[j] += tr.Leaves[tr.LeafIndex(rows[j*d:(j+1)*d])]
+			tr.LeafIndexBlock(leaf, rows, d, nan)
+			for j, l := range leaf {
+				out[j] += tr.Leaves[l]
 			}
 		}
 	}, e.NumFeatures)
@@ -217,13 +220,15 @@ func (e *Ensemble) PredictContext(ctx context.Context, dst []float64, cols [][]f
 }
 
 // gather copies documents lo..hi-1 of the first d columns into rows,
-// row-major.
-func gather(rows []float32, cols [][]float32, d, lo, hi int) {
+// row-major, and reports whether any value is NaN.
+func gather(rows []float32, cols [][]float32, d, lo, hi int) (nan bool) {
 	for f := 0; f < d; f++ {
 		for j, v := range cols[f][lo:hi] {
 			rows[j*d+f] = v
+			nan = nan || v != v
 		}
 	}
+	return nan
 }
 
 // parallelBlocks calls fn on consecutive blocks of predictBlock documents,
@@ -275,13 +280,10 @@ func (e *Ensemble) LeafIndicesContext(ctx context.Context, dst []int32, cols [][
 	}
 	err := parallelBlocks(ctx, n, func(lo, hi int, rows []float32) {
 		d := e.NumFeatures
-		gather(rows, cols, d, lo, hi)
+		nan := gather(rows, cols, d, lo, hi)
 		for t := range trees {
 			tr := &trees[t]
-			out := dst[t*n+lo : t*n+hi]
-			for j := range out {
-				out[j] = int32(tr.LeafIndex(rows[j*d : (j+1)*d]))
-			}
+			tr.LeafIndexBlock(dst[t*n+lo:t*n+hi], rows, d, nan)
 		}
 	}, e.NumFeatures)
 	return dst, err

@@ -3,6 +3,7 @@ package tree
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync/atomic"
@@ -162,6 +163,75 @@ func TestPredictContextStops(t *testing.T) {
 		ctx.n.Store(after)
 		if _, err := e.LeafIndicesContext(ctx, nil, cols, n, -1); !errors.Is(err, context.Canceled) {
 			t.Errorf("LeafIndicesContext cancelled at check %d: error %v", after, err)
+		}
+	}
+}
+
+// randomTree returns a tree of the given number of leaves grown by
+// splitting a random leaf each time, so its depth varies from leaf to leaf,
+// on random features, thresholds and NaN directions.
+func randomTree(r *rand.Rand, leaves, features int) Tree {
+	t := Tree{Leaves: []float64{r.NormFloat64()}}
+	type ref struct{ node, side int } // where each leaf hangs: node −1 for the root
+	at := []ref{{-1, 0}}
+	for len(t.Leaves) < leaves {
+		l := r.IntN(len(t.Leaves))
+		n := int32(len(t.Nodes))
+		t.Nodes = append(t.Nodes, Node{Feature: int32(r.IntN(features)), Threshold: float32(r.IntN(5)) - 2,
+			Left: Leaf(l), Right: Leaf(len(t.Leaves)), DefaultLeft: r.IntN(2) == 0})
+		if p := at[l]; p.node >= 0 {
+			if p.side == 0 {
+				t.Nodes[p.node].Left = n
+			} else {
+				t.Nodes[p.node].Right = n
+			}
+		}
+		at[l] = ref{int(n), 0}
+		at = append(at, ref{int(n), 1})
+		t.Leaves = append(t.Leaves, r.NormFloat64())
+	}
+	return t
+}
+
+// The blocked walk of Predict and LeafIndices (four documents at a time,
+// and one by one where a block holds a NaN) agrees with LeafIndex on
+// unbalanced trees, on values equal to the thresholds, infinities and NaN.
+func TestBlockWalkMatchesLeafIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	const d, n = 5, 3*predictBlock + 7
+	e := &Ensemble{Base: 0.5, NumFeatures: d}
+	for _, leaves := range []int{1, 2, 3, 31, 64} {
+		e.Trees = append(e.Trees, randomTree(r, leaves, d))
+	}
+	values := []float32{-3, -2, -1.5, -1, 0, 0.5, 1, 2, 3, float32(math.Inf(1)), float32(math.Inf(-1))}
+	cols := make([][]float32, d)
+	for f := range cols {
+		cols[f] = make([]float32, n)
+		for i := range cols[f] {
+			cols[f][i] = values[r.IntN(len(values))]
+		}
+	}
+	// NaN only in the second block: the others take the four-document walk.
+	for i := predictBlock; i < 2*predictBlock; i += 3 {
+		cols[r.IntN(d)][i] = float32(math.NaN())
+	}
+	got := e.Predict(nil, cols, n, -1)
+	leaves := e.LeafIndices(nil, cols, n, -1)
+	x := make([]float32, d)
+	for i := 0; i < n; i++ {
+		for f := range x {
+			x[f] = cols[f][i]
+		}
+		want := e.Base
+		for ti := range e.Trees {
+			l := e.Trees[ti].LeafIndex(x)
+			want += e.Trees[ti].Leaves[l]
+			if int(leaves[ti*n+i]) != l {
+				t.Fatalf("doc %d %v, tree %d: leaf %d, want %d", i, x, ti, leaves[ti*n+i], l)
+			}
+		}
+		if got[i] != want {
+			t.Fatalf("doc %d: score %v, want %v", i, got[i], want)
 		}
 	}
 }
