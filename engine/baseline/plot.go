@@ -130,6 +130,32 @@ func (g markGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	c.Stroke(p)
 }
 
+// coverStep is how much larger a marker is drawn for each marker of a later
+// series drawn on the same place: its rim shows around theirs.
+var coverStep = vg.Points(1.5)
+
+// coveredBy returns, for every point of every series (in drawing order),
+// how many of the series drawn after it have a point at the same place:
+// the markers that cover it. cronus-init and cronus often coincide (a
+// cyclic optimisation that kept its initialisation), and the one drawn
+// first was hidden.
+func coveredBy(series []plotter.XYs) [][]int {
+	at := map[plotter.XY]int{} // how many of the later series have a point there
+	cov := make([][]int, len(series))
+	for si := len(series) - 1; si >= 0; si-- {
+		cov[si] = make([]int, len(series[si]))
+		here := map[plotter.XY]bool{}
+		for pi, p := range series[si] {
+			cov[si][pi] = at[p]
+			here[p] = true
+		}
+		for p := range here {
+			at[p]++
+		}
+	}
+	return cov
+}
+
 // frontColor is the Pareto front's: a pale grey, which the curves drawn
 // over it stand out against.
 var frontColor = color.RGBA{0xc8, 0xc8, 0xc8, 0xff}
@@ -347,6 +373,13 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 	}
 	for _, s := range all {
 		slices.SortStableFunc(s.xys, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+	}
+	var xys []plotter.XYs
+	for _, s := range all {
+		xys = append(xys, s.xys)
+	}
+	covered := coveredBy(xys)
+	for si, s := range all {
 		line, marks, err := plotter.NewLinePoints(s.xys)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("%s: %v", s.name, err)
@@ -359,6 +392,13 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		shape := markShapes[s.style%len(markShapes)]
 		shape.filled = s.rank == 0
 		marks.Shape = shape
+		if cov := covered[si]; slices.Max(cov) > 0 {
+			marks.GlyphStyleFunc = func(i int) draw.GlyphStyle {
+				st := marks.GlyphStyle
+				st.Radius += vg.Length(cov[i]) * coverStep
+				return st
+			}
+		}
 		plt.Add(line, marks)
 		legend.Add(s.name, line, marks)
 	}

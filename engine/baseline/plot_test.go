@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image"
 	"image/png"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -356,5 +358,50 @@ func TestPlotMethodColours(t *testing.T) {
 		if st.stroke == kept {
 			t.Errorf("kept #1 has %s's colour %s", m, kept)
 		}
+	}
+}
+
+// TestPlotCoveredMarkers: a marker that later series' markers cover (the
+// same cost and quality) is drawn larger for each, so that its rim shows:
+// cronus-init's square under cronus's triangle, and under prefix's diamond
+// too.
+func TestPlotCoveredMarkers(t *testing.T) {
+	xy := func(x, y float64) plotter.XY { return plotter.XY{X: x, Y: y} }
+	cov := coveredBy([]plotter.XYs{
+		{xy(1, 1), xy(2, 2), xy(3, 3)},
+		{xy(1, 1), xy(3, 3), xy(3, 3)}, // a point twice in one series covers once
+		{xy(1, 1), xy(2, 2.5)},
+	})
+	if want := [][]int{{2, 0, 1}, {1, 0, 0}, {0, 0}}; !slices.EqualFunc(cov, want, slices.Equal) {
+		t.Errorf("coveredBy: %v, want %v", cov, want)
+	}
+
+	svg := plotSVG(t, []Point{
+		curvePoint("cronus-init", "valid", 100, 0.50), curvePoint("cronus-init", "valid", 300, 0.53),
+		curvePoint("cronus", "valid", 100, 0.50), curvePoint("cronus", "valid", 300, 0.54),
+		curvePoint("cronus-init", "test", 100, 0.48), curvePoint("cronus-init", "test", 300, 0.51),
+		curvePoint("cronus", "test", 100, 0.48), curvePoint("cronus", "test", 300, 0.515),
+		curvePoint("prefix", "test", 100, 0.48), curvePoint("prefix", "test", 500, 0.52),
+	}, "t")
+	// cronus-init's squares, by side (points): a polygon's vertices are
+	// 1.2 radii from its centre, so a side is 1.2·√2 radii.
+	sides := map[string]int{}
+	square := regexp.MustCompile(`<path d="M([-0-9.e]+),([-0-9.e]+)L([-0-9.e]+),([-0-9.e]+)L[-0-9.e]+,[-0-9.e]+L[-0-9.e]+,[-0-9.e]+Z"`)
+	for _, m := range square.FindAllStringSubmatch(svg, -1) {
+		x0, _ := strconv.ParseFloat(m[1], 64)
+		x1, _ := strconv.ParseFloat(m[3], 64)
+		if y0, y1 := m[2], m[4]; y0 == y1 && x0 > x1 && x0-x1 < 20 { // a marker, not the frame
+			sides[strconv.FormatFloat(x0-x1, 'f', 1, 64)]++
+		}
+	}
+	side := func(r vg.Length) string {
+		return strconv.FormatFloat(1.2*math.Sqrt2*float64(r), 'f', 1, 64)
+	}
+	// The valid point under one marker (filled: one path), the test point
+	// under two (hollow: filled white, then outlined), the other points
+	// under none (filled, hollow), and the legend's two (likewise).
+	want := map[string]int{side(markRadius + coverStep): 1, side(markRadius + 2*coverStep): 2, side(markRadius): 6}
+	if !maps.Equal(sides, want) {
+		t.Errorf("cronus-init's squares by side: %v, want %v", sides, want)
 	}
 }
