@@ -384,7 +384,7 @@ func (cf *cascadeFlags) inputs() []string {
 // Both ends matter: on the synthetic MSLR-cost set, ρ >= 0.005 ρ_max capped
 // the re-weighted ensemble at NDCG@10 0.935 against the full ensemble's
 // 0.958; on MQ2008, validation chose 0.05 or 0.1 at low λ once offered, for
-// cheaper and better cascades on test (README, Measured).
+// cheaper and better cascades on test (bench/MEASURED.md).
 const defaultRhos = "0.0002,0.001,0.005,0.02,0.05,0.1"
 
 // runKeys are the params of a cascade file (cronus.RunParams) that define

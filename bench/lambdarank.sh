@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Why Cronus's lambdarank trails XGBoost's rank:ndcg on MQ2008 (README,
-# Measured): the figures behind the notes under the tree-ensemble table.
+# Why Cronus's lambdarank trails XGBoost's rank:ndcg on MQ2008 (bench/MEASURED.md):
+# the figures behind the notes under the tree-ensemble table.
 #
 #   bash bench/lambdarank.sh
 #
