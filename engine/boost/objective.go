@@ -168,9 +168,9 @@ func docGains(labels []float32, offsets []int) []float64 {
 // descending score, ties in index order: its current ranking. prev is the
 // ranking of the round before (the documents' places in the query), which
 // it updates: the documents are laid out in that order before sorting, so
-// that the sort, which pattern-defeating quicksort makes fast on nearly
-// sorted input, has little to move after a round's small change of the
-// scores. The order is total, so the result does not depend on prev.
+// that the sort (insertion sort, or pdqsort where that would take long)
+// has little to move after a round's small change of the scores. The
+// order is total, so the result does not depend on prev.
 func byRank(buf []rankedDoc, s []float64, labels []float32, gains []float64, prev []int32) []rankedDoc {
 	buf = buf[:0]
 	for _, i := range prev {

@@ -2,12 +2,12 @@ package tree
 
 // LeafIndexBlock writes into dst[j] the leaf that document j of rows
 // (row-major, d features each, len(dst) documents) reaches in t: what
-// LeafIndex gives for each. nan says whether rows may hold a NaN. Without one, four
-// documents go down the tree together, each step chosen without a branch,
-// so that their chains of dependent loads overlap and no mispredicted
-// branch flushes them (half the time of a walk per document,
-// BenchmarkPredict); a document already at its leaf stays there while the
-// others finish.
+// LeafIndex gives for each. nan says whether rows may hold a NaN. Without
+// one, four documents go down the tree together, each step chosen without
+// a branch, so that their chains of dependent loads overlap and no
+// mispredicted branch flushes them (about two thirds of the time of a walk
+// per document, BenchmarkPredict); a document already at its leaf stays
+// there while the others finish.
 func (t *Tree) LeafIndexBlock(dst []int32, rows []float32, d int, nan bool) {
 	nodes := t.Nodes
 	if len(nodes) == 0 {
