@@ -59,7 +59,7 @@ func (s *scorer) advance(k int) {
 		go func() {
 			defer wg.Done()
 			rows := make([]float32, scoreBlock*d)
-			leafBuf := make([]int32, scoreBlock)
+			leaf := make([]int32, scoreBlock)
 			for {
 				b := int(next.Add(1)) - 1
 				if b >= blocks {
@@ -75,13 +75,8 @@ func (s *scorer) advance(k int) {
 					}
 				}
 				out := s.scores[lo:hi]
-				leaf := leafBuf[:len(out)]
 				for t := range trees {
-					tr := &trees[t]
-					tr.LeafIndexBlock(leaf, rows, d, nan)
-					for j, l := range leaf {
-						out[j] += tr.Leaves[l]
-					}
+					trees[t].AddBlock(out, leaf, rows, d, nan)
 				}
 			}
 		}()

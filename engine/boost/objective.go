@@ -370,8 +370,8 @@ func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, ga
 				continue
 			}
 			// i is the better labelled document when up is 1, j when up
-			// is 0; taking the other's share by multiplying with 0 or 1 is
-			// exact and spares the loop a branch it mispredicts.
+			// is 0, so that i's sums, kept apart from the others', take
+			// +l or −l by a sign; multiplying by 0, 1 or −1 is exact.
 			u := 0
 			if di.l > dj.l {
 				u = 1

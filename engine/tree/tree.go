@@ -206,14 +206,9 @@ func (e *Ensemble) PredictContext(ctx context.Context, dst []float64, cols [][]f
 		for j := range out {
 			out[j] = e.Base
 		}
-		var leafBuf [predictBlock]int32
-		leaf := leafBuf[:len(out)]
+		var leaf [predictBlock]int32
 		for t := range trees {
-			tr := &trees[t]
-			tr.LeafIndexBlock(leaf, rows, d, nan)
-			for j, l := range leaf {
-				out[j] += tr.Leaves[l]
-			}
+			trees[t].AddBlock(out, leaf[:], rows, d, nan)
 		}
 	}, e.NumFeatures)
 	return dst, err

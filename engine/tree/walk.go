@@ -34,6 +34,17 @@ func (t *Tree) LeafIndexBlock(dst []int32, rows []float32, d int, nan bool) {
 	}
 }
 
+// AddBlock adds to dst[j] t's value for document j of rows (row-major, d
+// features each, len(dst) documents), walking as LeafIndexBlock with nan;
+// leaf, at least len(dst) long, is its scratch.
+func (t *Tree) AddBlock(dst []float64, leaf []int32, rows []float32, d int, nan bool) {
+	leaf = leaf[:len(dst)]
+	t.LeafIndexBlock(leaf, rows, d, nan)
+	for j, l := range leaf {
+		dst[j] += t.Leaves[l]
+	}
+}
+
 // step moves a document with features x from node n one level down, or
 // leaves it where it is when n is a leaf (< 0). x must hold no NaN: it
 // goes right where the threshold is not above the value.
