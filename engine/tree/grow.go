@@ -109,9 +109,10 @@ type Grower struct {
 	bests   []split // per group: the best split of the built leaf and of its sibling
 
 	// unitH says every hessian of the tree being grown is 1 (squared loss):
-	// the histograms then skip the hessian sums, and a bin's count stands
-	// for its H. The sum of n ones is n exactly, so the trees are the same
-	// bit for bit; the histograms just do a third less work.
+	// the histograms then skip the counts, and a bin's H (the sum of its
+	// hessians, ones) stands for its count. The sum of n ones is n exactly,
+	// so the trees are the same bit for bit; the histograms just do a third
+	// less work.
 	unitH bool
 }
 
@@ -492,11 +493,11 @@ func (g *Grower) evalFeature(l *growLeaf, f int, h []hbin, best *split) {
 	var nl int64
 	for b := 0; b < len(h)-1; b++ {
 		gl += h[b].G
-		nl += h[b].N
+		hl += h[b].H
 		if g.unitH {
-			hl = float64(nl)
+			nl = int64(hl)
 		} else {
-			hl += h[b].H
+			nl += h[b].N
 		}
 		// A side needs a positive hessian sum even when MinHess is 0:
 		// with λ = 0 its gain and leaf value would divide by 0.

@@ -1,0 +1,22 @@
+package tree
+
+import "golang.org/x/sys/cpu"
+
+// haveHistAsm reports whether the CPU (and the OS) support AVX, which the
+// assembly histogram kernels need; without it buildGroup4 runs the Go ones.
+// A variable, so that tests can compare the two.
+var haveHistAsm = cpu.X86.HasAVX
+
+// hist4Seq adds documents 0…n−1, whose codes for the group's 4 features
+// are codes[4i…4i+3] and whose pairs are gh[i], to the group's histogram
+// h (4 × 256 bins): each to G and H of its bins, and 1 to N when count,
+// else to H only (see buildGroup4). AVX: call it only when haveHistAsm.
+//
+//go:noescape
+func hist4Seq(h *hbin, codes *uint8, gh *GradPair, n int, count bool)
+
+// hist4Idx is hist4Seq for the documents idx[0…n−1], whose codes are at
+// rows[4·idx[j]…] and whose pairs are gh[j], prefetching the rows ahead.
+//
+//go:noescape
+func hist4Idx(h *hbin, rows *uint8, idx *int32, gh *GradPair, n int, count bool)
