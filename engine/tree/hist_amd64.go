@@ -20,3 +20,10 @@ func hist4Seq(h *hbin, codes *uint8, gh *GradPair, n int, count bool)
 //
 //go:noescape
 func hist4Idx(h *hbin, rows *uint8, idx *int32, gh *GradPair, n int, count bool)
+
+// hist4Wide is hist4Idx for rows width bytes wide (rows points at the
+// group's first code in row 0), prefetching 2 cache lines of the rows
+// ahead when prefetch.
+//
+//go:noescape
+func hist4Wide(h *hbin, rows *uint8, width int, idx *int32, gh *GradPair, n int, count, prefetch bool)

@@ -145,3 +145,73 @@ idxunittail:
 idxdone:
 	VZEROUPPER
 	RET
+
+// ROWW points R13 at the codes of document idx[0] (BX) in rows R15 bytes
+// wide.
+#define ROWW \
+	MOVLQSX (BX), R12; \
+	IMULQ   R15, R12; \
+	LEAQ    (SI)(R12*1), R13
+
+#define PREFETCHW \
+	MOVLQSX    (ahead*4)(BX), R14; \
+	IMULQ      R15, R14; \
+	PREFETCHT0 (SI)(R14*1); \
+	PREFETCHT0 64(SI)(R14*1)
+
+// func hist4Wide(h *hbin, rows *uint8, width int, idx *int32, gh *GradPair, n int, count, prefetch bool)
+TEXT ·hist4Wide(SB), NOSPLIT, $0-50
+	MOVQ    h+0(FP), DI
+	MOVQ    rows+8(FP), SI
+	MOVQ    width+16(FP), R15
+	MOVQ    idx+24(FP), BX
+	MOVQ    gh+32(FP), DX
+	MOVQ    n+40(FP), CX
+	MOVBLZX count+48(FP), AX
+	MOVBLZX prefetch+49(FP), R9
+	TESTQ   R9, R9
+	JEQ     widenopf
+	TESTQ   AX, AX
+	JEQ     wideunitpf
+
+widecountpf:
+	CMPQ CX, $ahead
+	JLE  widecount
+	PREFETCHW
+	ROWW
+	DOCN(R13)
+	NEXT
+	JMP  widecountpf
+
+wideunitpf:
+	CMPQ CX, $ahead
+	JLE  wideunit
+	PREFETCHW
+	ROWW
+	DOC(R13)
+	NEXT
+	JMP  wideunitpf
+
+widenopf:
+	TESTQ AX, AX
+	JEQ   wideunit
+
+widecount:
+	TESTQ CX, CX
+	JEQ   widedone
+	ROWW
+	DOCN(R13)
+	NEXT
+	JMP   widecount
+
+wideunit:
+	TESTQ CX, CX
+	JEQ   widedone
+	ROWW
+	DOC(R13)
+	NEXT
+	JMP   wideunit
+
+widedone:
+	VZEROUPPER
+	RET

@@ -70,6 +70,46 @@ func TestHistKernelsMatchGo(t *testing.T) {
 	}
 }
 
+// buildScattered gives the same histograms with the assembly kernel (codes
+// read in place from the wide rows, a chunk at a time) as with the Go
+// gather, for wide rows of 1, 2 and 17 groups and leaves around the chunk
+// sizes.
+func TestScatteredMatchesGo(t *testing.T) {
+	if !haveHistAsm {
+		t.Skip("no assembly histogram kernels on this machine")
+	}
+	defer func() { haveHistAsm = true }()
+	r := rand.New(rand.NewPCG(6, 6))
+	for _, width := range []int{4, 8, 68} {
+		for _, n := range []int{1, 33, 511, 512, 513, 1025, 3000} {
+			for _, unit := range []bool{true, false} {
+				rows, gh, _, _ := histCase(r, n*width/4, unit)
+				gh = gh[:n]
+				idx := make([]int32, 0, n)
+				for i := range n {
+					if r.IntN(2) == 0 || len(idx) == 0 {
+						idx = append(idx, int32(i))
+					}
+				}
+				gho := make([]GradPair, len(idx))
+				for j, i := range idx {
+					gho[j] = gh[i]
+				}
+				want := make([]hbin, width*256)
+				got := make([]hbin, width*256)
+				buf := make([]uint32, width/4*chunkDocs)
+				haveHistAsm = false
+				buildScattered(want, rows, width, idx, gho, buf, unit)
+				haveHistAsm = true
+				buildScattered(got, rows, width, idx, gho, buf, unit)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("width %d, %d documents, unit=%v: the histograms differ", width, len(idx), unit)
+				}
+			}
+		}
+	}
+}
+
 // Trees grown with the assembly kernels are the Go kernels' trees, with
 // hessians of 1 and varied ones, on all documents and on a row subset (whose
 // small leaves take buildScattered).
@@ -77,6 +117,7 @@ func TestGrowSameWithoutAsm(t *testing.T) {
 	if !haveHistAsm {
 		t.Skip("no assembly histogram kernels on this machine")
 	}
+	defer func() { haveHistAsm = true }()
 	r := rand.New(rand.NewPCG(5, 5))
 	n := 40000
 	cols := make([][]float32, 11)
