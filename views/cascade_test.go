@@ -317,6 +317,56 @@ func TestCurvePlacesPoints(t *testing.T) {
 	}
 }
 
+// TestCurveCollisions: points of different methods that fall in one cell
+// are both drawn, the later one cell to the right (or, with the right
+// taken, to the left); the current cascade keeps its exact cell and moves
+// the point under it; a method's test point still covers its validation
+// twin. Worked by hand on a linear axis 0…100 over 21 columns (5 per
+// column); methods are drawn in curveMethods order (prefix, early exit,
+// single stage, …, cronus), not in the order given.
+func TestCurveCollisions(t *testing.T) {
+	pt := func(method, split string, cost, v float64) baseline.Point {
+		return baseline.Point{Method: method, Split: split, Cost: metric.Cost{Total: cost}, Metrics: map[string]float64{"p@5": v}}
+	}
+	pts := []baseline.Point{
+		pt("cronus", "test", 50, 0.40),       // the cell of •, whose sides ▲ took: ◆ never there
+		pt("prefix", "test", 0, 0.30),        // anchors the axes: column 0, bottom row
+		pt("prefix", "test", 100, 0.50),      // last column, top row
+		pt("prefix", "test", 50, 0.40),       // column 10
+		pt("single-stage", "test", 50, 0.40), // the cell of •: to column 11
+		pt("early-exit", "valid", 30, 0.40),  // column 6
+		pt("early-exit", "test", 30, 0.40),   // its own method: covers ▽ there
+	}
+	cur := pt("cronus", "valid", 100, 0.50) // on the prefix's top-right point
+	got := RenderCurve(pts, &cur, "p@5", 26, 16, PlainStyles())
+	lines := strings.Split(got, "\n")
+	// row is the plot row holding mark, from its first column.
+	row := func(mark rune) []rune {
+		for _, l := range lines[1:] {
+			rs := []rune(l)
+			i := slices.IndexFunc(rs, func(r rune) bool { return r == '┤' || r == '│' })
+			if i >= 0 && slices.Contains(rs[i+1:], mark) {
+				return append(rs[i+1:], []rune(strings.Repeat(" ", 30))...)
+			}
+		}
+		t.Fatalf("%q not drawn:\n%s", mark, got)
+		return nil
+	}
+	mid := row('▼')
+	for col, want := range map[int]rune{6: '▼', 9: '●', 10: '•', 11: '▲'} {
+		if mid[col] != want {
+			t.Errorf("column %d of the middle row is %q, want %q\n%s", col, mid[col], want, got)
+		}
+	}
+	if strings.ContainsRune(got[:strings.Index(got, "└")], '▽') {
+		t.Errorf("the validation twin of ▼ is still drawn beside it:\n%s", got)
+	}
+	top := row('◆')
+	if top[20] != '◆' || top[19] != '•' {
+		t.Errorf("top row ends %q, want the current cascade ◆ in the last column and the prefix point • left of it\n%s", string(top[15:21]), got)
+	}
+}
+
 // TestCurveCostScale: the terminal curve draws its cost axis as the
 // plots that sweep --plot and the workbench's export write draw theirs:
 // logarithmic when the dearest point costs ten times the cheapest or more

@@ -49,8 +49,13 @@ type pointSeries struct {
 // from its smallest to its largest value. Every (method, split) is a
 // series with its own marker (see curveMethods) and current, when not nil,
 // is drawn last with ◆. Points are not connected: the sweep points are not
-// ordered along a curve and a cell shows one marker, the last drawn. Points
-// without a finite metric or cost are left out. A legend follows the axis,
+// ordered along a curve. A cell shows one marker: a point whose cell holds
+// another method's marker is drawn in the first free cell right of, left
+// of, above or below it (the current cascade keeps its cell and moves the
+// other instead), so that both stay visible, one cell from its place; with
+// no free neighbour, or of the same method (a test point over its
+// validation twin), the later covers the earlier. Points without a finite
+// metric or cost are left out. A legend follows the axis,
 // as many of its lines as leave the plot two rows.
 func RenderCurve(points []baseline.Point, current *baseline.Point, metric string, width, height int, st Styles) string {
 	// Named as the rest of the interface names metrics: NDCG@10, not the key ndcg@10.
@@ -121,20 +126,52 @@ func RenderCurve(points []baseline.Point, current *baseline.Point, metric string
 	}
 
 	grid := make([][]string, rows)
+	owner := make([][]int, rows) // the method drawn in a cell, + 1 (0: none)
 	for r := range grid {
 		grid[r] = make([]string, cols)
+		owner[r] = make([]int, cols)
 	}
-	put := func(p baseline.Point, mark string) {
+	// free is the first of the cells right of, left of, above and below
+	// (c, r) that holds nothing, if any.
+	free := func(c, r int) (int, int, bool) {
+		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, -1}, {0, 1}} {
+			nc, nr := c+d[0], r+d[1]
+			if nc >= 0 && nc < cols && nr >= 0 && nr < rows && owner[nr][nc] == 0 {
+				return nc, nr, true
+			}
+		}
+		return 0, 0, false
+	}
+	// put draws a point of method id (len(series) for the current cascade)
+	// in its cell. When another method is there, the point goes to a free
+	// neighbouring cell, or, for the current cascade, which keeps its place,
+	// the other does; failing that the later covers the earlier.
+	put := func(p baseline.Point, mark string, id int) {
 		c, r := xyCell(costX(p.Cost.Total), p.Metrics[metric], xmax, ymin, ymax, cols, rows)
-		grid[r][c] = mark
+		if o := owner[r][c]; o != 0 && o != id+1 {
+			if nc, nr, ok := free(c, r); ok {
+				if id < len(series) {
+					c, r = nc, nr
+				} else {
+					grid[nr][nc], owner[nr][nc] = grid[r][c], o
+				}
+			}
+		}
+		grid[r][c], owner[r][c] = mark, id+1
 	}
-	for _, s := range series {
+	// The splits of one method share an id: its test points cover its
+	// others (drawn after them), as before, rather than crowd beside them.
+	id := 0
+	for i, s := range series {
+		if i > 0 && s.method != series[i-1].method {
+			id = i
+		}
 		for _, p := range s.points {
-			put(p, markStyle(s.method, st).Render(s.mark))
+			put(p, markStyle(s.method, st).Render(s.mark), id)
 		}
 	}
 	if cur != nil {
-		put(*cur, st.Title.Render(currentMark))
+		put(*cur, st.Title.Render(currentMark), len(series))
 	}
 
 	lines := []string{title(log)}
