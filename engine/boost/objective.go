@@ -135,6 +135,10 @@ func (*lambdaRank) base([]float32) float64 { return 0 }
 type lambdaScratch struct {
 	byRank   []rankedDoc
 	lam, hes []float64 // by rank
+	// For lambdaPairs4, by rank: the documents' scores, gains,
+	// exponentials and labels, each in an array of its own.
+	s, gain, e, l []float64
+	c             lambdaConsts
 }
 
 // rankedDoc is a document of the query being worked on, in the order of
@@ -357,6 +361,18 @@ func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, ga
 			docs[r].e = math.Exp(sigma * (docs[r].s - docs[0].s))
 		}
 	}
+	// With AVX, the pairs go four at a time through lambdaPairs4 (about
+	// half the time of a round of BenchmarkLambdaGradients/all-pairs), which
+	// reads its operands from arrays of their own; the Go loop below takes
+	// the last partners of each document, and all of them without AVX or
+	// per-document exponentials. The sums are the same bit for bit.
+	asm := perDoc && haveLambdaAsm
+	if asm {
+		sc.s, sc.gain, sc.e, sc.l = sc.s[:0], sc.gain[:0], sc.e[:0], sc.l[:0]
+		for _, d := range docs {
+			sc.s, sc.gain, sc.e, sc.l = append(sc.s, d.s), append(sc.gain, d.gain), append(sc.e, d.e), append(sc.l, float64(d.l))
+		}
+	}
 	sumLambda := 0.0
 	for i := 0; i < n-1 && i < o.truncation; i++ {
 		di := &docs[i]
@@ -364,7 +380,16 @@ func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, ga
 		// memory, each pair waited on the previous pair's store. They take
 		// the same additions in the same order.
 		lamI, hesI := lam[i], hes[i]
-		for j := i + 1; j < n; j++ {
+		j := i + 1
+		if m := (n - j) &^ 3; asm && m > 0 {
+			// The partners four at a time, then the rest below.
+			sc.c.set(di.s, di.gain, di.e, float64(di.l), disc[i], inv, sigma)
+			sums := [3]float64{lamI, hesI, sumLambda}
+			lambdaPairs4(&sc.c, &sc.s[j], &sc.gain[j], &sc.e[j], &sc.l[j], &disc[j], &lam[j], &hes[j], m, norm, &sums)
+			lamI, hesI, sumLambda = sums[0], sums[1], sums[2]
+			j += m
+		}
+		for ; j < n; j++ {
 			dj := &docs[j]
 			if di.l == dj.l {
 				continue
