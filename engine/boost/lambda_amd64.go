@@ -2,6 +2,7 @@ package boost
 
 import (
 	"math"
+	"unsafe"
 
 	"golang.org/x/sys/cpu"
 )
@@ -42,3 +43,12 @@ func (c *lambdaConsts) set(s, gain, e, l, disc, inv, sigma float64) {
 //
 //go:noescape
 func lambdaPairs4(c *lambdaConsts, s, gain, e, l, disc, lam, hes *float64, n int, norm bool, sums *[3]float64)
+
+// lambdaPairs4's offsets (the c… constants of lambda_amd64.s): the fields
+// are 32 bytes apart in this order (these fail to compile otherwise).
+var (
+	_ = [1]struct{}{}[unsafe.Offsetof(lambdaConsts{}.l)-96]
+	_ = [1]struct{}{}[unsafe.Offsetof(lambdaConsts{}.inv)-160]
+	_ = [1]struct{}{}[unsafe.Offsetof(lambdaConsts{}.abs)-256]
+	_ = [1]struct{}{}[unsafe.Offsetof(lambdaConsts{}.negZero)-384]
+)

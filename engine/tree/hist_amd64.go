@@ -1,6 +1,10 @@
 package tree
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // haveHistAsm reports whether the CPU (and the OS) support AVX, which the
 // assembly histogram kernels need; without it buildGroup4 runs the Go ones.
@@ -27,3 +31,13 @@ func hist4Idx(h *hbin, rows *uint8, idx *int32, gh *GradPair, n int, count bool)
 //
 //go:noescape
 func hist4Wide(h *hbin, rows *uint8, width int, idx *int32, gh *GradPair, n int, count, prefetch bool)
+
+// The kernels' offsets: a bin is 24 bytes, G, H and N at 0, 8 and 16, and
+// a gradient pair 8, G then H (these fail to compile otherwise).
+var (
+	_ = [1]struct{}{}[unsafe.Sizeof(hbin{})-24]
+	_ = [1]struct{}{}[unsafe.Offsetof(hbin{}.H)-8]
+	_ = [1]struct{}{}[unsafe.Offsetof(hbin{}.N)-16]
+	_ = [1]struct{}{}[unsafe.Sizeof(GradPair{})-8]
+	_ = [1]struct{}{}[unsafe.Offsetof(GradPair{}.H)-4]
+)
