@@ -417,9 +417,12 @@ func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, ga
 				p = 1 / (1 + math.Exp(sigma*(2*up-1)*(di.s-dj.s)))
 				q = 1 - p
 			}
+			// The conversions keep a compiler that fuses multiply-adds
+			// (GOAMD64=v3) from fusing the last products into the sums
+			// below, so the sums are rounded as lambdaPairs4 rounds them.
 			l := -sigma * p * delta
-			h := sigma * sigma * p * q * delta
-			sl := (2*up - 1) * l // l added to i's λ, −l to j's
+			h := float64(sigma * sigma * p * q * delta)
+			sl := float64((2*up - 1) * l) // l added to i's λ, −l to j's
 			lamI += sl
 			hesI += h
 			lam[j] -= sl
