@@ -11,12 +11,12 @@
 //
 // Registers:
 //	DI	the histogram of the group (4 × 256 bins)
-//	SI	the codes (rows of 4 bytes)
-//	BX	idx (hist4Idx)
+//	SI	the codes (rows of 4 bytes; of R15 bytes in hist4Wide)
+//	BX	idx (hist4Idx, hist4Wide)
 //	DX	the gradient pairs, one per document in order
 //	CX	the documents left
 //	X0	the document's (g, h) in float64
-//	R8…R11	bin offsets; R12, R13 the row (hist4Idx); R14 prefetch
+//	R8…R11	bin offsets; R12, R13 the row; R14 the row to prefetch
 
 // BIN adds X0 to (G, H) of the bin of the code at OFF(CODES) in feature
 // K's bins, through the scratch register R (left holding the bin's offset
@@ -81,8 +81,8 @@ seqdone:
 // ahead is how many documents ahead hist4Idx prefetches a row.
 #define ahead 32
 
-// ROW points R13 at the codes of document idx[0] (BX) and, when PF, asks
-// for the row of idx[ahead].
+// ROW points R13 at the codes of document idx[0] (BX); PREFETCH asks for
+// the row of idx[ahead]; NEXT moves on to the next document.
 #define ROW \
 	MOVLQSX (BX), R12; \
 	LEAQ    (SI)(R12*4), R13
