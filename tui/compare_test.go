@@ -135,8 +135,8 @@ func TestWithoutTestData(t *testing.T) {
 	if !strings.Contains(c, "cronus") {
 		t.Errorf("the finished run is not drawn:\n%s", c)
 	}
-	// Every marker is hollow: the legend does not speak of filled ones.
-	if !strings.Contains(c, "hollow valid") || strings.Contains(c, "filled test") {
+	// Every marker is filled (valid): the legend does not speak of hollow ones.
+	if !strings.Contains(c, "filled valid") || strings.Contains(c, "hollow") {
 		t.Errorf("the curve's legend without test data:\n%s", c)
 	}
 	if s := views.RenderStatus(m.snap, m.w.full, 200, m.styles); !strings.Contains(s, fmt.Sprintf("valid P@5 %.3f NDCG@10 %.3f", m.snap.Valid.Metrics["p@5"], m.snap.Valid.Metrics[curveSpec])) {

@@ -300,16 +300,16 @@ func TestCurvePlacesPoints(t *testing.T) {
 		return
 	}
 	cols := 50 - len("0.44") - 1
-	if col, row := find("●"); col != 0 || row != 0 {
+	if col, row := find("○"); col != 0 || row != 0 {
 		t.Errorf("cronus at col %d row %d, want 0 0\n%s", col, row, got)
 	}
-	if col, row := find("•"); col != cols-1 || row != len(plot)-1 {
+	if col, row := find("◦"); col != cols-1 || row != len(plot)-1 {
 		t.Errorf("prefix at col %d row %d, want %d %d\n%s", col, row, cols-1, len(plot)-1, got)
 	}
-	if col, row := find("▲"); col != 0 || row != 4 {
+	if col, row := find("△"); col != 0 || row != 4 {
 		t.Errorf("single-stage at col %d row %d, want 0 4\n%s", col, row, got)
 	}
-	if strings.Contains(got, "▽") {
+	if strings.Contains(got, "▼") {
 		t.Errorf("a point without the metric was drawn:\n%s", got)
 	}
 	if !strings.HasPrefix(lines[10], "     0") || !strings.HasSuffix(lines[10], "1000") || len(lines) != 12 {
@@ -329,13 +329,13 @@ func TestCurveCollisions(t *testing.T) {
 		return baseline.Point{Method: method, Split: split, Cost: metric.Cost{Total: cost}, Metrics: map[string]float64{"p@5": v}}
 	}
 	pts := []baseline.Point{
-		pt("cronus", "test", 50, 0.40),       // the cell of •, whose sides ▲ took: ◆ never there
+		pt("cronus", "test", 50, 0.40),       // the cell of ◦, whose sides △ took: ◆ never there
 		pt("prefix", "test", 0, 0.30),        // anchors the axes: column 0, bottom row
 		pt("prefix", "test", 100, 0.50),      // last column, top row
 		pt("prefix", "test", 50, 0.40),       // column 10
-		pt("single-stage", "test", 50, 0.40), // the cell of •: to column 11
+		pt("single-stage", "test", 50, 0.40), // the cell of ◦: to column 11
 		pt("early-exit", "valid", 30, 0.40),  // column 6
-		pt("early-exit", "test", 30, 0.40),   // its own method: covers ▽ there
+		pt("early-exit", "test", 30, 0.40),   // its own method: covers ▼ there
 	}
 	cur := pt("cronus", "valid", 100, 0.50) // on the prefix's top-right point
 	got := RenderCurve(pts, &cur, "p@5", 26, 16, PlainStyles())
@@ -352,18 +352,18 @@ func TestCurveCollisions(t *testing.T) {
 		t.Fatalf("%q not drawn:\n%s", mark, got)
 		return nil
 	}
-	mid := row('▼')
-	for col, want := range map[int]rune{6: '▼', 9: '●', 10: '•', 11: '▲'} {
+	mid := row('▽')
+	for col, want := range map[int]rune{6: '▽', 9: '○', 10: '◦', 11: '△'} {
 		if mid[col] != want {
 			t.Errorf("column %d of the middle row is %q, want %q\n%s", col, mid[col], want, got)
 		}
 	}
-	if strings.ContainsRune(got[:strings.Index(got, "└")], '▽') {
-		t.Errorf("the validation twin of ▼ is still drawn beside it:\n%s", got)
+	if strings.ContainsRune(got[:strings.Index(got, "└")], '▼') {
+		t.Errorf("the validation twin of ▽ is still drawn beside it:\n%s", got)
 	}
 	top := row('◆')
-	if top[20] != '◆' || top[19] != '•' {
-		t.Errorf("top row ends %q, want the current cascade ◆ in the last column and the prefix point • left of it\n%s", string(top[15:21]), got)
+	if top[20] != '◆' || top[19] != '◦' {
+		t.Errorf("top row ends %q, want the current cascade ◆ in the last column and the prefix point ◦ left of it\n%s", string(top[15:21]), got)
 	}
 }
 
@@ -377,7 +377,7 @@ func TestCurveCollisions(t *testing.T) {
 func TestCurveCostScale(t *testing.T) {
 	cases := []struct {
 		name   string
-		costs  []float64 // the first two drawn ● and ■, the rest •
+		costs  []float64 // the first two drawn ○ and □, the rest ◦
 		log    bool
 		labels []string
 	}{
@@ -430,7 +430,7 @@ func TestCurveCostScale(t *testing.T) {
 			from, to := math.Log10(lo)-pad, math.Log10(hi)+pad
 			return int(math.Round((math.Log10(cost) - from) / (to - from) * float64(cols-1)))
 		}
-		if a, b := col("●"), col("■"); a != want(c.costs[0]) || b != want(c.costs[1]) {
+		if a, b := col("○"), col("□"); a != want(c.costs[0]) || b != want(c.costs[1]) {
 			t.Errorf("%s: costs %g and %g at columns %d and %d, want %d and %d:\n%s", c.name, c.costs[0], c.costs[1], a, b, want(c.costs[0]), want(c.costs[1]), got)
 		} else if c.log && float64(b-a) < 0.15*float64(cols) {
 			t.Errorf("%s: costs %g and %g %d columns apart of %d", c.name, c.costs[0], c.costs[1], b-a, cols)

@@ -14,10 +14,11 @@ import (
 )
 
 // curveMethods are the methods with a marker of their own, in drawing
-// order (later on top): a filled marker for the test split and a hollow one
-// for any other split. Other methods draw with the first letter of their
-// name, upper case for test, after these and in name order.
-var curveMethods = []struct{ method, test, other string }{
+// order (later on top): a filled marker for the validation split and a
+// hollow one for any other, test included, as the plot files draw them
+// (baseline.WritePlot). Other methods draw with the first letter of their
+// name, upper case for validation, after these and in name order.
+var curveMethods = []struct{ method, valid, other string }{
 	{baseline.MethodPrefix, "•", "◦"},
 	{baseline.MethodEarlyExit, "▼", "▽"},
 	{"single-stage", "▲", "△"},
@@ -327,8 +328,8 @@ func b2i(b bool) int {
 func marker(method, split string) string {
 	for _, m := range curveMethods {
 		if m.method == method {
-			if split == "test" {
-				return m.test
+			if split == "valid" {
+				return m.valid
 			}
 			return m.other
 		}
@@ -339,7 +340,7 @@ func marker(method, split string) string {
 		return n[len(n)-1:]
 	}
 	r := []rune(method + "?")[0]
-	if split == "test" {
+	if split == "valid" {
 		return string(unicode.ToUpper(r))
 	}
 	return string(unicode.ToLower(r))
@@ -357,22 +358,21 @@ func markStyle(method string, st Styles) lipgloss.Style {
 }
 
 // curveLegend is one item per method with the markers of its splits, the
-// current cascade, and which split the filled and the hollow markers stand
-// for; without test points, only the hollow ones (it said "filled test"
-// over none).
+// current cascade, and which splits the filled and the hollow markers stand
+// for, of those drawn.
 func curveLegend(series []pointSeries, cur *baseline.Point, st Styles) []string {
 	var items []string
-	var others []string
-	test := false
+	var hollow []string
+	valid := false
 	for i := 0; i < len(series); {
 		j := i
 		marks := ""
 		for ; j < len(series) && series[j].method == series[i].method; j++ {
 			marks += series[j].mark
-			if series[j].split == "test" {
-				test = true
-			} else if !slices.Contains(others, series[j].split) {
-				others = append(others, series[j].split)
+			if series[j].split == "valid" {
+				valid = true
+			} else if !slices.Contains(hollow, series[j].split) {
+				hollow = append(hollow, series[j].split)
 			}
 		}
 		items = append(items, markStyle(series[i].method, st).Render(marks)+" "+series[i].method)
@@ -381,13 +381,16 @@ func curveLegend(series []pointSeries, cur *baseline.Point, st Styles) []string 
 	if cur != nil {
 		items = append(items, st.Title.Render(currentMark)+" current ("+cur.Split+")")
 	}
-	if len(others) > 0 {
-		slices.Sort(others)
-		note := "hollow " + strings.Join(others, "/")
-		if test {
-			note = "filled test, " + note
-		}
-		items = append(items, st.Dim.Render(note))
+	var note []string
+	if valid {
+		note = append(note, "filled valid")
+	}
+	if len(hollow) > 0 {
+		slices.Sort(hollow)
+		note = append(note, "hollow "+strings.Join(hollow, "/"))
+	}
+	if len(note) > 0 {
+		items = append(items, st.Dim.Render(strings.Join(note, ", ")))
 	}
 	return items
 }
