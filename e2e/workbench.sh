@@ -45,7 +45,7 @@ done
 tmux send-keys -t "$session" c
 tmux send-keys -t "$session" w
 wait_for 'λ sweep [1-7]/8' 60 sweep.txt
-grep -q '× λ sweep' "$out/sweep.txt" || { echo "the plot has no λ sweep series:"; cat "$out/sweep.txt"; exit 1; }
+grep -Eq '[×+]+ λ sweep' "$out/sweep.txt" || { echo "the plot has no λ sweep series:"; cat "$out/sweep.txt"; exit 1; }
 tmux send-keys -t "$session" w
 wait_for 'λ sweep cancelled at [1-8] of 8' 10 sweep-cancel.txt
 tmux send-keys -t "$session" q
