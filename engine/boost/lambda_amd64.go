@@ -23,13 +23,20 @@ type lambdaConsts struct {
 
 var negZero = math.Copysign(0, -1)
 
-// set fills c for a query (inv, σ) and a document i.
-func (c *lambdaConsts) set(s, gain, e, l, disc, inv, sigma float64) {
+// setQuery fills the operands of c that hold for a whole query (inv, σ)
+// and the constants.
+func (c *lambdaConsts) setQuery(inv, sigma float64) {
 	for k := range 4 {
-		c.s[k], c.gain[k], c.e[k], c.l[k], c.disc[k] = s, gain, e, l, disc
 		c.inv[k], c.negSigma[k], c.sigma2[k] = inv, -sigma, sigma*sigma
 		c.abs[k], c.sign[k] = 1<<63-1, 1<<63
 		c.hundredth[k], c.one[k], c.negZero[k] = 0.01, 1, negZero
+	}
+}
+
+// setDoc fills the operands of c that are document i's.
+func (c *lambdaConsts) setDoc(s, gain, e, l, disc float64) {
+	for k := range 4 {
+		c.s[k], c.gain[k], c.e[k], c.l[k], c.disc[k] = s, gain, e, l, disc
 	}
 }
 

@@ -7,7 +7,8 @@ var haveLambdaAsm = false
 
 type lambdaConsts struct{}
 
-func (c *lambdaConsts) set(s, gain, e, l, disc, inv, sigma float64) {}
+func (c *lambdaConsts) setQuery(inv, sigma float64)        {}
+func (c *lambdaConsts) setDoc(s, gain, e, l, disc float64) {}
 
 func lambdaPairs4(c *lambdaConsts, s, gain, e, l, disc, lam, hes *float64, n int, norm bool, sums *[3]float64) {
 	panic("boost: no assembly pair loop on this architecture")

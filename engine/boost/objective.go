@@ -368,6 +368,7 @@ func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, ga
 	// per-document exponentials. The sums are the same bit for bit.
 	asm := perDoc && haveLambdaAsm
 	if asm {
+		sc.c.setQuery(inv, sigma)
 		sc.s, sc.gain, sc.e, sc.l = sc.s[:0], sc.gain[:0], sc.e[:0], sc.l[:0]
 		for _, d := range docs {
 			sc.s, sc.gain, sc.e, sc.l = append(sc.s, d.s), append(sc.gain, d.gain), append(sc.e, d.e), append(sc.l, float64(d.l))
@@ -383,7 +384,7 @@ func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, ga
 		j := i + 1
 		if m := (n - j) &^ 3; asm && m > 0 {
 			// The partners four at a time, then the rest below.
-			sc.c.set(di.s, di.gain, di.e, float64(di.l), disc[i], inv, sigma)
+			sc.c.setDoc(di.s, di.gain, di.e, float64(di.l), disc[i])
 			sums := [3]float64{lamI, hesI, sumLambda}
 			lambdaPairs4(&sc.c, &sc.s[j], &sc.gain[j], &sc.e[j], &sc.l[j], &disc[j], &lam[j], &hes[j], m, norm, &sums)
 			lamI, hesI, sumLambda = sums[0], sums[1], sums[2]

@@ -128,7 +128,7 @@ func buildGroup4(hs []hbin, rows []uint8, idx []int32, gho []GradPair, all, unit
 		n := len(idx)
 		if n > 0 {
 			gho = gho[:n]
-			hist4Idx(h, unsafe.SliceData(rows), &idx[0], &gho[0], n, !unitH)
+			hist4Wide(h, unsafe.SliceData(rows), 4, &idx[0], &gho[0], n, !unitH, true)
 		}
 		return
 	}

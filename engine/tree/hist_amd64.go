@@ -19,15 +19,10 @@ var haveHistAsm = cpu.X86.HasAVX
 //go:noescape
 func hist4Seq(h *hbin, codes *uint8, gh *GradPair, n int, count bool)
 
-// hist4Idx is hist4Seq for the documents idx[0…n−1], whose codes are at
-// rows[4·idx[j]…] and whose pairs are gh[j], prefetching the rows ahead.
-//
-//go:noescape
-func hist4Idx(h *hbin, rows *uint8, idx *int32, gh *GradPair, n int, count bool)
-
-// hist4Wide is hist4Idx for rows width bytes wide (rows points at the
-// group's first code in row 0), prefetching 2 cache lines of the rows
-// ahead when prefetch.
+// hist4Wide is hist4Seq for the documents idx[0…n−1], whose codes are at
+// rows[width·idx[j]…] (rows points at the group's first code in row 0;
+// width 4 for the width-4 groups) and whose pairs are gh[j], prefetching 2
+// cache lines of the rows ahead when prefetch.
 //
 //go:noescape
 func hist4Wide(h *hbin, rows *uint8, width int, idx *int32, gh *GradPair, n int, count, prefetch bool)

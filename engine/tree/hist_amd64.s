@@ -11,8 +11,8 @@
 //
 // Registers:
 //	DI	the histogram of the group (4 × 256 bins)
-//	SI	the codes (rows of 4 bytes; of R15 bytes in hist4Wide)
-//	BX	idx (hist4Idx, hist4Wide)
+//	SI	the codes (rows of 4 bytes in hist4Seq, R15 bytes in hist4Wide)
+//	BX	idx (hist4Wide)
 //	DX	the gradient pairs, one per document in order
 //	CX	the documents left
 //	X0	the document's (g, h) in float64
@@ -78,76 +78,12 @@ seqdone:
 	VZEROUPPER
 	RET
 
-// ahead is how many documents ahead hist4Idx prefetches a row.
+// ahead is how many documents ahead hist4Wide prefetches a row.
 #define ahead 32
 
-// ROW points R13 at the codes of document idx[0] (BX); PREFETCH asks for
-// the row of idx[ahead]; NEXT moves on to the next document.
-#define ROW \
-	MOVLQSX (BX), R12; \
-	LEAQ    (SI)(R12*4), R13
-
-#define PREFETCH \
-	MOVLQSX    (ahead*4)(BX), R14; \
-	PREFETCHT0 (SI)(R14*4)
-
-#define NEXT \
-	ADDQ $4, BX; \
-	ADDQ $8, DX; \
-	DECQ CX
-
-// func hist4Idx(h *hbin, rows *uint8, idx *int32, gh *GradPair, n int, count bool)
-TEXT ·hist4Idx(SB), NOSPLIT, $0-41
-	MOVQ    h+0(FP), DI
-	MOVQ    rows+8(FP), SI
-	MOVQ    idx+16(FP), BX
-	MOVQ    gh+24(FP), DX
-	MOVQ    n+32(FP), CX
-	MOVBLZX count+40(FP), AX
-	TESTQ   AX, AX
-	JEQ     idxunit
-
-	// With counts: while a document ahead remains, prefetch its row.
-idxcountpf:
-	CMPQ CX, $ahead
-	JLE  idxcounttail
-	PREFETCH
-	ROW
-	DOCN(R13)
-	NEXT
-	JMP  idxcountpf
-
-idxcounttail:
-	TESTQ CX, CX
-	JEQ   idxdone
-	ROW
-	DOCN(R13)
-	NEXT
-	JMP   idxcounttail
-
-idxunit:
-	CMPQ CX, $ahead
-	JLE  idxunittail
-	PREFETCH
-	ROW
-	DOC(R13)
-	NEXT
-	JMP  idxunit
-
-idxunittail:
-	TESTQ CX, CX
-	JEQ   idxdone
-	ROW
-	DOC(R13)
-	NEXT
-	JMP   idxunittail
-
-idxdone:
-	VZEROUPPER
-	RET
-
 // ROWW points R13 at the codes of document idx[0] (BX) in rows R15 bytes
-// wide.
+// wide; PREFETCHW asks for the first two cache lines of the row of
+// idx[ahead]; NEXT moves on to the next document.
 #define ROWW \
 	MOVLQSX (BX), R12; \
 	IMULQ   R15, R12; \
@@ -158,6 +94,11 @@ idxdone:
 	IMULQ      R15, R14; \
 	PREFETCHT0 (SI)(R14*1); \
 	PREFETCHT0 64(SI)(R14*1)
+
+#define NEXT \
+	ADDQ $4, BX; \
+	ADDQ $8, DX; \
+	DECQ CX
 
 // func hist4Wide(h *hbin, rows *uint8, width int, idx *int32, gh *GradPair, n int, count, prefetch bool)
 TEXT ·hist4Wide(SB), NOSPLIT, $0-50

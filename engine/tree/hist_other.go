@@ -9,10 +9,6 @@ func hist4Seq(h *hbin, codes *uint8, gh *GradPair, n int, count bool) {
 	panic("tree: no assembly histogram kernel on this architecture")
 }
 
-func hist4Idx(h *hbin, rows *uint8, idx *int32, gh *GradPair, n int, count bool) {
-	panic("tree: no assembly histogram kernel on this architecture")
-}
-
 func hist4Wide(h *hbin, rows *uint8, width int, idx *int32, gh *GradPair, n int, count, prefetch bool) {
 	panic("tree: no assembly histogram kernel on this architecture")
 }
