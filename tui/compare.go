@@ -54,8 +54,19 @@ func (m Model) keep() (Model, tea.Cmd) {
 	par := m.snapRun.par
 	k := views.KeptCascade{N: m.keptN, Lambda: par.Lambda, K: par.K, Epsilon: par.Epsilon, Sigma: par.Sigma,
 		Valid: m.snap.Best, Test: best, Split: split, Stages: stages}
+	if m.snapRun.w != nil {
+		set := settings{Params: par, tg: m.snapRun.w.tg}
+		for _, i := range []int{parRho, parPosWeight, parDelta, parRelevant, parTargets} {
+			name := paramNames[i]
+			if i == parRelevant {
+				name = "rel ≥"
+			}
+			k.Extra = append(k.Extra, views.Param{Name: name, Value: paramValue(set, i)})
+		}
+	}
 	kept, save := slices.Clip(m.kept), slices.Clip(m.keptSave)
 	if len(kept) == maxKept {
+		same += fmt.Sprintf("; #%d, the oldest, makes way", kept[0].N)
 		kept, save = kept[1:], save[1:]
 	}
 	m.kept = append(kept, k)

@@ -36,6 +36,13 @@ func TestKeepAndCompare(t *testing.T) {
 	if k.Lambda != m.runPar.Lambda || k.K != m.runPar.K || k.Epsilon != m.runPar.Epsilon || k.Sigma != m.runPar.Sigma {
 		t.Errorf("kept parameters %+v, run %+v", k, m.runPar)
 	}
+	// the panel's parameters go with it, as the panel shows them, for the
+	// compare view to name those that differ
+	wantExtra := []views.Param{{Name: "ρ", Value: paramValue(m.par, parRho)}, {Name: "ω⁺", Value: paramValue(m.par, parPosWeight)},
+		{Name: "δ", Value: paramValue(m.par, parDelta)}, {Name: "rel ≥", Value: paramValue(m.par, parRelevant)}, {Name: "targets", Value: "binary"}}
+	if !slices.Equal(k.Extra, wantExtra) {
+		t.Errorf("kept extra parameters %v, want %v", k.Extra, wantExtra)
+	}
 	if k.Test.Metrics["ndcg@10"] != m.snap.BestTest.Metrics["ndcg@10"] || k.Valid.Metrics["ndcg@10"] != m.snap.Best.Metrics["ndcg@10"] || len(k.Stages) != m.runPar.K {
 		t.Errorf("kept evals or stages differ from the snapshot's best: %+v", k)
 	}
@@ -69,6 +76,9 @@ func TestKeepAndCompare(t *testing.T) {
 	}
 	if len(m.kept) != maxKept || m.kept[0].N != 2 || m.kept[maxKept-1].N != 5 {
 		t.Errorf("a fifth keep did not replace the oldest: %v", keptNumbers(m.kept))
+	}
+	if !strings.Contains(m.status, "kept #5 (") || !strings.Contains(m.status, "#1, the oldest, makes way)") {
+		t.Errorf("a fifth keep does not say it replaced #1: status %q", m.status)
 	}
 
 	m, _ = update(t, m, key("c"))

@@ -504,12 +504,11 @@ func (m Model) loadView(w, h int) string {
 	}
 	pick := "pick the " + fieldNames[ls.field] + " file · in "
 	lines = append(lines, st.Dim.Render(pick+views.ShortenPath(ls.dir, w-lipgloss.Width(pick))))
-	rows := max(h-len(lines), 1)
-	top := 0
-	if ls.sel >= rows {
-		top = ls.sel - rows + 1
+	top, count, up, down := listWindow(len(ls.list), ls.sel, max(h-len(lines), 1))
+	if up {
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("  ↑ %d more", top)))
 	}
-	for i := top; i < len(ls.list) && i < top+rows; i++ {
+	for i := top; i < top+count; i++ {
 		c := ls.list[i]
 		it := keepEnds(c.label, w-2)
 		if c.recent {
@@ -522,7 +521,31 @@ func (m Model) loadView(w, h int) string {
 		}
 		lines = append(lines, it)
 	}
+	if down {
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("  ↓ %d more", len(ls.list)-top-count)))
+	}
 	return strings.Join(lines, "\n")
+}
+
+// listWindow is the part of a list of n entries that rows lines show with
+// entry sel among them: count entries from top, and whether a line above
+// them (up) and one below (down) say how many more there are. The list
+// hid its entries past the screen's end without a word: at 60×20 the
+// browser showed only "type a path…", and the directory's files were
+// below. With fewer than 3 rows there is no room for the hints.
+func listWindow(n, sel, rows int) (top, count int, up, down bool) {
+	switch {
+	case n <= rows:
+		return 0, n, false, false
+	case rows < 3:
+		top = max(sel-rows+1, 0)
+		return top, min(rows, n-top), false, false
+	case sel < rows-1: // the start, and "↓ more"
+		return 0, rows - 1, false, true
+	case sel >= n-(rows-1): // "↑ more", and the end
+		return n - (rows - 1), rows - 1, true, false
+	}
+	return sel - (rows - 2) + 1, rows - 2, true, true
 }
 
 func padRight(s string, n int) string { return s + strings.Repeat(" ", max(n-len(s), 0)) }

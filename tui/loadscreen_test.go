@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -860,5 +861,65 @@ func TestShapeEditWhilePreparing(t *testing.T) {
 	}
 	if m.phase != phaseTraining || m.par.trees != 12 || m.par.leaves != 3 {
 		t.Errorf("after the problem was built: phase %d, trees %d, leaves %d; want a retrain of 12 trees of 3 leaves", m.phase, m.par.trees, m.par.leaves)
+	}
+}
+
+// listWindow shows the selected entry, says how many entries are above and
+// below what shows, and never leaves an entry unreachable or unannounced.
+func TestListWindow(t *testing.T) {
+	for n := 0; n <= 12; n++ {
+		for rows := 1; rows <= 8; rows++ {
+			for sel := 0; sel < max(n, 1); sel++ {
+				top, count, up, down := listWindow(n, sel, rows)
+				lines := count + b2i(up) + b2i(down)
+				switch {
+				case lines > rows:
+					t.Errorf("n %d rows %d sel %d: %d lines", n, rows, sel, lines)
+				case n > 0 && (sel < top || sel >= top+count):
+					t.Errorf("n %d rows %d sel %d: shows %d from %d", n, rows, sel, count, top)
+				case rows >= 3 && (up != (top > 0) || down != (top+count < n)):
+					t.Errorf("n %d rows %d sel %d: %d from %d, hints up %v down %v", n, rows, sel, count, top, up, down)
+				case n <= rows && (top != 0 || count != n):
+					t.Errorf("n %d rows %d: all fit, shows %d from %d", n, rows, count, top)
+				case n > rows && rows >= 3 && lines != rows:
+					t.Errorf("n %d rows %d sel %d: %d lines of %d used", n, rows, sel, lines, rows)
+				}
+			}
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// At 60×20 the browser's entries were below the screen's end with nothing
+// saying so; the list now ends in "↓ N more".
+func TestLoadScreenSaysMore(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	for i := range 30 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)), nil, 0o644)
+	}
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 60, Height: 20})
+	m, _ = update(t, m, key("o"))
+	m.loadScr.enter(dir)
+	upMore, downMore := regexp.MustCompile(`(?m)^  ↑ \d+ more`), regexp.MustCompile(`(?m)^  ↓ \d+ more`)
+	v := m.View()
+	if !downMore.MatchString(v) || upMore.MatchString(v) {
+		t.Errorf("the list's start on a 20-row screen:\n%s", v)
+	}
+	m.loadScr.sel = len(m.loadScr.list) - 1
+	v = m.View()
+	if !upMore.MatchString(v) || downMore.MatchString(v) || !strings.Contains(v, "f29.txt") {
+		t.Errorf("the list's end on a 20-row screen:\n%s", v)
+	}
+	if n := len(strings.Split(v, "\n")); n != 20 {
+		t.Errorf("%d lines on a 20-row screen", n)
 	}
 }

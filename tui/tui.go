@@ -687,9 +687,14 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if shown && m.sel >= lineParams {
 			m.sel = 0
 		}
-		if !shown && m.shownParams() == lineParams {
+		switch {
+		case !shown && m.shownParams() == lineParams:
 			m.panel = false
-			m.setStatus(fmt.Sprintf("the parameter panel needs %d rows; the terminal has %d", len(m.panelLines(m.width))+footerLines+1, m.height), true)
+			m.setStatus(fmt.Sprintf(panelRefused+"%d rows; the terminal has %d", len(m.panelLines(m.width))+footerLines+1, m.height), true)
+		case strings.HasPrefix(m.status, panelRefused):
+			// an earlier refusal, on a terminal since grown, would
+			// contradict the panel now on screen
+			m.setStatus("", false)
 		}
 	case "left", "h", "right", "l":
 		dir := 1
@@ -814,6 +819,9 @@ func stepCount(n int) string {
 	return fmt.Sprintf("%d steps", n)
 }
 
+// panelRefused starts the message of a p refused for want of rows.
+const panelRefused = "the parameter panel needs "
+
 // editKey handles a key while a value is typed.
 func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch k.Type {
@@ -834,11 +842,13 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m.edited(par)
 	case tea.KeyRunes:
+		// A character a value cannot hold is kept, shown, and refused with
+		// the whole entry at enter: dropping it turned "0,05" into 005 =
+		// 5, a hundred times the λ meant.
 		for _, r := range k.Runes {
-			if inputRune(r) {
-				m.input += string(r)
-			} else {
-				m.setStatus(fmt.Sprintf("%q: a value takes digits, '.', 'e', '+' and '-'", r), true)
+			m.input += string(r)
+			if !inputRune(r) {
+				m.setStatus(fmt.Sprintf("%q: a value takes digits, '.', 'e', '+' and '-' (backspace removes it)", r), true)
 			}
 		}
 	}

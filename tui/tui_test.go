@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -30,6 +31,8 @@ func key(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyEnter}
 	case "esc":
 		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }
@@ -427,8 +430,41 @@ func TestQWhileTypingRefused(t *testing.T) {
 	if m.base.Err() != nil || cmd != nil {
 		t.Fatal("q quit while typing")
 	}
-	if !m.editing || m.input != "0.0" || !strings.Contains(m.status, `'q': a value takes digits`) {
+	if !m.editing || m.input != "0.0q" || !strings.Contains(m.status, `'q': a value takes digits`) {
 		t.Errorf("editing %v, input %q, status %q", m.editing, m.input, m.status)
+	}
+}
+
+// A character a value cannot hold refuses the whole entry: it was dropped,
+// so "0,05" set λ to 5 and "0x10" to 10.
+func TestStrayCharacterRefusesEntry(t *testing.T) {
+	for _, typed := range []string{"0,05", "0x10", "nan", "1e", "abc"} {
+		m := New(context.Background(), mq2008, views.PlainStyles())
+		lambda := m.par.Lambda
+		m, _ = update(t, m, key("enter"))
+		m, _ = update(t, m, key(typed))
+		if m.input != typed {
+			t.Errorf("%q: the field shows %q", typed, m.input)
+		}
+		m, _ = update(t, m, key("enter"))
+		if m.par.Lambda != lambda {
+			t.Errorf("%q: λ became %g", typed, m.par.Lambda)
+		}
+		if want := strconv.Quote(typed) + " is not a number"; !strings.Contains(m.status, want) {
+			t.Errorf("%q: status %q, want it to say %s", typed, m.status, want)
+		}
+		m.cancel()
+	}
+	// backspace takes the stray character out and the rest is accepted
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("0,"))
+	m, _ = update(t, m, key("backspace"))
+	m, _ = update(t, m, key(".05"))
+	m, _ = update(t, m, key("enter"))
+	if m.par.Lambda != 0.05 {
+		t.Errorf("0, backspace .05: λ %g, want 0.05", m.par.Lambda)
 	}
 }
 
@@ -454,6 +490,10 @@ func TestHiddenPanelNotSelectable(t *testing.T) {
 	m, _ = update(t, m, key("p"))
 	if m.shownParams() != numParams {
 		t.Fatalf("p on a tall terminal did not open the panel: status %q", m.status)
+	}
+	// the refusal on the short terminal is gone with the panel on screen
+	if strings.Contains(m.status, "needs") || strings.Contains(m.View(), "the parameter panel needs") {
+		t.Errorf("the panel is open and the status still says %q", m.status)
 	}
 	for m.sel < lineParams {
 		m, _ = update(t, m, key("down"))
@@ -583,7 +623,7 @@ func TestTabBarNarrow(t *testing.T) {
 }
 
 // TestRunEndFits: at the end of a run the status line keeps the run's test
-// P@5 and NDCG@10 at 80 columns. "optimisation done (generation 2)" took
+// NDCG@10 and cost at 80 columns (P@5 and the objective give way first). "optimisation done (generation 2)" took
 // 32 cells and pushed them off; the message numbers the runs the user
 // started (the generation counted loads and rebuilds too).
 func TestRunEndFits(t *testing.T) {
@@ -599,7 +639,7 @@ func TestRunEndFits(t *testing.T) {
 	m = done(m)
 	lines := strings.Split(m.View(), "\n")
 	status := lines[len(lines)-2]
-	want := []string{"run 1 finished", fmt.Sprintf("P@5 %.3f", m.snap.Test.Metrics["p@5"]), fmt.Sprintf("NDCG@10 %.3f", m.snap.Test.Metrics["ndcg@10"])}
+	want := []string{"run 1 finished", fmt.Sprintf("NDCG@10 %.3f", m.snap.Test.Metrics["ndcg@10"]), fmt.Sprintf("cost %s (", strconv.FormatFloat(m.snap.Test.Cost.Total, 'g', 4, 64))}
 	for _, w := range want {
 		if !strings.Contains(status, w) {
 			t.Errorf("status line lacks %q at 80 columns: %q", w, status)

@@ -554,13 +554,14 @@ func TestStatusWholeItems(t *testing.T) {
 		width int
 		want  string
 	}{
-		{79, "optimising c6 s7/10 · obj 0.3707 · P@5 0.342 NDCG@10 0.229 · cost 279.6 (15.5%)"},
-		{78, "optimising c6 s7/10 · obj 0.3707 · P@5 0.342 NDCG@10 0.229"},
-		{70, "optimising c6 s7/10 · obj 0.3707 · P@5 0.342 NDCG@10 0.229"},
-		{58, "optimising c6 s7/10 · obj 0.3707 · P@5 0.342 NDCG@10 0.229"},
-		{57, "optimising c6 s7/10 · obj 0.3707"},
-		{36, "optimising c6 s7/10 · obj 0.3707"},
-		{32, "optimising c6 s7/10 · obj 0.3707"},
+		{81, "optimising c6 s7/10 · NDCG@10 0.229 · cost 279.6 (15.5%) · obj 0.3707 · P@5 0.342"},
+		{80, "optimising c6 s7/10 · NDCG@10 0.229 · cost 279.6 (15.5%) · obj 0.3707"},
+		{69, "optimising c6 s7/10 · NDCG@10 0.229 · cost 279.6 (15.5%) · obj 0.3707"},
+		{68, "optimising c6 s7/10 · NDCG@10 0.229 · cost 279.6 (15.5%)"},
+		{56, "optimising c6 s7/10 · NDCG@10 0.229 · cost 279.6 (15.5%)"},
+		{55, "optimising c6 s7/10 · NDCG@10 0.229"},
+		{35, "optimising c6 s7/10 · NDCG@10 0.229"},
+		{34, "optimising c6 s7/10"},
 		{31, "optimising c6 s7/10"},
 		{19, "optimising c6 s7/10"},
 		{18, "optimising c6 s7/…"},

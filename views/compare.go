@@ -3,6 +3,7 @@ package views
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,7 +23,15 @@ type KeptCascade struct {
 	// Split is the data Test scores: "test", or "valid" (Test is then
 	// Valid) for a workbench without test data; "" is "test".
 	Split string
+	// Extra are the other parameters the cascade was optimised with (ρ,
+	// ω⁺, δ, the relevance threshold, the targets), in the same order for
+	// every kept cascade; a column shows those whose values differ among
+	// the cascades compared.
+	Extra []Param
 }
+
+// Param is a parameter's name and its value as shown: "ρ", "0.03".
+type Param struct{ Name, Value string }
 
 // Method is the name of the cascade's series in plots and files: "kept #N".
 func (k KeptCascade) Method() string { return keptPrefix + strconv.Itoa(k.N) }
@@ -62,12 +71,15 @@ func RenderCompare(kept []KeptCascade, baselines []baseline.Point, width, height
 		pts = append(pts, k.Point())
 	}
 	var top []string
+	figures := 0 // lines of the columns through every cascade's cost
 	if len(kept) < 2 {
 		// Shown in this view, where c hides it ("c compares them" did).
 		msg := fmt.Sprintf("%d kept: press k to keep the best cascade of the current run, then change λ, K, ε or σ and keep another; they show here side by side.", len(kept))
 		top = append([]string{title, ""}, strings.Split(wrap(msg, width), "\n")...)
 	} else {
-		top = append([]string{title}, compareColumns(kept, width, st)...)
+		cols, need := compareColumns(kept, width, st)
+		top = append([]string{title}, cols...)
+		figures = need
 	}
 	// The plot takes 2/5 of the height, at least 8 rows, and the top keeps
 	// its title and the columns' figures through their cost (and the line
@@ -76,7 +88,7 @@ func RenderCompare(kept []KeptCascade, baselines []baseline.Point, width, height
 	// title gave way to "… 5 more", and at 12 rows the columns to "… 18
 	// more" after their parameters.
 	plotH := max(height*2/5, minComparePlot)
-	topH := min(len(top), max(height-plotH, 1+keptFigures+1))
+	topH := min(len(top), max(height-plotH, 1+figures+1))
 	if len(kept) < 2 {
 		topH = min(len(top), height)
 	}
@@ -86,24 +98,69 @@ func RenderCompare(kept []KeptCascade, baselines []baseline.Point, width, height
 	return fitBlock(top, width, topH, st) + "\n" + RenderCurve(pts, nil, compareMetric, width, height-topH, st)
 }
 
-// keptFigures are the lines of a kept cascade's column (keptColumn) from
-// its name through its cost.
-const keptFigures = 7
-
 // minComparePlot is the least height the compare view's plot is drawn in:
 // in fewer rows it has no room for points beside its title, axis and a
 // legend of two or three lines.
 const minComparePlot = 8
 
+// Column widths of the compare view: from longColumn cells a column's
+// figures have their full labels ("NDCG@10 0.486"); under it, short ones
+// ("N@10  0.486"); under minColumn even those are cut, so the cascades go
+// in rows of fewer columns (at 40 columns four of them cut every figure to
+// "0.9…", and all looked the same).
+const (
+	longColumn = 16
+	minColumn  = 12
+)
+
 // compareColumns lays one column per kept cascade side by side, two
-// spaces apart.
-func compareColumns(kept []KeptCascade, width int, st Styles) []string {
-	colW := max((width-2*(len(kept)-1))/len(kept), 1)
-	cols := make([][]string, len(kept))
-	n := 0
+// spaces apart, as many to a row as leave each column minColumn cells
+// (at least one). In one row a cascade's stage table is under its
+// figures; in several, the rows of figures come first, a blank line
+// apart, and the stage tables after them, each headed by the cascade's
+// number, so that a long table does not push the next row's figures off
+// the screen. need is the number of lines that hold every cascade's
+// figures through its cost.
+func compareColumns(kept []KeptCascade, width int, st Styles) (lines []string, need int) {
+	perRow := len(kept)
+	colW := func(n int) int { return max((width-2*(n-1))/n, 1) }
+	for perRow > 1 && colW(perRow) < minColumn {
+		perRow--
+	}
+	w := colW(perRow)
+	differ := differingExtras(kept)
+	heads, tables := make([][]string, len(kept)), make([][]string, len(kept))
+	costLines := make([]int, len(kept))
+	oneRow := perRow == len(kept)
 	for i, k := range kept {
-		cols[i] = keptColumn(k, colW, st)
-		n = max(n, len(cols[i]))
+		heads[i], costLines[i] = keptFigures(k, differ, w, st)
+		tables[i] = keptStages(k, w, !oneRow, st)
+		if oneRow {
+			heads[i] = append(heads[i], tables[i]...)
+		}
+	}
+	for start := 0; start < len(kept); start += perRow {
+		if start > 0 {
+			lines = append(lines, "")
+		}
+		end := min(start+perRow, len(kept))
+		need = len(lines) + slices.Max(costLines[start:end]) + 1
+		lines = append(lines, sideBySide(heads[start:end], w)...)
+	}
+	if !oneRow {
+		for start := 0; start < len(kept); start += perRow {
+			lines = append(lines, "")
+			lines = append(lines, sideBySide(tables[start:min(start+perRow, len(kept))], w)...)
+		}
+	}
+	return lines, need
+}
+
+// sideBySide joins columns of width cells, two spaces apart, line by line.
+func sideBySide(cols [][]string, width int) []string {
+	n := 0
+	for _, c := range cols {
+		n = max(n, len(c))
 	}
 	lines := make([]string, n)
 	for r := range lines {
@@ -111,10 +168,10 @@ func compareColumns(kept []KeptCascade, width int, st Styles) []string {
 		for i, c := range cols {
 			s := ""
 			if r < len(c) {
-				s = Truncate(c[r], colW)
+				s = Truncate(c[r], width)
 			}
 			if i < len(cols)-1 {
-				s += strings.Repeat(" ", max(colW-lipgloss.Width(s), 0))
+				s += strings.Repeat(" ", max(width-lipgloss.Width(s), 0))
 			}
 			cells[i] = s
 		}
@@ -123,29 +180,82 @@ func compareColumns(kept []KeptCascade, width int, st Styles) []string {
 	return lines
 }
 
-// keptColumn is the column of one cascade, about 16 cells wide.
-func keptColumn(k KeptCascade, width int, st Styles) []string {
+// differingExtras reports, by position in Extra, the parameters whose
+// values are not the same in every kept cascade: only those are shown (a
+// column per cascade named λ, K, ε and σ alone, so two cascades kept with
+// other targets or ρ looked the same).
+func differingExtras(kept []KeptCascade) []bool {
+	n := 0
+	for _, k := range kept {
+		n = max(n, len(k.Extra))
+	}
+	differ := make([]bool, n)
+	for i := range differ {
+		for _, k := range kept {
+			if i >= len(k.Extra) || i >= len(kept[0].Extra) || k.Extra[i] != kept[0].Extra[i] {
+				differ[i] = true
+				break
+			}
+		}
+	}
+	return differ
+}
+
+// keptFigures is the top of a cascade's column in width cells: its name,
+// its parameters (λ and K, ε and σ, then the Extra ones that differ among
+// the kept cascades, packed into lines as they fit), its figures and its
+// cost. costLine is the index of the line of its cost.
+func keptFigures(k KeptCascade, differ []bool, width int, st Styles) (lines []string, costLine int) {
+	labelW, names := 8, [...]string{"P@5", "NDCG@10", "ERR@3", "cost", " feat", " trees"}
+	if width < longColumn {
+		labelW, names = 6, [...]string{"P@5", "N@10", "E@3", "cost", " feat", " tree"}
+	}
+	label := func(name, value string) string { return fmt.Sprintf("%-*s%s", labelW, name, value) }
 	m := func(name, key string) string {
 		v, ok := k.Test.Metrics[key]
 		s := "–"
 		if ok {
 			s = frac(v)
 		}
-		return fmt.Sprintf("%-8s%s", name, st.Value.Render(s))
+		return label(name, st.Value.Render(s))
 	}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
-	lines := []string{
-		st.Heading.Render(k.Method()) + " " + markStyle(k.Method(), st).Render(marker(k.Method(), k.split())),
-		fmt.Sprintf("λ %s  K %d", g(k.Lambda), k.K),
-		fmt.Sprintf("ε %s  σ %s", g(k.Epsilon), g(k.Sigma)),
-		m("P@5", "p@5"),
-		m("NDCG@10", "ndcg@10"),
-		m("ERR@3", "err@3"),
-		fmt.Sprintf("%-8s%s", "cost", st.Value.Render(num(k.Test.Cost.Total))),
-		fmt.Sprintf("%-8s%s", " feat", num(k.Test.Cost.Features)),
-		fmt.Sprintf("%-8s%s", " trees", num(k.Test.Cost.Trees)),
-		st.Heading.Render(fmt.Sprintf("%3s %5s %6s", "stg", "trees", "reach")),
+	lines = []string{st.Heading.Render(k.Method()) + " " + markStyle(k.Method(), st).Render(marker(k.Method(), k.split()))}
+	lines = append(lines, pack(width, "λ "+g(k.Lambda), "K "+strconv.Itoa(k.K))...)
+	lines = append(lines, pack(width, "ε "+g(k.Epsilon), "σ "+g(k.Sigma))...)
+	var extra []string
+	for i, e := range k.Extra {
+		if i < len(differ) && differ[i] {
+			extra = append(extra, e.Name+" "+e.Value)
+		}
 	}
+	lines = append(lines, pack(width, extra...)...)
+	lines = append(lines, m(names[0], "p@5"), m(names[1], "ndcg@10"), m(names[2], "err@3"))
+	costLine = len(lines)
+	lines = append(lines,
+		label(names[3], st.Value.Render(num(k.Test.Cost.Total))),
+		label(names[4], num(k.Test.Cost.Features)),
+		label(names[5], num(k.Test.Cost.Trees)))
+	for i, l := range lines {
+		lines[i] = Truncate(l, width)
+	}
+	return lines, costLine
+}
+
+// keptStages is a cascade's stage table, active trees and the fraction of
+// documents reaching each stage, in 16 cells or, under longColumn, 12;
+// named, its header gives the cascade's number in place of "stg".
+func keptStages(k KeptCascade, width int, named bool, st Styles) []string {
+	head, row := "%-3s %5s %6s", "%3d %5d %6s"
+	stg, trees := "stg", "trees"
+	if width < longColumn {
+		head, row, trees = "%-2s %3s %5s", "%2d %3d %5s", "tr"
+		stg = "st"
+	}
+	if named {
+		stg = "#" + strconv.Itoa(k.N)
+	}
+	lines := []string{st.Heading.Render(fmt.Sprintf(head, stg, trees, "reach"))}
 	for s, v := range k.Stages {
 		reach := v.Test
 		if k.split() == "valid" {
@@ -154,10 +264,25 @@ func keptColumn(k KeptCascade, width int, st Styles) []string {
 		if s < len(k.Test.Reached) {
 			reach = k.Test.Reached[s]
 		}
-		lines = append(lines, fmt.Sprintf("%3d %5d %6s", s+1, v.Active, frac(reach)))
+		lines = append(lines, fmt.Sprintf(row, s+1, v.Active, frac(reach)))
 	}
 	for i, l := range lines {
 		lines[i] = Truncate(l, width)
 	}
 	return lines
+}
+
+// pack puts items ("name value") on lines of width cells, two spaces
+// apart, in order (packItems); an item too wide for a line is laid out as
+// its name and its value, each an item.
+func pack(width int, items ...string) []string {
+	var split []string
+	for _, it := range items {
+		if name, value, ok := strings.Cut(it, " "); ok && lipgloss.Width(it) > width {
+			split = append(split, name, value)
+		} else {
+			split = append(split, it)
+		}
+	}
+	return packItems(split, "  ", width)
 }

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -131,6 +132,61 @@ func TestCompareKeepsFigures(t *testing.T) {
 		for _, want := range []string{"P@5", "NDCG@10", "ERR@3", "cost    "} {
 			if !strings.Contains(got, want) {
 				t.Errorf("at 80x%d the columns lack %q:\n%s", h, want, got)
+			}
+		}
+	}
+}
+
+// A column names the parameters beyond λ, K, ε and σ whose values differ
+// among the kept cascades, and only those: two cascades kept with other
+// targets showed the same four parameters and could not be told apart.
+func TestCompareNamesDifferingParams(t *testing.T) {
+	pts, _ := samplePoints()
+	kept := sampleKept()[:2]
+	kept[1].Lambda = kept[0].Lambda
+	extra := func(rho, targets string) []Param {
+		return []Param{{"ρ", rho}, {"ω⁺", "3.5"}, {"δ", "1.3"}, {"rel ≥", "1"}, {"targets", targets}}
+	}
+	kept[0].Extra, kept[1].Extra = extra("0.001", "binary"), extra("0.001", "graded")
+	got := RenderCompare(kept, pts, 100, 30, PlainStyles())
+	for _, want := range []string{"targets binary", "targets graded"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("lacks %q:\n%s", want, got)
+		}
+	}
+	for _, same := range []string{"ρ 0.001", "ω⁺", "δ 1.3", "rel ≥"} {
+		if strings.Contains(got, same) {
+			t.Errorf("shows %q, the same in both:\n%s", same, got)
+		}
+	}
+	kept[1].Extra[0].Value = "0.03"
+	got = RenderCompare(kept, pts, 100, 30, PlainStyles())
+	for _, want := range []string{"ρ 0.001", "ρ 0.03", "targets graded"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("ρ differing too: lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// On a narrow terminal no figure is cut: the columns take short labels,
+// then go in rows of fewer; at 40 columns three or four kept cascades all
+// read "0.9…" (issue found using the workbench at 40×12).
+func TestCompareNarrowKeepsFigures(t *testing.T) {
+	pts, _ := samplePoints()
+	kept := append(sampleKept(), KeptCascade{N: 5, Lambda: 0.04691, K: 10, Epsilon: 0.05, Sigma: 1, Test: sampleKept()[0].Test})
+	for _, n := range []int{2, 3, 4} {
+		for _, w := range []int{30, 40, 50, 58, 64, 80} {
+			got := RenderCompare(kept[:n], pts, w, 60, PlainStyles())
+			checkFits(t, "narrow", got, w, 60)
+			if strings.Contains(got, ".…") || strings.Contains(got, "@…") {
+				t.Errorf("%d kept at %d columns: a figure is cut:\n%s", n, w, got)
+			}
+			for _, k := range kept[:n] {
+				for _, want := range []string{frac(k.Test.Metrics["ndcg@10"]), frac(k.Test.Metrics["p@5"]), num(k.Test.Cost.Total), "λ " + strconv.FormatFloat(k.Lambda, 'g', 4, 64)} {
+					if !strings.Contains(got, want) {
+						t.Errorf("%d kept at %d columns: lacks %q:\n%s", n, w, want, got)
+					}
+				}
 			}
 		}
 	}

@@ -14,8 +14,8 @@ import (
 // width cells: phase, cycle and stage, the objective (eq 8), test P@5 and
 // NDCG@10 (validation's without test data: heldOut), the test cost per
 // document and its ratio to full, the cost of the full ensemble. When the
-// long form does not fit, a short one is used, with as many of its items
-// as fit, whole: a number cut short reads as another ("obj 553" for 5538).
+// long form does not fit, a short one is used (phase, NDCG@10, cost,
+// objective, P@5), with as many of its items as fit, whole: a number cut short reads as another ("obj 553" for 5538).
 // Only a first item wider than width is cut, and ends in "…".
 func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) string {
 	obj, cost := "–", "–"
@@ -50,10 +50,13 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 	if line := strings.Join(long, " · "); lipgloss.Width(line) <= width {
 		return line
 	}
+	// Quality and cost first: under 90 columns the cost went before
+	// P@5 did, in a tool about the two.
 	brief := []string{phase + " " + short,
+		"NDCG@10 " + m("ndcg@10"),
+		"cost " + st.Value.Render(cost) + " (" + st.Value.Render(ratio) + ")",
 		"obj " + st.Value.Render(obj),
-		"P@5 " + m("p@5") + " NDCG@10 " + m("ndcg@10"),
-		"cost " + st.Value.Render(cost) + " (" + st.Value.Render(ratio) + ")"}
+		"P@5 " + m("p@5")}
 	line := brief[0]
 	for _, it := range brief[1:] {
 		next := line + " · " + it
