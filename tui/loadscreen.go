@@ -59,9 +59,13 @@ type loadScreen struct {
 	errPath string // the path err is about, if any (shown apart: see pathMessage)
 }
 
-// openLoadScreen shows the load screen with the files of the current load.
+// openLoadScreen shows the load screen with the files of the current load,
+// or of the last load if it failed.
 func (m *Model) openLoadScreen() {
 	ls := &loadScreen{values: [numFields]string{m.cfg.Train, m.cfg.Valid, m.cfg.Test, m.cfg.Costs, m.cfg.Model}, recent: readRecent()}
+	if m.notLoaded != nil {
+		ls.values = *m.notLoaded
+	}
 	if wd, err := os.Getwd(); err == nil {
 		ls.dir = wd
 	} else {
@@ -322,9 +326,12 @@ func (m Model) loaded(msg pendingLoadMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if msg.err != nil {
-		m.setStatus("not loaded (this session goes on): "+msg.err.Error(), true)
+		m.setStatus("not loaded (this session goes on; o reopens its files): "+msg.err.Error(), true)
+		v := msg.v
+		m.notLoaded = &v
 		return m, nil
 	}
+	m.notLoaded = nil
 	kept := len(m.kept)
 	m = m.resetFlow(msg.v)
 	loaded := "loaded " + m.cfg.Train

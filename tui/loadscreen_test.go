@@ -154,6 +154,16 @@ func TestLoadScreenBadFileKeepsSession(t *testing.T) {
 	if readRecent() != nil {
 		t.Errorf("a failed load was recorded: %q", readRecent())
 	}
+	// o opens on the files of the load that failed, for the bad one to be
+	// corrected; esc leaves the session's files as they were
+	m, _ = update(t, m, key("o"))
+	if m.loadScr == nil || m.loadScr.values[fieldTrain] != bad {
+		t.Fatalf("o after a failed load: the load screen's train is not the failed load's %s", bad)
+	}
+	m, _ = update(t, m, key("esc"))
+	if m.cfg.Train != mq2008.Train {
+		t.Errorf("esc on the reopened load screen: train %q", m.cfg.Train)
+	}
 }
 
 func TestLoadScreenBadFile(t *testing.T) {

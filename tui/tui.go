@@ -52,6 +52,11 @@ type Model struct {
 	cancel        context.CancelFunc // ends all background work (quit)
 	base          context.Context    // parent of ctx; ctx is renewed on each load
 	loadGen       int                // background loads (reload with a session); older ones are dropped
+	// notLoaded are the files of the last background load, when it
+	// failed: the load screen opens on them, for the bad one to be
+	// corrected (it opened on the session's, and the others had to be
+	// picked again); nil once a load succeeds.
+	notLoaded *[numFields]string
 	flowCancel    context.CancelFunc // ends the work of the current load only
 	loadScr       *loadScreen        // the load screen, when shown
 	width, height int
