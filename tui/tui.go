@@ -47,16 +47,16 @@ const (
 
 // Model is the root model of the workbench.
 type Model struct {
-	cfg           Config
-	ctx           context.Context
-	cancel        context.CancelFunc // ends all background work (quit)
-	base          context.Context    // parent of ctx; ctx is renewed on each load
-	loadGen       int                // background loads (reload with a session); older ones are dropped
+	cfg     Config
+	ctx     context.Context
+	cancel  context.CancelFunc // ends all background work (quit)
+	base    context.Context    // parent of ctx; ctx is renewed on each load
+	loadGen int                // background loads (reload with a session); older ones are dropped
 	// notLoaded are the files of the last background load, when it
 	// failed: the load screen opens on them, for the bad one to be
 	// corrected (it opened on the session's, and the others had to be
 	// picked again); nil once a load succeeds.
-	notLoaded *[numFields]string
+	notLoaded     *[numFields]string
 	flowCancel    context.CancelFunc // ends the work of the current load only
 	loadScr       *loadScreen        // the load screen, when shown
 	width, height int
