@@ -53,12 +53,19 @@ type protector struct {
 }
 
 // newProtector starts at the first stage, which every document reaches.
+// An m above the longest query's length protects as much as that length
+// does: it is cut to it (the scratch lists are m long, and a huge m
+// failed to allocate them, a panic on --top-m 2^63-1).
 func (pr *Problem) newProtector(m int) *protector {
 	reach := make([]bool, pr.Train.N)
 	for i := range reach {
 		reach[i] = true
 	}
-	return &protector{pr: pr, m: m, reach: reach}
+	longest := 0
+	for q := range len(pr.Offsets) - 1 {
+		longest = max(longest, pr.Offsets[q+1]-pr.Offsets[q])
+	}
+	return &protector{pr: pr, m: min(m, longest), reach: reach}
 }
 
 // reached counts the documents that reach the current stage.
@@ -101,6 +108,15 @@ func (pt *protector) pass(s []float64, p []bool, theta float64) {
 func (pt *protector) markQueries(q0, q1 int, s []float64, p []bool, best []int) {
 	offsets, m := pt.pr.Offsets, pt.m
 	for q := q0; q < q1; q++ {
+		if offsets[q+1]-offsets[q] <= m {
+			// every document of the query that reaches the stage
+			// (insertion into a list as long as the query took time
+			// quadratic in it)
+			for i := offsets[q]; i < offsets[q+1]; i++ {
+				p[i] = pt.reach[i]
+			}
+			continue
+		}
 		best = best[:0] // the query's m best so far, best first
 		for i := offsets[q]; i < offsets[q+1]; i++ {
 			if !pt.reach[i] {

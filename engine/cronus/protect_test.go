@@ -204,3 +204,36 @@ func TestIdleFrom(t *testing.T) {
 		}
 	}
 }
+
+// An m at least as long as every query protects every document that
+// reaches a stage, as the scorer does, and a huge m does not try to
+// allocate m-long lists (--top-m 2^63-1 panicked in makeslice; 10^8 took
+// 27 s on 273 documents).
+func TestTopMLongerThanQueries(t *testing.T) {
+	st := smallTopM(t)
+	pr := smallProblem(t)
+	scores := pr.stageScores(st)
+	for _, m := range []int{math.MaxInt, 1 << 40} {
+		c := st.Cascade
+		c.TopM = m
+		prot := pr.protectedSets(&c, scores)
+		res := Score(smallE, &c, smallTr, pr.FeatCost, pr.TreeCost)
+		hard := pr.HardFractions(&c)
+		for k := range len(c.Stages) - 1 {
+			if prot[k] == nil {
+				continue
+			}
+			for i, p := range prot[k] {
+				if reaches := res.Exit[i] >= k; p != reaches {
+					t.Fatalf("m %d, stage %d, document %d: protected %v, reaches the stage %v", m, k, i, p, reaches)
+				}
+			}
+		}
+		// nothing exits: every document reaches every stage
+		for k, h := range hard {
+			if h != 1 || res.Reached[k] != 1 {
+				t.Errorf("m %d, stage %d: hard fraction %v, scorer's %v; want 1", m, k, h, res.Reached[k])
+			}
+		}
+	}
+}
