@@ -36,7 +36,7 @@ var trainRanges = []flagRange{
 	atLeast("early-stop", 0),
 	atLeast("truncation", 1),
 	finite("sigma", 0),
-	atLeast("pair-sample", 0),
+	between("pair-sample", 0, boost.MaxPairSample, "[]"),
 }
 
 // runTrain is cronus train: it fits a tree ensemble (regression, binary or
@@ -62,7 +62,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	metricF := fs.String("metric", p.Metric.String(), "evaluation `metric` (ndcg@10, p@5, err@3, rbp@0.8, map)")
 	fs.IntVar(&p.Truncation, "truncation", p.Truncation, "lambdarank, all pairs: pairs whose better-placed document is in the top `K`")
 	fs.Float64Var(&p.Sigma, "sigma", p.Sigma, "lambdarank, all pairs: sigmoid parameter")
-	fs.IntVar(&p.PairSample, "pair-sample", p.PairSample, "lambdarank: 0 = every pair within the truncation (LightGBM); `K` > 0 = K partners drawn per document, as XGBoost's rank:ndcg")
+	fs.IntVar(&p.PairSample, "pair-sample", p.PairSample, "lambdarank: 0 = every pair within the truncation (LightGBM); `K` from 1 to 1000 = K partners drawn per document, as XGBoost's rank:ndcg")
 	fs.Uint64Var(&p.Seed, "seed", p.Seed, "random `seed` for subsampling")
 	out := fs.String("out", "", "model `FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")

@@ -58,7 +58,7 @@ func DefaultParams(objective string) Params {
 
 // Validate reports the first parameter out of range.
 func (p Params) Validate() error {
-	if _, err := newObjective(p); err != nil {
+	if _, err := newObjective(p, nil); err != nil {
 		return err
 	}
 	switch {
@@ -76,8 +76,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("early stopping rounds must be >= 0 (got %d)", p.EarlyStop)
 	case p.Objective == LambdaRank && p.Truncation < 1:
 		return fmt.Errorf("lambdarank truncation must be at least 1 (got %d)", p.Truncation)
-	case p.PairSample < 0:
-		return fmt.Errorf("pair sample must be >= 0 (got %d)", p.PairSample)
+	case p.PairSample < 0 || p.PairSample > MaxPairSample:
+		return fmt.Errorf("pair sample must be in [0, %d] (got %d)", MaxPairSample, p.PairSample)
 	case p.Objective == LambdaRank && !(p.Sigma > 0 && !math.IsInf(p.Sigma, 1)):
 		return fmt.Errorf("lambdarank sigma must be a finite number > 0 (got %g)", p.Sigma)
 	}
@@ -124,7 +124,7 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 		return nil, err
 	}
 	start := time.Now()
-	obj, _ := newObjective(p)
+	obj, _ := newObjective(p, ctx.Done())
 	n := train.NumDocs()
 	if n == 0 {
 		return nil, fmt.Errorf("%s: no documents to train on", train.Name)
@@ -204,6 +204,9 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 			return nil, err
 		}
 		obj.gradients(gh, scores, train.Labels, train.QueryOffsets)
+		if err := ctx.Err(); err != nil {
+			return nil, err // the round's gradients may be unfinished
+		}
 		rows = sampleRows(rows, rng, p, train)
 		features := allFeatures
 		if p.ColSample < 1 {

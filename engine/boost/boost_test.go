@@ -210,11 +210,51 @@ func TestTrainCancelAndParams(t *testing.T) {
 		func(p *Params) { p.Grow.MinHess = math.Inf(1) },
 		func(p *Params) { p.Grow.MinGain = math.Inf(1) },
 		func(p *Params) { p.Objective, p.Sigma = LambdaRank, math.Inf(1) },
+		func(p *Params) { p.Objective, p.PairSample = LambdaRank, MaxPairSample+1 },
 	} {
 		p := DefaultParams(Regression)
 		mod(&p)
 		if err := p.Validate(); err == nil {
 			t.Errorf("%+v accepted", p)
+		}
+	}
+}
+
+// Once done is closed, eachQuery's workers take no more queries (a round
+// of --pair-sample 2·10^9 went on for minutes after an interrupt); a
+// lambdarank objective built with a closed channel computes nothing.
+func TestEachQueryStops(t *testing.T) {
+	done := make(chan struct{})
+	var seen []int
+	eachQuery(1, 10, done, func(q int, _ *struct{}) {
+		seen = append(seen, q)
+		if q == 3 {
+			close(done)
+		}
+	})
+	if !slices.Equal(seen, []int{0, 1, 2, 3}) {
+		t.Errorf("queries after done closed at 3: %v", seen)
+	}
+	train := synth(t, 20, 5)
+	for _, ps := range []int{0, 3} {
+		p := DefaultParams(LambdaRank)
+		p.PairSample = ps
+		o, err := newObjective(p, done)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gh := make([]tree.GradPair, len(train.Labels))
+		o.gradients(gh, make([]float64, len(train.Labels)), train.Labels, train.QueryOffsets)
+		for i, g := range gh {
+			if g != (tree.GradPair{}) {
+				t.Fatalf("pair sample %d: document %d has gradients %v after done", ps, i, g)
+			}
+		}
+		// the same objective computes them when not stopped
+		p2, _ := newObjective(p, nil)
+		p2.gradients(gh, make([]float64, len(train.Labels)), train.Labels, train.QueryOffsets)
+		if !slices.ContainsFunc(gh, func(g tree.GradPair) bool { return g.G != 0 }) {
+			t.Fatalf("pair sample %d: no gradients at all: the check above tests nothing", ps)
 		}
 	}
 }

@@ -38,7 +38,7 @@ func BenchmarkLambdaGradients(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			p := DefaultParams(LambdaRank)
 			p.PairSample = c.k
-			o, err := newObjective(p)
+			o, err := newObjective(p, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

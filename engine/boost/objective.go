@@ -27,7 +27,10 @@ type objective interface {
 	gradients(gh []tree.GradPair, scores []float64, labels []float32, offsets []int)
 }
 
-func newObjective(p Params) (objective, error) {
+// newObjective is p's objective. The lambdarank objectives stop going
+// through the queries once done (nil: never) is closed, leaving the
+// round's gradients unfinished: the caller then stops.
+func newObjective(p Params, done <-chan struct{}) (objective, error) {
 	switch p.Objective {
 	case Regression:
 		return squared{}, nil
@@ -35,9 +38,9 @@ func newObjective(p Params) (objective, error) {
 		return logistic{}, nil
 	case LambdaRank:
 		if p.PairSample > 0 {
-			return &sampledRank{k: p.PairSample, seed: p.Seed, workers: p.Workers}, nil
+			return &sampledRank{k: p.PairSample, seed: p.Seed, workers: p.Workers, done: done}, nil
 		}
-		return &lambdaRank{truncation: p.Truncation, sigma: p.Sigma, norm: !p.NoLambdaNorm, workers: p.Workers}, nil
+		return &lambdaRank{truncation: p.Truncation, sigma: p.Sigma, norm: !p.NoLambdaNorm, workers: p.Workers, done: done}, nil
 	}
 	return nil, fmt.Errorf("unknown objective %q; expected regression, binary or lambdarank", p.Objective)
 }
@@ -94,6 +97,7 @@ type lambdaRank struct {
 	sigma      float64
 	norm       bool
 	workers    int
+	done       <-chan struct{} // closed: stop (newObjective)
 
 	queryTables // the ideal DCG at the truncation level
 }
@@ -250,7 +254,7 @@ func rankDiscounts(offsets []int) []float64 {
 func (o *lambdaRank) gradients(gh []tree.GradPair, scores []float64, labels []float32, offsets []int) {
 	nq := len(offsets) - 1
 	o.update(labels, offsets, o.truncation)
-	eachQuery(o.workers, nq, func(q int, sc *lambdaScratch) {
+	eachQuery(o.workers, nq, o.done, func(q int, sc *lambdaScratch) {
 		lo, hi := offsets[q], offsets[q+1]
 		o.query(gh[lo:hi], scores[lo:hi], labels[lo:hi], o.gains[lo:hi], o.ranks[lo:hi], o.invIDCG[q], sc)
 	})
@@ -258,8 +262,11 @@ func (o *lambdaRank) gradients(gh []tree.GradPair, scores []float64, labels []fl
 
 // eachQuery calls fn for the queries 0..nq−1 on workers goroutines (<= 0:
 // GOMAXPROCS), each with its own reusable scratch S. Query q goes to worker
-// q mod workers, so a query's result never depends on the others'.
-func eachQuery[S any](workers, nq int, fn func(q int, sc *S)) {
+// q mod workers, so a query's result never depends on the others'. Once
+// done (nil: never) is closed, the workers take no more queries: a round
+// with many pairs (--pair-sample 10^9) went on for minutes after an
+// interrupt.
+func eachQuery[S any](workers, nq int, done <-chan struct{}, fn func(q int, sc *S)) {
 	w := workers
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
@@ -271,6 +278,11 @@ func eachQuery[S any](workers, nq int, fn func(q int, sc *S)) {
 			defer wg.Done()
 			var sc S
 			for q := k; q < nq; q += w {
+				select {
+				case <-done:
+					return
+				default:
+				}
 				fn(q, &sc)
 			}
 		}(k)
