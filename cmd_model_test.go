@@ -557,6 +557,9 @@ func TestCommandInputChecks(t *testing.T) {
 		t.Fatalf("train: exit %d: %s", code, errOut)
 	}
 	dataF := filepath.Join(dir, "d.txt")
+	// a link to a file in a directory that does not exist: the check
+	// looked at the link's own directory and let the training run
+	os.Symlink(filepath.Join(dir, "none", "m.json"), filepath.Join(dir, "dangling.json"))
 	os.WriteFile(dataF, []byte("1 qid:1 1:0.5\n0 qid:1 1:0.1\n"), 0o644)
 	scores := filepath.Join(dir, "s.txt")
 	os.WriteFile(scores, []byte("0.5\n1\nNaN\n"), 0o644)
@@ -576,6 +579,10 @@ func TestCommandInputChecks(t *testing.T) {
 		{[]string{"tui", "--absent", "missing"}, 2, "--absent missing needs --model"},
 		{[]string{"train", "--train", test, "--out", filepath.Join(dir, "none", "m.json")}, 1, "the directory " + filepath.Join(dir, "none") + " does not exist"},
 		{[]string{"gen", "--queries", "2", "--docs-per-query", "3", "--out", dir}, 1, dir + " is a directory"},
+		{[]string{"train", "--train", test, "--out", filepath.Join(dataF, "m.json")}, 1, dataF + " is a file, not a directory"}, // "does not exist"
+		{[]string{"train", "--train", test, "--out", filepath.Join(dir, "dangling.json")}, 1, "the directory " + filepath.Join(dir, "none") + " does not exist"},
+		{[]string{"eval", "--model", model, "--data", test, "--run", "-", "--per-query", "/dev/stdout"}, 2, "is given as two outputs"},
+		{[]string{"eval", "--model", model, "--data", test, "--run", "/dev/null", "--per-query", "/dev/null"}, 0, ""}, // a device takes both (was refused); the figures go to standard output
 		{[]string{"import", "--from", "xgboost", model, "--out", model}, 2, "is both an input and an output"},
 		{[]string{"predict", "--model", model, "--data", test, "--trees", "4"}, 2, "--trees 4: the model " + model + " has 3 trees"},
 		{[]string{"eval", "--model", model, "--data", test, "--run", model}, 2, model + " is both an input and an output"},

@@ -35,9 +35,17 @@ func checkOutputs(stdout *io.Writer, stderr io.Writer, asJSON bool, inputs []str
 			}
 			*stdout = stderr
 		}
-		dir := filepath.Dir(out)
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		// What is written is the link's target, where a link is given
+		// (a dangling one's too): its directory must take the file.
+		target := out
+		if _, fd := data.Descriptor(out); !fd {
+			target = data.LinkTarget(out)
+		}
+		dir := filepath.Dir(target)
+		if st, err := os.Stat(dir); err != nil {
 			return fmt.Errorf("%s: the directory %s does not exist", out, dir)
+		} else if !st.IsDir() {
+			return fmt.Errorf("%s: %s is a file, not a directory", out, dir)
 		}
 		st, err := os.Stat(out)
 		if err == nil && st.IsDir() {
@@ -49,7 +57,9 @@ func checkOutputs(stdout *io.Writer, stderr io.Writer, asJSON bool, inputs []str
 			}
 		}
 		for _, o := range seen {
-			if samePath(o, out) {
+			// A device such as /dev/null takes any number of outputs
+			// (the standard output does not: they would mix).
+			if _, fd := data.Descriptor(out); samePath(o, out) && (fd || err != nil || st.Mode()&fs.ModeCharDevice == 0) {
 				return usageError{fmt.Sprintf("%s is given as two outputs", out)}
 			}
 		}
@@ -79,15 +89,21 @@ func isStdout(path string) bool {
 	return ok && fd == 1
 }
 
-// samePath reports whether a and b name the same file: the same file on
-// disk, or, when either does not exist yet, the same cleaned absolute path.
+// samePath reports whether a and b name the same file: the same
+// descriptor of the process, the same file on disk, or, when either does
+// not exist yet, the same cleaned absolute path (of a link's target).
 func samePath(a, b string) bool {
+	fa, okA := data.Descriptor(a)
+	fb, okB := data.Descriptor(b)
+	if okA && okB && fa == fb { // "-" and /dev/stdout
+		return true
+	}
 	sa, errA := os.Stat(a)
 	sb, errB := os.Stat(b)
 	if errA == nil && errB == nil {
 		return os.SameFile(sa, sb)
 	}
-	absA, errA := filepath.Abs(a)
-	absB, errB := filepath.Abs(b)
+	absA, errA := filepath.Abs(data.LinkTarget(a))
+	absB, errB := filepath.Abs(data.LinkTarget(b))
 	return errA == nil && errB == nil && absA == absB
 }

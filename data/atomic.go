@@ -25,6 +25,32 @@ func WriteAtomic(path string, write func(w *bufio.Writer) error) error {
 	return WriteAtomicAll([]Output{{path, write}})
 }
 
+// LinkTarget is the file that writing path writes: path with its symbolic
+// links followed, the last one too when its target does not exist yet (a
+// dangling link: filepath.EvalSymlinks fails there, and the link itself
+// was replaced by a file); path itself when it is no link, or the links
+// go round.
+func LinkTarget(path string) string {
+	for range 40 { // as Linux's limit on links followed
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			return real
+		}
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return path
+}
+
 // Output is one file of WriteAtomicAll: its path and what writes it.
 type Output struct {
 	Path  string
@@ -63,10 +89,7 @@ func WriteAtomicAll(outs []Output) (err error) {
 			direct = append(direct, func() error { return writeDescriptor(fd, o.Path, o.Write) })
 			continue
 		}
-		path := o.Path
-		if real, err := filepath.EvalSymlinks(path); err == nil {
-			path = real
-		}
+		path := LinkTarget(o.Path)
 		if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
 			if st.IsDir() {
 				return fmt.Errorf("%s is a directory", path)

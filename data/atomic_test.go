@@ -57,6 +57,40 @@ func TestWriteAtomic(t *testing.T) {
 		t.Errorf("the link's target holds %q", b)
 	}
 
+	// Through a link to a file that does not exist yet, in another
+	// directory, relative to the link, through a second link: the file is
+	// written there and the links stay (the first link was replaced by a
+	// file).
+	os.Mkdir(filepath.Join(dir, "other"), 0o755)
+	dangling, second := filepath.Join(dir, "dangling.txt"), filepath.Join(dir, "other", "second.txt")
+	if err := os.Symlink(filepath.Join("other", "second.txt"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("new.txt", second); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := LinkTarget(dangling), filepath.Join(dir, "other", "new.txt"); got != want {
+		t.Errorf("LinkTarget of a dangling link: %s, want %s", got, want)
+	}
+	if err := WriteAtomic(dangling, writeString("via dangling")); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{dangling, second} {
+		if st, err := os.Lstat(l); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s was replaced: %v %v", l, st.Mode(), err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "other", "new.txt")); string(b) != "via dangling" {
+		t.Errorf("the dangling link's target holds %q", b)
+	}
+	// Links that go round are written as the path itself would be: refused
+	// by the system, not followed for ever.
+	loop := filepath.Join(dir, "loop")
+	os.Symlink(loop, loop)
+	if got := LinkTarget(loop); got != loop {
+		t.Errorf("LinkTarget of a link to itself: %s", got)
+	}
+
 	// A directory is refused by name.
 	if err := WriteAtomic(dir, writeString("x")); err == nil {
 		t.Error("wrote onto a directory")
