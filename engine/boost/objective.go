@@ -277,17 +277,22 @@ func eachQuery[S any](workers, nq int, done <-chan struct{}, fn func(q int, sc *
 		go func(k int) {
 			defer wg.Done()
 			var sc S
-			for q := k; q < nq; q += w {
-				select {
-				case <-done:
-					return
-				default:
-				}
+			for q := k; q < nq && !stopped(done); q += w {
 				fn(q, &sc)
 			}
 		}(k)
 	}
 	wg.Wait()
+}
+
+// stopped reports whether done (nil: never) is closed.
+func stopped(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
 }
 
 // invIdealDCGs returns 1/maxDCG@cut of every query (0 for a query without
@@ -388,6 +393,11 @@ func (o *lambdaRank) query(gh []tree.GradPair, s []float64, labels []float32, ga
 	}
 	sumLambda := 0.0
 	for i := 0; i < n-1 && i < o.truncation; i++ {
+		if i&1023 == 1023 && stopped(o.done) {
+			// a single query of thousands of documents with a deep
+			// truncation took seconds a round past an interrupt
+			return
+		}
 		di := &docs[i]
 		// i's sums are kept in registers through the loop over j: through
 		// memory, each pair waited on the previous pair's store. They take
