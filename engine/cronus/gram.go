@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -21,22 +22,30 @@ import (
 // columns a (which stays in L1) along the columns b of the tile (gramTileCols
 // of them, 520 KiB, which stay in L2), one sub-block at a time.
 //
-// There are two kernels, chosen once at start-up (gramFMA):
+// The kernels, chosen once at start-up (gramFMA, gramAsm):
 //
 //   - gramDot4x3 (gram_amd64.s), when the CPU has AVX2 and FMA: the 12 dot
 //     products of 4 columns a with 3 columns b over a sub-block, in 12 YMM
 //     accumulators of 4 lanes each (7 loads for 12 fused multiply-adds per 4
 //     documents), reduced as (l0+l1)+(l2+l3) at the end. It runs at about
-//     twice the speed of the other kernel here.
-//   - gonum's Dgemv otherwise (gramRows columns a against one column b), a
-//     4×4 register-blocked SSE2 loop: about 2.5 times the speed of the best
-//     register-blocked Go loop (no SIMD) on the machines this was measured on.
+//     twice the speed of Dgemv here.
+//   - gramDot4x3Go, the same lanes in Go with math.FMA, when the CPU has
+//     fused multiply-adds but not the assembly kernel (FMA without AVX2,
+//     arm64, GODEBUG=cpu.avx2=off): the same sums bit for bit as
+//     gramDot4x3, so that a cascade does not change with AVX2 (it did: on
+//     MQ2008, 200 trees, other trees survived and the cost moved from 384
+//     to 390 per document).
+//   - gonum's Dgemv on CPUs without fused multiply-adds (gramRows columns a
+//     against one column b), a 4×4 register-blocked SSE2 loop: about 2.5
+//     times the speed of the best register-blocked Go loop (no SIMD) on the
+//     machines this was measured on; math.FMA in software would be many
+//     times slower. There results differ anyway, as Go's math.Exp does.
 //
-// With either kernel G is the same bit for bit whatever the worker count (the
-// tiles are fixed, and each entry adds up its blocks in order); but the two
-// round differently (4 lanes and fused multiply-adds against Dgemv's order),
-// so G from one differs from G from the other in the last bits (within about
-// 1e-12 of Σ_i |w_i H_a(i) H_b(i)|, as the tests check).
+// With any kernel G is the same bit for bit whatever the worker count (the
+// tiles are fixed, and each entry adds up its blocks in order); but Dgemv
+// rounds differently from the lanes (4 lanes and fused multiply-adds against
+// Dgemv's order), so its G differs in the last bits (within about 1e-12 of
+// Σ_i |w_i H_a(i) H_b(i)|, as the tests check).
 const (
 	gramDocs     = 2048
 	gramSub      = 512
@@ -98,9 +107,14 @@ func GramSubset(g, r []float64, o *Outputs, w, y []float64, cols []int, workers 
 // one past the last column of G, is √w·y, whose products go to r.
 type gramTask struct{ a0, a1, b0, b1 int }
 
-// gramFMA selects the kernel: gramDot4x3 (AVX2 and FMA) when the CPU has
-// them, gonum's Dgemv otherwise. The tests set it to run both.
-var gramFMA = gramHaveFMA
+// gramFMA selects the 4-lane fused multiply-add kernel (gramTileFMA) when
+// the CPU has fused multiply-adds, gonum's Dgemv otherwise; gramAsm, within
+// it, gramDot4x3 (AVX2 and FMA) over gramDot4x3Go. The tests set them to
+// run every kernel.
+var (
+	gramFMA = gramHaveFMA || gramHardwareFMA
+	gramAsm = gramHaveFMA
+)
 
 func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, workers int, stop func() bool) (_, _ []float64, ok bool) {
 	N, T, k := o.N, o.NumTrees(), len(cols)
@@ -235,7 +249,11 @@ func gramTileFMA(g, r, x []float64, ld, n, k int, t gramTask) {
 				for i := range pb {
 					pb[i] = col(b0 + min(i, nb-1))
 				}
-				gramDot4x3(&pa, &pb, nn, &out)
+				if gramAsm {
+					gramDot4x3(&pa, &pb, nn, &out)
+				} else {
+					gramDot4x3Go(&pa, &pb, nn, &out)
+				}
 				for jb := range nb {
 					b := b0 + jb
 					dst := r[a0 : a0+m]
@@ -248,6 +266,40 @@ func gramTileFMA(g, r, x []float64, ld, n, k int, t gramTask) {
 				}
 			}
 		}
+	}
+}
+
+// gramDot4x3Go is gramDot4x3 in Go, operation for operation: the sums of
+// a[i]·b[j] in 4 lanes (lane l adds the documents q ≡ l mod 4 in order, one
+// math.FMA each, the single rounding of VFMADD231PD), then (l0+l1)+(l2+l3).
+// It is fast only where math.FMA is an instruction (gramHardwareFMA).
+func gramDot4x3Go(a *[4]*float64, b *[3]*float64, n int, out *[12]float64) {
+	if n == 0 {
+		*out = [12]float64{}
+		return
+	}
+	b0, b1, b2 := unsafe.Slice(b[0], n), unsafe.Slice(b[1], n), unsafe.Slice(b[2], n)
+	for i := range 4 {
+		x := unsafe.Slice(a[i], n)
+		var s00, s01, s02, s03, s10, s11, s12, s13, s20, s21, s22, s23 float64
+		for q := 0; q+3 < n; q += 4 {
+			x, c0, c1, c2 := (*[4]float64)(x[q:]), (*[4]float64)(b0[q:]), (*[4]float64)(b1[q:]), (*[4]float64)(b2[q:])
+			s00 = math.FMA(x[0], c0[0], s00)
+			s01 = math.FMA(x[1], c0[1], s01)
+			s02 = math.FMA(x[2], c0[2], s02)
+			s03 = math.FMA(x[3], c0[3], s03)
+			s10 = math.FMA(x[0], c1[0], s10)
+			s11 = math.FMA(x[1], c1[1], s11)
+			s12 = math.FMA(x[2], c1[2], s12)
+			s13 = math.FMA(x[3], c1[3], s13)
+			s20 = math.FMA(x[0], c2[0], s20)
+			s21 = math.FMA(x[1], c2[1], s21)
+			s22 = math.FMA(x[2], c2[2], s22)
+			s23 = math.FMA(x[3], c2[3], s23)
+		}
+		out[i] = (s00 + s01) + (s02 + s03)
+		out[4+i] = (s10 + s11) + (s12 + s13)
+		out[8+i] = (s20 + s21) + (s22 + s23)
 	}
 }
 

@@ -6,6 +6,10 @@ import "golang.org/x/sys/cpu"
 // supports AVX2 and FMA, which gramDot4x3 needs.
 var gramHaveFMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
+// gramHardwareFMA reports whether math.FMA is an instruction here (else
+// Go computes it in software, many times slower).
+var gramHardwareFMA = cpu.X86.HasFMA
+
 // gramDot4x3 sets out[4j+i] = Σ_{q<n} a[i][q]·b[j][q] for the columns a[0…3]
 // and b[0…2], which must each have n readable entries; n must be a multiple
 // of 4. Each sum is taken in 4 lanes (lane l adds the documents q ≡ l mod 4

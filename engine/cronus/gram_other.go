@@ -2,8 +2,15 @@
 
 package cronus
 
-// gramHaveFMA is false off amd64: Gram always takes gonum's Dgemv.
+import "runtime"
+
+// gramHaveFMA is false off amd64: Gram never takes gramDot4x3.
 const gramHaveFMA = false
+
+// gramHardwareFMA: math.FMA is an instruction on arm64 (FMADD), so Gram
+// takes gramDot4x3Go there, with the sums of amd64's kernel; elsewhere
+// gonum's Dgemv.
+var gramHardwareFMA = runtime.GOARCH == "arm64"
 
 // gramDot4x3 is only implemented in assembly on amd64; Gram never calls it
 // here, as gramHaveFMA is false.

@@ -115,20 +115,20 @@ func checkGramNear(t *testing.T, want, wantR, scale, g, r []float64, tol float64
 }
 
 // gramKernels runs f as a subtest once per kernel of Gram: "fma"
-// (gramDot4x3, skipped unless the CPU has AVX2 and FMA) and "dgemv" (gonum's),
-// setting gramFMA.
+// (gramDot4x3, skipped unless the CPU has AVX2 and FMA), "lanes"
+// (gramDot4x3Go, math.FMA, in software where the CPU lacks FMA) and
+// "dgemv" (gonum's), setting gramFMA and gramAsm.
 func gramKernels(t *testing.T, f func(t *testing.T)) {
-	defer func(v bool) { gramFMA = v }(gramFMA)
-	for _, fma := range []bool{true, false} {
-		name := "dgemv"
-		if fma {
-			name = "fma"
-		}
-		t.Run(name, func(t *testing.T) {
-			if fma && !gramHaveFMA {
+	defer func(fma, asm bool) { gramFMA, gramAsm = fma, asm }(gramFMA, gramAsm)
+	for _, k := range []struct {
+		name     string
+		fma, asm bool
+	}{{"fma", true, true}, {"lanes", true, false}, {"dgemv", false, false}} {
+		t.Run(k.name, func(t *testing.T) {
+			if k.asm && !gramHaveFMA {
 				t.Skip("the CPU lacks AVX2 or FMA")
 			}
-			gramFMA = fma
+			gramFMA, gramAsm = k.fma, k.asm
 			f(t)
 		})
 	}
@@ -287,6 +287,19 @@ func gramDot4x3Ref(a, b [][]float64, n int) (out [12]float64) {
 	return out
 }
 
+// gramTestColumns are seven columns of n documents, of different scales.
+func gramTestColumns(rng *rand.Rand, n int) [][]float64 {
+	cols := make([][]float64, 7)
+	for c := range cols {
+		cols[c] = make([]float64, n)
+		s := math.Exp(2 * rng.NormFloat64())
+		for q := range cols[c] {
+			cols[c][q] = s * rng.NormFloat64()
+		}
+	}
+	return cols
+}
+
 func TestGramDot4x3(t *testing.T) {
 	if !gramHaveFMA {
 		t.Skip("the CPU lacks AVX2 or FMA")
@@ -295,14 +308,7 @@ func TestGramDot4x3(t *testing.T) {
 	for _, n := range []int{0, 4, 8, 12, 36, 516, 2052} {
 		// Seven columns of different scales, then a repeated one (as
 		// gramTileFMA passes at the ends of a tile).
-		cols := make([][]float64, 7)
-		for c := range cols {
-			cols[c] = make([]float64, n)
-			s := math.Exp(2 * rng.NormFloat64())
-			for q := range cols[c] {
-				cols[c][q] = s * rng.NormFloat64()
-			}
-		}
+		cols := gramTestColumns(rng, n)
 		for _, pick := range [][7]int{{0, 1, 2, 3, 4, 5, 6}, {0, 1, 1, 1, 4, 5, 5}, {6, 5, 4, 3, 2, 1, 0}} {
 			a := [][]float64{cols[pick[0]], cols[pick[1]], cols[pick[2]], cols[pick[3]]}
 			b := [][]float64{cols[pick[4]], cols[pick[5]], cols[pick[6]]}
@@ -334,6 +340,59 @@ func TestGramDot4x3(t *testing.T) {
 						t.Errorf("n=%d %v: a%d·b%d = %.17g, %.17g in Go (gramDot4x3Ref)", n, pick, i, j, got, ref[4*j+i])
 					}
 				}
+			}
+		}
+	}
+}
+
+// gramDot4x3Go gives gramDot4x3's sums bit for bit (gramDot4x3Ref), on
+// every CPU.
+func TestGramDot4x3Go(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 3))
+	for _, n := range []int{0, 4, 8, 36, 516} {
+		cols := gramTestColumns(rng, n)
+		p := func(c []float64) *float64 {
+			if n == 0 {
+				return nil
+			}
+			return &c[0]
+		}
+		a, b := cols[:4], cols[4:]
+		out := [12]float64{math.NaN(), math.NaN()}
+		gramDot4x3Go(&[4]*float64{p(a[0]), p(a[1]), p(a[2]), p(a[3])}, &[3]*float64{p(b[0]), p(b[1]), p(b[2])}, n, &out)
+		ref := gramDot4x3Ref(a, b, n)
+		for k := range out {
+			if math.Float64bits(out[k]) != math.Float64bits(ref[k]) {
+				t.Errorf("n=%d, product %d: %.17g, %.17g by gramDot4x3Ref", n, k, out[k], ref[k])
+			}
+		}
+	}
+}
+
+// Gram on the Go lanes is Gram on the assembly kernel bit for bit: a
+// cascade does not change with AVX2 (GODEBUG=cpu.avx2=off, or a CPU with
+// FMA and no AVX2). With Dgemv in its place, other trees survived.
+func TestGramLanesMatchAsm(t *testing.T) {
+	if !gramHaveFMA {
+		t.Skip("the CPU lacks AVX2 or FMA")
+	}
+	defer func(fma, asm bool) { gramFMA, gramAsm = fma, asm }(gramFMA, gramAsm)
+	n, T := 2*gramDocs+gramSub+3, gramTileCols+gramTileRows+7
+	o, w, y := gramRandom(12, n, T, 0.1)
+	gramFMA, gramAsm = true, true
+	g0, r0 := Gram(nil, nil, o, w, y, 2)
+	sub := []int{0, 3, 5, T / 2, T - 1, T}
+	s0, sr0 := GramSubset(nil, nil, o, w, y, sub, 2)
+	gramAsm = false
+	g1, r1 := Gram(nil, nil, o, w, y, 2)
+	s1, sr1 := GramSubset(nil, nil, o, w, y, sub, 2)
+	for _, c := range []struct {
+		name string
+		a, b []float64
+	}{{"G", g0, g1}, {"r", r0, r1}, {"subset G", s0, s1}, {"subset r", sr0, sr1}} {
+		for i := range c.a {
+			if math.Float64bits(c.a[i]) != math.Float64bits(c.b[i]) {
+				t.Fatalf("%s[%d]: %.17g with the assembly kernel, %.17g with the Go lanes", c.name, i, c.a[i], c.b[i])
 			}
 		}
 	}
