@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -17,14 +18,14 @@ import (
 	"github.com/cronus-ltr/cronus/engine/metric"
 )
 
-// readScores reads eval's --scores file for the documents of d.
+// readScores reads eval's --scores file for the documents of d, gzipped
+// or not (predict --out s.txt.gz writes it gzipped).
 func readScores(path string, d *data.Dataset) ([]float64, error) {
-	f, err := data.OpenFile(path, "a file of scores, one per line")
+	b, err := data.ReadWhole(path, "a file of scores, one per line")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return parseScores(f, path, d.QueryIDs, d.QueryOffsets)
+	return parseScores(bytes.NewReader(b), path, d.QueryIDs, d.QueryOffsets)
 }
 
 // parseScores reads a file of scores, a line per document in the data's

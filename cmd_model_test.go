@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/tree"
 )
@@ -968,6 +970,18 @@ func TestEvalScoresFile(t *testing.T) {
 	long := "0.1\n0.7" + strings.Repeat("0", 100_000) + "\n0.3\n2\n-1\n"
 	if code, _, errOut := eval(long); code != 1 || !strings.Contains(errOut, "s.txt:2: line longer than") {
 		t.Errorf("a 100,000-character line: exit %d, %q; want exit 1 naming line 2", code, errOut)
+	}
+	// Scores written gzipped (an output named .gz is compressed: predict
+	// --out s.txt.gz) read as the plain ones; they failed on line 1.
+	gz := filepath.Join(dir, "s.txt.gz")
+	if err := data.WriteAtomic(gz, func(w *bufio.Writer) error { _, err := w.WriteString("0.1\n0.7\n0.3\n2\n-1\n"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(gz); len(b) < 2 || b[0] != 0x1f {
+		t.Fatalf("%s is not gzip", gz)
+	}
+	if code, out, errOut := runCLI(t, "eval", "--scores", gz, "--data", dataF, "--json"); code != 0 || out != plain {
+		t.Errorf("gzipped scores: exit %d, %s%s; want:\n%s", code, out, errOut, plain)
 	}
 }
 

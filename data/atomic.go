@@ -2,12 +2,14 @@ package data
 
 import (
 	"bufio"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -23,6 +25,26 @@ import (
 // shell's redirection set it up (`>> log` appends).
 func WriteAtomic(path string, write func(w *bufio.Writer) error) error {
 	return WriteAtomicAll([]Output{{path, write}})
+}
+
+// gzipByName is write, gzip-compressed (gzip.BestSpeed, no name or time
+// in the header, so the bytes depend on the content alone) when path ends
+// in ".gz": a model written as m.json.gz was plain text under that name.
+func gzipByName(path string, write func(w *bufio.Writer) error) func(w *bufio.Writer) error {
+	if !strings.HasSuffix(path, ".gz") {
+		return write
+	}
+	return func(w *bufio.Writer) error {
+		gz, _ := gzip.NewWriterLevel(w, gzip.BestSpeed) // the level is valid
+		inner := bufio.NewWriterSize(gz, 1<<16)
+		if err := write(inner); err != nil {
+			return err
+		}
+		if err := inner.Flush(); err != nil {
+			return err
+		}
+		return gz.Close()
+	}
 }
 
 // LinkTarget is the file that writing path writes: path with its symbolic
@@ -85,6 +107,7 @@ func WriteAtomicAll(outs []Output) (err error) {
 	}()
 	var direct []func() error // the outputs that are not regular files
 	for _, o := range outs {
+		o.Write = gzipByName(o.Path, o.Write)
 		if fd, ok := Descriptor(o.Path); ok {
 			direct = append(direct, func() error { return writeDescriptor(fd, o.Path, o.Write) })
 			continue

@@ -3,7 +3,6 @@ package data
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	_ "embed"
 	"encoding/binary"
@@ -496,8 +495,7 @@ func appendUint(dst []byte, u uint64) []byte {
 }
 
 // WriteSyntheticFile writes the data set of WriteSynthetic to path,
-// gzip-compressed (gzip.BestSpeed) when path ends in ".gz", through
-// WriteAtomic: path never holds a partial data set, and on any error,
+// through WriteAtomic (gzip-compressed when path ends in ".gz"): path never holds a partial data set, and on any error,
 // cancellation included, the temporary file is removed. The file gets mode
 // 0644.
 func WriteSyntheticFile(ctx context.Context, path string, o SynthOptions) (docs int, err error) {
@@ -508,17 +506,9 @@ func WriteSyntheticFile(ctx context.Context, path string, o SynthOptions) (docs 
 		return 0, err
 	}
 	err = WriteAtomic(path, func(bw *bufio.Writer) error {
-		var w io.Writer = bw
-		var gz *gzip.Writer
-		if strings.HasSuffix(path, ".gz") {
-			gz, _ = gzip.NewWriterLevel(bw, gzip.BestSpeed) // the level is valid
-			w = gz
-		}
 		var err error
-		if docs, err = WriteSynthetic(ctx, w, o); err != nil || gz == nil {
-			return err
-		}
-		return gz.Close()
+		docs, err = WriteSynthetic(ctx, bw, o)
+		return err
 	})
 	if err != nil && !(ctx.Err() != nil && errors.Is(err, ctx.Err())) {
 		err = fmt.Errorf("writing %s: %w", path, err) // cancellation is not a problem with path
