@@ -325,10 +325,15 @@ func flagValueMessage(fs *flag.FlagSet, err error) string {
 	switch g.Get().(type) {
 	case bool:
 		want = "true or false"
-	case int, int64:
+	case int:
 		want = "an integer"
 		if outOfRange {
-			want = fmt.Sprintf("an integer from %d to %d", math.MinInt64, math.MaxInt64)
+			want = fmt.Sprintf("an integer from %d to %d", math.MinInt, math.MaxInt)
+		}
+	case int64:
+		want = "an integer"
+		if outOfRange {
+			want = fmt.Sprintf("an integer from %d to %d", int64(math.MinInt64), int64(math.MaxInt64))
 		}
 	case uint, uint64:
 		want = "a non-negative integer"

@@ -771,7 +771,7 @@ func (rd *reader) parseChunk(c chunk) error {
 			q, ok := parseInt64(tok[4:])
 			switch {
 			case !ok && isInteger(tok[4:]):
-				return rd.errorf(line, "qid %s has more than 18 digits; expected an integer from -%d to %d", quoteToken(string(tok[4:])), maxInt18, maxInt18)
+				return rd.errorf(line, "qid %s has more than 18 digits; expected an integer from -%d to %d", quoteToken(string(tok[4:])), int64(maxInt18), int64(maxInt18))
 			case !ok:
 				return rd.errorf(line, "qid %s is not an integer", quoteToken(string(tok[4:])))
 			}
