@@ -156,9 +156,15 @@ func coveredBy(series []plotter.XYs) [][]int {
 	return cov
 }
 
-// frontColor is the Pareto front's: a pale grey, which the curves drawn
-// over it stand out against.
-var frontColor = color.RGBA{0xc8, 0xc8, 0xc8, 0xff}
+// frontColors are the Pareto fronts', by splitRank: pale tints, which the
+// curves drawn over them stand out against, grey for validation, amber for
+// test, green for another split. The lines are solid: the test front was
+// dashed, and its steps shorter than a dash showed as loose grey blocks.
+var frontColors = []color.Color{
+	color.RGBA{0xc8, 0xc8, 0xc8, 0xff},
+	color.RGBA{0xf2, 0xd3, 0xa0, 0xff},
+	color.RGBA{0xc6, 0xe2, 0xc6, 0xff},
+}
 
 // legendGap separates the plot from the legend on its right.
 const legendGap = 2 * vg.Millimeter
@@ -348,7 +354,10 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		}
 		seen[s.splitName] = true
 		front := SplitPareto(drawn, s.splitName, metric)
-		if len(front) < 2 {
+		if !slices.ContainsFunc(front, func(p Point) bool { return p.Cost.Total != front[0].Cost.Total }) {
+			// One point (or tied points at one cost): no staircase to
+			// draw, and none in the legend (a zero-length line was listed
+			// there as "Pareto front (valid)" with nothing to see).
 			continue
 		}
 		var xys plotter.XYs
@@ -363,11 +372,8 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("Pareto front: %v", err)
 		}
-		line.Color = frontColor
+		line.Color = frontColors[s.rank]
 		line.Width = vg.Points(6)
-		for _, d := range splitDashes[s.rank] {
-			line.Dashes = append(line.Dashes, 2*d)
-		}
 		plt.Add(line)
 		fronts = append(fronts, legendEntry{"Pareto front (" + s.splitName + ")", s.rank, line})
 	}
@@ -525,27 +531,64 @@ func shortName(name string) string {
 }
 
 // logTicks labels a log axis, whose coordinates are the log10 of costs,
-// from lo to hi, at costs of 1, 2 and 5 times the powers of ten, or where
-// that gives fewer than four labels, at 1, 2, 3 and 5 times, or else at
-// every digit times them.
+// from lo to hi, at costs of 1, 2 and 5 times the powers of ten. Where that
+// gives fewer than four labels, it takes 1, 2, 3 and 5 times, or else every
+// digit times them; where more than maxLogTicks, 1 and 3 times, or else the
+// powers of ten, every one, second, third, … (over four decades the labels
+// of 1, 2 and 5 ran into each other: "50000100000"). Costs from 10,000 on
+// are labelled in thousands, millions, … ("20k", "1M").
 func logTicks(lo, hi float64) []CostTick {
-	var ticks []CostTick
-	for _, digits := range [][]int{{1, 2, 5}, {1, 2, 3, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
-		ticks = ticks[:0]
+	ticks := func(digits []int, every int) []CostTick {
+		var t []CostTick
 		for e := int(math.Floor(lo)); e <= int(math.Ceil(hi)); e++ {
+			if e%every != 0 {
+				continue
+			}
 			for _, d := range digits {
 				// d×10^e as parsed: 3×10^-1 multiplied is 0.30000000000000004.
 				v, _ := strconv.ParseFloat(fmt.Sprintf("%de%d", d, e), 64)
 				if x := math.Log10(v); x >= lo && x <= hi {
-					ticks = append(ticks, CostTick{Cost: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+					t = append(t, CostTick{Cost: v, Label: costLabel(v)})
 				}
 			}
 		}
-		if len(ticks) >= 4 {
-			break
+		return t
+	}
+	t := ticks([]int{1, 2, 5}, 1)
+	switch {
+	case len(t) < 4:
+		if t = ticks([]int{1, 2, 3, 5}, 1); len(t) < 4 {
+			t = ticks([]int{1, 2, 3, 4, 5, 6, 7, 8, 9}, 1)
+		}
+	case len(t) > maxLogTicks:
+		if t = ticks([]int{1, 3}, 1); len(t) > maxLogTicks {
+			for every := 1; ; every++ {
+				if t = ticks([]int{1}, every); len(t) <= maxLogTicks {
+					break
+				}
+			}
 		}
 	}
-	return ticks
+	return t
+}
+
+// maxLogTicks is the most labels of a log cost axis: ten labels of up to
+// four characters fit the plots' width.
+const maxLogTicks = 10
+
+// costLabel is a cost as a tick label: in full below 10,000, then in
+// thousands (k), millions (M), billions (G) and trillions (T), and beyond
+// in exponent form.
+func costLabel(v float64) string {
+	if v < 1e4 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	for i, suffix := range []string{"k", "M", "G", "T"} {
+		if scale := math.Pow(1000, float64(i+1)); v < 1000*scale {
+			return strconv.FormatFloat(v/scale, 'f', -1, 64) + suffix
+		}
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // isFinite reports whether v is neither NaN nor infinite.

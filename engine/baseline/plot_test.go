@@ -271,6 +271,34 @@ func TestPlotCostScale(t *testing.T) {
 	}
 }
 
+// TestLogTicks: a log cost axis has between 4 and maxLogTicks labels,
+// ascending, short (from 10,000 on in k, M, G, T), at costs inside the
+// axis, whatever its span; over four decades they ran into each other
+// ("50000100000").
+func TestLogTicks(t *testing.T) {
+	for _, r := range [][2]float64{{12, 1610}, {10, 1e5}, {1, 1e6}, {1, 1e12}, {0.01, 50}, {20, 300}, {1e4, 3e7}, {1, 1e40}} {
+		lo, hi := paddedRange(math.Log10(r[0]), math.Log10(r[1]))
+		ticks := logTicks(lo, hi)
+		if len(ticks) < 4 || len(ticks) > maxLogTicks {
+			t.Errorf("%g to %g: %d ticks", r[0], r[1], len(ticks))
+		}
+		for i, tk := range ticks {
+			x := math.Log10(tk.Cost)
+			if x < lo || x > hi || (i > 0 && tk.Cost <= ticks[i-1].Cost) {
+				t.Errorf("%g to %g: tick %d at %g", r[0], r[1], i, tk.Cost)
+			}
+			if tk.Cost < 1e15 && len(tk.Label) > 5 {
+				t.Errorf("%g to %g: label %q", r[0], r[1], tk.Label)
+			}
+		}
+	}
+	for v, want := range map[float64]string{5: "5", 2000: "2000", 1e4: "10k", 2e4: "20k", 5e5: "500k", 1e6: "1M", 3e9: "3G", 1e12: "1T", 1e15: "1e+15", 0.05: "0.05"} {
+		if got := costLabel(v); got != want {
+			t.Errorf("costLabel(%g) = %q, want %q", v, got, want)
+		}
+	}
+}
+
 // TestPlotPareto: each split's Pareto front (the points that sweep
 // reports) is drawn, as a staircase under the curves, and named in the
 // legend; a split whose front is one point gets no staircase.
@@ -286,6 +314,15 @@ func TestPlotPareto(t *testing.T) {
 	}
 	if strings.Contains(svg, "Pareto front (test)") {
 		t.Error("a legend entry for test's front of one point")
+	}
+	// Nor one for a front of tied points at one cost (cronus and
+	// cronus-init at the same point): a zero-length line was listed.
+	tied := plotSVG(t, []Point{
+		curvePoint("cronus", "valid", 108, 0.55), curvePoint("cronus-init", "valid", 108, 0.55),
+		curvePoint("prefix", "valid", 400, 0.52),
+	}, "t")
+	if strings.Contains(tied, "Pareto front (valid)") {
+		t.Error("a legend entry for a front of tied points at one cost")
 	}
 	// The staircase: 28 → 56 at 0.53, up to 0.54, 56 → 400, up to 0.55;
 	// five corners in one path, the first path with that many corners.
