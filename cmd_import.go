@@ -113,7 +113,7 @@ func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm, byName bool
 		if n, ok := params["num_parallel_tree"].(int); ok {
 			per = n
 		}
-		if keep := (best + 1) * per; keep < len(e.Trees) {
+		if keep := (best + 1) * per; best >= 0 && per >= 1 && keep < len(e.Trees) { // a crafted -5 gave "--trees -4"
 			notes = append(notes, fmt.Sprintf("note: training stopped early at best_iteration %d; like XGBoost's Booster.predict, cronus uses all %d trees "+
 				"(--trees %d stops at the best iteration, as scikit-learn's XGBModel.predict does)", best, len(e.Trees), keep))
 		}

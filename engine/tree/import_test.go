@@ -751,6 +751,10 @@ func TestImportXGBoostErrors(t *testing.T) {
 			name + ": the model has no trees"},
 		{"too many features", strings.Replace(orig, `"num_class":"0","num_feature":"46"`, `"num_class":"0","num_feature":"20000000"`, 1),
 			name + ": learner_model_param num_feature 20000000: cronus reads data with feature indices up to 10000000"},
+		// refused before any table of that size is made: it ran out of
+		// memory, a runtime crash, and 3·10^9 took 11.7 GB
+		{"far too many features", strings.Replace(orig, `"num_class":"0","num_feature":"46"`, `"num_class":"0","num_feature":"99999999999"`, 1),
+			name + ": learner_model_param num_feature 99999999999: cronus reads data with feature indices up to 10000000"},
 		{"multiclass", strings.Replace(orig, `"num_class":"0"`, `"num_class":"3"`, 1),
 			name + ": multiclass models are not supported (num_class=3)"},
 		{"multiclass objective", strings.Replace(orig, `"name":"rank:ndcg"`, `"name":"multi:softprob"`, 1),

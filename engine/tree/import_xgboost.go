@@ -397,6 +397,16 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 	if numberedFeatureNames(l.FeatureNames) {
 		prov["feature_names"] = l.FeatureNames
 	}
+	// Refused before the column table is made: a num_feature of 10^11
+	// ran the import out of memory (a runtime crash), 3·10^9 took 43 s
+	// and 11.7 GB to be refused.
+	shift := 0
+	if opt.LibSVMIndices {
+		shift = 1
+	}
+	if !opt.ByName && numFeatures-shift > maxFeatures {
+		return nil, nil, fmt.Errorf("learner_model_param num_feature %d: cronus reads data with feature indices up to %d", numFeatures, maxFeatures)
+	}
 	switch {
 	case opt.ByName:
 		if len(l.FeatureNames) != numFeatures {
