@@ -195,17 +195,21 @@ func (o *Outputs) Col(t int, buf []float32) []float32 {
 	return buf
 }
 
-// addScaled adds b·H[t][lo+i] to dst[i] for every i of dst.
+// addScaled adds b·H[t][lo+i] to dst[i] for every i of dst, the product
+// rounded before the sum (float64(…) forbids a fused multiply-add), as the
+// scorer rounds it: on arm64, or amd64 built with GOAMD64=v3, the compiler
+// fused it, and the scores that place θ and count the hard exits and the
+// predicted cost parted from the scorer's in the last bit.
 func (o *Outputs) addScaled(dst []float64, t, lo int, b float64) {
 	if !o.Compact(t) {
 		for i, h := range o.dense[t][lo : lo+len(dst)] {
-			dst[i] += b * float64(h)
+			dst[i] += float64(b * float64(h))
 		}
 		return
 	}
 	vals := &o.vals[t]
 	for i, c := range o.code[t][lo : lo+len(dst)] {
-		dst[i] += b * float64(vals[c])
+		dst[i] += float64(b * float64(vals[c]))
 	}
 }
 
@@ -221,7 +225,7 @@ func (o *Outputs) addScaled2(dst []float64, t, u, lo int, b, c float64) {
 	ht := o.dense[t][lo : lo+len(dst)]
 	hu := o.dense[u][lo : lo+len(dst)]
 	for i := range dst {
-		dst[i] = (dst[i] + b*float64(ht[i])) + c*float64(hu[i])
+		dst[i] = (dst[i] + float64(b*float64(ht[i]))) + float64(c*float64(hu[i]))
 	}
 }
 

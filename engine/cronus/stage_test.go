@@ -1,8 +1,10 @@
 package cronus
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/optimize"
@@ -274,5 +276,65 @@ func TestStageSolveMatchesSmoothed(t *testing.T) {
 	}
 	if worse > 0 {
 		t.Errorf("%d of 40 problems end above the smoothed solver's minimum", worse)
+	}
+}
+
+// A free tree (tree cost 0, its features cost 0: --tree-cost 0 and a cost
+// file with free features) enters at every λ. λ_max was +Inf then, λ =
+// fraction × λ_max infinite, and every weight and term of eq (8) NaN; it is
+// now the λ_max of the trees with a price, and the free tree stays in.
+func TestFreeTreeLambdaMax(t *testing.T) {
+	base := smallProblem(t)
+	pr := *base
+	pr.FeatCost = slices.Clone(base.FeatCost)
+	pr.TreeCost = make([]float64, len(base.TreeCost))
+	free := -1
+	for t0, fs := range pr.TreeFeats {
+		if len(fs) > 0 {
+			free = t0
+			break
+		}
+	}
+	for _, f := range pr.TreeFeats[free] {
+		pr.FeatCost[f] = 0
+	}
+	sc := ComputeScales(&pr, 0)
+	if !(sc.LambdaMax > 0) || math.IsInf(sc.LambdaMax, 0) {
+		t.Fatalf("λ_max = %v with one free tree", sc.LambdaMax)
+	}
+	par := DefaultParams()
+	par.K, par.Rho1, par.RhoK = 3, 0, 0
+	st, err := Initialize(context.Background(), &pr, sc, par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.IsNaN(st.Terms.Total) || math.IsInf(st.Lambda, 0) {
+		t.Fatalf("λ %v, eq (8) %+v", st.Lambda, st.Terms)
+	}
+	for k, s := range st.Stages {
+		for i, b := range s.Beta {
+			if math.IsNaN(b) || math.IsInf(b, 0) {
+				t.Fatalf("stage %d: weight %d is %v", k, i, b)
+			}
+		}
+	}
+	// at λ far past λ_max only free trees (tree free, and every tree
+	// using only its features; ρ 0) have weights in the single stage
+	isFree := func(t0 int) bool {
+		for _, f := range pr.TreeFeats[t0] {
+			if pr.FeatCost[f] != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	par.K, par.Lambda = 1, 50
+	st, err = Initialize(context.Background(), &pr, sc, par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	act := st.Stages[0].Active()
+	if !slices.Contains(act, free) || slices.ContainsFunc(act, func(t0 int) bool { return !isFree(t0) }) {
+		t.Errorf("λ 50 × λ_max: active trees %v, want the free ones (%d among them) alone", act, free)
 	}
 }
