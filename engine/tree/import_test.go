@@ -1080,6 +1080,10 @@ func TestImportXGBoostNonFinite(t *testing.T) {
 			"m.json: tree 0: node 0 has a NaN split condition"},
 		{"NaN in a string", strings.Replace(tiny, `"base_score":"5E-1"`, `"base_score":"NaN"`, 1),
 			`m.json: base_score NaN is not finite`},
+		{"hexadecimal base_score", strings.Replace(tiny, `"base_score":"5E-1"`, `"base_score":"0x1p-1"`, 1),
+			`m.json: base_score "0x1p-1" is not a number`},
+		{"base_score with an underscore", strings.Replace(tiny, `"base_score":"5E-1"`, `"base_score":"0_5"`, 1),
+			`m.json: base_score "0_5" is not a number`},
 	} {
 		_, _, err := ImportXGBoost(strings.NewReader(c.src), "m.json")
 		if err == nil || err.Error() != c.want {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -488,6 +489,10 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 
 // xgbBase turns base_score (a float32 written as a string) into the margin
 // the objective starts from.
+// decimalNumber is a finite number in decimal notation, as XGBoost writes
+// base_score.
+var decimalNumber = regexp.MustCompile(`^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$`)
+
 func xgbBase(obj, s string) (float64, error) {
 	if s == "" {
 		return 0, errors.New("learner_model_param has no base_score")
@@ -495,7 +500,9 @@ func xgbBase(obj, s string) (float64, error) {
 	// XGBoost 3 writes a one-element vector, "[5E-1]".
 	s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
 	f, err := strconv.ParseFloat(s, 32)
-	if err != nil {
+	if err != nil || !math.IsNaN(f) && !math.IsInf(f, 0) && !decimalNumber.MatchString(s) {
+		// Go's syntax beyond the decimal ("0x1p-1", "0_5", "Inf") is not
+		// XGBoost's, which writes "5E-1"
 		return 0, fmt.Errorf("base_score %q is not a number", s)
 	}
 	p := float64(float32(f))
