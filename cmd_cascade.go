@@ -112,9 +112,11 @@ var cascadeRanges = []flagRange{
 	between("rho1", rhoRange.lo, rhoRange.hi, rhoRange.brackets),
 	between("rhoK", rhoRange.lo, rhoRange.hi, rhoRange.brackets),
 	finite("relevant", math.Inf(-1)),
-	finite("pos-weight", 0),
-	finite("neg-weight", 0),
-	finite("neg-multiply", 0),
+	// Up to 10⁶, as the workbench's ω⁺: 1e200 × 1e200 was +Inf, and the
+	// run ended in a NaN weight blamed on the output file.
+	between("pos-weight", 0, cronus.MaxClassWeight, "(]"),
+	between("neg-weight", 0, cronus.MaxClassWeight, "(]"),
+	between("neg-multiply", 0, cronus.MaxClassWeight, "(]"),
 }
 
 // check refuses missing, out-of-range and contradictory flags, the ranges

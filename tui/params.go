@@ -262,7 +262,7 @@ func checkParam(par settings, i int) error {
 		return fmt.Errorf("σ must be in (0, %d] (a fraction of the score spread)", cronus.MaxSigma)
 	case i == parRho && !(par.Rho1 >= 0 && par.Rho1 <= cronus.MaxRho):
 		return fmt.Errorf("ρ must be in [0, %d] (a fraction of ρ_max)", cronus.MaxRho)
-	case i == parPosWeight && !(par.tg.PosWeight > 0 && par.tg.PosWeight <= 1e6):
+	case i == parPosWeight && !(par.tg.PosWeight > 0 && par.tg.PosWeight <= cronus.MaxClassWeight):
 		return errors.New("ω⁺ must be in (0, 1e6]")
 	case i == parDelta && !(par.Delta >= 1 && par.Delta <= 10):
 		return errors.New("δ must be in [1, 10]")

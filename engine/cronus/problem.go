@@ -169,6 +169,15 @@ func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost 
 	return NewProblemContext(context.Background(), e, d, featCost, treeCost, tg)
 }
 
+// MaxClassWeight is the largest class weight (ω⁺, ω⁻ and the multiplier
+// of ω⁻) the command line and the workbench take.
+const MaxClassWeight = 1e6
+
+// maxWeightedSquares bounds Σ ω y² over the training documents: far below
+// float64's 1.8e308, so that the sums and products of the optimiser's steps
+// stay finite.
+const maxWeightedSquares = 1e150
+
 // NewProblemContext is NewProblem that stops building the tree outputs
 // when ctx is done, and then returns ctx's error.
 func NewProblemContext(ctx context.Context, e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost float64, tg Targets) (*Problem, error) {
@@ -210,6 +219,17 @@ func NewProblemContext(ctx context.Context, e *tree.Ensemble, d *data.Dataset, f
 		} else {
 			p.Y[i], p.Omega[i] = -1, tg.NegWeight*tg.NegMultiply
 		}
+	}
+	// The loss sums ω·y² and the steps ω-weighted products of them: a sum
+	// past maxWeightedSquares overflowed on the way (graded targets 509 or
+	// 510 grades above the threshold: a NaN weight, a panic in Gram).
+	sum := 0.0
+	for i, y := range p.Y {
+		sum += p.Omega[i] * y * y
+	}
+	if !(sum <= maxWeightedSquares) {
+		return nil, fmt.Errorf("%s: the weighted squared targets sum to %g, more than the optimiser can square and sum again (%g): lower the labels' grades above --relevant, the weights ω⁺, ω⁻ and the multiplier, or use binary targets",
+			d.Name, sum, maxWeightedSquares)
 	}
 	if pos == 0 {
 		return nil, fmt.Errorf("%s: no training document has a label >= %g (the largest is %g): %w",

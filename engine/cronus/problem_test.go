@@ -183,6 +183,13 @@ func TestProblemGradedTargetTooLarge(t *testing.T) {
 	if _, err := NewProblem(e, d, []float64{1}, 1, tg); err != nil {
 		t.Errorf("graded target of label 100: %v", err)
 	}
+	// Square finite, but the weighted sum of squares past what the
+	// optimiser can square and sum again: 509 grades up panicked in Gram
+	// (a NaN weight) instead of being refused.
+	d.Labels[3] = 509
+	if _, err := NewProblem(e, d, []float64{1}, 1, tg); err == nil || !strings.Contains(err.Error(), "train.txt: the weighted squared targets sum to") {
+		t.Errorf("graded target of label 509: err %v", err)
+	}
 }
 
 // Base trees are named from one level deeper than ShallowDepth on.
