@@ -710,18 +710,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := data.WriteAtomicAll(outs); err != nil {
 		return err
 	}
-	stages := make([]map[string]any, len(best.Stages))
-	for k, st := range best.Stages {
-		m := map[string]any{"active_trees": len(st.Active()), "reached_valid": at(valid.Reached, k),
-			"soft_train": at(best.D, k), "hard_train": at(best.Hard, k)}
-		if !math.IsInf(st.Theta, -1) && k < len(best.Stages)-1 {
-			m["theta"] = st.Theta
-		}
-		if s.test != nil {
-			m["reached_test"] = at(test.Reached, k)
-		}
-		stages[k] = m
-	}
+	stages := stagesJSON(best, valid, test, s.test != nil)
 	if *jsonOut {
 		r := map[string]any{"cascade": *out, "lambda_max": s.sc.LambdaMax, "lambda": cf.par.Lambda, "rho1": cf.par.Rho1, "rhoK": cf.par.RhoK, "seconds": time.Since(start).Seconds(),
 			"init_seconds": res.InitTime.Seconds(), "cyclic_seconds": res.CyclicTime.Seconds(), "threads": runtime.GOMAXPROCS(0),
@@ -767,6 +756,30 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	printEval("valid", valid, fullV)
 	printEval("test", test, fullT)
 	return nil
+}
+
+// stagesJSON is cascade --json's "stages": per stage its active trees,
+// θ (but for the last; null for −∞, a stage that passes everything, as in
+// the cascade file and the trace: the key was left out), the training
+// fractions reaching it, soft and hard, and the validation (and, withTest,
+// test) fractions.
+func stagesJSON(best *cronus.State, valid, test cronus.Eval, withTest bool) []map[string]any {
+	stages := make([]map[string]any, len(best.Stages))
+	for k, st := range best.Stages {
+		m := map[string]any{"active_trees": len(st.Active()), "reached_valid": at(valid.Reached, k),
+			"soft_train": at(best.D, k), "hard_train": at(best.Hard, k)}
+		if k < len(best.Stages)-1 {
+			m["theta"] = nil
+			if !math.IsInf(st.Theta, -1) {
+				m["theta"] = st.Theta
+			}
+		}
+		if withTest {
+			m["reached_test"] = at(test.Reached, k)
+		}
+		stages[k] = m
+	}
+	return stages
 }
 
 func at(xs []float64, k int) float64 {

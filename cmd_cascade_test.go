@@ -1690,3 +1690,33 @@ func TestCascadeSweepCountWords(t *testing.T) {
 		t.Errorf("sweep of one λ: exit %d, %q, %s; want \"1 λ value\" and a front of \"1 point\"", code, out, errOut)
 	}
 }
+
+// cascade --json gives every stage but the last its θ, null where it is
+// −∞ (the stage passes everything): the key was left out for such stages,
+// though the cascade file and the trace write null.
+func TestCascadeJSONTheta(t *testing.T) {
+	st := &cronus.State{Cascade: cronus.Cascade{Stages: []cronus.Stage{
+		{Beta: []float64{1, 0, 0.5}, Theta: 0.25},
+		{Beta: []float64{0, 0, 0}, Theta: math.Inf(-1)},
+		{Beta: []float64{1, 1, 0}, Theta: math.Inf(-1)},
+	}}, D: []float64{1, 0.5, 0.5}, Hard: []float64{1, 0.4, 0.4}}
+	ev := cronus.Eval{Reached: []float64{1, 0.45, 0.45}}
+	b, err := json.Marshal(stagesJSON(st, ev, ev, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	json.Unmarshal(b, &got)
+	if v, ok := got[0]["theta"]; !ok || v != 0.25 {
+		t.Errorf("stage 1: theta %v (present %v), want 0.25", v, ok)
+	}
+	if v, ok := got[1]["theta"]; !ok || v != nil {
+		t.Errorf("stage 2 (θ −∞): theta %v (present %v), want null", v, ok)
+	}
+	if _, ok := got[2]["theta"]; ok {
+		t.Errorf("the last stage has a theta: %s", b)
+	}
+	if got[1]["active_trees"] != 0.0 || got[2]["active_trees"] != 2.0 || got[1]["reached_test"] != 0.45 {
+		t.Errorf("stages %s", b)
+	}
+}
