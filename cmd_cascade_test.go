@@ -661,10 +661,12 @@ func TestCascadeTrace(t *testing.T) {
 }
 
 // TestSweepExitMargins: --exit-margins and --exit-every set early exit's
-// grid. Independent expectations from its definition: s = inf, and any s
-// with no exit before the end (an exit every T trees), is the full
+// grid. Independent expectations from its definition: s = inf is the full
 // ensemble, the prefix curve's last point; with exits every 5 trees s = 0
-// keeps only the top five after tree 5, and costs less.
+// keeps only the top five after tree 5, and costs less. An exit every T
+// trees or more (no exit before the end: every margin gave the full
+// ensemble) is refused, as is a margin given twice; the rows come in order
+// of cost, whatever the order of the margins.
 func TestSweepExitMargins(t *testing.T) {
 	dir := t.TempDir()
 	model := trainShallow(t, dir, 20)
@@ -696,16 +698,27 @@ func TestSweepExitMargins(t *testing.T) {
 		}
 		return got
 	}
-	every20 := sweep("--exit-margins", "0, inf", "--exit-every", "20")
+	every10 := sweep("--exit-margins", "inf, 0", "--exit-every", "10")
 	every5 := sweep("--exit-margins", "0,+Inf", "--exit-every", "5")
-	if len(every20) != 3 || len(every5) != 3 {
-		t.Fatalf("want early exit at s = 0 and +Inf and the full prefix: %v / %v", every20, every5)
+	if len(every10) != 3 || len(every5) != 3 {
+		t.Fatalf("want early exit at s = 0 and +Inf and the full prefix: %v / %v", every10, every5)
 	}
-	full := every20["full"]
+	full := every10["full"]
 	same := func(a, b baseline.Point) bool {
 		return math.Abs(a.Cost.Total-b.Cost.Total) < 1e-9 && math.Abs(a.Metrics["ndcg@10"]-b.Metrics["ndcg@10"]) < 1e-12
 	}
-	for name, p := range map[string]baseline.Point{"every 20, s=0": every20["0"], "every 20, s=inf": every20["+Inf"], "every 5, s=inf": every5["+Inf"]} {
+	// "inf, 0" was written in that order, the dearer row first
+	rows, _ := baseline.ReadCSV(curve)
+	var costs []float64
+	for _, p := range rows {
+		if p.Method == baseline.MethodEarlyExit && p.Split == "valid" {
+			costs = append(costs, p.Cost.Total)
+		}
+	}
+	if !slices.IsSorted(costs) {
+		t.Errorf("early exit's rows by cost: %v", costs)
+	}
+	for name, p := range map[string]baseline.Point{"every 10, s=inf": every10["+Inf"], "every 5, s=inf": every5["+Inf"]} {
 		if !same(p, full) {
 			t.Errorf("%s: cost %v, ndcg@10 %v; want the full ensemble's %v, %v", name, p.Cost.Total, p.Metrics["ndcg@10"], full.Cost.Total, full.Metrics["ndcg@10"])
 		}
@@ -713,7 +726,14 @@ func TestSweepExitMargins(t *testing.T) {
 	if c := every5["0"].Cost.Total; !(c < full.Cost.Total) {
 		t.Errorf("every 5, s=0: cost %v, not below the full ensemble's %v", c, full.Cost.Total)
 	}
-	for _, bad := range [][]string{{"--exit-margins", "-1"}, {"--exit-margins", "0,x"}, {"--exit-margins", ""}, {"--exit-margins", "nan"}, {"--exit-every", "0"}} {
+	for _, bad := range [][]string{{"--exit-every", "20"}, {"--exit-every", "21"}} {
+		args := append([]string{"sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--costs", "builtin:mq2008/costs", "--out", curve}, bad...)
+		if code, _, errOut := runCLI(t, args...); code != 2 || !strings.Contains(errOut, bad[0]+" "+bad[1]+": the model") {
+			t.Errorf("sweep %v on a 20-tree model: exit %d, %q; want exit 2", bad, code, errOut)
+		}
+	}
+	for _, bad := range [][]string{{"--exit-margins", "-1"}, {"--exit-margins", "0,x"}, {"--exit-margins", ""}, {"--exit-margins", "nan"}, {"--exit-every", "0"}, {"--exit-margins", "0.5,0,0.5"}} {
 		args := append([]string{"sweep", "--model", model, "--train", "t", "--valid", "v", "--costs", "c", "--out", curve}, bad...)
 		if code, _, errOut := runCLI(t, args...); code != 2 || !strings.Contains(errOut, bad[0]) {
 			t.Errorf("sweep %v: exit %d, %q; want exit 2 naming %s", bad, code, errOut, bad[0])

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -80,8 +81,22 @@ func parseLambdas(s string) ([]float64, error) {
 
 // parseMargins reads early exit's margin grid: comma-separated numbers
 // s >= 0, "inf" for +Inf.
+// parseMargins reads --exit-margins: each margin once, returned in
+// ascending order, so that the early-exit rows come in order of cost (a
+// larger margin lets fewer documents exit); "1,0,0.5" wrote its rows in
+// that order, and "0,0" two equal rows.
 func parseMargins(s string) ([]float64, error) {
-	return parseFloats(atLeast("exit-margins", 0), "inf: the full ensemble", s)
+	m, err := parseFloats(atLeast("exit-margins", 0), "inf: the full ensemble", s)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(m)
+	for i := 1; i < len(m); i++ {
+		if m[i] == m[i-1] {
+			return nil, fmt.Errorf("--exit-margins: %s is given twice", formatMargins(m[i:i+1]))
+		}
+	}
+	return m, nil
 }
 
 // formatMargins writes a margin grid as parseMargins reads it.
@@ -136,6 +151,10 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	s, err := cf.load(ctx, stderr)
 	if err != nil {
 		return err
+	}
+	if n := len(s.e.Trees); *exitEvery >= n {
+		// no exit before the end: every margin gave the full ensemble
+		return usageError{fmt.Sprintf("--exit-every %d: the model %s has %d trees; an exit every N trees needs N below that", *exitEvery, cf.model, n)}
 	}
 	p := newProgress(stderr)
 	var points []baseline.Point
