@@ -140,6 +140,15 @@ func (cf *cascadeFlags) check(fs *flag.FlagSet, more ...flagRange) error {
 		// would be dropped without a word.
 		return usageError{fmt.Sprintf("--rhos conflicts with %s: give the ρ grid to choose from (--rhos) or the ρ to use (--rho1, --rhoK), not both", strings.Join(rhoFlags, " and "))}
 	}
+	// ε sets the thresholds between stages, δ and the stage cap the
+	// stages' λ_k: with one stage they were accepted and did nothing.
+	if explicit["stages"] && cf.par.K == 1 {
+		for _, name := range []string{"epsilon", "delta", "stage-cap"} {
+			if explicit[name] {
+				return usageError{fmt.Sprintf("--%s applies to cascades of two stages or more; --stages 1 is the single stage (eq 7)", name)}
+			}
+		}
+	}
 	if err := checkRanges(fs, slices.Concat(cascadeRanges, more)...); err != nil {
 		return err
 	}
@@ -536,7 +545,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	curve := fs.String("curve", "", "also write the cascade's quality/cost points to `FILE` (CSV, sweep's columns): cronus (this cascade), cronus-init (its initialisation; not with --warm) and prefix with every tree (the full ensemble), on validation and test")
 	plot := fs.String("plot", "", "also draw the --curve points, NDCG@10 against cost per document, to `FILE` (.svg or .png; as sweep --plot)")
 	traceF := fs.String("trace", "", "write every optimisation step to `FILE` as JSON lines: the objective (eq 8) and its terms, per stage θ, active trees, soft and hard training fractions and validation/test reach, and the current cascade's validation and test figures")
-	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2; a warning names those that can exit nobody), its exit rule is kept (a --rule or --top-m that differs is refused), its σ_k unless --sigma is given, and its ρ (params rho1, rhoK) unless --rho1, --rhoK or --rhos is given")
+	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2; a warning names those that can exit nobody), its exit rule is kept (a --rule or --top-m that differs is refused), its σ_k unless --sigma is given, its ρ (params rho1, rhoK) unless --rho1, --rhoK or --rhos is given, and its ε and δ (which, with --stage-cap, only make the stages --stages adds: given without such stages they are refused)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -578,6 +587,23 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		// then dropped or added before its last; see cronus.Options.Warm).
 		if !explicit["stages"] {
 			cf.par.K = len(warm.Stages)
+		}
+		// ε, δ and the stage cap make the initialisation's stages: from a
+		// warm cascade only the stages --stages adds. Given without one
+		// they did nothing, and yet, recorded, they kept the run from
+		// counting as the file's continuation (so it could return a
+		// cascade worse than the file's); not given, they are the file's.
+		if cf.par.K <= len(warm.Stages) {
+			for _, name := range []string{"epsilon", "delta", "stage-cap"} {
+				if explicit[name] {
+					return usageError{fmt.Sprintf("--%s: a warm start keeps the stages of %s (%d); --%s applies only to the stages --stages adds", name, cf.warm, len(warm.Stages), name)}
+				}
+			}
+		}
+		for name, v := range map[string]*float64{"epsilon": &cf.par.Epsilon, "delta": &cf.par.Delta} {
+			if x, ok := f.Params[name].(float64); ok && !explicit[name] {
+				*v = x
+			}
 		}
 		// And ρ is the one it was trained with, as σ_k: choosing ρ again
 		// would run initialisations the warm start never uses, and a new ρ

@@ -447,6 +447,38 @@ func TestCascadeWarm(t *testing.T) {
 	if g, c := given.Valid.Metrics["ndcg@10"], cont.Valid.Metrics["ndcg@10"]; !(c >= g) || g == 0 {
 		t.Errorf("continued at its own parameters, validation NDCG@10 %v; the cascade given had %v", c, g)
 	}
+	// ε, δ and the stage cap make only stages --stages adds: given with a
+	// warm start that adds none they did nothing, and yet, recorded, they
+	// kept the run from counting as a continuation (it returned a cascade
+	// worse on validation than the file's). Refused now; not given, they
+	// are the file's (a cascade made at ε 0.1 continues at ε 0.1).
+	for _, extra := range [][]string{{"--epsilon", "0.3"}, {"--delta", "2"}, {"--stage-cap", "0.5"}} {
+		code, _, errOut := runCLI(t, append(append([]string{"cascade", "--warm", cold, "--cycles", "1", "--out", warm}, data...), extra...)...)
+		if code != 2 || !strings.Contains(errOut, extra[0]+": a warm start keeps the stages of") {
+			t.Errorf("warm %v: exit %d, %q; want exit 2", extra, code, errOut)
+		}
+		if code, _, errOut := runCLI(t, append(append([]string{"cascade", "--warm", cold, "--stages", "5", "--cycles", "0", "--out", warm}, data...), extra...)...); code != 0 {
+			t.Errorf("warm %v adding a stage: exit %d, %q", extra, code, errOut)
+		}
+	}
+	eps := filepath.Join(dir, "eps.json")
+	if code, _, errOut := runCLI(t, append([]string{"cascade", "--stages", "4", "--cycles", "1", "--lambda", "0.01", "--epsilon", "0.1", "--delta", "1.5", "--out", eps}, data...)...); code != 0 {
+		t.Fatalf("cold at ε 0.1: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, append([]string{"cascade", "--warm", eps, "--cycles", "0", "--out", warm}, data...)...); code != 0 {
+		t.Fatalf("warm from ε 0.1: exit %d: %s", code, errOut)
+	}
+	if p := read(warm).Params; p["epsilon"] != 0.1 || p["delta"] != 1.5 {
+		t.Errorf("warm from a cascade at ε 0.1, δ 1.5: params ε %v, δ %v", p["epsilon"], p["delta"])
+	}
+	// With one stage there is no threshold and one λ: ε, δ and the stage
+	// cap were accepted and ignored.
+	for _, extra := range [][]string{{"--epsilon", "0.3"}, {"--delta", "2"}, {"--stage-cap", "0.5"}} {
+		code, _, errOut := runCLI(t, append(append([]string{"cascade", "--stages", "1", "--out", warm}, data...), extra...)...)
+		if code != 2 || !strings.Contains(errOut, extra[0]+" applies to cascades of two stages or more") {
+			t.Errorf("--stages 1 %v: exit %d, %q; want exit 2", extra, code, errOut)
+		}
+	}
 	// A warm start keeps the ρ the cascade was trained with (its params),
 	// as it keeps σ_k, instead of choosing one from the default grid (it
 	// did, with initialisations the warm start never used); --rhos chooses

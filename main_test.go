@@ -215,7 +215,7 @@ func TestFlagRangeErrors(t *testing.T) {
 			"--truncation", "1", "--sigma", "1e-9"),
 		with(train, "--max-bins", "255", "--l2", "1e300", "--min-hessian", "1e300", "--min-gain", "1e300", "--sigma", "1e300"),
 		with(train, "--pair-sample", "0"),
-		with(cascade, "--stages", "1", "--lambda", "0", "--epsilon", "1e-9", "--sigma", "10", "--delta", "1", "--stage-cap", "0",
+		with(cascade, "--stages", "2", "--lambda", "0", "--epsilon", "1e-9", "--sigma", "10", "--delta", "1", "--stage-cap", "0",
 			"--rho1", "0", "--rhoK", "100", "--relevant", "-5", "--pos-weight", "1e-300", "--neg-weight", "1e6", "--neg-multiply", "1e-9"),
 		with(cascade, "--lambda", "100", "--epsilon", "0.999", "--sigma", "1e-9", "--stage-cap", "1", "--delta", "1e300"),
 		with(sweep, "--rho1", "100", "--rhoK", "0", "--relevant", "-1e300"),
