@@ -310,6 +310,7 @@ func warmState(pr *Problem, sc Scales, par Params, c *Cascade, sigmas []float64)
 		p[i] = 1
 	}
 	s := make([]float64, n)
+	lastSpread := 0.0 // of the last stage before k with trees
 	for k, stg := range c.Stages {
 		stg.Beta = slices.Clone(stg.Beta)
 		st.Stages = append(st.Stages, stg)
@@ -319,7 +320,17 @@ func warmState(pr *Problem, sc Scales, par Params, c *Cascade, sigmas []float64)
 		}
 		st.Rho = append(st.Rho, rho)
 		pr.Train.Scores(s, stg.Beta)
-		sigma := par.Sigma * spread(s, p)
+		sd := spread(s, p)
+		if len(stg.Active()) == 0 {
+			// A stage without trees scores every document alike: its
+			// spread is 0 but for rounding (4e-19), a step for a soft
+			// exit should trees re-enter it. It takes the spread of the
+			// stage before it with trees, or σ itself.
+			sd = lastSpread
+		} else {
+			lastSpread = sd
+		}
+		sigma := par.Sigma * sd
 		if len(sigmas) == len(c.Stages) {
 			sigma = sigmas[k]
 		} else if sigma == 0 {

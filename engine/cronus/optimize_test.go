@@ -740,3 +740,34 @@ func TestEmptiedStagePassesAtItsStep(t *testing.T) {
 		t.Errorf("eq (8) rose from %v to %v", before, after)
 	}
 }
+
+// σ_k derived again (a warm start with --sigma) for a stage without trees:
+// its scores are all alike, the spread 0 but for rounding, and σ_k came out
+// near 4e-19, a step for a soft exit should trees re-enter. It takes the
+// spread of the stage before it with trees now.
+func TestWarmSigmaEmptyStage(t *testing.T) {
+	pr := smallProblem(t)
+	st := smallTopM(t)
+	c := st.Cascade
+	c.Stages = slices.Clone(c.Stages)
+	// the last stage before the last with trees, and one after it emptied
+	j := -1
+	for k := range len(c.Stages) - 2 {
+		if len(c.Stages[k].Active()) > 0 {
+			j = k
+		}
+	}
+	if j < 0 {
+		t.Fatal("no stage with trees before the last two: the test needs one")
+	}
+	e := j + 1
+	empty := slices.Clone(c.Stages[e].Beta)
+	clear(empty[:len(empty)-1]) // no trees, the intercept kept
+	c.Stages[e] = Stage{Beta: empty, Theta: math.Inf(-1)}
+	par := DefaultParams()
+	par.K = len(c.Stages)
+	w := warmState(pr, ComputeScales(pr, 0), par, &c, nil)
+	if w.Sigma[e] != w.Sigma[j] || !(w.Sigma[e] > 1e-6) {
+		t.Errorf("σ_k of the empty stage %d: %g; of stage %d, with trees: %g", e+1, w.Sigma[e], j+1, w.Sigma[j])
+	}
+}
