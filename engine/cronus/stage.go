@@ -68,10 +68,15 @@ func (p *stageProblem) objective(beta []float64) float64 {
 // fit; and, with joint moves, no group of trees sharing an unpaid feature
 // can enter together (blockViolation: ‖x⁺(λ)‖₂ ≤ λ d c_α, found by
 // bisection, as ‖x⁺(λ)‖₂ − λ d c_α decreases in λ). Returns 0 when ρ alone already zeroes every
-// tree. A tree that is free (it and all its features cost 0) can never be
-// zeroed by λ and is left out: λ_max is then that of the trees with a
-// price, taken at the intercept-only fit as for the others.
-func (p *stageProblem) lambdaMax() float64 {
+// tree, and +Inf when some tree can never be zeroed (it and all its
+// features are free, or paid by earlier stages) — unless skipFree, which
+// leaves such trees out: λ_max is then that of the trees with a price,
+// taken at the intercept-only fit as for the others. The problem's λ_max
+// (ComputeScales) skips them: with +Inf there, λ = fraction × λ_max was
+// infinite and the whole cascade NaN (--tree-cost 0 and a cost file with
+// a free feature). The stage cap does not: a stage with a tree paid for
+// earlier has no λ that empties it, and no cap.
+func (p *stageProblem) lambdaMax(skipFree bool) float64 {
 	n := p.T + 1
 	icpt := 0.0
 	if g := p.G[p.T*n+p.T]; g > 0 {
@@ -86,11 +91,9 @@ func (p *stageProblem) lambdaMax() float64 {
 		}
 		price := entryPrice(t, p.treeCost, p.featCost, p.treeFeats, p.A, p.B) * p.d
 		if price == 0 {
-			// A free tree (its cost and its features' 0) enters at every
-			// λ; only ρ keeps it out. λ_max is the scale of the trees
-			// with a price: with +Inf here, λ = fraction × λ_max was
-			// infinite and the whole cascade NaN (--tree-cost 0 and a
-			// cost file with a free feature).
+			if !skipFree {
+				return math.Inf(1)
+			}
 			continue
 		}
 		lmax = max(lmax, b[t]/price)
