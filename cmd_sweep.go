@@ -90,12 +90,13 @@ func parseMargins(s string) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(m)
-	for i := 1; i < len(m); i++ {
-		if m[i] == m[i-1] {
-			return nil, fmt.Errorf("--exit-margins: %s is given twice", formatMargins(m[i:i+1]))
+	fields := strings.Split(s, ",")
+	for i, v := range m {
+		if j := slices.Index(m[:i], v); j >= 0 {
+			return nil, fmt.Errorf("--exit-margins: each value must be given once (it is the same as %q), got %q", strings.TrimSpace(fields[j]), strings.TrimSpace(fields[i]))
 		}
 	}
+	slices.Sort(m)
 	return m, nil
 }
 

@@ -101,7 +101,7 @@ func FuzzParseRhos(f *testing.F) {
 // value of the list that is wrong, or one value >= 0 (possibly +Inf) per
 // comma-separated field, and the values written back read the same.
 func FuzzParseMargins(f *testing.F) {
-	for _, s := range []string{"0,0.05,0.1,0.2,0.5,1,2,inf", "0", " 1 , +Inf ", "-1", "-0", "1e400", "nan", ",", "", "0x1p-3"} {
+	for _, s := range []string{"0,0.05,0.1,0.2,0.5,1,2,inf", "0", " 1 , +Inf ", "-1", "-0", "1e400", "nan", ",", "", "0x1p-3", "0,0", "1, inf, 1.0", "2,1,0"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
