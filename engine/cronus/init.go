@@ -120,7 +120,7 @@ func ComputeScales(pr *Problem, workers int) Scales {
 	for t := 0; t < sp.T; t++ {
 		rhoMax = max(rhoMax, math.Abs(sp.r[t]-sp.G[t*n+sp.T]*icpt))
 	}
-	return Scales{LambdaMax: sp.lambdaMax(true), RhoMax: rhoMax}
+	return Scales{LambdaMax: sp.pricedLambdaMax(), RhoMax: rhoMax}
 }
 
 // stage builds the stage problem with instance weights ω_i·p_i (p nil: 1),
@@ -282,7 +282,7 @@ func initialize(ctx context.Context, pr *Problem, sc Scales, par Params, given [
 				return nil, ctx.Err()
 			}
 			if par.StageCap > 0 && par.K > 1 {
-				if lm := sp.lambdaMax(false); !math.IsInf(lm, 1) {
+				if lm := sp.lambdaMax(); !math.IsInf(lm, 1) {
 					lambdaK = min(lambdaK, par.StageCap*lm)
 				}
 			}

@@ -67,16 +67,23 @@ func (p *stageProblem) objective(beta []float64) float64 {
 // for every tree, with b_t the gradient of the loss at the intercept-only
 // fit; and, with joint moves, no group of trees sharing an unpaid feature
 // can enter together (blockViolation: ‖x⁺(λ)‖₂ ≤ λ d c_α, found by
-// bisection, as ‖x⁺(λ)‖₂ − λ d c_α decreases in λ). Returns 0 when ρ alone already zeroes every
-// tree, and +Inf when some tree can never be zeroed (it and all its
-// features are free, or paid by earlier stages) — unless skipFree, which
-// leaves such trees out: λ_max is then that of the trees with a price,
-// taken at the intercept-only fit as for the others. The problem's λ_max
-// (ComputeScales) skips them: with +Inf there, λ = fraction × λ_max was
-// infinite and the whole cascade NaN (--tree-cost 0 and a cost file with
-// a free feature). The stage cap does not: a stage with a tree paid for
-// earlier has no λ that empties it, and no cap.
-func (p *stageProblem) lambdaMax(skipFree bool) float64 {
+// bisection, as ‖x⁺(λ)‖₂ − λ d c_α decreases in λ). Returns 0 when ρ alone
+// already zeroes every tree, and +Inf when some tree can never be zeroed
+// (it and all its features are free, or paid by earlier stages): a stage
+// with a tree paid for earlier has no λ that empties it, so the stage cap,
+// which uses this, has no cap there.
+func (p *stageProblem) lambdaMax() float64 { return p.lambdaMaxOver(false) }
+
+// pricedLambdaMax is lambdaMax over the trees with a price: free trees (a
+// tree cost of 0 and only free features) enter at any λ and are left out,
+// λ_max being that of the others, taken at the intercept-only fit as for
+// them. It is the problem's λ_max (ComputeScales): with +Inf there,
+// λ = fraction × λ_max was infinite and the whole cascade NaN
+// (--tree-cost 0 and a cost file with a free feature).
+func (p *stageProblem) pricedLambdaMax() float64 { return p.lambdaMaxOver(true) }
+
+// lambdaMaxOver is lambdaMax, or pricedLambdaMax when skipFree.
+func (p *stageProblem) lambdaMaxOver(skipFree bool) float64 {
 	n := p.T + 1
 	icpt := 0.0
 	if g := p.G[p.T*n+p.T]; g > 0 {

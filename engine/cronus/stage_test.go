@@ -72,7 +72,7 @@ func TestStageSolveOptimal(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 30; trial++ {
 		p := randomStage(r, 200, 2+r.IntN(6), 1+r.IntN(4))
-		lm := p.lambdaMax(false)
+		lm := p.lambdaMax()
 		p.rho = r.Float64() * 5
 		p.lambda = lm * r.Float64()
 		if r.IntN(3) == 0 { // an earlier stage already paid for some trees and features
@@ -98,7 +98,7 @@ func TestStageLambdaMax(t *testing.T) {
 	for trial := 0; trial < 20; trial++ {
 		p := randomStage(r, 150, 5, 3)
 		p.rho = 0.1
-		lm := p.lambdaMax(false)
+		lm := p.lambdaMax()
 		if !(lm > 0) || math.IsInf(lm, 0) {
 			t.Fatalf("λ_max = %v", lm)
 		}
@@ -164,7 +164,7 @@ func TestStageSharedFeature(t *testing.T) {
 			treeCost: []float64{e, e}, featCost: []float64{c}, treeFeats: [][]int{{0}, {0}},
 			A: make([]float64, 2), B: make([]float64, 1), joint: true}
 		want := math.Sqrt2 * b / (c + math.Sqrt2*e)
-		if lm := p.lambdaMax(false); math.Abs(lm-want) > 1e-12*want {
+		if lm := p.lambdaMax(); math.Abs(lm-want) > 1e-12*want {
 			t.Errorf("e = %g: λ_max = %.15g, want %.15g", e, lm, want)
 		}
 		for _, lambda := range []float64{0.2, 0.8, 1.1 / (e + c), 0.99 * want, 1.01 * want} {
@@ -183,7 +183,7 @@ func TestStageSharedFeature(t *testing.T) {
 		// Without joint moves (the default) each tree must pay the whole
 		// feature: λ_max is b/(e + c), and above it both stay at zero.
 		p.joint = false
-		if lm, want := p.lambdaMax(false), b/(e+c); math.Abs(lm-want) > 1e-12*want {
+		if lm, want := p.lambdaMax(), b/(e+c); math.Abs(lm-want) > 1e-12*want {
 			t.Errorf("e = %g, no joint moves: λ_max = %.15g, want %.15g", e, lm, want)
 		}
 		p.lambda = 1.1 / (e + c)
@@ -264,7 +264,7 @@ func TestStageSolveMatchesSmoothed(t *testing.T) {
 		p := randomStage(r, 200, 3+r.IntN(8), 1+r.IntN(3))
 		p.joint = true
 		p.rho = r.Float64()
-		p.lambda = p.lambdaMax(false) * (0.3 + r.Float64())
+		p.lambda = p.lambdaMax() * (0.3 + r.Float64())
 		beta := make([]float64, p.T+1)
 		p.solve(beta, solveOptions{maxSweeps: 5000, tol: 1e-14})
 		got := p.objective(beta)

@@ -400,7 +400,8 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 	}
 	// Refused before the column table is made: a num_feature of 10^11
 	// ran the import out of memory (a runtime crash), 3·10^9 took 43 s
-	// and 11.7 GB to be refused.
+	// and 11.7 GB to be refused. With --by-name the names give the
+	// indices, and namedColumns refuses any past maxFeatures.
 	shift := 0
 	if opt.LibSVMIndices {
 		shift = 1
@@ -422,9 +423,6 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 		prov["feature_indices"] = "libsvm"
 	default:
 		col = shiftedColumns(numFeatures, 0)
-	}
-	if features > maxFeatures {
-		return nil, nil, fmt.Errorf("learner_model_param num_feature %d: cronus reads data with feature indices up to %d", numFeatures, maxFeatures)
 	}
 	base, err := xgbBase(obj, mp.BaseScore)
 	if err != nil {
