@@ -51,10 +51,15 @@ func parseMSLRCosts(s string) []float64 {
 func MSLRCosts() []float64 { return append([]float64(nil), mslrCosts...) }
 
 // Limits that keep one query (held in memory while it is written) and one
-// output line to a few hundred megabytes at worst.
+// output line to a few hundred megabytes at worst: each flag alone, and the
+// largest query's values together (documents × features, 8 bytes each:
+// 256 MiB; 100,000 documents a query with 136 features use 163 MB).
+// Without the joint limit, --docs-per-query 100000 --features 99999 asked
+// for 120 GB and crashed out of memory with a runtime stack trace.
 const (
 	MaxSynthDocsPerQuery = 100_000
 	MaxSynthFeatures     = 99_999
+	MaxSynthQueryValues  = 1 << 25
 )
 
 // SynthOptions describes a synthetic data set; see WriteSynthetic for its shape.
@@ -90,6 +95,12 @@ func (o SynthOptions) Validate() error {
 		return fmt.Errorf("--features must be at least 1 (got %d)", o.Features)
 	case o.Features > MaxSynthFeatures:
 		return fmt.Errorf("--features must be at most %d (got %d)", MaxSynthFeatures, o.Features)
+	}
+	if o.Costs != nil && len(o.Costs) == 0 {
+		return errors.New("--costs: no costs given")
+	}
+	if _, hi := o.docRange(); hi*o.features() > MaxSynthQueryValues {
+		return fmt.Errorf("--docs-per-query %d with %d features: the largest query (%d documents) would hold %d values in memory, more than %d; lower either", o.DocsPerQuery, o.features(), hi, hi*o.features(), MaxSynthQueryValues)
 	}
 	if o.Costs != nil {
 		if len(o.Costs) == 0 {

@@ -60,6 +60,12 @@ func TestSynthValidate(t *testing.T) {
 		{"huge docs", func(o *SynthOptions) { o.DocsPerQuery = 1 << 30 }, "--docs-per-query must be at most"},
 		{"negative features", func(o *SynthOptions) { o.Features = -1 }, "--features must be at least 1"},
 		{"huge features", func(o *SynthOptions) { o.Features = 1 << 30 }, "--features must be at most"},
+		{"largest flags each", func(o *SynthOptions) { o.DocsPerQuery = MaxSynthDocsPerQuery }, ""},
+		{"query too large", func(o *SynthOptions) { o.DocsPerQuery = MaxSynthDocsPerQuery; o.Features = MaxSynthFeatures },
+			"--docs-per-query 100000 with 99999 features: the largest query (150000 documents) would hold 14999850000 values in memory, more than 33554432"},
+		// 224 documents a query: up to 336; 336 × 99864 = 33554304 ≤ 2²⁵ < 336 × 99865.
+		{"query just fits", func(o *SynthOptions) { o.DocsPerQuery = 224; o.Features = 99864 }, ""},
+		{"query just too large", func(o *SynthOptions) { o.DocsPerQuery = 224; o.Features = 99865 }, "the largest query (336 documents) would hold 33554640 values"},
 		{"cost length", func(o *SynthOptions) { o.Features = 136; o.Costs = []float64{1, 2} }, "--costs gives 2 costs but --features is 136"},
 		{"empty costs", func(o *SynthOptions) { o.Costs = []float64{} }, "--costs: no costs"},
 		{"negative cost", func(o *SynthOptions) { o.Costs = []float64{1, -2} }, "--costs: feature 2 has cost -2"},
