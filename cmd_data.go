@@ -75,6 +75,7 @@ func loadCosts(name string, features int, stderr io.Writer) (*data.Costs, error)
 		return nil, err
 	}
 	warn(stderr, c.Warning())
+	warn(stderr, c.UnusedWarning())
 	return c, nil
 }
 

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cronus-ltr/cronus/data"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -691,5 +695,69 @@ func TestSweepInterruptedInBaselines(t *testing.T) {
 	}
 	if ctx.Err() == nil {
 		t.Error("the baselines never asked whether the sweep was interrupted")
+	}
+}
+
+// TestInspectEdgeCases: a label -0 is the label 0; total_cost is given when
+// every feature is free; a cost file with costs past a sparse file's last
+// feature is read, its extra costs not used, with a warning.
+func TestInspectEdgeCases(t *testing.T) {
+	dir := t.TempDir()
+	d := filepath.Join(dir, "d.txt")
+	os.WriteFile(d, []byte("-0 qid:1 1:1 2:1\n-0.0 qid:1 1:2\n0 qid:2 1:1\n1 qid:2 1:3\n"), 0o644)
+	free := filepath.Join(dir, "free.txt")
+	os.WriteFile(free, []byte("0\n0\n"), 0o644)
+	code, out, errOut := runCLI(t, "inspect", d, "--costs", free, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var s map[string]any
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if labels, _ := s["labels"].(map[string]any); len(labels) != 2 || labels["0"] != 3.0 || labels["1"] != 1.0 {
+		t.Errorf("labels %v, want {0: 3, 1: 1}", s["labels"])
+	}
+	if tc, ok := s["total_cost"]; !ok || tc != 0.0 {
+		t.Errorf("total_cost %v (present %v), want 0", tc, ok)
+	}
+
+	// MQ2008's test set without feature 46, with MQ2008's 46 costs.
+	f, err := os.Open("data/builtin/mq2008/test.txt.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test45 := filepath.Join(dir, "test45.txt")
+	os.WriteFile(test45, regexp.MustCompile(` 46:\S+`).ReplaceAll(b, nil), 0o644)
+	costs, err := data.LoadCosts("builtin:mq2008/costs", 46)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for _, c := range costs.Cost[:45] {
+		total += c
+	}
+	code, out, errOut = runCLI(t, "inspect", test45, "--costs", "builtin:mq2008/costs", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	s = nil
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if s["features"] != 45.0 || s["total_cost"] != total {
+		t.Errorf("features %v, total_cost %v; want 45, %g", s["features"], s["total_cost"], total)
+	}
+	if want := "warning: builtin:mq2008/costs: the cost of feature 46 is not used: the data has features up to 45\n"; errOut != want {
+		t.Errorf("stderr %q, want %q", errOut, want)
 	}
 }

@@ -37,8 +37,13 @@ type Costs struct {
 	Cost      []float64 // one per feature
 	Name      []string  // one per feature; "" when the file gave none
 	Defaulted []int     // features the file gave no cost for, ascending; they cost 1
+	// Beyond counts the features past the data set's that the file gave a
+	// cost for (BeyondMax the largest, 1-based): no document has them,
+	// so their costs are not kept.
+	Beyond, BeyondMax int
 
-	file string // where the costs came from, for Warning
+	file     string // where the costs came from, for the warnings
+	features int    // the data set's feature count given to ReadCosts
 }
 
 // CostGroup is a set of features with the same cost.
@@ -133,6 +138,36 @@ func (c *Costs) Warning() string {
 	return fmt.Sprintf("%sno cost for feature %s (1 feature); it costs 1", prefix, list.String())
 }
 
+// UnusedWarning returns a one-line warning when the file gave costs for
+// features past the data set's, such as
+//
+//	costs.txt: the costs of features 46-136 (91 features) are not used: the data has features up to 45
+//
+// or "" when it gave none. A sparse file that leaves its last features out
+// of every line (scikit-learn's dump_svmlight_file leaves out zeros) has
+// fewer features than its cost file; the costs of those features, which no
+// document has and no tree trained on the data uses, are never paid.
+func (c *Costs) UnusedWarning() string {
+	if c == nil || c.Beyond == 0 {
+		return ""
+	}
+	prefix := ""
+	if c.file != "" {
+		prefix = c.file + ": "
+	}
+	which := fmt.Sprintf("the cost of feature %d is", c.BeyondMax)
+	if c.Beyond > 1 {
+		span := "features"
+		if c.BeyondMax-c.features == c.Beyond {
+			span = fmt.Sprintf("features %d-%d", c.features+1, c.BeyondMax)
+		} else {
+			span = fmt.Sprintf("features up to %d", c.BeyondMax)
+		}
+		which = fmt.Sprintf("the costs of %s (%d features) are", span, c.Beyond)
+	}
+	return fmt.Sprintf("%s%s not used: the data has features up to %d", prefix, which, c.features)
+}
+
 // ReadCostsFile reads a cost file, plain text or gzip-compressed (detected by
 // its magic bytes, not its name). See ReadCosts for the format and for
 // numFeatures.
@@ -162,8 +197,10 @@ func ReadCostsFile(path string, numFeatures int) (*Costs, error) {
 // A cost is a finite decimal number >= 0 (10, 0.5, 1e3). With numFeatures > 0
 // (the data set's feature count) the result has exactly numFeatures costs,
 // a feature the file does not mention costs 1 and is listed in Defaulted, and
-// a feature beyond numFeatures is an error. With numFeatures == 0 the result
-// is as long as the largest index (or the number of lines), at most 1<<20.
+// the costs of features beyond numFeatures (up to 1<<20) are checked, then
+// dropped and counted in Beyond (see UnusedWarning). With numFeatures == 0
+// the result is as long as the largest index (or the number of lines), at
+// most 1<<20.
 //
 // Every error in the input is a *ParseError naming the file and line.
 func ReadCosts(r io.Reader, name string, numFeatures int) (*Costs, error) {
@@ -335,16 +372,12 @@ func (p *costParser) parseIndex(tok string) (int, string) {
 // for an int) is beyond the features the costs may describe.
 func (p *costParser) checkRange(k string) string {
 	k = strings.TrimLeft(k, "0")
-	limit := p.numFeatures
-	if limit == 0 {
-		limit = maxCostFeatures
-	}
 	n, err := strconv.Atoi(k)
-	if err == nil && n <= limit {
+	if err == nil && n <= max(p.numFeatures, maxCostFeatures) {
 		return ""
 	}
 	if p.numFeatures > 0 {
-		return fmt.Sprintf("index %s out of range: the data has %d features", shortToken(k), p.numFeatures)
+		return fmt.Sprintf("index %s out of range: the data has %d features, and a cost file may describe at most %d", shortToken(k), p.numFeatures, maxCostFeatures)
 	}
 	return fmt.Sprintf("index %s out of range: at most %d features are supported without the data set", shortToken(k), maxCostFeatures)
 }
@@ -417,13 +450,25 @@ func (p *costParser) result() (*Costs, error) {
 	if n == 0 {
 		n = max(len(p.cost), p.max)
 	}
-	c := &Costs{Cost: make([]float64, n), Name: make([]string, n), file: p.file}
+	c := &Costs{Cost: make([]float64, n), Name: make([]string, n), file: p.file, features: n}
 	given := make([]bool, n)
+	beyond := func(f int) bool {
+		if f < n {
+			return false
+		}
+		c.Beyond++
+		c.BeyondMax = max(c.BeyondMax, f+1)
+		return true
+	}
 	for f, v := range p.cost {
-		c.Cost[f], given[f] = v, true
+		if !beyond(f) {
+			c.Cost[f], given[f] = v, true
+		}
 	}
 	for _, e := range p.index {
-		c.Cost[e.feature], c.Name[e.feature], given[e.feature] = e.cost, e.name, true
+		if !beyond(e.feature) {
+			c.Cost[e.feature], c.Name[e.feature], given[e.feature] = e.cost, e.name, true
+		}
 	}
 	for f := range given {
 		if !given[f] {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -119,16 +120,14 @@ func TestReadCostsErrors(t *testing.T) {
 			`c.txt:1: index "1.5" is not a positive integer, expected a feature index from 1`},
 		{"index word", "1 5\n\nbm25 5\n", 0,
 			`c.txt:3: index "bm25" is not a positive integer, expected a feature index from 1`},
-		{"index out of range", "1 5\n4 1\n", 3,
-			`c.txt:2: index 4 out of range: the data has 3 features`},
 		{"index huge with data", "99999999999999999999999 1\n", 3,
-			`c.txt:1: index 99999999999999999999999 out of range: the data has 3 features`},
+			`c.txt:1: index 99999999999999999999999 out of range: the data has 3 features, and a cost file may describe at most 1048576`},
+		{"index over the limit with data", "1 5\n1048577 1\n", 3,
+			`c.txt:2: index 1048577 out of range: the data has 3 features, and a cost file may describe at most 1048576`},
 		{"index huge without data", "1 1\n99999999999999999999999 1\n", 0,
 			`c.txt:2: index 99999999999999999999999 out of range: at most 1048576 features are supported without the data set`},
 		{"index over the limit without data", "1048577 1\n", 0,
 			`c.txt:1: index 1048577 out of range: at most 1048576 features are supported without the data set`},
-		{"positional out of range", "# c\n1\n\n2\n3\n", 2,
-			`c.txt:5: index 3 out of range: the data has 2 features (line k of a one-cost-per-line file is the cost of feature k)`},
 		{"index twice", "1 5\n2 5\n# c\n01 6\n", 0,
 			`c.txt:4: feature 1 given twice: first on line 1, expected each index once`},
 		{"extra field positional", "5\n6\n\n7 8\n", 0,
@@ -247,9 +246,56 @@ func TestReadCostsFileReal(t *testing.T) {
 	if c.Warning() != want {
 		t.Errorf("Warning() = %q, want %q", c.Warning(), want)
 	}
-	if _, err := ReadCostsFile("testdata/mq2008.feature_cost.txt", 45); err == nil ||
-		err.Error() != "testdata/mq2008.feature_cost.txt:46: index 46 out of range: the data has 45 features (line k of a one-cost-per-line file is the cost of feature k)" {
-		t.Errorf("45 features: error = %v", err)
+	// A sparse file that leaves feature 46 out of every line has 45
+	// features; the cost file's 46th cost is not used, and said so.
+	c, err = ReadCostsFile("testdata/mq2008.feature_cost.txt", 45)
+	if err != nil {
+		t.Fatalf("45 features: %v", err)
+	}
+	if len(c.Cost) != 45 || c.Cost[20] != 100 || c.Warning() != "" {
+		t.Errorf("45 features: %d costs, feature 21 %g, warning %q; want 45, 100, none", len(c.Cost), c.Cost[20], c.Warning())
+	}
+	want = "testdata/mq2008.feature_cost.txt: the cost of feature 46 is not used: the data has features up to 45"
+	if got := c.UnusedWarning(); got != want {
+		t.Errorf("45 features: UnusedWarning() = %q, want %q", got, want)
+	}
+}
+
+// TestCostsBeyondData: costs past the data's features are checked, then
+// left out and counted, in either form, and the warning names them.
+func TestCostsBeyondData(t *testing.T) {
+	tests := []struct {
+		name, in   string
+		features   int
+		want       []float64
+		defaulted  []int
+		unusedWarn string
+	}{
+		{"positional", "# c\n1\n\n2\n3\n7\n", 2, []float64{1, 2}, nil,
+			"c.txt: the costs of features 3-4 (2 features) are not used: the data has features up to 2"},
+		{"indexed", "1 5\n4 1\n", 3, []float64{5, 1, 1}, []int{1, 2},
+			"c.txt: the cost of feature 4 is not used: the data has features up to 3"},
+		{"indexed gaps", "9 2\n2 3\n6 1\n", 3, []float64{1, 3, 1}, []int{0, 2},
+			"c.txt: the costs of features up to 9 (2 features) are not used: the data has features up to 3"},
+		{"none beyond", "1 5\n3 1\n", 3, []float64{5, 1, 1}, []int{1}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := ReadCosts(strings.NewReader(tc.in), "c.txt", tc.features)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(c.Cost, tc.want) || !slices.Equal(c.Defaulted, tc.defaulted) {
+				t.Errorf("costs %v, defaulted %v; want %v, %v", c.Cost, c.Defaulted, tc.want, tc.defaulted)
+			}
+			if got := c.UnusedWarning(); got != tc.unusedWarn {
+				t.Errorf("UnusedWarning() = %q, want %q", got, tc.unusedWarn)
+			}
+		})
+	}
+	// A value past the data's features is still checked.
+	if _, err := ReadCosts(strings.NewReader("1\n2\nx\n"), "c.txt", 2); err == nil || err.Error() != `c.txt:3: cost "x" is not a number, expected a number >= 0 such as 10 or 0.5` {
+		t.Errorf("bad cost beyond the data: %v", err)
 	}
 }
 

@@ -15,7 +15,7 @@ type Summary struct {
 	DocsPerQuery  DocsPerQuery   `json:"docs_per_query"`
 	ZeroQueries   int            `json:"queries_without_relevant"` // queries whose labels are all <= 0
 	CostGroups    []GroupCount   `json:"cost_groups,omitempty"`
-	TotalCost     float64        `json:"total_cost,omitempty"` // sum of all feature costs
+	TotalCost     float64        `json:"total_cost"` // sum of all feature costs (present when 0: inspect always has costs)
 	DefaultedCost []int          `json:"defaulted_cost_features,omitempty"`
 }
 
@@ -32,8 +32,9 @@ type GroupCount struct {
 	Features int     `json:"features"`
 }
 
-// LabelKey formats a label the way Summary.Labels keys it.
-func LabelKey(l float32) string { return strconv.FormatFloat(float64(l), 'g', -1, 32) }
+// LabelKey formats a label the way Summary.Labels keys it; -0 is 0 (+0
+// turns it so), one label with 0, not a second key that sorts as its equal.
+func LabelKey(l float32) string { return strconv.FormatFloat(float64(l)+0, 'g', -1, 32) }
 
 // Summarize computes the summary of d; costs may be nil.
 func Summarize(d *Dataset, costs *Costs) Summary {

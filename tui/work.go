@@ -134,8 +134,12 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 				msg.costs = data.UniformCosts(d.NumFeatures())
 			} else if msg.costs, err = data.LoadCosts(cfg.Costs, d.NumFeatures()); err != nil {
 				return loadedMsg{err: err}
-			} else if w := msg.costs.Warning(); w != "" {
-				msg.warnings = append(msg.warnings, w)
+			} else {
+				for _, w := range []string{msg.costs.Warning(), msg.costs.UnusedWarning()} {
+					if w != "" {
+						msg.warnings = append(msg.warnings, w)
+					}
+				}
 			}
 			msg.train = d
 		case 1:
