@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -260,17 +259,8 @@ func TestImportXGBoostNumberedNames(t *testing.T) {
 	if code != 0 || errOut != "" || !strings.Contains(stdout, "(reg:squarederror, 93 features)") {
 		t.Fatalf("--by-name: exit %d, %q, %q", code, stdout, errOut)
 	}
-	f, err := os.Open("data/builtin/mq2008/test.txt.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var moved bytes.Buffer
-	raw, _ := io.ReadAll(zr)
+	raw := builtinTestText(t)
 	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
 		fields := strings.Fields(line)
 		for i, fd := range fields {

@@ -723,19 +723,7 @@ func TestInspectEdgeCases(t *testing.T) {
 	}
 
 	// MQ2008's test set without feature 46, with MQ2008's 46 costs.
-	f, err := os.Open("data/builtin/mq2008/test.txt.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := builtinTestText(t)
 	test45 := filepath.Join(dir, "test45.txt")
 	os.WriteFile(test45, regexp.MustCompile(` 46:\S+`).ReplaceAll(b, nil), 0o644)
 	costs, err := data.LoadCosts("builtin:mq2008/costs", 46)
@@ -760,4 +748,23 @@ func TestInspectEdgeCases(t *testing.T) {
 	if want := "warning: builtin:mq2008/costs: the cost of feature 46 is not used: the data has features up to 45\n"; errOut != want {
 		t.Errorf("stderr %q, want %q", errOut, want)
 	}
+}
+
+// builtinTestText returns the text of the built-in MQ2008 test set.
+func builtinTestText(t *testing.T) []byte {
+	t.Helper()
+	f, err := os.Open("data/builtin/mq2008/test.txt.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
