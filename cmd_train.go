@@ -171,9 +171,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"model": *out, "objective": p.Objective, "trees": len(res.Ensemble.Trees), "seconds": seconds,
 		"threads": runtime.GOMAXPROCS(0), "metric": h.Metric,
 	}
-	if h.StoppedAt > 0 {
+	if len(res.Ensemble.Trees) < h.Trees {
 		// The history runs to the last tree built; the model written
-		// keeps only the best trees, so measure those.
+		// keeps only the best trees (early stopping), so measure those.
 		scores := res.Ensemble.Predict(nil, train.Cols, train.NumDocs(), -1)
 		report["train_metric"] = metric.Mean(p.Metric, scores, train.Labels, train.QueryOffsets, metric.Options{})
 	} else if v, ok := lastMeasured(h.Train); ok {

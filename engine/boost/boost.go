@@ -278,6 +278,12 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 			break
 		}
 	}
+	// Early stopping keeps the best trees when p.Trees ran out first, too
+	// (the validation metric peaked fewer than EarlyStop trees before the
+	// end), as LightGBM's best iteration does.
+	if valid != nil && p.EarlyStop > 0 && hist.BestTrees > 0 && hist.BestTrees < len(e.Trees) {
+		e.Trees = e.Trees[:hist.BestTrees]
+	}
 	return &Result{Ensemble: e, History: snap()}, nil
 }
 

@@ -178,6 +178,28 @@ func TestEarlyStopping(t *testing.T) {
 	if v := metric.Mean(p.Metric, got, valid.Labels, valid.QueryOffsets, metric.Options{}); math.Abs(v-h.BestValid) > 1e-9 {
 		t.Errorf("kept ensemble scores %v, best was %v", v, h.BestValid)
 	}
+
+	// When the trees run out less than EarlyStop trees after the best,
+	// the best are kept too: here the run ends 5 trees past the best.
+	best := h.BestTrees
+	p.Trees, p.EarlyStop = best+5, 10
+	r, err = Train(context.Background(), train, valid, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h = r.History
+	if h.StoppedAt != 0 || h.Trees != best+5 || h.BestTrees != best || len(r.Ensemble.Trees) != best {
+		t.Fatalf("ran out at %d trees (stopped at %d), best %d, kept %d; want %d, 0, %d, %d", h.Trees, h.StoppedAt, h.BestTrees, len(r.Ensemble.Trees), best+5, best, best)
+	}
+	got = r.Ensemble.Predict(nil, valid.Cols, valid.NumDocs(), -1)
+	if v := metric.Mean(p.Metric, got, valid.Labels, valid.QueryOffsets, metric.Options{}); math.Abs(v-h.BestValid) > 1e-9 {
+		t.Errorf("ran out: kept ensemble scores %v, best was %v", v, h.BestValid)
+	}
+	// Without early stopping every tree is kept.
+	p.EarlyStop = 0
+	if r, err = Train(context.Background(), train, valid, p, nil); err != nil || len(r.Ensemble.Trees) != best+5 {
+		t.Fatalf("no early stopping: %v, %d trees kept, want %d", err, len(r.Ensemble.Trees), best+5)
+	}
 }
 
 func TestTrainCancelAndParams(t *testing.T) {
