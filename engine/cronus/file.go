@@ -453,6 +453,9 @@ func parse(b []byte) (*File, error) {
 	if err := f.checkHeader(); err != nil {
 		return nil, err
 	}
+	if err := tree.CheckNulls(b, "version", "num_features", "base_score", "intercept", "sigma", "top_m"); err != nil {
+		return nil, err
+	}
 	if err := json.Unmarshal(b, f); err != nil {
 		return nil, tree.JSONError(b, err)
 	}

@@ -247,6 +247,15 @@ func TestFileMalformed(t *testing.T) {
 		{"sigma_abs missing on one stage", fileMutated(t, func(f *File) { f.SetStageSigma([]float64{1, 2, 3}); f.Stages[2].SigmaAbs = nil }),
 			"stages[2]: sigma_abs must be given on every stage or on none"},
 		{"sigma_abs zero", fileMutated(t, func(f *File) { f.SetStageSigma([]float64{1, 0, 3}) }), "stages[1]: sigma_abs 0 must be a finite number > 0"},
+		// encoding/json reads null into a number as 0.
+		{"null weight", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"weights":[`), []byte(`"weights":[null,`), 1),
+			"stages[0].weights[0]: expected a number, got null (JSON writers put null for NaN and ±Inf)"},
+		{"null intercept", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"intercept":0,`), []byte(`"intercept":null,`), 1),
+			"stages[1].intercept: expected a number, got null"},
+		{"null leaf value", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"leaf_value":[`), []byte(`"leaf_value":[null,`), 1),
+			"ensemble.trees[0].leaf_value[0]: expected a number, got null"},
+		{"null feature cost", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"feature_cost":[`), []byte(`"feature_cost":[null,`), 1),
+			"feature_cost[0]: expected a number, got null"},
 	}
 	dir := t.TempDir()
 	for _, tc := range cases {

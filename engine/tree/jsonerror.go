@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -301,4 +302,35 @@ func short(s string) string {
 		cut--
 	}
 	return s[:cut] + "..."
+}
+
+// CheckNulls returns a posError at the first null of data that would be
+// read as 0: an element of an array, or the value of one of the keys
+// numbers; nulls under a "params" object (free-form) are let be, and so
+// are nulls for whole arrays (an empty array, as encoding/json writes a
+// nil slice) and for other keys. encoding/json decodes null into a number
+// as 0 (it leaves the number as it was), so a model with a null leaf
+// value (what JSON.stringify and others write for NaN and ±Inf) would
+// score as if the value were 0. Files without the bytes "null" are not
+// walked.
+func CheckNulls(data []byte, numbers ...string) error {
+	if !bytes.Contains(data, []byte("null")) {
+		return nil
+	}
+	v, ok := findJSON(data, func(v jsonValue) bool {
+		if v.tok != nil || len(v.path) == 0 || slices.Contains(v.path, any("params")) {
+			return false
+		}
+		switch last := v.path[len(v.path)-1].(type) {
+		case int:
+			return true
+		case string:
+			return slices.Contains(numbers, last)
+		}
+		return false
+	})
+	if !ok {
+		return nil
+	}
+	return v.errorf("expected a number, got null (JSON writers put null for NaN and ±Inf)")
 }

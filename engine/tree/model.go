@@ -366,6 +366,9 @@ func parseModel(data []byte) (*Model, error) {
 	if err := m.checkHeader(); err != nil {
 		return nil, err
 	}
+	if err := CheckNulls(data, "version", "num_features", "base_score"); err != nil {
+		return nil, err
+	}
 	if err := json.Unmarshal(data, m); err != nil {
 		return nil, jsonError(data, err)
 	}

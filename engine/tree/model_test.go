@@ -271,6 +271,11 @@ func TestReadModelErrors(t *testing.T) {
   "trees": null`), `: the model has no trees: a model file lists at least one in "trees"`},
 		{"trees absent", withTree(trees, ``), `: the model has no trees: a model file lists at least one in "trees"`},
 		{"too many features", withTree(`"num_features": 46`, `"num_features": 10000001`), `: num_features is 10000001, want 0 to 10000000`},
+		// encoding/json reads null into a number as 0: a leaf value that
+		// JSON.stringify wrote for NaN scored as 0.
+		{"null leaf value", withTree(`"leaf_value":[0.25]`, `"leaf_value":[null]`), `:15:87: trees[1].leaf_value[0]: expected a number, got null (JSON writers put null for NaN and ±Inf)`},
+		{"null threshold", withTree(`[0.602759,0.5]`, `[null,0.5]`), `:14:43: trees[0].threshold[0]: expected a number, got null`},
+		{"null base score", withTree(`"base_score": 0.5`, `"base_score": null`), `:6:17: base_score: expected a number, got null`},
 	} {
 		path := filepath.Join(t.TempDir(), "m.json")
 		if err := os.WriteFile(path, []byte(c.src), 0o644); err != nil {
