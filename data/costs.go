@@ -3,6 +3,7 @@ package data
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -208,7 +209,8 @@ func ReadCosts(r io.Reader, name string, numFeatures int) (*Costs, error) {
 		panic(fmt.Sprintf("data: ReadCosts: negative feature count %d", numFeatures))
 	}
 	p := costParser{file: name, numFeatures: numFeatures, seen: map[int]int{}}
-	lr := costLineReader{file: name, br: bufio.NewReaderSize(r, 64<<10)}
+	_, gz := r.(*gunzip)
+	lr := costLineReader{file: name, br: bufio.NewReaderSize(r, 64<<10), gzip: gz}
 	for {
 		line, err := lr.next()
 		if err == io.EOF {
@@ -231,6 +233,7 @@ func ReadCosts(r io.Reader, name string, numFeatures int) (*Costs, error) {
 type costLineReader struct {
 	file string
 	br   *bufio.Reader
+	gzip bool // br reads a *gunzip, whose errors say what is wrong
 	buf  []byte
 	line int // 1-based number of the line last returned
 }
@@ -250,6 +253,12 @@ func (lr *costLineReader) next() ([]byte, error) {
 			continue
 		}
 		if err != nil && err != io.EOF {
+			switch {
+			case lr.gzip && errors.Is(err, errGzipTrailing): // after the text: no line of it
+				return nil, &ParseError{File: lr.file, Msg: err.Error()}
+			case lr.gzip:
+				return nil, &ParseError{File: lr.file, Line: lr.line + 1, Msg: err.Error()}
+			}
 			return nil, &ParseError{File: lr.file, Line: lr.line + 1, Msg: fmt.Sprintf("cannot read the line: %v", err)}
 		}
 		line := chunk // the common case: the whole line is in the reader's buffer

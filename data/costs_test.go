@@ -342,8 +342,18 @@ func TestReadCostsFileGzip(t *testing.T) {
 	}
 	truncated := filepath.Join(dir, "truncated.gz")
 	os.WriteFile(truncated, buf.Bytes()[:buf.Len()-6], 0o644)
-	if _, err := ReadCostsFile(truncated, 0); err == nil || !strings.HasPrefix(err.Error(), truncated+":") {
+	if _, err := ReadCostsFile(truncated, 0); err == nil || err.Error() != truncated+":137: gzip stream is truncated (unexpected end of data)" {
 		t.Errorf("truncated gzip: error = %v", err)
+	}
+	// Bytes after the stream that are not another member: gzip -d warns
+	// "trailing garbage ignored"; we refuse the file, saying so, 4 bytes
+	// or 20 (gzip's header is 10).
+	for _, junk := range []string{"junk", "junk0123456789abcdef"} {
+		trailing := filepath.Join(dir, "trailing.gz")
+		os.WriteFile(trailing, append(bytes.Clone(buf.Bytes()), junk...), 0o644)
+		if _, err := ReadCostsFile(trailing, 0); err == nil || err.Error() != trailing+": data after the end of the gzip stream that is not gzip (trailing garbage)" {
+			t.Errorf("%d bytes after the gzip stream: error = %v", len(junk), err)
+		}
 	}
 	if _, err := ReadCostsFile(filepath.Join(dir, "missing.txt"), 0); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: error = %v, want not exist", err)

@@ -96,11 +96,8 @@ func ReadWhole(path, what string) ([]byte, error) {
 		return bytes.TrimPrefix(b, utf8BOM), nil
 	}
 	text, err := io.ReadAll(zr)
-	switch {
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return nil, &ParseError{File: path, Msg: "gzip stream is truncated (unexpected end of data)"}
-	case err != nil:
-		return nil, &ParseError{File: path, Msg: fmt.Sprintf("corrupt gzip stream: %v", err)}
+	if err != nil {
+		return nil, &ParseError{File: path, Msg: gzipError(err).Error()}
 	}
 	return bytes.TrimPrefix(text, utf8BOM), nil
 }
@@ -109,8 +106,7 @@ func ReadWhole(path, what string) ([]byte, error) {
 func isGzipMagic(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
 
 // gunzipIfGzip returns br itself, or a gzip reader over it when the input
-// starts with gzip's magic bytes (by content, not name), as every reader of
-// this package takes a file; a bad header is a *ParseError naming name.
+// starts with gzip's magic bytes (a *gunzip).
 func gunzipIfGzip(br *bufio.Reader, name string) (io.Reader, error) {
 	if magic, _ := br.Peek(2); !isGzipMagic(magic) {
 		return br, nil
@@ -119,5 +115,54 @@ func gunzipIfGzip(br *bufio.Reader, name string) (io.Reader, error) {
 	if err != nil {
 		return nil, &ParseError{File: name, Msg: fmt.Sprintf("corrupt gzip header: %v", err)}
 	}
-	return zr, nil
+	zr.Multistream(false)
+	return &gunzip{br: br, zr: zr}, nil
+}
+
+// gunzip reads a gzip file of one or more members, as gzip -d does, and
+// tells its faults apart: a stream that ends early (errGzipTruncated),
+// bytes after the last member that are not another one
+// (errGzipTrailing; gzip -d ignores them with a warning, we refuse the
+// file), and corrupt data.
+type gunzip struct {
+	br *bufio.Reader
+	zr *gzip.Reader
+}
+
+var (
+	errGzipTruncated = errors.New("gzip stream is truncated (unexpected end of data)")
+	errGzipTrailing  = errors.New("data after the end of the gzip stream that is not gzip (trailing garbage)")
+)
+
+func (g *gunzip) Read(p []byte) (int, error) {
+	n, err := g.zr.Read(p)
+	switch {
+	case err == io.EOF: // the end of a member: another, or the end of the file?
+		if _, perr := g.br.Peek(1); perr == io.EOF {
+			return n, io.EOF
+		}
+		if magic, _ := g.br.Peek(2); !isGzipMagic(magic) {
+			return n, errGzipTrailing
+		}
+		if rerr := g.zr.Reset(g.br); rerr != nil {
+			return n, gzipError(rerr)
+		}
+		g.zr.Multistream(false)
+		return n, nil
+	case err != nil:
+		return n, gzipError(err)
+	}
+	return n, nil
+}
+
+// gzipError names a fault of a gzip stream in the words of errGzipTruncated
+// and "corrupt gzip stream: …".
+func gzipError(err error) error {
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errGzipTruncated
+	case errors.Is(err, errGzipTrailing), errors.Is(err, errGzipTruncated):
+		return err
+	}
+	return fmt.Errorf("corrupt gzip stream: %w", err)
 }

@@ -3,7 +3,6 @@ package data
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -304,12 +303,11 @@ func chunker(ctx context.Context, src source, opt *ReadOptions, pass int, out ch
 			buf = buf[:old+n]
 			if rerr != nil {
 				at := line + bytes.Count(buf, nl)
-				if _, isGz := r.(*gzip.Reader); isGz {
-					msg := "gzip stream is truncated (unexpected end of data)"
-					if !errors.Is(rerr, io.ErrUnexpectedEOF) {
-						msg = fmt.Sprintf("corrupt gzip stream: %v", rerr)
+				if _, isGz := r.(*gunzip); isGz {
+					if errors.Is(rerr, errGzipTrailing) {
+						at = 0 // after the text: no line of it is at fault
 					}
-					return &ParseError{File: src.name, Line: at, Msg: msg}
+					return &ParseError{File: src.name, Line: at, Msg: gzipError(rerr).Error()}
 				}
 				return fmt.Errorf("%s: %w", src.name, rerr)
 			}

@@ -325,6 +325,32 @@ func TestReadTruncatedGzip(t *testing.T) {
 	if _, err := ReadBytes(context.Background(), "t.gz", b[:len(b)-3], ReadOptions{}); err == nil {
 		t.Errorf("no error for a gzip stream missing its trailer")
 	}
+	// Bytes after the stream that are not another member (4 bytes, which
+	// gzip.Reader took for a truncated header, or 20, an invalid one) are
+	// named as such, at no line; another member is read on.
+	for _, junk := range []string{"junk", "junk0123456789abcdef"} {
+		_, err := ReadBytes(context.Background(), "t.gz", append(bytes.Clone(b), junk...), ReadOptions{})
+		if err == nil || err.Error() != "t.gz: data after the end of the gzip stream that is not gzip (trailing garbage)" {
+			t.Errorf("%d bytes after the stream: got %v", len(junk), err)
+		}
+		if _, err := ReadWhole(writeTemp(t, append(bytes.Clone(b), junk...)), "a file"); err == nil || !strings.HasSuffix(err.Error(), ": data after the end of the gzip stream that is not gzip (trailing garbage)") {
+			t.Errorf("ReadWhole, %d bytes after the stream: got %v", len(junk), err)
+		}
+	}
+	two := append(gz(t, "1 qid:1 1:1\n"), gz(t, "0 qid:1 1:2\n")...)
+	if d, err := ReadBytes(context.Background(), "t.gz", two, ReadOptions{}); err != nil || d.NumDocs() != 2 {
+		t.Errorf("two gzip members: %v", err)
+	}
+}
+
+// writeTemp writes b to a new file and returns its path.
+func writeTemp(t *testing.T, b []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "f.gz")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestReadFileErrors(t *testing.T) {
