@@ -207,7 +207,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// no mean: it is n/a (null in --json), with a warning; when every
 	// metric asked for is, that is an error.
 	values := map[string]any{}
-	var undefined []string // the warnings
+	var undefined []string         // the warnings
+	relOf := map[string][]string{} // "relevant" → the undefined metrics that use it
+	var rels []string              // relOf's keys, in the order met
 	perQ := make([][]float64, len(specs))
 	for i, s := range specs {
 		v := metric.Mean(s, scores, d.Labels, d.QueryOffsets, opt)
@@ -219,11 +221,22 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 				rel = fmt.Sprintf("a label >= %g (--relevant)", *relevant)
 			}
 			undefined = append(undefined, fmt.Sprintf("%s: %s: no query has %s, and --exclude-no-relevant leaves none to average", *dataF, s, rel))
+			if relOf[rel] == nil {
+				rels = append(rels, rel)
+			}
+			relOf[rel] = append(relOf[rel], s.String())
 		}
 		perQ[i] = metric.PerQuery(s, scores, d.Labels, d.QueryOffsets, opt, nil)
 	}
-	if len(undefined) == len(specs) {
+	if len(undefined) == 1 && len(specs) == 1 {
 		return errors.New(undefined[0])
+	}
+	if len(undefined) == len(specs) { // name them all
+		var why []string
+		for _, rel := range rels {
+			why = append(why, fmt.Sprintf("%s: %s", strings.Join(relOf[rel], ", "), rel))
+		}
+		return fmt.Errorf("%s: every metric asked for is n/a: no query has a relevant document (%s), and --exclude-no-relevant leaves none to average", *dataF, strings.Join(why, "; "))
 	}
 	// An interrupt after scoring writes nothing.
 	if err := ctx.Err(); err != nil {
@@ -309,6 +322,7 @@ func runOutput(path string, d *data.Dataset, scores []float64, tag string, repea
 	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
 		var order []int
 		seen := map[string]int{}
+		first, queries := "", 0 // the first repeat, and the queries with one
 		for q, id := range d.QueryIDs {
 			lo, hi := d.Query(q)
 			order = order[:0]
@@ -317,15 +331,28 @@ func runOutput(path string, d *data.Dataset, scores []float64, tag string, repea
 			}
 			sortByScore(order, scores)
 			clear(seen)
+			found := false
 			for r, i := range order {
 				doc := trecDocID(d.DocID(i), i)
-				if j, ok := seen[doc]; ok && *repeated == "" {
-					*repeated = fmt.Sprintf("%s: qid %d has the document id %q twice (its documents %d and %d): TREC tools such as trec_eval expect each document once per query; give the documents distinct ids (\"docid = …\" in the comment)",
-						path, id, doc, min(i, j)-lo+1, max(i, j)-lo+1)
+				if j, ok := seen[doc]; ok && !found {
+					found = true
+					queries++
+					if first == "" {
+						first = fmt.Sprintf("qid %d has the document id %q twice (its documents %d and %d)", id, doc, min(i, j)-lo+1, max(i, j)-lo+1)
+					}
 				}
 				seen[doc] = i
 				fmt.Fprintf(w, "%d Q0 %s %d %s %s\n", id, doc, r+1, strconv.FormatFloat(scores[i], 'g', -1, 64), tag)
 			}
+		}
+		if queries > 0 {
+			switch {
+			case queries == 2:
+				first += ", and 1 more query has a document id more than once"
+			case queries > 2:
+				first += fmt.Sprintf(", and %d more queries have a document id more than once", queries-1)
+			}
+			*repeated = fmt.Sprintf("%s: %s: TREC tools such as trec_eval expect each document once per query; give the documents distinct ids (\"docid = …\" in the comment)", path, first)
 		}
 		return nil
 	}}

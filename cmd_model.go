@@ -128,15 +128,35 @@ func countSet(xs ...string) int {
 }
 
 // trecDocID picks the document id for a TREC run line from the comment
-// kept by the reader: the value after "docid =" (LETOR), else the first word,
-// else the document's position.
+// kept by the reader: the value of its field "docid = X" (LETOR; also
+// "docid=X" and "docid= X"), else the first word, else the document's
+// position ("doc" and i+1, from 1), as it is when docid has no value. The
+// field is a whole word: "xdocid = 5" is not it.
 func trecDocID(comment string, i int) string {
-	if _, rest, ok := strings.Cut(comment, "docid ="); ok {
-		if f := strings.Fields(rest); len(f) > 0 {
-			return f[0]
+	f := strings.Fields(comment)
+	for k, w := range f {
+		name, val, hasEq := strings.Cut(w, "=")
+		if name != "docid" {
+			continue
 		}
+		switch {
+		case hasEq && val != "": // docid=X
+			return val
+		case hasEq && k+1 < len(f): // docid= X
+			return f[k+1]
+		case !hasEq && k+1 < len(f) && strings.HasPrefix(f[k+1], "="): // docid = X, docid =X
+			if v := strings.TrimPrefix(f[k+1], "="); v != "" {
+				return v
+			}
+			if k+2 < len(f) {
+				return f[k+2]
+			}
+		case !hasEq:
+			continue // a word "docid" without "="
+		}
+		return "doc" + strconv.Itoa(i+1) // docid with no value
 	}
-	if f := strings.Fields(comment); len(f) > 0 {
+	if len(f) > 0 {
 		return f[0]
 	}
 	return "doc" + strconv.Itoa(i+1)

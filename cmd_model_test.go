@@ -591,7 +591,7 @@ func TestCommandInputChecks(t *testing.T) {
 		{[]string{"eval", "--scores", blank, "--data", test, "--costs", "builtin:mq2008/costs"}, 2, "--costs applies to --model and --cascade"}, // was accepted and ignored: scores have no cost
 		{[]string{"eval", "--model", model, "--data", test, "--metrics", "map", "--relevant", "5", "--exclude-no-relevant"}, 1, "map: no query has a label >= 5 (--relevant), and --exclude-no-relevant leaves none to average"},
 		// Every metric without a query: an error, naming the first.
-		{[]string{"eval", "--model", model, "--data", test, "--metrics", "p@5,map", "--relevant", "5", "--exclude-no-relevant"}, 1, test + ": p@5: no query has a label >= 5 (--relevant)"},
+		{[]string{"eval", "--model", model, "--data", test, "--metrics", "p@5,map", "--relevant", "5", "--exclude-no-relevant"}, 1, test + ": every metric asked for is n/a: no query has a relevant document (p@5, map: a label >= 5 (--relevant)), and --exclude-no-relevant leaves none to average"},
 		{[]string{"eval", "--scores", zeroScores, "--data", zeros, "--metrics", "err@3", "--exclude-no-relevant"}, 1, zeros + ": err@3: no query has a label > 0, and"},
 	}
 	for _, c := range cases {
@@ -990,6 +990,12 @@ func TestEvalRunRepeatedID(t *testing.T) {
 		{"dup.txt", "1 qid:7 1:1 # a first\n0 qid:7 1:2 # b\n0 qid:7 1:3 # a second\n1 qid:8 1:1 # a\n",
 			`warning: RUN: qid 7 has the document id "a" twice (its documents 1 and 3)`},
 		{"distinct.txt", "1 qid:7 1:1 # a\n0 qid:7 1:2 # b\n0 qid:7 1:3 # c\n1 qid:8 1:1 # a\n", ""},
+		// Every query with a repeat is counted, not only the first.
+		{"two.txt", "1 qid:7 1:1 # a\n0 qid:7 1:2 # a\n0 qid:8 1:3 # b\n1 qid:8 1:1 # b\n",
+			`warning: RUN: qid 7 has the document id "a" twice (its documents 1 and 2), and 1 more query has a document id more than once`},
+		// The LETOR field "docid = X", a whole word: "xdocid" is not it,
+		// and an empty one is the document's position.
+		{"letor.txt", "1 qid:7 1:1 # xdocid = 5 docid = X\n0 qid:7 1:2 # docid = 5\n0 qid:7 1:3 # docid =\n1 qid:8 1:1 # docid =\n", ""},
 	} {
 		data := filepath.Join(dir, c.name)
 		if err := os.WriteFile(data, []byte(c.text), 0o644); err != nil {
@@ -1148,6 +1154,29 @@ func TestEvalMetricWithoutQueries(t *testing.T) {
 	for _, row := range rows[1:] {
 		if f := strings.Split(row, "\t"); f[2] != "NaN" {
 			t.Fatalf("per-query row %q: p@5 is not NaN", row)
+		}
+	}
+}
+
+func TestTrecDocID(t *testing.T) {
+	for _, c := range []struct {
+		comment string
+		want    string
+	}{
+		{"docid = GX008-86-4444840 inc = 1 prob = 0.086622", "GX008-86-4444840"},
+		{"docid=GX1 inc=1", "GX1"},
+		{"docid= GX2", "GX2"},
+		{"docid =GX3", "GX3"},
+		{"xdocid = 5 docid = X", "X"},
+		{"xdocid = 5", "xdocid"},
+		{"docid =", "doc4"},
+		{"docid", "docid"},
+		{"the docid = 7", "7"},
+		{"syn-3-1", "syn-3-1"},
+		{"", "doc4"},
+	} {
+		if got := trecDocID(c.comment, 3); got != c.want {
+			t.Errorf("trecDocID(%q) = %q, want %q", c.comment, got, c.want)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/cronus-ltr/cronus/data"
@@ -77,6 +78,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{"--out FILE is required"}
 	}
 	var err error
+	if strings.Contains(*metricF, ",") {
+		return usageError{fmt.Sprintf("--metric: one metric (the one early stopping and the progress lines watch; eval --metrics takes a list), got %q", *metricF)}
+	}
 	if p.Metric, err = metric.Parse(*metricF); err != nil {
 		return flagError("metric", err)
 	}

@@ -105,6 +105,9 @@ func TestFlagValueErrors(t *testing.T) {
 		{[]string{"train", "--objective", "ranknet", "--out", "m.json"}, `--objective: must be regression, binary or lambdarank, got "ranknet"`},
 		{[]string{"cascade", "--rule", "best"}, `--rule: must be global or top-m, got "best"`},
 		{[]string{"import", "--from", "catboost", "m.txt"}, `--from: must be lightgbm, xgboost or ranklib, got "catboost"`},
+		// train watches one metric; a list was refused for its cut-off "10,map".
+		{[]string{"train", "--train", "t", "--out", "m.json", "--metric", "ndcg@10,map"}, `--metric: one metric (the one early stopping and the progress lines watch; eval --metrics takes a list), got "ndcg@10,map"`},
+		{[]string{"eval", "--data", "d", "--scores", "s", "--metrics", "ndcg@99999999999999999999"}, `--metrics: metric "ndcg@99999999999999999999": cut-off "99999999999999999999" is too large (at most 9223372036854775807)`},
 	}
 	for _, c := range cases {
 		code, out, errOut := runCLI(t, c.args...)

@@ -265,6 +265,8 @@ func ScaledGain(l, shift float64) float64 {
 	switch {
 	case !(l > 0):
 		return 0
+	case shift == 0 && l < 1: // 2^l − 1 without cancellation: below 1.6e-16 Exp2(l) − 1 was 0
+		return math.Expm1(l * math.Ln2)
 	case shift == 0: // every label up to 1000: one Exp2, in LambdaMART's pair loops too
 		return math.Exp2(l) - 1
 	}

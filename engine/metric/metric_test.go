@@ -323,6 +323,8 @@ func TestParseErrors(t *testing.T) {
 		{"ndcg@-1", "not a positive whole number"},
 		{"ndcg@", "not a positive whole number"},
 		{"ndcg@ten", "not a positive whole number"},
+		{"ndcg@99999999999999999999", "is too large (at most 9223372036854775807)"},
+		{"p@-99999999999999999999", "not a positive whole number"},
 		{"ndcg@1.5", "not a positive whole number"},
 		{"ndcg@10-", "not a positive whole number"},
 		{"p", "precision needs a positive cut-off"},
@@ -493,6 +495,30 @@ func TestHugeLabels(t *testing.T) {
 		got := PerQuery(c.spec, handScores, labels, []int{0, 3}, Options{}, nil)[0]
 		if !(math.Abs(got-c.want) < 1e-12) {
 			t.Errorf("%v of labels %v = %v, want %v", c.spec, labels, got, c.want)
+		}
+	}
+}
+
+// TestTinyLabels: a label just above 0 is relevant for NDCG with its own
+// gain; 2^l − 1 computed as Exp2(l) − 1 was 0 below 1.6e-16, so the query
+// had no ideal DCG and scored 0 (NaN with ExcludeNoRelevant).
+func TestTinyLabels(t *testing.T) {
+	scores := []float64{1, 2} // the relevant document second
+	for _, l := range []float32{1e-20, 1e-30, 0.25} {
+		labels := []float32{l, 0}
+		got := PerQuery(Spec{Name: NDCG, K: 2}, scores, labels, []int{0, 2}, Options{ExcludeNoRelevant: true}, nil)[0]
+		if want := 1 / l3; math.Abs(got-want) > 1e-12 {
+			t.Errorf("NDCG@2 with label %g second = %v, want 1/log2(3) = %v", l, got, want)
+		}
+	}
+	// The gain itself, against 2^l − 1 to first order (l ln 2) and exactly.
+	tiny := float32(1e-20)
+	if g, want := Gain(tiny), float64(tiny)*math.Ln2; math.Abs(g-want) > 1e-15*want {
+		t.Errorf("Gain(%g) = %g, want %g", tiny, g, want)
+	}
+	for _, l := range []float32{1, 2, 3, 4, 31} {
+		if g, want := Gain(l), math.Exp2(float64(l))-1; g != want {
+			t.Errorf("Gain(%g) = %v, want %v", l, g, want)
 		}
 	}
 }

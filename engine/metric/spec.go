@@ -3,6 +3,7 @@ package metric
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,6 +49,9 @@ func Parse(s string) (Spec, error) {
 			break
 		}
 		k, err := strconv.Atoi(arg)
+		if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(arg, "-") {
+			return fail("cut-off %q is too large (at most %d)", arg, math.MaxInt)
+		}
 		if err != nil || k <= 0 {
 			return fail("cut-off %q is not a positive whole number", arg)
 		}
