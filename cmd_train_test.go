@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/cronus-ltr/cronus/engine/boost"
 )
 
 // train --log-every N prints a line every N trees and at the last, on
@@ -48,5 +51,33 @@ func TestTrainLogEvery(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--log-every", "-1", "--out", model); code != 2 || !strings.Contains(errOut, "--log-every: must be at least 0") {
 		t.Errorf("--log-every -1: exit %d %q", code, errOut)
+	}
+}
+
+// TestLogTreesEarlyStopLast: --log-every logs the last tree of a run that
+// early stopping ends, also when a snapshot of that tree arrived before the
+// stop was known (it was then counted as logged, and 9 of 20 runs lost
+// their last line).
+func TestLogTreesEarlyStopLast(t *testing.T) {
+	var b bytes.Buffer
+	pr := newProgress(&b)
+	s := boost.Snapshot{Trees: 9, Total: 60, Metric: "ndcg@10"}
+	logged := logTrees(pr, boost.Snapshot{Trees: 5, Total: 60, Metric: "ndcg@10"}, 0, 5)
+	if logged != 5 || b.String() != "[5/60]\n" {
+		t.Fatalf("tree 5: logged up to %d, output %q", logged, b.String())
+	}
+	logged = logTrees(pr, s, logged, 5) // tree 9, before the stop is known
+	if logged != 8 || b.String() != "[5/60]\n" {
+		t.Fatalf("tree 9 before the stop: logged up to %d, output %q", logged, b.String())
+	}
+	s.StoppedAt = 9
+	if logged = logTrees(pr, s, logged, 5); logged != 9 || b.String() != "[5/60]\n[9/60]\n" {
+		t.Errorf("after the stop: logged up to %d, output %q; want [9/60] last", logged, b.String())
+	}
+	// A tree that is a multiple of every is logged once, at once.
+	b.Reset()
+	s = boost.Snapshot{Trees: 10, Total: 60}
+	if logged = logTrees(pr, s, 9, 5); logged != 10 || b.String() != "[10/60]\n" {
+		t.Errorf("tree 10: logged up to %d, output %q", logged, b.String())
 	}
 }
