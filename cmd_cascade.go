@@ -199,7 +199,7 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	s := &setup{}
 	var err error
 	var m *tree.Model
-	if s.e, m, err = loadModel(cf.model); err != nil {
+	if s.e, m, err = loadModel(ctx, cf.model); err != nil {
 		return nil, err
 	}
 	if n := len(s.e.Trees); cf.par.K > n && !cf.stagesGiven {
@@ -222,6 +222,7 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		}
 	}
 	p := newProgress(stderr)
+	defer p.done() // an error or an interrupt clears the line too
 	for _, l := range []struct {
 		name string
 		d    **data.Dataset
@@ -560,7 +561,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var warmParams map[string]any // the warm cascade's params
 	warmRho := false              // ρ taken from the warm cascade's params
 	if cf.warm != "" {
-		f, err := cronus.ReadFile(cf.warm)
+		f, err := untilDone(ctx, func() (*cronus.File, error) { return cronus.ReadFile(cf.warm) })
 		if err != nil {
 			return err
 		}
@@ -644,6 +645,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	p := newProgress(stderr)
+	defer p.done() // an error or an interrupt clears the line too
 	if len(rhos) > 1 {
 		p.show("λ = %.3g × λ_max: choosing ρ among %d values (initialisations)", cf.par.Lambda, len(rhos))
 	}
@@ -681,7 +683,6 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	// written together, all or none: an interrupt while scoring leaves the
 	// old files.
 	p.show("scoring the cascade and the full ensemble on %s (%.0fs)", s.scoredSplits(), time.Since(start).Seconds())
-	defer p.done()
 	eval := s.evaluator()
 	valid, test, err := eval(ctx, &best.Cascade)
 	if err != nil {

@@ -49,10 +49,12 @@ func (p *progress) println(s string) {
 	fmt.Fprintln(p.w, s)
 }
 
-// done clears the progress line; the next show draws at once.
+// done clears the progress line, once (a deferred done after it writes
+// nothing); the next show draws at once.
 func (p *progress) done() {
 	if p.shown {
 		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
 	}
 	p.last = time.Time{}
 }

@@ -46,10 +46,18 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := checkOutputs(&stdout, stderr, *jsonOut, pos, *out); err != nil {
 		return err
 	}
-	e, params, err := tree.ImportFileWith(*from, pos[0], tree.ImportOptions{LibSVMIndices: *libsvm, ByName: *byName, ZeroBased: *zeroBased})
+	type imported struct {
+		e      *tree.Ensemble
+		params map[string]any
+	}
+	im, err := untilDone(ctx, func() (imported, error) {
+		e, params, err := tree.ImportFileWith(*from, pos[0], tree.ImportOptions{LibSVMIndices: *libsvm, ByName: *byName, ZeroBased: *zeroBased})
+		return imported{e, params}, err
+	})
 	if err != nil {
 		return err
 	}
+	e, params := im.e, im.params
 	if *from == "xgboost" {
 		for _, n := range xgbImportNotes(e, params, *libsvm, *byName) {
 			fmt.Fprintln(stderr, n)
@@ -58,6 +66,11 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if splitsOnFirst(e) == 0 && *zeroBased {
 		fmt.Fprintln(stderr, "note: the model never splits on column 0 (feature 1): if LightGBM read the SVMlight file itself, which leaves column 0 empty, import it again without --zero-based")
 	}
+	if err := ctx.Err(); err != nil { // an interrupt while importing writes nothing
+		return err
+	}
+	// The write itself runs to its end (a tenth of a second for 24 MB):
+	// cut off, it would leave its temporary file.
 	if err := tree.WriteModel(*out, tree.NewModel(e, *from, params)); err != nil {
 		return err
 	}

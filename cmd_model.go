@@ -49,13 +49,36 @@ func warn(w io.Writer, msg string) {
 	}
 }
 
-func loadModel(path string) (*tree.Ensemble, *tree.Model, error) {
-	m, err := tree.ReadModel(path)
+func loadModel(ctx context.Context, path string) (*tree.Ensemble, *tree.Model, error) {
+	m, err := untilDone(ctx, func() (*tree.Model, error) { return tree.ReadModel(path) })
 	if err != nil {
 		return nil, nil, err
 	}
 	e, err := m.Ensemble()
 	return e, m, err
+}
+
+// untilDone runs f, which does not look at ctx (reading and checking a
+// model file of 100 MB takes seconds), and returns its result, or ctx's
+// error as soon as ctx is done: an interrupt ends the command at once and
+// the process exits, leaving f's work unfinished.
+func untilDone[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := f()
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -204,10 +227,10 @@ func newTreesFlag(fs *flag.FlagSet) *treesFlag {
 // loadScorer reads predict's and eval's --model (its --trees checked
 // against it) or --cascade, whichever is given (neither: eval --scores),
 // and returns the number of features the data must have for it.
-func loadScorer(modelF, cascadeF string, k treesFlag) (e *tree.Ensemble, m *tree.Model, cf *cronus.File, minFeatures int, err error) {
+func loadScorer(ctx context.Context, modelF, cascadeF string, k treesFlag) (e *tree.Ensemble, m *tree.Model, cf *cronus.File, minFeatures int, err error) {
 	switch {
 	case modelF != "":
-		if e, m, err = loadModel(modelF); err != nil {
+		if e, m, err = loadModel(ctx, modelF); err != nil {
 			return nil, nil, nil, 0, err
 		}
 		if err = k.fits(e, modelF); err != nil {
@@ -215,7 +238,7 @@ func loadScorer(modelF, cascadeF string, k treesFlag) (e *tree.Ensemble, m *tree
 		}
 		minFeatures = e.NumFeatures
 	case cascadeF != "":
-		if cf, err = cronus.ReadFile(cascadeF); err != nil {
+		if cf, err = untilDone(ctx, func() (*cronus.File, error) { return cronus.ReadFile(cascadeF) }); err != nil {
 			return nil, nil, nil, 0, err
 		}
 		minFeatures = cf.Ensemble.NumFeatures

@@ -159,6 +159,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{fmt.Sprintf("--exit-every %d: the model %s has %d trees; an exit every N trees needs N below that", *exitEvery, cf.model, n)}
 	}
 	p := newProgress(stderr)
+	defer p.done() // an error or an interrupt clears the line too
 	var points []baseline.Point
 	splits := s.splits()
 	var perLambda []map[string]any // the --json report's "lambdas"
@@ -207,7 +208,6 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	p.prefix = ""
 	p.done()
-	defer p.done()
 	ks := baseline.PrefixSteps(len(s.e.Trees), 12)
 	for _, sp := range splits {
 		if sp.d == nil {

@@ -113,9 +113,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	start := time.Now()
+	pr.show("training: binning %d documents × %d features", train.NumDocs(), train.NumFeatures())
 	j := job.Start(ctx, func(ctx context.Context, r *job.Reporter[boost.Snapshot]) (*boost.Result, error) {
-		r.Phase("training", float64(p.Trees))
-		return boost.Train(ctx, train, valid, p, r.Report)
+		r.Phase("binning", 0)
+		return boost.Train(ctx, train, valid, p, boost.TreeReport(r.Phase, r.Report, p.Trees))
 	})
 	logged := 0 // trees logged up to
 	for ev := range j.Events() {

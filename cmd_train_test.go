@@ -81,3 +81,23 @@ func TestLogTreesEarlyStopLast(t *testing.T) {
 		t.Errorf("tree 10: logged up to %d, output %q", logged, b.String())
 	}
 }
+
+// TestProgressDoneOnce: done clears a shown line once, so that cascade and
+// sweep can defer it (their errors and interrupts left the line, with the
+// error printed on its end) and still call it where a phase ends.
+func TestProgressDoneOnce(t *testing.T) {
+	var b bytes.Buffer
+	p := &progress{w: &b, on: true}
+	p.done() // nothing shown: nothing written
+	p.show("building %d", 1)
+	p.done()
+	p.done()
+	if want := "\r\033[Kbuilding 1\r\033[K"; b.String() != want {
+		t.Errorf("show, done, done wrote %q, want %q", b.String(), want)
+	}
+	p.show("again")
+	p.done()
+	if want := "\r\033[Kbuilding 1\r\033[K\r\033[Kagain\r\033[K"; b.String() != want {
+		t.Errorf("a second show and done wrote %q, want %q", b.String(), want)
+	}
+}

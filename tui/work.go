@@ -199,7 +199,7 @@ func trainParams(trees, leaves int, colSample float64) boost.Params {
 func startTraining(ctx context.Context, train, valid *data.Dataset, p boost.Params) *job.Job[boost.Snapshot, *boost.Result] {
 	return job.Start(ctx, func(ctx context.Context, r *job.Reporter[boost.Snapshot]) (*boost.Result, error) {
 		r.Phase("training", float64(p.Trees))
-		return boost.Train(ctx, train, valid, p, r.Report)
+		return boost.Train(ctx, train, valid, p, boost.TreeReport(r.Phase, r.Report, p.Trees))
 	})
 }
 

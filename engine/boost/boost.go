@@ -199,6 +199,14 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 		return s
 	}
 
+	// Tree 0, once the set-up (binning) is done: the caller may start
+	// timing the trees here (see TreeReport).
+	if report != nil && !report(0, snap) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, context.Canceled
+	}
 	for t := 0; t < p.Trees; t++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -285,6 +293,21 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 		e.Trees = e.Trees[:hist.BestTrees]
 	}
 	return &Result{Ensemble: e, History: snap()}, nil
+}
+
+// TreeReport returns a report function for Train that starts the phase
+// "training" of trees trees (through phase, a job.Reporter's Phase) when
+// Train reports tree 0, after its set-up, and passes every report on to
+// report: a phase started before the set-up (binning, a second on 300,000
+// documents) spread that over every tree's share, and the ETA at the
+// first trees was 6 to 8 times too long.
+func TreeReport(phase func(name string, total float64), report func(float64, func() Snapshot) bool, trees int) func(float64, func() Snapshot) bool {
+	return func(done float64, snap func() Snapshot) bool {
+		if done == 0 {
+			phase("training", float64(trees))
+		}
+		return report(done, snap)
+	}
 }
 
 // splittable returns the features with more than one bin, in ascending

@@ -3,6 +3,7 @@ package boost
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -417,5 +418,27 @@ func TestByRankSorts(t *testing.T) {
 		if !slices.Equal(prev, want) {
 			t.Errorf("%s: ranking %v, want %v", c.name, prev, want)
 		}
+	}
+}
+
+// TestTreeReportStartsAfterSetup: Train reports tree 0 once its set-up is
+// done, and TreeReport starts the "training" phase there, before any tree,
+// so the ETA times the trees alone.
+func TestTreeReportStartsAfterSetup(t *testing.T) {
+	train := synth(t, 20, 5)
+	p := DefaultParams(Regression)
+	p.Trees = 3
+	var calls []string
+	phase := func(name string, total float64) { calls = append(calls, fmt.Sprintf("phase %s %g", name, total)) }
+	report := func(done float64, snap func() Snapshot) bool {
+		calls = append(calls, fmt.Sprintf("report %g trees %d", done, snap().Trees))
+		return true
+	}
+	if _, err := Train(context.Background(), train, nil, p, TreeReport(phase, report, p.Trees)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"phase training 3", "report 0 trees 0", "report 1 trees 1", "report 2 trees 2", "report 3 trees 3"}
+	if !slices.Equal(calls, want) {
+		t.Errorf("calls %q, want %q", calls, want)
 	}
 }
