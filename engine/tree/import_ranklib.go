@@ -131,6 +131,10 @@ func (p *rlParser) parse(src string) (*Ensemble, map[string]any, error) {
 }
 
 func (p *rlParser) parseModel(src string) (*Ensemble, map[string]any, error) {
+	// Lines end as Java's readLine, which RankLib reads with, ends them:
+	// LF, CRLF or a lone CR (a model saved with CR line endings was
+	// refused as an unknown ranker "LambdaMART\r## No. of trees …").
+	src = strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
 	lines := strings.Split(src, "\n")
 	first := strings.TrimSpace(lines[0])
 	if !strings.HasPrefix(first, "##") {

@@ -230,6 +230,9 @@ func TestImportRankLibFormat(t *testing.T) {
 			[]float64{-2.5 + 0.5, 4 + 0.5, 8 + 0.5}, 2},
 		{"CRLF and comments", strings.ReplaceAll("## LambdaMART\n# trained by hand\n"+rlModel("1", rlStump("1", "0", "1", "2"))[len("## LambdaMART\n"):]+"\n   # bye\n", "\n", "\r\n"),
 			[][]float32{{0}, {1}}, []float64{1, 2}, 1},
+		// Java's readLine, which RankLib reads models with, ends a line at a lone CR too.
+		{"CR line ends", strings.ReplaceAll("## LambdaMART\n# trained by hand\n"+rlModel("1", rlStump("1", "0", "1", "2"))[len("## LambdaMART\n"):]+"\n", "\n", "\r"),
+			[][]float32{{0}, {1}}, []float64{1, 2}, 1},
 		// Bag 1 scores 0.1 or 0.2, bag 2 1+3 or 2+3: RankLib averages them.
 		{"forest averages bags", forest,
 			[][]float32{{0, 0}, {1, 1}},
