@@ -179,7 +179,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var reached []float64 // a cascade's fraction of documents reaching each stage
 	if e != nil {
 		t0 := time.Now()
-		if scores, err = e.PredictContext(ctx, nil, d.Cols, d.NumDocs(), int(*k)); err != nil {
+		if scores, err = predictShowing(ctx, stderr, e, d, int(*k)); err != nil {
 			return err
 		}
 		predictSeconds = time.Since(t0).Seconds()

@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cronus-ltr/cronus/data"
@@ -272,4 +273,35 @@ func (k *treesFlag) Set(s string) error {
 	}
 	*k = treesFlag(n)
 	return nil
+}
+
+// predictShowing is e.PredictContext on d with the first k trees, showing
+// on a terminal how many documents are scored so far.
+func predictShowing(ctx context.Context, stderr io.Writer, e *tree.Ensemble, d *data.Dataset, k int) ([]float64, error) {
+	pr := newProgress(stderr)
+	if !pr.on {
+		return e.PredictContext(ctx, nil, d.Cols, d.NumDocs(), k)
+	}
+	var scored atomic.Int64
+	stop := make(chan struct{})
+	shown := make(chan struct{})
+	go func() {
+		defer close(shown)
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				pr.done()
+				return
+			case <-tick.C:
+				n := scored.Load()
+				pr.show("scoring %s: %d of %d documents (%.0f%%)", d.Name, n, d.NumDocs(), 100*float64(n)/float64(max(d.NumDocs(), 1)))
+			}
+		}
+	}()
+	scores, err := e.PredictCounted(ctx, nil, d.Cols, d.NumDocs(), k, &scored)
+	close(stop)
+	<-shown
+	return scores, err
 }

@@ -71,7 +71,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if e != nil {
 		warn(stderr, m.AbsentWarning(e, int(*k), d))
 		start := time.Now()
-		if scores, err = e.PredictContext(ctx, nil, d.Cols, d.NumDocs(), int(*k)); err != nil {
+		if scores, err = predictShowing(ctx, stderr, e, d, int(*k)); err != nil {
 			return err
 		}
 		trees := len(e.Trees)

@@ -142,6 +142,10 @@ func TestPredictContextStops(t *testing.T) {
 	if err != nil || !slices.Equal(got, e.Predict(nil, cols, n, -1)) {
 		t.Fatalf("live context: %v, or scores differ from Predict", err)
 	}
+	var counted atomic.Int64
+	if got, err := e.PredictCounted(context.Background(), nil, cols, n-5, -1, &counted); err != nil || !slices.Equal(got, e.Predict(nil, cols, n-5, -1)) || counted.Load() != n-5 {
+		t.Fatalf("PredictCounted: %v, %d documents counted of %d, or scores differ from Predict", err, counted.Load(), n-5)
+	}
 	leaves, err := e.LeafIndicesContext(context.Background(), nil, cols, n, -1)
 	if err != nil || !slices.Equal(leaves, e.LeafIndices(nil, cols, n, -1)) {
 		t.Fatalf("live context: %v, or leaves differ from LeafIndices", err)
