@@ -55,7 +55,7 @@ var paramNames = [numParams]string{"λ", "K", "ε", "σ", "ρ", "ω⁺", "δ", "
 var paramWhat = [numParams][]string{
 	parRho:       {"ρ of every stage, as a fraction of ρ_max (restarts)", "ρ of every stage (restarts)"},
 	parPosWeight: {"weight ω⁺ of the relevant documents (rebuilds the problem)", "weight of the relevant docs (rebuilds)"},
-	parDelta:     {"δ: initial λ_k = λ·δ^(K−k) (restarts)", "λ_k = λ·δ^(K−k) (restarts)"},
+	parDelta:     {"δ: initial λ_k = λ·δ^(K−k) (restarts from scratch)", "λ_k = λ·δ^(K−k) (from scratch)"},
 	parRelevant:  {"a label at least this is relevant (rebuilds the problem)", "relevance threshold (rebuilds)"},
 	parTargets:   {"binary ±1, graded 2^(label−r+1)−1 or distil (rebuilds the problem)", "binary, graded or distil (rebuilds)"},
 	parTrees:     {"trees of the base ensemble (retrains it)", "base trees (retrains)"},

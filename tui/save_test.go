@@ -313,6 +313,44 @@ func TestKEditWarm(t *testing.T) {
 	}
 }
 
+// TestEpsilonDeltaEditFromScratch: ε and δ shape only the initialisation
+// (Algorithm 2), so an edit of either starts from scratch, says so, and
+// the run's cascade is built with the new value. A warm start kept the
+// old stages (reach 0.488/0.481 after ε 0.15 → 0.6) while the status line
+// said the value applied.
+func TestEpsilonDeltaEditFromScratch(t *testing.T) {
+	m := finished(t)
+	for range parEpsilon - m.sel {
+		m, _ = update(t, m, key("down"))
+	}
+	if m.sel != parEpsilon {
+		t.Fatalf("selected %q, want ε", paramNames[m.sel])
+	}
+	eps := m.par.Epsilon
+	m, _ = update(t, m, key("right"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	if want := fmt.Sprintf("ε %s → %s: from scratch", formatFloat(eps), formatFloat(eps+0.05)); !strings.Contains(m.status, want) {
+		t.Errorf("status %q, want it to say %q", m.status, want)
+	}
+	m = drive(t, m, cmd, func(m Model, _ tea.Msg) bool { return m.snap.BestCascade != nil && m.snapRun.par.Epsilon == eps+0.05 })
+	if m.snapRun.warm || m.snap.Warm {
+		t.Error("the run after a change of ε started warm")
+	}
+	// A λ edit after it starts warm again.
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeyUp})
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeyUp})
+	if m.sel != parLambda {
+		t.Fatalf("selected %q, want λ", paramNames[m.sel])
+	}
+	lambda := m.par.Lambda
+	m, _ = update(t, m, key("right"))
+	m, cmd = update(t, m, debounceMsg{edit: m.edits})
+	m = drive(t, m, cmd, func(m Model, _ tea.Msg) bool { return m.snap.BestCascade != nil && m.snapRun.par.Lambda != lambda })
+	if !m.snapRun.warm {
+		t.Error("a λ edit after the ε edit started from scratch")
+	}
+}
+
 // Lowering λ restarts warm from the current cascade, and the warm run can
 // add trees: a weight at zero would otherwise stay at zero, so a cascade
 // made at a larger λ kept its few trees whatever λ was set to.

@@ -556,8 +556,30 @@ func (m Model) apply() (Model, tea.Cmd) {
 		w := *m.w
 		w.tg = m.par.tg
 		return m, prepare(m.ctx, m.gen, w)
+	case m.par.Epsilon != m.runPar.Epsilon || m.par.Delta != m.runPar.Delta:
+		// ε and δ shape Algorithm 2's stages (θ_k, λ_k) and nothing of
+		// eq (8): a warm start kept the old stages, said "ε = 0.6" and
+		// changed nothing, and `s` then saved a file whose params named
+		// an ε its stages were not built with (cronus cascade --warm
+		// refuses --epsilon and --delta for that). They start from
+		// scratch.
+		m.setStatus(fmt.Sprintf("%s: from scratch (ε and δ shape the initialisation, which a warm start skips)", m.changedInitParams()), false)
+		return m.restart(false)
 	}
 	return m.restart(true)
+}
+
+// changedInitParams names ε and δ where the edited settings differ from
+// the running ones': "ε 0.15 → 0.6".
+func (m Model) changedInitParams() string {
+	var ch []string
+	if m.par.Epsilon != m.runPar.Epsilon {
+		ch = append(ch, fmt.Sprintf("ε %s → %s", formatFloat(m.runPar.Epsilon), formatFloat(m.par.Epsilon)))
+	}
+	if m.par.Delta != m.runPar.Delta {
+		ch = append(ch, fmt.Sprintf("δ %s → %s", formatFloat(m.runPar.Delta), formatFloat(m.par.Delta)))
+	}
+	return strings.Join(ch, ", ")
 }
 
 // recovers reports whether the edited settings get a session whose data
