@@ -5,11 +5,21 @@ dir=${BENCH_DIR:-/tmp/cronus-bench}
 mkdir -p "$dir"
 py=/usr/bin/python3
 
+# need_pkg WHAT PACKAGE installs Debian's PACKAGE (as root), or says what
+# is missing and how to get it, and stops.
+need_pkg() {
+  if [ "$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq "$2" >/dev/null; then
+    return
+  fi
+  echo "bench: $1 is missing; install Debian's $2 (apt-get install $2, as root)" >&2
+  exit 1
+}
+
 # need_py MODULE PACKAGE installs Debian's PACKAGE when MODULE is missing.
 need_py() {
-  $py -c "import $1" 2>/dev/null || { apt-get update -qq && apt-get install -y -qq "$2" >/dev/null; }
+  $py -c "import $1" 2>/dev/null || need_pkg "$py's module $1" "$2"
 }
 
 need_time() {
-  [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
+  [ -x /usr/bin/time ] || need_pkg /usr/bin/time time
 }
