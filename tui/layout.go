@@ -671,6 +671,20 @@ func (m Model) helpView(w int) string {
 			lines = append(lines, "  "+key+strings.Repeat(" ", kw-lipgloss.Width(key))+" "+l)
 		}
 	}
+	// The load's warnings: the status line shows the first, and the data
+	// screen, which lists them all, is gone once the session runs.
+	if ws := m.screen.Warnings; len(ws) > 0 {
+		lines = append(lines, "", m.styles.Title.Render("warnings of the last load"), "")
+		for _, warning := range ws {
+			for i, l := range views.WrapWords(warning, max(w-4, 1)) {
+				lead := "    "
+				if i == 0 {
+					lead = "  • "
+				}
+				lines = append(lines, lead+l)
+			}
+		}
+	}
 	return strings.Join(lines, "\n")
 }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/boost"
 	"github.com/cronus-ltr/cronus/engine/job"
+	"github.com/cronus-ltr/cronus/views"
 )
 
 // TestKeyLine: the key line at the bottom shows whole keys only, as many as
@@ -351,5 +353,27 @@ func TestHelpSaysFullLayoutSize(t *testing.T) {
 		if !strings.Contains(help, size) || !strings.Contains(string(readme), size) {
 			t.Errorf("panel %v: every pane on one screen from %s, which the help (%v) or README (%v) does not say", panel, size, strings.Contains(help, size), strings.Contains(string(readme), size))
 		}
+	}
+}
+
+// TestHelpListsLoadWarnings: the help lists every warning of the last
+// load; the status line shows the first and says "? lists them" (it sent
+// the user to the data screen, which no key brings back once the session
+// runs).
+func TestHelpListsLoadWarnings(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	m.screen.Warnings = []string{"m.json has features up to 46, and 47 are expected; feature 47 reads as 0 for every document", "costs.txt: the cost of feature 46 is not used"}
+	v := m.helpView(60)
+	if !strings.Contains(v, "warnings of the last load") || !strings.Contains(v, "  • costs.txt: the cost of feature 46 is not used") || !strings.Contains(v, "  • m.json has features up to 46") {
+		t.Errorf("help lacks the load's warnings:\n%s", v)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if lipgloss.Width(l) > 60 {
+			t.Errorf("help line wider than 60: %q", l)
+		}
+	}
+	m.screen.Warnings = nil
+	if strings.Contains(m.helpView(60), "warnings of the last load") {
+		t.Error("help lists warnings when the load had none")
 	}
 }

@@ -216,7 +216,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if n := len(msg.warnings); n > 0 {
 			more := ""
 			if n > 1 {
-				more = fmt.Sprintf(" (and %d more on the data screen)", n-1)
+				more = fmt.Sprintf(" (and %d more: ? lists them)", n-1)
 			}
 			m.setStatus("warning: "+msg.warnings[0]+more, true)
 		}
