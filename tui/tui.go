@@ -556,7 +556,8 @@ func (m Model) apply() (Model, tea.Cmd) {
 		w := *m.w
 		w.tg = m.par.tg
 		return m, prepare(m.ctx, m.gen, w)
-	case m.par.Epsilon != m.runPar.Epsilon || m.par.Delta != m.runPar.Delta:
+	case m.runPar.Epsilon > 0 && (m.par.Epsilon != m.runPar.Epsilon || m.par.Delta != m.runPar.Delta):
+		// (ε is in (0, 1): 0 is no run yet, which starts from scratch anyway.)
 		// ε and δ shape Algorithm 2's stages (θ_k, λ_k) and nothing of
 		// eq (8): a warm start kept the old stages, said "ε = 0.6" and
 		// changed nothing, and `s` then saved a file whose params named

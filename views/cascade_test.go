@@ -791,3 +791,31 @@ func TestObjectiveAxisLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusNamesBest: when the best cascade so far (the one s saves) is
+// not the current one, the status line gives its figures too, where there
+// is room: after a run it showed the last step's figures only (0.482 at
+// 633.9) and s saved other ones (0.486 at 535.9).
+func TestStatusNamesBest(t *testing.T) {
+	s := sampleSnapshot()
+	s.Step, s.BestStep = 58, 41
+	s.BestCascade = &cronus.Cascade{}
+	s.BestTest = cronus.Eval{Metrics: map[string]float64{"ndcg@10": 0.486, "p@5": 0.35}, Cost: metric.Cost{Total: 535.9}}
+	wide := RenderStatus(s, fullCost, 250, PlainStyles())
+	if !strings.HasSuffix(wide, " · best (s saves it): test NDCG@10 0.486 cost 535.9") {
+		t.Errorf("wide status %q does not end with the best cascade's figures", wide)
+	}
+	s2 := s
+	s2.BestCascade = nil
+	long := RenderStatus(s2, fullCost, 250, PlainStyles())
+	if got := RenderStatus(s, fullCost, lipgloss.Width(long), PlainStyles()); got != long {
+		t.Errorf("no room for the best: %q, want the long form %q", got, long)
+	}
+	if got := RenderStatus(s, fullCost, 102, PlainStyles()); !strings.HasSuffix(got, " · P@5 0.342 · best 0.486 @ 535.9") {
+		t.Errorf("short form at 102: %q, want it to end with the best", got)
+	}
+	s.BestStep = s.Step // the current cascade is the best: nothing more
+	if got := RenderStatus(s, fullCost, 250, PlainStyles()); got != long {
+		t.Errorf("current is best: %q, want %q", got, long)
+	}
+}

@@ -13,9 +13,11 @@ import (
 // RenderStatus draws the one-line status of an optimisation run in at most
 // width cells: phase, cycle and stage, the objective (eq 8), test P@5 and
 // NDCG@10 (validation's without test data: heldOut), the test cost per
-// document and its ratio to full, the cost of the full ensemble. When the
+// document and its ratio to full, the cost of the full ensemble, and,
+// where there is room, the figures of the best cascade so far (the one s
+// saves) when it is not the current one. When the
 // long form does not fit, a short one is used (phase, NDCG@10, cost,
-// objective, P@5), with as many of its items as fit, whole: a number cut short reads as another ("obj 553" for 5538).
+// objective, P@5, best), with as many of its items as fit, whole: a number cut short reads as another ("obj 553" for 5538).
 // Only a first item wider than width is cut, and ends in "…".
 func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) string {
 	obj, cost := "–", "–"
@@ -47,6 +49,20 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 		"objective " + st.Value.Render(obj),
 		split + " P@5 " + m("p@5") + " NDCG@10 " + m("ndcg@10"),
 		"cost/doc " + st.Value.Render(cost) + " = " + st.Value.Render(ratio) + " of full " + num(full.Total)}
+	// The best cascade on validation, which s saves and k keeps, when it
+	// is not the current one: after a run the status line showed the
+	// last step's figures, and s then saved other ones.
+	bestLong, bestBrief := "", ""
+	if bev, bsplit, _ := heldOutBest(s); s.BestCascade != nil && s.BestStep != s.Step && bev.Metrics != nil {
+		bcost := num(bev.Cost.Total)
+		bestLong = fmt.Sprintf("best (s saves it): %s NDCG@10 %s cost %s", bsplit, st.Value.Render(frac(bev.Metrics["ndcg@10"])), st.Value.Render(bcost))
+		bestBrief = fmt.Sprintf("best %s @ %s", st.Value.Render(frac(bev.Metrics["ndcg@10"])), st.Value.Render(bcost))
+	}
+	if bestLong != "" {
+		if line := strings.Join(append(long, bestLong), " · "); lipgloss.Width(line) <= width {
+			return line
+		}
+	}
 	if line := strings.Join(long, " · "); lipgloss.Width(line) <= width {
 		return line
 	}
@@ -57,6 +73,9 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 		"cost " + st.Value.Render(cost) + " (" + st.Value.Render(ratio) + ")",
 		"obj " + st.Value.Render(obj),
 		"P@5 " + m("p@5")}
+	if bestBrief != "" {
+		brief = append(brief, bestBrief)
+	}
 	line := brief[0]
 	for _, it := range brief[1:] {
 		next := line + " · " + it
@@ -66,6 +85,15 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 		line = next
 	}
 	return Truncate(line, width)
+}
+
+// heldOutBest is heldOut for the best cascade so far: its test figures,
+// or its validation figures without test data.
+func heldOutBest(s cronus.Snapshot) (cronus.Eval, string, func(cronus.StageView) float64) {
+	if s.BestTest.Metrics == nil && s.Best.Metrics != nil {
+		return s.Best, "valid", func(v cronus.StageView) float64 { return v.Valid }
+	}
+	return s.BestTest, "test", func(v cronus.StageView) float64 { return v.Test }
 }
 
 // heldOut is what the views report s on: its test figures, or its
