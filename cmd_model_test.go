@@ -1180,3 +1180,31 @@ func TestTrecDocID(t *testing.T) {
 		}
 	}
 }
+
+// TestLibsvmReaderNote: eval and predict of an XGBoost model trained on
+// XGBoost's libsvm reader and imported without --libsvm-indices (one
+// feature wider than the data, never splitting on feature 1) say how to
+// import it; with the flag, nothing is said.
+func TestLibsvmReaderNote(t *testing.T) {
+	dir := t.TempDir()
+	const note = "warning: this XGBoost model has one feature more than builtin:mq2008/test (46) and never splits on feature 1"
+	for _, c := range []struct {
+		flags []string
+		want  bool
+	}{{nil, true}, {[]string{"--libsvm-indices"}, false}} {
+		model := filepath.Join(dir, "m.json")
+		args := append([]string{"import", "--from", "xgboost"}, c.flags...)
+		if code, _, errOut := runCLI(t, append(args, "engine/tree/testdata/xgb-libsvm.json", "--out", model)...); code != 0 {
+			t.Fatalf("import %v: %s", c.flags, errOut)
+		}
+		for _, cmd := range [][]string{
+			{"eval", "--model", model, "--data", "builtin:mq2008/test"},
+			{"predict", "--model", model, "--data", "builtin:mq2008/test", "--out", filepath.Join(dir, "s.txt")},
+		} {
+			code, _, errOut := runCLI(t, cmd...)
+			if code != 0 || strings.Contains(errOut, note) != c.want {
+				t.Errorf("%s of a model imported with %v: exit %d, stderr %q; want the note: %v", cmd[0], c.flags, code, errOut, c.want)
+			}
+		}
+	}
+}
