@@ -148,10 +148,16 @@ func exportFront(pts []baseline.Point) []baseline.Point {
 	return front
 }
 
-// exportCmd writes the points as CSV and as an SVG plot with that title,
-// and their Pareto front as CSV, off the UI goroutine.
-func exportCmd(pts []baseline.Point, title string) tea.Cmd {
+// exportCmd writes the points, after the baselines more returns, as CSV
+// and as an SVG plot with that title, and their Pareto front as CSV, off
+// the UI goroutine.
+func exportCmd(pts []baseline.Point, more func() ([]baseline.Point, error), title string) tea.Cmd {
 	return func() tea.Msg {
+		extra, err := more()
+		if err != nil {
+			return exportedMsg{err: err}
+		}
+		pts = append(extra, pts...)
 		if err := baseline.WriteCSV(curvesCSV, pts); err != nil {
 			return exportedMsg{err: err}
 		}

@@ -209,12 +209,21 @@ func TestExportCurves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := len(m.w.points) + 2; len(pts) != want {
+	// The baselines on test, and on validation too (the validation
+	// front was the λ sweep's alone), the kept cascade and the run.
+	if want := 2*len(m.w.points) + 2; len(pts) != want {
 		t.Errorf("%d points exported, want %d", len(pts), want)
 	}
 	methods := map[string]int{}
+	splits := map[string]int{}
 	for _, p := range pts {
 		methods[p.Method]++
+		if p.Method == baseline.MethodPrefix || p.Method == baseline.MethodEarlyExit {
+			splits[p.Split]++
+		}
+	}
+	if splits["valid"] != len(m.w.points) || splits["test"] != len(m.w.points) {
+		t.Errorf("baselines exported per split %v, want %d on each", splits, len(m.w.points))
 	}
 	if methods["kept #1"] != 1 || methods["cronus"] != 1 || methods[baseline.MethodPrefix] == 0 {
 		t.Errorf("exported methods %v", methods)
@@ -259,7 +268,9 @@ func TestExportFront(t *testing.T) {
 		return baseline.Point{Method: "cronus-init", Split: "valid", Lambda: lambda, Cost: metric.Cost{Total: cost, Features: cost},
 			Metrics: map[string]float64{"ndcg@10": ndcg, "p@5": 0.3, "err@3": 0.2}}
 	}
-	m.sweepPts = []baseline.Point{valid(0.5, 200, 0.45), valid(0.1, 150, 0.39), valid(0.2, 100, 0.4), valid(0.3, 200, 0.45), valid(0.4, 300, 0.44)}
+	// Cheaper than the validation baselines' cheapest (the 1-tree prefix at
+	// 121), so that some are on the front with them.
+	m.sweepPts = []baseline.Point{valid(0.5, 60, 0.45), valid(0.1, 50, 0.39), valid(0.2, 30, 0.4), valid(0.3, 60, 0.45), valid(0.4, 90, 0.44)}
 	t.Chdir(t.TempDir())
 	m, cmd := update(t, m, key("e"))
 	m, _ = update(t, m, cmd())
@@ -300,7 +311,7 @@ func TestExportFront(t *testing.T) {
 			t.Errorf("split %s comes back in the front at row %d", p.Split, i+1)
 		}
 	}
-	for _, k := range []string{pointKey(top), pointKey(tie), pointKey(valid(0.5, 200, 0.45)), pointKey(valid(0.3, 200, 0.45)), pointKey(valid(0.2, 100, 0.4))} {
+	for _, k := range []string{pointKey(top), pointKey(tie), pointKey(valid(0.5, 60, 0.45)), pointKey(valid(0.3, 60, 0.45)), pointKey(valid(0.2, 30, 0.4))} {
 		if !slices.Contains(want, k) {
 			t.Fatalf("the brute-force front lacks %s: %q", k, want)
 		}

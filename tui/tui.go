@@ -827,7 +827,9 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		m.setStatus("exporting the curves …", false)
 		f := m.w.files // the data the points were measured on
-		return m, exportCmd(m.curvePoints(), baseline.CurveTitle(f.Model, [2]string{"valid", f.Valid}, [2]string{"test", f.Test}))
+		w := m.w
+		return m, exportCmd(m.curvePoints(), func() ([]baseline.Point, error) { return w.validBaselines(m.ctx) },
+			baseline.CurveTitle(f.Model, [2]string{"valid", f.Valid}, [2]string{"test", f.Test}))
 	}
 	return m, nil
 }

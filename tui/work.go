@@ -251,6 +251,27 @@ func prepare(ctx context.Context, gen int, w workData) tea.Cmd {
 	}
 }
 
+// validBaselines are the baselines (prefix, early exit) on validation when
+// the workbench's own are on test (none otherwise: without test data they
+// are on validation already), for the export: its validation front was
+// the λ sweep's and the kept cascades' alone, drawn and labelled like the
+// test front over every method.
+func (w *workData) validBaselines(ctx context.Context) ([]baseline.Point, error) {
+	if w == nil || w.valid == nil || w.test == nil || w.e == nil {
+		return nil, nil
+	}
+	ks := baseline.PrefixSteps(len(w.e.Trees), 12)
+	prefix, err := baseline.Prefix(ctx, w.e, w.valid, "valid", w.costs.Cost, treeCost, ks, reportSpecs, metric.Options{})
+	if err != nil {
+		return nil, err
+	}
+	exits, err := baseline.EarlyExit(ctx, w.e, w.valid, "valid", w.costs.Cost, treeCost, baseline.DefaultExitEvery, baseline.DefaultExitMargins, reportSpecs, metric.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return append(prefix, exits...), nil
+}
+
 // report is the data the workbench scores cascades and baselines on, and
 // its split: test, or validation without test data (nil data without
 // either, or before the data are loaded).
