@@ -84,7 +84,7 @@ func (ls *loadScreen) selectValue() {
 }
 
 // refresh rebuilds the list: none (optional fields), the built-in names
-// (data and costs, so not for the model), the recent files, the line that
+// (the data's for the data fields, the costs' for the costs field), the recent files, the line that
 // opens the path input, then the directory browsed (directories first).
 func (ls *loadScreen) refresh() {
 	var l []choice
@@ -92,8 +92,13 @@ func (ls *loadScreen) refresh() {
 		l = append(l, choice{label: "(none)", value: ""})
 	}
 	if ls.field != fieldModel {
+		// The costs field offers the built-in costs, the data fields the
+		// built-in data (a cost file picked as validation data failed
+		// to load).
 		for _, n := range data.BuiltinNames() {
-			l = append(l, choice{label: n, value: n})
+			if strings.HasSuffix(n, "/costs") == (ls.field == fieldCosts) {
+				l = append(l, choice{label: n, value: n})
+			}
 		}
 	}
 	for _, r := range ls.recent {

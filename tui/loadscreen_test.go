@@ -12,6 +12,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/views"
 )
 
@@ -931,5 +932,33 @@ func TestLoadScreenSaysMore(t *testing.T) {
 	}
 	if n := len(strings.Split(v, "\n")); n != 20 {
 		t.Errorf("%d lines on a 20-row screen", n)
+	}
+}
+
+// TestLoadScreenBuiltinsByField: the data fields offer the built-in data,
+// the costs field the built-in costs; the valid field offered
+// builtin:mq2008/costs, which failed to load as data.
+func TestLoadScreenBuiltinsByField(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, key("o"))
+	for _, f := range []int{fieldTrain, fieldValid, fieldTest, fieldCosts} {
+		m.loadScr.field = f
+		m.loadScr.refresh()
+		var builtins []string
+		for _, c := range m.loadScr.list {
+			if data.IsBuiltin(c.value) && !c.recent {
+				builtins = append(builtins, c.value)
+			}
+		}
+		for _, b := range builtins {
+			if strings.HasSuffix(b, "/costs") != (f == fieldCosts) {
+				t.Errorf("field %d offers %s (all: %q)", f, b, builtins)
+			}
+		}
+		if want := map[bool]string{true: "builtin:mq2008/costs", false: "builtin:mq2008/vali"}[f == fieldCosts]; !slices.Contains(builtins, want) {
+			t.Errorf("field %d does not offer %s: %q", f, want, builtins)
+		}
 	}
 }
