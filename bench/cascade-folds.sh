@@ -8,9 +8,10 @@
 # Runs `bench/cascade.sh mq2008-fold N` for N = 1..5, then averages each
 # curve point (method, λ) over the folds — cost per document and NDCG@10 — and
 # prints, for every Cronus point on test, the best baseline point (prefix,
-# early exit, single stage) at no higher mean cost. That best baseline is
+# early exit, single stage) at no higher mean cost, and the fronts at
+# every cost (at each baseline point's cost too). That best baseline is
 # picked on test, which favours the baselines; so the script also compares
-# by budget: for each budget (each Cronus point's mean validation cost), the
+# by budget: for each budget (each point's mean validation cost, Cronus's and the baselines'), the
 # Cronus point and the baseline point a user would pick on validation (the
 # best validation NDCG@10 at no more than that validation cost), on test.
 # CASCADE_ARGS is passed on to bench/cascade.sh (e.g. CASCADE_ARGS=--graded).
