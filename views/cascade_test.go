@@ -808,6 +808,12 @@ func TestStatusNamesBest(t *testing.T) {
 	s2 := s
 	s2.BestCascade = nil
 	long := RenderStatus(s2, fullCost, 250, PlainStyles())
+	// Less room: the best in its short form after the long one (at 160
+	// columns, after "run 2 finished │ ", the long form had no room for
+	// it), then none.
+	if got, want := RenderStatus(s, fullCost, lipgloss.Width(wide)-1, PlainStyles()), long+" · best 0.486 @ 535.9"; got != want {
+		t.Errorf("less room: %q, want %q", got, want)
+	}
 	if got := RenderStatus(s, fullCost, lipgloss.Width(long), PlainStyles()); got != long {
 		t.Errorf("no room for the best: %q, want the long form %q", got, long)
 	}

@@ -58,8 +58,11 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 		bestLong = fmt.Sprintf("best (s saves it): %s NDCG@10 %s cost %s", bsplit, st.Value.Render(frac(bev.Metrics["ndcg@10"])), st.Value.Render(bcost))
 		bestBrief = fmt.Sprintf("best %s @ %s", st.Value.Render(frac(bev.Metrics["ndcg@10"])), st.Value.Render(bcost))
 	}
-	if bestLong != "" {
-		if line := strings.Join(append(long, bestLong), " · "); lipgloss.Width(line) <= width {
+	for _, best := range []string{bestLong, bestBrief} {
+		if best == "" {
+			continue
+		}
+		if line := strings.Join(append(long, best), " · "); lipgloss.Width(line) <= width {
 			return line
 		}
 	}
