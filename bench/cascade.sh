@@ -19,7 +19,8 @@
 # validation NDCG@10 is within 1% of the full ensemble's, or the best one
 # when none is; the table shows that point's test figures. Last,
 # bench/front.py sets every Cronus point of the sweep against the baseline
-# front, on valid and test, and by budget.
+# front, on valid and test, at every cost, and by budget. LAMBDAS sets the
+# sweep's λ grid (default 0.002:0.5:8, FROM:TO:N in fractions of λ_max).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_=${1:-mq2008}
@@ -71,13 +72,15 @@ echo "base ensemble: column sample $colsample"
 # CASCADE_ARGS sets them: cronus refuses a flag given twice, and --top-m
 # with --rule global.
 extra=(${CASCADE_ARGS:-})
+# LAMBDAS sets the sweep's λ grid (FROM:TO:N, fractions of λ_max).
+lambdas=${LAMBDAS:-0.002:0.5:8}
 given() { [[ " ${extra[*]} " == *" $1 "* ]]; }
 common=(--model "$dir/model.json" --train "$train" --valid "$valid" --test "$test" --costs "$costs")
 given --rule || common+=(--rule top-m)
 given --rule || given --top-m || common+=(--top-m 5)
 given --relevant || common+=(--relevant "$rel")
 common+=("${extra[@]}")
-/usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas 0.002:0.5:8 --out "$dir/curve.csv" --plot "$dir/curve.svg" > /dev/null
+/usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas "$lambdas" --out "$dir/curve.csv" --plot "$dir/curve.svg" > /dev/null
 /usr/bin/python3 - "$dir/curve.csv" > "$dir/choice.txt" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -101,7 +104,7 @@ for m in ("prefix", "early-exit", "single-stage", "cronus-init", "cronus"):
 PY
 lam=$(awk '/^CHOSEN_LAMBDA/ {print $2}' "$dir/choice.txt")
 "$c" cascade "${common[@]}" --lambda "$lam" --out "$dir/cascade.json" --json > "$dir/cascade.out.json"
-echo "$set_: $trees depth-2 trees; sweep over 8 λ values took $(cat "$dir/sweep.time")s; test figures at operating points chosen on validation"
+echo "$set_: $trees depth-2 trees; sweep over λ $lambdas took $(cat "$dir/sweep.time")s; test figures at operating points chosen on validation"
 grep -v CHOSEN_LAMBDA "$dir/choice.txt"
 /usr/bin/python3 - "$dir/cascade.out.json" <<'PY'
 import json, sys
