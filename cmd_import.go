@@ -50,7 +50,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		e      *tree.Ensemble
 		params map[string]any
 	}
-	im, err := untilDone(ctx, func() (imported, error) {
+	im, err := untilDoneShowing(ctx, stderr, "importing "+pos[0], func() (imported, error) {
 		e, params, err := tree.ImportFileWith(*from, pos[0], tree.ImportOptions{LibSVMIndices: *libsvm, ByName: *byName, ZeroBased: *zeroBased})
 		return imported{e, params}, err
 	})

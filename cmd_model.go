@@ -59,6 +59,52 @@ func loadModel(ctx context.Context, path string) (*tree.Ensemble, *tree.Model, e
 	return e, m, err
 }
 
+// untilDoneShowing is untilDone that, on a terminal, shows what is being
+// done and for how long, from a second on (importing a 100 MB model took
+// 3 to 18 s without a word).
+func untilDoneShowing[T any](ctx context.Context, stderr io.Writer, what string, f func() (T, error)) (T, error) {
+	stop := showTicking(newProgress(stderr), func(d time.Duration) string {
+		if d < time.Second {
+			return ""
+		}
+		return fmt.Sprintf("%s (%.0fs)", what, d.Seconds())
+	})
+	defer stop()
+	return untilDone(ctx, f)
+}
+
+// showTicking shows line(time since the call) through pr every 200 ms, on
+// a terminal, until stop is called, which clears the line; an empty line
+// is not shown.
+func showTicking(pr *progress, line func(time.Duration) string) (stop func()) {
+	if !pr.on {
+		return func() {}
+	}
+	done := make(chan struct{})
+	shown := make(chan struct{})
+	go func() {
+		defer close(shown)
+		start := time.Now()
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				pr.done()
+				return
+			case <-tick.C:
+				if l := line(time.Since(start)); l != "" {
+					pr.show("%s", l)
+				}
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-shown
+	}
+}
+
 // untilDone runs f, which does not look at ctx (reading and checking a
 // model file of 100 MB takes seconds), and returns its result, or ctx's
 // error as soon as ctx is done: an interrupt ends the command at once and
@@ -278,32 +324,13 @@ func (k *treesFlag) Set(s string) error {
 // predictShowing is e.PredictContext on d with the first k trees, showing
 // on a terminal how many documents are scored so far.
 func predictShowing(ctx context.Context, stderr io.Writer, e *tree.Ensemble, d *data.Dataset, k int) ([]float64, error) {
-	pr := newProgress(stderr)
-	if !pr.on {
-		return e.PredictContext(ctx, nil, d.Cols, d.NumDocs(), k)
-	}
 	var scored atomic.Int64
-	stop := make(chan struct{})
-	shown := make(chan struct{})
-	go func() {
-		defer close(shown)
-		tick := time.NewTicker(200 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				pr.done()
-				return
-			case <-tick.C:
-				n := scored.Load()
-				pr.show("scoring %s: %d of %d documents (%.0f%%)", d.Name, n, d.NumDocs(), 100*float64(n)/float64(max(d.NumDocs(), 1)))
-			}
-		}
-	}()
-	scores, err := e.PredictCounted(ctx, nil, d.Cols, d.NumDocs(), k, &scored)
-	close(stop)
-	<-shown
-	return scores, err
+	stop := showTicking(newProgress(stderr), func(time.Duration) string {
+		n := scored.Load()
+		return fmt.Sprintf("scoring %s: %d of %d documents (%.0f%%)", d.Name, n, d.NumDocs(), 100*float64(n)/float64(max(d.NumDocs(), 1)))
+	})
+	defer stop()
+	return e.PredictCounted(ctx, nil, d.Cols, d.NumDocs(), k, &scored)
 }
 
 // libsvmReaderNote says, for an XGBoost model one feature wider than the

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/cronus-ltr/cronus/engine/boost"
 )
@@ -99,5 +101,43 @@ func TestProgressDoneOnce(t *testing.T) {
 	p.done()
 	if want := "\r\033[Kbuilding 1\r\033[K\r\033[Kagain\r\033[K"; b.String() != want {
 		t.Errorf("a second show and done wrote %q, want %q", b.String(), want)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestShowTicking: on a terminal the line is drawn while the work runs
+// (import and scoring were silent for seconds), and stop clears it; off a
+// terminal nothing is written.
+func TestShowTicking(t *testing.T) {
+	var b syncBuffer
+	stop := showTicking(&progress{w: &b, on: true}, func(d time.Duration) string { return "importing m.txt" })
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(b.String(), "importing m.txt") && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	stop()
+	if got := b.String(); !strings.HasPrefix(got, "\r\033[Kimporting m.txt") || !strings.HasSuffix(got, "importing m.txt\r\033[K") {
+		t.Errorf("wrote %q, want the line drawn, then cleared", got)
+	}
+	var off bytes.Buffer
+	showTicking(&progress{w: &off}, func(time.Duration) string { return "x" })()
+	if off.Len() > 0 {
+		t.Errorf("off a terminal it wrote %q", off.String())
 	}
 }
