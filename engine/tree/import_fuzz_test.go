@@ -69,10 +69,11 @@ func FuzzImportRankLib(f *testing.F) {
 	f.Add([]byte("## Random Forests\n<ensemble>\n<tree weight='2'><split><output>1</output></split></tree>\n</ensemble>\n<!-- c -->\n<ensemble>\n<tree weight=\"0.5\"><split><output>NaN</output></split></tree>\n</ensemble>\n"))
 	f.Add([]byte("## Coordinate Ascent\n"))
 	f.Add([]byte("## LambdaMART\r\n# c\r\n<ensemble></ensemble>"))
+	f.Add([]byte("##MART\r0")) // a lone CR ends a line, and the error names line 2
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		e, prov, err := ImportRankLib(bytes.NewReader(data), fuzzName)
-		checkImported(t, data, e, prov, err)
+		checkImportedLines(t, data, javaLines, e, prov, err)
 	})
 }
 
@@ -82,6 +83,20 @@ var errLine = regexp.MustCompile(`^` + regexp.QuoteMeta(fuzzName) + `:([0-9]+):(
 
 // checkImported holds what an importer returned to the contract above.
 func checkImported(t *testing.T, data []byte, e *Ensemble, prov map[string]any, err error) {
+	t.Helper()
+	checkImportedLines(t, data, func(b []byte) [][]byte { return bytes.Split(b, []byte("\n")) }, e, prov, err)
+}
+
+// javaLines splits b into lines as Java's readLine, which RankLib reads
+// models with, and our RankLib importer do: at LF, CRLF or a lone CR.
+func javaLines(b []byte) [][]byte {
+	b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
+	return bytes.Split(b, []byte("\n"))
+}
+
+// checkImportedLines is checkImported with the file's lines as split
+// gives them, for the line an error names.
+func checkImportedLines(t *testing.T, data []byte, split func([]byte) [][]byte, e *Ensemble, prov map[string]any, err error) {
 	t.Helper()
 	if err != nil {
 		if e != nil {
@@ -94,7 +109,7 @@ func checkImported(t *testing.T, data []byte, e *Ensemble, prov map[string]any, 
 			t.Fatalf("error speaks of Go types: %v", err)
 		}
 		if m := errLine.FindStringSubmatch(err.Error()); m != nil {
-			lines := bytes.Split(data, []byte("\n"))
+			lines := split(data)
 			n, _ := strconv.Atoi(m[1])
 			if n < 1 || n > len(lines) {
 				t.Fatalf("error names line %d of a file of %d lines: %v", n, len(lines), err)
