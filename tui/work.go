@@ -236,16 +236,11 @@ func prepare(ctx context.Context, gen int, w workData) tea.Cmd {
 		w.positives = w.pr.Positives
 		if d, split := w.report(); d != nil && w.points == nil {
 			w.full = metric.EnsembleCost(w.e.Features(-1), w.costs.Cost, len(w.e.Trees), treeCost)
-			ks := baseline.PrefixSteps(len(w.e.Trees), 12)
-			prefix, err := baseline.Prefix(ctx, w.e, d, split, w.costs.Cost, treeCost, ks, reportSpecs, metric.Options{})
+			pts, err := w.baselines(ctx, d, split)
 			if err != nil {
 				return preparedMsg{gen: gen, err: err}
 			}
-			exits, err := baseline.EarlyExit(ctx, w.e, d, split, w.costs.Cost, treeCost, baseline.DefaultExitEvery, baseline.DefaultExitMargins, reportSpecs, metric.Options{})
-			if err != nil {
-				return preparedMsg{gen: gen, err: err}
-			}
-			w.points = append(append(w.points, prefix...), exits...)
+			w.points = append(w.points, pts...)
 		}
 		return preparedMsg{gen: gen, w: &w}
 	}
@@ -260,12 +255,18 @@ func (w *workData) validBaselines(ctx context.Context) ([]baseline.Point, error)
 	if w == nil || w.valid == nil || w.test == nil || w.e == nil {
 		return nil, nil
 	}
+	return w.baselines(ctx, w.valid, "valid")
+}
+
+// baselines are the GBRT prefix and early-exit points of the ensemble on
+// d, named split, as cronus sweep gives them.
+func (w *workData) baselines(ctx context.Context, d *data.Dataset, split string) ([]baseline.Point, error) {
 	ks := baseline.PrefixSteps(len(w.e.Trees), 12)
-	prefix, err := baseline.Prefix(ctx, w.e, w.valid, "valid", w.costs.Cost, treeCost, ks, reportSpecs, metric.Options{})
+	prefix, err := baseline.Prefix(ctx, w.e, d, split, w.costs.Cost, treeCost, ks, reportSpecs, metric.Options{})
 	if err != nil {
 		return nil, err
 	}
-	exits, err := baseline.EarlyExit(ctx, w.e, w.valid, "valid", w.costs.Cost, treeCost, baseline.DefaultExitEvery, baseline.DefaultExitMargins, reportSpecs, metric.Options{})
+	exits, err := baseline.EarlyExit(ctx, w.e, d, split, w.costs.Cost, treeCost, baseline.DefaultExitEvery, baseline.DefaultExitMargins, reportSpecs, metric.Options{})
 	if err != nil {
 		return nil, err
 	}

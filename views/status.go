@@ -53,7 +53,7 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 	// is not the current one: after a run the status line showed the
 	// last step's figures, and s then saved other ones.
 	bestLong, bestBrief := "", ""
-	if bev, bsplit, _ := heldOutBest(s); s.BestCascade != nil && s.BestStep != s.Step && bev.Metrics != nil {
+	if bev, bsplit := heldOutBest(s); s.BestCascade != nil && s.BestStep != s.Step && bev.Metrics != nil {
 		bcost := num(bev.Cost.Total)
 		bestLong = fmt.Sprintf("best (s saves it): %s NDCG@10 %s cost %s", bsplit, st.Value.Render(frac(bev.Metrics["ndcg@10"])), st.Value.Render(bcost))
 		bestBrief = fmt.Sprintf("best %s @ %s", st.Value.Render(frac(bev.Metrics["ndcg@10"])), st.Value.Render(bcost))
@@ -91,12 +91,12 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 }
 
 // heldOutBest is heldOut for the best cascade so far: its test figures,
-// or its validation figures without test data.
-func heldOutBest(s cronus.Snapshot) (cronus.Eval, string, func(cronus.StageView) float64) {
+// or its validation figures without test data, with the split's name.
+func heldOutBest(s cronus.Snapshot) (cronus.Eval, string) {
 	if s.BestTest.Metrics == nil && s.Best.Metrics != nil {
-		return s.Best, "valid", func(v cronus.StageView) float64 { return v.Valid }
+		return s.Best, "valid"
 	}
-	return s.BestTest, "test", func(v cronus.StageView) float64 { return v.Test }
+	return s.BestTest, "test"
 }
 
 // heldOut is what the views report s on: its test figures, or its
