@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -121,6 +122,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	jsonOut := fs.Bool("json", false, "print a JSON report: λ_max, per λ the ρ chosen, the timings and the cascade's validation figures, and per split the Pareto front (cost against NDCG@10)")
 	marginsF := fs.String("exit-margins", formatMargins(baseline.DefaultExitMargins), "early exit's margins `LIST`: comma-separated scores s >= 0 in the model's raw score units, inf = the full ensemble (scale them with the model's scores)")
 	exitEvery := fs.Int("exit-every", baseline.DefaultExitEvery, "early exit: an exit every `N` trees")
+	refine := fs.Int("refine", 0, "after the grid, up to `N` more λ, each where a baseline's validation point lies furthest above the Cronus front (between the two λ whose cascades cost less and more than it, or past the grid's ends); stops early when no baseline is above it")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -130,6 +132,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	margins, err := parseMargins(*marginsF)
 	if err != nil {
 		return usageError{err.Error()}
+	}
+	if *refine < 0 || *refine > 1000 {
+		return usageError{fmt.Sprintf("--refine: must be a whole number in [0, 1000], got %d", *refine)}
 	}
 	if err := cf.check(fs, atLeast("exit-every", 1)); err != nil {
 		return err
@@ -164,13 +169,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	splits := s.splits()
 	var perLambda []map[string]any // the --json report's "lambdas"
 	idleWarned := false
-	for i, lam := range lambdas {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	// sweepOne runs λ: the single stage, the initialised and the optimised
+	// cascade, their points appended to points.
+	sweepOne := func(lam float64, refined bool) error {
 		par := cf.par
 		par.Lambda = lam
-		p.prefix = sweepPrefix(i, len(lambdas), time.Since(p.start))
 		p.show("λ = %.3g × λ_max: choosing ρ", lam)
 		init, err := s.chooseRho(ctx, &par, rhos)
 		if err != nil {
@@ -202,12 +205,29 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if points, v, err = s.scorePoints(ctx, points, "cronus", lam, &res.Best.Cascade); err != nil {
 			return err
 		}
-		perLambda = append(perLambda, map[string]any{"lambda": lam, "rho1": par.Rho1, "rhoK": par.RhoK,
+		entry := map[string]any{"lambda": lam, "rho1": par.Rho1, "rhoK": par.RhoK,
 			"init_seconds": res.InitTime.Seconds(), "cyclic_seconds": res.CyclicTime.Seconds(),
-			"valid": map[string]any{"metrics": v.Metrics, "cost": v.Cost}})
+			"valid": map[string]any{"metrics": v.Metrics, "cost": v.Cost}}
+		if refined {
+			entry["refined"] = true
+		}
+		perLambda = append(perLambda, entry)
+		return nil
+	}
+	swept := slices.Clone(lambdas)
+	for i, lam := range lambdas {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		p.prefix = sweepPrefix(i, len(lambdas), time.Since(p.start))
+		if err := sweepOne(lam, false); err != nil {
+			return err
+		}
 	}
 	p.prefix = ""
 	p.done()
+	// The baselines, split by split; they go after every λ's rows.
+	var bases []baseline.Point
 	ks := baseline.PrefixSteps(len(s.e.Trees), 12)
 	for _, sp := range splits {
 		if sp.d == nil {
@@ -222,9 +242,29 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		points = append(append(points, prefix...), exits...)
+		bases = append(append(bases, prefix...), exits...)
 	}
 	p.done()
+	// --refine: more λ where a baseline beats Cronus on validation.
+	refinedN := 0
+	for refinedN < *refine {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		lam, why, ok := nextLambda(append(slices.Clip(points), bases...), swept)
+		if !ok {
+			break
+		}
+		p.prefix = fmt.Sprintf("refine %d/%d (%s) · ", refinedN+1, *refine, why)
+		if err := sweepOne(lam, true); err != nil {
+			return err
+		}
+		swept = append(swept, lam)
+		refinedN++
+	}
+	p.prefix = ""
+	p.done()
+	points = append(points, bases...)
 	// The curve and the plot are written together, all or none.
 	outs := []data.Output{baseline.CSVOutput(*out, points)}
 	if outs, err = cf.addPlot(outs, *plot, points); err != nil {
@@ -255,9 +295,16 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if cf.reenter {
 			r["reenter"] = true
 		}
+		if *refine > 0 {
+			r["refined"] = refinedN
+		}
 		return writeJSON(stdout, r)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s (%s; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", *out, count(len(points), "point"), count(len(lambdas), "λ value"))
+	values := count(len(lambdas), "λ value")
+	if *refine > 0 {
+		values += fmt.Sprintf(" and %d refined", refinedN)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s (%s; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", *out, count(len(points), "point"), values)
 	for _, sp := range splits {
 		front, ok := fronts[sp.name]
 		if !ok {
@@ -297,4 +344,103 @@ func knob(p baseline.Point) string {
 		return "s=" + v
 	}
 	return "λ=" + v
+}
+
+// nextLambda chooses the λ a refining sweep runs next, from the points so
+// far and the λ already swept. On validation it finds the baseline point
+// (single stage, prefix, early exit) furthest above the Cronus front, the
+// best cronus point at no higher cost, and returns a λ between the two
+// swept λ whose cascades cost no more and more than that point (their
+// geometric mean), or past the grid: halfway on a log scale from the
+// largest λ to λ_max for a point cheaper than every cascade, one grid step
+// below the smallest for a point dearer than every cascade. A λ within 5%
+// of one swept already is not run again: the next baseline point is
+// tried. why says which point it is for ("early-exit s=0.2 at 861"); ok is
+// false when no baseline point lies above the front, or none leaves a λ
+// to run.
+func nextLambda(points []baseline.Point, swept []float64) (lam float64, why string, ok bool) {
+	var cr, base []baseline.Point
+	for _, p := range points {
+		if p.Split != "valid" {
+			continue
+		}
+		switch p.Method {
+		case "cronus":
+			cr = append(cr, p)
+		case "single-stage", baseline.MethodPrefix, baseline.MethodEarlyExit:
+			base = append(base, p)
+		}
+	}
+	if len(cr) == 0 {
+		return 0, "", false
+	}
+	// by λ, largest (cheapest) first
+	slices.SortStableFunc(cr, func(a, b baseline.Point) int { return cmp.Compare(b.Lambda, a.Lambda) })
+	front := func(c float64) float64 {
+		best := math.Inf(-1)
+		for _, p := range cr {
+			if p.Cost.Total <= c {
+				best = max(best, p.Metrics[frontMetric])
+			}
+		}
+		return best
+	}
+	type gap struct {
+		p       baseline.Point
+		deficit float64
+	}
+	var gaps []gap
+	for _, b := range base {
+		q := b.Metrics[frontMetric]
+		f := front(b.Cost.Total)
+		if math.IsInf(f, -1) {
+			f = 0 // no cascade this cheap: the point's whole quality is missing
+		}
+		if q > f {
+			gaps = append(gaps, gap{b, q - f})
+		}
+	}
+	// largest deficit first; ties cheaper first, then in the curve's order
+	slices.SortStableFunc(gaps, func(a, b gap) int {
+		if c := cmp.Compare(b.deficit, a.deficit); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.p.Cost.Total, b.p.Cost.Total)
+	})
+	near := func(l float64) bool {
+		for _, s := range swept {
+			if math.Abs(math.Log(l/s)) < math.Log(1.05) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, g := range gaps {
+		c := g.p.Cost.Total
+		lam = math.NaN()
+		for i := 0; i+1 < len(cr); i++ {
+			if (cr[i].Cost.Total <= c) != (cr[i+1].Cost.Total <= c) {
+				lam = math.Sqrt(cr[i].Lambda * cr[i+1].Lambda)
+				break
+			}
+		}
+		if math.IsNaN(lam) {
+			switch top, bottom := cr[0].Lambda, cr[len(cr)-1].Lambda; {
+			case cr[0].Cost.Total > c: // cheaper than every cascade
+				if top >= 1 {
+					continue
+				}
+				lam = math.Sqrt(top)
+			case len(cr) > 1:
+				lam = bottom * bottom / cr[len(cr)-2].Lambda
+			default:
+				lam = bottom / 4
+			}
+		}
+		if lam <= 0 || near(lam) {
+			continue
+		}
+		return lam, fmt.Sprintf("%s %s at %.4g", g.p.Method, knob(g.p), c), true
+	}
+	return 0, "", false
 }

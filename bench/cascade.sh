@@ -20,7 +20,9 @@
 # when none is; the table shows that point's test figures. Last,
 # bench/front.py sets every Cronus point of the sweep against the baseline
 # front, on valid and test, at every cost, and by budget. LAMBDAS sets the
-# sweep's λ grid (default 0.002:0.5:8, FROM:TO:N in fractions of λ_max).
+# sweep's λ grid (default 0.002:0.5:8, FROM:TO:N in fractions of λ_max);
+# REFINE=N lets the sweep add up to N more λ where a baseline lies above
+# the Cronus front on validation (`cronus sweep --refine N`; default 0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_=${1:-mq2008}
@@ -74,13 +76,14 @@ echo "base ensemble: column sample $colsample"
 extra=(${CASCADE_ARGS:-})
 # LAMBDAS sets the sweep's λ grid (FROM:TO:N, fractions of λ_max).
 lambdas=${LAMBDAS:-0.002:0.5:8}
+refine=${REFINE:-0}
 given() { [[ " ${extra[*]} " == *" $1 "* ]]; }
 common=(--model "$dir/model.json" --train "$train" --valid "$valid" --test "$test" --costs "$costs")
 given --rule || common+=(--rule top-m)
 given --rule || given --top-m || common+=(--top-m 5)
 given --relevant || common+=(--relevant "$rel")
 common+=("${extra[@]}")
-/usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas "$lambdas" --out "$dir/curve.csv" --plot "$dir/curve.svg" > /dev/null
+/usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas "$lambdas" --refine "$refine" --out "$dir/curve.csv" --plot "$dir/curve.svg" > /dev/null
 /usr/bin/python3 - "$dir/curve.csv" > "$dir/choice.txt" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -104,7 +107,7 @@ for m in ("prefix", "early-exit", "single-stage", "cronus-init", "cronus"):
 PY
 lam=$(awk '/^CHOSEN_LAMBDA/ {print $2}' "$dir/choice.txt")
 "$c" cascade "${common[@]}" --lambda "$lam" --out "$dir/cascade.json" --json > "$dir/cascade.out.json"
-echo "$set_: $trees depth-2 trees; sweep over λ $lambdas took $(cat "$dir/sweep.time")s; test figures at operating points chosen on validation"
+echo "$set_: $trees depth-2 trees; sweep over λ $lambdas (refine $refine) took $(cat "$dir/sweep.time")s; test figures at operating points chosen on validation"
 grep -v CHOSEN_LAMBDA "$dir/choice.txt"
 /usr/bin/python3 - "$dir/cascade.out.json" <<'PY'
 import json, sys

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/metric"
+)
+
+func pt(method, split string, lambda, cost, ndcg float64) baseline.Point {
+	return baseline.Point{Method: method, Split: split, Lambda: lambda, Cost: metric.Cost{Total: cost}, Metrics: map[string]float64{"ndcg@10": ndcg}}
+}
+
+// TestNextLambda: the refining sweep goes where a validation baseline lies
+// furthest above the Cronus front, between the λ that bracket its cost or
+// past the grid's ends, and stops when no baseline is above the front.
+func TestNextLambda(t *testing.T) {
+	points := []baseline.Point{
+		pt("cronus", "valid", 0.5, 100, 0.5),
+		pt("cronus", "valid", 0.1, 300, 0.6),
+		pt("cronus", "valid", 0.01, 900, 0.7),
+		// not the front: the initialisation, and test figures
+		pt("cronus-init", "valid", 0.1, 150, 0.9),
+		pt("cronus", "test", 0.1, 150, 0.9),
+		pt(baseline.MethodPrefix, "test", 2, 120, 0.99),
+		// deficits 0.3 (nothing this cheap), 0.15, 0.02, and none (below)
+		pt(baseline.MethodPrefix, "valid", 1, 50, 0.3),
+		pt(baseline.MethodPrefix, "valid", 3, 200, 0.65),
+		pt(baseline.MethodEarlyExit, "valid", 0.5, 1000, 0.72),
+		pt("single-stage", "valid", 0.1, 400, 0.55),
+	}
+	swept := []float64{0.5, 0.1, 0.01}
+	want := []struct {
+		lam float64
+		why string
+	}{
+		{math.Sqrt(0.5), "prefix k=1 at 50"},        // halfway to λ_max
+		{math.Sqrt(0.5 * 0.1), "prefix k=3 at 200"}, // between 100 and 300
+		{0.001, "early-exit s=0.5 at 1000"},         // a grid step below 0.01
+	}
+	for i, w := range want {
+		lam, why, ok := nextLambda(points, swept)
+		if !ok || math.Abs(lam-w.lam) > 1e-12 || why != w.why {
+			t.Fatalf("step %d: %v %q %v; want %v %q", i, lam, why, ok, w.lam, w.why)
+		}
+		swept = append(swept, lam) // run, but its point not yet in: skipped next time
+	}
+	if lam, why, ok := nextLambda(points, swept); ok {
+		t.Errorf("every gap swept: got %v (%s)", lam, why)
+	}
+	// A λ within 5% of one swept is not run: the next gap is taken.
+	if lam, _, _ := nextLambda(points, []float64{0.5, 0.1, 0.01, math.Sqrt(0.5) * 1.04}); math.Abs(lam-math.Sqrt(0.05)) > 1e-12 {
+		t.Errorf("next to a swept λ: got %v, want %v", lam, math.Sqrt(0.05))
+	}
+	// Once the cascades are on or above every baseline, nothing is left.
+	above := append(slices.Clip(points),
+		pt("cronus", "valid", math.Sqrt(0.5), 40, 0.31),
+		pt("cronus", "valid", math.Sqrt(0.05), 190, 0.65), // equal: on the front
+		pt("cronus", "valid", 0.001, 1000, 0.75))
+	if lam, why, ok := nextLambda(above, nil); ok {
+		t.Errorf("front met: got %v (%s)", lam, why)
+	}
+	// No cascade at all, or λ_max already reached above: nothing to run.
+	if _, _, ok := nextLambda(points[6:], nil); ok {
+		t.Error("no cronus points: a λ was chosen")
+	}
+	top := []baseline.Point{pt("cronus", "valid", 1, 100, 0.5), pt(baseline.MethodPrefix, "valid", 1, 50, 0.3)}
+	if lam, _, ok := nextLambda(top, []float64{1}); ok {
+		t.Errorf("λ_max swept, a cheaper baseline: got %v", lam)
+	}
+}
+
+// TestSweepRefine: --refine runs more λ after the grid, reports them as
+// refined, and writes their rows to the curve.
+func TestSweepRefine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains and sweeps")
+	}
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 20)
+	curve := filepath.Join(dir, "curve.csv")
+	code, stdout, errOut := runCLI(t, "sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--test", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--rhos", "0.001",
+		"--lambdas", "0.05:0.2:2", "--refine", "3", "--out", curve, "--json")
+	if code != 0 {
+		t.Fatalf("sweep --refine: %s", errOut)
+	}
+	var r struct {
+		Refined int
+		Lambdas []struct {
+			Lambda  float64
+			Refined bool
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	// Two λ cannot trace 20 trees' front: the prefixes lie above it.
+	if r.Refined < 1 || r.Refined > 3 || len(r.Lambdas) != 2+r.Refined {
+		t.Fatalf("refined %d, λ %+v; want 1-3 more after the grid's 2", r.Refined, r.Lambdas)
+	}
+	for i, l := range r.Lambdas {
+		if l.Refined != (i >= 2) || (i >= 2 && (l.Lambda == 0.05 || l.Lambda == 0.2)) {
+			t.Errorf("λ %d: %+v", i, l)
+		}
+	}
+	points, err := baseline.ReadCSV(curve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range points {
+		if p.Method == "cronus" && p.Split == "test" {
+			n++
+		}
+	}
+	if n != len(r.Lambdas) {
+		t.Errorf("%d cronus test rows for %d λ", n, len(r.Lambdas))
+	}
+	if code, _, errOut := runCLI(t, "sweep", "--model", model, "--train", "t", "--valid", "v", "--costs", "c", "--out", curve, "--refine", "-1"); code != 2 || !strings.Contains(errOut, "--refine: must be a whole number in [0, 1000], got -1") {
+		t.Errorf("--refine -1: exit %d, %s", code, errOut)
+	}
+}
