@@ -11,7 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/cronus-ltr/cronus/data"
+	"github.com/mattn/go-runewidth"
 )
 
 // progress prints a one-line progress report to stderr when it is a
@@ -22,12 +24,23 @@ type progress struct {
 	last   time.Time
 	start  time.Time
 	shown  bool
-	prefix string // put before every line (e.g. where a sweep is)
+	prefix string     // put before every line (e.g. where a sweep is)
+	width  func() int // the terminal's columns now, 0 if unknown
 }
 
 func newProgress(stderr io.Writer) *progress {
 	f, ok := stderr.(*os.File)
-	return &progress{w: stderr, on: ok && isTerminal(f), start: time.Now()}
+	p := &progress{w: stderr, on: ok && isTerminal(f), start: time.Now()}
+	if p.on {
+		p.width = func() int {
+			w, _, err := term.GetSize(f.Fd())
+			if err != nil {
+				return 0
+			}
+			return w
+		}
+	}
+	return p
 }
 
 func (p *progress) show(format string, a ...any) {
@@ -36,7 +49,17 @@ func (p *progress) show(format string, a ...any) {
 	}
 	p.last = time.Now()
 	p.shown = true
-	fmt.Fprintf(p.w, "\r\033[K%s"+format, append([]any{p.prefix}, a...)...)
+	line := p.prefix + fmt.Sprintf(format, a...)
+	if p.width != nil {
+		// A line wider than the terminal wraps, and \r\033[K clears only
+		// its last row: a sweep's cycle lines (about 130 columns) piled
+		// up on an 80-column terminal. The last column stays free, where
+		// some terminals wrap at once.
+		if w := p.width(); w > 1 && runewidth.StringWidth(line) > w-1 {
+			line = runewidth.Truncate(line, w-1, "…")
+		}
+	}
+	fmt.Fprint(p.w, "\r\033[K"+line)
 }
 
 // println prints s as a line of its own (a log line) above the progress

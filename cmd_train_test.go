@@ -104,6 +104,27 @@ func TestProgressDoneOnce(t *testing.T) {
 	}
 }
 
+// TestProgressFitsTerminal: a line wider than the terminal is cut to one
+// column less than its width, ending in "…", so that \r\033[K clears it
+// whole; a line that fits, or an unknown width, is written as it is.
+func TestProgressFitsTerminal(t *testing.T) {
+	var b bytes.Buffer
+	cols := 20
+	p := &progress{w: &b, on: true, prefix: "sweep 3/8 · ", width: func() int { return cols }}
+	p.show("λ = %.3g × λ_max: choosing ρ", 0.0469)
+	if want := "\r\033[Ksweep 3/8 · λ = 0.…"; b.String() != want {
+		t.Errorf("20 columns: wrote %q, want %q", b.String(), want)
+	}
+	for _, c := range []int{0, 80} {
+		b.Reset()
+		cols, p.last = c, time.Time{}
+		p.show("λ = %.3g × λ_max", 0.0469)
+		if want := "\r\033[Ksweep 3/8 · λ = 0.0469 × λ_max"; b.String() != want {
+			t.Errorf("%d columns: wrote %q, want %q", c, b.String(), want)
+		}
+	}
+}
+
 // syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
 type syncBuffer struct {
 	mu sync.Mutex
