@@ -58,7 +58,7 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	fs.Float64Var(&cf.par.Epsilon, "epsilon", cf.par.Epsilon, "`ε`: at initialisation each stage passes (1−ε) of its inputs on")
 	fs.Float64Var(&cf.par.Sigma, "sigma", cf.par.Sigma, "`σ` of the soft exits, relative to each stage's score spread")
 	fs.Float64Var(&cf.par.Delta, "delta", cf.par.Delta, "`δ`: initialisation uses λ_k = λ·δ^(K−k)")
-	fs.Float64Var(&cf.par.StageCap, "stage-cap", cf.par.StageCap, "λ_k is at most this fraction of the stage's own λ_max (0 = no cap)")
+	fs.Float64Var(&cf.par.StageCap, "stage-cap", cf.par.StageCap, "the early stages' inflated λ_k is at most this fraction of the stage's own λ_max, and never below λ (0 = no cap)")
 	fs.Float64Var(&cf.par.Rho1, "rho1", cf.par.Rho1, "ℓ1 `ρ` of stages 1..K−1, as a fraction of ρ_max; not given (nor --rhoK), ρ is chosen on validation from --rhos, and the default shown is used only when --rhoK alone is given")
 	fs.Float64Var(&cf.par.RhoK, "rhoK", cf.par.RhoK, "ℓ1 `ρ` of the last stage, as a fraction of ρ_max; not given (nor --rho1), ρ is chosen on validation from --rhos, and the default shown is used only when --rho1 alone is given")
 	fs.Float64Var(&cf.tg.Relevant, "relevant", cf.tg.Relevant, "a document is a positive when its label >= `r`")

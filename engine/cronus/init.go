@@ -14,7 +14,7 @@ type Params struct {
 	Epsilon  float64 // ε: at initialisation each stage keeps (1−ε) of its inputs (0.15)
 	Sigma    float64 // σ of the soft exits, relative to each stage's score spread (0.05)
 	Delta    float64 // δ: initialisation uses λ_k = λ·δ^(K−k) (1.3)
-	StageCap float64 // with K > 1, λ_k is at most StageCap × the stage's own λ_max, so no stage is left empty (0.7; 0 = no cap); a one-stage cascade is eq (7) at λ exactly
+	StageCap float64 // with K > 1, λ_k is at most StageCap × the stage's own λ_max, or λ when that is larger, so the inflation δ^(K−k) leaves no stage empty (0.7; 0 = no cap); a one-stage cascade is eq (7) at λ exactly
 	Rho1     float64 // ρ of stages 1..K−1, as a fraction of RhoMax (0.02)
 	RhoK     float64 // ρ of the last stage, as a fraction of RhoMax (0.02)
 	Workers  int     // goroutines for the Gram products; 0 = GOMAXPROCS
@@ -223,9 +223,10 @@ func thresholdFor(s, p []float64, prot []bool, sigma, target float64) float64 {
 // Initialize builds the cascade by Algorithm 2: stage by stage, each
 // solved exactly as if it were the last (the convex problem of eq (13)-(14),
 // by coordinate descent), with λ_k = λ·δ^(K−k) (inflated early, exactly λ
-// at the last stage; with K > 1 capped at StageCap·λ_max of the stage, the
-// last included, so a cascade at λ near λ_max keeps trees in every stage;
-// with K = 1 not capped: the stage is eq (7) at λ), and θ_k chosen
+// at the last stage; with K > 1 the inflation capped at StageCap·λ_max of
+// the stage, so that it leaves no early stage empty, but never below λ:
+// a stage whose own λ_max is below λ is empty, and from λ_max up the
+// cascade costs nothing), and θ_k chosen
 // so that the soft fraction reaching the next stage is (1−ε) of this one's.
 // A stage without trees passes everything (θ = −Inf) at no cost. It returns
 // ctx.Err() when ctx ends, checked before each stage (one Gram product and
@@ -283,7 +284,7 @@ func initialize(ctx context.Context, pr *Problem, sc Scales, par Params, given [
 			}
 			if par.StageCap > 0 && par.K > 1 {
 				if lm := sp.lambdaMax(); !math.IsInf(lm, 1) {
-					lambdaK = min(lambdaK, par.StageCap*lm)
+					lambdaK = min(lambdaK, max(par.StageCap*lm, st.Lambda))
 				}
 			}
 			sp.lambda = lambdaK

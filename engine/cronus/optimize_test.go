@@ -381,16 +381,39 @@ func TestSingleStageUncapped(t *testing.T) {
 	if n := len(stage(1.0001, 0.7).Active()); n != 0 {
 		t.Errorf("λ = 1.0001 λ_max: %d active trees, want none", n)
 	}
-	// A longer cascade keeps the cap: at the same λ its last stage is not
-	// empty.
+	// A longer cascade's cap limits the inflation δ^(K−k) of the early
+	// stages' λ_k and never takes it below λ: its last stage is solved at
+	// λ exactly, the same problem as the one stage's at λ = 0.9, and from
+	// λ_max up every stage is empty, a cascade that costs nothing (with
+	// the cap applied below λ, λ = 1.0001 kept trees in every stage, and
+	// no λ gave a cascade cheaper than about 385 on the synthetic set of
+	// bench/cascade.sh).
 	p := par
 	p.K, p.Lambda = 3, 1.0001
 	st, err := Initialize(context.Background(), pr, sc, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(st.Stages[2].Active()); n == 0 {
-		t.Errorf("K = 3, λ = 1.0001: the last stage is empty; the cap should keep trees in it")
+	for k, s := range st.Stages {
+		if n := len(s.Active()); n != 0 {
+			t.Errorf("K = 3, λ = 1.0001 λ_max: stage %d has %d active trees, want none", k+1, n)
+		}
+	}
+	p.Lambda, p.Delta = 0.9, 1
+	if st, err = Initialize(context.Background(), pr, sc, p); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(st.Stages[0].Beta, uncapped.Beta) {
+		t.Errorf("K = 3, δ = 1, λ = 0.9: the first stage differs from the one stage at λ = 0.9 (the cap took its λ below λ)")
+	}
+	// Inflated past the stage's own λ_max, the first stage is capped, not
+	// emptied.
+	p.Lambda, p.Delta = 0.2, 10
+	if st, err = Initialize(context.Background(), pr, sc, p); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(st.Stages[0].Active()); n == 0 {
+		t.Errorf("K = 3, δ = 10, λ = 0.2: λ_1 = 20 λ_max emptied the first stage; the cap should keep trees in it")
 	}
 }
 
