@@ -351,11 +351,12 @@ func knob(p baseline.Point) string {
 // (single stage, prefix, early exit) furthest above the Cronus front, the
 // best cronus point at no higher cost, and returns a λ between the two
 // swept λ whose cascades cost no more and more than that point (their
-// geometric mean), or past the grid: halfway on a log scale from the
-// largest λ to λ_max for a point cheaper than every cascade, one grid step
+// geometric mean), or past the grid: for a point cheaper than every
+// cascade, halfway from the largest λ to λ_max (on a log scale below 0.5
+// λ_max; from there on a linear one, up to 0.99 λ_max), and one grid step
 // below the smallest for a point dearer than every cascade. A λ within 5%
-// of one swept already is not run again: the next baseline point is
-// tried. why says which point it is for ("early-exit s=0.2 at 861"); ok is
+// of one swept already (from 0.5 λ_max up, also within 5% of its distance
+// to λ_max) is not run again: the next baseline point is tried. why says which point it is for ("early-exit s=0.2 at 861"); ok is
 // false when no baseline point lies above the front, or none leaves a λ
 // to run.
 func nextLambda(points []baseline.Point, swept []float64) (lam float64, why string, ok bool) {
@@ -407,9 +408,11 @@ func nextLambda(points []baseline.Point, swept []float64) (lam float64, why stri
 		}
 		return cmp.Compare(a.p.Cost.Total, b.p.Cost.Total)
 	})
+	// near: within 5% of a swept λ, and from 0.5 λ_max up also within 5%
+	// of its distance to λ_max, where the cost changes fastest
 	near := func(l float64) bool {
 		for _, s := range swept {
-			if math.Abs(math.Log(l/s)) < math.Log(1.05) {
+			if math.Abs(math.Log(l/s)) < math.Log(1.05) && (l < 0.5 || s >= 1 || math.Abs(math.Log((1-l)/(1-s))) < math.Log(1.05)) {
 				return true
 			}
 		}
@@ -427,10 +430,16 @@ func nextLambda(points []baseline.Point, swept []float64) (lam float64, why stri
 		if math.IsNaN(lam) {
 			switch top, bottom := cr[0].Lambda, cr[len(cr)-1].Lambda; {
 			case cr[0].Cost.Total > c: // cheaper than every cascade
-				if top >= 1 {
+				// halfway to λ_max: near it the cost falls fast, and a
+				// log-scale midpoint (0.917 to 0.958) fell within 5% of
+				// the last λ, so the sweep never got cheaper
+				if top >= 0.99 {
 					continue
 				}
-				lam = math.Sqrt(top)
+				lam = (top + 1) / 2
+				if top < 0.5 {
+					lam = math.Sqrt(top) // far from λ_max: a log-scale step
+				}
 			case len(cr) > 1:
 				lam = bottom * bottom / cr[len(cr)-2].Lambda
 			default:

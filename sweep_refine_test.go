@@ -39,7 +39,7 @@ func TestNextLambda(t *testing.T) {
 		lam float64
 		why string
 	}{
-		{math.Sqrt(0.5), "prefix k=1 at 50"},        // halfway to λ_max
+		{0.75, "prefix k=1 at 50"},                  // halfway to λ_max (linear from 0.5 up)
 		{math.Sqrt(0.5 * 0.1), "prefix k=3 at 200"}, // between 100 and 300
 		{0.001, "early-exit s=0.5 at 1000"},         // a grid step below 0.01
 	}
@@ -54,12 +54,12 @@ func TestNextLambda(t *testing.T) {
 		t.Errorf("every gap swept: got %v (%s)", lam, why)
 	}
 	// A λ within 5% of one swept is not run: the next gap is taken.
-	if lam, _, _ := nextLambda(points, []float64{0.5, 0.1, 0.01, math.Sqrt(0.5) * 1.04}); math.Abs(lam-math.Sqrt(0.05)) > 1e-12 {
+	if lam, _, _ := nextLambda(points, []float64{0.5, 0.1, 0.01, 0.76}); math.Abs(lam-math.Sqrt(0.05)) > 1e-12 {
 		t.Errorf("next to a swept λ: got %v, want %v", lam, math.Sqrt(0.05))
 	}
 	// Once the cascades are on or above every baseline, nothing is left.
 	above := append(slices.Clip(points),
-		pt("cronus", "valid", math.Sqrt(0.5), 40, 0.31),
+		pt("cronus", "valid", 0.75, 40, 0.31),
 		pt("cronus", "valid", math.Sqrt(0.05), 190, 0.65), // equal: on the front
 		pt("cronus", "valid", 0.001, 1000, 0.75))
 	if lam, why, ok := nextLambda(above, nil); ok {
@@ -69,9 +69,24 @@ func TestNextLambda(t *testing.T) {
 	if _, _, ok := nextLambda(points[6:], nil); ok {
 		t.Error("no cronus points: a λ was chosen")
 	}
-	top := []baseline.Point{pt("cronus", "valid", 1, 100, 0.5), pt(baseline.MethodPrefix, "valid", 1, 50, 0.3)}
-	if lam, _, ok := nextLambda(top, []float64{1}); ok {
-		t.Errorf("λ_max swept, a cheaper baseline: got %v", lam)
+	top := []baseline.Point{pt("cronus", "valid", 0.99, 100, 0.5), pt(baseline.MethodPrefix, "valid", 1, 50, 0.3)}
+	if lam, _, ok := nextLambda(top, []float64{0.99}); ok {
+		t.Errorf("0.99 λ_max swept, a cheaper baseline: got %v", lam)
+	}
+	// From 0.5 λ_max up the steps halve the distance to λ_max: 0.917 to
+	// 0.9585 is within 5% of 0.917, but not of its distance to λ_max.
+	top[0].Lambda = 0.917
+	if lam, _, ok := nextLambda(top, []float64{0.917}); !ok || math.Abs(lam-0.9585) > 1e-12 {
+		t.Errorf("0.917 λ_max swept, a cheaper baseline: got %v %v, want 0.9585", lam, ok)
+	}
+	// Near λ_max, 5% of the distance to it: 0.9 and 0.905 are not split.
+	near := []baseline.Point{pt("cronus", "valid", 0.9, 300, 0.5), pt("cronus", "valid", 0.905, 100, 0.4), pt(baseline.MethodPrefix, "valid", 1, 200, 0.45)}
+	if lam, _, ok := nextLambda(near, []float64{0.9, 0.905}); ok {
+		t.Errorf("0.9 and 0.905 λ_max swept: got %v, want nothing (within 5%% of the distance to λ_max)", lam)
+	}
+	near[1].Lambda = 0.92 // 0.90995: 10% closer to λ_max than 0.9
+	if lam, _, ok := nextLambda(near, []float64{0.9, 0.92}); !ok || math.Abs(lam-math.Sqrt(0.9*0.92)) > 1e-12 {
+		t.Errorf("0.9 and 0.92 λ_max swept: got %v %v, want %v", lam, ok, math.Sqrt(0.9*0.92))
 	}
 }
 
