@@ -346,6 +346,26 @@ func knob(p baseline.Point) string {
 	return "λ=" + v
 }
 
+// plateau reports whether raising λ has stopped making the cascade
+// cheaper: the cascade at the largest λ (cr[0]; cr by λ, largest first)
+// costs at least 95% of the cheapest at a smaller λ. Below λ_max a cascade
+// whose first stage keeps a tree has later stages that each document
+// reaches less often, so they pay less for a tree and keep some: on the
+// synthetic set of bench/cascade.sh cascades from 0.875 to 0.992 λ_max
+// all cost 213-217 per document, and at λ_max nothing (every stage
+// empty), so steps towards λ_max past such a plateau find nothing
+// cheaper.
+func plateau(cr []baseline.Point) bool {
+	if len(cr) < 2 {
+		return false
+	}
+	cheapest := math.Inf(1)
+	for _, p := range cr[1:] {
+		cheapest = min(cheapest, p.Cost.Total)
+	}
+	return cr[0].Cost.Total >= 0.95*cheapest
+}
+
 // nextLambda chooses the λ a refining sweep runs next, from the points so
 // far and the λ already swept. On validation it finds the baseline point
 // (single stage, prefix, early exit) furthest above the Cronus front, the
@@ -353,7 +373,8 @@ func knob(p baseline.Point) string {
 // swept λ whose cascades cost no more and more than that point (their
 // geometric mean), or past the grid: for a point cheaper than every
 // cascade, halfway from the largest λ to λ_max (on a log scale below 0.5
-// λ_max; from there on a linear one, up to 0.99 λ_max), and one grid step
+// λ_max; from there on a linear one, up to 0.99 λ_max, and not once the
+// cost has stopped falling: plateau), and one grid step
 // below the smallest for a point dearer than every cascade. A λ within 5%
 // of one swept already (from 0.5 λ_max up, also within 5% of its distance
 // to λ_max) is not run again: the next baseline point is tried. why says which point it is for ("early-exit s=0.2 at 861"); ok is
@@ -433,7 +454,7 @@ func nextLambda(points []baseline.Point, swept []float64) (lam float64, why stri
 				// halfway to λ_max: near it the cost falls fast, and a
 				// log-scale midpoint (0.917 to 0.958) fell within 5% of
 				// the last λ, so the sweep never got cheaper
-				if top >= 0.99 {
+				if top >= 0.99 || plateau(cr) {
 					continue
 				}
 				lam = (top + 1) / 2

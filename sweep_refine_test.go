@@ -79,6 +79,16 @@ func TestNextLambda(t *testing.T) {
 	if lam, _, ok := nextLambda(top, []float64{0.917}); !ok || math.Abs(lam-0.9585) > 1e-12 {
 		t.Errorf("0.917 λ_max swept, a cheaper baseline: got %v %v, want 0.9585", lam, ok)
 	}
+	// Once raising λ no longer lowers the cost by 5%, no more steps up.
+	flat := []baseline.Point{pt("cronus", "valid", 0.75, 338, 0.86), pt("cronus", "valid", 0.875, 217, 0.75), pt(baseline.MethodPrefix, "valid", 1, 121, 0.56)}
+	if lam, _, ok := nextLambda(flat, []float64{0.75, 0.875}); !ok || lam != 0.9375 {
+		t.Errorf("0.75 at 338, 0.875 at 217: got %v %v, want 0.9375", lam, ok)
+	}
+	flat = append(flat, pt("cronus", "valid", 0.9375, 213, 0.76))
+	if lam, _, ok := nextLambda(flat, []float64{0.75, 0.875, 0.9375}); ok {
+		t.Errorf("0.875 at 217, 0.9375 at 213: got %v, want nothing (the cost stopped falling)", lam)
+	}
+
 	// Near λ_max, 5% of the distance to it: 0.9 and 0.905 are not split.
 	near := []baseline.Point{pt("cronus", "valid", 0.9, 300, 0.5), pt("cronus", "valid", 0.905, 100, 0.4), pt(baseline.MethodPrefix, "valid", 1, 200, 0.45)}
 	if lam, _, ok := nextLambda(near, []float64{0.9, 0.905}); ok {
