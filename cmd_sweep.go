@@ -368,18 +368,20 @@ func plateau(cr []baseline.Point) bool {
 
 // nextLambda chooses the λ a refining sweep runs next, from the points so
 // far and the λ already swept. On validation it finds the baseline point
-// (single stage, prefix, early exit) furthest above the Cronus front, the
-// best cronus point at no higher cost, and returns a λ between the two
-// swept λ whose cascades cost no more and more than that point (their
-// geometric mean), or past the grid: for a point cheaper than every
-// cascade, halfway from the largest λ to λ_max (on a log scale below 0.5
-// λ_max; from there on a linear one, up to 0.99 λ_max, and not once the
-// cost has stopped falling: plateau), and one grid step
-// below the smallest for a point dearer than every cascade. A λ within 5%
-// of one swept already (from 0.5 λ_max up, also within 5% of its distance
-// to λ_max) is not run again: the next baseline point is tried. why says which point it is for ("early-exit s=0.2 at 861"); ok is
-// false when no baseline point lies above the front, or none leaves a λ
-// to run.
+// (single stage, prefix, early exit) furthest above the Cronus front (the
+// best cronus point at no higher cost) and returns a λ for it:
+//   - between the two swept λ whose cascades cost no more and more than
+//     the point, their geometric mean;
+//   - for a point cheaper than every cascade, halfway from the largest λ to
+//     λ_max (on a log scale below 0.5 λ_max, a linear one from there), up
+//     to 0.99 λ_max and not past a plateau;
+//   - for a point dearer than every cascade, one grid step below the
+//     smallest λ.
+//
+// A λ within 5% of one swept already (from 0.5 λ_max up, also within 5% of
+// its distance to λ_max) is not run again: the next point is tried. why
+// names the point ("early-exit s=0.2 at 861"); ok is false when no
+// baseline point lies above the front, or none leaves a λ to run.
 func nextLambda(points []baseline.Point, swept []float64) (lam float64, why string, ok bool) {
 	var cr, base []baseline.Point
 	for _, p := range points {
@@ -451,9 +453,8 @@ func nextLambda(points []baseline.Point, swept []float64) (lam float64, why stri
 		if math.IsNaN(lam) {
 			switch top, bottom := cr[0].Lambda, cr[len(cr)-1].Lambda; {
 			case cr[0].Cost.Total > c: // cheaper than every cascade
-				// halfway to λ_max: near it the cost falls fast, and a
-				// log-scale midpoint (0.917 to 0.958) fell within 5% of
-				// the last λ, so the sweep never got cheaper
+				// linear near λ_max, where the cost falls fastest: a
+				// log-scale step from 0.917 (to 0.958) was within 5% of it
 				if top >= 0.99 || plateau(cr) {
 					continue
 				}
