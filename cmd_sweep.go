@@ -116,7 +116,7 @@ func formatMargins(m []float64) string {
 func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sweep", stdout)
 	cf := addCascadeFlags(fs)
-	lambdasF := fs.String("lambdas", "0.002:0.5:8", "λ grid `FROM:TO:N`, fractions of λ_max, log-spaced")
+	lambdasF := fs.String("lambdas", "0.002:0.5:8", "λ grid `FROM:TO:N`, fractions of λ_max, log-spaced; from λ_max up, where Algorithm 2 gives the empty cascade, the optimisation also continues from the cascade of a smaller λ and is kept when it lowers eq (8)")
 	out := fs.String("out", "", "curve `FILE` (CSV) to write (required)")
 	plot := fs.String("plot", "", "also draw NDCG@10 against cost per document to `FILE` (.svg or .png)")
 	jsonOut := fs.Bool("json", false, "print a JSON report: λ_max, per λ the ρ chosen, the timings and the cascade's validation figures, and per split the Pareto front (cost against NDCG@10)")
@@ -169,34 +169,80 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	splits := s.splits()
 	var perLambda []map[string]any // the --json report's "lambdas"
 	idleWarned := false
+	// Every λ's best cascade, for the runs where Algorithm 2 gives nothing
+	// to continue from.
+	type sweptRun struct {
+		lam  float64
+		par  cronus.Params
+		best *cronus.State
+	}
+	var runs []sweptRun
 	// sweepOne runs λ: the single stage, the initialised and the optimised
-	// cascade, their points appended to points.
+	// cascade, their points appended to points. From λ_max up Algorithm 2
+	// gives the empty cascade (its first stage faces at least λ_max, so it
+	// passes everything on, and every stage after it faces the same);
+	// where it does, the cyclic optimisation also continues from the
+	// cascade of the largest smaller λ swept that keeps a tree, and that
+	// run is kept when its eq (8) ends below the empty cascade's
+	// (continueFrom).
 	sweepOne := func(lam float64, refined bool) error {
 		par := cf.par
 		par.Lambda = lam
-		p.show("λ = %.3g × λ_max: choosing ρ", lam)
-		init, err := s.chooseRho(ctx, &par, rhos)
-		if err != nil {
-			return err
+		entry := map[string]any{"lambda": lam}
+		var res *cronus.Outcome
+		var init cronus.Options
+		var err error
+		if lam < 1 {
+			p.show("λ = %.3g × λ_max: choosing ρ", lam)
+			if init, err = s.chooseRho(ctx, &par, rhos); err != nil {
+				return err
+			}
 		}
-		// The single stage: a one-stage cascade (eq 7).
-		one := par
-		one.K = 1
-		st, err := cronus.Initialize(ctx, s.pr, s.sc, one)
-		if err != nil {
-			return err
+		// Where Algorithm 2 gives the empty cascade: from λ_max up always
+		// (every ρ gives it, so ρ is not chosen), below it when the ρ
+		// chosen gives it.
+		var src *sweptRun
+		if cf.cycles > 0 && (lam >= 1 || init.Init != nil && !hasTrees(&init.Init.Cascade)) {
+			for i := range runs {
+				r := &runs[i]
+				if r.lam < lam && (src == nil || r.lam > src.lam) && hasTrees(&r.best.Cascade) {
+					src = r
+				}
+			}
 		}
-		if points, _, err = s.scorePoints(ctx, points, "single-stage", lam, &st.Cascade); err != nil {
-			return err
+		if src != nil {
+			par.Rho1, par.RhoK = src.par.Rho1, src.par.RhoK
+			p.show("λ = %.3g × λ_max: continuing from λ = %.3g", lam, src.lam)
+			if res, init, err = s.continueFrom(ctx, cf, par, src.best, p); err != nil {
+				return err
+			}
+			entry["algorithm2_objective"] = init.Init.Terms.Total
+			if res != nil {
+				entry["continued_from"] = src.lam
+			}
 		}
-		res, err := s.optimize(ctx, cf, par, init, p, nil)
-		if err != nil {
-			return err
+		// The single stage: a one-stage cascade (eq 7). From λ_max up it
+		// is empty, the same at every λ, and has no rows.
+		if lam < 1 {
+			one := par
+			one.K = 1
+			st, err := cronus.Initialize(ctx, s.pr, s.sc, one)
+			if err != nil {
+				return err
+			}
+			if points, _, err = s.scorePoints(ctx, points, "single-stage", lam, &st.Cascade); err != nil {
+				return err
+			}
 		}
-		if !idleWarned { // the stages of the λ grid start alike (ε)
-			idle := s.idleWarning(&res.Init.Cascade, false)
-			warn(stderr, idle)
-			idleWarned = idle != ""
+		if res == nil {
+			if res, err = s.optimize(ctx, cf, par, init, p, nil); err != nil {
+				return err
+			}
+			if !idleWarned && lam < 1 { // the stages of the λ grid start alike (ε)
+				idle := s.idleWarning(&res.Init.Cascade, false)
+				warn(stderr, idle)
+				idleWarned = idle != ""
+			}
 		}
 		if points, _, err = s.scorePoints(ctx, points, "cronus-init", lam, &res.Init.Cascade); err != nil {
 			return err
@@ -205,9 +251,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if points, v, err = s.scorePoints(ctx, points, "cronus", lam, &res.Best.Cascade); err != nil {
 			return err
 		}
-		entry := map[string]any{"lambda": lam, "rho1": par.Rho1, "rhoK": par.RhoK,
-			"init_seconds": res.InitTime.Seconds(), "cyclic_seconds": res.CyclicTime.Seconds(),
-			"valid": map[string]any{"metrics": v.Metrics, "cost": v.Cost}}
+		runs = append(runs, sweptRun{lam: lam, par: par, best: res.Best})
+		entry["rho1"], entry["rhoK"] = par.Rho1, par.RhoK
+		entry["init_seconds"], entry["cyclic_seconds"] = res.InitTime.Seconds(), res.CyclicTime.Seconds()
+		entry["objective"] = res.Final.Terms.Total
+		entry["valid"] = map[string]any{"metrics": v.Metrics, "cost": v.Cost}
 		if refined {
 			entry["refined"] = true
 		}
@@ -318,6 +366,47 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
+// hasTrees reports whether a stage of c keeps a tree.
+func hasTrees(c *cronus.Cascade) bool {
+	for i := range c.Stages {
+		if len(c.Stages[i].Active()) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// continueFrom runs the cyclic optimisation at par.Lambda from the cascade
+// from, optimised at a smaller λ (trees may re-enter, as with cascade
+// --warm), for a λ where Algorithm 2 gives the empty cascade, as it does
+// from λ_max up. eq (8) is not convex in the exits, and a cascade whose
+// first stage keeps a tree can have the lower objective there: its later
+// stages are reached by fewer documents and pay less (on bench/cascade.sh's
+// synthetic set, graded, λ = 3 λ_max from the λ 0.99 cascade: eq (8)
+// 2.697e6 against the empty cascade's 2.761e6, 65 per document and NDCG@10
+// 0.558 on validation). It returns that run, its Init set to Algorithm 2's
+// cascade, when its eq (8) ends below Algorithm 2's; otherwise nil. Either
+// way init holds Algorithm 2's cascade (as Options.Init, to optimise from).
+func (s *setup) continueFrom(ctx context.Context, cf *cascadeFlags, par cronus.Params, from *cronus.State, p *progress) (res *cronus.Outcome, init cronus.Options, err error) {
+	start := time.Now()
+	a2, err := cronus.Initialize(ctx, s.pr, s.sc, par)
+	if err != nil {
+		return nil, init, err
+	}
+	init = cronus.Options{Init: a2, InitTime: time.Since(start)}
+	wcf := *cf
+	wcf.reenter = true
+	res, err = s.optimize(ctx, &wcf, par, cronus.Options{Warm: &from.Cascade, WarmSigma: from.Sigma}, p, nil)
+	if err != nil {
+		return nil, init, err
+	}
+	if res.Best == nil || !(res.Final.Terms.Total < a2.Terms.Total) {
+		return nil, init, nil
+	}
+	res.Init, res.InitTime = a2, init.InitTime
+	return res, init, nil
+}
+
 // frontJSON is a front as sweep --json gives it: per point method,
 // lambda, cost (per document) and frontMetric; an infinite λ (early exit's
 // s = +Inf, the full ensemble) is null, which JSON has in place of +Inf.
@@ -352,9 +441,9 @@ func knob(p baseline.Point) string {
 // whose first stage keeps a tree has later stages that each document
 // reaches less often, so they pay less for a tree and keep some: on the
 // synthetic set of bench/cascade.sh cascades from 0.875 to 0.992 λ_max
-// all cost 213-217 per document, and at λ_max nothing (every stage
-// empty), so steps towards λ_max past such a plateau find nothing
-// cheaper.
+// all cost 213-217 per document, and Algorithm 2 at λ_max nothing (every
+// stage empty), so steps towards λ_max past such a plateau find nothing
+// cheaper: the refinement jumps past λ_max instead.
 func plateau(cr []baseline.Point) bool {
 	if len(cr) < 2 {
 		return false
@@ -373,8 +462,10 @@ func plateau(cr []baseline.Point) bool {
 //   - between the two swept λ whose cascades cost no more and more than
 //     the point, their geometric mean;
 //   - for a point cheaper than every cascade, halfway from the largest λ to
-//     λ_max (on a log scale below 0.5 λ_max, a linear one from there), up
-//     to 0.99 λ_max and not past a plateau;
+//     λ_max (on a log scale below 0.5 λ_max, a linear one from there); from
+//     0.99 λ_max or a plateau on, twice the largest λ (at least 2 λ_max,
+//     at most cronus.MaxLambda), where the sweep continues from the
+//     cascade of a smaller λ;
 //   - for a point dearer than every cascade, one grid step below the
 //     smallest λ.
 //
@@ -435,7 +526,7 @@ func nextLambda(points []baseline.Point, swept []float64) (lam float64, why stri
 	// of its distance to λ_max, where the cost changes fastest
 	near := func(l float64) bool {
 		for _, s := range swept {
-			if math.Abs(math.Log(l/s)) < math.Log(1.05) && (l < 0.5 || s >= 1 || math.Abs(math.Log((1-l)/(1-s))) < math.Log(1.05)) {
+			if math.Abs(math.Log(l/s)) < math.Log(1.05) && (l < 0.5 || l >= 1 || s >= 1 || math.Abs(math.Log((1-l)/(1-s))) < math.Log(1.05)) {
 				return true
 			}
 		}
@@ -453,14 +544,20 @@ func nextLambda(points []baseline.Point, swept []float64) (lam float64, why stri
 		if math.IsNaN(lam) {
 			switch top, bottom := cr[0].Lambda, cr[len(cr)-1].Lambda; {
 			case cr[0].Cost.Total > c: // cheaper than every cascade
-				// linear near λ_max, where the cost falls fastest: a
-				// log-scale step from 0.917 (to 0.958) was within 5% of it
-				if top >= 0.99 || plateau(cr) {
-					continue
-				}
-				lam = (top + 1) / 2
-				if top < 0.5 {
+				switch {
+				case top >= 0.99 || plateau(cr):
+					// past λ_max, where the sweep continues from the
+					// cascade of a smaller λ (continueFrom)
+					lam = 2 * max(top, 1)
+					if lam > cronus.MaxLambda {
+						continue
+					}
+				case top < 0.5:
 					lam = math.Sqrt(top) // far from λ_max: a log-scale step
+				default:
+					// linear near λ_max, where the cost falls fastest: a
+					// log-scale step from 0.917 (to 0.958) was within 5% of it
+					lam = (top + 1) / 2
 				}
 			case len(cr) > 1:
 				lam = bottom * bottom / cr[len(cr)-2].Lambda

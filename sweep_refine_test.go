@@ -69,9 +69,26 @@ func TestNextLambda(t *testing.T) {
 	if _, _, ok := nextLambda(points[6:], nil); ok {
 		t.Error("no cronus points: a λ was chosen")
 	}
+	// From 0.99 λ_max the steps go past λ_max (where the sweep continues
+	// from a smaller λ's cascade), doubling, up to cronus.MaxLambda.
 	top := []baseline.Point{pt("cronus", "valid", 0.99, 100, 0.5), pt(baseline.MethodPrefix, "valid", 1, 50, 0.3)}
-	if lam, _, ok := nextLambda(top, []float64{0.99}); ok {
-		t.Errorf("0.99 λ_max swept, a cheaper baseline: got %v", lam)
+	if lam, _, ok := nextLambda(top, []float64{0.99}); !ok || lam != 2 {
+		t.Errorf("0.99 λ_max swept, a cheaper baseline: got %v %v, want 2", lam, ok)
+	}
+	far := slices.Clone(top)
+	far[0].Lambda = 3
+	if lam, _, ok := nextLambda(far, []float64{0.99, 3}); !ok || lam != 6 {
+		t.Errorf("3 λ_max swept, a cheaper baseline: got %v %v, want 6", lam, ok)
+	}
+	far[0].Lambda = 64
+	if lam, _, ok := nextLambda(far, []float64{64}); ok {
+		t.Errorf("64 λ_max swept, a cheaper baseline: got %v, want nothing (past cronus.MaxLambda)", lam)
+	}
+	// A cascade at no cost (empty) is cheaper than any baseline: between it
+	// and a dearer λ, the geometric mean.
+	far = append(far, pt("cronus", "valid", 16, 0, 0.2))
+	if lam, _, ok := nextLambda(far, []float64{64, 16}); !ok || math.Abs(lam-32) > 1e-12 {
+		t.Errorf("64 λ_max at 100, 16 at 0: got %v %v, want 32", lam, ok)
 	}
 	// From 0.5 λ_max up the steps halve the distance to λ_max: 0.917 to
 	// 0.9585 is within 5% of 0.917, but not of its distance to λ_max.
@@ -79,14 +96,15 @@ func TestNextLambda(t *testing.T) {
 	if lam, _, ok := nextLambda(top, []float64{0.917}); !ok || math.Abs(lam-0.9585) > 1e-12 {
 		t.Errorf("0.917 λ_max swept, a cheaper baseline: got %v %v, want 0.9585", lam, ok)
 	}
-	// Once raising λ no longer lowers the cost by 5%, no more steps up.
+	// Once raising λ no longer lowers the cost by 5%, no more steps towards
+	// λ_max.
 	flat := []baseline.Point{pt("cronus", "valid", 0.75, 338, 0.86), pt("cronus", "valid", 0.875, 217, 0.75), pt(baseline.MethodPrefix, "valid", 1, 121, 0.56)}
 	if lam, _, ok := nextLambda(flat, []float64{0.75, 0.875}); !ok || lam != 0.9375 {
 		t.Errorf("0.75 at 338, 0.875 at 217: got %v %v, want 0.9375", lam, ok)
 	}
 	flat = append(flat, pt("cronus", "valid", 0.9375, 213, 0.76))
-	if lam, _, ok := nextLambda(flat, []float64{0.75, 0.875, 0.9375}); ok {
-		t.Errorf("0.875 at 217, 0.9375 at 213: got %v, want nothing (the cost stopped falling)", lam)
+	if lam, _, ok := nextLambda(flat, []float64{0.75, 0.875, 0.9375}); !ok || lam != 2 {
+		t.Errorf("0.875 at 217, 0.9375 at 213: got %v %v, want 2 (the cost stopped falling: past λ_max)", lam, ok)
 	}
 
 	// Near λ_max, 5% of the distance to it: 0.9 and 0.905 are not split.
@@ -100,21 +118,29 @@ func TestNextLambda(t *testing.T) {
 	}
 }
 
-// TestSweepRefine: --refine runs more λ after the grid, reports them as
-// refined, and writes their rows to the curve.
-func TestSweepRefine(t *testing.T) {
+// sweepMQ2008 trains 20 depth-2 trees on the built-in data and sweeps
+// them with args (and --json) on the built-in split; it returns the model,
+// the curve and the report. It skips in -short.
+func sweepMQ2008(t *testing.T, args ...string) (model, curve, stdout string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("trains and sweeps")
 	}
 	dir := t.TempDir()
-	model := trainShallow(t, dir, 20)
-	curve := filepath.Join(dir, "curve.csv")
-	code, stdout, errOut := runCLI(t, "sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
-		"--test", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--rhos", "0.001",
-		"--lambdas", "0.05:0.2:2", "--refine", "3", "--out", curve, "--json")
+	model = trainShallow(t, dir, 20)
+	curve = filepath.Join(dir, "curve.csv")
+	code, stdout, errOut := runCLI(t, append([]string{"sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--test", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs", "--out", curve, "--json"}, args...)...)
 	if code != 0 {
-		t.Fatalf("sweep --refine: %s", errOut)
+		t.Fatalf("sweep %v: %s", args, errOut)
 	}
+	return model, curve, stdout
+}
+
+// TestSweepRefine: --refine runs more λ after the grid, reports them as
+// refined, and writes their rows to the curve.
+func TestSweepRefine(t *testing.T) {
+	model, curve, stdout := sweepMQ2008(t, "--stages", "2", "--cycles", "0", "--rhos", "0.001", "--lambdas", "0.05:0.2:2", "--refine", "3")
 	var r struct {
 		Refined int
 		Lambdas []struct {
@@ -149,5 +175,77 @@ func TestSweepRefine(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "sweep", "--model", model, "--train", "t", "--valid", "v", "--costs", "c", "--out", curve, "--refine", "-1"); code != 2 || !strings.Contains(errOut, "--refine: must be a whole number in [0, 1000], got -1") {
 		t.Errorf("--refine -1: exit %d, %s", code, errOut)
+	}
+}
+
+// TestSweepPastLambdaMax: from λ_max up Algorithm 2 gives the empty
+// cascade, and the sweep continues from the cascade of a smaller λ,
+// keeping that run only when it ends with a lower eq (8). The single stage
+// (empty there by λ_max's definition) has no rows.
+func TestSweepPastLambdaMax(t *testing.T) {
+	_, curve, stdout := sweepMQ2008(t, "--stages", "4", "--cycles", "3", "--lambdas", "0.25:4:3")
+	var r struct {
+		Lambdas []struct {
+			Lambda              float64
+			Objective           float64
+			Algorithm2Objective *float64 `json:"algorithm2_objective"`
+			ContinuedFrom       *float64 `json:"continued_from"`
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	points, err := baseline.ReadCSV(curve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(method string, lam float64) *baseline.Point {
+		for i, p := range points {
+			if p.Method == method && p.Split == "valid" && math.Abs(p.Lambda-lam) <= 1e-9*lam {
+				return &points[i]
+			}
+		}
+		return nil
+	}
+	continued := 0
+	empty := math.NaN() // eq (8) of the empty cascade: no cost terms, the same at every λ
+	for _, l := range r.Lambdas {
+		above := l.Lambda >= 1
+		init, cr, one := row("cronus-init", l.Lambda), row("cronus", l.Lambda), row("single-stage", l.Lambda)
+		if init == nil || cr == nil {
+			t.Fatalf("λ %v: no cronus or cronus-init row", l.Lambda)
+		}
+		if above != (one == nil) {
+			t.Errorf("λ %v: single-stage row %v", l.Lambda, one)
+		}
+		if l.Algorithm2Objective == nil { // no continuation tried
+			if above {
+				t.Fatalf("λ %v: no algorithm2_objective", l.Lambda)
+			}
+			continue // below λ_max Algorithm 2 keeps trees here
+		}
+		if init.Cost.Total != 0 {
+			t.Errorf("λ %v: Algorithm 2's cascade costs %v, want the empty cascade", l.Lambda, init.Cost.Total)
+		}
+		if math.IsNaN(empty) {
+			empty = *l.Algorithm2Objective
+		} else if math.Abs(*l.Algorithm2Objective-empty) > 1e-9*empty {
+			t.Errorf("λ %v: the empty cascade's eq (8) %v, at the first λ past λ_max %v", l.Lambda, *l.Algorithm2Objective, empty)
+		}
+		if l.ContinuedFrom == nil {
+			if cr.Cost.Total != 0 || l.Objective != *l.Algorithm2Objective {
+				t.Errorf("λ %v not continued: cost %v, eq (8) %v against %v", l.Lambda, cr.Cost.Total, l.Objective, *l.Algorithm2Objective)
+			}
+			continue
+		}
+		continued++
+		if !(*l.ContinuedFrom < l.Lambda) || !(l.Objective < *l.Algorithm2Objective) || cr.Cost.Total == 0 {
+			t.Errorf("λ %v continued from %v: eq (8) %v against the empty cascade's %v, cost %v", l.Lambda, *l.ContinuedFrom, l.Objective, *l.Algorithm2Objective, cr.Cost.Total)
+		}
+	}
+	// On this ensemble a cascade of a few trees beats the empty one up to
+	// 4 λ_max.
+	if continued < 2 {
+		t.Errorf("%d λ continued; want those at 1 and 4 λ_max", continued)
 	}
 }
