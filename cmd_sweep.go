@@ -384,9 +384,10 @@ func hasTrees(c *cronus.Cascade) bool {
 // stages are reached by fewer documents and pay less (on bench/cascade.sh's
 // synthetic set, graded, λ = 3 λ_max from the λ 0.99 cascade: eq (8)
 // 2.697e6 against the empty cascade's 2.761e6, 65 per document and NDCG@10
-// 0.558 on validation). It returns that run, its Init set to Algorithm 2's
-// cascade, when its eq (8) ends below Algorithm 2's; otherwise nil. Either
-// way init holds Algorithm 2's cascade (as Options.Init, to optimise from).
+// 0.558 on validation). It returns that run (its Init is the cascade it
+// started from) when its eq (8) ends below Algorithm 2's; otherwise nil.
+// Either way init holds Algorithm 2's cascade (as Options.Init, to
+// optimise from).
 func (s *setup) continueFrom(ctx context.Context, cf *cascadeFlags, par cronus.Params, from *cronus.State, p *progress) (res *cronus.Outcome, init cronus.Options, err error) {
 	start := time.Now()
 	a2, err := cronus.Initialize(ctx, s.pr, s.sc, par)
@@ -403,7 +404,6 @@ func (s *setup) continueFrom(ctx context.Context, cf *cascadeFlags, par cronus.P
 	if res.Best == nil || !(res.Final.Terms.Total < a2.Terms.Total) {
 		return nil, init, nil
 	}
-	res.Init, res.InitTime = a2, init.InitTime
 	return res, init, nil
 }
 

@@ -224,23 +224,25 @@ func TestSweepPastLambdaMax(t *testing.T) {
 			}
 			continue // below λ_max Algorithm 2 keeps trees here
 		}
-		if init.Cost.Total != 0 {
-			t.Errorf("λ %v: Algorithm 2's cascade costs %v, want the empty cascade", l.Lambda, init.Cost.Total)
-		}
 		if math.IsNaN(empty) {
 			empty = *l.Algorithm2Objective
 		} else if math.Abs(*l.Algorithm2Objective-empty) > 1e-9*empty {
 			t.Errorf("λ %v: the empty cascade's eq (8) %v, at the first λ past λ_max %v", l.Lambda, *l.Algorithm2Objective, empty)
 		}
 		if l.ContinuedFrom == nil {
-			if cr.Cost.Total != 0 || l.Objective != *l.Algorithm2Objective {
-				t.Errorf("λ %v not continued: cost %v, eq (8) %v against %v", l.Lambda, cr.Cost.Total, l.Objective, *l.Algorithm2Objective)
+			// Algorithm 2's empty cascade, optimised: nothing enters
+			if cr.Cost.Total != 0 || init.Cost.Total != 0 || l.Objective != *l.Algorithm2Objective {
+				t.Errorf("λ %v not continued: cost %v (init %v), eq (8) %v against %v", l.Lambda, cr.Cost.Total, init.Cost.Total, l.Objective, *l.Algorithm2Objective)
 			}
 			continue
 		}
 		continued++
 		if !(*l.ContinuedFrom < l.Lambda) || !(l.Objective < *l.Algorithm2Objective) || cr.Cost.Total == 0 {
 			t.Errorf("λ %v continued from %v: eq (8) %v against the empty cascade's %v, cost %v", l.Lambda, *l.ContinuedFrom, l.Objective, *l.Algorithm2Objective, cr.Cost.Total)
+		}
+		// Its initialisation is the cascade it continued from.
+		if from := row("cronus", *l.ContinuedFrom); from == nil || init.Cost != from.Cost || init.Metrics["ndcg@10"] != from.Metrics["ndcg@10"] {
+			t.Errorf("λ %v: cronus-init %+v, the cronus row of λ %v %+v", l.Lambda, init, *l.ContinuedFrom, from)
 		}
 	}
 	// On this ensemble a cascade of a few trees beats the empty one up to
