@@ -662,6 +662,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	warn(stderr, s.idleWarning(&res.Init.Cascade, res.Warm))
+	if !res.Warm && cf.par.Lambda >= 1 && !hasTrees(&res.Best.Cascade) {
+		warn(stderr, fmt.Sprintf("λ %g is at or above λ_max, where Algorithm 2 gives the empty cascade (no trees, cost 0); a cascade of a smaller λ can have a lower eq (8) here: start from one with --warm FILE, as sweep does past λ_max (README, sweep)", cf.par.Lambda))
+	}
 	best := res.Best // its exit rule is the one it was trained for (Params.TopM)
 	params := cronus.RunParams(cf.par, cf.tg, s.sc.LambdaMax)
 	params["cycles"], params["model"], params["train"], params["valid"] = cf.cycles, cf.model, cf.train, cf.valid

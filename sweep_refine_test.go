@@ -251,3 +251,23 @@ func TestSweepPastLambdaMax(t *testing.T) {
 		t.Errorf("%d λ continued; want those at 1 and 4 λ_max", continued)
 	}
 }
+
+// TestCascadePastLambdaMaxWarns: cascade --lambda at or above λ_max gets
+// the empty cascade from Algorithm 2, and says how to get another.
+func TestCascadePastLambdaMaxWarns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains")
+	}
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 20)
+	for _, lam := range []string{"0.5", "2"} {
+		code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--costs", "builtin:mq2008/costs", "--stages", "4", "--cycles", "1", "--rhos", "0.001", "--lambda", lam, "--out", filepath.Join(dir, "c.json"))
+		if code != 0 {
+			t.Fatalf("--lambda %s: %s", lam, errOut)
+		}
+		if warned := strings.Contains(errOut, "at or above λ_max, where Algorithm 2 gives the empty cascade") && strings.Contains(errOut, "--warm FILE"); warned != (lam == "2") {
+			t.Errorf("--lambda %s: warned %v: %s", lam, warned, errOut)
+		}
+	}
+}
