@@ -102,6 +102,11 @@ func TestNextLambda(t *testing.T) {
 	if lam, _, ok := nextLambda(flat, []float64{0.75, 0.875}); !ok || lam != 0.9375 {
 		t.Errorf("0.75 at 338, 0.875 at 217: got %v %v, want 0.9375", lam, ok)
 	}
+	// Up to 0.5 λ_max a dearer top λ is the grid's own: the steps go on.
+	grid := []baseline.Point{pt("cronus", "valid", 0.2272, 398, 0.88), pt("cronus", "valid", 0.5, 511, 0.86), pt(baseline.MethodPrefix, "valid", 1, 121, 0.56)}
+	if lam, _, ok := nextLambda(grid, []float64{0.2272, 0.5}); !ok || lam != 0.75 {
+		t.Errorf("0.2272 at 398, 0.5 at 511: got %v %v, want 0.75", lam, ok)
+	}
 	flat = append(flat, pt("cronus", "valid", 0.9375, 213, 0.76))
 	if lam, _, ok := nextLambda(flat, []float64{0.75, 0.875, 0.9375}); !ok || lam != 2 {
 		t.Errorf("0.875 at 217, 0.9375 at 213: got %v %v, want 2 (the cost stopped falling: past λ_max)", lam, ok)
