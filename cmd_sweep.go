@@ -469,7 +469,7 @@ func plateau(cr []baseline.Point) bool {
 //     λ_max (on a log scale below 0.5 λ_max, a linear one from there); from
 //     0.99 λ_max or a plateau above 0.5 λ_max on, twice the largest λ (at
 //     least 2 λ_max, at most cronus.MaxLambda), where the sweep continues
-//     from the cascade of a smaller λ;
+//     from the cascade of a smaller λ, until a plateau there too;
 //   - for a point dearer than every cascade, one grid step below the
 //     smallest λ.
 //
@@ -549,6 +549,10 @@ func nextLambda(points []baseline.Point, swept []float64) (lam float64, why stri
 			switch top, bottom := cr[0].Lambda, cr[len(cr)-1].Lambda; {
 			case cr[0].Cost.Total > c: // cheaper than every cascade
 				switch {
+				case top >= 1 && plateau(cr):
+					// past λ_max the cost stopped falling too: on the
+					// synthetic set 2 to 64 λ_max all gave 64 per document
+					continue
 				case top >= 0.99 || top > 0.5 && plateau(cr):
 					// past λ_max, where the sweep continues from the
 					// cascade of a smaller λ (continueFrom)

@@ -80,6 +80,15 @@ func TestNextLambda(t *testing.T) {
 	if lam, _, ok := nextLambda(far, []float64{0.99, 3}); !ok || lam != 6 {
 		t.Errorf("3 λ_max swept, a cheaper baseline: got %v %v, want 6", lam, ok)
 	}
+	// ... until the cost stops falling past λ_max too.
+	past := []baseline.Point{pt("cronus", "valid", 0.9375, 213, 0.76), pt("cronus", "valid", 2, 64, 0.557), pt(baseline.MethodPrefix, "valid", 1, 41, 0.5)}
+	if lam, _, ok := nextLambda(past, []float64{0.9375, 2}); !ok || lam != 4 {
+		t.Errorf("0.9375 at 213, 2 at 64: got %v %v, want 4", lam, ok)
+	}
+	past = append(past, pt("cronus", "valid", 4, 64, 0.557))
+	if lam, _, ok := nextLambda(past, []float64{0.9375, 2, 4}); ok {
+		t.Errorf("2 and 4 λ_max at 64: got %v, want nothing", lam)
+	}
 	far[0].Lambda = 64
 	if lam, _, ok := nextLambda(far, []float64{64}); ok {
 		t.Errorf("64 λ_max swept, a cheaper baseline: got %v, want nothing (past cronus.MaxLambda)", lam)
