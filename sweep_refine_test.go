@@ -69,66 +69,51 @@ func TestNextLambda(t *testing.T) {
 	if _, _, ok := nextLambda(points[6:], nil); ok {
 		t.Error("no cronus points: a λ was chosen")
 	}
-	// From 0.99 λ_max the steps go past λ_max (where the sweep continues
-	// from a smaller λ's cascade), doubling, up to cronus.MaxLambda.
-	top := []baseline.Point{pt("cronus", "valid", 0.99, 100, 0.5), pt(baseline.MethodPrefix, "valid", 1, 50, 0.3)}
-	if lam, _, ok := nextLambda(top, []float64{0.99}); !ok || lam != 2 {
-		t.Errorf("0.99 λ_max swept, a cheaper baseline: got %v %v, want 2", lam, ok)
-	}
-	far := slices.Clone(top)
-	far[0].Lambda = 3
-	if lam, _, ok := nextLambda(far, []float64{0.99, 3}); !ok || lam != 6 {
-		t.Errorf("3 λ_max swept, a cheaper baseline: got %v %v, want 6", lam, ok)
-	}
-	// ... until the cost stops falling past λ_max too.
-	past := []baseline.Point{pt("cronus", "valid", 0.9375, 213, 0.76), pt("cronus", "valid", 2, 64, 0.557), pt(baseline.MethodPrefix, "valid", 1, 41, 0.5)}
-	if lam, _, ok := nextLambda(past, []float64{0.9375, 2}); !ok || lam != 4 {
-		t.Errorf("0.9375 at 213, 2 at 64: got %v %v, want 4", lam, ok)
-	}
-	past = append(past, pt("cronus", "valid", 4, 64, 0.557))
-	if lam, _, ok := nextLambda(past, []float64{0.9375, 2, 4}); ok {
-		t.Errorf("2 and 4 λ_max at 64: got %v, want nothing", lam)
-	}
-	far[0].Lambda = 64
-	if lam, _, ok := nextLambda(far, []float64{64}); ok {
-		t.Errorf("64 λ_max swept, a cheaper baseline: got %v, want nothing (past cronus.MaxLambda)", lam)
-	}
-	// A cascade at no cost (empty) is cheaper than any baseline: between it
-	// and a dearer λ, the geometric mean.
-	far = append(far, pt("cronus", "valid", 16, 0, 0.2))
-	if lam, _, ok := nextLambda(far, []float64{64, 16}); !ok || math.Abs(lam-32) > 1e-12 {
-		t.Errorf("64 λ_max at 100, 16 at 0: got %v %v, want 32", lam, ok)
-	}
-	// From 0.5 λ_max up the steps halve the distance to λ_max: 0.917 to
-	// 0.9585 is within 5% of 0.917, but not of its distance to λ_max.
-	top[0].Lambda = 0.917
-	if lam, _, ok := nextLambda(top, []float64{0.917}); !ok || math.Abs(lam-0.9585) > 1e-12 {
-		t.Errorf("0.917 λ_max swept, a cheaper baseline: got %v %v, want 0.9585", lam, ok)
-	}
-	// Once raising λ no longer lowers the cost by 5%, no more steps towards
-	// λ_max.
-	flat := []baseline.Point{pt("cronus", "valid", 0.75, 338, 0.86), pt("cronus", "valid", 0.875, 217, 0.75), pt(baseline.MethodPrefix, "valid", 1, 121, 0.56)}
-	if lam, _, ok := nextLambda(flat, []float64{0.75, 0.875}); !ok || lam != 0.9375 {
-		t.Errorf("0.75 at 338, 0.875 at 217: got %v %v, want 0.9375", lam, ok)
-	}
-	// Up to 0.5 λ_max a dearer top λ is the grid's own: the steps go on.
-	grid := []baseline.Point{pt("cronus", "valid", 0.2272, 398, 0.88), pt("cronus", "valid", 0.5, 511, 0.86), pt(baseline.MethodPrefix, "valid", 1, 121, 0.56)}
-	if lam, _, ok := nextLambda(grid, []float64{0.2272, 0.5}); !ok || lam != 0.75 {
-		t.Errorf("0.2272 at 398, 0.5 at 511: got %v %v, want 0.75", lam, ok)
-	}
-	flat = append(flat, pt("cronus", "valid", 0.9375, 213, 0.76))
-	if lam, _, ok := nextLambda(flat, []float64{0.75, 0.875, 0.9375}); !ok || lam != 2 {
-		t.Errorf("0.875 at 217, 0.9375 at 213: got %v %v, want 2 (the cost stopped falling: past λ_max)", lam, ok)
-	}
-
-	// Near λ_max, 5% of the distance to it: 0.9 and 0.905 are not split.
-	near := []baseline.Point{pt("cronus", "valid", 0.9, 300, 0.5), pt("cronus", "valid", 0.905, 100, 0.4), pt(baseline.MethodPrefix, "valid", 1, 200, 0.45)}
-	if lam, _, ok := nextLambda(near, []float64{0.9, 0.905}); ok {
-		t.Errorf("0.9 and 0.905 λ_max swept: got %v, want nothing (within 5%% of the distance to λ_max)", lam)
-	}
-	near[1].Lambda = 0.92 // 0.90995: 10% closer to λ_max than 0.9
-	if lam, _, ok := nextLambda(near, []float64{0.9, 0.92}); !ok || math.Abs(lam-math.Sqrt(0.9*0.92)) > 1e-12 {
-		t.Errorf("0.9 and 0.92 λ_max swept: got %v %v, want %v", lam, ok, math.Sqrt(0.9*0.92))
+	// The steps past the grid's ends, and near λ_max. want is NaN when no λ
+	// is left to run.
+	cr := func(lam, cost, ndcg float64) baseline.Point { return pt("cronus", "valid", lam, cost, ndcg) }
+	prefix := func(cost, ndcg float64) baseline.Point { return pt(baseline.MethodPrefix, "valid", 1, cost, ndcg) }
+	none := math.NaN()
+	for _, c := range []struct {
+		name   string
+		points []baseline.Point
+		swept  []float64
+		want   float64
+	}{
+		// From 0.99 λ_max the steps go past λ_max (where the sweep
+		// continues from a smaller λ's cascade), doubling, up to
+		// cronus.MaxLambda ...
+		{"0.99 λ_max swept, a cheaper baseline", []baseline.Point{cr(0.99, 100, 0.5), prefix(50, 0.3)}, []float64{0.99}, 2},
+		{"3 λ_max swept, a cheaper baseline", []baseline.Point{cr(3, 100, 0.5), prefix(50, 0.3)}, []float64{0.99, 3}, 6},
+		// ... until the cost stops falling past λ_max too.
+		{"0.9375 at 213, 2 at 64", []baseline.Point{cr(0.9375, 213, 0.76), cr(2, 64, 0.557), prefix(41, 0.5)}, []float64{0.9375, 2}, 4},
+		{"2 and 4 λ_max at 64", []baseline.Point{cr(0.9375, 213, 0.76), cr(2, 64, 0.557), prefix(41, 0.5), cr(4, 64, 0.557)}, []float64{0.9375, 2, 4}, none},
+		{"64 λ_max swept, a cheaper baseline (past cronus.MaxLambda)", []baseline.Point{cr(64, 100, 0.5), prefix(50, 0.3)}, []float64{64}, none},
+		// A cascade at no cost (empty) is cheaper than any baseline:
+		// between it and a dearer λ, the geometric mean.
+		{"64 λ_max at 100, 16 at 0", []baseline.Point{cr(64, 100, 0.5), prefix(50, 0.3), cr(16, 0, 0.2)}, []float64{64, 16}, 32},
+		// From 0.5 λ_max up the steps halve the distance to λ_max: 0.917
+		// to 0.9585 is within 5% of 0.917, but not of its distance to λ_max.
+		{"0.917 λ_max swept, a cheaper baseline", []baseline.Point{cr(0.917, 100, 0.5), prefix(50, 0.3)}, []float64{0.917}, 0.9585},
+		// Once raising λ no longer lowers the cost by 5%, no more steps
+		// towards λ_max: past it.
+		{"0.75 at 338, 0.875 at 217", []baseline.Point{cr(0.75, 338, 0.86), cr(0.875, 217, 0.75), prefix(121, 0.56)}, []float64{0.75, 0.875}, 0.9375},
+		{"0.875 at 217, 0.9375 at 213 (the cost stopped falling: past λ_max)", []baseline.Point{cr(0.75, 338, 0.86), cr(0.875, 217, 0.75), prefix(121, 0.56), cr(0.9375, 213, 0.76)}, []float64{0.75, 0.875, 0.9375}, 2},
+		// Up to 0.5 λ_max a dearer top λ is the grid's own: the steps go on.
+		{"0.2272 at 398, 0.5 at 511", []baseline.Point{cr(0.2272, 398, 0.88), cr(0.5, 511, 0.86), prefix(121, 0.56)}, []float64{0.2272, 0.5}, 0.75},
+		// Near λ_max, 5% of the distance to it: 0.9 and 0.905 are not
+		// split; 0.92 is 10% closer to λ_max than 0.9.
+		{"0.9 and 0.905 λ_max swept (within 5% of the distance to λ_max)", []baseline.Point{cr(0.9, 300, 0.5), cr(0.905, 100, 0.4), prefix(200, 0.45)}, []float64{0.9, 0.905}, none},
+		{"0.9 and 0.92 λ_max swept", []baseline.Point{cr(0.9, 300, 0.5), cr(0.92, 100, 0.4), prefix(200, 0.45)}, []float64{0.9, 0.92}, math.Sqrt(0.9 * 0.92)},
+	} {
+		lam, _, ok := nextLambda(c.points, c.swept)
+		if math.IsNaN(c.want) {
+			if ok {
+				t.Errorf("%s: got %v, want nothing", c.name, lam)
+			}
+		} else if !ok || math.Abs(lam-c.want) > 1e-12 {
+			t.Errorf("%s: got %v %v, want %v", c.name, lam, ok, c.want)
+		}
 	}
 }
 
