@@ -1772,3 +1772,71 @@ func TestCascadeJSONTheta(t *testing.T) {
 		t.Errorf("stages %s", b)
 	}
 }
+
+// TestCascadeRefit: with --refit the cascade is the better on validation
+// of the run's best and its refits (cronus.Options.Refit): the report and
+// the file's params name the refit kept; a refit has the trees of the
+// cascade the run gives without --refit, stage by stage, and a validation
+// NDCG@10 above it; no refit kept leaves the file as without --refit.
+func TestCascadeRefit(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 30)
+	type report struct {
+		Refit *string
+		Valid struct{ Metrics map[string]float64 }
+	}
+	kept := 0
+	for _, lam := range []string{"0.005", "0.05"} {
+		var r [2]report
+		var files [2]string
+		for i, refit := range []bool{false, true} {
+			files[i] = filepath.Join(dir, fmt.Sprintf("c-%s-%v.json", lam, refit))
+			args := []string{"cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+				"--costs", "builtin:mq2008/costs", "--stages", "4", "--cycles", "1", "--lambda", lam, "--rhos", "0.001", "--out", files[i], "--json"}
+			if refit {
+				args = append(args, "--refit")
+			}
+			runJSON(t, &r[i], args...)
+		}
+		if r[0].Refit != nil || r[1].Refit == nil {
+			t.Fatalf("λ %s: refit reported %v without --refit, %v with it", lam, r[0].Refit, r[1].Refit)
+		}
+		mode := *r[1].Refit
+		t.Logf("λ %s: refit %q", lam, mode)
+		p := cascadeParams(t, files[1])
+		if got, _ := p["refit"].(string); got != mode {
+			t.Errorf("λ %s: params.refit %q, report %q", lam, got, mode)
+		}
+		if mode == "" {
+			if readFile(t, files[0]) != readFile(t, files[1]) {
+				t.Errorf("λ %s: no refit kept, yet the cascade differs from the run without --refit", lam)
+			}
+			continue
+		}
+		kept++
+		if !slices.Contains(cronus.RefitModes, mode) {
+			t.Errorf("λ %s: refit %q", lam, mode)
+		}
+		if !(r[1].Valid.Metrics["ndcg@10"] > r[0].Valid.Metrics["ndcg@10"]) {
+			t.Errorf("λ %s: refit %s kept at validation NDCG@10 %v, against %v without", lam, mode, r[1].Valid.Metrics["ndcg@10"], r[0].Valid.Metrics["ndcg@10"])
+		}
+		var c [2]*cronus.Cascade
+		for i, f := range files {
+			cf, err := cronus.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, c[i], err = cf.Cascade(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for k := range c[0].Stages {
+			if a, b := c[0].Stages[k].Active(), c[1].Stages[k].Active(); !slices.Equal(a, b) {
+				t.Errorf("λ %s, stage %d: trees %v without --refit, %v with", lam, k, a, b)
+			}
+		}
+	}
+	if kept == 0 {
+		t.Error("no λ kept a refit; the test needs one that does")
+	}
+}

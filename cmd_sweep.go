@@ -255,6 +255,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		entry["rho1"], entry["rhoK"] = par.Rho1, par.RhoK
 		entry["init_seconds"], entry["cyclic_seconds"] = res.InitTime.Seconds(), res.CyclicTime.Seconds()
 		entry["objective"] = res.Final.Terms.Total
+		if cf.refit {
+			entry["refit"] = res.Refit
+		}
 		entry["valid"] = map[string]any{"metrics": v.Metrics, "cost": v.Cost}
 		if refined {
 			entry["refined"] = true

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -122,11 +123,17 @@ func TestNextLambda(t *testing.T) {
 // the curve and the report. It skips in -short.
 func sweepMQ2008(t *testing.T, args ...string) (model, curve, stdout string) {
 	t.Helper()
+	return sweepMQ2008Trees(t, 20, args...)
+}
+
+// sweepMQ2008Trees is sweepMQ2008 with a model of trees trees.
+func sweepMQ2008Trees(t *testing.T, trees int, args ...string) (model, curve, stdout string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("trains and sweeps")
 	}
 	dir := t.TempDir()
-	model = trainShallow(t, dir, 20)
+	model = trainShallow(t, dir, trees)
 	curve = filepath.Join(dir, "curve.csv")
 	code, stdout, errOut := runCLI(t, append([]string{"sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
 		"--test", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs", "--out", curve, "--json"}, args...)...)
@@ -268,5 +275,66 @@ func TestCascadePastLambdaMaxWarns(t *testing.T) {
 		if warned := strings.Contains(errOut, "at or above λ_max, where Algorithm 2 gives the empty cascade") && strings.Contains(errOut, "--warm FILE"); warned != (lam == "2") {
 			t.Errorf("--lambda %s: warned %v: %s", lam, warned, errOut)
 		}
+	}
+}
+
+// TestSweepRefit: with --refit each λ reports the refit it kept ("" for
+// none), and its cronus row is at least as good on validation as the same
+// sweep's without --refit, strictly where a refit was kept; the rows of
+// every other method are the same.
+func TestSweepRefit(t *testing.T) {
+	args := []string{"--stages", "4", "--cycles", "1", "--rhos", "0.001", "--lambdas", "0.005:0.05:2"}
+	_, plainCurve, _ := sweepMQ2008Trees(t, 30, args...)
+	_, curve, stdout := sweepMQ2008Trees(t, 30, append(args, "--refit")...)
+	type lambda struct {
+		Lambda float64
+		Refit  *string
+	}
+	var r struct{ Lambdas []lambda }
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	plain, err := baseline.ReadCSV(plainCurve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	points, err := baseline.ReadCSV(curve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain) != len(points) || len(r.Lambdas) != 2 {
+		t.Fatalf("%d rows with --refit, %d without; %d λ", len(points), len(plain), len(r.Lambdas))
+	}
+	kept := 0
+	for i, p := range points {
+		q := plain[i]
+		if p.Method != q.Method || p.Split != q.Split || p.Lambda != q.Lambda {
+			t.Fatalf("row %d: %s %s %v, without --refit %s %s %v", i, p.Method, p.Split, p.Lambda, q.Method, q.Split, q.Lambda)
+		}
+		if p.Method != "cronus" {
+			if !reflect.DeepEqual(p, q) {
+				t.Errorf("row %d (%s): %+v, without --refit %+v", i, p.Method, p, q)
+			}
+			continue
+		}
+		if p.Split != "valid" {
+			continue
+		}
+		j := slices.IndexFunc(r.Lambdas, func(l lambda) bool { return l.Lambda == p.Lambda })
+		if j < 0 || r.Lambdas[j].Refit == nil {
+			t.Fatalf("λ %v: no refit reported: %+v", p.Lambda, r.Lambdas)
+		}
+		a, b := p.Metrics["ndcg@10"], q.Metrics["ndcg@10"]
+		if mode := *r.Lambdas[j].Refit; mode != "" {
+			kept++
+			if !(a > b) {
+				t.Errorf("λ %v: refit %s kept at validation NDCG@10 %v, against %v without", p.Lambda, mode, a, b)
+			}
+		} else if !reflect.DeepEqual(p, q) {
+			t.Errorf("λ %v: no refit kept, yet the row is %+v, without --refit %+v", p.Lambda, p, q)
+		}
+	}
+	if kept == 0 {
+		t.Error("no λ kept a refit; the test needs one that does")
 	}
 }

@@ -457,25 +457,20 @@ func (pr *Problem) groupNorms(st *State) (kappa, eta []float64) {
 // RuleTopM not for a query's TopM best there), walked stage by stage with
 // the protector the optimiser uses.
 func (pr *Problem) HardFractions(c *Cascade) []float64 {
-	n := pr.Train.N
-	pt := pr.newProtector(c.TopM)
-	var prot []bool // the documents the current stage protects (RuleTopM)
-	if c.Rule == RuleTopM && c.TopM > 0 {
-		prot = make([]bool, n)
-	}
-	s := make([]float64, n)
 	out := make([]float64, len(c.Stages))
-	for k, stg := range c.Stages {
-		out[k] = float64(pt.reached()) / float64(n)
-		if k == len(c.Stages)-1 || math.IsInf(stg.Theta, -1) {
-			continue
-		}
-		pr.Train.Scores(s, stg.Beta)
-		if prot != nil {
-			clear(prot)
-			pt.mark(s, prot)
-		}
-		pt.pass(s, prot, stg.Theta)
+	if pr.Train.N == 0 {
+		return out
+	}
+	reach := make([]int, len(c.Stages))
+	for _, x := range pr.hardExits(c) {
+		reach[x]++
+	}
+	// reach[k] counts the documents that leave at k; those that reach k
+	// leave at k or later.
+	n := 0
+	for k := len(reach) - 1; k >= 0; k-- {
+		n += reach[k]
+		out[k] = float64(n) / float64(pr.Train.N)
 	}
 	return out
 }

@@ -63,6 +63,12 @@ type Options struct {
 	// stages) unable to gain trees. The command line and the workbench set
 	// it for warm starts.
 	Reenter bool
+	// Refit, after the cyclic optimisation, also tries the best cascade
+	// with its weights refitted without the penalties (Problem.Refit,
+	// every mode of RefitModes), each scored on validation, and keeps the
+	// one that scores best there, refitted or not (Outcome.Refit). Not the
+	// paper's.
+	Refit bool
 }
 
 func (o Options) withDefaults() Options {
@@ -118,7 +124,10 @@ type Snapshot struct {
 	// copy the optimiser never writes again, shared by every snapshot that
 	// holds it, so readers must not write it either.
 	BestCascade *Cascade
-	LambdaMax   float64
+	// Refit is the refit the best cascade is (RefitLast or RefitAll;
+	// "" for none), set once the run is done (Options.Refit).
+	Refit     string
+	LambdaMax float64
 }
 
 // Outcome is what Optimize returns.
@@ -127,7 +136,8 @@ type Outcome struct {
 	Final   *State // at the end of the cyclic optimisation
 	Best    *State // the best on validation (by Options.Select) seen at any step
 	History Snapshot
-	Warm    bool // the run started from Options.Warm (see Options.WarmOrInit)
+	Warm    bool   // the run started from Options.Warm (see Options.WarmOrInit)
+	Refit   string // Best is a refit (Options.Refit) of this mode; "" for none
 
 	InitTime, CyclicTime time.Duration // in Algorithm 2 and in Algorithm 1 (evaluations included)
 }
@@ -266,6 +276,30 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	}
 	if !eligible { // a warm start with no cycles: it is all there is
 		consider()
+	}
+	if opt.Refit && res.Best != nil {
+		// Each refit is of the best cascade of the run; the best of them
+		// on validation, if it is better than the run's, is the result.
+		from := res.Best
+		for _, mode := range RefitModes {
+			cand, err := pr.Refit(ctx, from, mode)
+			if err != nil {
+				res.Final = st
+				return res, err
+			}
+			valid, test, err := eval(ctx, &cand.Cascade)
+			if err != nil {
+				res.Final = st
+				return res, err
+			}
+			if v, ok := valid.Metrics[opt.Select]; ok && v > bestScore {
+				bestScore = v
+				res.Best, res.Refit = cand, mode
+				snap.Best, snap.BestTest, snap.Refit = valid, test, mode
+				snap.BestCascade = &cand.Cascade
+				snap.BestStages = stageViews(pr, cand, valid, test, groups)
+			}
+		}
 	}
 	snap.Phase = "done"
 	res.Final = st
