@@ -174,7 +174,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	type sweptRun struct {
 		lam  float64
 		par  cronus.Params
-		best *cronus.State
+		best *cronus.State // the best on validation, before any refit (--refit): a warm start continues eq (8)'s optimisation
 	}
 	var runs []sweptRun
 	// sweepOne runs λ: the single stage, the initialised and the optimised
@@ -251,7 +251,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if points, v, err = s.scorePoints(ctx, points, "cronus", lam, &res.Best.Cascade); err != nil {
 			return err
 		}
-		runs = append(runs, sweptRun{lam: lam, par: par, best: res.Best})
+		own := res.Best
+		if res.Unrefit != nil {
+			own = res.Unrefit
+		}
+		runs = append(runs, sweptRun{lam: lam, par: par, best: own})
 		entry["rho1"], entry["rhoK"] = par.Rho1, par.RhoK
 		entry["init_seconds"], entry["cyclic_seconds"] = res.InitTime.Seconds(), res.CyclicTime.Seconds()
 		entry["objective"] = res.Final.Terms.Total

@@ -338,3 +338,59 @@ func TestSweepRefit(t *testing.T) {
 		t.Error("no λ kept a refit; the test needs one that does")
 	}
 }
+
+// TestSweepRefitContinuesUnrefitted: past λ_max, a sweep with --refit
+// continues from the source λ's own best, not from its refit (a refit is
+// no point of eq (8)): the continued λ's cronus-init row is the cronus row
+// of the source λ in the same sweep without --refit, and where the source
+// kept a refit, not its cronus row with --refit.
+func TestSweepRefitContinuesUnrefitted(t *testing.T) {
+	args := []string{"--stages", "4", "--cycles", "3", "--rhos", "0.001", "--lambdas", "0.05:2:2"}
+	_, plainCurve, _ := sweepMQ2008Trees(t, 30, args...)
+	_, curve, stdout := sweepMQ2008Trees(t, 30, append(args, "--refit")...)
+	var r struct {
+		Lambdas []struct {
+			Lambda        float64
+			Refit         string
+			ContinuedFrom *float64 `json:"continued_from"`
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	row := func(path, method string, lam float64) *baseline.Point {
+		points, err := baseline.ReadCSV(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range points {
+			if p.Method == method && p.Split == "valid" && math.Abs(p.Lambda-lam) <= 1e-9*lam {
+				return &points[i]
+			}
+		}
+		t.Fatalf("%s: no %s row at λ %v", path, method, lam)
+		return nil
+	}
+	refitted := map[float64]string{}
+	continued, fromRefit := 0, 0
+	for _, l := range r.Lambdas {
+		refitted[l.Lambda] = l.Refit
+		if l.ContinuedFrom == nil {
+			continue
+		}
+		continued++
+		init, own := row(curve, "cronus-init", l.Lambda), row(plainCurve, "cronus", *l.ContinuedFrom)
+		if !reflect.DeepEqual(init.Cost, own.Cost) || !reflect.DeepEqual(init.Metrics, own.Metrics) {
+			t.Errorf("λ %v: started from %+v; the own best of λ %v is %+v", l.Lambda, init, *l.ContinuedFrom, own)
+		}
+		if refitted[*l.ContinuedFrom] != "" {
+			fromRefit++
+			if got := row(curve, "cronus", *l.ContinuedFrom); reflect.DeepEqual(init.Metrics, got.Metrics) {
+				t.Errorf("λ %v: started from λ %v's refit %s", l.Lambda, *l.ContinuedFrom, refitted[*l.ContinuedFrom])
+			}
+		}
+	}
+	if continued == 0 || fromRefit == 0 {
+		t.Errorf("%d λ continued, %d from a λ that kept a refit; the test needs one of each: %+v", continued, fromRefit, r.Lambdas)
+	}
+}

@@ -138,6 +138,10 @@ type Outcome struct {
 	History Snapshot
 	Warm    bool   // the run started from Options.Warm (see Options.WarmOrInit)
 	Refit   string // Best is a refit (Options.Refit) of this mode; "" for none
+	// Unrefit is, when Best is a refit, the run's own best on validation
+	// that it refits: a point of eq (8), as a refit is not, and what a
+	// warm start should continue from (nil when Best is no refit).
+	Unrefit *State
 
 	InitTime, CyclicTime time.Duration // in Algorithm 2 and in Algorithm 1 (evaluations included)
 }
@@ -294,7 +298,7 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 			}
 			if v, ok := valid.Metrics[opt.Select]; ok && v > bestScore {
 				bestScore = v
-				res.Best, res.Refit = cand, mode
+				res.Best, res.Refit, res.Unrefit = cand, mode, from
 				snap.Best, snap.BestTest, snap.Refit = valid, test, mode
 				snap.BestCascade = &cand.Cascade
 				snap.BestStages = stageViews(pr, cand, valid, test, groups)

@@ -221,8 +221,8 @@ func TestOptimizeRefitKeepsTheBetter(t *testing.T) {
 		return res
 	}
 	plain, refit := run(false), run(true)
-	if plain.Refit != "" {
-		t.Errorf("without Options.Refit, Outcome.Refit %q", plain.Refit)
+	if plain.Refit != "" || plain.Unrefit != nil {
+		t.Errorf("without Options.Refit, Outcome.Refit %q, Unrefit %v", plain.Refit, plain.Unrefit)
 	}
 	if refit.Refit == "" {
 		t.Fatal("no refit kept, though each lowers the loss the evaluator scores")
@@ -238,6 +238,10 @@ func TestOptimizeRefitKeepsTheBetter(t *testing.T) {
 	for k := range plain.Best.Stages {
 		if a, b := plain.Best.Stages[k].Active(), refit.Best.Stages[k].Active(); !slices.Equal(a, b) {
 			t.Errorf("stage %d: trees %v, refit %v", k, a, b)
+		}
+		// The cascade refitted is the run's own best, the one without Refit.
+		if refit.Unrefit == nil || !sameBits(refit.Unrefit.Stages[k].Beta, plain.Best.Stages[k].Beta) {
+			t.Errorf("stage %d: Outcome.Unrefit is not the run's own best", k)
 		}
 	}
 }
