@@ -377,7 +377,7 @@ func (m Model) resetFlow(v [numFields]string) Model {
 	m.gen++
 	m.cfg.Train, m.cfg.Valid, m.cfg.Test, m.cfg.Costs, m.cfg.Model = v[0], v[1], v[2], v[3], v[4]
 	m.phase = phaseLoading
-	m.w, m.best, m.finished, m.snap = nil, nil, nil, cronus.Snapshot{}
+	m.w, m.best, m.bestOwn, m.finished, m.snap = nil, nil, nil, nil, cronus.Snapshot{}
 	m.kept, m.keptSave, m.compare, m.trainEvents = nil, nil, false, nil
 	m.runPar = m.par
 	m.screen = views.DataScreen{Loading: m.cfg.Train, Costs: m.cfg.Costs}

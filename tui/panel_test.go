@@ -1220,3 +1220,70 @@ func TestStepsSaidGoOnStart(t *testing.T) {
 		t.Errorf("the trees edit's retrain (phase %d): %q", m.phase, s)
 	}
 }
+
+// TestPanelRefitToggle: the panel's refit setting (enter or a step
+// switches it) restarts the optimisation warm with cronus.Options.Refit;
+// once the run is done, a refit it kept is said on the status line, is
+// the cascade 's' saves (its params name the refit, as `cronus cascade
+// --refit` records it), has the trees of the run's own best, and the
+// next restart goes on from that own best, not from the refit.
+func TestPanelRefitToggle(t *testing.T) {
+	m := ready(t)
+	// At λ 0.05 the 20 trees' run keeps a refit (at 0.002, 0.005 and 0.2
+	// its own best is the better on validation); the edit below restarts
+	// with it.
+	m.par.Lambda = 0.05
+	m.panel, m.sel = true, parRefit
+	if v := m.View(); !strings.Contains(v, "refit off") {
+		t.Fatalf("panel does not show refit off:\n%s", v)
+	}
+	m, _ = update(t, m, key("enter"))
+	if m.editing || !m.par.refit {
+		t.Fatalf("enter on refit: editing %v, refit %v", m.editing, m.par.refit)
+	}
+	m, _ = update(t, m, key("left"))
+	if m.par.refit {
+		t.Fatal("a step did not switch refit off again")
+	}
+	m, _ = update(t, m, key("right"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	if !m.running || !m.runPar.refit || cmd == nil {
+		t.Fatalf("refit edit: running %v, run's refit %v", m.running, m.runPar.refit)
+	}
+	m = drive(t, m, cmd, func(m Model, msg tea.Msg) bool { _, ok := msg.(optMsg); return ok && !m.running })
+	mode := m.snap.Refit
+	if mode == "" {
+		t.Fatalf("the run kept no refit (status %q); the test needs one", m.status)
+	}
+	if !strings.Contains(m.status, "refit "+mode) || m.bestOwn == nil || m.best == m.bestOwn {
+		t.Fatalf("refit %s kept: status %q, own best %p, best %p", mode, m.status, m.bestOwn, m.best)
+	}
+	for k := range m.best.Stages {
+		if a, b := m.bestOwn.Stages[k].Active(), m.best.Stages[k].Active(); !slices.Equal(a, b) {
+			t.Errorf("stage %d: the refit's trees %v, the own best's %v", k, b, a)
+		}
+	}
+	t.Chdir(t.TempDir())
+	m, cmd = update(t, m, key("s"))
+	if cmd == nil {
+		t.Fatalf("s returned no command: %q", m.status)
+	}
+	m, _ = update(t, m, cmd())
+	f, _ := savedFile(t, m, savePath)
+	if got := f.Params["refit"]; got != mode {
+		t.Errorf("saved params refit %v, want %q", got, mode)
+	}
+	if _, c, err := f.Cascade(); err != nil || !slices.Equal(c.Stages[len(c.Stages)-1].Beta, m.best.Stages[len(c.Stages)-1].Beta) {
+		t.Errorf("the saved cascade is not the refit (err %v)", err)
+	}
+	// The next run (λ stepped) starts from the own best: its warm start,
+	// the first snapshot's cascade, has the own best's last-stage weights.
+	own := slices.Clone(m.bestOwn.Stages[len(m.bestOwn.Stages)-1].Beta)
+	m.sel = parLambda
+	m, _ = update(t, m, key("right"))
+	m, cmd = update(t, m, debounceMsg{edit: m.edits})
+	m = drive(t, m, cmd, func(m Model, msg tea.Msg) bool { _, ok := msg.(optStartedMsg); return ok })
+	if m.run.from == nil || !slices.Equal(m.run.from.Stages[len(m.run.from.Stages)-1].Beta, own) {
+		t.Errorf("the next run did not start from the run's own best")
+	}
+}

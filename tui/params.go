@@ -18,6 +18,7 @@ type settings struct {
 	trees     int     // base ensemble size
 	leaves    int     // leaves per base tree
 	colSample float64 // fraction of the features each base tree may split on; 1 = all
+	refit     bool    // refit the best cascade when a run ends (cronus.Options.Refit)
 }
 
 // withShape is s with the base ensemble's shape: trees, leaves per tree
@@ -39,6 +40,7 @@ const (
 	parDelta
 	parRelevant
 	parTargets
+	parRefit
 	parTrees
 	parLeaves
 	parColSample
@@ -46,7 +48,7 @@ const (
 	lineParams = parRho
 )
 
-var paramNames = [numParams]string{"λ", "K", "ε", "σ", "ρ", "ω⁺", "δ", "relevant ≥", "targets", "trees", "leaves", "col sample"}
+var paramNames = [numParams]string{"λ", "K", "ε", "σ", "ρ", "ω⁺", "δ", "relevant ≥", "targets", "refit", "trees", "leaves", "col sample"}
 
 // paramWhat explains the panel's parameters, each in the forms a panel
 // line picks from, longest first (an optional clause goes whole; at 80
@@ -58,6 +60,7 @@ var paramWhat = [numParams][]string{
 	parDelta:     {"δ: initial λ_k = λ·δ^(K−k) (restarts from scratch)", "λ_k = λ·δ^(K−k) (from scratch)"},
 	parRelevant:  {"a label at least this is relevant (rebuilds the problem)", "relevance threshold (rebuilds)"},
 	parTargets:   {"binary ±1, graded 2^(label−r+1)−1 or distil (rebuilds the problem)", "binary, graded or distil (rebuilds)"},
+	parRefit:     {"least-squares refit of the best cascade's weights at the end of a run, kept if better on validation (restarts)", "refit the best cascade at the end (restarts)", "refit at the end (restarts)"},
 	parTrees:     {"trees of the base ensemble (retrains it)", "base trees (retrains)"},
 	parLeaves:    {"leaves per base tree (retrains it)", "leaves per tree (retrains)"},
 	parColSample: {"feature share per tree; 0.1–0.3 → cheap trees (retrains it)", "feature share per tree (retrains it)", "feature share (retrains)"},
@@ -104,6 +107,11 @@ func paramValue(par settings, i int) string {
 		return formatFloat(par.tg.Relevant)
 	case parTargets:
 		return targetNames[targetKind(par.tg)]
+	case parRefit:
+		if par.refit {
+			return "on"
+		}
+		return "off"
 	case parTrees:
 		return strconv.Itoa(par.trees)
 	case parColSample:
@@ -131,7 +139,7 @@ func targetKind(tg cronus.Targets) int {
 
 // toggleParam reports whether parameter i has a few values, switched by a
 // step or enter instead of typed.
-func toggleParam(i int) bool { return i == parTargets }
+func toggleParam(i int) bool { return i == parTargets || i == parRefit }
 
 // retrains reports whether an edit of parameter i retrains the base
 // ensemble.
@@ -143,8 +151,8 @@ func intParam(i int) bool { return i == parK || i == parTrees || i == parLeaves 
 // stepParam moves parameter i one step up (dir > 0) or down: λ, σ, ρ and
 // ω⁺ by a factor 1.5; K, the trees' leaves and the relevance threshold by
 // one; ε by 0.05, δ and the column sample by 0.1, trees by 50; the targets
-// go round binary, graded and distil. A step that would leave the valid range
-// is refused.
+// go round binary, graded and distil; refit turns on or off. A step that
+// would leave the valid range is refused.
 func stepParam(par settings, i, dir int) (settings, error) {
 	up := dir > 0
 	switch i {
@@ -180,6 +188,8 @@ func stepParam(par settings, i, dir int) (settings, error) {
 	case parTargets:
 		k := (targetKind(par.tg) + dir + len(targetNames)) % len(targetNames)
 		par.tg.Graded, par.tg.Distil = k == 1, k == 2
+	case parRefit:
+		par.refit = !par.refit
 	case parTrees:
 		par.trees += 50 * dir
 	case parLeaves:

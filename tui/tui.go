@@ -79,6 +79,7 @@ type Model struct {
 	running   bool
 	snap      cronus.Snapshot
 	best      *cronus.State    // best cascade on validation of the last finished run
+	bestOwn   *cronus.State    // when m.best is a refit, the run's own best it refits (a restart goes on from it)
 	bestRun   runInfo          // the run m.best comes from
 	finished  []baseline.Point // the best test point of every finished run on this ensemble
 
@@ -294,7 +295,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// Of another ensemble: its cascade is not drawn over the new
 			// baselines (◆), kept or saved; the panes show none until the
 			// new run's first step, as after a load.
-			m.best = nil
+			m.best, m.bestOwn = nil, nil
 			m.snap, m.snapRun = cronus.Snapshot{}, runInfo{}
 		}
 		m.w = msg.w
@@ -325,10 +326,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// The stream's last snapshot may be a coalesced, earlier one; a
 			// finished run's own history is complete.
 			m.snap = out.History
+			m.snapRun.refit = out.Refit
 		}
 		if out := msg.ev.Result; out != nil && out.Best != nil {
-			m.best, m.bestRun = out.Best, m.runInfo()
-			m.bestRun.warm = out.Warm
+			m.best, m.bestOwn, m.bestRun = out.Best, out.Unrefit, m.runInfo()
+			m.bestRun.warm, m.bestRun.refit = out.Warm, out.Refit
 		}
 		switch err := msg.ev.Err; {
 		case err == nil:
@@ -337,7 +339,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			if !m.errLine { // an error (a refused rebuild, say) stays until the next key
 				// Short, so that the run's figures fit beside it at 80 columns.
-				m.setStatus(fmt.Sprintf("run %d finished", m.runs), false)
+				msg := fmt.Sprintf("run %d finished", m.runs)
+				if m.snap.Refit != "" {
+					msg += ", refit " + m.snap.Refit // its best is a refit (the refit setting)
+				}
+				m.setStatus(msg, false)
 			}
 		case !errors.Is(err, context.Canceled):
 			m.setStatus("optimisation: "+err.Error(), true)
@@ -519,6 +525,9 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 		old.cancel()
 	}
 	prev := m.best
+	if m.bestOwn != nil {
+		prev = m.bestOwn // not the refit (restartCmd)
+	}
 	if !warm {
 		prev = nil
 	}
@@ -534,7 +543,7 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 	if m.stepsSaid {
 		m.setStatus("", false) // those steps went with the old gate
 	}
-	cmd := restartCmd(m.ctx, m.gate, m.gen, m.w, old, prev, m.par.Params, m.runPar.Params, warm)
+	cmd := restartCmd(m.ctx, m.gate, m.gen, m.w, old, prev, m.par.Params, m.runPar.Params, warm, m.par.refit)
 	m.run, m.cancelled, m.running, m.runPar = nil, old, true, m.par
 	m.runs++
 	return m, cmd

@@ -295,9 +295,10 @@ func (w *workData) evaluator() cronus.Evaluator {
 // earlier run's cascade (as asked for: a snapshot's Warm says whether the
 // run took it, see Options.WarmOrInit).
 type runInfo struct {
-	w    *workData
-	par  cronus.Params
-	warm bool
+	w     *workData
+	par   cronus.Params
+	warm  bool
+	refit string // the refit its best is (cronus.Outcome.Refit), once it is done
 }
 
 // optRun is one optimisation job. out is written by the worker before done
@@ -330,24 +331,28 @@ func startOpt(ctx context.Context, g *gate, w *workData, par cronus.Params, opt 
 
 // restartCmd waits for the cancelled run old (within one optimisation step),
 // then starts the next one, warm from the best cascade so far when warm:
-// old's best on validation or, when old is a warm run cancelled before it
-// had one (in its first cycle), the cascade old started from. prev (the
-// last finished run's best) is older than either: a run cancelled after
-// its first cycle does not finish, so going back to prev dropped its
-// progress, and eq (8) at the next start rose.
-func restartCmd(ctx context.Context, g *gate, gen int, w *workData, old *optRun, prev *cronus.State, par, prevPar cronus.Params, warm bool) tea.Cmd {
+// old's best on validation (before any refit: a refit is no point of eq
+// (8), and the sweep past λ_max continued from one far worse) or, when old
+// is a warm run cancelled before it had one (in its first cycle), the
+// cascade old started from. prev (the last finished run's own best) is
+// older than either: a run cancelled after its first cycle does not
+// finish, so going back to prev dropped its progress, and eq (8) at the
+// next start rose. refit asks the new run to refit its best at the end.
+func restartCmd(ctx context.Context, g *gate, gen int, w *workData, old *optRun, prev *cronus.State, par, prevPar cronus.Params, warm, refit bool) tea.Cmd {
 	return func() tea.Msg {
 		best := prev
 		if old != nil {
 			<-old.done
 			switch {
+			case old.out != nil && old.out.Unrefit != nil:
+				best = old.out.Unrefit
 			case old.out != nil && old.out.Best != nil:
 				best = old.out.Best
 			case old.from != nil:
 				best = old.from
 			}
 		}
-		opt := cronus.Options{MaxCycles: maxCycles}
+		opt := cronus.Options{MaxCycles: maxCycles, Refit: refit}
 		if warm && best != nil {
 			// After a jump of λ, from Algorithm 2 instead when that starts
 			// lower on eq (8) (see lambdaJump).
@@ -431,6 +436,9 @@ func (s savable) fileParams() map[string]any {
 	}
 	if s.run.warm {
 		params["warm"] = true
+	}
+	if s.run.refit != "" {
+		params["refit"] = s.run.refit // as cronus cascade --refit records it
 	}
 	return params
 }
