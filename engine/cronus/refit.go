@@ -33,7 +33,9 @@ var RefitModes = []string{RefitLast, RefitAll}
 // rejects. A stage stays as it is when fewer documents leave there than it
 // has weights, or when its least-squares system is singular even after a
 // jitter (solveSPD). The trees, and so the features, of every stage are
-// unchanged, and so is the number of documents that go on past each stage
+// unchanged (but for a tree whose output is 0 on every document the stage
+// is fitted to: it gets weight 0 and drops out), and so is the number of
+// documents that go on past each stage
 // on the training data: θ^k is set anew for the refitted weights so that as
 // many of the documents that reached stage k under st go on (under
 // RuleTopM, counting a query's M best documents at the stage, which always
