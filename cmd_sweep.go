@@ -251,11 +251,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if points, v, err = s.scorePoints(ctx, points, "cronus", lam, &res.Best.Cascade); err != nil {
 			return err
 		}
-		own := res.Best
-		if res.Unrefit != nil {
-			own = res.Unrefit
-		}
-		runs = append(runs, sweptRun{lam: lam, par: par, best: own})
+		runs = append(runs, sweptRun{lam: lam, par: par, best: res.Own()})
 		entry["rho1"], entry["rhoK"] = par.Rho1, par.RhoK
 		entry["init_seconds"], entry["cyclic_seconds"] = res.InitTime.Seconds(), res.CyclicTime.Seconds()
 		entry["objective"] = res.Final.Terms.Total

@@ -79,7 +79,7 @@ type Model struct {
 	running   bool
 	snap      cronus.Snapshot
 	best      *cronus.State    // best cascade on validation of the last finished run
-	bestOwn   *cronus.State    // when m.best is a refit, the run's own best it refits (a restart goes on from it)
+	bestOwn   *cronus.State    // that run's own best, before any refit (Outcome.Own): a restart goes on from it
 	bestRun   runInfo          // the run m.best comes from
 	finished  []baseline.Point // the best test point of every finished run on this ensemble
 
@@ -329,7 +329,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.snapRun.refit = out.Refit
 		}
 		if out := msg.ev.Result; out != nil && out.Best != nil {
-			m.best, m.bestOwn, m.bestRun = out.Best, out.Unrefit, m.runInfo()
+			m.best, m.bestOwn, m.bestRun = out.Best, out.Own(), m.runInfo()
 			m.bestRun.warm, m.bestRun.refit = out.Warm, out.Refit
 		}
 		switch err := msg.ev.Err; {
@@ -524,10 +524,7 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 	if old != nil {
 		old.cancel()
 	}
-	prev := m.best
-	if m.bestOwn != nil {
-		prev = m.bestOwn // not the refit (restartCmd)
-	}
+	prev := m.bestOwn // not the refit (restartCmd)
 	if !warm {
 		prev = nil
 	}

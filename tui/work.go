@@ -344,10 +344,8 @@ func restartCmd(ctx context.Context, g *gate, gen int, w *workData, old *optRun,
 		if old != nil {
 			<-old.done
 			switch {
-			case old.out != nil && old.out.Unrefit != nil:
-				best = old.out.Unrefit
 			case old.out != nil && old.out.Best != nil:
-				best = old.out.Best
+				best = old.out.Own()
 			case old.from != nil:
 				best = old.from
 			}

@@ -139,11 +139,21 @@ type Outcome struct {
 	Warm    bool   // the run started from Options.Warm (see Options.WarmOrInit)
 	Refit   string // Best is a refit (Options.Refit) of this mode; "" for none
 	// Unrefit is, when Best is a refit, the run's own best on validation
-	// that it refits: a point of eq (8), as a refit is not, and what a
-	// warm start should continue from (nil when Best is no refit).
+	// that it refits (nil when Best is no refit); see Own.
 	Unrefit *State
 
 	InitTime, CyclicTime time.Duration // in Algorithm 2 and in Algorithm 1 (evaluations included)
+}
+
+// Own is the run's own best on validation, before any refit: Unrefit when
+// Best is a refit, else Best. It is a point of eq (8), as a refit is not,
+// and what a warm start continues from (past λ_max, `cronus sweep` from a
+// refit ended at 210 per document where from the own best it ended at 64).
+func (o *Outcome) Own() *State {
+	if o.Unrefit != nil {
+		return o.Unrefit
+	}
+	return o.Best
 }
 
 // Optimize runs Algorithm 2 (or starts from Options.Warm) and then the

@@ -227,6 +227,9 @@ func TestOptimizeRefitKeepsTheBetter(t *testing.T) {
 	if refit.Refit == "" {
 		t.Fatal("no refit kept, though each lowers the loss the evaluator scores")
 	}
+	if plain.Own() != plain.Best || refit.Own() != refit.Unrefit {
+		t.Error("Own is not the run's best before any refit")
+	}
 	vp, _, _ := hardLoss(context.Background(), &plain.Best.Cascade)
 	vr, _, _ := hardLoss(context.Background(), &refit.Best.Cascade)
 	if !(vr.Metrics["ndcg@10"] > vp.Metrics["ndcg@10"]) {
