@@ -74,7 +74,7 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	fs.BoolVar(&cf.joint, "joint-entry", false, "solve each stage's convex problem to its optimum: trees sharing a feature nobody has paid for may enter together (default: each tree must pay the whole feature alone; raises λ_max)")
 	cf.absent = newAbsentFlag(fs)
 	fs.BoolVar(&cf.reenter, "reenter", false, "let trees at zero re-enter a stage during the cyclic optimisation when that lowers eq (8) (cascade: on with --warm, off otherwise, and --reenter=false turns it off; sweep: off)")
-	fs.BoolVar(&cf.refit, "refit", false, "after the cyclic optimisation, also try the best cascade with its weights refitted by least squares on the trees each stage keeps (the last stage's; every stage's, each on the documents leaving there; every stage's, each on the documents reaching it), with the same pass counts, and keep whichever scores best on validation (not the paper's; README, Refitting)")
+	fs.BoolVar(&cf.refit, "refit", false, "after the cyclic optimisation, also try the best cascade with its weights refitted by least squares on the trees each stage keeps (the last stage's, and every stage's), with the same pass counts, and keep whichever scores best on validation (not the paper's; README, Refitting)")
 	fs.StringVar(&cf.rhos, "rhos", defaultRhos, "ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4), at each λ for sweep; one value = no choice; not with --rho1 or --rhoK, which give ρ instead")
 	return cf
 }

@@ -124,7 +124,7 @@ type Snapshot struct {
 	// copy the optimiser never writes again, shared by every snapshot that
 	// holds it, so readers must not write it either.
 	BestCascade *Cascade
-	// Refit is the refit the best cascade is (a mode of RefitModes;
+	// Refit is the refit the best cascade is (RefitLast or RefitAll;
 	// "" for none), set once the run is done (Options.Refit).
 	Refit     string
 	LambdaMax float64

@@ -11,43 +11,38 @@ import (
 
 // The stages Refit refits.
 const (
-	RefitLast  = "last"  // the last stage only: the ranking of what reaches it
-	RefitAll   = "all"   // every stage with trees, each on the documents that leave there
-	RefitReach = "reach" // every stage with trees, each on the documents that reach it
+	RefitLast = "last" // the last stage only: the ranking of what reaches it
+	RefitAll  = "all"  // every stage with trees, each on the documents that leave there
 )
 
 // RefitModes are the modes Refit takes, in the order Optimize tries them.
-var RefitModes = []string{RefitLast, RefitAll, RefitReach}
+var RefitModes = []string{RefitLast, RefitAll}
 
 // Refit returns a copy of st whose stages (mode RefitLast: the last;
-// RefitAll and RefitReach: every one) have their weights refitted without
-// the penalties of eq (8), on the trees they already use: the relaxed
-// lasso (Meinshausen 2007), or post-lasso least squares. The ℓ1 terms of
-// eq (8) choose which trees each stage uses, and so what it costs; they
-// also shrink the weights of the trees they keep, and on the synthetic set
-// that shrinkage cost more ranking quality than the trees it saved
-// (bench/MEASURED.md, "Refitting").
+// RefitAll: every one) have their weights refitted without the penalties
+// of eq (8), on the trees they already use: the relaxed lasso (Meinshausen
+// 2007), or post-lasso least squares. The ℓ1 terms of eq (8) choose which
+// trees each stage uses, and so what it costs; they also shrink the weights
+// of the trees they keep, and on the synthetic set that shrinkage cost more
+// ranking quality than the trees it saved (bench/MEASURED.md, "Refitting").
 //
 // Stage k's new weights (its trees and the intercept) minimise the squared
 // loss Σ_i ω_i (y_i − s_i^k)² over the training documents that leave the
 // cascade at stage k under st's hard rule, which is eq (8)'s loss with hard
 // exits: the last stage sees what reaches it, an earlier stage what it
-// rejects. Under RefitReach every stage is fitted instead to all the
-// documents that reach it under st, as the last stage is: each stage a
-// ranker of everything it sees, whose low end it rejects, rather than a
-// fit to the few it rejects. A stage stays as it is when fewer documents
-// are fitted than it has weights, or when its least-squares system is
-// singular even after a jitter (solveSPD). The trees, and so the features,
-// of every stage are unchanged (but for a tree whose output is 0 on every
-// document the stage is fitted to: it gets weight 0 and drops out), and so
-// is the number of documents that go on past each stage on the training
-// data: θ^k is set anew for the refitted weights so that as many of the
-// documents that reached stage k under st go on (under RuleTopM, counting
-// a query's M best documents at the stage, which always go on), and σ_k is
-// scaled by the change of the stage's score spread over those documents,
-// so that its soft exit stays as soft. A refit cascade is therefore about
-// as dear as st, which the scorer, not Refit, measures; Optimize keeps it
-// only when it is better on validation.
+// rejects. A stage stays as it is when fewer documents leave there than it
+// has weights, or when its least-squares system is singular even after a
+// jitter (solveSPD). The trees, and so the features, of every stage are
+// unchanged (but for a tree whose output is 0 on every document the stage
+// is fitted to: it gets weight 0 and drops out), and so is the number of
+// documents that go on past each stage
+// on the training data: θ^k is set anew for the refitted weights so that as
+// many of the documents that reached stage k under st go on (under
+// RuleTopM, counting a query's M best documents at the stage, which always
+// go on), and σ_k is scaled by the change of the stage's score spread
+// over those documents, so that its soft exit stays as soft. A refit
+// cascade is therefore about as dear as st, which the scorer, not
+// Refit, measures; Optimize keeps it only when it is better on validation.
 //
 // Refit stops when ctx ends, before each stage, and returns ctx.Err().
 // The result does not depend on the number of cores (GramSubset).
@@ -57,7 +52,7 @@ func (pr *Problem) Refit(ctx context.Context, st *State, mode string) (*State, e
 	switch mode {
 	case RefitLast:
 		first = K - 1
-	case RefitAll, RefitReach:
+	case RefitAll:
 	default:
 		panic(fmt.Sprintf("cronus: Refit: unknown mode %q", mode))
 	}
@@ -73,7 +68,7 @@ func (pr *Problem) Refit(ctx context.Context, st *State, mode string) (*State, e
 		m := 0
 		for i, x := range exit {
 			w[i] = 0
-			if x == k || (mode == RefitReach && x > k) {
+			if x == k {
 				w[i] = pr.Omega[i]
 				m++
 			}

@@ -41,12 +41,12 @@ func TestHardExitsMatchScorer(t *testing.T) {
 }
 
 // Each refitted stage is the weighted least-squares fit, on the trees it
-// had, to the documents that leave there (RefitReach: that reach it): the
-// gradient of Σ_i ω_i (y_i − s_i)² over those documents vanishes in every
-// weight it has (computed here from the tree outputs directly), its loss
-// there is no higher than before, its trees are the same, and under
-// RefitAll and RefitReach the thresholds pass on as many of the documents
-// that reached each stage as before (checkPassCount).
+// had, to the documents that leave there: the gradient of
+// Σ_i ω_i (y_i − s_i)² over those documents vanishes in every weight it
+// has (computed here from the tree outputs directly), its loss there is
+// no higher than before, its trees are the same, and under RefitAll the
+// thresholds pass on as many of the documents that reached each stage
+// as before (checkPassCount).
 func TestRefitIsLeastSquaresOnSupport(t *testing.T) {
 	pr := smallProblem(t)
 	T := pr.Train.NumTrees()
@@ -55,7 +55,6 @@ func TestRefitIsLeastSquaresOnSupport(t *testing.T) {
 		exit := pr.hardExits(&st.Cascade)
 		for _, mode := range RefitModes {
 			t.Run(fmt.Sprintf("top-m=%d/%s", m, mode), func(t *testing.T) {
-				fitted := func(x, k int) bool { return x == k || (mode == RefitReach && x > k) }
 				out, err := pr.Refit(context.Background(), st, mode)
 				if err != nil {
 					t.Fatal(err)
@@ -67,15 +66,15 @@ func TestRefitIsLeastSquaresOnSupport(t *testing.T) {
 						t.Errorf("stage %d: trees %v became %v", k, old.Active(), got.Active())
 					}
 					if slices.Equal(old.Beta, got.Beta) {
-						leave := 0 // a stage is refitted when it is fitted to as many documents as it has weights
+						leave := 0 // a stage is refitted when as many documents leave there as it has weights
 						for _, x := range exit {
-							if fitted(x, k) {
+							if x == k {
 								leave++
 							}
 						}
 						due := leave >= len(old.Active())+1 && len(old.Active()) > 0
-						if due && (mode != RefitLast || k == len(st.Stages)-1) {
-							t.Errorf("stage %d (%d trees, fitted to %d documents) was not refitted", k, len(old.Active()), leave)
+						if due && (mode == RefitAll || k == len(st.Stages)-1) {
+							t.Errorf("stage %d (%d trees, %d documents leave there) was not refitted", k, len(old.Active()), leave)
 						}
 						continue
 					}
@@ -89,7 +88,7 @@ func TestRefitIsLeastSquaresOnSupport(t *testing.T) {
 					grad := make([]float64, len(cols))
 					var scale, lossOld, lossNew float64
 					for i, x := range exit {
-						if !fitted(x, k) {
+						if x != k {
 							continue
 						}
 						r := pr.Y[i] - sNew[i]
