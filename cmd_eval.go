@@ -118,12 +118,16 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	tag := fs.String("tag", "cronus", "run `tag` for --run (the last column of each line)")
 	jsonOut := fs.Bool("json", false, "print JSON")
 	absent := newAbsentFlag(fs)
+	compareF := fs.String("compare", "", "compare with another system's `FILE` of scores for the same documents (cronus predict's for another model or cascade, or another tool's), query by query: each metric's mean difference, its paired standard error, and the two-sided p of Student's paired t test and of a randomisation test")
+	rounds := fs.Int("compare-rounds", defaultCompareRounds, "with --compare: the randomisation test's `N` random sign flips (fixed seed: the same files give the same p)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case *dataF == "":
 		return usageError{"--data FILE is required"}
+	case *compareF == "" && explicitFlags(fs)["compare-rounds"]:
+		return usageError{"--compare-rounds applies to --compare only"}
 	case countSet(*modelF, *scoresF, *cascadeF) != 1:
 		return usageError{"give exactly one of --model FILE, --scores FILE and --cascade FILE"}
 	case *tag == "" || strings.ContainsAny(*tag, " \t\n\r"):
@@ -133,7 +137,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	// --relevant 0 would be every document of 0-4 data, and metric.Options
 	// takes it as the default 1; a label ≤ 0 is never relevant anyway.
-	if err := checkRanges(fs, finite("relevant", 0), between("tree-cost", 0, data.MaxCost, "[]")); err != nil {
+	if err := checkRanges(fs, finite("relevant", 0), between("tree-cost", 0, data.MaxCost, "[]"), between("compare-rounds", 1, maxCompareRounds, "[]")); err != nil {
 		return err
 	}
 	if *modelF == "" {
@@ -158,7 +162,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if explicitFlags(fs)["relevant"] && !slices.ContainsFunc(specs, metric.Spec.BinaryRelevance) {
 		return usageError{fmt.Sprintf("--relevant applies to p@k, map and rbp, which count the documents with a label >= r; --metrics %s reads the graded labels", *metricsF)}
 	}
-	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*modelF, *scoresF, *cascadeF, *dataF, *costsF}, *perQuery, *runF); err != nil {
+	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*modelF, *scoresF, *cascadeF, *dataF, *costsF, *compareF}, *perQuery, *runF); err != nil {
 		return err
 	}
 	e, m, cf, minFeatures, err := loadScorer(ctx, *modelF, *cascadeF, *k)
@@ -203,6 +207,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	} else if scores, err = readScores(*scoresF, d); err != nil {
 		return err
 	}
+	var other []float64 // --compare's scores
+	if *compareF != "" {
+		if other, err = readScores(*compareF, d); err != nil {
+			return err
+		}
+	}
 	opt := metric.Options{RelevantLabel: *relevant, ExcludeNoRelevant: *exclude}
 	// A metric for which --exclude-no-relevant leaves out every query has
 	// no mean: it is n/a (null in --json), with a warning; when every
@@ -228,6 +238,17 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			relOf[rel] = append(relOf[rel], s.String())
 		}
 		perQ[i] = metric.PerQuery(s, scores, d.Labels, d.QueryOffsets, opt, nil)
+	}
+	var compared []metric.Paired // per metric, with --compare
+	if other != nil {
+		var b []float64
+		for i, s := range specs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			b = metric.PerQuery(s, other, d.Labels, d.QueryOffsets, opt, b)
+			compared = append(compared, metric.ComparePaired(perQ[i], b, *rounds, compareSeed))
+		}
 	}
 	if len(undefined) == 1 && len(specs) == 1 {
 		return errors.New(undefined[0])
@@ -268,6 +289,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if reached != nil {
 			r["reached"] = reached
 		}
+		if compared != nil {
+			r["compare"] = compareJSON(*compareF, specs, compared, *rounds)
+		}
 		return writeJSON(stdout, r)
 	}
 	fmt.Fprintf(stdout, "%s: %s, %s\n", *dataF, count(d.NumQueries(), "query"), count(d.NumDocs(), "document"))
@@ -288,8 +312,60 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		fmt.Fprintf(stdout, "  (fraction of documents reaching each stage)\n")
 	}
+	if compared != nil {
+		printCompared(stdout, *compareF, specs, compared, *rounds)
+	}
 	fmt.Fprintf(stdout, "  convention: %s\n", conv)
 	return nil
+}
+
+// The randomisation test of eval --compare: its default number of sign
+// flips, the most it takes, and its seed.
+const (
+	defaultCompareRounds = 10000
+	maxCompareRounds     = 10000000
+	compareSeed          = 1
+)
+
+// printCompared prints eval --compare's table: per metric, the queries
+// both systems have a value for, the two means, their difference (this
+// system minus the file's), its standard error, t and the two p.
+func printCompared(w io.Writer, path string, specs []metric.Spec, cs []metric.Paired, rounds int) {
+	fmt.Fprintf(w, "  compared with %s, query by query (diff: this - that):\n", path)
+	fmt.Fprintf(w, "  %-10s %7s %8s %8s %8s %8s %7s %8s %8s\n", "metric", "queries", "this", "that", "diff", "s.e.", "t", "p(t)", "p(rand)")
+	num := func(format string, v float64) string {
+		if math.IsNaN(v) {
+			return "n/a"
+		}
+		return fmt.Sprintf(format, v)
+	}
+	for i, s := range specs {
+		c := cs[i]
+		fmt.Fprintf(w, "  %-10s %7d %8s %8s %8s %8s %7s %8s %8s\n", s.String(), c.Queries,
+			num("%.4f", c.A), num("%.4f", c.B), num("%+.4f", c.Diff), num("%.4f", c.SE),
+			num("%.2f", c.T), num("%.4f", c.PT), num("%.4f", c.PRand))
+	}
+	fmt.Fprintf(w, "  p(t): Student's paired t test, two-sided; p(rand): randomisation test, %d random sign flips of the per-query differences (seed %d)\n", rounds, compareSeed)
+}
+
+// compareJSON is eval --json's "compare": the file, the test's rounds and
+// seed, and per metric the figures of printCompared; a figure that is NaN
+// or infinite (no query; one query; t of differences that are all the
+// same) is null.
+func compareJSON(path string, specs []metric.Spec, cs []metric.Paired, rounds int) map[string]any {
+	num := func(v float64) any {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return v
+	}
+	ms := map[string]any{}
+	for i, s := range specs {
+		c := cs[i]
+		ms[s.String()] = map[string]any{"queries": c.Queries, "this": num(c.A), "that": num(c.B),
+			"diff": num(c.Diff), "se": num(c.SE), "t": num(c.T), "p_t": num(c.PT), "p_rand": num(c.PRand)}
+	}
+	return map[string]any{"file": path, "rounds": rounds, "seed": compareSeed, "metrics": ms}
 }
 
 // perQueryOutput is the file of per-query metric values as TSV: a header

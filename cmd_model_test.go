@@ -17,6 +17,7 @@ import (
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
@@ -1206,5 +1207,137 @@ func TestLibsvmReaderNote(t *testing.T) {
 				t.Errorf("%s of a model imported with %v: exit %d, stderr %q; want the note: %v", cmd[0], c.flags, code, errOut, c.want)
 			}
 		}
+	}
+}
+
+// eval --compare: the two means are those of evaluating each scores file
+// alone, the comparison is metric.ComparePaired's on the per-query values
+// that --per-query writes for each (a second path through the command
+// line), the text report has a row per metric, and a compare file that
+// does not fit the data is refused on its line.
+func TestEvalCompare(t *testing.T) {
+	dir := t.TempDir()
+	dataF := filepath.Join(dir, "d.txt")
+	var lines strings.Builder // 12 queries of 5 documents, labels 0-2
+	for q := range 12 {
+		for i := range 5 {
+			fmt.Fprintf(&lines, "%d qid:%d 1:%d\n", (q+i*i)%3, q+1, i)
+		}
+	}
+	if err := os.WriteFile(dataF, []byte(lines.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, score func(q, i int) float64) string {
+		var b strings.Builder
+		for q := range 12 {
+			for i := range 5 {
+				fmt.Fprintf(&b, "%g\n", score(q, i))
+			}
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a := write("a.txt", func(q, i int) float64 { return float64((q*7+i*3)%5) + 0.1*float64(i) })
+	b := write("b.txt", func(q, i int) float64 { return float64((q*5+i*i)%4) - 0.2*float64(i) })
+	const metrics = "ndcg@3,p@2"
+	type report struct {
+		Metrics map[string]float64
+		Compare struct {
+			File    string
+			Rounds  int
+			Seed    uint64
+			Metrics map[string]struct {
+				Queries                 int
+				This, That, Diff, SE, T *float64
+				P_t                     *float64 `json:"p_t"`
+				P_rand                  *float64 `json:"p_rand"`
+			}
+		}
+	}
+	evalJSON := func(args ...string) report {
+		t.Helper()
+		code, out, errOut := runCLI(t, append([]string{"eval", "--data", dataF, "--metrics", metrics, "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("eval %v: exit %d: %s", args, code, errOut)
+		}
+		var r report
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	alone := map[string]report{}
+	perQ := map[string][][]float64{}
+	for _, f := range []string{a, b} {
+		tsv := f + ".tsv"
+		alone[f] = evalJSON("--scores", f, "--per-query", tsv)
+		raw, err := os.ReadFile(tsv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := strings.Split(strings.TrimSpace(string(raw)), "\n")[1:]
+		cols := make([][]float64, 2)
+		for _, row := range rows {
+			fs := strings.Split(row, "\t")
+			for m := range cols {
+				v, _ := strconv.ParseFloat(fs[m+1], 64)
+				cols[m] = append(cols[m], v)
+			}
+		}
+		perQ[f] = cols
+	}
+	const rounds = 5000
+	r := evalJSON("--scores", a, "--compare", b, "--compare-rounds", strconv.Itoa(rounds))
+	if r.Compare.File != b || r.Compare.Rounds != rounds {
+		t.Errorf("compare file %q, rounds %d; want %q, %d", r.Compare.File, r.Compare.Rounds, b, rounds)
+	}
+	for m, name := range []string{"ndcg@3", "p@2"} {
+		c, ok := r.Compare.Metrics[name]
+		if !ok || c.This == nil || c.That == nil || c.Diff == nil || c.P_t == nil || c.P_rand == nil {
+			t.Fatalf("%s: compare %+v", name, c)
+		}
+		if *c.This != alone[a].Metrics[name] || *c.That != alone[b].Metrics[name] {
+			t.Errorf("%s: this %v, that %v; each alone %v, %v", name, *c.This, *c.That, alone[a].Metrics[name], alone[b].Metrics[name])
+		}
+		want := metric.ComparePaired(perQ[a][m], perQ[b][m], rounds, compareSeed)
+		if c.Queries != 12 || math.Abs(*c.Diff-want.Diff) > 1e-12 || math.Abs(*c.T-want.T) > 1e-9 ||
+			math.Abs(*c.P_t-want.PT) > 1e-9 || *c.P_rand != want.PRand {
+			t.Errorf("%s: queries %d, diff %v, t %v, p_t %v, p_rand %v; from the per-query files %+v", name, c.Queries, *c.Diff, *c.T, *c.P_t, *c.P_rand, want)
+		}
+		if *c.Diff == 0 {
+			t.Errorf("%s: the two systems score the same: a weak test", name)
+		}
+	}
+	// The text report: a row per metric with the same figures.
+	code, out, errOut := runCLI(t, "eval", "--data", dataF, "--metrics", metrics, "--scores", a, "--compare", b)
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, name := range []string{"ndcg@3", "p@2"} {
+		c := r.Compare.Metrics[name]
+		row := fmt.Sprintf("%-10s %7d %8.4f %8.4f %+8.4f", name, 12, *c.This, *c.That, *c.Diff)
+		if !strings.Contains(out, row) {
+			t.Errorf("no row %q in:\n%s", row, out)
+		}
+	}
+	// A system against itself: no difference, p 1.
+	self := evalJSON("--scores", a, "--compare", a).Compare.Metrics["ndcg@3"]
+	if *self.Diff != 0 || *self.P_t != 1 || *self.P_rand != 1 {
+		t.Errorf("against itself: diff %v, p_t %v, p_rand %v", *self.Diff, *self.P_t, *self.P_rand)
+	}
+	// A compare file one score short, or with a word for a score.
+	short := filepath.Join(dir, "short.txt")
+	raw, _ := os.ReadFile(b)
+	os.WriteFile(short, raw[:bytes.LastIndexByte(raw[:len(raw)-1], '\n')+1], 0o644)
+	if code, _, errOut := runCLI(t, "eval", "--data", dataF, "--scores", a, "--compare", short); code != 1 || !strings.Contains(errOut, "short.txt: 59 scores for 60 documents") {
+		t.Errorf("short compare file: exit %d, %q", code, errOut)
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte(strings.Replace(string(raw), "\n", "\nx\n", 1)[:len(raw)]), 0o644)
+	if code, _, errOut := runCLI(t, "eval", "--data", dataF, "--scores", a, "--compare", bad); code != 1 || !strings.Contains(errOut, "bad.txt:2: score \"x\" is not a number") {
+		t.Errorf("a word in the compare file: exit %d, %q", code, errOut)
 	}
 }

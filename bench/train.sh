@@ -42,7 +42,7 @@ field() { $py -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval('d
 if [ "$what" = quality ] || [ "$what" = all ]; then
   for s in train test; do gzip -dc "data/builtin/mq2008/$s.txt.gz" > "$dir/mq2008-$s.txt"; done
   echo "MQ2008 Fold1, 500 trees x 31 leaves, learning rate 0.1; test NDCG@10 (Cronus's metric, queries without relevant documents score 0)"
-  printf '%-12s %-22s %8s   %-22s %8s   %s\n' "" "cronus" "ndcg@10" "xgboost" "ndcg@10" "paired difference ± 1 s.e. over queries"
+  printf '%-12s %-22s %8s   %-22s %8s   %s\n' "" "cronus" "ndcg@10" "xgboost" "ndcg@10" "paired difference ± 1 s.e. over queries (two-sided p)"
   # The last two rows: Cronus with XGBoost's smallest leaf (min_child_weight 1).
   for pair in "lambdarank rank:ndcg" "regression reg:squarederror" "lambdarank rank:ndcg leaf1" "regression reg:squarederror leaf1"; do
     set -- $pair
@@ -53,12 +53,12 @@ if [ "$what" = quality ] || [ "$what" = all ]; then
     [ -f "$dir/x-$1.scores" ] && [ "${3:-}" = leaf1 ] ||
       $py bench/xgb.py train "$dir/mq2008-train.txt" "$2" 500 "$dir/x-$1.json" "$dir/mq2008-test.txt" "$dir/x-$1.scores" > /dev/null
     "$c" eval --scores "$dir/x-$1.scores" --data "$dir/mq2008-test.txt" --metrics ndcg@10 --json --per-query "$dir/x-$1.pq.tsv" > "$dir/x-$1.eval.json"
+    # The paired comparison of the two, query by query (eval --compare).
+    "$c" eval --model "$dir/c-$1.json" --data "$dir/mq2008-test.txt" --metrics ndcg@10 --json --compare "$dir/x-$1.scores" > "$dir/c-$1.compare.json"
     diff=$($py -c '
-import sys, statistics as st
-a = [float(l.split()[1]) for l in open(sys.argv[1]).readlines()[1:]]
-b = [float(l.split()[1]) for l in open(sys.argv[2]).readlines()[1:]]
-d = [x - y for x, y in zip(a, b)]
-print("%+.4f ± %.4f" % (st.mean(d), st.stdev(d) / len(d) ** 0.5))' "$dir/c-$1.pq.tsv" "$dir/x-$1.pq.tsv")
+import json, sys
+c = json.load(open(sys.argv[1]))["compare"]["metrics"]["ndcg@10"]
+print("%+.4f ± %.4f (p %.2f t test, %.2f randomisation)" % (c["diff"], c["se"], c["p_t"], c["p_rand"]))' "$dir/c-$1.compare.json")
     printf '%-12s %-22s %8.4f   %-22s %8.4f   %s\n' "" "$name" "$(field "$dir/c-$1.eval.json" "['metrics']['ndcg@10']")" \
       "$2" "$(field "$dir/x-$1.eval.json" "['metrics']['ndcg@10']")" "$diff"
   done
