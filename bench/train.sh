@@ -58,7 +58,7 @@ if [ "$what" = quality ] || [ "$what" = all ]; then
     diff=$($py -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["compare"]["metrics"]["ndcg@10"]
-print("%+.4f ± %.4f (p %.2f t test, %.2f randomisation)" % (c["diff"], c["se"], c["p_t"], c["p_rand"]))' "$dir/c-$1.compare.json")
+print("%+.4f ± %.4f (p %.3f t test, %.3f randomisation)" % (c["diff"], c["se"], c["p_t"], c["p_rand"]))' "$dir/c-$1.compare.json")
     printf '%-12s %-22s %8.4f   %-22s %8.4f   %s\n' "" "$name" "$(field "$dir/c-$1.eval.json" "['metrics']['ndcg@10']")" \
       "$2" "$(field "$dir/x-$1.eval.json" "['metrics']['ndcg@10']")" "$diff"
   done
