@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cronus-ltr/cronus/data"
@@ -241,13 +242,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var compared []metric.Paired // per metric, with --compare
 	if other != nil {
-		var b []float64
-		for i, s := range specs {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			b = metric.PerQuery(s, other, d.Labels, d.QueryOffsets, opt, b)
-			compared = append(compared, metric.ComparePaired(perQ[i], b, *rounds, compareSeed))
+		if compared, err = comparePerQuery(ctx, stderr, *compareF, specs, perQ, other, d, opt, *rounds); err != nil {
+			return err
 		}
 	}
 	if len(undefined) == 1 && len(specs) == 1 {
@@ -323,9 +319,36 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // flips, the most it takes, and its seed.
 const (
 	defaultCompareRounds = 10000
-	maxCompareRounds     = 10000000
+	maxCompareRounds     = 1000000
 	compareSeed          = 1
 )
+
+// comparePerQuery is eval --compare's work: per metric of specs, the
+// per-query values perQ[i] of the system evaluated against those of the
+// scores other (from path) on d, compared by metric.ComparePaired, with a
+// progress line on a terminal while the sign flips run.
+func comparePerQuery(ctx context.Context, stderr io.Writer, path string, specs []metric.Spec, perQ [][]float64, other []float64, d *data.Dataset, opt metric.Options, rounds int) ([]metric.Paired, error) {
+	var flipped atomic.Int64
+	var at atomic.Int32 // the metric being compared
+	stop := showTicking(newProgress(stderr), func(time.Duration) string {
+		i := int(at.Load())
+		return fmt.Sprintf("comparing with %s: %s (%d of %d), %d of %d sign flips", path, specs[i], i+1, len(specs), flipped.Load(), rounds)
+	})
+	defer stop()
+	var out []metric.Paired
+	var b []float64
+	for i, s := range specs {
+		at.Store(int32(i))
+		flipped.Store(0)
+		b = metric.PerQuery(s, other, d.Labels, d.QueryOffsets, opt, b)
+		c, err := metric.ComparePaired(ctx, perQ[i], b, rounds, compareSeed, &flipped)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
 
 // printCompared prints eval --compare's table: per metric, the queries
 // both systems have a value for, the two means, their difference (this

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -1302,7 +1303,7 @@ func TestEvalCompare(t *testing.T) {
 		if *c.This != alone[a].Metrics[name] || *c.That != alone[b].Metrics[name] {
 			t.Errorf("%s: this %v, that %v; each alone %v, %v", name, *c.This, *c.That, alone[a].Metrics[name], alone[b].Metrics[name])
 		}
-		want := metric.ComparePaired(perQ[a][m], perQ[b][m], rounds, compareSeed)
+		want, _ := metric.ComparePaired(context.Background(), perQ[a][m], perQ[b][m], rounds, compareSeed, nil)
 		if c.Queries != 12 || math.Abs(*c.Diff-want.Diff) > 1e-12 || math.Abs(*c.T-want.T) > 1e-9 ||
 			math.Abs(*c.P_t-want.PT) > 1e-9 || *c.P_rand != want.PRand {
 			t.Errorf("%s: queries %d, diff %v, t %v, p_t %v, p_rand %v; from the per-query files %+v", name, c.Queries, *c.Diff, *c.T, *c.P_t, *c.P_rand, want)

@@ -183,7 +183,7 @@ func TestFlagRangeErrors(t *testing.T) {
 		{with(eval, "--relevant", "0"), "--relevant: must be a finite number greater than 0, got 0"},
 		{with(eval, "--relevant", "Inf"), "--relevant: must be a finite number greater than 0, got +Inf"},
 		{with(eval, "--tree-cost", "1e16"), "--tree-cost: must be in [0, 1e+15], got 1e+16"},
-		{with(eval, "--compare", "s.txt", "--compare-rounds", "0"), "--compare-rounds: must be in [1, 1e+07], got 0"},
+		{with(eval, "--compare", "s.txt", "--compare-rounds", "0"), "--compare-rounds: must be in [1, 1e+06], got 0"},
 		{with(eval, "--compare-rounds", "100"), "--compare-rounds applies to --compare only"},
 		{with(gen, "--queries", "0"), "--queries: must be at least 1, got 0"},
 		{with(gen, "--docs-per-query", "0"), "--docs-per-query: must be in [1, 100000], got 0"},

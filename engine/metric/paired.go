@@ -1,8 +1,10 @@
 package metric
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -36,8 +38,12 @@ type Paired struct {
 // and PT are. When every difference is the same, SE is 0: T and PT are 0
 // and 1 when that difference is 0, ±Inf and 0 otherwise.
 //
+// The sign flips cost rounds × queries additions: ComparePaired adds the
+// rounds done to flipped (when not nil) as it goes, for a progress line,
+// and stops when ctx ends, every 256 rounds, returning ctx.Err().
+//
 // ComparePaired panics if len(a) != len(b) or rounds < 1.
-func ComparePaired(a, b []float64, rounds int, seed uint64) Paired {
+func ComparePaired(ctx context.Context, a, b []float64, rounds int, seed uint64, flipped *atomic.Int64) (Paired, error) {
 	if len(a) != len(b) {
 		panic("metric: ComparePaired: a and b differ in length")
 	}
@@ -58,7 +64,7 @@ func ComparePaired(a, b []float64, rounds int, seed uint64) Paired {
 	nan := math.NaN()
 	p := Paired{Queries: n, A: nan, B: nan, Diff: nan, SE: nan, T: nan, PT: nan, PRand: nan, Rounds: rounds}
 	if n == 0 {
-		return p
+		return p, nil
 	}
 	p.A, p.B = sa/float64(n), sb/float64(n)
 	var sum, abs float64
@@ -67,9 +73,12 @@ func ComparePaired(a, b []float64, rounds int, seed uint64) Paired {
 		abs += math.Abs(x)
 	}
 	p.Diff = sum / float64(n)
-	p.PRand = signFlip(d, sum, abs, rounds, seed)
+	var err error
+	if p.PRand, err = signFlip(ctx, d, sum, abs, rounds, seed, flipped); err != nil {
+		return Paired{}, err
+	}
 	if n == 1 {
-		return p
+		return p, nil
 	}
 	var ss float64 // two passes: the deviations about the mean, not E[x²] − E[x]²
 	for _, x := range d {
@@ -86,7 +95,7 @@ func ComparePaired(a, b []float64, rounds int, seed uint64) Paired {
 	default:
 		p.T, p.PT = math.Copysign(math.Inf(1), p.Diff), 0
 	}
-	return p
+	return p, nil
 }
 
 // signFlip is the randomisation test's p for the differences d, whose sum
@@ -94,14 +103,25 @@ func ComparePaired(a, b []float64, rounds int, seed uint64) Paired {
 // patterns, one bit per difference, whose signed sum is at least |sum| in
 // magnitude (a relative 1e-12 of abs counts as equal, for the rounding of
 // a sum in another order), counted as (hits + 1) / (rounds + 1).
-func signFlip(d []float64, sum, abs float64, rounds int, seed uint64) float64 {
+func signFlip(ctx context.Context, d []float64, sum, abs float64, rounds int, seed uint64, flipped *atomic.Int64) (float64, error) {
 	if abs == 0 {
-		return 1 // every flip is the observed 0
+		if flipped != nil {
+			flipped.Add(int64(rounds))
+		}
+		return 1, nil // every flip is the observed 0
 	}
 	r := rand.New(rand.NewPCG(seed, 0x5eed5eed5eed5eed))
 	obs := math.Abs(sum) - 1e-12*abs
 	hits := 0
-	for range rounds {
+	for round := range rounds {
+		if round%256 == 0 && round > 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+			if flipped != nil {
+				flipped.Add(256)
+			}
+		}
 		var s float64
 		var word uint64
 		for i, x := range d {
@@ -118,5 +138,8 @@ func signFlip(d []float64, sum, abs float64, rounds int, seed uint64) float64 {
 			hits++
 		}
 	}
-	return float64(hits+1) / float64(rounds+1)
+	if flipped != nil {
+		flipped.Add(int64((rounds-1)%256 + 1))
+	}
+	return float64(hits+1) / float64(rounds+1), nil
 }

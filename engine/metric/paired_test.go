@@ -1,9 +1,27 @@
 package metric
 
 import (
+	"context"
+	"errors"
 	"math"
+	"sync/atomic"
 	"testing"
 )
+
+// compare is ComparePaired without a context to end or a count to keep;
+// it also checks that flipped ends at rounds.
+func compare(t *testing.T, a, b []float64, rounds int, seed uint64) Paired {
+	t.Helper()
+	var flipped atomic.Int64
+	p, err := ComparePaired(context.Background(), a, b, rounds, seed, &flipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := flipped.Load(); got != int64(rounds) && p.Queries > 0 {
+		t.Errorf("flipped %d, want the %d rounds", got, rounds)
+	}
+	return p
+}
 
 // pairedA and pairedB are two systems' values on 8 queries, with a ninth
 // query (index 4) that B leaves out (NaN), so it is skipped.
@@ -20,7 +38,7 @@ var (
 // one, so the exact randomisation p is 24/256 = 0.09375.
 func TestComparePairedAgainstSciPy(t *testing.T) {
 	const rounds = 100000
-	p := ComparePaired(pairedA, pairedB, rounds, 1)
+	p := compare(t, pairedA, pairedB, rounds, 1)
 	near := func(name string, got, want, tol float64) {
 		t.Helper()
 		if math.Abs(got-want) > tol {
@@ -40,17 +58,17 @@ func TestComparePairedAgainstSciPy(t *testing.T) {
 	near("PRand", p.PRand, 0.09375, 0.0046)
 
 	// B against A: the same test with the sign turned.
-	q := ComparePaired(pairedB, pairedA, rounds, 1)
+	q := compare(t, pairedB, pairedA, rounds, 1)
 	near("reversed T", q.T, -p.T, 1e-12)
 	near("reversed PT", q.PT, p.PT, 1e-12)
 	near("reversed PRand", q.PRand, p.PRand, 0.0046)
 
 	// Same inputs and seed, the same p bit for bit; another seed, another
 	// estimate of the same p.
-	if r := ComparePaired(pairedA, pairedB, rounds, 1); r.PRand != p.PRand {
+	if r := compare(t, pairedA, pairedB, rounds, 1); r.PRand != p.PRand {
 		t.Errorf("seed 1 again: PRand %v, then %v", p.PRand, r.PRand)
 	}
-	near("seed 2 PRand", ComparePaired(pairedA, pairedB, rounds, 2).PRand, 0.09375, 0.0046)
+	near("seed 2 PRand", compare(t, pairedA, pairedB, rounds, 2).PRand, 0.09375, 0.0046)
 }
 
 // More queries than one word of random bits holds: 100 queries where A
@@ -68,7 +86,7 @@ func TestComparePairedManyQueries(t *testing.T) {
 			b[i] = 0.51
 		}
 	}
-	p := ComparePaired(a, b, 200000, 7)
+	p := compare(t, a, b, 200000, 7)
 	// Differences: 60 of +0.01, 40 of −0.01; mean 0.002; sample variance
 	// (60·0.008² + 40·0.012²)/99 = 0.0096/99; SE = √(0.0096/99)/10.
 	se := math.Sqrt(0.0096/99) / 10
@@ -87,18 +105,18 @@ func TestComparePairedManyQueries(t *testing.T) {
 
 func TestComparePairedDegenerate(t *testing.T) {
 	// No query both define: every figure NaN.
-	p := ComparePaired([]float64{math.NaN(), 0.3}, []float64{0.2, math.NaN()}, 10, 1)
+	p := compare(t, []float64{math.NaN(), 0.3}, []float64{0.2, math.NaN()}, 10, 1)
 	if p.Queries != 0 || !math.IsNaN(p.A) || !math.IsNaN(p.Diff) || !math.IsNaN(p.PT) || !math.IsNaN(p.PRand) {
 		t.Errorf("no query: %+v", p)
 	}
 	// One query: a difference, but no spread to test it against.
-	p = ComparePaired([]float64{0.5}, []float64{0.25}, 10, 1)
+	p = compare(t, []float64{0.5}, []float64{0.25}, 10, 1)
 	if p.Queries != 1 || p.Diff != 0.25 || !math.IsNaN(p.SE) || !math.IsNaN(p.T) || !math.IsNaN(p.PT) {
 		t.Errorf("one query: %+v", p)
 	}
 	// The same values: nothing to tell apart.
 	v := []float64{0.1, 0.4, 0.9}
-	p = ComparePaired(v, v, 1000, 1)
+	p = compare(t, v, v, 1000, 1)
 	if p.Diff != 0 || p.SE != 0 || p.T != 0 || p.PT != 1 || p.PRand != 1 {
 		t.Errorf("identical: %+v", p)
 	}
@@ -108,11 +126,37 @@ func TestComparePairedDegenerate(t *testing.T) {
 	// (Binary fractions, so that every difference is exactly 0.125.)
 	a := []float64{0.75, 0.5, 1, 0.25, 0.875, 0.625}
 	b := []float64{0.625, 0.375, 0.875, 0.125, 0.75, 0.5}
-	p = ComparePaired(a, b, 200000, 3)
+	p = compare(t, a, b, 200000, 3)
 	if !math.IsInf(p.T, 1) || p.PT != 0 {
 		t.Errorf("constant difference: T %v, PT %v; want +Inf, 0", p.T, p.PT)
 	}
 	if math.Abs(p.PRand-2.0/64) > 0.002 {
 		t.Errorf("constant difference: PRand %v, want %v", p.PRand, 2.0/64)
+	}
+}
+
+// A context that ends stops the sign flips: with 10⁹ rounds of 1,000
+// queries (about 10¹² additions) ComparePaired returns ctx's error once
+// some rounds are done.
+func TestComparePairedCancelled(t *testing.T) {
+	a := make([]float64, 1000)
+	b := make([]float64, 1000)
+	for i := range a {
+		a[i] = float64(i%7) / 7
+		b[i] = float64(i%5) / 5
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var flipped atomic.Int64
+	go func() {
+		for flipped.Load() < 1024 {
+			// spin until the flips are under way
+		}
+		cancel()
+	}()
+	if _, err := ComparePaired(ctx, a, b, 1_000_000_000, 1, &flipped); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+	if n := flipped.Load(); n < 1024 || n >= 1_000_000_000 {
+		t.Errorf("flipped %d rounds before stopping", n)
 	}
 }
