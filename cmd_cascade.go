@@ -294,21 +294,47 @@ func (s *setup) evaluator() cronus.Evaluator {
 	return cronus.NewEvaluator(s.e, s.valid, s.test, s.costs.Cost, s.treeCost, reportSpecs)
 }
 
-// fullEnsemble is the quality and cost of the whole ensemble on d.
-// It stops when ctx is done and returns ctx's error.
-func (s *setup) fullEnsemble(ctx context.Context, d *data.Dataset) (cronus.Eval, error) {
+// fullEnsemble is the quality and cost of the whole ensemble on d, and
+// its scores. It stops when ctx is done and returns ctx's error.
+func (s *setup) fullEnsemble(ctx context.Context, d *data.Dataset) (cronus.Eval, []float64, error) {
 	if d == nil {
-		return cronus.Eval{}, ctx.Err()
+		return cronus.Eval{}, nil, ctx.Err()
 	}
 	sc, err := s.e.PredictContext(ctx, nil, d.Cols, d.NumDocs(), -1)
 	if err != nil {
-		return cronus.Eval{}, err
+		return cronus.Eval{}, nil, err
 	}
 	ev := cronus.Eval{Metrics: map[string]float64{}, Cost: metric.EnsembleCost(s.e.Features(-1), s.costs.Cost, len(s.e.Trees), s.treeCost[0])}
 	for _, sp := range reportSpecs {
 		ev.Metrics[sp.String()] = metric.Mean(sp, sc, d.Labels, d.QueryOffsets, metric.Options{})
 	}
-	return ev, nil
+	return ev, sc, nil
+}
+
+// againstFull compares cascade c with the full ensemble, whose scores on d
+// are full, query by query on each metric of reportSpecs (eval --compare's
+// test: the paired t test and the sign-flip randomisation test, with its
+// default rounds and seed). A nil d gives nil.
+func (s *setup) againstFull(ctx context.Context, c *cronus.Cascade, d *data.Dataset, full []float64) ([]metric.Paired, error) {
+	if d == nil {
+		return nil, ctx.Err()
+	}
+	r, err := cronus.ScoreContext(ctx, s.e, c, d, s.costs.Cost, s.treeCost)
+	if err != nil {
+		return nil, err
+	}
+	var out []metric.Paired
+	var a, b []float64
+	for _, sp := range reportSpecs {
+		a = metric.PerQuery(sp, r.Key, d.Labels, d.QueryOffsets, metric.Options{}, a)
+		b = metric.PerQuery(sp, full, d.Labels, d.QueryOffsets, metric.Options{}, b)
+		pc, err := metric.ComparePaired(ctx, a, b, defaultCompareRounds, compareSeed, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pc)
+	}
+	return out, nil
 }
 
 // split is a data split of a curve: "valid" or "test", and its data (nil
@@ -696,11 +722,20 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	fullV, err := s.fullEnsemble(ctx, s.valid)
+	fullV, fullVScores, err := s.fullEnsemble(ctx, s.valid)
 	if err != nil {
 		return err
 	}
-	fullT, err := s.fullEnsemble(ctx, s.test)
+	fullT, fullTScores, err := s.fullEnsemble(ctx, s.test)
+	if err != nil {
+		return err
+	}
+	// The cascade against the full ensemble, query by query.
+	cmpV, err := s.againstFull(ctx, &best.Cascade, s.valid, fullVScores)
+	if err != nil {
+		return err
+	}
+	cmpT, err := s.againstFull(ctx, &best.Cascade, s.test, fullTScores)
 	if err != nil {
 		return err
 	}
@@ -753,8 +788,10 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if cf.refit {
 			r["refit"] = res.Refit // "": the run's own best was better on validation
 		}
+		r["paired_valid"] = pairedJSON(reportSpecs, cmpV, defaultCompareRounds)
 		if s.test != nil {
 			r["test"], r["full_test"] = evalJSON(test), evalJSON(fullT)
+			r["paired_test"] = pairedJSON(reportSpecs, cmpT, defaultCompareRounds)
 		}
 		for name, path := range map[string]string{"curve": *curve, "plot": *plot, "trace": *traceF} {
 			if path != "" {
@@ -782,7 +819,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "%-6d %6d %10s %15s %8.3f %8s\n", k+1, len(st.Active()), th,
 			fmt.Sprintf("%.3f/%.3f", at(best.D, k), at(best.Hard, k)), at(valid.Reached, k), reachedTest)
 	}
-	printEval := func(name string, ev, full cronus.Eval) {
+	printEval := func(name string, ev, full cronus.Eval, cmp []metric.Paired) {
 		if ev.Metrics == nil {
 			return
 		}
@@ -790,9 +827,14 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			ev.Metrics["p@5"], ev.Metrics["ndcg@10"], ev.Metrics["err@3"], ev.Cost.Total, ev.Cost.Features, ev.Cost.Trees)
 		fmt.Fprintf(stdout, "%-5s full     p@5 %.4f  ndcg@10 %.4f  err@3 %.4f  cost/doc %.1f (features %.1f, trees %.1f); cascade/full cost %.3f\n", name,
 			full.Metrics["p@5"], full.Metrics["ndcg@10"], full.Metrics["err@3"], full.Cost.Total, full.Cost.Features, full.Cost.Trees, ev.Cost.Total/full.Cost.Total)
+		fmt.Fprintf(stdout, "%-5s cascade-full", name)
+		for i, sp := range reportSpecs {
+			fmt.Fprintf(stdout, "  %s %s (p %s)", sp, pairedNum("%+.4f", cmp[i].Diff), pairedNum("%.3f", cmp[i].PT))
+		}
+		fmt.Fprintf(stdout, ": paired t test over %d queries\n", cmp[0].Queries)
 	}
-	printEval("valid", valid, fullV)
-	printEval("test", test, fullT)
+	printEval("valid", valid, fullV, cmpV)
+	printEval("test", test, fullT, cmpT)
 	return nil
 }
 

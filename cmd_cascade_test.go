@@ -1840,3 +1840,56 @@ func TestCascadeRefit(t *testing.T) {
 		t.Error("no λ kept a refit; the test needs one that does")
 	}
 }
+
+// cascade's report compares the cascade with its full ensemble query by
+// query (paired_valid, paired_test): the same figures as eval --compare
+// gives for the scores predict writes for each, a second path through
+// the command line; "this" and "that" are the report's own means.
+func TestCascadePairedAgainstFull(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 30)
+	type paired struct {
+		Metrics map[string]map[string]*float64
+	}
+	var test, fullTest struct{ Metrics map[string]float64 }
+	var pairedValid, pairedTest paired
+	c := filepath.Join(dir, "c.json")
+	var raw map[string]json.RawMessage
+	runJSON(t, &raw, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--test", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs", "--stages", "4", "--cycles", "1",
+		"--lambda", "0.05", "--rhos", "0.001", "--out", c, "--json")
+	for key, into := range map[string]any{"test": &test, "full_test": &fullTest, "paired_valid": &pairedValid, "paired_test": &pairedTest} {
+		if err := json.Unmarshal(raw[key], into); err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+	}
+	if len(pairedValid.Metrics) != 3 {
+		t.Errorf("paired_valid metrics %v", pairedValid.Metrics)
+	}
+	cs, ms := filepath.Join(dir, "c.scores"), filepath.Join(dir, "m.scores")
+	for _, args := range [][]string{{"--cascade", c, "--out", cs}, {"--model", model, "--out", ms}} {
+		if code, _, errOut := runCLI(t, append([]string{"predict", "--data", "builtin:mq2008/test"}, args...)...); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	var e struct{ Compare paired }
+	runJSON(t, &e, "eval", "--scores", cs, "--compare", ms, "--data", "builtin:mq2008/test", "--metrics", "p@5,ndcg@10,err@3", "--json")
+	differs := 0
+	for name, want := range e.Compare.Metrics {
+		got := pairedTest.Metrics[name]
+		for _, f := range []string{"queries", "this", "that", "diff", "se", "t", "p_t", "p_rand"} {
+			if (got[f] == nil) != (want[f] == nil) || got[f] != nil && *got[f] != *want[f] {
+				t.Errorf("%s %s: cascade's %v, eval --compare's %v", name, f, got[f], want[f])
+			}
+		}
+		if *got["this"] != test.Metrics[name] || *got["that"] != fullTest.Metrics[name] {
+			t.Errorf("%s: this %v, that %v; the report's test %v, full_test %v", name, *got["this"], *got["that"], test.Metrics[name], fullTest.Metrics[name])
+		}
+		if *got["diff"] != 0 {
+			differs++
+		}
+	}
+	if len(e.Compare.Metrics) != 3 || differs == 0 {
+		t.Errorf("%d metrics compared, %d differ: a weak test", len(e.Compare.Metrics), differs)
+	}
+}

@@ -356,12 +356,7 @@ func comparePerQuery(ctx context.Context, stderr io.Writer, path string, specs [
 func printCompared(w io.Writer, path string, specs []metric.Spec, cs []metric.Paired, rounds int) {
 	fmt.Fprintf(w, "  compared with %s, query by query (diff: this - that):\n", path)
 	fmt.Fprintf(w, "  %-10s %7s %8s %8s %8s %8s %7s %8s %8s\n", "metric", "queries", "this", "that", "diff", "s.e.", "t", "p(t)", "p(rand)")
-	num := func(format string, v float64) string {
-		if math.IsNaN(v) {
-			return "n/a"
-		}
-		return fmt.Sprintf(format, v)
-	}
+	num := pairedNum
 	for i, s := range specs {
 		c := cs[i]
 		fmt.Fprintf(w, "  %-10s %7d %8s %8s %8s %8s %7s %8s %8s\n", s.String(), c.Queries,
@@ -371,11 +366,28 @@ func printCompared(w io.Writer, path string, specs []metric.Spec, cs []metric.Pa
 	fmt.Fprintf(w, "  p(t): Student's paired t test, two-sided; p(rand): randomisation test, %d random sign flips of the per-query differences (seed %d)\n", rounds, compareSeed)
 }
 
-// compareJSON is eval --json's "compare": the file, the test's rounds and
-// seed, and per metric the figures of printCompared; a figure that is NaN
-// or infinite (no query; one query; t of differences that are all the
-// same) is null.
+// pairedNum formats v, or says n/a for NaN (no query, or one).
+func pairedNum(format string, v float64) string {
+	if math.IsNaN(v) {
+		return "n/a"
+	}
+	return fmt.Sprintf(format, v)
+}
+
+// compareJSON is eval --json's "compare": the file, and pairedJSON's.
 func compareJSON(path string, specs []metric.Spec, cs []metric.Paired, rounds int) map[string]any {
+	r := pairedJSON(specs, cs, rounds)
+	r["file"] = path
+	return r
+}
+
+// pairedJSON is the JSON of a paired comparison (eval --compare, the
+// cascade against its full ensemble): the randomisation test's rounds and
+// seed, and per metric the queries, the two means ("this", "that"), their
+// difference, its standard error, t and the two p; a figure that is NaN or
+// infinite (no query; one query; t of differences that are all the same)
+// is null.
+func pairedJSON(specs []metric.Spec, cs []metric.Paired, rounds int) map[string]any {
 	num := func(v float64) any {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil
@@ -388,7 +400,7 @@ func compareJSON(path string, specs []metric.Spec, cs []metric.Paired, rounds in
 		ms[s.String()] = map[string]any{"queries": c.Queries, "this": num(c.A), "that": num(c.B),
 			"diff": num(c.Diff), "se": num(c.SE), "t": num(c.T), "p_t": num(c.PT), "p_rand": num(c.PRand)}
 	}
-	return map[string]any{"file": path, "rounds": rounds, "seed": compareSeed, "metrics": ms}
+	return map[string]any{"rounds": rounds, "seed": compareSeed, "metrics": ms}
 }
 
 // perQueryOutput is the file of per-query metric values as TSV: a header

@@ -115,6 +115,9 @@ r = json.load(open(sys.argv[1]))
 print("cronus at λ=%g×λ_max (ρ=%g), re-run: test ndcg@10 %.4f at cost %.1f; full %.4f at %.1f (cost ratio %.3f)" % (
     r["lambda"], r["rho1"], r["test"]["metrics"]["ndcg@10"], r["test"]["cost"]["total"],
     r["full_test"]["metrics"]["ndcg@10"], r["full_test"]["cost"]["total"], r["test"]["cost"]["total"] / r["full_test"]["cost"]["total"]))
+c = r["paired_test"]["metrics"]["ndcg@10"]
+print("cascade - full, test ndcg@10: %+.4f ± %.4f over %d queries (two-sided p %.3f t test, %.3f randomisation)" % (
+    c["diff"], c["se"], c["queries"], c["p_t"], c["p_rand"]))
 print("fraction of test documents reaching each stage:", " ".join("%.3f" % x for x in r["test"]["reached"]))
 print("initialisation %.2fs, cyclic optimisation %.2fs" % (r["init_seconds"], r["cyclic_seconds"]))
 PY
