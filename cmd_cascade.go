@@ -311,24 +311,19 @@ func (s *setup) fullEnsemble(ctx context.Context, d *data.Dataset) (cronus.Eval,
 	return ev, sc, nil
 }
 
-// againstFull compares cascade c with the full ensemble, whose scores on d
-// are full, query by query on each metric of reportSpecs (eval --compare's
-// test: the paired t test and the sign-flip randomisation test, with its
-// default rounds and seed). A nil d gives nil.
-func (s *setup) againstFull(ctx context.Context, c *cronus.Cascade, d *data.Dataset, full []float64) ([]metric.Paired, error) {
+// againstFull compares a cascade, of Eval ev on d, with the full ensemble,
+// whose scores on d are full, query by query on each metric of
+// reportSpecs (eval --compare's test: the paired t test and the sign-flip
+// randomisation test, with its default rounds and seed). A nil d gives nil.
+func againstFull(ctx context.Context, ev cronus.Eval, d *data.Dataset, full []float64) ([]metric.Paired, error) {
 	if d == nil {
 		return nil, ctx.Err()
 	}
-	r, err := cronus.ScoreContext(ctx, s.e, c, d, s.costs.Cost, s.treeCost)
-	if err != nil {
-		return nil, err
-	}
 	var out []metric.Paired
-	var a, b []float64
+	var b []float64
 	for _, sp := range reportSpecs {
-		a = metric.PerQuery(sp, r.Key, d.Labels, d.QueryOffsets, metric.Options{}, a)
 		b = metric.PerQuery(sp, full, d.Labels, d.QueryOffsets, metric.Options{}, b)
-		pc, err := metric.ComparePaired(ctx, a, b, defaultCompareRounds, compareSeed, nil)
+		pc, err := metric.ComparePaired(ctx, ev.PerQuery[sp.String()], b, defaultCompareRounds, compareSeed, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -731,11 +726,11 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	// The cascade against the full ensemble, query by query.
-	cmpV, err := s.againstFull(ctx, &best.Cascade, s.valid, fullVScores)
+	cmpV, err := againstFull(ctx, valid, s.valid, fullVScores)
 	if err != nil {
 		return err
 	}
-	cmpT, err := s.againstFull(ctx, &best.Cascade, s.test, fullTScores)
+	cmpT, err := againstFull(ctx, test, s.test, fullTScores)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -45,6 +46,11 @@ func TestKeepAndCompare(t *testing.T) {
 	}
 	if k.Test.Metrics["ndcg@10"] != m.snap.BestTest.Metrics["ndcg@10"] || k.Valid.Metrics["ndcg@10"] != m.snap.Best.Metrics["ndcg@10"] || len(k.Stages) != m.runPar.K {
 		t.Errorf("kept evals or stages differ from the snapshot's best: %+v", k)
+	}
+	// Its NDCG@10 query by query, for the compare view's paired p: one
+	// value per test query, whose mean is the figure kept.
+	if pq := k.Test.PerQuery["ndcg@10"]; len(pq) != m.w.test.NumQueries() || math.Abs(mean(pq)-k.Test.Metrics["ndcg@10"]) > 1e-12 {
+		t.Errorf("kept per-query NDCG@10: %d values (test has %d queries), mean %v against %v", len(pq), m.w.test.NumQueries(), mean(pq), k.Test.Metrics["ndcg@10"])
 	}
 	if !strings.Contains(m.status, "kept #2 (λ 0.01, NDCG@10 ") || !strings.Contains(m.status, "cost ") {
 		t.Errorf("status %q", m.status)
@@ -97,7 +103,9 @@ func TestKeepAndCompare(t *testing.T) {
 				t.Errorf("compare %dx%d: line %d is %d wide: %q", size[0], size[1], i, w, l)
 			}
 		}
-		for _, want := range []string{"compare", "kept #2", "kept #5", "NDCG@10", "λ 0.01"} {
+		// Every kept cascade is the run's one best, so each p against the
+		// first (#2) is that of identical values: 1.
+		for _, want := range []string{"compare", "kept #2", "kept #5", "NDCG@10", "λ 0.01", "p vs #2 ref", "p vs #2 1.000"} {
 			if !strings.Contains(v, want) {
 				t.Errorf("compare %dx%d lacks %q:\n%s", size[0], size[1], want, v)
 			}
@@ -433,4 +441,12 @@ func TestExportWhileRebuilding(t *testing.T) {
 	if cmd != nil || !strings.Contains(m.status, "wait for the baselines") {
 		t.Errorf("e while retraining: command %v, status %q", cmd != nil, m.status)
 	}
+}
+
+func mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
 }

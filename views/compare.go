@@ -2,7 +2,9 @@ package views
 
 import (
 	"cmp"
+	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/metric"
 )
 
 // KeptCascade is a cascade kept for comparison: the best cascade of a run,
@@ -133,7 +136,7 @@ func compareColumns(kept []KeptCascade, width int, st Styles) (lines []string, n
 	costLines := make([]int, len(kept))
 	oneRow := perRow == len(kept)
 	for i, k := range kept {
-		heads[i], costLines[i] = keptFigures(k, differ, w, st)
+		heads[i], costLines[i] = keptFigures(k, &kept[0], differ, w, st)
 		tables[i] = keptStages(k, w, !oneRow, st)
 		if oneRow {
 			heads[i] = append(heads[i], tables[i]...)
@@ -203,12 +206,15 @@ func differingExtras(kept []KeptCascade) []bool {
 
 // keptFigures is the top of a cascade's column in width cells: its name,
 // its parameters (λ and K, ε and σ, then the Extra ones that differ among
-// the kept cascades, packed into lines as they fit), its figures and its
-// cost. costLine is the index of the line of its cost.
-func keptFigures(k KeptCascade, differ []bool, width int, st Styles) (lines []string, costLine int) {
+// the kept cascades, packed into lines as they fit), its figures, the p
+// of its NDCG@10 against ref's (pairedP; "ref" in ref's own column), and
+// its cost. costLine is the index of the line of its cost.
+func keptFigures(k KeptCascade, ref *KeptCascade, differ []bool, width int, st Styles) (lines []string, costLine int) {
 	labelW, names := 8, [...]string{"P@5", "NDCG@10", "ERR@3", "cost", " feat", " trees"}
+	pName := "p vs #" + strconv.Itoa(ref.N)
 	if width < longColumn {
 		labelW, names = 6, [...]string{"P@5", "N@10", "E@3", "cost", " feat", " tree"}
+		pName = "p #" + strconv.Itoa(ref.N)
 	}
 	label := func(name, value string) string { return fmt.Sprintf("%-*s%s", labelW, name, value) }
 	m := func(name, key string) string {
@@ -231,6 +237,11 @@ func keptFigures(k KeptCascade, differ []bool, width int, st Styles) (lines []st
 	}
 	lines = append(lines, pack(width, extra...)...)
 	lines = append(lines, m(names[0], "p@5"), m(names[1], "ndcg@10"), m(names[2], "err@3"))
+	p := "ref"
+	if k.N != ref.N {
+		p = pairedP(k.Test, ref.Test)
+	}
+	lines = append(lines, fmt.Sprintf("%-*s%s", max(labelW, len(pName)+1), pName, st.Value.Render(p)))
 	costLine = len(lines)
 	lines = append(lines,
 		label(names[3], st.Value.Render(num(k.Test.Cost.Total))),
@@ -240,6 +251,25 @@ func keptFigures(k KeptCascade, differ []bool, width int, st Styles) (lines []st
 		lines[i] = Truncate(l, width)
 	}
 	return lines, costLine
+}
+
+// pairedP is the two-sided p of Student's paired t test of a's NDCG@10
+// against b's, query by query (metric.ComparePaired), to three places
+// ("<.001" below), or "–" when either lacks per-query values or they are
+// of different data.
+func pairedP(a, b cronus.Eval) string {
+	x, y := a.PerQuery[compareMetric], b.PerQuery[compareMetric]
+	if x == nil || len(x) != len(y) {
+		return "–"
+	}
+	c, _ := metric.ComparePaired(context.Background(), x, y, 1, 1, nil)
+	switch {
+	case math.IsNaN(c.PT):
+		return "–"
+	case c.PT < 0.001:
+		return "<.001"
+	}
+	return strconv.FormatFloat(c.PT, 'f', 3, 64)
 }
 
 // keptStages is a cascade's stage table, active trees and the fraction of

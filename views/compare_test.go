@@ -13,7 +13,7 @@ import (
 // (λ 0.1, K 10) and two cheaper ones with fewer stages.
 func sampleKept() []KeptCascade {
 	s := sampleSnapshot()
-	cheap := func(n int, lambda float64, k int, ndcg, cost float64) KeptCascade {
+	cheap := func(n int, lambda float64, k int, ndcg, cost float64, perQuery []float64) KeptCascade {
 		reached := make([]float64, k)
 		stages := make([]cronus.StageView, k)
 		for i := range k {
@@ -21,13 +21,16 @@ func sampleKept() []KeptCascade {
 			stages[i] = cronus.StageView{Active: 4 * (i + 1), Test: reached[i]}
 		}
 		ev := cronus.Eval{Metrics: map[string]float64{"p@5": 0.3125, "ndcg@10": ndcg, "err@3": 0.1375},
-			Cost: metric.Cost{Total: cost, Features: cost - float64(4*k), Trees: float64(4 * k)}, Reached: reached}
+			Cost: metric.Cost{Total: cost, Features: cost - float64(4*k), Trees: float64(4 * k)}, Reached: reached,
+			PerQuery: map[string][]float64{"ndcg@10": perQuery}}
 		return KeptCascade{N: n, Lambda: lambda, K: k, Epsilon: 0.05, Sigma: 1, Valid: ev, Test: ev, Stages: stages}
 	}
 	return []KeptCascade{
-		cheap(2, 0.5, 3, 0.215, 96),
+		// Four queries, whose means are the NDCG@10s; #3, the sample
+		// snapshot's, has none, so no p against it.
+		cheap(2, 0.5, 3, 0.215, 96, []float64{0.2, 0.25, 0.18, 0.23}),
 		{N: 3, Lambda: 0.1, K: 10, Epsilon: 0.05, Sigma: 1, Valid: s.Best, Test: s.BestTest, Stages: s.Stages},
-		cheap(4, 1.5, 2, 0.1875, 40),
+		cheap(4, 1.5, 2, 0.1875, 40, []float64{0.15, 0.2, 0.2, 0.2}),
 	}
 }
 
@@ -51,7 +54,10 @@ func TestCompareCases(t *testing.T) {
 	}{
 		{"none", nil, []string{"0 kept", "press k"}},
 		{"one", kept[:1], []string{"1 kept", "press k"}},
-		{"two", kept[:2], []string{"kept #2", "kept #3", "λ 0.5", "NDCG@10 0.215", "NDCG@10 0.229", "2 kept #2", "3 kept #3"}},
+		{"two", kept[:2], []string{"kept #2", "kept #3", "λ 0.5", "NDCG@10 0.215", "NDCG@10 0.229", "2 kept #2", "3 kept #3", "p vs #2 ref", "p vs #2 –"}},
+		// #4 against #2 query by query: scipy.stats.ttest_rel([0.15, 0.2,
+		// 0.2, 0.2], [0.2, 0.25, 0.18, 0.23]) gives p 0.19457549662216708.
+		{"three", kept, []string{"p vs #2 0.195"}},
 		{"four", append(kept[:3:3], KeptCascade{N: 5, Lambda: 2, K: 1, Test: kept[2].Test}), []string{"kept #5", "5 kept #5"}},
 	}
 	for _, c := range cases {

@@ -9,7 +9,8 @@ import (
 )
 
 // Evaluate scores d with cascade c for real (Score) and measures specs on
-// the cascade's ranking. A nil d gives the zero Eval.
+// the cascade's ranking, their means and their values query by query. A
+// nil d gives the zero Eval.
 func Evaluate(e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []float64, specs []metric.Spec) Eval {
 	ev, _ := EvaluateContext(context.Background(), e, c, d, featCost, treeCost, specs)
 	return ev
@@ -25,9 +26,10 @@ func EvaluateContext(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.
 	if err != nil {
 		return Eval{}, err
 	}
-	ev := Eval{Metrics: map[string]float64{}, Cost: r.Cost, Reached: r.Reached}
+	ev := Eval{Metrics: map[string]float64{}, Cost: r.Cost, Reached: r.Reached, PerQuery: map[string][]float64{}}
 	for _, sp := range specs {
 		ev.Metrics[sp.String()] = metric.Mean(sp, r.Key, d.Labels, d.QueryOffsets, metric.Options{})
+		ev.PerQuery[sp.String()] = metric.PerQuery(sp, r.Key, d.Labels, d.QueryOffsets, metric.Options{}, nil)
 	}
 	return ev, nil
 }

@@ -15,6 +15,10 @@ type Eval struct {
 	Metrics map[string]float64
 	Cost    metric.Cost
 	Reached []float64 // fraction of the split's documents reaching each stage
+	// PerQuery holds, per metric of Metrics, its value on each query of the
+	// split (metric.PerQuery's), for paired comparisons (metric.ComparePaired);
+	// nil when the Eval was made without them.
+	PerQuery map[string][]float64
 }
 
 // Evaluator scores a cascade on the validation and test data. It stops
