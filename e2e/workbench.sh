@@ -39,7 +39,7 @@ tmux send-keys -t "$session" k
 wait_for 'kept #2' 10 keep2.txt
 tmux send-keys -t "$session" c
 wait_for 'compare kept cascades (2 of at most 4)' 10 compare.txt
-for want in 'kept #1' 'kept #2' 'NDCG@10' 'P@5'; do
+for want in 'kept #1' 'kept #2' 'NDCG@10' 'P@5' 'p vs #1 ref' 'p vs #1 [0-9.<]'; do
   grep -q "$want" "$out/compare.txt" || { echo "the compare view lacks '$want':"; cat "$out/compare.txt"; exit 1; }
 done
 tmux send-keys -t "$session" c
