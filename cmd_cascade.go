@@ -313,23 +313,16 @@ func (s *setup) fullEnsemble(ctx context.Context, d *data.Dataset) (cronus.Eval,
 
 // againstFull compares a cascade, of Eval ev on d, with the full ensemble,
 // whose scores on d are full, query by query on each metric of
-// reportSpecs (eval --compare's test: the paired t test and the sign-flip
-// randomisation test, with its default rounds and seed). A nil d gives nil.
+// reportSpecs, as eval --compare does. A nil d gives nil.
 func againstFull(ctx context.Context, ev cronus.Eval, d *data.Dataset, full []float64) ([]metric.Paired, error) {
 	if d == nil {
 		return nil, ctx.Err()
 	}
-	var out []metric.Paired
-	var b []float64
-	for _, sp := range reportSpecs {
-		b = metric.PerQuery(sp, full, d.Labels, d.QueryOffsets, metric.Options{}, b)
-		pc, err := metric.ComparePaired(ctx, ev.PerQuery[sp.String()], b, defaultCompareRounds, compareSeed, nil)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, pc)
+	perQ := make([][]float64, len(reportSpecs))
+	for i, sp := range reportSpecs {
+		perQ[i] = ev.PerQuery[sp.String()]
 	}
-	return out, nil
+	return comparePerQuery(ctx, io.Discard, "the full ensemble", reportSpecs, perQ, full, d, metric.Options{}, defaultCompareRounds)
 }
 
 // split is a data split of a curve: "valid" or "test", and its data (nil

@@ -28,8 +28,8 @@ func EvaluateContext(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.
 	}
 	ev := Eval{Metrics: map[string]float64{}, Cost: r.Cost, Reached: r.Reached, PerQuery: map[string][]float64{}}
 	for _, sp := range specs {
-		ev.Metrics[sp.String()] = metric.Mean(sp, r.Key, d.Labels, d.QueryOffsets, metric.Options{})
-		ev.PerQuery[sp.String()] = metric.PerQuery(sp, r.Key, d.Labels, d.QueryOffsets, metric.Options{}, nil)
+		pq := metric.PerQuery(sp, r.Key, d.Labels, d.QueryOffsets, metric.Options{}, nil)
+		ev.Metrics[sp.String()], ev.PerQuery[sp.String()] = metric.MeanOf(pq), pq
 	}
 	return ev, nil
 }

@@ -79,6 +79,24 @@ func PerQuery(spec Spec, scores []float64, labels []float32, offsets []int, opt 
 	return dst
 }
 
+// MeanOf returns the mean of per-query values as PerQuery returns them,
+// leaving out the NaN ones (the queries excluded), NaN if all are: for
+// the same values, the same bits as Mean.
+func MeanOf(perQuery []float64) float64 {
+	sum, n := 0.0, 0
+	for _, v := range perQuery {
+		if math.IsNaN(v) {
+			continue
+		}
+		sum += v
+		n++
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return sum / float64(n)
+}
+
 // Mean returns the mean of spec over the queries that opt does not exclude,
 // NaN if there are none. The arguments are those of PerQuery. Mean allocates
 // its scratch space once, not per query.

@@ -27,14 +27,14 @@ type Paired struct {
 	// estimated from Rounds flips as (hits + 1) / (Rounds + 1), which never
 	// reports 0.
 	PRand  float64
-	Rounds int
+	Rounds int // the sign flips PRand counts; 0: not run (PRand NaN)
 }
 
 // ComparePaired compares per-query values a and b (as PerQuery returns
 // them, one per query of the same data; NaN for a query left out) over the
 // queries where both are defined. The randomisation test draws rounds sign
 // flips from a PCG generator seeded with seed, so the same inputs give the
-// same p bit for bit. With no query every figure is NaN; with one, SE, T
+// same p bit for bit; with rounds 0 it is not run, and PRand is NaN. With no query every figure is NaN; with one, SE, T
 // and PT are. When every difference is the same, SE is 0: T and PT are 0
 // and 1 when that difference is 0, ±Inf and 0 otherwise.
 //
@@ -42,13 +42,13 @@ type Paired struct {
 // rounds done to flipped (when not nil) as it goes, for a progress line,
 // and stops when ctx ends, every 256 rounds, returning ctx.Err().
 //
-// ComparePaired panics if len(a) != len(b) or rounds < 1.
+// ComparePaired panics if len(a) != len(b) or rounds < 0.
 func ComparePaired(ctx context.Context, a, b []float64, rounds int, seed uint64, flipped *atomic.Int64) (Paired, error) {
 	if len(a) != len(b) {
 		panic("metric: ComparePaired: a and b differ in length")
 	}
-	if rounds < 1 {
-		panic("metric: ComparePaired: rounds < 1")
+	if rounds < 0 {
+		panic("metric: ComparePaired: rounds < 0")
 	}
 	var d []float64
 	var sa, sb float64
@@ -73,9 +73,11 @@ func ComparePaired(ctx context.Context, a, b []float64, rounds int, seed uint64,
 		abs += math.Abs(x)
 	}
 	p.Diff = sum / float64(n)
-	var err error
-	if p.PRand, err = signFlip(ctx, d, sum, abs, rounds, seed, flipped); err != nil {
-		return Paired{}, err
+	if rounds > 0 {
+		var err error
+		if p.PRand, err = signFlip(ctx, d, sum, abs, rounds, seed, flipped); err != nil {
+			return Paired{}, err
+		}
 	}
 	if n == 1 {
 		return p, nil

@@ -63,6 +63,10 @@ func TestComparePairedAgainstSciPy(t *testing.T) {
 	near("reversed PT", q.PT, p.PT, 1e-12)
 	near("reversed PRand", q.PRand, p.PRand, 0.0046)
 
+	// No rounds: the t test alone.
+	if r := compare(t, pairedA, pairedB, 0, 1); !math.IsNaN(r.PRand) || r.PT != p.PT || r.T != p.T {
+		t.Errorf("rounds 0: PRand %v (want NaN), PT %v, T %v (want %v, %v)", r.PRand, r.PT, r.T, p.PT, p.T)
+	}
 	// Same inputs and seed, the same p bit for bit; another seed, another
 	// estimate of the same p.
 	if r := compare(t, pairedA, pairedB, rounds, 1); r.PRand != p.PRand {
@@ -158,5 +162,29 @@ func TestComparePairedCancelled(t *testing.T) {
 	}
 	if n := flipped.Load(); n < 1024 || n >= 1_000_000_000 {
 		t.Errorf("flipped %d rounds before stopping", n)
+	}
+}
+
+// MeanOf over PerQuery's values is Mean, bit for bit, with queries left out
+// or not: Evaluate takes its means that way, and eval and the cascade
+// report must agree to the last bit.
+func TestMeanOfIsMean(t *testing.T) {
+	labels := []float32{2, 0, 1, 0, 0, 0, 3, 1, 0, 1}
+	scores := []float64{0.3, 0.1, 0.7, 0.2, 0.5, 0.4, 0.05, 0.9, 0.6, 0.8}
+	offsets := []int{0, 3, 6, 10} // the second query has no relevant document
+	for _, name := range []string{"ndcg@3", "err@2", "p@2", "map"} {
+		sp, err := Parse(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, opt := range []Options{{}, {ExcludeNoRelevant: true}} {
+			got := MeanOf(PerQuery(sp, scores, labels, offsets, opt, nil))
+			if want := Mean(sp, scores, labels, offsets, opt); math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("%s %+v: MeanOf %v, Mean %v", name, opt, got, want)
+			}
+		}
+	}
+	if !math.IsNaN(MeanOf([]float64{math.NaN()})) || !math.IsNaN(MeanOf(nil)) {
+		t.Error("MeanOf of nothing is not NaN")
 	}
 }
