@@ -83,18 +83,32 @@ func PerQuery(spec Spec, scores []float64, labels []float32, offsets []int, opt 
 // leaving out the NaN ones (the queries excluded), NaN if all are: for
 // the same values, the same bits as Mean.
 func MeanOf(perQuery []float64) float64 {
-	sum, n := 0.0, 0
+	var m meanAcc
 	for _, v := range perQuery {
-		if math.IsNaN(v) {
-			continue
-		}
-		sum += v
-		n++
+		m.add(v)
 	}
-	if n == 0 {
+	return m.mean()
+}
+
+// meanAcc is the running mean of Mean and MeanOf: the sum and count of the
+// values that are not NaN, in the order added.
+type meanAcc struct {
+	sum float64
+	n   int
+}
+
+func (m *meanAcc) add(v float64) {
+	if !math.IsNaN(v) {
+		m.sum += v
+		m.n++
+	}
+}
+
+func (m *meanAcc) mean() float64 {
+	if m.n == 0 {
 		return math.NaN()
 	}
-	return sum / float64(n)
+	return m.sum / float64(m.n)
 }
 
 // Mean returns the mean of spec over the queries that opt does not exclude,
@@ -102,19 +116,11 @@ func MeanOf(perQuery []float64) float64 {
 // its scratch space once, not per query.
 func Mean(spec Spec, scores []float64, labels []float32, offsets []int, opt Options) float64 {
 	e := newEvaluator(spec, scores, labels, offsets, opt)
-	sum, n := 0.0, 0
+	var m meanAcc
 	for q := range len(offsets) - 1 {
-		v := e.query(offsets[q], offsets[q+1])
-		if math.IsNaN(v) {
-			continue
-		}
-		sum += v
-		n++
+		m.add(e.query(offsets[q], offsets[q+1]))
 	}
-	if n == 0 {
-		return math.NaN()
-	}
-	return sum / float64(n)
+	return m.mean()
 }
 
 // evaluator computes one metric query by query, reusing its buffers.
