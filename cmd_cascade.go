@@ -776,10 +776,10 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if cf.refit {
 			r["refit"] = res.Refit // "": the run's own best was better on validation
 		}
-		r["paired_valid"] = pairedJSON(reportSpecs, cmpV, defaultCompareRounds)
+		r["paired_valid"] = pairedJSON(reportSpecs, cmpV)
 		if s.test != nil {
 			r["test"], r["full_test"] = evalJSON(test), evalJSON(fullT)
-			r["paired_test"] = pairedJSON(reportSpecs, cmpT, defaultCompareRounds)
+			r["paired_test"] = pairedJSON(reportSpecs, cmpT)
 		}
 		for name, path := range map[string]string{"curve": *curve, "plot": *plot, "trace": *traceF} {
 			if path != "" {

@@ -286,7 +286,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			r["reached"] = reached
 		}
 		if compared != nil {
-			r["compare"] = compareJSON(*compareF, specs, compared, *rounds)
+			r["compare"] = compareJSON(*compareF, specs, compared)
 		}
 		return writeJSON(stdout, r)
 	}
@@ -309,7 +309,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "  (fraction of documents reaching each stage)\n")
 	}
 	if compared != nil {
-		printCompared(stdout, *compareF, specs, compared, *rounds)
+		printCompared(stdout, *compareF, specs, compared)
 	}
 	fmt.Fprintf(stdout, "  convention: %s\n", conv)
 	return nil
@@ -353,7 +353,7 @@ func comparePerQuery(ctx context.Context, stderr io.Writer, path string, specs [
 // printCompared prints eval --compare's table: per metric, the queries
 // both systems have a value for, the two means, their difference (this
 // system minus the file's), its standard error, t and the two p.
-func printCompared(w io.Writer, path string, specs []metric.Spec, cs []metric.Paired, rounds int) {
+func printCompared(w io.Writer, path string, specs []metric.Spec, cs []metric.Paired) {
 	fmt.Fprintf(w, "  compared with %s, query by query (diff: this - that):\n", path)
 	fmt.Fprintf(w, "  %-10s %7s %8s %8s %8s %8s %7s %8s %8s\n", "metric", "queries", "this", "that", "diff", "s.e.", "t", "p(t)", "p(rand)")
 	num := pairedNum
@@ -363,7 +363,7 @@ func printCompared(w io.Writer, path string, specs []metric.Spec, cs []metric.Pa
 			num("%.4f", c.A), num("%.4f", c.B), num("%+.4f", c.Diff), num("%.4f", c.SE),
 			num("%.2f", c.T), num("%.4f", c.PT), num("%.4f", c.PRand))
 	}
-	fmt.Fprintf(w, "  p(t): Student's paired t test, two-sided; p(rand): randomisation test, %d random sign flips of the per-query differences (seed %d)\n", rounds, compareSeed)
+	fmt.Fprintf(w, "  p(t): Student's paired t test, two-sided; p(rand): randomisation test, %d random sign flips of the per-query differences (seed %d)\n", cs[0].Rounds, compareSeed)
 }
 
 // pairedNum formats v, or says n/a for NaN (no query, or one).
@@ -375,19 +375,19 @@ func pairedNum(format string, v float64) string {
 }
 
 // compareJSON is eval --json's "compare": the file, and pairedJSON's.
-func compareJSON(path string, specs []metric.Spec, cs []metric.Paired, rounds int) map[string]any {
-	r := pairedJSON(specs, cs, rounds)
+func compareJSON(path string, specs []metric.Spec, cs []metric.Paired) map[string]any {
+	r := pairedJSON(specs, cs)
 	r["file"] = path
 	return r
 }
 
 // pairedJSON is the JSON of a paired comparison (eval --compare, the
-// cascade against its full ensemble): the randomisation test's rounds and
-// seed, and per metric the queries, the two means ("this", "that"), their
+// cascade against its full ensemble), one Paired per spec: the
+// randomisation test's rounds and seed, and per metric the queries, the two means ("this", "that"), their
 // difference, its standard error, t and the two p; a figure that is NaN or
 // infinite (no query; one query; t of differences that are all the same)
 // is null.
-func pairedJSON(specs []metric.Spec, cs []metric.Paired, rounds int) map[string]any {
+func pairedJSON(specs []metric.Spec, cs []metric.Paired) map[string]any {
 	num := func(v float64) any {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil
@@ -400,7 +400,7 @@ func pairedJSON(specs []metric.Spec, cs []metric.Paired, rounds int) map[string]
 		ms[s.String()] = map[string]any{"queries": c.Queries, "this": num(c.A), "that": num(c.B),
 			"diff": num(c.Diff), "se": num(c.SE), "t": num(c.T), "p_t": num(c.PT), "p_rand": num(c.PRand)}
 	}
-	return map[string]any{"rounds": rounds, "seed": compareSeed, "metrics": ms}
+	return map[string]any{"rounds": cs[0].Rounds, "seed": compareSeed, "metrics": ms}
 }
 
 // perQueryOutput is the file of per-query metric values as TSV: a header
