@@ -294,35 +294,33 @@ func (s *setup) evaluator() cronus.Evaluator {
 	return cronus.NewEvaluator(s.e, s.valid, s.test, s.costs.Cost, s.treeCost, reportSpecs)
 }
 
-// fullEnsemble is the quality and cost of the whole ensemble on d, and
-// its scores. It stops when ctx is done and returns ctx's error.
-func (s *setup) fullEnsemble(ctx context.Context, d *data.Dataset) (cronus.Eval, []float64, error) {
+// fullEnsemble is the quality (means and per query) and cost of the whole
+// ensemble on d. It stops when ctx is done and returns ctx's error.
+func (s *setup) fullEnsemble(ctx context.Context, d *data.Dataset) (cronus.Eval, error) {
 	if d == nil {
-		return cronus.Eval{}, nil, ctx.Err()
+		return cronus.Eval{}, ctx.Err()
 	}
 	sc, err := s.e.PredictContext(ctx, nil, d.Cols, d.NumDocs(), -1)
 	if err != nil {
-		return cronus.Eval{}, nil, err
+		return cronus.Eval{}, err
 	}
-	ev := cronus.Eval{Metrics: map[string]float64{}, Cost: metric.EnsembleCost(s.e.Features(-1), s.costs.Cost, len(s.e.Trees), s.treeCost[0])}
-	for _, sp := range reportSpecs {
-		ev.Metrics[sp.String()] = metric.Mean(sp, sc, d.Labels, d.QueryOffsets, metric.Options{})
-	}
-	return ev, sc, nil
+	ev := cronus.Eval{Cost: metric.EnsembleCost(s.e.Features(-1), s.costs.Cost, len(s.e.Trees), s.treeCost[0])}
+	ev.Measure(reportSpecs, sc, d)
+	return ev, nil
 }
 
-// againstFull compares a cascade, of Eval ev on d, with the full ensemble,
-// whose scores on d are full, query by query on each metric of
-// reportSpecs, as eval --compare does. A nil d gives nil.
-func againstFull(ctx context.Context, ev cronus.Eval, d *data.Dataset, full []float64) ([]metric.Paired, error) {
-	if d == nil {
+// againstFull compares a cascade, of Eval ev, with the full ensemble, of
+// Eval full on the same data, query by query on each metric of
+// reportSpecs, as eval --compare does. Zero Evals (no data) give nil.
+func againstFull(ctx context.Context, ev, full cronus.Eval) ([]metric.Paired, error) {
+	if ev.PerQuery == nil {
 		return nil, ctx.Err()
 	}
-	perQ := make([][]float64, len(reportSpecs))
+	a, b := make([][]float64, len(reportSpecs)), make([][]float64, len(reportSpecs))
 	for i, sp := range reportSpecs {
-		perQ[i] = ev.PerQuery[sp.String()]
+		a[i], b[i] = ev.PerQuery[sp.String()], full.PerQuery[sp.String()]
 	}
-	return comparePerQuery(ctx, io.Discard, "the full ensemble", reportSpecs, perQ, full, d, metric.Options{}, defaultCompareRounds)
+	return comparePerQuery(ctx, io.Discard, "the full ensemble", reportSpecs, a, b, defaultCompareRounds)
 }
 
 // split is a data split of a curve: "valid" or "test", and its data (nil
@@ -710,20 +708,20 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	fullV, fullVScores, err := s.fullEnsemble(ctx, s.valid)
+	fullV, err := s.fullEnsemble(ctx, s.valid)
 	if err != nil {
 		return err
 	}
-	fullT, fullTScores, err := s.fullEnsemble(ctx, s.test)
+	fullT, err := s.fullEnsemble(ctx, s.test)
 	if err != nil {
 		return err
 	}
 	// The cascade against the full ensemble, query by query.
-	cmpV, err := againstFull(ctx, valid, s.valid, fullVScores)
+	cmpV, err := againstFull(ctx, valid, fullV)
 	if err != nil {
 		return err
 	}
-	cmpT, err := againstFull(ctx, test, s.test, fullTScores)
+	cmpT, err := againstFull(ctx, test, fullT)
 	if err != nil {
 		return err
 	}

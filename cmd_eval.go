@@ -224,7 +224,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var rels []string              // relOf's keys, in the order met
 	perQ := make([][]float64, len(specs))
 	for i, s := range specs {
-		v := metric.Mean(s, scores, d.Labels, d.QueryOffsets, opt)
+		perQ[i] = metric.PerQuery(s, scores, d.Labels, d.QueryOffsets, opt, nil)
+		v := metric.MeanOf(perQ[i]) // Mean's bits
 		values[s.String()] = v
 		if math.IsNaN(v) {
 			values[s.String()] = nil
@@ -238,11 +239,14 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			}
 			relOf[rel] = append(relOf[rel], s.String())
 		}
-		perQ[i] = metric.PerQuery(s, scores, d.Labels, d.QueryOffsets, opt, nil)
 	}
 	var compared []metric.Paired // per metric, with --compare
 	if other != nil {
-		if compared, err = comparePerQuery(ctx, stderr, *compareF, specs, perQ, other, d, opt, *rounds); err != nil {
+		otherQ := make([][]float64, len(specs))
+		for i, s := range specs {
+			otherQ[i] = metric.PerQuery(s, other, d.Labels, d.QueryOffsets, opt, nil)
+		}
+		if compared, err = comparePerQuery(ctx, stderr, *compareF, specs, perQ, otherQ, *rounds); err != nil {
 			return err
 		}
 	}
@@ -324,10 +328,10 @@ const (
 )
 
 // comparePerQuery is eval --compare's work: per metric of specs, the
-// per-query values perQ[i] of the system evaluated against those of the
-// scores other (from path) on d, compared by metric.ComparePaired, with a
-// progress line on a terminal while the sign flips run.
-func comparePerQuery(ctx context.Context, stderr io.Writer, path string, specs []metric.Spec, perQ [][]float64, other []float64, d *data.Dataset, opt metric.Options, rounds int) ([]metric.Paired, error) {
+// per-query values a[i] of the system evaluated against b[i], those of
+// the other (from path), compared by metric.ComparePaired, with a progress
+// line on a terminal while the sign flips run.
+func comparePerQuery(ctx context.Context, stderr io.Writer, path string, specs []metric.Spec, a, b [][]float64, rounds int) ([]metric.Paired, error) {
 	var flipped atomic.Int64
 	var at atomic.Int32 // the metric being compared
 	stop := showTicking(newProgress(stderr), func(time.Duration) string {
@@ -336,12 +340,10 @@ func comparePerQuery(ctx context.Context, stderr io.Writer, path string, specs [
 	})
 	defer stop()
 	var out []metric.Paired
-	var b []float64
-	for i, s := range specs {
+	for i := range specs {
 		at.Store(int32(i))
 		flipped.Store(0)
-		b = metric.PerQuery(s, other, d.Labels, d.QueryOffsets, opt, b)
-		c, err := metric.ComparePaired(ctx, perQ[i], b, rounds, compareSeed, &flipped)
+		c, err := metric.ComparePaired(ctx, a[i], b[i], rounds, compareSeed, &flipped)
 		if err != nil {
 			return nil, err
 		}

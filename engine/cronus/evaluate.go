@@ -26,12 +26,20 @@ func EvaluateContext(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.
 	if err != nil {
 		return Eval{}, err
 	}
-	ev := Eval{Metrics: map[string]float64{}, Cost: r.Cost, Reached: r.Reached, PerQuery: map[string][]float64{}}
+	ev := Eval{Cost: r.Cost, Reached: r.Reached}
+	ev.Measure(specs, r.Key, d)
+	return ev, nil
+}
+
+// Measure sets ev's Metrics and PerQuery: specs on d ranked by scores (a
+// cascade's ranking key, or an ensemble's scores), under DESIGN.md's
+// default conventions.
+func (ev *Eval) Measure(specs []metric.Spec, scores []float64, d *data.Dataset) {
+	ev.Metrics, ev.PerQuery = map[string]float64{}, map[string][]float64{}
 	for _, sp := range specs {
-		pq := metric.PerQuery(sp, r.Key, d.Labels, d.QueryOffsets, metric.Options{}, nil)
+		pq := metric.PerQuery(sp, scores, d.Labels, d.QueryOffsets, metric.Options{}, nil)
 		ev.Metrics[sp.String()], ev.PerQuery[sp.String()] = metric.MeanOf(pq), pq
 	}
-	return ev, nil
 }
 
 // NewEvaluator returns the Evaluator that scores cascades on valid and test
