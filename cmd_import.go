@@ -95,6 +95,16 @@ func splitsOnFirst(e *tree.Ensemble) int {
 	return 0
 }
 
+// numberedFrom tells whether names are first, first+1, ... in order.
+func numberedFrom(names []string, first int) bool {
+	for k, n := range names {
+		if n != strconv.Itoa(k+first) {
+			return false
+		}
+	}
+	return len(names) > 0
+}
+
 // xgbImportNotes are what `import --from xgboost` tells about the imported
 // model e with provenance params: signs that it was trained on XGBoost's
 // own libsvm reader or stopped early, and what to do about them.
@@ -112,6 +122,11 @@ func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm, byName bool
 		first, rule := 1, "k+1" // the feature f0 is, by position
 		if libsvm {
 			first, rule = 0, "k"
+		}
+		// Names 0 to n-1 (a pandas DataFrame's default columns) number
+		// the columns as the positions do, one lower: nothing to say.
+		if !libsvm && numberedFrom(names, 0) {
+			names = nil
 		}
 		for k, n := range names {
 			if n != strconv.Itoa(k+first) {

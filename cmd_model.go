@@ -149,12 +149,12 @@ func writeStdout(stdout io.Writer, write func(w *bufio.Writer) error) error {
 // params' "absent"): its figures are then not the cascade's.
 func cascadeAbsentWarning(cascadeF string, cf *cronus.File, d *data.Dataset) string {
 	made, read := absentFlag(cf.Params["absent"] == "missing"), absentFlag(d.AbsentMissing)
-	if d.Absent == 0 || made == read {
+	if d.LeftOut() == 0 || made == read {
 		return ""
 	}
 	reading := map[absentFlag]string{false: "as 0", true: "as missing"}
 	return fmt.Sprintf("%s leaves %d feature values out of its lines, read here %s; the cascade %s was made reading them %s: --absent %s scores it as it was made",
-		d.Name, d.Absent, reading[read], cascadeF, reading[made], made.String())
+		d.Name, d.LeftOut(), reading[read], cascadeF, reading[made], made.String())
 }
 
 // cascadeRun is a cascade's scoring of a data set and how long it took.

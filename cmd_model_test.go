@@ -239,6 +239,8 @@ func TestImportXGBoostNumberedNames(t *testing.T) {
 		note  string
 	}{
 		{names(func(k int) string { return strconv.Itoa(k + 1) }), ""},
+		{names(func(k int) string { return strconv.Itoa(k) }), ""}, // a pandas DataFrame's default columns
+		{names(func(k int) string { return strconv.Itoa(k + 2) }), `note: the model's features are named by numbers, and f0 is named "2", not 1`},
 		{names(func(k int) string { return "f" + strconv.Itoa(k) }), ""},
 		{names(func(k int) string { return strconv.Itoa(2*k + 3) }), `note: the model's features are named by numbers, and f0 is named "3", not 1`},
 	} {
@@ -403,6 +405,25 @@ func TestImportXGBoostCommand(t *testing.T) {
 		if code != 0 || !strings.Contains(errOut, "warning: "+sparse+" leaves 88 feature values out of its lines, which cronus reads as 0 and XGBoost as missing") {
 			t.Errorf("%s on a sparse file: exit %d %q", cmd, code, errOut)
 		}
+	}
+	// So does a file whose features stop before the model's: no line
+	// gives features 41-46 (review 2026-11-29: the warning counted only
+	// the values lines leave out among the file's own features).
+	short := filepath.Join(dir, "short.txt")
+	var line strings.Builder
+	for f := 1; f <= 40; f++ {
+		fmt.Fprintf(&line, " %d:0.5", f)
+	}
+	os.WriteFile(short, []byte("1 qid:1"+line.String()+"\n0 qid:1"+line.String()+"\n"), 0o644)
+	for _, cmd := range []string{"predict", "eval"} {
+		code, _, errOut = runCLI(t, cmd, "--model", out, "--data", short)
+		if code != 0 || !strings.Contains(errOut, "warning: "+short+" leaves 12 feature values out of its lines, which cronus reads as 0 and XGBoost as missing") {
+			t.Errorf("%s on a file of 40 features: exit %d %q", cmd, code, errOut)
+		}
+	}
+	code, _, errOut = runCLI(t, "predict", "--model", out, "--data", short, "--absent", "missing")
+	if code != 0 || strings.Contains(errOut, "XGBoost as missing") {
+		t.Errorf("predict --absent missing on a file of 40 features: exit %d %q", code, errOut)
 	}
 	// --absent missing: no warning.
 	code, _, errOut = runCLI(t, "predict", "--model", out, "--data", sparse, "--absent", "missing")

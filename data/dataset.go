@@ -31,6 +31,17 @@ type Dataset struct {
 	docIDEnd []uint32 // end offset of document i's id in docIDBuf
 }
 
+// LeftOut is how many feature values the file did not give: Absent, and
+// every value of the columns ReadOptions.MinFeatures added beyond the
+// file's features, which no line gives either.
+func (d *Dataset) LeftOut() int64 {
+	n := d.Absent
+	if d.FileFeatures > 0 && d.NumFeatures() > d.FileFeatures {
+		n += int64(d.NumDocs()) * int64(d.NumFeatures()-d.FileFeatures)
+	}
+	return n
+}
+
 // PaddingWarning says, when ReadOptions.MinFeatures padded d beyond the
 // features of its file (a model of another data set, most likely: 136
 // features on MQ2008's 46), that those features read as 0 (or as missing);

@@ -63,6 +63,21 @@ type ImportOptions struct {
 	ZeroBased bool
 }
 
+// isXGBoostDump tells whether b (trimmed) looks like XGBoost's dump of
+// its trees: dump_model's text ("booster[0]:" then "0:[f3<0.5] ..."),
+// get_dump's text ("0:[f3<0.5] ..."), or the JSON of either (an array of
+// trees, each node with a "nodeid").
+func isXGBoostDump(b []byte) bool {
+	switch {
+	case bytes.HasPrefix(b, []byte("booster[")), bytes.HasPrefix(b, []byte("0:[")), bytes.HasPrefix(b, []byte("0:leaf=")):
+		return true
+	case b[0] == '[':
+		head := b[:min(len(b), 200)]
+		return bytes.Contains(head, []byte(`"nodeid"`))
+	}
+	return false
+}
+
 // ImportXGBoostWith is ImportXGBoost with options.
 func ImportXGBoostWith(r io.Reader, name string, opt ImportOptions) (*Ensemble, map[string]any, error) {
 	data, err := io.ReadAll(r)
@@ -72,6 +87,10 @@ func ImportXGBoostWith(r io.Reader, name string, opt ImportOptions) (*Ensemble, 
 	if b := bytes.TrimSpace(data); len(b) > 0 && b[0] != '{' {
 		if bytes.HasPrefix(b, []byte("binf")) || bytes.IndexByte(b, 0) >= 0 {
 			return nil, nil, fmt.Errorf("%s: not an XGBoost JSON model (it does not start with '{'; XGBoost's binary format?): save the model under a name ending in .json", name)
+		}
+		if isXGBoostDump(b) {
+			return nil, nil, fmt.Errorf("%s: not an XGBoost JSON model but a dump of its trees (Booster.dump_model or get_dump), "+
+				"which leaves out the base score and the objective: save the model with Booster.save_model(\"m.json\")", name)
 		}
 		return nil, nil, fmt.Errorf("%s: not an XGBoost JSON model (it does not start with '{')", name)
 	}

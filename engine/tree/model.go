@@ -378,8 +378,8 @@ func parseModel(data []byte) (*Model, error) {
 	return m, nil
 }
 
-// AbsentWarning says when data d that leaves values out of its lines is
-// read the other way than model m (with ensemble e, of which the first k
+// AbsentWarning says when data d that leaves values out of its lines
+// (Dataset.LeftOut: features beyond the file's last, too) is read the other way than model m (with ensemble e, of which the first k
 // trees are used; k < 0 means all) takes them, at some split that sends a
 // missing value the other way than 0: read as 0 (the default) for a model
 // imported from XGBoost, which takes them as missing; read as missing
@@ -387,7 +387,11 @@ func parseModel(data []byte) (*Model, error) {
 // RankLib, which were trained reading them as 0 and learnt no direction
 // for a missing value. "" when the reading makes no difference.
 func (m *Model) AbsentWarning(e *Ensemble, k int, d *data.Dataset) string {
-	if m == nil || d.Absent == 0 {
+	if m == nil {
+		return ""
+	}
+	absent := d.LeftOut()
+	if absent == 0 {
 		return ""
 	}
 	// Whether the model takes a left-out value as missing, as XGBoost
@@ -413,10 +417,10 @@ func (m *Model) AbsentWarning(e *Ensemble, k int, d *data.Dataset) string {
 		return fmt.Sprintf("%s leaves %d feature values out of its lines, which --absent missing reads as missing; "+
 			"this model %s, reading them as 0, and sends a missing value the other way than 0 at %d of its %d splits, "+
 			"so its scores are not what it was trained to give: leave out --absent missing",
-			d.Name, d.Absent, by, differ, total)
+			d.Name, absent, by, differ, total)
 	}
 	return fmt.Sprintf("%s leaves %d feature values out of its lines, which cronus reads as 0 and XGBoost as missing; "+
 		"this XGBoost model sends a missing value the other way than 0 at %d of its %d splits, "+
 		"so its scores may differ from XGBoost's on this file; --absent missing reads them as XGBoost does",
-		d.Name, d.Absent, differ, total)
+		d.Name, absent, differ, total)
 }
