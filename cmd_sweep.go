@@ -197,6 +197,16 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if init, err = s.chooseRho(ctx, &par, rhos); err != nil {
 				return err
 			}
+			// A ρ given (--rho1/--rhoK, or one --rhos) is not chosen, and
+			// chooseRho gives no initialisation: make it here, to see
+			// whether it is empty, and for the optimisation to start from.
+			if init.Init == nil && cf.cycles > 0 {
+				start := time.Now()
+				if init.Init, err = cronus.Initialize(ctx, s.pr, s.sc, par); err != nil {
+					return err
+				}
+				init.InitTime = time.Since(start)
+			}
 		}
 		// Where Algorithm 2 gives the empty cascade: from λ_max up always
 		// (every ρ gives it, so ρ is not chosen), below it when the ρ

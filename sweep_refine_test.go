@@ -394,3 +394,35 @@ func TestSweepRefitContinuesUnrefitted(t *testing.T) {
 		t.Errorf("%d λ continued, %d from a λ that kept a refit; the test needs one of each: %+v", continued, fromRefit, r.Lambdas)
 	}
 }
+
+// TestSweepGivenRhoContinues: a ρ given, not chosen, is swept as the same
+// ρ chosen among equals: below λ_max, where its Algorithm 2 gives the
+// empty cascade, the sweep continues from a smaller λ's cascade either way
+// (review 2026-11-29: with --rhos 0.3 it did not, with --rhos 0.3,0.3 it
+// did).
+func TestSweepGivenRhoContinues(t *testing.T) {
+	args := []string{"--stages", "4", "--cycles", "2", "--lambdas", "0.01:0.9:4"}
+	_, given, report := sweepMQ2008(t, append(args, "--rhos", "0.3")...)
+	_, chosen, _ := sweepMQ2008(t, append(args, "--rhos", "0.3,0.3")...)
+	if a, b := readFile(t, given), readFile(t, chosen); a != b {
+		t.Errorf("curves differ:\n--rhos 0.3\n%s\n--rhos 0.3,0.3\n%s", a, b)
+	}
+	var r struct {
+		Lambdas []struct {
+			Lambda        float64
+			ContinuedFrom *float64 `json:"continued_from"`
+		}
+	}
+	if err := json.Unmarshal([]byte(report), &r); err != nil {
+		t.Fatal(err)
+	}
+	below := 0
+	for _, l := range r.Lambdas {
+		if l.Lambda < 1 && l.ContinuedFrom != nil {
+			below++
+		}
+	}
+	if below == 0 {
+		t.Errorf("no λ below λ_max continued: %s", report)
+	}
+}
