@@ -363,6 +363,10 @@ func warmState(pr *Problem, sc Scales, par Params, c *Cascade, sigmas []float64)
 	}
 	s := make([]float64, n)
 	lastSpread := 0.0 // of the last stage before k with trees
+	var pt *protector // with the top-m rule: who reaches each stage
+	if c.Rule == RuleTopM && c.TopM > 0 {
+		pt = pr.newProtector(c.TopM)
+	}
 	for k, stg := range c.Stages {
 		stg.Beta = slices.Clone(stg.Beta)
 		st.Stages = append(st.Stages, stg)
@@ -389,8 +393,19 @@ func warmState(pr *Problem, sc Scales, par Params, c *Cascade, sigmas []float64)
 			sigma = par.Sigma
 		}
 		st.Sigma = append(st.Sigma, sigma)
+		// As Algorithm 2 does (initialize): under the top-m rule a
+		// query's protected documents pass whatever their score, so that
+		// the next stage's spread is weighted by the reach the rule gives.
+		var prot []bool
+		if pt != nil && k < len(c.Stages)-1 {
+			prot = make([]bool, n)
+			pt.mark(s, prot)
+			if !math.IsInf(stg.Theta, -1) {
+				pt.pass(s, prot, stg.Theta)
+			}
+		}
 		for i := range p {
-			p[i] *= sigmoid(s[i], stg.Theta, sigma)
+			p[i] *= passProb(prot, i, s[i], stg.Theta, sigma)
 		}
 	}
 	st.Rule, st.TopM = c.Rule, c.TopM

@@ -794,3 +794,28 @@ func TestWarmSigmaEmptyStage(t *testing.T) {
 		t.Errorf("σ_k of the empty stage %d: %g; of stage %d, with trees: %g", e+1, w.Sigma[e], j+1, w.Sigma[j])
 	}
 }
+
+// σ_k derived again (a warm start with --sigma) for the stages Algorithm 2
+// made, with the σ it made them with, are Algorithm 2's own, under the
+// global and the top-m rule alike: the spread of each stage is weighted by
+// the soft reach, in which a query's protected documents pass (review
+// 2026-11-29: a warm start weighted it by plain sigmoids, and under top-m
+// the later stages' σ_k came out up to 40 times sharper).
+func TestWarmSigmaIsInitSigma(t *testing.T) {
+	pr := smallProblem(t)
+	sc := ComputeScales(pr, 0)
+	for _, topM := range []int{0, 5} {
+		par := DefaultParams()
+		par.K, par.Lambda, par.TopM = 6, 0.05, topM
+		init := initSmall(t, pr, par)
+		w := warmState(pr, sc, par, &init.Cascade, nil)
+		for k := range len(init.Sigma) - 1 { // the last stage has no exit
+			if got, want := w.Sigma[k], init.Sigma[k]; math.Abs(got-want) > 1e-12*want {
+				t.Errorf("top-m %d: stage %d: σ_k %g derived again, %g at the initialisation", topM, k+1, got, want)
+			}
+		}
+		if got, want := w.Terms.Total, init.Terms.Total; math.Abs(got-want) > 1e-9*want {
+			t.Errorf("top-m %d: eq (8) %v from the warm state, %v at the initialisation", topM, got, want)
+		}
+	}
+}
