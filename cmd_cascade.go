@@ -811,8 +811,12 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		fmt.Fprintf(stdout, "%-5s cascade  p@5 %.4f  ndcg@10 %.4f  err@3 %.4f  cost/doc %.1f (features %.1f, trees %.1f)\n", name,
 			ev.Metrics["p@5"], ev.Metrics["ndcg@10"], ev.Metrics["err@3"], ev.Cost.Total, ev.Cost.Features, ev.Cost.Trees)
-		fmt.Fprintf(stdout, "%-5s full     p@5 %.4f  ndcg@10 %.4f  err@3 %.4f  cost/doc %.1f (features %.1f, trees %.1f); cascade/full cost %.3f\n", name,
-			full.Metrics["p@5"], full.Metrics["ndcg@10"], full.Metrics["err@3"], full.Cost.Total, full.Cost.Features, full.Cost.Trees, ev.Cost.Total/full.Cost.Total)
+		ratio := "-" // a full ensemble that costs nothing (all costs 0)
+		if full.Cost.Total > 0 {
+			ratio = strconv.FormatFloat(ev.Cost.Total/full.Cost.Total, 'f', 3, 64)
+		}
+		fmt.Fprintf(stdout, "%-5s full     p@5 %.4f  ndcg@10 %.4f  err@3 %.4f  cost/doc %.1f (features %.1f, trees %.1f); cascade/full cost %s\n", name,
+			full.Metrics["p@5"], full.Metrics["ndcg@10"], full.Metrics["err@3"], full.Cost.Total, full.Cost.Features, full.Cost.Trees, ratio)
 		fmt.Fprintf(stdout, "%-5s cascade-full", name)
 		for i, sp := range reportSpecs {
 			fmt.Fprintf(stdout, "  %s %s (p %s)", sp, pairedNum("%+.4f", cmp[i].Diff), pairedNum("%.3f", cmp[i].PT))

@@ -1893,3 +1893,28 @@ func TestCascadePairedAgainstFull(t *testing.T) {
 		t.Errorf("%d metrics compared, %d differ: a weak test", len(e.Compare.Metrics), differs)
 	}
 }
+
+// TestCascadeFreeEnsemble: with every feature and tree free the full
+// ensemble costs 0, and the report's cascade/full cost ratio is "-", not
+// NaN (review 2026-11-29).
+func TestCascadeFreeEnsemble(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains")
+	}
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 10)
+	costs := filepath.Join(dir, "costs.txt")
+	var b strings.Builder
+	for f := 1; f <= 46; f++ {
+		fmt.Fprintf(&b, "%d 0\n", f)
+	}
+	os.WriteFile(costs, []byte(b.String()), 0o644)
+	code, stdout, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", costs, "--tree-cost", "0", "--stages", "3", "--cycles", "0", "--lambda", "0.1", "--out", filepath.Join(dir, "c.json"))
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	if !strings.Contains(stdout, "cost/doc 0.0 (features 0.0, trees 0.0); cascade/full cost -\n") || strings.Contains(stdout, "NaN") {
+		t.Errorf("report:\n%s", stdout)
+	}
+}
