@@ -129,6 +129,11 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 	if n == 0 {
 		return nil, fmt.Errorf("%s: no documents to train on", train.Name)
 	}
+	if p.Objective == Regression {
+		if err := regressionLabels(train); err != nil {
+			return nil, err
+		}
+	}
 	nf := train.NumFeatures()
 	bins := data.ComputeBins(train, p.MaxBins)
 	// The grower sees only the features it can split on, those with more
@@ -363,4 +368,30 @@ func sampleFeatures(rng *rand.Rand, d int, frac float64) []int {
 	perm := rng.Perm(d)[:k]
 	slices.Sort(perm)
 	return perm
+}
+
+// maxRegressionLabel is the largest label magnitude squared loss trains
+// on: a gradient (score − label) is a float32, and with labels up to this
+// size, scores stay between them and every gradient is finite.
+const maxRegressionLabel = math.MaxFloat32 / 4
+
+// regressionLabels refuses labels too large for squared loss (the data
+// reader takes any float32), naming the first such document: they gave
+// infinite gradients and leaf values, and a model that could not be
+// written, after the whole training.
+func regressionLabels(d *data.Dataset) error {
+	for q := range d.NumQueries() {
+		lo, hi := d.Query(q)
+		for i := lo; i < hi; i++ {
+			if l := d.Labels[i]; math.Abs(float64(l)) > maxRegressionLabel {
+				which := "a document"
+				if d.HasQID {
+					which = fmt.Sprintf("a document of query %d", d.QueryIDs[q])
+				}
+				return fmt.Errorf("%s: %s is labelled %g: the regression objective takes labels of magnitude up to %.4g, "+
+					"beyond which its gradients overflow", d.Name, which, l, maxRegressionLabel)
+			}
+		}
+	}
+	return nil
 }

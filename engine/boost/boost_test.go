@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cronus-ltr/cronus/data"
@@ -440,5 +441,52 @@ func TestTreeReportStartsAfterSetup(t *testing.T) {
 	want := []string{"phase training 3", "report 0 trees 0", "report 1 trees 1", "report 2 trees 2", "report 3 trees 3"}
 	if !slices.Equal(calls, want) {
 		t.Errorf("calls %q, want %q", calls, want)
+	}
+}
+
+// TestRegressionHugeLabels: labels the reader takes but whose squared-loss
+// gradients overflow a float32 are refused before training, naming the
+// file and query (they gave an infinite leaf value, and a model that could
+// not be written, after the whole run); labels up to the bound train to
+// finite leaves. The other objectives only compare labels.
+func TestRegressionHugeLabels(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		scale float32
+		err   string
+	}{
+		{3e38, "huge.txt: a document of query 0 is labelled 3e+38: the regression objective takes labels of magnitude up to"},
+		{8e37, ""},
+	} {
+		d := synth(t, 5, 1)
+		d.Name = "huge.txt"
+		for i := range d.Labels {
+			d.Labels[i] = (d.Labels[i] - 1) * c.scale // -1, 0 and 1 times the scale
+		}
+		d.Labels[0] = c.scale
+		p := DefaultParams(Regression)
+		p.Trees, p.LearningRate, p.Grow.MinDocs = 5, 1, 1
+		r, err := Train(ctx, d, nil, p, nil)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("labels ×%g: error %v, want %q", c.scale, err, c.err)
+			}
+			for _, obj := range []string{Binary, LambdaRank} {
+				if _, err := Train(ctx, d, nil, DefaultParams(obj), nil); err != nil {
+					t.Errorf("%s on labels ×%g: %v", obj, c.scale, err)
+				}
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("labels ×%g: %v", c.scale, err)
+		}
+		for _, tr := range r.Ensemble.Trees {
+			for _, v := range tr.Leaves {
+				if math.IsInf(v, 0) || math.IsNaN(v) {
+					t.Fatalf("labels ×%g: leaf value %v", c.scale, v)
+				}
+			}
+		}
 	}
 }
