@@ -538,7 +538,14 @@ func ImportFileWith(from, path string, opt ImportOptions) (*Ensemble, map[string
 	if err := notCronusFile(b); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return imp(bytes.NewReader(b), path, opt)
+	e, params, err := imp(bytes.NewReader(b), path, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := e.checkSum(); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return e, params, nil
 }
 
 // notCronusFile refuses a Cronus model or cascade given to import, which

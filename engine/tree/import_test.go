@@ -1289,3 +1289,26 @@ func TestImportLightGBMByName(t *testing.T) {
 		}
 	}
 }
+
+// TestImportFileLeavesPastFloat64: an imported model whose leaf values
+// are each finite but sum past the float64 range is refused, naming the
+// file (review 2026-11-29: it imported, and every score was +Inf).
+func TestImportFileLeavesPastFloat64(t *testing.T) {
+	src := readFixture(t, "lgb-lambdarank.model.txt")
+	n := 0
+	src = regexp.MustCompile(`leaf_value=[^\n]*`).ReplaceAllStringFunc(src, func(s string) string {
+		if n++; n > 2 {
+			return s
+		}
+		k := len(strings.Fields(strings.TrimPrefix(s, "leaf_value=")))
+		return "leaf_value=" + strings.TrimSpace(strings.Repeat("1e308 ", k))
+	})
+	path := filepath.Join(t.TempDir(), "big.txt")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := ImportFile("lightgbm", path)
+	if want := path + ": tree 1: the base score and the largest leaf values of trees 0 to 1 sum past the float64 range"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}

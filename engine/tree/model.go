@@ -163,7 +163,28 @@ func (m *Model) Ensemble() (*Ensemble, error) {
 		}
 		e.Trees[i] = t
 	}
+	if err := e.checkSum(); err != nil {
+		return nil, err
+	}
 	return e, nil
+}
+
+// checkSum refuses an ensemble whose scores could leave the float64
+// range: each leaf value is finite, but the base score and the trees'
+// largest leaf values sum past it (a crafted model; its scores came out
+// +Inf, which eval, predict --json and the cascade cannot take).
+func (e *Ensemble) checkSum() error {
+	bound := math.Abs(e.Base)
+	for i, t := range e.Trees {
+		big := 0.0
+		for _, v := range t.Leaves {
+			big = max(big, math.Abs(v))
+		}
+		if bound += big; math.IsInf(bound, 0) {
+			return fmt.Errorf("tree %d: the base score and the largest leaf values of trees 0 to %d sum past the float64 range (%g): the scores would not be finite", i, i, math.MaxFloat64)
+		}
+	}
+	return nil
 }
 
 // tree converts one TreeJSON, numFeatures bounding its features.

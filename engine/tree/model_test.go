@@ -276,6 +276,12 @@ func TestReadModelErrors(t *testing.T) {
 		{"null leaf value", withTree(`"leaf_value":[0.25]`, `"leaf_value":[null]`), `:15:87: trees[1].leaf_value[0]: expected a number, got null (JSON writers put null for NaN and ±Inf)`},
 		{"null threshold", withTree(`[0.602759,0.5]`, `[null,0.5]`), `:14:43: trees[0].threshold[0]: expected a number, got null`},
 		{"null base score", withTree(`"base_score": 0.5`, `"base_score": null`), `:6:17: base_score: expected a number, got null`},
+		// each leaf finite, their sum not (review 2026-11-29: every score
+		// came out +Inf, which eval and predict --json then refused)
+		{"leaves summing past float64", strings.Replace(withTree(`"leaf_value":[0.25]`, `"leaf_value":[1e308]`), `0.1]`, `-1e308]`, 1),
+			`: tree 1: the base score and the largest leaf values of trees 0 to 1 sum past the float64 range`},
+		{"base and leaf past float64", strings.Replace(withTree(`"base_score": 0.5`, `"base_score": 1e308`), `0.1]`, `1e308]`, 1),
+			`: tree 0: the base score and the largest leaf values of trees 0 to 0 sum past the float64 range`},
 	} {
 		path := filepath.Join(t.TempDir(), "m.json")
 		if err := os.WriteFile(path, []byte(c.src), 0o644); err != nil {
