@@ -586,9 +586,23 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		// Continue with the σ_k the cascade was trained with, as the
 		// workbench does, unless --sigma asks for new ones.
 		explicit := explicitFlags(fs)
+		// What the file gives in place of a flag is checked as the flag
+		// would be, the error naming the file (a hand-edited one blamed
+		// the flag, which was not given).
+		fromFile := func(field string, set func(*cronus.Params)) error {
+			try := cronus.DefaultParams()
+			set(&try)
+			if err := try.Validate(); err != nil {
+				return fmt.Errorf("%s: %s: %w", cf.warm, field, err)
+			}
+			set(&cf.par)
+			return nil
+		}
 		if !explicit["sigma"] {
 			if warmSigma = f.StageSigma(); warmSigma != nil {
-				cf.par.Sigma = f.Sigma
+				if err := fromFile("sigma", func(p *cronus.Params) { p.Sigma = f.Sigma }); err != nil {
+					return err
+				}
 			}
 		}
 		// The exit rule is the warm cascade's: its stages go on under the
@@ -615,9 +629,17 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				}
 			}
 		}
-		for name, v := range map[string]*float64{"epsilon": &cf.par.Epsilon, "delta": &cf.par.Delta} {
-			if x, ok := f.Params[name].(float64); ok && !explicit[name] {
-				*v = x
+		for _, fld := range []struct {
+			name string
+			at   func(*cronus.Params) *float64
+		}{
+			{"epsilon", func(p *cronus.Params) *float64 { return &p.Epsilon }},
+			{"delta", func(p *cronus.Params) *float64 { return &p.Delta }},
+		} {
+			if x, ok := f.Params[fld.name].(float64); ok && !explicit[fld.name] {
+				if err := fromFile("params."+fld.name, func(p *cronus.Params) { *fld.at(p) = x }); err != nil {
+					return err
+				}
 			}
 		}
 		// And ρ is the one it was trained with, as σ_k: choosing ρ again

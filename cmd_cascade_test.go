@@ -471,6 +471,25 @@ func TestCascadeWarm(t *testing.T) {
 	if p := read(warm).Params; p["epsilon"] != 0.1 || p["delta"] != 1.5 {
 		t.Errorf("warm from a cascade at ε 0.1, δ 1.5: params ε %v, δ %v", p["epsilon"], p["delta"])
 	}
+	// Out of range in a hand-edited file, they (and σ) are refused naming
+	// the file, not a flag that was not given (review 2026-11-29: "ε must
+	// be in (0, 1)", exit 2, as for --epsilon).
+	for _, c := range []struct{ old, new, want string }{
+		{`"epsilon":0.1`, `"epsilon":1.5`, ": params.epsilon: ε must be in (0, 1) (got 1.5)"},
+		{`"delta":1.5`, `"delta":0.5`, ": params.delta: δ must be a finite number >= 1 (got 0.5)"},
+		{`"sigma": `, `"sigma": 0, "was": `, ": sigma: σ must be in (0, 10]"},
+	} {
+		src := readFile(t, eps)
+		if !strings.Contains(src, c.old) {
+			t.Fatalf("%q not in the cascade file", c.old)
+		}
+		bad := filepath.Join(dir, "bad.json")
+		os.WriteFile(bad, []byte(strings.Replace(src, c.old, c.new, 1)), 0o644)
+		code, _, errOut := runCLI(t, append([]string{"cascade", "--warm", bad, "--cycles", "0", "--out", warm}, data...)...)
+		if code != 1 || !strings.Contains(errOut, bad+c.want) {
+			t.Errorf("warm from a file with %s: exit %d, %q; want exit 1 and %s%s", c.new, code, errOut, bad, c.want)
+		}
+	}
 	// With one stage there is no threshold and one λ: ε, δ and the stage
 	// cap were accepted and ignored.
 	for _, extra := range [][]string{{"--epsilon", "0.3"}, {"--delta", "2"}, {"--stage-cap", "0.5"}} {
@@ -518,8 +537,11 @@ func TestCascadeWarm(t *testing.T) {
 	}
 	// A warm start continues with the σ_k the cascade was trained with (the
 	// file's sigma_abs): eq (8) of the warm start is the cold run's at the
-	// step that gave the cascade written. With --sigma the σ_k are derived
-	// again, and eq (8) differs.
+	// step that gave the cascade written. With another --sigma the σ_k
+	// are derived again, and eq (8) differs. (The cascade written here is
+	// the initialisation, whose σ_k --sigma 0.05, its own σ, derives
+	// again exactly since the warm start weights the spreads as Algorithm
+	// 2 does.)
 	trace := func(path string) []map[string]any {
 		var lines []map[string]any
 		for _, l := range strings.Split(strings.TrimSpace(readFile(t, path)), "\n") {
@@ -568,7 +590,7 @@ func TestCascadeWarm(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		same bool
-	}{{nil, true}, {[]string{"--sigma", "0.05"}, false}} {
+	}{{nil, true}, {[]string{"--sigma", "0.1"}, false}} {
 		args := append([]string{"cascade", "--warm", cold, "--cycles", "1", "--lambda", "0.01", "--out", warm, "--trace", warmTrace}, data...)
 		if code, _, errOut := runCLI(t, append(args, c.args...)...); code != 0 {
 			t.Fatalf("warm %v: exit %d: %s", c.args, code, errOut)
