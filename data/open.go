@@ -158,11 +158,18 @@ func (g *gunzip) Read(p []byte) (int, error) {
 // gzipError names a fault of a gzip stream in the words of errGzipTruncated
 // and "corrupt gzip stream: …".
 func gzipError(err error) error {
+	var corrupt gzipCorrupt
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return errGzipTruncated
-	case errors.Is(err, errGzipTrailing), errors.Is(err, errGzipTruncated):
-		return err
+	case errors.Is(err, errGzipTrailing), errors.Is(err, errGzipTruncated), errors.As(err, &corrupt):
+		return err // said already: a reader's error goes through here again in its caller
 	}
-	return fmt.Errorf("corrupt gzip stream: %w", err)
+	return gzipCorrupt{err}
 }
+
+// gzipCorrupt is a corrupt gzip stream's error, said once.
+type gzipCorrupt struct{ err error }
+
+func (e gzipCorrupt) Error() string { return "corrupt gzip stream: " + e.err.Error() }
+func (e gzipCorrupt) Unwrap() error { return e.err }

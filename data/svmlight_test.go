@@ -337,6 +337,18 @@ func TestReadTruncatedGzip(t *testing.T) {
 			t.Errorf("ReadWhole, %d bytes after the stream: got %v", len(junk), err)
 		}
 	}
+	// A corrupt stream (its checksum) is said once, data or whole file
+	// (review 2026-11-29: "corrupt gzip stream: corrupt gzip stream: gzip:
+	// invalid checksum").
+	bad := bytes.Clone(b)
+	bad[len(bad)-6] ^= 0xff
+	_, err = ReadBytes(context.Background(), "t.gz", bad, ReadOptions{})
+	_, whole := ReadWhole(writeTemp(t, bad), "a file")
+	for _, err := range []error{err, whole} {
+		if err == nil || strings.Count(err.Error(), "corrupt gzip stream") != 1 || !strings.HasSuffix(err.Error(), ": corrupt gzip stream: gzip: invalid checksum") {
+			t.Errorf("corrupt checksum: got %v", err)
+		}
+	}
 	two := append(gz(t, "1 qid:1 1:1\n"), gz(t, "0 qid:1 1:2\n")...)
 	if d, err := ReadBytes(context.Background(), "t.gz", two, ReadOptions{}); err != nil || d.NumDocs() != 2 {
 		t.Errorf("two gzip members: %v", err)
