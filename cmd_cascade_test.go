@@ -795,6 +795,21 @@ func TestSweepExitMargins(t *testing.T) {
 	}
 }
 
+// sameCosts writes a cost file in dir giving MQ2008's 46 features the
+// one cost c, and returns its path.
+func sameCosts(t *testing.T, dir, c string) string {
+	t.Helper()
+	costs := filepath.Join(dir, "costs.txt")
+	var b strings.Builder
+	for f := 1; f <= 46; f++ {
+		fmt.Fprintf(&b, "%d %s\n", f, c)
+	}
+	if err := os.WriteFile(costs, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return costs
+}
+
 // TestHugeCostsRefused: costs near the float64 limit summed to +Inf, so
 // eval --cascade panicked computing the mean cost and cascade --json wrote
 // its cascade and then failed on the report. They are refused on their
@@ -802,12 +817,7 @@ func TestSweepExitMargins(t *testing.T) {
 func TestHugeCostsRefused(t *testing.T) {
 	dir := t.TempDir()
 	model := trainShallow(t, dir, 5)
-	costs := filepath.Join(dir, "costs.txt")
-	var b strings.Builder
-	for f := 1; f <= 46; f++ {
-		fmt.Fprintf(&b, "%d 1e308\n", f)
-	}
-	os.WriteFile(costs, []byte(b.String()), 0o644)
+	costs := sameCosts(t, dir, "1e308")
 	out := filepath.Join(dir, "c.json")
 	code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
 		"--costs", costs, "--stages", "2", "--cycles", "0", "--lambda", "0.1", "--json", "--out", out)
@@ -1925,12 +1935,7 @@ func TestCascadeFreeEnsemble(t *testing.T) {
 	}
 	dir := t.TempDir()
 	model := trainShallow(t, dir, 10)
-	costs := filepath.Join(dir, "costs.txt")
-	var b strings.Builder
-	for f := 1; f <= 46; f++ {
-		fmt.Fprintf(&b, "%d 0\n", f)
-	}
-	os.WriteFile(costs, []byte(b.String()), 0o644)
+	costs := sameCosts(t, dir, "0")
 	code, stdout, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
 		"--costs", costs, "--tree-cost", "0", "--stages", "3", "--cycles", "0", "--lambda", "0.1", "--out", filepath.Join(dir, "c.json"))
 	if code != 0 {
