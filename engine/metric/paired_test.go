@@ -137,6 +137,19 @@ func TestComparePairedDegenerate(t *testing.T) {
 	if math.Abs(p.PRand-2.0/64) > 0.002 {
 		t.Errorf("constant difference: PRand %v, want %v", p.PRand, 2.0/64)
 	}
+	// The same, with differences equal in exact arithmetic but not after
+	// rounding (review 2026-11-29: 1 − 2/3 and 2/3 − 1/3 gave SE 3.9e-17
+	// and T 8.5e15, not +Inf), and with a mean of 0 after rounding (a
+	// cascade against itself read "diff -0.0000").
+	p = compare(t, []float64{1, 2.0 / 3, 0.6}, []float64{2.0 / 3, 1.0 / 3, 0.6 - 1.0/3}, 0, 1)
+	if p.SE != 0 || !math.IsInf(p.T, 1) || p.PT != 0 {
+		t.Errorf("differences of 1/3 after rounding: SE %v, T %v, PT %v; want 0, +Inf, 0", p.SE, p.T, p.PT)
+	}
+	tenth, fifth := 0.1, 0.2 // variables: a constant 0.1 + 0.2 is 0.3 exactly
+	p = compare(t, []float64{0.3, tenth + fifth, 0.5}, []float64{tenth + fifth, 0.3, 0.5}, 0, 1)
+	if p.Diff != 0 || p.SE != 0 || p.T != 0 || p.PT != 1 {
+		t.Errorf("differences of 0 after rounding: %+v; want Diff, SE and T 0, PT 1", p)
+	}
 }
 
 // A context that ends stops the sign flips: with 10⁹ rounds of 1,000
