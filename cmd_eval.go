@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/metric"
@@ -131,7 +132,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{"--compare-rounds applies to --compare only"}
 	case countSet(*modelF, *scoresF, *cascadeF) != 1:
 		return usageError{"give exactly one of --model FILE, --scores FILE and --cascade FILE"}
-	case *tag == "" || strings.ContainsAny(*tag, " \t\n\r"):
+	case *tag == "" || strings.IndexFunc(*tag, unicode.IsSpace) >= 0:
 		return usageError{fmt.Sprintf("--tag %q: a TREC run tag is one word, without blanks", *tag)}
 	case *runF == "" && explicitFlags(fs)["tag"]:
 		return usageError{"--tag applies to --run only: it is the last column of the TREC run"}

@@ -608,6 +608,8 @@ func TestCommandInputChecks(t *testing.T) {
 		{[]string{"eval", "--model", model, "--data", test, "--tree-cost", "NaN"}, 2, "--tree-cost: must be in [0, 1e+15], got NaN"},
 		{[]string{"eval", "--model", model, "--data", test, "--tree-cost", "1e308", "--json"}, 2, "--tree-cost: must be in [0, 1e+15], got 1e+308"}, // an infinite cost: no JSON, exit 1
 		{[]string{"eval", "--model", model, "--data", test, "--tag", "a b", "--run", filepath.Join(dir, "r")}, 2, `--tag "a b": a TREC run tag is one word`},
+		{[]string{"eval", "--model", model, "--data", test, "--tag", "a\vb", "--run", filepath.Join(dir, "r")}, 2, `--tag "a\vb": a TREC run tag is one word`},
+		{[]string{"eval", "--model", model, "--data", test, "--tag", "a\u00a0b", "--run", filepath.Join(dir, "r")}, 2, `--tag "a\u00a0b": a TREC run tag is one word`},
 		{[]string{"eval", "--cascade", "c.json", "--data", test, "--trees", "5"}, 2, "--trees applies to --model only"},
 		{[]string{"eval", "--scores", scores, "--data", test}, 1, scores + `:3: score "NaN" is not a finite number`},
 		{[]string{"eval", "--scores", blank, "--data", test}, 1, blank + ":2: blank line"},
