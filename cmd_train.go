@@ -111,6 +111,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if valid, err = loadData(ctx, pr, *validF, train.NumFeatures()); err != nil {
 			return err
 		}
+		warn(stderr, flatValidWarning(valid, p))
 	}
 	start := time.Now()
 	pr.show("training: binning %d documents × %d features", train.NumDocs(), train.NumFeatures())
@@ -125,17 +126,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		s := ev.Snapshot
 		logged = logTrees(pr, s, logged, *logEvery)
-		line := fmt.Sprintf("training: tree %d/%d", s.Trees, s.Total)
-		if v, ok := lastMeasured(s.Train); ok {
-			line += fmt.Sprintf("  train %s %.4f", s.Metric, v)
-		}
-		if n := len(s.Valid); n > 0 {
-			line += fmt.Sprintf("  valid %.4f (best %.4f at %d)", s.Valid[n-1], s.BestValid, s.BestTrees)
-		}
-		if ev.Progress.ETA > 0 {
-			line += fmt.Sprintf("  ETA %s", ev.Progress.ETA.Round(time.Second))
-		}
-		pr.show("%s", line)
+		pr.show("%s", trainLine(s, ev.Progress.ETA))
 	}
 	res, err := j.Wait()
 	if err == nil {
@@ -181,8 +172,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// keeps only the best trees (early stopping), so measure those.
 		scores := res.Ensemble.Predict(nil, train.Cols, train.NumDocs(), -1)
 		report["train_metric"] = metric.Mean(p.Metric, scores, train.Labels, train.QueryOffsets, metric.Options{})
-	} else if v, ok := lastMeasured(h.Train); ok {
-		report["train_metric"] = v
+	} else if i, ok := lastMeasured(h.Train); ok {
+		report["train_metric"] = h.Train[i]
 	}
 	if len(h.Valid) > 0 {
 		report["valid_metric"], report["best_trees"] = h.BestValid, h.BestTrees
@@ -201,12 +192,51 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// lastMeasured returns the last value of a metric history that is not NaN
-// (the training metric is not measured after every tree on large data).
-func lastMeasured(xs []float64) (float64, bool) {
+// flatValidWarning says when no ranking of the validation set d scores
+// above 0 by the training metric (no document is relevant to it: its
+// ideal ranking scores 0), so the metric cannot tell models apart and
+// early stopping keeps the first tree; "" otherwise.
+func flatValidWarning(d *data.Dataset, p boost.Params) string {
+	ideal := make([]float64, d.NumDocs())
+	for i, l := range d.Labels {
+		ideal[i] = float64(l)
+	}
+	if metric.Mean(p.Metric, ideal, d.Labels, d.QueryOffsets, metric.Options{}) > 0 {
+		return ""
+	}
+	w := fmt.Sprintf("%s has no document relevant to %s: every model scores 0 on it, so the validation metric cannot tell them apart", d.Name, p.Metric)
+	if p.EarlyStop > 0 {
+		w += ", and --early-stop keeps the first tree"
+	}
+	return w
+}
+
+// trainLine is train's progress line for snapshot s, with the ETA eta
+// (none when 0).
+func trainLine(s boost.Snapshot, eta time.Duration) string {
+	line := fmt.Sprintf("training: tree %d/%d", s.Trees, s.Total)
+	if i, ok := lastMeasured(s.Train); ok {
+		line += fmt.Sprintf("  train %s %.4f", s.Metric, s.Train[i])
+		if s.At[i] != s.Trees { // large data: measured now and then
+			line += fmt.Sprintf(" (at tree %d)", s.At[i])
+		}
+	}
+	if n := len(s.Valid); n > 0 {
+		line += fmt.Sprintf("  valid %.4f (best %.4f at %d)", s.Valid[n-1], s.BestValid, s.BestTrees)
+	}
+	if eta > 0 {
+		line += fmt.Sprintf("  ETA %s", eta.Round(time.Second))
+	}
+	return line
+}
+
+// lastMeasured returns the index of the last value of a metric history
+// that is not NaN (the training metric is not measured after every tree
+// on large data).
+func lastMeasured(xs []float64) (int, bool) {
 	for i := len(xs) - 1; i >= 0; i-- {
 		if !math.IsNaN(xs[i]) {
-			return xs[i], true
+			return i, true
 		}
 	}
 	return 0, false

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -160,5 +162,46 @@ func TestShowTicking(t *testing.T) {
 	showTicking(&progress{w: &off}, func(time.Duration) string { return "x" })()
 	if off.Len() > 0 {
 		t.Errorf("off a terminal it wrote %q", off.String())
+	}
+}
+
+// TestTrainLine: the progress line says the tree a training metric was
+// measured at when it is not the newest (on large data the metric is
+// measured now and then; the line showed tree 1's at tree 18).
+func TestTrainLine(t *testing.T) {
+	s := boost.Snapshot{Trees: 18, Total: 150, Metric: "ndcg@10", At: []int{1, 17, 18}, Train: []float64{0.6951, math.NaN(), math.NaN()},
+		Valid: []float64{0.5, 0.51, 0.52}, BestValid: 0.52, BestTrees: 18}
+	want := "training: tree 18/150  train ndcg@10 0.6951 (at tree 1)  valid 0.5200 (best 0.5200 at 18)  ETA 7s"
+	if got := trainLine(s, 7*time.Second); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	s.Train[2] = 0.7
+	want = "training: tree 18/150  train ndcg@10 0.7000  valid 0.5200 (best 0.5200 at 18)"
+	if got := trainLine(s, 0); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestTrainFlatValidWarns: a validation set with no document relevant to
+// the metric scores 0 under every model, so early stopping kept one tree
+// without a word; train warns now, and not on a set with one.
+func TestTrainFlatValidWarns(t *testing.T) {
+	dir := t.TempDir()
+	flat := filepath.Join(dir, "vali0.txt")
+	var b strings.Builder
+	for q := 1; q <= 3; q++ {
+		for i := 0; i < 4; i++ {
+			fmt.Fprintf(&b, "0 qid:%d 1:%d 2:0.%d\n", q, i, q)
+		}
+	}
+	os.WriteFile(flat, []byte(b.String()), 0o644)
+	args := []string{"train", "--train", "builtin:mq2008/train", "--trees", "3", "--out", filepath.Join(dir, "m.json")}
+	code, _, errOut := runCLI(t, append(args, "--valid", flat, "--early-stop", "2")...)
+	if code != 0 || !strings.Contains(errOut, "warning: "+flat+" has no document relevant to ndcg@10: every model scores 0 on it, so the validation metric cannot tell them apart, and --early-stop keeps the first tree") {
+		t.Errorf("flat validation set: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = runCLI(t, append(args, "--valid", "builtin:mq2008/vali", "--early-stop", "2")...)
+	if code != 0 || strings.Contains(errOut, "warning") {
+		t.Errorf("MQ2008 validation set: exit %d, %q", code, errOut)
 	}
 }
