@@ -969,10 +969,14 @@ func Run(ctx context.Context, cfg Config) error {
 	defer cancel()
 	m := New(ctx, cfg, views.DefaultStyles())
 	defer m.cancel()
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx))
+	// The command's own handler takes SIGINT and SIGTERM (main), ending the
+	// program through ctx. Bubble Tea's handler, beside it, sent a quit
+	// message the stopped event loop no longer read, and its shutdown
+	// waited for that send for ever: the workbench hung, 1 time in 4.
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler())
 	_, err := p.Run()
-	if err == tea.ErrProgramKilled && ctx.Err() != nil {
-		return ctx.Err()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return ctx.Err() // Bubble Tea wraps it: == never matched, and a signal exited 1
 	}
 	return err
 }
