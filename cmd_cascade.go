@@ -465,7 +465,7 @@ func parseFloats(r flagRange, note, s string) ([]float64, error) {
 func parseIn(r flagRange, note, s string) (v float64, want string) {
 	v, err := strconv.ParseFloat(s, 64)
 	switch {
-	case err != nil && !errors.Is(err, strconv.ErrRange):
+	case err != nil && !errors.Is(err, strconv.ErrRange), !data.DecimalSyntax(s):
 		return 0, "a number"
 	case !r.ok(v):
 		want = r.want()

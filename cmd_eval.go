@@ -81,7 +81,7 @@ func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float
 		}
 		t = f[len(f)-1]
 		v, err := strconv.ParseFloat(t, 64)
-		if err != nil {
+		if err != nil || !data.DecimalSyntax(t) {
 			return nil, fmt.Errorf("%s:%d: score %q is not a number; expected one score per line", path, line, t)
 		}
 		if math.IsNaN(v) || math.IsInf(v, 0) {

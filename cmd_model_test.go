@@ -501,6 +501,8 @@ func TestModelCommandErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.txt")
 	os.WriteFile(bad, []byte("0.5\nx\n"), 0o644)
+	goSyntax := filepath.Join(dir, "go.txt") // scores in Go's syntax, which ParseFloat takes, as data files do not
+	os.WriteFile(goSyntax, []byte("0.5\n1_0\n"), 0o644)
 	cases := []struct {
 		args []string
 		code int
@@ -526,6 +528,7 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"train", "--train", bad + ".none", "--pair-sample", "0", "--truncation", "10", "--sigma", "2", "--out", filepath.Join(dir, "m.json")}, 1, bad + ".none"},
 		{[]string{"eval", "--data", "builtin:mq2008/test"}, 2, "exactly one of --model FILE, --scores FILE and --cascade FILE"},
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test"}, 1, bad + `:2: score "x" is not a number`},
+		{[]string{"eval", "--scores", goSyntax, "--data", "builtin:mq2008/test"}, 1, goSyntax + `:2: score "1_0" is not a number`},
 		// So was --relevant with metrics that read the graded labels alone.
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--metrics", "ndcg@10,err@3", "--relevant", "2"}, 2, "--relevant applies to p@k, map and rbp"},
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--metrics", "ndcg@10,map", "--relevant", "2"}, 1, bad + `:2: score "x" is not a number`},

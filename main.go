@@ -21,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/cronus-ltr/cronus/data"
 )
 
 // command is one subcommand.
@@ -219,6 +221,7 @@ func setThreads(fs *flag.FlagSet) {
 // parseFlags parses flags that may stand before, between or after the
 // positional arguments, which it returns, and applies --threads.
 func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
+	decimalFlags(fs)
 	if err := onceEach(fs, args); err != nil {
 		return nil, err
 	}
@@ -247,6 +250,36 @@ func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// decimalFlags makes fs's numeric flags refuse Go's own number syntax
+// beyond decimal notation (data.DecimalSyntax), which the flag package
+// takes: --lambda 0_05 was λ 5, --trees 1_0 ten trees and --lambda
+// 0x1p-4 0.0625.
+func decimalFlags(fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			return
+		}
+		if _, done := g.(decimalValue); done {
+			return
+		}
+		switch g.Get().(type) {
+		case int, int64, uint, uint64, float64:
+			f.Value = decimalValue{g}
+		}
+	})
+}
+
+// decimalValue is a numeric flag that takes decimal notation only.
+type decimalValue struct{ flag.Getter }
+
+func (v decimalValue) Set(s string) error {
+	if !data.DecimalSyntax(s) {
+		return errors.New("must be written in decimal, without '_' or a 0x, 0b or 0o prefix")
+	}
+	return v.Getter.Set(s)
 }
 
 // choiceFlag is a flag that takes one of a few words; Set refuses any

@@ -141,6 +141,10 @@ func TestFlagRangeErrors(t *testing.T) {
 		{with(train, "--min-docs", "0"), "--min-docs: must be at least 1, got 0"},
 		{with(train, "--min-hessian", "-0.5"), "--min-hessian: must be a finite number at least 0, got -0.5"},
 		{with(train, "--l2", "NaN"), "--l2: must be a finite number at least 0, got NaN"},
+		// Go's own syntax, which the flag package takes: λ 5, 16 trees.
+		{with(cascade, "--lambda", "0_05"), `--lambda: must be written in decimal, without '_' or a 0x, 0b or 0o prefix, got "0_05"`},
+		{with(train, "--trees", "0x10"), `--trees: must be written in decimal, without '_' or a 0x, 0b or 0o prefix, got "0x10"`},
+		{with(cascade, "--rhos", "0.01,0_5"), `--rhos: each value must be a number, got "0_5"`},
 		// +Inf used to pass, train for nothing and fail writing the model
 		// (`m.json: json: unsupported value: +Inf`): JSON has no infinity.
 		{with(train, "--l2", "Inf"), "--l2: must be a finite number at least 0, got +Inf"},

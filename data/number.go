@@ -3,6 +3,7 @@ package data
 import (
 	"math"
 	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -163,6 +164,19 @@ func isInteger(s []byte) bool {
 		}
 	}
 	return len(s) > 0
+}
+
+// DecimalSyntax reports whether s, a number strconv takes (ParseFloat, or
+// ParseInt with base 0, as the flag package reads integers), is written
+// in plain decimal notation: without Go's digit separators ("1_000") or
+// base prefixes ("0x1p-2", "0b101", "0o17"). Data files refuse those, and
+// a user who types "0_05" for a λ does not mean 5.
+func DecimalSyntax(s string) bool {
+	if strings.ContainsRune(s, '_') {
+		return false
+	}
+	t := strings.TrimLeft(s, "+-")
+	return !(len(t) >= 2 && t[0] == '0' && strings.ContainsRune("xXbBoO", rune(t[1])))
 }
 
 // parseFloat64 parses a decimal number for messages (not the hot path).

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/cronus-ltr/cronus/engine/cronus"
+
+	"github.com/cronus-ltr/cronus/data"
 )
 
 // settings are everything the user edits: the cascade's parameters, the
@@ -209,6 +211,9 @@ func scale(v float64, up bool) float64 {
 // setParam parses s as the new value of parameter i.
 func setParam(par settings, i int, s string) (settings, error) {
 	s = strings.TrimSpace(s)
+	if !data.DecimalSyntax(s) { // Go's "0_05" (5) and "0x1p-2" (0.25), which ParseFloat takes
+		return par, errors.New(paramNames[i] + ": " + strconv.Quote(s) + " is not a number written in decimal")
+	}
 	if intParam(i) {
 		k, err := strconv.Atoi(s)
 		if err != nil {

@@ -438,7 +438,9 @@ func TestQWhileTypingRefused(t *testing.T) {
 // A character a value cannot hold refuses the whole entry: it was dropped,
 // so "0,05" set λ to 5 and "0x10" to 10.
 func TestStrayCharacterRefusesEntry(t *testing.T) {
-	for _, typed := range []string{"0,05", "0x10", "nan", "1e", "abc"} {
+	// "0_05", "1_0" and "0x1p-2" are Go's own syntax, which ParseFloat
+	// took: λ 5, 10 and 0.25 (review 2026-11-29).
+	for _, typed := range []string{"0,05", "0x10", "nan", "1e", "abc", "0_05", "1_0", "0x1p-2"} {
 		m := New(context.Background(), mq2008, views.PlainStyles())
 		lambda := m.par.Lambda
 		m, _ = update(t, m, key("enter"))

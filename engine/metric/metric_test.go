@@ -335,6 +335,8 @@ func TestParseErrors(t *testing.T) {
 		{"rbp@-0.2", "not in (0, 1)"},
 		{"rbp@NaN", "not in (0, 1)"},
 		{"rbp@high", "not a number"},
+		{"rbp@0_8", "not a number"},    // Go's syntax, which ParseFloat takes: 8
+		{"rbp@0x1p-1", "not a number"}, // and 0.5
 		{"rbp", "needs a persistence"},
 		{"map@10", "map takes no cut-off"},
 		{"foo", "unknown metric"},

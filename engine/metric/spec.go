@@ -62,7 +62,7 @@ func Parse(s string) (Spec, error) {
 			return fail("rbp needs a persistence, e.g. rbp@0.8")
 		}
 		p, err := strconv.ParseFloat(arg, 64)
-		if err != nil {
+		if err != nil || strings.ContainsAny(arg, "_xXpP") { // decimal only: not Go's 0_8 or 0x1p-1
 			return fail("persistence %q is not a number", arg)
 		}
 		spec.P = p
