@@ -106,7 +106,8 @@ func (m Model) saveKept() (Model, tea.Cmd) {
 		m.setStatus("no kept cascade to save: k keeps the best cascade of the run", true)
 		return m, nil
 	}
-	return m, saveCmd("the kept cascades", cs, paths)
+	m.pendingWrites++
+	return m, saveCmd(m.writes, "the kept cascades", cs, paths)
 }
 
 func metricValue(ms map[string]float64, key string) string {
@@ -151,8 +152,12 @@ func exportFront(pts []baseline.Point) []baseline.Point {
 // exportCmd writes the points, after the baselines more returns, as CSV
 // and as an SVG plot with that title, and their Pareto front as CSV, off
 // the UI goroutine.
-func exportCmd(pts []baseline.Point, more func() ([]baseline.Point, error), title string) tea.Cmd {
+func exportCmd(g *writeGuard, pts []baseline.Point, more func() ([]baseline.Point, error), title string) tea.Cmd {
 	return func() tea.Msg {
+		if !g.begin() {
+			return exportedMsg{err: errQuit}
+		}
+		defer g.end()
 		extra, err := more()
 		if err != nil {
 			return exportedMsg{err: err}

@@ -10,7 +10,7 @@ import (
 // keyHelp lists every key, for the help overlay; the help line shows the
 // first few.
 var keyHelp = []struct{ keys, what string }{
-	{"q, ctrl+c", "quit (cancels running work); while a value or a path is typed, only ctrl+c"},
+	{"q, ctrl+c", "quit (cancels running work; a file being written is finished first, a second q quits at once); while a value or a path is typed, only ctrl+c"},
 	{"?", "show or hide the help and the last load's warnings (↑/k, ↓/j scroll it)"},
 	{"o", "open the load screen: pick train, valid, test, costs and model files (tab, shift+tab field; ↑↓ or k/j move; enter pick or open a directory; backspace up; l or ctrl+l load; esc back; / types a path: enter or tab accepts, esc cancels, ctrl+u clears, ~ is home)"},
 	{"tab, shift+tab, 1-5", fmt.Sprintf("switch pane (below %d×%d; with the parameter panel open, below %d×%d)", fullWidth, fullHeight, fullWidth, fullHeight+panelRows)},

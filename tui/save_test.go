@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -623,5 +624,52 @@ func TestSecondEditBeforeRunStarts(t *testing.T) {
 	}
 	if reflect.DeepEqual(b.out.Best.Cascade, m.best.Cascade) {
 		t.Error("the cancelled run's best is the finished run's: the test does not tell them apart")
+	}
+}
+
+// TestQuitWaitsForSave: q right after s waits for the save, then quits;
+// a second q does not wait. A save that begins after the workbench has
+// quit (Run closed its guard) writes nothing. (Quitting at once wrote no
+// file, or left its temporary file: Bubble Tea does not wait for a
+// command, and the process ended between the temporary file and its
+// rename.)
+func TestQuitWaitsForSave(t *testing.T) {
+	m := ready(t)
+	defer m.cancel()
+	t.Chdir(t.TempDir())
+	m, save := update(t, m, key("s"))
+	if save == nil {
+		t.Fatalf("s returned no command: %q", m.status)
+	}
+	m, cmd := update(t, m, key("q"))
+	if cmd != nil || !m.quitting || !strings.Contains(m.status, "quitting once the file being written is done") {
+		t.Fatalf("q during a save: command %v, status %q", cmd, m.status)
+	}
+	m, cmd = update(t, m, save())
+	if cmd == nil || cmd() != tea.Quit() {
+		t.Errorf("the save reported: command %v, want quit", cmd)
+	}
+	if _, err := os.Stat(savePath); err != nil {
+		t.Errorf("no saved file: %v", err)
+	}
+	// A second q does not wait.
+	m2 := ready(t)
+	defer m2.cancel()
+	m2, _ = update(t, m2, key("s"))
+	m2, _ = update(t, m2, key("q"))
+	if _, cmd := update(t, m2, key("q")); cmd == nil || cmd() != tea.Quit() {
+		t.Errorf("a second q: command %v, want quit", cmd)
+	}
+	// Once the guard is closed a save writes nothing, and says so.
+	os.Remove(savePath)
+	m3 := ready(t)
+	defer m3.cancel()
+	_, save = update(t, m3, key("s"))
+	m3.writes.close()
+	if msg := save().(savedMsg); !errors.Is(msg.err, errQuit) {
+		t.Errorf("a save after close: %v", msg.err)
+	}
+	if names, _ := os.ReadDir("."); len(names) != 0 {
+		t.Errorf("files after a save that did not begin: %v", names)
 	}
 }

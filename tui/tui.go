@@ -56,9 +56,16 @@ type Model struct {
 	// failed: the load screen opens on them, for the bad one to be
 	// corrected (it opened on the session's, and the others had to be
 	// picked again); nil once a load succeeds.
-	notLoaded     *[numFields]string
-	flowCancel    context.CancelFunc // ends the work of the current load only
-	loadScr       *loadScreen        // the load screen, when shown
+	notLoaded  *[numFields]string
+	flowCancel context.CancelFunc // ends the work of the current load only
+	loadScr    *loadScreen        // the load screen, when shown
+	// writes guards the files being written (saves, exports): Run waits
+	// for those started before it returns. pendingWrites counts the ones
+	// asked for and not yet reported; a quit while there are some waits
+	// for them (quitting), so that s then q still saves.
+	writes        *writeGuard
+	pendingWrites int
+	quitting      bool
 	width, height int
 	styles        views.Styles
 	screen        views.DataScreen
@@ -142,7 +149,7 @@ func New(ctx context.Context, cfg Config, styles views.Styles) Model {
 	}
 	return Model{cfg: cfg, ctx: ctx, cancel: cancel, base: base, flowCancel: flowCancel, width: 80, height: 24, styles: styles,
 		par:  settings{Params: defaultParams(), tg: cronus.DefaultTargets(), trees: cfg.trees, leaves: baseLeaves, colSample: 1},
-		gate: newGate(),
+		gate: newGate(), writes: newWriteGuard(),
 		screen: views.DataScreen{
 			Loading: cfg.Train,
 			Costs:   cfg.Costs,
@@ -364,7 +371,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.apply()
 	case savedMsg:
 		m.savedStatus(msg)
+		if m.wrote() {
+			return m, tea.Quit
+		}
 	case exportedMsg:
+		if m.wrote() {
+			return m, tea.Quit
+		}
 		if msg.err != nil {
 			m.setStatus("export: "+msg.err.Error(), true)
 		} else {
@@ -406,6 +419,17 @@ const newEnsembleWait = "the new base ensemble's first cascade"
 // ensemble's run reports, the last ones are of the old ensemble.
 func (m Model) ofEnsemble(run runInfo) bool {
 	return m.w != nil && run.w != nil && run.w.e == m.w.e
+}
+
+// wrote counts a write reported (saved or exported) and tells whether
+// the workbench quits now: a quit waited for it and no other is pending.
+func (m *Model) wrote() bool {
+	m.pendingWrites = max(m.pendingWrites-1, 0)
+	if m.quitting && m.pendingWrites == 0 {
+		m.cancel()
+		return true
+	}
+	return false
 }
 
 // savedStatus reports what was saved and when (a second save of the same
@@ -670,6 +694,14 @@ func (m *Model) stopRun() {
 func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	s := k.String()
 	if s == "ctrl+c" || s == "q" && !m.editing && (m.loadScr == nil || !m.loadScr.typing) {
+		// A file being written is finished first (a save, then q at once,
+		// wrote nothing, or left its temporary file); a second quit key
+		// does not wait (Run still lets a write under way end).
+		if m.pendingWrites > 0 && !m.quitting {
+			m.quitting = true
+			m.setStatus("quitting once the file being written is done (q again: now)", false)
+			return m, nil
+		}
 		m.cancel()
 		return m, tea.Quit
 	}
@@ -782,7 +814,8 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.setStatus(m.notYet("no cascade to save yet", until), true)
 			return m, nil
 		}
-		return m, saveCmd("the best cascade", []savable{c}, []string{savePath})
+		m.pendingWrites++
+		return m, saveCmd(m.writes, "the best cascade", []savable{c}, []string{savePath})
 	case " ":
 		if !m.paused && m.phase == phaseFailed {
 			m.setStatus(m.notYet("nothing to pause", ""), true)
@@ -834,7 +867,8 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.setStatus("exporting the curves …", false)
 		f := m.w.files // the data the points were measured on
 		w := m.w
-		return m, exportCmd(m.curvePoints(), func() ([]baseline.Point, error) { return w.validBaselines(m.ctx) },
+		m.pendingWrites++
+		return m, exportCmd(m.writes, m.curvePoints(), func() ([]baseline.Point, error) { return w.validBaselines(m.ctx) },
 			baseline.CurveTitle(f.Model, [2]string{"valid", f.Valid}, [2]string{"test", f.Test}))
 	}
 	return m, nil
@@ -975,6 +1009,7 @@ func Run(ctx context.Context, cfg Config) error {
 	// waited for that send for ever: the workbench hung, 1 time in 4.
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler())
 	_, err := p.Run()
+	m.writes.close() // a file being written is finished, none is started
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err() // Bubble Tea wraps it: == never matched, and a signal exited 1
 	}

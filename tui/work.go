@@ -2,8 +2,10 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -451,9 +453,14 @@ type saved struct {
 
 // saveCmd writes the cascades to their paths off the UI goroutine and
 // scores each as eval --cascade does.
-func saveCmd(what string, cs []savable, paths []string) tea.Cmd {
+func saveCmd(g *writeGuard, what string, cs []savable, paths []string) tea.Cmd {
 	return func() tea.Msg {
 		msg := savedMsg{what: what}
+		if !g.begin() {
+			msg.err = errQuit
+			return msg
+		}
+		defer g.end()
 		for i, s := range cs {
 			w := s.run.w
 			f := cronus.NewFile(w.e, s.c, w.costs.Cost, w.treeCost, s.run.par.Sigma, s.fileParams())
@@ -486,4 +493,63 @@ func groupSizes(costs []float64) []int {
 		out[i] = counts[k]
 	}
 	return out
+}
+
+// errQuit is a write not started because the workbench quit.
+var errQuit = errors.New("not written: the workbench quit")
+
+// writeGuard lets the files being written end before the workbench exits:
+// a write begins only while the guard is open, and close waits for those
+// under way. (Bubble Tea runs commands on goroutines of their own and
+// does not wait for them: the process exited between a save's temporary
+// file and its rename.)
+type writeGuard struct {
+	mu     sync.Mutex
+	done   *sync.Cond
+	n      int
+	closed bool
+}
+
+func newWriteGuard() *writeGuard {
+	g := &writeGuard{}
+	g.done = sync.NewCond(&g.mu)
+	return g
+}
+
+// begin starts a write; false when the guard is closed (do not write).
+func (g *writeGuard) begin() bool {
+	if g == nil { // a Model not made by New
+		return true
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return false
+	}
+	g.n++
+	return true
+}
+
+// end ends a write begin started.
+func (g *writeGuard) end() {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	g.n--
+	g.done.Broadcast()
+	g.mu.Unlock()
+}
+
+// close lets no write begin and waits for those under way.
+func (g *writeGuard) close() {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	g.closed = true
+	for g.n > 0 {
+		g.done.Wait()
+	}
+	g.mu.Unlock()
 }
