@@ -22,6 +22,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/cronus-ltr/cronus/data"
 )
 
@@ -518,8 +519,9 @@ func parseNoArgs(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// isTerminal reports whether f is a character device (a terminal).
+// isTerminal reports whether f is a terminal: a character device is not
+// enough (/dev/null is one, and `cronus > /dev/null` ran the workbench
+// unseen, taking the keys until q).
 func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return term.IsTerminal(f.Fd())
 }

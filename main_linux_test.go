@@ -251,3 +251,16 @@ func TestTermExitStatus(t *testing.T) {
 		}
 	}
 }
+
+// /dev/null is a character device and no terminal: `cronus > /dev/null`
+// on a terminal ran the workbench unseen (review 2026-11-29).
+func TestDevNullIsNoTerminal(t *testing.T) {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Errorf("%s counts as a terminal", os.DevNull)
+	}
+}
