@@ -135,8 +135,22 @@ func compareColumns(kept []KeptCascade, width int, st Styles) (lines []string, n
 	heads, tables := make([][]string, len(kept)), make([][]string, len(kept))
 	costLines := make([]int, len(kept))
 	oneRow := perRow == len(kept)
+	figStarts := make([]int, len(kept))
 	for i, k := range kept {
-		heads[i], costLines[i] = keptFigures(k, &kept[0], differ, w, st)
+		heads[i], costLines[i], figStarts[i] = keptFigures(k, &kept[0], differ, w, st)
+	}
+	// The parameters take more lines in a narrow column when their values
+	// are longer ("λ 0.015" under "λ 0.01  K 10" puts K on a line of its
+	// own): blank lines after the shorter ones keep every figure beside
+	// the same figure of the other columns.
+	top := slices.Max(figStarts)
+	for i := range kept {
+		if pad := top - figStarts[i]; pad > 0 {
+			heads[i] = slices.Insert(heads[i], figStarts[i], make([]string, pad)...)
+			costLines[i] += pad
+		}
+	}
+	for i, k := range kept {
 		tables[i] = keptStages(k, w, !oneRow, st)
 		if oneRow {
 			heads[i] = append(heads[i], tables[i]...)
@@ -208,8 +222,9 @@ func differingExtras(kept []KeptCascade) []bool {
 // its parameters (λ and K, ε and σ, then the Extra ones that differ among
 // the kept cascades, packed into lines as they fit), its figures, the p
 // of its NDCG@10 against ref's (pairedP; "ref" in ref's own column), and
-// its cost. costLine is the index of the line of its cost.
-func keptFigures(k KeptCascade, ref *KeptCascade, differ []bool, width int, st Styles) (lines []string, costLine int) {
+// its cost. costLine is the index of the line of its cost, figStart that
+// of its first figure (P@5).
+func keptFigures(k KeptCascade, ref *KeptCascade, differ []bool, width int, st Styles) (lines []string, costLine, figStart int) {
 	labelW, names := 8, [...]string{"P@5", "NDCG@10", "ERR@3", "cost", " feat", " trees"}
 	pName := "p vs #" + strconv.Itoa(ref.N)
 	if width < longColumn {
@@ -236,6 +251,7 @@ func keptFigures(k KeptCascade, ref *KeptCascade, differ []bool, width int, st S
 		}
 	}
 	lines = append(lines, pack(width, extra...)...)
+	figStart = len(lines)
 	lines = append(lines, m(names[0], "p@5"), m(names[1], "ndcg@10"), m(names[2], "err@3"))
 	p := "ref"
 	if k.N != ref.N {
@@ -250,7 +266,7 @@ func keptFigures(k KeptCascade, ref *KeptCascade, differ []bool, width int, st S
 	for i, l := range lines {
 		lines[i] = Truncate(l, width)
 	}
-	return lines, costLine
+	return lines, costLine, figStart
 }
 
 // pairedP is the two-sided p of Student's paired t test of a's NDCG@10

@@ -197,3 +197,29 @@ func TestCompareNarrowKeepsFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareRowsAlign: in a column too narrow for "λ 0.015  K 10" on one
+// line its parameters take a line more than a column whose "λ 0.01  K
+// 10" fits, and every figure below was a line lower than its neighbour's
+// (review 2026-11-29, 40 columns, three kept): each figure is on the same
+// line in every column.
+func TestCompareRowsAlign(t *testing.T) {
+	pts, _ := samplePoints()
+	base := sampleKept()[0]
+	var kept []KeptCascade
+	for i, lambda := range []float64{0.01, 0.015, 0.0225} {
+		k := base
+		k.N, k.Lambda, k.K = i+1, lambda, 10
+		kept = append(kept, k)
+	}
+	for _, w := range []int{40, 44, 50, 80} {
+		got := RenderCompare(kept, pts, w, 40, PlainStyles())
+		for _, label := range []string{"P@5", "ERR@3", "E@3", "feat"} {
+			for _, line := range strings.Split(got, "\n") {
+				if n := strings.Count(line, label+" "); n > 0 && n != len(kept) {
+					t.Errorf("%d columns: %q on a line %d times, not %d:\n%s", w, label, n, len(kept), got)
+				}
+			}
+		}
+	}
+}
