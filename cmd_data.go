@@ -213,9 +213,9 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{err.Error()}
 	}
 	p := newProgress(stderr)
-	approx := o.Queries * o.DocsPerQuery
+	approx := float64(o.Queries) * float64(o.DocsPerQuery) // as ints it overflowed: "of about -8446744073709551616"
 	o.Progress = func(docs int) {
-		p.show("writing %s: %d of about %d documents (%.0f%%)", filepath.Base(*out), docs, approx, 100*float64(docs)/float64(approx))
+		p.show("writing %s: %d of about %.0f documents (%.0f%%)", filepath.Base(*out), docs, approx, 100*float64(docs)/approx)
 	}
 	start := time.Now()
 	docs, err := data.WriteSyntheticFile(ctx, *out, o)
