@@ -222,7 +222,8 @@ func setThreads(fs *flag.FlagSet) {
 // parseFlags parses flags that may stand before, between or after the
 // positional arguments, which it returns, and applies --threads.
 func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
-	decimalFlags(fs)
+	unwrap := decimalFlags(fs)
+	defer unwrap() // the help names a flag's type by its Value's (-cycles int, not value)
 	if err := onceEach(fs, args); err != nil {
 		return nil, err
 	}
@@ -234,6 +235,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				unwrap()
 				fs.SetOutput(helpRequest{io.Discard})
 				fs.Usage()
 				fs.SetOutput(io.Discard)
@@ -256,25 +258,41 @@ func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
 // decimalFlags makes fs's numeric flags refuse Go's own number syntax
 // beyond decimal notation (data.DecimalSyntax), which the flag package
 // takes: --lambda 0_05 was λ 5, --trees 1_0 ten trees and --lambda
-// 0x1p-4 0.0625.
-func decimalFlags(fs *flag.FlagSet) {
+// 0x1p-4 0.0625. The returned func puts the flags' own Values back, for
+// the help, which names a flag's type by its Value's (-cycles int) and
+// knows no wrapper (-cycles value).
+func decimalFlags(fs *flag.FlagSet) (unwrap func()) {
+	orig := map[*flag.Flag]flag.Value{}
 	fs.VisitAll(func(f *flag.Flag) {
 		g, ok := f.Value.(flag.Getter)
 		if !ok {
 			return
 		}
-		if _, done := g.(decimalValue); done {
-			return
-		}
 		switch g.Get().(type) {
 		case int, int64, uint, uint64, float64:
+			orig[f] = f.Value
 			f.Value = decimalValue{g}
 		}
 	})
+	return func() {
+		for f, v := range orig {
+			f.Value = v
+		}
+	}
 }
 
 // decimalValue is a numeric flag that takes decimal notation only.
 type decimalValue struct{ flag.Getter }
+
+// String is the wrapped flag's; "" for the zero value, which the flag
+// package's help makes to tell a default from the zero one (and which
+// panicked there: every numeric flag's default went unshown).
+func (v decimalValue) String() string {
+	if v.Getter == nil {
+		return ""
+	}
+	return v.Getter.String()
+}
 
 func (v decimalValue) Set(s string) error {
 	if !data.DecimalSyntax(s) {

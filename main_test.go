@@ -72,6 +72,22 @@ func TestCLIUsage(t *testing.T) {
 		if _, out, _ := runCLI(t, name, "--help"); strings.Count(out, "Usage:") != 1 {
 			t.Errorf("cronus %s --help printed %d usage texts", name, strings.Count(out, "Usage:"))
 		}
+	}
+	// Every numeric flag's help names its type and default, as Go's flag
+	// package prints them: the decimal-only wrapper of the numeric flags
+	// (f2225e7) made the help call its String on a zero value, which
+	// panicked ("panic calling String method on zero main.decimalValue"),
+	// and printed "-cycles value" with no default.
+	for _, c := range []struct{ name, want string }{
+		{"cascade", "  -cycles int\n    \tcycles of the cyclic optimisation (0 = initialisation only) (default 10)\n"},
+		{"train", "  -col-sample float\n    \tfraction of features per tree (default 1)\n"},
+	} {
+		_, out, errOut := runCLI(t, c.name, "--help")
+		if strings.Contains(out+errOut, "panic") || !strings.Contains(out, c.want) {
+			t.Errorf("cronus %s --help: stdout %q, stderr %q; want %q", c.name, out, errOut, c.want)
+		}
+	}
+	for _, name := range []string{"train", "cascade", "gen"} {
 		if code, out, errOut := runCLI(t, name, "--nope"); code != 2 || out != "" || strings.Count(errOut, "\n") != 2 {
 			t.Errorf("cronus %s --nope: exit %d, stdout %q, stderr %q", name, code, out, errOut)
 		}
