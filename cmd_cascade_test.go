@@ -382,6 +382,30 @@ func TestCascadeAbsent(t *testing.T) {
 			}
 		}
 	}
+	// A warm start reads them as the file was made (review 2026-11-29:
+	// it read them as 0, silently, and the new file lost "absent");
+	// --absent zero given is warned of.
+	warm := filepath.Join(dir, "w.json")
+	wargs := []string{"cascade", "--model", model, "--train", data, "--valid", data, "--costs", "builtin:mq2008/costs", "--warm", out, "--cycles", "0", "--out", warm}
+	var cont struct {
+		Valid struct{ Metrics map[string]float64 }
+	}
+	code, stdout, errOut := runCLI(t, append(wargs, "--json")...)
+	if err := json.Unmarshal([]byte(stdout), &cont); code != 0 || err != nil || strings.Contains(errOut, "--absent") {
+		t.Fatalf("warm from an --absent missing cascade: exit %d %q %v", code, errOut, err)
+	}
+	f.Params = nil
+	if err := json.Unmarshal([]byte(readFile(t, warm)), &f); err != nil || f.Params["absent"] != "missing" {
+		t.Errorf("warm cascade file params %v (%v)", f.Params, err)
+	}
+	var ev struct{ Metrics map[string]float64 }
+	runJSON(t, &ev, "eval", "--cascade", out, "--data", data, "--absent", "missing", "--json")
+	if got, want := cont.Valid.Metrics["ndcg@10"], ev.Metrics["ndcg@10"]; got != want {
+		t.Errorf("warm, --cycles 0: validation NDCG@10 %v; the file's, read as it was made, %v", got, want)
+	}
+	if code, _, errOut := runCLI(t, append(wargs, "--absent", "zero")...); code != 0 || !strings.Contains(errOut, "--absent zero: "+out+" was made reading left-out features with --absent missing") {
+		t.Errorf("warm with --absent zero: exit %d %q", code, errOut)
+	}
 	code, _, errOut = runCLI(t, args...)
 	if code != 0 || strings.Count(errOut, "--absent missing reads them as XGBoost does") != 2 { // train and valid
 		t.Fatalf("reading 0: exit %d %q", code, errOut)
@@ -462,14 +486,14 @@ func TestCascadeWarm(t *testing.T) {
 		}
 	}
 	eps := filepath.Join(dir, "eps.json")
-	if code, _, errOut := runCLI(t, append([]string{"cascade", "--stages", "4", "--cycles", "1", "--lambda", "0.01", "--epsilon", "0.1", "--delta", "1.5", "--out", eps}, data...)...); code != 0 {
+	if code, _, errOut := runCLI(t, append([]string{"cascade", "--stages", "4", "--cycles", "1", "--lambda", "0.01", "--epsilon", "0.1", "--delta", "1.5", "--stage-cap", "0.5", "--out", eps}, data...)...); code != 0 {
 		t.Fatalf("cold at ε 0.1: exit %d: %s", code, errOut)
 	}
 	if code, _, errOut := runCLI(t, append([]string{"cascade", "--warm", eps, "--cycles", "0", "--out", warm}, data...)...); code != 0 {
 		t.Fatalf("warm from ε 0.1: exit %d: %s", code, errOut)
 	}
-	if p := read(warm).Params; p["epsilon"] != 0.1 || p["delta"] != 1.5 {
-		t.Errorf("warm from a cascade at ε 0.1, δ 1.5: params ε %v, δ %v", p["epsilon"], p["delta"])
+	if p := read(warm).Params; p["epsilon"] != 0.1 || p["delta"] != 1.5 || p["stage_cap"] != 0.5 {
+		t.Errorf("warm from a cascade at ε 0.1, δ 1.5, stage cap 0.5: params ε %v, δ %v, stage cap %v", p["epsilon"], p["delta"], p["stage_cap"])
 	}
 	// Out of range in a hand-edited file, they (and σ) are refused naming
 	// the file, not a flag that was not given (review 2026-11-29: "ε must

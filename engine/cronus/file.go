@@ -109,12 +109,13 @@ func (f *File) StageSigma() []float64 {
 }
 
 // RunParams are the parameters of an optimisation as a cascade file's
-// params record them: λ (relative, absolute, and λ_max), K, ε, σ, δ, ρ, the
+// params record them: λ (relative, absolute, and λ_max), K, ε, σ, δ, the
+// stage cap, ρ, the
 // exit rule trained for (and its m) and the targets. Callers add what else
 // they know (the files, the cycles).
 func RunParams(par Params, tg Targets, lambdaMax float64) map[string]any {
 	m := map[string]any{"lambda": par.Lambda, "lambda_abs": par.Lambda * lambdaMax, "lambda_max": lambdaMax,
-		"stages": par.K, "epsilon": par.Epsilon, "sigma": par.Sigma, "delta": par.Delta, "rho1": par.Rho1, "rhoK": par.RhoK, "rule": RuleGlobal,
+		"stages": par.K, "epsilon": par.Epsilon, "sigma": par.Sigma, "delta": par.Delta, "stage_cap": par.StageCap, "rho1": par.Rho1, "rhoK": par.RhoK, "rule": RuleGlobal,
 		"pos_weight": tg.PosWeight, "neg_weight": tg.NegWeight, "neg_multiply": tg.NegMultiply, "relevant": tg.Relevant, "graded": tg.Graded}
 	if par.TopM > 0 {
 		m["rule"], m["top_m"] = RuleTopM, par.TopM
