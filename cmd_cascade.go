@@ -603,8 +603,10 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			set(&cf.par)
 			return nil
 		}
+		// A file without them (written before 2026-11-23) has its σ the
+		// σ_k are derived again from (it took the default 0.05).
 		if !explicit["sigma"] {
-			if warmSigma = f.StageSigma(); warmSigma != nil {
+			if warmSigma = f.StageSigma(); warmSigma != nil || f.Sigma != 0 {
 				if err := fromFile("sigma", func(p *cronus.Params) { p.Sigma = f.Sigma }); err != nil {
 					return err
 				}

@@ -514,6 +514,25 @@ func TestCascadeWarm(t *testing.T) {
 			t.Errorf("warm from a file with %s: exit %d, %q; want exit 1 and %s%s", c.new, code, errOut, bad, c.want)
 		}
 	}
+	// A file without sigma_abs (written before 2026-11-23): the σ_k are
+	// derived again from its own σ, not from the default 0.05.
+	var old map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, eps)), &old); err != nil {
+		t.Fatal(err)
+	}
+	old["sigma"] = 0.1
+	for _, st := range old["stages"].([]any) {
+		delete(st.(map[string]any), "sigma_abs")
+	}
+	b, _ := json.Marshal(old)
+	noSigma := filepath.Join(dir, "nosigma.json")
+	os.WriteFile(noSigma, b, 0o644)
+	if code, _, errOut := runCLI(t, append([]string{"cascade", "--warm", noSigma, "--cycles", "0", "--out", warm}, data...)...); code != 0 {
+		t.Fatalf("warm from a file without sigma_abs: exit %d: %s", code, errOut)
+	}
+	if p := read(warm).Params; p["sigma"] != 0.1 {
+		t.Errorf("warm from a file of σ 0.1 without sigma_abs: params σ %v", p["sigma"])
+	}
 	// With one stage there is no threshold and one λ: ε, δ and the stage
 	// cap were accepted and ignored.
 	for _, extra := range [][]string{{"--epsilon", "0.3"}, {"--delta", "2"}, {"--stage-cap", "0.5"}} {
