@@ -578,6 +578,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var warm *cronus.Cascade
 	var warmSigma []float64
 	var warmParams map[string]any // the warm cascade's params
+	var absentWarning string      // --absent given against the warm cascade's reading
 	warmRho := false              // ρ taken from the warm cascade's params
 	if cf.warm != "" {
 		f, err := untilDone(ctx, func() (*cronus.File, error) { return cronus.ReadFile(cf.warm) })
@@ -620,7 +621,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if made := absentFlag(f.Params["absent"] == "missing"); !explicit["absent"] {
 			*cf.absent = made
 		} else if made != *cf.absent {
-			warn(stderr, fmt.Sprintf("--absent %s: %s was made reading left-out features with --absent %s; its stages go on under another reading", cf.absent, cf.warm, made.String()))
+			absentWarning = fmt.Sprintf("--absent %s: %s was made reading left-out features with --absent %s; its stages go on under another reading", cf.absent, cf.warm, made.String())
 		}
 		// The exit rule is the warm cascade's: its stages go on under the
 		// rule they were trained for (cronus.Options.Warm), so the file's
@@ -697,6 +698,14 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	s, err := cf.load(ctx, stderr)
 	if err != nil {
 		return err
+	}
+	// Said only when the data leave values out, where the reading matters
+	// (as predict and eval --cascade say it).
+	for _, d := range []*data.Dataset{s.train, s.valid, s.test} {
+		if d != nil && d.LeftOut() > 0 {
+			warn(stderr, absentWarning)
+			break
+		}
 	}
 	p := newProgress(stderr)
 	defer p.done() // an error or an interrupt clears the line too

@@ -298,6 +298,19 @@ func (v decimalValue) Set(s string) error {
 	if !data.DecimalSyntax(s) {
 		return errors.New("must be written in decimal, without '_' or a 0x, 0b or 0o prefix")
 	}
+	// The flag package reads integers in base 0, where a leading 0 is
+	// octal (--trees 010 was 8 trees, and 08 no integer): an integer
+	// given in decimal goes to it in its plain form.
+	switch v.Get().(type) {
+	case int, int64:
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			s = strconv.FormatInt(n, 10)
+		}
+	case uint, uint64:
+		if n, err := strconv.ParseUint(s, 10, 64); err == nil {
+			s = strconv.FormatUint(n, 10)
+		}
+	}
 	return v.Getter.Set(s)
 }
 

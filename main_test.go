@@ -160,6 +160,9 @@ func TestFlagRangeErrors(t *testing.T) {
 		// Go's own syntax, which the flag package takes: λ 5, 16 trees.
 		{with(cascade, "--lambda", "0_05"), `--lambda: must be written in decimal, without '_' or a 0x, 0b or 0o prefix, got "0_05"`},
 		{with(train, "--trees", "0x10"), `--trees: must be written in decimal, without '_' or a 0x, 0b or 0o prefix, got "0x10"`},
+		// A leading 0 is no octal prefix (Go's base 0 read 010 as 8): 08
+		// is 8, and passes to the range check.
+		{with(train, "--max-depth", "-08"), "--max-depth: must be at least 0, got -8"},
 		{with(cascade, "--rhos", "0.01,0_5"), `--rhos: each value must be a number, got "0_5"`},
 		// +Inf used to pass, train for nothing and fail writing the model
 		// (`m.json: json: unsupported value: +Inf`): JSON has no infinity.
@@ -817,5 +820,16 @@ func TestInterruptedWhileLoadingModel(t *testing.T) {
 		if left, _ := os.ReadDir(dir); len(left) > 0 {
 			t.Errorf("%v interrupted left %s", args[:2], left[0].Name())
 		}
+	}
+}
+
+// TestLeadingZeroIsDecimal: an integer flag with a leading 0 is decimal,
+// as in data files: Go's flag package reads 010 as octal 8 (review
+// 2026-11-29: --trees 010 trained 8 trees, --seed 010 was seed 8).
+func TestLeadingZeroIsDecimal(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m.json")
+	code, stdout, errOut := runCLI(t, "train", "--train", "builtin:mq2008/vali", "--trees", "010", "--leaves", "4", "--out", out)
+	if code != 0 || !strings.Contains(stdout, "10 trees") {
+		t.Errorf("--trees 010: exit %d, %q %q; want 10 trees", code, stdout, errOut)
 	}
 }

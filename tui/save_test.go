@@ -660,6 +660,23 @@ func TestQuitWaitsForSave(t *testing.T) {
 	if _, cmd := update(t, m2, key("q")); cmd == nil || cmd() != tea.Quit() {
 		t.Errorf("a second q: command %v, want quit", cmd)
 	}
+	// A save that fails while a quit waits keeps the workbench open, its
+	// error shown (review 2026-11-29: it quit, the error went with the
+	// screen, and the exit status was 0).
+	os.Remove(savePath)
+	os.Mkdir(savePath, 0o755)
+	m4 := ready(t)
+	defer m4.cancel()
+	m4, save = update(t, m4, key("s"))
+	m4, _ = update(t, m4, key("q"))
+	m4, cmd = update(t, m4, save())
+	if cmd != nil || m4.quitting || !strings.Contains(m4.status, "save: ") || !strings.HasSuffix(m4.status, "(not quitting: q quits)") {
+		t.Errorf("a failed save while quitting: command %v, quitting %v, status %q", cmd, m4.quitting, m4.status)
+	}
+	if _, cmd := update(t, m4, key("q")); cmd == nil || cmd() != tea.Quit() {
+		t.Errorf("q after the failed save: command %v, want quit", cmd)
+	}
+	os.Remove(savePath)
 	// Once the guard is closed a save writes nothing, and says so.
 	os.Remove(savePath)
 	m3 := ready(t)

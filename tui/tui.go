@@ -371,18 +371,18 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.apply()
 	case savedMsg:
 		m.savedStatus(msg)
-		if m.wrote() {
+		if m.wrote(msg.err) {
 			return m, tea.Quit
 		}
 	case exportedMsg:
-		if m.wrote() {
-			return m, tea.Quit
-		}
 		if msg.err != nil {
 			m.setStatus("export: "+msg.err.Error(), true)
 		} else {
 			// Short enough for 80 columns.
 			m.setStatus("exported ./"+msg.csv+", ./"+msg.svg+", ./"+msg.front, false)
+		}
+		if m.wrote(msg.err) {
+			return m, tea.Quit
 		}
 	}
 	return m, nil
@@ -421,10 +421,18 @@ func (m Model) ofEnsemble(run runInfo) bool {
 	return m.w != nil && run.w != nil && run.w.e == m.w.e
 }
 
-// wrote counts a write reported (saved or exported) and tells whether
-// the workbench quits now: a quit waited for it and no other is pending.
-func (m *Model) wrote() bool {
+// wrote counts a write reported (saved or exported, err its failure) and
+// tells whether the workbench quits now: a quit waited for it and no
+// other is pending. A write that failed while a quit waited keeps the
+// workbench open, its error on the status line: it quit at once, and the
+// error went with the screen.
+func (m *Model) wrote(err error) bool {
 	m.pendingWrites = max(m.pendingWrites-1, 0)
+	if m.quitting && err != nil && !errors.Is(err, errQuit) {
+		m.quitting = false
+		m.setStatus(m.status+" (not quitting: q quits)", true)
+		return false
+	}
 	if m.quitting && m.pendingWrites == 0 {
 		m.cancel()
 		return true
