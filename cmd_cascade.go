@@ -727,6 +727,10 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	warn(stderr, s.idleWarning(&res.Init.Cascade, res.Warm))
 	if !res.Warm && cf.par.Lambda >= 1 && !hasTrees(&res.Best.Cascade) {
 		warn(stderr, fmt.Sprintf("λ %g is at or above λ_max, where Algorithm 2 gives the empty cascade (no trees, cost 0); a cascade of a smaller λ can have a lower eq (8) here: start from one with --warm FILE, as sweep does past λ_max (README, sweep)", cf.par.Lambda))
+	} else if !res.Warm && !hasTrees(&res.Best.Cascade) {
+		// Below λ_max, a ρ large enough for its λ empties it too.
+		warn(stderr, fmt.Sprintf("the cascade written is empty (no trees, cost 0) at λ %g and ρ %g, %g: a smaller λ or ρ keeps trees, and a cascade of a smaller λ, given with --warm FILE, can have a lower eq (8) here, as sweep finds",
+			cf.par.Lambda, cf.par.Rho1, cf.par.RhoK))
 	}
 	best := res.Best // its exit rule is the one it was trained for (Params.TopM)
 	params := cronus.RunParams(cf.par, cf.tg, s.sc.LambdaMax)

@@ -275,6 +275,16 @@ func TestCascadePastLambdaMaxWarns(t *testing.T) {
 		if warned := strings.Contains(errOut, "at or above λ_max, where Algorithm 2 gives the empty cascade") && strings.Contains(errOut, "--warm FILE"); warned != (lam == "2") {
 			t.Errorf("--lambda %s: warned %v: %s", lam, warned, errOut)
 		}
+		if strings.Contains(errOut, "the cascade written is empty") {
+			t.Errorf("--lambda %s: %s", lam, errOut)
+		}
+	}
+	// Below λ_max a ρ large enough empties the cascade too, and is said
+	// (review 2026-11-29: cost 0, and not a word).
+	code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "4", "--cycles", "1", "--rhos", "0.5", "--lambda", "0.9", "--out", filepath.Join(dir, "c.json"))
+	if code != 0 || !strings.Contains(errOut, "warning: the cascade written is empty (no trees, cost 0) at λ 0.9 and ρ 0.5, 0.5") {
+		t.Errorf("λ 0.9, ρ 0.5: exit %d, %s", code, errOut)
 	}
 }
 
