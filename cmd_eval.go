@@ -304,7 +304,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if cost != nil {
-		fmt.Fprintf(stdout, "  cost/doc   %.1f (features %.1f, trees %.1f)\n", cost.Total, cost.Features, cost.Trees)
+		unit := "" // the default costs, said: beside a cascade's real ones they looked like a model's
+		if *costsF == "" && *cascadeF == "" {
+			unit = "; every feature costs 1 without --costs"
+		}
+		fmt.Fprintf(stdout, "  cost/doc   %.1f (features %.1f, trees %.1f%s)\n", cost.Total, cost.Features, cost.Trees, unit)
 	}
 	if reached != nil {
 		fmt.Fprintf(stdout, "  reached   ")

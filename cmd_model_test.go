@@ -1368,3 +1368,25 @@ func TestEvalCompare(t *testing.T) {
 		t.Errorf("a word in the compare file: exit %d, %q", code, errOut)
 	}
 }
+
+// TestEvalSaysUnitCosts: eval --model without --costs prices every
+// feature at 1, and says so beside the cost; with --costs it does not
+// (review 2026-11-29: beside a cascade's real costs, a model's unit ones
+// looked like its own).
+func TestEvalSaysUnitCosts(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "m.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/vali", "--trees", "3", "--leaves", "4", "--out", model); code != 0 {
+		t.Fatal(errOut)
+	}
+	const note = "; every feature costs 1 without --costs)"
+	for _, costs := range []bool{false, true} {
+		args := []string{"eval", "--model", model, "--data", "builtin:mq2008/test"}
+		if costs {
+			args = append(args, "--costs", "builtin:mq2008/costs")
+		}
+		code, stdout, errOut := runCLI(t, args...)
+		if code != 0 || strings.Contains(stdout, note) == costs {
+			t.Errorf("--costs given %v: exit %d, %q %q", costs, code, stdout, errOut)
+		}
+	}
+}
