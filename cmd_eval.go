@@ -49,6 +49,9 @@ func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float
 		t := sc.Text()
 		if line == 1 {
 			t = strings.TrimPrefix(t, "\ufeff") // a UTF-8 byte order mark, as data files may start with
+			if strings.HasPrefix(strings.TrimSpace(t), "{") {
+				return nil, fmt.Errorf("%s:1: a JSON file (a model or a cascade?), not scores: one score per line, a line per document, as cronus predict writes them (cronus predict --model M or --cascade C --data F --out FILE)", path)
+			}
 		}
 		f := strings.Fields(t)
 		switch {

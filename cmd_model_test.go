@@ -529,6 +529,9 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"eval", "--data", "builtin:mq2008/test"}, 2, "exactly one of --model FILE, --scores FILE and --cascade FILE"},
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test"}, 1, bad + `:2: score "x" is not a number`},
 		{[]string{"eval", "--scores", goSyntax, "--data", "builtin:mq2008/test"}, 1, goSyntax + `:2: score "1_0" is not a number`},
+		// A model or cascade given for scores is named as such (it was
+		// `score "{" is not a number`).
+		{[]string{"eval", "--scores", "engine/tree/testdata/xgb-libsvm.json", "--data", "builtin:mq2008/test"}, 1, "engine/tree/testdata/xgb-libsvm.json:1: a JSON file (a model or a cascade?), not scores"},
 		// So was --relevant with metrics that read the graded labels alone.
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--metrics", "ndcg@10,err@3", "--relevant", "2"}, 2, "--relevant applies to p@k, map and rbp"},
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--metrics", "ndcg@10,map", "--relevant", "2"}, 1, bad + `:2: score "x" is not a number`},
