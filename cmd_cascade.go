@@ -837,6 +837,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				r[name] = path
 			}
 		}
+		r["best_step"] = res.History.BestStep
 		r["final_valid"] = evalJSON(finalV)
 		if s.test != nil {
 			r["final_test"] = evalJSON(finalT)
@@ -845,6 +846,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s, λ = %g × λ_max (λ_max = %.4g); initialisation %.2fs, cyclic optimisation %.2fs, all %.1fs\n",
 		*out, count(len(best.Stages), "stage"), cf.par.Lambda, s.sc.LambdaMax, res.InitTime.Seconds(), res.CyclicTime.Seconds(), time.Since(start).Seconds())
+	fmt.Fprintln(stdout, keptStep(res.History.BestStep, len(best.Stages), res.Warm, res.Refit))
 	fmt.Fprintf(stdout, "%-6s %6s %10s %15s %8s %8s\n", "stage", "trees", "θ", "train soft/hard", "valid", "test")
 	for k, st := range best.Stages {
 		th := "-"
@@ -879,6 +881,25 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	printEval("valid", valid, fullV, cmpV)
 	printEval("test", test, fullT, cmpT)
 	return nil
+}
+
+// keptStep says which step of the run the cascade written is: the best on
+// validation, at step (0: the initialisation, or the cascade a warm start
+// began from; then one step per stage, K a cycle), refitted with mode
+// refit when not "". (Only --json's final_valid told that the cascade
+// written was, say, the initialisation unchanged.)
+func keptStep(step, K int, warm bool, refit string) string {
+	what := "the initialisation (step 0)"
+	if warm {
+		what = "the cascade it started from (step 0)"
+	}
+	if step > 0 {
+		what = fmt.Sprintf("step %d, after stage %d of cycle %d", step, (step-1)%K+1, (step-1)/K+1)
+	}
+	if refit != "" {
+		what += ", refitted (" + refit + ")"
+	}
+	return "the best on validation: " + what
 }
 
 // stagesJSON is cascade --json's "stages": per stage its active trees,

@@ -603,7 +603,8 @@ func TestCascadeWarm(t *testing.T) {
 		t.Fatalf("cold, traced: exit %d: %s", code, errOut)
 	}
 	var rep struct {
-		Valid struct{ Metrics map[string]float64 }
+		Valid    struct{ Metrics map[string]float64 }
+		BestStep *int `json:"best_step"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
@@ -614,6 +615,10 @@ func TestCascadeWarm(t *testing.T) {
 	for _, l := range trace(coldTrace) { // the first step with the best validation NDCG@10 (the optimiser keeps the first of equals)
 		if l["valid"].(map[string]any)["metrics"].(map[string]any)["ndcg@10"].(float64) == rep.Valid.Metrics["ndcg@10"] && !found {
 			found, bestObjective = true, objective(l)
+			// --json's best_step is that step of the trace.
+			if rep.BestStep == nil || float64(*rep.BestStep) != l["step"].(float64) {
+				t.Errorf("best_step %v; the trace's best is step %v", rep.BestStep, l["step"])
+			}
 			for _, st := range l["stages"].([]any) {
 				bestSigma = append(bestSigma, st.(map[string]any)["sigma_abs"])
 			}
@@ -1986,5 +1991,24 @@ func TestCascadeFreeEnsemble(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "cost/doc 0.0 (features 0.0, trees 0.0); cascade/full cost -\n") || strings.Contains(stdout, "NaN") {
 		t.Errorf("report:\n%s", stdout)
+	}
+}
+
+// TestKeptStep: the report's line on which step of the run was written.
+func TestKeptStep(t *testing.T) {
+	for _, c := range []struct {
+		step, K int
+		warm    bool
+		refit   string
+		want    string
+	}{
+		{0, 4, false, "", "the best on validation: the initialisation (step 0)"},
+		{0, 4, true, "", "the best on validation: the cascade it started from (step 0)"},
+		{7, 4, false, "", "the best on validation: step 7, after stage 3 of cycle 2"},
+		{4, 4, false, "last", "the best on validation: step 4, after stage 4 of cycle 1, refitted (last)"},
+	} {
+		if got := keptStep(c.step, c.K, c.warm, c.refit); got != c.want {
+			t.Errorf("keptStep(%d, %d, %v, %q) = %q, want %q", c.step, c.K, c.warm, c.refit, got, c.want)
+		}
 	}
 }
