@@ -849,8 +849,12 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fmt.Fprintln(stdout, keptStep(res.History.BestStep, len(best.Stages), res.Warm, res.Refit))
 	fmt.Fprintf(stdout, "%-6s %6s %10s %15s %8s %8s\n", "stage", "trees", "θ", "train soft/hard", "valid", "test")
 	for k, st := range best.Stages {
-		th := "-"
-		if !math.IsInf(st.Theta, -1) && k < len(best.Stages)-1 {
+		th := "-" // the last stage, which ranks what reaches it
+		switch {
+		case k == len(best.Stages)-1:
+		case math.IsInf(st.Theta, -1):
+			th = "-inf" // passes everything (it read "-" too)
+		default:
 			th = strconv.FormatFloat(st.Theta, 'f', 4, 64)
 		}
 		reachedTest := "-" // no --test

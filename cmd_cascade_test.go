@@ -2012,3 +2012,55 @@ func TestKeptStep(t *testing.T) {
 		}
 	}
 }
+
+// TestStageTableTheta: the report's θ column says -inf for a stage that
+// passes everything and - for the last stage, which has no θ (both read
+// "-"), as --json's theta is null for one and absent for the other.
+func TestStageTableTheta(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains")
+	}
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 20)
+	args := []string{"cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "6", "--cycles", "1", "--rhos", "0.001", "--out", filepath.Join(dir, "c.json")}
+	seen := false
+	for _, lam := range []string{"0.05", "0.1", "0.2", "0.02"} {
+		a := append(slices.Clone(args), "--lambda", lam)
+		var r struct {
+			Stages []struct {
+				Theta *float64
+			}
+		}
+		runJSON(t, &r, append(slices.Clone(a), "--json")...)
+		code, stdout, errOut := runCLI(t, a...)
+		if code != 0 {
+			t.Fatal(errOut)
+		}
+		var col []string
+		for _, line := range strings.Split(stdout, "\n") {
+			if f := strings.Fields(line); len(f) == 6 && f[0] == strconv.Itoa(len(col)+1) {
+				col = append(col, f[2])
+			}
+		}
+		if len(col) != len(r.Stages) {
+			t.Fatalf("λ %s: θ column %q for %d stages:\n%s", lam, col, len(r.Stages), stdout)
+		}
+		for k, st := range r.Stages {
+			want := "-"
+			switch {
+			case k == len(r.Stages)-1:
+			case st.Theta == nil:
+				want, seen = "-inf", true
+			default:
+				want = strconv.FormatFloat(*st.Theta, 'f', 4, 64)
+			}
+			if col[k] != want {
+				t.Errorf("λ %s: stage %d: θ %q, want %q", lam, k+1, col[k], want)
+			}
+		}
+	}
+	if !seen {
+		t.Error("no stage passed everything at any λ tried: the test needs one")
+	}
+}
