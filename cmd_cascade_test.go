@@ -612,16 +612,25 @@ func TestCascadeWarm(t *testing.T) {
 	var bestObjective float64
 	var bestSigma []any
 	found := false
-	for _, l := range trace(coldTrace) { // the first step with the best validation NDCG@10 (the optimiser keeps the first of equals)
-		if l["valid"].(map[string]any)["metrics"].(map[string]any)["ndcg@10"].(float64) == rep.Valid.Metrics["ndcg@10"] && !found {
-			found, bestObjective = true, objective(l)
-			// --json's best_step is that step of the trace.
-			if rep.BestStep == nil || float64(*rep.BestStep) != l["step"].(float64) {
-				t.Errorf("best_step %v; the trace's best is step %v", rep.BestStep, l["step"])
-			}
-			for _, st := range l["stages"].([]any) {
-				bestSigma = append(bestSigma, st.(map[string]any)["sigma_abs"])
-			}
+	// The best step: the best validation NDCG@10, and of equals the
+	// cheapest on validation, the first of those.
+	var best map[string]any
+	bestCost := math.Inf(1)
+	for _, l := range trace(coldTrace) {
+		v := l["valid"].(map[string]any)
+		c := v["cost"].(map[string]any)["total"].(float64)
+		if v["metrics"].(map[string]any)["ndcg@10"].(float64) == rep.Valid.Metrics["ndcg@10"] && c < bestCost {
+			best, bestCost = l, c
+		}
+	}
+	if best != nil {
+		found, bestObjective = true, objective(best)
+		// --json's best_step is that step of the trace.
+		if rep.BestStep == nil || float64(*rep.BestStep) != best["step"].(float64) {
+			t.Errorf("best_step %v; the trace's best is step %v", rep.BestStep, best["step"])
+		}
+		for _, st := range best["stages"].([]any) {
+			bestSigma = append(bestSigma, st.(map[string]any)["sigma_abs"])
 		}
 	}
 	var cf struct {

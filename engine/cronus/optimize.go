@@ -208,6 +208,7 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 		snap.Phase = "warm start" // the first snapshot is the cascade started from, not Algorithm 2's
 	}
 	bestScore := math.Inf(-1)
+	bestCost := math.Inf(1) // on validation: of steps equal on the metric, the cheapest is kept
 	// A warm start is a cascade optimised for other parameters: it, and the
 	// mixtures of old and new stages of the first cycle, are not results of
 	// this run's parameters. So in a warm run the best on validation is
@@ -216,8 +217,11 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	// the same parameters (WarmSame) is one of this run's results.
 	eligible := !warm || opt.WarmSame && len(opt.Warm.Stages) == par.K
 	consider := func() {
-		if v, ok := snap.Valid.Metrics[opt.Select]; ok && v > bestScore {
-			bestScore = v
+		// Of equals the cheaper (the first of those equal in cost too): a
+		// step that dropped a tree without changing the ranking of the
+		// validation queries scored the same and was passed over.
+		if v, ok := snap.Valid.Metrics[opt.Select]; ok && (v > bestScore || v == bestScore && snap.Valid.Cost.Total < bestCost) {
+			bestScore, bestCost = v, snap.Valid.Cost.Total
 			res.Best = st.clone()
 			snap.Best, snap.BestTest, snap.BestStep = snap.Valid, snap.Test, snap.Step
 			snap.BestCascade = &res.Best.Cascade

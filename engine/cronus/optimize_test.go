@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cronus-ltr/cronus/engine/metric"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -817,5 +818,35 @@ func TestWarmSigmaIsInitSigma(t *testing.T) {
 		if got, want := w.Terms.Total, init.Terms.Total; math.Abs(got-want) > 1e-9*want {
 			t.Errorf("top-m %d: eq (8) %v from the warm state, %v at the initialisation", topM, got, want)
 		}
+	}
+}
+
+// Of steps equal on the validation metric the cheapest is kept (the
+// first was: a step that dropped a tree without changing the ranking of
+// the validation queries was passed over). With every step scoring the
+// same, the best is the step cheapest on validation, the first of those.
+func TestBestOfEqualsIsCheapest(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 4, 0.05
+	var costs []float64
+	flat := func(_ context.Context, c *Cascade) (Eval, Eval, error) {
+		cost := Evaluate(smallE, c, smallTr, pr.FeatCost, pr.TreeCost, []metric.Spec{{Name: metric.NDCG, K: 10}}).Cost
+		costs = append(costs, cost.Total)
+		ev := Eval{Metrics: map[string]float64{"ndcg@10": 0.5}, Cost: cost}
+		return ev, ev, nil
+	}
+	res, err := Optimize(context.Background(), pr, ComputeScales(pr, 0), par, Options{MaxCycles: 2}, flat, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(costs) < 2 || slices.Min(costs) == costs[0] {
+		t.Fatalf("step costs %v: the test needs a step cheaper than the first", costs)
+	}
+	if got, want := res.History.Best.Cost.Total, slices.Min(costs); got != want {
+		t.Errorf("best's validation cost %v; the cheapest step's %v (steps %v)", got, want, costs)
+	}
+	if got := Evaluate(smallE, &res.Best.Cascade, smallTr, pr.FeatCost, pr.TreeCost, nil).Cost.Total; got != slices.Min(costs) {
+		t.Errorf("the best cascade costs %v, not the cheapest step's %v", got, slices.Min(costs))
 	}
 }
