@@ -352,6 +352,33 @@ func TestEpsilonDeltaEditFromScratch(t *testing.T) {
 	}
 }
 
+// TestRestartTakesPendingEdit: r within the debounce delay of an edit
+// starts from scratch with the edited value, and the edit's tick, when it
+// comes, restarts nothing (review 2026-11-29: it restarted r's run warm,
+// from the last run's cascade of the old ε, under "restarted from
+// scratch", and the saved file said "warm").
+func TestRestartTakesPendingEdit(t *testing.T) {
+	m := finished(t)
+	for range parEpsilon - m.sel {
+		m, _ = update(t, m, key("down"))
+	}
+	eps := m.par.Epsilon
+	m, _ = update(t, m, key("right"))
+	tick := debounceMsg{edit: m.edits}
+	m, cmd := update(t, m, key("r"))
+	if !strings.Contains(m.status, "restarted from scratch") {
+		t.Errorf("r: status %q", m.status)
+	}
+	gen := m.gen
+	if m2, cmd2 := update(t, m, tick); m2.gen != gen || cmd2 != nil {
+		t.Errorf("the edit's tick after r: run %d → %d, command %v", gen, m2.gen, cmd2)
+	}
+	m = drive(t, m, cmd, func(m Model, _ tea.Msg) bool { return m.snap.BestCascade != nil && m.snapRun.par.Epsilon == eps+0.05 })
+	if m.snapRun.warm || m.snap.Warm {
+		t.Error("r after an ε edit started warm")
+	}
+}
+
 // Lowering λ restarts warm from the current cascade, and the warm run can
 // add trees: a weight at zero would otherwise stay at zero, so a cascade
 // made at a larger λ kept its few trees whatever λ was set to.

@@ -797,6 +797,14 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.setStatus(m.notYet("nothing to restart yet", "the cascade problem and the baselines"), true)
 			return m, nil
 		}
+		// An edit's restart still to come (its 300 ms tick) would restart
+		// this run again, warm, from the last run's cascade: r takes the
+		// edit now. One that retrains the ensemble or rebuilds the problem
+		// is applied as its tick would (both start from scratch).
+		m.edits++
+		if m.reshaped() || m.par.tg != m.w.tg {
+			return m.apply()
+		}
 		msg := "restarted from scratch"
 		if m.sweep != nil {
 			// restart cancels the sweep; both are said.
