@@ -174,7 +174,8 @@ func (ls *loadScreen) typeKey(k tea.KeyMsg) {
 }
 
 // accept takes the typed path if it names a built-in set or an existing
-// file (~ is the home directory); a directory is opened in the browser.
+// file (~ is the home directory; a relative path is of the directory
+// browsed); a directory is opened in the browser.
 // Anything else stays in the input with a message saying why.
 func (ls *loadScreen) accept() {
 	typed := strings.TrimSpace(ls.input)
@@ -192,6 +193,12 @@ func (ls *loadScreen) accept() {
 	if err != nil {
 		ls.errPath, ls.err = typed, err.Error()
 		return
+	}
+	// A relative path is of the folder on screen (it was of the one the
+	// workbench started in: a file listed below was "no such file", and
+	// one of the same name there loaded instead).
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(ls.dir, p)
 	}
 	fi, err := os.Stat(p)
 	var pe *fs.PathError

@@ -962,3 +962,32 @@ func TestLoadScreenBuiltinsByField(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadScreenRelativeToBrowsed: a relative path typed is of the folder
+// browsed, not of the one the workbench started in (review 2026-11-29: a
+// file listed on screen was "no such file", and one of the same name in
+// the start folder loaded instead).
+func TestLoadScreenRelativeToBrowsed(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	start, sub := t.TempDir(), t.TempDir()
+	t.Chdir(start)
+	for _, f := range []string{filepath.Join(sub, "here.txt"), filepath.Join(sub, "both.txt"), filepath.Join(start, "both.txt")} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	m, _ = update(t, m, key("o"))
+	m = typePath(t, m, sub)
+	m, _ = update(t, m, special(tea.KeyEnter)) // a directory opens in the browser
+	for _, name := range []string{"here.txt", "both.txt"} {
+		field := m.loadScr.field
+		m = typePath(t, m, name)
+		m, _ = update(t, m, special(tea.KeyEnter))
+		if want := filepath.Join(sub, name); m.loadScr.typing || m.loadScr.values[field] != want {
+			t.Errorf("%s typed in %s: typing %v, value %q, want %q (%s)", name, sub, m.loadScr.typing, m.loadScr.values[field], want, m.loadScr.err)
+		}
+	}
+}
