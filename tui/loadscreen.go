@@ -347,11 +347,20 @@ func (m Model) loaded(msg pendingLoadMsg) (tea.Model, tea.Cmd) {
 	kept := len(m.kept)
 	m = m.resetFlow(msg.v)
 	loaded := "loaded " + m.cfg.Train
+	dropped := ""
 	if kept > 0 {
-		loaded += fmt.Sprintf("; dropped %d kept (old data)", kept)
+		dropped = fmt.Sprintf("dropped %d kept (old data)", kept)
+		loaded += "; " + dropped
 	}
 	m.setPathStatus(loaded, m.cfg.Train)
-	return m.Update(msg.loadedMsg)
+	mm, cmd := m.Update(msg.loadedMsg)
+	// The load's own word (a warning, a K note) replaces "loaded …": the
+	// kept cascades dropped are said after it, not lost with it.
+	if m2, ok := mm.(Model); ok && dropped != "" && !strings.Contains(m2.status, dropped) {
+		m2.setStatus(m2.status+"; "+dropped, m2.errLine)
+		mm = m2
+	}
+	return mm, cmd
 }
 
 // restartFlow cancels all running work and starts the whole flow again on

@@ -991,3 +991,27 @@ func TestLoadScreenRelativeToBrowsed(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadWithNoteSaysDropped: a load whose own note (here K lowered to
+// a model's 4 trees) replaces "loaded …" still says the kept cascades it
+// dropped (review 2026-11-29: they went without a word).
+func TestLoadWithNoteSaysDropped(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	e, _ := deepModel(t)
+	few := *e
+	few.Trees = e.Trees[:4]
+	model := writeModel(t, &few, "")
+	m := ready(t)
+	m, _ = update(t, m, key("k"))
+	if len(m.kept) != 1 {
+		t.Fatalf("k: %d kept", len(m.kept))
+	}
+	m.stopRun()
+	m, _ = update(t, m, key("o"))
+	m.loadScr.values = [numFields]string{"builtin:mq2008/train", "builtin:mq2008/vali", "", "", model}
+	m, cmd := update(t, m, key("l"))
+	m, _ = update(t, m, cmd())
+	if !strings.Contains(m.status, "a cascade has no more stages than the model's 4 trees") || !strings.HasSuffix(m.status, "; dropped 1 kept (old data)") {
+		t.Errorf("status after the load: %q", m.status)
+	}
+}
