@@ -320,21 +320,35 @@ func typePath(t *testing.T, m Model, s string) Model {
 	return m
 }
 
+// touch makes empty files at paths.
+func touch(t *testing.T, paths ...string) {
+	t.Helper()
+	for _, f := range paths {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// openLoadScreen is a workbench on the built-in data, 160×48, with its
+// load screen open.
+func openLoadScreen(t *testing.T) Model {
+	t.Helper()
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	m, _ = update(t, m, key("o"))
+	return m
+}
+
 func TestLoadScreenTypesPath(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	dir := t.TempDir()
 	train := filepath.Join(dir, "quick train.txt") // q and a space are typed, not keys
-	for _, f := range []string{train, filepath.Join(home, "costs")} {
-		if err := os.WriteFile(f, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	m := New(context.Background(), mq2008, views.PlainStyles())
-	defer m.cancel()
-	m, _ = update(t, m, tea.WindowSizeMsg{Width: 160, Height: 48})
-	m, _ = update(t, m, key("o"))
+	touch(t, train, filepath.Join(home, "costs"))
+	m := openLoadScreen(t)
 
 	cases := []struct {
 		name, typed string
@@ -971,15 +985,8 @@ func TestLoadScreenRelativeToBrowsed(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	start, sub := t.TempDir(), t.TempDir()
 	t.Chdir(start)
-	for _, f := range []string{filepath.Join(sub, "here.txt"), filepath.Join(sub, "both.txt"), filepath.Join(start, "both.txt")} {
-		if err := os.WriteFile(f, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	m := New(context.Background(), mq2008, views.PlainStyles())
-	defer m.cancel()
-	m, _ = update(t, m, tea.WindowSizeMsg{Width: 160, Height: 48})
-	m, _ = update(t, m, key("o"))
+	touch(t, filepath.Join(sub, "here.txt"), filepath.Join(sub, "both.txt"), filepath.Join(start, "both.txt"))
+	m := openLoadScreen(t)
 	m = typePath(t, m, sub)
 	m, _ = update(t, m, special(tea.KeyEnter)) // a directory opens in the browser
 	for _, name := range []string{"here.txt", "both.txt"} {
