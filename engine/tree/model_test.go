@@ -264,6 +264,9 @@ func TestReadModelErrors(t *testing.T) {
 		{"features list", withTree(`"features":[25,40]`, `"features":[40]`), `: tree 0: features [40] do not match the features it splits on [25 40]`},
 		{"cycle", withTree(`"left_child":[1,-1]`, `"left_child":[1,0]`), `: tree 0: node 0 out of range or reached twice`},
 		{"leaf twice", withTree(`"right_child":[-3,-2]`, `"right_child":[-3,-3]`), `: tree 0: leaf 2 out of range or reached twice`},
+		// Split 1 unreachable (the root's children are leaves 0 and 2):
+		// accepted before, and its feature 25 charged to every document.
+		{"unreachable split", withTree(`"left_child":[1,-1]`, `"left_child":[-1,-2]`), `: tree 0: split 1 is not reached from the root`},
 		{"negative num_features", withTree(`"num_features": 46`, `"num_features": -1`), `: num_features is -1`},
 		{"no trees", withTree(trees, `,
   "trees": []`), `: the model has no trees: a model file lists at least one in "trees"`},

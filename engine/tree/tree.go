@@ -140,6 +140,14 @@ func (t *Tree) Validate(numFeatures int) error {
 	if err := walk(0); err != nil {
 		return err
 	}
+	// n+1 distinct leaves in range are reached exactly when all n splits
+	// are: a split left out of the walk is never checked, and its feature
+	// would still be counted (Features) and paid for.
+	for n, seen := range seenNode {
+		if !seen {
+			return fmt.Errorf("split %d is not reached from the root", n)
+		}
+	}
 	for _, v := range t.Leaves {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("leaf value %v is not finite", v)
