@@ -460,10 +460,41 @@ func parse(b []byte) (*File, error) {
 	if err := json.Unmarshal(b, f); err != nil {
 		return nil, tree.JSONError(b, err)
 	}
+	if err := checkRequired(b); err != nil {
+		return nil, err
+	}
 	if _, _, err := f.Cascade(); err != nil {
 		return nil, err
 	}
 	return f, nil
+}
+
+// checkRequired refuses a cascade file (b, decoded without error) whose
+// ensemble lacks a field tree.CheckRequired requires, or a stage without
+// its "intercept": encoding/json leaves a missing number at 0, and a
+// stage's scores then moved against its theta, sending other documents
+// away.
+func checkRequired(b []byte) error {
+	var req struct {
+		Ensemble json.RawMessage `json:"ensemble"`
+		Stages   []struct {
+			Intercept json.RawMessage `json:"intercept"`
+		} `json:"stages"`
+	}
+	if err := json.Unmarshal(b, &req); err != nil {
+		return tree.JSONError(b, err)
+	}
+	if req.Ensemble != nil && string(req.Ensemble) != "null" {
+		if err := tree.CheckRequired(req.Ensemble); err != nil {
+			return fmt.Errorf("ensemble: %w", err)
+		}
+	}
+	for k, s := range req.Stages {
+		if s.Intercept == nil {
+			return fmt.Errorf(`stages[%d]: no "intercept"`, k)
+		}
+	}
+	return nil
 }
 
 // jsonArticle returns "an" before a JSON kind that starts with a vowel, "a"

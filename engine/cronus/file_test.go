@@ -254,6 +254,12 @@ func TestFileMalformed(t *testing.T) {
 			"stages[1].intercept: expected a number, got null"},
 		{"null leaf value", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"leaf_value":[`), []byte(`"leaf_value":[null,`), 1),
 			"ensemble.trees[0].leaf_value[0]: expected a number, got null"},
+		// and leaves a missing one at 0: a stage without its intercept
+		// loaded, and its scores moved against its theta.
+		{"no intercept", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"intercept":-0.3333333333333333,`), nil, 1),
+			`stages[0]: no "intercept"`},
+		{"no base score", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"base_score":0,`), nil, 1),
+			`ensemble: no "base_score"`},
 		{"null feature cost", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"feature_cost":[`), []byte(`"feature_cost":[null,`), 1),
 			"feature_cost[0]: expected a number, got null"},
 	}

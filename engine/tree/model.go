@@ -393,10 +393,36 @@ func parseModel(data []byte) (*Model, error) {
 	if err := json.Unmarshal(data, m); err != nil {
 		return nil, jsonError(data, err)
 	}
+	if err := CheckRequired(data); err != nil {
+		return nil, err
+	}
 	if _, err := m.Ensemble(); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// CheckRequired refuses a model object (a model file, or a cascade file's
+// "ensemble") without "num_features" or "base_score", which encoding/json
+// would leave at 0: a model without its base score scored every document
+// that much off, and one without its number of features was refused for
+// its first split's feature, "outside 1..0". data has been decoded
+// without error.
+func CheckRequired(data []byte) error {
+	var req struct {
+		NumFeatures json.RawMessage `json:"num_features"`
+		BaseScore   json.RawMessage `json:"base_score"`
+	}
+	if err := json.Unmarshal(data, &req); err != nil {
+		return jsonError(data, err)
+	}
+	switch {
+	case req.NumFeatures == nil:
+		return errors.New(`no "num_features": a model file gives its number of features`)
+	case req.BaseScore == nil:
+		return errors.New(`no "base_score": a model file gives the score its trees' values are added to (0 for none)`)
+	}
+	return nil
 }
 
 // AbsentWarning says when data d that leaves values out of its lines

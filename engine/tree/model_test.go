@@ -267,6 +267,10 @@ func TestReadModelErrors(t *testing.T) {
 		// Split 1 unreachable (the root's children are leaves 0 and 2):
 		// accepted before, and its feature 25 charged to every document.
 		{"unreachable split", withTree(`"left_child":[1,-1]`, `"left_child":[-1,-2]`), `: tree 0: split 1 is not reached from the root`},
+		// encoding/json leaves a missing number at 0: a model without its
+		// base score loaded and scored every document that much off.
+		{"no base_score", withTree(`"base_score": 0.5,`, ``), `: no "base_score": a model file gives the score its trees' values are added to (0 for none)`},
+		{"no num_features", withTree(`"num_features": 46,`, ``), `: no "num_features": a model file gives its number of features`},
 		{"negative num_features", withTree(`"num_features": 46`, `"num_features": -1`), `: num_features is -1`},
 		{"no trees", withTree(trees, `,
   "trees": []`), `: the model has no trees: a model file lists at least one in "trees"`},
@@ -386,8 +390,8 @@ func FuzzReadModel(f *testing.F) {
 	if b, err := encodeModel(NewModel(lgb, "lightgbm", nil)); err == nil {
 		f.Add(b)
 	}
-	f.Add([]byte(`{"format":"cronus-ensemble","version":1,"num_features":1,"trees":[{"split_feature":[1],"threshold":[0],"left_child":[-1],"right_child":[-2],"leaf_value":[1,2]}]}`))
-	f.Add([]byte(`{"format":"cronus-ensemble","version":1,"num_features":1,"trees":[{"split_feature":[1],"threshold":[0],"left_child":[0],"right_child":[-2],"leaf_value":[1,2]}]}`))
+	f.Add([]byte(`{"format":"cronus-ensemble","version":1,"num_features":1,"base_score":0,"trees":[{"split_feature":[1],"threshold":[0],"left_child":[-1],"right_child":[-2],"leaf_value":[1,2]}]}`))
+	f.Add([]byte(`{"format":"cronus-ensemble","version":1,"num_features":1,"base_score":0,"trees":[{"split_feature":[1],"threshold":[0],"left_child":[0],"right_child":[-2],"leaf_value":[1,2]}]}`))
 	f.Add([]byte(`{"format":"cronus-ensemble","version":2}`))
 	f.Add([]byte(`{"format":`))
 	f.Add([]byte{})
