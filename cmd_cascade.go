@@ -190,6 +190,7 @@ func (cf *cascadeFlags) warmRule(explicit map[string]bool, c *cronus.Cascade) er
 // setup is everything a cascade optimisation needs, loaded once.
 type setup struct {
 	e                  *tree.Ensemble
+	source             string // the model file's "source": where the trees come from
 	train, valid, test *data.Dataset
 	costs              *data.Costs
 	treeCost           []float64
@@ -204,6 +205,7 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	if s.e, m, err = loadModel(ctx, cf.model); err != nil {
 		return nil, err
 	}
+	s.source = m.Source
 	if n := len(s.e.Trees); cf.par.K > n && !cf.stagesGiven {
 		// The default K, as the workbench does: a RankLib Random Forests
 		// model may have fewer trees than 10.
@@ -751,6 +753,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		params["refit"] = res.Refit
 	}
 	f := cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)
+	if s.source != "" {
+		f.Ensemble.Source = s.source // not "cronus" for an imported model's trees
+	}
 	f.SetStageSigma(best.Sigma)
 	// Everything is scored before anything is written, and the files are
 	// written together, all or none: an interrupt while scoring leaves the

@@ -1627,6 +1627,11 @@ func TestCascadeStagesFewTrees(t *testing.T) {
 	if err := json.Unmarshal([]byte(readFile(t, out)), &f); err != nil || len(f.Stages) != 9 {
 		t.Errorf("cascade file of %d stages (%v), want 9", len(f.Stages), err)
 	}
+	// The embedded ensemble says where its trees come from (it said
+	// "cronus" for every model).
+	if cf, _, _ := readCascade(t, out); cf.Ensemble.Source != "ranklib" {
+		t.Errorf("the cascade's ensemble has source %q, want ranklib", cf.Ensemble.Source)
+	}
 	code, _, errOut := runCLI(t, append([]string{"cascade", "--stages", "10", "--out", out}, args...)...)
 	if want := "--stages 10: the model " + model + " has 9 trees"; code != 2 || !strings.Contains(errOut, want) {
 		t.Errorf("--stages 10 on 9 trees: exit %d %q, want %q", code, errOut, want)
