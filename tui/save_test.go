@@ -194,11 +194,30 @@ func TestSaveAfterRetrainFromModel(t *testing.T) {
 	if c, ok := m.savable(); !ok || c.fileParams()["model"] != model {
 		t.Fatalf("from the model file: savable %v", ok)
 	}
+	// The saved file's ensemble says where its trees come from, as
+	// `cronus cascade` writes it (it said "cronus" for a model file's).
+	t.Chdir(t.TempDir())
+	save := func(m Model) string {
+		t.Helper()
+		m, cmd := update(t, m, key("s"))
+		if cmd == nil {
+			t.Fatalf("s returned no command: %q", m.status)
+		}
+		m, _ = update(t, m, cmd())
+		f, _ := savedFile(t, m, savePath)
+		return f.Ensemble.Source
+	}
+	if got := save(m); got != "test" {
+		t.Errorf("a cascade of the model file's trees has source %q, want the file's \"test\"", got)
+	}
 	m.stopRun()
 	m = typeParam(t, m, parTrees, "12")
 	c, ok := m.savable()
 	if !ok || len(c.run.w.e.Trees) != 12 {
 		t.Fatalf("after the retrain: savable %v", ok)
+	}
+	if got := save(m); got != "cronus" {
+		t.Errorf("a cascade of the retrained trees has source %q, want cronus", got)
 	}
 	p := c.fileParams()
 	base, _ := p["base"].(map[string]any)

@@ -48,6 +48,9 @@ type workData struct {
 	points             []baseline.Point // nil until computed for e
 
 	files Config // the files it was loaded from
+	// source is the model file's "source" (lightgbm, xgboost, ranklib,
+	// cronus) when e was read from one; "" for the workbench's own trees.
+	source string
 
 	// What e and pr were built with; depth is the deepest tree's (of a
 	// model file, its own trees'; of the workbench's training, its limit).
@@ -67,6 +70,7 @@ type (
 		train, valid, test *data.Dataset
 		costs              *data.Costs
 		e                  *tree.Ensemble // read from Config.Model; nil = train one
+		source             string         // that model file's "source"
 		warnings           []string       // about the files: features missing, costs defaulted
 		err                error
 	}
@@ -111,6 +115,7 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 			return loadedMsg{err: err}
 		}
 		msg.e, md, minF = e, m, e.NumFeatures
+		msg.source = m.Source
 	}
 	for i, name := range []string{cfg.Train, cfg.Valid, cfg.Test} {
 		if name == "" {
@@ -464,6 +469,9 @@ func saveCmd(g *writeGuard, what string, cs []savable, paths []string) tea.Cmd {
 		for i, s := range cs {
 			w := s.run.w
 			f := cronus.NewFile(w.e, s.c, w.costs.Cost, w.treeCost, s.run.par.Sigma, s.fileParams())
+			if w.source != "" {
+				f.Ensemble.Source = w.source // as cronus cascade: not "cronus" for imported trees
+			}
 			f.SetStageSigma(s.sigma)
 			if err := cronus.WriteFile(paths[i], f); err != nil {
 				msg.err = err
