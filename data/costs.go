@@ -385,6 +385,10 @@ func (p *costParser) checkRange(k string) string {
 	if err == nil && n <= max(p.numFeatures, maxCostFeatures) {
 		return ""
 	}
+	if p.numFeatures > maxCostFeatures {
+		// The data's count is the bound (not maxCostFeatures, which it passes).
+		return fmt.Sprintf("index %s out of range: the data has %d features", shortToken(k), p.numFeatures)
+	}
 	if p.numFeatures > 0 {
 		return fmt.Sprintf("index %s out of range: the data has %d features, and a cost file may describe at most %d", shortToken(k), p.numFeatures, maxCostFeatures)
 	}

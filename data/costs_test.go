@@ -124,6 +124,11 @@ func TestReadCostsErrors(t *testing.T) {
 			`c.txt:1: index 99999999999999999999999 out of range: the data has 3 features, and a cost file may describe at most 1048576`},
 		{"index over the limit with data", "1 5\n1048577 1\n", 3,
 			`c.txt:2: index 1048577 out of range: the data has 3 features, and a cost file may describe at most 1048576`},
+		// With more features than maxCostFeatures the data's count is
+		// the bound: the message said "at most 1048576" of an index
+		// 2000001, when 1500000 was accepted.
+		{"index over the data's features past the limit", "1500000 5\n2000001 1\n", 2000000,
+			`c.txt:2: index 2000001 out of range: the data has 2000000 features`},
 		{"index huge without data", "1 1\n99999999999999999999999 1\n", 0,
 			`c.txt:2: index 99999999999999999999999 out of range: at most 1048576 features are supported without the data set`},
 		{"index over the limit without data", "1048577 1\n", 0,
