@@ -1,6 +1,8 @@
 package data
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"embed"
 	"fmt"
@@ -68,5 +70,10 @@ func LoadCosts(name string, numFeatures int) (*Costs, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ReadCosts(strings.NewReader(string(b)), name, numFeatures)
+	// A built-in data file given as costs is gzip, as a path's would be.
+	r, err := gunzipIfGzip(bufio.NewReader(bytes.NewReader(b)), name)
+	if err != nil {
+		return nil, err
+	}
+	return ReadCosts(r, name, numFeatures)
 }

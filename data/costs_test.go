@@ -423,3 +423,18 @@ func TestCostsWarning(t *testing.T) {
 		t.Errorf("Warning() = %q, want %q", c.Warning(), want)
 	}
 }
+
+// A built-in data set given as costs (a slip of --costs for --train) is
+// read as a path's gzip file is, decompressed: its message showed the
+// gzip bytes as the cost.
+func TestLoadCostsBuiltinGzip(t *testing.T) {
+	_, err := LoadCosts("builtin:mq2008/train", 46)
+	const want = `builtin:mq2008/train:1: index "0" is not a positive integer: feature indices start at 1`
+	if err == nil || err.Error() != want {
+		t.Errorf("error %.200q, want %q", err, want)
+	}
+	c, err := LoadCosts("builtin:mq2008/costs", 46)
+	if err != nil || len(c.Cost) != 46 {
+		t.Fatalf("builtin costs: %v", err)
+	}
+}
