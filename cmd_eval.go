@@ -84,6 +84,9 @@ func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float
 		}
 		t = f[len(f)-1]
 		v, err := strconv.ParseFloat(t, 64)
+		if errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0) && data.DecimalSyntax(t) {
+			return nil, fmt.Errorf("%s:%d: score %q is outside the float64 range; expected a finite number", path, line, t)
+		}
 		if err != nil || !data.DecimalSyntax(t) {
 			return nil, fmt.Errorf("%s:%d: score %q is not a number; expected one score per line", path, line, t)
 		}

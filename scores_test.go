@@ -47,6 +47,7 @@ func TestParseScores(t *testing.T) {
 		{"0.5\n\n", "s.txt:2: blank line"},
 		{"0.5\nx\n", `s.txt:2: score "x" is not a number`},
 		{"0.5\nNaN\n", `s.txt:2: score "NaN" is not a finite number`},
+		{"0.5\n-1e400\n", `s.txt:2: score "-1e400" is outside the float64 range; expected a finite number`}, // was "is not a number"
 		{"0.5 1\n", "s.txt:1: 2 fields; expected one score per line, or RankLib's qid, index and score"},
 		{"0.5\n7 1 -1\n", "s.txt:2: 3 fields; the file's first line has one score, and so must every line"},
 		{"7\t0\t0.5\n-1\n", "s.txt:2: 1 field; the file's first line has qid, index and score"},
