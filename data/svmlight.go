@@ -660,6 +660,15 @@ func read(ctx context.Context, src source, opt ReadOptions) (*Dataset, error) {
 	}
 	rd.maxIdx = maxIdx
 	d := max(maxIdx, opt.MinFeatures)
+	if d > maxIdx {
+		// The width is MinFeatures (a model's features), not an index of
+		// the file: no line is at fault.
+		if b := need(rd.n, d); rd.limit > 0 && b > rd.limit {
+			return nil, &ParseError{File: src.name, Msg: fmt.Sprintf(
+				"%d documents × %d features (the file's %d, padded to the %d expected) need %s of memory (dense float32), more than the %s available",
+				rd.n, d, maxIdx, d, byteSize(b), byteSize(rd.limit))}
+		}
+	}
 	if err := rd.checkMemory(d, maxLine); err != nil {
 		return nil, err
 	}

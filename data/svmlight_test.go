@@ -249,6 +249,10 @@ func TestReadErrors(t *testing.T) {
 			`in.txt:2: feature index 5000000: 2 documents × 5000000 features need 152.6 MiB of memory (dense float32), more than the 1.0 MiB available`},
 		{"too much memory unsorted", "1 qid:1 1:1\n0 qid:1 5000000:1 1:1\n", ReadOptions{MemoryLimit: 1 << 20},
 			`in.txt:2: feature index 5000000: 2 documents × 5000000 features need 152.6 MiB of memory (dense float32), more than the 1.0 MiB available`},
+		// Padded to a model's 5,000,000 features: no line of the file has
+		// that index (it named line 2 and "feature index 5000000").
+		{"too much memory padded", "1 qid:1 1:1\n0 qid:1 1:1 3:1\n", ReadOptions{MemoryLimit: 1 << 20, MinFeatures: 5000000},
+			`in.txt: 2 documents × 5000000 features (the file's 3, padded to the 5000000 expected) need 152.6 MiB of memory (dense float32), more than the 1.0 MiB available`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
