@@ -28,7 +28,7 @@ type Dataset struct {
 	// Document ids (the comment after '#') are packed into one buffer so that
 	// a million of them cost the garbage collector nothing.
 	docIDBuf []byte
-	docIDEnd []uint32 // end offset of document i's id in docIDBuf
+	docIDEnd []int // end offset of document i's id in docIDBuf (ids may total more than 4 GiB)
 }
 
 // LeftOut is how many feature values the file did not give: Absent, and
@@ -100,7 +100,7 @@ func (d *Dataset) DocID(i int) string {
 	if d.docIDEnd == nil {
 		return ""
 	}
-	lo := uint32(0)
+	lo := 0
 	if i > 0 {
 		lo = d.docIDEnd[i-1]
 	}
@@ -113,10 +113,10 @@ func (d *Dataset) SetDocIDs(ids []string) {
 		panic(fmt.Sprintf("data: SetDocIDs: %d ids for %d documents", len(ids), d.NumDocs()))
 	}
 	d.docIDBuf = d.docIDBuf[:0]
-	d.docIDEnd = make([]uint32, len(ids))
+	d.docIDEnd = make([]int, len(ids))
 	for i, s := range ids {
 		d.docIDBuf = append(d.docIDBuf, s...)
-		d.docIDEnd[i] = uint32(len(d.docIDBuf))
+		d.docIDEnd[i] = len(d.docIDBuf)
 	}
 }
 

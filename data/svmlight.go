@@ -563,7 +563,7 @@ type reader struct {
 // need is the memory a data set of n documents and d features takes.
 // Per document: the features, label, qid, line number, id offset and about
 // 16 bytes of id; per feature: a slice header.
-func need(n, d int) int64 { return int64(n)*(int64(d)*4+36) + int64(d)*24 }
+func need(n, d int) int64 { return int64(n)*(int64(d)*4+40) + int64(d)*24 }
 
 // fillAbsent sets the values of new columns to what an absent feature
 // reads as: NaN under ReadOptions.AbsentMissing, else 0 (as they are).
@@ -910,12 +910,15 @@ func (rd *reader) assemble() (*Dataset, error) {
 		total += len(b)
 	}
 	d.docIDBuf = make([]byte, 0, total)
-	d.docIDEnd = make([]uint32, 0, rd.n)
+	// The offsets of the whole file's ids are ints: a chunk's (at most
+	// 4 MiB of text) fit in uint32, the file's may not (LETOR's comments
+	// run about 50 bytes a document, so past some 86 million documents).
+	d.docIDEnd = make([]int, 0, rd.n)
 	for i, b := range rd.docIDs {
-		base := uint32(len(d.docIDBuf))
+		base := len(d.docIDBuf)
 		d.docIDBuf = append(d.docIDBuf, b...)
 		for _, e := range rd.docEnds[i] {
-			d.docIDEnd = append(d.docIDEnd, base+e)
+			d.docIDEnd = append(d.docIDEnd, base+int(e))
 		}
 	}
 	if !rd.hasQID {
