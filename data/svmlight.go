@@ -363,6 +363,8 @@ func chunker(ctx context.Context, src source, opt *ReadOptions, pass int, out ch
 var (
 	nl      = []byte{'\n'}
 	utf8BOM = []byte("\xef\xbb\xbf")
+	utf16LE = []byte("\xff\xfe")
+	utf16BE = []byte("\xfe\xff")
 )
 
 // pipeline feeds the chunks of src to opt.Workers goroutines calling work,
@@ -466,6 +468,10 @@ type pass1 struct {
 func scanChunk(c chunk, name string, maxLine int) (pass1, error) {
 	var r pass1
 	if i := bytes.IndexByte(c.buf, 0); i >= 0 {
+		if c.line0 == 1 && (bytes.HasPrefix(c.buf, utf16LE) || bytes.HasPrefix(c.buf, utf16BE)) {
+			// Notepad's "Unicode": every ASCII character is two bytes.
+			return r, &ParseError{File: name, Line: 1, Msg: "UTF-16 text (its byte order mark); expected SVMlight/LETOR text in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8"}
+		}
 		return r, &ParseError{File: name, Line: c.line0 + bytes.Count(c.buf[:i], nl), Msg: "binary data (a NUL byte); expected SVMlight/LETOR text"}
 	}
 	it := lineIter{buf: c.buf, line: c.line0 - 1}
@@ -881,11 +887,15 @@ func describe(tok []byte, value bool) string {
 	}
 	q := quoteToken(string(tok))
 	switch s := string(bytes.ToLower(bytes.TrimLeft(tok, "+-"))); s {
-	case "nan":
-		if value {
-			return q + " is not a finite number" + finite + " (leave a missing value out of the line: it reads as 0, or as missing in predict and eval with --absent missing)"
+	case "nan", "null":
+		what := " is not a finite number"
+		if s == "null" {
+			what = " is not a number" // LETOR 4.0's aggregated sets write NULL for a missing value
 		}
-		fallthrough
+		if value {
+			return q + what + finite + " (leave a missing value out of the line: it reads as 0, or as missing in predict and eval with --absent missing)"
+		}
+		return q + what + finite
 	case "inf", "infinity":
 		return q + " is not a finite number" + finite
 	}

@@ -207,6 +207,12 @@ func TestReadErrors(t *testing.T) {
 		{"label missing", "qid:1 1:1\n", ReadOptions{}, `in.txt:1: missing label: the line starts with "qid:1"; expected LABEL qid:Q IDX:VAL ...`},
 		{"value abc", "1 qid:1 1:1\n1 qid:1 2:abc\n", ReadOptions{}, `in.txt:2: feature 2: value "abc" is not a number; expected a finite number`},
 		{"value nan", "1 qid:1 1:NaN\n", ReadOptions{}, `in.txt:1: feature 1: value "NaN" is not a finite number; expected a finite number (leave a missing value out of the line: it reads as 0, or as missing in predict and eval with --absent missing)`},
+		{"value NULL", "1 qid:1 1:NULL\n", ReadOptions{}, `in.txt:1: feature 1: value "NULL" is not a number; expected a finite number (leave a missing value out of the line: it reads as 0, or as missing in predict and eval with --absent missing)`},
+		{"label NULL", "NULL qid:1 1:1\n", ReadOptions{}, `in.txt:1: label "NULL" is not a number; expected a finite number`},
+		{"label nan", "nan qid:1 1:1\n", ReadOptions{}, `in.txt:1: label "nan" is not a finite number; expected a finite number`},
+		// Notepad's "Unicode" (UTF-16 with its byte order mark) is named.
+		{"utf-16le", "\xff\xfe1\x00 \x00q\x00i\x00d\x00", ReadOptions{}, `in.txt:1: UTF-16 text (its byte order mark); expected SVMlight/LETOR text in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8`},
+		{"utf-16be", "\xfe\xff\x001\x00 ", ReadOptions{}, `in.txt:1: UTF-16 text (its byte order mark); expected SVMlight/LETOR text in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8`},
 		{"value inf", "1 qid:1 1:inf\n", ReadOptions{}, `in.txt:1: feature 1: value "inf" is not a finite number; expected a finite number`},
 		{"value 0.5x", "1 qid:1 1:0.5x\n", ReadOptions{}, `in.txt:1: feature 1: value "0.5x" is not a number; expected a finite number`},
 		{"label overflow", "-1.79769313486232e+308 qid:1 1:1\n", ReadOptions{}, `in.txt:1: label "-1.79769313486232e+308" is outside the float32 range; expected a number from -3.4028235e+38 to 3.4028235e+38`},
