@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -2076,5 +2077,32 @@ func TestStageTableTheta(t *testing.T) {
 	}
 	if !seen {
 		t.Error("no stage passed everything at any λ tried: the test needs one")
+	}
+}
+
+// predict and eval --cascade read --costs for the cascade's model, and a
+// cost file longer than the model warned that "the data has features up
+// to 46" when the data file had 45 (it is the model's count; review
+// finding).
+func TestCascadeCostsUnusedWarningNamesModel(t *testing.T) {
+	dir := t.TempDir()
+	casc := filepath.Join(dir, "c.json")
+	if code, _, errOut := runCLI(t, "cascade", "--model", trainShallow(t, dir, 10), "--train", "builtin:mq2008/train",
+		"--valid", "builtin:mq2008/vali", "--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--out", casc); code != 0 {
+		t.Fatalf("cascade: %s", errOut)
+	}
+	test45 := filepath.Join(dir, "test45.txt")
+	os.WriteFile(test45, regexp.MustCompile(` 46:\S+`).ReplaceAll(builtinTestText(t), nil), 0o644)
+	costs := filepath.Join(dir, "costs.txt")
+	os.WriteFile(costs, []byte(strings.Repeat("2\n", 48)), 0o644)
+	const want = "costs.txt: the costs of features 47-48 (2 features) are not used: the cascade's model has features up to 46\n"
+	for _, args := range [][]string{
+		{"predict", "--cascade", casc, "--costs", costs, "--data", test45, "--out", filepath.Join(dir, "p.txt")},
+		{"eval", "--cascade", casc, "--costs", costs, "--data", test45, "--json"},
+	} {
+		code, _, errOut := runCLI(t, args...)
+		if code != 0 || !strings.HasSuffix(errOut, want) || strings.Contains(errOut, "the data has features") {
+			t.Errorf("%v: exit %d, stderr %q; want 0 and a warning ending %q", args[:2], code, errOut, want)
+		}
 	}
 }

@@ -175,10 +175,14 @@ func scoreCascade(ctx context.Context, cf *cronus.File, path, costsF string, d *
 	warn(stderr, cascadeAbsentWarning(path, cf, d))
 	featCost := cf.FeatureCost
 	if costsF != "" {
-		costs, err := loadCosts(costsF, ce.NumFeatures, stderr)
+		// Read for the cascade's model, whose features need not be the
+		// data's: the warning names whose they are.
+		costs, err := data.LoadCosts(costsF, ce.NumFeatures)
 		if err != nil {
 			return cascadeRun{}, err
 		}
+		warn(stderr, costs.Warning())
+		warn(stderr, costs.UnusedWarningFor("the cascade's model"))
 		featCost = costs.Cost
 	}
 	t0 := time.Now()

@@ -148,7 +148,12 @@ func (c *Costs) Warning() string {
 // of every line (scikit-learn's dump_svmlight_file leaves out zeros) has
 // fewer features than its cost file; the costs of those features, which no
 // document has and no tree trained on the data uses, are never paid.
-func (c *Costs) UnusedWarning() string {
+func (c *Costs) UnusedWarning() string { return c.UnusedWarningFor("the data") }
+
+// UnusedWarningFor is UnusedWarning for costs read for the features of
+// something other than a data set, which whose names: with "the cascade's
+// model", "… are not used: the cascade's model has features up to 44".
+func (c *Costs) UnusedWarningFor(whose string) string {
 	if c == nil || c.Beyond == 0 {
 		return ""
 	}
@@ -166,7 +171,7 @@ func (c *Costs) UnusedWarning() string {
 		}
 		which = fmt.Sprintf("the costs of %s (%d features) are", span, c.Beyond)
 	}
-	return fmt.Sprintf("%s%s not used: the data has features up to %d", prefix, which, c.features)
+	return fmt.Sprintf("%s%s not used: %s has features up to %d", prefix, which, whose, c.features)
 }
 
 // ReadCostsFile reads a cost file, plain text or gzip-compressed (detected by
