@@ -248,6 +248,22 @@ func (f *File) Cascade() (*tree.Ensemble, *Cascade, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("stages[%d]: %w", k, err)
 		}
+		// As a model's leaf sums (tree.Ensemble's check): finite weights
+		// and leaves whose weighted sum could leave the float64 range (a
+		// hand-made file) gave ±Inf or NaN scores, ranked quietly.
+		bound := math.Abs(beta[T])
+		for t, w := range beta[:T] {
+			if w == 0 {
+				continue
+			}
+			big := 0.0
+			for _, v := range e.Trees[t].Leaves {
+				big = max(big, math.Abs(float64(float32(v))))
+			}
+			if bound += math.Abs(w) * big; math.IsInf(bound, 0) {
+				return nil, nil, fmt.Errorf("stages[%d]: the intercept and tree %d's weight times its largest leaf value, with those of the trees before it, sum past the float64 range (%g): the stage's scores would not be finite", k, t, math.MaxFloat64)
+			}
+		}
 		theta := math.Inf(-1)
 		if sj.Theta != nil {
 			if k == len(f.Stages)-1 {

@@ -227,6 +227,10 @@ func TestFileMalformed(t *testing.T) {
 		{"repeated tree", fileMutated(t, func(f *File) { f.Stages[2].Trees = []int{0, 1, 1} }), "strictly ascending"},
 		{"weights missing", fileMutated(t, func(f *File) { f.Stages[2].Weights = f.Stages[2].Weights[:2] }),
 			"stages[2]: 3 trees but 2 weights"},
+		// Finite weights whose products with the leaves leave the
+		// float64 range: the stage scored documents +Inf, ranked quietly.
+		{"scores past float64", fileMutated(t, func(f *File) { f.Stages[2].Weights[2] = 1e307 }),
+			"stages[2]: the intercept and tree 2's weight times its largest leaf value, with those of the trees before it, sum past the float64 range"},
 		{"theta on the last stage", fileMutated(t, func(f *File) { f.Stages[2].Theta = fp(1) }),
 			"stages[2]: the last stage has no threshold"},
 		{"no rule", fileMutated(t, func(f *File) { f.Rule = "" }), `no "rule"`},
