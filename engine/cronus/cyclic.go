@@ -600,8 +600,9 @@ func passIfEmpty(pr *Problem, st *State, k int) {
 	}
 }
 
-// pruneStage sets to zero, smallest first, the weights of stage k whose
-// removal does not increase eq (8). Under the quadratic bound a weight can
+// pruneStage sets to zero, one at a time in tree order, the weights of
+// stage k (those under 1e-2 of its largest) whose removal does not
+// increase eq (8). Under the quadratic bound a weight can
 // only shrink towards zero geometrically; this is the test that decides
 // when it is gone, on the true objective rather than a magnitude threshold.
 // Under RuleTopM each trial holds the protected documents fixed (as the
