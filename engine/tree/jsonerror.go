@@ -332,5 +332,12 @@ func CheckNulls(data []byte, numbers ...string) error {
 	if !ok {
 		return nil
 	}
+	if n := len(v.path); n >= 2 {
+		// The elements of a model's "trees" and a cascade's "stages" are
+		// objects: a null there is no NaN.
+		if _, elem := v.path[n-1].(int); elem && (v.path[n-2] == any("trees") || v.path[n-2] == any("stages")) {
+			return v.errorf("expected an object, got null")
+		}
+	}
 	return v.errorf("expected a number, got null (JSON writers put null for NaN and ±Inf)")
 }

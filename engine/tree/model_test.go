@@ -282,6 +282,8 @@ func TestReadModelErrors(t *testing.T) {
 		// JSON.stringify wrote for NaN scored as 0.
 		{"null leaf value", withTree(`"leaf_value":[0.25]`, `"leaf_value":[null]`), `:15:87: trees[1].leaf_value[0]: expected a number, got null (JSON writers put null for NaN and ±Inf)`},
 		{"null threshold", withTree(`[0.602759,0.5]`, `[null,0.5]`), `:14:43: trees[0].threshold[0]: expected a number, got null`},
+		// A null tree is no NaN: an object belongs there.
+		{"null tree", withTree(`{"split_feature":[],"threshold":[],"left_child":[],"right_child":[],"leaf_value":[0.25],"features":[]}`, `null`), `:15:5: trees[1]: expected an object, got null`},
 		{"null base score", withTree(`"base_score": 0.5`, `"base_score": null`), `:6:17: base_score: expected a number, got null`},
 		// each leaf finite, their sum not (review 2026-11-29: every score
 		// came out +Inf, which eval and predict --json then refused)
