@@ -232,17 +232,27 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 		}
 		// The single stage: a one-stage cascade (eq 7). From λ_max up it
-		// is empty, the same at every λ, and has no rows.
+		// is empty, the same at every λ, and has no rows. Its ρ is its
+		// own, chosen on validation over the grid as the cascade's is
+		// (cascade --stages 1 --cycles 0 makes the same stage): with the
+		// cascade's ρ it was a weaker baseline than need be.
 		if lam < 1 {
 			one := par
 			one.K = 1
-			st, err := cronus.Initialize(ctx, s.pr, s.sc, one)
+			oneInit, err := s.chooseRho(ctx, &one, rhos)
 			if err != nil {
 				return err
+			}
+			st := oneInit.Init
+			if st == nil { // a ρ given, not chosen
+				if st, err = cronus.Initialize(ctx, s.pr, s.sc, one); err != nil {
+					return err
+				}
 			}
 			if points, _, err = s.scorePoints(ctx, points, "single-stage", lam, &st.Cascade); err != nil {
 				return err
 			}
+			entry["single_stage_rho"] = one.Rho1
 		}
 		if res == nil {
 			if res, err = s.optimize(ctx, cf, par, init, p, nil); err != nil {
