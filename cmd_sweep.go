@@ -299,7 +299,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	p.done()
 	// The baselines, split by split; they go after every λ's rows.
 	var bases []baseline.Point
-	ks := baseline.PrefixSteps(len(s.e.Trees), 12)
+	// Every prefix is scored; the curve keeps the 12 geometric counts and
+	// every count no shorter prefix beats on a split, so that the baseline
+	// front (and --refine, which looks for where it is above Cronus's) is
+	// that of every prefix: with the 12 alone it missed strong ones.
+	ks := baseline.AllSteps(len(s.e.Trees))
 	for _, sp := range splits {
 		if sp.d == nil {
 			continue
@@ -315,6 +319,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		bases = append(append(bases, prefix...), exits...)
 	}
+	bases = baseline.KeepPrefix(bases, baseline.PrefixSteps(len(s.e.Trees), 12), frontMetric)
 	p.done()
 	// --refine: more λ where a baseline beats Cronus on validation.
 	refinedN := 0

@@ -86,3 +86,45 @@ func PrefixSteps(T int, n int) []int {
 	}
 	return ks
 }
+
+// AllSteps is every tree count 1..T, for Prefix before KeepPrefix.
+func AllSteps(T int) []int {
+	ks := make([]int, T)
+	for i := range ks {
+		ks[i] = i + 1
+	}
+	return ks
+}
+
+// KeepPrefix thins the prefix points of every tree count (of one or more
+// splits; Prefix with AllSteps) to those a curve needs: the counts in steps
+// (PrefixSteps', for the plot's even spread) and every count k whose key
+// metric on some split is above that of every shorter prefix on that
+// split. A prefix's cost never falls as trees are added, so those are the
+// prefixes no shorter one dominates: the baseline front made of the kept
+// points is the front of every prefix, exactly. A count kept is kept on
+// every split, so that a k chosen on one split is scored on the others.
+// Other methods' points pass through; the order is kept.
+func KeepPrefix(points []Point, steps []int, key string) []Point {
+	keep := map[float64]bool{}
+	for _, k := range steps {
+		keep[float64(k)] = true
+	}
+	best := map[string]float64{}
+	for _, p := range points { // Prefix gives each split's in ascending k
+		if p.Method != MethodPrefix {
+			continue
+		}
+		if b, seen := best[p.Split]; !seen || p.Metrics[key] > b {
+			best[p.Split] = p.Metrics[key]
+			keep[p.Lambda] = true
+		}
+	}
+	out := make([]Point, 0, len(points))
+	for _, p := range points {
+		if p.Method != MethodPrefix || keep[p.Lambda] {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package baseline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -161,5 +162,57 @@ func TestBaselinesCancelled(t *testing.T) {
 		if points, err := EarlyExit(ctx, e, d, "test", []float64{1, 10}, 1, every, []float64{0, math.Inf(1)}, specs, metric.Options{}); !errors.Is(err, context.Canceled) || len(points) > 0 {
 			t.Errorf("EarlyExit every %d: %d points, error %v; want none and %v", every, len(points), err, context.Canceled)
 		}
+	}
+}
+
+// KeepPrefix keeps the counts of steps and, split by split, each count
+// above every shorter prefix: here valid's 1, 2, 5 and test's 1, 4 with
+// steps 1 and 6, so that only 3 goes; other methods pass through.
+func TestKeepPrefixHand(t *testing.T) {
+	valid := []float64{0.3, 0.5, 0.4, 0.45, 0.6, 0.2}
+	test := []float64{0.2, 0.1, 0.15, 0.3, 0.25, 0.1}
+	var points []Point
+	for _, s := range []struct {
+		name string
+		ndcg []float64
+	}{{"valid", valid}, {"test", test}} {
+		for k, v := range s.ndcg {
+			points = append(points, Point{Method: MethodPrefix, Split: s.name, Lambda: float64(k + 1), Metrics: map[string]float64{"ndcg@10": v}})
+		}
+		points = append(points, Point{Method: MethodEarlyExit, Split: s.name, Lambda: 0.5, Metrics: map[string]float64{"ndcg@10": 0}})
+	}
+	var got []string
+	for _, p := range KeepPrefix(points, []int{1, 6}, "ndcg@10") {
+		got = append(got, fmt.Sprintf("%s %s %g", p.Method, p.Split, p.Lambda))
+	}
+	want := []string{
+		"prefix valid 1", "prefix valid 2", "prefix valid 4", "prefix valid 5", "prefix valid 6", "early-exit valid 0.5",
+		"prefix test 1", "prefix test 2", "prefix test 4", "prefix test 5", "prefix test 6", "early-exit test 0.5",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("kept %q, want %q", got, want)
+	}
+}
+
+// On a trained ensemble the kept prefixes make the same front as every
+// prefix, and PrefixSteps' 12 counts alone can miss some of it.
+func TestKeepPrefixFront(t *testing.T) {
+	e, d := trainedModel(t)
+	specs := mustSpecs(t, "ndcg@10")
+	all := noErr(t)(Prefix(context.Background(), e, d, "test", mq2008.costs, 1, AllSteps(len(e.Trees)), specs, metric.Options{}))
+	if len(all) != len(e.Trees) {
+		t.Fatalf("%d points for %d trees", len(all), len(e.Trees))
+	}
+	kept := KeepPrefix(all, PrefixSteps(len(e.Trees), 12), "ndcg@10")
+	want := SplitPareto(all, "test", "ndcg@10")
+	if got := SplitPareto(kept, "test", "ndcg@10"); !reflect.DeepEqual(got, want) {
+		t.Errorf("front of the kept prefixes %v, of all %v", got, want)
+	}
+	steps := noErr(t)(Prefix(context.Background(), e, d, "test", mq2008.costs, 1, PrefixSteps(len(e.Trees), 12), specs, metric.Options{}))
+	if got := SplitPareto(steps, "test", "ndcg@10"); reflect.DeepEqual(got, want) {
+		t.Logf("here the 12 geometric counts already make the whole front (%d points)", len(want))
+	}
+	if len(kept) >= len(all) {
+		t.Errorf("kept all %d prefixes", len(all))
 	}
 }

@@ -1,0 +1,67 @@
+package tui
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/metric"
+)
+
+// TestBaselinesEveryPrefix: the workbench's prefix rows are those of
+// cronus sweep: every prefix scored, the 12 geometric counts and those no
+// shorter prefix beats on validation or test kept, the same counts on
+// both splits, so that the baseline front drawn and exported is that of
+// every prefix (with the 12 counts alone it missed strong ones).
+func TestBaselinesEveryPrefix(t *testing.T) {
+	m := ready(t)
+	w := m.w
+	ctx := context.Background()
+	counts := func(pts []baseline.Point) []float64 {
+		var ks []float64
+		for _, p := range pts {
+			if p.Method == baseline.MethodPrefix {
+				ks = append(ks, p.Lambda)
+			}
+		}
+		return ks
+	}
+	test, err := w.baselines(ctx, w.test, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid, err := w.validBaselines(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kt, kv := counts(test), counts(valid); !reflect.DeepEqual(kt, kv) {
+		t.Errorf("prefix counts on test %v, on validation %v", kt, kv)
+	}
+	for _, s := range []struct {
+		pts   []baseline.Point
+		split string
+	}{{test, "test"}, {valid, "valid"}} {
+		d := w.test
+		if s.split == "valid" {
+			d = w.valid
+		}
+		all, err := baseline.Prefix(ctx, w.e, d, s.split, w.costs.Cost, treeCost, baseline.AllSteps(len(w.e.Trees)), reportSpecs, metric.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := baseline.SplitPareto(prefixOnly(s.pts), s.split, "ndcg@10"), baseline.SplitPareto(all, s.split, "ndcg@10"); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the prefix front drawn %v, of every prefix %v", s.split, got, want)
+		}
+	}
+}
+
+func prefixOnly(pts []baseline.Point) []baseline.Point {
+	var out []baseline.Point
+	for _, p := range pts {
+		if p.Method == baseline.MethodPrefix {
+			out = append(out, p)
+		}
+	}
+	return out
+}
