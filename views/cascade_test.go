@@ -825,3 +825,28 @@ func TestStatusNamesBest(t *testing.T) {
 		t.Errorf("current is best: %q, want %q", got, long)
 	}
 }
+
+// TestStatusWarmStartNotAlgorithm2: the first figures of a warm run are
+// those of the cascade it starts from, not Algorithm 2's, which a warm
+// start skips (cronus cascade --warm's trace: phase "warm start"); the
+// status line said "warm start · Algorithm 2".
+func TestStatusWarmStartNotAlgorithm2(t *testing.T) {
+	s := sampleSnapshot()
+	s.Cycle, s.Phase, s.Warm = 0, "warm start", true
+	for _, w := range []int{250, 60} {
+		got := RenderStatus(s, fullCost, w, PlainStyles())
+		if strings.Contains(got, "Algorithm 2") || strings.Contains(got, "init") {
+			t.Errorf("width %d: %q names the initialisation for a warm start", w, got)
+		}
+	}
+	if got := RenderStatus(s, fullCost, 250, PlainStyles()); !strings.HasPrefix(got, "warm start · the cascade it starts from · ") {
+		t.Errorf("%q", got)
+	}
+	if got := RenderStatus(s, fullCost, 60, PlainStyles()); !strings.HasPrefix(got, "warm start step 0 · ") {
+		t.Errorf("%q", got)
+	}
+	s.Phase, s.Warm = "initialising", false
+	if got := RenderStatus(s, fullCost, 250, PlainStyles()); !strings.HasPrefix(got, "initialising · Algorithm 2 · ") {
+		t.Errorf("a run from scratch: %q", got)
+	}
+}

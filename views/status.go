@@ -40,6 +40,11 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 	}
 	where := "Algorithm 2"
 	short := "init"
+	if s.Warm {
+		// Step 0 of a warm run is the cascade it started from: it skipped
+		// Algorithm 2 (the line read "warm start · Algorithm 2").
+		where, short = "the cascade it starts from", "step 0"
+	}
 	if s.Cycle > 0 {
 		where = fmt.Sprintf("cycle %d · stage %d/%d", s.Cycle, s.Stage+1, len(s.Stages))
 		short = fmt.Sprintf("c%d s%d/%d", s.Cycle, s.Stage+1, len(s.Stages))
