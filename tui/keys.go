@@ -15,7 +15,7 @@ var keyHelp = []struct{ keys, what string }{
 	{"o", "open the load screen: pick train, valid, test, costs and model files (tab, shift+tab field; ↑↓ or k/j move; enter pick or open a directory; backspace up; l or ctrl+l load; esc back; / types a path: enter or tab accepts, esc cancels, ctrl+u clears, ~ is home)"},
 	{"tab, shift+tab, 1-5", fmt.Sprintf("switch pane (below %d×%d; with the parameter panel open, below %d×%d)", fullWidth, fullHeight, fullWidth, fullHeight+panelRows)},
 	{"↑, ↓/j", "select a parameter"},
-	{"←/h, →/l", "step it (λ, σ, ρ, ω⁺ ×/÷1.5; K, leaves, relevant ±1; ε ±0.05; δ, col sample ±0.1; trees ±50; targets round binary, graded and distil; refit on/off; a step out of range is refused)"},
+	{"←/h, →/l", "step it (λ, σ, ρ, ω⁺ ×/÷1.5 to the 4 digits shown; K, leaves, relevant ±1; ε ±0.05; δ, col sample ±0.1; trees ±50; targets round binary, graded and distil; refit on/off; a step out of range is refused)"},
 	{"enter", "type a value; enter applies, esc cancels; invalid values are refused whole"},
 	{"p", "show or hide the parameter panel (ρ, ω⁺, δ, relevance, targets, refit, trees, leaves, col sample: < 1 keeps shallow trees off a few costly features; on targets and refit, enter goes to the next)"},
 	{"space", "pause or resume the optimisation (with no run under way, the next run starts paused)"},

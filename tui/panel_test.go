@@ -1287,3 +1287,33 @@ func TestPanelRefitToggle(t *testing.T) {
 		t.Errorf("the next run did not start from the run's own best")
 	}
 }
+
+// TestStepIsTheValueShown: a ×/÷1.5 step (λ, σ, ρ, ω⁺) sets the value the
+// params line shows, so that the command line given that value (cronus
+// cascade --lambda 0.15) makes the workbench's cascade: 0.1 × 1.5 was
+// 0.15000000000000002, shown as 0.15, and 0.01 × 1.5⁴ = 0.050625 showed
+// as 0.05063.
+func TestStepIsTheValueShown(t *testing.T) {
+	par := settings{Params: cronus.Params{Lambda: 0.1, Sigma: 0.1, Rho1: 0.1, RhoK: 0.1}, tg: cronus.Targets{PosWeight: 0.1, Relevant: 1}}
+	for _, i := range []int{parLambda, parSigma, parRho, parPosWeight} {
+		p := par
+		for step, dir := range []int{1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1} {
+			var err error
+			if p, err = stepParam(p, i, dir); err != nil {
+				t.Fatalf("%s step %d: %v", paramNames[i], step+1, err)
+			}
+			shown := paramValue(p, i)
+			v, err := strconv.ParseFloat(shown, 64)
+			got := map[int]float64{parLambda: p.Lambda, parSigma: p.Sigma, parRho: p.Rho1, parPosWeight: p.tg.PosWeight}[i]
+			if err != nil || v != got {
+				t.Errorf("%s step %d: value %v, shown %q", paramNames[i], step+1, got, shown)
+			}
+			if i == parRho && p.RhoK != p.Rho1 {
+				t.Errorf("ρ step %d: ρ_1 %v, ρ_K %v", step+1, p.Rho1, p.RhoK)
+			}
+		}
+	}
+	if p, _ := stepParam(par, parLambda, 1); p.Lambda != 0.15 {
+		t.Errorf("λ 0.1 → %v, want 0.15", p.Lambda)
+	}
+}

@@ -161,10 +161,8 @@ func stepParam(par settings, i, dir int) (settings, error) {
 	case parLambda:
 		if par.Lambda == 0 && up {
 			par.Lambda = 0.001
-		} else if up {
-			par.Lambda *= 1.5
 		} else {
-			par.Lambda /= 1.5
+			par.Lambda = scale(par.Lambda, up)
 		}
 	case parK:
 		par.K += dir
@@ -200,12 +198,22 @@ func stepParam(par settings, i, dir int) (settings, error) {
 	return par, checkParam(par, i)
 }
 
-// scale multiplies v by 1.5 (up) or divides it.
+// scale multiplies v by 1.5 (up) or divides it, to the value shown
+// (formatFloat's four significant digits): 0.1 × 1.5 was
+// 0.15000000000000002, shown as 0.15, and cronus cascade --lambda 0.15
+// then made another cascade than the workbench's; 0.01 × 1.5⁴ = 0.050625
+// showed as 0.05063.
 func scale(v float64, up bool) float64 {
 	if up {
-		return v * 1.5
+		v *= 1.5
+	} else {
+		v /= 1.5
 	}
-	return v / 1.5
+	shown, err := strconv.ParseFloat(formatFloat(v), 64)
+	if err != nil {
+		return v
+	}
+	return shown
 }
 
 // setParam parses s as the new value of parameter i.
