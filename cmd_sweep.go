@@ -122,6 +122,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	jsonOut := fs.Bool("json", false, "print a JSON report: λ_max, per λ the ρ chosen, the timings and the cascade's validation figures, and per split the Pareto front (cost against NDCG@10)")
 	marginsF := fs.String("exit-margins", formatMargins(baseline.DefaultExitMargins), "early exit's margins `LIST`: comma-separated scores s >= 0 in the model's raw score units, inf = the full ensemble (scale them with the model's scores)")
 	exitEvery := fs.Int("exit-every", baseline.DefaultExitEvery, "early exit: an exit every `N` trees")
+	everyPrefix := fs.Bool("every-prefix", false, "write a prefix row for every number of trees (by default the 12 geometric counts and those no shorter prefix beats, which make the same front)")
 	refine := fs.Int("refine", 0, "after the grid, up to `N` more λ, each where a baseline's validation point lies furthest above the Cronus front (between the two λ whose cascades cost less and more than it, or past the grid's ends); stops early when no baseline is above it")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
@@ -319,7 +320,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		bases = append(append(bases, prefix...), exits...)
 	}
-	bases = baseline.KeepPrefix(bases, baseline.PrefixSteps(len(s.e.Trees), 12), frontMetric)
+	if !*everyPrefix {
+		bases = baseline.KeepPrefix(bases, baseline.PrefixSteps(len(s.e.Trees), 12), frontMetric)
+	}
 	p.done()
 	// --refine: more λ where a baseline beats Cronus on validation.
 	refinedN := 0

@@ -560,4 +560,23 @@ func TestSweepEveryPrefix(t *testing.T) {
 	if !reflect.DeepEqual(ks["valid"], ks["test"]) {
 		t.Errorf("prefix counts: valid %v, test %v", ks["valid"], ks["test"])
 	}
+	// --every-prefix writes them all (a mean over folds needs every k).
+	code, _, errOut := runCLI(t, "sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--test", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--rhos", "0.001",
+		"--lambdas", "0.1:0.2:2", "--every-prefix", "--out", curve)
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	if points, err = baseline.ReadCSV(curve); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range points {
+		if p.Method == baseline.MethodPrefix {
+			n++
+		}
+	}
+	if n != 2*len(e.Trees) {
+		t.Errorf("--every-prefix: %d prefix rows, want %d", n, 2*len(e.Trees))
+	}
 }

@@ -83,7 +83,7 @@ given --rule || common+=(--rule top-m)
 given --rule || given --top-m || common+=(--top-m 5)
 given --relevant || common+=(--relevant "$rel")
 common+=("${extra[@]}")
-/usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas "$lambdas" --refine "$refine" --out "$dir/curve.csv" --plot "$dir/curve.svg" > /dev/null
+/usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas "$lambdas" --refine "$refine" --every-prefix --out "$dir/curve.csv" --plot "$dir/curve.svg" > /dev/null
 /usr/bin/python3 - "$dir/curve.csv" > "$dir/choice.txt" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
