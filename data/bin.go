@@ -1,6 +1,7 @@
 package data
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -50,6 +51,14 @@ type Binned struct {
 // deterministic. Features are binned in parallel by GOMAXPROCS goroutines; the
 // result does not depend on their number.
 func ComputeBins(d *Dataset, maxBins int) *Bins {
+	b, _ := ComputeBinsContext(context.Background(), d, maxBins) // never cancelled
+	return b
+}
+
+// ComputeBinsContext is ComputeBins that stops, between features, once ctx
+// is done, and then returns ctx's error: on a large data set the binning
+// takes seconds.
+func ComputeBinsContext(ctx context.Context, d *Dataset, maxBins int) (*Bins, error) {
 	if maxBins < 2 || maxBins > MaxBins {
 		panic(fmt.Sprintf("data: ComputeBins: maxBins %d outside 2..%d", maxBins, MaxBins))
 	}
@@ -70,13 +79,16 @@ func ComputeBins(d *Dataset, maxBins int) *Bins {
 		go func() {
 			defer wg.Done()
 			var s binScratch
-			for f := int(next.Add(1) - 1); f < nf; f = int(next.Add(1) - 1) {
+			for f := int(next.Add(1) - 1); f < nf && ctx.Err() == nil; f = int(next.Add(1) - 1) {
 				b.Upper[f] = s.featureBounds(d.Cols[f], sample, maxBins)
 			}
 		}()
 	}
 	wg.Wait()
-	return b
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // binScratch is one goroutine's reusable memory for featureBounds.
@@ -221,6 +233,12 @@ const binBlock = 1 << 16
 // It is an error for d to have a different number of features than b;
 // callers pad or cut the data set first.
 func (b *Bins) Apply(d *Dataset) (*Binned, error) {
+	return b.ApplyContext(context.Background(), d)
+}
+
+// ApplyContext is Apply that stops, between blocks of binBlock codes, once
+// ctx is done, and then returns ctx's error.
+func (b *Bins) ApplyContext(ctx context.Context, d *Dataset) (*Binned, error) {
 	nf, n := d.NumFeatures(), d.NumDocs()
 	if nf != len(b.Upper) {
 		return nil, fmt.Errorf("data: %s has %d features but the bins are for %d; pad or cut the data set to %d features",
@@ -249,7 +267,7 @@ func (b *Bins) Apply(d *Dataset) (*Binned, error) {
 		go func() {
 			defer wg.Done()
 			var tab binTable
-			for t := int(next.Add(1) - 1); t < tasks; t = int(next.Add(1) - 1) {
+			for t := int(next.Add(1) - 1); t < tasks && ctx.Err() == nil; t = int(next.Add(1) - 1) {
 				f, lo := t/blocks, t%blocks*binBlock
 				hi := min(lo+binBlock, n)
 				u := b.Upper[f]
@@ -259,6 +277,9 @@ func (b *Bins) Apply(d *Dataset) (*Binned, error) {
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

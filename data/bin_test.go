@@ -1,6 +1,8 @@
 package data
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -449,5 +451,19 @@ func BenchmarkComputeBins(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		ComputeBins(d, MaxBins)
+	}
+}
+
+// The binning stops once its context is done (it took seconds on a large
+// data set, and an interrupt waited for it).
+func TestBinningCancelled(t *testing.T) {
+	d := binRandomData(rand.New(rand.NewPCG(1, 2)), 1000)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if b, err := ComputeBinsContext(ctx, d, 255); !errors.Is(err, context.Canceled) || b != nil {
+		t.Errorf("ComputeBinsContext: %v, %v; want nil, context.Canceled", b, err)
+	}
+	if bd, err := ComputeBins(d, 255).ApplyContext(ctx, d); !errors.Is(err, context.Canceled) || bd != nil {
+		t.Errorf("ApplyContext: %v, %v; want nil, context.Canceled", bd, err)
 	}
 }

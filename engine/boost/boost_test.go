@@ -244,6 +244,23 @@ func TestTrainCancelAndParams(t *testing.T) {
 	}
 }
 
+// A cancelled Train stops in its set-up (binning the data and laying out
+// the codes, seconds on a large data set: an interrupt there waited for it),
+// before the first report, which came only once that was done.
+func TestTrainCancelledInSetUp(t *testing.T) {
+	train := synth(t, 20, 5)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	reports := 0
+	_, err := Train(ctx, train, train, DefaultParams(Regression), func(float64, func() Snapshot) bool {
+		reports++
+		return true
+	})
+	if !errors.Is(err, context.Canceled) || reports != 0 {
+		t.Errorf("err %v after %d reports, want context.Canceled before any", err, reports)
+	}
+}
+
 // Once done is closed, eachQuery's workers take no more queries (a round
 // of --pair-sample 2·10^9 went on for minutes after an interrupt); a
 // lambdarank objective built with a closed channel computes nothing.

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -119,6 +120,14 @@ type Grower struct {
 // NewGrower prepares a grower for the binned training data b with edges
 // bins; workers <= 0 means GOMAXPROCS.
 func NewGrower(b *data.Binned, bins *data.Bins, p GrowParams, workers int) *Grower {
+	g, _ := NewGrowerContext(context.Background(), b, bins, p, workers) // never cancelled
+	return g
+}
+
+// NewGrowerContext is NewGrower that stops once ctx is done, and then
+// returns ctx's error: laying out the codes row-major takes seconds on a
+// large data set.
+func NewGrowerContext(ctx context.Context, b *data.Binned, bins *data.Bins, p GrowParams, workers int) (*Grower, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -138,13 +147,16 @@ func NewGrower(b *data.Binned, bins *data.Bins, p GrowParams, workers int) *Grow
 		g.off[f+1] = g.off[f] + 256
 	}
 	g.total = g.off[padded]
-	g.fg = newFeatureGroups(b.Codes, n, padded, groupWidth, workers)
-	g.wide = newFeatureGroups(b.Codes, n, padded, max(wideWidth, groupWidth), workers)
+	g.fg = newFeatureGroups(ctx, b.Codes, n, padded, groupWidth, workers)
+	g.wide = newFeatureGroups(ctx, b.Codes, n, padded, max(wideWidth, groupWidth), workers)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	g.buf = make([][]uint32, workers)
 	for w := range g.buf {
 		g.buf[w] = make([]uint32, g.wide.width/4*chunkDocs)
 	}
-	return g
+	return g, nil
 }
 
 type split struct {

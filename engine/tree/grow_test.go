@@ -1,6 +1,8 @@
 package tree
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -356,5 +358,21 @@ func TestGrowUnitHessian(t *testing.T) {
 				t.Errorf("only %d leaves: too few to test much", len(a.Leaves))
 			}
 		}
+	}
+}
+
+// NewGrowerContext stops once its context is done: laying the codes out
+// row-major took seconds on a large data set, and an interrupt waited.
+func TestNewGrowerCancelled(t *testing.T) {
+	d := dataset([][]float32{{1, 2, 3, 4}, {7, 7, 7, 7}})
+	bins := data.ComputeBins(d, 255)
+	b, err := bins.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if g, err := NewGrowerContext(ctx, b, bins, GrowParams{MaxLeaves: 8, MinDocs: 1}, 2); !errors.Is(err, context.Canceled) || g != nil {
+		t.Errorf("NewGrowerContext: %v, %v; want nil, context.Canceled", g, err)
 	}
 }

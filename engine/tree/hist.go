@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"context"
 	"encoding/binary"
 	"sync"
 	"unsafe"
@@ -23,8 +24,9 @@ type featureGroups struct {
 }
 
 // newFeatureGroups lays out codes (padded to d features, a multiple of
-// width) in groups of width features.
-func newFeatureGroups(codes [][]uint8, n, d, width, workers int) featureGroups {
+// width) in groups of width features. Once ctx is done it stops between
+// features, and the groups are incomplete: the caller returns ctx's error.
+func newFeatureGroups(ctx context.Context, codes [][]uint8, n, d, width, workers int) featureGroups {
 	fg := featureGroups{rows: make([][]uint8, d/width), width: width}
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -33,7 +35,7 @@ func newFeatureGroups(codes [][]uint8, n, d, width, workers int) featureGroups {
 			defer wg.Done()
 			for gi := w; gi < len(fg.rows); gi += workers {
 				r := make([]uint8, n*width)
-				for k := 0; k < width && gi*width+k < len(codes); k++ {
+				for k := 0; k < width && gi*width+k < len(codes) && ctx.Err() == nil; k++ {
 					for i, c := range codes[gi*width+k] {
 						r[i*width+k] = c
 					}
