@@ -491,7 +491,10 @@ func parseIn(r flagRange, note, s string) (v float64, want string) {
 // (Algorithm 2 only) scores best on validation NDCG@10 (§3.4). It returns
 // that initialisation and the time it took as Options.Init and InitTime,
 // for the optimisation to start from (empty when there was no choice).
-func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float64) (cronus.Options, error) {
+// each, when not nil, is called before initialisation i of n, elapsed
+// after the first began (for the progress line: on a large data set each
+// takes many seconds).
+func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float64, each func(i, n int, elapsed time.Duration)) (cronus.Options, error) {
 	var init cronus.Options
 	if len(rhos) < 2 {
 		if len(rhos) == 1 {
@@ -500,7 +503,11 @@ func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float6
 		return init, nil
 	}
 	best := math.Inf(-1)
-	for _, rho := range rhos {
+	begin := time.Now()
+	for i, rho := range rhos {
+		if each != nil {
+			each(i, len(rhos), time.Since(begin))
+		}
 		try := *par
 		try.Rho1, try.RhoK = rho, rho
 		start := time.Now()
@@ -520,6 +527,17 @@ func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float6
 		}
 	}
 	return init, nil
+}
+
+// rhoProgress is the progress text of chooseRho before initialisation i of
+// n, elapsed after the first began: "choosing ρ: initialisation 3 of 6
+// (40s, about 1m20s left)".
+func rhoProgress(i, n int, elapsed time.Duration) string {
+	if i == 0 {
+		return fmt.Sprintf("choosing ρ: initialisation 1 of %d", n)
+	}
+	left := elapsed / time.Duration(i) * time.Duration(n-i)
+	return fmt.Sprintf("choosing ρ: initialisation %d of %d (%s, about %s left)", i+1, n, elapsed.Round(time.Second), left.Round(time.Second))
 }
 
 // optimize runs one optimisation as a job with a progress line.
@@ -711,10 +729,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	p := newProgress(stderr)
 	defer p.done() // an error or an interrupt clears the line too
-	if len(rhos) > 1 {
-		p.show("λ = %.3g × λ_max: choosing ρ among %d values (initialisations)", cf.par.Lambda, len(rhos))
-	}
-	init, err := s.chooseRho(ctx, &cf.par, rhos)
+	init, err := s.chooseRho(ctx, &cf.par, rhos, func(i, n int, elapsed time.Duration) {
+		p.show("λ = %.3g × λ_max: %s", cf.par.Lambda, rhoProgress(i, n, elapsed))
+	})
 	if err != nil {
 		return err
 	}

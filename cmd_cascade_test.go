@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"os"
@@ -317,6 +318,46 @@ func TestSweepPrefix(t *testing.T) {
 	} {
 		if got := sweepPrefix(c.i, c.n, c.elapsed); got != c.want {
 			t.Errorf("sweepPrefix(%d, %d, %v) = %q, want %q", c.i, c.n, c.elapsed, got, c.want)
+		}
+	}
+}
+
+// The choice of ρ reports each initialisation before it starts, with the
+// time so far and an estimate of the time left: on 100,000 documents of a
+// 500-tree model the six took 65 s under a line that did not change
+// ("choosing ρ among 6 values").
+func TestChooseRhoProgress(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 30)
+	fs := newFlags("cascade", io.Discard)
+	cf := addCascadeFlags(fs)
+	if _, err := parseFlags(fs, []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "3"}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := cf.load(context.Background(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	if _, err := s.chooseRho(context.Background(), &cf.par, []float64{0.001, 0.02, 0.1}, func(i, n int, elapsed time.Duration) {
+		got = append(got, fmt.Sprintf("%d/%d", i, n))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"0/3", "1/3", "2/3"}; !slices.Equal(got, want) {
+		t.Errorf("chooseRho reported %v, want %v", got, want)
+	}
+	for _, c := range []struct {
+		i, n    int
+		elapsed time.Duration
+		want    string
+	}{
+		{0, 6, 0, "choosing ρ: initialisation 1 of 6"},
+		{2, 6, 20 * time.Second, "choosing ρ: initialisation 3 of 6 (20s, about 40s left)"},
+	} {
+		if got := rhoProgress(c.i, c.n, c.elapsed); got != c.want {
+			t.Errorf("rhoProgress(%d, %d, %v) = %q, want %q", c.i, c.n, c.elapsed, got, c.want)
 		}
 	}
 }

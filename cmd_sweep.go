@@ -195,7 +195,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		var err error
 		if lam < 1 {
 			p.show("λ = %.3g × λ_max: choosing ρ", lam)
-			if init, err = s.chooseRho(ctx, &par, rhos); err != nil {
+			if init, err = s.chooseRho(ctx, &par, rhos, func(i, n int, elapsed time.Duration) {
+				p.show("λ = %.3g × λ_max: %s", lam, rhoProgress(i, n, elapsed))
+			}); err != nil {
 				return err
 			}
 			// A ρ given (--rho1/--rhoK, or one --rhos) is not chosen, and
