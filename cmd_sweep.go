@@ -242,7 +242,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if lam < 1 {
 			one := par
 			one.K = 1
-			oneInit, err := s.chooseRho(ctx, &one, rhos)
+			oneInit, err := s.chooseRho(ctx, &one, rhos, func(i, n int, elapsed time.Duration) {
+				p.show("λ = %.3g × λ_max: the single stage's %s", lam, rhoProgress(i, n, elapsed))
+			})
 			if err != nil {
 				return err
 			}
