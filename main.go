@@ -449,10 +449,19 @@ func (r flagRange) ok(v float64) bool {
 	return (v > r.lo || r.brackets[0] == '[' && v == r.lo) && (v < r.hi || r.brackets[1] == ']' && v == r.hi)
 }
 
+// rangeNumber writes a bound of a range: whole numbers below 10⁷ in
+// full (--compare-rounds' 1000000, which %g wrote 1e+06), others as %g.
+func rangeNumber(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e7 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
 // want says what the range takes, after "must be".
 func (r flagRange) want() string {
 	if !math.IsInf(r.hi, 1) {
-		return fmt.Sprintf("in %c%g, %g%c", r.brackets[0], r.lo, r.hi, r.brackets[1])
+		return fmt.Sprintf("in %c%s, %s%c", r.brackets[0], rangeNumber(r.lo), rangeNumber(r.hi), r.brackets[1])
 	}
 	var s string
 	switch {
