@@ -268,31 +268,16 @@ func (w *workData) validBaselines(ctx context.Context) ([]baseline.Point, error)
 // baselines are the GBRT prefix and early-exit points of the ensemble on
 // d, named split, as cronus sweep gives them.
 func (w *workData) baselines(ctx context.Context, d *data.Dataset, split string) ([]baseline.Point, error) {
-	// As cronus sweep: every prefix scored, the 12 geometric counts and
-	// those no shorter prefix beats kept, on this split or the other one
-	// the workbench has (sweep's rows name the same counts on both).
-	all := baseline.AllSteps(len(w.e.Trees))
-	prefix, err := baseline.Prefix(ctx, w.e, d, split, w.costs.Cost, treeCost, all, reportSpecs, metric.Options{})
+	// As cronus sweep: every prefix scored by NDCG@10, the 12 geometric
+	// counts and those no shorter prefix beats on validation or test kept
+	// (the same counts on both), then scored by every metric.
+	ks, err := baseline.KeptPrefixCounts(ctx, w.e, []*data.Dataset{w.valid, w.test}, w.costs.Cost, treeCost, baseline.PrefixSteps(len(w.e.Trees), 12), reportSpecs[1], metric.Options{})
 	if err != nil {
 		return nil, err
 	}
-	other, otherSplit := w.test, "test"
-	if split == "test" {
-		other, otherSplit = w.valid, "valid"
-	}
-	both := prefix
-	if other != nil && other != d {
-		more, err := baseline.Prefix(ctx, w.e, other, otherSplit, w.costs.Cost, treeCost, all, reportSpecs, metric.Options{})
-		if err != nil {
-			return nil, err
-		}
-		both = append(slices.Clip(prefix), more...)
-	}
-	prefix = prefix[:0:0]
-	for _, p := range baseline.KeepPrefix(both, baseline.PrefixSteps(len(w.e.Trees), 12), "ndcg@10") {
-		if p.Split == split {
-			prefix = append(prefix, p)
-		}
+	prefix, err := baseline.Prefix(ctx, w.e, d, split, w.costs.Cost, treeCost, ks, reportSpecs, metric.Options{})
+	if err != nil {
+		return nil, err
 	}
 	exits, err := baseline.EarlyExit(ctx, w.e, d, split, w.costs.Cost, treeCost, baseline.DefaultExitEvery, baseline.DefaultExitMargins, reportSpecs, metric.Options{})
 	if err != nil {

@@ -128,3 +128,33 @@ func KeepPrefix(points []Point, steps []int, key string) []Point {
 	}
 	return out
 }
+
+// KeptPrefixCounts returns the tree counts KeepPrefix keeps of every
+// prefix of e on the data sets ds (each a split; nil ones are skipped):
+// steps and every count above every shorter prefix on some d by key. Only
+// key is measured, so that the prefixes kept can then be scored with every
+// metric (Prefix with the counts) at a fraction of the cost of scoring
+// them all.
+func KeptPrefixCounts(ctx context.Context, e *tree.Ensemble, ds []*data.Dataset, featCost []float64, treeCost float64, steps []int, key metric.Spec, opt metric.Options) ([]int, error) {
+	var all []Point
+	for i, d := range ds {
+		if d == nil {
+			continue
+		}
+		pts, err := Prefix(ctx, e, d, fmt.Sprint(i), featCost, treeCost, AllSteps(len(e.Trees)), []metric.Spec{key}, opt)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, pts...)
+	}
+	seen := map[int]bool{}
+	var ks []int
+	for _, p := range KeepPrefix(all, steps, key.String()) {
+		if k := int(p.Lambda); !seen[k] {
+			seen[k] = true
+			ks = append(ks, k)
+		}
+	}
+	slices.Sort(ks)
+	return ks, nil
+}
