@@ -258,6 +258,15 @@ func TestFileMalformed(t *testing.T) {
 			"stages[1].intercept: expected a number, got null"},
 		{"null leaf value", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"leaf_value":[`), []byte(`"leaf_value":[null,`), 1),
 			"ensemble.trees[0].leaf_value[0]: expected a number, got null"},
+		// A null stage or ensemble tree is an object missing; a null in a
+		// stage's "trees" is a tree index (a number) missing: it said
+		// "expected an object" there too.
+		{"null stage", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"stages":[`), []byte(`"stages":[null,`), 1),
+			"stages[0]: expected an object, got null"},
+		{"null ensemble tree", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"trees":[{`), []byte(`"trees":[null,{`), 1),
+			"ensemble.trees[0]: expected an object, got null"},
+		{"null stage tree index", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"trees":[0,1,2]`), []byte(`"trees":[0,null,2]`), 1),
+			"stages[2].trees[1]: expected a number, got null"},
 		// and leaves a missing one at 0: a stage without its intercept
 		// loaded, and its scores moved against its theta.
 		{"no intercept", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"intercept":-0.3333333333333333,`), nil, 1),

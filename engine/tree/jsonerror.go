@@ -332,10 +332,13 @@ func CheckNulls(data []byte, numbers ...string) error {
 	if !ok {
 		return nil
 	}
-	if n := len(v.path); n >= 2 {
-		// The elements of a model's "trees" and a cascade's "stages" are
-		// objects: a null there is no NaN.
-		if _, elem := v.path[n-1].(int); elem && (v.path[n-2] == any("trees") || v.path[n-2] == any("stages")) {
+	// The elements of a model's "trees" (a cascade's "ensemble"'s) and of a
+	// cascade's "stages" are objects: a null there is no NaN. A stage's own
+	// "trees" are tree indices, numbers.
+	if _, elem := v.path[len(v.path)-1].(int); elem {
+		switch p := v.path[:len(v.path)-1]; {
+		case len(p) == 1 && (p[0] == any("trees") || p[0] == any("stages")),
+			len(p) == 2 && p[0] == any("ensemble") && p[1] == any("trees"):
 			return v.errorf("expected an object, got null")
 		}
 	}
