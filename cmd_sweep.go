@@ -257,7 +257,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if points, _, err = s.scorePoints(ctx, points, "single-stage", lam, &st.Cascade); err != nil {
 				return err
 			}
-			entry["single_stage_rho"] = one.Rho1
+			// The one stage is the last: Initialize gives it ρ_K, which
+			// differs from ρ_1 when --rho1 and --rhoK differ.
+			entry["single_stage_rho"] = one.RhoK
 		}
 		if res == nil {
 			if res, err = s.optimize(ctx, cf, par, init, p, nil); err != nil {

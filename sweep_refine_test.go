@@ -580,3 +580,49 @@ func TestSweepEveryPrefix(t *testing.T) {
 		t.Errorf("--every-prefix: %d prefix rows, want %d", n, 2*len(e.Trees))
 	}
 }
+
+// TestSweepSingleStageGivenRho: with --rho1 and --rhoK given, the single
+// stage (a last stage) is made with ρ_K, and --json's single_stage_rho
+// says so: it gave ρ_1 (0.5 here, where the stage used 0.001).
+func TestSweepSingleStageGivenRho(t *testing.T) {
+	model, curve, stdout := sweepMQ2008(t, "--stages", "2", "--cycles", "0", "--lambdas", "0.05:0.05:1", "--rho1", "0.5", "--rhoK", "0.001")
+	var r struct {
+		Lambdas []struct {
+			SingleStageRho *float64 `json:"single_stage_rho"`
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || len(r.Lambdas) != 1 {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if got := r.Lambdas[0].SingleStageRho; got == nil {
+		t.Error("no single_stage_rho")
+	} else if *got != 0.001 {
+		t.Errorf("single_stage_rho %v, want 0.001 (--rhoK)", *got)
+	}
+	code, out, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "1", "--cycles", "0", "--lambda", "0.05", "--rho1", "0.001", "--rhoK", "0.001",
+		"--out", filepath.Join(t.TempDir(), "one.json"), "--json")
+	if code != 0 {
+		t.Fatalf("cascade --stages 1: %s", errOut)
+	}
+	var one struct{ Valid struct{ Cost metric.Cost } }
+	if err := json.Unmarshal([]byte(out), &one); err != nil {
+		t.Fatal(err)
+	}
+	points, err := baseline.ReadCSV(curve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range points {
+		if p.Method == "single-stage" && p.Split == "valid" {
+			n++
+			if p.Cost != one.Valid.Cost {
+				t.Errorf("single-stage row cost %v; the stage of ρ 0.001 costs %v", p.Cost, one.Valid.Cost)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d single-stage validation rows, want 1", n)
+	}
+}
