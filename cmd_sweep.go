@@ -339,13 +339,21 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		bases = append(append(bases, prefix...), exits...)
 	}
 	p.done()
-	// --refine: more λ where a baseline beats Cronus on validation.
+	// --refine: more λ where a baseline beats Cronus on validation. It
+	// looks at the prefixes kept, with --every-prefix too (thinned here
+	// as they would be without it), so that the flag changes the rows
+	// written and not the λ run: a prefix no shorter one beats is the
+	// same target either way, and a dominated one could become one.
+	refineBases := bases
+	if *everyPrefix {
+		refineBases = baseline.KeepPrefix(bases, baseline.PrefixSteps(len(s.e.Trees), 12), frontMetric)
+	}
 	refinedN := 0
 	for refinedN < *refine {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		lam, why, ok := nextLambda(append(slices.Clip(points), bases...), swept)
+		lam, why, ok := nextLambda(append(slices.Clip(points), refineBases...), swept)
 		if !ok {
 			break
 		}

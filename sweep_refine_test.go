@@ -504,7 +504,7 @@ func TestSweepSingleStageOwnRho(t *testing.T) {
 		}
 	}
 	if differ == 0 {
-		t.Log("the cascade's ρ and the single stage's are the same at every λ here")
+		t.Error("the cascade's ρ and the single stage's are the same at every λ here: the test shows nothing")
 	}
 }
 
@@ -624,5 +624,32 @@ func TestSweepSingleStageGivenRho(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d single-stage validation rows, want 1", n)
+	}
+}
+
+// TestSweepEveryPrefixSameRefine: --every-prefix changes the prefix rows
+// written, not the λ --refine runs (it looks at the prefixes kept either
+// way; with every prefix a dominated one could become its target).
+func TestSweepEveryPrefixSameRefine(t *testing.T) {
+	args := []string{"--stages", "2", "--cycles", "0", "--rhos", "0.001", "--lambdas", "0.1:0.2:2", "--refine", "3"}
+	model, _, stdout := sweepMQ2008Trees(t, 40, args...)
+	code, every, errOut := runCLI(t, append([]string{"sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--test", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs", "--out", filepath.Join(t.TempDir(), "c.csv"), "--json", "--every-prefix"}, args...)...)
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	lambdas := func(out string) []float64 {
+		var r struct{ Lambdas []struct{ Lambda float64 } }
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		var ls []float64
+		for _, l := range r.Lambdas {
+			ls = append(ls, l.Lambda)
+		}
+		return ls
+	}
+	if a, b := lambdas(stdout), lambdas(every); !reflect.DeepEqual(a, b) || len(a) < 3 {
+		t.Errorf("λ run: %v; with --every-prefix %v", a, b)
 	}
 }
