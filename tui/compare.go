@@ -35,12 +35,12 @@ func (m Model) keep() (Model, tea.Cmd) {
 	}
 	_, best, split := m.reported()
 	if best.Metrics == nil {
-		m.setStatus(m.notYet("nothing to keep yet", "the optimisation to report a cascade"), true)
+		m.sayWait("nothing to keep yet", "the optimisation to report a cascade", waitKeep)
 		return m, nil
 	}
 	if !m.ofEnsemble(m.snapRun) {
 		// The cascade shown last is of the ensemble a retrain replaces.
-		m.setStatus(m.notYet("nothing to keep yet", newEnsembleWait), true)
+		m.sayWait("nothing to keep yet", newEnsembleWait, waitKeep)
 		return m, nil
 	}
 	same := "" // the cascade kept before, when it is kept again

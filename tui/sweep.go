@@ -102,7 +102,7 @@ func (m Model) toggleSweep() (Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.phase != phaseReady {
-		m.setStatus(m.notYet("no λ sweep yet", "the cascade problem and the baselines"), true)
+		m.sayWait("no λ sweep yet", "the cascade problem and the baselines", waitProblem)
 		return m, nil
 	}
 	m.sweepGen++

@@ -129,6 +129,47 @@ type Model struct {
 	// takes once it has ("n: 2 steps, once the run has started"). Its
 	// first event, or a restart or stop that drops the steps, takes it off.
 	stepsSaid bool
+	// waitSaid: status is a key's refusal that waits for something to
+	// come ("nothing to keep yet: wait for …"); once it has, the message
+	// goes (waitOver), or it stayed beside the figures it waited for.
+	waitSaid waitKind
+}
+
+// waitKind is what a refused key waits for (Model.waitSaid).
+type waitKind int
+
+const (
+	waitNone      waitKind = iota
+	waitProblem            // r, w: the cascade problem and the baselines
+	waitBaselines          // e: the baselines
+	waitSave               // s: a cascade of the ensemble in use to save
+	waitKeep               // k: one to keep
+)
+
+// sayWait sets status to what's refusal, waiting for until (notYet), and
+// notes what it waits for; after a failure notYet says nothing waits.
+func (m *Model) sayWait(what, until string, w waitKind) {
+	m.setStatus(m.notYet(what, until), true)
+	if m.phase != phaseFailed {
+		m.waitSaid = w
+	}
+}
+
+// waitOver reports whether what the status's refusal waits for has come.
+func (m Model) waitOver() bool {
+	switch m.waitSaid {
+	case waitProblem:
+		return m.phase == phaseReady
+	case waitBaselines:
+		return m.w != nil && m.w.points != nil
+	case waitSave:
+		_, ok := m.savable()
+		return ok
+	case waitKeep:
+		_, best, _ := m.reported()
+		return best.Metrics != nil && m.ofEnsemble(m.snapRun)
+	}
+	return false
 }
 
 // defaultParams are the optimiser's defaults, trained for the workbench's
@@ -167,6 +208,15 @@ func (m Model) Init() tea.Cmd { return tea.Batch(m.load, tick()) }
 
 // Update handles one message.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	if nm, ok := next.(Model); ok && nm.waitSaid != waitNone && nm.waitOver() {
+		nm.setStatus("", false) // what the refusal waited for has come
+		next = nm
+	}
+	return next, cmd
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
@@ -497,6 +547,7 @@ func (m *Model) fail(s string) {
 
 func (m *Model) setStatus(s string, isErr bool) {
 	m.status, m.errLine, m.pauseSaid, m.statusPath, m.statusShort, m.stepsSaid = s, isErr, "", "", "", false
+	m.waitSaid = waitNone
 }
 
 // setPathStatus sets the status message s, which names path (once): on a
@@ -794,7 +845,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.phase != phaseReady {
 			// It did nothing, without a word (the first run starts from
 			// scratch anyway).
-			m.setStatus(m.notYet("nothing to restart yet", "the cascade problem and the baselines"), true)
+			m.sayWait("nothing to restart yet", "the cascade problem and the baselines", waitProblem)
 			return m, nil
 		}
 		// An edit's restart still to come (its 300 ms tick) would restart
@@ -827,7 +878,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			if m.snap.BestCascade != nil || m.best != nil {
 				until = newEnsembleWait // of the old ensemble
 			}
-			m.setStatus(m.notYet("no cascade to save yet", until), true)
+			m.sayWait("no cascade to save yet", until, waitSave)
 			return m, nil
 		}
 		m.pendingWrites++
@@ -877,7 +928,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		// The baselines stay while a targets edit rebuilds the problem;
 		// a retrain or a load replaces them.
 		if m.w == nil || m.w.points == nil {
-			m.setStatus(m.notYet("nothing to export yet", "the baselines"), true)
+			m.sayWait("nothing to export yet", "the baselines", waitBaselines)
 			return m, nil
 		}
 		m.setStatus("exporting the curves …", false)
