@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/metric"
 )
@@ -64,4 +65,39 @@ func prefixOnly(pts []baseline.Point) []baseline.Point {
 		}
 	}
 	return out
+}
+
+// TestBaselinesCountsKept: the prefix counts are found once, when the
+// baselines are built, and the export's validation rows take them (each
+// export scored every prefix on both splits again: seconds on large data).
+func TestBaselinesCountsKept(t *testing.T) {
+	m := ready(t)
+	w := m.w
+	if len(w.prefixKs) == 0 {
+		t.Fatal("no prefix counts kept with the baselines")
+	}
+	want, err := baseline.KeptPrefixCounts(context.Background(), w.e, []*data.Dataset{w.valid, w.test}, w.costs.Cost, treeCost, baseline.PrefixSteps(len(w.e.Trees), 12), reportSpecs[1], metric.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(w.prefixKs, want) {
+		t.Errorf("kept counts %v, want %v", w.prefixKs, want)
+	}
+	// With other counts kept, the export's rows are of those: it takes
+	// them and does not find the counts again.
+	w2 := *w
+	w2.prefixKs = []int{1}
+	valid, err := w2.validBaselines(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ks []float64
+	for _, p := range valid {
+		if p.Method == baseline.MethodPrefix {
+			ks = append(ks, p.Lambda)
+		}
+	}
+	if !reflect.DeepEqual(ks, []float64{1}) {
+		t.Errorf("the export's prefix rows are of counts %v, want the kept [1]", ks)
+	}
 }

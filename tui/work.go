@@ -46,6 +46,11 @@ type workData struct {
 	full               metric.Cost // of the whole ensemble on test (or valid)
 	groupSizes         []int
 	points             []baseline.Point // nil until computed for e
+	// prefixKs are the prefix baseline's tree counts (KeptPrefixCounts of
+	// e on valid and test), set with points: the export's validation rows
+	// take them rather than score every prefix again (seconds on large
+	// data).
+	prefixKs []int
 
 	files Config // the files it was loaded from
 	// source is the model file's "source" (lightgbm, xgboost, ranklib,
@@ -243,6 +248,11 @@ func prepare(ctx context.Context, gen int, w workData) tea.Cmd {
 		w.positives = w.pr.Positives
 		if d, split := w.report(); d != nil && w.points == nil {
 			w.full = metric.EnsembleCost(w.e.Features(-1), w.costs.Cost, len(w.e.Trees), treeCost)
+			ks, err := baseline.KeptPrefixCounts(ctx, w.e, []*data.Dataset{w.valid, w.test}, w.costs.Cost, treeCost, baseline.PrefixSteps(len(w.e.Trees), 12), reportSpecs[1], metric.Options{})
+			if err != nil {
+				return preparedMsg{gen: gen, err: err}
+			}
+			w.prefixKs = ks
 			pts, err := w.baselines(ctx, d, split)
 			if err != nil {
 				return preparedMsg{gen: gen, err: err}
@@ -271,9 +281,12 @@ func (w *workData) baselines(ctx context.Context, d *data.Dataset, split string)
 	// As cronus sweep: every prefix scored by NDCG@10, the 12 geometric
 	// counts and those no shorter prefix beats on validation or test kept
 	// (the same counts on both), then scored by every metric.
-	ks, err := baseline.KeptPrefixCounts(ctx, w.e, []*data.Dataset{w.valid, w.test}, w.costs.Cost, treeCost, baseline.PrefixSteps(len(w.e.Trees), 12), reportSpecs[1], metric.Options{})
-	if err != nil {
-		return nil, err
+	ks := w.prefixKs
+	if ks == nil {
+		var err error
+		if ks, err = baseline.KeptPrefixCounts(ctx, w.e, []*data.Dataset{w.valid, w.test}, w.costs.Cost, treeCost, baseline.PrefixSteps(len(w.e.Trees), 12), reportSpecs[1], metric.Options{}); err != nil {
+			return nil, err
+		}
 	}
 	prefix, err := baseline.Prefix(ctx, w.e, d, split, w.costs.Cost, treeCost, ks, reportSpecs, metric.Options{})
 	if err != nil {
