@@ -209,9 +209,18 @@ func TestExportCurves(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("e returned no command")
 	}
+	// A second e while the first export is written waits for it: it
+	// started another export of the same files.
+	m, again := update(t, m, key("e"))
+	if again != nil || !strings.Contains(m.status, "already exporting") {
+		t.Errorf("e during an export: command %v, status %q", again != nil, m.status)
+	}
 	m, _ = update(t, m, cmd())
 	if m.errLine || !strings.Contains(m.status, "./"+curvesCSV) || !strings.Contains(m.status, "./"+curvesSVG) {
 		t.Errorf("status after export: %q", m.status)
+	}
+	if _, next := update(t, m, key("e")); next == nil {
+		t.Error("e after the export had ended returned no command")
 	}
 	pts, err := baseline.ReadCSV(curvesCSV)
 	if err != nil {

@@ -66,6 +66,7 @@ type Model struct {
 	writes        *writeGuard
 	pendingWrites int
 	quitting      bool
+	exporting     bool // an export (e) is being written: another waits for it
 	width, height int
 	styles        views.Styles
 	screen        views.DataScreen
@@ -425,6 +426,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 	case exportedMsg:
+		m.exporting = false
 		if msg.err != nil {
 			m.setStatus("export: "+msg.err.Error(), true)
 		} else {
@@ -942,10 +944,17 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.sayWait("nothing to export yet", "the baselines", waitBaselines)
 			return m, nil
 		}
+		if m.exporting {
+			// A second export would write the same files beside the first,
+			// and its "exported" would come while the other still wrote.
+			m.setStatus("already exporting the curves: e again once they are written", false)
+			return m, nil
+		}
 		m.setStatus("exporting the curves …", false)
 		f := m.w.files // the data the points were measured on
 		w := m.w
 		m.pendingWrites++
+		m.exporting = true
 		return m, exportCmd(m.writes, m.curvePoints(), func() ([]baseline.Point, error) { return w.validBaselines(m.ctx) },
 			baseline.CurveTitle(f.Model, [2]string{"valid", f.Valid}, [2]string{"test", f.Test}))
 	}
