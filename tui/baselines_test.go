@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/baseline"
@@ -99,5 +100,37 @@ func TestBaselinesCountsKept(t *testing.T) {
 	}
 	if !reflect.DeepEqual(ks, []float64{1}) {
 		t.Errorf("the export's prefix rows are of counts %v, want the kept [1]", ks)
+	}
+}
+
+// TestPreparingCountsSeconds: while the cascade problem and the baselines
+// are built (6 s on the 200,000-document set, and nothing else on screen
+// changed) the notes count the seconds, on a tick that runs for as long as
+// the phase does, one at a time.
+func TestPreparingCountsSeconds(t *testing.T) {
+	m := ready(t)
+	m.stopRun()
+	m.ticking = false
+	cmd := m.startPreparing()
+	if cmd == nil || m.phase != phasePreparing || !m.ticking {
+		t.Fatalf("startPreparing: command %v, phase %d, ticking %v", cmd != nil, m.phase, m.ticking)
+	}
+	if again := m.startPreparing(); again != nil {
+		t.Error("a second start while a tick is due started another")
+	}
+	if note, _, _ := m.flowNote(); note != "building the cascade problem and the baselines …" {
+		t.Errorf("at once: %q", note)
+	}
+	m.prepStart = time.Now().Add(-3 * time.Second)
+	if note, short, _ := m.flowNote(); note != "building the cascade problem and the baselines … 3s" || short != "building the problem … 3s" {
+		t.Errorf("after 3 s: %q, %q", note, short)
+	}
+	m, next := update(t, m, tickMsg{})
+	if next == nil {
+		t.Error("the tick stopped while the problem is being built")
+	}
+	m.phase = phaseReady
+	if m, next = update(t, m, tickMsg{}); next != nil || m.ticking {
+		t.Errorf("the tick goes on once the problem is built (ticking %v)", m.ticking)
 	}
 }

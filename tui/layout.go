@@ -157,7 +157,7 @@ func (m Model) trainLines(w int) []string {
 	}
 	head = views.FirstFitting(w, head+" (shallow trees make better cascades)", head)
 	if m.phase == phasePreparing {
-		return []string{head, "building the cascade problem and the baselines …"}
+		return []string{head, "building the cascade problem and the baselines …" + m.prepElapsed()}
 	}
 	p := m.trainProg
 	frac := 0.0
@@ -619,7 +619,7 @@ func (m Model) flowNote() (note, short, eta string) {
 		}
 		return fmt.Sprintf("training the base ensemble: %g of %g trees", p.Done, p.Total), fmt.Sprintf("training: %g of %g trees", p.Done, p.Total), eta
 	case phasePreparing:
-		return "building the cascade problem and the baselines …", "building the problem …", ""
+		return "building the cascade problem and the baselines …" + m.prepElapsed(), "building the problem …" + m.prepElapsed(), ""
 	}
 	return "", "", ""
 }

@@ -370,9 +370,10 @@ func (m Model) restartFlow(v [numFields]string) (Model, tea.Cmd) {
 	m = m.resetFlow(v)
 	gen, ctx, cfg := m.gen, m.ctx, m.cfg
 	cmd := func() tea.Msg { return reloadedMsg{gen: gen, loadedMsg: loadRecorded(ctx, cfg, v)} }
-	if wasLoading {
-		return m, cmd // its tick runs already
+	if wasLoading || m.ticking {
+		return m, cmd // its tick runs already (loading, or the problem being built)
 	}
+	m.ticking = true
 	return m, tea.Batch(cmd, tick())
 }
 

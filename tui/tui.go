@@ -67,6 +67,12 @@ type Model struct {
 	pendingWrites int
 	quitting      bool
 	exporting     bool // an export (e) is being written: another waits for it
+	// prepStart is when the cascade problem and the baselines began to be
+	// built (phasePreparing), for the seconds the screen counts: seconds
+	// on large data, with nothing else changing on screen. ticking says a
+	// tick is due (Init's, or one started here).
+	prepStart     time.Time
+	ticking       bool
 	width, height int
 	styles        views.Styles
 	screen        views.DataScreen
@@ -191,7 +197,7 @@ func New(ctx context.Context, cfg Config, styles views.Styles) Model {
 	}
 	return Model{cfg: cfg, ctx: ctx, cancel: cancel, base: base, flowCancel: flowCancel, width: 80, height: 24, styles: styles,
 		par:  settings{Params: defaultParams(), tg: cronus.DefaultTargets(), trees: cfg.trees, leaves: baseLeaves, colSample: 1},
-		gate: newGate(), writes: newWriteGuard(),
+		gate: newGate(), writes: newWriteGuard(), ticking: true, // Init's tick
 		screen: views.DataScreen{
 			Loading: cfg.Train,
 			Costs:   cfg.Costs,
@@ -245,10 +251,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.sel = 0 // the panel went off screen: its mark goes to λ, which → then steps
 		}
 	case tickMsg:
-		if m.phase == phaseLoading {
+		if m.phase == phaseLoading || m.phase == phasePreparing {
 			m.screen.Frame++
 			return m, tick()
 		}
+		m.ticking = false
 	case pendingLoadMsg:
 		return m.loaded(msg)
 	case reloadedMsg:
@@ -310,9 +317,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.w = &shaped
 			w := shaped
 			w.e = msg.e
-			m.phase = phasePreparing
 			m.gen++
-			return m, prepare(m.ctx, m.gen, w)
+			return m, tea.Batch(prepare(m.ctx, m.gen, w), m.startPreparing())
 		}
 		return m.retrain()
 	case trainMsg:
@@ -327,10 +333,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.fail("training: " + msg.ev.Err.Error())
 			return m, nil
 		}
-		m.phase = phasePreparing
 		w := *m.w
 		w.e = msg.ev.Result.Ensemble
-		return m, prepare(m.ctx, m.gen, w)
+		return m, tea.Batch(prepare(m.ctx, m.gen, w), m.startPreparing())
 	case preparedMsg:
 		if msg.gen != m.gen {
 			return m, nil
@@ -646,10 +651,9 @@ func (m Model) apply() (Model, tea.Cmd) {
 		m.stopRun()
 		m.stopSweep()
 		m.gen++
-		m.phase = phasePreparing
 		w := *m.w
 		w.tg = m.par.tg
-		return m, prepare(m.ctx, m.gen, w)
+		return m, tea.Batch(prepare(m.ctx, m.gen, w), m.startPreparing())
 	case m.runPar.Epsilon > 0 && (m.par.Epsilon != m.runPar.Epsilon || m.par.Delta != m.runPar.Delta):
 		// (ε is in (0, 1): 0 is no run yet, which starts from scratch anyway.)
 		// ε and δ shape Algorithm 2's stages (θ_k, λ_k) and nothing of
@@ -959,6 +963,30 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			baseline.CurveTitle(f.Model, [2]string{"valid", f.Valid}, [2]string{"test", f.Test}))
 	}
 	return m, nil
+}
+
+// startPreparing enters phasePreparing and starts the tick that counts
+// its seconds on screen, unless one is due already.
+func (m *Model) startPreparing() tea.Cmd {
+	m.phase = phasePreparing
+	m.prepStart = time.Now()
+	if m.ticking {
+		return nil
+	}
+	m.ticking = true
+	return tick()
+}
+
+// prepElapsed is " 6s" once the problem and the baselines have been built
+// for a second or more, for the notes that say so; "" before.
+func (m Model) prepElapsed() string {
+	if m.prepStart.IsZero() {
+		return ""
+	}
+	if d := time.Since(m.prepStart); d >= time.Second {
+		return fmt.Sprintf(" %ds", int(d.Seconds()))
+	}
+	return ""
 }
 
 // runStarted reports whether the current run has reported its start (its
