@@ -248,7 +248,7 @@ func prepare(ctx context.Context, gen int, w workData) tea.Cmd {
 		w.positives = w.pr.Positives
 		if d, split := w.report(); d != nil && w.points == nil {
 			w.full = metric.EnsembleCost(w.e.Features(-1), w.costs.Cost, len(w.e.Trees), treeCost)
-			ks, err := baseline.KeptPrefixCounts(ctx, w.e, []*data.Dataset{w.valid, w.test}, w.costs.Cost, treeCost, baseline.PrefixSteps(len(w.e.Trees), 12), reportSpecs[1], metric.Options{})
+			ks, err := w.keptPrefixCounts(ctx)
 			if err != nil {
 				return preparedMsg{gen: gen, err: err}
 			}
@@ -275,6 +275,13 @@ func (w *workData) validBaselines(ctx context.Context) ([]baseline.Point, error)
 	return w.baselines(ctx, w.valid, "valid")
 }
 
+// keptPrefixCounts are the prefix baseline's tree counts, as cronus sweep
+// finds them: every prefix scored by NDCG@10 on validation and test, the
+// 12 geometric counts and those no shorter prefix beats on either kept.
+func (w *workData) keptPrefixCounts(ctx context.Context) ([]int, error) {
+	return baseline.KeptPrefixCounts(ctx, w.e, []*data.Dataset{w.valid, w.test}, w.costs.Cost, treeCost, baseline.PrefixSteps(len(w.e.Trees), 12), reportSpecs[1], metric.Options{})
+}
+
 // baselines are the GBRT prefix and early-exit points of the ensemble on
 // d, named split, as cronus sweep gives them.
 func (w *workData) baselines(ctx context.Context, d *data.Dataset, split string) ([]baseline.Point, error) {
@@ -284,7 +291,7 @@ func (w *workData) baselines(ctx context.Context, d *data.Dataset, split string)
 	ks := w.prefixKs
 	if ks == nil {
 		var err error
-		if ks, err = baseline.KeptPrefixCounts(ctx, w.e, []*data.Dataset{w.valid, w.test}, w.costs.Cost, treeCost, baseline.PrefixSteps(len(w.e.Trees), 12), reportSpecs[1], metric.Options{}); err != nil {
+		if ks, err = w.keptPrefixCounts(ctx); err != nil {
 			return nil, err
 		}
 	}
