@@ -533,11 +533,7 @@ func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float6
 // n, elapsed after the first began: "choosing ρ: initialisation 3 of 6
 // (40s, about 1m20s left)".
 func rhoProgress(i, n int, elapsed time.Duration) string {
-	if i == 0 {
-		return fmt.Sprintf("choosing ρ: initialisation 1 of %d", n)
-	}
-	left := elapsed / time.Duration(i) * time.Duration(n-i)
-	return fmt.Sprintf("choosing ρ: initialisation %d of %d (%s, about %s left)", i+1, n, elapsed.Round(time.Second), left.Round(time.Second))
+	return fmt.Sprintf("choosing ρ: initialisation %d of %d%s", i+1, n, timeLeft(i, n, elapsed))
 }
 
 // optimize runs one optimisation as a job with a progress line.

@@ -452,6 +452,10 @@ func parse(b []byte) (*File, error) {
 	var head struct {
 		Format  json.RawMessage `json:"format"`
 		Version json.RawMessage `json:"version"`
+		// For checkRequired: the stages' bytes (small beside the
+		// ensemble's), and whether an ensemble is given at all.
+		Stages   json.RawMessage `json:"stages"`
+		Ensemble ensembleGiven   `json:"ensemble"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
 		var te *json.UnmarshalTypeError
@@ -473,10 +477,16 @@ func parse(b []byte) (*File, error) {
 	if err := tree.CheckNulls(b, "version", "num_features", "base_score", "intercept", "sigma", "top_m"); err != nil {
 		return nil, err
 	}
+	// Decoded into tree.Unset, the ensemble tells the numbers it leaves
+	// out from zeros (a null ensemble sets the pointer to nil).
+	f.Ensemble = tree.Unset()
 	if err := json.Unmarshal(b, f); err != nil {
 		return nil, tree.JSONError(b, err)
 	}
-	if err := checkRequired(b); err != nil {
+	if !head.Ensemble {
+		f.Ensemble = nil // not given: Cascade says so
+	}
+	if err := checkRequired(f, head.Stages); err != nil {
 		return nil, err
 	}
 	if _, _, err := f.Cascade(); err != nil {
@@ -485,27 +495,35 @@ func parse(b []byte) (*File, error) {
 	return f, nil
 }
 
-// checkRequired refuses a cascade file (b, decoded without error) whose
-// ensemble lacks a field tree.CheckRequired requires, or a stage without
-// its "intercept": encoding/json leaves a missing number at 0, and a
-// stage's scores then moved against its theta, sending other documents
-// away.
-func checkRequired(b []byte) error {
-	var req struct {
-		Ensemble json.RawMessage `json:"ensemble"`
-		Stages   []struct {
-			Intercept json.RawMessage `json:"intercept"`
-		} `json:"stages"`
-	}
-	if err := json.Unmarshal(b, &req); err != nil {
-		return tree.JSONError(b, err)
-	}
-	if req.Ensemble != nil && string(req.Ensemble) != "null" {
-		if err := tree.CheckRequired(req.Ensemble); err != nil {
+// ensembleGiven records, decoding, that a cascade file has an "ensemble"
+// key, without keeping its bytes.
+type ensembleGiven bool
+
+func (g *ensembleGiven) UnmarshalJSON([]byte) error {
+	*g = true
+	return nil
+}
+
+// checkRequired refuses a cascade file f, decoded without error from JSON
+// whose "stages" are stages, whose ensemble lacks a field
+// tree.Model.CheckRequired requires, or a stage without its "intercept":
+// encoding/json leaves a missing number at 0, and a stage's scores then
+// moved against its theta, sending other documents away.
+func checkRequired(f *File, stages json.RawMessage) error {
+	if f.Ensemble != nil {
+		if err := f.Ensemble.CheckRequired(); err != nil {
 			return fmt.Errorf("ensemble: %w", err)
 		}
 	}
-	for k, s := range req.Stages {
+	var req []struct {
+		Intercept json.RawMessage `json:"intercept"`
+	}
+	if len(stages) > 0 {
+		if err := json.Unmarshal(stages, &req); err != nil {
+			return err // decoded once already, as []StageJSON
+		}
+	}
+	for k, s := range req {
 		if s.Intercept == nil {
 			return fmt.Errorf(`stages[%d]: no "intercept"`, k)
 		}

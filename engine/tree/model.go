@@ -377,7 +377,7 @@ func parseModel(data []byte) (*Model, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, jsonError(data, err)
 	}
-	m := &Model{}
+	m := Unset()
 	if head.Format != nil && json.Unmarshal(head.Format, &m.Format) != nil {
 		return nil, fmt.Errorf("not a cronus model: format %s is not a string", head.Format)
 	}
@@ -393,7 +393,7 @@ func parseModel(data []byte) (*Model, error) {
 	if err := json.Unmarshal(data, m); err != nil {
 		return nil, jsonError(data, err)
 	}
-	if err := CheckRequired(data); err != nil {
+	if err := m.CheckRequired(); err != nil {
 		return nil, err
 	}
 	if _, err := m.Ensemble(); err != nil {
@@ -402,24 +402,26 @@ func parseModel(data []byte) (*Model, error) {
 	return m, nil
 }
 
-// CheckRequired refuses a model object (a model file, or a cascade file's
-// "ensemble") without "num_features" or "base_score", which encoding/json
-// would leave at 0: a model without its base score scored every document
-// that much off, and one without its number of features was refused for
-// its first split's feature, "outside 1..0". data has been decoded
-// without error.
-func CheckRequired(data []byte) error {
-	var req struct {
-		NumFeatures json.RawMessage `json:"num_features"`
-		BaseScore   json.RawMessage `json:"base_score"`
-	}
-	if err := json.Unmarshal(data, &req); err != nil {
-		return jsonError(data, err)
-	}
+// unsetNumFeatures marks a Model's NumFeatures as not given (Unset).
+const unsetNumFeatures = math.MinInt
+
+// Unset returns a Model to decode a model object into, with the numbers
+// CheckRequired requires marked as not given: encoding/json leaves a
+// number the JSON leaves out as it was, so that they are told from a 0
+// without another pass over the file. (A JSON number cannot be NaN, and
+// a null there is refused before decoding: CheckNulls.)
+func Unset() *Model { return &Model{NumFeatures: unsetNumFeatures, BaseScore: math.NaN()} }
+
+// CheckRequired refuses a model decoded into Unset (a model file, or a
+// cascade file's "ensemble") without "num_features" or "base_score", which
+// would otherwise read as 0: a model without its base score scored every
+// document that much off, and one without its number of features was
+// refused for its first split's feature, "outside 1..0".
+func (m *Model) CheckRequired() error {
 	switch {
-	case req.NumFeatures == nil:
+	case m.NumFeatures == unsetNumFeatures:
 		return errors.New(`no "num_features": a model file gives its number of features`)
-	case req.BaseScore == nil:
+	case math.IsNaN(m.BaseScore):
 		return errors.New(`no "base_score": a model file gives the score its trees' values are added to (0 for none)`)
 	}
 	return nil
