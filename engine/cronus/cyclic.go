@@ -466,10 +466,61 @@ func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol flo
 			break
 		}
 	}
+	saved, before := saveStages(st), st.Terms.Total
 	pruneStage(pr, st, k)
-	pruneTrees(pr, st, k)
-	passIfEmpty(pr, st, k)
+	pruneTrees(pr, st, k) // which may empty other stages too
+	passEmptied(pr, st, saved, before)
 	fitEmptyLast(pr, st, k) // the intercept L-BFGS fitted beside the trees pruning took
+}
+
+// saveStages copies the weights and thresholds of every stage of st.
+func saveStages(st *State) []Stage {
+	saved := make([]Stage, len(st.Stages))
+	for j, stg := range st.Stages {
+		saved[j] = Stage{Beta: slices.Clone(stg.Beta), Theta: stg.Theta}
+	}
+	return saved
+}
+
+// passEmptied makes every stage before the last that the pruning of a
+// step has left without trees pass everything (θ = −∞), as issue 4
+// defines a stage with no trees. The pruning trials kept θ as it was, so
+// they could empty a stage whose finite θ is above its intercept, now its
+// score for every document: the stage then sent away every document but
+// those the top-m rule protects, and with every score equal those are a
+// query's first m in input order (ties go to the lower index), an
+// arbitrary cut the scorer then ranks by; eq (8) took it for the cost it
+// saves in the stages after. Such a stage now passes everything, and if
+// eq (8) then ends above where it was before the pruning (before, with
+// the stages as in saved), the pruning is undone whole: the stage keeps
+// its trees, however small, and scores by them. A stage whose θ its
+// intercept already meets passes everything under the hard rule anyway;
+// it takes θ = −∞ whatever eq (8)'s soft tail says (passIfEmpty).
+func passEmptied(pr *Problem, st *State, saved []Stage, before float64) {
+	changed, cut := false, false
+	for j := range st.Stages[:len(st.Stages)-1] {
+		stg := &st.Stages[j]
+		if math.IsInf(stg.Theta, -1) || len(stg.Active()) > 0 {
+			continue
+		}
+		cut = cut || stg.Beta[len(stg.Beta)-1] < stg.Theta
+		stg.Theta = math.Inf(-1)
+		changed = true
+	}
+	if !changed {
+		return
+	}
+	if pr.Objective(st).Total <= before || !cut {
+		return
+	}
+	for j := range st.Stages {
+		if !slices.Equal(st.Stages[j].Beta, saved[j].Beta) {
+			copy(st.Stages[j].Beta, saved[j].Beta)
+			st.scores[j] = nil
+		}
+		st.Stages[j].Theta = saved[j].Theta
+	}
+	pr.Objective(st)
 }
 
 // maxEnter is the most trees enterTrees lets into a stage at one step.
@@ -576,32 +627,23 @@ func entryViolations(pr *Problem, st *State, k int) (*stageObjective, []entry) {
 	return o, out
 }
 
-// passIfEmpty makes stage k, when its step has left it without trees,
-// pass everything (θ = −Inf), as a stage without trees does. Its score is
-// then the intercept alone, the same for every document, and its finite θ
-// either passes all of them already (the intercept at or above θ) or sends
-// away all but the protected ones, which a stage with nothing to score
-// documents by should not do. In the first case θ = −Inf changes nothing
-// the hard rule does, and is always taken: only the soft exit's tail
-// changes, by rounding when θ is far below the intercept (eq (8) then rose
-// by 1e-12 of itself and a finite θ was kept, shown beside no trees). In
-// the second it is kept only if eq (8) does not increase.
+// passIfEmpty makes stage k, when it is a stage before the last without
+// trees, pass everything (θ = −Inf), as issue 4 defines a stage with no
+// trees: its score is its intercept alone, the same for every document,
+// so a finite θ either passes all of them already (the intercept at or
+// above θ: only eq (8)'s soft tail changes, by rounding when θ is far
+// below the intercept, or for real when it is within a few σ_k) or sends
+// away all but those the top-m rule protects, who with every score equal
+// are a query's first m in input order. The steps' pruning no longer
+// leaves such a stage (passEmptied); a warm start can bring one, and the
+// stage's step then gives it θ = −Inf whatever eq (8) says.
 func passIfEmpty(pr *Problem, st *State, k int) {
 	stg := &st.Stages[k]
 	if k == len(st.Stages)-1 || len(stg.Active()) > 0 || math.IsInf(stg.Theta, -1) {
 		return
 	}
-	if stg.Beta[len(stg.Beta)-1] >= stg.Theta {
-		stg.Theta = math.Inf(-1)
-		pr.Objective(st)
-		return
-	}
-	before, theta := st.Terms.Total, stg.Theta
 	stg.Theta = math.Inf(-1)
-	if pr.Objective(st).Total > before {
-		stg.Theta = theta
-		pr.Objective(st)
-	}
+	pr.Objective(st)
 }
 
 // fitEmptyLast sets the intercept of stage k, when k is the last stage and

@@ -523,8 +523,7 @@ func TestOptimizeWarmResize(t *testing.T) {
 }
 
 // A stage left without trees passes everything (θ = −Inf): where its
-// constant score already passed every document, eq (8) stays as it was;
-// in any case it never increases.
+// constant score already passed every document, eq (8) stays as it was.
 func TestPassIfEmpty(t *testing.T) {
 	pr := smallProblem(t)
 	par := DefaultParams()
@@ -573,15 +572,13 @@ func TestPassIfEmpty(t *testing.T) {
 			}
 		}
 	}
-	// θ above it: every document leaves there (the global rule).
+	// θ above it: every document leaves there (the global rule); a stage
+	// without trees passes everything all the same (issue 4), whatever
+	// eq (8) says.
 	empty(icpt + 0.1)
-	before = st.Terms.Total
 	passIfEmpty(pr, st, 1)
-	if st.Terms.Total > before {
-		t.Errorf("eq (8) rose from %v to %v", before, st.Terms.Total)
-	}
-	if th := st.Stages[1].Theta; !math.IsInf(th, -1) && th != icpt+0.1 {
-		t.Errorf("θ %v: neither −Inf nor as it was", th)
+	if th := st.Stages[1].Theta; !math.IsInf(th, -1) {
+		t.Errorf("θ above the intercept: θ %v after, want −Inf", th)
 	}
 	// A stage with trees, and the last stage, are left alone.
 	last := len(st.Stages) - 1
@@ -762,6 +759,47 @@ func TestEmptiedStagePassesAtItsStep(t *testing.T) {
 	}
 	if after := st.Terms.Total; after > before {
 		t.Errorf("eq (8) rose from %v to %v", before, after)
+	}
+}
+
+// No step leaves a stage before the last without trees and with a finite
+// θ. The pruning trials hold θ, so they could empty a stage whose θ is
+// above its intercept: the stage then sent away all but the top-m
+// protected documents, with every score equal a query's first m in input
+// order. On the package tests' problem, K 10, top-m 5, λ 0.03, ρ 0.02,
+// 24 of the run's stage steps showed such a stage before passEmptied
+// (a scan of 72 runs: K 4 and 10, both rules, six λ, three ρ; this was
+// the only one). Now each such pruning either passes the stage
+// everything or is undone, and eq (8) still never rises from step to
+// step.
+func TestNoEmptyStageWithThreshold(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda, par.TopM, par.Rho1, par.RhoK = 10, 0.03, 5, 0.02, 0.02
+	steps, prev := 0, math.Inf(1)
+	_, err := Optimize(context.Background(), pr, ComputeScales(pr, 0), par, Options{MaxCycles: 10}, trainEvaluator(pr), func(done float64, snap func() Snapshot) bool {
+		s := snap()
+		if s.Cycle == 0 {
+			return true
+		}
+		steps++
+		for k, v := range s.Stages[:len(s.Stages)-1] {
+			if v.Active == 0 && !math.IsInf(v.Theta, -1) {
+				t.Errorf("cycle %d step %d: stage %d has no trees and θ %v", s.Cycle, s.Step, k+1, v.Theta)
+			}
+		}
+		if tot := s.Terms[len(s.Terms)-1].Total; tot > prev*(1+1e-12) {
+			t.Errorf("cycle %d step %d: eq (8) rose from %v to %v", s.Cycle, s.Step, prev, tot)
+		} else {
+			prev = tot
+		}
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if steps == 0 {
+		t.Fatal("no step was reported")
 	}
 }
 
