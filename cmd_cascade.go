@@ -491,10 +491,11 @@ func parseIn(r flagRange, note, s string) (v float64, want string) {
 // (Algorithm 2 only) scores best on validation NDCG@10 (§3.4). It returns
 // that initialisation and the time it took as Options.Init and InitTime,
 // for the optimisation to start from (empty when there was no choice).
-// each, when not nil, is called before initialisation i of n, elapsed
-// after the first began (for the progress line: on a large data set each
-// takes many seconds).
-func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float64, each func(i, n int, elapsed time.Duration)) (cronus.Options, error) {
+// each, when not nil, is called before initialisation i of n and as it
+// goes, with its stages made so far (cronus.InitializeProgress) and the
+// time elapsed since the first began (for the progress line: on a large
+// data set each takes seconds).
+func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float64, each func(i, n int, stages float64, elapsed time.Duration)) (cronus.Options, error) {
 	var init cronus.Options
 	if len(rhos) < 2 {
 		if len(rhos) == 1 {
@@ -505,13 +506,15 @@ func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float6
 	best := math.Inf(-1)
 	begin := time.Now()
 	for i, rho := range rhos {
+		var progress func(float64)
 		if each != nil {
-			each(i, len(rhos), time.Since(begin))
+			progress = func(stages float64) { each(i, len(rhos), stages, time.Since(begin)) }
+			progress(0)
 		}
 		try := *par
 		try.Rho1, try.RhoK = rho, rho
 		start := time.Now()
-		st, err := cronus.Initialize(ctx, s.pr, s.sc, try)
+		st, err := cronus.InitializeProgress(ctx, s.pr, s.sc, try, progress)
 		if err != nil {
 			return init, err
 		}
@@ -529,11 +532,55 @@ func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float6
 	return init, nil
 }
 
-// rhoProgress is the progress text of chooseRho before initialisation i of
-// n, elapsed after the first began: "choosing ρ: initialisation 3 of 6
-// (40s, about 1m20s left)".
-func rhoProgress(i, n int, elapsed time.Duration) string {
-	return fmt.Sprintf("choosing ρ: initialisation %d of %d%s", i+1, n, timeLeft(i, n, elapsed))
+// rhoProgress is the progress text of chooseRho in initialisation i of n
+// of k stages each, with stages made, elapsed after the first began:
+// "choosing ρ: initialisation 3 of 6, stage 4 of 10 (40s, about 1m20s
+// left)"; with one stage (the single stage of sweep), without the stage.
+func rhoProgress(i, n int, stages float64, k int, elapsed time.Duration) string {
+	stage := ""
+	if k > 1 {
+		stage = fmt.Sprintf(", stage %d of %d", initStage(stages, k), k)
+	}
+	return fmt.Sprintf("choosing ρ: initialisation %d of %d%s%s", i+1, n, stage, fracLeft((float64(i)+stages/float64(k))/float64(n), elapsed))
+}
+
+// initProgress is the progress text of an initialisation (Algorithm 2) of
+// k stages with stages made, elapsed after it began: "Algorithm 2: stage 3
+// of 10 (2s, about 3s left)"; once every stage is made, "Algorithm 2: 10
+// stages made, scoring them".
+func initProgress(stages float64, k int, elapsed time.Duration) string {
+	if stages >= float64(k) {
+		return fmt.Sprintf("Algorithm 2: %d stages made, scoring them", k)
+	}
+	return fmt.Sprintf("Algorithm 2: stage %d of %d%s", initStage(stages, k), k, fracLeft(stages/float64(k), elapsed))
+}
+
+// initStage is the stage (1-based) an initialisation of k stages is making
+// with stages made.
+func initStage(stages float64, k int) int { return min(int(stages)+1, k) }
+
+// fracLeft is " (40s, about 1m20s left)" for the work done, a fraction of
+// it, after elapsed; "" in the first second (the estimate is then noise,
+// and MQ2008's initialisations take less) or with nothing done.
+func fracLeft(done float64, elapsed time.Duration) string {
+	if !(done > 0) || elapsed < time.Second {
+		return ""
+	}
+	left := time.Duration(float64(elapsed) * max(1-done, 0) / done)
+	return fmt.Sprintf(" (%s, about %s left)", elapsed.Round(time.Second), left.Round(time.Second))
+}
+
+// initialize is cronus.Initialize with a progress line, each of its texts
+// after prefix.
+func (s *setup) initialize(ctx context.Context, par cronus.Params, p *progress, prefix string) (*cronus.State, error) {
+	start := time.Now()
+	return cronus.InitializeProgress(ctx, s.pr, s.sc, par, func(stages float64) {
+		show := p.show
+		if stages >= float64(par.K) {
+			show = p.showNow
+		}
+		show("%s%s", prefix, initProgress(stages, par.K, time.Since(start)))
+	})
 }
 
 // optimize runs one optimisation as a job with a progress line.
@@ -541,9 +588,27 @@ func rhoProgress(i, n int, elapsed time.Duration) string {
 // and whether trees re-enter come from cf.
 func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Params, opt cronus.Options, p *progress, trace *traceLog) (*cronus.Outcome, error) {
 	opt.MaxCycles, opt.InitOnly, opt.Reenter, opt.Refit = cf.cycles, cf.cycles == 0, cf.reenter, cf.refit
+	const initPhase = "initialising"
 	j := job.Start(ctx, func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (*cronus.Outcome, error) {
-		r.Phase("optimising", float64(1+cf.cycles*par.K))
-		report := r.Report
+		// Algorithm 2 reports the stages it has made (4-5 s on 200,000
+		// documents, with no step), then each step its snapshot.
+		r.Phase(initPhase, float64(par.K))
+		opt.InitProgress = func(stages float64) {
+			if stages >= float64(par.K) {
+				r.Boundary(stages, nil) // the scoring of the initialisation is left, without a report
+			} else {
+				r.Report(stages, nil)
+			}
+		}
+		started := false
+		step := func(done float64, snap func() cronus.Snapshot) bool {
+			if !started {
+				started = true
+				r.Phase("optimising", float64(1+cf.cycles*par.K))
+			}
+			return r.Report(done, snap)
+		}
+		report := step
 		if trace != nil {
 			// Every step goes to the trace; the progress line takes what
 			// the reporter's rate lets through.
@@ -552,7 +617,7 @@ func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Param
 				if err := trace.add(&sn); err != nil {
 					return false
 				}
-				return r.Report(done, func() cronus.Snapshot { return sn })
+				return step(done, func() cronus.Snapshot { return sn })
 			}
 		}
 		return cronus.Optimize(ctx, s.pr, s.sc, par, opt, s.evaluator(), report)
@@ -560,6 +625,14 @@ func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Param
 	for ev := range j.Events() {
 		if ev.Final {
 			break
+		}
+		if pr := ev.Progress; pr.Phase == initPhase {
+			show := p.show
+			if pr.Done >= pr.Total {
+				show = p.showNow // the scoring left comes without a report
+			}
+			show("λ=%.3g: %s", par.Lambda, initProgress(pr.Done, par.K, pr.Elapsed))
+			continue
 		}
 		sn := ev.Snapshot
 		if n := len(sn.Terms); n > 0 {
@@ -725,8 +798,8 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	p := newProgress(stderr)
 	defer p.done() // an error or an interrupt clears the line too
-	init, err := s.chooseRho(ctx, &cf.par, rhos, func(i, n int, elapsed time.Duration) {
-		p.show("λ = %.3g × λ_max: %s", cf.par.Lambda, rhoProgress(i, n, elapsed))
+	init, err := s.chooseRho(ctx, &cf.par, rhos, func(i, n int, stages float64, elapsed time.Duration) {
+		p.show("λ = %.3g × λ_max: %s", cf.par.Lambda, rhoProgress(i, n, stages, cf.par.K, elapsed))
 	})
 	if err != nil {
 		return err

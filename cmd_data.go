@@ -62,6 +62,13 @@ func (p *progress) show(format string, a ...any) {
 	fmt.Fprint(p.w, "\r\033[K"+line)
 }
 
+// showNow is show whatever the rate limit, for a line that must be seen
+// because the next may be long in coming.
+func (p *progress) showNow(format string, a ...any) {
+	p.last = time.Time{}
+	p.show(format, a...)
+}
+
 // println prints s as a line of its own (a log line) above the progress
 // line, which is drawn again at the next show.
 func (p *progress) println(s string) {

@@ -201,8 +201,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		var err error
 		if lam < 1 {
 			p.show("λ = %.3g × λ_max: choosing ρ", lam)
-			if init, err = s.chooseRho(ctx, &par, rhos, func(i, n int, elapsed time.Duration) {
-				p.show("λ = %.3g × λ_max: %s", lam, rhoProgress(i, n, elapsed))
+			if init, err = s.chooseRho(ctx, &par, rhos, func(i, n int, stages float64, elapsed time.Duration) {
+				p.show("λ = %.3g × λ_max: %s", lam, rhoProgress(i, n, stages, par.K, elapsed))
 			}); err != nil {
 				return err
 			}
@@ -211,7 +211,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			// whether it is empty, and for the optimisation to start from.
 			if init.Init == nil && cf.cycles > 0 {
 				start := time.Now()
-				if init.Init, err = cronus.Initialize(ctx, s.pr, s.sc, par); err != nil {
+				if init.Init, err = s.initialize(ctx, par, p, fmt.Sprintf("λ = %.3g × λ_max: ", lam)); err != nil {
 					return err
 				}
 				init.InitTime = time.Since(start)
@@ -248,8 +248,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if lam < 1 {
 			one := par
 			one.K = 1
-			oneInit, err := s.chooseRho(ctx, &one, rhos, func(i, n int, elapsed time.Duration) {
-				p.show("λ = %.3g × λ_max: the single stage's %s", lam, rhoProgress(i, n, elapsed))
+			oneInit, err := s.chooseRho(ctx, &one, rhos, func(i, n int, stages float64, elapsed time.Duration) {
+				p.show("λ = %.3g × λ_max: the single stage's %s", lam, rhoProgress(i, n, stages, one.K, elapsed))
 			})
 			if err != nil {
 				return err
@@ -450,7 +450,7 @@ func hasTrees(c *cronus.Cascade) bool {
 // optimise from).
 func (s *setup) continueFrom(ctx context.Context, cf *cascadeFlags, par cronus.Params, from *cronus.State, p *progress) (res *cronus.Outcome, init cronus.Options, err error) {
 	start := time.Now()
-	a2, err := cronus.Initialize(ctx, s.pr, s.sc, par)
+	a2, err := s.initialize(ctx, par, p, fmt.Sprintf("λ = %.3g × λ_max: ", par.Lambda))
 	if err != nil {
 		return nil, init, err
 	}

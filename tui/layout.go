@@ -449,15 +449,19 @@ func (m Model) statusLine(w int) string {
 	return msg + " │ " + m.runStatus(rest)
 }
 
-// runStatus is the run's figures in w cells (views.RenderStatus). From a
-// restart to the new run's first event, only "restarting": the figures
-// would be the cancelled run's ("restarting c4 s5/10 · obj 5616", which
-// stayed for as long as the new run was held paused). From an edit of the
-// base ensemble's shape to its retrain, only "pending retrain": the
-// figures are of the ensemble the edit replaces ("trees = 70 │ … cost/doc
-// 331.4 = 58.8% of full 564.0" gave the cost of 20 trees beside 70).
+// runStatus is the run's figures in w cells (views.RenderStatus). While
+// the run initialises, how far Algorithm 2 has come
+// (views.RenderInitStatus). From a restart to the new run's first event,
+// only "restarting": the figures would be the cancelled run's
+// ("restarting c4 s5/10 · obj 5616", which stayed for as long as the new
+// run was held paused). From an edit of the base ensemble's shape to its
+// retrain, only "pending retrain": the figures are of the ensemble the
+// edit replaces ("trees = 70 │ … cost/doc 331.4 = 58.8% of full 564.0"
+// gave the cost of 20 trees beside 70).
 func (m Model) runStatus(w int) string {
 	switch {
+	case m.initProg.Phase != "" && !m.reshaped():
+		return views.RenderInitStatus(m.initProg, w, m.styles)
 	case m.snap.Phase == phaseRestarting:
 		return views.Truncate(m.styles.Title.Render(phaseRestarting), w)
 	case m.reshaped():

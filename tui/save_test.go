@@ -534,7 +534,7 @@ func typeLambda(t *testing.T, m Model, value string) Model {
 	gen := m.gen
 	return drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
 		o, ok := msg.(optMsg)
-		return ok && o.gen == gen && len(m.snap.Terms) > 0
+		return ok && o.gen == gen && o.ev.Progress.Phase != initPhase && len(m.snap.Terms) > 0
 	})
 }
 
@@ -626,7 +626,7 @@ func TestSmallLambdaEditStartsWarm(t *testing.T) {
 	gen := m.gen
 	m = drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
 		o, ok := msg.(optMsg)
-		return ok && o.gen == gen && len(m.snap.Terms) > 0
+		return ok && o.gen == gen && o.ev.Progress.Phase != initPhase && len(m.snap.Terms) > 0
 	})
 	if !m.snap.Warm || m.snap.Phase != "warm start" {
 		t.Errorf("the run after a step of λ started warm %v, phase %q", m.snap.Warm, m.snap.Phase)

@@ -62,7 +62,7 @@ func readyOn(t testing.TB, cfg Config) Model {
 	for cmd != nil && time.Now().Before(deadline) {
 		msg := cmd()
 		m, cmd = update(t, m, msg)
-		if _, ok := msg.(optMsg); ok && len(m.snap.Stages) > 0 {
+		if o, ok := msg.(optMsg); ok && o.ev.Progress.Phase != initPhase && len(m.snap.Stages) > 0 {
 			return m
 		}
 	}
@@ -902,5 +902,86 @@ func TestTypeExponentSign(t *testing.T) {
 			t.Errorf("%q applied: editing %v, λ %g, want %g (status %q)", c.typed, m.editing, m.par.Lambda, c.want, m.status)
 		}
 		m.cancel()
+	}
+}
+
+// TestInitProgressShown: a run's job reports Algorithm 2's stages (in
+// initPhase, Done rising to K) before its first step's snapshot, and the
+// status line says how far it has come instead of "starting · Algorithm
+// 2", which stood still for 4 s on 200,000 documents; the first step's
+// figures then take its place.
+func TestInitProgressShown(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	cfg := mq2008
+	cfg.trees = 20
+	m := New(ctx, cfg, views.PlainStyles())
+	m, cmd := update(t, m, m.load())
+	var dones []float64
+	var lines []string
+	deadline := time.Now().Add(60 * time.Second)
+	for cmd != nil && time.Now().Before(deadline) {
+		msg := cmd()
+		m, cmd = update(t, m, msg)
+		om, ok := msg.(optMsg)
+		if !ok {
+			continue
+		}
+		if om.ev.Progress.Phase == initPhase {
+			if len(m.snap.Stages) > 0 {
+				t.Fatalf("an initialisation event after the first step's snapshot: %+v", om.ev.Progress)
+			}
+			if om.ev.Progress.Total != float64(m.runPar.K) {
+				t.Errorf("initialisation event of %g stages, want K = %d", om.ev.Progress.Total, m.runPar.K)
+			}
+			dones = append(dones, om.ev.Progress.Done)
+			lines = append(lines, m.statusLine(200))
+			continue
+		}
+		if len(m.snap.Stages) > 0 {
+			break
+		}
+	}
+	if len(m.snap.Stages) == 0 {
+		t.Fatalf("no step snapshot (phase %d, error %q)", m.phase, m.screen.Err)
+	}
+	// The first report of the phase and the last (every stage made) are
+	// never coalesced away.
+	if k := float64(m.runPar.K); len(dones) < 2 || dones[0] != 0 || dones[len(dones)-1] != k {
+		t.Fatalf("initialisation progress %v, want from 0 up to %g", dones, k)
+	}
+	if !slices.IsSorted(dones) {
+		t.Errorf("initialisation progress %v goes back", dones)
+	}
+	if want := "initialising · Algorithm 2: stage 1 of 10 · "; !strings.HasPrefix(lines[0], want) {
+		t.Errorf("status line at the first initialisation event %q, want it to start %q", lines[0], want)
+	}
+	if want := "initialising · Algorithm 2: 10 stages made, scoring them · "; !strings.HasPrefix(lines[len(lines)-1], want) {
+		t.Errorf("status line once every stage is made %q, want it to start %q", lines[len(lines)-1], want)
+	}
+	// Step 0 is Algorithm 2's cascade: "initialising · Algorithm 2 ·
+	// objective 6397 · …".
+	if s := m.statusLine(200); strings.Contains(s, "Algorithm 2:") || !strings.Contains(s, "NDCG@10") {
+		t.Errorf("status line after the first step %q: want its figures, not the initialisation's progress", s)
+	}
+
+	// Mid-way, with the time so far and left; a restart drops it (the
+	// cancelled run's), and a stale run's is not taken.
+	mid := job.Progress{Phase: initPhase, Done: 2.4, Total: 10, Elapsed: 1234 * time.Millisecond, ETA: 3 * time.Second}
+	m2, _ := update(t, m, optMsg{gen: m.gen, ev: job.Event[cronus.Snapshot, *cronus.Outcome]{Progress: mid}})
+	if got, want := m2.statusLine(200), "initialising · Algorithm 2: stage 3 of 10 · 1.2s, about 3.0s left"; !strings.HasSuffix(got, want) {
+		t.Errorf("status line %q, want it to end %q", got, want)
+	}
+	if len(m2.snap.Stages) != len(m.snap.Stages) || len(m2.snap.Terms) != len(m.snap.Terms) {
+		t.Error("an initialisation event replaced the snapshot the panes draw")
+	}
+	m2, _ = update(t, m2, key(" "))
+	m2, _ = update(t, m2, key("r"))
+	if got := m2.statusLine(200); strings.Contains(got, "Algorithm 2:") || !strings.Contains(got, "restarting") {
+		t.Errorf("after a restart %q, want \"restarting\" until the new run reports", got)
+	}
+	m2, _ = update(t, m2, optMsg{gen: m2.gen - 1, ev: job.Event[cronus.Snapshot, *cronus.Outcome]{Progress: mid}})
+	if got := m2.statusLine(200); strings.Contains(got, "Algorithm 2:") {
+		t.Errorf("a stale run's initialisation shown: %q", got)
 	}
 }

@@ -7,10 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/muesli/termenv"
 )
@@ -539,6 +541,50 @@ func TestStageTableNarrow(t *testing.T) {
 		}
 		if w >= 40 && !slices.Contains(heads, "test") {
 			t.Errorf("width %d: no test column: %q", w, heads)
+		}
+	}
+}
+
+// TestInitStatus: while a run initialises, the status line says which
+// stage of Algorithm 2 is being made, with the time so far and left, and
+// leaves out whole parts as the line narrows; once every stage is made, that
+// the cascade is being scored. With colour on, the text is the same.
+func TestInitStatus(t *testing.T) {
+	mid := job.Progress{Phase: "initialising", Done: 2.4, Total: 10, Elapsed: 1234 * time.Millisecond, ETA: 2900 * time.Millisecond}
+	end := job.Progress{Phase: "initialising", Done: 10, Total: 10, Elapsed: 4560 * time.Millisecond}
+	first := job.Progress{Phase: "initialising", Total: 10}
+	for _, c := range []struct {
+		p     job.Progress
+		width int
+		want  string
+	}{
+		{mid, 80, "initialising · Algorithm 2: stage 3 of 10 · 1.2s, about 2.9s left"},
+		{mid, 65, "initialising · Algorithm 2: stage 3 of 10 · 1.2s, about 2.9s left"},
+		{mid, 64, "initialising · Algorithm 2: stage 3 of 10 · 1.2s"},
+		{mid, 48, "initialising · Algorithm 2: stage 3 of 10 · 1.2s"},
+		{mid, 47, "initialising · Algorithm 2: stage 3 of 10"},
+		{mid, 41, "initialising · Algorithm 2: stage 3 of 10"},
+		{mid, 40, "init 3/10 · 1.2s"},
+		{mid, 16, "init 3/10 · 1.2s"},
+		{mid, 15, "init 3/10"},
+		{mid, 6, "init …"},
+		{first, 80, "initialising · Algorithm 2: stage 1 of 10 · 0.0s"},
+		{end, 80, "initialising · Algorithm 2: 10 stages made, scoring them · 4.6s"},
+		{end, 30, "init 10/10 · 4.6s"},
+	} {
+		got := RenderInitStatus(c.p, c.width, PlainStyles())
+		if got != c.want {
+			t.Errorf("%g of %g stages, width %d: %q, want %q", c.p.Done, c.p.Total, c.width, got, c.want)
+		}
+		checkFits(t, "init status", got, c.width, 1)
+	}
+	old := lipgloss.ColorProfile()
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	defer lipgloss.SetColorProfile(old)
+	for _, w := range []int{12, 40, 50, 80} {
+		got := RenderInitStatus(mid, w, DefaultStyles())
+		if plain := RenderInitStatus(mid, w, PlainStyles()); stripANSI(got) != plain || lipgloss.Width(got) > w {
+			t.Errorf("width %d with colour: %q (%d cells), plain %q", w, stripANSI(got), lipgloss.Width(got), plain)
 		}
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/engine/metric"
 )
 
@@ -94,6 +96,47 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 	}
 	return Truncate(line, width)
 }
+
+// RenderInitStatus draws the one-line status of a run while it
+// initialises, before its first figures: how far Algorithm 2 has come, p
+// being the run's job progress in that phase (Done of Total stages made;
+// Elapsed, and ETA when known), in at most width cells: "initialising ·
+// Algorithm 2: stage 3 of 10 · 1.2s, about 2.9s left". Once every stage is
+// made, the cascade is being scored ("10 stages made, scoring them").
+// Narrower, it leaves out the time left, then the time, then takes the
+// short form "init 3/10 · 1.2s"; a first item wider than width is cut,
+// and ends in "…".
+func RenderInitStatus(p job.Progress, width int, st Styles) string {
+	k := max(int(p.Total), 1)
+	stage := min(int(p.Done)+1, k) // 1-based, the one being made
+	where := fmt.Sprintf("Algorithm 2: stage %d of %d", stage, k)
+	short := fmt.Sprintf("init %d/%d", stage, k)
+	done := p.Done >= p.Total && p.Total > 0
+	if done {
+		where = fmt.Sprintf("Algorithm 2: %d stages made, scoring them", k)
+		short = fmt.Sprintf("init %d/%d", k, k)
+	}
+	phase := st.Title.Render(cmp.Or(p.Phase, "initialising"))
+	took := st.Value.Render(seconds(p.Elapsed))
+	left := ""
+	if p.ETA > 0 && !done {
+		left = ", about " + st.Value.Render(seconds(p.ETA)) + " left"
+	}
+	for _, line := range []string{
+		phase + " · " + where + " · " + took + left,
+		phase + " · " + where + " · " + took,
+		phase + " · " + where,
+		st.Title.Render(short) + " · " + took,
+	} {
+		if lipgloss.Width(line) <= width {
+			return line
+		}
+	}
+	return Truncate(st.Title.Render(short), width)
+}
+
+// seconds is a time in seconds to a tenth: "1.2s".
+func seconds(d time.Duration) string { return fmt.Sprintf("%.1fs", d.Seconds()) }
 
 // heldOutBest is heldOut for the best cascade so far: its test figures,
 // or its validation figures without test data, with the split's name.

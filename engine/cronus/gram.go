@@ -72,10 +72,11 @@ func Gram(g, r []float64, o *Outputs, w, y []float64, workers int) ([]float64, [
 }
 
 // gramStoppable is Gram that calls stop (when not nil) before each block of
-// documents and gives up, returning ok false, when it says to: a Gram
-// product of the built-in data's 500 trees takes tens of milliseconds, one
-// block a fifth of that.
-func gramStoppable(g, r []float64, o *Outputs, w, y []float64, workers int, stop func() bool) (_, _ []float64, ok bool) {
+// documents, with the number of documents done, and gives up, returning ok
+// false, when it says to: a Gram product of the built-in data's 500 trees
+// takes tens of milliseconds, one block a fifth of that. stop runs on the
+// caller's goroutine.
+func gramStoppable(g, r []float64, o *Outputs, w, y []float64, workers int, stop func(done int) bool) (_, _ []float64, ok bool) {
 	cols := make([]int, o.NumTrees()+1)
 	for c := range cols {
 		cols[c] = c
@@ -116,7 +117,7 @@ var (
 	gramAsm = gramHaveFMA
 )
 
-func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, workers int, stop func() bool) (_, _ []float64, ok bool) {
+func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, workers int, stop func(done int) bool) (_, _ []float64, ok bool) {
 	N, T, k := o.N, o.NumTrees(), len(cols)
 	if len(w) != N || len(y) != N {
 		panic(fmt.Sprintf("cronus: %s: %d weights and %d targets for %d documents", fn, len(w), len(y), N))
@@ -157,7 +158,7 @@ func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, wor
 	ld := min(gramSub, N) + gramPad
 	x := make([]float64, (min(gramDocs, N)+gramSub-1)/gramSub*(k+1)*ld)
 	for s := 0; s < N; s += gramDocs {
-		if stop != nil && stop() {
+		if stop != nil && stop(s) {
 			return g, r, false
 		}
 		n := min(gramDocs, N-s)

@@ -73,6 +73,12 @@ type Options struct {
 	// one that scores best there, refitted or not (Outcome.Refit). Not the
 	// paper's.
 	Refit bool
+	// InitProgress, when not nil, is told how far Algorithm 2 has come
+	// while the run initialises (InitializeProgress's progress; also while
+	// a warm start of another K makes its new stages, resizeWarm), before
+	// the first report: on 200,000 documents the initialisation takes
+	// seconds with no report. It runs on Optimize's goroutine.
+	InitProgress func(stages float64)
 }
 
 func (o Options) withDefaults() Options {
@@ -180,14 +186,14 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	case warm && len(opt.Warm.Stages) == par.K:
 		st = warmState(pr, sc, par, opt.Warm, opt.WarmSigma)
 	case warm:
-		if st, err = resizeWarm(ctx, pr, sc, par, opt.Warm, opt.WarmSigma); err != nil {
+		if st, err = resizeWarm(ctx, pr, sc, par, opt.Warm, opt.WarmSigma, opt.InitProgress); err != nil {
 			return nil, err
 		}
 	}
 	if !warm || opt.WarmOrInit && !opt.WarmSame {
 		init, t := opt.Init, opt.InitTime
 		if init == nil {
-			if init, err = Initialize(ctx, pr, sc, par); err != nil {
+			if init, err = InitializeProgress(ctx, pr, sc, par, opt.InitProgress); err != nil {
 				return nil, err
 			}
 		}
@@ -336,7 +342,8 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 // from stage K on are dropped; with more, the new stages go before the
 // last and are made as Algorithm 2 makes them (λ_k schedule, θ_k for the
 // (1 − ε) target), from the reach the kept stages leave. The rule is c's.
-func resizeWarm(ctx context.Context, pr *Problem, sc Scales, par Params, c *Cascade, sigmas []float64) (*State, error) {
+// progress is InitializeProgress's.
+func resizeWarm(ctx context.Context, pr *Problem, sc Scales, par Params, c *Cascade, sigmas []float64, progress func(stages float64)) (*State, error) {
 	K, old := par.K, len(c.Stages)
 	given := make([]Stage, K)
 	givenSigma := make([]float64, K)
@@ -354,7 +361,7 @@ func resizeWarm(ctx context.Context, pr *Problem, sc Scales, par Params, c *Casc
 	if c.Rule == RuleTopM {
 		par.TopM = c.TopM
 	}
-	return initialize(ctx, pr, sc, par, given, givenSigma)
+	return initialize(ctx, pr, sc, par, given, givenSigma, progress)
 }
 
 // warmState continues from a given cascade with (possibly) new λ, σ, ρ.

@@ -1,13 +1,16 @@
 package cronus
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -194,41 +197,149 @@ func (c *stopAfter) Err() error {
 	return nil
 }
 
-// Initialize stops between stages, and within a stage's Gram product,
+// Initialize stops as a stage begins, within a stage's Gram product,
+// within the bisection for its θ_k, and before the objective of the whole,
 // when its context ends: on 200,000 documents one initialisation takes
-// seconds, and `cronus sweep` runs several per λ (the ρ choice) before its
-// optimisation job starts; on the built-in data a stage's Gram product
-// takes tens of milliseconds.
+// seconds (a stage about half a second, its Gram product most of it, the
+// bisection 80 ms, the objective 0.1 s), and `cronus sweep` runs several
+// per λ (the ρ choice) before its optimisation job starts. Each case
+// cancels at a point its progress marks and checks that Initialize
+// returns at the next question to its context, with no progress after.
 func TestInitializeCancel(t *testing.T) {
 	pr := smallProblem(t)
 	par := DefaultParams()
 	par.K, par.Lambda = 4, 0.05
 	sc := ComputeScales(pr, 0)
-	// A stage asks once as it begins, then before each block of its Gram
-	// product.
-	perStage := 1 + (pr.Train.N+gramDocs-1)/gramDocs
+	n := pr.Train.N
+	lastBlock := float64((n-1)/gramDocs*gramDocs) / float64(n) // the last progress of stage 1's Gram product
 	for _, c := range []struct {
-		name     string
-		n, calls int
+		name  string
+		at    func(stages float64) bool
+		after int // questions to the context after the one at: the next says cancelled
+		again int // questions after that one, for the error to return
 	}{
-		// Told as the third stage begins: that answer is returned.
-		{"between stages", 2*perStage + 1, 2*perStage + 1},
-		// Told at the second block of the second stage: it asks once more
-		// for the error to return.
-		{"within a Gram product", perStage + 3, perStage + 4},
+		{"as the third stage begins", func(s float64) bool { return s == 2 }, 0, 1},
+		{"within the second stage's Gram product", func(s float64) bool { return s > 1 && s < 2 }, 0, 1},
+		// Gram asks once more after its last block's progress, then the
+		// bisection asks at every step: cancelled at its fifth.
+		{"within the bisection for θ_1", func(s float64) bool { return s == lastBlock }, 5, 1},
+		{"before the objective", func(s float64) bool { return s == float64(par.K) }, 0, 0},
 	} {
-		ctx := &stopAfter{Context: context.Background(), n: c.n}
-		st, err := Initialize(ctx, pr, sc, par)
+		ctx := &stopAfter{Context: context.Background(), n: math.MaxInt}
+		var seen []float64
+		at := -1.0
+		st, err := InitializeProgress(ctx, pr, sc, par, func(s float64) {
+			seen = append(seen, s)
+			if at < 0 && c.at(s) {
+				at, ctx.n = s, ctx.calls+1+c.after
+			}
+		})
+		if at < 0 {
+			t.Fatalf("%s: no progress marked the point (progress %v)", c.name, seen)
+		}
 		if !errors.Is(err, context.Canceled) || st != nil {
 			t.Fatalf("%s: Initialize after cancellation: a state %v, error %v", c.name, st != nil, err)
 		}
-		if ctx.calls != c.calls {
-			t.Errorf("%s: Initialize asked the context %d times; want %d", c.name, ctx.calls, c.calls)
+		if ctx.calls != ctx.n+c.again {
+			t.Errorf("%s: Initialize asked the context %d times; want %d (it went on after cancellation)", c.name, ctx.calls, ctx.n+c.again)
+		}
+		if last := seen[len(seen)-1]; last != at {
+			t.Errorf("%s: progress %g after cancellation at %g", c.name, last, at)
 		}
 	}
 	st, err := Initialize(context.Background(), pr, sc, par)
 	if err != nil || len(st.Stages) != par.K {
 		t.Fatalf("Initialize without cancellation: %v", err)
+	}
+}
+
+// InitializeProgress says how far it has come, in stages made from 0 to K,
+// never going back, with every stage's start and the end; it gives what
+// Initialize gives, bit for bit, with and without the top-m rule.
+func TestInitializeProgress(t *testing.T) {
+	pr := smallProblem(t)
+	sc := ComputeScales(pr, 0)
+	for _, topM := range []int{0, 5} {
+		par := DefaultParams()
+		par.K, par.Lambda, par.TopM = 4, 0.05, topM
+		var seen []float64
+		got, err := InitializeProgress(context.Background(), pr, sc, par, func(s float64) { seen = append(seen, s) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Initialize(context.Background(), pr, sc, par)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("top-m %d: InitializeProgress's state differs from Initialize's", topM)
+		}
+		if !slices.IsSorted(seen) || seen[0] != 0 || seen[len(seen)-1] != float64(par.K) {
+			t.Errorf("top-m %d: progress %v: want it rising from 0 to %d", topM, seen, par.K)
+		}
+		for k := range par.K {
+			if !slices.Contains(seen, float64(k)) {
+				t.Errorf("top-m %d: no progress as stage %d began (%v)", topM, k+1, seen)
+			}
+			// Within the Gram product, every 2,048 documents.
+			if i := slices.IndexFunc(seen, func(s float64) bool { return s > float64(k) && s < float64(k+1) }); i < 0 {
+				t.Errorf("top-m %d: no progress within stage %d (%v)", topM, k+1, seen)
+			}
+		}
+	}
+}
+
+// Optimize tells Options.InitProgress how far Algorithm 2 has come before
+// its first report (the initialisation's cascade), and not after; the run
+// is the one without it, byte for byte.
+func TestOptimizeInitProgress(t *testing.T) {
+	pr := smallProblem(t)
+	sc := ComputeScales(pr, 0)
+	par := DefaultParams()
+	par.K, par.Lambda = 3, 0.05
+	var events []string
+	opt := Options{MaxCycles: 2, InitProgress: func(s float64) { events = append(events, fmt.Sprintf("init %g", s)) }}
+	got, err := Optimize(context.Background(), pr, sc, par, opt, trainEvaluator(pr), func(done float64, snap func() Snapshot) bool {
+		events = append(events, fmt.Sprintf("step %g", done))
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := slices.Index(events, "step 1")
+	if first < 2 || events[0] != "init 0" || events[first-1] != fmt.Sprintf("init %d", par.K) {
+		t.Fatalf("events %v: want the initialisation's progress, 0 to K, before the first step", events)
+	}
+	for _, e := range events[first:] {
+		if strings.HasPrefix(e, "init") {
+			t.Fatalf("initialisation progress after the first step: %v", events)
+		}
+	}
+	opt.InitProgress = nil
+	want, err := Optimize(context.Background(), pr, sc, par, opt, trainEvaluator(pr), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(got.Best.Cascade)
+	b, _ := json.Marshal(want.Best.Cascade)
+	if !bytes.Equal(a, b) || !reflect.DeepEqual(got.Final.Stages, want.Final.Stages) || got.Final.Terms != want.Final.Terms {
+		t.Error("the run with InitProgress differs from the one without")
+	}
+}
+
+// thresholdFor stops at the step of its bisection at which stop says to,
+// and without a stop finds the θ it finds with one that never does.
+func TestThresholdForStops(t *testing.T) {
+	s := []float64{-1, -0.5, 0, 0.3, 0.9, 2}
+	p := []float64{1, 1, 0.5, 1, 1, 0.8}
+	calls := 0
+	if _, ok := thresholdFor(s, p, nil, 0.1, 0.5, func() bool { calls++; return calls == 3 }); ok || calls != 3 {
+		t.Errorf("stopped at the third step: ok %v after %d questions, want false after 3", ok, calls)
+	}
+	a, okA := thresholdFor(s, p, nil, 0.1, 0.5, nil)
+	b, okB := thresholdFor(s, p, nil, 0.1, 0.5, func() bool { return false })
+	if !okA || !okB || a != b {
+		t.Errorf("θ %v (%v) without stop, %v (%v) with one that never stops", a, okA, b, okB)
 	}
 }
 
