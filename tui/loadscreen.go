@@ -394,7 +394,10 @@ func (m Model) resetFlow(v [numFields]string) Model {
 	m.gen++
 	m.cfg.Train, m.cfg.Valid, m.cfg.Test, m.cfg.Costs, m.cfg.Model = v[0], v[1], v[2], v[3], v[4]
 	m.phase = phaseLoading
+	// The runs' infos too: they held the old data and problem until the
+	// new data's first run had finished.
 	m.w, m.best, m.bestOwn, m.finished, m.snap = nil, nil, nil, nil, cronus.Snapshot{}
+	m.snapRun, m.bestRun = runInfo{}, runInfo{}
 	m.kept, m.keptSave, m.compare, m.trainEvents = nil, nil, false, nil
 	m.runPar = m.par
 	m.screen = views.DataScreen{Loading: m.cfg.Train, Costs: m.cfg.Costs}

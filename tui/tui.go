@@ -364,7 +364,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// Of another ensemble: its cascade is not drawn over the new
 			// baselines (◆), kept or saved; the panes show none until the
 			// new run's first step, as after a load.
-			m.best, m.bestOwn = nil, nil
+			m.best, m.bestOwn, m.bestRun = nil, nil, runInfo{}
 			m.snap, m.snapRun = cronus.Snapshot{}, runInfo{}
 		}
 		m.w = msg.w
@@ -743,6 +743,12 @@ func (m Model) retrain() (Model, tea.Cmd) {
 		m.kept, m.keptSave = nil, nil
 		m.setStatus(fmt.Sprintf("dropped %d kept (old ensemble)", n), false) // fits beside the training's note at 80 columns
 	}
+	// The cascade shown last and the last finished run's best are of the
+	// old ensemble (s and k refuse them, ofEnsemble): their runs keep that
+	// ensemble and the data, not its cascade problem. Kept, it stayed
+	// beside the new one while that was built (and a third problem after
+	// a second retrain before the new ensemble's run had finished).
+	m.snapRun.w, m.bestRun.w = m.snapRun.w.retired(), m.bestRun.w.retired()
 	m.gen++
 	m.phase = phaseTraining
 	m.trainProg = job.Progress{}

@@ -319,6 +319,22 @@ func (w *workData) report() (*data.Dataset, string) {
 	return w.test, "test"
 }
 
+// retired is w without its cascade problem, for the runs of an ensemble
+// a retrain replaces: they still say which ensemble and data their
+// cascades are of (ofEnsemble, report), but nothing runs on them again,
+// and the problem (the trees' outputs on every training document: 240 MB
+// for 300 trees on the 200,000-document synthetic set) can go while the
+// new one is trained and built. A copy: a save or an export under way may
+// still read w.
+func (w *workData) retired() *workData {
+	if w == nil || w.pr == nil {
+		return w
+	}
+	r := *w
+	r.pr = nil
+	return &r
+}
+
 func (w *workData) evaluator() cronus.Evaluator {
 	return cronus.NewEvaluator(w.e, w.valid, w.test, w.costs.Cost, w.treeCost, reportSpecs)
 }
