@@ -472,26 +472,28 @@ func (m Model) runStatus(w int) string {
 
 // statusForms are the notes and the message, " · " between them, in the
 // forms the status line picks from for w cells, longest first: all of it;
-// without the training's ETA; the same two with the message's short form
+// without the training's or the sweep's ETA; the same two with the message's short form
 // (statusShort), if it has one; the work's note short with the message,
 // then with its short form (beside "training the base ensemble: 5 of 300
 // trees" a save's short form did not fit at 80 columns, nor an error);
-// without the message; then without the
-// notes from the last on. A part goes whole, never cut: at 80 columns a paused
-// training read "… 1512 of 3000 trees · ETA 400m…". A message that names
-// a path has the path shortened from the left to whole names where the
-// form is too wide (messageIn). A message alone, too wide for the line, is
-// the last form (cut, with "…").
+// without the message, then so with the notes short; then without the
+// notes from the last on, each whole or short (the sweep's note with its
+// stage is too wide for 30 columns, "λ sweep 2/8" is not). A part goes
+// whole, never cut: at 80 columns a paused training read "… 1512 of 3000
+// trees · ETA 400m…". A message that names a path has the path shortened
+// from the left to whole names where the form is too wide (messageIn). A
+// message alone, too wide for the line, is the last form (cut, with "…").
 func (m Model) statusForms(w int) []string {
 	notes, shortNotes, eta := m.notes()
 	const noMsg, fullMsg, shortMsg = 0, 1, 2
 	line := func(notes []string, n int, eta string, msgForm int) string {
 		var parts []string
+		last := etaNote(notes[:n])
 		for i, note := range notes[:n] {
 			if note == "" {
 				continue
 			}
-			if i == len(notes)-1 {
+			if i == last {
 				note += eta
 			}
 			parts = append(parts, m.styles.Title.Render(note))
@@ -519,7 +521,8 @@ func (m Model) statusForms(w int) []string {
 	var forms []string
 	for _, f := range []string{line(notes, n, eta, fullMsg), line(notes, n, "", fullMsg), line(notes, n, eta, shortMsg),
 		line(notes, n, "", shortMsg), line(shortNotes, n, "", fullMsg), line(shortNotes, n, "", shortMsg),
-		line(notes, n, eta, noMsg), line(notes, n, "", noMsg), line(notes, n-1, "", noMsg), line(notes, 1, "", noMsg)} {
+		line(notes, n, eta, noMsg), line(notes, n, "", noMsg), line(shortNotes, n, "", noMsg),
+		line(notes, n-1, "", noMsg), line(shortNotes, n-1, "", noMsg), line(notes, 1, "", noMsg)} {
 		if f != "" {
 			forms = append(forms, f)
 		}
@@ -569,9 +572,10 @@ func (m Model) errorLines(w, spare int) []string {
 	notes, short, eta := m.notes()
 	with := func(notes []string, eta string) string {
 		msg := m.status
+		last := etaNote(notes)
 		for i := len(notes) - 1; i >= 0; i-- {
 			if note := notes[i]; note != "" {
-				if i == len(notes)-1 {
+				if i == last {
 					note += eta
 				}
 				msg = note + " · " + msg
@@ -598,13 +602,31 @@ func (m Model) errorLines(w, spare int) []string {
 
 // notes are what the status line says before the message, in its order:
 // the pause, the λ sweep, the work under way before the optimisation; eta
-// (" · ETA 3s", or empty) belongs to the last, and is the first thing a
-// narrow line leaves out. short are the same with the work's note in
-// fewer words (flowNote).
+// (" · ETA 3s", or empty) belongs to the last that says something
+// (etaNote), and is the first thing a narrow line leaves out. short are
+// the same with the sweep's and the work's notes in fewer words
+// (sweepNote, flowNote).
 func (m Model) notes() (notes, short []string, eta string) {
 	flow, flowShort, eta := m.flowNote()
-	paused, sweep := m.pausedNote(), m.sweepProgress()
-	return []string{paused, sweep, flow}, []string{paused, sweep, flowShort}, eta
+	sweep, sweepShort, sweepETA := m.sweepNote()
+	if flow == "" {
+		// The sweep runs once the problem is built, never beside the
+		// training or the building.
+		eta = sweepETA
+	}
+	paused := m.pausedNote()
+	return []string{paused, sweep, flow}, []string{paused, sweepShort, flowShort}, eta
+}
+
+// etaNote is the index of the note the ETA goes with: the last of notes
+// that says something (-1: none).
+func etaNote(notes []string) int {
+	for i := len(notes) - 1; i >= 0; i-- {
+		if notes[i] != "" {
+			return i
+		}
+	}
+	return -1
 }
 
 // flowNote says what goes on while the base ensemble trains or the

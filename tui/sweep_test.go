@@ -3,11 +3,14 @@ package tui
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/views"
 )
 
@@ -117,7 +120,10 @@ func TestSweepCancels(t *testing.T) {
 			t.Fatalf("%s: no sweep", how)
 		}
 		sweepGen, run := m.sweepGen, m.sweep
-		m, cmd = sweepStep(t, m, cmd) // the first point
+		// Up to the first point (Algorithm 2's progress comes before it).
+		for m.sweep != nil && len(m.sweepPts) == 0 {
+			m, cmd = sweepStep(t, m, cmd)
+		}
 		if m.sweep == nil || len(m.sweepPts) == 0 {
 			t.Fatalf("%s: first event: sweep %v, points %d", how, m.sweep != nil, len(m.sweepPts))
 		}
@@ -158,5 +164,102 @@ func TestSweepNeedsProblem(t *testing.T) {
 	m, cmd := update(t, m, key("w"))
 	if cmd != nil || m.sweep != nil || !m.errLine || !strings.Contains(m.status, "no λ sweep yet") {
 		t.Errorf("w while loading: status %q", m.status)
+	}
+}
+
+// TestSweepShowsInitProgress: while a λ of the sweep initialises (4-5 s
+// on 200,000 documents, the status line standing at "λ sweep 2/8"
+// meanwhile), the status line says which of its stages Algorithm 2 is
+// making, then that it is scoring the cascade, with the sweep's time
+// left; in fewer columns only the count. The points are those of
+// Algorithm 2 alone, as before.
+func TestSweepShowsInitProgress(t *testing.T) {
+	m := ready(t)
+	par := m.par.Params
+	m, cmd := update(t, m, key("w"))
+	if m.sweep == nil {
+		t.Fatal("w does not start a sweep")
+	}
+	k := m.sweep.k
+	if k != par.K || k < 2 {
+		t.Fatalf("the sweep's cascades have %d stages, the parameters %d", k, par.K)
+	}
+	first := true
+	scoring := map[int]string{} // λ (from 0) → the note as its stages were all made
+	done := 0.0
+	for m.sweep != nil {
+		m, cmd = sweepStep(t, m, cmd)
+		if m.sweep == nil {
+			break
+		}
+		note, _, eta := m.sweepNote()
+		if first {
+			first = false
+			want := fmt.Sprintf("λ sweep 0/8 · 1st λ: stage 1 of %d", k)
+			if note != want {
+				t.Errorf("first note %q, want %q", note, want)
+			}
+			// At 80 columns beside the sweep's message (short), and in
+			// 30 the count alone.
+			if got := m.statusLine(80); !strings.HasPrefix(got, want+" · Algorithm 2 at 8 λ (w cancels)") {
+				t.Errorf("status line at 80 columns %q, want the note %q and the short message", got, want)
+			}
+			if got := m.statusLine(30); got != "λ sweep 0/8" {
+				t.Errorf("status line at 30 columns %q, want \"λ sweep 0/8\"", got)
+			}
+		}
+		if m.sweepStages < 0 || m.sweepStages > float64(k) {
+			t.Fatalf("%g stages made of %d", m.sweepStages, k)
+		}
+		if d := float64(m.sweepDone) + m.sweepStages/float64(k); d < done {
+			t.Fatalf("progress went back: %g after %g", d, done)
+		} else {
+			done = d
+		}
+		if m.sweepStages == float64(k) {
+			scoring[m.sweepDone] = note + eta
+		}
+	}
+	if m.sweepDone != sweepN || len(m.sweepPts) != 2*sweepN {
+		t.Fatalf("sweep ended at %d of %d with %d points (status %q)", m.sweepDone, sweepN, len(m.sweepPts), m.status)
+	}
+	// Each λ's end of Algorithm 2 is a boundary, never coalesced away; the
+	// first has the time left after it.
+	for i := range sweepN {
+		want := fmt.Sprintf("λ sweep %d/8 · %s λ: scoring", i, ordinal(i+1))
+		if got := scoring[i]; !strings.HasPrefix(got, want) || !strings.Contains(got, " · ETA ") != (i == sweepN-1) {
+			t.Errorf("λ %d: note %q as its stages were made, want %q and the ETA (but at the last)", i, got, want)
+		}
+	}
+
+	// The points, against Algorithm 2 run here.
+	ev := m.w.evaluator()
+	var want []baseline.Point
+	for _, lam := range sweepLambdas(sweepFrom, sweepTo, sweepN) {
+		p := par
+		p.Lambda = lam
+		st, err := cronus.Initialize(t.Context(), m.w.pr, m.w.sc, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, te, err := ev(t.Context(), &st.Cascade)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want,
+			baseline.Point{Method: sweepMethod, Split: "valid", Lambda: lam, Cost: v.Cost, Metrics: v.Metrics},
+			baseline.Point{Method: sweepMethod, Split: "test", Lambda: lam, Cost: te.Cost, Metrics: te.Metrics})
+	}
+	if !reflect.DeepEqual(m.sweepPts, want) {
+		t.Errorf("the sweep's points differ from Algorithm 2's:\n%+v\nwant\n%+v", m.sweepPts, want)
+	}
+}
+
+func TestOrdinal(t *testing.T) {
+	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 8: "8th", 11: "11th", 12: "12th", 13: "13th",
+		21: "21st", 22: "22nd", 23: "23rd", 101: "101st", 111: "111th", 112: "112th"} {
+		if got := ordinal(n); got != want {
+			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

@@ -114,6 +114,10 @@ type Model struct {
 	sweepGen  int              // generation of the sweep; older events are dropped
 	sweepPts  []baseline.Point // of the last sweep (valid and test), until the data or ensemble changes
 	sweepDone int              // values of λ done by the running sweep
+	// How far the running sweep's next λ has come: its stages made
+	// (of sweep.k) and the sweep's time left (0: unknown).
+	sweepStages float64
+	sweepETA    time.Duration
 
 	pane    int  // shown below the full-layout size
 	sel     int  // selected parameter
