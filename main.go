@@ -98,11 +98,11 @@ func main() {
 //
 // A second signal that came before Stop, while this goroutine had yet to
 // run (under load, more than the 300 ms between TestSecondInterruptEnds's
-// two signals, as it was), was caught and lost: the process then exited 130 once its command noticed the
-// first, or hung in one that could not. It is in sigs, and raised again
-// (raise: sent to the process), now to its default action. Two signals
-// the kernel or the runtime merged into one, before the process ran at
-// all, are one.
+// two signals, as it was), was caught and lost: the process then exited
+// 130 once its command noticed the first, or hung in one that could not.
+// It is in sigs, and raised again (raise: sent to the process), now to
+// its default action. Two signals the kernel or the runtime merged into
+// one, before the process ran at all, are one.
 func watchSignals(sigs chan os.Signal, cancel context.CancelCauseFunc, raise func(os.Signal)) {
 	sig := <-sigs
 	signal.Stop(sigs)
