@@ -634,9 +634,10 @@ func entryViolations(pr *Problem, st *State, k int) (*stageObjective, []entry) {
 // above θ: only eq (8)'s soft tail changes, by rounding when θ is far
 // below the intercept, or for real when it is within a few σ_k) or sends
 // away all but those the top-m rule protects, who with every score equal
-// are a query's first m in input order. The steps' pruning no longer
-// leaves such a stage (passEmptied); a warm start can bring one, and the
-// stage's step then gives it θ = −Inf whatever eq (8) says.
+// are a query's first m in input order. Neither the steps' pruning
+// (passEmptied) nor a warm start (emptyPasses) leaves such a stage; a
+// State made otherwise would get θ = −Inf at the stage's step whatever
+// eq (8) says.
 func passIfEmpty(pr *Problem, st *State, k int) {
 	stg := &st.Stages[k]
 	if k == len(st.Stages)-1 || len(stg.Active()) > 0 || math.IsInf(stg.Theta, -1) {

@@ -258,7 +258,8 @@ func InitializeProgress(ctx context.Context, pr *Problem, sc Scales, par Params,
 }
 
 // initialize is InitializeProgress with some stages given: a stage k with
-// given[k].Beta not nil is taken as it is (weights and θ), with σ_k
+// given[k].Beta not nil is taken as it is (weights and θ, but for
+// emptyPasses), with σ_k
 // givenSigma[k] when there is one, instead of being solved; the stages
 // after it are solved from the reach it leaves, warm from its weights.
 // given is nil or has par.K entries.
@@ -303,7 +304,8 @@ func initialize(ctx context.Context, pr *Problem, sc Scales, par Params, given [
 		var stage Stage
 		if isGiven {
 			beta = slices.Clone(given[k].Beta)
-			stage = Stage{Beta: beta, Theta: given[k].Theta}
+			stage = Stage{Beta: beta}
+			stage.Theta = emptyPasses(given[k], k, par.K)
 		} else {
 			lambdaK := st.Lambda * math.Pow(par.Delta, float64(par.K-1-k))
 			sp, ok := pr.stage(p, d, rho, 0, earlier, par.Workers, func(done int) bool {

@@ -365,6 +365,7 @@ func resizeWarm(ctx context.Context, pr *Problem, sc Scales, par Params, c *Casc
 }
 
 // warmState continues from a given cascade with (possibly) new λ, σ, ρ.
+// A stage before the last without trees passes everything (emptyPasses).
 func warmState(pr *Problem, sc Scales, par Params, c *Cascade, sigmas []float64) *State {
 	st := &State{Lambda: par.Lambda * sc.LambdaMax}
 	n := pr.Train.N
@@ -380,6 +381,7 @@ func warmState(pr *Problem, sc Scales, par Params, c *Cascade, sigmas []float64)
 	}
 	for k, stg := range c.Stages {
 		stg.Beta = slices.Clone(stg.Beta)
+		stg.Theta = emptyPasses(stg, k, len(c.Stages))
 		st.Stages = append(st.Stages, stg)
 		rho := par.Rho1 * sc.RhoMax
 		if k == len(c.Stages)-1 {
@@ -423,6 +425,24 @@ func warmState(pr *Problem, sc Scales, par Params, c *Cascade, sigmas []float64)
 	pr.Objective(st)
 	st.Hard = pr.HardFractions(&st.Cascade)
 	return st
+}
+
+// emptyPasses returns the θ a warm start gives stage k of K: −Inf when it
+// is a stage before the last without trees, as issue 4 defines such a
+// stage and as the optimiser leaves one; its own θ otherwise. A cascade
+// file may give an empty stage a finite θ (one hand-edited, or written
+// before 2026-11-29, when the pruning could leave one above the
+// intercept): the scorer then takes it at its word, and with every score
+// equal to the intercept it passes every document or sends away all but
+// each query's first top_m in input order. Kept, it made the run's start,
+// its eq (8) and, in a continuation (WarmSame) or with no cycles, its
+// result such a cascade, and the stage's own step then gave it θ = −Inf
+// whatever eq (8) said.
+func emptyPasses(stg Stage, k, K int) float64 {
+	if k < K-1 && len(stg.Active()) == 0 {
+		return math.Inf(-1)
+	}
+	return stg.Theta
 }
 
 func (st *State) clone() *State {

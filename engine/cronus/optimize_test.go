@@ -633,6 +633,48 @@ func TestOptimizeWarmResize(t *testing.T) {
 	}
 }
 
+// A warm start from a cascade with a stage before the last that has no
+// trees but a finite θ (a hand-edited file, or one written before such a
+// stage always took θ = −Inf) starts from that stage passing everything,
+// as issue 4 defines a stage with no trees: with K unchanged (warmState),
+// grown and shrunk (resizeWarm), under both rules. Its eq (8) is that of
+// the cascade with θ = −Inf there. Before, the run started from the
+// file's θ, above the intercept here: under the global rule every
+// document left at the stage, under top-m all but each query's first m in
+// input order; a continuation (WarmSame) or a run without cycles returned
+// that cascade.
+func TestWarmEmptyStagePasses(t *testing.T) {
+	pr := smallProblem(t)
+	sc := ComputeScales(pr, 0)
+	for _, topM := range []int{0, 5} {
+		par := DefaultParams()
+		par.K, par.Lambda, par.TopM = 4, 0.05, topM
+		init := initSmall(t, pr, par)
+		c := init.clone().Cascade
+		b := c.Stages[1].Beta
+		clear(b[:len(b)-1])
+		c.Stages[1].Theta = b[len(b)-1] + 0.5
+		for _, K := range []int{4, 6, 3} {
+			par.K = K
+			name := fmt.Sprintf("top-m %d, K 4 → %d", topM, K)
+			res, err := Optimize(context.Background(), pr, sc, par, Options{InitOnly: true, Warm: &c, WarmSigma: init.Sigma, WarmSame: K == 4}, trainEvaluator(pr), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for what, st := range map[string]*State{"start": res.Init, "result": res.Best} {
+				if th := st.Stages[1].Theta; !math.IsInf(th, -1) {
+					t.Errorf("%s: the %s's stage 2 has no trees and θ %v", name, what, th)
+				}
+			}
+			want := res.Init.clone()
+			want.Stages[1].Theta = math.Inf(-1)
+			if got, w := res.Init.Terms.Total, pr.Objective(want).Total; got != w {
+				t.Errorf("%s: eq (8) at the start %v, %v with stage 2 passing everything", name, got, w)
+			}
+		}
+	}
+}
+
 // A stage left without trees passes everything (θ = −Inf): where its
 // constant score already passed every document, eq (8) stays as it was.
 func TestPassIfEmpty(t *testing.T) {
