@@ -466,11 +466,21 @@ func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol flo
 			break
 		}
 	}
+	prune(pr, st, k)
+	fitEmptyLast(pr, st, k) // the intercept L-BFGS fitted beside the trees pruning took
+}
+
+// prune is the end of stage k's step: its negligible weights, then the
+// trees negligible in every stage that uses them, go to exactly zero when
+// eq (8) does not rise (pruneStage, pruneTrees), and a stage that leaves
+// without trees passes everything (passEmptied). Only pruneStage can
+// empty a stage, and only stage k (emptyTrial): the trials of both never
+// take a stage's largest weight one by one.
+func prune(pr *Problem, st *State, k int) {
 	saved, before := saveStages(st), st.Terms.Total
 	pruneStage(pr, st, k)
-	pruneTrees(pr, st, k) // which may empty other stages too
+	pruneTrees(pr, st, k)
 	passEmptied(pr, st, saved, before)
-	fitEmptyLast(pr, st, k) // the intercept L-BFGS fitted beside the trees pruning took
 }
 
 // saveStages copies the weights and thresholds of every stage of st.
@@ -493,25 +503,39 @@ func saveStages(st *State) []Stage {
 // saves in the stages after. Such a stage now passes everything, and if
 // eq (8) then ends above where it was before the pruning (before, with
 // the stages as in saved), the pruning is undone whole: the stage keeps
-// its trees, however small, and scores by them. A stage whose θ its
-// intercept already meets passes everything under the hard rule anyway;
-// it takes θ = −∞ whatever eq (8)'s soft tail says (passIfEmpty).
+// its trees, however small, and scores by them. But not when those
+// trees score every training document alike, as weights of 1e-20 beside
+// an intercept of 0.1 do in float64 (the README's Fold1 cascade had
+// stages of weights down to 4e-22): the undone stage would be that same
+// arbitrary cut, every score the intercept and θ above it, behind one
+// tree. The stage then stays empty and passes everything though eq (8)
+// rises. A stage whose θ its intercept already meets passes everything
+// under the hard rule anyway; it takes θ = −∞ whatever eq (8)'s soft
+// tail says (passIfEmpty). These are the two ways a step can raise eq (8).
 func passEmptied(pr *Problem, st *State, saved []Stage, before float64) {
-	changed, cut := false, false
+	var cut []int // the stages emptied with θ above their intercept
+	changed := false
 	for j := range st.Stages[:len(st.Stages)-1] {
 		stg := &st.Stages[j]
 		if math.IsInf(stg.Theta, -1) || len(stg.Active()) > 0 {
 			continue
 		}
-		cut = cut || stg.Beta[len(stg.Beta)-1] < stg.Theta
+		if stg.Beta[len(stg.Beta)-1] < stg.Theta {
+			cut = append(cut, j)
+		}
 		stg.Theta = math.Inf(-1)
 		changed = true
 	}
 	if !changed {
 		return
 	}
-	if pr.Objective(st).Total <= before || !cut {
+	if pr.Objective(st).Total <= before || len(cut) == 0 {
 		return
+	}
+	for _, j := range cut {
+		if s := pr.Train.Scores(nil, saved[j].Beta); len(s) == 0 || slices.Min(s) == slices.Max(s) {
+			return
+		}
 	}
 	for j := range st.Stages {
 		if !slices.Equal(st.Stages[j].Beta, saved[j].Beta) {
@@ -758,7 +782,7 @@ func pruneStage(pr *Problem, st *State, k int) {
 // the cascade, though scoring nothing. As for each weight, eq (8) itself
 // decides: the stage is emptied only if eq (8) does not increase. It then
 // returns true, with the trial scores in trial; otherwise stage k's weights
-// are as they were. passIfEmpty then lets an emptied stage pass everything.
+// are as they were. passEmptied then lets an emptied stage pass everything.
 func emptyTrial(pr *Problem, st *State, k int, o *stageObjective, sk, trial []float64, buf []float32, cur, big float64) bool {
 	act := st.Stages[k].Active()
 	if len(act) == 0 {

@@ -956,6 +956,65 @@ func TestNoEmptyStageWithThreshold(t *testing.T) {
 	}
 }
 
+// When passing everything raises eq (8), passEmptied undoes the pruning
+// that emptied a stage whose θ is above its intercept, but not to weights
+// that score every training document alike: with a weight of 1e-20 the
+// scores are the intercept in float64, and the undone stage, one tree and
+// θ above every score, sent away all but each query's first m in input
+// order, the cut the emptied stage was stopped from making. Here stage 1
+// holds one such weight (under 1e-2 of the others', so the pruning tries
+// it) with θ 0.3 σ_1 above its intercept, and the later stages' weights
+// are made to fit worse than their intercepts (× −3), so that eq (8)
+// prefers the cut; with a weight of 1e-4, which separates the documents,
+// the pruning is undone as before and eq (8) stays where it was.
+func TestPruneNoTiedCut(t *testing.T) {
+	pr := smallProblem(t)
+	for _, topM := range []int{0, 5} {
+		for _, w := range []float64{1e-20, 1e-4} {
+			par := DefaultParams()
+			par.K, par.Lambda, par.TopM = 4, 0.05, topM
+			st := initSmall(t, pr, par)
+			T := pr.Train.NumTrees()
+			free := -1
+			for tr := 0; tr < T && free < 0; tr++ {
+				free = tr
+				for _, stg := range st.Stages {
+					if stg.Beta[tr] != 0 {
+						free = -1
+					}
+				}
+			}
+			if free < 0 {
+				t.Fatal("every tree is in some stage; the test needs a free one")
+			}
+			b := st.Stages[0].Beta
+			clear(b[:T])
+			b[free] = w
+			st.Stages[0].Theta = b[T] + 0.3*st.Sigma[0]
+			for _, stg := range st.Stages[1:] {
+				for tr := range stg.Beta {
+					stg.Beta[tr] *= -3
+				}
+			}
+			st.scores = nil
+			before := pr.Objective(st).Total
+			prune(pr, st, 0)
+			name := fmt.Sprintf("top-m %d, weight %g", topM, w)
+			stg := st.Stages[0]
+			s := pr.Train.Scores(nil, stg.Beta)
+			tied := slices.Min(s) == slices.Max(s)
+			switch {
+			case !math.IsInf(stg.Theta, -1) && tied:
+				t.Errorf("%s: stage 1 scores every document %v and has θ %v above", name, s[0], stg.Theta)
+			case w == 1e-4 && (stg.Beta[free] != w || st.Terms.Total != before):
+				t.Errorf("%s: weight %v, eq (8) %v → %v: the pruning was not undone", name, stg.Beta[free], before, st.Terms.Total)
+			case w == 1e-20 && !(len(stg.Active()) == 0 && st.Terms.Total > before):
+				t.Errorf("%s: %d trees, eq (8) %v → %v: want the stage emptied and eq (8) above where it was (else the test shows nothing)", name, len(stg.Active()), before, st.Terms.Total)
+			}
+		}
+	}
+}
+
 // The intercept of a last stage without trees is fitted at its steps, as
 // L-BFGS fits that of a stage with trees: eq (8) is quadratic in it,
 // f(b) = f(b*) + A (b − b*)², so its minimiser b* and curvature A follow
