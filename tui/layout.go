@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -433,7 +434,17 @@ func wholeItems(items []string, sel, w int) string {
 	return items[sel] // cut at the edge: not even it fits
 }
 
+// minRunStatus is the fewest cells the run's status gets beside the notes
+// and the message: with fewer, the status line leaves it out.
+const minRunStatus = 20
+
 // statusLine is the notes and the last message, then the run's status.
+// Where the longest form of the notes and the message that fits leaves
+// the run's status too little room, a form that keeps the message whole
+// and leaves it room is taken (statusBeside): at 120 columns the λ
+// sweep's note with its stage and ETA, beside its start message, left the
+// run's figures out for the whole sweep (minutes on 200,000 documents),
+// where "λ sweep 2/8" had left them room.
 func (m Model) statusLine(w int) string {
 	msg := views.FirstFitting(w, m.statusForms(w)...)
 	if m.phase != phaseReady {
@@ -443,10 +454,41 @@ func (m Model) statusLine(w int) string {
 		return m.runStatus(w)
 	}
 	rest := w - lipgloss.Width(msg) - 3
-	if rest < 20 {
-		return msg
+	if rest < minRunStatus {
+		beside := m.statusBeside(w - minRunStatus - 3)
+		if beside == "" {
+			return msg
+		}
+		msg, rest = beside, w-lipgloss.Width(beside)-3
 	}
 	return msg + " │ " + m.runStatus(rest)
+}
+
+// statusBeside is the longest of the forms of the notes and the message
+// (statusForms) that fits in w cells and keeps the message whole (a path
+// in it is not shortened for the run's status, a save keeps its
+// figures), "" if none does: all of it; with the message's short form
+// where that says all it needs to (statusShortSuffices), then so without
+// the ETA (kept before the whole message: with the whole message and
+// without the ETA as the sweep's note said "scoring", the line changed
+// form at every λ); without the ETA; with the notes short. Never both
+// short: at 80
+// columns the sweep's note with its stage stays, beside the short
+// message, rather than "λ sweep 2/8" beside a few of the run's figures.
+func (m Model) statusBeside(w int) string {
+	notes, shortNotes, eta := m.notes()
+	n := len(notes)
+	forms := []string{m.statusForm(notes, n, eta, fullMsg, math.MaxInt)}
+	if m.statusShortSuffices {
+		forms = append(forms, m.statusForm(notes, n, eta, shortMsg, w), m.statusForm(notes, n, "", shortMsg, w))
+	}
+	forms = append(forms, m.statusForm(notes, n, "", fullMsg, math.MaxInt), m.statusForm(shortNotes, n, "", fullMsg, math.MaxInt))
+	for _, f := range forms {
+		if f != "" && lipgloss.Width(f) <= w {
+			return f
+		}
+	}
+	return ""
 }
 
 // runStatus is the run's figures in w cells (views.RenderStatus). While
@@ -485,37 +527,8 @@ func (m Model) runStatus(w int) string {
 // message alone, too wide for the line, is the last form (cut, with "…").
 func (m Model) statusForms(w int) []string {
 	notes, shortNotes, eta := m.notes()
-	const noMsg, fullMsg, shortMsg = 0, 1, 2
 	line := func(notes []string, n int, eta string, msgForm int) string {
-		var parts []string
-		last := etaNote(notes[:n])
-		for i, note := range notes[:n] {
-			if note == "" {
-				continue
-			}
-			if i == last {
-				note += eta
-			}
-			parts = append(parts, m.styles.Title.Render(note))
-		}
-		room := w
-		if len(parts) > 0 {
-			room -= lipgloss.Width(strings.Join(parts, " · ")) + len(" · ")
-		}
-		msg := ""
-		switch msgForm {
-		case fullMsg:
-			msg = m.messageIn(room)
-		case shortMsg:
-			if m.statusShort == "" || m.message() != m.status {
-				return ""
-			}
-			msg = m.styleMessage(m.statusShort)
-		}
-		if msg != "" {
-			parts = append(parts, msg)
-		}
-		return strings.Join(parts, " · ")
+		return m.statusForm(notes, n, eta, msgForm, w)
 	}
 	n := len(notes)
 	var forms []string
@@ -531,6 +544,45 @@ func (m Model) statusForms(w int) []string {
 		return []string{""}
 	}
 	return forms
+}
+
+// The forms of the status message in a status line (statusForm): none,
+// the message (its path shortened to fit), its short form (statusShort).
+const noMsg, fullMsg, shortMsg = 0, 1, 2
+
+// statusForm is the first n of notes, " · " between them, eta after the
+// last that says something, then the message in msgForm for a line of w
+// cells; "" for a short form the message does not have.
+func (m Model) statusForm(notes []string, n int, eta string, msgForm, w int) string {
+	var parts []string
+	last := etaNote(notes[:n])
+	for i, note := range notes[:n] {
+		if note == "" {
+			continue
+		}
+		if i == last {
+			note += eta
+		}
+		parts = append(parts, m.styles.Title.Render(note))
+	}
+	room := w
+	if len(parts) > 0 {
+		room -= lipgloss.Width(strings.Join(parts, " · ")) + len(" · ")
+	}
+	msg := ""
+	switch msgForm {
+	case fullMsg:
+		msg = m.messageIn(room)
+	case shortMsg:
+		if m.statusShort == "" || m.message() != m.status {
+			return ""
+		}
+		msg = m.styleMessage(m.statusShort)
+	}
+	if msg != "" {
+		parts = append(parts, msg)
+	}
+	return strings.Join(parts, " · ")
 }
 
 // messageIn is the status message for w cells, styled: when it names a

@@ -137,6 +137,7 @@ func (m Model) toggleSweep() (Model, tea.Cmd) {
 	// Short enough for the sweep's note with its stage and ETA beside it
 	// at 80 columns (the note alone stood beside the whole message).
 	m.statusShort = fmt.Sprintf("Algorithm 2 at %d λ (w cancels)", sweepN)
+	m.statusShortSuffices = true // where the run's figures would not fit beside the whole message (statusBeside)
 	return m, waitSweep(m.sweepGen, m.sweep.job.Events())
 }
 

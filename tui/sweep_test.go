@@ -7,10 +7,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/views"
 )
 
@@ -261,5 +264,57 @@ func TestOrdinal(t *testing.T) {
 		if got := ordinal(n); got != want {
 			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestSweepLeavesRunFigures: the sweep's note with its stage and ETA
+// beside its start message left no room for the run's figures at 120
+// columns, for the whole sweep (minutes on 200,000 documents), where
+// "λ sweep 2/8" had left them room: the message takes its short form
+// instead. A save's message during the sweep keeps its figures, and the
+// sweep's note goes short; at 80 columns, too narrow for the figures,
+// the line is as it was.
+func TestSweepLeavesRunFigures(t *testing.T) {
+	m := ready(t)
+	m.stopRun() // the figures stay those of the snapshot
+	m, cmd := update(t, m, key("w"))
+	m, _ = sweepStep(t, m, cmd)
+	note, short, eta := m.sweepNote()
+	if eta == "" {
+		// The ETA comes with the second report; the line is the same
+		// without it, but for the ETA.
+		m.sweepETA = 9 * time.Second
+		note, short, eta = m.sweepNote()
+	}
+	for _, c := range []struct {
+		w    int
+		want string
+	}{
+		{160, note + eta + " · Algorithm 2 at 8 values of λ, 0.002 to 0.5 × λ_max (w cancels) │ "},
+		{120, note + eta + " · Algorithm 2 at 8 λ (w cancels) │ "},
+		{80, note + eta + " · Algorithm 2 at 8 λ (w cancels)"},
+	} {
+		got := m.statusLine(c.w)
+		if !strings.HasPrefix(got, c.want) || lipgloss.Width(got) > c.w {
+			t.Errorf("status line at %d columns %q, want it to start %q and fit", c.w, got, c.want)
+		}
+		if strings.Contains(c.want, "│") && !strings.Contains(strings.TrimPrefix(got, c.want), "NDCG@10") {
+			t.Errorf("status line at %d columns %q: no room for the run's NDCG@10", c.w, got)
+		}
+	}
+
+	// As the λ's stages are all made ("scoring", a shorter note), the line
+	// keeps its form: it changed at every λ.
+	m.sweepStages = float64(m.sweep.k)
+	note, _, eta = m.sweepNote()
+	if got, want := m.statusLine(120), note+eta+" · Algorithm 2 at 8 λ (w cancels) │ "; !strings.HasPrefix(got, want) {
+		t.Errorf("status line at 120 columns as the λ is scored %q, want it to start %q", got, want)
+	}
+
+	ev := cronus.Eval{Cost: metric.Cost{Total: 535.9}, Metrics: map[string]float64{curveSpec: 0.486, "p@5": 0.332}}
+	m, _ = update(t, m, savedMsg{what: "the best cascade", files: []saved{{path: savePath, split: "test", ev: ev}}, at: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)})
+	want := short + " · 12:00:00 saved ./" + savePath + ": test NDCG@10 0.486, P@5 0.332, cost 535.9 │ "
+	if got := m.statusLine(120); !strings.HasPrefix(got, want) || lipgloss.Width(got) > 120 {
+		t.Errorf("status line at 120 columns after a save %q, want it to start %q and fit", got, want)
 	}
 }

@@ -139,6 +139,11 @@ type Model struct {
 	// it beside the notes (a save's time and file without its figures):
 	// paused at 80 columns, a save went by without a word.
 	statusShort string
+	// statusShortSuffices: statusShort says all the message needs to
+	// beside the notes (the λ sweep's start message, whose note says how
+	// far it is), so the status line takes it to give the run's figures
+	// room (statusBeside); a save's short form leaves out its figures.
+	statusShortSuffices bool
 	// pauseSaid is space's hint when it is the status, as said then; the
 	// line shows what is true now (pauseHint).
 	pauseSaid string
@@ -572,6 +577,7 @@ func (m *Model) fail(s string) {
 
 func (m *Model) setStatus(s string, isErr bool) {
 	m.status, m.errLine, m.pauseSaid, m.statusPath, m.statusShort, m.stepsSaid = s, isErr, "", "", "", false
+	m.statusShortSuffices = false
 	m.waitSaid = waitNone
 }
 
