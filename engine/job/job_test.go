@@ -311,26 +311,28 @@ func TestBoundaries(t *testing.T) {
 func TestProgress(t *testing.T) {
 	tests := []struct {
 		name        string
-		total       float64
+		from, total float64
 		before      time.Duration // from Start to Phase
 		inPhase     time.Duration // from Phase to Report
 		done        float64
 		wantElapsed time.Duration
 		wantETA     time.Duration
 	}{
-		{"a quarter in 1s", 100, 0, time.Second, 25, time.Second, 3 * time.Second},
-		{"rate from the phase start", 10, 5 * time.Second, 2 * time.Second, 5, 7 * time.Second, 2 * time.Second},
-		{"unknown total", 0, 0, time.Second, 25, time.Second, 0},
-		{"nothing done yet", 100, 0, time.Second, 0, time.Second, 0},
-		{"all done", 100, 0, time.Second, 100, time.Second, 0},
-		{"no time has passed", 100, time.Second, 0, 50, time.Second, 0},
+		{"a quarter in 1s", 0, 100, 0, time.Second, 25, time.Second, 3 * time.Second},
+		{"rate from the phase start", 0, 10, 5 * time.Second, 2 * time.Second, 5, 7 * time.Second, 2 * time.Second},
+		{"unknown total", 0, 0, 0, time.Second, 25, time.Second, 0},
+		{"nothing done yet", 0, 100, 0, time.Second, 0, time.Second, 0},
+		{"all done", 0, 100, 0, time.Second, 100, time.Second, 0},
+		{"no time has passed", 0, 100, time.Second, 0, 50, time.Second, 0},
+		{"from 9 of 20: rate of the units after", 9, 20, 0, time.Second, 10, time.Second, 10 * time.Second},
+		{"from 9 of 20, none after yet", 9, 20, 0, time.Second, 9, time.Second, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clk := newFakeClock()
 			j := Start(context.Background(), func(ctx context.Context, r *Reporter[struct{}]) (struct{}, error) {
 				clk.Advance(tt.before)
-				r.Phase("training", tt.total)
+				r.PhaseFrom("training", tt.from, tt.total)
 				clk.Advance(tt.inPhase)
 				r.Report(tt.done, nil)
 				clk.Advance(time.Minute)

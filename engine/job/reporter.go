@@ -19,6 +19,7 @@ type Reporter[S any] struct {
 	phase      string
 	total      float64
 	done       float64
+	from       float64 // units of the phase done before it began (PhaseFrom)
 	phaseStart time.Time
 
 	pendingBoundary bool      // Phase was called and no event has been sent since
@@ -34,7 +35,17 @@ type Reporter[S any] struct {
 // snapshot of the new phase. Done restarts from the next Report, and the ETA
 // is measured from the moment Phase is called.
 func (r *Reporter[S]) Phase(name string, total float64) {
-	r.phase, r.total, r.done = name, total, 0
+	r.PhaseFrom(name, 0, total)
+}
+
+// PhaseFrom is Phase for a phase whose first from units of total are done
+// already, or take no time worth counting (a warm start's kept stages):
+// Done goes on in the same units, and the ETA is measured from the rate of
+// the units after from since the call. From Phase, the kept stages (ten
+// in 0.4 s) made the new ones (0.45 s each) look as fast: "about 0.4s
+// left" with 4 s to go.
+func (r *Reporter[S]) PhaseFrom(name string, from, total float64) {
+	r.phase, r.total, r.done, r.from = name, total, 0, from
 	r.phaseStart = r.now()
 	r.pendingBoundary = true
 }
@@ -99,6 +110,6 @@ func (r *Reporter[S]) progress(now time.Time) Progress {
 		Done:    r.done,
 		Total:   r.total,
 		Elapsed: now.Sub(r.start),
-		ETA:     eta(r.done, r.total, now.Sub(r.phaseStart)),
+		ETA:     eta(r.done-r.from, r.total-r.from, now.Sub(r.phaseStart)),
 	}
 }
