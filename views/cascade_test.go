@@ -896,3 +896,18 @@ func TestStatusWarmStartNotAlgorithm2(t *testing.T) {
 		t.Errorf("a run from scratch: %q", got)
 	}
 }
+
+// TestStatusInitShortSaysItOnce: the short form of a run's first figures,
+// Algorithm 2's cascade, names the phase once: it read "initialising init
+// · NDCG@10 …".
+func TestStatusInitShortSaysItOnce(t *testing.T) {
+	s := sampleSnapshot()
+	s.Cycle, s.Phase, s.Warm = 0, "initialising", false
+	for _, w := range []int{12, 60, 90} {
+		got := RenderStatus(s, fullCost, w, PlainStyles())
+		if want := "initialising"; got != want && !strings.HasPrefix(got, want+" · NDCG@10 ") {
+			t.Errorf("width %d: %q, want %q then the figures", w, got, want)
+		}
+		checkFits(t, "status", got, w, 1)
+	}
+}

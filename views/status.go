@@ -40,8 +40,9 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 	if full.Total > 0 && cost != "–" {
 		ratio = fmt.Sprintf("%.1f%%", 100*ev.Cost.Total/full.Total)
 	}
-	where := "Algorithm 2"
-	short := "init"
+	// The short form's place: none for Algorithm 2's cascade, which its
+	// phase names already ("initialising init · NDCG@10 …").
+	where, short := "Algorithm 2", ""
 	if s.Warm {
 		// Step 0 of a warm run is the cascade it started from: it skipped
 		// Algorithm 2 (the line read "warm start · Algorithm 2").
@@ -78,7 +79,11 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 	}
 	// Quality and cost first: under 90 columns the cost went before
 	// P@5 did, in a tool about the two.
-	brief := []string{phase + " " + short,
+	first := phase
+	if short != "" {
+		first += " " + short
+	}
+	brief := []string{first,
 		"NDCG@10 " + m("ndcg@10"),
 		"cost " + st.Value.Render(cost) + " (" + st.Value.Render(ratio) + ")",
 		"obj " + st.Value.Render(obj),
