@@ -123,7 +123,7 @@ func waitSweep(gen int, ch <-chan job.Event[sweepSnap, []baseline.Point]) tea.Cm
 // toggleSweep starts a λ sweep, or cancels the running one.
 func (m Model) toggleSweep() (Model, tea.Cmd) {
 	if m.sweep != nil {
-		m.stopSweep()
+		m.setStatus(m.stopSweep(), false)
 		return m, nil
 	}
 	if m.phase != phaseReady {
@@ -142,15 +142,19 @@ func (m Model) toggleSweep() (Model, tea.Cmd) {
 }
 
 // stopSweep cancels the running sweep, if any, keeping its points so far;
-// its remaining events are of an older generation and dropped.
-func (m *Model) stopSweep() {
+// its remaining events are of an older generation and dropped. It says
+// where the sweep stopped ("" if none ran), for the caller to say with
+// what it did: an edit's restart said "λ sweep cancelled at 1 of 8" in
+// place of "λ = 0.015" (apply, r).
+func (m *Model) stopSweep() string {
 	if m.sweep == nil {
-		return
+		return ""
 	}
+	said := m.sweepCancelled()
 	m.sweep.cancel()
-	m.setStatus(m.sweepCancelled(), false)
 	m.sweep = nil
 	m.sweepGen++
+	return said
 }
 
 // sweepCancelled says where the running sweep stops when cancelled now.
@@ -160,9 +164,10 @@ func (m Model) sweepCancelled() string {
 
 // dropSweep cancels the sweep and forgets its points: they are of data or
 // an ensemble that is gone.
-func (m *Model) dropSweep() {
-	m.stopSweep()
+func (m *Model) dropSweep() string {
+	said := m.stopSweep()
 	m.sweepPts, m.sweepDone = nil, 0
+	return said
 }
 
 // sweepEvent takes one event of the running sweep.

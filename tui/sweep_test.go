@@ -161,6 +161,63 @@ func TestSweepCancels(t *testing.T) {
 	}
 }
 
+// TestSweepCancelledByEdit: an edit that restarts the run (λ, K, ε, σ, ρ),
+// rebuilds the problem (targets) or retrains the ensemble (trees) cancels
+// a running λ sweep, and the status line says both what the edit did and
+// where the sweep stopped, as r does: "λ sweep cancelled at 1 of 8"
+// replaced "λ = 0.015", and a retrain's "dropped 1 kept (old ensemble)"
+// replaced the sweep's word.
+func TestSweepCancelledByEdit(t *testing.T) {
+	ready := ready(t)
+	ready, _ = update(t, ready, key("k")) // a retrain drops it
+	ready.stopRun()
+	const cancelled = "λ sweep cancelled at 1 of 8"
+	for _, c := range []struct {
+		par   int
+		value string
+		want  string // the whole status message
+		short string // said at 80 columns, where the whole does not fit
+	}{
+		{parLambda, "0.015", "λ = 0.015; " + cancelled, ""},
+		{parK, "4", "K = 4; " + cancelled, ""},
+		{parEpsilon, "0.2", "ε 0.15 → 0.2: from scratch (ε and δ shape the initialisation, which a warm start skips); " + cancelled,
+			"ε 0.15 → 0.2: from scratch; " + cancelled},
+		{parSigma, "2", "σ = 2; " + cancelled, ""},
+		{parRho, "0.02", "ρ = 0.02; " + cancelled, ""},
+		{parTargets, "", "targets = graded; " + cancelled, ""},
+		{parTrees, "30", cancelled + "; dropped 1 kept (old ensemble)", cancelled + "; dropped 1 kept"},
+	} {
+		name := paramNames[c.par]
+		m, cmd := update(t, ready, key("w"))
+		for m.sweep != nil && len(m.sweepPts) == 0 {
+			m, cmd = sweepStep(t, m, cmd)
+		}
+		if m.sweep == nil || m.sweepDone != 1 {
+			t.Fatalf("%s: the sweep is not at its second λ: %v, %d done", name, m.sweep != nil, m.sweepDone)
+		}
+		if c.value == "" {
+			m.panel, m.sel = true, c.par
+			m, _ = update(t, m, key("enter")) // a toggle: the next targets
+		} else {
+			m = enterParam(t, m, c.par, c.value)
+		}
+		m, _ = update(t, m, debounceMsg{edit: m.edits})
+		if m.sweep != nil {
+			t.Fatalf("%s: the edit did not cancel the sweep", name)
+		}
+		if m.status != c.want || m.errLine {
+			t.Errorf("%s: status %q (error %v), want %q", name, m.status, m.errLine, c.want)
+		}
+		if c.short != "" {
+			m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+			if s := statusOf(m); !strings.Contains(s, c.short) {
+				t.Errorf("%s at 80 columns: %q, want it to say %q", name, s, c.short)
+			}
+		}
+		m.stopRun()
+	}
+}
+
 func TestSweepNeedsProblem(t *testing.T) {
 	m := New(t.Context(), mq2008, views.PlainStyles())
 	defer m.cancel()

@@ -664,8 +664,37 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 // apply starts what the edited settings need: retraining the base
 // ensemble (trees, leaves, column sample), rebuilding the cascade problem (targets), or
 // else a warm restart of the optimisation (a change of K keeps the first
-// stages and the last; see cronus.Options.Warm).
+// stages and the last; see cronus.Options.Warm). Each cancels a running λ
+// sweep, which the status line says after what the edit said, as r does:
+// "λ = 0.015; λ sweep cancelled at 1 of 8" (the one replaced the other).
 func (m Model) apply() (Model, tea.Cmd) {
+	if m.sweep == nil {
+		return m.applyEdits()
+	}
+	cancelled := m.sweepCancelled()
+	m, cmd := m.applyEdits()
+	if !strings.Contains(m.status, cancelled) { // a retrain says it already
+		m.sayAlso(cancelled)
+	}
+	return m, cmd
+}
+
+// sayAlso adds s to the status message, and to its short form, after
+// "; ", keeping its colour; s alone when there is none.
+func (m *Model) sayAlso(s string) {
+	if m.status == "" {
+		m.setStatus(s, false)
+		return
+	}
+	short := m.statusShort
+	m.setStatus(m.status+"; "+s, m.errLine)
+	if short != "" {
+		m.statusShort = short + "; " + s
+	}
+}
+
+// applyEdits is apply but for what it says of a cancelled sweep.
+func (m Model) applyEdits() (Model, tea.Cmd) {
 	switch {
 	case m.reshaped():
 		return m.retrain()
@@ -685,6 +714,7 @@ func (m Model) apply() (Model, tea.Cmd) {
 		// refuses --epsilon and --delta for that). They start from
 		// scratch.
 		m.setStatus(fmt.Sprintf("%s: from scratch (ε and δ shape the initialisation, which a warm start skips)", m.changedInitParams()), false)
+		m.statusShort = m.changedInitParams() + ": from scratch"
 		return m.restart(false)
 	}
 	return m.restart(true)
@@ -747,11 +777,19 @@ func (m Model) retrain() (Model, tea.Cmd) {
 	m.stopRun()
 	// The sweep's points, the finished runs' and the kept cascades are of
 	// the old ensemble, not comparable with the new one's baselines.
-	m.dropSweep()
+	cancelled := m.dropSweep()
 	m.finished = nil
 	if n := len(m.kept); n > 0 {
 		m.kept, m.keptSave = nil, nil
-		m.setStatus(fmt.Sprintf("dropped %d kept (old ensemble)", n), false) // fits beside the training's note at 80 columns
+		// Each fits beside the training's note at 80 columns; both, in
+		// the short form. The one replaced the other.
+		dropped := fmt.Sprintf("dropped %d kept (old ensemble)", n)
+		if cancelled == "" {
+			m.setStatus(dropped, false)
+		} else {
+			m.setStatus(cancelled+"; "+dropped, false)
+			m.statusShort = fmt.Sprintf("%s; dropped %d kept", cancelled, n)
+		}
 	}
 	// The cascade shown last and the last finished run's best are of the
 	// old ensemble (s and k refuse them, ofEnsemble): their runs keep that
