@@ -503,7 +503,7 @@ func (m Model) statusBeside(w int) string {
 func (m Model) runStatus(w int) string {
 	switch {
 	case m.initProg.Phase != "" && !m.reshaped():
-		return views.RenderInitStatus(m.initProg, w, m.styles)
+		return views.RenderInitStatus(m.initProg, m.initProg.Phase == comparePhase, w, m.styles)
 	case m.snap.Phase == phaseRestarting:
 		return views.Truncate(m.styles.Title.Render(phaseRestarting), w)
 	case m.reshaped():

@@ -42,7 +42,7 @@ func drive(t *testing.T, m Model, cmd tea.Cmd, stop func(Model, tea.Msg) bool) M
 // which leaves m.snap as it was).
 func firstEvent(m Model, msg tea.Msg) bool {
 	o, ok := msg.(optMsg)
-	return ok && o.ev.Progress.Phase != initPhase && len(m.snap.Stages) > 0
+	return ok && !inInit(o.ev.Progress) && len(m.snap.Stages) > 0
 }
 
 // fromModel opens the workbench on MQ2008 with e as its model file (in
@@ -1192,12 +1192,12 @@ func TestStepsSaidGoOnStart(t *testing.T) {
 	// first snapshot, and so does the message.
 	m = drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
 		o, ok := msg.(optMsg)
-		if ok && o.ev.Progress.Phase == initPhase {
+		if ok && inInit(o.ev.Progress) {
 			if s := statusOf(m); !strings.Contains(s, said) || m.runStarted() {
 				t.Errorf("while the run initialises: %q", s)
 			}
 		}
-		return ok && o.ev.Progress.Phase != initPhase
+		return ok && !inInit(o.ev.Progress)
 	})
 	if s := statusOf(m); strings.Contains(s, said) || !m.runStarted() {
 		t.Errorf("the run's first snapshot: %q", s)

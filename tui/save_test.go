@@ -534,7 +534,7 @@ func typeLambda(t *testing.T, m Model, value string) Model {
 	gen := m.gen
 	return drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
 		o, ok := msg.(optMsg)
-		return ok && o.gen == gen && o.ev.Progress.Phase != initPhase && len(m.snap.Terms) > 0
+		return ok && o.gen == gen && !inInit(o.ev.Progress) && len(m.snap.Terms) > 0
 	})
 }
 
@@ -615,6 +615,60 @@ func TestLargeLambdaRiseStartsFromInit(t *testing.T) {
 	}
 }
 
+// TestLambdaJumpSaysComparison: after a jump of λ the run is a warm start
+// that runs Algorithm 2 to compare with (Options.WarmOrInit), and the
+// status line says so, "warm start · comparing with Algorithm 2: stage 3
+// of 10"; it said "initialising · Algorithm 2: stage 3 of 10", then "warm
+// start" when the warm cascade won. The first figures' phase says which
+// did; r, from scratch, still initialises.
+func TestLambdaJumpSaysComparison(t *testing.T) {
+	for _, lambda := range []string{"0.04", "5"} {
+		m := finished(t)
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: 200, Height: 50})
+		m.sel = parLambda
+		m = enterParam(t, m, parLambda, lambda)
+		m, cmd := update(t, m, debounceMsg{edit: m.edits})
+		gen := m.gen
+		var lines []string
+		m = drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
+			o, ok := msg.(optMsg)
+			if ok && o.gen == gen && inInit(o.ev.Progress) {
+				lines = append(lines, m.runStatus(120))
+			}
+			return ok && o.gen == gen && !inInit(o.ev.Progress) && len(m.snap.Terms) > 0
+		})
+		if len(lines) == 0 {
+			t.Fatalf("λ %s: no initialisation reported", lambda)
+		}
+		for _, l := range lines {
+			if !strings.HasPrefix(l, "warm start · comparing with Algorithm 2: ") {
+				t.Errorf("λ %s: while Algorithm 2 runs to compare: %q", lambda, l)
+			}
+		}
+		if want := map[bool]string{true: "warm start", false: "initialising"}[m.snap.Warm]; m.snap.Phase != want {
+			t.Errorf("λ %s: the first figures' phase %q, warm %v", lambda, m.snap.Phase, m.snap.Warm)
+		}
+		if lambda == "5" && m.snap.Warm {
+			t.Errorf("λ 5: the run started warm; Algorithm 2 is lower there (TestLargeLambdaRiseStartsFromInit)")
+		}
+		m, cmd = update(t, m, key("r"))
+		gen = m.gen
+		lines = nil
+		drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
+			o, ok := msg.(optMsg)
+			if ok && o.gen == gen && inInit(o.ev.Progress) {
+				lines = append(lines, m.runStatus(120))
+			}
+			return ok && o.gen == gen && !inInit(o.ev.Progress) && len(m.snap.Terms) > 0
+		})
+		for _, l := range lines {
+			if !strings.HasPrefix(l, "initialising · Algorithm 2: ") {
+				t.Errorf("λ %s, then r: %q", lambda, l)
+			}
+		}
+	}
+}
+
 // TestSmallLambdaEditStartsWarm: an arrow-key step of λ (×1.5) starts warm
 // at once, without running Algorithm 2 to compare (which would cost the
 // initialisation's time at every step, seconds on large data, and here
@@ -626,7 +680,7 @@ func TestSmallLambdaEditStartsWarm(t *testing.T) {
 	gen := m.gen
 	m = drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
 		o, ok := msg.(optMsg)
-		return ok && o.gen == gen && o.ev.Progress.Phase != initPhase && len(m.snap.Terms) > 0
+		return ok && o.gen == gen && !inInit(o.ev.Progress) && len(m.snap.Terms) > 0
 	})
 	if !m.snap.Warm || m.snap.Phase != "warm start" {
 		t.Errorf("the run after a step of λ started warm %v, phase %q", m.snap.Warm, m.snap.Phase)

@@ -391,7 +391,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.gen != m.gen {
 			return m, nil
 		}
-		if !msg.ev.Final && msg.ev.Progress.Phase == initPhase {
+		if !msg.ev.Final && inInit(msg.ev.Progress) {
 			m.initProg = msg.ev.Progress // its snapshot is none of the run's
 			return m, waitOpt(msg.gen, m.run.job.Events())
 		}

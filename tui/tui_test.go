@@ -62,7 +62,7 @@ func readyOn(t testing.TB, cfg Config) Model {
 	for cmd != nil && time.Now().Before(deadline) {
 		msg := cmd()
 		m, cmd = update(t, m, msg)
-		if o, ok := msg.(optMsg); ok && o.ev.Progress.Phase != initPhase && len(m.snap.Stages) > 0 {
+		if o, ok := msg.(optMsg); ok && !inInit(o.ev.Progress) && len(m.snap.Stages) > 0 {
 			return m
 		}
 	}
@@ -927,7 +927,7 @@ func TestInitProgressShown(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if om.ev.Progress.Phase == initPhase {
+		if inInit(om.ev.Progress) {
 			if len(m.snap.Stages) > 0 {
 				t.Fatalf("an initialisation event after the first step's snapshot: %+v", om.ev.Progress)
 			}

@@ -369,6 +369,16 @@ type optRun struct {
 // stages are made (job.Progress Done of Total).
 const initPhase = "initialising"
 
+// comparePhase is initPhase for the Algorithm 2 a warm start is compared
+// with after a jump of λ (cronus.Options.WarmOrInit): the run is a warm
+// start until Algorithm 2 starts lower on eq (8), and the status line
+// said "initialising" over it, then "warm start" when the warm cascade won.
+const comparePhase = "warm start"
+
+// inInit reports whether p is of a run's initialisation, before its first
+// step's snapshot: initPhase or comparePhase.
+func inInit(p job.Progress) bool { return p.Phase == initPhase || p.Phase == comparePhase }
+
 // initReport passes Algorithm 2's progress (cronus.Options.InitProgress)
 // on to r: coalesced, but for the last, once every stage of k is made,
 // which is always sent (the scoring of the cascade is left, without a
@@ -377,13 +387,14 @@ const initPhase = "initialising"
 // left is measured from the rate of the stages made after them (K 11 → 20
 // on 200,000 documents said "stage 11 of 20 · 0.4s, about 0.4s left",
 // with 4 s to go). Stages that go back are an initialisation from scratch
-// after the warm start's (Options.WarmOrInit), timed afresh.
+// after the warm start's (Options.WarmOrInit), timed afresh, in
+// comparePhase.
 func initReport(r *job.Reporter[cronus.Snapshot], k, kept int) func(stages float64) {
 	last := 0.0
 	return func(stages float64) {
 		switch {
 		case stages < last:
-			r.Phase(initPhase, float64(k))
+			r.Phase(comparePhase, float64(k))
 			kept = 0
 		case kept > 0 && stages >= float64(kept):
 			r.PhaseFrom(initPhase, float64(kept), float64(k))
@@ -420,7 +431,11 @@ func startOpt(ctx context.Context, g *gate, w *workData, par cronus.Params, opt 
 	run := &optRun{cancel: cancel, done: make(chan struct{}), info: runInfo{w: w, par: par, warm: opt.Warm != nil}}
 	run.job = job.Start(ctx, func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (*cronus.Outcome, error) {
 		defer close(run.done)
-		r.Phase(initPhase, float64(par.K))
+		phase := initPhase
+		if opt.Warm != nil && len(opt.Warm.Stages) == par.K && opt.WarmOrInit && !opt.WarmSame {
+			phase = comparePhase // its Algorithm 2 is all the initialisation reports
+		}
+		r.Phase(phase, float64(par.K))
 		opt.InitProgress = initReport(r, par.K, warmKept(opt.Warm, par.K))
 		step, started := gated(ctx, g, r.Report, r.Boundary), false
 		report := func(done float64, snap func() cronus.Snapshot) bool {

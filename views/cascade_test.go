@@ -572,7 +572,7 @@ func TestInitStatus(t *testing.T) {
 		{end, 80, "initialising · Algorithm 2: 10 stages made, scoring them · 4.6s"},
 		{end, 30, "init 10/10 · 4.6s"},
 	} {
-		got := RenderInitStatus(c.p, c.width, PlainStyles())
+		got := RenderInitStatus(c.p, false, c.width, PlainStyles())
 		if got != c.want {
 			t.Errorf("%g of %g stages, width %d: %q, want %q", c.p.Done, c.p.Total, c.width, got, c.want)
 		}
@@ -582,10 +582,37 @@ func TestInitStatus(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.ANSI256)
 	defer lipgloss.SetColorProfile(old)
 	for _, w := range []int{12, 40, 50, 80} {
-		got := RenderInitStatus(mid, w, DefaultStyles())
-		if plain := RenderInitStatus(mid, w, PlainStyles()); stripANSI(got) != plain || lipgloss.Width(got) > w {
+		got := RenderInitStatus(mid, false, w, DefaultStyles())
+		if plain := RenderInitStatus(mid, false, w, PlainStyles()); stripANSI(got) != plain || lipgloss.Width(got) > w {
 			t.Errorf("width %d with colour: %q (%d cells), plain %q", w, stripANSI(got), lipgloss.Width(got), plain)
 		}
+	}
+}
+
+// TestInitStatusCompare: Algorithm 2 run for a warm start to be compared
+// with (after a jump of λ) is said as such under the warm start's phase:
+// the line said "initialising · Algorithm 2: stage 3 of 10" over a run
+// that went on from the warm start.
+func TestInitStatusCompare(t *testing.T) {
+	mid := job.Progress{Phase: "warm start", Done: 2.4, Total: 10, Elapsed: 1234 * time.Millisecond, ETA: 2900 * time.Millisecond}
+	end := job.Progress{Phase: "warm start", Done: 10, Total: 10, Elapsed: 4560 * time.Millisecond}
+	for _, c := range []struct {
+		p     job.Progress
+		width int
+		want  string
+	}{
+		{mid, 120, "warm start · comparing with Algorithm 2: stage 3 of 10 · 1.2s, about 2.9s left"},
+		{mid, 61, "warm start · comparing with Algorithm 2: stage 3 of 10 · 1.2s"},
+		{mid, 60, "warm start · comparing with Algorithm 2: stage 3 of 10"},
+		{mid, 54, "warm start · comparing with Algorithm 2: stage 3 of 10"},
+		{mid, 53, "init 3/10 · 1.2s"},
+		{end, 120, "warm start · comparing with Algorithm 2: 10 stages made, scoring the lower on eq (8) · 4.6s"},
+	} {
+		got := RenderInitStatus(c.p, true, c.width, PlainStyles())
+		if got != c.want {
+			t.Errorf("%g of %g stages, width %d: %q, want %q", c.p.Done, c.p.Total, c.width, got, c.want)
+		}
+		checkFits(t, "init status", got, c.width, 1)
 	}
 }
 

@@ -110,15 +110,23 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 // made, the cascade is being scored ("10 stages made, scoring them").
 // Narrower, it leaves out the time left, then the time, then takes the
 // short form "init 3/10 · 1.2s"; a first item wider than width is cut,
-// and ends in "…".
-func RenderInitStatus(p job.Progress, width int, st Styles) string {
+// and ends in "…". With compare, Algorithm 2 runs for a warm start to be
+// compared with (cronus.Options.WarmOrInit), whose phase p names: "warm
+// start · comparing with Algorithm 2: stage 3 of 10 · …", then "…: 10
+// stages made, scoring the lower on eq (8)"; the line said "initialising"
+// over a run that then went on from the warm start.
+func RenderInitStatus(p job.Progress, compare bool, width int, st Styles) string {
 	k := max(int(p.Total), 1)
 	stage := min(int(p.Done)+1, k) // 1-based, the one being made
-	where := fmt.Sprintf("Algorithm 2: stage %d of %d", stage, k)
+	algo, scoring := "Algorithm 2", "scoring them"
+	if compare {
+		algo, scoring = "comparing with Algorithm 2", "scoring the lower on eq (8)"
+	}
+	where := fmt.Sprintf("%s: stage %d of %d", algo, stage, k)
 	short := fmt.Sprintf("init %d/%d", stage, k)
 	done := p.Done >= p.Total && p.Total > 0
 	if done {
-		where = fmt.Sprintf("Algorithm 2: %d stages made, scoring them", k)
+		where = fmt.Sprintf("%s: %d stages made, %s", algo, k, scoring)
 		short = fmt.Sprintf("init %d/%d", k, k)
 	}
 	phase := st.Title.Render(cmp.Or(p.Phase, "initialising"))
