@@ -34,7 +34,9 @@ var RefitModes = []string{RefitLast, RefitAll}
 // has weights, or when its least-squares system is singular even after a
 // jitter (solveSPD). The trees, and so the features, of every stage are
 // unchanged (but for a tree whose output is 0 on every document the stage
-// is fitted to: it gets weight 0 and drops out), and so is the number of
+// is fitted to: it gets weight 0 and drops out; a stage before the last
+// whose trees would all drop out so stays as it is, since its exit ranks
+// by them and a stage without trees passes everything), and so is the number of
 // documents that go on past each stage
 // on the training data: θ^k is set anew for the refitted weights so that as
 // many of the documents that reached stage k under st go on (under
@@ -81,6 +83,9 @@ func (pr *Problem) Refit(ctx context.Context, st *State, mode string) (*State, e
 		x, ok := solveSPD(G, r, len(cols))
 		if !ok {
 			continue
+		}
+		if k < K-1 && !slices.ContainsFunc(x[:len(act)], func(b float64) bool { return b != 0 }) {
+			continue // no tree left to rank its exit by
 		}
 		beta := make([]float64, T+1)
 		for a, t := range cols {

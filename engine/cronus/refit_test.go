@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
 // refitSmall is the small problem's 5-stage cascade under rule (top-m with
@@ -162,6 +164,54 @@ func checkPassCount(t *testing.T, pr *Problem, old, nw *Cascade, k int, exit []i
 	}
 	if got < want || got > want && got-want >= tied {
 		t.Errorf("stage %d: %d of the documents that reached it go on (%d of them at θ); %d did", k, got, tied, want)
+	}
+}
+
+// A stage before the last whose trees output 0 on every document that
+// leaves there would lose them all to the refit (least squares gives such
+// a tree weight 0), and kept its finite θ: a stage without trees and with
+// a threshold, which sends documents away by its intercept alone, every
+// one alike. It stays as it is. Here stage 0 scores by one added tree,
+// 0 left of a split and 1 right, with θ 0.5: the documents going left
+// leave, and on them the tree is 0.
+func TestRefitKeepsStageWhoseTreesWouldAllGo(t *testing.T) {
+	smallProblem(t)
+	e := *smallE
+	e.Trees = append(slices.Clone(smallE.Trees), tree.Tree{
+		Nodes:  []tree.Node{{Feature: 0, Threshold: 0.5, Left: tree.Leaf(0), Right: tree.Leaf(1)}},
+		Leaves: []float64{0, 1},
+	})
+	pr, err := NewProblem(&e, smallTr, smallProblem(t).FeatCost, 1, DefaultTargets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	par := DefaultParams()
+	par.K, par.Lambda = 3, 0.02
+	st := initSmall(t, pr, par)
+	T := len(e.Trees)
+	b := st.Stages[0].Beta
+	clear(b)
+	b[T-1], st.Stages[0].Theta = 1, 0.5
+	st.scores = nil
+	pr.Objective(st)
+	exit := pr.hardExits(&st.Cascade)
+	leave, pass := 0, 0
+	for _, x := range exit {
+		if x == 0 {
+			leave++
+		} else {
+			pass++
+		}
+	}
+	if leave < 2 || pass == 0 {
+		t.Fatalf("stage 0 sends %d documents away and passes %d: the test needs both", leave, pass)
+	}
+	out, err := pr.Refit(context.Background(), st, RefitAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Stages[0]; !slices.Equal(got.Beta, b) || got.Theta != 0.5 {
+		t.Errorf("stage 0 refitted to trees %v, θ %v; want it as it was (tree %d, θ 0.5)", got.Active(), got.Theta, T-1)
 	}
 }
 
