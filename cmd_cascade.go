@@ -539,7 +539,7 @@ func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float6
 func rhoProgress(i, n int, stages float64, k int, elapsed time.Duration) string {
 	stage := ""
 	if k > 1 {
-		stage = fmt.Sprintf(", stage %d of %d", initStage(stages, k), k)
+		stage = fmt.Sprintf(", stage %d of %d", cronus.InitStage(stages, k), k)
 	}
 	return fmt.Sprintf("choosing ρ: initialisation %d of %d%s%s", i+1, n, stage, fracLeft((float64(i)+stages/float64(k))/float64(n), elapsed))
 }
@@ -552,12 +552,8 @@ func initProgress(stages float64, k int, elapsed time.Duration) string {
 	if stages >= float64(k) {
 		return fmt.Sprintf("Algorithm 2: %d stages made, scoring them", k)
 	}
-	return fmt.Sprintf("Algorithm 2: stage %d of %d%s", initStage(stages, k), k, fracLeft(stages/float64(k), elapsed))
+	return fmt.Sprintf("Algorithm 2: stage %d of %d%s", cronus.InitStage(stages, k), k, fracLeft(stages/float64(k), elapsed))
 }
-
-// initStage is the stage (1-based) an initialisation of k stages is making
-// with stages made.
-func initStage(stages float64, k int) int { return min(int(stages)+1, k) }
 
 // fracLeft is " (40s, about 1m20s left)" for the work done, a fraction of
 // it, after elapsed; "" in the first second (the estimate is then noise,

@@ -21,17 +21,7 @@ import (
 // sweepPrefix says where a sweep is, before λ number i+1 of n starts after
 // elapsed: "sweep 3/8 (1m20s, about 2m40s left) · ".
 func sweepPrefix(i, n int, elapsed time.Duration) string {
-	return fmt.Sprintf("sweep %d/%d%s · ", i+1, n, timeLeft(i, n, elapsed))
-}
-
-// timeLeft is " (40s, about 4m40s left)" when i of n equal parts took
-// elapsed, and "" before the first has ended.
-func timeLeft(i, n int, elapsed time.Duration) string {
-	if i == 0 {
-		return ""
-	}
-	left := elapsed / time.Duration(i) * time.Duration(n-i)
-	return fmt.Sprintf(" (%s, about %s left)", elapsed.Round(time.Second), left.Round(time.Second))
+	return fmt.Sprintf("sweep %d/%d%s · ", i+1, n, fracLeft(float64(i)/float64(n), elapsed))
 }
 
 // parseLambdas reads FROM:TO:N into N values spaced evenly on a log scale,

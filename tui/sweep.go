@@ -219,7 +219,7 @@ func (m Model) sweepNote() (note, short, eta string) {
 	if m.sweepDone >= m.sweep.n {
 		return short, short, ""
 	}
-	where := fmt.Sprintf("stage %d of %d", min(int(m.sweepStages)+1, m.sweep.k), m.sweep.k)
+	where := fmt.Sprintf("stage %d of %d", cronus.InitStage(m.sweepStages, m.sweep.k), m.sweep.k)
 	if m.sweepStages >= float64(m.sweep.k) {
 		where = "scoring"
 	}

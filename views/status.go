@@ -117,7 +117,7 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 // over a run that then went on from the warm start.
 func RenderInitStatus(p job.Progress, compare bool, width int, st Styles) string {
 	k := max(int(p.Total), 1)
-	stage := min(int(p.Done)+1, k) // 1-based, the one being made
+	stage := cronus.InitStage(p.Done, k) // the one being made
 	algo, scoring := "Algorithm 2", "scoring them"
 	if compare {
 		algo, scoring = "comparing with Algorithm 2", "scoring the lower on eq (8)"

@@ -515,15 +515,16 @@ func saveStages(st *State) []Stage {
 func passEmptied(pr *Problem, st *State, saved []Stage, before float64) {
 	var cut []int // the stages emptied with θ above their intercept
 	changed := false
-	for j := range st.Stages[:len(st.Stages)-1] {
+	for j := range st.Stages {
 		stg := &st.Stages[j]
-		if math.IsInf(stg.Theta, -1) || len(stg.Active()) > 0 {
+		th := emptyPasses(*stg, j, len(st.Stages))
+		if th == stg.Theta {
 			continue
 		}
 		if stg.Beta[len(stg.Beta)-1] < stg.Theta {
 			cut = append(cut, j)
 		}
-		stg.Theta = math.Inf(-1)
+		stg.Theta = th
 		changed = true
 	}
 	if !changed {
@@ -664,11 +665,10 @@ func entryViolations(pr *Problem, st *State, k int) (*stageObjective, []entry) {
 // eq (8) says.
 func passIfEmpty(pr *Problem, st *State, k int) {
 	stg := &st.Stages[k]
-	if k == len(st.Stages)-1 || len(stg.Active()) > 0 || math.IsInf(stg.Theta, -1) {
-		return
+	if th := emptyPasses(*stg, k, len(st.Stages)); th != stg.Theta {
+		stg.Theta = th
+		pr.Objective(st)
 	}
-	stg.Theta = math.Inf(-1)
-	pr.Objective(st)
 }
 
 // fitEmptyLast sets the intercept of stage k, when k is the last stage and

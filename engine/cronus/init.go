@@ -244,6 +244,11 @@ func Initialize(ctx context.Context, pr *Problem, sc Scales, par Params) (*State
 	return initialize(ctx, pr, sc, par, nil, nil, nil)
 }
 
+// InitStage is the stage (1-based) an initialisation of k stages is
+// making once InitializeProgress has said stages: from 1 to k, k too once
+// every stage is made.
+func InitStage(stages float64, k int) int { return min(int(stages)+1, k) }
+
 // InitializeProgress is Initialize that says how far it has come: it calls
 // progress (nil: never), on the caller's goroutine, with the stages made
 // so far, from 0 to par.K: k before stage k, k plus the fraction of the

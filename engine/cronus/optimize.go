@@ -427,10 +427,12 @@ func warmState(pr *Problem, sc Scales, par Params, c *Cascade, sigmas []float64)
 	return st
 }
 
-// emptyPasses returns the θ a warm start gives stage k of K: −Inf when it
-// is a stage before the last without trees, as issue 4 defines such a
-// stage and as the optimiser leaves one; its own θ otherwise. A cascade
-// file may give an empty stage a finite θ (one hand-edited, or written
+// emptyPasses returns the θ stage k of K takes: −Inf when it is a stage
+// before the last without trees, as issue 4 defines such a stage; its own
+// θ otherwise. Warm starts (warmState, resizeWarm), the end of a step's
+// pruning (passEmptied) and the start of a step (passIfEmpty) all ask
+// it. A cascade file may give an empty stage a finite θ (one hand-edited,
+// or written
 // before 2026-11-29, when the pruning could leave one above the
 // intercept): the scorer then takes it at its word, and with every score
 // equal to the intercept it passes every document or sends away all but
