@@ -432,8 +432,7 @@ func warmState(pr *Problem, sc Scales, par Params, c *Cascade, sigmas []float64)
 // θ otherwise. Warm starts (warmState, resizeWarm), the end of a step's
 // pruning (passEmptied) and the start of a step (passIfEmpty) all ask
 // it. A cascade file may give an empty stage a finite θ (one hand-edited,
-// or written
-// before 2026-11-29, when the pruning could leave one above the
+// or written before 2026-11-29, when the pruning could leave one above the
 // intercept): the scorer then takes it at its word, and with every score
 // equal to the intercept it passes every document or sends away all but
 // each query's first top_m in input order. Kept, it made the run's start,
