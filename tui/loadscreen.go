@@ -344,18 +344,28 @@ func (m Model) loaded(msg pendingLoadMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.notLoaded = nil
-	kept := len(m.kept)
+	// What the new data end: the λ sweep (running, or its points) and
+	// the kept cascades, all of the old data.
+	var gone []string
+	switch {
+	case m.sweep != nil:
+		gone = append(gone, m.sweepCancelled())
+	case len(m.sweepPts) > 0:
+		gone = append(gone, "dropped the λ sweep (old data)")
+	}
+	if kept := len(m.kept); kept > 0 {
+		gone = append(gone, fmt.Sprintf("dropped %d kept (old data)", kept))
+	}
+	dropped := strings.Join(gone, "; ")
 	m = m.resetFlow(msg.v)
 	loaded := "loaded " + m.cfg.Train
-	dropped := ""
-	if kept > 0 {
-		dropped = fmt.Sprintf("dropped %d kept (old data)", kept)
+	if dropped != "" {
 		loaded += "; " + dropped
 	}
 	m.setPathStatus(loaded, m.cfg.Train)
 	mm, cmd := m.Update(msg.loadedMsg)
-	// The load's own word (a warning, a K note) replaces "loaded …": the
-	// kept cascades dropped are said after it, not lost with it.
+	// The load's own word (a warning, a K note) replaces "loaded …": what
+	// the load ended is said after it, not lost with it.
 	if m2, ok := mm.(Model); ok && dropped != "" && !strings.Contains(m2.status, dropped) {
 		m2.setStatus(m2.status+"; "+dropped, m2.errLine)
 		mm = m2

@@ -113,11 +113,20 @@ func TestSweepStreamsPoints(t *testing.T) {
 	if len(m.sweepPts) != 2*sweepN {
 		t.Errorf("r dropped the sweep's points")
 	}
+	// Other data drop them, and the load says so.
+	m.stopRun()
+	m, _ = update(t, m, key("o"))
+	m.loadScr.values = [numFields]string{"builtin:mq2008/test", "", "", "", ""}
+	m, cmd = update(t, m, key("l"))
+	m, _ = update(t, m, cmd())
+	if len(m.sweepPts) != 0 || !strings.Contains(m.status, "dropped the λ sweep (old data)") {
+		t.Errorf("after loading other data: %d sweep points, status %q", len(m.sweepPts), m.status)
+	}
 }
 
 func TestSweepCancels(t *testing.T) {
 	ready := ready(t)
-	for _, how := range []string{"w", "r", "trees"} {
+	for _, how := range []string{"w", "r", "trees", "load"} {
 		m, cmd := update(t, ready, key("w"))
 		if m.sweep == nil {
 			t.Fatalf("%s: no sweep", how)
@@ -135,6 +144,19 @@ func TestSweepCancels(t *testing.T) {
 		case "trees": // a new base ensemble: the points go too
 			m.par.trees += 10
 			m, _ = update(t, m, debounceMsg{edit: m.edits})
+			pts = nil
+		case "load": // other data: so do they, and the load says so
+			m, _ = update(t, m, key("o"))
+			m.loadScr.values = [numFields]string{"builtin:mq2008/test", "", "", "", ""}
+			var load tea.Cmd
+			m, load = update(t, m, key("l"))
+			if m.sweep == nil {
+				t.Fatalf("load: the sweep ended before the data had loaded")
+			}
+			m, _ = update(t, m, load())
+			if !strings.Contains(m.status, "λ sweep cancelled at 1 of 8") {
+				t.Errorf("load: status %q", m.status)
+			}
 			pts = nil
 		default:
 			m, _ = update(t, m, key(how))
