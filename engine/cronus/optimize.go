@@ -234,10 +234,14 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 			snap.BestStages = snap.Stages
 		}
 	}
-	record := func() error {
+	record := func(hardFresh bool) error {
 		// st.Terms is current: Initialize, warmState and optimizeStage end
-		// with Objective.
-		st.Hard = pr.HardFractions(&st.Cascade)
+		// with Objective. Initialize and warmState end with HardFractions
+		// too (hardFresh; 67 ms on 200,000 documents × 10 stages); a
+		// given Options.Init may not have them.
+		if !hardFresh || len(st.Hard) != len(st.Stages) {
+			st.Hard = pr.HardFractions(&st.Cascade)
+		}
 		valid, test, err := eval(ctx, &st.Cascade)
 		if err != nil {
 			return err
@@ -257,7 +261,7 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 		s.BestStages = slices.Clone(snap.BestStages)
 		return s
 	}
-	if err := record(); err != nil {
+	if err := record(true); err != nil {
 		res.Final = st
 		return res, err
 	}
@@ -281,7 +285,7 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 				// (8)): the cascade and its evaluation are those of the
 				// last step.
 				snap.Terms = append(snap.Terms, st.Terms)
-			} else if err := record(); err != nil {
+			} else if err := record(false); err != nil {
 				res.Final = st
 				return res, err
 			}

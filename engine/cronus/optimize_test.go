@@ -1178,3 +1178,53 @@ func TestBestOfEqualsIsCheapest(t *testing.T) {
 		t.Errorf("the best cascade costs %v, not the cheapest step's %v", got, slices.Min(costs))
 	}
 }
+
+// TestFirstSnapshotHardFractions: the first snapshot's hard fractions are
+// those of the cascade it starts from, whether Algorithm 2 made it, a warm
+// start gave it or Options.Init did, without them (Optimize takes
+// Initialize's and warmState's instead of counting again).
+func TestFirstSnapshotHardFractions(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda, par.TopM = 4, 0.05, 5
+	sc := ComputeScales(pr, 0)
+	prev, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 1}, trainEvaluator(pr), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	init, err := Initialize(context.Background(), pr, sc, par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	init.Hard = nil
+	warmPar := par
+	warmPar.Lambda = 0.1
+	for name, run := range map[string]struct {
+		par Params
+		opt Options
+	}{
+		"cold":        {par, Options{}},
+		"warm":        {warmPar, Options{Warm: &prev.Final.Cascade, WarmSigma: prev.Final.Sigma}},
+		"warm resize": {func() Params { p := warmPar; p.K = 6; return p }(), Options{Warm: &prev.Final.Cascade}},
+		"given init":  {par, Options{Init: init}},
+	} {
+		var first *Snapshot
+		res, err := Optimize(context.Background(), pr, sc, run.par, run.opt, trainEvaluator(pr), func(_ float64, snap func() Snapshot) bool {
+			s := snap()
+			first = &s
+			return false
+		})
+		if first == nil || res == nil || res.Init == nil {
+			t.Fatalf("%s: no first snapshot (err %v)", name, err)
+		}
+		want := pr.HardFractions(&res.Init.Cascade)
+		if len(first.Stages) != len(want) {
+			t.Fatalf("%s: %d stages, want %d", name, len(first.Stages), len(want))
+		}
+		for k, v := range first.Stages {
+			if v.HardTrain != want[k] {
+				t.Errorf("%s: stage %d hard %v, the cascade's %v", name, k+1, v.HardTrain, want[k])
+			}
+		}
+	}
+}
