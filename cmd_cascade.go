@@ -571,11 +571,7 @@ func fracLeft(done float64, elapsed time.Duration) string {
 func (s *setup) initialize(ctx context.Context, par cronus.Params, p *progress, prefix string) (*cronus.State, error) {
 	start := time.Now()
 	return cronus.InitializeProgress(ctx, s.pr, s.sc, par, func(stages float64) {
-		show := p.show
-		if stages >= float64(par.K) {
-			show = p.showNow
-		}
-		show("%s%s", prefix, initProgress(stages, par.K, time.Since(start)))
+		p.showIf(stages >= float64(par.K), "%s%s", prefix, initProgress(stages, par.K, time.Since(start)))
 	})
 }
 
@@ -623,11 +619,8 @@ func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Param
 			break
 		}
 		if pr := ev.Progress; pr.Phase == initPhase {
-			show := p.show
-			if pr.Done >= pr.Total {
-				show = p.showNow // the scoring left comes without a report
-			}
-			show("λ=%.3g: %s", par.Lambda, initProgress(pr.Done, par.K, pr.Elapsed))
+			// The scoring left comes without a report.
+			p.showIf(pr.Done >= pr.Total, "λ=%.3g: %s", par.Lambda, initProgress(pr.Done, par.K, pr.Elapsed))
 			continue
 		}
 		sn := ev.Snapshot

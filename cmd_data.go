@@ -65,7 +65,15 @@ func (p *progress) show(format string, a ...any) {
 // showNow is show whatever the rate limit, for a line that must be seen
 // because the next may be long in coming.
 func (p *progress) showNow(format string, a ...any) {
-	p.last = time.Time{}
+	p.showIf(true, format, a...)
+}
+
+// showIf is showNow when now holds, else show: the line of a phase's last
+// part, which comes without a progress report of its own.
+func (p *progress) showIf(now bool, format string, a ...any) {
+	if now {
+		p.last = time.Time{}
+	}
 	p.show(format, a...)
 }
 
