@@ -147,6 +147,10 @@ type Model struct {
 	// pauseSaid is space's hint when it is the status, as said then; the
 	// line shows what is true now (pauseHint).
 	pauseSaid string
+	// runeSaid: status is the refusal of a character typed into a value
+	// ("',': a value takes digits …"); once the value holds none (backspace)
+	// or the typing ends (esc), it goes: it stayed, red, after esc.
+	runeSaid bool
 	// stepsSaid: status is n's count of the steps a run not yet started
 	// takes once it has ("n: 2 steps, once the run has started"). Its
 	// first event, or a restart or stop that drops the steps, takes it off.
@@ -576,7 +580,7 @@ func (m *Model) fail(s string) {
 }
 
 func (m *Model) setStatus(s string, isErr bool) {
-	m.status, m.errLine, m.pauseSaid, m.statusPath, m.statusShort, m.stepsSaid = s, isErr, "", "", "", false
+	m.status, m.errLine, m.pauseSaid, m.statusPath, m.statusShort, m.stepsSaid, m.runeSaid = s, isErr, "", "", "", false, false
 	m.statusShortSuffices = false
 	m.waitSaid = waitNone
 }
@@ -1078,10 +1082,16 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch k.Type {
 	case tea.KeyEsc:
 		m.editing = false
+		if m.runeSaid {
+			m.setStatus("", false)
+		}
 		return m, nil
 	case tea.KeyBackspace:
 		if r := []rune(m.input); len(r) > 0 {
 			m.input = string(r[:len(r)-1])
+		}
+		if m.runeSaid {
+			m.sayStrayRune() // of the characters left, if one is stray
 		}
 		return m, nil
 	case tea.KeyEnter:
@@ -1099,11 +1109,25 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		for _, r := range k.Runes {
 			m.input += string(r)
 			if !inputRune(r) {
-				m.setStatus(fmt.Sprintf("%q: a value takes digits, '.', 'e', '+' and '-' (backspace removes it)", r), true)
+				m.sayStrayRune()
 			}
 		}
 	}
 	return m, nil
+}
+
+// sayStrayRune names the last character of the value typed that a value
+// cannot hold, or, when there is none left, takes the message off.
+func (m *Model) sayStrayRune() {
+	r := []rune(m.input)
+	for i := len(r) - 1; i >= 0; i-- {
+		if !inputRune(r[i]) {
+			m.setStatus(fmt.Sprintf("%q: a value takes digits, '.', 'e', '+' and '-' (backspace removes it)", r[i]), true)
+			m.runeSaid = true
+			return
+		}
+	}
+	m.setStatus("", false)
 }
 
 // shownParams is how many parameters can be selected: those of the params

@@ -516,6 +516,43 @@ func TestStrayCharacterRefusesEntry(t *testing.T) {
 	}
 }
 
+// The refusal of a stray character says what is true of the value typed:
+// backspace that takes the character out takes the message off (or names
+// the stray one left), and so does esc, which ends the typing. It stayed,
+// red, over the run's figures after both.
+func TestStrayCharacterMessageGoes(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("0,x"))
+	if !m.errLine || !strings.HasPrefix(m.status, `'x': a value takes digits`) {
+		t.Fatalf("0,x typed: status %q", m.status)
+	}
+	m, _ = update(t, m, key("backspace"))
+	if !m.errLine || !strings.HasPrefix(m.status, `',': a value takes digits`) {
+		t.Errorf("x taken out, the comma left: status %q", m.status)
+	}
+	m, _ = update(t, m, key("backspace"))
+	if m.status != "" || m.errLine {
+		t.Errorf("the comma taken out: status %q", m.status)
+	}
+	m, _ = update(t, m, key(",5"))
+	m, _ = update(t, m, key("esc"))
+	if m.editing || m.status != "" || m.errLine {
+		t.Errorf("esc after a stray comma: editing %v, status %q", m.editing, m.status)
+	}
+	// Backspace over a value without stray characters leaves the status
+	// as it was.
+	m.setStatus("run 1 finished", false)
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("0.5"))
+	m, _ = update(t, m, key("backspace"))
+	m, _ = update(t, m, key("esc"))
+	if m.status != "run 1 finished" {
+		t.Errorf("backspace and esc over a valid value: status %q", m.status)
+	}
+}
+
 // When the terminal is too short for the parameter panel, its parameters
 // cannot be selected (they were, invisibly, and → changed ρ) and p says why.
 func TestHiddenPanelNotSelectable(t *testing.T) {
