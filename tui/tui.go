@@ -267,6 +267,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// for as many ↑ as the smaller screen had lines more to scroll.
 		m.helpTop = min(m.helpTop, m.helpMaxTop())
 		if m.sel >= m.shownParams() {
+			if m.editing {
+				// The value typed was the panel's parameter's: enter set λ
+				// to it once the mark had gone to λ.
+				m.editing = false
+				m.setStatus(paramNames[m.sel]+": not set: the terminal is now too short for the parameter panel", true)
+			}
 			m.sel = 0 // the panel went off screen: its mark goes to λ, which → then steps
 		}
 	case tickMsg:

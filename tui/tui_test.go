@@ -553,6 +553,39 @@ func TestStrayCharacterMessageGoes(t *testing.T) {
 	}
 }
 
+// A value typed into a panel parameter is not set on λ when the terminal
+// shrinks under the panel meanwhile: the mark went to λ, typing went on
+// in λ's field, and enter set λ to the value typed for ρ (0.5, fifty
+// times the default). The typing ends and the status line says so.
+func TestPanelGoneWhileTyping(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 30})
+	m, _ = update(t, m, key("p"))
+	for m.sel != parRho {
+		m, _ = update(t, m, key("down"))
+	}
+	lambda, rho := m.par.Lambda, m.par.Rho1
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("0.5"))
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 12})
+	if m.editing || !m.errLine || !strings.HasPrefix(m.status, "ρ: not set") {
+		t.Errorf("the panel went off screen while ρ was typed: editing %v, status %q", m.editing, m.status)
+	}
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("esc"))
+	if m.par.Lambda != lambda || m.par.Rho1 != rho {
+		t.Errorf("λ %g (was %g), ρ %g (was %g)", m.par.Lambda, lambda, m.par.Rho1, rho)
+	}
+	// Typing into a parameter of the params line goes on.
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("0.02"))
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 60, Height: 10})
+	if m, _ = update(t, m, key("enter")); m.par.Lambda != 0.02 {
+		t.Errorf("λ typed across a resize: λ %g, status %q", m.par.Lambda, m.status)
+	}
+}
+
 // When the terminal is too short for the parameter panel, its parameters
 // cannot be selected (they were, invisibly, and → changed ρ) and p says why.
 func TestHiddenPanelNotSelectable(t *testing.T) {
