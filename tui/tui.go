@@ -275,6 +275,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			m.sel = 0 // the panel went off screen: its mark goes to λ, which → then steps
 		}
+		if strings.HasPrefix(m.status, panelRefused) {
+			// It gave the rows of the terminal p was pressed on.
+			m.sayPanelRefused()
+		}
 	case tickMsg:
 		if m.phase == phaseLoading || m.phase == phasePreparing {
 			m.screen.Frame++
@@ -908,7 +912,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		switch {
 		case !shown && m.shownParams() == lineParams:
 			m.panel = false
-			m.setStatus(fmt.Sprintf(panelRefused+"%d rows; the terminal has %d", len(m.panelLines(m.width))+footerLines+1, m.height), true)
+			m.sayPanelRefused()
 		case strings.HasPrefix(m.status, panelRefused):
 			// an earlier refusal, on a terminal since grown, would
 			// contradict the panel now on screen
@@ -1082,6 +1086,18 @@ func stepCount(n int) string {
 
 // panelRefused starts the message of a p refused for want of rows.
 const panelRefused = "the parameter panel needs "
+
+// sayPanelRefused says that the terminal is too short for the parameter
+// panel, with the rows it needs and those it has; on a terminal tall
+// enough for it, nothing (p then opens it).
+func (m *Model) sayPanelRefused() {
+	need := len(m.panelLines(m.width)) + footerLines + 1
+	if m.height >= need {
+		m.setStatus("", false)
+		return
+	}
+	m.setStatus(fmt.Sprintf(panelRefused+"%d rows; the terminal has %d", need, m.height), true)
+}
 
 // editKey handles a key while a value is typed.
 func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {

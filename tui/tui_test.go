@@ -586,6 +586,30 @@ func TestPanelGoneWhileTyping(t *testing.T) {
 	}
 }
 
+// p's refusal on a terminal too short for the panel gives the rows of the
+// terminal there is: it said "the terminal has 12" on one since grown
+// or shrunk, and goes once the panel fits.
+func TestPanelRefusalFollowsSize(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 12})
+	m, _ = update(t, m, key("p"))
+	if !strings.HasSuffix(m.status, "; the terminal has 12") {
+		t.Fatalf("p at 80×12: status %q", m.status)
+	}
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 10})
+	if !strings.HasSuffix(m.status, "; the terminal has 10") || !m.errLine {
+		t.Errorf("shrunk to 80×10: status %q", m.status)
+	}
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 30})
+	if m.status != "" || m.panel {
+		t.Errorf("grown to 80×30: status %q, panel %v", m.status, m.panel)
+	}
+	if m, _ = update(t, m, key("p")); len(m.shownPanel()) == 0 {
+		t.Error("p at 80×30 did not open the panel")
+	}
+}
+
 // When the terminal is too short for the parameter panel, its parameters
 // cannot be selected (they were, invisibly, and → changed ρ) and p says why.
 func TestHiddenPanelNotSelectable(t *testing.T) {
