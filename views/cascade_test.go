@@ -938,3 +938,15 @@ func TestStatusInitShortSaysItOnce(t *testing.T) {
 		checkFits(t, "status", got, w, 1)
 	}
 }
+
+// TestStageTableWithoutStages: before the first run's stages are made
+// (Algorithm 2, seconds on large data), the stage table's title gives no
+// K: it said "stages (K = 0)" under the params line's K 10.
+func TestStageTableWithoutStages(t *testing.T) {
+	got := RenderStageTable(cronus.Snapshot{}, 80, 6, PlainStyles())
+	checkFits(t, "stages", got, 80, 6)
+	lines := strings.Split(got, "\n")
+	if title := strings.TrimSpace(lines[0]); title != "stages" || !strings.Contains(got, "no stages yet") {
+		t.Errorf("no stages: title %q\n%s", title, got)
+	}
+}

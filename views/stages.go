@@ -231,10 +231,12 @@ var stageColumns = []struct {
 // (a training column narrowed to the hard fraction counts as one).
 // During optimisation the stage just optimised is marked with ▸.
 func RenderStageTable(s cronus.Snapshot, width, height int, st Styles) string {
-	plain := fmt.Sprintf("stages (K = %d)", len(s.Stages))
 	if len(s.Stages) == 0 {
-		return fitBlock([]string{st.Title.Render(plain), "", st.Dim.Render("no stages yet")}, width, height, st)
+		// No K: "K = 0" stood under the params line's K 10 while
+		// Algorithm 2 made the first run's stages.
+		return fitBlock([]string{st.Title.Render("stages"), "", st.Dim.Render("no stages yet")}, width, height, st)
 	}
+	plain := fmt.Sprintf("stages (K = %d)", len(s.Stages))
 	rows := [][]string{make([]string, len(stageColumns))}
 	for j, c := range stageColumns {
 		rows[0][j] = c.head
