@@ -397,3 +397,26 @@ func TestSweepLeavesRunFigures(t *testing.T) {
 		t.Errorf("status line at 120 columns after a save %q, want it to start %q and fit", got, want)
 	}
 }
+
+// TestRetrainSaysSweepDropped: a new base ensemble drops a finished
+// sweep's points, of the old one, and says so (it did without a word), at
+// 80 columns beside the training's note too.
+func TestRetrainSaysSweepDropped(t *testing.T) {
+	m := ready(t)
+	m, cmd := update(t, m, key("w"))
+	for m.sweep != nil {
+		m, cmd = sweepStep(t, m, cmd)
+	}
+	if len(m.sweepPts) != 2*sweepN {
+		t.Fatalf("%d sweep points", len(m.sweepPts))
+	}
+	m.par.trees += 10
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phaseTraining || len(m.sweepPts) != 0 {
+		t.Fatalf("trees edit: phase %d, %d sweep points", m.phase, len(m.sweepPts))
+	}
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if s, want := statusOf(m), "dropped the λ sweep (old ensemble)"; !strings.HasSuffix(s, want) || m.errLine {
+		t.Errorf("status line after a retrain %q, want … %q", s, want)
+	}
+}

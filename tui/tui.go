@@ -252,10 +252,17 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			var next tea.Model = m
 			for _, r := range msg.Runes {
 				var cmd tea.Cmd
+				open := next.(Model).loadScr != nil
 				next, cmd = next.(Model).key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 				cmds = append(cmds, cmd)
 				if next.(Model).base.Err() != nil {
 					break // quit: the keys after q are not for this session
+				}
+				if open && next.(Model).loadScr == nil {
+					// The load screen closed (l loads): the keys after
+					// were typed for it. Held down, l loaded and then
+					// stepped λ on the session it was replacing.
+					break
 				}
 			}
 			return next, tea.Batch(cmds...)
@@ -791,19 +798,28 @@ func (m Model) retrain() (Model, tea.Cmd) {
 	m.stopRun()
 	// The sweep's points, the finished runs' and the kept cascades are of
 	// the old ensemble, not comparable with the new one's baselines.
+	// A running sweep's cancellation the caller says (apply); a finished
+	// one's points went without a word.
+	hadPts := m.sweep == nil && len(m.sweepPts) > 0
 	cancelled := m.dropSweep()
+	sweepGone, sweepShort := cancelled, cancelled
+	if hadPts {
+		sweepGone, sweepShort = "dropped the λ sweep (old ensemble)", "dropped λ sweep"
+	}
 	m.finished = nil
 	if n := len(m.kept); n > 0 {
 		m.kept, m.keptSave = nil, nil
 		// Each fits beside the training's note at 80 columns; both, in
 		// the short form. The one replaced the other.
 		dropped := fmt.Sprintf("dropped %d kept (old ensemble)", n)
-		if cancelled == "" {
+		if sweepGone == "" {
 			m.setStatus(dropped, false)
 		} else {
-			m.setStatus(cancelled+"; "+dropped, false)
-			m.statusShort = fmt.Sprintf("%s; dropped %d kept", cancelled, n)
+			m.setStatus(sweepGone+"; "+dropped, false)
+			m.statusShort = fmt.Sprintf("%s; dropped %d kept", sweepShort, n)
 		}
+	} else if hadPts {
+		m.setStatus(sweepGone, false)
 	}
 	// The cascade shown last and the last finished run's best are of the
 	// old ensemble (s and k refuse them, ofEnsemble): their runs keep that
