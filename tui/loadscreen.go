@@ -234,6 +234,12 @@ func expandHome(p string) (string, error) {
 	return filepath.Join(home, p[1:]), nil
 }
 
+// The load screen's refusals of l.
+const (
+	pickTrainFirst  = "pick a train file first"
+	pickModelAbsent = "pick a model: --absent missing reads data for a model that learned where missing values go"
+)
+
 // loadKey handles a key while the load screen is shown (q and ctrl+c
 // have quit already).
 func (m Model) loadKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
@@ -246,6 +252,9 @@ func (m Model) loadKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch k.String() {
 	case "esc":
 		m.loadScr = nil
+		if m.status == pickTrainFirst || m.status == pickModelAbsent {
+			m.setStatus("", false) // refusals of the screen closed
+		}
 	case "up", "k":
 		ls.sel = (ls.sel + len(ls.list) - 1) % len(ls.list)
 	case "down", "j":
@@ -273,14 +282,14 @@ func (m Model) loadKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	case "l", "ctrl+l":
 		if ls.values[fieldTrain] == "" {
-			m.setStatus("pick a train file first", true)
+			m.setStatus(pickTrainFirst, true)
 			return m, nil
 		}
 		if m.cfg.AbsentMissing && ls.values[fieldModel] == "" {
 			// As `cronus tui` refuses --absent missing without --model:
 			// the workbench's trees would bin missing values with the
 			// largest.
-			m.setStatus("pick a model: --absent missing reads data for a model that learned where missing values go", true)
+			m.setStatus(pickModelAbsent, true)
 			return m, nil
 		}
 		m.loadScr = nil

@@ -1022,3 +1022,38 @@ func TestLoadWithNoteSaysDropped(t *testing.T) {
 		t.Errorf("status after the load: %q", m.status)
 	}
 }
+
+// TestLoadScreenKeysAfterLoad: keys that arrive with the l that loads (as
+// one message: key repeat, a busy screen) were typed for the load screen;
+// the second l of "ll" stepped λ on the session being replaced.
+func TestLoadScreenKeysAfterLoad(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	m := ready(t)
+	lambda, gen := m.par.Lambda, m.gen
+	m, _ = update(t, m, key("o"))
+	m = pick(t, m, "builtin:mq2008/test")
+	m, cmd := update(t, m, key("ll"))
+	if m.loadScr != nil || cmd == nil || !strings.Contains(m.status, "loading builtin:mq2008/test") {
+		t.Fatalf("ll: screen %v, command %v, status %q", m.loadScr != nil, cmd != nil, m.status)
+	}
+	if m.par.Lambda != lambda || m.gen != gen {
+		t.Errorf("the second l reached the session: λ %g (was %g), generation %d (was %d)", m.par.Lambda, lambda, m.gen, gen)
+	}
+}
+
+// TestLoadScreenRefusalGoesWithIt: esc closes the load screen, and with it
+// its refusal of l, which stayed red on the session's status line.
+func TestLoadScreenRefusalGoesWithIt(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	_, m := absentMissingSession(t)
+	m, _ = update(t, m, key("o"))
+	m.loadScr.values[fieldModel] = ""
+	m, _ = update(t, m, key("l"))
+	if !m.errLine || m.status != pickModelAbsent {
+		t.Fatalf("l without a model: status %q", m.status)
+	}
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeyEsc})
+	if m.loadScr != nil || m.errLine || m.status != "" {
+		t.Errorf("after esc: screen %v, status %q (error %v)", m.loadScr != nil, m.status, m.errLine)
+	}
+}
