@@ -73,7 +73,7 @@ func (m Model) keep() (Model, tea.Cmd) {
 	// A hand-made snapshot (tests) may lack the cascade: nil is not saved.
 	m.keptSave = append(save, savable{c: m.snap.BestCascade, sigma: stageSigma(m.snap.BestStages), run: m.snapRun})
 	m.setStatus(fmt.Sprintf("kept #%d (λ %s, NDCG@10 %s, cost %s%s)", k.N, paramValue(settings{Params: par}, parLambda),
-		metricValue(k.Test.Metrics, curveSpec), strconv.FormatFloat(k.Test.Cost.Total, 'g', 4, 64), same), false)
+		metricValue(k.Test.Metrics, curveSpec), views.Num(k.Test.Cost.Total), same), false) // as the status line and the compare view
 	return m, nil
 }
 

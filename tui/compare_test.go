@@ -52,7 +52,9 @@ func TestKeepAndCompare(t *testing.T) {
 	if pq := k.Test.PerQuery["ndcg@10"]; len(pq) != m.w.test.NumQueries() || math.Abs(mean(pq)-k.Test.Metrics["ndcg@10"]) > 1e-12 {
 		t.Errorf("kept per-query NDCG@10: %d values (test has %d queries), mean %v against %v", len(pq), m.w.test.NumQueries(), mean(pq), k.Test.Metrics["ndcg@10"])
 	}
-	if !strings.Contains(m.status, "kept #2 (λ 0.01, NDCG@10 ") || !strings.Contains(m.status, "cost ") {
+	// Its cost as the status line and the compare view give it: "410"
+	// stood beside their "410.0".
+	if !strings.Contains(m.status, "kept #2 (λ 0.01, NDCG@10 ") || !strings.Contains(m.status, "cost "+views.Num(k.Test.Cost.Total)) {
 		t.Errorf("status %q", m.status)
 	}
 	// The same best cascade kept twice says so (the two rows of the

@@ -260,9 +260,9 @@ func keptFigures(k KeptCascade, ref *KeptCascade, differ []bool, width int, st S
 	lines = append(lines, fmt.Sprintf("%-*s%s", max(labelW, len(pName)+1), pName, st.Value.Render(p)))
 	costLine = len(lines)
 	lines = append(lines,
-		label(names[3], st.Value.Render(num(k.Test.Cost.Total))),
-		label(names[4], num(k.Test.Cost.Features)),
-		label(names[5], num(k.Test.Cost.Trees)))
+		label(names[3], st.Value.Render(Num(k.Test.Cost.Total))),
+		label(names[4], Num(k.Test.Cost.Features)),
+		label(names[5], Num(k.Test.Cost.Trees)))
 	for i, l := range lines {
 		lines[i] = Truncate(l, width)
 	}

@@ -188,7 +188,7 @@ func TestCompareNarrowKeepsFigures(t *testing.T) {
 				t.Errorf("%d kept at %d columns: a figure is cut:\n%s", n, w, got)
 			}
 			for _, k := range kept[:n] {
-				for _, want := range []string{frac(k.Test.Metrics["ndcg@10"]), frac(k.Test.Metrics["p@5"]), num(k.Test.Cost.Total), "λ " + strconv.FormatFloat(k.Lambda, 'g', 4, 64)} {
+				for _, want := range []string{frac(k.Test.Metrics["ndcg@10"]), frac(k.Test.Metrics["p@5"]), Num(k.Test.Cost.Total), "λ " + strconv.FormatFloat(k.Lambda, 'g', 4, 64)} {
 					if !strings.Contains(got, want) {
 						t.Errorf("%d kept at %d columns: lacks %q:\n%s", n, w, want, got)
 					}

@@ -60,9 +60,9 @@ func axisDecimals(step float64) int {
 	return min(max(int(math.Ceil(-math.Log10(step))), 0), 6)
 }
 
-// num formats a value for a table or a status line: 4 significant digits,
+// Num formats a value for a table or a status line: 4 significant digits,
 // no exponent between 1e-3 and 1e6.
-func num(v float64) string {
+func Num(v float64) string {
 	switch {
 	case math.IsNaN(v):
 		return "–"

@@ -47,7 +47,7 @@ func RenderObjective(s cronus.Snapshot, width, height int, st Styles) string {
 		if mark == "" {
 			mark = "─"
 		}
-		items = append(items, seriesStyle(i, st).Render(mark)+" "+se.name+" "+st.Value.Render(num(se.value(last))))
+		items = append(items, seriesStyle(i, st).Render(mark)+" "+se.name+" "+st.Value.Render(Num(se.value(last))))
 	}
 	legend := packItems(items, "   ", width)
 	rows := height - 1 - len(legend)

@@ -24,7 +24,7 @@ import (
 func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) string {
 	obj, cost := "–", "–"
 	if len(s.Terms) > 0 {
-		obj = num(s.Terms[len(s.Terms)-1].Total)
+		obj = Num(s.Terms[len(s.Terms)-1].Total)
 	}
 	ev, split, _ := heldOut(s)
 	m := func(k string) string {
@@ -34,7 +34,7 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 		return "–"
 	}
 	if ev.Cost.Total > 0 || len(ev.Reached) > 0 {
-		cost = num(ev.Cost.Total)
+		cost = Num(ev.Cost.Total)
 	}
 	ratio := "–"
 	if full.Total > 0 && cost != "–" {
@@ -56,13 +56,13 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 	long := []string{phase, where,
 		"objective " + st.Value.Render(obj),
 		split + " P@5 " + m("p@5") + " NDCG@10 " + m("ndcg@10"),
-		"cost/doc " + st.Value.Render(cost) + " = " + st.Value.Render(ratio) + " of full " + num(full.Total)}
+		"cost/doc " + st.Value.Render(cost) + " = " + st.Value.Render(ratio) + " of full " + Num(full.Total)}
 	// The best cascade on validation, which s saves and k keeps, when it
 	// is not the current one: after a run the status line showed the
 	// last step's figures, and s then saved other ones.
 	bestLong, bestBrief := "", ""
 	if bev, bsplit := heldOutBest(s); s.BestCascade != nil && s.BestStep != s.Step && bev.Metrics != nil {
-		bcost := num(bev.Cost.Total)
+		bcost := Num(bev.Cost.Total)
 		bestLong = fmt.Sprintf("best (s saves it): %s NDCG@10 %s cost %s", bsplit, st.Value.Render(frac(bev.Metrics["ndcg@10"])), st.Value.Render(bcost))
 		bestBrief = fmt.Sprintf("best %s @ %s", st.Value.Render(frac(bev.Metrics["ndcg@10"])), st.Value.Render(bcost))
 	}
