@@ -161,6 +161,14 @@ func stage(path string, write func(w *bufio.Writer) error) (_ string, err error)
 		if err != nil {
 			f.Close()
 			os.Remove(tmp)
+			// A failed write, sync or close names the temporary file
+			// ("write out/.m.json.tmp3902582882: no space left on
+			// device"), which the user never gave and which is gone:
+			// name path instead. The error is this call's own.
+			var pe *fs.PathError
+			if errors.As(err, &pe) && pe.Path == tmp {
+				pe.Path = path
+			}
 		}
 	}()
 	w := bufio.NewWriterSize(f, 1<<16)

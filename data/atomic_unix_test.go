@@ -3,10 +3,13 @@
 package data
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -99,5 +102,49 @@ func TestWriteAtomicDescriptor(t *testing.T) {
 		if fd, ok := Descriptor(path); ok {
 			t.Errorf("Descriptor(%s) = %d, true; it names no descriptor", path, fd)
 		}
+	}
+}
+
+// withFileSizeLimit runs f with the process's file size limit
+// (RLIMIT_FSIZE) set to limit bytes: a write past it fails with EFBIG (Go
+// ignores SIGXFSZ), as a full disk fails one with ENOSPC. Only for tests
+// that do not run in parallel: the limit is the whole process's.
+func withFileSizeLimit(t *testing.T, limit uint64, f func()) {
+	t.Helper()
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Skip("no file size limit here:", err)
+	}
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: limit, Max: old.Max}); err != nil {
+		t.Skip("cannot set the file size limit:", err)
+	}
+	defer func() {
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+			t.Fatal("cannot restore the file size limit:", err)
+		}
+	}()
+	f()
+}
+
+// A write that fails (a full disk; here a file size limit) named the
+// temporary file, which the user never gave and which is removed: "write
+// out/.m.json.tmp3902582882: no space left on device". It names the path.
+func TestWriteAtomicFailedWriteNamesPath(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	big := func(w *bufio.Writer) error {
+		_, err := w.Write(make([]byte, 1<<20))
+		return err
+	}
+	var err error
+	withFileSizeLimit(t, 1<<16, func() { err = WriteAtomic(path, big) })
+	if err == nil {
+		t.Fatal("a write past the file size limit succeeded")
+	}
+	if !errors.Is(err, syscall.EFBIG) || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), ".tmp") {
+		t.Errorf("error %q; want one naming %s and not the temporary file", err, path)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("left behind: %v", ents)
 	}
 }

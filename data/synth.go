@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -521,8 +522,9 @@ func WriteSyntheticFile(ctx context.Context, path string, o SynthOptions) (docs 
 		docs, err = WriteSynthetic(ctx, bw, o)
 		return err
 	})
-	if err != nil && !(ctx.Err() != nil && errors.Is(err, ctx.Err())) {
-		err = fmt.Errorf("writing %s: %w", path, err) // cancellation is not a problem with path
+	var pe *fs.PathError
+	if err != nil && !(ctx.Err() != nil && errors.Is(err, ctx.Err())) && !(errors.As(err, &pe) && pe.Path == path) {
+		err = fmt.Errorf("writing %s: %w", path, err) // cancellation is not a problem with path; "write PATH: …" names it
 	}
 	return docs, err
 }
