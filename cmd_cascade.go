@@ -239,7 +239,7 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		}
 		warn(stderr, m.AbsentWarning(s.e, -1, *l.d))
 	}
-	if s.costs, err = loadCosts(cf.costs, s.train.NumFeatures(), stderr); err != nil {
+	if s.costs, err = loadCosts(ctx, cf.costs, s.train.NumFeatures(), stderr); err != nil {
 		return nil, err
 	}
 	s.treeCost = make([]float64, len(s.e.Trees))

@@ -106,11 +106,14 @@ func (p *progress) readOptions(name string) data.ReadOptions {
 	}}
 }
 
-func loadCosts(name string, features int, stderr io.Writer) (*data.Costs, error) {
+// loadCosts reads the cost file name for features features ("": every
+// feature costs 1) and warns of the features it leaves at 1 or does not
+// use. It stops when ctx is done: a FIFO nobody writes to blocks its open.
+func loadCosts(ctx context.Context, name string, features int, stderr io.Writer) (*data.Costs, error) {
 	if name == "" {
 		return data.UniformCosts(features), nil
 	}
-	c, err := data.LoadCosts(name, features)
+	c, err := untilDone(ctx, func() (*data.Costs, error) { return data.LoadCosts(name, features) })
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +143,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	d.Name = pos[0]
-	costs, err := loadCosts(*costsFlag, d.NumFeatures(), stderr)
+	costs, err := loadCosts(ctx, *costsFlag, d.NumFeatures(), stderr)
 	if err != nil {
 		return err
 	}
@@ -218,7 +221,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if *costsFlag != "" {
-		c, err := loadCosts(*costsFlag, o.Features, stderr)
+		c, err := loadCosts(ctx, *costsFlag, o.Features, stderr)
 		if err != nil {
 			return err
 		}

@@ -21,9 +21,10 @@ import (
 )
 
 // readScores reads eval's --scores file for the documents of d, gzipped
-// or not (predict --out s.txt.gz writes it gzipped).
-func readScores(path string, d *data.Dataset) ([]float64, error) {
-	b, err := data.ReadWhole(path, "a file of scores, one per line")
+// or not (predict --out s.txt.gz writes it gzipped), or stops when ctx is
+// done (a FIFO nobody writes to blocks its open).
+func readScores(ctx context.Context, path string, d *data.Dataset) ([]float64, error) {
+	b, err := untilDone(ctx, func() ([]byte, error) { return data.ReadWhole(path, "a file of scores, one per line") })
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +197,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		predictSeconds = time.Since(t0).Seconds()
-		costs, err := loadCosts(*costsF, d.NumFeatures(), stderr)
+		costs, err := loadCosts(ctx, *costsF, d.NumFeatures(), stderr)
 		if err != nil {
 			return err
 		}
@@ -212,12 +213,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		scores, cost, reached, predictSeconds = r.Key, &r.Cost, r.Reached, r.seconds
-	} else if scores, err = readScores(*scoresF, d); err != nil {
+	} else if scores, err = readScores(ctx, *scoresF, d); err != nil {
 		return err
 	}
 	var other []float64 // --compare's scores
 	if *compareF != "" {
-		if other, err = readScores(*compareF, d); err != nil {
+		if other, err = readScores(ctx, *compareF, d); err != nil {
 			return err
 		}
 	}

@@ -177,7 +177,7 @@ func scoreCascade(ctx context.Context, cf *cronus.File, path, costsF string, d *
 	if costsF != "" {
 		// Read for the cascade's model, whose features need not be the
 		// data's: the warning names whose they are.
-		costs, err := data.LoadCosts(costsF, ce.NumFeatures)
+		costs, err := untilDone(ctx, func() (*data.Costs, error) { return data.LoadCosts(costsF, ce.NumFeatures) })
 		if err != nil {
 			return cascadeRun{}, err
 		}

@@ -388,3 +388,63 @@ func TestOutputThatCannotBeWrittenNamesIt(t *testing.T) {
 		}
 	}
 }
+
+// An interrupt while a cost file or a file of scores is opened did not
+// stop the command when the file was a FIFO nobody writes to (the open
+// waits for a writer): `eval --scores FIFO`, `--compare FIFO` and every
+// command's `--costs FIFO` ran on after the first SIGINT until a second
+// one killed the process. They stop at once, with the exit status of an
+// interrupt, as model, cascade and data files did.
+func TestInterruptWhileOpeningCostsOrScores(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	// The opens left waiting are let go at the end: a writer that comes
+	// and goes gives each of them an empty file.
+	defer func() {
+		if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	}()
+	model := trainShallow(t, dir, 6)
+	cascade := filepath.Join(dir, "c.json")
+	if code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--rhos", "0.01", "--out", cascade); code != 0 {
+		t.Fatal(errOut)
+	}
+	out := filepath.Join(dir, "out")
+	for _, args := range [][]string{
+		{"inspect", "builtin:mq2008/vali", "--costs", fifo},
+		{"gen", "--queries", "3", "--costs", fifo, "--out", out},
+		{"eval", "--scores", fifo, "--data", "builtin:mq2008/vali"},
+		{"eval", "--model", model, "--data", "builtin:mq2008/vali", "--compare", fifo},
+		{"eval", "--model", model, "--data", "builtin:mq2008/vali", "--costs", fifo},
+		{"eval", "--cascade", cascade, "--data", "builtin:mq2008/vali", "--costs", fifo},
+		{"predict", "--cascade", cascade, "--data", "builtin:mq2008/vali", "--costs", fifo, "--out", out},
+		{"cascade", "--model", model, "--train", "builtin:mq2008/vali", "--valid", "builtin:mq2008/vali", "--costs", fifo, "--out", out},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		timer := time.AfterFunc(100*time.Millisecond, cancel)
+		done := make(chan string, 1)
+		go func() {
+			var o, e bytes.Buffer
+			code := run(ctx, args, &o, &e)
+			done <- fmt.Sprintf("exit %d, stderr %q", code, e.String())
+		}()
+		select {
+		case got := <-done:
+			if want := fmt.Sprintf("exit 130, stderr %q", "cronus "+args[0]+": interrupted\n"); got != want {
+				t.Errorf("%v: %s; want %s", args, got, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("%v: still running 5 s after the interrupt", args)
+		}
+		timer.Stop()
+		cancel()
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v interrupted wrote %s", args, out)
+		}
+	}
+}
