@@ -348,40 +348,46 @@ func TestDevNullIsNoTerminal(t *testing.T) {
 // which is removed ("cronus train: write out/.m.json.tmp3902582882: no
 // space left on device"; gen said both, "writing out/g.txt: write
 // out/.g.txt.tmp4157808193: …"). The message names the output, once, and
-// nothing is left in its directory.
+// nothing is left in its directory. Each command runs in a child process
+// under the limit, which is the whole process's (and would stop the test
+// log).
 func TestOutputThatCannotBeWrittenNamesIt(t *testing.T) {
+	if os.Getenv("CRONUS_TEST_MAIN") != "" {
+		var lim syscall.Rlimit
+		if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+			panic(err)
+		}
+		lim.Cur = 4096
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+			panic(err)
+		}
+	}
+	if childMain() {
+		return
+	}
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil || lim.Max < 4096 {
+		t.Skip("no file size limit to set here:", err)
+	}
 	dir := t.TempDir()
 	model := filepath.Join(t.TempDir(), "m.json")
 	if code, _, errOut := runCLI(t, "import", "--from", "lightgbm", filepath.Join("engine", "tree", "testdata", "lgb-lambdarank.model.txt"), "--out", model); code != 0 {
 		t.Fatal(errOut)
 	}
-	cases := []struct {
-		args []string // the output last
-	}{
-		{[]string{"gen", "--queries", "50", "--docs-per-query", "20", "--out", "OUT"}},
-		{[]string{"train", "--train", "builtin:mq2008/vali", "--trees", "40", "--out", "OUT"}},
-		{[]string{"predict", "--model", model, "--data", "builtin:mq2008/test", "--out", "OUT"}},
-	}
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Skip("no file size limit here:", err)
-	}
-	for _, c := range cases {
-		out := filepath.Join(dir, c.args[0]+".out")
-		args := slices.Clone(c.args)
+	for _, args := range [][]string{ // the output last
+		{"gen", "--queries", "50", "--docs-per-query", "20", "--out", "OUT"},
+		{"train", "--train", "builtin:mq2008/vali", "--trees", "40", "--out", "OUT"},
+		{"predict", "--model", model, "--data", "builtin:mq2008/test", "--out", "OUT"},
+	} {
+		out := filepath.Join(dir, args[0]+".out")
 		args[len(args)-1] = out
-		// The limit is the whole process's: this test is not parallel, and
-		// puts it back before anything else is written.
-		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: 4096, Max: old.Max}); err != nil {
-			t.Skip("cannot set the file size limit:", err)
-		}
-		code, _, errOut := runCLI(t, args...)
-		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-			t.Fatal("cannot restore the file size limit:", err)
-		}
-		want := fmt.Sprintf("cronus %s: write %s: file too large\n", c.args[0], out)
-		if code != 1 || !strings.HasSuffix(errOut, want) {
-			t.Errorf("cronus %v: exit %d, stderr %q; want exit 1 and %q", args, code, errOut, want)
+		cmd := mainCommand("TestOutputThatCannotBeWrittenNamesIt", args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		want := fmt.Sprintf("cronus %s: write %s: file too large\n", args[0], out)
+		if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 1 || !strings.HasSuffix(stderr.String(), want) {
+			t.Errorf("cronus %v: %v, stderr %q; want exit 1 and %q", args, err, stderr.String(), want)
 		}
 		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 			t.Errorf("cronus %v left %v", args, ents)

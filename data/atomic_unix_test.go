@@ -4,10 +4,10 @@ package data
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -105,44 +105,44 @@ func TestWriteAtomicDescriptor(t *testing.T) {
 	}
 }
 
-// withFileSizeLimit runs f with the process's file size limit
-// (RLIMIT_FSIZE) set to limit bytes: a write past it fails with EFBIG (Go
-// ignores SIGXFSZ), as a full disk fails one with ENOSPC. Only for tests
-// that do not run in parallel: the limit is the whole process's.
-func withFileSizeLimit(t *testing.T, limit uint64, f func()) {
-	t.Helper()
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Skip("no file size limit here:", err)
-	}
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: limit, Max: old.Max}); err != nil {
-		t.Skip("cannot set the file size limit:", err)
-	}
-	defer func() {
-		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-			t.Fatal("cannot restore the file size limit:", err)
-		}
-	}()
-	f()
-}
-
-// A write that fails (a full disk; here a file size limit) named the
+// A write that fails (a full disk; here a file size limit, RLIMIT_FSIZE,
+// past which a write fails with EFBIG as Go ignores SIGXFSZ) named the
 // temporary file, which the user never gave and which is removed: "write
 // out/.m.json.tmp3902582882: no space left on device". It names the path.
+// The limit is set in a child process, the test binary run again for this
+// test alone: it is the whole process's, and would stop the test log.
 func TestWriteAtomicFailedWriteNamesPath(t *testing.T) {
+	if path := os.Getenv("CRONUS_TEST_FSIZE_PATH"); path != "" {
+		var lim syscall.Rlimit
+		if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+			fmt.Print("getrlimit: ", err)
+			os.Exit(0)
+		}
+		lim.Cur = 1 << 16
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+			fmt.Print("setrlimit: ", err)
+			os.Exit(0)
+		}
+		err := WriteAtomic(path, func(w *bufio.Writer) error {
+			_, err := w.Write(make([]byte, 1<<20))
+			return err
+		})
+		fmt.Print(err)
+		os.Exit(0)
+	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.txt")
-	big := func(w *bufio.Writer) error {
-		_, err := w.Write(make([]byte, 1<<20))
-		return err
+	cmd := exec.Command(os.Args[0], "-test.run=^TestWriteAtomicFailedWriteNamesPath$")
+	cmd.Env = append(os.Environ(), "CRONUS_TEST_FSIZE_PATH="+path)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
 	}
-	var err error
-	withFileSizeLimit(t, 1<<16, func() { err = WriteAtomic(path, big) })
-	if err == nil {
-		t.Fatal("a write past the file size limit succeeded")
+	if strings.HasPrefix(string(out), "getrlimit:") || strings.HasPrefix(string(out), "setrlimit:") {
+		t.Skip(string(out))
 	}
-	if !errors.Is(err, syscall.EFBIG) || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), ".tmp") {
-		t.Errorf("error %q; want one naming %s and not the temporary file", err, path)
+	if want := "write " + path + ": file too large"; string(out) != want {
+		t.Errorf("error %q; want %q", out, want)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("left behind: %v", ents)
