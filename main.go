@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/charmbracelet/x/term"
@@ -139,8 +140,51 @@ func exitStatus(code int, cause error) int {
 	return code
 }
 
-// run executes one command line and returns the exit status.
+// run executes one command line and returns the exit status. A command
+// that succeeded but could not write its report on stdout (a full disk
+// behind `> out.txt`, /dev/full) fails: eval's and inspect's figures are
+// their result, and were lost with exit status 0.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	w := &stickyWriter{w: stdout}
+	code := runCommand(ctx, args, w, stderr)
+	if err := w.error(); code == 0 && err != nil {
+		name := "cronus"
+		if len(args) > 0 {
+			name += " " + args[0]
+		}
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 1
+	}
+	return code
+}
+
+// stickyWriter is a writer that remembers the first error of its writes.
+type stickyWriter struct {
+	w   io.Writer
+	mu  sync.Mutex
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.mu.Lock()
+		if s.err == nil {
+			s.err = err
+		}
+		s.mu.Unlock()
+	}
+	return n, err
+}
+
+func (s *stickyWriter) error() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// runCommand is run, without the check of stdout's writes.
+func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		if interactive() {
 			args = []string{"tui"}
@@ -152,10 +196,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	name := args[0]
 	switch name {
 	case "--version", "-version":
-		return run(ctx, append([]string{"version"}, args[1:]...), stdout, stderr)
+		return runCommand(ctx, append([]string{"version"}, args[1:]...), stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && !slices.Contains([]string{"help", "-h", "-help", "--help"}, args[1]) {
-			return run(ctx, []string{args[1], "--help"}, stdout, stderr)
+			return runCommand(ctx, []string{args[1], "--help"}, stdout, stderr)
 		}
 		usage(stdout)
 		return 0

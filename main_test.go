@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -831,5 +832,44 @@ func TestLeadingZeroIsDecimal(t *testing.T) {
 	code, stdout, errOut := runCLI(t, "train", "--train", "builtin:mq2008/vali", "--trees", "010", "--leaves", "4", "--out", out)
 	if code != 0 || !strings.Contains(stdout, "10 trees") {
 		t.Errorf("--trees 010: exit %d, %q %q; want 10 trees", code, stdout, errOut)
+	}
+}
+
+// failingWriter fails every write, as standard output on a full disk.
+type failingWriter struct{}
+
+func (failingWriter) Write(p []byte) (int, error) {
+	return 0, errors.New("write /dev/stdout: no space left on device")
+}
+
+// A command whose report could not be written on standard output (`cronus
+// eval … > figures.txt` on a full disk, or > /dev/full) exited 0 when the
+// report was text: eval's and inspect's figures, their whole result, were
+// lost without a word (with --json the error was caught). It fails with
+// the write's error.
+func TestStdoutWriteErrorFails(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "m.json")
+	if code, _, errOut := runCLI(t, "import", "--from", "lightgbm", "engine/tree/testdata/lgb-lambdarank.model.txt", "--out", model); code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, args := range [][]string{
+		{"inspect", "builtin:mq2008/test"},
+		{"inspect", "--json", "builtin:mq2008/test"},
+		{"eval", "--model", model, "--data", "builtin:mq2008/test"},
+		{"help"},
+		{"help", "eval"},
+		{"version"},
+	} {
+		var e bytes.Buffer
+		code := run(context.Background(), args, failingWriter{}, &e)
+		want := fmt.Sprintf("cronus %s: write /dev/stdout: no space left on device\n", args[0])
+		if code != 1 || e.String() != want {
+			t.Errorf("cronus %v with stdout failing: exit %d, stderr %q; want exit 1 and %q", args, code, e.String(), want)
+		}
+	}
+	// An error of its own is the command's message, not the write's.
+	var e bytes.Buffer
+	if code := run(context.Background(), []string{"inspect", "no-such-file.txt"}, failingWriter{}, &e); code != 1 || e.String() != "cronus inspect: no-such-file.txt: no such file\n" {
+		t.Errorf("inspect of a missing file with stdout failing: exit %d, stderr %q", code, e.String())
 	}
 }
