@@ -134,7 +134,13 @@ func WriteAtomicAll(outs []Output) (err error) {
 	for i, st := range staged {
 		if err = os.Rename(st.tmp, st.path); err != nil {
 			staged = staged[i:] // the renamed ones are in place
-			return err
+			// Not "rename out/.m.json.tmp3253113428 out/m.json: …": the
+			// temporary file is the user's no more than in stage.
+			var le *os.LinkError
+			if errors.As(err, &le) {
+				err = le.Err
+			}
+			return fmt.Errorf("cannot write %s: %w", st.path, err)
 		}
 	}
 	return nil

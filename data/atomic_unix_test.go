@@ -148,3 +148,26 @@ func TestWriteAtomicFailedWriteNamesPath(t *testing.T) {
 		t.Errorf("left behind: %v", ents)
 	}
 }
+
+// A rename that fails (the path became a directory after the check, or,
+// for a user who is not root, is another user's file in a sticky
+// directory such as /tmp) named the temporary file: "rename
+// dir/.out.txt.tmp3253113428 dir/out.txt: operation not permitted". It
+// names the path, and the temporary file is gone.
+func TestWriteAtomicFailedRenameNamesPath(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	err := WriteAtomic(path, func(w *bufio.Writer) error {
+		if err := os.MkdirAll(filepath.Join(path, "inside"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_, err := w.WriteString("text")
+		return err
+	})
+	if err == nil || !strings.HasPrefix(err.Error(), "cannot write "+path+": ") || strings.Contains(err.Error(), ".tmp") {
+		t.Errorf("error %v; want one naming %s and not the temporary file", err, path)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 || ents[0].Name() != "out.txt" {
+		t.Errorf("left behind: %v", ents)
+	}
+}
