@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/cronus-ltr/cronus/data"
 )
@@ -78,6 +79,9 @@ func checkOutputs(stdout *io.Writer, stderr io.Writer, asJSON bool, inputs []str
 			}
 			f.Close()
 			os.Remove(f.Name())
+			if err := checkReplaceable(out, target, os.Geteuid()); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -106,4 +110,27 @@ func samePath(a, b string) bool {
 	absA, errA := filepath.Abs(data.LinkTarget(a))
 	absB, errB := filepath.Abs(data.LinkTarget(b))
 	return errA == nil && errB == nil && absA == absB
+}
+
+// checkReplaceable refuses an existing file target that the user euid may
+// not replace: in a directory with the sticky bit (/tmp), only the file's
+// owner, the directory's or root may rename onto a file, and the write of
+// the temporary file beside it, which checkOutputs tries, succeeds. The
+// rename then failed after all the work (a training of hours).
+func checkReplaceable(out, target string, euid int) error {
+	st, err := os.Stat(target)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	dir := filepath.Dir(target)
+	dst, err := os.Stat(dir)
+	if err != nil || dst.Mode()&fs.ModeSticky == 0 {
+		return nil
+	}
+	fileSys, ok1 := st.Sys().(*syscall.Stat_t)
+	dirSys, ok2 := dst.Sys().(*syscall.Stat_t)
+	if !ok1 || !ok2 || euid == 0 || int(fileSys.Uid) == euid || int(dirSys.Uid) == euid {
+		return nil
+	}
+	return fmt.Errorf("%s: cannot replace it: it belongs to another user, in %s, a directory with the sticky bit", out, dir)
 }

@@ -454,3 +454,53 @@ func TestInterruptWhileOpeningCostsOrScores(t *testing.T) {
 		}
 	}
 }
+
+// An output that is another user's file in a directory with the sticky bit
+// (/tmp) cannot be replaced, though a file can be written beside it: the
+// check of the outputs passed, and the command failed at the rename,
+// after all its work ("rename /tmp/.m.json.tmp… /tmp/m.json: operation
+// not permitted"). It is refused before the work. The user is given, as
+// the test runs as root, for whom the kernel allows the rename.
+func TestOutputOfAnotherUserInStickyDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "m.json")
+	if err := os.WriteFile(path, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	me := os.Geteuid()
+	other := me + 1000 // the owner of neither file nor directory
+	if other == 0 {
+		other++
+	}
+	link := filepath.Join(t.TempDir(), "link.json")
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		out, target string
+		euid        int
+		want        string // "" for no error
+	}{
+		{path, path, other, path + ": cannot replace it: it belongs to another user, in " + dir + ", a directory with the sticky bit"},
+		{link, path, other, link + ": cannot replace it: it belongs to another user, in " + dir + ", a directory with the sticky bit"},
+		{path, path, me, ""}, // the owner
+		{path, path, 0, ""},  // root
+		{filepath.Join(dir, "new.json"), filepath.Join(dir, "new.json"), other, ""}, // a new file
+	}
+	for _, c := range cases {
+		err := checkReplaceable(c.out, c.target, c.euid)
+		if got := fmt.Sprint(err); (c.want == "" && err != nil) || (c.want != "" && got != c.want) {
+			t.Errorf("checkReplaceable(%s) as user %d: %v; want %q", c.out, c.euid, err, c.want)
+		}
+	}
+	// Not sticky: anyone who may write in the directory may replace it.
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkReplaceable(path, path, other); err != nil {
+		t.Errorf("in a directory without the sticky bit: %v", err)
+	}
+}
