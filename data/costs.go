@@ -314,8 +314,30 @@ type costEntry struct {
 	name    string
 }
 
-// parse takes one physical line and returns what is wrong with it, or "".
+// parse takes one physical line and returns what is wrong with it, or "";
+// of a line of SVMlight data (a data file given for the costs), it says so.
 func (p *costParser) parse(lineNo int, line []byte) string {
+	msg := p.parseLine(lineNo, line)
+	if msg != "" && looksLikeData(line) {
+		msg += " (this is a line of SVMlight data, 'LABEL qid:Q INDEX:VALUE …': a cost file has 'INDEX COST [NAME]' or one cost per line)"
+	}
+	return msg
+}
+
+// looksLikeData reports whether line reads as a line of SVMlight data: a
+// second field qid:Q or INDEX:VALUE.
+func looksLikeData(line []byte) bool {
+	_, rest := nextCostField(trimCostBlank(string(line)))
+	second, _ := nextCostField(rest)
+	if strings.HasPrefix(second, "qid:") {
+		return true
+	}
+	i := strings.IndexByte(second, ':')
+	return i > 0 && strings.Trim(second[:i], "0123456789") == ""
+}
+
+// parseLine is parse without the hint.
+func (p *costParser) parseLine(lineNo int, line []byte) string {
 	if i := bytes.IndexByte(line, '#'); i >= 0 {
 		line = line[:i]
 	}

@@ -426,15 +426,38 @@ func TestCostsWarning(t *testing.T) {
 
 // A built-in data set given as costs (a slip of --costs for --train) is
 // read as a path's gzip file is, decompressed: its message showed the
-// gzip bytes as the cost.
+// gzip bytes as the cost. It says the line is one of data.
 func TestLoadCostsBuiltinGzip(t *testing.T) {
 	_, err := LoadCosts("builtin:mq2008/train", 46)
-	const want = `builtin:mq2008/train:1: index "0" is not a positive integer: feature indices start at 1`
+	const want = `builtin:mq2008/train:1: index "0" is not a positive integer: feature indices start at 1 (this is a line of SVMlight data, 'LABEL qid:Q INDEX:VALUE …': a cost file has 'INDEX COST [NAME]' or one cost per line)`
 	if err == nil || err.Error() != want {
 		t.Errorf("error %.200q, want %q", err, want)
 	}
 	c, err := LoadCosts("builtin:mq2008/costs", 46)
 	if err != nil || len(c.Cost) != 46 {
 		t.Fatalf("builtin costs: %v", err)
+	}
+}
+
+// TestCostsDataLineHint: a line of SVMlight data in a cost file is named
+// as such, whatever its label; a cost line whose name has a colon is not.
+func TestCostsDataLineHint(t *testing.T) {
+	const hint = "(this is a line of SVMlight data"
+	for _, tc := range []struct {
+		text string
+		hint bool
+	}{
+		{"2 qid:10 1:0.5 2:0.25\n", true},
+		{"1 3:0.5 4:1\n", true},
+		{"1 1\n2 x:y\n", false},
+		{"1 nan name:with:colons\n", false},
+	} {
+		_, err := ReadCosts(strings.NewReader(tc.text), "c.txt", 4)
+		if err == nil {
+			t.Fatalf("%q: no error", tc.text)
+		}
+		if strings.Contains(err.Error(), hint) != tc.hint {
+			t.Errorf("%q: %v (hint wanted: %v)", tc.text, err, tc.hint)
+		}
 	}
 }
