@@ -239,6 +239,11 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		}
 		warn(stderr, m.AbsentWarning(s.e, -1, *l.d))
 	}
+	if spec := (metric.Spec{Name: metric.NDCG, K: 10}); flatUnder(s.valid, spec) {
+		// As train warns of it: the best cascade on validation would be
+		// the cheapest of equals, whatever it ranks.
+		warn(stderr, fmt.Sprintf("%s has no document relevant to %s: every cascade scores 0 on it, so validation cannot choose between them (the best is the cheapest step)", s.valid.Name, spec))
+	}
 	if s.costs, err = loadCosts(ctx, cf.costs, s.train.NumFeatures(), stderr); err != nil {
 		return nil, err
 	}

@@ -2216,3 +2216,33 @@ func TestCascadeCostsUnusedWarningNamesModel(t *testing.T) {
 		}
 	}
 }
+
+// TestCascadeFlatValidWarns: as train does, cascade warns of a validation
+// set with no relevant document, on which every cascade scores 0 (the
+// best on validation is then the cheapest step), and not of one with.
+func TestCascadeFlatValidWarns(t *testing.T) {
+	dir := t.TempDir()
+	flat := filepath.Join(dir, "vali0.txt")
+	var b strings.Builder
+	for q := 1; q <= 3; q++ {
+		for i := 0; i < 4; i++ {
+			fmt.Fprintf(&b, "0 qid:%d 1:%d 2:0.%d 46:1\n", q, i, q)
+		}
+	}
+	if err := os.WriteFile(flat, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--trees", "8", "--max-depth", "2", "--leaves", "4", "--out", model); code != 0 {
+		t.Fatalf("train: %s", errOut)
+	}
+	args := []string{"cascade", "--model", model, "--train", "builtin:mq2008/train", "--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "1", "--lambda", "0.05", "--out", filepath.Join(dir, "c.json")}
+	code, _, errOut := runCLI(t, append(args, "--valid", flat)...)
+	if code != 0 || !strings.Contains(errOut, "warning: "+flat+" has no document relevant to ndcg@10: every cascade scores 0 on it") {
+		t.Errorf("flat validation set: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = runCLI(t, append(args, "--valid", "builtin:mq2008/vali")...)
+	if code != 0 || strings.Contains(errOut, "relevant") {
+		t.Errorf("MQ2008 validation set: exit %d, %q", code, errOut)
+	}
+}

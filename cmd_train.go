@@ -197,11 +197,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // ideal ranking scores 0), so the metric cannot tell models apart and
 // early stopping keeps the first tree; "" otherwise.
 func flatValidWarning(d *data.Dataset, p boost.Params) string {
-	ideal := make([]float64, d.NumDocs())
-	for i, l := range d.Labels {
-		ideal[i] = float64(l)
-	}
-	if metric.Mean(p.Metric, ideal, d.Labels, d.QueryOffsets, metric.Options{}) > 0 {
+	if !flatUnder(d, p.Metric) {
 		return ""
 	}
 	w := fmt.Sprintf("%s has no document relevant to %s: every model scores 0 on it, so the validation metric cannot tell them apart", d.Name, p.Metric)
@@ -209,6 +205,16 @@ func flatValidWarning(d *data.Dataset, p boost.Params) string {
 		w += ", and --early-stop keeps the first tree"
 	}
 	return w
+}
+
+// flatUnder reports whether no ranking of d scores above 0 by spec: its
+// ideal ranking does not.
+func flatUnder(d *data.Dataset, spec metric.Spec) bool {
+	ideal := make([]float64, d.NumDocs())
+	for i, l := range d.Labels {
+		ideal[i] = float64(l)
+	}
+	return !(metric.Mean(spec, ideal, d.Labels, d.QueryOffsets, metric.Options{}) > 0)
 }
 
 // trainLine is train's progress line for snapshot s, with the ETA eta
