@@ -639,7 +639,7 @@ func entryViolations(pr *Problem, st *State, k int) (*stageObjective, []entry) {
 	o.eval(x, make([]float64, len(x))) // o.s: ∂J/∂s_i of stage k's scores
 	var out []entry
 	for t := 0; t < T; t++ {
-		if beta[t] != 0 {
+		if beta[t] != 0 || pr.isFlat(t) { // a flat tree is the free intercept's multiple (Problem.Flat)
 			continue
 		}
 		price := entryPrice(t, pr.TreeCost, pr.FeatCost, pr.TreeFeats, o.kappa, o.eta)

@@ -118,7 +118,9 @@ func ComputeScales(pr *Problem, workers int) Scales {
 		icpt = sp.r[sp.T] / g
 	}
 	for t := 0; t < sp.T; t++ {
-		rhoMax = max(rhoMax, math.Abs(sp.r[t]-sp.G[t*n+sp.T]*icpt))
+		if !sp.isFlat(t) {
+			rhoMax = max(rhoMax, math.Abs(sp.r[t]-sp.G[t*n+sp.T]*icpt))
+		}
 	}
 	return Scales{LambdaMax: sp.pricedLambdaMax(), RhoMax: rhoMax}
 }
@@ -140,7 +142,7 @@ func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted
 	if !ok {
 		return nil, false
 	}
-	sp := &stageProblem{T: T, G: G, r: r, rho: rho, lambda: lambda, d: d, joint: pr.JointEntry,
+	sp := &stageProblem{T: T, G: G, r: r, rho: rho, lambda: lambda, d: d, joint: pr.JointEntry, flat: pr.Flat,
 		treeCost: pr.TreeCost, featCost: pr.FeatCost, treeFeats: pr.TreeFeats,
 		A: make([]float64, T), B: make([]float64, len(pr.FeatCost))}
 	for _, e := range earlier {

@@ -22,7 +22,16 @@ type Problem struct {
 	FeatCost  []float64 // c_α per feature
 	TreeCost  []float64 // e_t per tree
 	Offsets   []int     // the training queries: query q is documents [Offsets[q], Offsets[q+1])
-	Positives int       // training documents with a label >= the relevance threshold
+	// Flat marks the trees whose output is the same on every training
+	// document (a one-leaf tree, or one whose splits all send the
+	// training documents one way, as on a feature the training data lack):
+	// such a tree is a multiple of the intercept, which is free, so it can
+	// only add its costs and ρ, and its weight is held at zero (nil: none).
+	// Coordinate descent shrank it only by (ρ + λ d e_t)/G_tt a sweep
+	// while the intercept took back each step, so it stopped at 500
+	// sweeps with the tree still in, paid for by every document.
+	Flat      []bool
+	Positives int // training documents with a label >= the relevance threshold
 	// Advice is empty, or a warning that the targets suit the method badly
 	// (see TargetsAdvice).
 	Advice string
@@ -248,8 +257,30 @@ func NewProblemContext(ctx context.Context, e *tree.Ensemble, d *data.Dataset, f
 		p.TreeFeats[t] = e.Trees[t].Features()
 		p.TreeCost[t] = treeCost
 	}
+	p.Flat = flatTrees(train)
 	return p, nil
 }
+
+// flatTrees returns, per tree of o, whether its output is the same on
+// every document (see Problem.Flat).
+func flatTrees(o *Outputs) []bool {
+	flat := make([]bool, o.NumTrees())
+	buf := make([]float32, o.N)
+	for t := range flat {
+		col := o.Col(t, buf)
+		flat[t] = true
+		for _, v := range col[1:] {
+			if v != col[0] {
+				flat[t] = false
+				break
+			}
+		}
+	}
+	return flat
+}
+
+// isFlat reports whether tree t is in Flat.
+func (pr *Problem) isFlat(t int) bool { return t < len(pr.Flat) && pr.Flat[t] }
 
 // distilTargets sets Y to the ensemble's training scores as H holds them
 // (the sum of the tree outputs, summed in tree order in float64),

@@ -1,8 +1,10 @@
 package cronus
 
 import (
+	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -205,6 +207,64 @@ func TestDepthAdvice(t *testing.T) {
 	} {
 		if short, long := DepthAdvice(c.depth); short != c.short || long != c.long {
 			t.Errorf("depth %d: %q, %q; want %q, %q", c.depth, short, long, c.short, c.long)
+		}
+	}
+}
+
+// A tree whose output is the same on every training document — a one-leaf
+// tree, or one that splits only where no training document goes — is a
+// multiple of the intercept, which is free: it can only add its cost and
+// ρ. Coordinate descent shrank such a tree by (ρ + λ d e_t)/G_tt a sweep
+// while the intercept took each step back, so at 500 sweeps a single stage
+// of the 40 MQ2008 trees with two one-leaf trees added (λ 0.01, ρ 0)
+// still used both, and every document paid for them. They are held at
+// zero (Problem.Flat), in every stage and in warm runs' re-entry.
+func TestFlatTreesStayOut(t *testing.T) {
+	smallProblem(t) // smallE, smallTr
+	e := &tree.Ensemble{NumFeatures: smallE.NumFeatures, Base: smallE.Base}
+	e.Trees = append(e.Trees, tree.Tree{Leaves: []float64{0.3}})
+	e.Trees = append(e.Trees, smallE.Trees[:20]...)
+	e.Trees = append(e.Trees, tree.Tree{Leaves: []float64{-0.2}})
+	// Splits above every training value of feature 1: flat on the
+	// training data, though its leaves differ.
+	e.Trees = append(e.Trees, tree.Tree{
+		Nodes:  []tree.Node{{Feature: 0, Threshold: 1e30, Left: tree.Leaf(0), Right: tree.Leaf(1)}},
+		Leaves: []float64{0.1, 0.5},
+	})
+	e.Trees = append(e.Trees, smallE.Trees[20:]...)
+	flat := []int{0, 21, 22}
+	costs, err := data.LoadCosts("builtin:mq2008/costs", 46)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := NewProblem(e, smallTr, costs.Cost, 1, DefaultTargets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tt := range e.Trees {
+		if want := slices.Contains(flat, tt); pr.isFlat(tt) != want {
+			t.Errorf("tree %d: flat %v, want %v", tt, pr.isFlat(tt), want)
+		}
+	}
+	for _, c := range []struct{ K, topM int }{{1, 0}, {4, 0}, {4, 5}} {
+		par := DefaultParams()
+		par.K, par.TopM, par.Lambda, par.Rho1, par.RhoK = c.K, c.topM, 0.01, 0, 0
+		sc := ComputeScales(pr, 0)
+		if math.IsInf(sc.LambdaMax, 0) || !(sc.LambdaMax > 0) {
+			t.Fatalf("λ_max %v", sc.LambdaMax)
+		}
+		out, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 1, Reenter: true}, trainEvaluator(pr), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, st := range map[string]*State{"initialisation": out.Init, "final": out.Final} {
+			for k, stg := range st.Stages {
+				for _, tt := range flat {
+					if stg.Beta[tt] != 0 {
+						t.Errorf("K %d, top-m %d, %s: stage %d gives the flat tree %d the weight %g", c.K, c.topM, name, k+1, tt, stg.Beta[tt])
+					}
+				}
+			}
 		}
 	}
 }

@@ -30,7 +30,11 @@ type stageProblem struct {
 	A         []float64 // per tree, from earlier stages
 	B         []float64 // per feature, from earlier stages
 	joint     bool      // joint moves for trees sharing an unpaid feature (Problem.JointEntry)
+	flat      []bool    // trees held at zero (Problem.Flat; nil: none)
 }
+
+// isFlat reports whether tree t is held at zero (Problem.Flat).
+func (p *stageProblem) isFlat(t int) bool { return t < len(p.flat) && p.flat[t] }
 
 // objective returns the value of the stage problem at beta.
 func (p *stageProblem) objective(beta []float64) float64 {
@@ -93,6 +97,9 @@ func (p *stageProblem) lambdaMaxOver(skipFree bool) float64 {
 	b := make([]float64, p.T) // |b_t| − ρ
 	lmax := 0.0
 	for t := 0; t < p.T; t++ {
+		if p.isFlat(t) { // never enters, though rounding leaves its b_t above 0
+			continue
+		}
 		b[t] = math.Abs(p.r[t]-p.G[t*n+p.T]*icpt) - p.rho
 		if b[t] <= 0 {
 			continue
@@ -243,7 +250,7 @@ func (p *stageProblem) solve(beta []float64, opt solveOptions) int {
 			for j := 0; j <= p.T; j++ {
 				t := (j + p.T) % (p.T + 1) // the intercept first, then the trees
 				a := p.G[t*n+t]
-				if a <= 0 {
+				if a <= 0 || t < p.T && p.isFlat(t) {
 					move(t, 0)
 					continue
 				}
