@@ -432,6 +432,7 @@ func parallelChunks(fn func(c int)) {
 // stage without trees is skipped, but for the intercept of the last stage
 // (fitEmptyLast).
 func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol float64, reenter bool) {
+	foldFlat(pr, st, k)
 	fitEmptyLast(pr, st, k) // before the entry slopes, which it moves
 	if reenter {
 		enterTrees(pr, st, k)
@@ -468,6 +469,43 @@ func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol flo
 	}
 	prune(pr, st, k)
 	fitEmptyLast(pr, st, k) // the intercept L-BFGS fitted beside the trees pruning took
+}
+
+// foldFlat moves the weights stage k gives flat trees (Problem.Flat) into
+// its intercept, which scores every training document the same at no
+// cost, when eq (8) does not rise. The solver never gives such a tree a
+// weight, but a warm start may (a cascade written before it held them at
+// zero, or by hand), and the stage's own steps only shrank it.
+func foldFlat(pr *Problem, st *State, k int) {
+	beta := st.Stages[k].Beta
+	T := len(beta) - 1
+	saved := slices.Clone(beta)
+	var buf []float32
+	moved := false
+	for t, b := range beta[:T] {
+		if b == 0 || !pr.isFlat(t) {
+			continue
+		}
+		col := pr.Train.Col(t, buf)
+		beta[T] += float64(b * float64(col[0])) // rounded as Outputs.Scores rounds it
+		beta[t] = 0
+		moved = true
+	}
+	if !moved {
+		return
+	}
+	before := st.Terms.Total // current: every change to st ends with Objective
+	stale := func() {
+		if k < len(st.scores) {
+			st.scores[k] = nil
+		}
+	}
+	stale()
+	if pr.Objective(st).Total > before {
+		copy(beta, saved)
+		stale()
+		pr.Objective(st)
+	}
 }
 
 // prune is the end of stage k's step: its negligible weights, then the

@@ -268,3 +268,46 @@ func TestFlatTreesStayOut(t *testing.T) {
 		}
 	}
 }
+
+// A warm start may give a flat tree a weight (a cascade written before
+// they were held at zero): the stage's step folds it into the intercept,
+// which scores every training document the same at no cost, so the
+// training scores stay and eq (8) falls by the tree's cost. Before, the
+// steps kept the weight.
+func TestFlatTreesFoldIntoIntercept(t *testing.T) {
+	smallProblem(t) // smallE, smallTr
+	e := &tree.Ensemble{NumFeatures: smallE.NumFeatures, Base: smallE.Base}
+	e.Trees = append(append(e.Trees, smallE.Trees...), tree.Tree{Leaves: []float64{0.25}})
+	flat := len(e.Trees) - 1
+	costs, err := data.LoadCosts("builtin:mq2008/costs", 46)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := NewProblem(e, smallTr, costs.Cost, 1, DefaultTargets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := ComputeScales(pr, 0)
+	par := DefaultParams()
+	par.K, par.TopM = 3, 5
+	st, err := Initialize(context.Background(), pr, sc, par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm := st.Cascade
+	for k := range warm.Stages {
+		warm.Stages[k].Beta[flat] = 0.1 * float64(k+1)
+	}
+	out, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 1, Warm: &warm, WarmSigma: st.Sigma}, trainEvaluator(pr), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, stg := range out.Final.Stages {
+		if stg.Beta[flat] != 0 {
+			t.Errorf("stage %d keeps the flat tree's weight %g", k+1, stg.Beta[flat])
+		}
+	}
+	if !(out.Final.Terms.Total < out.Init.Terms.Total) {
+		t.Errorf("eq (8) %g after a cycle from %g", out.Final.Terms.Total, out.Init.Terms.Total)
+	}
+}
