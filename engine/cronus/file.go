@@ -242,6 +242,23 @@ func (f *File) Cascade() (*tree.Ensemble, *Cascade, error) {
 	if len(f.Stages) == 0 {
 		return nil, nil, errors.New("the cascade has no stages")
 	}
+	// params records the run: a stage count there that is not the file's
+	// (a hand-edited file) made a warm start from it quietly no
+	// continuation of its run.
+	if v, ok := f.Params["stages"]; ok {
+		var k float64 // as read (float64), or as written (int)
+		switch x := v.(type) {
+		case float64:
+			k = x
+		case int:
+			k = float64(x)
+		default:
+			return nil, nil, fmt.Errorf("params.stages is %#v, not a number (the file has %d stages)", v, len(f.Stages))
+		}
+		if k != float64(len(f.Stages)) {
+			return nil, nil, fmt.Errorf("params.stages is %v, but the file has %d stages", v, len(f.Stages))
+		}
+	}
 	for k := range f.Stages {
 		sj := &f.Stages[k]
 		beta, err := sj.beta(T)

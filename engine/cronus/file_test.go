@@ -233,6 +233,12 @@ func TestFileMalformed(t *testing.T) {
 			"stages[2]: the intercept and tree 2's weight times its largest leaf value, with those of the trees before it, sum past the float64 range"},
 		{"theta on the last stage", fileMutated(t, func(f *File) { f.Stages[2].Theta = fp(1) }),
 			"stages[2]: the last stage has no threshold"},
+		// A hand-edited stage count: a warm start from it was quietly no
+		// continuation of its run.
+		{"params.stages not the stages", fileMutated(t, func(f *File) { f.Params = map[string]any{"stages": 4} }),
+			"params.stages is 4, but the file has 3 stages"},
+		{"params.stages not a number", fileMutated(t, func(f *File) { f.Params = map[string]any{"stages": "3"} }),
+			`params.stages is "3", not a number (the file has 3 stages)`},
 		{"no rule", fileMutated(t, func(f *File) { f.Rule = "" }), `no "rule"`},
 		{"unknown rule", fileMutated(t, func(f *File) { f.Rule = "top-k" }), `unknown rule "top-k"`},
 		{"top-m without m", fileMutated(t, func(f *File) { f.TopM = 0 }), `rule "top-m" needs top_m >= 1`},
