@@ -293,7 +293,12 @@ func (s *setup) idleWarning(c *cronus.Cascade, warm bool) string {
 	if warm {
 		epsilon += " from scratch (not --warm)"
 	}
-	return fmt.Sprintf("%s of %d can send no training document away: the stages before leave each query its top %d alone (%.1f%% of the training documents), which --rule top-m never exits, so they can only add cost and the optimisation tends to drop their trees; --stages %d has as many exits, and %s spreads them over more stages",
+	left := "the stages before leave each query its top %d alone"
+	if k == 0 {
+		// Stage 1 has none before it: the queries are that short.
+		left = "no query has more than its top %d documents"
+	}
+	return fmt.Sprintf("%s of %d can send no training document away: "+left+" (%.1f%% of the training documents), which --rule top-m never exits, so they can only add cost and the optimisation tends to drop their trees; --stages %d has as many exits, and %s spreads them over more stages",
 		stages, K, c.TopM, 100*floor, k+1, epsilon)
 }
 
@@ -807,7 +812,10 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	warn(stderr, s.idleWarning(&res.Init.Cascade, res.Warm))
-	if !res.Warm && cf.par.Lambda >= 1 && !hasTrees(&res.Best.Cascade) {
+	if !res.Warm && s.sc.LambdaMax == 0 && !hasTrees(&res.Best.Cascade) {
+		// No λ or ρ helps, and no warm start: the advice below was wrong.
+		warn(stderr, fmt.Sprintf("the cascade written is empty (no trees, cost 0): λ_max is 0, so no tree fits %s's targets better than the intercept alone, at any λ (each tree gives every training document the same output, or the targets are all alike)", cf.train))
+	} else if !res.Warm && cf.par.Lambda >= 1 && !hasTrees(&res.Best.Cascade) {
 		warn(stderr, fmt.Sprintf("λ %g is at or above λ_max, where Algorithm 2 gives the empty cascade (no trees, cost 0); a cascade of a smaller λ can have a lower eq (8) here: start from one with --warm FILE, as sweep does past λ_max (README, sweep)", cf.par.Lambda))
 	} else if !res.Warm && !hasTrees(&res.Best.Cascade) {
 		// Below λ_max, a ρ large enough for its λ empties it too.

@@ -2246,3 +2246,72 @@ func TestCascadeFlatValidWarns(t *testing.T) {
 		t.Errorf("MQ2008 validation set: exit %d, %q", code, errOut)
 	}
 }
+
+// TestIdleWarningShortQueries: on queries no longer than top-m every
+// stage before the last is idle from the first, which has no stages
+// before it to name: the warning says the queries are that short.
+func TestIdleWarningShortQueries(t *testing.T) {
+	dir := t.TempDir()
+	short := filepath.Join(dir, "short.txt")
+	var b strings.Builder
+	for q := 1; q <= 40; q++ {
+		for i := range 4 {
+			fmt.Fprintf(&b, "%d qid:%d 1:%d 2:0.%d 3:%d\n", (q+i)%3, q, i, (q*7+i)%10, (q*i)%5)
+		}
+	}
+	if err := os.WriteFile(short, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "train", "--train", short, "--trees", "12", "--max-depth", "2", "--leaves", "4", "--min-docs", "1", "--out", model); code != 0 {
+		t.Fatalf("train: %s", errOut)
+	}
+	costs := filepath.Join(dir, "costs.txt")
+	if err := os.WriteFile(costs, []byte("1\n5\n20\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", short, "--valid", short, "--costs", costs, "--stages", "3", "--top-m", "5",
+		"--lambda", "0.01", "--cycles", "0", "--out", filepath.Join(dir, "c.json"))
+	if code != 0 || !strings.Contains(errOut, "warning: stages 1-2 of 3 can send no training document away: no query has more than its top 5 documents (100.0% of the training documents)") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestEmptyCascadeLambdaMaxZero: where λ_max is 0 (every tree flat on the
+// training documents) the empty cascade's warning does not advise a
+// smaller λ or ρ, which keep no tree either.
+func TestEmptyCascadeLambdaMaxZero(t *testing.T) {
+	dir := t.TempDir()
+	varied, same := filepath.Join(dir, "varied.txt"), filepath.Join(dir, "same.txt")
+	var v, s strings.Builder
+	for q := 1; q <= 30; q++ {
+		for i := range 6 {
+			fmt.Fprintf(&v, "%d qid:%d 1:%d 2:0.%d 3:%d\n", (q+i)%3, q, i, (q*7+i)%10, (q*i)%5)
+			fmt.Fprintf(&s, "%d qid:%d 1:1 2:0.5 3:2\n", (q+i)%3, q)
+		}
+	}
+	for path, text := range map[string]string{varied: v.String(), same: s.String()} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	model := filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "train", "--train", varied, "--trees", "8", "--max-depth", "2", "--leaves", "4", "--min-docs", "1", "--out", model); code != 0 {
+		t.Fatalf("train: %s", errOut)
+	}
+	costs := filepath.Join(dir, "costs.txt")
+	if err := os.WriteFile(costs, []byte("1\n5\n20\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, errOut := runCLI(t, "cascade", "--model", model, "--train", same, "--valid", varied, "--costs", costs, "--stages", "2", "--top-m", "2",
+		"--lambda", "0.01", "--cycles", "0", "--out", filepath.Join(dir, "c.json"), "--json")
+	var r struct {
+		LambdaMax float64 `json:"lambda_max"`
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &r) != nil || r.LambdaMax != 0 {
+		t.Fatalf("exit %d, λ_max %v, stderr %q", code, r.LambdaMax, errOut)
+	}
+	if !strings.Contains(errOut, "λ_max is 0, so no tree fits "+same+"'s targets better than the intercept alone") || strings.Contains(errOut, "a smaller λ or ρ keeps trees") {
+		t.Errorf("stderr %q", errOut)
+	}
+}
