@@ -23,10 +23,16 @@ import (
 	"github.com/cronus-ltr/cronus/views"
 )
 
+// driveLimit bounds the tests' loops over a run's commands: a net for a
+// loop that never ends, not a speed check. At 60 s it failed a CI run
+// (TestFinishedPointsOfEnsemble, 86 s under -race with other work on both
+// cores); a command that blocks is the package timeout's to catch.
+const driveLimit = 10 * time.Minute
+
 // drive runs cmd and the commands that follow until stop says so.
 func drive(t *testing.T, m Model, cmd tea.Cmd, stop func(Model, tea.Msg) bool) Model {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(driveLimit)
 	for cmd != nil && time.Now().Before(deadline) {
 		msg := cmd()
 		m, cmd = update(t, m, msg)

@@ -58,7 +58,7 @@ func readyOn(t testing.TB, cfg Config) Model {
 	cfg.trees = 20
 	m := New(ctx, cfg, views.PlainStyles())
 	m, cmd := update(t, m, m.load())
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(driveLimit)
 	for cmd != nil && time.Now().Before(deadline) {
 		msg := cmd()
 		m, cmd = update(t, m, msg)
@@ -1013,7 +1013,7 @@ func TestInitProgressShown(t *testing.T) {
 	m, cmd := update(t, m, m.load())
 	var dones []float64
 	var lines []string
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(driveLimit)
 	for cmd != nil && time.Now().Before(deadline) {
 		msg := cmd()
 		m, cmd = update(t, m, msg)
