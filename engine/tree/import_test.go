@@ -1312,3 +1312,17 @@ func TestImportFileLeavesPastFloat64(t *testing.T) {
 		t.Errorf("error %v, want %s", err, want)
 	}
 }
+
+// TestImportXGBoostConfig checks that XGBoost's configuration
+// (Booster.save_config, written by XGBoost 1.7.4 for a gbtree and a dart
+// model) given in place of the model is refused as such, naming
+// save_model; it was refused as "gbtree booster without a "model"".
+func TestImportXGBoostConfig(t *testing.T) {
+	for _, name := range []string{"xgb-config.json", "xgb-config-dart.json"} {
+		_, _, err := ImportFile("xgboost", filepath.Join("testdata", name))
+		want := filepath.Join("testdata", name) + `: not a model but XGBoost's configuration (Booster.save_config), which holds no trees: save the model with Booster.save_model("m.json")`
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: got %v, want %q", name, err, want)
+		}
+	}
+}

@@ -242,6 +242,9 @@ type xgbLearner struct {
 	Objective struct {
 		Name string `json:"name"`
 	} `json:"objective"`
+	// TrainParam is in the configuration Booster.save_config writes (and
+	// never in a model): a file with it and no trees is a configuration.
+	TrainParam json.RawMessage `json:"learner_train_param"`
 }
 
 // xgbBooster is "gbtree" (Model set), "dart" (GBTree.Model and WeightDrop
@@ -450,6 +453,10 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 
 	gb := l.GradientBooster
 	prov["booster"] = gb.Name
+	if l.TrainParam != nil && gb.Model == nil && (gb.GBTree == nil || gb.GBTree.Model == nil) && gb.Name != "gblinear" {
+		return nil, nil, errors.New(`not a model but XGBoost's configuration (Booster.save_config), which holds no trees: ` +
+			`save the model with Booster.save_model("m.json")`)
+	}
 	model := gb.Model
 	var weights []float64
 	switch gb.Name {
