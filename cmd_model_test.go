@@ -1393,3 +1393,34 @@ func TestEvalSaysUnitCosts(t *testing.T) {
 		}
 	}
 }
+
+// TestImportXGBoostEarlyForest imports a random forest boosted with
+// early stopping (num_parallel_tree 2, best_iteration 4 of 8 rounds;
+// make_xgb_audit_fixtures.py): the note counts trees, not rounds (--trees
+// 10), predict uses all 16 trees as Booster.predict does, and --trees 10
+// gives XGBoost's iteration_range=(0, 5).
+func TestImportXGBoostEarlyForest(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x.json")
+	code, _, errOut := runCLI(t, "import", "--from", "xgboost", "engine/tree/testdata/xgb-early-forest.json", "--out", out)
+	if code != 0 || !strings.Contains(errOut, "note: training stopped early at best_iteration 4; like XGBoost's Booster.predict, cronus uses all 16 trees (--trees 10 stops at the best iteration") {
+		t.Fatalf("import: exit %d %q", code, errOut)
+	}
+	for _, c := range []struct{ trees, pred string }{{"all", "xgb-early-forest.pred.txt"}, {"10", "xgb-early-forest.best.pred.txt"}} {
+		code, stdout, errOut := runCLI(t, "predict", "--model", out, "--data", "builtin:mq2008/test", "--trees", c.trees)
+		if code != 0 {
+			t.Fatalf("predict --trees %s: exit %d %q", c.trees, code, errOut)
+		}
+		got := strings.Fields(stdout)
+		want := strings.Fields(readFile(t, "engine/tree/testdata/"+c.pred))
+		if len(want) != 300 || len(got) < len(want) {
+			t.Fatalf("--trees %s: %d scores, %d of XGBoost's", c.trees, len(got), len(want))
+		}
+		for i := range want {
+			a, _ := strconv.ParseFloat(got[i], 64)
+			b, _ := strconv.ParseFloat(want[i], 64)
+			if math.Abs(a-b) > 1e-5 {
+				t.Fatalf("--trees %s: document %d: %v, XGBoost %v", c.trees, i+1, a, b)
+			}
+		}
+	}
+}
