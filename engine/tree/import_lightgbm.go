@@ -540,12 +540,34 @@ func ImportFileWith(from, path string, opt ImportOptions) (*Ensemble, map[string
 	}
 	e, params, err := imp(bytes.NewReader(b), path, opt)
 	if err != nil {
+		if other, what := sniffModelFormat(b); other != "" && other != from {
+			return nil, nil, fmt.Errorf("%w; it looks like %s: import it with --from %s", err, what, other)
+		}
 		return nil, nil, err
 	}
 	if err := e.checkSum(); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return e, params, nil
+}
+
+// sniffModelFormat tells which library's model b looks like, by its
+// start, and names it: "xgboost" for a JSON object with a "learner",
+// "lightgbm" for a first line "tree", "ranklib" for a first line "## "
+// and a ranker's name; "" when none.
+func sniffModelFormat(b []byte) (from, what string) {
+	b = bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\ufeff")), " \t\r\n")
+	first, _, _ := bytes.Cut(b, []byte("\n"))
+	first = bytes.TrimSpace(first)
+	switch {
+	case len(b) > 0 && b[0] == '{' && bytes.Contains(b[:min(len(b), 4096)], []byte(`"learner"`)):
+		return "xgboost", "an XGBoost JSON model"
+	case string(first) == "tree":
+		return "lightgbm", "a LightGBM text model"
+	case bytes.HasPrefix(first, []byte("## ")) && bytes.Contains(first, []byte("LambdaMART")) || string(first) == "## MART" || string(first) == "## Random Forests":
+		return "ranklib", "a RankLib model"
+	}
+	return "", ""
 }
 
 // notCronusFile refuses a Cronus model or cascade given to import, which

@@ -1326,3 +1326,28 @@ func TestImportXGBoostConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestImportWrongFrom checks that a model of one library given to another's
+// importer is refused naming the --from it looks like (the refusals said
+// only what the file is not).
+func TestImportWrongFrom(t *testing.T) {
+	for _, c := range []struct{ from, file, want string }{
+		{"lightgbm", "xgb-logitraw.json", "; it looks like an XGBoost JSON model: import it with --from xgboost"},
+		{"ranklib", "xgb-logitraw.json", "; it looks like an XGBoost JSON model: import it with --from xgboost"},
+		{"xgboost", "lgb-regression-dart.model.txt", "; it looks like a LightGBM text model: import it with --from lightgbm"},
+		{"ranklib", "lgb-regression-dart.model.txt", "; it looks like a LightGBM text model: import it with --from lightgbm"},
+		{"xgboost", "ranklib-mart.txt", "; it looks like a RankLib model: import it with --from ranklib"},
+		{"lightgbm", "ranklib-rf.txt", "; it looks like a RankLib model: import it with --from ranklib"},
+		{"xgboost", "ranklib-lambdamart.txt", "; it looks like a RankLib model: import it with --from ranklib"},
+	} {
+		_, _, err := ImportFile(c.from, filepath.Join("testdata", c.file))
+		if err == nil || !strings.HasSuffix(err.Error(), c.want) {
+			t.Errorf("--from %s %s: got %v, want ...%q", c.from, c.file, err, c.want)
+		}
+	}
+	// A file of the right library keeps its own message.
+	_, _, err := ImportFile("xgboost", "testdata/xgb-categorical.json")
+	if err == nil || strings.Contains(err.Error(), "looks like") {
+		t.Errorf("categorical: %v", err)
+	}
+}
