@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -1349,5 +1350,48 @@ func TestImportWrongFrom(t *testing.T) {
 	_, _, err := ImportFile("xgboost", "testdata/xgb-categorical.json")
 	if err == nil || strings.Contains(err.Error(), "looks like") {
 		t.Errorf("categorical: %v", err)
+	}
+}
+
+// TestImportXGBoostDeepChain imports a tree that is a chain of 20,000
+// splits with a goroutine stack limited to 1 MB: the importer's walk,
+// Tree.Validate and Tree.Depth recursed, a frame per level, and a crafted
+// chain of 1.5 million splits (a 95 MB file) overflowed the 1 GB stack, a
+// fatal error that no recover catches.
+func TestImportXGBoostDeepChain(t *testing.T) {
+	const depth = 20000
+	n := 2*depth + 1 // split k is node 2k, its left leaf 2k+1; the last node a leaf
+	left, right, split, cond, dl := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	for i := range n {
+		left[i], right[i], split[i], cond[i], dl[i] = "-1", "-1", "0", "0.25", "0"
+	}
+	for k := range depth {
+		left[2*k], right[2*k], cond[2*k] = strconv.Itoa(2*k+1), strconv.Itoa(2*k+2), strconv.Itoa(k+1)
+	}
+	cond[n-1] = "1"
+	j := func(a []string) string { return "[" + strings.Join(a, ",") + "]" }
+	src := `{"learner":{"attributes":{},"feature_names":[],"feature_types":[],
+"gradient_booster":{"model":{"gbtree_model_param":{"num_parallel_tree":"1","num_trees":"1","size_leaf_vector":"0"},
+"tree_info":[0],"trees":[{"default_left":` + j(dl) + `,"id":0,"left_children":` + j(left) + `,"right_children":` + j(right) + `,
+"split_conditions":` + j(cond) + `,"split_indices":` + j(split) + `,
+"tree_param":{"num_deleted":"0","num_feature":"1","num_nodes":"` + strconv.Itoa(n) + `","size_leaf_vector":"0"}}]},"name":"gbtree"},
+"learner_model_param":{"base_score":"0E0","boost_from_average":"1","num_class":"0","num_feature":"1","num_target":"1"},
+"objective":{"name":"reg:squarederror","reg_loss_param":{"scale_pos_weight":"1"}}},"version":[1,7,4]}`
+	defer debug.SetMaxStack(debug.SetMaxStack(1 << 20))
+	e, _, err := ImportXGBoost(strings.NewReader(src), "chain.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := e.Depth(); d != depth {
+		t.Errorf("depth %d, want %d", d, depth)
+	}
+	// x < k+1 goes left at split k: x = 100.5 goes right 100 times.
+	for _, c := range []struct {
+		x    float32
+		want float64
+	}{{0.5, 0.25}, {100.5, 0.25}, {depth + 1, 1}} {
+		if got := rawScore(e, []float32{c.x}); got != c.want {
+			t.Errorf("x=%v: score %v, want %v", c.x, got, c.want)
+		}
 	}
 }

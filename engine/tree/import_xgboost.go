@@ -592,58 +592,62 @@ func (xt *xgbTree) tree(col []int32, features int, w float64) (Tree, error) {
 
 	var t Tree
 	seen := make([]bool, n)
-	var walk func(i, parent int) (int32, error)
-	walk = func(i, parent int) (int32, error) {
+	// A depth-first walk from the root, left before right, with a stack of
+	// its own rather than recursion: a crafted chain of 1.5 million splits
+	// (a 95 MB file) overflowed the goroutine stack, a fatal error.
+	// id[i] is what node i became (a Node index, or Leaf), and from[k] the
+	// node that Node k came from.
+	id := make([]int32, n)
+	var from []int
+	type visit struct{ i, parent int }
+	stack := []visit{{0, -1}}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		i := v.i
 		if i < 0 || i >= n {
-			return 0, fmt.Errorf("node %d: child %d out of range", parent, i)
+			return Tree{}, fmt.Errorf("node %d: child %d out of range", v.parent, i)
 		}
 		if seen[i] {
-			return 0, fmt.Errorf("node %d reached twice", i)
+			return Tree{}, fmt.Errorf("node %d reached twice", i)
 		}
 		seen[i] = true
 		c := float32(xt.Cond[i])
 		if xt.Left[i] == -1 {
 			if math.IsNaN(float64(c)) || math.IsInf(float64(c), 0) {
-				return 0, fmt.Errorf("node %d: leaf value %v is not finite", i, c)
+				return Tree{}, fmt.Errorf("node %d: leaf value %v is not finite", i, c)
 			}
 			t.Leaves = append(t.Leaves, float64(c)*w)
-			return Leaf(len(t.Leaves) - 1), nil
+			id[i] = Leaf(len(t.Leaves) - 1)
+			continue
 		}
 		f := xt.Split[i]
 		if f < 0 || f >= len(col) {
-			return 0, fmt.Errorf("node %d splits on f%d; the model has %d features", i, f, len(col))
+			return Tree{}, fmt.Errorf("node %d splits on f%d; the model has %d features", i, f, len(col))
 		}
 		if col[f] < 0 {
-			return 0, fmt.Errorf("node %d splits on f%d, which XGBoost's libsvm reader leaves empty (cronus data files start at 1): "+
+			return Tree{}, fmt.Errorf("node %d splits on f%d, which XGBoost's libsvm reader leaves empty (cronus data files start at 1): "+
 				"a model of a matrix (NumPy, SciPy), whose f0 is feature 1, imports without --libsvm-indices", i, f)
 		}
 		if math.IsNaN(float64(c)) {
-			return 0, fmt.Errorf("node %d has a NaN split condition", i)
+			return Tree{}, fmt.Errorf("node %d has a NaN split condition", i)
 		}
 		if math.IsInf(float64(c), -1) {
 			// No finite threshold sends every finite value right.
-			return 0, fmt.Errorf("node %d: split condition -Infinity (no value goes left) is not supported", i)
+			return Tree{}, fmt.Errorf("node %d: split condition -Infinity (no value goes left) is not supported", i)
 		}
-		k := len(t.Nodes)
+		id[i] = int32(len(t.Nodes))
+		from = append(from, i)
 		t.Nodes = append(t.Nodes, Node{
 			Feature: col[f],
 			// x < c  ⇔  x <= the float32 below c, for finite float32 x.
 			Threshold:   math.Nextafter32(c, float32(math.Inf(-1))),
 			DefaultLeft: bool(xt.DefaultLeft[i]),
 		})
-		l, err := walk(xt.Left[i], i)
-		if err != nil {
-			return 0, err
-		}
-		r, err := walk(xt.Right[i], i)
-		if err != nil {
-			return 0, err
-		}
-		t.Nodes[k].Left, t.Nodes[k].Right = l, r
-		return int32(k), nil
+		stack = append(stack, visit{xt.Right[i], i}, visit{xt.Left[i], i})
 	}
-	if _, err := walk(0, -1); err != nil {
-		return Tree{}, err
+	for k, i := range from {
+		t.Nodes[k].Left, t.Nodes[k].Right = id[xt.Left[i]], id[xt.Right[i]]
 	}
 	if err := t.Validate(features); err != nil {
 		return Tree{}, err

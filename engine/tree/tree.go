@@ -87,14 +87,25 @@ func (t *Tree) Depth() int {
 	if len(t.Nodes) == 0 {
 		return 0
 	}
-	var depth func(n int32) int
-	depth = func(n int32) int {
-		if n < 0 {
-			return 0
-		}
-		return 1 + max(depth(t.Nodes[n].Left), depth(t.Nodes[n].Right))
+	// Without recursion, as in Validate: a crafted tree can be millions
+	// of splits deep.
+	type at struct {
+		n     int32
+		depth int
 	}
-	return depth(0)
+	deepest := 0
+	stack := []at{{0, 0}}
+	for len(stack) > 0 {
+		a := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if a.n < 0 {
+			deepest = max(deepest, a.depth)
+			continue
+		}
+		nd := &t.Nodes[a.n]
+		stack = append(stack, at{nd.Right, a.depth + 1}, at{nd.Left, a.depth + 1})
+	}
+	return deepest
 }
 
 // Validate checks that every node and leaf is reachable exactly once and
@@ -111,15 +122,20 @@ func (t *Tree) Validate(numFeatures int) error {
 	}
 	seenNode := make([]bool, len(t.Nodes))
 	seenLeaf := make([]bool, len(t.Leaves))
-	var walk func(n int32) error
-	walk = func(n int32) error {
+	// A depth-first walk with a stack of its own, not recursion: a
+	// crafted chain of a million splits overflowed the goroutine stack, a
+	// fatal error.
+	stack := []int32{0}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		if n < 0 {
 			l := int(^n)
 			if l >= len(t.Leaves) || seenLeaf[l] {
 				return fmt.Errorf("leaf %d out of range or reached twice", l)
 			}
 			seenLeaf[l] = true
-			return nil
+			continue
 		}
 		if int(n) >= len(t.Nodes) || seenNode[n] {
 			return fmt.Errorf("node %d out of range or reached twice", n)
@@ -132,13 +148,7 @@ func (t *Tree) Validate(numFeatures int) error {
 		if math.IsNaN(float64(nd.Threshold)) {
 			return fmt.Errorf("node %d has a NaN threshold", n)
 		}
-		if err := walk(nd.Left); err != nil {
-			return err
-		}
-		return walk(nd.Right)
-	}
-	if err := walk(0); err != nil {
-		return err
+		stack = append(stack, nd.Right, nd.Left)
 	}
 	// n+1 distinct leaves in range are reached exactly when all n splits
 	// are: a split left out of the walk is never checked, and its feature
