@@ -1395,3 +1395,23 @@ func TestImportXGBoostDeepChain(t *testing.T) {
 		}
 	}
 }
+
+// TestImportXGBoostCategoricalUnused imports a model trained with
+// enable_categorical whose categorical f0 (feature_types "c") no split
+// uses: only categorical splits are refused, and its margins are
+// XGBoost's (make_xgb_audit_fixtures.py).
+func TestImportXGBoostCategoricalUnused(t *testing.T) {
+	e, _, err := ImportFile("xgboost", "testdata/xgb-categorical-unused.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := readPreds(t, "testdata/xgb-categorical-unused.pred.txt")
+	if len(want) != 12 {
+		t.Fatalf("%d margins, want 12", len(want))
+	}
+	for k, w := range want {
+		if got := rawScore(e, []float32{0, float32(k) / 4}); math.Abs(got-w) > 1e-6 {
+			t.Errorf("row %d: score %v, XGBoost %v", k, got, w)
+		}
+	}
+}

@@ -19,6 +19,12 @@ Fixtures:
                    trees (Booster.predict's default), .best.pred.txt with
                    iteration_range=(0, best_iteration+1), which is cronus's
                    --trees (best_iteration+1)*2.
+  xgb-categorical-unused
+                   trained with enable_categorical on a categorical f0
+                   (feature_types "c") that is constant, so that no split
+                   uses it, and a numeric f1: imported, as no split is
+                   categorical. .pred.txt has XGBoost's margins of the rows
+                   (f0, f1) = (0, k/4) for k = 0..11, one a line.
 """
 
 import gzip
@@ -85,6 +91,18 @@ def main():
     write_pred(os.path.join(here, "xgb-early-forest.best.pred.txt"),
                b.predict(test, output_margin=True, iteration_range=(0, b.best_iteration + 1)))
     print("best_iteration", b.best_iteration, "rounds", b.num_boosted_rounds())
+
+    rng = np.random.default_rng(7)
+    x = np.zeros((64, 2), dtype=np.float32)
+    x[:, 1] = rng.random(64) * 3
+    y = np.sin(x[:, 1]).astype(np.float32)
+    d = xgb.DMatrix(x, label=y, feature_types=["c", "q"], enable_categorical=True)
+    b = xgb.train({"tree_method": "hist", "max_depth": 2, "seed": 7, "nthread": 1}, d, num_boost_round=3)
+    b.save_model(os.path.join(here, "xgb-categorical-unused.json"))
+    rows = np.zeros((12, 2), dtype=np.float32)
+    rows[:, 1] = np.arange(12) / 4
+    write_pred(os.path.join(here, "xgb-categorical-unused.pred.txt"),
+               b.predict(xgb.DMatrix(rows, feature_types=["c", "q"], enable_categorical=True), output_margin=True))
 
 
 if __name__ == "__main__":
