@@ -2229,9 +2229,7 @@ func TestCascadeFlatValidWarns(t *testing.T) {
 			fmt.Fprintf(&b, "0 qid:%d 1:%d 2:0.%d 46:1\n", q, i, q)
 		}
 	}
-	if err := os.WriteFile(flat, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeText(t, flat, b.String())
 	model := filepath.Join(dir, "m.json")
 	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--trees", "8", "--max-depth", "2", "--leaves", "4", "--out", model); code != 0 {
 		t.Fatalf("train: %s", errOut)
@@ -2253,27 +2251,48 @@ func TestCascadeFlatValidWarns(t *testing.T) {
 func TestIdleWarningShortQueries(t *testing.T) {
 	dir := t.TempDir()
 	short := filepath.Join(dir, "short.txt")
-	var b strings.Builder
-	for q := 1; q <= 40; q++ {
-		for i := range 4 {
-			fmt.Fprintf(&b, "%d qid:%d 1:%d 2:0.%d 3:%d\n", (q+i)%3, q, i, (q*7+i)%10, (q*i)%5)
-		}
-	}
-	if err := os.WriteFile(short, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	model := filepath.Join(dir, "m.json")
-	if code, _, errOut := runCLI(t, "train", "--train", short, "--trees", "12", "--max-depth", "2", "--leaves", "4", "--min-docs", "1", "--out", model); code != 0 {
-		t.Fatalf("train: %s", errOut)
-	}
-	costs := filepath.Join(dir, "costs.txt")
-	if err := os.WriteFile(costs, []byte("1\n5\n20\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeText(t, short, threeFeatureQueries(40, 4, false))
+	model, costs := threeFeatureModel(t, dir, short)
 	code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", short, "--valid", short, "--costs", costs, "--stages", "3", "--top-m", "5",
 		"--lambda", "0.01", "--cycles", "0", "--out", filepath.Join(dir, "c.json"))
 	if code != 0 || !strings.Contains(errOut, "warning: stages 1-2 of 3 can send no training document away: no query has more than its top 5 documents (100.0% of the training documents)") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// threeFeatureQueries is a data file of nq queries of n documents each,
+// over three features; flat gives every document the same features.
+func threeFeatureQueries(nq, n int, flat bool) string {
+	var b strings.Builder
+	for q := 1; q <= nq; q++ {
+		for i := range n {
+			if flat {
+				fmt.Fprintf(&b, "%d qid:%d 1:1 2:0.5 3:2\n", (q+i)%3, q)
+			} else {
+				fmt.Fprintf(&b, "%d qid:%d 1:%d 2:0.%d 3:%d\n", (q+i)%3, q, i, (q*7+i)%10, (q*i)%5)
+			}
+		}
+	}
+	return b.String()
+}
+
+// threeFeatureModel trains a model of depth-2 trees on the three-feature
+// file train into dir, and writes a cost file for its features.
+func threeFeatureModel(t *testing.T, dir, train string) (model, costs string) {
+	t.Helper()
+	model, costs = filepath.Join(dir, "m.json"), filepath.Join(dir, "costs.txt")
+	if code, _, errOut := runCLI(t, "train", "--train", train, "--trees", "10", "--max-depth", "2", "--leaves", "4", "--min-docs", "1", "--out", model); code != 0 {
+		t.Fatalf("train: %s", errOut)
+	}
+	writeText(t, costs, "1\n5\n20\n")
+	return model, costs
+}
+
+// writeText writes text to path.
+func writeText(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -2283,26 +2302,9 @@ func TestIdleWarningShortQueries(t *testing.T) {
 func TestEmptyCascadeLambdaMaxZero(t *testing.T) {
 	dir := t.TempDir()
 	varied, same := filepath.Join(dir, "varied.txt"), filepath.Join(dir, "same.txt")
-	var v, s strings.Builder
-	for q := 1; q <= 30; q++ {
-		for i := range 6 {
-			fmt.Fprintf(&v, "%d qid:%d 1:%d 2:0.%d 3:%d\n", (q+i)%3, q, i, (q*7+i)%10, (q*i)%5)
-			fmt.Fprintf(&s, "%d qid:%d 1:1 2:0.5 3:2\n", (q+i)%3, q)
-		}
-	}
-	for path, text := range map[string]string{varied: v.String(), same: s.String()} {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	model := filepath.Join(dir, "m.json")
-	if code, _, errOut := runCLI(t, "train", "--train", varied, "--trees", "8", "--max-depth", "2", "--leaves", "4", "--min-docs", "1", "--out", model); code != 0 {
-		t.Fatalf("train: %s", errOut)
-	}
-	costs := filepath.Join(dir, "costs.txt")
-	if err := os.WriteFile(costs, []byte("1\n5\n20\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeText(t, varied, threeFeatureQueries(30, 6, false))
+	writeText(t, same, threeFeatureQueries(30, 6, true))
+	model, costs := threeFeatureModel(t, dir, varied)
 	code, stdout, errOut := runCLI(t, "cascade", "--model", model, "--train", same, "--valid", varied, "--costs", costs, "--stages", "2", "--top-m", "2",
 		"--lambda", "0.01", "--cycles", "0", "--out", filepath.Join(dir, "c.json"), "--json")
 	var r struct {
