@@ -356,11 +356,8 @@ func (m Model) loaded(msg pendingLoadMsg) (tea.Model, tea.Cmd) {
 	// What the new data end: the λ sweep (running, or its points) and
 	// the kept cascades, all of the old data.
 	var gone []string
-	switch {
-	case m.sweep != nil:
-		gone = append(gone, m.sweepCancelled())
-	case len(m.sweepPts) > 0:
-		gone = append(gone, "dropped the λ sweep (old data)")
+	if s := m.dropSweep("old data"); s != "" {
+		gone = append(gone, s)
 	}
 	if kept := len(m.kept); kept > 0 {
 		gone = append(gone, fmt.Sprintf("dropped %d kept (old data)", kept))
@@ -407,7 +404,7 @@ func (m Model) resetFlow(v [numFields]string) Model {
 		m.par = m.par.withShape(m.cfg.trees, baseLeaves, 1)
 	}
 	m.stopRun()
-	m.dropSweep()
+	m.dropSweep("old data")
 	m.flowCancel()
 	m.ctx, m.flowCancel = context.WithCancel(m.base)
 	m.gen++

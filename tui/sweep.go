@@ -163,9 +163,14 @@ func (m Model) sweepCancelled() string {
 }
 
 // dropSweep cancels the sweep and forgets its points: they are of data or
-// an ensemble that is gone.
-func (m *Model) dropSweep() string {
+// an ensemble that is gone (why: "old data", "old ensemble"). It says
+// where a running sweep stopped, or that a finished one's points went
+// ("dropped the λ sweep (old data)"); "" when there was neither.
+func (m *Model) dropSweep(why string) string {
 	said := m.stopSweep()
+	if said == "" && len(m.sweepPts) > 0 {
+		said = "dropped the λ sweep (" + why + ")"
+	}
 	m.sweepPts, m.sweepDone = nil, 0
 	return said
 }

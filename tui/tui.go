@@ -800,11 +800,11 @@ func (m Model) retrain() (Model, tea.Cmd) {
 	// the old ensemble, not comparable with the new one's baselines.
 	// A running sweep's cancellation the caller says (apply); a finished
 	// one's points went without a word.
-	hadPts := m.sweep == nil && len(m.sweepPts) > 0
-	cancelled := m.dropSweep()
-	sweepGone, sweepShort := cancelled, cancelled
-	if hadPts {
-		sweepGone, sweepShort = "dropped the λ sweep (old ensemble)", "dropped λ sweep"
+	finished := m.sweep == nil
+	sweepGone := m.dropSweep("old ensemble")
+	sweepShort := sweepGone
+	if finished {
+		sweepShort = "dropped λ sweep"
 	}
 	m.finished = nil
 	if n := len(m.kept); n > 0 {
@@ -818,7 +818,7 @@ func (m Model) retrain() (Model, tea.Cmd) {
 			m.setStatus(sweepGone+"; "+dropped, false)
 			m.statusShort = fmt.Sprintf("%s; dropped %d kept", sweepShort, n)
 		}
-	} else if hadPts {
+	} else if finished && sweepGone != "" {
 		m.setStatus(sweepGone, false)
 	}
 	// The cascade shown last and the last finished run's best are of the

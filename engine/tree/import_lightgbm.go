@@ -517,21 +517,19 @@ func ImportFile(from, path string) (*Ensemble, map[string]any, error) {
 // ImportFileWith is ImportFile with the options for an XGBoost model.
 func ImportFileWith(from, path string, opt ImportOptions) (*Ensemble, map[string]any, error) {
 	var imp func(io.Reader, string, ImportOptions) (*Ensemble, map[string]any, error)
-	var what string
 	switch from {
 	case "lightgbm":
-		imp, what = ImportLightGBMWith, "a LightGBM text model"
+		imp = ImportLightGBMWith
 	case "xgboost":
-		imp, what = ImportXGBoostWith, "an XGBoost JSON model"
+		imp = ImportXGBoostWith
 	case "ranklib":
 		imp = func(r io.Reader, name string, _ ImportOptions) (*Ensemble, map[string]any, error) {
 			return ImportRankLib(r, name)
 		}
-		what = "a RankLib model"
 	default:
 		return nil, nil, fmt.Errorf("unknown model library %q (want lightgbm, xgboost or ranklib)", from)
 	}
-	b, err := data.ReadWhole(path, what)
+	b, err := data.ReadWhole(path, importKinds[from])
 	if err != nil {
 		return nil, nil, err
 	}
@@ -540,8 +538,8 @@ func ImportFileWith(from, path string, opt ImportOptions) (*Ensemble, map[string
 	}
 	e, params, err := imp(bytes.NewReader(b), path, opt)
 	if err != nil {
-		if other, what := sniffModelFormat(b); other != "" && other != from {
-			return nil, nil, fmt.Errorf("%w; it looks like %s: import it with --from %s", err, what, other)
+		if other := sniffModelFormat(b); other != "" && other != from {
+			return nil, nil, fmt.Errorf("%w; it looks like %s: import it with --from %s", err, importKinds[other], other)
 		}
 		return nil, nil, err
 	}
@@ -551,23 +549,31 @@ func ImportFileWith(from, path string, opt ImportOptions) (*Ensemble, map[string
 	return e, params, nil
 }
 
+// importKinds names the model files of each --from.
+var importKinds = map[string]string{
+	"lightgbm": "a LightGBM text model",
+	"xgboost":  "an XGBoost JSON model",
+	"ranklib":  "a RankLib model",
+}
+
 // sniffModelFormat tells which library's model b looks like, by its
-// start, and names it: "xgboost" for a JSON object with a "learner",
-// "lightgbm" for a first line "tree", "ranklib" for a first line "## "
-// and a ranker's name; "" when none.
-func sniffModelFormat(b []byte) (from, what string) {
+// start: "xgboost" for a JSON object with a "learner", "lightgbm" for a
+// first line "tree", "ranklib" for a first line "## " and a tree ranker
+// the RankLib importer reads; "" when none.
+func sniffModelFormat(b []byte) string {
 	b = bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\ufeff")), " \t\r\n")
 	first, _, _ := bytes.Cut(b, []byte("\n"))
 	first = bytes.TrimSpace(first)
+	ranker, isRankLib := strings.CutPrefix(string(first), "##")
 	switch {
 	case len(b) > 0 && b[0] == '{' && bytes.Contains(b[:min(len(b), 4096)], []byte(`"learner"`)):
-		return "xgboost", "an XGBoost JSON model"
+		return "xgboost"
 	case string(first) == "tree":
-		return "lightgbm", "a LightGBM text model"
-	case bytes.HasPrefix(first, []byte("## ")) && bytes.Contains(first, []byte("LambdaMART")) || string(first) == "## MART" || string(first) == "## Random Forests":
-		return "ranklib", "a RankLib model"
+		return "lightgbm"
+	case isRankLib && rlTreeRankers[strings.ToUpper(strings.TrimSpace(ranker))] != "":
+		return "ranklib"
 	}
-	return "", ""
+	return ""
 }
 
 // notCronusFile refuses a Cronus model or cascade given to import, which
