@@ -82,6 +82,9 @@ func checkOutputs(stdout *io.Writer, stderr io.Writer, asJSON bool, inputs []str
 			if err := checkReplaceable(out, target, os.Geteuid()); err != nil {
 				return err
 			}
+			if err := data.CheckWritable(target); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

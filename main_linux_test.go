@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cronus-ltr/cronus/internal/asuser"
 )
 
 // An interrupt while a data file is read from a pipe whose writer neither
@@ -502,5 +504,38 @@ func TestOutputOfAnotherUserInStickyDir(t *testing.T) {
 	}
 	if err := checkReplaceable(path, path, other); err != nil {
 		t.Errorf("in a directory without the sticky bit: %v", err)
+	}
+}
+
+// An output made read-only (chmod a-w) to keep it is refused before the
+// work, as cp and the shell's redirection refuse it; the rename replaced
+// it. Root may write it, as with cp, so as root the test runs itself
+// again as the user nobody, the file's owner.
+func TestReadOnlyOutputRefused(t *testing.T) {
+	if path := os.Getenv("CRONUS_TEST_READONLY_OUT"); path != "" { // the child
+		code, _, stderr := runCLI(t, "train", "--train", filepath.Join(filepath.Dir(path), "missing.txt"), "--out", path)
+		fmt.Printf("exit %d: %s", code, stderr)
+		return
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.json")
+	if err := os.WriteFile(path, []byte("kept"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	if os.Geteuid() != 0 {
+		code, _, stderr := runCLI(t, "train", "--train", filepath.Join(dir, "missing.txt"), "--out", path)
+		got = fmt.Sprintf("exit %d: %s", code, stderr)
+	} else {
+		if err := os.Chown(path, asuser.Nobody, asuser.Nobody); err != nil {
+			t.Fatal(err)
+		}
+		got = asuser.Run(t, dir, "TestReadOnlyOutputRefused", "CRONUS_TEST_READONLY_OUT="+path)
+	}
+	// Refused up front, before the training data is read (which is
+	// missing here, and would have been the error).
+	want := "exit 1: cronus train: cannot write " + path + ": the file is read-only (its permissions are -r--r--r--); make it writable (chmod u+w) or write elsewhere\n"
+	if b, _ := os.ReadFile(path); got != want || string(b) != "kept" {
+		t.Errorf("got %q, file %q; want %q and the file kept", got, b, want)
 	}
 }

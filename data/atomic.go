@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -120,6 +121,9 @@ func WriteAtomicAll(outs []Output) (err error) {
 			direct = append(direct, func() error { return writeDirect(path, o.Write) })
 			continue
 		}
+		if err := CheckWritable(path); err != nil {
+			return err
+		}
 		tmp, err := stage(path, o.Write)
 		if err != nil {
 			return err
@@ -144,6 +148,48 @@ func WriteAtomicAll(outs []Output) (err error) {
 		}
 	}
 	return nil
+}
+
+// CheckWritable refuses an existing regular file at path that the process
+// has no permission to write: a file made read-only (chmod a-w) to keep it.
+// Renaming onto it needs only the directory's permission, so the atomic
+// write replaced such a file where cp, the shell's redirection and
+// XGBoost's and LightGBM's save_model refuse. Root may write any file, as
+// with those tools. A path that does not exist yet, or cannot be read, is
+// not refused here (the write itself says what is wrong).
+func CheckWritable(path string) error {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	gids, _ := os.Getgroups()
+	if !writableBy(st, os.Geteuid(), os.Getegid(), gids) {
+		return fmt.Errorf("cannot write %s: the file is read-only (its permissions are %v); make it writable (chmod u+w) or write elsewhere", path, st.Mode().Perm())
+	}
+	return nil
+}
+
+// writableBy reports whether the user euid, in the group egid and the
+// supplementary groups gids, may write the file of st by its permission
+// bits: root always; the owner by the owner's bit; a member of the file's
+// group by the group's; anyone else by the others'. A file whose owner
+// is unknown (no Unix stat) counts as writable.
+func writableBy(st fs.FileInfo, euid, egid int, gids []int) bool {
+	if euid == 0 {
+		return true
+	}
+	uid, gid, ok := fileOwner(st)
+	if !ok {
+		return true
+	}
+	perm := st.Mode().Perm()
+	if uid == euid {
+		return perm&0o200 != 0
+	}
+	if gid == egid || slices.Contains(gids, gid) {
+		return perm&0o020 != 0
+	}
+	return perm&0o002 != 0
 }
 
 // stagedFile is a file written to its temporary name, waiting to be

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/cronus-ltr/cronus/internal/asuser"
 )
 
 // Renaming onto /dev/null replaced the device with a regular file (when run
@@ -169,5 +171,81 @@ func TestWriteAtomicFailedRenameNamesPath(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 || ents[0].Name() != "out.txt" {
 		t.Errorf("left behind: %v", ents)
+	}
+}
+
+// A file made read-only to keep it was replaced by the rename, where cp and
+// the shell's redirection refuse: writableBy judges by the permission
+// bits of the class the user is in, root excepted.
+func TestWritableBy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.json")
+	if err := os.WriteFile(path, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	owner, group := os.Geteuid(), os.Getegid()
+	if owner == 0 { // root may give the file to anyone
+		owner, group = 4321, 4322
+		if err := os.Chown(path, owner, group); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stranger, strangerGroup := owner+1000, group+1000
+	cases := []struct {
+		perm       os.FileMode
+		euid, egid int
+		gids       []int
+		want       bool
+	}{
+		{0o644, owner, group, nil, true},
+		{0o444, owner, group, nil, false},
+		{0o464, owner, group, nil, false}, // the owner's bit, not the group's
+		{0o444, 0, 0, nil, true},          // root
+		{0o464, stranger, group, nil, true},
+		{0o644, stranger, group, nil, false},
+		{0o464, stranger, strangerGroup, []int{group}, true}, // a supplementary group
+		{0o446, stranger, strangerGroup, nil, true},
+		{0o664, stranger, strangerGroup, nil, false},
+	}
+	for _, c := range cases {
+		if err := os.Chmod(path, c.perm); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := writableBy(st, c.euid, c.egid, c.gids); got != c.want {
+			t.Errorf("%v, user %d group %d (and %v): writable %v, want %v", c.perm, c.euid, c.egid, c.gids, got, c.want)
+		}
+	}
+}
+
+// WriteAtomic refuses a read-only file and leaves it as it was. Root may
+// write it (as with cp): run as root, the test runs itself again as the
+// user nobody, which owns the file.
+func TestWriteAtomicReadOnly(t *testing.T) {
+	if path := os.Getenv("CRONUS_TEST_READONLY"); path != "" { // the child
+		if err := WriteAtomic(path, writeString("new")); err != nil {
+			fmt.Print(err)
+		}
+		return
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.json")
+	if err := os.WriteFile(path, []byte("kept"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	want := "cannot write " + path + ": the file is read-only (its permissions are -r--r--r--); make it writable (chmod u+w) or write elsewhere"
+	var got string
+	if os.Geteuid() != 0 {
+		got = fmt.Sprint(WriteAtomic(path, writeString("new")))
+	} else {
+		if err := os.Chown(path, asuser.Nobody, asuser.Nobody); err != nil {
+			t.Fatal(err)
+		}
+		got = asuser.Run(t, dir, "TestWriteAtomicReadOnly", "CRONUS_TEST_READONLY="+path)
+	}
+	if b, _ := os.ReadFile(path); got != want || string(b) != "kept" {
+		t.Errorf("got %q, file %q; want %q and the file kept", got, b, want)
 	}
 }

@@ -388,7 +388,7 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 		}
 		d := decisions[j]
 		if d&1 != 0 {
-			return Tree{}, p.errorf(at("decision_type"), "tree %d: node %d: categorical splits are not supported", k, j)
+			return Tree{}, p.errorf(at("decision_type"), "tree %d: node %d: categorical splits (on column %d) are not supported", k, j, splits[j])
 		}
 		defaultLeft := d&2 != 0
 		switch missing := (d >> 2) & 3; missing {

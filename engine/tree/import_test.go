@@ -328,7 +328,7 @@ func TestImportLightGBMMissing(t *testing.T) {
 		{"6", "0.5", 1, ""},   // likewise
 		{"4", "-0.5", 2, ""},  // Zero, default right, the zero band > threshold
 		{"4", "0.5", 0, "missing type Zero"},
-		{"1", "0.5", 0, "categorical splits are not supported"},
+		{"1", "0.5", 0, "categorical splits (on column 1) are not supported"},
 		{"12", "0.5", 0, "unknown missing type 3"},
 	} {
 		src := strings.NewReplacer("DT", c.dt, "TH", c.th).Replace(lgbTiny)
@@ -456,7 +456,7 @@ func TestImportLightGBMLines(t *testing.T) {
 		// -3.5e38 is below the lowest float32: no data value goes left.
 		{"threshold below every float32", "threshold=0.5", "threshold=-3.5e38", "tiny.txt:17: tree 0: node 0: threshold -3.5e+38 is below every float32 (no value goes left), which cronus cannot represent"},
 		{"threshold -inf", "threshold=0.5", "threshold=-inf", "tiny.txt:17: tree 0: node 0: threshold -Inf is below every float32 (no value goes left), which cronus cannot represent"},
-		{"categorical", "decision_type=2", "decision_type=1", "tiny.txt:18: tree 0: node 0: categorical splits are not supported"},
+		{"categorical", "decision_type=2", "decision_type=1", "tiny.txt:18: tree 0: node 0: categorical splits (on column 1) are not supported"},
 		{"left child out of range", "left_child=-1", "left_child=-3", "tiny.txt:19: tree 0: node 0: child -3 out of range"},
 		{"right child out of range", "right_child=-2", "right_child=1", "tiny.txt:20: tree 0: node 0: child 1 out of range"},
 		{"leaf reached twice", "right_child=-2", "right_child=-1", "tiny.txt:19: tree 0: leaf 0 out of range or reached twice"},
@@ -622,7 +622,7 @@ func TestImportLightGBMErrors(t *testing.T) {
 		{"categorical num_cat", strings.Replace(orig, "num_cat=0", "num_cat=1", 1),
 			at("num_cat=0") + "tree 0: categorical splits are not supported (num_cat=1)"},
 		{"categorical decision", strings.Replace(orig, "decision_type=2 2", "decision_type=2 3", 1),
-			at("decision_type=2") + "tree 0: node 1: categorical splits are not supported"},
+			at("decision_type=2") + "tree 0: node 1: categorical splits (on column 24) are not supported"},
 		{"linear", strings.Replace(orig, "is_linear=0", "is_linear=1", 1),
 			at("is_linear=0") + "tree 0: linear trees are not supported (is_linear=1)"},
 		{"linear coefficients", strings.Replace(orig, "shrinkage=0.1\n", "shrinkage=0.1\nleaf_coeff=0.5\n", 1),
@@ -748,7 +748,7 @@ func TestImportXGBoostErrors(t *testing.T) {
 		{"text dump", "booster[0]:\n0:[f3<0.5] yes=1,no=2,missing=1\n\t1:leaf=0.1\n", name + ": not an XGBoost JSON model but a dump of its trees (Booster.dump_model or get_dump), which leaves out the base score and the objective: save the model with Booster.save_model(\"m.json\")"},
 		{"get_dump text", "0:[f3<0.5] yes=1,no=2,missing=1\n\t1:leaf=0.1\n", name + ": not an XGBoost JSON model but a dump of its trees (Booster.dump_model or get_dump), which leaves out the base score and the objective: save the model with Booster.save_model(\"m.json\")"},
 		{"categorical split_type", strings.Replace(orig, `"split_type":[0`, `"split_type":[1`, 1),
-			name + ": tree 0: node 0: categorical splits are not supported"},
+			name + ": tree 0: node 0: categorical splits (on f23) are not supported"},
 		{"categories", strings.Replace(orig, `"categories":[]`, `"categories":[3]`, 1),
 			name + ": tree 0: categorical splits are not supported"},
 		{"no trees", regexp.MustCompile(`"trees":\[.*\]\},"name":"gbtree"`).ReplaceAllString(orig, `"trees":[]},"name":"gbtree"`),
@@ -1075,7 +1075,7 @@ func TestImportXGBoostNonFinite(t *testing.T) {
 	for _, c := range []struct {
 		what, src, want string
 	}{
-		{"categorical fixture", readFixture(t, "xgb-categorical.json"), "m.json: tree 0: node 0: categorical splits are not supported"},
+		{"categorical fixture", readFixture(t, "xgb-categorical.json"), "m.json: tree 0: node 0: categorical splits (on f0) are not supported"},
 		{"infinite leaf", strings.Replace(tiny, `"split_conditions":[0.5,1,2]`, `"split_conditions":[0.5,Infinity,2]`, 1),
 			"m.json: tree 0: node 1: leaf value +Inf is not finite"},
 		{"NaN leaf", strings.Replace(tiny, `"split_conditions":[0.5,1,2]`, `"split_conditions":[0.5,1,NaN]`, 1),

@@ -583,7 +583,11 @@ func (xt *xgbTree) tree(col []int32, features int, w float64) (Tree, error) {
 	}
 	for j, st := range xt.SplitType {
 		if st != 0 {
-			return Tree{}, fmt.Errorf("node %d: categorical splits are not supported", j)
+			on := "" // the feature, so that it can be made numeric
+			if j < len(xt.Split) {
+				on = fmt.Sprintf(" (on f%d)", xt.Split[j])
+			}
+			return Tree{}, fmt.Errorf("node %d: categorical splits%s are not supported", j, on)
 		}
 	}
 	if len(xt.Categories) > 0 || len(xt.CategoriesNodes) > 0 {

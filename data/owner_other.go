@@ -1,0 +1,8 @@
+//go:build !unix
+
+package data
+
+import "io/fs"
+
+// fileOwner is not known on this system.
+func fileOwner(fs.FileInfo) (uid, gid int, ok bool) { return 0, 0, false }
