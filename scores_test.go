@@ -54,6 +54,11 @@ func TestParseScores(t *testing.T) {
 		{"7\t0\t0.5\n7\t2\t1\n", `s.txt:2: "7" "2": expected query 7, index 1 (the data's document 2)`},
 		{"7\t0\t0.5\n7\t1\t1\n7\t2\t1\n7\t3\t1\n", `s.txt:4: "7" "3": expected query 9, index 0 (the data's document 4)`},
 		{"q7\t0\t0.5\n", `s.txt:1: "q7" "0": expected query 7, index 0`},
+		// Not text: were "2 fields" and "score "\xff\xfe0\x00.\x005\x00" is not a number".
+		{"\x93NUMPY\x01\x00v\x00{'descr': '<f8'}\n", "s.txt:1: binary data (a NUL byte)"},
+		{"0.5\n-1\n\x002\n", "s.txt:3: binary data (a NUL byte)"},
+		{"\xff\xfe0\x00.\x005\x00\n\x00", "s.txt:1: UTF-16 text (its byte order mark)"},
+		{"\xfe\xff\x000\x00.\x005\n", "s.txt:1: UTF-16 text (its byte order mark)"},
 	} {
 		_, err := parseScores(strings.NewReader(c.text), "s.txt", scoreQIDs, scoreOffsets)
 		if err == nil || !strings.Contains(err.Error(), c.err) {
