@@ -239,11 +239,26 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var undefined []string         // the warnings
 	relOf := map[string][]string{} // "relevant" → the undefined metrics that use it
 	var rels []string              // relOf's keys, in the order met
+	// Without --exclude-no-relevant such a metric is 0 on every query,
+	// with a warning (--relevant 3 on labels 0-2), as train and cascade
+	// warn of a validation set that no ranking scores above 0 on.
+	zeroOf := map[string][]string{} // "relevant" → the metrics 0 for want of one
+	var zeroRels []string
 	perQ := make([][]float64, len(specs))
 	for i, s := range specs {
 		perQ[i] = metric.PerQuery(s, scores, d.Labels, d.QueryOffsets, opt, nil)
 		v := metric.MeanOf(perQ[i]) // Mean's bits
 		values[s.String()] = v
+		if v == 0 && !*exclude && math.IsNaN(metric.Mean(s, scores, d.Labels, d.QueryOffsets, metric.Options{RelevantLabel: *relevant, ExcludeNoRelevant: true})) {
+			rel := "a label > 0"
+			if s.BinaryRelevance() {
+				rel = fmt.Sprintf("a label >= %g (--relevant)", *relevant)
+			}
+			if zeroOf[rel] == nil {
+				zeroRels = append(zeroRels, rel)
+			}
+			zeroOf[rel] = append(zeroOf[rel], s.String())
+		}
 		if math.IsNaN(v) {
 			values[s.String()] = nil
 			rel := "a label > 0" // each metric's own "relevant"
@@ -295,6 +310,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	warn(stderr, repeated)
 	for _, u := range undefined {
 		warn(stderr, u+"; it is n/a (null in --json)")
+	}
+	for _, rel := range zeroRels {
+		warn(stderr, fmt.Sprintf("%s: no document has %s: %s %s 0 on every query", *dataF, rel, strings.Join(zeroOf[rel], ", "), map[bool]string{true: "is", false: "are"}[len(zeroOf[rel]) == 1]))
 	}
 	conv := metric.Convention(opt)
 	if *jsonOut {

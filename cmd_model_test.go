@@ -1189,6 +1189,44 @@ func TestEvalMetricWithoutQueries(t *testing.T) {
 	}
 }
 
+// Without --exclude-no-relevant a metric that no document is relevant to
+// is 0 on every query, as the convention says, with a warning naming the
+// metrics and the label they need: MQ2008's labels stop at 2, so
+// --relevant 3 made P@5 and MAP 0.0000 without a word, where train and
+// cascade warn of such a validation set.
+func TestEvalWarnsNoDocumentRelevant(t *testing.T) {
+	dir := t.TempDir()
+	scores := filepath.Join(dir, "s.txt")
+	writeText(t, scores, "1\n2\n3\n0.5\n")
+	labels := filepath.Join(dir, "d.txt")
+	writeText(t, labels, "2 qid:1\n0 qid:1\n1 qid:1\n0 qid:2\n")
+	for _, c := range []struct {
+		args []string
+		warn string // "" none
+	}{
+		{[]string{"--relevant", "3"}, "warning: " + labels + ": no document has a label >= 3 (--relevant): p@5, rbp@0.8, map are 0 on every query\n"},
+		{[]string{"--relevant", "3", "--metrics", "map,ndcg@10"}, "warning: " + labels + ": no document has a label >= 3 (--relevant): map is 0 on every query\n"},
+		{[]string{"--relevant", "2"}, ""}, // query 1 has one
+		{nil, ""},
+	} {
+		code, stdout, errOut := runCLI(t, append([]string{"eval", "--scores", scores, "--data", labels}, c.args...)...)
+		if code != 0 || errOut != c.warn {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errOut, c.warn)
+		}
+		if c.warn != "" && !strings.Contains(stdout, "  map        0.0000\n") {
+			t.Errorf("%v: stdout %q", c.args, stdout)
+		}
+	}
+	// A file whose labels are all 0: NDCG and ERR too.
+	writeText(t, labels, "0 qid:1\n0 qid:1\n0 qid:1\n0 qid:2\n")
+	code, _, errOut := runCLI(t, "eval", "--scores", scores, "--data", labels, "--metrics", "ndcg@10,map,err@3")
+	want := "warning: " + labels + ": no document has a label > 0: ndcg@10, err@3 are 0 on every query\n" +
+		"warning: " + labels + ": no document has a label >= 1 (--relevant): map is 0 on every query\n"
+	if code != 0 || errOut != want {
+		t.Errorf("labels all 0: exit %d, stderr %q, want %q", code, errOut, want)
+	}
+}
+
 func TestTrecDocID(t *testing.T) {
 	for _, c := range []struct {
 		comment string
