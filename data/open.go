@@ -121,8 +121,8 @@ func gunzipIfGzip(br *bufio.Reader, name string) (io.Reader, error) {
 
 // gunzip reads a gzip file of one or more members, as gzip -d does, and
 // tells its faults apart: a stream that ends early (errGzipTruncated),
-// bytes after the last member that are not another one
-// (errGzipTrailing; gzip -d ignores them with a warning, we refuse the
+// bytes after the last member that are not another one nor zeros to the
+// end (errGzipTrailing; gzip -d ignores them with a warning, we refuse the
 // file), and corrupt data.
 type gunzip struct {
 	br *bufio.Reader
@@ -138,10 +138,23 @@ func (g *gunzip) Read(p []byte) (int, error) {
 	n, err := g.zr.Read(p)
 	switch {
 	case err == io.EOF: // the end of a member: another, or the end of the file?
-		if _, perr := g.br.Peek(1); perr == io.EOF {
-			return n, io.EOF
+		// Zero bytes to the end of the file are padding (of tar and tape
+		// blocks), which gzip -d skips without a word; followed by
+		// anything, they are trailing garbage to it (and the rest is not
+		// read), so they are to us.
+		padded := false
+		for {
+			b, perr := g.br.Peek(1)
+			if perr == io.EOF {
+				return n, io.EOF
+			}
+			if perr != nil || b[0] != 0 {
+				break
+			}
+			g.br.Discard(1)
+			padded = true
 		}
-		if magic, _ := g.br.Peek(2); !isGzipMagic(magic) {
+		if magic, _ := g.br.Peek(2); padded || !isGzipMagic(magic) {
 			return n, errGzipTrailing
 		}
 		if rerr := g.zr.Reset(g.br); rerr != nil {

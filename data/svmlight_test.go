@@ -365,6 +365,56 @@ func TestReadTruncatedGzip(t *testing.T) {
 	}
 }
 
+// TestReadGzipZeroPadding reads gzip files padded with zero bytes to the
+// end (as tar and tape blocks pad them), which gzip -d 1.12 and Python's
+// gzip read without a word (exit 0); data, cost and whole files were
+// refused as trailing garbage. Zeros followed by anything are trailing
+// garbage, as gzip -d takes them (it does not read a member after them,
+// Python's gzip does).
+func TestReadGzipZeroPadding(t *testing.T) {
+	zeros := string(make([]byte, 512))
+	for _, c := range []struct {
+		name   string
+		after  string // bytes after the first member
+		second bool   // a second member follows them
+		ok     bool
+	}{
+		{"one zero", zeros[:1], false, true},
+		{"a block of zeros", zeros, false, true},
+		{"zeros between members", zeros[:7], true, false},
+		{"zeros then garbage", zeros[:7] + "junk", false, false},
+	} {
+		file := func(first, second string) []byte {
+			b := append(gz(t, first), c.after...)
+			if c.second {
+				b = append(b, gz(t, second)...)
+			}
+			return b
+		}
+		data := file("1 qid:1 1:1\n", "0 qid:1 1:2\n")
+		d, err := ReadBytes(context.Background(), "t.gz", data, ReadOptions{})
+		whole, werr := ReadWhole(writeTemp(t, data), "a file")
+		costs, cerr := ReadCostsFile(writeTemp(t, file("1 5\n", "2 7\n")), 0)
+		if !c.ok {
+			for _, err := range []error{err, werr, cerr} {
+				if err == nil || !strings.HasSuffix(err.Error(), ": data after the end of the gzip stream that is not gzip (trailing garbage)") {
+					t.Errorf("%s: got %v, want trailing garbage", c.name, err)
+				}
+			}
+			continue
+		}
+		if err != nil || d.NumDocs() != 1 {
+			t.Errorf("%s: data: %v, want 1 document", c.name, err)
+		}
+		if werr != nil || string(whole) != "1 qid:1 1:1\n" {
+			t.Errorf("%s: ReadWhole: %q, %v", c.name, whole, werr)
+		}
+		if cerr != nil || !reflect.DeepEqual(costs.Cost, []float64{5}) {
+			t.Errorf("%s: costs: %v", c.name, cerr)
+		}
+	}
+}
+
 // writeTemp writes b to a new file and returns its path.
 func writeTemp(t *testing.T, b []byte) string {
 	t.Helper()
