@@ -917,7 +917,7 @@ func TestGzippedModelFiles(t *testing.T) {
 	trunc := filepath.Join(dir, "trunc.json.gz")
 	os.WriteFile(trunc, raw[:len(raw)/2], 0o644)
 	bad := filepath.Join(dir, "bad.json.gz")
-	os.WriteFile(bad, []byte{0x1f, 0x8b, 0, 0, 0}, 0o644)
+	os.WriteFile(bad, []byte{0x1f, 0x8b, 0, 0, 0, 0, 0, 0, 0, 0xff, 0}, 0o644)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -925,7 +925,7 @@ func TestGzippedModelFiles(t *testing.T) {
 		{[]string{"predict", "--model", trunc, "--data", test}, trunc + ": gzip stream is truncated (unexpected end of data)"},
 		{[]string{"eval", "--cascade", trunc, "--data", test}, trunc + ": gzip stream is truncated (unexpected end of data)"},
 		{[]string{"import", "--from", "xgboost", trunc, "--out", filepath.Join(dir, "x.json")}, trunc + ": gzip stream is truncated (unexpected end of data)"},
-		{[]string{"predict", "--model", bad, "--data", test}, bad + ": corrupt gzip header: unexpected EOF"},
+		{[]string{"predict", "--model", bad, "--data", test}, bad + ": corrupt gzip header: gzip: invalid header"},
 	} {
 		code, _, errOut := runCLI(t, tc.args...)
 		if want := "cronus " + tc.args[0] + ": " + tc.want + "\n"; code != 1 || errOut != want {

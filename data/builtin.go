@@ -71,7 +71,7 @@ func LoadCosts(name string, numFeatures int) (*Costs, error) {
 		return nil, err
 	}
 	// A built-in data file given as costs is gzip, as a path's would be.
-	r, err := gunzipIfGzip(bufio.NewReader(bytes.NewReader(b)), name)
+	r, err := gunzipIfGzip(bufio.NewReader(bytes.NewReader(b)), name, 1)
 	if err != nil {
 		return nil, err
 	}

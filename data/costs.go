@@ -183,7 +183,7 @@ func ReadCostsFile(path string, numFeatures int) (*Costs, error) {
 		return nil, err
 	}
 	defer f.Close()
-	r, err := gunzipIfGzip(bufio.NewReader(f), path)
+	r, err := gunzipIfGzip(bufio.NewReader(f), path, 1)
 	if err != nil {
 		return nil, err
 	}

@@ -341,7 +341,7 @@ func TestReadCostsFileGzip(t *testing.T) {
 	}
 
 	bad := filepath.Join(dir, "bad.gz")
-	os.WriteFile(bad, []byte{0x1f, 0x8b, 0, 0, 0}, 0o644)
+	os.WriteFile(bad, []byte{0x1f, 0x8b, 0, 0, 0, 0, 0, 0, 0, 0xff, 0}, 0o644)
 	if _, err := ReadCostsFile(bad, 0); err == nil || !strings.HasPrefix(err.Error(), bad+": corrupt gzip header") {
 		t.Errorf("corrupt gzip: error = %v", err)
 	}

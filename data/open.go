@@ -88,7 +88,7 @@ func ReadWhole(path, what string) ([]byte, error) {
 		return nil, &OpenError{Path: path, What: what, Err: err}
 	}
 	br := bufio.NewReader(bytes.NewReader(b))
-	zr, err := gunzipIfGzip(br, path)
+	zr, err := gunzipIfGzip(br, path, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -106,12 +106,17 @@ func ReadWhole(path, what string) ([]byte, error) {
 func isGzipMagic(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
 
 // gunzipIfGzip returns br itself, or a gzip reader over it when the input
-// starts with gzip's magic bytes (a *gunzip).
-func gunzipIfGzip(br *bufio.Reader, name string) (io.Reader, error) {
+// starts with gzip's magic bytes (a *gunzip). A file cut short within its
+// header is truncated, as one cut later is, at line (1 for a reader of
+// lines, which names the line it stopped in; 0 for a file read whole).
+func gunzipIfGzip(br *bufio.Reader, name string, line int) (io.Reader, error) {
 	if magic, _ := br.Peek(2); !isGzipMagic(magic) {
 		return br, nil
 	}
 	zr, err := gzip.NewReader(br)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, &ParseError{File: name, Line: line, Msg: errGzipTruncated.Error()}
+	}
 	if err != nil {
 		return nil, &ParseError{File: name, Msg: fmt.Sprintf("corrupt gzip header: %v", err)}
 	}

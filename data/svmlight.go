@@ -233,7 +233,7 @@ func openText(src source) (r io.Reader, closeFn func() error, consumed func() in
 	if cf, ok := rc.(*countingFile); ok {
 		consumed = func() int64 { return cf.n }
 	}
-	r, err = gunzipIfGzip(bufio.NewReaderSize(rc, 1<<20), src.name)
+	r, err = gunzipIfGzip(bufio.NewReaderSize(rc, 1<<20), src.name, 1)
 	if err != nil {
 		rc.Close()
 		return nil, nil, nil, err

@@ -415,6 +415,34 @@ func TestReadGzipZeroPadding(t *testing.T) {
 	}
 }
 
+// TestReadGzipCutInHeader: a gzip file cut short within its 10-byte
+// header is truncated, as gzip -t says of it ("unexpected end of file")
+// and the README of every file cut short, at line 1 for data and cost
+// files; it was a "corrupt gzip header: unexpected EOF". A complete
+// header that is wrong stays corrupt.
+func TestReadGzipCutInHeader(t *testing.T) {
+	full := gz(t, "1 5\n")
+	const truncated = "gzip stream is truncated (unexpected end of data)"
+	for n := 2; n < 10; n++ {
+		cut := full[:n]
+		_, err := ReadBytes(context.Background(), "t.gz", cut, ReadOptions{})
+		if err == nil || err.Error() != "t.gz:1: "+truncated {
+			t.Errorf("%d bytes: data: %v", n, err)
+		}
+		p := writeTemp(t, cut)
+		if _, err := ReadCostsFile(p, 0); err == nil || err.Error() != p+":1: "+truncated {
+			t.Errorf("%d bytes: costs: %v", n, err)
+		}
+		if _, err := ReadWhole(p, "a file"); err == nil || err.Error() != p+": "+truncated {
+			t.Errorf("%d bytes: whole file: %v", n, err)
+		}
+	}
+	bad := []byte{0x1f, 0x8b, 0, 0, 0, 0, 0, 0, 0, 0xff, 0} // compression method 0
+	if _, err := ReadBytes(context.Background(), "t.gz", bad, ReadOptions{}); err == nil || err.Error() != "t.gz: corrupt gzip header: gzip: invalid header" {
+		t.Errorf("a wrong header: %v", err)
+	}
+}
+
 // writeTemp writes b to a new file and returns its path.
 func writeTemp(t *testing.T, b []byte) string {
 	t.Helper()
