@@ -227,6 +227,15 @@ func ReadCosts(r io.Reader, name string, numFeatures int) (*Costs, error) {
 		if lr.line == 1 {
 			line = bytes.TrimPrefix(line, utf8BOM)
 		}
+		if i := bytes.IndexByte(line, 0); i >= 0 {
+			// Not text: UTF-16 (Notepad's "Unicode", PowerShell's >),
+			// whose every ASCII character is two bytes, or a binary file.
+			msg := "binary data (a NUL byte); expected a cost file, text"
+			if lr.line == 1 && (bytes.HasPrefix(line, utf16LE) || bytes.HasPrefix(line, utf16BE)) {
+				msg = "UTF-16 text (its byte order mark); expected a cost file in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8"
+			}
+			return nil, &ParseError{File: name, Line: lr.line, Msg: msg}
+		}
 		if msg := p.parse(lr.line, line); msg != "" {
 			return nil, &ParseError{File: name, Line: lr.line, Msg: msg}
 		}

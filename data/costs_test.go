@@ -94,6 +94,11 @@ func TestReadCostsErrors(t *testing.T) {
 			`c.txt:1: cost "1_000" is not a number, expected a number >= 0 such as 10 or 0.5`},
 		{"long token shortened", "1\n" + strings.Repeat("a", 100) + "\n", 0,
 			`c.txt:2: cost "` + strings.Repeat("a", 40) + `..." is not a number, expected a number >= 0 such as 10 or 0.5`},
+		// Not text: the number's characters were quoted between NULs.
+		{"UTF-16", "\xff\xfe1\x00\n\x00", 0,
+			`c.txt:1: UTF-16 text (its byte order mark); expected a cost file in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8`},
+		{"binary", "1\n2\n\x93NUMPY\x01\x00v\n", 0,
+			`c.txt:3: binary data (a NUL byte); expected a cost file, text`},
 		{"cost NaN", "1\n\n# c\nNaN\n", 0,
 			`c.txt:4: cost "NaN" is not finite, expected a finite number >= 0`},
 		{"cost +Inf", "1 +Inf\n", 0,

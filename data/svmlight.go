@@ -809,6 +809,8 @@ func (rd *reader) parseChunk(c chunk) error {
 			switch {
 			case !ok && isInteger(tok[:colon]):
 				return rd.errorf(line, "feature index %s has more than 18 digits; expected IDX:VALUE with IDX from 1 to %d", quoteToken(string(tok[:colon])), MaxFeatureIndex)
+			case !ok && string(tok[:colon]) == "qid":
+				return rd.errorf(line, "qid after a feature; expected LABEL qid:Q IDX:VAL ..., the qid right after the label")
 			case !ok:
 				return rd.errorf(line, "feature index %s is not an integer; expected IDX:VALUE with IDX from 1", quoteToken(string(tok[:colon])))
 			case idx64 == 0:
