@@ -155,6 +155,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
+// maxLabelsShown is how many distinct labels FormatSummary lists, at most.
+const maxLabelsShown = 12
+
 // FormatSummary renders a data set summary as text.
 func FormatSummary(s data.Summary, costName string) string {
 	var b strings.Builder
@@ -173,8 +176,24 @@ func FormatSummary(s data.Summary, costName string) string {
 		return a < c
 	})
 	fmt.Fprintf(&b, "  labels      ")
-	for _, k := range keys {
+	label := func(k string) {
 		fmt.Fprintf(&b, " %s: %d (%.1f%%)", k, s.Labels[k], 100*float64(s.Labels[k])/float64(max(s.Docs, 1)))
+	}
+	if len(keys) <= maxLabelsShown {
+		for _, k := range keys {
+			label(k)
+		}
+	} else {
+		// Continuous labels (a regression target) would make one line of
+		// every document: the lowest and highest, and how many between.
+		for _, k := range keys[:maxLabelsShown/2] {
+			label(k)
+		}
+		fmt.Fprintf(&b, " … %d more …", len(keys)-maxLabelsShown/2*2)
+		for _, k := range keys[len(keys)-maxLabelsShown/2:] {
+			label(k)
+		}
+		fmt.Fprintf(&b, " (%d distinct labels; --json lists them all)", len(keys))
 	}
 	b.WriteString("\n")
 	if costName == "" {

@@ -873,3 +873,31 @@ func TestStdoutWriteErrorFails(t *testing.T) {
 		t.Errorf("inspect of a missing file with stdout failing: exit %d, stderr %q", code, e.String())
 	}
 }
+
+// Continuous labels (a regression target) made inspect's labels line list
+// every document's; it lists the 6 lowest and 6 highest, and counts the
+// rest.
+func TestInspectManyLabels(t *testing.T) {
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "%d qid:%d 1:%d\n", 100+i, i/5, i)
+	}
+	path := filepath.Join(t.TempDir(), "d.txt")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "inspect", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "  labels       100: 1 (3.3%) 101: 1 (3.3%) 102: 1 (3.3%) 103: 1 (3.3%) 104: 1 (3.3%) 105: 1 (3.3%) … 18 more … " +
+		"124: 1 (3.3%) 125: 1 (3.3%) 126: 1 (3.3%) 127: 1 (3.3%) 128: 1 (3.3%) 129: 1 (3.3%) (30 distinct labels; --json lists them all)\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("got\n%s\nwant the line\n%s", out, want)
+	}
+	code, out, _ = runCLI(t, "inspect", path, "--json")
+	var s struct{ Labels map[string]int }
+	if err := json.Unmarshal([]byte(out), &s); code != 0 || err != nil || len(s.Labels) != 30 {
+		t.Errorf("--json: exit %d, %v, %d labels; want all 30", code, err, len(s.Labels))
+	}
+}
