@@ -143,6 +143,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	d.Name = pos[0]
+	warn(stderr, d.StrayWarning())
 	costs, err := loadCosts(ctx, *costsFlag, d.NumFeatures(), stderr)
 	if err != nil {
 		return err

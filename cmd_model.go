@@ -40,6 +40,7 @@ func loadDataWith(ctx context.Context, p *progress, name string, opt data.ReadOp
 	d.Name = name
 	warn(p.w, d.PaddingWarning())
 	warn(p.w, d.UnusedWarning(opt.MinFeatures))
+	warn(p.w, d.StrayWarning())
 	return d, nil
 }
 

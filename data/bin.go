@@ -117,8 +117,16 @@ func (s *binScratch) featureBounds(col []float32, sample []int, maxBins int) []f
 			}
 		}
 	}
-	s.tmp = sortFloat32s(vals, s.tmp)
 	s.vals = vals
+	inf := float32(math.Inf(1))
+	if constant(vals) {
+		// One value (or none): a single bin, as below, without the sort.
+		// A stray high index on one line of a data set makes every
+		// feature up to it a column of zeros, and sorting 200,000 of
+		// them took 12 s of a 20-tree training on MQ2008.
+		return []float32{inf}
+	}
+	s.tmp = sortFloat32s(vals, s.tmp)
 
 	distinct, counts := s.distinct[:0], s.counts[:0]
 	for i, v := range vals {
@@ -131,7 +139,6 @@ func (s *binScratch) featureBounds(col []float32, sample []int, maxBins int) []f
 	}
 	s.distinct, s.counts = distinct, counts
 
-	inf := float32(math.Inf(1))
 	if len(distinct) <= maxBins {
 		upper := make([]float32, 0, max(len(distinct), 1))
 		for i := 1; i < len(distinct); i++ {
@@ -140,6 +147,17 @@ func (s *binScratch) featureBounds(col []float32, sample []int, maxBins int) []f
 		return append(upper, inf)
 	}
 	return append(s.greedyEdges(distinct, counts, len(vals), maxBins), inf)
+}
+
+// constant reports whether every value of vals is the same (-0 and +0
+// alike, as the bins take them); true for none.
+func constant(vals []float32) bool {
+	for _, v := range vals {
+		if v != vals[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // greedyEdges returns at most maxBins-1 edges that split the distinct values

@@ -25,6 +25,8 @@ type Dataset struct {
 	// values and padding columns are NaN.
 	AbsentMissing bool
 
+	widest lineWidth // of the file's lines, for StrayWarning
+
 	// Document ids (the comment after '#') are packed into one buffer so that
 	// a million of them cost the garbage collector nothing.
 	docIDBuf []byte
@@ -61,6 +63,21 @@ func (d *Dataset) PaddingWarning() string {
 	}
 	return fmt.Sprintf("%s has features up to %d, and %d are expected; %s as %s for every document",
 		d.Name, d.FileFeatures, n, which, as)
+}
+
+// StrayWarning says, when one line of the file has a feature index far
+// above every other line's (more than 4 times, and at least 1,000), which
+// line: the columns up to it are held for that line alone (data sets are
+// dense), and the reading, binning and scoring of them are slow (a stray
+// 200000:0.5 on one line of MQ2008's 46 features took a 20-tree training
+// from 0.1 s to 13 s). "" otherwise.
+func (d *Dataset) StrayWarning() string {
+	w := d.widest
+	if w.width < 1000 || w.width <= 4*w.next || d.NumDocs() < 2 || w.width != d.FileFeatures {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d: feature index %d, where no other line goes past %d: %d columns of features are held for this line alone (data is dense), which slows reading, training and scoring; is the index a mistake?",
+		d.Name, w.line, w.width, w.next, w.width-w.next)
 }
 
 // UnusedWarning says, when the file has features beyond the expected

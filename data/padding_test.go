@@ -2,6 +2,7 @@ package data
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -112,5 +113,42 @@ func TestUnusedWarning(t *testing.T) {
 	}
 	if w := (&Dataset{Cols: make([][]float32, 3)}).UnusedWarning(1); w != "" {
 		t.Errorf("built in memory: %q", w)
+	}
+}
+
+// One line far wider than every other (a stray index) is named, whatever
+// the chunks the file is read in; lines of like widths, or narrow files,
+// are not.
+func TestStrayWarning(t *testing.T) {
+	lines := func(widths ...int) string {
+		var b strings.Builder
+		for i, w := range widths {
+			// Unsorted, so that the last index is not the widest.
+			fmt.Fprintf(&b, "%d qid:%d %d:1 1:0.5\n", i%2, i/3+1, w)
+		}
+		return b.String()
+	}
+	cases := []struct {
+		in   string
+		want string
+	}{
+		{lines(3, 5, 5000, 2, 4), "in.txt:3: feature index 5000, where no other line goes past 5: 4995 columns of features are held for this line alone (data is dense), which slows reading, training and scoring; is the index a mistake?"},
+		{lines(5000, 3, 5, 2), "in.txt:1: feature index 5000, where no other line goes past 5: 4995 columns of features are held for this line alone (data is dense), which slows reading, training and scoring; is the index a mistake?"},
+		{lines(3, 5000, 5, 5000), ""}, // two lines that wide
+		{lines(3, 900, 5), ""},        // narrow
+		{lines(300, 1200, 5), ""},     // not 4 times the next
+		{lines(3000), ""},             // one document
+	}
+	for _, c := range cases {
+		for _, chunk := range []int{0, 9, 40} {
+			d, err := ReadBytes(context.Background(), "in.txt", []byte(c.in), ReadOptions{chunkSize: chunk, Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d.Name = "in.txt"
+			if got := d.StrayWarning(); got != c.want {
+				t.Errorf("%q in chunks of %d: %q, want %q", c.in, chunk, got, c.want)
+			}
+		}
 	}
 }

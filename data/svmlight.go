@@ -546,12 +546,35 @@ func lastIndex(l []byte) int {
 	return int(idx)
 }
 
+// lineWidth is the widest line of some lines: its highest feature index
+// (width) and line number, and the highest index of the other lines
+// (next). A line alone far wider than the rest (a stray index) makes every
+// feature up to it a dense column.
+type lineWidth struct{ width, line, next int }
+
+// add merges the lines of o into w. Of lines equally wide, the first is
+// the widest, and next is that width: the result is the same whatever the
+// chunks and their order.
+func (w *lineWidth) add(o lineWidth) {
+	switch {
+	case o.width > w.width:
+		w.next = max(w.width, o.next)
+		w.width, w.line = o.width, o.line
+	case o.width == w.width && o.width > 0:
+		w.next = o.width
+		w.line = min(w.line, o.line)
+	default:
+		w.next = max(w.next, o.width)
+	}
+}
+
 // reader is the state shared by the workers of the second pass.
 type reader struct {
 	name    string
 	opt     *ReadOptions
-	maxIdx  int   // the highest feature index in the file (under mu in pass 2)
-	given   int64 // IDX:VAL pairs read (under mu)
+	maxIdx  int       // the highest feature index in the file (under mu in pass 2)
+	widest  lineWidth // the widest line and the next widths (under mu)
+	given   int64     // IDX:VAL pairs read (under mu)
 	hasQID  bool
 	firstQ  int // line of the first document, for messages about qid
 	n       int
@@ -733,6 +756,7 @@ func (rd *reader) parseChunk(c chunk) error {
 	var seen []int // indices of an unsorted line, for the duplicate check
 	var given int64
 	top := 0 // the highest index in the chunk (pass 1 saw each line's last)
+	var widest lineWidth
 	it := lineIter{buf: c.buf, line: c.line0 - 1}
 	for {
 		l, ok := it.next()
@@ -795,6 +819,7 @@ func (rd *reader) parseChunk(c chunk) error {
 		}
 
 		prev, sorted := 0, true
+		lineTop := 0
 		seen = seen[:0]
 		for {
 			tok, rest = nextField(rest)
@@ -831,6 +856,7 @@ func (rd *reader) parseChunk(c chunk) error {
 			prev = idx
 			given++
 			top = max(top, idx)
+			lineTop = max(lineTop, idx)
 			seen = append(seen, idx)
 			if idx > len(cols) {
 				var err error
@@ -848,6 +874,7 @@ func (rd *reader) parseChunk(c chunk) error {
 				}
 			}
 		}
+		widest.add(lineWidth{lineTop, line, 0})
 		doc++
 	}
 	if doc != end {
@@ -857,6 +884,7 @@ func (rd *reader) parseChunk(c chunk) error {
 	rd.mu.Lock()
 	rd.given += given
 	rd.maxIdx = max(rd.maxIdx, top)
+	rd.widest.add(widest)
 	rd.mu.Unlock()
 	return nil
 }
@@ -911,7 +939,8 @@ func describe(tok []byte, value bool) string {
 // contiguous, or regrouping them) and the document ids.
 func (rd *reader) assemble() (*Dataset, error) {
 	d := &Dataset{Cols: rd.cols, Labels: rd.labels, HasQID: rd.hasQID, FileFeatures: rd.maxIdx,
-		Absent: int64(rd.n)*int64(rd.maxIdx) - rd.given, AbsentMissing: rd.opt.AbsentMissing}
+		Absent: int64(rd.n)*int64(rd.maxIdx) - rd.given, AbsentMissing: rd.opt.AbsentMissing,
+		widest: rd.widest}
 	for len(d.Cols) < rd.opt.MinFeatures {
 		c := make([]float32, rd.n)
 		rd.fillAbsent(c)

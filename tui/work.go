@@ -131,7 +131,7 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 			return loadedMsg{err: err}
 		}
 		d.Name = name
-		for _, w := range []string{d.PaddingWarning(), d.UnusedWarning(minF)} {
+		for _, w := range []string{d.PaddingWarning(), d.UnusedWarning(minF), d.StrayWarning()} {
 			if w != "" {
 				msg.warnings = append(msg.warnings, w)
 			}

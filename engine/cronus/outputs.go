@@ -148,9 +148,16 @@ func outputsParallel(n int, do func(j int)) {
 
 // padCols returns d's columns, with all-zero columns added up to want.
 func padCols(d *data.Dataset, want int) [][]float32 {
-	cols := d.Cols
-	for len(cols) < want {
-		cols = append(cols[:len(cols):len(cols)], make([]float32, d.NumDocs()))
+	if len(d.Cols) >= want {
+		return d.Cols
+	}
+	// A new slice (d's stays as it is), with one column of zeros shared by
+	// the features it lacks, which no one writes.
+	cols := make([][]float32, want)
+	copy(cols, d.Cols)
+	zeros := make([]float32, d.NumDocs())
+	for f := len(d.Cols); f < want; f++ {
+		cols[f] = zeros
 	}
 	return cols
 }

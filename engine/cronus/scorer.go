@@ -117,7 +117,7 @@ func ScoreContext(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.Dat
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := plan.newWorker(maxDocs, F)
+			w := plan.newWorker(maxDocs)
 			for {
 				q := int(next.Add(1)) - 1
 				if q >= nq || ctx.Err() != nil {
@@ -172,7 +172,12 @@ type scorePlan struct {
 	active [][]int32 // per stage: active trees, ascending
 	used   []int32   // trees active in some stage, ascending
 	slot   []int32   // tree → its position in used (−1 when unused)
-	feats  [][]int32 // per tree in used order: the features it splits on, ascending
+	feats  [][]int32 // per tree in used order: the features it splits on, ascending, as positions in paidFeats
+	// paidFeats are the features some used tree splits on, ascending: the
+	// per-document scratch and the cost sums run over these alone (a
+	// model of 200,000 features, one stray index wide, whose trees use
+	// 46, summed 200,000 flags per document).
+	paidFeats []int32
 }
 
 func newScorePlan(e *tree.Ensemble, c *Cascade) *scorePlan {
@@ -226,16 +231,25 @@ func newScorePlan(e *tree.Ensemble, c *Cascade) *scorePlan {
 		p.feats[u] = fs[lo:hi:hi]
 		lo = hi
 	}
+	// Number the features by their place among those used, which keeps
+	// their order, and so the order of the cost sums.
+	p.paidFeats = slices.Clone(fs)
+	slices.Sort(p.paidFeats)
+	p.paidFeats = slices.Compact(p.paidFeats)
+	for i, f := range fs {
+		c, _ := slices.BinarySearch(p.paidFeats, f)
+		fs[i] = int32(c)
+	}
 	return p
 }
 
 // scoreWorker is one goroutine's scratch space for the documents of one
-// query: for local document j, done[j*U+u] and paid[j*F+f] equal the
+// query: for local document j, done[j*U+u] and paid[j*F+c] equal the
 // current stamp when used tree u has been evaluated (its output in
-// h[j*U+u]) and feature f paid for.
+// h[j*U+u]) and feature paidFeats[c] paid for.
 type scoreWorker struct {
 	*scorePlan
-	nf    int // features per document in paid
+	nf    int // features per document in paid: len(paidFeats)
 	stamp int32
 	done  []int32
 	h     []float64
@@ -244,8 +258,8 @@ type scoreWorker struct {
 	rank  rankScratch
 }
 
-func (p *scorePlan) newWorker(maxDocs, F int) *scoreWorker {
-	U := len(p.used)
+func (p *scorePlan) newWorker(maxDocs int) *scoreWorker {
+	U, F := len(p.used), len(p.paidFeats)
 	return &scoreWorker{
 		scorePlan: p,
 		nf:        F,
@@ -305,9 +319,9 @@ func (w *scoreWorker) query(q, lo, hi int, cols [][]float32, featCost, treeCost 
 // paidCost returns what local document j paid for features and for trees,
 // each summed in ascending order.
 func (w *scoreWorker) paidCost(j, U, F int, featCost, treeCost []float64) (feat, trees float64) {
-	for f, s := range w.paid[j*F : (j+1)*F] {
+	for c, s := range w.paid[j*F : (j+1)*F] {
 		if s == w.stamp {
-			feat += featCost[f]
+			feat += featCost[w.paidFeats[c]]
 		}
 	}
 	for u, s := range w.done[j*U : (j+1)*U] {

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"testing"
 
@@ -85,4 +86,36 @@ func BenchmarkPredict(b *testing.B) {
 		e.Predict(dst, d.Cols, d.NumDocs(), -1)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(d.NumDocs())/50, "ns/doc/tree")
+}
+
+// BenchmarkPredictStrayWidth scores 4,096 documents of 50,000 features
+// (a stray index's width; the columns share one slice) with 20 trees on
+// the first 46: only the used columns are gathered (13.6 s before, for
+// 9,630 documents of 200,000 features).
+func BenchmarkPredictStrayWidth(b *testing.B) {
+	const n, d, used = 4096, 50000, 46
+	zeros := make([]float32, n)
+	cols := make([][]float32, d)
+	for f := range cols {
+		cols[f] = zeros
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	for f := range used {
+		cols[f] = make([]float32, n)
+		for i := range cols[f] {
+			cols[f][i] = float32(r.NormFloat64())
+		}
+	}
+	e := &Ensemble{NumFeatures: d}
+	for t := range 20 {
+		e.Trees = append(e.Trees, Tree{Nodes: []Node{
+			{Feature: int32(t % used), Threshold: 0, Left: 1, Right: Leaf(2)},
+			{Feature: int32((t + 7) % used), Threshold: 0.5, Left: Leaf(0), Right: Leaf(1)},
+		}, Leaves: []float64{1, 2, 3}})
+	}
+	dst := make([]float64, n)
+	for b.Loop() {
+		e.Predict(dst, cols, n, -1)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/doc")
 }

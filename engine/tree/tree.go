@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -224,9 +225,13 @@ func (e *Ensemble) PredictCounted(ctx context.Context, dst []float64, cols [][]f
 	if k >= 0 && k < len(trees) {
 		trees = trees[:k]
 	}
+	trees, used := compactFeatures(trees, e.NumFeatures)
+	d := e.NumFeatures
+	if used != nil {
+		d = len(used)
+	}
 	err := parallelBlocks(ctx, n, func(lo, hi int, rows []float32) {
-		d := e.NumFeatures
-		nan := gather(rows, cols, d, lo, hi)
+		nan := gather(rows, cols, used, d, lo, hi)
 		out := dst[lo:hi]
 		for j := range out {
 			out[j] = e.Base
@@ -238,20 +243,50 @@ func (e *Ensemble) PredictCounted(ctx context.Context, dst []float64, cols [][]f
 		if scored != nil {
 			scored.Add(int64(hi - lo))
 		}
-	}, e.NumFeatures)
+	}, d)
 	return dst, err
 }
 
-// gather copies documents lo..hi-1 of the first d columns into rows,
-// row-major, and reports whether any value is NaN.
-func gather(rows []float32, cols [][]float32, d, lo, hi int) (nan bool) {
+// gather copies documents lo..hi-1 of d columns into rows, row-major, and
+// reports whether any value is NaN: the first d columns, or, when used is
+// not nil, columns used[0..d-1].
+func gather(rows []float32, cols [][]float32, used []int, d, lo, hi int) (nan bool) {
 	for f := 0; f < d; f++ {
-		for j, v := range cols[f][lo:hi] {
+		col := cols[f]
+		if used != nil {
+			col = cols[used[f]]
+		}
+		for j, v := range col[lo:hi] {
 			rows[j*d+f] = v
 			nan = nan || v != v
 		}
 	}
 	return nan
+}
+
+// compactFeatures returns trees with the features they split on numbered
+// 0..m-1 in the order of used, the sorted distinct features (0-based), when
+// they use at most half of the model's d; otherwise trees as they are and
+// nil. Prediction then gathers only the used columns into its row blocks:
+// with one stray index of 200,000 on a line of MQ2008, every block copied
+// 200,000 columns, and 20 trees took 13.6 s to score the set instead of
+// milliseconds. The walk, the thresholds and the order of the sums are
+// those of the trees given, so are the scores, bit for bit.
+func compactFeatures(trees []Tree, d int) ([]Tree, []int) {
+	used := SplitFeatures(trees)
+	if 2*len(used) > d {
+		return trees, nil
+	}
+	out := make([]Tree, len(trees))
+	for t := range trees {
+		nodes := slices.Clone(trees[t].Nodes)
+		for i := range nodes {
+			c, _ := slices.BinarySearch(used, int(nodes[i].Feature))
+			nodes[i].Feature = int32(c)
+		}
+		out[t] = Tree{Nodes: nodes, Leaves: trees[t].Leaves}
+	}
+	return out, used
 }
 
 // parallelBlocks calls fn on consecutive blocks of predictBlock documents,
@@ -301,14 +336,18 @@ func (e *Ensemble) LeafIndicesContext(ctx context.Context, dst []int32, cols [][
 	if dst == nil {
 		dst = make([]int32, len(trees)*n)
 	}
+	trees, used := compactFeatures(trees, e.NumFeatures)
+	d := e.NumFeatures
+	if used != nil {
+		d = len(used)
+	}
 	err := parallelBlocks(ctx, n, func(lo, hi int, rows []float32) {
-		d := e.NumFeatures
-		nan := gather(rows, cols, d, lo, hi)
+		nan := gather(rows, cols, used, d, lo, hi)
 		for t := range trees {
 			tr := &trees[t]
 			tr.LeafIndexBlock(dst[t*n+lo:t*n+hi], rows, d, nan)
 		}
-	}, e.NumFeatures)
+	}, d)
 	return dst, err
 }
 

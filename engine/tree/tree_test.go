@@ -239,3 +239,55 @@ func TestBlockWalkMatchesLeafIndex(t *testing.T) {
 		}
 	}
 }
+
+// A model of many features whose trees use few of them (a stray index on
+// one training line made d 200,000) gathers only the used columns into its
+// row blocks; the scores and leaves are those of each tree walked on each
+// document's own row, bit for bit, NaNs in used and unused columns alike.
+func TestPredictFewFeaturesUsed(t *testing.T) {
+	const d, n = 1000, 3*predictBlock + 5
+	r := rand.New(rand.NewPCG(9, 9))
+	cols := make([][]float32, d)
+	for f := range cols {
+		cols[f] = make([]float32, n)
+		for i := range cols[f] {
+			cols[f][i] = float32(r.NormFloat64())
+			if r.IntN(20) == 0 {
+				cols[f][i] = float32(math.NaN())
+			}
+		}
+	}
+	e := &Ensemble{NumFeatures: d, Base: 0.25, Trees: []Tree{
+		{Nodes: []Node{
+			{Feature: 900, Threshold: 0.1, Left: 1, Right: Leaf(2), DefaultLeft: true},
+			{Feature: 2, Threshold: -0.3, Left: Leaf(0), Right: Leaf(1)},
+		}, Leaves: []float64{0.5, -1.5, 2.25}},
+		{Nodes: []Node{{Feature: 999, Threshold: 0, Left: Leaf(0), Right: Leaf(1)}}, Leaves: []float64{1e-3, -7}},
+		{Leaves: []float64{0.125}}, // a single leaf
+	}}
+	if _, used := compactFeatures(e.Trees, d); !slices.Equal(used, []int{2, 900, 999}) {
+		t.Fatalf("used %v, want [2 900 999]: the compact path is not taken", used)
+	}
+	scores := e.Predict(nil, cols, n, -1)
+	leaves := e.LeafIndices(nil, cols, n, -1)
+	x := make([]float32, d)
+	for i := range n {
+		for f := range x {
+			x[f] = cols[f][i]
+		}
+		want := e.Base
+		for k := range e.Trees {
+			tr := &e.Trees[k]
+			want += tr.Predict(x)
+			if got := leaves[k*n+i]; int(got) != tr.LeafIndex(x) {
+				t.Fatalf("document %d, tree %d: leaf %d, want %d", i, k, got, tr.LeafIndex(x))
+			}
+		}
+		if scores[i] != want {
+			t.Fatalf("document %d: score %v, want %v", i, scores[i], want)
+		}
+	}
+	if e.Trees[0].Nodes[0].Feature != 900 {
+		t.Errorf("the model's trees were renumbered: feature %d", e.Trees[0].Nodes[0].Feature)
+	}
+}
