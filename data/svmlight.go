@@ -795,6 +795,9 @@ func (rd *reader) parseChunk(c chunk) error {
 					}
 				}
 			}
+			if m := modelText(tok, rest); m != "" {
+				return rd.errorf(line, "%s, not SVMlight/LETOR data; expected lines `LABEL qid:Q IDX:VAL ...`", m)
+			}
 			return rd.errorf(line, "label %s", describe(tok, false))
 		}
 		rd.labels[doc] = label
@@ -904,6 +907,23 @@ func nextField(l []byte) (tok, rest []byte) {
 		j++
 	}
 	return l[i:j], l[j:]
+}
+
+// modelText names the model file whose line starts with tok, followed by
+// rest, where a label was expected: a model given as data (cronus inspect
+// m.json, or --model and --data swapped) read as "label "{" is not a
+// number". "" when the line is none of them.
+func modelText(tok, rest []byte) string {
+	switch {
+	case len(tok) == 0:
+	case tok[0] == '{' || tok[0] == '[':
+		return "JSON (a model or cascade file?)"
+	case tok[0] == '<':
+		return "XML (a RankLib model?)"
+	case string(tok) == "tree" && len(bytes.TrimSpace(rest)) == 0:
+		return "a LightGBM model (its line \"tree\")"
+	}
+	return ""
 }
 
 // describe says why a token is no number the reader takes (naming the
