@@ -715,6 +715,11 @@ func TestTrainEarlyStopReport(t *testing.T) {
 	if r.Trees != r.BestTrees || r.Trees >= 200 {
 		t.Fatalf("train report %q: want an early stop", out)
 	}
+	// It says where training stopped, as the text report does: 10 trees
+	// past the best.
+	if r.StoppedAt == nil || *r.StoppedAt != r.BestTrees+10 {
+		t.Errorf("train report %q: want stopped_at %d", out, r.BestTrees+10)
+	}
 	_, outE, errOut := runCLI(t, "eval", "--model", m, "--data", "builtin:mq2008/train", "--metrics", "ndcg@10", "--json")
 	var e struct{ Metrics map[string]float64 }
 	if err := json.Unmarshal([]byte(outE), &e); err != nil {
@@ -722,6 +727,11 @@ func TestTrainEarlyStopReport(t *testing.T) {
 	}
 	if want := e.Metrics["ndcg@10"]; math.Abs(r.TrainMetric-want) > 1e-12 {
 		t.Errorf("train_metric %v, but the written %d-tree model scores %v on the training data", r.TrainMetric, r.Trees, want)
+	}
+	// --trees ran out first: no stopped_at.
+	if r, out := trainJSON(t, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--objective", "lambdarank", "--trees", "3", "--early-stop", "10", "--out", m); r.StoppedAt != nil {
+		t.Errorf("train report %q: stopped_at, but training did not stop early", out)
 	}
 }
 
@@ -731,6 +741,7 @@ type trainReport struct {
 	ValidMetric float64 `json:"valid_metric"`
 	BestTrees   int     `json:"best_trees"`
 	TrainMetric float64 `json:"train_metric"`
+	StoppedAt   *int    `json:"stopped_at"`
 }
 
 // trainJSON runs train --json with args and returns its report and output.

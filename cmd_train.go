@@ -178,6 +178,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(h.Valid) > 0 {
 		report["valid_metric"], report["best_trees"] = h.BestValid, h.BestTrees
 	}
+	if h.StoppedAt > 0 { // as the text's "(early stop at N)"
+		report["stopped_at"] = h.StoppedAt
+	}
 	if *jsonOut {
 		return writeJSON(stdout, report)
 	}
