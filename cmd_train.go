@@ -106,6 +106,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	warn(stderr, flatTrainWarning(train, p.Objective))
 	var valid *data.Dataset
 	if *validF != "" {
 		if valid, err = loadData(ctx, pr, *validF, train.NumFeatures()); err != nil {
@@ -208,6 +209,39 @@ func flatValidWarning(d *data.Dataset, p boost.Params) string {
 		w += ", and --early-stop keeps the first tree"
 	}
 	return w
+}
+
+// flatTrainWarning says when the training set d gives objective nothing
+// to learn, so that every tree is a leaf and the model scores every
+// document alike: for lambdarank, when no query has two documents of
+// different gains (a label ≤ 0 has gain 0), which every λ-gradient needs;
+// for the others, when every label is the same (for binary, the class).
+// "" otherwise.
+func flatTrainWarning(d *data.Dataset, objective string) string {
+	if objective == boost.LambdaRank {
+		for q := range d.NumQueries() {
+			lo, hi := d.Query(q)
+			for _, l := range d.Labels[lo+1 : hi] {
+				if max(l, 0) != max(d.Labels[lo], 0) {
+					return ""
+				}
+			}
+		}
+		return fmt.Sprintf("%s: no query has a document labelled above 0 beside one of another label: lambdarank has no pair to learn from, and the model scores every document 0", d.Name)
+	}
+	for _, l := range d.Labels[1:] {
+		if objective == boost.Binary && (l > 0) != (d.Labels[0] > 0) || objective != boost.Binary && l != d.Labels[0] {
+			return ""
+		}
+	}
+	which := fmt.Sprintf("labelled %g", d.Labels[0])
+	if objective == boost.Binary {
+		which = "negative (label ≤ 0)"
+		if d.Labels[0] > 0 {
+			which = "positive (label > 0)"
+		}
+	}
+	return fmt.Sprintf("%s: every document is %s: there is nothing to learn, and the model scores every document alike", d.Name, which)
 }
 
 // flatUnder reports whether no ranking of d scores above 0 by spec: its

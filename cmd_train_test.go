@@ -205,3 +205,53 @@ func TestTrainFlatValidWarns(t *testing.T) {
 		t.Errorf("MQ2008 validation set: exit %d, %q", code, errOut)
 	}
 }
+
+// TestTrainFlatTrainWarns: training data with nothing to learn gave a
+// model that scores every document alike without a word: lambdarank when
+// no query has two documents of different labels (every λ-gradient is 0),
+// the other objectives when every label is the same (for binary, the same
+// class). train warns, and not where there is something to learn.
+func TestTrainFlatTrainWarns(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, label func(q, i int) string) string {
+		var b strings.Builder
+		for q := 1; q <= 3; q++ {
+			for i := 0; i < 4; i++ {
+				fmt.Fprintf(&b, "%s qid:%d 1:%d 2:0.%d\n", label(q, i), q, i, q)
+			}
+		}
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, []byte(b.String()), 0o644)
+		return path
+	}
+	byQuery := write("byquery.txt", func(q, _ int) string { return fmt.Sprint(q - 1) }) // 0, 1, 2: one label a query
+	same := write("same.txt", func(int, int) string { return "1" })
+	graded := write("graded.txt", func(_, i int) string { return fmt.Sprint(1 + i%2) }) // 1 and 2: one class
+	mixed := write("mixed.txt", func(_, i int) string { return fmt.Sprint(i % 2) })
+	negZero := write("negzero.txt", func(_, i int) string { return fmt.Sprint(i%2 - 1) }) // -1 and 0: both gain 0
+	const rank = ": no query has a document labelled above 0 beside one of another label: lambdarank has no pair to learn from, and the model scores every document 0"
+	for _, c := range []struct {
+		objective, data, want string
+	}{
+		{"lambdarank", byQuery, byQuery + rank},
+		{"lambdarank", same, same + rank},
+		{"lambdarank", negZero, negZero + rank},
+		{"regression", negZero, ""},
+		{"regression", same, same + ": every document is labelled 1: there is nothing to learn, and the model scores every document alike"},
+		{"binary", graded, graded + ": every document is positive (label > 0): there is nothing to learn, and the model scores every document alike"},
+		{"regression", byQuery, ""},
+		{"binary", byQuery, ""},
+		{"lambdarank", mixed, ""},
+		{"binary", mixed, ""},
+	} {
+		code, _, errOut := runCLI(t, "train", "--train", c.data, "--objective", c.objective, "--trees", "2", "--min-docs", "1", "--out", filepath.Join(dir, "m.json"))
+		switch {
+		case code != 0:
+			t.Errorf("%s on %s: exit %d: %s", c.objective, c.data, code, errOut)
+		case c.want == "" && strings.Contains(errOut, "warning"):
+			t.Errorf("%s on %s: %q, want no warning", c.objective, c.data, errOut)
+		case c.want != "" && !strings.Contains(errOut, "warning: "+c.want+"\n"):
+			t.Errorf("%s on %s: %q, want the warning %q", c.objective, c.data, errOut, c.want)
+		}
+	}
+}
