@@ -63,6 +63,15 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			fmt.Fprintln(stderr, n)
 		}
 	}
+	if names, ok := params["feature_names"].([]string); ok && *from == "lightgbm" && !*byName {
+		first, rule := 0, "k" // the feature column 0 is, by position
+		if *zeroBased {
+			first, rule = 1, "k+1"
+		}
+		if n := numberedNamesNote(names, first, "column %d", "column k", rule); n != "" {
+			fmt.Fprintln(stderr, n)
+		}
+	}
 	if splitsOnFirst(e) == 0 && *zeroBased {
 		fmt.Fprintln(stderr, "note: the model never splits on column 0 (feature 1): if LightGBM read the SVMlight file itself, which leaves column 0 empty, import it again without --zero-based")
 	}
@@ -105,6 +114,26 @@ func numberedFrom(names []string, first int) bool {
 	return len(names) > 0
 }
 
+// numberedNamesNote is import's note on a model whose columns are named by
+// numbers that are not the features cronus maps them to by position (column
+// k is feature k+first): a frame of selected features named by their
+// numbers, which imports with --by-name. column formats column k's name in
+// the model ("f%d"); cols and rule say the mapping ("f{k}", "k+1"). "" when
+// the names agree, or are 0 to n-1 (a pandas DataFrame's default columns,
+// which number the columns as the positions do, one lower).
+func numberedNamesNote(names []string, first int, column, cols, rule string) string {
+	if first == 1 && numberedFrom(names, 0) {
+		return ""
+	}
+	for k, n := range names {
+		if n != strconv.Itoa(k+first) {
+			return fmt.Sprintf("note: the model's features are named by numbers, and "+column+" is named %q, not %d: cronus takes %s as feature %s by its position, not its name; "+
+				"if it was trained on selected features named by their numbers, import it again with --by-name", k, n, k+first, cols, rule)
+		}
+	}
+	return ""
+}
+
 // xgbImportNotes are what `import --from xgboost` tells about the imported
 // model e with provenance params: signs that it was trained on XGBoost's
 // own libsvm reader or stopped early, and what to do about them.
@@ -123,17 +152,8 @@ func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm, byName bool
 		if libsvm {
 			first, rule = 0, "k"
 		}
-		// Names 0 to n-1 (a pandas DataFrame's default columns) number
-		// the columns as the positions do, one lower: nothing to say.
-		if !libsvm && numberedFrom(names, 0) {
-			names = nil
-		}
-		for k, n := range names {
-			if n != strconv.Itoa(k+first) {
-				notes = append(notes, fmt.Sprintf("note: the model's features are named by numbers, and f%d is named %q, not %d: cronus takes f{k} as feature %s by its position, not its name; "+
-					"if it was trained on selected features named by their numbers, import it again with --by-name", k, n, k+first, rule))
-				break
-			}
+		if n := numberedNamesNote(names, first, "f%d", "f{k}", rule); n != "" {
+			notes = append(notes, n)
 		}
 	}
 	if best, ok := params["best_iteration"].(int); ok {

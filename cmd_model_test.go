@@ -216,6 +216,59 @@ end of trees
 	}
 }
 
+// A LightGBM model of 0-based columns whose names are numbers that are
+// not the features --zero-based makes them (a frame of selected features
+// named by their numbers) gets a note naming --by-name, as an XGBoost model
+// does; the default names of a frame (0, 1, ...), names that agree and
+// names that are no numbers get none, and so does --by-name itself.
+func TestImportLightGBMNumberedNames(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("engine", "tree", "testdata", "lgb-lambdarank.model.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		names string // columns 0 and 1; the others follow from 1
+		args  []string
+		note  string
+	}{
+		{"0 1", []string{"--zero-based"}, ""},
+		{"1 2", []string{"--zero-based"}, ""},
+		{"Column_0 Column_1", []string{"--zero-based"}, ""},
+		{"3 7", []string{"--zero-based"}, `note: the model's features are named by numbers, and column 0 is named "3", not 1: cronus takes column k as feature k+1 by its position, not its name; if it was trained on selected features named by their numbers, import it again with --by-name`},
+		{"3 7", []string{"--by-name"}, ""},
+	} {
+		// Column 0 holds data; column j >= 2 is named Column_j, or on
+		// from column 1's number.
+		first := strings.Fields(c.names)
+		names := append([]string{}, first...)
+		for j := 2; j <= 46; j++ {
+			if n, err := strconv.Atoi(first[1]); err == nil {
+				names = append(names, strconv.Itoa(n+j-1))
+			} else {
+				names = append(names, "Column_"+strconv.Itoa(j))
+			}
+		}
+		lines := strings.Split(string(src), "\n")
+		for i, l := range lines {
+			switch {
+			case strings.HasPrefix(l, "feature_names="):
+				lines[i] = "feature_names=" + strings.Join(names, " ")
+			case strings.HasPrefix(l, "feature_infos=none"):
+				lines[i] = strings.Replace(l, "none", "[0:1]", 1)
+			}
+		}
+		model := filepath.Join(dir, "m.txt")
+		os.WriteFile(model, []byte(strings.Join(lines, "\n")), 0o644)
+		args := append([]string{"import", "--from", "lightgbm", model, "--out", filepath.Join(dir, "c.json")}, c.args...)
+		code, _, errOut := runCLI(t, args...)
+		errOut = strings.ReplaceAll(errOut, "note: the model never splits on column 0 (feature 1): if LightGBM read the SVMlight file itself, which leaves column 0 empty, import it again without --zero-based\n", "")
+		if code != 0 || c.note == "" && errOut != "" || c.note != "" && !strings.Contains(errOut, c.note) {
+			t.Errorf("names %s… %v: exit %d, stderr %q; want note %q", c.names, c.args, code, errOut, c.note)
+		}
+	}
+}
+
 // An XGBoost model whose feature names are numbers that are not its
 // columns' positions (a frame of selected features named by their
 // numbers) gets a note at import: cronus maps columns by position, and

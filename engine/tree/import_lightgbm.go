@@ -190,6 +190,9 @@ func (p *lgbParser) parse() (*Ensemble, map[string]any, error) {
 	if f, ok := head["objective"]; ok {
 		prov["objective"] = f.val
 	}
+	if f, ok := head["feature_names"]; ok && numberedFeatureNames(strings.Fields(f.val)) {
+		prov["feature_names"] = strings.Fields(f.val)
+	}
 	if _, ok := head["average_output"]; ok {
 		prov["average_output"] = true
 	}
@@ -270,10 +273,30 @@ func (p *lgbParser) checkHeader(head map[string]lgbField, end int) (int, error) 
 	p.col = shiftedColumns(maxIdx+1, 1)
 	if fi, ok := head["feature_infos"]; ok {
 		if infos := strings.Fields(fi.val); len(infos) > 0 && infos[0] != "none" {
-			return 0, p.errorf(fi.line, "LightGBM column 0 holds data (%s), so the model was trained on 0-based feature columns (a matrix, as from numpy, pandas or scikit-learn's load_svmlight_file), whose column j is feature j+1: import it with --zero-based (without it, column j is feature j, as when LightGBM reads the SVMlight file itself and leaves column 0 empty)", infos[0])
+			// A frame of selected features named by their numbers has
+			// data in column 0 too, and --zero-based would misplace them.
+			byName := ""
+			if fn, ok := head["feature_names"]; ok {
+				if names := strings.Fields(fn.val); numberedFeatureNames(names) && !namedFrom(names, 0) && !namedFrom(names, 1) {
+					byName = fmt.Sprintf("; its columns are named by numbers, column 0 %q: if those are the features' numbers (a frame of selected features), import it with --by-name instead", names[0])
+				}
+			}
+			return 0, p.errorf(fi.line, "LightGBM column 0 holds data (%s), so the model was trained on 0-based feature columns (a matrix, as from numpy, pandas or scikit-learn's load_svmlight_file), whose column j is feature j+1: import it with --zero-based (without it, column j is feature j, as when LightGBM reads the SVMlight file itself and leaves column 0 empty)%s", infos[0], byName)
 		}
 	}
 	return maxIdx, nil
+}
+
+// namedFrom reports whether names are first, first+1, ... in order (a
+// frame's default column names, or names that are the 0-based columns'
+// features).
+func namedFrom(names []string, first int) bool {
+	for j, n := range names {
+		if n != strconv.Itoa(j+first) {
+			return false
+		}
+	}
+	return true
 }
 
 // parameters reads the "[key: value]" lines of the parameters section that

@@ -1259,7 +1259,27 @@ func TestImportLightGBMByName(t *testing.T) {
 		}
 		return strings.Join(lines, "\n")
 	}
-	e, _, err := ImportLightGBMWith(strings.NewReader(rename(func(j int) string { return strconv.Itoa(2*j + 3) })), "named.txt", ImportOptions{ByName: true})
+	named := rename(func(j int) string { return strconv.Itoa(2*j + 3) })
+	// Without --by-name the refusal of column 0's data names it, not only
+	// --zero-based, which would take column 0 (feature 3) as feature 1;
+	// names that --zero-based reads right (0, 1, ... or 1, 2, ...) and
+	// names that are no numbers do not.
+	if _, _, err := ImportLightGBM(strings.NewReader(named), "named.txt"); err == nil || !strings.Contains(err.Error(), `column 0 "3": if those are the features' numbers (a frame of selected features), import it with --by-name instead`) {
+		t.Errorf("numbered names without --by-name: %v", err)
+	}
+	for _, name := range []func(j int) string{strconv.Itoa, func(j int) string { return strconv.Itoa(j + 1) }, func(j int) string { return "Column_" + strconv.Itoa(j) }} {
+		if _, _, err := ImportLightGBM(strings.NewReader(rename(name)), "named.txt"); err == nil || strings.Contains(err.Error(), "--by-name") {
+			t.Errorf("names %s, %s, ...: %v", name(0), name(1), err)
+		}
+	}
+	_, prov, err := ImportLightGBMWith(strings.NewReader(named), "named.txt", ImportOptions{ZeroBased: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names, ok := prov["feature_names"].([]string); !ok || len(names) != testNumFeatures || names[0] != "3" {
+		t.Errorf("provenance feature_names %v, want the 46 numbered names", prov["feature_names"])
+	}
+	e, _, err := ImportLightGBMWith(strings.NewReader(named), "named.txt", ImportOptions{ByName: true})
 	if err != nil {
 		t.Fatal(err)
 	}
