@@ -241,7 +241,7 @@ func (tj *TreeJSON) tree(numFeatures int) (Tree, error) {
 func (m *Model) checkHeader() error {
 	switch {
 	case m.Format == "":
-		return errors.New(`not a cronus model: no "format" field (a LightGBM or XGBoost model must be converted with cronus import)`)
+		return errors.New(`not a cronus model: no "format" field (a LightGBM, XGBoost or RankLib model must be converted with cronus import)`)
 	case m.Format == CascadeFormat:
 		return fmt.Errorf("not a cronus model but a cascade (format %q): cronus eval --cascade C takes it", m.Format)
 	case m.Format != ModelFormat:
@@ -254,6 +254,16 @@ func (m *Model) checkHeader() error {
 		return fmt.Errorf("model version %d is not valid", m.Version)
 	}
 	return nil
+}
+
+// foreignModel is the error for a file that is no cronus model (what says
+// why), naming the import that converts it when it looks like another
+// library's model.
+func foreignModel(data []byte, what string) error {
+	if from := sniffModelFormat(data); from != "" {
+		return fmt.Errorf("not a cronus model: %s; it looks like %s: convert it with cronus import --from %s", what, importKinds[from], from)
+	}
+	return fmt.Errorf("not a cronus model: %s (a LightGBM, XGBoost or RankLib model must be converted with cronus import)", what)
 }
 
 // WriteModel checks m and writes it to path atomically: into a temporary
@@ -368,7 +378,7 @@ func parseModel(data []byte) (*Model, error) {
 	// The format name first, so that another kind of JSON file is named
 	// as such rather than failing on a field of the wrong type.
 	if b := bytes.TrimSpace(data); len(b) > 0 && b[0] != '{' {
-		return nil, errors.New("not a cronus model: a model file is a JSON object (a LightGBM or XGBoost model must be converted with cronus import)")
+		return nil, foreignModel(data, "a model file is a JSON object")
 	}
 	var head struct {
 		Format  json.RawMessage `json:"format"`
@@ -380,6 +390,9 @@ func parseModel(data []byte) (*Model, error) {
 	m := Unset()
 	if head.Format != nil && json.Unmarshal(head.Format, &m.Format) != nil {
 		return nil, fmt.Errorf("not a cronus model: format %s is not a string", head.Format)
+	}
+	if m.Format == "" {
+		return nil, foreignModel(data, `no "format" field`)
 	}
 	if m.Format == ModelFormat && head.Version != nil && json.Unmarshal(head.Version, &m.Version) != nil {
 		return nil, fmt.Errorf("model version %s is not an integer", head.Version)

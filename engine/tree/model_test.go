@@ -249,7 +249,12 @@ func TestReadModelErrors(t *testing.T) {
 		{"no format", `{"learner":{}, "version":[1,7,4]}`, `: not a cronus model: no "format" field`},
 		{"wrong format", withTree(`"cronus-ensemble"`, `"lightgbm"`), `: not a cronus model: format "lightgbm", want "cronus-ensemble"`},
 		{"a cascade", withTree(`"cronus-ensemble"`, `"cronus-cascade"`), `: not a cronus model but a cascade (format "cronus-cascade"): cronus eval --cascade C takes it`},
-		{"LightGBM text", "tree\nversion=v4\n", `: not a cronus model: a model file is a JSON object (a LightGBM or XGBoost model must be converted with cronus import)`},
+		// Another library's model is named, with the import that converts
+		// it (a RankLib model was told of LightGBM and XGBoost only).
+		{"LightGBM text", "tree\nversion=v4\n", `: not a cronus model: a model file is a JSON object; it looks like a LightGBM text model: convert it with cronus import --from lightgbm`},
+		{"RankLib", "## LambdaMART\n<ensemble>\n", `: not a cronus model: a model file is a JSON object; it looks like a RankLib model: convert it with cronus import --from ranklib`},
+		{"XGBoost JSON", `{"learner": {}, "version": [1, 7, 4]}`, `: not a cronus model: no "format" field; it looks like an XGBoost JSON model: convert it with cronus import --from xgboost`},
+		{"other text", "1 qid:1 1:0.5\n", `: not a cronus model: a model file is a JSON object (a LightGBM, XGBoost or RankLib model must be converted with cronus import)`},
 		{"newer version", withTree(`"version": 1`, `"version": 2`), `: model version 2 is newer than this cronus supports (1)`},
 		{"no version", withTree(`"version": 1,`, ``), `: no model "version"`},
 		{"version not a number", withTree(`"version": 1`, `"version": "1"`), `: model version "1" is not an integer`},
