@@ -107,6 +107,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	warn(stderr, flatTrainWarning(train, p.Objective))
+	if p.Objective == boost.LambdaRank && !train.HasQID && train.NumDocs() > 1 {
+		// LightGBM refuses lambdarank without groups; XGBoost ranks the
+		// file as one group, as we do.
+		warn(stderr, fmt.Sprintf("%s has no qid: lambdarank ranks all its %d documents as one query", train.Name, train.NumDocs()))
+	}
 	var valid *data.Dataset
 	if *validF != "" {
 		if valid, err = loadData(ctx, pr, *validF, train.NumFeatures()); err != nil {

@@ -255,3 +255,24 @@ func TestTrainFlatTrainWarns(t *testing.T) {
 		}
 	}
 }
+
+// Lambdarank on a file without qids ranks the whole file as one query, as
+// XGBoost does (LightGBM refuses): it says so. The other objectives, and
+// files with qids, have nothing to say.
+func TestTrainLambdarankWithoutQID(t *testing.T) {
+	dir := t.TempDir()
+	noQID := filepath.Join(dir, "noqid.txt")
+	os.WriteFile(noQID, []byte("1 1:0.5\n0 1:0.25\n2 1:0.75\n"), 0o644)
+	withQID := filepath.Join(dir, "qid.txt")
+	os.WriteFile(withQID, []byte("1 qid:1 1:0.5\n0 qid:1 1:0.25\n2 qid:1 1:0.75\n"), 0o644)
+	for _, c := range []struct{ objective, data, want string }{
+		{"lambdarank", noQID, "warning: " + noQID + " has no qid: lambdarank ranks all its 3 documents as one query\n"},
+		{"regression", noQID, ""},
+		{"lambdarank", withQID, ""},
+	} {
+		code, _, errOut := runCLI(t, "train", "--train", c.data, "--objective", c.objective, "--trees", "2", "--min-docs", "1", "--out", filepath.Join(dir, "m.json"))
+		if code != 0 || errOut != c.want {
+			t.Errorf("%s on %s: exit %d, %q; want %q", c.objective, c.data, code, errOut, c.want)
+		}
+	}
+}
