@@ -458,6 +458,29 @@ func ReadFile(path string) (*File, error) {
 	return f, nil
 }
 
+// jsonLines reports whether b holds more than one JSON value, the first
+// an object on a line of its own: JSON lines, as a trace is written, which
+// read as a cascade file stopped at line 2's "invalid character '{' after
+// top-level value".
+func jsonLines(b []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var first json.RawMessage
+	if dec.Decode(&first) != nil || len(first) == 0 || first[0] != '{' {
+		return false
+	}
+	rest := b[dec.InputOffset():]
+	nl := bytes.IndexByte(rest, '\n')
+	return nl >= 0 && len(bytes.TrimSpace(rest[:nl])) == 0 && json.Valid(bytes.TrimSpace(firstLine(rest[nl+1:])))
+}
+
+// firstLine is b up to its first newline.
+func firstLine(b []byte) []byte {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
 // parse decodes and checks a cascade file's contents.
 func parse(b []byte) (*File, error) {
 	// The format name and version first, so that another kind of JSON file,
@@ -465,6 +488,9 @@ func parse(b []byte) (*File, error) {
 	// field of the wrong type.
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] != '{' && !json.Valid(t) {
 		return nil, errors.New("not a cascade file: a cascade file is a JSON object (cronus cascade writes one)")
+	}
+	if jsonLines(b) {
+		return nil, errors.New("not a cascade file: a JSON value on each line (a trace, as cascade --trace writes?); a cascade file is one JSON object (cascade --out writes one)")
 	}
 	var head struct {
 		Format  json.RawMessage `json:"format"`

@@ -202,6 +202,11 @@ func TestFileMalformed(t *testing.T) {
 		{"not JSON", []byte("qid:1 1:0.5\n"), "not a cascade file: a cascade file is a JSON object (cronus cascade writes one)"},
 		{"LightGBM text", []byte("tree\nversion=v4\n"), "not a cascade file: a cascade file is a JSON object"},
 		{"array", []byte("[1, 2]"), "not a cascade file: the JSON holds an array, not an object"},
+		// A trace given as --warm or --cascade stopped at "2:1: invalid
+		// character '{' after top-level value".
+		{"trace", []byte("{\"cycle\":0,\"phase\":\"initialising\"}\n{\"cycle\":1}\n"),
+			"not a cascade file: a JSON value on each line (a trace, as cascade --trace writes?); a cascade file is one JSON object (cascade --out writes one)"},
+		{"two objects, one line", []byte(`{"format": "cronus-cascade"} {"a": 1}`), "1:30: invalid character '{' after top-level value"},
 		{"string", []byte(`"cascade"`), "the JSON holds a string"},
 		{"no format", []byte(`{"version": 1}`), `no "format" field`},
 		{"format not a string", []byte(`{"format": 3}`), "format 3 is not a string"},
