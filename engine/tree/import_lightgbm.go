@@ -161,7 +161,11 @@ func (p *lgbParser) parse() (*Ensemble, map[string]any, error) {
 		}
 	}
 	if !ended {
-		return nil, nil, p.errorf(len(p.lines), "unexpected end of file after %d trees, no \"end of trees\" line (truncated?)", len(e.Trees))
+		trees := fmt.Sprintf("%d trees", len(e.Trees))
+		if len(e.Trees) == 1 {
+			trees = "1 tree"
+		}
+		return nil, nil, p.errorf(len(p.lines), "unexpected end of file after %s, no \"end of trees\" line (truncated?)", trees)
 	}
 	if len(e.Trees) == 0 {
 		return nil, nil, p.errorf(i, "the model has no trees")

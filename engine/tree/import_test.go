@@ -441,11 +441,11 @@ func TestImportLightGBMLines(t *testing.T) {
 		// A truncated file: the error is on its last line, the one before the
 		// final newline if there is one.
 		{"truncated after blank lines", tiny[:endOfTrees],
-			`tiny.txt:30: unexpected end of file after 1 trees, no "end of trees" line (truncated?)`},
+			`tiny.txt:30: unexpected end of file after 1 tree, no "end of trees" line (truncated?)`},
 		{"truncated after a newline", tiny[:shrinkage+1],
-			`tiny.txt:28: unexpected end of file after 1 trees, no "end of trees" line (truncated?)`},
+			`tiny.txt:28: unexpected end of file after 1 tree, no "end of trees" line (truncated?)`},
 		{"truncated in a line", tiny[:shrinkage],
-			`tiny.txt:28: unexpected end of file after 1 trees, no "end of trees" line (truncated?)`},
+			`tiny.txt:28: unexpected end of file after 1 tree, no "end of trees" line (truncated?)`},
 	}
 	// Edits of tiny: what becomes what, and the whole message.
 	for _, c := range [][4]string{
