@@ -167,6 +167,43 @@ func (cf *cascadeFlags) check(fs *flag.FlagSet, more ...flagRange) error {
 	return nil
 }
 
+// costsChanged says, when the warm cascade of the file f (path) was
+// optimised under other feature or tree costs than s's, which differ: its
+// stages go on under the new ones (eq (8) and the reported costs follow
+// them), as asked, but quietly that looked like a continuation of its run.
+// "" when they are the same.
+func costsChanged(path string, f *cronus.File, s *setup) string {
+	var diff []string
+	var feats []int
+	for i, c := range s.costs.Cost {
+		if i < len(f.FeatureCost) && f.FeatureCost[i] != c {
+			feats = append(feats, i+1)
+		}
+	}
+	if len(feats) > 0 {
+		shown := feats[:min(len(feats), 3)]
+		names := make([]string, len(shown))
+		for i, ft := range shown {
+			names[i] = fmt.Sprintf("%d (%g, now %g)", ft, f.FeatureCost[ft-1], s.costs.Cost[ft-1])
+		}
+		w := "feature " + strings.Join(names, ", ")
+		if len(feats) > len(shown) {
+			w += fmt.Sprintf(" and %d more", len(feats)-len(shown))
+		}
+		diff = append(diff, w)
+	}
+	for t, c := range s.treeCost {
+		if t < len(f.TreeCost) && f.TreeCost[t] != c {
+			diff = append(diff, fmt.Sprintf("tree cost %g, now %g", f.TreeCost[t], c))
+			break
+		}
+	}
+	if len(diff) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s was optimised under other costs (%s); its stages go on under these", path, strings.Join(diff, "; "))
+}
+
 // warmRule takes the exit rule of the warm cascade c (cf.warm) for cf's,
 // refusing a --rule or --top-m given (explicit) that differs from it.
 func (cf *cascadeFlags) warmRule(explicit map[string]bool, c *cronus.Cascade) error {
@@ -667,6 +704,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var warmSigma []float64
 	var warmParams map[string]any // the warm cascade's params
 	var absentWarning string      // --absent given against the warm cascade's reading
+	var warmFile *cronus.File     // the warm cascade's file, for its costs
 	warmRho := false              // ρ taken from the warm cascade's params
 	if cf.warm != "" {
 		f, err := untilDone(ctx, func() (*cronus.File, error) { return cronus.ReadFile(cf.warm) })
@@ -677,6 +715,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return fmt.Errorf("%s: %w", cf.warm, err)
 		}
 		warmParams = f.Params
+		warmFile = f
 		// Continue with the σ_k the cascade was trained with, as the
 		// workbench does, unless --sigma asks for new ones.
 		explicit := explicitFlags(fs)
@@ -794,6 +833,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			warn(stderr, absentWarning)
 			break
 		}
+	}
+	if warmFile != nil {
+		warn(stderr, costsChanged(cf.warm, warmFile, s))
 	}
 	p := newProgress(stderr)
 	defer p.done() // an error or an interrupt clears the line too

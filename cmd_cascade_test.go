@@ -2317,3 +2317,49 @@ func TestEmptyCascadeLambdaMaxZero(t *testing.T) {
 		t.Errorf("stderr %q", errOut)
 	}
 }
+
+// A warm start under other feature or tree costs than the warm cascade's
+// goes on under the new ones, and says which differ; under the same costs
+// it says nothing of them.
+func TestCascadeWarmOtherCosts(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 20)
+	costs, err := data.LoadCosts("builtin:mq2008/costs", 46)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for f, c := range costs.Cost {
+		switch f + 1 {
+		case 2, 7, 9, 30:
+			c++
+		}
+		fmt.Fprintln(&b, c)
+	}
+	other := filepath.Join(dir, "other.txt")
+	os.WriteFile(other, []byte(b.String()), 0o644)
+	base := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali"}
+	cold := filepath.Join(dir, "cold.json")
+	if code, _, errOut := runCLI(t, append([]string{"cascade", "--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "0", "--lambda", "0.05", "--out", cold}, base...)...); code != 0 {
+		t.Fatalf("cold: exit %d: %s", code, errOut)
+	}
+	c := costs.Cost
+	for _, tc := range []struct {
+		args []string
+		want string // "" for no warning of costs
+	}{
+		{[]string{"--costs", "builtin:mq2008/costs"}, ""},
+		{[]string{"--costs", "builtin:mq2008/costs", "--tree-cost", "2"}, "(tree cost 1, now 2)"},
+		{[]string{"--costs", other}, fmt.Sprintf("(feature 2 (%g, now %g), 7 (%g, now %g), 9 (%g, now %g) and 1 more)", c[1], c[1]+1, c[6], c[6]+1, c[8], c[8]+1)},
+	} {
+		args := append(append([]string{"cascade", "--warm", cold, "--cycles", "0", "--out", filepath.Join(dir, "warm.json")}, base...), tc.args...)
+		code, _, errOut := runCLI(t, args...)
+		want := ""
+		if tc.want != "" {
+			want = "warning: " + cold + " was optimised under other costs " + tc.want + "; its stages go on under these\n"
+		}
+		if got := strings.Contains(errOut, "optimised under other costs"); code != 0 || got != (want != "") || (want != "" && !strings.Contains(errOut, want)) {
+			t.Errorf("%v: exit %d, %q; want %q", tc.args, code, errOut, want)
+		}
+	}
+}
