@@ -1,30 +1,125 @@
 package data
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 )
 
-// availableMemory returns the memory this machine can give a new data set
-// (MemAvailable from /proc/meminfo), or 0 when it cannot tell.
-func availableMemory() int64 {
-	f, err := os.Open("/proc/meminfo")
+// availableMemory returns the memory this machine can give a new data set:
+// MemAvailable from /proc/meminfo, or less when the process's memory
+// cgroup (a container's limit) leaves less; 0 when it cannot tell.
+func availableMemory() int64 { return availableMemoryIn("/") }
+
+// availableMemoryIn is availableMemory with /proc and /sys read under root
+// (a test's directory).
+func availableMemoryIn(root string) int64 {
+	avail := meminfoAvailable(filepath.Join(root, "proc/meminfo"))
+	if c := cgroupAvailable(root); c >= 0 && (avail == 0 || c < avail) {
+		avail = max(c, 1) // 0 would mean "cannot tell"
+	}
+	return avail
+}
+
+// meminfoAvailable is MemAvailable of a meminfo file, in bytes; 0 when
+// it cannot tell.
+func meminfoAvailable(path string) int64 {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0
 	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		line := s.Bytes()
+	for line := range bytes.Lines(b) {
 		if rest, ok := bytes.CutPrefix(line, []byte("MemAvailable:")); ok {
-			fs := bytes.Fields(rest)
-			if len(fs) >= 1 {
+			if fs := bytes.Fields(rest); len(fs) >= 1 {
 				if kb, err := strconv.ParseInt(string(fs[0]), 10, 64); err == nil {
 					return kb << 10
 				}
+			}
+		}
+	}
+	return 0
+}
+
+// cgroupAvailable is what the memory limit of the process's cgroup leaves
+// (the limit less the usage that cannot be reclaimed: the usage less the
+// inactive file cache, as kubelet's working set), or -1 when no limit is
+// set or it cannot tell. A cgroup v2 limit is memory.max, in the directory
+// /proc/self/cgroup's "0::PATH" names; v1's is memory.limit_in_bytes in the
+// memory hierarchy's. Inside a container the path may not be visible (the
+// container's cgroup is the root of its mount): then the mount's root is
+// read.
+func cgroupAvailable(root string) int64 {
+	b, err := os.ReadFile(filepath.Join(root, "proc/self/cgroup"))
+	if err != nil {
+		return -1
+	}
+	for line := range bytes.Lines(b) {
+		f := strings.SplitN(strings.TrimSpace(string(line)), ":", 3)
+		if len(f) != 3 {
+			continue
+		}
+		var dirs []string
+		var limitF, usageF, inactiveKey string
+		switch {
+		case f[0] == "0" && f[1] == "":
+			base := filepath.Join(root, "sys/fs/cgroup")
+			dirs = []string{filepath.Join(base, f[2]), base}
+			limitF, usageF, inactiveKey = "memory.max", "memory.current", "inactive_file"
+		case slices.Contains(strings.Split(f[1], ","), "memory"):
+			base := filepath.Join(root, "sys/fs/cgroup/memory")
+			dirs = []string{filepath.Join(base, f[2]), base}
+			limitF, usageF, inactiveKey = "memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file"
+		default:
+			continue
+		}
+		for _, dir := range dirs {
+			limit, ok := readBytesValue(filepath.Join(dir, limitF))
+			if !ok {
+				continue
+			}
+			if limit >= 1<<60 { // "max", or v1's page-rounded int64 maximum: no limit
+				return -1
+			}
+			usage, ok := readBytesValue(filepath.Join(dir, usageF))
+			if !ok {
+				return -1
+			}
+			usage -= statValue(filepath.Join(dir, "memory.stat"), inactiveKey)
+			return max(limit-max(usage, 0), 0)
+		}
+	}
+	return -1
+}
+
+// readBytesValue reads a cgroup file of one number of bytes; "max" is
+// 1<<62.
+func readBytesValue(path string) (int64, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	t := strings.TrimSpace(string(b))
+	if t == "max" {
+		return 1 << 62, true
+	}
+	v, err := strconv.ParseInt(t, 10, 64)
+	return v, err == nil && v >= 0
+}
+
+// statValue is the value of key in a memory.stat file, 0 when absent.
+func statValue(path, key string) int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	for line := range bytes.Lines(b) {
+		if k, v, ok := strings.Cut(strings.TrimSpace(string(line)), " "); ok && k == key {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
+				return n
 			}
 		}
 	}
