@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/cronus-ltr/cronus/tui"
 )
@@ -12,13 +14,16 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := newFlags("tui", stdout)
 	var cfg tui.Config
 	fs.StringVar(&cfg.Train, "train", "builtin:mq2008/train", "training data `FILE`")
-	fs.StringVar(&cfg.Valid, "valid", "builtin:mq2008/vali", "validation data `FILE`")
-	fs.StringVar(&cfg.Test, "test", "builtin:mq2008/test", "test data `FILE`")
-	fs.StringVar(&cfg.Costs, "costs", "builtin:mq2008/costs", "feature cost `FILE`")
+	fs.StringVar(&cfg.Valid, "valid", "builtin:mq2008/vali", "validation data `FILE` (needed with --train)")
+	fs.StringVar(&cfg.Test, "test", "builtin:mq2008/test", "test data `FILE` (with --train: none unless given)")
+	fs.StringVar(&cfg.Costs, "costs", "builtin:mq2008/costs", "feature cost `FILE` (needed with --train)")
 	fs.StringVar(&cfg.Model, "model", "", "start from this ensemble (a cronus model `FILE`, from cronus train or import) instead of training one")
 	absent := newAbsentFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := ownData(fs, &cfg); err != nil {
 		return err
 	}
 	cfg.AbsentMissing = bool(*absent)
@@ -33,5 +38,36 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !interactive() {
 		return fmt.Errorf("the workbench needs a terminal (standard input and output); for scripts use the subcommands: cronus help")
 	}
-	return tui.Run(ctx, cfg)
+	return runWorkbench(ctx, cfg)
+}
+
+// runWorkbench runs the workbench (a variable for the tests).
+var runWorkbench = tui.Run
+
+// ownData keeps the built-in MQ2008 set's validation, test and costs off a
+// workbench given its own training data: with --train, --valid and --costs
+// are needed, as cronus cascade needs them, and no --test is no test data
+// (an empty value is none, as the load screen's "(none)"). They were
+// MQ2008's, and the workbench reported another data set's test figures
+// as the test split's without a word when the features matched.
+func ownData(fs *flag.FlagSet, cfg *tui.Config) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if !given["train"] {
+		return nil
+	}
+	var missing []string
+	for _, name := range []string{"valid", "costs"} {
+		if !given[name] {
+			missing = append(missing, "--"+name+" FILE")
+		}
+	}
+	if len(missing) > 0 {
+		return usageError{"--train needs " + strings.Join(missing, " and ") +
+			" (the built-in MQ2008 set's are the defaults only without --train; an empty value is none)"}
+	}
+	if !given["test"] {
+		cfg.Test = ""
+	}
+	return nil
 }

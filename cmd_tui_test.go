@@ -1,0 +1,43 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/tui"
+)
+
+// TestTUIOwnData: cronus tui --train F took the built-in MQ2008 test set
+// (and validation and costs) for what was not given, and showed its
+// figures as the test split's; with --train, --valid and --costs are
+// needed, and no --test is none.
+func TestTUIOwnData(t *testing.T) {
+	defer func(run func(context.Context, tui.Config) error) { runWorkbench = run }(runWorkbench)
+	var got tui.Config
+	runWorkbench = func(_ context.Context, cfg tui.Config) error { got = cfg; return nil }
+	cases := []struct {
+		args []string
+		code int
+		err  string
+		want tui.Config
+	}{
+		{[]string{"tui"}, 0, "", tui.Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Test: "builtin:mq2008/test", Costs: "builtin:mq2008/costs"}},
+		{[]string{"tui", "--costs", "c"}, 0, "", tui.Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Test: "builtin:mq2008/test", Costs: "c"}},
+		{[]string{"tui", "--train", "t", "--valid", "v", "--costs", "c"}, 0, "", tui.Config{Train: "t", Valid: "v", Costs: "c"}},
+		{[]string{"tui", "--train", "t", "--valid", "", "--test", "x", "--costs", ""}, 0, "", tui.Config{Train: "t", Test: "x"}},
+		{[]string{"tui", "--train", "t"}, 2, "--train needs --valid FILE and --costs FILE", tui.Config{}},
+		{[]string{"tui", "--train", "t", "--test", "x", "--valid", "v"}, 2, "--train needs --costs FILE (the built-in", tui.Config{}},
+	}
+	for _, c := range cases {
+		got = tui.Config{}
+		interactive = func() bool { return true }
+		var o, e bytes.Buffer
+		code := run(context.Background(), c.args, &o, &e)
+		interactive = func() bool { return false }
+		if code != c.code || !strings.Contains(e.String(), c.err) || got != c.want {
+			t.Errorf("%q: exit %d, stderr %q, config %+v; want %d, %q, %+v", c.args, code, e.String(), got, c.code, c.err, c.want)
+		}
+	}
+}
