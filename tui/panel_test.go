@@ -140,6 +140,9 @@ func TestPanelInvalidRefused(t *testing.T) {
 		{parColSample, "1.5", "col sample must be in (0, 1]"},
 		{parColSample, "NaN", "not a number"},
 		{parColSample, "e", "not a number"},
+		{parTrees, "99999999999999999999", "trees must be in [1, 10000]"}, // was "is not a whole number"
+		{parRelevant, "1e999", `relevant ≥: "1e999" is too large`},        // was "is not a number"
+		{parRelevant, "-Inf", "not a number"},
 	}
 	for _, c := range cases {
 		m.sel = c.sel

@@ -223,8 +223,10 @@ func setParam(par settings, i int, s string) (settings, error) {
 		return par, errors.New(paramNames[i] + ": " + strconv.Quote(s) + " is not a number written in decimal")
 	}
 	if intParam(i) {
+		// Beyond int's range Atoi gives its bound and ErrRange: checkParam
+		// then names the range ("99999999999999999999" was "not a whole number").
 		k, err := strconv.Atoi(s)
-		if err != nil {
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			return par, errors.New(paramNames[i] + ": " + strconv.Quote(s) + " is not a whole number")
 		}
 		switch i {
@@ -238,7 +240,8 @@ func setParam(par settings, i int, s string) (settings, error) {
 		return par, checkParam(par, i)
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	huge := errors.Is(err, strconv.ErrRange) // 1e999: ±Inf, beyond every range ("is not a number" before)
+	if err != nil && !huge || err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
 		return par, errors.New(paramNames[i] + ": " + strconv.Quote(s) + " is not a number")
 	}
 	switch i {
@@ -259,7 +262,10 @@ func setParam(par settings, i int, s string) (settings, error) {
 	case parColSample:
 		par.colSample = v
 	}
-	return par, checkParam(par, i)
+	if err := checkParam(par, i); err != nil || !huge {
+		return par, err
+	}
+	return par, errors.New(paramNames[i] + ": " + strconv.Quote(s) + " is too large") // the threshold, which has no range
 }
 
 // Upper bounds of the workbench's integer parameters: beyond them a run

@@ -266,6 +266,11 @@ func TestInvalidInputRefused(t *testing.T) {
 		{parLambda, "-0.5", "λ must be in [0, 100]"},
 		{parLambda, "1e308", "λ must be in [0, 100]"}, // gave a NaN objective
 		{parK, "1000", "K must be at most 100"},
+		{parLambda, "1e999", "λ must be in [0, 100]"},           // was "is not a number"
+		{parSigma, "-1e999", "σ must be in (0, 10]"},            // was "is not a number"
+		{parK, "99999999999999999999", "K must be at most 100"}, // was "is not a whole number"
+		{parK, "-99999999999999999999", "K must be at least 1"},
+		{parLambda, "Inf", "not a number"},
 	}
 	for _, c := range cases {
 		m.sel = c.sel
