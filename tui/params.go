@@ -244,6 +244,9 @@ func setParam(par settings, i int, s string) (settings, error) {
 	if err != nil && !huge || err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
 		return par, errors.New(paramNames[i] + ": " + strconv.Quote(s) + " is not a number")
 	}
+	if v == 0 {
+		v = 0 // "-0" showed as λ -0 and was saved as "lambda": -0
+	}
 	switch i {
 	case parLambda:
 		par.Lambda = v

@@ -300,6 +300,14 @@ func TestInvalidInputRefused(t *testing.T) {
 	if cmd == nil || m.par.Epsilon != 0.2 {
 		t.Errorf("ε = 0.2 not taken: %g", m.par.Epsilon)
 	}
+	// "-0" is 0, not a λ shown and saved as -0.
+	m.sel = parLambda
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("-0"))
+	m, cmd = update(t, m, key("enter"))
+	if cmd == nil || m.par.Lambda != 0 || math.Signbit(m.par.Lambda) || !strings.Contains(m.View(), "[λ 0]") {
+		t.Errorf("λ = -0 taken as %g", m.par.Lambda)
+	}
 }
 
 func TestQuitCancels(t *testing.T) {
