@@ -1,0 +1,82 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestReadmeSynopsisNamesEveryFlag: README's synopsis of the commands
+// (the block under Commands) names every flag of each command's --help,
+// and no flag the command does not take; a flag added, renamed or dropped
+// in the code alone fails here. sweep's "…" stands for the flags it shares
+// with cascade; --threads, which every command takes, has a paragraph of
+// its own.
+func TestReadmeSynopsisNamesEveryFlag(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	start := strings.Index(readme, "\ncronus tui ")
+	if start < 0 {
+		t.Fatal("README has no synopsis of the commands (a line \"cronus tui …\")")
+	}
+	block := readme[start:]
+	block = block[:strings.Index(block, "```")]
+	// "(also cronus --version)" names a command, not a flag.
+	block = regexp.MustCompile(`cronus --\S+`).ReplaceAllString(block, "")
+
+	// Each command's part: from its line "cronus NAME" to the next such line.
+	syn := map[string]string{}
+	name := ""
+	for _, l := range strings.Split(block, "\n") {
+		if m := regexp.MustCompile(`^cronus (\w+)`).FindStringSubmatch(l); m != nil {
+			name = m[1]
+		}
+		syn[name] += l + "\n"
+	}
+	flagRe := regexp.MustCompile(`--([a-zA-Z][\w-]*)`)
+	flags := func(s string) map[string]bool {
+		named := map[string]bool{}
+		for _, m := range flagRe.FindAllStringSubmatch(s, -1) {
+			named[m[1]] = true
+		}
+		return named
+	}
+	for _, c := range commands {
+		s, ok := syn[c.name]
+		if !ok {
+			t.Errorf("README's synopsis has no line for cronus %s", c.name)
+			continue
+		}
+		named, shared := flags(s), map[string]bool{}
+		if strings.Contains(s, "…") {
+			shared = flags(syn["cascade"])
+		}
+		has := map[string]bool{}
+		var missing []string
+		for _, f := range helpFlags(t, c.name) {
+			has[f.name] = true
+			if f.name != "threads" && !named[f.name] && !shared[f.name] {
+				missing = append(missing, "--"+f.name)
+			}
+		}
+		var extra []string
+		for f := range named {
+			if !has[f] {
+				extra = append(extra, "--"+f)
+			}
+		}
+		slices.Sort(missing)
+		slices.Sort(extra)
+		if len(missing) > 0 {
+			t.Errorf("README's synopsis of cronus %s does not name %v, which its --help lists", c.name, missing)
+		}
+		if len(extra) > 0 {
+			t.Errorf("README's synopsis of cronus %s names %v, which its --help does not list", c.name, extra)
+		}
+	}
+}
