@@ -49,13 +49,13 @@ type cascadeFlags struct {
 
 func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	cf := &cascadeFlags{par: cronus.DefaultParams(), tg: cronus.DefaultTargets()}
-	fs.StringVar(&cf.model, "model", "", "ensemble `FILE` (cronus train or cronus import; shallow trees make better cascades, e.g. --max-depth 2)")
+	fs.StringVar(&cf.model, "model", "", "ensemble `FILE` (required; cronus train or cronus import; shallow trees make better cascades, e.g. --max-depth 2)")
 	fs.StringVar(&cf.train, "train", "", "training data `FILE` (required)")
 	fs.StringVar(&cf.valid, "valid", "", "validation data `FILE` (required): picks the best cascade")
 	fs.StringVar(&cf.test, "test", "", "test data `FILE`")
 	fs.StringVar(&cf.costs, "costs", "", "feature cost `FILE` (required)")
 	fs.Float64Var(&cf.treeCost, "tree-cost", 1, "cost e_t of evaluating one tree on one document")
-	fs.IntVar(&cf.par.K, "stages", cf.par.K, "number of stages `K`")
+	fs.IntVar(&cf.par.K, "stages", cf.par.K, "number of stages `K`, at most the model's trees (the default comes down to them when they are fewer)")
 	fs.Float64Var(&cf.par.Epsilon, "epsilon", cf.par.Epsilon, "`ε`: at initialisation each stage passes (1−ε) of its inputs on")
 	fs.Float64Var(&cf.par.Sigma, "sigma", cf.par.Sigma, "`σ` of the soft exits, relative to each stage's score spread")
 	fs.Float64Var(&cf.par.Delta, "delta", cf.par.Delta, "`δ`: initialisation uses λ_k = λ·δ^(K−k)")
