@@ -80,3 +80,24 @@ func TestReadmeSynopsisNamesEveryFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeLinks: every link within README, [text](#anchor), leads to
+// one of its headings, as GitHub makes their anchors (lower case, spaces
+// to hyphens, other punctuation dropped).
+func TestReadmeLinks(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	anchors := map[string]bool{}
+	drop := regexp.MustCompile(`[^\p{L}\p{N}_\- ]`)
+	for _, m := range regexp.MustCompile(`(?m)^#+ (.*)$`).FindAllStringSubmatch(readme, -1) {
+		anchors[strings.ReplaceAll(drop.ReplaceAllString(strings.ToLower(strings.TrimSpace(m[1])), ""), " ", "-")] = true
+	}
+	for _, m := range regexp.MustCompile(`\]\(#([^)]*)\)`).FindAllStringSubmatch(readme, -1) {
+		if !anchors[m[1]] {
+			t.Errorf("README links to #%s, which no heading makes", m[1])
+		}
+	}
+}
