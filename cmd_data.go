@@ -225,7 +225,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	costsFlag := fs.String("costs", "", "feature cost `FILE` (default: the MSLR-WEB10K cost labels, cycled when D != 136)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "random `seed` of the documents; the same seed and flags give the same bytes")
 	fs.Uint64Var(&o.World, "world", 1, "`seed` of the features' recipes (which are informative, how, at what cost); keep it for train, validation and test sets and vary --seed; 0 is taken as 1")
-	out := fs.String("out", "", "output `FILE`; .gz compresses")
+	out := fs.String("out", "", "output `FILE` (required); .gz compresses")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err

@@ -330,24 +330,36 @@ func TestSynopsisNamesEveryFlag(t *testing.T) {
 // command's synopsis shows it only inside brackets.
 func TestSynopsisOptionalFlags(t *testing.T) {
 	for _, c := range commands {
-		// The flags the synopsis gives outside any [...].
-		required := map[string]bool{}
-		depth := 0
+		// The flags the synopsis gives outside any [...], and of those
+		// the ones outside any (... | ...) of alternatives: each of them
+		// is required alone.
+		required, alone := map[string]bool{}, map[string]bool{}
+		depth, alt := 0, 0
 		for _, w := range strings.Fields(c.args) {
 			for strings.HasPrefix(w, "[") || strings.HasPrefix(w, "(") {
 				if w[0] == '[' {
 					depth++
+				} else {
+					alt++
 				}
 				w = w[1:]
 			}
 			if depth == 0 && strings.HasPrefix(w, "--") {
-				required[strings.TrimRight(strings.TrimPrefix(w, "--"), "])|")] = true
+				name := strings.TrimRight(strings.TrimPrefix(w, "--"), "])|")
+				required[name] = true
+				alone[name] = alt == 0
 			}
 			depth -= strings.Count(w, "]")
+			alt -= strings.Count(w, ")")
 		}
 		for _, f := range helpFlags(t, c.name) {
 			if required[f.name] && strings.Contains(f.usage, "(default ") {
 				t.Errorf("cronus %s: the synopsis shows --%s as required, but it has a default: %s", c.name, f.name, f.usage)
+			}
+			// And the help says so, as train's --train and --out do
+			// (cascade's --model, gen's --out and import's --from did not).
+			if alone[f.name] && !strings.Contains(f.usage, "required") {
+				t.Errorf("cronus %s: the synopsis shows --%s as required, but its help does not say so: %s", c.name, f.name, f.usage)
 			}
 		}
 	}
