@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -218,6 +219,73 @@ func (e *evaluator) rank(lo, hi int) []int {
 	return idx
 }
 
+// topBelow is the largest cut-off k for which rankTop selects the top k
+// documents instead of sorting the whole query: its insertions move up to
+// k indices each, which stays cheaper than a sort at the usual cut-offs.
+const topBelow = 32
+
+// rankTop returns the first min(k, hi−lo) documents of rank's order, in
+// that order. For a small k it keeps them in a sorted buffer while it scans
+// the query once: a document enters when it ranks before the buffer's last
+// (a later document ranks before an earlier one only with a higher score,
+// NaN lowest, as in rank), so training's evaluation after every tree does
+// not sort every query in full.
+func (e *evaluator) rankTop(lo, hi, k int) []int {
+	n := hi - lo
+	if k >= n || k > topBelow {
+		return e.rank(lo, hi)[:max(min(k, n), 0)]
+	}
+	if k <= 0 {
+		return nil
+	}
+	s := e.scores
+	top := e.idx[:0]
+	for i := lo; i < hi; i++ {
+		x := s[i]
+		if len(top) == k && cmp.Compare(x, s[top[k-1]]) <= 0 {
+			continue
+		}
+		// The first entry that i ranks before: the buffer holds the
+		// scores >= x (in cmp.Compare's order) before those below it.
+		p := sort.Search(len(top), func(j int) bool { return cmp.Compare(x, s[top[j]]) > 0 })
+		if len(top) < k {
+			top = append(top, 0)
+		}
+		copy(top[p+1:], top[p:len(top)-1])
+		top[p] = i
+	}
+	return top
+}
+
+// idealTop sets e.ideal to the k largest labels of lo..hi-1 (all of them
+// when the query has fewer), largest first, and returns it.
+func (e *evaluator) idealTop(lo, hi, k int) []float32 {
+	labels := e.labels[lo:hi]
+	if k >= len(labels) || k > topBelow {
+		ideal := e.ideal[:len(labels)]
+		copy(ideal, labels)
+		slices.Sort(ideal)
+		slices.Reverse(ideal)
+		return ideal[:max(min(k, len(ideal)), 0)]
+	}
+	if k <= 0 {
+		return nil
+	}
+	top := e.ideal[:0]
+	for _, l := range labels {
+		if len(top) == k && l <= top[k-1] {
+			continue
+		}
+		p := sort.Search(len(top), func(j int) bool { return l > top[j] })
+		if len(top) < k {
+			top = append(top, 0)
+		}
+		copy(top[p+1:], top[p:len(top)-1])
+		top[p] = l
+	}
+	return top
+}
+
 // query returns the metric of the documents lo..hi-1, or NaN if the query has
 // no relevant document and such queries are excluded.
 func (e *evaluator) query(lo, hi int) float64 {
@@ -255,22 +323,22 @@ func (e *evaluator) cutoff(n int) int {
 // ndcg returns DCG@k / IDCG@k with gain 2^l − 1 and discount log2(rank + 1);
 // ok is false when IDCG@k is 0, that is when no label is above 0.
 func (e *evaluator) ndcg(lo, hi int) (v float64, ok bool) {
-	idx := e.rank(lo, hi)
-	k := e.cutoff(len(idx))
-	ideal := e.ideal[:len(idx)]
-	copy(ideal, e.labels[lo:hi])
-	slices.Sort(ideal)
+	k := e.cutoff(hi - lo)
+	ideal := e.idealTop(lo, hi, k)
 	shift := 0.0
 	if len(ideal) > 0 {
-		shift = GainShift(float64(ideal[len(ideal)-1]))
+		shift = GainShift(float64(ideal[0]))
 	}
-	var dcg, idcg float64
-	for i := range k {
-		dcg += ScaledGain(float64(e.labels[idx[i]]), shift) * e.disc[i]
-		idcg += ScaledGain(float64(ideal[len(ideal)-1-i]), shift) * e.disc[i]
+	var idcg float64
+	for i, l := range ideal {
+		idcg += ScaledGain(float64(l), shift) * e.disc[i]
 	}
 	if idcg == 0 {
-		return 0, false
+		return 0, false // no label above 0: the ranking does not matter
+	}
+	var dcg float64
+	for i, d := range e.rankTop(lo, hi, k) {
+		dcg += ScaledGain(float64(e.labels[d]), shift) * e.disc[i]
 	}
 	return dcg / idcg, true
 }
@@ -317,11 +385,11 @@ func (e *evaluator) expectedReciprocalRank(lo, hi int) (v float64, ok bool) {
 	if !ok {
 		return 0, false
 	}
-	idx := e.rank(lo, hi)
+	idx := e.rankTop(lo, hi, e.cutoff(hi-lo))
 	shift := GainShift(e.lmax)
 	scale := math.Exp2(e.lmax - shift)
 	stop := 1.0 // probability that the user reaches rank r
-	for r := range e.cutoff(len(idx)) {
+	for r := range idx {
 		l := min(float64(e.labels[idx[r]]), e.lmax) // a label ≤ 0 has R = 0
 		R := ScaledGain(l, shift) / scale
 		v += stop * R / float64(r+1)
@@ -350,9 +418,8 @@ func (e *evaluator) precision(lo, hi int) (v float64, ok bool) {
 	if !e.hasRelevant(lo, hi) {
 		return 0, false
 	}
-	idx := e.rank(lo, hi)
 	hits := 0
-	for _, i := range idx[:e.cutoff(len(idx))] {
+	for _, i := range e.rankTop(lo, hi, e.cutoff(hi-lo)) {
 		if e.relevant(e.labels[i]) {
 			hits++
 		}

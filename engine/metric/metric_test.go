@@ -1,8 +1,12 @@
 package metric
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -221,6 +225,68 @@ func TestRankStable(t *testing.T) {
 		for i := range want {
 			if got[i] != want[i] {
 				t.Fatalf("n=%d: rank %d holds document %d, want %d\ngot  %v\nwant %v", n, i+1, got[i], want[i], got, want)
+			}
+		}
+	}
+}
+
+// TestRankTop checks that rankTop gives the first k documents of the
+// ranking TestRankStable spells out (scores from a handful of values, most
+// tied, NaN last), and idealTop the k largest labels, largest first, for
+// cut-offs on both sides of topBelow and of the query's size, on random
+// orders and on scores rising or falling along the query (every document
+// then enters the buffer, or none after the first k).
+func TestRankTop(t *testing.T) {
+	values := []float64{2, 1, 0, math.Copysign(0, -1), -1, math.NaN()}
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{1, 2, 5, 19, 40, 100, 333} {
+		for _, order := range []string{"random", "rising", "falling"} {
+			scores := make([]float64, n+3) // 3 documents of another query before
+			labels := make([]float32, n+3)
+			for i := range scores {
+				scores[i] = values[r.IntN(len(values))]
+				labels[i] = float32(r.IntN(5))
+				switch order {
+				case "rising":
+					scores[i] = float64(i / 3) // ties in threes
+				case "falling":
+					scores[i] = -float64(i / 3)
+				}
+			}
+			var want []int
+			for _, v := range []float64{2, 1, 0, -1} { // 0 == −0: one group
+				for i := 3; i < n+3; i++ {
+					if scores[i] == v {
+						want = append(want, i)
+					}
+				}
+			}
+			if order != "random" {
+				want = want[:0]
+				for i := 3; i < n+3; i++ {
+					want = append(want, i)
+				}
+				if order == "rising" { // highest first, each three in input order
+					slices.SortStableFunc(want, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+				}
+			}
+			for i := 3; i < n+3; i++ {
+				if math.IsNaN(scores[i]) {
+					want = append(want, i)
+				}
+			}
+			ideal := slices.Clone(labels[3:])
+			slices.Sort(ideal)
+			slices.Reverse(ideal)
+			for _, k := range []int{1, 2, 3, 10, topBelow, topBelow + 1, 50, 400} {
+				e := newEvaluator(Spec{Name: NDCG, K: k}, scores, labels, []int{0, 3, n + 3}, Options{})
+				m := min(k, n)
+				if got := e.rankTop(3, n+3, k); !slices.Equal(got, want[:m]) {
+					t.Fatalf("n=%d %s k=%d: rankTop = %v, want %v", n, order, k, got, want[:m])
+				}
+				if got := e.idealTop(3, n+3, k); !slices.Equal(got, ideal[:m]) {
+					t.Fatalf("n=%d %s k=%d: idealTop = %v, want %v", n, order, k, got, ideal[:m])
+				}
 			}
 		}
 	}
@@ -467,6 +533,64 @@ func BenchmarkMean(b *testing.B) {
 		Mean(spec, scores, labels, offsets, Options{})
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*nq*n), "ns/doc")
+}
+
+// BenchmarkMeanMQ2008 is Mean over the MQ2008 test fixture's 156 queries
+// (2,874 documents, 5 to 119 a query), the metrics training and the
+// cascade's reports measure after every tree or step.
+func BenchmarkMeanMQ2008(b *testing.B) {
+	scores, labels, offsets := readMQ2008(b)
+	for _, name := range []string{"ndcg@10", "err@3", "p@5", "map"} {
+		spec, err := Parse(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				Mean(spec, scores, labels, offsets, Options{})
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(scores)), "ns/doc")
+		})
+	}
+}
+
+// readMQ2008 reads the scores and labels of the MQ2008 test fixture
+// (testdata/mq2008-test.scores.txt and .labels.txt, a qid and a label a
+// line), a query a run of one qid.
+func readMQ2008(b *testing.B) (scores []float64, labels []float32, offsets []int) {
+	sc, err := os.ReadFile("testdata/mq2008-test.scores.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	lb, err := os.ReadFile("testdata/mq2008-test.labels.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range strings.Fields(string(sc)) {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			b.Fatal(err)
+		}
+		scores = append(scores, v)
+	}
+	prev := ""
+	for i, line := range strings.Split(strings.TrimSpace(string(lb)), "\n") {
+		qid, l, _ := strings.Cut(line, " ")
+		v, err := strconv.ParseFloat(l, 32)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if qid != prev {
+			offsets = append(offsets, i)
+			prev = qid
+		}
+		labels = append(labels, float32(v))
+	}
+	offsets = append(offsets, len(labels))
+	if len(labels) != len(scores) {
+		b.Fatalf("%d labels, %d scores", len(labels), len(scores))
+	}
+	return scores, labels, offsets
 }
 
 func TestEnsembleCost(t *testing.T) {
