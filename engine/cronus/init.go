@@ -131,16 +131,27 @@ func ComputeScales(pr *Problem, workers int) Scales {
 // Gram product asks every 2,048 documents, with the documents done.
 func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted, workers int, stop func(done int) bool) (*stageProblem, bool) {
 	T := pr.Train.NumTrees()
-	w := pr.Omega
-	if p != nil {
-		w = make([]float64, len(p))
+	// At p = 1 (or nil) the weights are ω·1 = ω: the kept product, the
+	// same bit for bit.
+	w, atOmega := pr.Omega, true
+	if p != nil && slices.ContainsFunc(p, func(x float64) bool { return x != 1 }) {
+		w, atOmega = make([]float64, len(p)), false
 		for i := range w {
 			w[i] = pr.Omega[i] * p[i]
 		}
 	}
-	G, r, ok := gramStoppable(nil, nil, pr.Train, w, pr.Y, workers, stop)
-	if !ok {
-		return nil, false
+	var G, r []float64
+	if atOmega {
+		G, r = pr.baseGramOf()
+	}
+	if G == nil {
+		var ok bool
+		if G, r, ok = gramStoppable(nil, nil, pr.Train, w, pr.Y, workers, stop); !ok {
+			return nil, false
+		}
+		if atOmega {
+			pr.keepBaseGram(G, r)
+		}
 	}
 	sp := &stageProblem{T: T, G: G, r: r, rho: rho, lambda: lambda, d: d, joint: pr.JointEntry, flat: pr.Flat,
 		treeCost: pr.TreeCost, featCost: pr.FeatCost, treeFeats: pr.TreeFeats,
@@ -255,7 +266,9 @@ func InitStage(stages float64, k int) int { return min(int(stages)+1, k) }
 // progress (nil: never), on the caller's goroutine, with the stages made
 // so far, from 0 to par.K: k before stage k, k plus the fraction of the
 // documents done within stage k's Gram product (the bulk of a stage's
-// time) every 2,048 documents, and par.K once every stage is made (the
+// time) every 2,048 documents (but for the first stage's, at the weights ω,
+// which the Problem keeps from ComputeScales or an earlier
+// initialisation), and par.K once every stage is made (the
 // objective and the hard fractions of the whole are left). On 200,000
 // documents × 300 trees the ten stages take 4-5 s. The calls are many
 // (about a hundred a stage there): progress should be cheap, and

@@ -211,7 +211,9 @@ func TestInitializeCancel(t *testing.T) {
 	par.K, par.Lambda = 4, 0.05
 	sc := ComputeScales(pr, 0)
 	n := pr.Train.N
-	lastBlock := float64((n-1)/gramDocs*gramDocs) / float64(n) // the last progress of stage 1's Gram product
+	// The last progress of stage 2's Gram product (stage 1's, at p = 1, is
+	// the one ComputeScales made, kept).
+	lastBlock := 1 + float64((n-1)/gramDocs*gramDocs)/float64(n)
 	for _, c := range []struct {
 		name  string
 		at    func(stages float64) bool
@@ -222,7 +224,7 @@ func TestInitializeCancel(t *testing.T) {
 		{"within the second stage's Gram product", func(s float64) bool { return s > 1 && s < 2 }, 0, 1},
 		// Gram asks once more after its last block's progress, then the
 		// bisection asks at every step: cancelled at its fifth.
-		{"within the bisection for θ_1", func(s float64) bool { return s == lastBlock }, 5, 1},
+		{"within the bisection for θ_2", func(s float64) bool { return s == lastBlock }, 5, 1},
 		{"before the objective", func(s float64) bool { return s == float64(par.K) }, 0, 0},
 	} {
 		ctx := &stopAfter{Context: context.Background(), n: math.MaxInt}
@@ -281,9 +283,10 @@ func TestInitializeProgress(t *testing.T) {
 			if !slices.Contains(seen, float64(k)) {
 				t.Errorf("top-m %d: no progress as stage %d began (%v)", topM, k+1, seen)
 			}
-			// Within the Gram product, every 2,048 documents.
-			if i := slices.IndexFunc(seen, func(s float64) bool { return s > float64(k) && s < float64(k+1) }); i < 0 {
-				t.Errorf("top-m %d: no progress within stage %d (%v)", topM, k+1, seen)
+			// Within the Gram product, every 2,048 documents; stage 1's,
+			// at p = 1, is the one ComputeScales made, kept.
+			if i := slices.IndexFunc(seen, func(s float64) bool { return s > float64(k) && s < float64(k+1) }); (i < 0) != (k == 0) {
+				t.Errorf("top-m %d: progress within stage %d: %v, want it for every stage but the first (%v)", topM, k+1, i >= 0, seen)
 			}
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
+	"unsafe"
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/tree"
@@ -42,6 +44,51 @@ type Problem struct {
 	// then counts such groups. Off by default: on MQ2008 it did not give
 	// better cascades (README, How the optimiser works).
 	JointEntry bool
+
+	// base holds the Gram product at the weights ω (NewProblem makes it;
+	// nil: none is kept).
+	base *baseGram
+}
+
+// baseGram keeps the Gram product HᵀΩH, HᵀΩy at the weights ω alone,
+// which λ_max, the first stage of every initialisation (its reach p is 1
+// for every document) and every one-stage cascade use: choosing ρ makes
+// six initialisations, and sweep that at every λ and for the single stage
+// too, each of whose first products was the same. It is shared by the
+// copies of a Problem, and holds the product of the Train, ω and y it was
+// made from; a copy with others (a test's) computes its own. G and r are
+// read only.
+type baseGram struct {
+	mu       sync.Mutex
+	train    *Outputs
+	omega, y *float64 // the first elements of ω and y
+	n        int
+	g, r     []float64
+}
+
+// baseGramOf returns the Gram product at the weights ω kept for pr, or nils.
+func (pr *Problem) baseGramOf() (g, r []float64) {
+	b := pr.base
+	if b == nil {
+		return nil, nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.g == nil || b.train != pr.Train || b.omega != unsafe.SliceData(pr.Omega) || b.y != unsafe.SliceData(pr.Y) || b.n != len(pr.Omega) {
+		return nil, nil
+	}
+	return b.g, b.r
+}
+
+// keepBaseGram keeps g and r, the Gram product at the weights ω, for pr.
+func (pr *Problem) keepBaseGram(g, r []float64) {
+	b := pr.base
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.train, b.omega, b.y, b.n, b.g, b.r = pr.Train, unsafe.SliceData(pr.Omega), unsafe.SliceData(pr.Y), len(pr.Omega), g, r
 }
 
 // MaxPositiveShare is the largest share of positives among the training
@@ -210,7 +257,7 @@ func NewProblemContext(ctx context.Context, e *tree.Ensemble, d *data.Dataset, f
 	if err != nil {
 		return nil, err
 	}
-	p := &Problem{Train: train, FeatCost: featCost, Offsets: d.QueryOffsets}
+	p := &Problem{Train: train, FeatCost: featCost, Offsets: d.QueryOffsets, base: &baseGram{}}
 	p.Y = make([]float64, n)
 	p.Omega = make([]float64, n)
 	pos := 0
