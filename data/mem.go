@@ -44,12 +44,15 @@ func meminfoAvailable(path string) int64 {
 	return 0
 }
 
-// cgroupAvailable is what the memory limit of the process's cgroup leaves
-// (the limit less the usage that cannot be reclaimed: the usage less the
-// inactive file cache, as kubelet's working set), or -1 when no limit is
-// set or it cannot tell. A cgroup v2 limit is memory.max, in the directory
+// cgroupAvailable is what the memory limits of the process's cgroup and
+// of those above it leave (each limit less its cgroup's usage that cannot
+// be reclaimed: the usage less the inactive file cache, as kubelet's
+// working set; the least of them), or -1 when no limit is set or it cannot
+// tell. A cgroup v2 limit is memory.max, in the directory
 // /proc/self/cgroup's "0::PATH" names; v1's is memory.limit_in_bytes in the
-// memory hierarchy's. Inside a container the path may not be visible (the
+// memory hierarchy's. The limit may be an ancestor's alone (Slurm's job
+// cgroup, the process in a task cgroup below it whose memory.max is
+// "max"). Inside a container the path may not be visible (the
 // container's cgroup is the root of its mount): then the mount's root is
 // read.
 func cgroupAvailable(root string) int64 {
@@ -62,34 +65,37 @@ func cgroupAvailable(root string) int64 {
 		if len(f) != 3 {
 			continue
 		}
-		var dirs []string
-		var limitF, usageF, inactiveKey string
+		var base, limitF, usageF, inactiveKey string
 		switch {
 		case f[0] == "0" && f[1] == "":
-			base := filepath.Join(root, "sys/fs/cgroup")
-			dirs = []string{filepath.Join(base, f[2]), base}
+			base = filepath.Join(root, "sys/fs/cgroup")
 			limitF, usageF, inactiveKey = "memory.max", "memory.current", "inactive_file"
 		case slices.Contains(strings.Split(f[1], ","), "memory"):
-			base := filepath.Join(root, "sys/fs/cgroup/memory")
-			dirs = []string{filepath.Join(base, f[2]), base}
+			base = filepath.Join(root, "sys/fs/cgroup/memory")
 			limitF, usageF, inactiveKey = "memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file"
 		default:
 			continue
 		}
-		for _, dir := range dirs {
+		// From the process's cgroup up to the mount's root (the paths
+		// not mounted here are not found, and skipped).
+		avail, found := int64(-1), false
+		for dir := filepath.Join(base, f[2]); ; dir = filepath.Dir(dir) {
 			limit, ok := readBytesValue(filepath.Join(dir, limitF))
-			if !ok {
-				continue
+			found = found || ok
+			if ok && limit < 1<<60 { // not "max", nor v1's page-rounded int64 maximum
+				if usage, ok := readBytesValue(filepath.Join(dir, usageF)); ok {
+					usage -= statValue(filepath.Join(dir, "memory.stat"), inactiveKey)
+					if a := max(limit-max(usage, 0), 0); avail < 0 || a < avail {
+						avail = a
+					}
+				}
 			}
-			if limit >= 1<<60 { // "max", or v1's page-rounded int64 maximum: no limit
-				return -1
+			if len(dir) <= len(base) {
+				break
 			}
-			usage, ok := readBytesValue(filepath.Join(dir, usageF))
-			if !ok {
-				return -1
-			}
-			usage -= statValue(filepath.Join(dir, "memory.stat"), inactiveKey)
-			return max(limit-max(usage, 0), 0)
+		}
+		if found { // else another line's hierarchy may hold the limit
+			return avail
 		}
 	}
 	return -1

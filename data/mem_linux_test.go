@@ -56,6 +56,36 @@ func TestAvailableMemoryCgroup(t *testing.T) {
 			"sys/fs/cgroup/memory.max":     "68719476736\n",
 			"sys/fs/cgroup/memory.current": "0\n",
 		}, 20 * gib},
+		// Slurm's layout: the job's limit on job_1, the process in a
+		// task below it whose own memory.max is "max".
+		{"v2, the limit on an ancestor", map[string]string{
+			"proc/self/cgroup": "0::/system.slice/slurmstepd.scope/job_1/step_batch/user/task_0\n",
+			"sys/fs/cgroup/system.slice/slurmstepd.scope/job_1/memory.max":                            "4294967296\n",
+			"sys/fs/cgroup/system.slice/slurmstepd.scope/job_1/memory.current":                        "1073741824\n",
+			"sys/fs/cgroup/system.slice/slurmstepd.scope/job_1/step_batch/memory.max":                 "max\n",
+			"sys/fs/cgroup/system.slice/slurmstepd.scope/job_1/step_batch/memory.current":             "536870912\n",
+			"sys/fs/cgroup/system.slice/slurmstepd.scope/job_1/step_batch/user/task_0/memory.max":     "max\n",
+			"sys/fs/cgroup/system.slice/slurmstepd.scope/job_1/step_batch/user/task_0/memory.current": "536870912\n",
+		}, 3 * gib},
+		{"v2, an ancestor leaves less than the process's own limit", map[string]string{
+			"proc/self/cgroup":                   "0::/job/7\n",
+			"sys/fs/cgroup/job/memory.max":       "2147483648\n",
+			"sys/fs/cgroup/job/memory.current":   "1610612736\n",
+			"sys/fs/cgroup/job/7/memory.max":     "4294967296\n",
+			"sys/fs/cgroup/job/7/memory.current": "1073741824\n",
+		}, gib / 2},
+		{"v1, the limit on an ancestor", map[string]string{
+			"proc/self/cgroup": "4:memory:/batch/job9/task\n",
+			"sys/fs/cgroup/memory/batch/job9/memory.limit_in_bytes":      "2147483648\n",
+			"sys/fs/cgroup/memory/batch/job9/memory.usage_in_bytes":      "1073741824\n",
+			"sys/fs/cgroup/memory/batch/job9/task/memory.limit_in_bytes": "9223372036854771712\n",
+			"sys/fs/cgroup/memory/batch/job9/task/memory.usage_in_bytes": "1073741824\n",
+		}, gib},
+		{"hybrid: no v2 memory files, the v1 hierarchy's limit", map[string]string{
+			"proc/self/cgroup": "0::/user.slice\n4:memory:/job\n",
+			"sys/fs/cgroup/memory/job/memory.limit_in_bytes": "2147483648\n",
+			"sys/fs/cgroup/memory/job/memory.usage_in_bytes": "0\n",
+		}, 2 * gib},
 		{"usage at the limit", map[string]string{
 			"proc/self/cgroup":             "0::/\n",
 			"sys/fs/cgroup/memory.max":     "1073741824\n",
