@@ -158,15 +158,22 @@ func WriteAtomicAll(outs []Output) (err error) {
 // with those tools. A path that does not exist yet, or cannot be read, is
 // not refused here (the write itself says what is wrong).
 func CheckWritable(path string) error {
+	gids, _ := os.Getgroups()
+	return checkWritableBy(path, os.Geteuid(), os.Getegid(), gids)
+}
+
+// checkWritableBy is CheckWritable for the user euid, in the group egid
+// and the supplementary groups gids. Another user's file is not one the
+// user made read-only: chmod u+w is its owner's to do.
+func checkWritableBy(path string, euid, egid int, gids []int) error {
 	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() {
+	if err != nil || !st.Mode().IsRegular() || writableBy(st, euid, egid, gids) {
 		return nil
 	}
-	gids, _ := os.Getgroups()
-	if !writableBy(st, os.Geteuid(), os.Getegid(), gids) {
-		return fmt.Errorf("cannot write %s: the file is read-only (its permissions are %v); make it writable (chmod u+w) or write elsewhere", path, st.Mode().Perm())
+	if uid, _, ok := fileOwner(st); ok && uid != euid {
+		return fmt.Errorf("cannot write %s: it belongs to another user and its permissions (%v) do not let you write it; write elsewhere", path, st.Mode().Perm())
 	}
-	return nil
+	return fmt.Errorf("cannot write %s: the file is read-only (its permissions are %v); make it writable (chmod u+w) or write elsewhere", path, st.Mode().Perm())
 }
 
 // writableBy reports whether the user euid, in the group egid and the

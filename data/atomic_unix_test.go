@@ -249,3 +249,32 @@ func TestWriteAtomicReadOnly(t *testing.T) {
 		t.Errorf("got %q, file %q; want %q and the file kept", got, b, want)
 	}
 }
+
+// Another user's file that the user may not write (0644, in a directory
+// the user may write) is not said to be read-only, to be made writable
+// with chmod u+w, which is its owner's to do; it is named as another
+// user's. Run as root, the test runs itself again as nobody on root's
+// file.
+func TestWriteAtomicOthersFile(t *testing.T) {
+	if path := os.Getenv("CRONUS_TEST_OTHERS"); path != "" { // the child
+		if err := WriteAtomic(path, writeString("new")); err != nil {
+			fmt.Print(err)
+		}
+		return
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.json")
+	if err := os.WriteFile(path, []byte("kept"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "cannot write " + path + ": it belongs to another user and its permissions (-rw-r--r--) do not let you write it; write elsewhere"
+	var got string
+	if owner := os.Geteuid(); owner != 0 {
+		got = fmt.Sprint(checkWritableBy(path, owner+1000, os.Getegid()+1000, nil))
+	} else {
+		got = asuser.Run(t, dir, "TestWriteAtomicOthersFile", "CRONUS_TEST_OTHERS="+path)
+	}
+	if b, _ := os.ReadFile(path); got != want || string(b) != "kept" {
+		t.Errorf("got %q, file %q; want %q and the file kept", got, b, want)
+	}
+}
