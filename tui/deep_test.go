@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/tree"
+	tea "github.com/cronus-ltr/cronus/internal/tea"
 )
 
 // deepModel is an imported ensemble of deep trees (LightGBM's lambdarank

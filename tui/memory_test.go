@@ -7,7 +7,7 @@ import (
 	"time"
 	"weak"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "github.com/cronus-ltr/cronus/internal/tea"
 )
 
 // TestOldProblemReleased: once a retrain of the base ensemble, or a load of

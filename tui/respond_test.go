@@ -3,7 +3,7 @@ package tui
 import (
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "github.com/cronus-ltr/cronus/internal/tea"
 )
 
 // BenchmarkKeyWhileOptimising measures what a key press costs the UI while

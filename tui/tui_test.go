@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/job"
+	tea "github.com/cronus-ltr/cronus/internal/tea"
 	"github.com/cronus-ltr/cronus/views"
 )
 

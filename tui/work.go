@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/boost"
@@ -16,6 +15,7 @@ import (
 	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/engine/tree"
+	tea "github.com/cronus-ltr/cronus/internal/tea"
 )
 
 // The workbench's fixed choices, as in `cronus cascade --rule top-m`.
