@@ -308,16 +308,22 @@ func TestCascadeGraded(t *testing.T) {
 
 func TestSweepPrefix(t *testing.T) {
 	for _, c := range []struct {
-		i, n    int
-		elapsed time.Duration
-		want    string
+		i, n          int
+		elapsed, into time.Duration
+		want          string
 	}{
-		{0, 8, 0, "sweep 1/8 · "},
-		{1, 8, 40 * time.Second, "sweep 2/8 (40s, about 4m40s left) · "},
-		{6, 8, 3 * time.Minute, "sweep 7/8 (3m0s, about 1m0s left) · "},
+		{0, 8, 0, 0, "sweep 1/8 · "},
+		{0, 8, 0, 4 * time.Minute, "sweep 1/8 · "},
+		{1, 8, 40 * time.Second, 0, "sweep 2/8 (40s, about 4m40s left) · "},
+		{6, 8, 3 * time.Minute, 0, "sweep 7/8 (3m0s, about 1m0s left) · "},
+		// Into the λ, the time so far goes on and the estimate counts
+		// down (it stood at "4m36s, about 9m11s left" for 76 s).
+		{1, 8, 40 * time.Second, 30 * time.Second, "sweep 2/8 (1m10s, about 4m10s left) · "},
+		{1, 3, 276 * time.Second, 76 * time.Second, "sweep 2/3 (5m52s, about 7m56s left) · "},
+		{6, 8, 3 * time.Minute, 90 * time.Second, "sweep 7/8 (4m30s, about 0s left) · "},
 	} {
-		if got := sweepPrefix(c.i, c.n, c.elapsed); got != c.want {
-			t.Errorf("sweepPrefix(%d, %d, %v) = %q, want %q", c.i, c.n, c.elapsed, got, c.want)
+		if got := sweepPrefix(c.i, c.n, c.elapsed, c.into); got != c.want {
+			t.Errorf("sweepPrefix(%d, %d, %v, %v) = %q, want %q", c.i, c.n, c.elapsed, c.into, got, c.want)
 		}
 	}
 }
@@ -2361,5 +2367,19 @@ func TestCascadeWarmOtherCosts(t *testing.T) {
 		if got := strings.Contains(errOut, "optimised under other costs"); code != 0 || got != (want != "") || (want != "" && !strings.Contains(errOut, want)) {
 			t.Errorf("%v: exit %d, %q; want %q", tc.args, code, errOut, want)
 		}
+	}
+}
+
+// A prefix that tells the time is asked for at each line drawn, so that
+// sweep's clock goes on within a λ.
+func TestProgressPrefixAtEachLine(t *testing.T) {
+	var b strings.Builder
+	p := &progress{w: &b, on: true}
+	n := 0
+	p.prefixAt = func() string { n++; return fmt.Sprintf("[%d] ", n) }
+	p.showNow("a")
+	p.showNow("b")
+	if got, want := b.String(), "\r\033[K[1] a\r\033[K[2] b"; got != want {
+		t.Errorf("progress drew %q, want %q", got, want)
 	}
 }

@@ -19,13 +19,14 @@ import (
 // progress prints a one-line progress report to stderr when it is a
 // terminal, at most ten times a second.
 type progress struct {
-	w      io.Writer
-	on     bool
-	last   time.Time
-	start  time.Time
-	shown  bool
-	prefix string     // put before every line (e.g. where a sweep is)
-	width  func() int // the terminal's columns now, 0 if unknown
+	w        io.Writer
+	on       bool
+	last     time.Time
+	start    time.Time
+	shown    bool
+	prefix   string        // put before every line (e.g. where a sweep is)
+	prefixAt func() string // when set, the prefix at each line instead (one that tells the time)
+	width    func() int    // the terminal's columns now, 0 if unknown
 }
 
 func newProgress(stderr io.Writer) *progress {
@@ -49,7 +50,11 @@ func (p *progress) show(format string, a ...any) {
 	}
 	p.last = time.Now()
 	p.shown = true
-	line := p.prefix + fmt.Sprintf(format, a...)
+	prefix := p.prefix
+	if p.prefixAt != nil {
+		prefix = p.prefixAt()
+	}
+	line := prefix + fmt.Sprintf(format, a...)
 	if p.width != nil {
 		// A line wider than the terminal wraps, and \r\033[K clears only
 		// its last row: a sweep's cycle lines (about 130 columns) piled

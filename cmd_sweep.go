@@ -18,10 +18,17 @@ import (
 	"github.com/cronus-ltr/cronus/engine/metric"
 )
 
-// sweepPrefix says where a sweep is, before λ number i+1 of n starts after
-// elapsed: "sweep 3/8 (1m20s, about 2m40s left) · ".
-func sweepPrefix(i, n int, elapsed time.Duration) string {
-	return fmt.Sprintf("sweep %d/%d%s · ", i+1, n, fracLeft(float64(i)/float64(n), elapsed))
+// sweepPrefix says where a sweep is, into λ number i+1 of n, which started
+// after elapsed: "sweep 3/8 (1m20s, about 2m40s left) · ". The time so far
+// goes on from there, and the estimate made when the λ started (the time
+// per λ so far, for each λ left) counts down, to 0 at the most: both stood
+// still for the whole λ before (a line said "4m36s" 76 s after).
+func sweepPrefix(i, n int, elapsed, into time.Duration) string {
+	if i == 0 || elapsed < time.Second {
+		return fmt.Sprintf("sweep %d/%d · ", i+1, n)
+	}
+	left := max(time.Duration(float64(elapsed)*float64(n-i)/float64(i))-into, 0)
+	return fmt.Sprintf("sweep %d/%d (%s, about %s left) · ", i+1, n, (elapsed + into).Round(time.Second), left.Round(time.Second))
 }
 
 // parseLambdas reads FROM:TO:N into N values spaced evenly on a log scale,
@@ -293,12 +300,13 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		p.prefix = sweepPrefix(i, len(lambdas), time.Since(p.start))
+		elapsed, began := time.Since(p.start), time.Now()
+		p.prefixAt = func() string { return sweepPrefix(i, len(lambdas), elapsed, time.Since(began)) }
 		if err := sweepOne(lam, false); err != nil {
 			return err
 		}
 	}
-	p.prefix = ""
+	p.prefixAt = nil
 	p.done()
 	// The baselines, split by split; they go after every λ's rows.
 	var bases []baseline.Point
