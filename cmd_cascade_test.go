@@ -23,6 +23,7 @@ import (
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/engine/tree"
 )
@@ -2381,5 +2382,28 @@ func TestProgressPrefixAtEachLine(t *testing.T) {
 	p.showNow("b")
 	if got, want := b.String(), "\r\033[K[1] a\r\033[K[2] b"; got != want {
 		t.Errorf("progress drew %q, want %q", got, want)
+	}
+}
+
+// The optimisation's progress line says which cycle of the cap and which
+// stage of K, and, from the first second, the time and an estimate for
+// the cap.
+func TestStepProgress(t *testing.T) {
+	opt := job.Progress{Phase: "optimising", Done: 12, Total: 51, Elapsed: 72 * time.Second, ETA: 95 * time.Second}
+	cases := []struct {
+		phase                   string
+		cycle, cycles, stage, k int
+		pr                      job.Progress
+		want                    string
+	}{
+		{"optimising", 2, 5, 2, 10, opt, "optimising cycle 2 of at most 5, stage 3 of 10 (1m12s, at most about 1m35s left)"},
+		{"optimising", 1, 5, 0, 10, job.Progress{Phase: "optimising", Done: 1, Total: 51, Elapsed: 400 * time.Millisecond, ETA: time.Second}, "optimising cycle 1 of at most 5, stage 1 of 10"},
+		{"optimising", 1, 5, 0, 10, job.Progress{Phase: "initialising", Done: 3, Total: 10, Elapsed: 5 * time.Second, ETA: time.Second}, "optimising cycle 1 of at most 5, stage 1 of 10"},
+		{"initialising", 0, 5, 9, 10, opt, "initialising cycle 0 stage 10"},
+	}
+	for _, c := range cases {
+		if got := stepProgress(c.phase, c.cycle, c.cycles, c.stage, c.k, c.pr); got != c.want {
+			t.Errorf("%+v: %q, want %q", c, got, c.want)
+		}
 	}
 }
