@@ -73,7 +73,7 @@ func (d *Dataset) PaddingWarning() string {
 // from 0.1 s to 13 s). "" otherwise.
 func (d *Dataset) StrayWarning() string {
 	w := d.widest
-	if w.width < 1000 || w.width <= 4*w.next || d.NumDocs() < 2 || w.width != d.FileFeatures {
+	if w.width < 1000 || w.width <= 4*w.next || d.NumDocs() < 2 {
 		return ""
 	}
 	return fmt.Sprintf("%s:%d: feature index %d, where no other line goes past %d: %d columns of features are held for this line alone (data is dense), which slows reading, training and scoring; is the index a mistake?",

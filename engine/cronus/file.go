@@ -468,17 +468,9 @@ func jsonLines(b []byte) bool {
 	if dec.Decode(&first) != nil || len(first) == 0 || first[0] != '{' {
 		return false
 	}
-	rest := b[dec.InputOffset():]
-	nl := bytes.IndexByte(rest, '\n')
-	return nl >= 0 && len(bytes.TrimSpace(rest[:nl])) == 0 && json.Valid(bytes.TrimSpace(firstLine(rest[nl+1:])))
-}
-
-// firstLine is b up to its first newline.
-func firstLine(b []byte) []byte {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		return b[:i]
-	}
-	return b
+	tail, rest, ok := bytes.Cut(b[dec.InputOffset():], []byte("\n"))
+	next, _, _ := bytes.Cut(rest, []byte("\n"))
+	return ok && len(bytes.TrimSpace(tail)) == 0 && json.Valid(bytes.TrimSpace(next))
 }
 
 // parse decodes and checks a cascade file's contents.
