@@ -129,7 +129,7 @@ func loadCosts(ctx context.Context, name string, features int, stderr io.Writer)
 
 func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("inspect", stdout)
-	costsFlag := fs.String("costs", "", "feature cost `FILE` (path or builtin:mq2008/costs); without it every feature costs 1")
+	costsFlag := fs.String("costs", "", "feature cost `FILE` (path or builtin:mq2008/costs); without it every feature costs 1 (a cascade's: its own costs)")
 	jsonOut := fs.Bool("json", false, "print JSON")
 	regroup := fs.Bool("regroup", false, "accept a query whose lines are not contiguous and regroup its documents")
 	pos, err := parseFlags(fs, args)
@@ -137,7 +137,13 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError{"expected one data FILE (a path or a built-in name such as builtin:mq2008/train)"}
+		return usageError{"expected one FILE: data (a path or a built-in name such as builtin:mq2008/train), a model or a cascade"}
+	}
+	if looksLikeJSON(pos[0]) {
+		if *regroup {
+			return usageError{"--regroup is for data files; " + pos[0] + " is JSON (a model or cascade)"}
+		}
+		return inspectModel(ctx, pos[0], *costsFlag, *jsonOut, stdout, stderr)
 	}
 	p := newProgress(stderr)
 	opt := p.readOptions(pos[0])

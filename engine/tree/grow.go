@@ -247,6 +247,8 @@ func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int3
 			Right:     Leaf(len(leaves)),
 		})
 		t.Bin = append(t.Bin, s.bin)
+		t.Gain = append(t.Gain, stat32(s.gain))
+		t.Cover = append(t.Cover, stat32(l.h))
 		if l.parent >= 0 {
 			if l.isLeft {
 				t.Nodes[l.parent].Left = node
@@ -280,6 +282,13 @@ func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int3
 		g.free = append(g.free, l.hist)
 	}
 	return t
+}
+
+// stat32 is v as a float32 for Tree.Gain and Tree.Cover, the largest
+// float32 of its sign when it is beyond them (never when gradients are
+// float32s summed in float64 over fewer than 2^100 documents).
+func stat32(v float64) float32 {
+	return float32(max(-math.MaxFloat32, min(v, math.MaxFloat32)))
 }
 
 // leafValue is l's Newton step −G/(H+λ), or 0 when its hessian sum is

@@ -28,13 +28,16 @@ func grower(t testing.TB, d *data.Dataset, p GrowParams, workers int) *Grower {
 // Squared loss at the mean of y = [0 0 10 10]: g = 5 - y, h = 1. The one
 // split puts {1,2} left and {3,4} right; the Newton leaf values are
 // -ΣG/(ΣH+λ): -10/2 = -5 and 10/2 = 5 with λ = 0, -10/3 and 10/3 with λ = 1.
+// The split's gain G_L²/(H_L+λ) + G_R²/(H_R+λ) − G²/(H+λ) is 100/2 + 100/2
+// − 0 = 100 with λ = 0 and 100/3 + 100/3 with λ = 1; its cover (ΣH) is 4.
 func TestGrowHandWorked(t *testing.T) {
 	d := dataset([][]float32{{1, 2, 3, 4}, {7, 7, 7, 7}})
 	gh := []GradPair{{5, 1}, {5, 1}, {-5, 1}, {-5, 1}}
 	for _, c := range []struct {
 		lambda float64
 		leaves []float64
-	}{{0, []float64{-5, 5}}, {1, []float64{-10.0 / 3, 10.0 / 3}}} {
+		gain   float32
+	}{{0, []float64{-5, 5}, 100}, {1, []float64{-10.0 / 3, 10.0 / 3}, 200.0 / 3}} {
 		g := grower(t, d, GrowParams{MaxLeaves: 8, MinDocs: 1, Lambda: c.lambda}, 1)
 		leafOf := make([]int32, 4)
 		tr := g.Grow(gh, nil, nil, leafOf)
@@ -46,6 +49,9 @@ func TestGrowHandWorked(t *testing.T) {
 		}
 		if !reflect.DeepEqual(leafOf, []int32{0, 0, 1, 1}) {
 			t.Errorf("leafOf %v", leafOf)
+		}
+		if !reflect.DeepEqual(tr.Gain, []float32{c.gain}) || !reflect.DeepEqual(tr.Cover, []float32{4}) {
+			t.Errorf("λ=%g: split gain %v and cover %v, want [%v] and [4]", c.lambda, tr.Gain, tr.Cover, c.gain)
 		}
 		// The split gain is zero inside each side: no further split.
 	}
@@ -351,6 +357,12 @@ func TestGrowUnitHessian(t *testing.T) {
 			if g2.unitH {
 				t.Fatal("hessians of 2: the unit path was taken")
 			}
+			// Doubling G and H doubles every gain and cover (exactly: a
+			// power of 2 changes no rounding), and changes nothing else.
+			for k := range b.Gain {
+				b.Gain[k] /= 2
+				b.Cover[k] /= 2
+			}
 			if !reflect.DeepEqual(a, b) {
 				t.Errorf("rows %v, min hessian %g: the unit path's tree differs from the general path's", rs != nil, minHess)
 			}
@@ -374,5 +386,64 @@ func TestNewGrowerCancelled(t *testing.T) {
 	cancel()
 	if g, err := NewGrowerContext(ctx, b, bins, GrowParams{MaxLeaves: 8, MinDocs: 1}, 2); !errors.Is(err, context.Canceled) || g != nil {
 		t.Errorf("NewGrowerContext: %v, %v; want nil, context.Canceled", g, err)
+	}
+}
+
+// Every split's gain and cover agree with sums taken afresh over the
+// documents that reach it (the grower's come from histograms, the larger
+// child's by subtraction), with row sampling and an L2 penalty.
+func TestGrowGainCoverRecomputed(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const n, nf, lambda = 3000, 5, 2.0
+	cols := make([][]float32, nf)
+	for f := range cols {
+		cols[f] = make([]float32, n)
+		for i := range cols[f] {
+			cols[f][i] = float32(r.IntN(50 + 20*f))
+		}
+	}
+	gh := make([]GradPair, n)
+	var rows []int32
+	for i := range gh {
+		gh[i] = GradPair{G: cols[0][i] - cols[3][i] + float32(r.NormFloat64()), H: 0.5 + float32(r.Float64())}
+		if i%4 != 0 {
+			rows = append(rows, int32(i))
+		}
+	}
+	d := dataset(cols)
+	g := grower(t, d, GrowParams{MaxLeaves: 31, MinDocs: 5, Lambda: lambda}, 2)
+	tr := g.Grow(gh, rows, nil, nil)
+	if len(tr.Nodes) < 20 || len(tr.Gain) != len(tr.Nodes) || len(tr.Cover) != len(tr.Nodes) {
+		t.Fatalf("%d splits, %d gains, %d covers", len(tr.Nodes), len(tr.Gain), len(tr.Cover))
+	}
+	// Sums of G and H at each node, and on each node's left side.
+	G, H, GL, HL := make([]float64, len(tr.Nodes)), make([]float64, len(tr.Nodes)), make([]float64, len(tr.Nodes)), make([]float64, len(tr.Nodes))
+	x := make([]float32, nf)
+	for _, i := range rows {
+		for f := range x {
+			x[f] = cols[f][i]
+		}
+		for k := int32(0); k >= 0; {
+			nd := tr.Nodes[k]
+			G[k] += float64(gh[i].G)
+			H[k] += float64(gh[i].H)
+			if x[nd.Feature] <= nd.Threshold {
+				GL[k] += float64(gh[i].G)
+				HL[k] += float64(gh[i].H)
+				k = nd.Left
+			} else {
+				k = nd.Right
+			}
+		}
+	}
+	for k := range tr.Nodes {
+		gr, hr := G[k]-GL[k], H[k]-HL[k]
+		gain := GL[k]*GL[k]/(HL[k]+lambda) + gr*gr/(hr+lambda) - G[k]*G[k]/(H[k]+lambda)
+		if d := math.Abs(float64(tr.Gain[k]) - gain); d > 1e-4*math.Abs(gain) {
+			t.Errorf("split %d: gain %v, recomputed %v", k, tr.Gain[k], gain)
+		}
+		if d := math.Abs(float64(tr.Cover[k]) - H[k]); d > 1e-5*H[k] {
+			t.Errorf("split %d: cover %v, recomputed %v", k, tr.Cover[k], H[k])
+		}
 	}
 }

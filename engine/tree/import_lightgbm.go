@@ -170,6 +170,7 @@ func (p *lgbParser) parse() (*Ensemble, map[string]any, error) {
 	if len(e.Trees) == 0 {
 		return nil, nil, p.errorf(i, "the model has no trees")
 	}
+	e.keepCompleteStats()
 	if f, ok := head["tree_sizes"]; ok && len(strings.Fields(f.val)) != len(e.Trees) {
 		return nil, nil, p.errorf(f.line, "tree_sizes lists %d trees, the file has %d (truncated?)", len(strings.Fields(f.val)), len(e.Trees))
 	}
@@ -447,7 +448,27 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 	if err := t.Validate(numFeatures); err != nil {
 		return Tree{}, p.errorf(kv["left_child"].line, "tree %d: %v", k, err)
 	}
+	t.Gain, t.Cover = lgbStats(kv["split_gain"].val, n), lgbStats(kv["internal_weight"].val, n)
 	return t, nil
+}
+
+// lgbStats parses a tree's split_gain or internal_weight line, which only
+// feature importance uses, as n float32s; nil (rather than an error) when
+// the line is absent or not n finite numbers.
+func lgbStats(line string, n int) []float32 {
+	fs := strings.Fields(line)
+	if len(fs) != n {
+		return nil
+	}
+	out := make([]float32, n)
+	for j, f := range fs {
+		v, err := strconv.ParseFloat(f, 32)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		out[j] = float32(v)
+	}
+	return out
 }
 
 // zeroMissingThreshold returns the threshold of a split of missing type

@@ -224,6 +224,21 @@ func (f *xgbFloat) UnmarshalJSON(data []byte) error {
 	return &valueError{key: "split_conditions", raw: bytes.Clone(data), want: "a number"}
 }
 
+// xgbStat reads loss_changes and sum_hessian entries, which only feature
+// importance uses: what is not a number reads as NaN, and a tree's
+// statistics with a NaN are left out (Tree.Gain, Tree.Cover) rather than
+// the model refused.
+type xgbStat float32
+
+func (f *xgbStat) UnmarshalJSON(data []byte) error {
+	v, err := strconv.ParseFloat(string(data), 32)
+	if err != nil {
+		v = math.NaN()
+	}
+	*f = xgbStat(v)
+	return nil
+}
+
 type xgbFile struct {
 	Version []int       `json:"version"`
 	Learner *xgbLearner `json:"learner"`
@@ -275,6 +290,8 @@ type xgbTree struct {
 	SplitType       []int      `json:"split_type"`
 	Categories      []int      `json:"categories"`
 	CategoriesNodes []int      `json:"categories_nodes"`
+	LossChanges     []xgbStat  `json:"loss_changes"`
+	SumHessian      []xgbStat  `json:"sum_hessian"`
 	Param           struct {
 		NumNodes       string `json:"num_nodes"`
 		SizeLeafVector string `json:"size_leaf_vector"`
@@ -508,6 +525,7 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 		}
 		e.Trees[i] = t
 	}
+	e.keepCompleteStats()
 	return e, prov, nil
 }
 
@@ -656,5 +674,25 @@ func (xt *xgbTree) tree(col []int32, features int, w float64) (Tree, error) {
 	if err := t.Validate(features); err != nil {
 		return Tree{}, err
 	}
+	t.Gain, t.Cover = nodeStats(xt.LossChanges, n, from), nodeStats(xt.SumHessian, n, from)
 	return t, nil
+}
+
+// nodeStats returns a tree's per-node statistic (loss_changes,
+// sum_hessian) in the order of its Nodes, from[k] being Node k's index in
+// v, which has an entry for each of the n nodes and leaves; nil when v is
+// not that long or its value at a split is not finite.
+func nodeStats(v []xgbStat, n int, from []int) []float32 {
+	if len(v) != n {
+		return nil
+	}
+	out := make([]float32, len(from))
+	for k, i := range from {
+		f := float64(v[i])
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil
+		}
+		out[k] = float32(f)
+	}
+	return out
 }

@@ -35,7 +35,8 @@ const CascadeFormat = "cronus-cascade"
 //	  "trees": [
 //	    {"split_feature": [40, 25], "threshold": [0.6027590036, 0.5024395],
 //	     "left_child": [1, -1], "right_child": [-3, -2], "default_left": [false, true],
-//	     "leaf_value": [-0.163, 0.023, 0.101], "features": [25, 40]},
+//	     "leaf_value": [-0.163, 0.023, 0.101], "features": [25, 40],
+//	     "split_gain": [41.7, 3.2], "cover": [1021, 388]},
 //	    ...
 //	  ]
 //	}
@@ -53,7 +54,11 @@ const CascadeFormat = "cronus-cascade"
 // is a single leaf. features lists, sorted, the distinct features the tree
 // splits on, for tools that account feature costs without walking the tree.
 // Thresholds are float32 and leaf values float64, written in the shortest
-// form that reads back to the same bits. "params" holds the training
+// form that reads back to the same bits. The optional split_gain and cover
+// (n entries each, float32) are, for each split, its gain
+// G_L²/(H_L+λ) + G_R²/(H_R+λ) − G²/(H+λ) and the hessian sum of the
+// training documents that reached it (Tree.Gain, Tree.Cover): for feature
+// importance only, never for scoring. "params" holds the training
 // parameters, or for an imported model where it came from; "source" is
 // "cronus", "lightgbm", "xgboost" or "ranklib".
 //
@@ -79,6 +84,8 @@ type TreeJSON struct {
 	DefaultLeft []bool    `json:"default_left,omitempty"`
 	Leaf        []float64 `json:"leaf_value"`
 	Features    []int     `json:"features"` // 1-based, sorted
+	Gain        []float32 `json:"split_gain,omitempty"`
+	Cover       []float32 `json:"cover,omitempty"`
 }
 
 // NewModel returns the file form of e. source names where the trees come
@@ -104,6 +111,8 @@ func NewModel(e *Ensemble, source string, params map[string]any) *Model {
 			Right:     make([]int32, n),
 			Leaf:      slices.Clone(t.Leaves),
 			Features:  t.Features(),
+			Gain:      slices.Clone(t.Gain),
+			Cover:     slices.Clone(t.Cover),
 		}
 		anyDefaultLeft := false
 		for j, nd := range t.Nodes {
@@ -222,6 +231,19 @@ func (tj *TreeJSON) tree(numFeatures int) (Tree, error) {
 		}
 	}
 	t.Leaves = slices.Clone(tj.Leaf)
+	for _, a := range []struct {
+		name string
+		v    []float32
+		dst  *[]float32
+	}{{"split_gain", tj.Gain, &t.Gain}, {"cover", tj.Cover, &t.Cover}} {
+		if a.v == nil {
+			continue
+		}
+		if len(a.v) != n {
+			return Tree{}, fmt.Errorf("split_feature has %d entries but %s has %d", n, a.name, len(a.v))
+		}
+		*a.dst = slices.Clone(a.v)
+	}
 	if err := t.Validate(numFeatures); err != nil {
 		return Tree{}, err
 	}

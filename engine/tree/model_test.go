@@ -267,6 +267,10 @@ func TestReadModelErrors(t *testing.T) {
 		{"feature 0", withTree(`"split_feature":[40,`, `"split_feature":[0,`), `: tree 0: split 0: feature 0 is outside 1..46`},
 		{"feature too big", withTree(`"split_feature":[40,`, `"split_feature":[47,`), `: tree 0: split 0: feature 47 is outside 1..46`},
 		{"features list", withTree(`"features":[25,40]`, `"features":[40]`), `: tree 0: features [40] do not match the features it splits on [25 40]`},
+		{"short split_gain", withTree(`"features":[25,40]}`, `"features":[25,40],"split_gain":[1]}`), `: tree 0: split_feature has 2 entries but split_gain has 1`},
+		{"cover on a leaf", withTree(`"features":[]}`, `"features":[],"cover":[3]}`), `: tree 1: split_feature has 0 entries but cover has 1`},
+		{"negative cover", withTree(`"features":[25,40]}`, `"features":[25,40],"cover":[3,-1]}`), `: tree 0: split 1: cover -1 is not a finite number >= 0`},
+		{"split_gain past float32", withTree(`"features":[25,40]}`, `"features":[25,40],"split_gain":[1e39,1]}`), `:14:`},
 		{"cycle", withTree(`"left_child":[1,-1]`, `"left_child":[1,0]`), `: tree 0: node 0 out of range or reached twice`},
 		{"leaf twice", withTree(`"right_child":[-3,-2]`, `"right_child":[-3,-3]`), `: tree 0: leaf 2 out of range or reached twice`},
 		// Split 1 unreachable (the root's children are leaves 0 and 2):

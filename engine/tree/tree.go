@@ -32,6 +32,16 @@ func Leaf(l int) int32 { return ^int32(l) }
 type Tree struct {
 	Nodes  []Node
 	Leaves []float64 // leaf values, already scaled by any shrinkage
+
+	// Gain and Cover, when not nil, hold one value per node (as Nodes):
+	// the split's gain G_L²/(H_L+λ) + G_R²/(H_R+λ) − G²/(H+λ), twice the
+	// training loss it saved (XGBoost's loss_chg, LightGBM's split_gain),
+	// and the sum of the hessians of the training documents that reached
+	// the node (XGBoost's sum_hessian, LightGBM's internal_weight; the
+	// number of documents under squared loss). Training and the XGBoost
+	// and LightGBM importers fill them, for feature importance (cronus
+	// inspect); nothing that scores reads them.
+	Gain, Cover []float32
 }
 
 // NumLeaves returns the number of leaves.
@@ -116,7 +126,7 @@ func (t *Tree) Validate(numFeatures int) error {
 		if len(t.Leaves) != 1 {
 			return fmt.Errorf("a tree without splits must have 1 leaf, has %d", len(t.Leaves))
 		}
-		return nil
+		return t.validateStats()
 	}
 	if len(t.Leaves) != len(t.Nodes)+1 {
 		return fmt.Errorf("%d splits need %d leaves, have %d", len(t.Nodes), len(t.Nodes)+1, len(t.Leaves))
@@ -162,6 +172,66 @@ func (t *Tree) Validate(numFeatures int) error {
 	for _, v := range t.Leaves {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("leaf value %v is not finite", v)
+		}
+	}
+	return t.validateStats()
+}
+
+// keepCompleteStats clears every tree's Gain unless every tree with a
+// split has them (and likewise Cover), so that an importance summed over
+// the trees is over all of them: an imported model whose statistics are
+// missing or malformed in some trees has none.
+func (e *Ensemble) keepCompleteStats() {
+	gain, cover := e.HasGain(), e.HasCover()
+	for i := range e.Trees {
+		if !gain {
+			e.Trees[i].Gain = nil
+		}
+		if !cover {
+			e.Trees[i].Cover = nil
+		}
+	}
+}
+
+// HasGain reports whether the ensemble has a split and every tree with a
+// split has its splits' gains (Tree.Gain); HasCover likewise their covers.
+func (e *Ensemble) HasGain() bool { return e.hasStat(func(t *Tree) []float32 { return t.Gain }) }
+
+// HasCover: see HasGain.
+func (e *Ensemble) HasCover() bool { return e.hasStat(func(t *Tree) []float32 { return t.Cover }) }
+
+func (e *Ensemble) hasStat(stat func(*Tree) []float32) bool {
+	split := false
+	for i := range e.Trees {
+		t := &e.Trees[i]
+		if len(t.Nodes) > 0 {
+			if len(stat(t)) != len(t.Nodes) {
+				return false
+			}
+			split = true
+		}
+	}
+	return split
+}
+
+// validateStats checks Gain and Cover: absent, or one finite value per
+// node, the covers >= 0.
+func (t *Tree) validateStats() error {
+	for _, a := range []struct {
+		name, want string
+		v          []float32
+		min        float64
+	}{{"split gain", "a finite number", t.Gain, math.Inf(-1)}, {"cover", "a finite number >= 0", t.Cover, 0}} {
+		if a.v == nil {
+			continue
+		}
+		if len(a.v) != len(t.Nodes) {
+			return fmt.Errorf("%d splits but %d %ss", len(t.Nodes), len(a.v), a.name)
+		}
+		for n, v := range a.v {
+			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) || f < a.min {
+				return fmt.Errorf("split %d: %s %v is not %s", n, a.name, v, a.want)
+			}
 		}
 	}
 	return nil

@@ -1,0 +1,428 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/metric"
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// looksLikeJSON reports whether path is a regular file whose first byte
+// after blanks (and a UTF-8 byte order mark) is '{': a model or cascade
+// file given to inspect, not data. Built-in names and what is not a
+// regular file (standard input, a FIFO, which a peek would consume) are
+// left to the data reader, as are files that cannot be opened.
+func looksLikeJSON(path string) bool {
+	if strings.HasPrefix(path, data.BuiltinPrefix) {
+		return false
+	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b := make([]byte, 4096)
+	n, _ := io.ReadFull(f, b)
+	b = bytes.TrimLeft(bytes.TrimPrefix(b[:n], []byte("\xef\xbb\xbf")), " \t\r\n")
+	return len(b) > 0 && b[0] == '{'
+}
+
+// statsJSON is the least, median and greatest of some counts, and their sum.
+type statsJSON struct {
+	Min    int     `json:"min"`
+	Median float64 `json:"median"`
+	Max    int     `json:"max"`
+	Total  int     `json:"total,omitempty"`
+}
+
+func intStats(v []int) statsJSON {
+	if len(v) == 0 {
+		return statsJSON{}
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	st := statsJSON{Min: s[0], Max: s[len(s)-1], Median: float64(s[len(s)/2])}
+	if len(s)%2 == 0 {
+		st.Median = float64(s[len(s)/2-1]+s[len(s)/2]) / 2
+	}
+	for _, x := range s {
+		st.Total += x
+	}
+	return st
+}
+
+// featureJSON is one feature's line of a model summary.
+type featureJSON struct {
+	Feature   int      `json:"feature"` // 1-based, as in data files
+	Name      string   `json:"name,omitempty"`
+	Cost      float64  `json:"cost"`
+	Splits    int      `json:"splits"`
+	Trees     int      `json:"trees"`
+	Gain      *float64 `json:"gain,omitempty"`
+	GainShare *float64 `json:"gain_share,omitempty"`
+	Cover     *float64 `json:"cover,omitempty"`
+}
+
+// costGroupJSON is what the features of one cost contribute.
+type costGroupJSON struct {
+	Cost      float64  `json:"cost"`
+	Features  int      `json:"features"`
+	Used      int      `json:"used"`
+	Splits    int      `json:"splits"`
+	GainShare *float64 `json:"gain_share,omitempty"`
+}
+
+// stageSummaryJSON is one stage of a cascade summary. The costs are those
+// of a document that reaches the stage and is scored there: every feature
+// and tree of this stage and the earlier ones, each paid once.
+type stageSummaryJSON struct {
+	Stage          int         `json:"stage"` // 1-based
+	Trees          int         `json:"trees"`
+	Theta          *float64    `json:"theta"` // null: passes everything (and the last stage)
+	NewTrees       int         `json:"new_trees"`
+	NewFeatures    []int       `json:"new_features"` // 1-based
+	NewFeatureCost float64     `json:"new_feature_cost"`
+	Cost           metric.Cost `json:"cost"`
+}
+
+// modelSummary is what inspect prints for a model or cascade file.
+type modelSummary struct {
+	File         string             `json:"file"`
+	Kind         string             `json:"kind"` // "model" or "cascade"
+	Source       string             `json:"source"`
+	Objective    string             `json:"objective"`
+	Trees        int                `json:"trees"`
+	NumFeatures  int                `json:"num_features"`
+	BaseScore    float64            `json:"base_score"`
+	Leaves       statsJSON          `json:"leaves"`
+	Depth        statsJSON          `json:"depth"`
+	Costs        string             `json:"costs"`
+	FeaturesUsed int                `json:"features_used"`
+	HasGain      bool               `json:"has_gain"`
+	HasCover     bool               `json:"has_cover"`
+	Cost         metric.Cost        `json:"cost"`
+	Features     []featureJSON      `json:"features"`
+	CostGroups   []costGroupJSON    `json:"cost_groups"`
+	Rule         string             `json:"rule,omitempty"`
+	TopM         int                `json:"top_m,omitempty"`
+	Sigma        *float64           `json:"sigma,omitempty"`
+	Stages       []stageSummaryJSON `json:"stages,omitempty"`
+	TreesUsed    int                `json:"trees_used,omitempty"`
+}
+
+// inspectModel summarises the model or cascade file path: its trees, the
+// features they split on with their importance and cost, and a cascade's
+// stages. costsName ("" for none) overrides a cascade's own costs.
+func inspectModel(ctx context.Context, path, costsName string, jsonOut bool, stdout, stderr io.Writer) error {
+	var head struct {
+		Format any `json:"format"`
+	}
+	b, err := data.ReadWhole(path, "a model or cascade file")
+	if err != nil {
+		return err
+	}
+	_ = json.Unmarshal(b, &head) // ReadModel reports what is wrong
+	var (
+		e    *tree.Ensemble
+		m    *tree.Model
+		cf   *cronus.File
+		c    *cronus.Cascade
+		kind = "model"
+	)
+	if head.Format == tree.CascadeFormat {
+		kind = "cascade"
+		cf, err = untilDone(ctx, func() (*cronus.File, error) { return cronus.ReadFile(path) })
+		if err != nil {
+			return err
+		}
+		if e, c, err = cf.Cascade(); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		m = cf.Ensemble
+	} else if e, m, err = loadModel(ctx, path); err != nil {
+		return err
+	}
+
+	s := modelSummary{File: path, Kind: kind, Source: m.Source, Objective: e.Objective, Trees: len(e.Trees),
+		NumFeatures: e.NumFeatures, BaseScore: e.Base, HasGain: e.HasGain(), HasCover: e.HasCover()}
+	if s.Source == "" {
+		s.Source = "cronus"
+	}
+	featCost := make([]float64, e.NumFeatures)
+	names := make([]string, e.NumFeatures)
+	treeCost := make([]float64, len(e.Trees))
+	for i := range treeCost {
+		treeCost[i] = 1
+	}
+	switch {
+	case costsName != "":
+		costs, err := loadCosts(ctx, costsName, e.NumFeatures, stderr)
+		if err != nil {
+			return err
+		}
+		copy(featCost, costs.Cost)
+		copy(names, costs.Name)
+		s.Costs = costsName
+	case cf != nil:
+		copy(featCost, cf.FeatureCost)
+		s.Costs = "the cascade's own"
+	default:
+		for f := range featCost {
+			featCost[f] = 1
+		}
+		s.Costs = "none: every feature costs 1"
+	}
+	if cf != nil {
+		copy(treeCost, cf.TreeCost)
+		s.Rule, s.TopM = cf.Rule, cf.TopM
+		sigma := cf.Sigma
+		s.Sigma = &sigma
+	}
+
+	// The trees that count: all of a model's, those a cascade's stages use.
+	var use []int
+	if c != nil {
+		s.Stages, use = stageSummaries(e, c, featCost, treeCost)
+		s.TreesUsed = len(use)
+	}
+	var leaves, depth []int
+	for i := range e.Trees {
+		leaves = append(leaves, e.Trees[i].NumLeaves())
+		depth = append(depth, e.Trees[i].Depth())
+	}
+	s.Leaves, s.Depth = intStats(leaves), intStats(depth)
+	s.Depth.Total = 0 // a sum of depths means nothing
+
+	imp := e.Importance(use)
+	var totalGain float64
+	for _, st := range imp {
+		totalGain += st.Gain
+	}
+	share := func(g float64) *float64 {
+		if !s.HasGain {
+			return nil
+		}
+		v := 0.0
+		if totalGain > 0 {
+			v = g / totalGain
+		}
+		return &v
+	}
+	groups := map[float64]*costGroupJSON{}
+	groupGain := map[float64]float64{}
+	for f, st := range imp {
+		g := groups[featCost[f]]
+		if g == nil {
+			g = &costGroupJSON{Cost: featCost[f]}
+			groups[featCost[f]] = g
+		}
+		g.Features++
+		if st.Splits == 0 {
+			continue
+		}
+		g.Used++
+		g.Splits += st.Splits
+		groupGain[featCost[f]] += st.Gain
+		s.FeaturesUsed++
+		s.Cost.Features += featCost[f]
+		fj := featureJSON{Feature: f + 1, Name: names[f], Cost: featCost[f], Splits: st.Splits, Trees: st.Trees}
+		if s.HasGain {
+			gain := st.Gain
+			fj.Gain, fj.GainShare = &gain, share(gain)
+		}
+		if s.HasCover {
+			cover := st.Cover
+			fj.Cover = &cover
+		}
+		s.Features = append(s.Features, fj)
+	}
+	if use == nil {
+		for _, v := range treeCost {
+			s.Cost.Trees += v
+		}
+	} else {
+		for _, t := range use {
+			s.Cost.Trees += treeCost[t]
+		}
+	}
+	s.Cost.Total = s.Cost.Features + s.Cost.Trees
+	// The most important first: by gain when the model has gains, else by
+	// splits; ties in feature order.
+	slices.SortStableFunc(s.Features, func(a, b featureJSON) int {
+		if s.HasGain {
+			if c := cmp.Compare(*b.Gain, *a.Gain); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(b.Splits, a.Splits)
+	})
+	for _, g := range groups {
+		g.GainShare = share(groupGain[g.Cost])
+		s.CostGroups = append(s.CostGroups, *g)
+	}
+	slices.SortFunc(s.CostGroups, func(a, b costGroupJSON) int { return cmp.Compare(a.Cost, b.Cost) })
+	if s.Features == nil {
+		s.Features = []featureJSON{}
+	}
+	if jsonOut {
+		return writeJSON(stdout, s)
+	}
+	fmt.Fprint(stdout, formatModelSummary(&s))
+	return nil
+}
+
+// stageSummaries describes each stage of c and returns the trees any
+// stage uses, ascending.
+func stageSummaries(e *tree.Ensemble, c *cronus.Cascade, featCost, treeCost []float64) ([]stageSummaryJSON, []int) {
+	paidTree := make([]bool, len(e.Trees))
+	paidFeat := make([]bool, e.NumFeatures)
+	var out []stageSummaryJSON
+	var cost metric.Cost
+	for k := range c.Stages {
+		st := stageSummaryJSON{Stage: k + 1, NewFeatures: []int{}}
+		if th := c.Stages[k].Theta; k < len(c.Stages)-1 && !math.IsInf(th, -1) {
+			st.Theta = &th
+		}
+		active := c.Stages[k].Active()
+		st.Trees = len(active)
+		for _, t := range active {
+			if paidTree[t] {
+				continue
+			}
+			paidTree[t] = true
+			st.NewTrees++
+			cost.Trees += treeCost[t]
+			for _, f := range e.Trees[t].Features() {
+				if !paidFeat[f] {
+					paidFeat[f] = true
+					st.NewFeatures = append(st.NewFeatures, f+1)
+					st.NewFeatureCost += featCost[f]
+					cost.Features += featCost[f]
+				}
+			}
+		}
+		slices.Sort(st.NewFeatures)
+		cost.Total = cost.Features + cost.Trees
+		st.Cost = cost
+		out = append(out, st)
+	}
+	use := []int{}
+	for t, paid := range paidTree {
+		if paid {
+			use = append(use, t)
+		}
+	}
+	return out, use
+}
+
+// statText is a gain or cover for the text summary: whole numbers from
+// 100, two decimals from 1, three significant digits below.
+func statText(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 1e12:
+		return fmt.Sprintf("%.4g", v)
+	case a >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 1:
+		return fmt.Sprintf("%.2f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+// maxFeaturesShown is how many features the text summary of a model lists;
+// --json lists them all.
+const maxFeaturesShown = 30
+
+// formatModelSummary renders a model or cascade summary as text.
+func formatModelSummary(s *modelSummary) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: a %s, %s from %s (objective %s), %s\n", s.File, s.Kind, count(s.Trees, "tree"), s.Source, s.Objective, count(s.NumFeatures, "feature"))
+	fmt.Fprintf(&b, "  leaves/tree  min %d, median %g, max %d (%d in all)\n", s.Leaves.Min, s.Leaves.Median, s.Leaves.Max, s.Leaves.Total)
+	fmt.Fprintf(&b, "  depth        min %d, median %g, max %d\n", s.Depth.Min, s.Depth.Median, s.Depth.Max)
+	fmt.Fprintf(&b, "  base score   %g\n", s.BaseScore)
+	fmt.Fprintf(&b, "  costs        %s\n", s.Costs)
+	if s.Kind == "cascade" {
+		rule := s.Rule
+		if s.TopM > 0 {
+			rule = fmt.Sprintf("%s %d", rule, s.TopM)
+		}
+		fmt.Fprintf(&b, "  cascade      %s, rule %s, σ %g; its stages use %s of %d\n", count(len(s.Stages), "stage"), rule, *s.Sigma, count(s.TreesUsed, "tree"), s.Trees)
+		fmt.Fprintf(&b, "  stage  trees  new          θ  new features (cost)        cost so far: features + trees\n")
+		for _, st := range s.Stages {
+			th := "-"
+			if st.Theta != nil {
+				th = fmt.Sprintf("%.4g", *st.Theta)
+			}
+			fmt.Fprintf(&b, "  %5d  %5d  %3d  %9s  %-26s %g + %g = %g\n", st.Stage, st.Trees, st.NewTrees, th,
+				fmt.Sprintf("%d (%g)", len(st.NewFeatures), st.NewFeatureCost), st.Cost.Features, st.Cost.Trees, st.Cost.Total)
+		}
+		fmt.Fprintf(&b, "  cost/doc     at most %g (features %g, trees %g): a document scored by every stage\n", s.Cost.Total, s.Cost.Features, s.Cost.Trees)
+	} else {
+		fmt.Fprintf(&b, "  cost/doc     %g (features %g, trees %g): every tree on every document\n", s.Cost.Total, s.Cost.Features, s.Cost.Trees)
+	}
+	scope := "its trees"
+	if s.Kind == "cascade" {
+		scope = "the trees its stages use"
+	}
+	fmt.Fprintf(&b, "  features     %d of %d split on by %s\n", s.FeaturesUsed, s.NumFeatures, scope)
+	if len(s.Features) > 0 {
+		switch {
+		case s.HasGain:
+			fmt.Fprintf(&b, "  importance   by total split gain (XGBoost's total_gain, LightGBM's gain); cover is the hessian sum\n")
+		default:
+			fmt.Fprintf(&b, "  importance   by splits: the model records no split gains (a RankLib import, or a file written before they were)\n")
+		}
+		named := slices.ContainsFunc(s.Features, func(f featureJSON) bool { return f.Name != "" })
+		fmt.Fprintf(&b, "    feature        cost  splits  trees")
+		if s.HasGain {
+			fmt.Fprintf(&b, "          gain   share")
+		}
+		if s.HasCover {
+			fmt.Fprintf(&b, "         cover")
+		}
+		if named {
+			fmt.Fprintf(&b, "  name")
+		}
+		b.WriteString("\n")
+		for i, f := range s.Features {
+			if i == maxFeaturesShown {
+				fmt.Fprintf(&b, "    … %d more (--json lists them all)\n", len(s.Features)-maxFeaturesShown)
+				break
+			}
+			fmt.Fprintf(&b, "    %7d  %10g  %6d  %5d", f.Feature, f.Cost, f.Splits, f.Trees)
+			if s.HasGain {
+				fmt.Fprintf(&b, "  %12s  %5.1f%%", statText(*f.Gain), 100**f.GainShare)
+			}
+			if s.HasCover {
+				fmt.Fprintf(&b, "  %12s", statText(*f.Cover))
+			}
+			if named {
+				fmt.Fprintf(&b, "  %s", f.Name)
+			}
+			b.WriteString("\n")
+		}
+	}
+	fmt.Fprintf(&b, "  cost groups\n")
+	for _, g := range s.CostGroups {
+		fmt.Fprintf(&b, "    cost %-8g %s, %d used, %s", g.Cost, count(g.Features, "feature"), g.Used, count(g.Splits, "split"))
+		if g.GainShare != nil {
+			fmt.Fprintf(&b, ", %.1f%% of the gain", 100**g.GainShare)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// inspectModelJSON is a two-tree model over 4 features with split gains and
+// covers: tree 0 splits on features 3 (gain 10, cover 100) and 1 (2, 60),
+// tree 1 on feature 3 (6, 100).
+const inspectModelJSON = `{
+  "format": "cronus-ensemble",
+  "version": 1,
+  "objective": "regression",
+  "num_features": 4,
+  "base_score": 0.5,
+  "source": "xgboost",
+  "trees": [
+    {"split_feature":[3,1],"threshold":[0.5,0.2],"left_child":[1,-1],"right_child":[-3,-2],"leaf_value":[-1,0,1],"features":[1,3],"split_gain":[10,2],"cover":[100,60]},
+    {"split_feature":[3],"threshold":[0.7],"left_child":[-1],"right_child":[-2],"leaf_value":[-0.5,0.5],"features":[3],"split_gain":[6],"cover":[100]}
+  ]
+}`
+
+// inspectReport is the part of inspect --json on a model or cascade that
+// the tests read.
+type inspectReport struct {
+	Kind, Source, Objective string
+	Trees                   int
+	NumFeatures             int     `json:"num_features"`
+	BaseScore               float64 `json:"base_score"`
+	Leaves, Depth           struct {
+		Min    int
+		Median float64
+		Max    int
+		Total  int
+	}
+	Costs        string
+	FeaturesUsed int  `json:"features_used"`
+	HasGain      bool `json:"has_gain"`
+	HasCover     bool `json:"has_cover"`
+	Cost         struct{ Total, Features, Trees float64 }
+	Features     []struct {
+		Feature       int
+		Name          string
+		Cost          float64
+		Splits, Trees int
+		Gain          *float64
+		GainShare     *float64 `json:"gain_share"`
+		Cover         *float64
+	}
+	CostGroups []struct {
+		Cost                   float64
+		Features, Used, Splits int
+		GainShare              *float64 `json:"gain_share"`
+	} `json:"cost_groups"`
+	Rule   string
+	Stages []struct {
+		Stage, Trees   int
+		Theta          *float64
+		NewTrees       int     `json:"new_trees"`
+		NewFeatures    []int   `json:"new_features"`
+		NewFeatureCost float64 `json:"new_feature_cost"`
+		Cost           struct{ Total, Features, Trees float64 }
+	}
+	TreesUsed int `json:"trees_used"`
+}
+
+func inspectJSON(t *testing.T, args ...string) inspectReport {
+	t.Helper()
+	code, out, errOut := runCLI(t, append([]string{"inspect", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("inspect %v: exit %d: %s", args, code, errOut)
+	}
+	var r inspectReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	return r
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
+
+// The summary of a hand-made model, worked by hand: feature 3 (cost 20)
+// has 2 splits in 2 trees, gain 10+6 = 16 of 18 and cover 200; feature 1
+// (cost 5) 1 split, gain 2, cover 60; features 2 and 4 (cost 1) none. All
+// trees on a document pay 20+5 for features and 1 per tree.
+func TestInspectModel(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	costs := filepath.Join(dir, "costs.txt")
+	os.WriteFile(model, []byte(inspectModelJSON), 0o644)
+	os.WriteFile(costs, []byte("1 5 bm25\n2 1 length\n3 20 proximity\n4 1 pagerank\n"), 0o644)
+	r := inspectJSON(t, model, "--costs", costs)
+	if r.Kind != "model" || r.Source != "xgboost" || r.Objective != "regression" || r.Trees != 2 || r.NumFeatures != 4 || r.BaseScore != 0.5 {
+		t.Errorf("header %+v", r)
+	}
+	if r.Leaves.Min != 2 || r.Leaves.Median != 2.5 || r.Leaves.Max != 3 || r.Leaves.Total != 5 || r.Depth.Min != 1 || r.Depth.Median != 1.5 || r.Depth.Max != 2 {
+		t.Errorf("leaves %+v, depth %+v", r.Leaves, r.Depth)
+	}
+	if !r.HasGain || !r.HasCover || r.FeaturesUsed != 2 || r.Cost.Features != 25 || r.Cost.Trees != 2 || r.Cost.Total != 27 || r.Costs != costs {
+		t.Errorf("gain %v, cover %v, %d features used, cost %+v, costs %q", r.HasGain, r.HasCover, r.FeaturesUsed, r.Cost, r.Costs)
+	}
+	if len(r.Features) != 2 {
+		t.Fatalf("features %+v", r.Features)
+	}
+	f3, f1 := r.Features[0], r.Features[1] // by gain
+	if f3.Feature != 3 || f3.Name != "proximity" || f3.Cost != 20 || f3.Splits != 2 || f3.Trees != 2 || *f3.Gain != 16 || !near(*f3.GainShare, 16.0/18) || *f3.Cover != 200 {
+		t.Errorf("feature 3: %+v", f3)
+	}
+	if f1.Feature != 1 || f1.Name != "bm25" || f1.Cost != 5 || f1.Splits != 1 || f1.Trees != 1 || *f1.Gain != 2 || !near(*f1.GainShare, 2.0/18) || *f1.Cover != 60 {
+		t.Errorf("feature 1: %+v", f1)
+	}
+	type group struct {
+		cost                   float64
+		features, used, splits int
+		share                  float64
+	}
+	var groups []group
+	for _, g := range r.CostGroups {
+		groups = append(groups, group{g.Cost, g.Features, g.Used, g.Splits, *g.GainShare})
+	}
+	if want := []group{{1, 2, 0, 0, 0}, {5, 1, 1, 1, 2.0 / 18}, {20, 1, 1, 2, 16.0 / 18}}; len(groups) != 3 ||
+		groups[0] != want[0] || groups[1].cost != 5 || groups[1].used != 1 || !near(groups[1].share, want[1].share) || groups[2].splits != 2 || !near(groups[2].share, want[2].share) {
+		t.Errorf("cost groups %+v, want %+v", groups, want)
+	}
+
+	// Without costs every feature costs 1; the text names the columns.
+	r = inspectJSON(t, model)
+	if r.Cost.Features != 2 || r.Cost.Total != 4 || r.Features[0].Name != "" {
+		t.Errorf("without costs: cost %+v, %+v", r.Cost, r.Features[0])
+	}
+	code, out, errOut := runCLI(t, "inspect", model, "--costs", costs)
+	for _, want := range []string{"a model, 2 trees from xgboost (objective regression), 4 features", "cost/doc     27 (features 25, trees 2)",
+		"2 of 4 split on", "by total split gain", "proximity", "cost 20       1 feature, 1 used, 2 splits, 88.9% of the gain"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d, stderr %q; text lacks %q:\n%s", code, errOut, want, out)
+		}
+	}
+
+	// Without gains (a RankLib import): splits and trees only, by splits.
+	noGain := strings.NewReplacer(`,"split_gain":[10,2],"cover":[100,60]`, "", `,"split_gain":[6],"cover":[100]`, "").Replace(inspectModelJSON)
+	os.WriteFile(model, []byte(noGain), 0o644)
+	r = inspectJSON(t, model)
+	if r.HasGain || r.HasCover || r.Features[0].Gain != nil || r.Features[0].Feature != 3 || r.Features[0].Splits != 2 || r.CostGroups[0].GainShare != nil {
+		t.Errorf("without gains: %+v", r)
+	}
+	if _, out, _ := runCLI(t, "inspect", model); !strings.Contains(out, "by splits: the model records no split gains") || strings.Contains(out, "share") {
+		t.Errorf("without gains:\n%s", out)
+	}
+}
+
+// A cascade's stages, worked by hand on the model above with tree costs 1
+// and 2: stage 1 uses tree 1 (feature 3, cost 20; tree cost 2), stage 2
+// trees 0 and 1, adding tree 0 (cost 1) and feature 1 (cost 5).
+func TestInspectCascade(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.json")
+	cascade := `{"format": "cronus-cascade", "version": 1, "rule": "top-m", "top_m": 3, "sigma": 0.1,
+  "feature_cost": [5, 1, 20, 1], "tree_cost": [1, 2],
+  "stages": [
+    {"trees": [1], "weights": [1.5], "intercept": 0.1, "theta": -0.5},
+    {"trees": [0, 1], "weights": [1, 1], "intercept": 0, "theta": null}
+  ],
+  "ensemble": ` + inspectModelJSON + `}`
+	os.WriteFile(path, []byte(cascade), 0o644)
+	r := inspectJSON(t, path)
+	if r.Kind != "cascade" || r.Rule != "top-m" || r.TreesUsed != 2 || len(r.Stages) != 2 || r.Costs != "the cascade's own" {
+		t.Fatalf("%+v", r)
+	}
+	s1, s2 := r.Stages[0], r.Stages[1]
+	if s1.Stage != 1 || s1.Trees != 1 || s1.NewTrees != 1 || s1.Theta == nil || *s1.Theta != -0.5 || !reflect.DeepEqual(s1.NewFeatures, []int{3}) ||
+		s1.NewFeatureCost != 20 || s1.Cost.Features != 20 || s1.Cost.Trees != 2 || s1.Cost.Total != 22 {
+		t.Errorf("stage 1: %+v", s1)
+	}
+	if s2.Stage != 2 || s2.Trees != 2 || s2.NewTrees != 1 || s2.Theta != nil || !reflect.DeepEqual(s2.NewFeatures, []int{1}) ||
+		s2.NewFeatureCost != 5 || s2.Cost.Features != 25 || s2.Cost.Trees != 3 || s2.Cost.Total != 28 {
+		t.Errorf("stage 2: %+v", s2)
+	}
+	if r.Cost.Total != 28 || r.FeaturesUsed != 2 || *r.Features[0].Gain != 16 {
+		t.Errorf("cost %+v, %d features, %+v", r.Cost, r.FeaturesUsed, r.Features[0])
+	}
+	// A stage that uses only tree 0: tree 1's split on feature 3 is not
+	// counted, nor its cost.
+	one := strings.Replace(cascade, `{"trees": [1], "weights": [1.5], "intercept": 0.1, "theta": -0.5},
+    {"trees": [0, 1], "weights": [1, 1]`, `{"trees": [0], "weights": [1.5], "intercept": 0.1, "theta": -0.5},
+    {"trees": [0], "weights": [1]`, 1)
+	os.WriteFile(path, []byte(one), 0o644)
+	r = inspectJSON(t, path)
+	if r.TreesUsed != 1 || r.Cost.Total != 26 || r.Features[0].Feature != 3 || r.Features[0].Splits != 1 || *r.Features[0].Gain != 10 || r.Stages[1].NewTrees != 0 {
+		t.Errorf("one tree: %+v", r)
+	}
+	// --costs replaces the cascade's feature costs (not its tree costs).
+	costs := filepath.Join(dir, "costs.txt")
+	os.WriteFile(costs, []byte("7\n7\n7\n7\n"), 0o644)
+	if r = inspectJSON(t, path, "--costs", costs); r.Cost.Features != 14 || r.Cost.Trees != 1 {
+		t.Errorf("with --costs: %+v", r.Cost)
+	}
+	code, out, errOut := runCLI(t, "inspect", path)
+	for _, want := range []string{"a cascade, 2 trees", "2 stages, rule top-m 3, σ 0.1; its stages use 1 tree of 2", "at most 26"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d, stderr %q; text lacks %q:\n%s", code, errOut, want, out)
+		}
+	}
+}
+
+// Gains and covers survive train, the model file and import, and add up:
+// every split of the trained model is counted once.
+func TestInspectTrainedModel(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "m.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/vali", "--trees", "5", "--leaves", "6", "--out", model); code != 0 {
+		t.Fatal(errOut)
+	}
+	r := inspectJSON(t, model, "--costs", "builtin:mq2008/costs")
+	splits := 0
+	var share float64
+	for _, f := range r.Features {
+		splits += f.Splits
+		share += *f.GainShare
+		if *f.Gain <= 0 || *f.Cover <= 0 || f.Trees > f.Splits || f.Trees > 5 {
+			t.Errorf("feature %+v", f)
+		}
+	}
+	if !r.HasGain || !r.HasCover || splits != r.Leaves.Total-r.Trees || !near(share, 1) || r.Costs != "builtin:mq2008/costs" {
+		t.Errorf("%d splits for %d leaves in %d trees; gain shares sum to %v; %+v", splits, r.Leaves.Total, r.Trees, share, r)
+	}
+}
+
+func TestInspectModelErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte("{\"format\": \"cronus-ensemble\",\n \"version\": 1,\n x}"), 0o644)
+	xgb := filepath.Join(dir, "xgb.json")
+	os.WriteFile(xgb, []byte(`{"learner": {}, "version": [1, 7, 4]}`), 0o644)
+	model := filepath.Join(dir, "m.json")
+	os.WriteFile(model, []byte("\ufeff  \n"+inspectModelJSON), 0o644)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"inspect", bad}, 1, bad + ":3:2: invalid character 'x'"},
+		{[]string{"inspect", xgb}, 1, xgb + ": not a cronus model: no \"format\" field; it looks like an XGBoost JSON model: convert it with cronus import --from xgboost"},
+		{[]string{"inspect", model, "--regroup"}, 2, "--regroup is for data files"},
+		{[]string{"inspect", model, "--costs", "builtin:mq2008/costs"}, 0, ""}, // 46 costs for 4 features: a warning
+	} {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("cronus %v: exit %d, stderr %q; want %d with %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+}
