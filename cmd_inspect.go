@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,10 +21,11 @@ import (
 )
 
 // looksLikeJSON reports whether path is a regular file whose first byte
-// after blanks (and a UTF-8 byte order mark) is '{': a model or cascade
-// file given to inspect, not data. Built-in names and what is not a
-// regular file (standard input, a FIFO, which a peek would consume) are
-// left to the data reader, as are files that cannot be opened.
+// after blanks (and a UTF-8 byte order mark), once decompressed if it is
+// gzip, is '{': a model or cascade file given to inspect, not data.
+// Built-in names and what is not a regular file (standard input, a FIFO,
+// which a peek would consume) are left to the data reader, as are files
+// that cannot be opened.
 func looksLikeJSON(path string) bool {
 	if strings.HasPrefix(path, data.BuiltinPrefix) {
 		return false
@@ -35,8 +38,17 @@ func looksLikeJSON(path string) bool {
 		return false
 	}
 	defer f.Close()
+	br := bufio.NewReader(f)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return false
+		}
+		r = zr
+	}
 	b := make([]byte, 4096)
-	n, _ := io.ReadFull(f, b)
+	n, _ := io.ReadFull(r, b)
 	b = bytes.TrimLeft(bytes.TrimPrefix(b[:n], []byte("\xef\xbb\xbf")), " \t\r\n")
 	return len(b) > 0 && b[0] == '{'
 }

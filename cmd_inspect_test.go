@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"math"
 	"os"
@@ -127,6 +129,17 @@ func TestInspectModel(t *testing.T) {
 	if want := []group{{1, 2, 0, 0, 0}, {5, 1, 1, 1, 2.0 / 18}, {20, 1, 1, 2, 16.0 / 18}}; len(groups) != 3 ||
 		groups[0] != want[0] || groups[1].cost != 5 || groups[1].used != 1 || !near(groups[1].share, want[1].share) || groups[2].splits != 2 || !near(groups[2].share, want[2].share) {
 		t.Errorf("cost groups %+v, want %+v", groups, want)
+	}
+
+	// gzip-compressed, as every model reader takes it.
+	gz := filepath.Join(dir, "m.json.gz")
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write([]byte(inspectModelJSON))
+	zw.Close()
+	os.WriteFile(gz, zb.Bytes(), 0o644)
+	if r := inspectJSON(t, gz, "--costs", costs); r.Kind != "model" || r.Cost.Total != 27 {
+		t.Errorf("gzip: %+v", r)
 	}
 
 	// Without costs every feature costs 1; the text names the columns.
