@@ -478,6 +478,9 @@ func parse(b []byte) (*File, error) {
 	// The format name and version first, so that another kind of JSON file,
 	// or a newer cascade file, is named as such rather than failing on a
 	// field of the wrong type.
+	if err := tree.BinaryError(b, "cascade file"); err != nil {
+		return nil, err
+	}
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] != '{' && !json.Valid(t) {
 		return nil, errors.New("not a cascade file: a cascade file is a JSON object (cronus cascade writes one)")
 	}

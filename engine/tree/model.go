@@ -395,8 +395,28 @@ func FileError(path string, err error) error {
 	return fmt.Errorf("%s: %w", path, err)
 }
 
+// BinaryError refuses binary data (a NUL byte, which JSON text never
+// holds) given as a cronus model or cascade file (what): an XGBoost model
+// saved as UBJSON (.ubj), which starts with '{' as JSON does, was reported
+// as "1:2: invalid character 'L' looking for beginning of object key
+// string", and one in its binary format ("binf") as no JSON object. nil
+// when data holds no NUL byte.
+func BinaryError(data []byte, what string) error {
+	if bytes.IndexByte(data, 0) < 0 {
+		return nil
+	}
+	if head := data[:min(len(data), 4096)]; bytes.HasPrefix(data, []byte("binf")) || data[0] == '{' && bytes.Contains(head, []byte("learner")) {
+		return fmt.Errorf("not a %s: binary data, not JSON text; it looks like an XGBoost model saved as UBJSON (.ubj) or in its binary format: "+
+			`save it with Booster.save_model("m.json") and convert that with cronus import --from xgboost`, what)
+	}
+	return fmt.Errorf("not a %s: binary data (a NUL byte), not JSON text", what)
+}
+
 // parseModel decodes and checks a model file's contents.
 func parseModel(data []byte) (*Model, error) {
+	if err := BinaryError(data, "cronus model"); err != nil {
+		return nil, err
+	}
 	// The format name first, so that another kind of JSON file is named
 	// as such rather than failing on a field of the wrong type.
 	if b := bytes.TrimSpace(data); len(b) > 0 && b[0] != '{' {

@@ -255,6 +255,14 @@ func TestReadModelErrors(t *testing.T) {
 		{"RankLib", "## LambdaMART\n<ensemble>\n", `: not a cronus model: a model file is a JSON object; it looks like a RankLib model: convert it with cronus import --from ranklib`},
 		{"XGBoost JSON", `{"learner": {}, "version": [1, 7, 4]}`, `: not a cronus model: no "format" field; it looks like an XGBoost JSON model: convert it with cronus import --from xgboost`},
 		{"other text", "1 qid:1 1:0.5\n", `: not a cronus model: a model file is a JSON object (a LightGBM, XGBoost or RankLib model must be converted with cronus import)`},
+		// XGBoost's save_model under a name not ending in .json (the
+		// first bytes of what 1.7.4 writes): UBJSON starts with '{' and
+		// was refused as "1:2: invalid character 'L' looking for
+		// beginning of object key string".
+		{"XGBoost UBJSON", "{L\x00\x00\x00\x00\x00\x00\x00\x07learner{L\x00\x00\x00\x00\x00\x00\x00\x0aattributes{}",
+			`: not a cronus model: binary data, not JSON text; it looks like an XGBoost model saved as UBJSON (.ubj) or in its binary format: save it with Booster.save_model("m.json") and convert that with cronus import --from xgboost`},
+		{"XGBoost binary", "binf\x00\x00\x00?\x05\x00\x00\x00", `: not a cronus model: binary data, not JSON text; it looks like an XGBoost model`},
+		{"other binary", "\x93NUMPY\x01\x00v\x00{'descr': '<f8'}", `: not a cronus model: binary data (a NUL byte), not JSON text`},
 		{"newer version", withTree(`"version": 1`, `"version": 2`), `: model version 2 is newer than this cronus supports (1)`},
 		{"no version", withTree(`"version": 1,`, ``), `: no model "version"`},
 		{"version not a number", withTree(`"version": 1`, `"version": "1"`), `: model version "1" is not an integer`},
