@@ -173,3 +173,48 @@ func TestImportanceIncompleteStats(t *testing.T) {
 		}
 	}
 }
+
+// A negative cover (sum_hessian, internal_weight) at a split, which a
+// model file refuses, is dropped at import as malformed statistics are:
+// the import wrote nothing, failing with "split 0: cover -1.5 is not a
+// finite number >= 0". The gains are kept, and the model scores as before.
+func TestImportNegativeCover(t *testing.T) {
+	xgbJSON, err := os.ReadFile("testdata/xgb-rank-ndcg.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(xgbJSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	tree0 := doc["learner"].(map[string]any)["gradient_booster"].(map[string]any)["model"].(map[string]any)["trees"].([]any)[0].(map[string]any)
+	tree0["sum_hessian"].([]any)[0] = -1.5 // node 0, the root: a split
+	xgbNeg, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lgb, err := os.ReadFile("testdata/lgb-lambdarank.model.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lgbNeg := strings.Replace(string(lgb), "\ninternal_weight=", "\ninternal_weight=-", 1)
+	for _, c := range []struct {
+		from, src string
+	}{{"xgboost", string(xgbNeg)}, {"lightgbm", lgbNeg}} {
+		var e *Ensemble
+		if c.from == "xgboost" {
+			e, _, err = ImportXGBoost(strings.NewReader(c.src), "m.json")
+		} else {
+			e, _, err = ImportLightGBM(strings.NewReader(c.src), "m.txt")
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.from, err)
+		}
+		if !e.HasGain() || e.HasCover() {
+			t.Errorf("%s: gains %v, covers %v; want all and none", c.from, e.HasGain(), e.HasCover())
+		}
+		if err := WriteModel(filepath.Join(t.TempDir(), "m.json"), NewModel(e, c.from, nil)); err != nil {
+			t.Errorf("%s: writing the imported model: %v", c.from, err)
+		}
+	}
+}
