@@ -282,6 +282,11 @@ func (m *Model) checkHeader() error {
 // why), naming the import that converts it when it looks like another
 // library's model.
 func foreignModel(data []byte, what string) error {
+	if b := bytes.TrimSpace(data); len(b) > 0 && isXGBoostDump(b) {
+		// Which import refuses too: the way to a model is save_model.
+		return fmt.Errorf("not a cronus model: %s; it looks like a dump of an XGBoost model's trees (Booster.dump_model or get_dump), "+
+			`which leaves out the base score and the objective: save the model with Booster.save_model("m.json") and convert that with cronus import --from xgboost`, what)
+	}
 	if from := sniffModelFormat(data); from != "" {
 		return fmt.Errorf("not a cronus model: %s; it looks like %s: convert it with cronus import --from %s", what, importKinds[from], from)
 	}

@@ -262,6 +262,11 @@ func TestReadModelErrors(t *testing.T) {
 		{"XGBoost UBJSON", "{L\x00\x00\x00\x00\x00\x00\x00\x07learner{L\x00\x00\x00\x00\x00\x00\x00\x0aattributes{}",
 			`: not a cronus model: binary data, not JSON text; it looks like an XGBoost model saved as UBJSON (.ubj) or in its binary format: save it with Booster.save_model("m.json") and convert that with cronus import --from xgboost`},
 		{"XGBoost binary", "binf\x00\x00\x00?\x05\x00\x00\x00", `: not a cronus model: binary data, not JSON text; it looks like an XGBoost model`},
+		// A dump was told to be converted with cronus import, which
+		// refuses dumps.
+		{"XGBoost JSON dump", `[{ "nodeid": 0, "depth": 0, "split": "f0", "split_condition": 0.5, "yes": 1, "no": 2}]`,
+			`: not a cronus model: a model file is a JSON object; it looks like a dump of an XGBoost model's trees (Booster.dump_model or get_dump), which leaves out the base score and the objective: save the model with Booster.save_model("m.json") and convert that with cronus import --from xgboost`},
+		{"XGBoost text dump", "booster[0]:\n0:[f0<0.5] yes=1,no=2,missing=1\n", `: not a cronus model: a model file is a JSON object; it looks like a dump of an XGBoost model's trees`},
 		{"other binary", "\x93NUMPY\x01\x00v\x00{'descr': '<f8'}", `: not a cronus model: binary data (a NUL byte), not JSON text`},
 		{"newer version", withTree(`"version": 1`, `"version": 2`), `: model version 2 is newer than this cronus supports (1)`},
 		{"no version", withTree(`"version": 1,`, ``), `: no model "version"`},
