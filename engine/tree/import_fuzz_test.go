@@ -49,6 +49,16 @@ func FuzzImportXGBoost(f *testing.F) {
 	}
 	f.Add(cat)
 	f.Add([]byte(`{"learner":{"gradient_booster":{"name":"gbtree","model":{"trees":[{"left_children":[1,-1,-1],"right_children":[2,-1,-1],"split_indices":[0,0,0],"split_conditions":[Infinity,1,2],"default_left":[0,0,0]}]}},"learner_model_param":{"base_score":"5E-1","num_feature":"1"},"objective":{"name":"reg:squarederror"}},"x":"NaN\"Infinity"}`))
+	// Per-node statistics (loss_changes, sum_hessian), with a tree of a
+	// single leaf, whose statistics are none, and a NaN, a string and a
+	// negative cover, which drop them.
+	f.Add([]byte(`{"learner":{"gradient_booster":{"name":"gbtree","model":{"tree_info":[0,0],"trees":[` +
+		`{"left_children":[1,-1,-1],"right_children":[2,-1,-1],"split_indices":[0,0,0],"split_conditions":[0.5,1,2],"default_left":[0,0,0],"loss_changes":[3,0,0],"sum_hessian":[4,1,3],"tree_param":{"num_nodes":"3"}},` +
+		`{"left_children":[-1],"right_children":[-1],"split_indices":[0],"split_conditions":[0.5],"default_left":[0],"loss_changes":[0],"sum_hessian":[4],"tree_param":{"num_nodes":"1"}}]}},` +
+		`"learner_model_param":{"base_score":"5E-1","num_feature":"3"},"objective":{"name":"reg:squarederror"}}}`))
+	f.Add([]byte(`{"learner":{"gradient_booster":{"name":"gbtree","model":{"trees":[` +
+		`{"left_children":[1,-1,-1],"right_children":[2,-1,-1],"split_indices":[0,0,0],"split_conditions":[0.5,1,2],"default_left":[0,0,0],"loss_changes":[NaN,0,0],"sum_hessian":[-4,"x",3]}]}},` +
+		`"learner_model_param":{"base_score":"5E-1","num_feature":"1"},"objective":{"name":"reg:squarederror"}}}`))
 	f.Add([]byte(`{"learner":null}`))
 	f.Add([]byte(`{"learner":{"gradient_booster":{"name":"gbtree","model":{"trees":[{"left_children":[[1]],"default_left":["x"]}]}},"attributes":{"a":1}},"version":"1"}`))
 	f.Add([]byte(`{`))
@@ -191,7 +201,8 @@ func lgbFirstTrees(tb testing.TB, name string, n int) string {
 }
 
 // xgbFirstTrees is fixture name cut to its first n trees, without the
-// per-node statistics the importer does not read.
+// per-node fields the importer does not read (it reads loss_changes and
+// sum_hessian, for Tree.Gain and Tree.Cover).
 func xgbFirstTrees(tb testing.TB, name string, n int) []byte {
 	tb.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
@@ -210,7 +221,7 @@ func xgbFirstTrees(tb testing.TB, name string, n int) []byte {
 	}
 	trees := model["trees"].([]any)[:n]
 	for _, tr := range trees {
-		for _, k := range []string{"base_weights", "loss_changes", "sum_hessian", "parents"} {
+		for _, k := range []string{"base_weights", "parents"} {
 			delete(tr.(map[string]any), k)
 		}
 	}

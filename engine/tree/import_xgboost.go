@@ -683,9 +683,10 @@ func (xt *xgbTree) tree(col []int32, features int, w float64) (Tree, error) {
 // v, which has an entry for each of the n nodes and leaves; nil when v is
 // not that long or its value at a split is not finite or is below least
 // (0 for a cover, which a model file refuses below it: a negative
-// sum_hessian failed the import when the model was written).
+// sum_hessian failed the import when the model was written), and for a
+// tree without splits (as a model file reads it back).
 func nodeStats(v []xgbStat, n int, from []int, least float64) []float32 {
-	if len(v) != n {
+	if len(v) != n || len(from) == 0 {
 		return nil
 	}
 	out := make([]float32, len(from))

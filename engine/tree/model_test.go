@@ -406,6 +406,13 @@ func FuzzReadModel(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(tiny)
+	withStats := tinyEnsemble()
+	withStats.Trees[0].Gain, withStats.Trees[0].Cover = []float32{41.7, -0}, []float32{1021, 0}
+	if b, err := encodeModel(NewModel(withStats, "cronus", nil)); err == nil {
+		f.Add(b)
+	} else {
+		f.Fatal(err)
+	}
 	lgb, _, err := ImportFile("lightgbm", "testdata/lgb-regression-dart.model.txt")
 	if err != nil {
 		f.Fatal(err)
