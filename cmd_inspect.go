@@ -133,7 +133,7 @@ type modelSummary struct {
 	TopM         int                `json:"top_m,omitempty"`
 	Sigma        *float64           `json:"sigma,omitempty"`
 	Stages       []stageSummaryJSON `json:"stages,omitempty"`
-	TreesUsed    int                `json:"trees_used,omitempty"`
+	TreesUsed    *int               `json:"trees_used,omitempty"` // a cascade's, 0 included
 }
 
 // inspectModel summarises the model or cascade file path: its trees, the
@@ -209,7 +209,8 @@ func inspectModel(ctx context.Context, path, costsName string, jsonOut bool, std
 	var use []int
 	if c != nil {
 		s.Stages, use = stageSummaries(e, c, featCost, treeCost)
-		s.TreesUsed = len(use)
+		n := len(use)
+		s.TreesUsed = &n
 	}
 	var leaves, depth []int
 	for i := range e.Trees {
@@ -289,6 +290,9 @@ func inspectModel(ctx context.Context, path, costsName string, jsonOut bool, std
 	slices.SortFunc(s.CostGroups, func(a, b costGroupJSON) int { return cmp.Compare(a.Cost, b.Cost) })
 	if s.Features == nil {
 		s.Features = []featureJSON{}
+	}
+	if s.CostGroups == nil { // a model of no features
+		s.CostGroups = []costGroupJSON{}
 	}
 	if jsonOut {
 		return writeJSON(stdout, s)
@@ -372,7 +376,7 @@ func formatModelSummary(s *modelSummary) string {
 		if s.TopM > 0 {
 			rule = fmt.Sprintf("%s %d", rule, s.TopM)
 		}
-		fmt.Fprintf(&b, "  cascade      %s, rule %s, σ %g; its stages use %s of %d\n", count(len(s.Stages), "stage"), rule, *s.Sigma, count(s.TreesUsed, "tree"), s.Trees)
+		fmt.Fprintf(&b, "  cascade      %s, rule %s, σ %g; its stages use %s of %d\n", count(len(s.Stages), "stage"), rule, *s.Sigma, count(*s.TreesUsed, "tree"), s.Trees)
 		fmt.Fprintf(&b, "  stage  trees  new          θ  new features (cost)        cost so far: features + trees\n")
 		for _, st := range s.Stages {
 			th := "-"

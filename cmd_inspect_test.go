@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -264,6 +265,48 @@ func TestInspectModelErrors(t *testing.T) {
 		code, _, errOut := runCLI(t, c.args...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
 			t.Errorf("cronus %v: exit %d, stderr %q; want %d with %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+}
+
+// inspect --json has every key the README lists, whatever the values: a
+// cascade whose stages use no tree has "trees_used": 0 (it was left out),
+// and a model of no features "cost_groups": [] (it was null).
+func TestInspectJSONKeys(t *testing.T) {
+	dir := t.TempDir()
+	stumps := `{"format":"cronus-ensemble","version":1,"objective":"regression","num_features":0,"base_score":0,"trees":[` +
+		`{"split_feature":[],"threshold":[],"left_child":[],"right_child":[],"leaf_value":[0.5],"features":[]}]}`
+	empty := `{"format":"cronus-cascade","version":1,"rule":"global","sigma":0.1,"feature_cost":[5,1,20,1],"tree_cost":[1,2],"stages":[` +
+		`{"trees":[],"weights":[],"intercept":0.1,"theta":-0.5},{"trees":[],"weights":[],"intercept":0,"theta":null}],"ensemble":` + inspectModelJSON + `}`
+	model := []string{"file", "kind", "source", "objective", "trees", "num_features", "base_score", "leaves", "depth", "costs",
+		"features_used", "has_gain", "has_cover", "cost", "features", "cost_groups"}
+	for _, c := range []struct {
+		name, file string
+		keys       []string
+		arrays     []string
+	}{
+		{"stumps.json", stumps, model, []string{"features", "cost_groups"}},
+		{"empty.json", empty, append(slices.Clone(model), "rule", "sigma", "trees_used", "stages"), []string{"features", "cost_groups", "stages"}},
+	} {
+		path := filepath.Join(dir, c.name)
+		os.WriteFile(path, []byte(c.file), 0o644)
+		code, out, errOut := runCLI(t, "inspect", "--json", path)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errOut)
+		}
+		var r map[string]any
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%s: %v in %s", c.name, err, out)
+		}
+		for _, k := range c.keys {
+			if _, ok := r[k]; !ok {
+				t.Errorf("%s: no %q in %s", c.name, k, out)
+			}
+		}
+		for _, k := range c.arrays {
+			if _, ok := r[k].([]any); !ok {
+				t.Errorf("%s: %q is %v, not an array", c.name, k, r[k])
+			}
 		}
 	}
 }
