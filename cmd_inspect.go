@@ -377,13 +377,13 @@ func formatModelSummary(s *modelSummary) string {
 			rule = fmt.Sprintf("%s %d", rule, s.TopM)
 		}
 		fmt.Fprintf(&b, "  cascade      %s, rule %s, σ %g; its stages use %s of %d\n", count(len(s.Stages), "stage"), rule, *s.Sigma, count(*s.TreesUsed, "tree"), s.Trees)
-		fmt.Fprintf(&b, "  stage  trees  new          θ  new features (cost)        cost so far: features + trees\n")
+		fmt.Fprintf(&b, "  stage  trees    new          θ  new features (cost)        cost so far: features + trees\n")
 		for _, st := range s.Stages {
 			th := "-"
 			if st.Theta != nil {
 				th = fmt.Sprintf("%.4g", *st.Theta)
 			}
-			fmt.Fprintf(&b, "  %5d  %5d  %3d  %9s  %-26s %g + %g = %g\n", st.Stage, st.Trees, st.NewTrees, th,
+			fmt.Fprintf(&b, "  %5d  %5d  %5d  %9s  %-26s %g + %g = %g\n", st.Stage, st.Trees, st.NewTrees, th,
 				fmt.Sprintf("%d (%g)", len(st.NewFeatures), st.NewFeatureCost), st.Cost.Features, st.Cost.Trees, st.Cost.Total)
 		}
 		fmt.Fprintf(&b, "  cost/doc     at most %g (features %g, trees %g): a document scored by every stage\n", s.Cost.Total, s.Cost.Features, s.Cost.Trees)

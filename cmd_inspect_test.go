@@ -310,3 +310,42 @@ func TestInspectJSONKeys(t *testing.T) {
 		}
 	}
 }
+
+// The stage table's columns stay under their headings when a stage adds
+// more than 999 trees (a first stage of a large ensemble): "new" counts
+// the same trees as "trees", and was 3 wide against its 5.
+func TestInspectStageTableAlignment(t *testing.T) {
+	th := -0.25
+	s := modelSummary{File: "c.json", Kind: "cascade", Source: "cronus", Objective: "lambdarank", Trees: 20000, NumFeatures: 4,
+		Rule: "global", Sigma: new(float64), TreesUsed: new(int), Features: []featureJSON{},
+		Stages: []stageSummaryJSON{
+			{Stage: 1, Trees: 1500, Theta: &th, NewTrees: 1500, NewFeatures: []int{1}},
+			{Stage: 2, Trees: 12000, NewTrees: 10500, NewFeatures: []int{}},
+		}}
+	lines := strings.Split(formatModelSummary(&s), "\n")
+	var head []rune
+	var rows [][]rune
+	for _, l := range lines {
+		if strings.Contains(l, "stage  trees") {
+			head = []rune(l)
+		} else if head != nil && len(rows) < 2 {
+			rows = append(rows, []rune(l))
+		}
+	}
+	if head == nil || len(rows) != 2 {
+		t.Fatalf("no stage table in\n%s", strings.Join(lines, "\n"))
+	}
+	// Each number ends under the last letter of its heading.
+	for _, c := range []struct {
+		heading string
+		want    []string
+	}{{"trees", []string{"1500", "12000"}}, {"new", []string{"1500", "10500"}}, {"θ", []string{"-0.25", "-"}}} {
+		end := strings.Index(string(head), " "+c.heading+" ")
+		end = len([]rune(string(head)[:end])) + len([]rune(c.heading))
+		for k, row := range rows {
+			if end >= len(row) || !strings.HasSuffix(string(row[:end+1]), " "+c.want[k]) {
+				t.Errorf("stage %d: %q does not end under %q:\n%s\n%s", k+1, c.want[k], c.heading, string(head), string(row))
+			}
+		}
+	}
+}
