@@ -140,14 +140,6 @@ type modelSummary struct {
 // features they split on with their importance and cost, and a cascade's
 // stages. costsName ("" for none) overrides a cascade's own costs.
 func inspectModel(ctx context.Context, path, costsName string, jsonOut bool, stdout, stderr io.Writer) error {
-	var head struct {
-		Format any `json:"format"`
-	}
-	b, err := data.ReadWhole(path, "a model or cascade file")
-	if err != nil {
-		return err
-	}
-	_ = json.Unmarshal(b, &head) // ReadModel reports what is wrong
 	var (
 		e    *tree.Ensemble
 		m    *tree.Model
@@ -155,17 +147,35 @@ func inspectModel(ctx context.Context, path, costsName string, jsonOut bool, std
 		c    *cronus.Cascade
 		kind = "model"
 	)
-	if head.Format == tree.CascadeFormat {
-		kind = "cascade"
-		cf, err = untilDone(ctx, func() (*cronus.File, error) { return cronus.ReadFile(path) })
+	// The file is read once, and parsed as a model or, when its format
+	// says so, a cascade.
+	_, err := untilDoneShowing(ctx, stderr, "reading "+path, func() (struct{}, error) {
+		b, err := data.ReadWhole(path, "a model or cascade file")
 		if err != nil {
-			return err
+			return struct{}{}, err
 		}
-		if e, c, err = cf.Cascade(); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+		var head struct {
+			Format any `json:"format"`
 		}
-		m = cf.Ensemble
-	} else if e, m, err = loadModel(ctx, path); err != nil {
+		_ = json.Unmarshal(b, &head) // the parser says what is wrong
+		if head.Format == tree.CascadeFormat {
+			kind = "cascade"
+			if cf, err = cronus.ParseFile(path, b); err != nil {
+				return struct{}{}, err
+			}
+			if e, c, err = cf.Cascade(); err != nil {
+				return struct{}{}, fmt.Errorf("%s: %w", path, err)
+			}
+			m = cf.Ensemble
+			return struct{}{}, nil
+		}
+		if m, err = tree.ParseModel(path, b); err != nil {
+			return struct{}{}, err
+		}
+		e, err = m.Ensemble()
+		return struct{}{}, err
+	})
+	if err != nil {
 		return err
 	}
 

@@ -451,6 +451,12 @@ func ReadFile(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseFile(path, b)
+}
+
+// ParseFile is ReadFile on the contents b of the file path, already read
+// (with data.ReadWhole).
+func ParseFile(path string, b []byte) (*File, error) {
 	f, err := parse(b)
 	if err != nil {
 		return nil, tree.FileError(path, err)

@@ -378,6 +378,12 @@ func ReadModel(path string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseModel(path, b)
+}
+
+// ParseModel is ReadModel on the contents b of the file path, already read
+// (with data.ReadWhole).
+func ParseModel(path string, b []byte) (*Model, error) {
 	m, err := parseModel(b)
 	if err != nil {
 		return nil, FileError(path, err)
