@@ -389,9 +389,12 @@ func formatModelSummary(s *modelSummary) string {
 		fmt.Fprintf(&b, "  cascade      %s, rule %s, σ %g; its stages use %s of %d\n", count(len(s.Stages), "stage"), rule, *s.Sigma, count(*s.TreesUsed, "tree"), s.Trees)
 		fmt.Fprintf(&b, "  stage  trees    new          θ  new features (cost)        cost so far: features + trees\n")
 		for _, st := range s.Stages {
-			th := "-"
-			if st.Theta != nil {
+			th := "-" // the last stage, which ranks what reaches it
+			switch {
+			case st.Theta != nil:
 				th = fmt.Sprintf("%.4g", *st.Theta)
+			case st.Stage < len(s.Stages):
+				th = "-inf" // passes everything, as cascade's report reads it
 			}
 			fmt.Fprintf(&b, "  %5d  %5d  %5d  %9s  %-26s %g + %g = %g\n", st.Stage, st.Trees, st.NewTrees, th,
 				fmt.Sprintf("%d (%g)", len(st.NewFeatures), st.NewFeatureCost), st.Cost.Features, st.Cost.Trees, st.Cost.Total)

@@ -349,3 +349,28 @@ func TestInspectStageTableAlignment(t *testing.T) {
 		}
 	}
 }
+
+// A stage without θ before the last passes everything and reads -inf, as
+// in cascade's report; only the last stage, which has no θ, reads -.
+func TestInspectStageThetaPassesEverything(t *testing.T) {
+	th := 0.5
+	s := modelSummary{File: "c.json", Kind: "cascade", Source: "cronus", Objective: "regression", Trees: 3, NumFeatures: 2,
+		Rule: "global", Sigma: new(float64), TreesUsed: new(int), Features: []featureJSON{},
+		Stages: []stageSummaryJSON{
+			{Stage: 1, Trees: 1, Theta: &th, NewTrees: 1, NewFeatures: []int{1}},
+			{Stage: 2, NewFeatures: []int{}},
+			{Stage: 3, Trees: 1, NewTrees: 1, NewFeatures: []int{2}},
+		}}
+	want := map[string]string{"1": "0.5", "2": "-inf", "3": "-"}
+	got := map[string]string{}
+	for _, l := range strings.Split(formatModelSummary(&s), "\n") {
+		if f := strings.Fields(l); len(f) > 3 && want[f[0]] != "" && got[f[0]] == "" {
+			got[f[0]] = f[3] // stage, trees, new, θ
+		}
+	}
+	for stage, w := range want {
+		if got[stage] != w {
+			t.Errorf("stage %s: θ %q, want %q\n%s", stage, got[stage], w, formatModelSummary(&s))
+		}
+	}
+}
