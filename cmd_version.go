@@ -17,7 +17,7 @@ type versionInfo struct {
 	Version       string `json:"version"`            // the module's, e.g. v0.0.0-20261124030739-08f3e1e67ae7, or "(devel)"
 	Revision      string `json:"revision,omitempty"` // the git commit built, when the build recorded it
 	Time          string `json:"time,omitempty"`     // the commit's time
-	Modified      bool   `json:"modified"`           // built from a tree with uncommitted changes
+	Modified      *bool  `json:"modified,omitempty"` // built from a tree with uncommitted changes; nil when the build recorded no commit
 	Go            string `json:"go"`
 	Platform      string `json:"platform"`
 	ModelFormat   int    `json:"model_format"`
@@ -50,7 +50,8 @@ func buildVersion(bi *debug.BuildInfo) versionInfo {
 		case "vcs.time":
 			v.Time = s.Value
 		case "vcs.modified":
-			v.Modified = s.Value == "true"
+			m := s.Value == "true"
+			v.Modified = &m
 		}
 	}
 	return v
@@ -65,7 +66,7 @@ func (v versionInfo) String() string {
 		if v.Time != "" {
 			commit += " (" + v.Time + ")"
 		}
-		if v.Modified {
+		if v.Modified != nil && *v.Modified {
 			commit += " with uncommitted changes"
 		}
 	}

@@ -25,7 +25,7 @@ func TestVersion(t *testing.T) {
 		},
 	}
 	v := buildVersion(bi)
-	if v.Version != bi.Main.Version || v.Revision != "08f3e1e67ae7f8c0c9f57e4d355110d5dce31af3" || v.Time != "2026-11-24T03:07:39Z" || !v.Modified || v.Go != "go1.26.8" {
+	if v.Version != bi.Main.Version || v.Revision != "08f3e1e67ae7f8c0c9f57e4d355110d5dce31af3" || v.Time != "2026-11-24T03:07:39Z" || v.Modified == nil || !*v.Modified || v.Go != "go1.26.8" {
 		t.Errorf("buildVersion: %+v", v)
 	}
 	text := v.String()
@@ -60,6 +60,12 @@ func TestVersion(t *testing.T) {
 	}
 	if got.ModelFormat != tree.ModelVersion || got.CascadeFormat != cronus.FileVersion || got.Go == "" || got.Platform == "" || got.Version == "" {
 		t.Errorf("cronus version --json: %+v", got)
+	}
+	// Without a recorded commit (go test records none), whether the tree
+	// was modified is not known: "modified" is left out, as "revision" is,
+	// not given as false.
+	if strings.Contains(out, `"modified"`) || strings.Contains(out, `"revision"`) {
+		t.Errorf("cronus version --json without build VCS data claims to know the tree:\n%s", out)
 	}
 	if code, _, errOut := runCLI(t, "version", "extra"); code != 2 || !strings.Contains(errOut, `takes no arguments, got "extra"`) {
 		t.Errorf("cronus version extra: exit %d %q", code, errOut)
