@@ -374,3 +374,43 @@ func TestInspectStageThetaPassesEverything(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeInspectExample: the README's example of inspect on a model is
+// what the commands it quotes print, line for line (but for the rows it
+// cuts, marked "…").
+func TestReadmeInspectExample(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const intro = "prints (the table cut to its first rows here):\n\n```\n"
+	i := strings.Index(string(b), intro)
+	if i < 0 {
+		t.Fatal("README has no inspect example")
+	}
+	block, _, ok := strings.Cut(string(b)[i+len(intro):], "```")
+	if !ok {
+		t.Fatal("the example's block does not end")
+	}
+	t.Chdir(t.TempDir())
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--objective", "regression", "--trees", "40", "--max-depth", "2", "--leaves", "4", "--out", "m40.json"); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := runCLI(t, "inspect", "m40.json", "--costs", "builtin:mq2008/costs")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	lines := strings.Split(out, "\n")
+	k := 0
+	for _, want := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+		if strings.TrimSpace(want) == "…" {
+			continue
+		}
+		for k < len(lines) && lines[k] != want {
+			k++
+		}
+		if k == len(lines) {
+			t.Fatalf("README's line %q is not in the output (in order):\n%s", want, out)
+		}
+	}
+}
