@@ -1033,7 +1033,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		for i, sp := range reportSpecs {
 			fmt.Fprintf(stdout, "  %s %s (p %s)", sp, pairedNum("%+.4f", cmp[i].Diff), pairedNum("%.3f", cmp[i].PT))
 		}
-		fmt.Fprintf(stdout, ": paired t test over %d queries\n", cmp[0].Queries)
+		fmt.Fprintf(stdout, ": paired t test over %s\n", count(cmp[0].Queries, "query"))
 	}
 	printEval("valid", valid, fullV, cmpV)
 	printEval("test", test, fullT, cmpT)

@@ -2407,3 +2407,19 @@ func TestStepProgress(t *testing.T) {
 		}
 	}
 }
+
+// The report's paired comparison counts its queries in English: one query
+// is "1 query" (it read "over 1 queries").
+func TestCascadeReportOneQuery(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 10)
+	valid := filepath.Join(dir, "valid.txt")
+	if code, _, errOut := runCLI(t, "gen", "--queries", "1", "--docs-per-query", "20", "--features", "46", "--out", valid); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", valid,
+		"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--rhos", "0.001", "--out", filepath.Join(dir, "c.json"))
+	if code != 0 || !strings.Contains(out, ": paired t test over 1 query\n") {
+		t.Errorf("exit %d, stderr %q; the report:\n%s", code, errOut, out)
+	}
+}
