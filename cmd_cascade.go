@@ -276,6 +276,9 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		}
 		warn(stderr, m.AbsentWarning(s.e, -1, *l.d))
 	}
+	// Once, of the training data: a cascade of such a model is one place
+	// off on every data set.
+	warn(stderr, m.LibsvmReaderWarning(s.e, s.train))
 	if spec := (metric.Spec{Name: metric.NDCG, K: 10}); flatUnder(s.valid, spec) {
 		// As train warns of it: the best cascade on validation would be
 		// the cheapest of equals, whatever it ranks.

@@ -195,7 +195,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	warn(stderr, m.AbsentWarning(e, int(*k), d))
-	warn(stderr, libsvmReaderNote(m, e, d))
+	warn(stderr, m.LibsvmReaderWarning(e, d))
 	var scores []float64
 	var cost *metric.Cost
 	var predictSeconds float64

@@ -337,21 +337,3 @@ func predictShowing(ctx context.Context, stderr io.Writer, e *tree.Ensemble, d *
 	defer stop()
 	return e.PredictCounted(ctx, nil, d.Cols, d.NumDocs(), k, &scored)
 }
-
-// libsvmReaderNote says, for an XGBoost model one feature wider than the
-// data d that never splits on feature 1, that it was most likely trained
-// on XGBoost's own libsvm reader (whose f0 is no feature, so every
-// feature is one place off) and imported without --libsvm-indices, and
-// how to fix it; "" otherwise. The padding warning alone ("feature 47
-// reads as 0") did not say why scores were off (NDCG@10 0.4449 for
-// XGBoost's 0.4740).
-func libsvmReaderNote(m *tree.Model, e *tree.Ensemble, d *data.Dataset) string {
-	if m == nil || e == nil || m.Source != "xgboost" || d.FileFeatures == 0 || e.NumFeatures != d.FileFeatures+1 || splitsOnFirst(e) != 0 {
-		return ""
-	}
-	if v, _ := m.Params["feature_indices"].(string); v != "" {
-		return "" // imported with --libsvm-indices or --by-name
-	}
-	return fmt.Sprintf("this XGBoost model has one feature more than %s (%d) and never splits on feature 1: it was most likely trained on XGBoost's own libsvm reader (DMatrix(\"file?format=libsvm\")), whose f0 is no feature, and its features are one place off here; import it again with cronus import --from xgboost --libsvm-indices",
-		d.Name, d.FileFeatures)
-}

@@ -1314,13 +1314,15 @@ func TestTrecDocID(t *testing.T) {
 	}
 }
 
-// TestLibsvmReaderNote: eval and predict of an XGBoost model trained on
-// XGBoost's libsvm reader and imported without --libsvm-indices (one
-// feature wider than the data, never splitting on feature 1) say how to
-// import it; with the flag, nothing is said.
+// TestLibsvmReaderNote: eval, predict, cascade and sweep of an XGBoost
+// model trained on XGBoost's libsvm reader and imported without
+// --libsvm-indices (one feature wider than the data, never splitting on
+// feature 1) say how to import it; with the flag, nothing is said.
+// cascade and sweep said only that feature 47 reads as 0.
 func TestLibsvmReaderNote(t *testing.T) {
 	dir := t.TempDir()
-	const note = "warning: this XGBoost model has one feature more than builtin:mq2008/test (46) and never splits on feature 1"
+	const note = "warning: this XGBoost model has one feature more than builtin:mq2008/%s (46) and never splits on feature 1"
+	cascade := []string{"--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "1"}
 	for _, c := range []struct {
 		flags []string
 		want  bool
@@ -1333,9 +1335,15 @@ func TestLibsvmReaderNote(t *testing.T) {
 		for _, cmd := range [][]string{
 			{"eval", "--model", model, "--data", "builtin:mq2008/test"},
 			{"predict", "--model", model, "--data", "builtin:mq2008/test", "--out", filepath.Join(dir, "s.txt")},
+			append([]string{"cascade", "--model", model, "--lambda", "0.05", "--out", filepath.Join(dir, "c.json")}, cascade...),
+			append([]string{"sweep", "--model", model, "--lambdas", "0.05:0.05:1", "--out", filepath.Join(dir, "curve.csv")}, cascade...),
 		} {
+			data := "test"
+			if cmd[0] == "cascade" || cmd[0] == "sweep" {
+				data = "train"
+			}
 			code, _, errOut := runCLI(t, cmd...)
-			if code != 0 || strings.Contains(errOut, note) != c.want {
+			if code != 0 || strings.Contains(errOut, fmt.Sprintf(note, data)) != c.want {
 				t.Errorf("%s of a model imported with %v: exit %d, stderr %q; want the note: %v", cmd[0], c.flags, code, errOut, c.want)
 			}
 		}

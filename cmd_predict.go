@@ -70,7 +70,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var files []data.Output // written all or none
 	if e != nil {
 		warn(stderr, m.AbsentWarning(e, int(*k), d))
-		warn(stderr, libsvmReaderNote(m, e, d))
+		warn(stderr, m.LibsvmReaderWarning(e, d))
 		start := time.Now()
 		if scores, err = predictShowing(ctx, stderr, e, d, int(*k)); err != nil {
 			return err

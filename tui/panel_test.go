@@ -586,6 +586,37 @@ func TestAbsentFiles(t *testing.T) {
 	}
 }
 
+// TestLibsvmReaderFiles: a model XGBoost trained on its own libsvm reader,
+// imported without --libsvm-indices, gets the note that says how to
+// import it, as cronus cascade gives it; with the flag, none.
+func TestLibsvmReaderFiles(t *testing.T) {
+	const note = "this XGBoost model has one feature more than builtin:mq2008/train (46) and never splits on feature 1"
+	for _, libsvm := range []bool{false, true} {
+		e, params, err := tree.ImportFileWith("xgboost", "../engine/tree/testdata/xgb-libsvm.json", tree.ImportOptions{LibSVMIndices: libsvm})
+		if err != nil {
+			t.Fatal(err)
+		}
+		model := filepath.Join(t.TempDir(), "m.json")
+		if err := tree.WriteModel(model, tree.NewModel(e, "xgboost", params)); err != nil {
+			t.Fatal(err)
+		}
+		cfg := Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Costs: "builtin:mq2008/costs", Model: model}
+		msg, ok := loadFiles(context.Background(), cfg).(loadedMsg)
+		if !ok || msg.err != nil {
+			t.Fatalf("libsvm %v: %v", libsvm, msg.err)
+		}
+		noted := 0
+		for _, w := range msg.warnings {
+			if strings.HasPrefix(w, note) {
+				noted++
+			}
+		}
+		if want := map[bool]int{false: 1, true: 0}[libsvm]; noted != want {
+			t.Errorf("--libsvm-indices %v: the note %d times, want %d: %q", libsvm, noted, want, msg.warnings)
+		}
+	}
+}
+
 // TestUnusedFeatureFiles: a validation file with features beyond the
 // training set's gets a warning that they are not used.
 func TestUnusedFeatureFiles(t *testing.T) {

@@ -141,6 +141,9 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 		}
 		switch i {
 		case 0:
+			if w := md.LibsvmReaderWarning(msg.e, d); w != "" {
+				msg.warnings = append(msg.warnings, w)
+			}
 			minF = d.NumFeatures()
 			if cfg.Costs == "" {
 				msg.costs = data.UniformCosts(d.NumFeatures())
