@@ -227,7 +227,8 @@ func (cf *cascadeFlags) warmRule(explicit map[string]bool, c *cronus.Cascade) er
 // setup is everything a cascade optimisation needs, loaded once.
 type setup struct {
 	e                  *tree.Ensemble
-	source             string // the model file's "source": where the trees come from
+	source             string         // the model file's "source": where the trees come from
+	modelParams        map[string]any // and its "params", kept in the cascade file's ensemble
 	train, valid, test *data.Dataset
 	costs              *data.Costs
 	treeCost           []float64
@@ -242,7 +243,7 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	if s.e, m, err = loadModel(ctx, cf.model); err != nil {
 		return nil, err
 	}
-	s.source = m.Source
+	s.source, s.modelParams = m.Source, m.Params
 	if n := len(s.e.Trees); cf.par.K > n && !cf.stagesGiven {
 		// The default K, as the workbench does: a RankLib Random Forests
 		// model may have fewer trees than 10.
@@ -907,6 +908,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if s.source != "" {
 		f.Ensemble.Source = s.source // not "cronus" for an imported model's trees
 	}
+	f.Ensemble.Params = s.modelParams // how it was trained or imported (the feature numbering)
 	f.SetStageSigma(best.Sigma)
 	// Everything is scored before anything is written, and the files are
 	// written together, all or none: an interrupt while scoring leaves the

@@ -2423,3 +2423,39 @@ func TestCascadeReportOneQuery(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; the report:\n%s", code, errOut, out)
 	}
 }
+
+// A cascade file's ensemble keeps the model file's source and params (how
+// it was trained, or imported and with which feature numbering); the
+// params were dropped.
+func TestCascadeKeepsModelParams(t *testing.T) {
+	dir := t.TempDir()
+	imported, data := importSparse(t, dir)
+	for _, model := range []string{trainShallow(t, dir, 10), imported} {
+		out := filepath.Join(dir, "c.json")
+		if code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", data, "--valid", data, "--costs", "builtin:mq2008/costs",
+			"--stages", "2", "--cycles", "0", "--rhos", "0.001", "--out", out); code != 0 {
+			t.Fatalf("%s: %s", model, errOut)
+		}
+		var m struct {
+			Source string
+			Params map[string]any
+		}
+		var c struct{ Ensemble json.RawMessage }
+		if err := json.Unmarshal([]byte(readFile(t, model)), &m); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(readFile(t, out)), &c); err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Source string
+			Params map[string]any
+		}
+		if err := json.Unmarshal(c.Ensemble, &got); err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Params) == 0 || got.Source != m.Source || !reflect.DeepEqual(got.Params, m.Params) {
+			t.Errorf("%s: the cascade's ensemble has source %q and params %v; the model %q and %v", model, got.Source, got.Params, m.Source, m.Params)
+		}
+	}
+}

@@ -70,7 +70,7 @@ func writeModel(t *testing.T, e *tree.Ensemble, path string) string {
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "m.json")
 	}
-	if err := tree.WriteModel(path, tree.NewModel(e, "test", nil)); err != nil {
+	if err := tree.WriteModel(path, tree.NewModel(e, "test", map[string]any{"written_by": "the tui tests"})); err != nil {
 		t.Fatal(err)
 	}
 	return path

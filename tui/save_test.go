@@ -197,6 +197,7 @@ func TestSaveAfterRetrainFromModel(t *testing.T) {
 	// The saved file's ensemble says where its trees come from, as
 	// `cronus cascade` writes it (it said "cronus" for a model file's).
 	t.Chdir(t.TempDir())
+	var params map[string]any // the saved ensemble's
 	save := func(m Model) string {
 		t.Helper()
 		m, cmd := update(t, m, key("s"))
@@ -205,10 +206,11 @@ func TestSaveAfterRetrainFromModel(t *testing.T) {
 		}
 		m, _ = update(t, m, cmd())
 		f, _ := savedFile(t, m, savePath)
+		params = f.Ensemble.Params
 		return f.Ensemble.Source
 	}
-	if got := save(m); got != "test" {
-		t.Errorf("a cascade of the model file's trees has source %q, want the file's \"test\"", got)
+	if got := save(m); got != "test" || params["written_by"] != "the tui tests" {
+		t.Errorf("a cascade of the model file's trees has source %q and params %v, want the file's \"test\" and its params", got, params)
 	}
 	m.stopRun()
 	m = typeParam(t, m, parTrees, "12")
@@ -216,8 +218,8 @@ func TestSaveAfterRetrainFromModel(t *testing.T) {
 	if !ok || len(c.run.w.e.Trees) != 12 {
 		t.Fatalf("after the retrain: savable %v", ok)
 	}
-	if got := save(m); got != "cronus" {
-		t.Errorf("a cascade of the retrained trees has source %q, want cronus", got)
+	if got := save(m); got != "cronus" || params != nil {
+		t.Errorf("a cascade of the retrained trees has source %q and params %v, want cronus and none", got, params)
 	}
 	p := c.fileParams()
 	base, _ := p["base"].(map[string]any)

@@ -313,7 +313,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus(msg.err.Error(), true)
 			return m, nil
 		}
-		m.w = &workData{train: msg.train, valid: msg.valid, test: msg.test, costs: msg.costs, tg: m.par.tg, files: m.cfg, source: msg.source,
+		m.w = &workData{train: msg.train, valid: msg.valid, test: msg.test, costs: msg.costs, tg: m.par.tg, files: m.cfg, source: msg.source, modelParams: msg.modelParams,
 			positives: cronus.CountPositives(msg.train.Labels, m.par.tg)}
 		if n := len(msg.warnings); n > 0 {
 			more := ""

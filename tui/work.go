@@ -56,6 +56,9 @@ type workData struct {
 	// source is the model file's "source" (lightgbm, xgboost, ranklib,
 	// cronus) when e was read from one; "" for the workbench's own trees.
 	source string
+	// modelParams is that model file's "params", kept in saved cascades'
+	// ensembles as cronus cascade keeps them.
+	modelParams map[string]any
 
 	// What e and pr were built with; depth is the deepest tree's (of a
 	// model file, its own trees'; of the workbench's training, its limit).
@@ -76,6 +79,7 @@ type (
 		costs              *data.Costs
 		e                  *tree.Ensemble // read from Config.Model; nil = train one
 		source             string         // that model file's "source"
+		modelParams        map[string]any // and its "params"
 		warnings           []string       // about the files: features missing, costs defaulted
 		err                error
 	}
@@ -120,7 +124,7 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 			return loadedMsg{err: err}
 		}
 		msg.e, md, minF = e, m, e.NumFeatures
-		msg.source = m.Source
+		msg.source, msg.modelParams = m.Source, m.Params
 	}
 	for i, name := range []string{cfg.Train, cfg.Valid, cfg.Test} {
 		if name == "" {
@@ -591,6 +595,7 @@ func saveCmd(g *writeGuard, what string, cs []savable, paths []string) tea.Cmd {
 			if w.source != "" {
 				f.Ensemble.Source = w.source // as cronus cascade: not "cronus" for imported trees
 			}
+			f.Ensemble.Params = w.modelParams
 			f.SetStageSigma(s.sigma)
 			if err := cronus.WriteFile(paths[i], f); err != nil {
 				msg.err = err
