@@ -950,3 +950,20 @@ func TestStageTableWithoutStages(t *testing.T) {
 		t.Errorf("no stages: title %q\n%s", title, got)
 	}
 }
+
+// TestStageTablePassesEverything: a stage before the last with θ = −∞
+// passes everything and reads −∞, as the cascade report's -inf; the last
+// stage, which has no θ, reads −. (Both read −.)
+func TestStageTablePassesEverything(t *testing.T) {
+	s := sampleSnapshot()
+	s.Stages[2].Theta = math.Inf(-1)
+	var thetas []string
+	for _, l := range strings.Split(RenderStageTable(s, 200, 14, PlainStyles()), "\n")[2:] {
+		if f := strings.Fields(strings.TrimPrefix(l, "▸")); len(f) > 1 {
+			thetas = append(thetas, f[1])
+		}
+	}
+	if len(thetas) != 10 || thetas[0] != "-0.412" || thetas[2] != "−∞" || thetas[9] != "−" {
+		t.Errorf("θ column %q", thetas)
+	}
+}

@@ -219,7 +219,8 @@ var stageColumns = []struct {
 }
 
 // RenderStageTable draws one row per stage: the exit threshold θ (− for the
-// last stage, which keeps every input), the trees with a non-zero weight,
+// last stage, which keeps every input; −∞ for an earlier one that passes
+// everything), the trees with a non-zero weight,
 // the trees and features first evaluated there, the cost first paid there
 // per document reaching it, and the fraction reaching it: training soft (d_k)
 // and hard, validation and test ("–" for a split the run has no data
@@ -252,7 +253,11 @@ func RenderStageTable(s cronus.Snapshot, width, height int, st Styles) string {
 	}
 	for k, v := range s.Stages {
 		theta := "−"
-		if k < len(s.Stages)-1 && !math.IsInf(v.Theta, 0) && !math.IsNaN(v.Theta) {
+		switch {
+		case k == len(s.Stages)-1 || math.IsNaN(v.Theta):
+		case math.IsInf(v.Theta, -1):
+			theta = "−∞" // passes everything, as the cascade report's -inf
+		case !math.IsInf(v.Theta, 0):
 			theta = strconv.FormatFloat(v.Theta, 'f', 3, 64)
 		}
 		nf := 0
