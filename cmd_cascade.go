@@ -45,11 +45,14 @@ type cascadeFlags struct {
 	warm                             string         // cascade --warm: the cascade file to start from
 	warmE                            *tree.Ensemble // its ensemble, which must be the model's
 	stagesGiven                      bool           // --stages given: not brought down to the trees
+	trees                            *treesFlag     // --trees k: the model's first k trees only
 }
 
 func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	cf := &cascadeFlags{par: cronus.DefaultParams(), tg: cronus.DefaultTargets()}
 	fs.StringVar(&cf.model, "model", "", "ensemble `FILE` (required; cronus train or cronus import; shallow trees make better cascades, e.g. --max-depth 2)")
+	cf.trees = treesFlag(-1).ptr()
+	fs.Var(cf.trees, "trees", "build on the model's first `k` trees only (a number, or all), as predict and eval --trees score: an early-stopped model's best iteration")
 	fs.StringVar(&cf.train, "train", "", "training data `FILE` (required)")
 	fs.StringVar(&cf.valid, "valid", "", "validation data `FILE` (required): picks the best cascade")
 	fs.StringVar(&cf.test, "test", "", "test data `FILE`")
@@ -244,6 +247,15 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		return nil, err
 	}
 	s.source, s.modelParams = m.Source, m.Params
+	if k := int(*cf.trees); k >= 0 {
+		if k == 0 {
+			return nil, usageError{"--trees 0: a cascade needs at least one tree"}
+		}
+		if err := cf.trees.fits(s.e, cf.model); err != nil {
+			return nil, err
+		}
+		s.e.Trees = s.e.Trees[:k]
+	}
 	if n := len(s.e.Trees); cf.par.K > n && !cf.stagesGiven {
 		// The default K, as the workbench does: a RankLib Random Forests
 		// model may have fewer trees than 10.
@@ -889,6 +901,9 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	best := res.Best // its exit rule is the one it was trained for (Params.TopM)
 	params := cronus.RunParams(cf.par, cf.tg, s.sc.LambdaMax)
 	params["cycles"], params["model"], params["train"], params["valid"] = cf.cycles, cf.model, cf.train, cf.valid
+	if k := int(*cf.trees); k >= 0 {
+		params["model_trees"] = k // the model's first k trees, which the file's ensemble holds
+	}
 	if cf.reenter {
 		params["reenter"] = true
 	}

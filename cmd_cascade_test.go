@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -2456,6 +2457,59 @@ func TestCascadeKeepsModelParams(t *testing.T) {
 		}
 		if len(m.Params) == 0 || got.Source != m.Source || !reflect.DeepEqual(got.Params, m.Params) {
 			t.Errorf("%s: the cascade's ensemble has source %q and params %v; the model %q and %v", model, got.Source, got.Params, m.Source, m.Params)
+		}
+	}
+}
+
+// cascade and sweep --trees k build on the model's first k trees: on a
+// 40-tree model with --trees 20 they give what they give on the model of
+// the same training stopped at 20 trees (whose trees are those 20).
+func TestCascadeTreesFlag(t *testing.T) {
+	dir := t.TempDir()
+	m40 := trainShallow(t, dir, 40)
+	m20 := filepath.Join(dir, "m20.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--objective", "regression", "--trees", "20",
+		"--leaves", "4", "--max-depth", "2", "--out", m20); code != 0 {
+		t.Fatal(errOut)
+	}
+	data := []string{"--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--costs", "builtin:mq2008/costs"}
+	run := func(model string, extra ...string) (cascade struct {
+		Stages   json.RawMessage
+		Ensemble struct{ Trees json.RawMessage }
+		Params   map[string]any
+	}, curve string) {
+		t.Helper()
+		out, csv := filepath.Join(dir, "c.json"), filepath.Join(dir, "curve.csv")
+		args := append(append([]string{"cascade", "--model", model}, data...), "--stages", "3", "--cycles", "1", "--lambda", "0.1", "--rhos", "0.001", "--out", out)
+		if code, _, errOut := runCLI(t, append(args, extra...)...); code != 0 {
+			t.Fatalf("cascade %s %v: %s", model, extra, errOut)
+		}
+		if err := json.Unmarshal([]byte(readFile(t, out)), &cascade); err != nil {
+			t.Fatal(err)
+		}
+		args = append(append([]string{"sweep", "--model", model}, data...), "--stages", "3", "--cycles", "0", "--lambdas", "0.05:0.2:2", "--rhos", "0.001", "--out", csv)
+		if code, _, errOut := runCLI(t, append(args, extra...)...); code != 0 {
+			t.Fatalf("sweep %s %v: %s", model, extra, errOut)
+		}
+		return cascade, readFile(t, csv)
+	}
+	got, gotCurve := run(m40, "--trees", "20")
+	want, wantCurve := run(m20)
+	if !bytes.Equal(got.Stages, want.Stages) || !bytes.Equal(got.Ensemble.Trees, want.Ensemble.Trees) || gotCurve != wantCurve {
+		t.Errorf("--trees 20 of 40 differs from the 20-tree model: stages equal %v, trees equal %v, curves equal %v",
+			bytes.Equal(got.Stages, want.Stages), bytes.Equal(got.Ensemble.Trees, want.Ensemble.Trees), gotCurve == wantCurve)
+	}
+	if got.Params["model_trees"] != 20.0 || want.Params["model_trees"] != nil {
+		t.Errorf("params model_trees: %v with --trees 20, %v without", got.Params["model_trees"], want.Params["model_trees"])
+	}
+	for _, c := range []struct {
+		trees, want string
+	}{{"0", "--trees 0: a cascade needs at least one tree"}, {"41", "--trees 41: the model " + m40 + " has 40 trees"}} {
+		for _, cmd := range []string{"cascade", "sweep"} {
+			code, _, errOut := runCLI(t, append(append([]string{cmd, "--model", m40}, data...), "--trees", c.trees, "--out", filepath.Join(dir, "x"))...)
+			if code != 2 || !strings.Contains(errOut, c.want) {
+				t.Errorf("%s --trees %s: exit %d, %q", cmd, c.trees, code, errOut)
+			}
 		}
 	}
 }

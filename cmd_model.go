@@ -270,6 +270,8 @@ func (a *absentFlag) Set(s string) error {
 // the default, shown as "all" in the help).
 type treesFlag int
 
+func (k treesFlag) ptr() *treesFlag { return &k }
+
 func newTreesFlag(fs *flag.FlagSet) *treesFlag {
 	k := treesFlag(-1)
 	fs.Var(&k, "trees", "use only the model's first `k` trees (a number, or all)")
