@@ -18,6 +18,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&cfg.Test, "test", "builtin:mq2008/test", "test data `FILE` (with --train: none unless given)")
 	fs.StringVar(&cfg.Costs, "costs", "builtin:mq2008/costs", "feature cost `FILE` (needed with --train)")
 	fs.StringVar(&cfg.Model, "model", "", "start from this ensemble (a cronus model `FILE`, from cronus train or import) instead of training one")
+	trees := newTreesFlag(fs)
 	absent := newAbsentFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -27,6 +28,14 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	cfg.AbsentMissing = bool(*absent)
+	switch k := int(*trees); {
+	case k >= 0 && cfg.Model == "":
+		return usageError{"--trees needs --model: the workbench trains its own ensemble otherwise (its trees are set in the params panel)"}
+	case k == 0:
+		return usageError{"--trees 0: a cascade needs at least one tree"}
+	case k > 0:
+		cfg.ModelTrees = k
+	}
 	if cfg.AbsentMissing && cfg.Model == "" {
 		// The tree learner bins NaN with the largest values; missing values
 		// are for the default directions of an imported model.

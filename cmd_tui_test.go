@@ -29,6 +29,11 @@ func TestTUIOwnData(t *testing.T) {
 		{[]string{"tui", "--train", "t", "--valid", "", "--test", "x", "--costs", ""}, 0, "", tui.Config{Train: "t", Test: "x"}},
 		{[]string{"tui", "--train", "t"}, 2, "--train needs --valid FILE and --costs FILE", tui.Config{}},
 		{[]string{"tui", "--train", "t", "--test", "x", "--valid", "v"}, 2, "--train needs --costs FILE (the built-in", tui.Config{}},
+		// --trees k: the model's first k trees, as cascade --trees takes them.
+		{[]string{"tui", "--model", "m", "--trees", "7"}, 0, "", tui.Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Test: "builtin:mq2008/test", Costs: "builtin:mq2008/costs", Model: "m", ModelTrees: 7}},
+		{[]string{"tui", "--model", "m", "--trees", "all"}, 0, "", tui.Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Test: "builtin:mq2008/test", Costs: "builtin:mq2008/costs", Model: "m"}},
+		{[]string{"tui", "--trees", "7"}, 2, "--trees needs --model", tui.Config{}},
+		{[]string{"tui", "--model", "m", "--trees", "0"}, 2, "--trees 0: a cascade needs at least one tree", tui.Config{}},
 	}
 	for _, c := range cases {
 		got = tui.Config{}

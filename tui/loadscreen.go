@@ -322,6 +322,9 @@ func (m Model) reload(v [numFields]string) (Model, tea.Cmd) {
 	}
 	m.loadGen++
 	gen, ctx, cfg := m.loadGen, m.base, m.cfg
+	if cfg.Model != v[4] {
+		cfg.ModelTrees = 0 // --trees was the first model's: another is taken whole
+	}
 	cfg.Train, cfg.Valid, cfg.Test, cfg.Costs, cfg.Model = v[0], v[1], v[2], v[3], v[4]
 	m.setPathStatus("loading "+cfg.Train+" … (this session goes on until it has loaded)", cfg.Train)
 	return m, func() tea.Msg {
@@ -408,6 +411,9 @@ func (m Model) resetFlow(v [numFields]string) Model {
 	m.flowCancel()
 	m.ctx, m.flowCancel = context.WithCancel(m.base)
 	m.gen++
+	if m.cfg.Model != v[4] {
+		m.cfg.ModelTrees = 0 // --trees was the first model's: another is taken whole
+	}
 	m.cfg.Train, m.cfg.Valid, m.cfg.Test, m.cfg.Costs, m.cfg.Model = v[0], v[1], v[2], v[3], v[4]
 	m.phase = phaseLoading
 	// The runs' infos too: they held the old data and problem until the

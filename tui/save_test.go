@@ -802,3 +802,50 @@ func TestQuitWaitsForSave(t *testing.T) {
 		t.Errorf("files after a save that did not begin: %v", names)
 	}
 }
+
+// TestModelTrees: with Config.ModelTrees (cronus tui --model M --trees k)
+// the workbench takes the model's first k trees, as cascade --trees does,
+// and a saved cascade records model_trees and holds those k trees; more
+// trees than the model has is a load error naming the flag.
+func TestModelTrees(t *testing.T) {
+	src := ready(t)
+	src.stopRun()
+	model := writeModel(t, src.w.e, "")
+	cfg := mq2008
+	cfg.Model, cfg.ModelTrees = model, 12
+	m := New(context.Background(), cfg, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	m, cmd := update(t, m, m.load())
+	m = drive(t, m, cmd, firstEvent)
+	if m.w == nil || len(m.w.e.Trees) != 12 || !reflect.DeepEqual(m.w.e.Trees, src.w.e.Trees[:12]) {
+		t.Fatalf("the workbench took %v trees, want the model's first 12", m.w)
+	}
+	t.Chdir(t.TempDir())
+	m, cmd = update(t, m, key("s"))
+	if cmd == nil {
+		t.Fatalf("s: %q", m.status)
+	}
+	m, _ = update(t, m, cmd())
+	f, _ := savedFile(t, m, savePath)
+	if len(f.Ensemble.Trees) != 12 || f.Params["model_trees"] != 12.0 || f.Params["model"] != model {
+		t.Errorf("saved %d trees, params model %v, model_trees %v", len(f.Ensemble.Trees), f.Params["model"], f.Params["model_trees"])
+	}
+
+	// Reloading the same model keeps --trees; another model is taken whole.
+	v := [numFields]string{cfg.Train, cfg.Valid, cfg.Test, cfg.Costs, model}
+	if r := m.resetFlow(v); r.cfg.ModelTrees != 12 {
+		t.Errorf("the same model reloaded: ModelTrees %d, want 12", r.cfg.ModelTrees)
+	}
+	v[4] = model + ".other.json"
+	if r := m.resetFlow(v); r.cfg.ModelTrees != 0 {
+		t.Errorf("another model: ModelTrees %d, want 0 (all)", r.cfg.ModelTrees)
+	}
+
+	cfg.ModelTrees = len(src.w.e.Trees) + 1
+	m = New(context.Background(), cfg, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	m, _ = update(t, m, m.load())
+	if want := fmt.Sprintf("--trees %d: the model %s has %d trees", cfg.ModelTrees, model, len(src.w.e.Trees)); m.phase != phaseFailed || !strings.Contains(m.screen.Err, want) {
+		t.Errorf("phase %v, error %q; want %q", m.phase, m.screen.Err, want)
+	}
+}

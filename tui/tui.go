@@ -29,6 +29,7 @@ import (
 type Config struct {
 	Train, Valid, Test, Costs string
 	Model                     string // start from this ensemble instead of training one
+	ModelTrees                int    // with Model: its first k trees only (cronus tui --trees k); 0 = all
 	AbsentMissing             bool   // features a line leaves out read as missing (NaN), not 0
 
 	trees int // base ensemble size; 0 = baseTrees (tests use fewer)

@@ -123,6 +123,12 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 		if err != nil {
 			return loadedMsg{err: err}
 		}
+		if k := cfg.ModelTrees; k > 0 {
+			if k > len(e.Trees) {
+				return loadedMsg{err: fmt.Errorf("--trees %d: the model %s has %d trees", k, cfg.Model, len(e.Trees))}
+			}
+			e.Trees = e.Trees[:k]
+		}
 		msg.e, md, minF = e, m, e.NumFeatures
 		msg.source, msg.modelParams = m.Source, m.Params
 	}
@@ -555,6 +561,9 @@ func (s savable) fileParams() map[string]any {
 	params["cycles"], params["train"], params["valid"] = maxCycles, w.files.Train, w.files.Valid
 	if w.files.Model != "" {
 		params["model"] = w.files.Model
+		if k := w.files.ModelTrees; k > 0 {
+			params["model_trees"] = k // as cronus cascade --trees records it
+		}
 	} else {
 		p := trainParams(w.trees, w.leaves, w.colSample)
 		params["base"] = map[string]any{"objective": p.Objective, "trees": p.Trees, "leaves": p.Grow.MaxLeaves, "max_depth": p.Grow.MaxDepth, "col_sample": p.ColSample}
