@@ -227,6 +227,16 @@ func (cf *cascadeFlags) warmRule(explicit map[string]bool, c *cronus.Cascade) er
 	return nil
 }
 
+// treesSaid says how many trees, n, a cascade is built on: the model's, or
+// with --trees its first n (the model has more; it read "the model M has
+// 20 trees" of a 40-tree model).
+func (cf *cascadeFlags) treesSaid(n int) string {
+	if int(*cf.trees) >= 0 {
+		return fmt.Sprintf("--trees %d takes %d trees of the model %s", n, n, cf.model)
+	}
+	return fmt.Sprintf("the model %s has %d trees", cf.model, n)
+}
+
 // setup is everything a cascade optimisation needs, loaded once.
 type setup struct {
 	e                  *tree.Ensemble
@@ -263,7 +273,7 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	} else if cf.par.K > n {
 		// More stages than trees leaves some without a tree, and a large K
 		// costs minutes for nothing (1,000 stages of 30 trees).
-		return nil, usageError{fmt.Sprintf("--stages %d: the model %s has %d trees; use at most that many stages", cf.par.K, cf.model, n)}
+		return nil, usageError{fmt.Sprintf("--stages %d: %s; use at most that many stages", cf.par.K, cf.treesSaid(n))}
 	}
 	if _, advice := cronus.DepthAdvice(s.e.Depth()); advice != "" {
 		// As the workbench's params line says it.

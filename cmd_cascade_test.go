@@ -2513,3 +2513,26 @@ func TestCascadeTreesFlag(t *testing.T) {
 		}
 	}
 }
+
+// With --trees k, --stages and --exit-every beyond k are refused for the
+// k trees, which the message says are the model's first k: it said "the
+// model M has 20 trees" of a 40-tree model.
+func TestCascadeTreesFlagCounts(t *testing.T) {
+	dir := t.TempDir()
+	m40 := trainShallow(t, dir, 40)
+	data := []string{"--model", m40, "--trees", "20", "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--costs", "builtin:mq2008/costs", "--out", filepath.Join(dir, "x")}
+	for _, c := range []struct {
+		cmd  string
+		args []string
+		want string
+	}{
+		{"cascade", []string{"--stages", "21"}, "--stages 21: --trees 20 takes 20 trees of the model " + m40 + "; use at most that many stages"},
+		{"sweep", []string{"--stages", "21"}, "--stages 21: --trees 20 takes 20 trees of the model " + m40 + "; use at most that many stages"},
+		{"sweep", []string{"--exit-every", "20"}, "--exit-every 20: --trees 20 takes 20 trees of the model " + m40 + "; an exit every N trees needs N below that"},
+	} {
+		code, _, errOut := runCLI(t, append(append([]string{c.cmd}, data...), c.args...)...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%s --trees 20 %v: exit %d, %q; want %q", c.cmd, c.args, code, errOut, c.want)
+		}
+	}
+}

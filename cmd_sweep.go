@@ -165,7 +165,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if n := len(s.e.Trees); *exitEvery >= n && explicitFlags(fs)["exit-every"] {
 		// no exit before the end: every margin gave the full ensemble (the
 		// default, 10, on a model of 10 trees or fewer gives such rows)
-		return usageError{fmt.Sprintf("--exit-every %d: the model %s has %d trees; an exit every N trees needs N below that", *exitEvery, cf.model, n)}
+		return usageError{fmt.Sprintf("--exit-every %d: %s; an exit every N trees needs N below that", *exitEvery, cf.treesSaid(n))}
 	}
 	p := newProgress(stderr)
 	defer p.done() // an error or an interrupt clears the line too
