@@ -257,6 +257,7 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		return nil, err
 	}
 	s.source, s.modelParams = m.Source, m.Params
+	all := s.e.Trees // the model's, before --trees
 	if k := int(*cf.trees); k >= 0 {
 		if k == 0 {
 			return nil, usageError{"--trees 0: a cascade needs at least one tree"}
@@ -282,7 +283,19 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	}
 	if cf.warmE != nil { // before reading the data
 		if d := treesDiffer(cf.warmE, s.e); d != "" {
-			return nil, fmt.Errorf("%s was optimised on another ensemble than %s: %s", cf.warm, cf.model, d)
+			// A cascade of another --trees of this model is told apart
+			// from another model's: which --trees gives its trees.
+			n, hint, of := len(cf.warmE.Trees), "", cf.model
+			if k := int(*cf.trees); k >= 0 {
+				of = fmt.Sprintf("the first %d trees of %s", k, cf.model)
+			}
+			if n <= len(all) && treesDiffer(cf.warmE, &tree.Ensemble{Trees: all[:n]}) == "" {
+				hint = fmt.Sprintf("; it was optimised on the model's first %d trees: give --trees %[1]d", n)
+				if n == len(all) {
+					hint = "; it was optimised on all the model's trees: leave --trees out"
+				}
+			}
+			return nil, fmt.Errorf("%s was optimised on another ensemble than %s: %s%s", cf.warm, of, d, hint)
 		}
 	}
 	p := newProgress(stderr)

@@ -2536,3 +2536,38 @@ func TestCascadeTreesFlagCounts(t *testing.T) {
 		}
 	}
 }
+
+// A --warm cascade of another --trees of the same model is refused with
+// the --trees that gives its trees: the refusal read as another model's
+// ("c20.json was optimised on another ensemble than m40.json: 20 trees,
+// against 40").
+func TestCascadeTreesFlagWarm(t *testing.T) {
+	dir := t.TempDir()
+	m40 := trainShallow(t, dir, 40)
+	data := []string{"--model", m40, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--costs", "builtin:mq2008/costs", "--cycles", "0"}
+	c20, c40 := filepath.Join(dir, "c20.json"), filepath.Join(dir, "c40.json")
+	for _, c := range []struct {
+		out   string
+		extra []string
+	}{{c20, []string{"--trees", "20"}}, {c40, nil}} {
+		if code, _, errOut := runCLI(t, slices.Concat([]string{"cascade"}, data, c.extra, []string{"--stages", "2", "--rhos", "0.001", "--out", c.out})...); code != 0 {
+			t.Fatalf("%s: %s", c.out, errOut)
+		}
+	}
+	for _, c := range []struct {
+		warm  string
+		extra []string
+		code  int
+		want  string
+	}{
+		{c20, []string{"--trees", "20"}, 0, ""},
+		{c20, nil, 1, c20 + " was optimised on another ensemble than " + m40 + ": 20 trees, against 40; it was optimised on the model's first 20 trees: give --trees 20"},
+		{c20, []string{"--trees", "10"}, 1, c20 + " was optimised on another ensemble than the first 10 trees of " + m40 + ": 20 trees, against 10; it was optimised on the model's first 20 trees: give --trees 20"},
+		{c40, []string{"--trees", "20"}, 1, c40 + " was optimised on another ensemble than the first 20 trees of " + m40 + ": 40 trees, against 20; it was optimised on all the model's trees: leave --trees out"},
+	} {
+		code, _, errOut := runCLI(t, slices.Concat([]string{"cascade"}, data, c.extra, []string{"--warm", c.warm, "--out", filepath.Join(dir, "w.json")})...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("--warm %s %v: exit %d, %q; want exit %d, %q", c.warm, c.extra, code, errOut, c.code, c.want)
+		}
+	}
+}
