@@ -314,7 +314,11 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	}
 	// Once, of the training data: a cascade of such a model is one place
 	// off on every data set.
-	warn(stderr, m.LibsvmReaderWarning(s.e, s.train))
+	// (Of the whole model, as eval and predict judge it: with --trees k,
+	// a later tree's split on feature 1 still tells the numbering.)
+	whole := *s.e
+	whole.Trees = all
+	warn(stderr, m.LibsvmReaderWarning(&whole, s.train))
 	if spec := (metric.Spec{Name: metric.NDCG, K: 10}); flatUnder(s.valid, spec) {
 		// As train warns of it: the best cascade on validation would be
 		// the cheapest of equals, whatever it ranks.

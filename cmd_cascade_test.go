@@ -2493,6 +2493,11 @@ func TestCascadeTreesFlag(t *testing.T) {
 		}
 		return cascade, readFile(t, csv)
 	}
+	code, out, errOut := runCLI(t, append(append([]string{"sweep", "--model", m40, "--trees", "20"}, data...),
+		"--stages", "3", "--cycles", "0", "--lambdas", "0.05:0.2:2", "--rhos", "0.001", "--out", filepath.Join(dir, "s.csv"), "--json")...)
+	if code != 0 || !strings.Contains(out, `"model_trees": 20`) {
+		t.Errorf("sweep --trees 20 --json: exit %d %s; the report does not say model_trees 20:\n%s", code, errOut, out)
+	}
 	got, gotCurve := run(m40, "--trees", "20")
 	want, wantCurve := run(m20)
 	if !bytes.Equal(got.Stages, want.Stages) || !bytes.Equal(got.Ensemble.Trees, want.Ensemble.Trees) || gotCurve != wantCurve {
@@ -2568,6 +2573,33 @@ func TestCascadeTreesFlagWarm(t *testing.T) {
 		code, _, errOut := runCLI(t, slices.Concat([]string{"cascade"}, data, c.extra, []string{"--warm", c.warm, "--out", filepath.Join(dir, "w.json")})...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
 			t.Errorf("--warm %s %v: exit %d, %q; want exit %d, %q", c.warm, c.extra, code, errOut, c.code, c.want)
+		}
+	}
+}
+
+// With --trees k the feature-numbering warning (an XGBoost model one
+// feature wider than the data that never splits on feature 1) judges the
+// whole model, as eval and predict do: a later tree's split on feature 1
+// shows the numbering is right. It judged the first k trees and warned.
+func TestCascadeTreesLibsvmWarning(t *testing.T) {
+	dir := t.TempDir()
+	const note = "it was most likely trained on XGBoost's own libsvm reader"
+	for _, c := range []struct {
+		second int // the feature the second tree splits on
+		warn   bool
+	}{{1, false}, {7, true}} {
+		model := filepath.Join(dir, "m.json")
+		os.WriteFile(model, []byte(fmt.Sprintf(`{"format": "cronus-ensemble", "version": 1, "objective": "reg:squarederror", "num_features": 47, "base_score": 0, "source": "xgboost",
+  "trees": [
+    {"split_feature":[5],"threshold":[0.5],"left_child":[-1],"right_child":[-2],"leaf_value":[-1,1]},
+    {"split_feature":[%d],"threshold":[0.5],"left_child":[-1],"right_child":[-2],"leaf_value":[-0.5,0.5]}
+  ]}`, c.second)), 0o644)
+		for _, cmd := range []string{"cascade", "sweep"} {
+			code, _, errOut := runCLI(t, cmd, "--model", model, "--trees", "1", "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+				"--costs", "builtin:mq2008/costs", "--stages", "1", "--cycles", "0", "--rhos", "0.001", "--out", filepath.Join(dir, "out"))
+			if code != 0 || strings.Contains(errOut, note) != c.warn {
+				t.Errorf("%s, second tree on feature %d: exit %d, warned %v, want %v:\n%s", cmd, c.second, code, strings.Contains(errOut, note), c.warn, errOut)
+			}
 		}
 	}
 }

@@ -401,6 +401,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if cf.reenter {
 			r["reenter"] = true
 		}
+		if k := int(*cf.trees); k >= 0 {
+			r["model_trees"] = k // --trees: the curve is of the model's first k trees
+		}
 		if *refine > 0 {
 			r["refined"] = refinedN
 		}

@@ -617,6 +617,33 @@ func TestLibsvmReaderFiles(t *testing.T) {
 	}
 }
 
+// TestLibsvmReaderModelTrees: with --trees k the feature-numbering note
+// judges the whole model, as eval does: a later tree's split on feature 1
+// shows the numbering is right (it judged the first k trees).
+func TestLibsvmReaderModelTrees(t *testing.T) {
+	const note = "this XGBoost model has one feature more than"
+	for _, c := range []struct {
+		second int // the feature the second tree splits on
+		warn   bool
+	}{{1, false}, {7, true}} {
+		model := filepath.Join(t.TempDir(), "m.json")
+		os.WriteFile(model, []byte(fmt.Sprintf(`{"format": "cronus-ensemble", "version": 1, "objective": "reg:squarederror", "num_features": 47, "base_score": 0, "source": "xgboost",
+  "trees": [
+    {"split_feature":[5],"threshold":[0.5],"left_child":[-1],"right_child":[-2],"leaf_value":[-1,1]},
+    {"split_feature":[%d],"threshold":[0.5],"left_child":[-1],"right_child":[-2],"leaf_value":[-0.5,0.5]}
+  ]}`, c.second)), 0o644)
+		cfg := Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Costs: "builtin:mq2008/costs", Model: model, ModelTrees: 1}
+		msg, ok := loadFiles(context.Background(), cfg).(loadedMsg)
+		if !ok || msg.err != nil || len(msg.e.Trees) != 1 {
+			t.Fatalf("second tree on feature %d: %v", c.second, msg.err)
+		}
+		noted := slices.ContainsFunc(msg.warnings, func(w string) bool { return strings.HasPrefix(w, note) })
+		if noted != c.warn {
+			t.Errorf("second tree on feature %d: noted %v, want %v: %q", c.second, noted, c.warn, msg.warnings)
+		}
+	}
+}
+
 // TestUnusedFeatureFiles: a validation file with features beyond the
 // training set's gets a warning that they are not used.
 func TestUnusedFeatureFiles(t *testing.T) {

@@ -118,11 +118,13 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 	var msg loadedMsg
 	minF := 0
 	var md *tree.Model
+	var whole tree.Ensemble // the model's, all its trees
 	if cfg.Model != "" {
 		e, m, err := readEnsemble(cfg.Model)
 		if err != nil {
 			return loadedMsg{err: err}
 		}
+		whole = *e // for the feature-numbering warning, judged on every tree
 		if k := cfg.ModelTrees; k > 0 {
 			if k > len(e.Trees) {
 				return loadedMsg{err: fmt.Errorf("--trees %d: the model %s has %d trees", k, cfg.Model, len(e.Trees))}
@@ -151,7 +153,7 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 		}
 		switch i {
 		case 0:
-			if w := md.LibsvmReaderWarning(msg.e, d); w != "" {
+			if w := md.LibsvmReaderWarning(&whole, d); w != "" {
 				msg.warnings = append(msg.warnings, w)
 			}
 			minF = d.NumFeatures()
