@@ -853,6 +853,27 @@ func TestModelLoadLowersK(t *testing.T) {
 	}
 }
 
+// With --trees k below K, the note names --trees, not "the model's k
+// trees" of a larger model (cronus tui --model m40.json --trees 4 said
+// the model had 4 trees, as cascade --trees said before a57bb7b).
+func TestModelTreesLowersK(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	e, _ := deepModel(t)
+	cfg := mq2008
+	cfg.Model, cfg.ModelTrees = writeModel(t, e, ""), 4
+	m := New(context.Background(), cfg, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	k := m.par.K
+	if k <= 4 || len(e.Trees) <= 4 {
+		t.Fatalf("the default K %d or the model's %d trees are not above 4", k, len(e.Trees))
+	}
+	m, _ = update(t, m, m.load())
+	want := fmt.Sprintf("K %d → 4: a cascade has no more stages than its trees (--trees 4 takes 4 trees of the model %s)", k, cfg.Model)
+	if m.par.K != 4 || !strings.Contains(m.status, want) {
+		t.Errorf("K %d, status %q; want 4 and %q", m.par.K, m.status, want)
+	}
+}
+
 // A shape edit while the workbench's own ensemble trains, or while the
 // problem is built, is applied after, by a retrain: it says so (it read
 // "trees = 12", as if applied).

@@ -341,6 +341,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// lowered K stays lowered for the next ensemble.
 			if k := m.par.trees; m.par.K > k {
 				note := fmt.Sprintf("K %d → %d: a cascade has no more stages than the model's %d trees", m.par.K, k, k)
+				if mk := m.cfg.ModelTrees; mk > 0 {
+					// Of a larger model: as cascade --trees says it.
+					note = fmt.Sprintf("K %d → %d: a cascade has no more stages than its trees (--trees %d takes %d trees of the model %s)", m.par.K, k, mk, k, m.cfg.Model)
+				}
 				if m.errLine {
 					note = m.status + "; " + note
 				}
