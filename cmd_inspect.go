@@ -134,6 +134,7 @@ type modelSummary struct {
 	Sigma        *float64           `json:"sigma,omitempty"`
 	Stages       []stageSummaryJSON `json:"stages,omitempty"`
 	TreesUsed    *int               `json:"trees_used,omitempty"` // a cascade's, 0 included
+	Params       map[string]any     `json:"params,omitempty"`     // a cascade's, as its file has them
 }
 
 // inspectModel summarises the model or cascade file path: its trees, the
@@ -210,7 +211,7 @@ func inspectModel(ctx context.Context, path, costsName string, jsonOut bool, std
 	}
 	if cf != nil {
 		copy(treeCost, cf.TreeCost)
-		s.Rule, s.TopM = cf.Rule, cf.TopM
+		s.Rule, s.TopM, s.Params = cf.Rule, cf.TopM, cf.Params
 		sigma := cf.Sigma
 		s.Sigma = &sigma
 	}
@@ -369,6 +370,34 @@ func statText(v float64) string {
 	return fmt.Sprintf("%.3g", v)
 }
 
+// optimisedText says, from a cascade file's params, at what λ and from
+// which model and training data it was optimised ("λ 0.1 × λ_max (0.2863),
+// from m40.json's first 20 trees, on builtin:mq2008/train"); "" when the
+// params say none of it (a hand-written file).
+func optimisedText(p map[string]any) string {
+	var parts []string
+	if l, ok := p["lambda"].(float64); ok {
+		t := fmt.Sprintf("λ %g × λ_max", l)
+		if a, ok := p["lambda_abs"].(float64); ok {
+			t += fmt.Sprintf(" (%.4g)", a)
+		}
+		parts = append(parts, t)
+	}
+	if m, ok := p["model"].(string); ok && m != "" {
+		t := "from " + m
+		if k, ok := p["model_trees"].(float64); ok {
+			t += fmt.Sprintf("'s first %s", count(int(k), "tree"))
+		}
+		parts = append(parts, t)
+	} else if _, ok := p["base"]; ok {
+		parts = append(parts, "from the workbench's own trees")
+	}
+	if tr, ok := p["train"].(string); ok && tr != "" {
+		parts = append(parts, "on "+tr)
+	}
+	return strings.Join(parts, ", ")
+}
+
 // maxFeaturesShown is how many features the text summary of a model lists;
 // --json lists them all.
 const maxFeaturesShown = 30
@@ -387,6 +416,9 @@ func formatModelSummary(s *modelSummary) string {
 			rule = fmt.Sprintf("%s %d", rule, s.TopM)
 		}
 		fmt.Fprintf(&b, "  cascade      %s, rule %s, σ %g; its stages use %s of %d\n", count(len(s.Stages), "stage"), rule, *s.Sigma, count(*s.TreesUsed, "tree"), s.Trees)
+		if o := optimisedText(s.Params); o != "" {
+			fmt.Fprintf(&b, "  optimised    %s\n", o)
+		}
 		fmt.Fprintf(&b, "  stage  trees    new          θ  new features (cost)        cost so far: features + trees\n")
 		for _, st := range s.Stages {
 			th := "-" // the last stage, which ranks what reaches it

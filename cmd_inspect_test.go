@@ -70,7 +70,8 @@ type inspectReport struct {
 		NewFeatureCost float64 `json:"new_feature_cost"`
 		Cost           struct{ Total, Features, Trees float64 }
 	}
-	TreesUsed int `json:"trees_used"`
+	TreesUsed int            `json:"trees_used"`
+	Params    map[string]any `json:"params"`
 }
 
 func inspectJSON(t *testing.T, args ...string) inspectReport {
@@ -214,8 +215,14 @@ func TestInspectCascade(t *testing.T) {
 	if r = inspectJSON(t, path, "--costs", costs); r.Cost.Features != 14 || r.Cost.Trees != 1 {
 		t.Errorf("with --costs: %+v", r.Cost)
 	}
+	// What the file's params say of its optimisation.
+	os.WriteFile(path, []byte(strings.Replace(one, `"sigma": 0.1,`, `"sigma": 0.1, "params": {"lambda": 0.1, "lambda_abs": 0.25, "model": "m40.json", "model_trees": 20, "train": "t.txt"},`, 1)), 0o644)
+	if r := inspectJSON(t, path); r.Params["model_trees"] != 20.0 || r.Params["model"] != "m40.json" {
+		t.Errorf("params %v", r.Params)
+	}
 	code, out, errOut := runCLI(t, "inspect", path)
-	for _, want := range []string{"a cascade, 2 trees", "2 stages, rule top-m 3, σ 0.1; its stages use 1 tree of 2", "at most 26"} {
+	for _, want := range []string{"a cascade, 2 trees", "2 stages, rule top-m 3, σ 0.1; its stages use 1 tree of 2", "at most 26",
+		"  optimised    λ 0.1 × λ_max (0.25), from m40.json's first 20 trees, on t.txt\n"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("exit %d, stderr %q; text lacks %q:\n%s", code, errOut, want, out)
 		}
