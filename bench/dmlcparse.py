@@ -9,8 +9,8 @@ libsvm parser (XGBoost's DMatrix("f?format=libsvm")) reads them: the integer
 part and the fraction each made a float32, then added in float32. Prints how
 many of the differences the two readings explain (the first walk gives
 Cronus's score and the second XGBoost's). bench/train.sh speed leaves the
-four files in /tmp/cronus-bench: x-200k.json, synth-200k.txt, c-200k.scores,
-x-200k.scores.
+four files in $BENCH_DIR (default /tmp/cronus-bench): x-200k.json,
+synth-200k.txt, c-200k.scores, x-200k.scores.
 """
 import json, sys
 import numpy as np
@@ -33,6 +33,8 @@ def nearest(text):
 
 
 def main():
+    if len(sys.argv) != 5:
+        sys.exit(__doc__)
     model, data, cronus, xgboost = sys.argv[1:5]
     m = json.load(open(model))
     trees = m['learner']['gradient_booster']['model']['trees']
