@@ -1,6 +1,6 @@
 """Why an imported XGBoost model's scores differ from XGBoost's on a libsvm file.
 
-  python3 bench/dmlcparse.py MODEL.json DATA.txt CRONUS.scores XGBOOST.scores
+  /usr/bin/python3 bench/dmlcparse.py MODEL.json DATA.txt CRONUS.scores XGBOOST.scores
 
 For every document whose two scores differ by more than 1e-5, walks the
 model's trees in Python twice: on the file's values rounded to the nearest
