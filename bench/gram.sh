@@ -18,7 +18,7 @@ need_py numpy python3-numpy
 # numpy links the generic libblas.so.3; Debian's OpenBLAS takes it over
 # through the alternatives system once installed.
 if [ ! -e /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 ]; then
-  apt-get update -qq && apt-get install -y -qq libopenblas0-pthread >/dev/null
+  need_pkg "OpenBLAS (numpy would time the reference BLAS)" libopenblas0-pthread
 fi
 $py -c 'import threadpoolctl' 2>/dev/null || apt-get install -y -qq python3-threadpoolctl >/dev/null || true
 
