@@ -34,6 +34,8 @@ def points(paths):
 
 def main():
     paths = sys.argv[1:]
+    if not paths or paths[0] in ('-h', '--help'):
+        sys.exit(__doc__)
     pts = points(paths)
     what = 'mean over %d curves' % len(paths) if len(paths) > 1 else paths[0]
     for split in ('valid', 'test'):
