@@ -18,7 +18,7 @@ def load(path):
     return xgb.DMatrix(path + '?format=libsvm', nthread=2)
 
 def main():
-    cmd = sys.argv[1]
+    cmd = sys.argv[1] if len(sys.argv) > 1 else ''
     if cmd == 'train':
         data, objective, trees, out = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
         d = load(data)
@@ -42,5 +42,7 @@ def main():
             with open(sys.argv[4], 'w') as f:
                 f.writelines('%r\n' % float(v) for v in s)
         print(json.dumps({'predict_seconds': seconds, 'docs': len(s), 'trees': b.num_boosted_rounds()}))
+    else:
+        sys.exit(__doc__)
 
 main()
