@@ -113,8 +113,9 @@ type gramTask struct{ a0, a1, b0, b1 int }
 // it, gramDot4x3 (AVX2 and FMA) over gramDot4x3Go. The tests set them to
 // run every kernel.
 var (
-	gramFMA = gramHaveFMA || gramHardwareFMA
-	gramAsm = gramHaveFMA
+	gramFMA  = gramHaveFMA || gramHardwareFMA
+	gramAsm  = gramHaveFMA
+	gramWide = gramHaveAVX512 // within gramAsm: gramDot8x3 for 8 columns a at a time
 )
 
 func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, workers int, stop func(done int) bool) (_, _ []float64, ok bool) {
@@ -232,40 +233,78 @@ func gramTile(g, r, x []float64, ld, n, k int, t gramTask) {
 // multiple of 4 documents). At the ragged ends of a tile the missing columns
 // are stand-ins (repeats of the last one) whose products are dropped; every
 // product is computed the same way whatever its neighbours in the call.
+//
+// With AVX-512 (gramWide), 8 columns a go at a time where a tile has them,
+// through gramDot8x3, which computes each product as gramDot4x3 does: G
+// is the same bit for bit.
 func gramTileFMA(g, r, x []float64, ld, n, k int, t gramTask) {
 	var out [12]float64
+	var out8 [24]float64
 	for j := 0; j*gramSub < n; j++ {
 		nn := gramRound4(min(gramSub, n-j*gramSub))
 		sub := x[j*(k+1)*ld:]
 		col := func(c int) *float64 { return &sub[c*ld : c*ld+nn][0] }
-		for a0 := t.a0; a0 < t.a1; a0 += 4 {
+		// add adds the products out[4jb+i] of the columns a0+i (i < m)
+		// with b0+jb (jb < nb) to G, or to r for the column k.
+		add := func(out []float64, a0, m, b0, nb int) {
+			for jb := range nb {
+				b := b0 + jb
+				dst := r[a0 : a0+m]
+				if b < k {
+					dst = g[b*k+a0 : b*k+a0+m]
+				}
+				for i := range dst {
+					dst[i] += out[4*jb+i]
+				}
+			}
+		}
+		// triplets calls f for the columns b from b0 to b1, 3 at a time,
+		// the last ones repeated at a ragged end.
+		triplets := func(b0, b1 int, f func(pb *[3]*float64, b0, nb int)) {
+			for ; b0 < b1; b0 += 3 {
+				nb := min(3, b1-b0)
+				var pb [3]*float64
+				for i := range pb {
+					pb[i] = col(b0 + min(i, nb-1))
+				}
+				f(&pb, b0, nb)
+			}
+		}
+		for a0 := t.a0; a0 < t.a1; {
+			if gramAsm && gramWide && t.a1-a0 >= 8 {
+				var pa [8]*float64
+				for i := range pa {
+					pa[i] = col(a0 + i)
+				}
+				// The columns b below the second four a's take the
+				// first four alone, as their own group would.
+				lo, mid := max(t.b0, a0), max(t.b0, a0+4)
+				triplets(lo, min(mid, t.b1), func(pb *[3]*float64, b0, nb int) {
+					gramDot4x3((*[4]*float64)(pa[:4]), pb, nn, &out)
+					add(out[:], a0, 4, b0, nb)
+				})
+				triplets(mid, t.b1, func(pb *[3]*float64, b0, nb int) {
+					gramDot8x3(&pa, pb, nn, &out8)
+					add(out8[:12], a0, 4, b0, nb)
+					add(out8[12:], a0+4, 4, b0, nb)
+				})
+				a0 += 8
+				continue
+			}
 			m := min(4, t.a1-a0)
 			var pa [4]*float64
 			for i := range pa {
 				pa[i] = col(a0 + min(i, m-1))
 			}
-			for b0 := max(t.b0, a0); b0 < t.b1; b0 += 3 {
-				nb := min(3, t.b1-b0)
-				var pb [3]*float64
-				for i := range pb {
-					pb[i] = col(b0 + min(i, nb-1))
-				}
+			triplets(max(t.b0, a0), t.b1, func(pb *[3]*float64, b0, nb int) {
 				if gramAsm {
-					gramDot4x3(&pa, &pb, nn, &out)
+					gramDot4x3(&pa, pb, nn, &out)
 				} else {
-					gramDot4x3Go(&pa, &pb, nn, &out)
+					gramDot4x3Go(&pa, pb, nn, &out)
 				}
-				for jb := range nb {
-					b := b0 + jb
-					dst := r[a0 : a0+m]
-					if b < k {
-						dst = g[b*k+a0 : b*k+a0+m]
-					}
-					for i := range dst {
-						dst[i] += out[4*jb+i]
-					}
-				}
-			}
+				add(out[:], a0, m, b0, nb)
+			})
+			a0 += 4
 		}
 	}
 }

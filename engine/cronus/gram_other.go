@@ -17,3 +17,12 @@ var gramHardwareFMA = runtime.GOARCH == "arm64"
 func gramDot4x3(a *[4]*float64, b *[3]*float64, n int, out *[12]float64) {
 	panic("cronus: gramDot4x3 without AVX2 and FMA")
 }
+
+// gramHaveAVX512 is false off amd64: Gram never takes gramDot8x3.
+const gramHaveAVX512 = false
+
+// gramDot8x3 is only implemented in assembly on amd64; Gram never calls it
+// here, as gramHaveAVX512 is false.
+func gramDot8x3(a *[8]*float64, b *[3]*float64, n int, out *[24]float64) {
+	panic("cronus: gramDot8x3 without AVX-512")
+}

@@ -114,21 +114,25 @@ func checkGramNear(t *testing.T, want, wantR, scale, g, r []float64, tol float64
 	}
 }
 
-// gramKernels runs f as a subtest once per kernel of Gram: "fma"
-// (gramDot4x3, skipped unless the CPU has AVX2 and FMA), "lanes"
-// (gramDot4x3Go, math.FMA, in software where the CPU lacks FMA) and
-// "dgemv" (gonum's), setting gramFMA and gramAsm.
+// gramKernels runs f as a subtest once per kernel of Gram: "avx512"
+// (gramDot8x3 with gramDot4x3, skipped unless the CPU has AVX-512),
+// "fma" (gramDot4x3 alone, skipped unless the CPU has AVX2 and FMA),
+// "lanes" (gramDot4x3Go, math.FMA, in software where the CPU lacks FMA)
+// and "dgemv" (gonum's), setting gramFMA, gramAsm and gramWide.
 func gramKernels(t *testing.T, f func(t *testing.T)) {
-	defer func(fma, asm bool) { gramFMA, gramAsm = fma, asm }(gramFMA, gramAsm)
+	defer func(fma, asm, wide bool) { gramFMA, gramAsm, gramWide = fma, asm, wide }(gramFMA, gramAsm, gramWide)
 	for _, k := range []struct {
-		name     string
-		fma, asm bool
-	}{{"fma", true, true}, {"lanes", true, false}, {"dgemv", false, false}} {
+		name           string
+		fma, asm, wide bool
+	}{{"avx512", true, true, true}, {"fma", true, true, false}, {"lanes", true, false, false}, {"dgemv", false, false, false}} {
 		t.Run(k.name, func(t *testing.T) {
 			if k.asm && !gramHaveFMA {
 				t.Skip("the CPU lacks AVX2 or FMA")
 			}
-			gramFMA, gramAsm = k.fma, k.asm
+			if k.wide && !gramHaveAVX512 {
+				t.Skip("the CPU lacks AVX-512")
+			}
+			gramFMA, gramAsm, gramWide = k.fma, k.asm, k.wide
 			f(t)
 		})
 	}
@@ -376,23 +380,30 @@ func TestGramLanesMatchAsm(t *testing.T) {
 	if !gramHaveFMA {
 		t.Skip("the CPU lacks AVX2 or FMA")
 	}
-	defer func(fma, asm bool) { gramFMA, gramAsm = fma, asm }(gramFMA, gramAsm)
+	defer func(fma, asm, wide bool) { gramFMA, gramAsm, gramWide = fma, asm, wide }(gramFMA, gramAsm, gramWide)
 	n, T := 2*gramDocs+gramSub+3, gramTileCols+gramTileRows+7
 	o, w, y := gramRandom(12, n, T, 0.1)
-	gramFMA, gramAsm = true, true
-	g0, r0 := Gram(nil, nil, o, w, y, 2)
-	sub := []int{0, 3, 5, T / 2, T - 1, T}
-	s0, sr0 := GramSubset(nil, nil, o, w, y, sub, 2)
-	gramAsm = false
+	sub := []int{0, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 20, T / 2, T - 1, T}
+	gramFMA, gramAsm = true, false
 	g1, r1 := Gram(nil, nil, o, w, y, 2)
 	s1, sr1 := GramSubset(nil, nil, o, w, y, sub, 2)
-	for _, c := range []struct {
-		name string
-		a, b []float64
-	}{{"G", g0, g1}, {"r", r0, r1}, {"subset G", s0, s1}, {"subset r", sr0, sr1}} {
-		for i := range c.a {
-			if math.Float64bits(c.a[i]) != math.Float64bits(c.b[i]) {
-				t.Fatalf("%s[%d]: %.17g with the assembly kernel, %.17g with the Go lanes", c.name, i, c.a[i], c.b[i])
+	// The AVX2 kernel alone, and with AVX-512's 8 columns at a time
+	// where the CPU has it (a cascade does not change with AVX-512).
+	for _, wide := range []bool{false, true} {
+		if wide && !gramHaveAVX512 {
+			continue
+		}
+		gramAsm, gramWide = true, wide
+		g0, r0 := Gram(nil, nil, o, w, y, 2)
+		s0, sr0 := GramSubset(nil, nil, o, w, y, sub, 2)
+		for _, c := range []struct {
+			name string
+			a, b []float64
+		}{{"G", g0, g1}, {"r", r0, r1}, {"subset G", s0, s1}, {"subset r", sr0, sr1}} {
+			for i := range c.a {
+				if math.Float64bits(c.a[i]) != math.Float64bits(c.b[i]) {
+					t.Fatalf("AVX-512 %v: %s[%d]: %.17g with the assembly kernel, %.17g with the Go lanes", wide, c.name, i, c.a[i], c.b[i])
+				}
 			}
 		}
 	}
@@ -493,4 +504,42 @@ func ExampleGram() {
 	g, r := Gram(nil, nil, o, []float64{1, 0.25}, []float64{1, -1}, 0)
 	fmt.Println(g, r)
 	// Output: [6.25 2.75 2.75 1.25] [1.25 0.75]
+}
+
+// gramDot8x3 gives, bit for bit, gramDot4x3's sums of a[0…3] in out[0…11]
+// and of a[4…7] in out[12…23].
+func TestGramDot8x3(t *testing.T) {
+	if !gramHaveAVX512 {
+		t.Skip("the CPU lacks AVX-512")
+	}
+	rng := rand.New(rand.NewPCG(8, 3))
+	for _, n := range []int{0, 4, 8, 12, 36, 516, 2052} {
+		cols := gramTestColumns(rng, n)
+		p := func(c []float64) *float64 {
+			if n == 0 {
+				return nil
+			}
+			return &c[0]
+		}
+		for _, pick := range [][11]int{{0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3}, {6, 5, 4, 3, 2, 1, 0, 3, 4, 5, 5}, {0, 0, 1, 1, 2, 2, 3, 3, 6, 6, 6}} {
+			var a [8]*float64
+			for i := range a {
+				a[i] = p(cols[pick[i]])
+			}
+			b := [3]*float64{p(cols[pick[8]]), p(cols[pick[9]]), p(cols[pick[10]])}
+			var out [24]float64
+			for i := range out {
+				out[i] = math.NaN() // overwritten, not added to
+			}
+			gramDot8x3(&a, &b, n, &out)
+			var lo, hi [12]float64
+			gramDot4x3((*[4]*float64)(a[:4]), &b, n, &lo)
+			gramDot4x3((*[4]*float64)(a[4:]), &b, n, &hi)
+			for k := range 12 {
+				if math.Float64bits(out[k]) != math.Float64bits(lo[k]) || math.Float64bits(out[12+k]) != math.Float64bits(hi[k]) {
+					t.Errorf("n=%d %v: product %d: %.17g and %.17g, gramDot4x3 %.17g and %.17g", n, pick, k, out[k], out[12+k], lo[k], hi[k])
+				}
+			}
+		}
+	}
 }
