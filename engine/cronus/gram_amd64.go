@@ -20,8 +20,9 @@ var gramHardwareFMA = cpu.X86.HasFMA
 func gramDot4x3(a *[4]*float64, b *[3]*float64, n int, out *[12]float64)
 
 // gramHaveAVX512 reports whether the CPU (and the OS, for the ZMM
-// registers) supports AVX-512 F, which gramDot8x3 needs besides AVX2 and FMA.
-var gramHaveAVX512 = gramHaveFMA && cpu.X86.HasAVX512F
+// registers) supports AVX-512 F and VL, which gramDot8x3 needs besides AVX2
+// and FMA (VL for its moves from Y16…Y27, EVEX.256 encodings).
+var gramHaveAVX512 = gramHaveFMA && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 
 // gramDot8x3 is gramDot4x3 on the columns a[0…7] at once: out[0…11] are
 // gramDot4x3's of a[0…3] and out[12…23] those of a[4…7], bit for bit (the

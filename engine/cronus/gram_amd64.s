@@ -83,7 +83,7 @@ reduce:
 	VZEROUPPER
 	RET
 
-// gramDot8x3: gramDot4x3 on 8 columns a at once with AVX-512 (see
+// gramDot8x3: gramDot4x3 on 8 columns a at once with AVX-512 F and VL (see
 // gram_amd64.go), bit for bit two calls of it: each ZMM accumulator holds
 // two of gramDot4x3's 4-lane sums, a[i]·b[j] in its low half and
 // a[i+4]·b[j] in its high half, over the same 4 documents per step.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -540,6 +542,32 @@ func TestGramDot8x3(t *testing.T) {
 					t.Errorf("n=%d %v: product %d: %.17g and %.17g, gramDot4x3 %.17g and %.17g", n, pick, k, out[k], out[12+k], lo[k], hi[k])
 				}
 			}
+		}
+	}
+}
+
+// gramDot8x3 moves Y16…Y27, which only EVEX.256 encodings reach: it needs
+// AVX-512 VL besides F (a CPU with F alone, as Knights Landing, would fault
+// with SIGILL). gramHaveAVX512 is false when either is off, as x/sys/cpu's
+// GODEBUG=cpu.avx512f=off and cpu.avx512vl=off make them (run in a child
+// process, since the check is made once at start-up).
+func TestGramAVX512NeedsVL(t *testing.T) {
+	if os.Getenv("CRONUS_GRAM_AVX512_CHILD") == "1" {
+		fmt.Printf("gramHaveAVX512=%v\n", gramHaveAVX512)
+		return
+	}
+	if !gramHaveAVX512 {
+		t.Skip("the CPU lacks AVX-512")
+	}
+	for _, off := range []string{"cpu.avx512f=off", "cpu.avx512vl=off"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestGramAVX512NeedsVL$", "-test.v")
+		cmd.Env = append(os.Environ(), "CRONUS_GRAM_AVX512_CHILD=1", "GODEBUG="+off)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("GODEBUG=%s: %v\n%s", off, err, out)
+		}
+		if !strings.Contains(string(out), "gramHaveAVX512=false") {
+			t.Errorf("GODEBUG=%s: gramDot8x3 still taken:\n%s", off, out)
 		}
 	}
 }
