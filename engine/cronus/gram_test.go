@@ -385,10 +385,22 @@ func TestGramLanesMatchAsm(t *testing.T) {
 	defer func(fma, asm, wide bool) { gramFMA, gramAsm, gramWide = fma, asm, wide }(gramFMA, gramAsm, gramWide)
 	n, T := 2*gramDocs+gramSub+3, gramTileCols+gramTileRows+7
 	o, w, y := gramRandom(12, n, T, 0.1)
-	sub := []int{0, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 20, T / 2, T - 1, T}
+	// Subsets of 16 columns (two groups of 8 a's), of 13 (8, then 4 and 1
+	// a's by the AVX2 kernel within the same tile) and of 6 (a tile
+	// narrower than 8): with AVX-512 the Gram's tiles all have multiples of
+	// 8 columns a.
+	subs := [][]int{
+		{0, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 20, T / 2, T - 1, T},
+		{1, 2, 4, 9, 16, 17, 30, 31, 32, 33, 40, T - 2, T},
+		{2, 3, 50, 51, T - 1, T},
+	}
 	gramFMA, gramAsm = true, false
 	g1, r1 := Gram(nil, nil, o, w, y, 2)
-	s1, sr1 := GramSubset(nil, nil, o, w, y, sub, 2)
+	var s1, sr1 [][]float64
+	for _, sub := range subs {
+		s, sr := GramSubset(nil, nil, o, w, y, sub, 2)
+		s1, sr1 = append(s1, s), append(sr1, sr)
+	}
 	// The AVX2 kernel alone, and with AVX-512's 8 columns at a time
 	// where the CPU has it (a cascade does not change with AVX-512).
 	for _, wide := range []bool{false, true} {
@@ -397,11 +409,16 @@ func TestGramLanesMatchAsm(t *testing.T) {
 		}
 		gramAsm, gramWide = true, wide
 		g0, r0 := Gram(nil, nil, o, w, y, 2)
-		s0, sr0 := GramSubset(nil, nil, o, w, y, sub, 2)
-		for _, c := range []struct {
+		type pair struct {
 			name string
 			a, b []float64
-		}{{"G", g0, g1}, {"r", r0, r1}, {"subset G", s0, s1}, {"subset r", sr0, sr1}} {
+		}
+		pairs := []pair{{"G", g0, g1}, {"r", r0, r1}}
+		for j, sub := range subs {
+			s0, sr0 := GramSubset(nil, nil, o, w, y, sub, 2)
+			pairs = append(pairs, pair{fmt.Sprintf("subset %d G", j), s0, s1[j]}, pair{fmt.Sprintf("subset %d r", j), sr0, sr1[j]})
+		}
+		for _, c := range pairs {
 			for i := range c.a {
 				if math.Float64bits(c.a[i]) != math.Float64bits(c.b[i]) {
 					t.Fatalf("AVX-512 %v: %s[%d]: %.17g with the assembly kernel, %.17g with the Go lanes", wide, c.name, i, c.a[i], c.b[i])
