@@ -51,8 +51,7 @@ type cascadeFlags struct {
 func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	cf := &cascadeFlags{par: cronus.DefaultParams(), tg: cronus.DefaultTargets()}
 	fs.StringVar(&cf.model, "model", "", "ensemble `FILE` (required; cronus train or cronus import; shallow trees make better cascades, e.g. --max-depth 2)")
-	cf.trees = treesFlag(-1).ptr()
-	fs.Var(cf.trees, "trees", "build on the model's first `k` trees only (a number, or all), as predict and eval --trees score: an early-stopped model's best iteration")
+	cf.trees = newTreesFlag(fs, "build on the model's first `k` trees only (a number, or all), as predict and eval --trees score: an early-stopped model's best iteration")
 	fs.StringVar(&cf.train, "train", "", "training data `FILE` (required)")
 	fs.StringVar(&cf.valid, "valid", "", "validation data `FILE` (required): picks the best cascade")
 	fs.StringVar(&cf.test, "test", "", "test data `FILE`")

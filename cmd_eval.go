@@ -126,7 +126,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade): documents run through its stages for real; the cost is what they paid")
 	dataF := fs.String("data", "", "data `FILE` (required)")
 	costsF := fs.String("costs", "", "with --model or --cascade: feature cost `FILE` for the cost per document (default: every feature costs 1; a cascade's own costs with --cascade)")
-	k := newTreesFlag(fs)
+	k := newTreesFlag(fs, treesUsage)
 	treeCost := fs.Float64("tree-cost", 1, "cost of evaluating one tree on one document")
 	metricsF := fs.String("metrics", "p@5,ndcg@10,err@3,rbp@0.8,map", "comma-separated `LIST` of metrics: ndcg@k, err@k (either without @k: the whole list), p@k, rbp@p (persistence p in (0, 1)) or map, each at most once")
 	relevant := fs.Float64("relevant", 1, "P@k, MAP, RBP: a document is relevant when its label >= `r` (> 0; NDCG and ERR: label > 0)")

@@ -270,11 +270,12 @@ func (a *absentFlag) Set(s string) error {
 // the default, shown as "all" in the help).
 type treesFlag int
 
-func (k treesFlag) ptr() *treesFlag { return &k }
+// treesUsage is --trees's help where no other is given.
+const treesUsage = "use only the model's first `k` trees (a number, or all)"
 
-func newTreesFlag(fs *flag.FlagSet) *treesFlag {
+func newTreesFlag(fs *flag.FlagSet, usage string) *treesFlag {
 	k := treesFlag(-1)
-	fs.Var(&k, "trees", "use only the model's first `k` trees (a number, or all)")
+	fs.Var(&k, "trees", usage)
 	return &k
 }
 

@@ -19,7 +19,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	modelF := fs.String("model", "", "model `FILE` to score the data with")
 	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade): documents run through its stages for real, and each line is the document's ranking key in the cascade's order (see --exits)")
 	dataF := fs.String("data", "", "data `FILE` to score (required)")
-	k := newTreesFlag(fs)
+	k := newTreesFlag(fs, treesUsage)
 	out := fs.String("out", "", "write the scores to `FILE` (default standard output)")
 	exitsF := fs.String("exits", "", "with --cascade: write to `FILE` a TSV line per document: qid, docid, the stage it left at (1 = the first), its score there, and what it paid for features and for trees")
 	costsF := fs.String("costs", "", "with --cascade: feature cost `FILE` for --exits and the report (default: the cascade's own costs)")

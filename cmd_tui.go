@@ -18,7 +18,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&cfg.Test, "test", "builtin:mq2008/test", "test data `FILE` (with --train: none unless given)")
 	fs.StringVar(&cfg.Costs, "costs", "builtin:mq2008/costs", "feature cost `FILE` (needed with --train)")
 	fs.StringVar(&cfg.Model, "model", "", "start from this ensemble (a cronus model `FILE`, from cronus train or import) instead of training one")
-	trees := newTreesFlag(fs)
+	trees := newTreesFlag(fs, treesUsage)
 	absent := newAbsentFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {

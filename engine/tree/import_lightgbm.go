@@ -448,15 +448,15 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 	if err := t.Validate(numFeatures); err != nil {
 		return Tree{}, p.errorf(kv["left_child"].line, "tree %d: %v", k, err)
 	}
-	t.Gain, t.Cover = lgbStats(kv["split_gain"].val, n, math.Inf(-1)), lgbStats(kv["internal_weight"].val, n, 0)
+	t.Gain, t.Cover = lgbStats(kv["split_gain"].val, n), lgbStats(kv["internal_weight"].val, n)
 	return t, nil
 }
 
 // lgbStats parses a tree's split_gain or internal_weight line, which only
-// feature importance uses, as n float32s; nil (rather than an error) when
-// the line is absent or not n finite numbers of at least least (0 for a
-// cover, which a model file refuses below it).
-func lgbStats(line string, n int, least float64) []float32 {
+// feature importance uses, as n float32s, what is no number as NaN
+// (keepCompleteStats drops what is malformed); nil when the line is absent
+// or does not have n values.
+func lgbStats(line string, n int) []float32 {
 	fs := strings.Fields(line)
 	if len(fs) != n {
 		return nil
@@ -464,8 +464,8 @@ func lgbStats(line string, n int, least float64) []float32 {
 	out := make([]float32, n)
 	for j, f := range fs {
 		v, err := strconv.ParseFloat(f, 32)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < least {
-			return nil
+		if err != nil {
+			v = math.NaN()
 		}
 		out[j] = float32(v)
 	}

@@ -674,28 +674,22 @@ func (xt *xgbTree) tree(col []int32, features int, w float64) (Tree, error) {
 	if err := t.Validate(features); err != nil {
 		return Tree{}, err
 	}
-	t.Gain, t.Cover = nodeStats(xt.LossChanges, n, from, math.Inf(-1)), nodeStats(xt.SumHessian, n, from, 0)
+	t.Gain, t.Cover = nodeStats(xt.LossChanges, n, from), nodeStats(xt.SumHessian, n, from)
 	return t, nil
 }
 
 // nodeStats returns a tree's per-node statistic (loss_changes,
 // sum_hessian) in the order of its Nodes, from[k] being Node k's index in
-// v, which has an entry for each of the n nodes and leaves; nil when v is
-// not that long or its value at a split is not finite or is below least
-// (0 for a cover, which a model file refuses below it: a negative
-// sum_hessian failed the import when the model was written), and for a
-// tree without splits (as a model file reads it back).
-func nodeStats(v []xgbStat, n int, from []int, least float64) []float32 {
+// v, which has an entry for each of the n nodes and leaves, as the file
+// has them (keepCompleteStats drops what is malformed); nil when v is not
+// that long, and for a tree without splits (as a model file reads it back).
+func nodeStats(v []xgbStat, n int, from []int) []float32 {
 	if len(v) != n || len(from) == 0 {
 		return nil
 	}
 	out := make([]float32, len(from))
 	for k, i := range from {
-		f := float64(v[i])
-		if math.IsNaN(f) || math.IsInf(f, 0) || f < least {
-			return nil
-		}
-		out[k] = float32(f)
+		out[k] = float32(v[i])
 	}
 	return out
 }

@@ -177,35 +177,44 @@ func (t *Tree) Validate(numFeatures int) error {
 	return t.validateStats()
 }
 
-// keepCompleteStats clears every tree's Gain unless every tree with a
-// split has them (and likewise Cover), so that an importance summed over
-// the trees is over all of them: an imported model whose statistics are
-// missing or malformed in some trees has none.
-func (e *Ensemble) keepCompleteStats() {
-	gain, cover := e.HasGain(), e.HasCover()
-	for i := range e.Trees {
-		if !gain {
-			e.Trees[i].Gain = nil
-		}
-		if !cover {
-			e.Trees[i].Cover = nil
-		}
-	}
+// statRule is what one of a tree's split statistics must be (Tree.Gain,
+// Tree.Cover): absent, or one finite value of at least min per node.
+type statRule struct {
+	name, want string
+	min        float64
+	of         func(*Tree) *[]float32
 }
 
-// HasGain reports whether the ensemble has a split and every tree with a
-// split has its splits' gains (Tree.Gain); HasCover likewise their covers.
-func (e *Ensemble) HasGain() bool { return e.hasStat(func(t *Tree) []float32 { return t.Gain }) }
+var (
+	gainRule  = statRule{"split gain", "a finite number", math.Inf(-1), func(t *Tree) *[]float32 { return &t.Gain }}
+	coverRule = statRule{"cover", "a finite number >= 0", 0, func(t *Tree) *[]float32 { return &t.Cover }}
+)
 
-// HasCover: see HasGain.
-func (e *Ensemble) HasCover() bool { return e.hasStat(func(t *Tree) []float32 { return t.Cover }) }
+// check refuses t's statistic when it breaks the rule.
+func (r statRule) check(t *Tree) error {
+	v := *r.of(t)
+	if v == nil {
+		return nil
+	}
+	if len(v) != len(t.Nodes) {
+		return fmt.Errorf("%d splits but %d %ss", len(t.Nodes), len(v), r.name)
+	}
+	for n, x := range v {
+		if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) || f < r.min {
+			return fmt.Errorf("split %d: %s %v is not %s", n, r.name, x, r.want)
+		}
+	}
+	return nil
+}
 
-func (e *Ensemble) hasStat(stat func(*Tree) []float32) bool {
+// complete reports whether e has a split and every tree with a split has
+// the statistic.
+func (r statRule) complete(e *Ensemble) bool {
 	split := false
 	for i := range e.Trees {
 		t := &e.Trees[i]
 		if len(t.Nodes) > 0 {
-			if len(stat(t)) != len(t.Nodes) {
+			if len(*r.of(t)) != len(t.Nodes) {
 				return false
 			}
 			split = true
@@ -214,24 +223,39 @@ func (e *Ensemble) hasStat(stat func(*Tree) []float32) bool {
 	return split
 }
 
-// validateStats checks Gain and Cover: absent, or one finite value per
-// node, the covers >= 0.
-func (t *Tree) validateStats() error {
-	for _, a := range []struct {
-		name, want string
-		v          []float32
-		min        float64
-	}{{"split gain", "a finite number", t.Gain, math.Inf(-1)}, {"cover", "a finite number >= 0", t.Cover, 0}} {
-		if a.v == nil {
-			continue
-		}
-		if len(a.v) != len(t.Nodes) {
-			return fmt.Errorf("%d splits but %d %ss", len(t.Nodes), len(a.v), a.name)
-		}
-		for n, v := range a.v {
-			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) || f < a.min {
-				return fmt.Errorf("split %d: %s %v is not %s", n, a.name, v, a.want)
+// keepCompleteStats is for the importers, which fill Gain and Cover from
+// the source file as they are: it drops a statistic a tree has malformed
+// (check), and then every tree's unless every tree with a split has it,
+// so that an importance summed over the trees is over all of them. An
+// imported model whose statistics are missing or malformed in some trees
+// has none, where a model file that holds them malformed is refused.
+func (e *Ensemble) keepCompleteStats() {
+	for _, r := range []statRule{gainRule, coverRule} {
+		for i := range e.Trees {
+			if r.check(&e.Trees[i]) != nil {
+				*r.of(&e.Trees[i]) = nil
 			}
+		}
+		if !r.complete(e) {
+			for i := range e.Trees {
+				*r.of(&e.Trees[i]) = nil
+			}
+		}
+	}
+}
+
+// HasGain reports whether the ensemble has a split and every tree with a
+// split has its splits' gains (Tree.Gain); HasCover likewise their covers.
+func (e *Ensemble) HasGain() bool { return gainRule.complete(e) }
+
+// HasCover: see HasGain.
+func (e *Ensemble) HasCover() bool { return coverRule.complete(e) }
+
+// validateStats checks Gain and Cover (statRule).
+func (t *Tree) validateStats() error {
+	for _, r := range []statRule{gainRule, coverRule} {
+		if err := r.check(t); err != nil {
+			return err
 		}
 	}
 	return nil
