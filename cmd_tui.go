@@ -35,6 +35,15 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{"--trees 0: a cascade needs at least one tree"}
 	case k > 0:
 		cfg.ModelTrees = k
+		// A model that reads is held to --trees here, as cascade --trees
+		// holds it: in the workbench the error came back at every reload
+		// of the same model (o), which keeps --trees. One that does not
+		// read is the workbench's to report, in its load screen.
+		if e, _, err := loadModel(ctx, cfg.Model); err == nil {
+			if err := trees.fits(e, cfg.Model); err != nil {
+				return err
+			}
+		}
 	}
 	if cfg.AbsentMissing && cfg.Model == "" {
 		// The tree learner bins NaN with the largest values; missing values

@@ -17,12 +17,13 @@ func TestTUIOwnData(t *testing.T) {
 	defer func(run func(context.Context, tui.Config) error) { runWorkbench = run }(runWorkbench)
 	var got tui.Config
 	runWorkbench = func(_ context.Context, cfg tui.Config) error { got = cfg; return nil }
-	cases := []struct {
+	type tuiCase struct {
 		args []string
 		code int
 		err  string
 		want tui.Config
-	}{
+	}
+	cases := []tuiCase{
 		{[]string{"tui"}, 0, "", tui.Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Test: "builtin:mq2008/test", Costs: "builtin:mq2008/costs"}},
 		{[]string{"tui", "--costs", "c"}, 0, "", tui.Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Test: "builtin:mq2008/test", Costs: "c"}},
 		{[]string{"tui", "--train", "t", "--valid", "v", "--costs", "c"}, 0, "", tui.Config{Train: "t", Valid: "v", Costs: "c"}},
@@ -35,6 +36,11 @@ func TestTUIOwnData(t *testing.T) {
 		{[]string{"tui", "--trees", "7"}, 2, "--trees needs --model", tui.Config{}},
 		{[]string{"tui", "--model", "m", "--trees", "0"}, 2, "--trees 0: a cascade needs at least one tree", tui.Config{}},
 	}
+	// A model that reads is held to --trees before the workbench opens.
+	model := trainShallow(t, t.TempDir(), 5)
+	cases = append(cases,
+		tuiCase{[]string{"tui", "--model", model, "--trees", "6"}, 2, "--trees 6: the model " + model + " has 5 trees", tui.Config{}},
+		tuiCase{[]string{"tui", "--model", model, "--trees", "5"}, 0, "", tui.Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Test: "builtin:mq2008/test", Costs: "builtin:mq2008/costs", Model: model, ModelTrees: 5}})
 	for _, c := range cases {
 		got = tui.Config{}
 		interactive = func() bool { return true }
