@@ -45,6 +45,7 @@ type cascadeFlags struct {
 	warm                             string         // cascade --warm: the cascade file to start from
 	warmE                            *tree.Ensemble // its ensemble, which must be the model's
 	stagesGiven                      bool           // --stages given: not brought down to the trees
+	treesGiven                       bool           // --trees given: not taken from the warm cascade
 	trees                            *treesFlag     // --trees k: the model's first k trees only
 }
 
@@ -157,6 +158,7 @@ func (cf *cascadeFlags) check(fs *flag.FlagSet, more ...flagRange) error {
 		return err
 	}
 	cf.stagesGiven = explicit["stages"]
+	cf.treesGiven = explicit["trees"]
 	if err := cf.tg.Validate(); err != nil {
 		return usageError{err.Error()}
 	}
@@ -257,6 +259,13 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	}
 	s.source, s.modelParams = m.Source, m.Params
 	all := s.e.Trees // the model's, before --trees
+	if w := cf.warmE; w != nil && !cf.treesGiven && len(w.Trees) < len(all) &&
+		treesDiffer(w, &tree.Ensemble{Trees: all[:len(w.Trees)]}) == "" {
+		// The warm cascade was built on the model's first n trees (--trees
+		// n): go on with them, as it says, rather than refuse.
+		*cf.trees = treesFlag(len(w.Trees))
+		fmt.Fprintf(stderr, "note: %s was optimised on the model's first %d trees: building on them (--trees %[2]d)\n", cf.warm, len(w.Trees))
+	}
 	if k := int(*cf.trees); k >= 0 {
 		if k == 0 {
 			return nil, usageError{"--trees 0: a cascade needs at least one tree"}
@@ -750,7 +759,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	curve := fs.String("curve", "", "also write the cascade's quality/cost points to `FILE` (CSV, sweep's columns): cronus (this cascade), cronus-init (its initialisation; not with --warm) and prefix with every tree (the full ensemble), on validation and test")
 	plot := fs.String("plot", "", "also draw the --curve points, NDCG@10 against cost per document, to `FILE` (.svg or .png; as sweep --plot)")
 	traceF := fs.String("trace", "", "write every optimisation step to `FILE` as JSON lines: the objective (eq 8) and its terms, per stage θ, active trees, soft and hard training fractions and validation/test reach, and the current cascade's validation and test figures")
-	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2; a warning names those that can exit nobody), its exit rule is kept (a --rule or --top-m that differs is refused), its σ_k unless --sigma is given, its ρ (params rho1, rhoK) unless --rho1, --rhoK or --rhos is given, and its ε and δ (which, with --stage-cap, only make the stages --stages adds: given without such stages they are refused)")
+	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; built on the model's first n trees, it goes on with them unless --trees is given; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2; a warning names those that can exit nobody), its exit rule is kept (a --rule or --top-m that differs is refused), its σ_k unless --sigma is given, its ρ (params rho1, rhoK) unless --rho1, --rhoK or --rhos is given, and its ε and δ (which, with --stage-cap, only make the stages --stages adds: given without such stages they are refused)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}

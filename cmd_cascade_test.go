@@ -2566,7 +2566,8 @@ func TestCascadeTreesFlagWarm(t *testing.T) {
 		want  string
 	}{
 		{c20, []string{"--trees", "20"}, 0, ""},
-		{c20, nil, 1, c20 + " was optimised on another ensemble than " + m40 + ": 20 trees, against 40; it was optimised on the model's first 20 trees: give --trees 20"},
+		{c20, nil, 0, "note: " + c20 + " was optimised on the model's first 20 trees: building on them (--trees 20)"},
+		{c20, []string{"--trees", "all"}, 1, c20 + " was optimised on another ensemble than " + m40 + ": 20 trees, against 40; it was optimised on the model's first 20 trees: give --trees 20"},
 		{c20, []string{"--trees", "10"}, 1, c20 + " was optimised on another ensemble than the first 10 trees of " + m40 + ": 20 trees, against 10; it was optimised on the model's first 20 trees: give --trees 20"},
 		{c40, []string{"--trees", "20"}, 1, c40 + " was optimised on another ensemble than the first 20 trees of " + m40 + ": 40 trees, against 20; it was optimised on all the model's trees: leave --trees out"},
 	} {
@@ -2574,6 +2575,20 @@ func TestCascadeTreesFlagWarm(t *testing.T) {
 		if code != c.code || !strings.Contains(errOut, c.want) {
 			t.Errorf("--warm %s %v: exit %d, %q; want exit %d, %q", c.warm, c.extra, code, errOut, c.code, c.want)
 		}
+	}
+	// Without --trees, a warm start of c20 is the one with --trees 20, byte
+	// for byte (its params say model_trees 20); given, no note.
+	var outs [2][]byte
+	for i, extra := range [][]string{{"--trees", "20"}, nil} {
+		out := filepath.Join(dir, fmt.Sprintf("w%d.json", i))
+		code, _, errOut := runCLI(t, slices.Concat([]string{"cascade"}, data, extra, []string{"--warm", c20, "--out", out})...)
+		if code != 0 || (extra != nil) == strings.Contains(errOut, "note: ") {
+			t.Fatalf("--warm %s %v: exit %d, %q", c20, extra, code, errOut)
+		}
+		outs[i], _ = os.ReadFile(out)
+	}
+	if !bytes.Equal(outs[0], outs[1]) || !bytes.Contains(outs[1], []byte(`"model_trees":20`)) {
+		t.Errorf("--warm %s without --trees differs from --trees 20, or lacks model_trees 20:\n%s", c20, outs[1])
 	}
 }
 
