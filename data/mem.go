@@ -15,6 +15,11 @@ import (
 // cgroup (a container's limit) leaves less; 0 when it cannot tell.
 func availableMemory() int64 { return availableMemoryIn("/") }
 
+// AvailableMemory is what this machine can give new work, in bytes:
+// MemAvailable from /proc/meminfo, or less under a memory cgroup's limit;
+// 0 when it cannot tell (not Linux).
+func AvailableMemory() int64 { return availableMemory() }
+
 // availableMemoryIn is availableMemory with /proc and /sys read under root
 // (a test's directory).
 func availableMemoryIn(root string) int64 {

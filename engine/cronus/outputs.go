@@ -38,14 +38,31 @@ type Outputs struct {
 // MaxDenseOutputBytes is the largest dense tree-output matrix (N·T·4 bytes)
 // that NewOutputs builds: above it, H is held as one-byte leaf codes, a
 // quarter of the memory (200,000 documents × 1,000 trees: 200 MB instead of
-// 800 MB), at the price of slower reads (Gram, Scores). Default 1 GiB.
+// 800 MB), at the price of slower reads (Gram, Scores). Default 1 GiB, or a
+// quarter of the memory available when that is less (denseLimit).
 var MaxDenseOutputBytes int64 = 1 << 30
+
+// availableMemory is data.AvailableMemory (a variable for the tests).
+var availableMemory = data.AvailableMemory
+
+// denseLimit is the largest dense H that OutputsAuto builds:
+// MaxDenseOutputBytes, or a quarter of the memory available when that is
+// less, for H is built for the training, validation and test data alike,
+// with the Gram product's work beside them (a 1 GiB H was built dense
+// whatever the memory free).
+func denseLimit() int64 {
+	limit := MaxDenseOutputBytes
+	if a := availableMemory(); a > 0 && a/4 < limit {
+		limit = a / 4
+	}
+	return limit
+}
 
 // OutputsMode chooses how NewOutputsMode stores H.
 type OutputsMode int
 
 const (
-	OutputsAuto    OutputsMode = iota // compact when N·T·4 bytes > MaxDenseOutputBytes, dense otherwise
+	OutputsAuto    OutputsMode = iota // compact when N·T·4 bytes > denseLimit(), dense otherwise
 	OutputsDense                      // every column dense
 	OutputsCompact                    // leaf codes for every tree of at most 256 leaves
 )
@@ -76,7 +93,7 @@ func NewOutputsMode(e *tree.Ensemble, d *data.Dataset, mode OutputsMode) *Output
 func NewOutputsContext(ctx context.Context, e *tree.Ensemble, d *data.Dataset, mode OutputsMode) (*Outputs, error) {
 	n, T := d.NumDocs(), len(e.Trees)
 	compact := mode == OutputsCompact ||
-		mode == OutputsAuto && int64(n)*int64(T)*4 > MaxDenseOutputBytes
+		mode == OutputsAuto && int64(n)*int64(T)*4 > denseLimit()
 	o := &Outputs{N: n, dense: make([][]float32, T)}
 	if compact {
 		o.code = make([][]uint8, T)

@@ -154,22 +154,28 @@ func TestOutputsCompactSameResults(t *testing.T) {
 	}
 }
 
-// OutputsAuto turns compact just above MaxDenseOutputBytes.
+// OutputsAuto turns compact just above MaxDenseOutputBytes, or above a
+// quarter of the memory available when that is less.
 func TestOutputsAutoLimit(t *testing.T) {
-	defer func(v int64) { MaxDenseOutputBytes = v }(MaxDenseOutputBytes)
+	defer func(v int64, a func() int64) { MaxDenseOutputBytes, availableMemory = v, a }(MaxDenseOutputBytes, availableMemory)
 	rng := rand.New(rand.NewPCG(1, 2))
 	const n, F = 1000, 5
 	e := outRandomEnsemble(rng, F, 8, 8, 8)
 	d := outRandomData(rng, n, F)
 	for _, tc := range []struct {
-		limit   int64
-		compact bool
-	}{{n * 3 * 4, false}, {n*3*4 - 1, true}} {
+		limit, avail int64 // avail 0: cannot tell
+		compact      bool
+	}{
+		{n * 3 * 4, 0, false}, {n*3*4 - 1, 0, true},
+		{1 << 30, 4 * n * 3 * 4, false}, {1 << 30, 4*n*3*4 - 4, true},
+		{n*3*4 - 1, 1 << 40, true},
+	} {
 		MaxDenseOutputBytes = tc.limit
+		availableMemory = func() int64 { return tc.avail }
 		o := NewOutputs(e, d)
 		for tr := range o.NumTrees() {
 			if o.Compact(tr) != tc.compact {
-				t.Errorf("limit %d: tree %d compact %v, want %v", tc.limit, tr, o.Compact(tr), tc.compact)
+				t.Errorf("limit %d, %d bytes available: tree %d compact %v, want %v", tc.limit, tc.avail, tr, o.Compact(tr), tc.compact)
 			}
 		}
 		outSameColumns(t, o, NewOutputsMode(e, d, OutputsDense))
