@@ -65,6 +65,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Float64Var(&p.Sigma, "sigma", p.Sigma, "lambdarank, all pairs: sigmoid parameter")
 	fs.IntVar(&p.PairSample, "pair-sample", p.PairSample, "lambdarank: 0 = every pair within the truncation (LightGBM); `K` from 1 to 1000 = K partners drawn per document, as XGBoost's rank:ndcg")
 	fs.Uint64Var(&p.Seed, "seed", p.Seed, "random `seed` for subsampling")
+	initF := fs.String("init-model", "", "go on from this model `FILE` (cronus train or import: XGBoost's xgb_model, LightGBM's init_model): its base score and trees, then --trees more; lambdarank goes on from any model, regression and binary from squared-error and logistic ones")
 	out := fs.String("out", "", "model `FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	logEvery := fs.Int("log-every", 0, "print the metrics every `N` trees and at the last, a line each on standard error, terminal or not (0 = off)")
@@ -98,13 +99,27 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// would be ignored and all the trees trained.
 		return usageError{fmt.Sprintf("--early-stop %d needs --valid FILE: early stopping watches the metric on validation data", p.EarlyStop)}
 	}
-	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*trainF, *validF}, *out); err != nil {
+	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*trainF, *validF, *initF}, *out); err != nil {
 		return err
 	}
+	minFeatures := 0 // the data's width at the least: the init model's
+	var initM *tree.Model
+	if *initF != "" {
+		if p.Init, initM, err = loadModel(ctx, *initF); err != nil {
+			return err
+		}
+		if err := boost.Continues(p.Objective, p.Init.Objective); err != nil {
+			return fmt.Errorf("--init-model %s: %w", *initF, err)
+		}
+		minFeatures = p.Init.NumFeatures
+	}
 	pr := newProgress(stderr)
-	train, err := loadData(ctx, pr, *trainF, 0)
+	train, err := loadData(ctx, pr, *trainF, minFeatures)
 	if err != nil {
 		return err
+	}
+	if initM != nil {
+		warn(stderr, initM.LibsvmReaderWarning(p.Init, train))
 	}
 	warn(stderr, flatTrainWarning(train, p.Objective))
 	if p.Objective == boost.LambdaRank && !train.HasQID && train.NumDocs() > 1 {
@@ -125,7 +140,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		r.Phase("binning", 0)
 		return boost.Train(ctx, train, valid, p, boost.TreeReport(r.Phase, r.Report, p.Trees))
 	})
-	logged := 0 // trees logged up to
+	init0 := 0 // the init model's trees
+	if p.Init != nil {
+		init0 = len(p.Init.Trees)
+	}
+	logged := init0 // trees logged up to
 	for ev := range j.Events() {
 		if ev.Final {
 			break
@@ -165,6 +184,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *validF != "" {
 		params["valid"] = *validF
 	}
+	if p.Init != nil {
+		// trees counts those added; the model holds init_trees before them.
+		params["init_model"], params["init_trees"] = *initF, init0
+	}
 	if err := tree.WriteModel(*out, tree.NewModel(res.Ensemble, "cronus", params)); err != nil {
 		return err
 	}
@@ -187,10 +210,17 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if h.StoppedAt > 0 { // as the text's "(early stop at N)"
 		report["stopped_at"] = h.StoppedAt
 	}
+	if p.Init != nil {
+		report["init_trees"] = init0
+	}
 	if *jsonOut {
 		return writeJSON(stdout, report)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s (%s) in %.1fs", *out, count(len(res.Ensemble.Trees), "tree"), p.Objective, seconds)
+	fmt.Fprintf(stdout, "wrote %s: %s (%s", *out, count(len(res.Ensemble.Trees), "tree"), p.Objective)
+	if p.Init != nil {
+		fmt.Fprintf(stdout, ", the first %d from %s", init0, *initF)
+	}
+	fmt.Fprintf(stdout, ") in %.1fs", seconds)
 	if len(h.Valid) > 0 {
 		fmt.Fprintf(stdout, "; best valid %s %.4f at %s", h.Metric, h.BestValid, count(h.BestTrees, "tree"))
 		if h.StoppedAt > 0 {

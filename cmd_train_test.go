@@ -7,13 +7,16 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/cronus-ltr/cronus/engine/boost"
+	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
 // train --log-every N prints a line every N trees and at the last, on
@@ -274,5 +277,90 @@ func TestTrainLambdarankWithoutQID(t *testing.T) {
 		if code != 0 || errOut != c.want {
 			t.Errorf("%s on %s: exit %d, %q; want %q", c.objective, c.data, code, errOut, c.want)
 		}
+	}
+}
+
+// train --init-model M goes on from M: 6 trees then 6 more are the 12
+// trained at once (the trees and the base score; params say init_model
+// and init_trees), the log and the report count M's trees, and a model
+// whose scores the objective's loss does not read is refused.
+func TestTrainInitModel(t *testing.T) {
+	dir := t.TempDir()
+	m6, m12, on := filepath.Join(dir, "m6.json"), filepath.Join(dir, "m12.json"), filepath.Join(dir, "on.json")
+	base := []string{"train", "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--objective", "regression"}
+	for _, c := range []struct {
+		out   string
+		extra []string
+	}{{m6, []string{"--trees", "6"}}, {m12, []string{"--trees", "12"}}, {on, []string{"--trees", "6", "--init-model", m6, "--log-every", "3", "--json"}}} {
+		code, out, errOut := runCLI(t, slices.Concat(base, c.extra, []string{"--out", c.out})...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %q", c.extra, code, errOut)
+		}
+		if c.out != on {
+			continue
+		}
+		if !strings.HasPrefix(errOut, "[9/12] train ndcg@10") || !strings.Contains(errOut, "\n[12/12] train ndcg@10") || strings.Contains(errOut, "[6/12]") {
+			t.Errorf("--log-every 3 from a 6-tree model: %q, want lines at 9 and 12 of 12", errOut)
+		}
+		var r struct {
+			Trees     int
+			InitTrees int `json:"init_trees"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil || r.InitTrees != 6 || r.Trees != 12 {
+			t.Errorf("report %s: trees %d, init_trees %d, want 12 and 6 (%v)", out, r.Trees, r.InitTrees, err)
+		}
+	}
+	want, _ := tree.ReadModel(m12)
+	got, err := tree.ReadModel(on)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Trees, want.Trees) || got.BaseScore != want.BaseScore {
+		t.Errorf("6 trees then 6 more differ from 12 at once")
+	}
+	if got.Params["init_model"] != m6 || got.Params["init_trees"] != 6.0 || got.Params["trees"] != 6.0 {
+		t.Errorf("params init_model %v, init_trees %v, trees %v; want %s, 6, 6", got.Params["init_model"], got.Params["init_trees"], got.Params["trees"], m6)
+	}
+	// Text: the trees and where the first came from.
+	if _, out, _ := runCLI(t, slices.Concat(base, []string{"--trees", "1", "--init-model", m6, "--out", on})...); !strings.Contains(out, "7 trees (regression, the first 6 from "+m6+")") {
+		t.Errorf("text report %q", out)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--objective", "binary", "--init-model", m6, "--out", on}, 1, "--init-model " + m6 + `: a binary model cannot go on from one trained for "regression"`},
+		{[]string{"--init-model", m6, "--out", m6}, 2, m6},
+		{[]string{"--init-model", filepath.Join(dir, "none.json"), "--out", on}, 1, "none.json"},
+	} {
+		code, _, errOut := runCLI(t, slices.Concat([]string{"train", "--train", "builtin:mq2008/train", "--trees", "1"}, c.args)...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d %q; want %d, %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+}
+
+// An imported model is gone on from as it scores: lambdarank from XGBoost's
+// rank:ndcg fixture keeps its trees and base score first, and its first
+// logged figure is the imported model's own.
+func TestTrainInitImported(t *testing.T) {
+	dir := t.TempDir()
+	imported, on := filepath.Join(dir, "x.json"), filepath.Join(dir, "on.json")
+	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", "engine/tree/testdata/xgb-rank-ndcg.json", "--out", imported); code != 0 {
+		t.Fatalf("import: %q", errOut)
+	}
+	code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--trees", "2", "--init-model", imported, "--out", on)
+	if code != 0 {
+		t.Fatalf("train: %q", errOut)
+	}
+	src, _ := tree.ReadModel(imported)
+	got, err := tree.ReadModel(on)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(src.Trees)
+	if len(got.Trees) != n+2 || !reflect.DeepEqual(got.Trees[:n], src.Trees) || got.BaseScore != src.BaseScore || got.Objective != "lambdarank" {
+		t.Errorf("%d trees (want %d), base %v (want %v), objective %q", len(got.Trees), n+2, got.BaseScore, src.BaseScore, got.Objective)
 	}
 }

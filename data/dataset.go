@@ -175,3 +175,20 @@ func (d *Dataset) Validate() error {
 	}
 	return nil
 }
+
+// PaddedCols returns d's columns, with all-zero columns added up to want
+// (a model reads more features than d has: they are 0).
+func (d *Dataset) PaddedCols(want int) [][]float32 {
+	if len(d.Cols) >= want {
+		return d.Cols
+	}
+	// A new slice (d's stays as it is), with one column of zeros shared by
+	// the features it lacks, which no one writes.
+	cols := make([][]float32, want)
+	copy(cols, d.Cols)
+	zeros := make([]float32, d.NumDocs())
+	for f := len(d.Cols); f < want; f++ {
+		cols[f] = zeros
+	}
+	return cols
+}

@@ -35,6 +35,26 @@ type Params struct {
 	NoLambdaNorm bool        // lambdarank: turn off LightGBM's λ normalisation
 	PairSample   int         // lambdarank: 0 = all pairs (LightGBM); k > 0 = k sampled partners per document (XGBoost 1.7 rank:ndcg)
 	Workers      int         // goroutines for histograms and gradients; 0 = GOMAXPROCS
+	// Init, when set, is an ensemble to go on from (XGBoost's xgb_model,
+	// LightGBM's init_model): the model starts with its base score and
+	// trees, and Trees more are added to them. See Continues.
+	Init *tree.Ensemble
+}
+
+// Continues says whether training with objective can go on from a model
+// trained with init (an ensemble's Objective: Cronus's, or the source
+// library's for an imported one), and why not. Lambdarank goes on from any
+// model's scores; regression and binary only from models whose raw scores
+// their loss reads the same way: squared error, and logistic margins.
+func Continues(objective, init string) error {
+	family := map[string]string{
+		Regression: Regression, "reg:squarederror": Regression, "reg:linear": Regression, "regression_l2": Regression, "l2": Regression, "mse": Regression, "mean_squared_error": Regression,
+		Binary: Binary, "binary:logistic": Binary, "binary:logitraw": Binary, "reg:logistic": Binary,
+	}
+	if objective == LambdaRank || family[init] == objective {
+		return nil
+	}
+	return fmt.Errorf("a %s model cannot go on from one trained for %q: its raw scores are not what %[1]s's loss reads (lambdarank goes on from any model)", objective, init)
 }
 
 // DefaultParams returns the defaults for an objective: 500 trees of 31
@@ -80,6 +100,10 @@ func (p Params) Validate() error {
 		return fmt.Errorf("pair sample must be in [0, %d] (got %d)", MaxPairSample, p.PairSample)
 	case p.Objective == LambdaRank && !(p.Sigma > 0 && !math.IsInf(p.Sigma, 1)):
 		return fmt.Errorf("lambdarank sigma must be a finite number > 0 (got %g)", p.Sigma)
+	case p.Init != nil:
+		if err := Continues(p.Objective, p.Init.Objective); err != nil {
+			return err
+		}
 	}
 	return p.Grow.Validate()
 }
@@ -135,6 +159,9 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 		}
 	}
 	nf := train.NumFeatures()
+	if p.Init != nil && p.Init.NumFeatures > nf {
+		return nil, fmt.Errorf("%s: %d features, but the model trained on goes on from reads %d", train.Name, nf, p.Init.NumFeatures)
+	}
 	// The set-up takes seconds on a large data set (about 5 s for 400,000
 	// documents of 136 features on a loaded machine): it stops too.
 	bins, err := data.ComputeBinsContext(ctx, train, p.MaxBins)
@@ -181,23 +208,40 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 	}
 	rng := rand.New(rand.NewPCG(p.Seed, 0x9e3779b97f4a7c15))
 
-	e := &tree.Ensemble{Base: obj.base(train.Labels), NumFeatures: nf, Objective: p.Objective}
-	scores := make([]float64, n)
-	for i := range scores {
-		scores[i] = e.Base
-	}
-	var vscores []float64
-	if valid != nil {
-		vscores = make([]float64, valid.NumDocs())
-		for i := range vscores {
-			vscores[i] = e.Base
+	e := &tree.Ensemble{NumFeatures: nf, Objective: p.Objective}
+	var scores, vscores []float64
+	init0 := 0 // the trees gone on from
+	if p.Init != nil {
+		// The documents start from the model's scores, as its prediction
+		// gives them: its base score plus its trees, in order.
+		init0 = len(p.Init.Trees)
+		e.Base, e.Trees = p.Init.Base, slices.Clone(p.Init.Trees)
+		if scores, err = p.Init.PredictContext(ctx, nil, train.Cols, n, -1); err != nil {
+			return nil, err
+		}
+		if valid != nil {
+			if vscores, err = p.Init.PredictContext(ctx, nil, valid.PaddedCols(p.Init.NumFeatures), valid.NumDocs(), -1); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		e.Base = obj.base(train.Labels)
+		scores = make([]float64, n)
+		for i := range scores {
+			scores[i] = e.Base
+		}
+		if valid != nil {
+			vscores = make([]float64, valid.NumDocs())
+			for i := range vscores {
+				vscores[i] = e.Base
+			}
 		}
 	}
 	gh := make([]tree.GradPair, n)
 	leafOf := make([]int32, n)
 	inSample := make([]bool, n)
 	var rows []int32
-	hist := Snapshot{Total: p.Trees, Metric: p.Metric.String(), BestValid: math.Inf(-1)}
+	hist := Snapshot{Trees: init0, Total: init0 + p.Trees, Metric: p.Metric.String(), BestValid: math.Inf(-1)}
 	var evalTime time.Duration // spent measuring the training metric
 	allFeatures := make([]int, len(kept))
 	for k := range allFeatures {
@@ -210,6 +254,19 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 		s.Valid = slices.Clone(hist.Valid)
 		s.Elapsed = time.Since(start)
 		return s
+	}
+	if p.Init != nil {
+		// Where training starts: the model gone on from, which early
+		// stopping keeps when no tree added does better on validation.
+		hist.At = []int{init0}
+		hist.Train = []float64{metric.Mean(p.Metric, scores, train.Labels, train.QueryOffsets, metric.Options{})}
+		if valid != nil {
+			v := metric.Mean(p.Metric, vscores, valid.Labels, valid.QueryOffsets, metric.Options{})
+			hist.Valid = []float64{v}
+			if v > hist.BestValid {
+				hist.BestValid, hist.BestTrees = v, init0
+			}
+		}
 	}
 
 	// Tree 0, once the set-up (binning) is done: the caller may start
@@ -261,7 +318,7 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 			}
 		}
 		e.Trees = append(e.Trees, bt.Tree)
-		hist.Trees = t + 1
+		hist.Trees = init0 + t + 1
 		if valid != nil {
 			bt.AddTo(vscores, vbinned.Codes, 1)
 		}
@@ -271,7 +328,7 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 		last := t+1 == p.Trees
 		evalTrain := n <= smallData || last || float64(evalTime) <= evalShare*float64(time.Since(start))
 		if valid != nil || evalTrain {
-			hist.At = append(hist.At, t+1)
+			hist.At = append(hist.At, hist.Trees)
 			v := math.NaN()
 			if evalTrain {
 				t0 := time.Now()
@@ -283,7 +340,7 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 				v := metric.Mean(p.Metric, vscores, valid.Labels, valid.QueryOffsets, metric.Options{})
 				hist.Valid = append(hist.Valid, v)
 				if v > hist.BestValid {
-					hist.BestValid, hist.BestTrees = v, t+1
+					hist.BestValid, hist.BestTrees = v, hist.Trees
 				}
 			}
 		}
@@ -293,8 +350,8 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 			}
 			return nil, context.Canceled
 		}
-		if valid != nil && p.EarlyStop > 0 && t+1-hist.BestTrees >= p.EarlyStop {
-			hist.StoppedAt = t + 1
+		if valid != nil && p.EarlyStop > 0 && hist.Trees-hist.BestTrees >= p.EarlyStop {
+			hist.StoppedAt = hist.Trees
 			e.Trees = e.Trees[:hist.BestTrees]
 			break
 		}
@@ -302,7 +359,7 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 	// Early stopping keeps the best trees when p.Trees ran out first, too
 	// (the validation metric peaked fewer than EarlyStop trees before the
 	// end), as LightGBM's best iteration does.
-	if valid != nil && p.EarlyStop > 0 && hist.BestTrees > 0 && hist.BestTrees < len(e.Trees) {
+	if valid != nil && p.EarlyStop > 0 && hist.BestValid > math.Inf(-1) && hist.BestTrees < len(e.Trees) {
 		e.Trees = e.Trees[:hist.BestTrees]
 	}
 	return &Result{Ensemble: e, History: snap()}, nil

@@ -507,3 +507,89 @@ func TestRegressionHugeLabels(t *testing.T) {
 		}
 	}
 }
+
+// Going on from a model (Params.Init) is training that was never stopped:
+// without subsampling, 12 trees and then 12 more from them are the 24
+// trees trained at once, with the same base score, for every objective;
+// the history counts the init model's trees, starting at them.
+func TestTrainInitContinues(t *testing.T) {
+	train, valid := synth(t, 40, 11), synth(t, 20, 12)
+	for _, obj := range []string{Regression, Binary, LambdaRank} {
+		p := DefaultParams(obj)
+		p.Grow.MinDocs = 5
+		p.Trees = 24
+		whole, err := Train(context.Background(), train, valid, p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Trees = 12
+		first, err := Train(context.Background(), train, valid, p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Init = first.Ensemble
+		on, err := Train(context.Background(), train, valid, p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(on.Ensemble, whole.Ensemble) {
+			t.Errorf("%s: 12 trees then 12 more differ from 24 at once", obj)
+		}
+		h, w := on.History, whole.History
+		if h.Trees != 24 || h.Total != 24 || h.At[0] != 12 || len(h.At) != 13 || !slices.Equal(h.Valid[1:], w.Valid[12:]) || h.Valid[0] != w.Valid[11] || h.Train[0] != w.Train[11] {
+			t.Errorf("%s: history trees %d of %d, at %v, valid %v; want 24 of 24 from 12, valid %v", obj, h.Trees, h.Total, h.At, h.Valid, w.Valid[11:])
+		}
+		if len(first.Ensemble.Trees) != 12 {
+			t.Errorf("%s: the init model was changed: %d trees", obj, len(first.Ensemble.Trees))
+		}
+	}
+}
+
+// Early stopping with an init model counts its trees, and keeps the init
+// model alone when no tree added does better on validation than it.
+func TestTrainInitEarlyStop(t *testing.T) {
+	train, valid := synth(t, 40, 3), synth(t, 20, 4)
+	p := DefaultParams(LambdaRank)
+	p.Trees, p.EarlyStop, p.Grow.MinDocs = 300, 10, 2
+	r, err := Train(context.Background(), train, valid, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := r.History.BestTrees // r keeps these: none after them did better within 10
+	p.Init, p.Trees = r.Ensemble, 10
+	on, err := Train(context.Background(), train, valid, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := on.History
+	if h.BestTrees != best || h.StoppedAt != best+10 || len(on.Ensemble.Trees) != best || h.BestValid != r.History.BestValid {
+		t.Errorf("best %d (%v), stopped at %d, kept %d; want best %d (%v), stopped at %d, kept %d",
+			h.BestTrees, h.BestValid, h.StoppedAt, len(on.Ensemble.Trees), best, r.History.BestValid, best+10, best)
+	}
+}
+
+// An init model must read the data's features, and its objective must be
+// one the loss goes on from.
+func TestTrainInitRefused(t *testing.T) {
+	train := synth(t, 10, 5)
+	p := DefaultParams(Regression)
+	p.Trees = 1
+	p.Init = &tree.Ensemble{NumFeatures: 6, Objective: Regression}
+	if _, err := Train(context.Background(), train, nil, p, nil); err == nil || !strings.Contains(err.Error(), "5 features, but the model trained on goes on from reads 6") {
+		t.Errorf("a model of 6 features on data of 5: %v", err)
+	}
+	for _, c := range []struct {
+		objective, init string
+		ok              bool
+	}{
+		{Regression, "reg:squarederror", true}, {Regression, "regression", true}, {Regression, "rank:ndcg", false}, {Regression, Binary, false},
+		{Binary, "binary:logistic", true}, {Binary, "binary", true}, {Binary, "reg:squarederror", false}, {Binary, "lambdarank", false},
+		{LambdaRank, "rank:pairwise", true}, {LambdaRank, "reg:squarederror", true}, {LambdaRank, "LambdaMART", true}, {LambdaRank, "binary", true},
+	} {
+		p := DefaultParams(c.objective)
+		p.Init = &tree.Ensemble{NumFeatures: 5, Objective: c.init}
+		if err := p.Validate(); (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), fmt.Sprintf("a %s model cannot go on from one trained for %q", c.objective, c.init)) {
+			t.Errorf("%s from %s: %v, want ok %v", c.objective, c.init, err, c.ok)
+		}
+	}
+}

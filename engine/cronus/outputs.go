@@ -99,7 +99,7 @@ func NewOutputsContext(ctx context.Context, e *tree.Ensemble, d *data.Dataset, m
 		o.code = make([][]uint8, T)
 		o.vals = make([][256]float32, T)
 	}
-	cols := padCols(d, e.NumFeatures)
+	cols := d.PaddedCols(e.NumFeatures)
 	per := max(1, outputsBlockBytes/(4*max(n, 1)))
 	var leaves []int32
 	for t0 := 0; t0 < T; t0 += per {
@@ -161,22 +161,6 @@ func outputsParallel(n int, do func(j int)) {
 		})
 	}
 	wg.Wait()
-}
-
-// padCols returns d's columns, with all-zero columns added up to want.
-func padCols(d *data.Dataset, want int) [][]float32 {
-	if len(d.Cols) >= want {
-		return d.Cols
-	}
-	// A new slice (d's stays as it is), with one column of zeros shared by
-	// the features it lacks, which no one writes.
-	cols := make([][]float32, want)
-	copy(cols, d.Cols)
-	zeros := make([]float32, d.NumDocs())
-	for f := len(d.Cols); f < want; f++ {
-		cols[f] = zeros
-	}
-	return cols
 }
 
 // NumTrees returns T, the number of tree columns.

@@ -104,7 +104,7 @@ func ScoreContext(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.Dat
 		return res, ctx.Err()
 	}
 	plan := newScorePlan(e, c)
-	cols := padCols(d, F)
+	cols := d.PaddedCols(F)
 	offsets := d.QueryOffsets
 	nq := len(offsets) - 1
 	maxDocs := 0
