@@ -58,8 +58,9 @@ type ReadOptions struct {
 	// out of total (0 when unknown).
 	Progress func(pass int, done, total int64)
 
-	chunkSize int // for tests: bytes per chunk (defaultChunk when 0)
-	maxLine   int // for tests: longest line (MaxLineBytes when 0)
+	chunkSize int    // for tests: bytes per chunk (defaultChunk when 0)
+	maxLine   int    // for tests: longest line (MaxLineBytes when 0)
+	spool     *spool // the first pass keeps a gzip file's text here, for the second
 }
 
 // ParseError is an error in an input file, located by line.
@@ -88,9 +89,10 @@ func LineRange(a, b int) string {
 // source opens the input afresh for each pass; size is its length in bytes
 // (compressed, for gzip) or 0 when unknown.
 type source struct {
-	name string
-	open func() (io.ReadCloser, error)
-	size int64
+	name  string
+	open  func() (io.ReadCloser, error)
+	size  int64
+	plain bool // text, never decompressed (a spool's)
 }
 
 // ReadFile reads an SVMlight/LETOR file, plain or gzip-compressed (detected
@@ -222,16 +224,22 @@ func (c *countingFile) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// openText opens src and, when it starts with the gzip magic bytes, wraps it
-// in a decompressor. consumed reports the raw bytes read so far.
+func (c *countingFile) count() int64 { return c.n }
+
+// openText opens src and, when it starts with the gzip magic bytes (and is
+// not plain), wraps it in a decompressor. consumed reports the raw bytes
+// read so far.
 func openText(src source) (r io.Reader, closeFn func() error, consumed func() int64, err error) {
 	rc, err := src.open()
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	consumed = func() int64 { return 0 }
-	if cf, ok := rc.(*countingFile); ok {
-		consumed = func() int64 { return cf.n }
+	if c, ok := rc.(interface{ count() int64 }); ok {
+		consumed = c.count
+	}
+	if src.plain {
+		return bufio.NewReaderSize(rc, 1<<20), rc.Close, consumed, nil
 	}
 	r, err = gunzipIfGzip(bufio.NewReaderSize(rc, 1<<20), src.name, 1)
 	if err != nil {
@@ -274,6 +282,10 @@ func chunker(ctx context.Context, src source, opt *ReadOptions, pass int, out ch
 		return err
 	}
 	defer closeFn()
+	_, gz := r.(*gunzip)
+	if gz && opt.spool != nil {
+		r = opt.spool.tee(r)
+	}
 	var carry []byte
 	line, seq := 1, 0
 	atStart := true // a byte order mark at the start is still to be looked for
@@ -303,7 +315,7 @@ func chunker(ctx context.Context, src source, opt *ReadOptions, pass int, out ch
 			buf = buf[:old+n]
 			if rerr != nil {
 				at := line + bytes.Count(buf, nl)
-				if _, isGz := r.(*gunzip); isGz {
+				if gz {
 					if errors.Is(rerr, errGzipTrailing) {
 						at = 0 // after the text: no line of it is at fault
 					}
@@ -647,7 +659,10 @@ func read(ctx context.Context, src source, opt ReadOptions) (*Dataset, error) {
 		opt.maxLine = MaxLineBytes
 	}
 	// Pass 1: count the documents of every chunk, so that pass 2 can write
-	// straight into column-major arrays of the right size.
+	// straight into column-major arrays of the right size. A gzip file's
+	// text is spooled for pass 2 as it is decompressed.
+	opt.spool = newSpool()
+	defer opt.spool.close()
 	var (
 		mu    sync.Mutex
 		scans []pass1
@@ -712,7 +727,12 @@ func read(ctx context.Context, src source, opt ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 
-	// Pass 2: parse every line into place.
+	// Pass 2: parse every line into place, from the spool when it holds
+	// the text.
+	if s, ok := opt.spool.source(src.name); ok {
+		src = s
+	}
+	opt.spool = nil
 	err = pipeline(ctx, src, &opt, 2, func(c chunk) error {
 		if c.seq >= len(scans) {
 			return fmt.Errorf("%s: the file changed while it was read", src.name)
