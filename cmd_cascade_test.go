@@ -310,22 +310,25 @@ func TestCascadeGraded(t *testing.T) {
 
 func TestSweepPrefix(t *testing.T) {
 	for _, c := range []struct {
-		i, n          int
-		elapsed, into time.Duration
-		want          string
+		i, n                 int
+		setup, elapsed, into time.Duration
+		want                 string
 	}{
-		{0, 8, 0, 0, "sweep 1/8 · "},
-		{0, 8, 0, 4 * time.Minute, "sweep 1/8 · "},
-		{1, 8, 40 * time.Second, 0, "sweep 2/8 (40s, about 4m40s left) · "},
-		{6, 8, 3 * time.Minute, 0, "sweep 7/8 (3m0s, about 1m0s left) · "},
+		{0, 8, 0, 0, 0, "sweep 1/8 · "},
+		{0, 8, 0, 0, 4 * time.Minute, "sweep 1/8 · "},
+		{1, 8, 0, 40 * time.Second, 0, "sweep 2/8 (40s, about 4m40s left) · "},
+		{6, 8, 0, 3 * time.Minute, 0, "sweep 7/8 (3m0s, about 1m0s left) · "},
 		// Into the λ, the time so far goes on and the estimate counts
 		// down (it stood at "4m36s, about 9m11s left" for 76 s).
-		{1, 8, 40 * time.Second, 30 * time.Second, "sweep 2/8 (1m10s, about 4m10s left) · "},
-		{1, 3, 276 * time.Second, 76 * time.Second, "sweep 2/3 (5m52s, about 7m56s left) · "},
-		{6, 8, 3 * time.Minute, 90 * time.Second, "sweep 7/8 (4m30s, about 0s left) · "},
+		{1, 8, 0, 40 * time.Second, 30 * time.Second, "sweep 2/8 (1m10s, about 4m10s left) · "},
+		{1, 3, 0, 276 * time.Second, 76 * time.Second, "sweep 2/3 (5m52s, about 7m56s left) · "},
+		{6, 8, 0, 3 * time.Minute, 90 * time.Second, "sweep 7/8 (4m30s, about 0s left) · "},
+		// The set-up before the first λ is no λ's: 30 s of it and 10 s
+		// of the first λ leave 7 λ of 10 s, not of 40.
+		{1, 8, 30 * time.Second, 40 * time.Second, 0, "sweep 2/8 (40s, about 1m10s left) · "},
 	} {
-		if got := sweepPrefix(c.i, c.n, c.elapsed, c.into); got != c.want {
-			t.Errorf("sweepPrefix(%d, %d, %v, %v) = %q, want %q", c.i, c.n, c.elapsed, c.into, got, c.want)
+		if got := sweepPrefix(c.i, c.n, c.setup, c.elapsed, c.into); got != c.want {
+			t.Errorf("sweepPrefix(%d, %d, %v, %v, %v) = %q, want %q", c.i, c.n, c.setup, c.elapsed, c.into, got, c.want)
 		}
 	}
 }

@@ -19,15 +19,17 @@ import (
 )
 
 // sweepPrefix says where a sweep is, into λ number i+1 of n, which started
-// after elapsed: "sweep 3/8 (1m20s, about 2m40s left) · ". The time so far
-// goes on from there, and the estimate made when the λ started (the time
-// per λ so far, for each λ left) counts down, to 0 at the most: both stood
-// still for the whole λ before (a line said "4m36s" 76 s after).
-func sweepPrefix(i, n int, elapsed, into time.Duration) string {
+// after elapsed, of which setup went before the first λ (reading the data,
+// the tree outputs): "sweep 3/8 (1m20s, about 2m40s left) · ". The time so
+// far goes on from there, and the estimate made when the λ started (the
+// time per λ so far, for each λ left) counts down, to 0 at the most: both
+// stood still for the whole λ before (a line said "4m36s" 76 s after). The
+// set-up is no λ's: counted as the first's, the estimate ran high.
+func sweepPrefix(i, n int, setup, elapsed, into time.Duration) string {
 	if i == 0 || elapsed < time.Second {
 		return fmt.Sprintf("sweep %d/%d · ", i+1, n)
 	}
-	left := max(time.Duration(float64(elapsed)*float64(n-i)/float64(i))-into, 0)
+	left := max(time.Duration(float64(elapsed-setup)*float64(n-i)/float64(i))-into, 0)
 	return fmt.Sprintf("sweep %d/%d (%s, about %s left) · ", i+1, n, (elapsed + into).Round(time.Second), left.Round(time.Second))
 }
 
@@ -296,12 +298,13 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return nil
 	}
 	swept := slices.Clone(lambdas)
+	setup := time.Since(p.start)
 	for i, lam := range lambdas {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		elapsed, began := time.Since(p.start), time.Now()
-		p.prefixAt = func() string { return sweepPrefix(i, len(lambdas), elapsed, time.Since(began)) }
+		p.prefixAt = func() string { return sweepPrefix(i, len(lambdas), setup, elapsed, time.Since(began)) }
 		if err := sweepOne(lam, false); err != nil {
 			return err
 		}
