@@ -120,6 +120,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if initM != nil {
 		warn(stderr, initM.LibsvmReaderWarning(p.Init, train))
+		warn(stderr, initAbsentWarning(initM, p.Init, train))
 	}
 	warn(stderr, flatTrainWarning(train, p.Objective))
 	if p.Objective == boost.LambdaRank && !train.HasQID && train.NumDocs() > 1 {
@@ -244,6 +245,27 @@ func flatValidWarning(d *data.Dataset, p boost.Params) string {
 		w += ", and --early-stop keeps the first tree"
 	}
 	return w
+}
+
+// initAbsentWarning says when the training set d leaves feature values out
+// and the init model m (ensemble e), imported from XGBoost, sends a missing
+// value the other way than 0 at some split: training reads them as 0 (it
+// has no --absent missing), so it goes on from scores that are not the
+// ones XGBoost's xgb_model would start from, as predict warns of its
+// scores; "" otherwise.
+func initAbsentWarning(m *tree.Model, e *tree.Ensemble, d *data.Dataset) string {
+	absent := d.LeftOut()
+	if m.Source != "xgboost" || absent == 0 {
+		return ""
+	}
+	differ, total := e.MissingSplits(-1)
+	if differ == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s leaves %d feature values out of its lines, which training reads as 0 and XGBoost as missing; "+
+		"this XGBoost model sends a missing value the other way than 0 at %d of its %d splits, "+
+		"so training goes on from scores that are not XGBoost's on this file (predict --absent missing gives those)",
+		d.Name, absent, differ, total)
 }
 
 // flatTrainWarning says when the training set d gives objective nothing

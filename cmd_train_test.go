@@ -364,3 +364,34 @@ func TestTrainInitImported(t *testing.T) {
 		t.Errorf("%d trees (want %d), base %v (want %v), objective %q", len(got.Trees), n+2, got.BaseScore, src.BaseScore, got.Objective)
 	}
 }
+
+// train --init-model from an XGBoost model on a file that leaves values
+// out warns, as predict does, that training reads them as 0 where XGBoost
+// reads them as missing: it goes on from scores that are not XGBoost's.
+// The counts are predict's for the same model and file.
+func TestTrainInitAbsentWarning(t *testing.T) {
+	dir := t.TempDir()
+	imported, on := filepath.Join(dir, "x.json"), filepath.Join(dir, "on.json")
+	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", "engine/tree/testdata/xgb-missing.json", "--out", imported); code != 0 {
+		t.Fatalf("import: %q", errOut)
+	}
+	sparse := "engine/tree/testdata/mq2008-test-sparse.txt.gz"
+	_, _, predictErr := runCLI(t, "predict", "--model", imported, "--data", sparse, "--out", filepath.Join(dir, "scores.txt"))
+	if !strings.Contains(predictErr, "leaves 6136 feature values out of its lines") || !strings.Contains(predictErr, "at 219 of its 441 splits") {
+		t.Fatalf("predict's warning: %q", predictErr)
+	}
+	for _, c := range []struct {
+		data string
+		warn bool
+	}{{sparse, true}, {"builtin:mq2008/test", false}} {
+		code, _, errOut := runCLI(t, "train", "--train", c.data, "--trees", "1", "--init-model", imported, "--out", on)
+		if code != 0 {
+			t.Fatalf("%s: exit %d %q", c.data, code, errOut)
+		}
+		got := strings.Contains(errOut, "warning: "+sparse+" leaves 6136 feature values out of its lines, which training reads as 0 and XGBoost as missing") &&
+			strings.Contains(errOut, "at 219 of its 441 splits")
+		if got != c.warn || !c.warn && strings.Contains(errOut, "missing") {
+			t.Errorf("%s: %q; want the warning: %v", c.data, errOut, c.warn)
+		}
+	}
+}
