@@ -108,7 +108,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if p.Init, initM, err = loadModel(ctx, *initF); err != nil {
 			return err
 		}
-		if err := boost.Continues(p.Objective, p.Init.Objective); err != nil {
+		// A LightGBM model's objective with its options ("binary
+		// sigmoid:2", "regression sqrt"), which the ensemble's leaves out
+		// and which change what its raw scores are.
+		objective := p.Init.Objective
+		if full, ok := initM.Params["objective"].(string); ok && initM.Source == "lightgbm" {
+			objective = full
+		}
+		if err := boost.Continues(p.Objective, objective); err != nil {
 			return fmt.Errorf("--init-model %s: %w", *initF, err)
 		}
 		minFeatures = p.Init.NumFeatures

@@ -395,3 +395,33 @@ func TestTrainInitAbsentWarning(t *testing.T) {
 		}
 	}
 }
+
+// train --init-model reads a LightGBM model's whole objective, options
+// included: "binary sigmoid:2" scores are margins of σ(2s) and "regression
+// sqrt" ones predict the square root of the label, which the binary and
+// regression losses do not read so; "binary sigmoid:1" and "regression"
+// go on.
+func TestTrainInitLightGBMObjective(t *testing.T) {
+	dir := t.TempDir()
+	src := readFile(t, "engine/tree/testdata/lgb-lambdarank.model.txt")
+	for _, c := range []struct {
+		objective, lgb string
+		ok             bool
+	}{
+		{"binary", "binary sigmoid:1", true},
+		{"binary", "binary sigmoid:2", false},
+		{"regression", "regression", true},
+		{"regression", "regression sqrt", false},
+	} {
+		lgb, imported := filepath.Join(dir, "lgb.txt"), filepath.Join(dir, "m.json")
+		os.WriteFile(lgb, []byte(strings.Replace(src, "\nobjective=lambdarank\n", "\nobjective="+c.lgb+"\n", 1)), 0o644)
+		if code, _, errOut := runCLI(t, "import", "--from", "lightgbm", lgb, "--out", imported); code != 0 {
+			t.Fatalf("import %s: %q", c.lgb, errOut)
+		}
+		code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--objective", c.objective, "--trees", "1", "--init-model", imported, "--out", filepath.Join(dir, "on.json"))
+		refused := fmt.Sprintf("a %s model cannot go on from one trained for %q", c.objective, c.lgb)
+		if c.ok && code != 0 || !c.ok && (code != 1 || !strings.Contains(errOut, refused)) {
+			t.Errorf("%s from LightGBM's %q: exit %d %q", c.objective, c.lgb, code, errOut)
+		}
+	}
+}

@@ -45,11 +45,14 @@ type Params struct {
 // trained with init (an ensemble's Objective: Cronus's, or the source
 // library's for an imported one), and why not. Lambdarank goes on from any
 // model's scores; regression and binary only from models whose raw scores
-// their loss reads the same way: squared error, and logistic margins.
+// their loss reads the same way: squared error, and logistic margins. A
+// LightGBM model's objective may come with its options, as its file
+// writes it: "binary sigmoid:1" goes on, "binary sigmoid:2" (σ(2s)) and
+// "regression sqrt" (the label's square root) do not.
 func Continues(objective, init string) error {
 	family := map[string]string{
 		Regression: Regression, "reg:squarederror": Regression, "reg:linear": Regression, "regression_l2": Regression, "l2": Regression, "mse": Regression, "mean_squared_error": Regression,
-		Binary: Binary, "binary:logistic": Binary, "binary:logitraw": Binary, "reg:logistic": Binary,
+		Binary: Binary, "binary sigmoid:1": Binary, "binary:logistic": Binary, "binary:logitraw": Binary, "reg:logistic": Binary,
 	}
 	if objective == LambdaRank || family[init] == objective {
 		return nil
