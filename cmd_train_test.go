@@ -412,6 +412,7 @@ func TestTrainInitLightGBMObjective(t *testing.T) {
 		{"binary", "binary sigmoid:2", false},
 		{"regression", "regression", true},
 		{"regression", "regression sqrt", false},
+		{"binary", "cross_entropy", true}, // xentropy: logistic margins
 	} {
 		lgb, imported := filepath.Join(dir, "lgb.txt"), filepath.Join(dir, "m.json")
 		os.WriteFile(lgb, []byte(strings.Replace(src, "\nobjective=lambdarank\n", "\nobjective="+c.lgb+"\n", 1)), 0o644)
@@ -422,6 +423,25 @@ func TestTrainInitLightGBMObjective(t *testing.T) {
 		refused := fmt.Sprintf("a %s model cannot go on from one trained for %q", c.objective, c.lgb)
 		if c.ok && code != 0 || !c.ok && (code != 1 || !strings.Contains(errOut, refused)) {
 			t.Errorf("%s from LightGBM's %q: exit %d %q", c.objective, c.lgb, code, errOut)
+		}
+	}
+}
+
+// RankLib's MART fits the labels by squared error (its pseudo-responses
+// are label − score): regression goes on from it, not from LambdaMART.
+func TestTrainInitRankLibMART(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		fixture string
+		ok      bool
+	}{{"ranklib-mart.txt", true}, {"ranklib-lambdamart.txt", false}} {
+		imported := filepath.Join(dir, "m.json")
+		if code, _, errOut := runCLI(t, "import", "--from", "ranklib", "engine/tree/testdata/"+c.fixture, "--out", imported); code != 0 {
+			t.Fatalf("import %s: %q", c.fixture, errOut)
+		}
+		code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--objective", "regression", "--trees", "1", "--init-model", imported, "--out", filepath.Join(dir, "on.json"))
+		if (code == 0) != c.ok {
+			t.Errorf("regression from %s: exit %d %q", c.fixture, code, errOut)
 		}
 	}
 }

@@ -51,8 +51,11 @@ type Params struct {
 // "regression sqrt" (the label's square root) do not.
 func Continues(objective, init string) error {
 	family := map[string]string{
-		Regression: Regression, "reg:squarederror": Regression, "reg:linear": Regression, "regression_l2": Regression, "l2": Regression, "mse": Regression, "mean_squared_error": Regression,
-		Binary: Binary, "binary sigmoid:1": Binary, "binary:logistic": Binary, "binary:logitraw": Binary, "reg:logistic": Binary,
+		// RankLib's MART fits the labels by squared error (its
+		// pseudo-responses are label − score); LightGBM's cross_entropy
+		// (xentropy) scores are logistic margins too.
+		Regression: Regression, "MART": Regression, "reg:squarederror": Regression, "reg:linear": Regression, "regression_l2": Regression, "l2": Regression, "mse": Regression, "mean_squared_error": Regression,
+		Binary: Binary, "binary sigmoid:1": Binary, "cross_entropy": Binary, "binary:logistic": Binary, "binary:logitraw": Binary, "reg:logistic": Binary,
 	}
 	if objective == LambdaRank || family[init] == objective {
 		return nil

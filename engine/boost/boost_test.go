@@ -585,6 +585,7 @@ func TestTrainInitRefused(t *testing.T) {
 		{Regression, "reg:squarederror", true}, {Regression, "regression", true}, {Regression, "rank:ndcg", false}, {Regression, Binary, false},
 		{Binary, "binary:logistic", true}, {Binary, "binary", true}, {Binary, "reg:squarederror", false}, {Binary, "lambdarank", false},
 		{Binary, "binary sigmoid:1", true}, {Binary, "binary sigmoid:2", false}, {Regression, "regression sqrt", false},
+		{Binary, "cross_entropy", true}, {Regression, "MART", true}, {Regression, "LambdaMART", false}, {Binary, "cross_entropy_lambda", false},
 		{LambdaRank, "rank:pairwise", true}, {LambdaRank, "reg:squarederror", true}, {LambdaRank, "LambdaMART", true}, {LambdaRank, "binary", true},
 	} {
 		p := DefaultParams(c.objective)
