@@ -222,6 +222,11 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 		// gives them: its base score plus its trees, in order.
 		init0 = len(p.Init.Trees)
 		e.Base, e.Trees = p.Init.Base, slices.Clone(p.Init.Trees)
+		if sr, ok := obj.(*sampledRank); ok {
+			// Sampled pairs are drawn by round: go on from the init
+			// model's, as training that was never stopped does.
+			sr.round = uint64(init0)
+		}
 		if scores, err = p.Init.PredictContext(ctx, nil, train.Cols, n, -1); err != nil {
 			return nil, err
 		}

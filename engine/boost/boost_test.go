@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -514,8 +515,14 @@ func TestRegressionHugeLabels(t *testing.T) {
 // the history counts the init model's trees, starting at them.
 func TestTrainInitContinues(t *testing.T) {
 	train, valid := synth(t, 40, 11), synth(t, 20, 12)
-	for _, obj := range []string{Regression, Binary, LambdaRank} {
-		p := DefaultParams(obj)
+	for _, obj := range []string{Regression, Binary, LambdaRank, "lambdarank --pair-sample 2"} {
+		// Sampled pairs are drawn by round: the rounds go on from the
+		// init model's trees, as the uninterrupted run's do.
+		objective, pairs, _ := strings.Cut(obj, " --pair-sample ")
+		p := DefaultParams(objective)
+		if pairs != "" {
+			p.PairSample, _ = strconv.Atoi(pairs)
+		}
 		p.Grow.MinDocs = 5
 		p.Trees = 24
 		whole, err := Train(context.Background(), train, valid, p, nil)
