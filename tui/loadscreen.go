@@ -322,7 +322,7 @@ func (m Model) reload(v [numFields]string) (Model, tea.Cmd) {
 	}
 	m.loadGen++
 	gen, ctx, cfg := m.loadGen, m.base, m.cfg
-	if cfg.Model != v[4] {
+	if !sameFile(cfg.Model, v[4]) {
 		cfg.ModelTrees = 0 // --trees was the first model's: another is taken whole
 	}
 	cfg.Train, cfg.Valid, cfg.Test, cfg.Costs, cfg.Model = v[0], v[1], v[2], v[3], v[4]
@@ -396,6 +396,19 @@ func (m Model) restartFlow(v [numFields]string) (Model, tea.Cmd) {
 	return m, tea.Batch(cmd, tick())
 }
 
+// sameFile reports whether the paths a and b name the same file: the load
+// screen gives the browser's and the recent list's files by absolute
+// paths, where --model gave one relative to the working directory, and
+// the same model picked again lost its --trees.
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
+}
+
 // resetFlow cancels all running work and sets the workbench up for the
 // files v, loading, as a new generation.
 func (m Model) resetFlow(v [numFields]string) Model {
@@ -411,7 +424,7 @@ func (m Model) resetFlow(v [numFields]string) Model {
 	m.flowCancel()
 	m.ctx, m.flowCancel = context.WithCancel(m.base)
 	m.gen++
-	if m.cfg.Model != v[4] {
+	if !sameFile(m.cfg.Model, v[4]) {
 		m.cfg.ModelTrees = 0 // --trees was the first model's: another is taken whole
 	}
 	m.cfg.Train, m.cfg.Valid, m.cfg.Test, m.cfg.Costs, m.cfg.Model = v[0], v[1], v[2], v[3], v[4]

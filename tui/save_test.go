@@ -808,6 +808,7 @@ func TestQuitWaitsForSave(t *testing.T) {
 // and a saved cascade records model_trees and holds those k trees; more
 // trees than the model has is a load error naming the flag.
 func TestModelTrees(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // a load records its files as recent
 	src := ready(t)
 	src.stopRun()
 	model := writeModel(t, src.w.e, "")
@@ -836,6 +837,25 @@ func TestModelTrees(t *testing.T) {
 	if r := m.resetFlow(v); r.cfg.ModelTrees != 12 {
 		t.Errorf("the same model reloaded: ModelTrees %d, want 12", r.cfg.ModelTrees)
 	}
+	// The same file by another name: the load screen's browser and its
+	// recent list give absolute paths, where --model gave a relative one.
+	wd, _ := os.Getwd()
+	rel, err := filepath.Rel(wd, model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v[4] = rel
+	if r := m.resetFlow(v); r.cfg.ModelTrees != 12 {
+		t.Errorf("the same model reloaded as %s: ModelTrees %d, want 12", rel, r.cfg.ModelTrees)
+	}
+	m.cfg.Model = rel
+	v[4] = model
+	if _, cmd := m.reload(v); cmd == nil {
+		t.Error("no load")
+	} else if msg, ok := cmd().(pendingLoadMsg); !ok || msg.e == nil || len(msg.e.Trees) != 12 {
+		t.Errorf("the same model loaded in the background as %s: %v (err %v), want its first 12 trees", model, msg.e != nil && len(msg.e.Trees) == 12, msg.err)
+	}
+	m.cfg.Model = model
 	v[4] = model + ".other.json"
 	if r := m.resetFlow(v); r.cfg.ModelTrees != 0 {
 		t.Errorf("another model: ModelTrees %d, want 0 (all)", r.cfg.ModelTrees)
