@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	tea "github.com/cronus-ltr/cronus/internal/tea"
@@ -163,13 +164,14 @@ func exportCmd(g *writeGuard, pts []baseline.Point, more func() ([]baseline.Poin
 			return exportedMsg{err: err}
 		}
 		pts = append(extra, pts...)
-		if err := baseline.WriteCSV(curvesCSV, pts); err != nil {
+		// All three or none, as cronus sweep writes its curve and plot: one
+		// by one, a failed plot left the new curves beside the last
+		// export's front.
+		plot, err := baseline.PlotOutput(curvesSVG, pts, curveSpec, title)
+		if err != nil {
 			return exportedMsg{err: err}
 		}
-		if err := baseline.Plot(curvesSVG, pts, curveSpec, title); err != nil {
-			return exportedMsg{err: err}
-		}
-		if err := baseline.WriteCSV(frontCSV, exportFront(pts)); err != nil {
+		if err := data.WriteAtomicAll([]data.Output{baseline.CSVOutput(curvesCSV, pts), plot, baseline.CSVOutput(frontCSV, exportFront(pts))}); err != nil {
 			return exportedMsg{err: err}
 		}
 		return exportedMsg{csv: curvesCSV, svg: curvesSVG, front: frontCSV}

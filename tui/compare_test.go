@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -460,4 +461,37 @@ func mean(xs []float64) float64 {
 		s += x
 	}
 	return s / float64(len(xs))
+}
+
+// TestExportAllOrNone: the three files of e are written together, as
+// cronus sweep writes its curve and its plot: when one cannot be written,
+// none changes (the new curves were left beside the last export's front).
+func TestExportAllOrNone(t *testing.T) {
+	m := ready(t)
+	t.Chdir(t.TempDir())
+	old := map[string]string{curvesCSV: "old curves\n", frontCSV: "old front\n"}
+	for name, s := range old {
+		if err := os.WriteFile(name, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(curvesSVG, 0o755); err != nil { // cannot be replaced by a file
+		t.Fatal(err)
+	}
+	m, cmd := update(t, m, key("e"))
+	if cmd == nil {
+		t.Fatalf("e: %q", m.status)
+	}
+	m, _ = update(t, m, cmd())
+	if !m.errLine || !strings.Contains(m.status, curvesSVG) {
+		t.Errorf("status after a failed export: %q", m.status)
+	}
+	for name, s := range old {
+		if b, err := os.ReadFile(name); err != nil || string(b) != s {
+			t.Errorf("%s after a failed export: %.40q… (%v), want it as it was, %q", name, b, err, s)
+		}
+	}
+	if names, _ := filepath.Glob(".*tmp*"); len(names) != 0 {
+		t.Errorf("temporary files left: %v", names)
+	}
 }

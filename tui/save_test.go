@@ -314,6 +314,37 @@ func TestSaveKept(t *testing.T) {
 	}
 }
 
+// TestSaveKeptAllOrNone: the kept cascades' files are written together,
+// as cronus cascade writes its outputs: when one cannot be written, none
+// changes (the files before it were replaced, beside the error).
+func TestSaveKeptAllOrNone(t *testing.T) {
+	m := ready(t)
+	t.Chdir(t.TempDir())
+	m, _ = update(t, m, key("k"))
+	m, _ = update(t, m, key("k"))
+	m, _ = update(t, m, key("c"))
+	if err := os.WriteFile(keptPath(1), []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(keptPath(2), 0o755); err != nil { // cannot be replaced by a file
+		t.Fatal(err)
+	}
+	m, cmd := update(t, m, key("s"))
+	if cmd == nil {
+		t.Fatalf("s in the compare view: %q", m.status)
+	}
+	m, _ = update(t, m, cmd())
+	if !m.errLine || !strings.Contains(m.status, keptPath(2)) {
+		t.Errorf("status after a failed save: %q", m.status)
+	}
+	if b, err := os.ReadFile(keptPath(1)); err != nil || string(b) != "old\n" {
+		t.Errorf("%s after a failed save: %.40q… (%v), want it as it was", keptPath(1), b, err)
+	}
+	if names, _ := filepath.Glob(".*tmp*"); len(names) != 0 {
+		t.Errorf("temporary files left: %v", names)
+	}
+}
+
 // TestKEditWarm: a change of K restarts warm, from the best cascade so far
 // with stages added before its last (it started from scratch before), and
 // the new run's cascades have the new K.

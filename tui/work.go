@@ -600,6 +600,9 @@ func saveCmd(g *writeGuard, what string, cs []savable, paths []string) tea.Cmd {
 			return msg
 		}
 		defer g.end()
+		// The kept cascades' files all or none, as cronus cascade writes
+		// its outputs: one by one, a failure left some replaced.
+		outs := make([]data.Output, len(cs))
 		for i, s := range cs {
 			w := s.run.w
 			f := cronus.NewFile(w.e, s.c, w.costs.Cost, w.treeCost, s.run.par.Sigma, s.fileParams())
@@ -608,10 +611,18 @@ func saveCmd(g *writeGuard, what string, cs []savable, paths []string) tea.Cmd {
 			}
 			f.Ensemble.Params = w.modelParams
 			f.SetStageSigma(s.sigma)
-			if err := cronus.WriteFile(paths[i], f); err != nil {
+			var err error
+			if outs[i], err = cronus.FileOutput(paths[i], f); err != nil {
 				msg.err = err
 				return msg
 			}
+		}
+		if err := data.WriteAtomicAll(outs); err != nil {
+			msg.err = err
+			return msg
+		}
+		for i, s := range cs {
+			w := s.run.w
 			d, split := w.report()
 			msg.files = append(msg.files, saved{path: paths[i], split: split, ev: cronus.Evaluate(w.e, s.c, d, w.costs.Cost, w.treeCost, reportSpecs)})
 		}
