@@ -495,3 +495,34 @@ func TestExportAllOrNone(t *testing.T) {
 		t.Errorf("temporary files left: %v", names)
 	}
 }
+
+// TestExportOutlivesLoad: an export asked for before other data load is
+// written: it was of the session the load replaced, whose work the load
+// cancels, and it failed, "export: context canceled", once the new data
+// had loaded (on 200,000 documents an export takes seconds).
+func TestExportOutlivesLoad(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	m := ready(t)
+	t.Chdir(t.TempDir())
+	m, export := update(t, m, key("e"))
+	if export == nil {
+		t.Fatalf("e: %q", m.status)
+	}
+	m, _ = update(t, m, key("o"))
+	m = pick(t, m, "builtin:mq2008/test")
+	m, load := update(t, m, key("l"))
+	if load == nil {
+		t.Fatalf("l: %q", m.status)
+	}
+	m, _ = update(t, m, load())
+	if !strings.HasPrefix(m.status, "loaded ") {
+		t.Fatalf("after the load: %q", m.status)
+	}
+	m, _ = update(t, m, export())
+	if m.errLine || !strings.HasPrefix(m.status, "exported ") {
+		t.Errorf("the export after the load: %q", m.status)
+	}
+	if pts, err := baseline.ReadCSV(curvesCSV); err != nil || len(pts) == 0 {
+		t.Errorf("%s: %d points, %v (status %q)", curvesCSV, len(pts), err, m.status)
+	}
+}

@@ -1060,7 +1060,11 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		w := m.w
 		m.pendingWrites++
 		m.exporting = true
-		return m, exportCmd(m.writes, m.curvePoints(), func() ([]baseline.Point, error) { return w.validBaselines(m.ctx) },
+		// Under the workbench's context, which only quitting ends, not the
+		// session's: a load of other data cancels the session's work, and
+		// the export asked for before it failed, "context canceled".
+		ctx := m.base
+		return m, exportCmd(m.writes, m.curvePoints(), func() ([]baseline.Point, error) { return w.validBaselines(ctx) },
 			baseline.CurveTitle(f.Model, [2]string{"valid", f.Valid}, [2]string{"test", f.Test}))
 	}
 	return m, nil
