@@ -29,7 +29,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	cfg.AbsentMissing = bool(*absent)
 	switch k := int(*trees); {
-	case k >= 0 && cfg.Model == "":
+	case explicitFlags(fs)["trees"] && cfg.Model == "": // --trees all too: it says nothing without a model
 		return usageError{"--trees needs --model: the workbench trains its own ensemble otherwise (its trees are set in the params panel)"}
 	case k == 0:
 		return usageError{"--trees 0: a cascade needs at least one tree"}

@@ -34,6 +34,7 @@ func TestTUIOwnData(t *testing.T) {
 		{[]string{"tui", "--model", "m", "--trees", "7"}, 0, "", tui.Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Test: "builtin:mq2008/test", Costs: "builtin:mq2008/costs", Model: "m", ModelTrees: 7}},
 		{[]string{"tui", "--model", "m", "--trees", "all"}, 0, "", tui.Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Test: "builtin:mq2008/test", Costs: "builtin:mq2008/costs", Model: "m"}},
 		{[]string{"tui", "--trees", "7"}, 2, "--trees needs --model", tui.Config{}},
+		{[]string{"tui", "--trees", "all"}, 2, "--trees needs --model", tui.Config{}},
 		{[]string{"tui", "--model", "m", "--trees", "0"}, 2, "--trees 0: a cascade needs at least one tree", tui.Config{}},
 	}
 	// A model that reads is held to --trees before the workbench opens.
