@@ -273,14 +273,17 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	// The size of what was written, but not through a descriptor ("-",
-	// /dev/stdout): its file is a pipe, or a log that held more before.
+	// /dev/stdout): its file is a pipe, or a log that held more before;
+	// nor to a device or FIFO (/dev/null), whose size is 0.
 	size, sizeNote := any(nil), ""
 	if _, fd := data.Descriptor(*out); !fd {
 		st, err := os.Stat(*out)
 		if err != nil {
 			return err
 		}
-		size, sizeNote = st.Size(), fmt.Sprintf(", %.1f MB", float64(st.Size())/1e6)
+		if st.Mode().IsRegular() {
+			size, sizeNote = st.Size(), fmt.Sprintf(", %.1f MB", float64(st.Size())/1e6)
+		}
 	}
 	if *jsonOut {
 		return writeJSON(stdout, map[string]any{

@@ -478,6 +478,29 @@ func TestGenWorldZero(t *testing.T) {
 	}
 }
 
+// TestGenBytesOfDevice: gen --json's bytes is the size of the file
+// written, and a device such as /dev/null, or a pipe, has none (it said 0,
+// for what makes a file of a kilobyte), nor does the text report give one
+// ("0.0 MB").
+func TestGenBytesOfDevice(t *testing.T) {
+	args := []string{"gen", "--queries", "3", "--docs-per-query", "4", "--features", "5"}
+	file := filepath.Join(t.TempDir(), "g.txt")
+	code, out, errOut := runCLI(t, append(args, "--out", file, "--json")...)
+	var r struct{ Bytes *int64 }
+	st, statErr := os.Stat(file)
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || statErr != nil || r.Bytes == nil || *r.Bytes != st.Size() {
+		t.Fatalf("gen --out FILE --json: exit %d, %s %s; want the file's size", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, append(args, "--out", os.DevNull, "--json")...)
+	if code != 0 || !strings.Contains(out, `"bytes": null`) {
+		t.Errorf("gen --out %s --json: exit %d, %s %s; want bytes null", os.DevNull, code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, append(args, "--out", os.DevNull)...)
+	if code != 0 || strings.Contains(out, "MB") {
+		t.Errorf("gen --out %s: exit %d, %q %s; want no size", os.DevNull, code, out, errOut)
+	}
+}
+
 // --threads sets the goroutines a command spreads its work over, for that
 // command only, and the results do not depend on it: a model trained and
 // a cascade optimised and a sweep's curve on 1 and on 3 threads are the
