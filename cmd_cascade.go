@@ -1024,7 +1024,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if outs, err = cf.addPlot(outs, *plot, points); err != nil {
 		return err
 	}
-	if err := data.WriteAtomicAll(outs); err != nil {
+	if err := data.WriteAtomicAllContext(ctx, outs); err != nil {
 		return err
 	}
 	stages := stagesJSON(best, valid, test, s.test != nil)

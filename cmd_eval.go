@@ -304,7 +304,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *runF != "" {
 		files = append(files, runOutput(*runF, d, scores, *tag, &repeated))
 	}
-	if err := data.WriteAtomicAll(files); err != nil {
+	if err := data.WriteAtomicAllContext(ctx, files); err != nil {
 		return err
 	}
 	warn(stderr, repeated)

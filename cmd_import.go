@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
@@ -78,9 +79,14 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := ctx.Err(); err != nil { // an interrupt while importing writes nothing
 		return err
 	}
-	// The write itself runs to its end (a tenth of a second for 24 MB):
-	// cut off, it would leave its temporary file.
-	if err := tree.WriteModel(*out, tree.NewModel(e, *from, params)); err != nil {
+	// The file itself is written to its end (a tenth of a second for
+	// 24 MB), then not renamed into place if interrupted; a FIFO waiting
+	// for its reader is given up.
+	mo, err := tree.ModelOutput(*out, tree.NewModel(e, *from, params))
+	if err != nil {
+		return err
+	}
+	if err := data.WriteAtomicAllContext(ctx, []data.Output{mo}); err != nil {
 		return err
 	}
 	if *jsonOut {

@@ -113,7 +113,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !toStdout {
 		files = append(files, data.Output{Path: *out, Write: writeScores})
 	}
-	if err := data.WriteAtomicAll(files); err != nil {
+	if err := data.WriteAtomicAllContext(ctx, files); err != nil {
 		return err
 	}
 	switch {

@@ -382,7 +382,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := data.WriteAtomicAll(outs); err != nil {
+	if err := data.WriteAtomicAllContext(ctx, outs); err != nil {
 		return err
 	}
 	fronts := map[string][]baseline.Point{}

@@ -196,7 +196,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// trees counts those added; the model holds init_trees before them.
 		params["init_model"], params["init_trees"] = *initF, init0
 	}
-	if err := tree.WriteModel(*out, tree.NewModel(res.Ensemble, "cronus", params)); err != nil {
+	mo, err := tree.ModelOutput(*out, tree.NewModel(res.Ensemble, "cronus", params))
+	if err != nil {
+		return err
+	}
+	if err := data.WriteAtomicAllContext(ctx, []data.Output{mo}); err != nil {
 		return err
 	}
 	h := res.History

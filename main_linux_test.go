@@ -539,3 +539,66 @@ func TestReadOnlyOutputRefused(t *testing.T) {
 		t.Errorf("got %q, file %q; want %q and the file kept", got, b, want)
 	}
 }
+
+// An interrupt while an output that is a FIFO waits for its reader (a
+// `mkfifo` given as --out before its reader started) did not stop the
+// command: opening the FIFO to write waits for a reader, and every command
+// ran on after the first SIGINT until a second one killed the process. They
+// stop at once, with the exit status of an interrupt, and write none of
+// their other outputs.
+func TestInterruptWhileOpeningOutputFIFO(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	// The opens left waiting are let go at the end: a reader that comes
+	// and goes.
+	defer func() {
+		if f, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	}()
+	model := trainShallow(t, dir, 6)
+	cascade := filepath.Join(dir, "c.json")
+	data := []string{"--model", model, "--train", "builtin:mq2008/vali", "--valid", "builtin:mq2008/vali", "--costs", "builtin:mq2008/costs"}
+	if code, _, errOut := runCLI(t, append([]string{"cascade", "--stages", "2", "--cycles", "0", "--rhos", "0.01", "--out", cascade}, data...)...); code != 0 {
+		t.Fatal(errOut)
+	}
+	out := filepath.Join(dir, "out")
+	for _, args := range [][]string{
+		{"gen", "--queries", "3", "--out", fifo},
+		{"train", "--train", "builtin:mq2008/vali", "--trees", "2", "--out", fifo},
+		{"import", "--from", "xgboost", "engine/tree/testdata/xgb-rank-ndcg.json", "--out", fifo},
+		{"predict", "--model", model, "--data", "builtin:mq2008/vali", "--out", fifo},
+		{"predict", "--cascade", cascade, "--data", "builtin:mq2008/vali", "--out", out, "--exits", fifo},
+		{"eval", "--model", model, "--data", "builtin:mq2008/vali", "--per-query", out, "--run", fifo},
+		append([]string{"cascade", "--stages", "2", "--cycles", "0", "--rhos", "0.01", "--out", out, "--trace", fifo}, data...),
+		append([]string{"sweep", "--stages", "2", "--cycles", "0", "--rhos", "0.01", "--lambdas", "0.1:0.1:1", "--out", fifo}, data...),
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		timer := time.AfterFunc(300*time.Millisecond, cancel)
+		done := make(chan string, 1)
+		go func() {
+			var o, e bytes.Buffer
+			code := run(ctx, args, &o, &e)
+			done <- fmt.Sprintf("exit %d, stderr %q", code, e.String())
+		}()
+		select {
+		case got := <-done:
+			if want := fmt.Sprintf("exit 130, stderr %q", "cronus "+args[0]+": interrupted\n"); got != want {
+				t.Errorf("%v: %s; want %s", args, got, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("%v: still running 5 s after the interrupt", args)
+		}
+		timer.Stop()
+		cancel()
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v interrupted wrote %s", args, out)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+			t.Errorf("%v interrupted left %v", args, ents)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package data
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // WriteAtomic writes a file through write, into a temporary file beside path
@@ -97,7 +99,16 @@ func BytesOutput(path string, b []byte) Output {
 // (they cannot be taken back: a failure there leaves the regular files as
 // they were). The renames are within each file's directory; should one
 // fail, the files renamed before it stay replaced.
-func WriteAtomicAll(outs []Output) (err error) {
+func WriteAtomicAll(outs []Output) error {
+	return WriteAtomicAllContext(context.Background(), outs)
+}
+
+// WriteAtomicAllContext is WriteAtomicAll, given up when ctx is done: an
+// output that is a FIFO waits for its reader to open it, and then to read,
+// and an interrupted command waited with it. Once ctx is done no file is
+// renamed onto its path (the outputs that are not regular files, written
+// before, cannot be taken back).
+func WriteAtomicAllContext(ctx context.Context, outs []Output) (err error) {
 	var staged []stagedFile
 	defer func() {
 		if err != nil {
@@ -118,7 +129,7 @@ func WriteAtomicAll(outs []Output) (err error) {
 			if st.IsDir() {
 				return fmt.Errorf("%s is a directory", path)
 			}
-			direct = append(direct, func() error { return writeDirect(path, o.Write) })
+			direct = append(direct, func() error { return writeDirect(ctx, path, o.Write) })
 			continue
 		}
 		if err := CheckWritable(path); err != nil {
@@ -131,9 +142,15 @@ func WriteAtomicAll(outs []Output) (err error) {
 		staged = append(staged, stagedFile{path, tmp})
 	}
 	for _, write := range direct {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
 		if err = write(); err != nil {
 			return err
 		}
+	}
+	if err = ctx.Err(); err != nil {
+		return err
 	}
 	for i, st := range staged {
 		if err = os.Rename(st.tmp, st.path); err != nil {
@@ -250,12 +267,16 @@ func stage(path string, write func(w *bufio.Writer) error) (_ string, err error)
 	return tmp, nil
 }
 
-// writeDirect writes to a path that is not a regular file.
-func writeDirect(path string, write func(w *bufio.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+// writeDirect writes to a path that is not a regular file, or stops when
+// ctx is done: a FIFO waits for a reader to open it, and then to read
+// (the deadline interrupts a write that Go's poller holds, as to a pipe).
+func writeDirect(ctx context.Context, path string, write func(w *bufio.Writer) error) error {
+	f, err := openContext(ctx, func() (*os.File, error) { return os.OpenFile(path, os.O_WRONLY, 0) })
 	if err != nil {
 		return err
 	}
+	stop := context.AfterFunc(ctx, func() { f.SetWriteDeadline(time.Now()) })
+	defer stop()
 	w := bufio.NewWriterSize(f, 1<<16)
 	err = write(w)
 	if err == nil {
@@ -263,6 +284,9 @@ func writeDirect(path string, write func(w *bufio.Writer) error) error {
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
 	return err
 }

@@ -4,6 +4,8 @@ package data
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cronus-ltr/cronus/internal/asuser"
 )
@@ -45,6 +48,52 @@ func TestWriteAtomicNotRegular(t *testing.T) {
 	}
 	if s := <-got; s != "through the pipe" {
 		t.Errorf("the reader got %q", s)
+	}
+}
+
+// A FIFO output waits for its reader to open it, and then to read what
+// is written; an interrupted command waited with it. WriteAtomicAllContext
+// gives up when ctx is done, in either wait, and renames none of the other
+// outputs into place.
+func TestWriteAtomicFIFOCancelled(t *testing.T) {
+	for _, reader := range []bool{false, true} {
+		dir := t.TempDir()
+		fifo := filepath.Join(dir, "pipe")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip("no named pipes here:", err)
+		}
+		if reader { // opens the pipe and never reads
+			r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+		} else { // the open left waiting is let go at the end
+			defer func() {
+				if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+					r.Close()
+				}
+			}()
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer time.AfterFunc(100*time.Millisecond, cancel).Stop()
+		other := filepath.Join(dir, "other.txt")
+		big := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB, past the pipe's buffer
+		done := make(chan error, 1)
+		go func() {
+			done <- WriteAtomicAllContext(ctx, []Output{{other, writeString("other")}, {fifo, writeString(big)}})
+		}()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("reader %v: %v; want context.Canceled", reader, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("reader %v: still writing 5 s after the cancel", reader)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+			t.Errorf("reader %v: the directory holds %v, want the pipe alone", reader, ents)
+		}
 	}
 }
 

@@ -177,13 +177,20 @@ func readPipe(ctx context.Context, path, what string) ([]byte, error) {
 // When ctx wins, the open goes on in the background and its file, should a
 // writer come, is closed at once.
 func openPipe(ctx context.Context, path, what string) (*os.File, error) {
+	return openContext(ctx, func() (*os.File, error) { return OpenFile(path, what) })
+}
+
+// openContext is open, given up when ctx is done, as openPipe's (a FIFO
+// opened to write waits for its reader as one opened to read waits for
+// its writer).
+func openContext(ctx context.Context, open func() (*os.File, error)) (*os.File, error) {
 	type opened struct {
 		f   *os.File
 		err error
 	}
 	ch := make(chan opened, 1)
 	go func() {
-		f, err := OpenFile(path, what)
+		f, err := open()
 		ch <- opened{f, err}
 	}()
 	select {

@@ -507,7 +507,7 @@ func appendUint(dst []byte, u uint64) []byte {
 }
 
 // WriteSyntheticFile writes the data set of WriteSynthetic to path,
-// through WriteAtomic (gzip-compressed when path ends in ".gz"): path never holds a partial data set, and on any error,
+// through WriteAtomicAllContext (gzip-compressed when path ends in ".gz"): path never holds a partial data set, and on any error,
 // cancellation included, the temporary file is removed. The file gets mode
 // 0644.
 func WriteSyntheticFile(ctx context.Context, path string, o SynthOptions) (docs int, err error) {
@@ -517,11 +517,11 @@ func WriteSyntheticFile(ctx context.Context, path string, o SynthOptions) (docs 
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	err = WriteAtomic(path, func(bw *bufio.Writer) error {
+	err = WriteAtomicAllContext(ctx, []Output{{path, func(bw *bufio.Writer) error {
 		var err error
 		docs, err = WriteSynthetic(ctx, bw, o)
 		return err
-	})
+	}}})
 	var pe *fs.PathError
 	if err != nil && !(ctx.Err() != nil && errors.Is(err, ctx.Err())) && !(errors.As(err, &pe) && pe.Path == path) {
 		err = fmt.Errorf("writing %s: %w", path, err) // cancellation is not a problem with path; "write PATH: …" names it

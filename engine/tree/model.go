@@ -297,11 +297,21 @@ func foreignModel(data []byte, what string) error {
 // file in the same directory, which is renamed over path only once it is
 // complete, so path holds either the old file or the whole new one.
 func WriteModel(path string, m *Model) error {
+	out, err := ModelOutput(path, m)
+	if err != nil {
+		return err
+	}
+	return data.WriteAtomic(path, out.Write)
+}
+
+// ModelOutput checks and encodes m as WriteModel does and returns it as a
+// data.Output, to be written by data.WriteAtomicAllContext.
+func ModelOutput(path string, m *Model) (data.Output, error) {
 	b, err := encodeModel(m)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return data.Output{}, fmt.Errorf("%s: %w", path, err)
 	}
-	return data.WriteAtomic(path, data.BytesOutput(path, b).Write)
+	return data.BytesOutput(path, b), nil
 }
 
 // encodeModel checks m and returns the contents of its model file.
