@@ -548,16 +548,22 @@ func parseRhos(s string) ([]float64, error) {
 }
 
 // parseFloats reads s, the value of the list flag r.name: comma-separated
-// numbers, each in r. An error names the value that is not, as the other
-// flag errors do (`--rhos: each value must be in [0, 100] (fractions of
-// ρ_max), got "500"`); note follows the range.
+// numbers, each in r and each once. An error names the value that is not,
+// as the other flag errors do (`--rhos: each value must be in [0, 100]
+// (fractions of ρ_max), got "500"`); note follows the range. A value given
+// twice only repeated the work it asks for (--rhos 1,2,1: an initialisation
+// more) or the rows it makes.
 func parseFloats(r flagRange, note, s string) ([]float64, error) {
 	var out []float64
-	for f := range strings.SplitSeq(s, ",") {
+	fields := strings.Split(s, ",")
+	for _, f := range fields {
 		f = strings.TrimSpace(f)
 		v, want := parseIn(r, note, f)
 		if want != "" {
 			return nil, fmt.Errorf("--%s: each value must be %s, got %q", r.name, want, f)
+		}
+		if j := slices.Index(out, v); j >= 0 {
+			return nil, fmt.Errorf("--%s: each value must be given once (it is the same as %q), got %q", r.name, strings.TrimSpace(fields[j]), f)
 		}
 		out = append(out, v)
 	}

@@ -85,22 +85,15 @@ func parseLambdas(s string) ([]float64, error) {
 	return out, nil
 }
 
-// parseMargins reads early exit's margin grid: comma-separated numbers
-// s >= 0, "inf" for +Inf.
-// parseMargins reads --exit-margins: each margin once, returned in
-// ascending order, so that the early-exit rows come in order of cost (a
-// larger margin lets fewer documents exit); "1,0,0.5" wrote its rows in
-// that order, and "0,0" two equal rows.
+// parseMargins reads --exit-margins, early exit's margin grid
+// (comma-separated numbers s >= 0, "inf" for +Inf): each margin once,
+// returned in ascending order, so that the early-exit rows come in order of
+// cost (a larger margin lets fewer documents exit); "1,0,0.5" wrote its
+// rows in that order, and "0,0" two equal rows.
 func parseMargins(s string) ([]float64, error) {
 	m, err := parseFloats(atLeast("exit-margins", 0), "inf: the full ensemble", s)
 	if err != nil {
 		return nil, err
-	}
-	fields := strings.Split(s, ",")
-	for i, v := range m {
-		if j := slices.Index(m[:i], v); j >= 0 {
-			return nil, fmt.Errorf("--exit-margins: each value must be given once (it is the same as %q), got %q", strings.TrimSpace(fields[j]), strings.TrimSpace(fields[i]))
-		}
 	}
 	slices.Sort(m)
 	return m, nil
