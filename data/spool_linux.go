@@ -9,6 +9,9 @@ func inMemoryFS(dir string) bool {
 	if syscall.Statfs(dir, &st) != nil {
 		return false
 	}
-	const tmpfsMagic, ramfsMagic = 0x01021994, 0x858458f6
-	return st.Type == tmpfsMagic || st.Type == ramfsMagic
+	// The magic numbers are 32 bits; Type is an int64 or (386, arm) an
+	// int32, which holds ramfs's as a negative number.
+	const tmpfsMagic, ramfsMagic uint32 = 0x01021994, 0x858458f6
+	t := uint32(st.Type)
+	return t == tmpfsMagic || t == ramfsMagic
 }
