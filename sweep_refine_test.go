@@ -410,14 +410,15 @@ func TestSweepRefitContinuesUnrefitted(t *testing.T) {
 }
 
 // TestSweepGivenRhoContinues: a ρ given, not chosen, is swept as the same
-// ρ chosen among equals: below λ_max, where its Algorithm 2 gives the
-// empty cascade, the sweep continues from a smaller λ's cascade either way
-// (review 2026-11-29: with --rhos 0.3 it did not, with --rhos 0.3,0.3 it
-// did).
+// ρ chosen: below λ_max, where its Algorithm 2 gives the empty cascade,
+// the sweep continues from a smaller λ's cascade either way (review
+// 2026-11-29: with --rhos 0.3 it did not, with --rhos 0.3,0.3 it did;
+// --rhos now takes each value once, and 0.3 is chosen over 100 at every
+// λ).
 func TestSweepGivenRhoContinues(t *testing.T) {
 	args := []string{"--stages", "4", "--cycles", "2", "--lambdas", "0.01:0.9:4"}
 	_, given, report := sweepMQ2008(t, append(args, "--rhos", "0.3")...)
-	_, chosen, _ := sweepMQ2008(t, append(args, "--rhos", "0.3,0.3")...)
+	_, chosen, _ := sweepMQ2008(t, append(args, "--rhos", "0.3,100")...)
 	if a, b := readFile(t, given), readFile(t, chosen); a != b {
 		t.Errorf("curves differ:\n--rhos 0.3\n%s\n--rhos 0.3,0.3\n%s", a, b)
 	}
