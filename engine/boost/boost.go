@@ -166,7 +166,7 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 	}
 	nf := train.NumFeatures()
 	if p.Init != nil && p.Init.NumFeatures > nf {
-		return nil, fmt.Errorf("%s: %d features, but the model trained on goes on from reads %d", train.Name, nf, p.Init.NumFeatures)
+		return nil, fmt.Errorf("%s: %d features, but the model training goes on from (Init) reads %d", train.Name, nf, p.Init.NumFeatures)
 	}
 	// The set-up takes seconds on a large data set (about 5 s for 400,000
 	// documents of 136 features on a loaded machine): it stops too.

@@ -582,7 +582,7 @@ func TestTrainInitRefused(t *testing.T) {
 	p := DefaultParams(Regression)
 	p.Trees = 1
 	p.Init = &tree.Ensemble{NumFeatures: 6, Objective: Regression}
-	if _, err := Train(context.Background(), train, nil, p, nil); err == nil || !strings.Contains(err.Error(), "5 features, but the model trained on goes on from reads 6") {
+	if _, err := Train(context.Background(), train, nil, p, nil); err == nil || !strings.Contains(err.Error(), "5 features, but the model training goes on from (Init) reads 6") {
 		t.Errorf("a model of 6 features on data of 5: %v", err)
 	}
 	for _, c := range []struct {
