@@ -909,8 +909,10 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			break
 		}
 	}
+	var otherCosts string // the warm cascade's costs that differ from these
 	if warmFile != nil {
-		warn(stderr, costsChanged(cf.warm, warmFile, s))
+		otherCosts = costsChanged(cf.warm, warmFile, s)
+		warn(stderr, otherCosts)
 	}
 	p := newProgress(stderr)
 	defer p.done() // an error or an interrupt clears the line too
@@ -922,8 +924,11 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	init.Warm, init.WarmSigma = warm, warmSigma // nil: from the initialisation
 	// A continuation (the warm cascade's own parameters and σ_k) returns
-	// nothing worse on validation than the cascade it was given.
-	init.WarmSame = warmSigma != nil && sameRun(warmParams, cronus.RunParams(cf.par, cf.tg, s.sc.LambdaMax))
+	// nothing worse on validation than the cascade it was given. Its costs
+	// are eq (8)'s too, and not among its params: under other costs it
+	// was optimised for another problem, as under another λ, and came
+	// back unchanged (step 0) whatever cheaper cascades the run found.
+	init.WarmSame = warmSigma != nil && otherCosts == "" && sameRun(warmParams, cronus.RunParams(cf.par, cf.tg, s.sc.LambdaMax))
 	res, err := s.optimize(ctx, cf, cf.par, init, p, trace)
 	if err != nil {
 		return err

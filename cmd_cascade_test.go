@@ -2621,3 +2621,44 @@ func TestCascadeTreesLibsvmWarning(t *testing.T) {
 		}
 	}
 }
+
+// A warm start under other costs than the warm cascade's is no
+// continuation, though λ_max, and so every param the file records, is the
+// same: C was optimised for another eq (8), and the cascade written is the
+// best from the end of the first cycle on, as under another λ. C counted,
+// and came back unchanged (step 0, 3943 per document under the new
+// costs) where the run's own steps cost less.
+func TestCascadeWarmOtherCostsNoContinuation(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 60)
+	costs, err := data.LoadCosts("builtin:mq2008/costs", 46)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for f, c := range costs.Cost {
+		switch f + 1 {
+		case 12, 14, 16, 17, 18, 19, 20, 21, 38, 42:
+			c *= 50
+		}
+		fmt.Fprintln(&b, c)
+	}
+	dear := filepath.Join(dir, "dear.txt")
+	os.WriteFile(dear, []byte(b.String()), 0o644)
+	base := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--stages", "4"}
+	cold := filepath.Join(dir, "cold.json")
+	type report struct {
+		LambdaMax float64 `json:"lambda_max"`
+		BestStep  int     `json:"best_step"`
+	}
+	var c, w report
+	runJSON(t, &c, append([]string{"cascade", "--costs", "builtin:mq2008/costs", "--cycles", "2", "--out", cold, "--json"}, base...)...)
+	warm := filepath.Join(dir, "warm.json")
+	runJSON(t, &w, append([]string{"cascade", "--costs", dear, "--warm", cold, "--cycles", "1", "--out", warm, "--json"}, base[:len(base)-2]...)...)
+	if w.LambdaMax != c.LambdaMax {
+		t.Fatalf("λ_max %v under the dearer costs, %v before: the run is no continuation anyway", w.LambdaMax, c.LambdaMax)
+	}
+	if w.BestStep < 4 {
+		t.Errorf("warm under other costs: best_step %d; want the best from the end of the first cycle on (step 4 or later)", w.BestStep)
+	}
+}
