@@ -354,7 +354,9 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		return nil, err
 	}
 	s.pr.JointEntry = cf.joint
-	s.sc = cronus.ComputeScales(s.pr, 0)
+	if s.sc, err = cronus.ComputeScalesContext(ctx, s.pr, 0); err != nil {
+		return nil, err
+	}
 	p.done()
 	if s.pr.Advice != "" {
 		fmt.Fprintf(stderr, "warning: %s (--relevant R, --graded)\n", s.pr.Advice)

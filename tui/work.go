@@ -259,7 +259,10 @@ func prepare(ctx context.Context, gen int, w workData) tea.Cmd {
 		if w.pr, err = cronus.NewProblemContext(ctx, w.e, w.train, w.costs.Cost, treeCost, w.tg); err != nil {
 			return preparedMsg{gen: gen, w: &w, err: err} // w without a problem, for a retry
 		}
-		w.sc = cronus.ComputeScales(w.pr, 0)
+		if w.sc, err = cronus.ComputeScalesContext(ctx, w.pr, 0); err != nil {
+			w.pr = nil
+			return preparedMsg{gen: gen, w: &w, err: err}
+		}
 		w.positives = w.pr.Positives
 		if d, split := w.report(); d != nil && w.points == nil {
 			w.full = metric.EnsembleCost(w.e.Features(-1), w.costs.Cost, len(w.e.Trees), treeCost)

@@ -197,6 +197,40 @@ func (c *stopAfter) Err() error {
 	return nil
 }
 
+// ComputeScales's Gram product HᵀΩH (a second or two on 200,000
+// documents × 1,000 trees, after the tree outputs and before Algorithm 2)
+// stops when its context ends: `cronus cascade` ran on for up to a second
+// after SIGINT there. The partial product is not kept for Algorithm 2.
+func TestComputeScalesCancel(t *testing.T) {
+	smallProblem(t)
+	fresh := func() *Problem {
+		pr, err := NewProblem(smallE, smallTr, smallPr.FeatCost, 1, DefaultTargets())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pr
+	}
+	want := ComputeScales(fresh(), 0)
+	if n := smallTr.NumDocs(); n <= 2*gramDocs {
+		t.Fatalf("%d documents: the Gram product asks its context too few times to test", n)
+	}
+	pr := fresh()
+	ctx := &stopAfter{Context: context.Background(), n: 2} // cancelled at the second block
+	sc, err := ComputeScalesContext(ctx, pr, 0)
+	if !errors.Is(err, context.Canceled) || sc != (Scales{}) {
+		t.Fatalf("ComputeScalesContext cancelled: %+v, error %v; want no scales and context.Canceled", sc, err)
+	}
+	if ctx.calls != ctx.n+1 { // the question that said cancelled, then the error's
+		t.Errorf("asked the context %d times; want %d (it went on after cancellation)", ctx.calls, ctx.n+1)
+	}
+	if got := ComputeScales(pr, 0); got != want {
+		t.Errorf("after a cancelled product the scales are %+v; want %+v", got, want)
+	}
+	if got, err := ComputeScalesContext(context.Background(), fresh(), 0); err != nil || got != want {
+		t.Errorf("ComputeScalesContext %+v, %v; want %+v as ComputeScales", got, err, want)
+	}
+}
+
 // Initialize stops as a stage begins, within a stage's Gram product,
 // within the bisection for its θ_k, and before the objective of the whole,
 // when its context ends: on 200,000 documents one initialisation takes
