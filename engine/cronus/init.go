@@ -119,7 +119,19 @@ func ComputeScales(pr *Problem, workers int) Scales {
 // done, and then returns ctx's error: on 200,000 documents × 1,000 trees
 // the product takes a second or two, and it grows with the documents.
 func ComputeScalesContext(ctx context.Context, pr *Problem, workers int) (Scales, error) {
-	sp, ok := pr.stage(nil, 1, 0, 0, nil, workers, func(int) bool { return ctx.Err() != nil })
+	return ComputeScalesProgress(ctx, pr, workers, nil)
+}
+
+// ComputeScalesProgress is ComputeScalesContext that calls progress (when
+// not nil), on the caller's goroutine, every 2,048 documents of the Gram
+// product with the documents done and their total.
+func ComputeScalesProgress(ctx context.Context, pr *Problem, workers int, progress func(done, total int)) (Scales, error) {
+	sp, ok := pr.stage(nil, 1, 0, 0, nil, workers, func(done int) bool {
+		if progress != nil {
+			progress(done, pr.Train.N)
+		}
+		return ctx.Err() != nil
+	})
 	if !ok {
 		return Scales{}, ctx.Err()
 	}

@@ -1265,3 +1265,32 @@ func TestFirstSnapshotHardFractions(t *testing.T) {
 		}
 	}
 }
+
+// ComputeScalesProgress reports the Gram product's documents done, rising,
+// before each block of gramDocs, and gives the scales ComputeScales gives.
+func TestComputeScalesProgress(t *testing.T) {
+	smallProblem(t)
+	pr, err := NewProblem(smallE, smallTr, smallPr.FeatCost, 1, DefaultTargets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done []int
+	sc, err := ComputeScalesProgress(context.Background(), pr, 0, func(d, total int) {
+		if total != smallTr.NumDocs() {
+			t.Errorf("total %d, want the %d documents", total, smallTr.NumDocs())
+		}
+		done = append(done, d)
+	})
+	n := smallTr.NumDocs()
+	if err != nil || len(done) != (n+gramDocs-1)/gramDocs {
+		t.Fatalf("%v; %d reports for %d documents in blocks of %d", err, len(done), n, gramDocs)
+	}
+	for i, d := range done {
+		if d != i*gramDocs {
+			t.Errorf("report %d says %d documents done, want %d", i, d, i*gramDocs)
+		}
+	}
+	if want := ComputeScales(smallPr, 0); sc != want {
+		t.Errorf("scales %+v, want %+v", sc, want)
+	}
+}

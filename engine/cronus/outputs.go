@@ -72,7 +72,7 @@ const maxCodedLeaves = 256
 
 // outputsBlockBytes bounds the leaf indices (int32) NewOutputsMode holds at
 // a time: it evaluates the trees a block of them at a time.
-const outputsBlockBytes = 64 << 20
+var outputsBlockBytes = 64 << 20 // a variable for the tests
 
 // NewOutputs evaluates every tree of e on every document of d once, from
 // the leaf indices, storing H dense or compact as OutputsAuto chooses.
@@ -91,6 +91,14 @@ func NewOutputsMode(e *tree.Ensemble, d *data.Dataset, mode OutputsMode) *Output
 // NewOutputsContext is NewOutputsMode that stops, within a block of
 // documents on each core, when ctx is done, and then returns ctx's error.
 func NewOutputsContext(ctx context.Context, e *tree.Ensemble, d *data.Dataset, mode OutputsMode) (*Outputs, error) {
+	return NewOutputsProgress(ctx, e, d, mode, nil)
+}
+
+// NewOutputsProgress is NewOutputsContext that calls progress (when not
+// nil), on the caller's goroutine, after each block of trees with the
+// trees done and their total: at 200,000 documents × 1,000 trees H takes
+// seconds to build, ten times that on ten times the documents.
+func NewOutputsProgress(ctx context.Context, e *tree.Ensemble, d *data.Dataset, mode OutputsMode, progress func(done, total int)) (*Outputs, error) {
 	n, T := d.NumDocs(), len(e.Trees)
 	compact := mode == OutputsCompact ||
 		mode == OutputsAuto && int64(n)*int64(T)*4 > denseLimit()
@@ -133,6 +141,9 @@ func NewOutputsContext(ctx context.Context, e *tree.Ensemble, d *data.Dataset, m
 			}
 			o.dense[t] = col
 		})
+		if progress != nil {
+			progress(t1, T)
+		}
 	}
 	return o, nil
 }

@@ -276,3 +276,23 @@ func TestAddScaled2(t *testing.T) {
 		}
 	}
 }
+
+// NewOutputsProgress reports each block of trees as it is built, up to
+// all of them, and builds what NewOutputsMode builds.
+func TestOutputsProgress(t *testing.T) {
+	defer func(b int) { outputsBlockBytes = b }(outputsBlockBytes)
+	outputsBlockBytes = 4 * 100 * 3 // three trees of 100 documents a block
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n, F = 100, 5
+	e := outRandomEnsemble(rng, F, 4, 4, 4, 4, 4, 4, 4, 4)
+	d := outRandomData(rng, n, F)
+	var got [][2]int
+	o, err := NewOutputsProgress(context.Background(), e, d, OutputsAuto, func(done, total int) { got = append(got, [2]int{done, total}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [][2]int{{3, 8}, {6, 8}, {8, 8}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("reports %v, want %v", got, want)
+	}
+	outSameColumns(t, o, NewOutputsMode(e, d, OutputsAuto))
+}

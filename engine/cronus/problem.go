@@ -237,6 +237,12 @@ const maxWeightedSquares = 1e150
 // NewProblemContext is NewProblem that stops building the tree outputs
 // when ctx is done, and then returns ctx's error.
 func NewProblemContext(ctx context.Context, e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost float64, tg Targets) (*Problem, error) {
+	return NewProblemProgress(ctx, e, d, featCost, treeCost, tg, nil)
+}
+
+// NewProblemProgress is NewProblemContext that reports the building of the
+// tree outputs through progress (NewOutputsProgress).
+func NewProblemProgress(ctx context.Context, e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost float64, tg Targets, progress func(done, total int)) (*Problem, error) {
 	if err := tg.Validate(); err != nil {
 		return nil, err
 	}
@@ -253,7 +259,7 @@ func NewProblemContext(ctx context.Context, e *tree.Ensemble, d *data.Dataset, f
 	if n == 0 {
 		return nil, fmt.Errorf("%s: no training documents", d.Name)
 	}
-	train, err := NewOutputsContext(ctx, e, d, OutputsAuto)
+	train, err := NewOutputsProgress(ctx, e, d, OutputsAuto, progress)
 	if err != nil {
 		return nil, err
 	}
