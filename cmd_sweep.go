@@ -163,6 +163,10 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{fmt.Sprintf("--exit-every %d: %s; an exit every N trees needs N below that", *exitEvery, cf.treesSaid(n))}
 	}
 	p := newProgress(stderr)
+	// One clock for the sweep's lines, from the command's start, as the
+	// baselines' "(12s)" count: the λ lines' time so far began after the
+	// loading, and the baselines' then jumped ahead of it.
+	p.start = start
 	defer p.done() // an error or an interrupt clears the line too
 	var points []baseline.Point
 	splits := s.splits()
