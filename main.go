@@ -17,7 +17,6 @@ import (
 	"os/signal"
 	"regexp"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,9 +83,6 @@ func main() {
 	// cleanly; a second one ends the process at once, for a command that
 	// cannot notice the first (one blocked opening a cost file that is a
 	// FIFO nobody writes to).
-	if l := memoryLimit(os.Getenv("GOMEMLIMIT"), data.AvailableMemory()); l > 0 {
-		debug.SetMemoryLimit(l)
-	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -94,21 +90,6 @@ func main() {
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	signal.Stop(sigs)
 	os.Exit(exitStatus(code, context.Cause(ctx)))
-}
-
-// memoryLimit is the soft memory limit the Go runtime is given, from the
-// memory available when the command starts (avail, 0 when unknown; a
-// memory cgroup's limit counts): nine tenths of it, so that the garbage
-// collector works harder as the heap nears what the machine has, instead
-// of letting it grow to twice the live data (a cascade of 1,000 trees on
-// 200,000 documents peaked at 1.17 GB of memory, 0.99 GB under a 700 MiB
-// limit). A GOMEMLIMIT set in the environment is the user's (the runtime
-// reads it), and so is no limit (0 or less: none set here).
-func memoryLimit(env string, avail int64) int64 {
-	if env != "" || avail <= 0 {
-		return 0
-	}
-	return avail - avail/10
 }
 
 // watchSignals waits for the first signal of sigs (signal.Notify's, with

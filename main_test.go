@@ -936,20 +936,3 @@ func TestInspectManyLabels(t *testing.T) {
 		t.Errorf("--json: exit %d, %v, %d labels; want all 30", code, err, len(s.Labels))
 	}
 }
-
-// memoryLimit: nine tenths of the memory available, unless GOMEMLIMIT is
-// set (the runtime's own reading of it stands) or the memory available is
-// unknown.
-func TestMemoryLimit(t *testing.T) {
-	for _, c := range []struct {
-		env   string
-		avail int64
-		want  int64
-	}{
-		{"", 10 << 30, 9 << 30}, {"", 1000, 900}, {"", 0, 0}, {"2GiB", 10 << 30, 0}, {"off", 10 << 30, 0},
-	} {
-		if got := memoryLimit(c.env, c.avail); got != c.want {
-			t.Errorf("memoryLimit(%q, %d) = %d, want %d", c.env, c.avail, got, c.want)
-		}
-	}
-}
