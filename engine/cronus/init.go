@@ -124,7 +124,8 @@ func ComputeScalesContext(ctx context.Context, pr *Problem, workers int) (Scales
 
 // ComputeScalesProgress is ComputeScalesContext that calls progress (when
 // not nil), on the caller's goroutine, every 2,048 documents of the Gram
-// product with the documents done and their total.
+// product with the documents done and their total, and once more at the
+// end with all of them.
 func ComputeScalesProgress(ctx context.Context, pr *Problem, workers int, progress func(done, total int)) (Scales, error) {
 	sp, ok := pr.stage(nil, 1, 0, 0, nil, workers, func(done int) bool {
 		if progress != nil {
@@ -134,6 +135,9 @@ func ComputeScalesProgress(ctx context.Context, pr *Problem, workers int, progre
 	})
 	if !ok {
 		return Scales{}, ctx.Err()
+	}
+	if progress != nil {
+		progress(pr.Train.N, pr.Train.N) // done: the last block said what it started at
 	}
 	rhoMax := 0.0
 	n := sp.T + 1

@@ -1267,7 +1267,8 @@ func TestFirstSnapshotHardFractions(t *testing.T) {
 }
 
 // ComputeScalesProgress reports the Gram product's documents done, rising,
-// before each block of gramDocs, and gives the scales ComputeScales gives.
+// before each block of gramDocs and all of them at the end, and gives the
+// scales ComputeScales gives.
 func TestComputeScalesProgress(t *testing.T) {
 	smallProblem(t)
 	pr, err := NewProblem(smallE, smallTr, smallPr.FeatCost, 1, DefaultTargets())
@@ -1282,10 +1283,11 @@ func TestComputeScalesProgress(t *testing.T) {
 		done = append(done, d)
 	})
 	n := smallTr.NumDocs()
-	if err != nil || len(done) != (n+gramDocs-1)/gramDocs {
-		t.Fatalf("%v; %d reports for %d documents in blocks of %d", err, len(done), n, gramDocs)
+	blocks := (n + gramDocs - 1) / gramDocs
+	if err != nil || len(done) != blocks+1 || done[blocks] != n {
+		t.Fatalf("%v; reports %v for %d documents in blocks of %d, want one per block and %[3]d at the end", err, done, n, gramDocs)
 	}
-	for i, d := range done {
+	for i, d := range done[:blocks] {
 		if d != i*gramDocs {
 			t.Errorf("report %d says %d documents done, want %d", i, d, i*gramDocs)
 		}
