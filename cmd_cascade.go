@@ -726,7 +726,8 @@ func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Param
 				r.Report(stages, nil)
 			}
 		}
-		step := stepReport(r, float64(1+cf.cycles*par.K))
+		// Optimize's first report is the initialisation's, timed above.
+		step := r.PhaseAtFirst("optimising", float64(1+cf.cycles*par.K), r.Report)
 		report := step
 		if trace != nil {
 			// Every step goes to the trace; the progress line takes what
@@ -759,23 +760,6 @@ func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Param
 	}
 	p.done()
 	return j.Wait()
-}
-
-// stepReport is Optimize's report for r: its first (done 1, the
-// initialisation, timed in the phase before) starts the optimising phase
-// of total units from that one, so that the time left is the rate of the
-// steps alone. Counted as done in no time, it made the first cycle's
-// estimates up to half what they were (200,000 documents: "at most about
-// 9s left" with 23 s to go).
-func stepReport(r *job.Reporter[cronus.Snapshot], total float64) func(float64, func() cronus.Snapshot) bool {
-	started := false
-	return func(done float64, snap func() cronus.Snapshot) bool {
-		if !started {
-			started = true
-			r.PhaseFrom("optimising", 1, total)
-		}
-		return r.Report(done, snap)
-	}
 }
 
 func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -2335,24 +2335,15 @@ func TestEmptyCascadeLambdaMaxZero(t *testing.T) {
 func TestCascadeWarmOtherCosts(t *testing.T) {
 	dir := t.TempDir()
 	model := trainShallow(t, dir, 20)
-	costs, err := data.LoadCosts("builtin:mq2008/costs", 46)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for f, c := range costs.Cost {
-		switch f + 1 {
-		case 2, 7, 9, 30:
-			c++
-		}
-		fmt.Fprintln(&b, c)
-	}
-	other := filepath.Join(dir, "other.txt")
-	os.WriteFile(other, []byte(b.String()), 0o644)
+	other := mq2008CostsWith(t, filepath.Join(dir, "other.txt"), func(c float64) float64 { return c + 1 }, 2, 7, 9, 30)
 	base := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali"}
 	cold := filepath.Join(dir, "cold.json")
 	if code, _, errOut := runCLI(t, append([]string{"cascade", "--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "0", "--lambda", "0.05", "--out", cold}, base...)...); code != 0 {
 		t.Fatalf("cold: exit %d: %s", code, errOut)
+	}
+	costs, err := data.LoadCosts("builtin:mq2008/costs", 46)
+	if err != nil {
+		t.Fatal(err)
 	}
 	c := costs.Cost
 	for _, tc := range []struct {
@@ -2631,20 +2622,7 @@ func TestCascadeTreesLibsvmWarning(t *testing.T) {
 func TestCascadeWarmOtherCostsNoContinuation(t *testing.T) {
 	dir := t.TempDir()
 	model := trainShallow(t, dir, 60)
-	costs, err := data.LoadCosts("builtin:mq2008/costs", 46)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for f, c := range costs.Cost {
-		switch f + 1 {
-		case 12, 14, 16, 17, 18, 19, 20, 21, 38, 42:
-			c *= 50
-		}
-		fmt.Fprintln(&b, c)
-	}
-	dear := filepath.Join(dir, "dear.txt")
-	os.WriteFile(dear, []byte(b.String()), 0o644)
+	dear := mq2008CostsWith(t, filepath.Join(dir, "dear.txt"), func(c float64) float64 { return c * 50 }, 12, 14, 16, 17, 18, 19, 20, 21, 38, 42)
 	base := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--stages", "4"}
 	cold := filepath.Join(dir, "cold.json")
 	type report struct {
@@ -2663,33 +2641,23 @@ func TestCascadeWarmOtherCostsNoContinuation(t *testing.T) {
 	}
 }
 
-// The optimising phase's time left is the rate of the steps alone:
-// Optimize's first report (done 1) is the initialisation, made in the
-// phase before, and counting it as done in no time made the estimates of
-// the first cycle up to half what they were.
-func TestCascadeStepETA(t *testing.T) {
-	var now time.Time
-	clock := func() time.Time { return now }
-	j := job.Start(t.Context(), func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (int, error) {
-		r.Phase("initialising", 10)
-		now = now.Add(5 * time.Second) // Algorithm 2
-		r.Boundary(10, nil)
-		report := stepReport(r, 21)
-		report(1, nil) // the initialisation, scored
-		for done := 2.0; done <= 3; done++ {
-			now = now.Add(time.Second) // a step
-			report(done, nil)
-		}
-		return 0, nil
-	}, job.WithClock(clock), job.WithMaxRate(1e9))
-	etas := map[float64]time.Duration{}
-	for ev := range j.Events() {
-		if !ev.Final && ev.Progress.Phase == "optimising" {
-			etas[ev.Progress.Done] = ev.Progress.ETA
-		}
+// mq2008CostsWith writes to path the built-in MQ2008 cost file with the
+// costs of the given features (1-based) changed by change, and returns path.
+func mq2008CostsWith(t *testing.T, path string, change func(float64) float64, features ...int) string {
+	t.Helper()
+	costs, err := data.LoadCosts("builtin:mq2008/costs", 46)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// 2 steps in 2 s; 18 of the 21 units left.
-	if got, want := etas[3], 18*time.Second; got != want {
-		t.Errorf("ETA after 2 steps of 20 at 1 s each %v, want %v (all ETAs by units done: %v)", got, want, etas)
+	var b strings.Builder
+	for f, c := range costs.Cost {
+		if slices.Contains(features, f+1) {
+			c = change(c)
+		}
+		fmt.Fprintln(&b, c)
 	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -433,24 +433,7 @@ func TestInterruptWhileOpeningCostsOrScores(t *testing.T) {
 		{"predict", "--cascade", cascade, "--data", "builtin:mq2008/vali", "--costs", fifo, "--out", out},
 		{"cascade", "--model", model, "--train", "builtin:mq2008/vali", "--valid", "builtin:mq2008/vali", "--costs", fifo, "--out", out},
 	} {
-		ctx, cancel := context.WithCancel(context.Background())
-		timer := time.AfterFunc(100*time.Millisecond, cancel)
-		done := make(chan string, 1)
-		go func() {
-			var o, e bytes.Buffer
-			code := run(ctx, args, &o, &e)
-			done <- fmt.Sprintf("exit %d, stderr %q", code, e.String())
-		}()
-		select {
-		case got := <-done:
-			if want := fmt.Sprintf("exit 130, stderr %q", "cronus "+args[0]+": interrupted\n"); got != want {
-				t.Errorf("%v: %s; want %s", args, got, want)
-			}
-		case <-time.After(5 * time.Second):
-			t.Errorf("%v: still running 5 s after the interrupt", args)
-		}
-		timer.Stop()
-		cancel()
+		interruptAfter(t, 100*time.Millisecond, args)
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%v interrupted wrote %s", args, out)
 		}
@@ -576,29 +559,37 @@ func TestInterruptWhileOpeningOutputFIFO(t *testing.T) {
 		append([]string{"cascade", "--stages", "2", "--cycles", "0", "--rhos", "0.01", "--out", out, "--trace", fifo}, data...),
 		append([]string{"sweep", "--stages", "2", "--cycles", "0", "--rhos", "0.01", "--lambdas", "0.1:0.1:1", "--out", fifo}, data...),
 	} {
-		ctx, cancel := context.WithCancel(context.Background())
-		timer := time.AfterFunc(300*time.Millisecond, cancel)
-		done := make(chan string, 1)
-		go func() {
-			var o, e bytes.Buffer
-			code := run(ctx, args, &o, &e)
-			done <- fmt.Sprintf("exit %d, stderr %q", code, e.String())
-		}()
-		select {
-		case got := <-done:
-			if want := fmt.Sprintf("exit 130, stderr %q", "cronus "+args[0]+": interrupted\n"); got != want {
-				t.Errorf("%v: %s; want %s", args, got, want)
-			}
-		case <-time.After(5 * time.Second):
-			t.Errorf("%v: still running 5 s after the interrupt", args)
-		}
-		timer.Stop()
-		cancel()
+		interruptAfter(t, 300*time.Millisecond, args)
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%v interrupted wrote %s", args, out)
 		}
 		if ents, _ := os.ReadDir(dir); len(ents) != 3 {
 			t.Errorf("%v interrupted left %v", args, ents)
 		}
+	}
+}
+
+// interruptAfter runs the command args, cancels it after d, and checks that
+// it ends within 5 s as an interrupted command does: exit 130 and the one
+// line "cronus CMD: interrupted".
+func interruptAfter(t *testing.T, d time.Duration, args []string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	timer := time.AfterFunc(d, cancel)
+	defer timer.Stop()
+	done := make(chan string, 1)
+	go func() {
+		var o, e bytes.Buffer
+		code := run(ctx, args, &o, &e)
+		done <- fmt.Sprintf("exit %d, stderr %q", code, e.String())
+	}()
+	select {
+	case got := <-done:
+		if want := fmt.Sprintf("exit 130, stderr %q", "cronus "+args[0]+": interrupted\n"); got != want {
+			t.Errorf("%v: %s; want %s", args, got, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Errorf("%v: still running 5 s after the interrupt", args)
 	}
 }

@@ -110,9 +110,11 @@ func (s *spool) source(name string) (source, bool) {
 	}}, true
 }
 
-// countingReader counts the bytes read, for progress.
+// countingReader counts the bytes read from r, for progress; Close
+// closes c (nil: nothing to close).
 type countingReader struct {
 	r io.Reader
+	c io.Closer
 	n int64
 }
 
@@ -122,5 +124,11 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (c *countingReader) Close() error { return nil }
+func (c *countingReader) Close() error {
+	if c.c == nil {
+		return nil
+	}
+	return c.c.Close()
+}
+
 func (c *countingReader) count() int64 { return c.n }

@@ -138,7 +138,7 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 		if err != nil {
 			return nil, err
 		}
-		return &countingFile{File: f}, nil
+		return &countingReader{r: f, c: f}, nil
 	}}
 	d, err := read(ctx, src, opt)
 	if err != nil {
@@ -219,20 +219,6 @@ func ReadBytes(ctx context.Context, name string, b []byte, opt ReadOptions) (*Da
 	return d, err
 }
 
-// countingFile counts the bytes read from a file, for progress.
-type countingFile struct {
-	*os.File
-	n int64
-}
-
-func (c *countingFile) Read(p []byte) (int, error) {
-	n, err := c.File.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
-func (c *countingFile) count() int64 { return c.n }
-
 // openText opens src and, when it starts with the gzip magic bytes (and is
 // not plain), wraps it in a decompressor. consumed reports the raw bytes
 // read so far.
@@ -242,7 +228,7 @@ func openText(src source) (r io.Reader, closeFn func() error, consumed func() in
 		return nil, nil, nil, err
 	}
 	consumed = func() int64 { return 0 }
-	if c, ok := rc.(interface{ count() int64 }); ok {
+	if c, ok := rc.(*countingReader); ok {
 		consumed = c.count
 	}
 	if src.plain {

@@ -1139,34 +1139,3 @@ func TestInitETAAfterKeptStages(t *testing.T) {
 		t.Errorf("ETA at stage 5 of 20 from scratch %v, want %v", got, want)
 	}
 }
-
-// The optimising phase's time left is the rate of the steps alone:
-// Optimize's first report (done 1) is the initialisation, made in the
-// phase before, and counting it as done in no time made the estimates of
-// the first cycle up to half what they were.
-func TestStepReportETA(t *testing.T) {
-	var now time.Time
-	clock := func() time.Time { return now }
-	j := job.Start(t.Context(), func(ctx context.Context, r *job.Reporter[cronus.Snapshot]) (int, error) {
-		r.Phase("initialising", 10)
-		now = now.Add(5 * time.Second) // Algorithm 2
-		r.Boundary(10, nil)
-		report := stepReport(r, 21, r.Report)
-		report(1, nil) // the initialisation, scored
-		for done := 2.0; done <= 3; done++ {
-			now = now.Add(time.Second) // a step
-			report(done, nil)
-		}
-		return 0, nil
-	}, job.WithClock(clock), job.WithMaxRate(1e9))
-	etas := map[float64]time.Duration{}
-	for ev := range j.Events() {
-		if !ev.Final && ev.Progress.Phase == "optimising" {
-			etas[ev.Progress.Done] = ev.Progress.ETA
-		}
-	}
-	// 2 steps in 2 s; 18 of the 21 units left.
-	if got, want := etas[3], 18*time.Second; got != want {
-		t.Errorf("ETA after 2 steps of 20 at 1 s each %v, want %v (all ETAs by units done: %v)", got, want, etas)
-	}
-}

@@ -427,23 +427,6 @@ func initReport(r *job.Reporter[cronus.Snapshot], k, kept int) func(stages float
 	}
 }
 
-// stepReport is Optimize's report for r, each through step: its first
-// (done 1, the initialisation, timed in the phase before) starts the
-// optimising phase of total units from that one, so that the time left is
-// the rate of the steps alone. Counted as done in no time, it made the
-// first cycle's estimates up to half what they were (200,000 documents:
-// "about 9s left" with 23 s to go).
-func stepReport(r *job.Reporter[cronus.Snapshot], total float64, step func(float64, func() cronus.Snapshot) bool) func(float64, func() cronus.Snapshot) bool {
-	started := false
-	return func(done float64, snap func() cronus.Snapshot) bool {
-		if !started {
-			started = true
-			r.PhaseFrom("optimising", 1, total)
-		}
-		return step(done, snap)
-	}
-}
-
 // warmKept is how many of a warm start's first stages Optimize takes as
 // they are, without Algorithm 2, before it makes the new ones: from a
 // cascade of another number of stages, all but its last up to K − 1 (the
@@ -472,7 +455,8 @@ func startOpt(ctx context.Context, g *gate, w *workData, par cronus.Params, opt 
 		}
 		r.Phase(phase, float64(par.K))
 		opt.InitProgress = initReport(r, par.K, warmKept(opt.Warm, par.K))
-		report := stepReport(r, float64(1+opt.MaxCycles*par.K), gated(ctx, g, r.Report, r.Boundary))
+		// Optimize's first report is the initialisation's, timed above.
+		report := r.PhaseAtFirst("optimising", float64(1+opt.MaxCycles*par.K), gated(ctx, g, r.Report, r.Boundary))
 		out, err := cronus.Optimize(ctx, w.pr, w.sc, par, opt, w.evaluator(), report)
 		run.out = out
 		return out, err

@@ -667,3 +667,35 @@ func TestOptionsPanic(t *testing.T) {
 		})
 	}
 }
+
+// PhaseAtFirst starts its phase from the units the first report says are
+// done, so that the time left is the rate of the units after it: a worker
+// whose first report (done 1, cronus.Optimize's initialisation) was timed
+// in the phase before. Counted as done in no time, it made the estimates
+// of the optimisation's first cycle up to half what they were.
+func TestPhaseAtFirstETA(t *testing.T) {
+	var now time.Time
+	clock := func() time.Time { return now }
+	j := Start(t.Context(), func(ctx context.Context, r *Reporter[int]) (int, error) {
+		r.Phase("initialising", 10)
+		now = now.Add(5 * time.Second) // Algorithm 2
+		r.Boundary(10, nil)
+		report := r.PhaseAtFirst("optimising", 21, r.Report)
+		report(1, nil) // the initialisation, scored
+		for done := 2.0; done <= 3; done++ {
+			now = now.Add(time.Second) // a step
+			report(done, nil)
+		}
+		return 0, nil
+	}, WithClock(clock), WithMaxRate(1e9))
+	etas := map[float64]time.Duration{}
+	for ev := range j.Events() {
+		if !ev.Final && ev.Progress.Phase == "optimising" {
+			etas[ev.Progress.Done] = ev.Progress.ETA
+		}
+	}
+	// 2 steps in 2 s; 18 of the 21 units left.
+	if got, want := etas[3], 18*time.Second; got != want {
+		t.Errorf("ETA after 2 steps of 20 at 1 s each %v, want %v (all ETAs by units done: %v)", got, want, etas)
+	}
+}

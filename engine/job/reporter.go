@@ -38,6 +38,23 @@ func (r *Reporter[S]) Phase(name string, total float64) {
 	r.PhaseFrom(name, 0, total)
 }
 
+// PhaseAtFirst returns report with the phase name of total units started,
+// at its first call, from the units that call says are done (PhaseFrom):
+// for a worker whose first report is of work timed in the phase before
+// (cronus.Optimize reports its initialisation as done 1). Counted as done
+// in no time, that unit made the first estimates of the phase up to half
+// the time left (200,000 documents: "about 9s left" with 23 s to go).
+func (r *Reporter[S]) PhaseAtFirst(name string, total float64, report func(float64, func() S) bool) func(float64, func() S) bool {
+	started := false
+	return func(done float64, snap func() S) bool {
+		if !started {
+			started = true
+			r.PhaseFrom(name, done, total)
+		}
+		return report(done, snap)
+	}
+}
+
 // PhaseFrom is Phase for a phase whose first from units of total are done
 // already, or take no time worth counting (a warm start's kept stages):
 // Done goes on in the same units, and the ETA is measured from the rate of
