@@ -254,7 +254,7 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	s := &setup{}
 	var err error
 	var m *tree.Model
-	if s.e, m, err = loadModel(ctx, cf.model); err != nil {
+	if s.e, m, err = loadModel(ctx, stderr, cf.model); err != nil {
 		return nil, err
 	}
 	s.source, s.modelParams = m.Source, m.Params

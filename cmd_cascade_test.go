@@ -1839,7 +1839,7 @@ func TestCascadeDeepTreesWarning(t *testing.T) {
 	if code, _, errOut := runCLI(t, "import", "--from", "lightgbm", filepath.Join("engine", "tree", "testdata", "lgb-lambdarank.model.txt"), "--out", deep); code != 0 {
 		t.Fatal(errOut)
 	}
-	e, _, err := loadModel(context.Background(), deep)
+	e, _, err := loadModel(context.Background(), io.Discard, deep)
 	if err != nil {
 		t.Fatal(err)
 	}

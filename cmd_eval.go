@@ -183,7 +183,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*modelF, *scoresF, *cascadeF, *dataF, *costsF, *compareF}, *perQuery, *runF); err != nil {
 		return err
 	}
-	e, m, cf, minFeatures, err := loadScorer(ctx, *modelF, *cascadeF, *k)
+	e, m, cf, minFeatures, err := loadScorer(ctx, stderr, *modelF, *cascadeF, *k)
 	if err != nil {
 		return err
 	}

@@ -51,8 +51,11 @@ func warn(w io.Writer, msg string) {
 	}
 }
 
-func loadModel(ctx context.Context, path string) (*tree.Ensemble, *tree.Model, error) {
-	m, err := untilDone(ctx, func() (*tree.Model, error) { return tree.ReadModel(path) })
+// loadModel reads the cronus model file path, showing on a terminal (stderr)
+// how long it has been reading from a second on: 2,000 trees of 255 leaves
+// (22 MB) take about 0.6 s, a model five times that size seconds.
+func loadModel(ctx context.Context, stderr io.Writer, path string) (*tree.Ensemble, *tree.Model, error) {
+	m, err := untilDoneShowing(ctx, stderr, "reading the model "+path, func() (*tree.Model, error) { return tree.ReadModel(path) })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -282,10 +285,10 @@ func newTreesFlag(fs *flag.FlagSet, usage string) *treesFlag {
 // loadScorer reads predict's and eval's --model (its --trees checked
 // against it) or --cascade, whichever is given (neither: eval --scores),
 // and returns the number of features the data must have for it.
-func loadScorer(ctx context.Context, modelF, cascadeF string, k treesFlag) (e *tree.Ensemble, m *tree.Model, cf *cronus.File, minFeatures int, err error) {
+func loadScorer(ctx context.Context, stderr io.Writer, modelF, cascadeF string, k treesFlag) (e *tree.Ensemble, m *tree.Model, cf *cronus.File, minFeatures int, err error) {
 	switch {
 	case modelF != "":
-		if e, m, err = loadModel(ctx, modelF); err != nil {
+		if e, m, err = loadModel(ctx, stderr, modelF); err != nil {
 			return nil, nil, nil, 0, err
 		}
 		if err = k.fits(e, modelF); err != nil {
@@ -293,7 +296,7 @@ func loadScorer(ctx context.Context, modelF, cascadeF string, k treesFlag) (e *t
 		}
 		minFeatures = e.NumFeatures
 	case cascadeF != "":
-		if cf, err = untilDone(ctx, func() (*cronus.File, error) { return cronus.ReadFile(cascadeF) }); err != nil {
+		if cf, err = untilDoneShowing(ctx, stderr, "reading the cascade "+cascadeF, func() (*cronus.File, error) { return cronus.ReadFile(cascadeF) }); err != nil {
 			return nil, nil, nil, 0, err
 		}
 		minFeatures = cf.Ensemble.NumFeatures

@@ -57,7 +57,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := checkOutputs(&stdout, stderr, *asJSON, []string{*modelF, *cascadeF, *dataF, *costsF}, outputs...); err != nil {
 		return err
 	}
-	e, m, cf, minFeatures, err := loadScorer(ctx, *modelF, *cascadeF, *k)
+	e, m, cf, minFeatures, err := loadScorer(ctx, stderr, *modelF, *cascadeF, *k)
 	if err != nil {
 		return err
 	}

@@ -105,7 +105,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	minFeatures := 0 // the data's width at the least: the init model's
 	var initM *tree.Model
 	if *initF != "" {
-		if p.Init, initM, err = loadModel(ctx, *initF); err != nil {
+		if p.Init, initM, err = loadModel(ctx, stderr, *initF); err != nil {
 			return err
 		}
 		// A LightGBM model's objective with its options ("binary

@@ -39,10 +39,11 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		// holds it: in the workbench the error came back at every reload
 		// of the same model (o), which keeps --trees. One that does not
 		// read is the workbench's to report, in its load screen.
-		if e, _, err := loadModel(ctx, cfg.Model); err == nil {
+		if e, m, err := loadModel(ctx, stderr, cfg.Model); err == nil {
 			if err := trees.fits(e, cfg.Model); err != nil {
 				return err
 			}
+			cfg.ModelRead = m // the workbench's first load takes it
 		}
 	}
 	if cfg.AbsentMissing && cfg.Model == "" {

@@ -48,6 +48,16 @@ func TestTUIOwnData(t *testing.T) {
 		var o, e bytes.Buffer
 		code := run(context.Background(), c.args, &o, &e)
 		interactive = func() bool { return false }
+		// The model read to check --trees goes to the workbench, for its
+		// first load not to read the file again.
+		if read := got.ModelRead; read != nil {
+			if len(read.Trees) != c.want.ModelTrees || c.want.Model != model {
+				t.Errorf("%q: the workbench was given a model of %d trees read", c.args, len(read.Trees))
+			}
+			got.ModelRead = nil
+		} else if c.code == 0 && c.want.Model == model {
+			t.Errorf("%q: the workbench reads the model again", c.args)
+		}
 		if code != c.code || !strings.Contains(e.String(), c.err) || got != c.want {
 			t.Errorf("%q: exit %d, stderr %q, config %+v; want %d, %q, %+v", c.args, code, e.String(), got, c.code, c.err, c.want)
 		}

@@ -325,6 +325,7 @@ func (m Model) reload(v [numFields]string) (Model, tea.Cmd) {
 	if !sameFile(cfg.Model, v[4]) {
 		cfg.ModelTrees = 0 // --trees was the first model's: another is taken whole
 	}
+	cfg.ModelRead = nil // a reload reads the file again: it may have changed
 	cfg.Train, cfg.Valid, cfg.Test, cfg.Costs, cfg.Model = v[0], v[1], v[2], v[3], v[4]
 	m.setPathStatus("loading "+cfg.Train+" … (this session goes on until it has loaded)", cfg.Train)
 	return m, func() tea.Msg {
@@ -427,6 +428,7 @@ func (m Model) resetFlow(v [numFields]string) Model {
 	if !sameFile(m.cfg.Model, v[4]) {
 		m.cfg.ModelTrees = 0 // --trees was the first model's: another is taken whole
 	}
+	m.cfg.ModelRead = nil // a reload reads the file again: it may have changed
 	m.cfg.Train, m.cfg.Valid, m.cfg.Test, m.cfg.Costs, m.cfg.Model = v[0], v[1], v[2], v[3], v[4]
 	m.phase = phaseLoading
 	// The runs' infos too: they held the old data and problem until the

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/tree"
 	tea "github.com/cronus-ltr/cronus/internal/tea"
 	"github.com/cronus-ltr/cronus/views"
 )
@@ -898,5 +899,48 @@ func TestModelTrees(t *testing.T) {
 	m, _ = update(t, m, m.load())
 	if want := fmt.Sprintf("--trees %d: the model %s has %d trees", cfg.ModelTrees, model, len(src.w.e.Trees)); m.phase != phaseFailed || !strings.Contains(m.screen.Err, want) {
 		t.Errorf("phase %v, error %q; want %q", m.phase, m.screen.Err, want)
+	}
+}
+
+// TestModelRead: the first load takes Config.ModelRead (cronus tui read the
+// file to check --trees) instead of reading the file again; a reload, of
+// the same file or after a reset, reads it.
+func TestModelRead(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	src := ready(t)
+	src.stopRun()
+	model := writeModel(t, src.w.e, "")
+	md, err := tree.ReadModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(model, []byte("{\n"), 0o644); err != nil { // the file changed since
+		t.Fatal(err)
+	}
+	cfg := mq2008
+	cfg.Model, cfg.ModelTrees, cfg.ModelRead = model, 7, md
+	msg := loadFiles(context.Background(), cfg).(loadedMsg)
+	if msg.err != nil || msg.e == nil || !reflect.DeepEqual(msg.e.Trees, src.w.e.Trees[:7]) {
+		t.Fatalf("the first load: %v, want the read model's first 7 trees", msg.err)
+	}
+	if len(md.Trees) != len(src.w.e.Trees) {
+		t.Errorf("the read model lost trees: %d, want %d", len(md.Trees), len(src.w.e.Trees))
+	}
+
+	m := New(context.Background(), cfg, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	m, cmd := update(t, m, m.load())
+	m = drive(t, m, cmd, firstEvent)
+	if m.w == nil {
+		t.Fatalf("no session: %q", m.screen.Err)
+	}
+	v := [numFields]string{cfg.Train, cfg.Valid, cfg.Test, cfg.Costs, model}
+	if _, cmd := m.reload(v); cmd == nil {
+		t.Error("reload: no load")
+	} else if msg, _ := cmd().(pendingLoadMsg); msg.err == nil || !strings.Contains(msg.err.Error(), model) {
+		t.Errorf("reload read %v, want the file's error naming it", msg.err)
+	}
+	if r := m.resetFlow(v); r.cfg.ModelRead != nil {
+		t.Error("a reset keeps the model read before it")
 	}
 }

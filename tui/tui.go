@@ -21,6 +21,7 @@ import (
 	"github.com/cronus-ltr/cronus/engine/boost"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/job"
+	"github.com/cronus-ltr/cronus/engine/tree"
 	tea "github.com/cronus-ltr/cronus/internal/tea"
 	"github.com/cronus-ltr/cronus/views"
 )
@@ -31,6 +32,11 @@ type Config struct {
 	Model                     string // start from this ensemble instead of training one
 	ModelTrees                int    // with Model: its first k trees only (cronus tui --trees k); 0 = all
 	AbsentMissing             bool   // features a line leaves out read as missing (NaN), not 0
+	// ModelRead is Model's file already read (cronus tui reads it to hold
+	// it to --trees before the workbench opens): the first load takes it
+	// instead of reading the file again; a reload reads the file. nil:
+	// read it.
+	ModelRead *tree.Model
 
 	trees int // base ensemble size; 0 = baseTrees (tests use fewer)
 }

@@ -120,7 +120,7 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 	var md *tree.Model
 	var whole tree.Ensemble // the model's, all its trees
 	if cfg.Model != "" {
-		e, m, err := readEnsemble(cfg.Model)
+		e, m, err := readEnsemble(cfg.Model, cfg.ModelRead)
 		if err != nil {
 			return loadedMsg{err: err}
 		}
@@ -181,10 +181,13 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 
 // readEnsemble reads a cronus model file (from `cronus train` or `cronus
 // import`), as an ensemble and as the file's model; its errors name the file.
-func readEnsemble(path string) (*tree.Ensemble, *tree.Model, error) {
-	md, err := tree.ReadModel(path)
-	if err != nil {
-		return nil, nil, err
+// A non-nil md is the file already read.
+func readEnsemble(path string, md *tree.Model) (*tree.Ensemble, *tree.Model, error) {
+	if md == nil {
+		var err error
+		if md, err = tree.ReadModel(path); err != nil {
+			return nil, nil, err
+		}
 	}
 	e, err := md.Ensemble()
 	if err != nil {
