@@ -45,6 +45,7 @@ func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float
 	var scores []float64
 	sc := bufio.NewScanner(r)
 	line, fields, q := 0, 0, 0 // fields: 1 or 3, set by the first line
+	blank := 0                 // the first blank line since the last score: only blank lines may follow it
 	for sc.Scan() {
 		line++
 		t := sc.Text()
@@ -66,7 +67,15 @@ func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float
 		f := strings.Fields(t)
 		switch {
 		case len(f) == 0:
-			return nil, fmt.Errorf("%s:%d: blank line; expected one score per line, a line per document", path, line)
+			// Blank lines at the end are the end of the file (an editor's
+			// or a script's last newline more); one among the scores is a
+			// document without its score.
+			if blank == 0 {
+				blank = line
+			}
+			continue
+		case blank > 0:
+			return nil, fmt.Errorf("%s:%d: blank line; expected one score per line, a line per document", path, blank)
 		case fields == 0 && (len(f) == 1 || len(f) == 3):
 			fields = len(f)
 		case fields == 0:

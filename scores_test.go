@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/cronus-ltr/cronus/data"
 )
@@ -30,6 +31,7 @@ func TestParseScores(t *testing.T) {
 		"\ufeff0.5\r\n-1\r\n2e3\r\n0\r\n1.25\r\n",
 		"7\t0\t0.5\n7\t1\t-1\n7\t2\t2e3\n9\t0\t0\n9\t1\t1.25\n", // RankLib -score
 		"7 0 0.5\n7 1 -1\n7 2 2e3\n9 0 0\n9 1 1.25",
+		"0.5\n-1\n2e3\n0\n1.25\n\n \r\n\t\n", // blank lines at the end: the end of the file
 	} {
 		got, err := parseScores(strings.NewReader(text), "s.txt", scoreQIDs, scoreOffsets)
 		if err != nil || len(got) != len(want) {
@@ -44,7 +46,8 @@ func TestParseScores(t *testing.T) {
 	for _, c := range []struct{ text, err string }{
 		{"0.5\n-1\n2\n0\n", "s.txt: 4 scores for 5 documents"},
 		{"0.5\n-1\n2\n0\n1\n3\n", "s.txt:6: more scores than the 5 documents of the data"},
-		{"0.5\n\n", "s.txt:2: blank line"},
+		{"0.5\n\n-1\n2\n0\n1\n", "s.txt:2: blank line"},
+		{"0.5\n-1\n2\n0\n\n\n", "s.txt: 4 scores for 5 documents"},
 		{"0.5\nx\n", `s.txt:2: score "x" is not a number`},
 		{"0.5\nNaN\n", `s.txt:2: score "NaN" is not a finite number`},
 		{"0.5\n-1e400\n", `s.txt:2: score "-1e400" is outside the float64 range; expected a finite number`}, // was "is not a number"
@@ -82,7 +85,8 @@ func FuzzParseScores(f *testing.F) {
 			}
 			return
 		}
-		lines := strings.Split(strings.TrimSuffix(strings.TrimPrefix(s, "\ufeff"), "\n"), "\n")
+		// Blank lines at the end are the end of the file.
+		lines := strings.Split(strings.TrimRightFunc(strings.TrimPrefix(s, "\ufeff"), unicode.IsSpace), "\n")
 		if len(got) != 5 || len(lines) != 5 {
 			t.Fatalf("%q: %d scores from %d lines", s, len(got), len(lines))
 		}
