@@ -887,8 +887,20 @@ func TestStatusNamesBest(t *testing.T) {
 	if got, want := RenderStatus(s, fullCost, lipgloss.Width(wide)-1, PlainStyles()), long+" · best 0.486 @ 535.9"; got != want {
 		t.Errorf("less room: %q, want %q", got, want)
 	}
-	if got := RenderStatus(s, fullCost, lipgloss.Width(long), PlainStyles()); got != long {
-		t.Errorf("no room for the best: %q, want the long form %q", got, long)
+	// Less still: the cycle and stage in short, then the short form, each
+	// with the best (from 127 to 148 columns the long form went without
+	// it, and s saved figures the line did not show).
+	mid := "optimising c6 s7/10 · objective 0.3707 · test P@5 0.342 NDCG@10 0.229 · cost/doc 279.6 = 15.5% of full 1801 · best 0.486 @ 535.9"
+	for w := lipgloss.Width(mid); w < lipgloss.Width(long+" · best 0.486 @ 535.9"); w++ {
+		if got := RenderStatus(s, fullCost, w, PlainStyles()); got != mid {
+			t.Fatalf("at %d: %q, want %q", w, got, mid)
+		}
+	}
+	if got, want := RenderStatus(s, fullCost, lipgloss.Width(mid)-1, PlainStyles()), "optimising c6 s7/10 · NDCG@10 0.229 · cost 279.6 (15.5%) · obj 0.3707 · P@5 0.342 · best 0.486 @ 535.9"; got != want {
+		t.Errorf("no room for the long form with the best: %q, want %q", got, want)
+	}
+	if got := RenderStatus(s2, fullCost, lipgloss.Width(long), PlainStyles()); got != long {
+		t.Errorf("no best: %q, want the long form %q", got, long)
 	}
 	if got := RenderStatus(s, fullCost, 102, PlainStyles()); !strings.HasSuffix(got, " · P@5 0.342 · best 0.486 @ 535.9") {
 		t.Errorf("short form at 102: %q, want it to end with the best", got)

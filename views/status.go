@@ -17,7 +17,9 @@ import (
 // NDCG@10 (validation's without test data: heldOut), the test cost per
 // document and its ratio to full, the cost of the full ensemble, and,
 // where there is room, the figures of the best cascade so far (the one s
-// saves) when it is not the current one. When the
+// saves) when it is not the current one, in short where the long form has
+// no room for it ("best 0.486 @ 535.9"), and with the cycle and stage in
+// short too ("c6 s7/10") where it still has none. When the
 // long form does not fit, a short one is used (phase, NDCG@10, cost,
 // objective, P@5, best), with as many of its items as fit, whole: a number cut short reads as another ("obj 553" for 5538).
 // Only a first item wider than width is cut, and ends in "…".
@@ -66,23 +68,26 @@ func RenderStatus(s cronus.Snapshot, full metric.Cost, width int, st Styles) str
 		bestLong = fmt.Sprintf("best (s saves it): %s NDCG@10 %s cost %s", bsplit, st.Value.Render(frac(bev.Metrics["ndcg@10"])), st.Value.Render(bcost))
 		bestBrief = fmt.Sprintf("best %s @ %s", st.Value.Render(frac(bev.Metrics["ndcg@10"])), st.Value.Render(bcost))
 	}
-	for _, best := range []string{bestLong, bestBrief} {
-		if best == "" {
-			continue
-		}
-		if line := strings.Join(append(long, best), " · "); lipgloss.Width(line) <= width {
-			return line
-		}
+	first := phase // the short form's first item
+	if short != "" {
+		first += " " + short
 	}
-	if line := strings.Join(long, " · "); lipgloss.Width(line) <= width {
+	if bestBrief != "" {
+		// The long form keeps the best with its place in short ("c6
+		// s7/10"); else the short form, which keeps it too: from 127 to
+		// 148 columns the line dropped the best, and s then saved
+		// figures the line did not show.
+		mid := append([]string{first}, long[2:]...)
+		for _, line := range [][]string{append(long, bestLong), append(long, bestBrief), append(mid, bestBrief)} {
+			if line := strings.Join(line, " · "); lipgloss.Width(line) <= width {
+				return line
+			}
+		}
+	} else if line := strings.Join(long, " · "); lipgloss.Width(line) <= width {
 		return line
 	}
 	// Quality and cost first: under 90 columns the cost went before
 	// P@5 did, in a tool about the two.
-	first := phase
-	if short != "" {
-		first += " " + short
-	}
 	brief := []string{first,
 		"NDCG@10 " + m("ndcg@10"),
 		"cost " + st.Value.Render(cost) + " (" + st.Value.Render(ratio) + ")",
