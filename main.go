@@ -471,6 +471,9 @@ func flagValueMessage(fs *flag.FlagSet, err error) string {
 		}
 	case uint, uint64:
 		want = "a non-negative integer"
+		if strings.HasPrefix(m[1], `"+`) {
+			want += ", without a sign" // strconv.ParseUint's "+1" is a parse error, and "+1" is not negative
+		}
 		if outOfRange {
 			want = fmt.Sprintf("a non-negative integer up to %d", uint64(math.MaxUint64))
 		}

@@ -104,6 +104,7 @@ func TestFlagValueErrors(t *testing.T) {
 	}{
 		{[]string{"gen", "--seed", "-1", "--out", "x.txt"}, `--seed: must be a non-negative integer, got "-1"`},
 		{[]string{"gen", "--world=-1", "--out", "x.txt"}, `--world: must be a non-negative integer, got "-1"`},
+		{[]string{"train", "--train", "t.txt", "--seed", "+1"}, `--seed: must be a non-negative integer, without a sign, got "+1"`},
 		{[]string{"gen", "--seed", "18446744073709551616", "--out", "x.txt"}, `--seed: must be a non-negative integer up to 18446744073709551615, got "18446744073709551616"`},
 		{[]string{"gen", "--queries", "x", "--out", "x.txt"}, `--queries: must be an integer, got "x"`},
 		{[]string{"train", "--trees", "1e9", "--out", "m.json"}, `--trees: must be an integer, got "1e9"`},
