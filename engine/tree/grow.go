@@ -272,8 +272,10 @@ func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int3
 		leaves = append(leaves, right)
 	}
 	t.Leaves = make([]float64, len(leaves))
+	t.LeafCover = make([]float32, len(leaves))
 	for k, l := range leaves {
 		t.Leaves[k] = g.leafValue(l)
+		t.LeafCover[k] = stat32(l.h)
 		if leafOf != nil {
 			for _, i := range g.idx[l.lo:l.hi] {
 				leafOf[i] = int32(k)
@@ -284,9 +286,10 @@ func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int3
 	return t
 }
 
-// stat32 is v as a float32 for Tree.Gain and Tree.Cover, the largest
-// float32 of its sign when it is beyond them (never when gradients are
-// float32s summed in float64 over fewer than 2^100 documents).
+// stat32 is v as a float32 for Tree.Gain, Tree.Cover and Tree.LeafCover,
+// the largest float32 of its sign when it is beyond them (never when
+// gradients are float32s summed in float64 over fewer than 2^100
+// documents).
 func stat32(v float64) float32 {
 	return float32(max(-math.MaxFloat32, min(v, math.MaxFloat32)))
 }

@@ -363,6 +363,9 @@ func TestGrowUnitHessian(t *testing.T) {
 				b.Gain[k] /= 2
 				b.Cover[k] /= 2
 			}
+			for k := range b.LeafCover {
+				b.LeafCover[k] /= 2
+			}
 			if !reflect.DeepEqual(a, b) {
 				t.Errorf("rows %v, min hessian %g: the unit path's tree differs from the general path's", rs != nil, minHess)
 			}
@@ -416,14 +419,17 @@ func TestGrowGainCoverRecomputed(t *testing.T) {
 	if len(tr.Nodes) < 20 || len(tr.Gain) != len(tr.Nodes) || len(tr.Cover) != len(tr.Nodes) {
 		t.Fatalf("%d splits, %d gains, %d covers", len(tr.Nodes), len(tr.Gain), len(tr.Cover))
 	}
-	// Sums of G and H at each node, and on each node's left side.
+	// Sums of G and H at each node, and on each node's left side; of H
+	// at each leaf.
 	G, H, GL, HL := make([]float64, len(tr.Nodes)), make([]float64, len(tr.Nodes)), make([]float64, len(tr.Nodes)), make([]float64, len(tr.Nodes))
+	HLeaf := make([]float64, len(tr.Leaves))
 	x := make([]float32, nf)
 	for _, i := range rows {
 		for f := range x {
 			x[f] = cols[f][i]
 		}
-		for k := int32(0); k >= 0; {
+		k := int32(0)
+		for k >= 0 {
 			nd := tr.Nodes[k]
 			G[k] += float64(gh[i].G)
 			H[k] += float64(gh[i].H)
@@ -434,6 +440,15 @@ func TestGrowGainCoverRecomputed(t *testing.T) {
 			} else {
 				k = nd.Right
 			}
+		}
+		HLeaf[^k] += float64(gh[i].H)
+	}
+	if len(tr.LeafCover) != len(tr.Leaves) {
+		t.Fatalf("%d leaves, %d leaf covers", len(tr.Leaves), len(tr.LeafCover))
+	}
+	for l, h := range HLeaf {
+		if d := math.Abs(float64(tr.LeafCover[l]) - h); d > 1e-5*h {
+			t.Errorf("leaf %d: cover %v, recomputed %v", l, tr.LeafCover[l], h)
 		}
 	}
 	for k := range tr.Nodes {

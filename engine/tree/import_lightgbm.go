@@ -364,6 +364,9 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 		}
 	}
 	t.Leaves = leaves
+	// LightGBM's leaf_weight is the hessian sum, as internal_weight (Cover)
+	// is; its own SHAP values weigh by leaf_count and internal_count.
+	t.LeafCover = lgbStats(kv["leaf_weight"].val, numLeaves)
 	n := numLeaves - 1
 	if n == 0 {
 		return t, nil
@@ -452,8 +455,8 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 	return t, nil
 }
 
-// lgbStats parses a tree's split_gain or internal_weight line, which only
-// feature importance uses, as n float32s, what is no number as NaN
+// lgbStats parses a tree's split_gain, internal_weight or leaf_weight
+// line, which only feature importance and contributions use, as n float32s, what is no number as NaN
 // (keepCompleteStats drops what is malformed); nil when the line is absent
 // or does not have n values.
 func lgbStats(line string, n int) []float32 {

@@ -617,10 +617,10 @@ func (xt *xgbTree) tree(col []int32, features int, w float64) (Tree, error) {
 	// A depth-first walk from the root, left before right, with a stack of
 	// its own rather than recursion: a crafted chain of 1.5 million splits
 	// (a 95 MB file) overflowed the goroutine stack, a fatal error.
-	// id[i] is what node i became (a Node index, or Leaf), and from[k] the
-	// node that Node k came from.
+	// id[i] is what node i became (a Node index, or Leaf), from[k] the
+	// node that Node k came from, and leafFrom[l] the node leaf l came from.
 	id := make([]int32, n)
-	var from []int
+	var from, leafFrom []int
 	type visit struct{ i, parent int }
 	stack := []visit{{0, -1}}
 	for len(stack) > 0 {
@@ -640,6 +640,7 @@ func (xt *xgbTree) tree(col []int32, features int, w float64) (Tree, error) {
 				return Tree{}, fmt.Errorf("node %d: leaf value %v is not finite", i, c)
 			}
 			t.Leaves = append(t.Leaves, float64(c)*w)
+			leafFrom = append(leafFrom, i)
 			id[i] = Leaf(len(t.Leaves) - 1)
 			continue
 		}
@@ -675,14 +676,16 @@ func (xt *xgbTree) tree(col []int32, features int, w float64) (Tree, error) {
 		return Tree{}, err
 	}
 	t.Gain, t.Cover = nodeStats(xt.LossChanges, n, from), nodeStats(xt.SumHessian, n, from)
+	t.LeafCover = nodeStats(xt.SumHessian, n, leafFrom)
 	return t, nil
 }
 
 // nodeStats returns a tree's per-node statistic (loss_changes,
-// sum_hessian) in the order of its Nodes, from[k] being Node k's index in
-// v, which has an entry for each of the n nodes and leaves, as the file
-// has them (keepCompleteStats drops what is malformed); nil when v is not
-// that long, and for a tree without splits (as a model file reads it back).
+// sum_hessian) in the order of its Nodes (or Leaves), from[k] being Node
+// (or leaf) k's index in v, which has an entry for each of the n nodes and
+// leaves, as the file has them (keepCompleteStats drops what is
+// malformed); nil when v is not that long, and when from is empty (a tree
+// without splits has no Gain or Cover, as a model file reads it back).
 func nodeStats(v []xgbStat, n int, from []int) []float32 {
 	if len(v) != n || len(from) == 0 {
 		return nil

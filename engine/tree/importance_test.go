@@ -218,3 +218,37 @@ func TestImportNegativeCover(t *testing.T) {
 		}
 	}
 }
+
+// Imported leaf covers (XGBoost's sum_hessian of a leaf node, LightGBM's
+// leaf_weight) are in the trees' leaf order: every split's cover is the
+// sum of its two children's, within the files' float32 rounding.
+func TestImportLeafCover(t *testing.T) {
+	for _, fx := range []struct{ from, file string }{
+		{"xgboost", "xgb-rank-ndcg.json"},
+		{"xgboost", "xgb-reg-lossguide.json"},
+		{"xgboost", "xgb-dart.json"},
+		{"lightgbm", "lgb-lambdarank.model.txt"},
+		{"lightgbm", "lgb-regression-dart.model.txt"},
+	} {
+		e, _, err := ImportFile(fx.from, filepath.Join("testdata", fx.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !e.HasCover() || !leafCoverRule.complete(e.Trees) {
+			t.Fatalf("%s: covers %v, leaf covers %v", fx.file, e.HasCover(), leafCoverRule.complete(e.Trees))
+		}
+		for i, tr := range e.Trees {
+			cover := func(c int32) float64 {
+				if c < 0 {
+					return float64(tr.LeafCover[^c])
+				}
+				return float64(tr.Cover[c])
+			}
+			for n, nd := range tr.Nodes {
+				if sum := cover(nd.Left) + cover(nd.Right); math.Abs(sum-float64(tr.Cover[n])) > 1e-5*sum {
+					t.Errorf("%s: tree %d: split %d: cover %v, its children's %v", fx.file, i, n, tr.Cover[n], sum)
+				}
+			}
+		}
+	}
+}

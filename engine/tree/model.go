@@ -36,7 +36,8 @@ const CascadeFormat = "cronus-cascade"
 //	    {"split_feature": [40, 25], "threshold": [0.6027590036, 0.5024395],
 //	     "left_child": [1, -1], "right_child": [-3, -2], "default_left": [false, true],
 //	     "leaf_value": [-0.163, 0.023, 0.101], "features": [25, 40],
-//	     "split_gain": [41.7, 3.2], "cover": [1021, 388]},
+//	     "split_gain": [41.7, 3.2], "cover": [1021, 388],
+//	     "leaf_cover": [217, 171, 633]},
 //	    ...
 //	  ]
 //	}
@@ -57,8 +58,10 @@ const CascadeFormat = "cronus-cascade"
 // form that reads back to the same bits. The optional split_gain and cover
 // (n entries each, float32) are, for each split, its gain
 // G_L²/(H_L+λ) + G_R²/(H_R+λ) − G²/(H+λ) and the hessian sum of the
-// training documents that reached it (Tree.Gain, Tree.Cover): for feature
-// importance only, never for scoring. "params" holds the training
+// training documents that reached it (Tree.Gain, Tree.Cover), and the
+// optional leaf_cover (n+1 entries, float32) that hessian sum for each
+// leaf (Tree.LeafCover): for feature importance and feature contributions
+// only, never for scoring. "params" holds the training
 // parameters, or for an imported model where it came from; "source" is
 // "cronus", "lightgbm", "xgboost" or "ranklib".
 //
@@ -86,6 +89,7 @@ type TreeJSON struct {
 	Features    []int     `json:"features"` // 1-based, sorted
 	Gain        []float32 `json:"split_gain,omitempty"`
 	Cover       []float32 `json:"cover,omitempty"`
+	LeafCover   []float32 `json:"leaf_cover,omitempty"`
 }
 
 // NewModel returns the file form of e. source names where the trees come
@@ -113,6 +117,7 @@ func NewModel(e *Ensemble, source string, params map[string]any) *Model {
 			Features:  t.Features(),
 			Gain:      slices.Clone(t.Gain),
 			Cover:     slices.Clone(t.Cover),
+			LeafCover: slices.Clone(t.LeafCover),
 		}
 		anyDefaultLeft := false
 		for j, nd := range t.Nodes {
@@ -243,6 +248,12 @@ func (tj *TreeJSON) tree(numFeatures int) (Tree, error) {
 			return Tree{}, fmt.Errorf("split_feature has %d entries but %s has %d", n, a.name, len(a.v))
 		}
 		*a.dst = slices.Clone(a.v)
+	}
+	if tj.LeafCover != nil {
+		if len(tj.LeafCover) != n+1 {
+			return Tree{}, fmt.Errorf("leaf_value has %d entries but leaf_cover has %d", n+1, len(tj.LeafCover))
+		}
+		t.LeafCover = slices.Clone(tj.LeafCover)
 	}
 	if err := t.Validate(numFeatures); err != nil {
 		return Tree{}, err

@@ -283,6 +283,10 @@ func TestReadModelErrors(t *testing.T) {
 		{"short split_gain", withTree(`"features":[25,40]}`, `"features":[25,40],"split_gain":[1]}`), `: tree 0: split_feature has 2 entries but split_gain has 1`},
 		{"cover on a leaf", withTree(`"features":[]}`, `"features":[],"cover":[3]}`), `: tree 1: split_feature has 0 entries but cover has 1`},
 		{"negative cover", withTree(`"features":[25,40]}`, `"features":[25,40],"cover":[3,-1]}`), `: tree 0: split 1: cover -1 is not a finite number >= 0`},
+		{"short leaf_cover", withTree(`"features":[25,40]}`, `"features":[25,40],"leaf_cover":[3,1]}`), `: tree 0: leaf_value has 3 entries but leaf_cover has 2`},
+		{"leaf_cover on a split", withTree(`"features":[]}`, `"features":[],"leaf_cover":[3,1]}`), `: tree 1: leaf_value has 1 entries but leaf_cover has 2`},
+		{"negative leaf_cover", withTree(`"features":[25,40]}`, `"features":[25,40],"leaf_cover":[3,-1,2]}`), `: tree 0: leaf 1: leaf cover -1 is not a finite number >= 0`},
+		{"leaf_cover past float32", withTree(`"features":[25,40]}`, `"features":[25,40],"leaf_cover":[3,1e39,2]}`), `:14:`},
 		{"split_gain past float32", withTree(`"features":[25,40]}`, `"features":[25,40],"split_gain":[1e39,1]}`), `:14:`},
 		{"cycle", withTree(`"left_child":[1,-1]`, `"left_child":[1,0]`), `: tree 0: node 0 out of range or reached twice`},
 		{"leaf twice", withTree(`"right_child":[-3,-2]`, `"right_child":[-3,-3]`), `: tree 0: leaf 2 out of range or reached twice`},
@@ -408,6 +412,7 @@ func FuzzReadModel(f *testing.F) {
 	f.Add(tiny)
 	withStats := tinyEnsemble()
 	withStats.Trees[0].Gain, withStats.Trees[0].Cover = []float32{41.7, -0}, []float32{1021, 0}
+	withStats.Trees[0].LeafCover, withStats.Trees[1].LeafCover = []float32{0, 0, 1021}, []float32{7}
 	if b, err := encodeModel(NewModel(withStats, "cronus", nil)); err == nil {
 		f.Add(b)
 	} else {

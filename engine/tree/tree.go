@@ -40,8 +40,15 @@ type Tree struct {
 	// the node (XGBoost's sum_hessian, LightGBM's internal_weight; the
 	// number of documents under squared loss). Training and the XGBoost
 	// and LightGBM importers fill them, for feature importance (cronus
-	// inspect); nothing that scores reads them.
+	// inspect) and feature contributions (Ensemble.Contributions); nothing
+	// that scores reads them.
 	Gain, Cover []float32
+
+	// LeafCover, when not nil, holds one value per leaf (as Leaves): the
+	// same statistic as Cover for the training documents that reached the
+	// leaf (XGBoost's sum_hessian of a leaf node, LightGBM's leaf_weight).
+	// Feature contributions weigh a split's two sides by their covers.
+	LeafCover []float32
 }
 
 // NumLeaves returns the number of leaves.
@@ -177,18 +184,30 @@ func (t *Tree) Validate(numFeatures int) error {
 	return t.validateStats()
 }
 
-// statRule is what one of a tree's split statistics must be (Tree.Gain,
-// Tree.Cover): absent, or one finite value of at least min per node.
+// statRule is what one of a tree's statistics must be (Tree.Gain,
+// Tree.Cover, Tree.LeafCover): absent, or one finite value of at least min
+// per split (per leaf when leaves is set).
 type statRule struct {
 	name, want string
 	min        float64
+	leaves     bool
 	of         func(*Tree) *[]float32
 }
 
 var (
-	gainRule  = statRule{"split gain", "a finite number", math.Inf(-1), func(t *Tree) *[]float32 { return &t.Gain }}
-	coverRule = statRule{"cover", "a finite number >= 0", 0, func(t *Tree) *[]float32 { return &t.Cover }}
+	gainRule      = statRule{"split gain", "a finite number", math.Inf(-1), false, func(t *Tree) *[]float32 { return &t.Gain }}
+	coverRule     = statRule{"cover", "a finite number >= 0", 0, false, func(t *Tree) *[]float32 { return &t.Cover }}
+	leafCoverRule = statRule{"leaf cover", "a finite number >= 0", 0, true, func(t *Tree) *[]float32 { return &t.LeafCover }}
 )
+
+// count is how many values of the statistic t has room for, and what
+// they are of (singular, plural).
+func (r statRule) count(t *Tree) (n int, of, ofs string) {
+	if r.leaves {
+		return len(t.Leaves), "leaf", "leaves"
+	}
+	return len(t.Nodes), "split", "splits"
+}
 
 // check refuses t's statistic when it breaks the rule.
 func (r statRule) check(t *Tree) error {
@@ -196,25 +215,26 @@ func (r statRule) check(t *Tree) error {
 	if v == nil {
 		return nil
 	}
-	if len(v) != len(t.Nodes) {
-		return fmt.Errorf("%d splits but %d %ss", len(t.Nodes), len(v), r.name)
+	n, of, ofs := r.count(t)
+	if len(v) != n {
+		return fmt.Errorf("%d %s but %d %ss", n, ofs, len(v), r.name)
 	}
-	for n, x := range v {
+	for j, x := range v {
 		if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) || f < r.min {
-			return fmt.Errorf("split %d: %s %v is not %s", n, r.name, x, r.want)
+			return fmt.Errorf("%s %d: %s %v is not %s", of, j, r.name, x, r.want)
 		}
 	}
 	return nil
 }
 
-// complete reports whether e has a split and every tree with a split has
-// the statistic.
-func (r statRule) complete(e *Ensemble) bool {
+// complete reports whether trees have a split and every tree with a split
+// has the statistic.
+func (r statRule) complete(trees []Tree) bool {
 	split := false
-	for i := range e.Trees {
-		t := &e.Trees[i]
+	for i := range trees {
+		t := &trees[i]
 		if len(t.Nodes) > 0 {
-			if len(*r.of(t)) != len(t.Nodes) {
+			if n, _, _ := r.count(t); len(*r.of(t)) != n {
 				return false
 			}
 			split = true
@@ -230,13 +250,13 @@ func (r statRule) complete(e *Ensemble) bool {
 // imported model whose statistics are missing or malformed in some trees
 // has none, where a model file that holds them malformed is refused.
 func (e *Ensemble) keepCompleteStats() {
-	for _, r := range []statRule{gainRule, coverRule} {
+	for _, r := range []statRule{gainRule, coverRule, leafCoverRule} {
 		for i := range e.Trees {
 			if r.check(&e.Trees[i]) != nil {
 				*r.of(&e.Trees[i]) = nil
 			}
 		}
-		if !r.complete(e) {
+		if !r.complete(e.Trees) {
 			for i := range e.Trees {
 				*r.of(&e.Trees[i]) = nil
 			}
@@ -246,14 +266,14 @@ func (e *Ensemble) keepCompleteStats() {
 
 // HasGain reports whether the ensemble has a split and every tree with a
 // split has its splits' gains (Tree.Gain); HasCover likewise their covers.
-func (e *Ensemble) HasGain() bool { return gainRule.complete(e) }
+func (e *Ensemble) HasGain() bool { return gainRule.complete(e.Trees) }
 
 // HasCover: see HasGain.
-func (e *Ensemble) HasCover() bool { return coverRule.complete(e) }
+func (e *Ensemble) HasCover() bool { return coverRule.complete(e.Trees) }
 
-// validateStats checks Gain and Cover (statRule).
+// validateStats checks Gain, Cover and LeafCover (statRule).
 func (t *Tree) validateStats() error {
-	for _, r := range []statRule{gainRule, coverRule} {
+	for _, r := range []statRule{gainRule, coverRule, leafCoverRule} {
 		if err := r.check(t); err != nil {
 			return err
 		}
