@@ -1,7 +1,8 @@
 // Package tree holds regression trees and ensembles of them as flat node
 // arrays, their prediction (all trees or the first k), per-document leaf
-// indices, and the features each tree uses. Training lives in package boost;
-// this package only represents and evaluates trees.
+// indices, feature contributions (TreeSHAP) and the features each tree
+// uses. Training lives in package boost; this package only represents and
+// evaluates trees.
 package tree
 
 import (

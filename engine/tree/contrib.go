@@ -1,0 +1,303 @@
+package tree
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+)
+
+// Feature contributions are SHAP values computed exactly by TreeSHAP, the
+// path-dependent algorithm of Lundberg, Erion and Lee, "Consistent
+// individualized feature attribution for tree ensembles" (2018),
+// Algorithm 2, as XGBoost's pred_contribs computes them
+// (RegTree::CalculateContributions): the value of a set S of features for
+// a document x is the tree's expected value given x's values of S, where
+// at a split on a feature outside S both sides are taken, each weighted by
+// its share of the split's cover (the hessian sum of the training
+// documents that reached it, Tree.Cover and Tree.LeafCover).
+
+// ErrNoCover is the error (wrapped) of Contributions for trees without the
+// covers of their splits or leaves, which TreeSHAP weighs the sides of a
+// split by: a model imported from RankLib, or a model file written before
+// leaf covers were kept.
+var ErrNoCover = errors.New("the covers of its splits and leaves are not all known")
+
+// CheckCovers returns an error wrapping ErrNoCover when one of the first k
+// trees (k < 0 or k > len(Trees) means all) that has a split lacks the
+// covers of its splits (Tree.Cover) or of its leaves (Tree.LeafCover), or
+// has one that is negative or not finite; nil when Contributions can
+// take them.
+func (e *Ensemble) CheckCovers(k int) error {
+	trees := e.Trees
+	if k >= 0 && k < len(trees) {
+		trees = trees[:k]
+	}
+	for i := range trees {
+		t := &trees[i]
+		if len(t.Nodes) == 0 {
+			continue // its value is its expected value: no cover weighs it
+		}
+		for _, r := range []statRule{coverRule, leafCoverRule} {
+			if n, _, _ := r.count(t); len(*r.of(t)) != n {
+				return fmt.Errorf("tree %d has no %ss: %w", i, r.name, ErrNoCover)
+			}
+			if err := r.check(t); err != nil {
+				return fmt.Errorf("tree %d: %v: %w", i, err, ErrNoCover)
+			}
+		}
+	}
+	return nil
+}
+
+// Contributions writes into dst the feature contributions (SHAP values) of
+// the first k trees (k < 0 or k > len(Trees) means all) to the raw scores
+// of n documents held column-major in cols (as Predict): with
+// m = NumFeatures+1, dst[i*m+f] is feature f's (0-based) contribution to
+// document i's score, and dst[i*m+NumFeatures] the bias, Base plus the
+// trees' expected values (ExpectedValue), XGBoost's last column. Each row
+// sums to the document's raw score (Predict), up to rounding. A missing
+// value (NaN) follows its split's default direction, as in scoring. dst,
+// of at least n*m entries, is allocated when nil and returned. The trees
+// must have their covers (CheckCovers); otherwise the error wraps
+// ErrNoCover. The work is O(leaves × depth²) per tree and document.
+func (e *Ensemble) Contributions(dst []float64, cols [][]float32, n, k int) ([]float64, error) {
+	return e.ContributionsCounted(context.Background(), dst, cols, n, k, nil)
+}
+
+// ContributionsCounted is Contributions that stops, within a block of
+// documents on each core, when ctx is done, and then returns ctx's error;
+// it adds to scored, when it is not nil, the documents of each block as
+// it is done, for a progress line.
+func (e *Ensemble) ContributionsCounted(ctx context.Context, dst []float64, cols [][]float32, n, k int, scored *atomic.Int64) ([]float64, error) {
+	if err := e.CheckCovers(k); err != nil {
+		return dst, err
+	}
+	m := e.NumFeatures + 1
+	if dst == nil {
+		dst = make([]float64, n*m)
+	}
+	if len(dst) < n*m {
+		panic(fmt.Sprintf("tree: Contributions: dst has %d entries for %d documents of %d columns", len(dst), n, m))
+	}
+	if len(cols) < e.NumFeatures {
+		panic(fmt.Sprintf("tree: Contributions: %d feature columns for a model of %d features", len(cols), e.NumFeatures))
+	}
+	trees := e.Trees
+	if k >= 0 && k < len(trees) {
+		trees = trees[:k]
+	}
+	bias := e.Base
+	for t := range trees {
+		bias += trees[t].ExpectedValue()
+	}
+	d := e.NumFeatures
+	err := parallelBlocks(ctx, n, func(lo, hi int, rows []float32) {
+		gather(rows, cols, nil, d, lo, hi)
+		var s shapScratch
+		for j := range hi - lo {
+			phi := dst[(lo+j)*m : (lo+j+1)*m]
+			clear(phi)
+			x := rows[j*d : (j+1)*d]
+			for t := range trees {
+				s.addTree(phi, &trees[t], x)
+			}
+			phi[d] = bias
+		}
+		if scored != nil {
+			scored.Add(int64(hi - lo))
+		}
+	}, d)
+	return dst, err
+}
+
+// ExpectedValue returns the tree's value averaged over its leaves, each
+// weighted by the share of the root's cover that reaches it: the product
+// of cover(child)/cover(node) along its path (XGBoost's node mean value of
+// the root). A split whose cover is 0 passes no weight on. The tree must
+// have its covers unless it is a single leaf.
+func (t *Tree) ExpectedValue() float64 {
+	if len(t.Nodes) == 0 {
+		return t.Leaves[0]
+	}
+	type at struct {
+		n int32
+		w float64
+	}
+	ev := 0.0
+	stack := []at{{0, 1}}
+	for len(stack) > 0 {
+		a := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if a.n < 0 {
+			ev += a.w * t.Leaves[^a.n]
+			continue
+		}
+		nd := &t.Nodes[a.n]
+		stack = append(stack, at{nd.Right, a.w * t.coverShare(nd.Right, a.n)}, at{nd.Left, a.w * t.coverShare(nd.Left, a.n)})
+	}
+	return ev
+}
+
+// cover returns the cover of child c (a node index, or ^leaf).
+func (t *Tree) cover(c int32) float64 {
+	if c < 0 {
+		return float64(t.LeafCover[^c])
+	}
+	return float64(t.Cover[c])
+}
+
+// coverShare is cover(c)/cover(parent), the fraction of the documents of
+// split parent that go to its child c; 0 when the split's cover is 0.
+func (t *Tree) coverShare(c, parent int32) float64 {
+	w := float64(t.Cover[parent])
+	if w == 0 {
+		return 0
+	}
+	return t.cover(c) / w
+}
+
+// pathElem is an element of TreeSHAP's unique path m: the feature split
+// on (-1 for the root's), the fractions of the documents that take that
+// path where the feature is absent from S (zero: the cover share) and
+// where it is in S (one: 1 on x's path, 0 off it), and the weight of the
+// subsets of each size (pweight).
+type pathElem struct {
+	feature   int32
+	zero, one float64
+	pweight   float64
+}
+
+// shapFrame is a call of the paper's RECURSE, on a stack of its own (a
+// crafted tree can be millions of splits deep): node j, reached through
+// the path of length depth+1 that starts at from in shapScratch.path and
+// that the call extends by (zero, one, feature).
+type shapFrame struct {
+	node      int32
+	depth     int
+	from      int
+	zero, one float64
+	feature   int32
+}
+
+// shapScratch is TreeSHAP's working space, reused across trees and
+// documents: the unique paths of the calls under way, laid end to end
+// (each call's starts after its parent's, as in XGBoost's TreeShap), and
+// the calls still to make.
+type shapScratch struct {
+	path  []pathElem
+	stack []shapFrame
+}
+
+// addTree adds to phi[f] the contribution of feature f to t's value for
+// the document x (Algorithm 2); phi has an entry per feature.
+func (s *shapScratch) addTree(phi []float64, t *Tree, x []float32) {
+	if len(t.Nodes) == 0 {
+		return // a single leaf: all of it is the expected value
+	}
+	if len(s.path) < 2 {
+		s.path = make([]pathElem, 64)
+	}
+	s.stack = append(s.stack[:0], shapFrame{node: 0, depth: 0, from: 0, zero: 1, one: 1, feature: -1})
+	for len(s.stack) > 0 {
+		f := s.stack[len(s.stack)-1]
+		s.stack = s.stack[:len(s.stack)-1]
+		ud := f.depth
+		at := f.from + ud + 1
+		if need := at + ud + 1; need > len(s.path) {
+			s.path = append(s.path, make([]pathElem, need-len(s.path)+len(s.path))...)
+		}
+		m := s.path[at : at+ud+1]
+		copy(m, s.path[f.from:f.from+ud+1])
+		extendPath(m, ud, f.zero, f.one, f.feature)
+		if f.node < 0 {
+			v := t.Leaves[^f.node]
+			for i := 1; i <= ud; i++ {
+				w := unwoundPathSum(m, ud, i)
+				el := &m[i]
+				phi[el.feature] += w * (el.one - el.zero) * v
+			}
+			continue
+		}
+		nd := &t.Nodes[f.node]
+		xv := x[nd.Feature]
+		hot, cold := nd.Right, nd.Left
+		if xv <= nd.Threshold || (nd.DefaultLeft && xv != xv) {
+			hot, cold = nd.Left, nd.Right
+		}
+		// A feature already on the path is taken off it and put back
+		// with this split: its fractions are the product of both.
+		iz, io := 1.0, 1.0
+		for p := 0; p <= ud; p++ {
+			if m[p].feature == nd.Feature {
+				iz, io = m[p].zero, m[p].one
+				unwindPath(m, ud, p)
+				ud--
+				break
+			}
+		}
+		hz, cz := t.coverShare(hot, f.node)*iz, t.coverShare(cold, f.node)*iz
+		// A side that no subset reaches (both fractions 0: no cover, and
+		// off x's path) contributes nothing; XGBoost walks it for 0s, or
+		// for NaNs where a later split on the feature divides by its
+		// fractions.
+		if cz != 0 {
+			s.stack = append(s.stack, shapFrame{node: cold, depth: ud + 1, from: at, zero: cz, one: 0, feature: nd.Feature})
+		}
+		if hz != 0 || io != 0 {
+			s.stack = append(s.stack, shapFrame{node: hot, depth: ud + 1, from: at, zero: hz, one: io, feature: nd.Feature})
+		}
+	}
+}
+
+// extendPath is the paper's EXTEND: it grows the path m[0..ud-1] by an
+// element for feature with fractions zero and one, updating the weights
+// of the subset sizes.
+func extendPath(m []pathElem, ud int, zero, one float64, feature int32) {
+	m[ud] = pathElem{feature: feature, zero: zero, one: one}
+	if ud == 0 {
+		m[ud].pweight = 1
+	}
+	for i := ud - 1; i >= 0; i-- {
+		m[i+1].pweight += one * m[i].pweight * float64(i+1) / float64(ud+1)
+		m[i].pweight = zero * m[i].pweight * float64(ud-i) / float64(ud+1)
+	}
+}
+
+// unwindPath is the paper's UNWIND: it takes element p off the path
+// m[0..ud], undoing its EXTEND on the weights.
+func unwindPath(m []pathElem, ud, p int) {
+	one, zero := m[p].one, m[p].zero
+	next := m[ud].pweight
+	for i := ud - 1; i >= 0; i-- {
+		if one != 0 {
+			tmp := m[i].pweight
+			m[i].pweight = next * float64(ud+1) / (float64(i+1) * one)
+			next = tmp - m[i].pweight*zero*float64(ud-i)/float64(ud+1)
+		} else {
+			m[i].pweight = m[i].pweight * float64(ud+1) / (zero * float64(ud-i))
+		}
+	}
+	for i := p; i < ud; i++ {
+		m[i].feature, m[i].zero, m[i].one = m[i+1].feature, m[i+1].zero, m[i+1].one
+	}
+}
+
+// unwoundPathSum is the total weight of the path m[0..ud] with element p
+// unwound (UNWIND followed by a sum of the weights, without changing m).
+func unwoundPathSum(m []pathElem, ud, p int) float64 {
+	one, zero := m[p].one, m[p].zero
+	next := m[ud].pweight
+	total := 0.0
+	for i := ud - 1; i >= 0; i-- {
+		switch {
+		case one != 0:
+			tmp := next * float64(ud+1) / (float64(i+1) * one)
+			total += tmp
+			next = m[i].pweight - tmp*zero*float64(ud-i)/float64(ud+1)
+		case zero != 0:
+			total += m[i].pweight / zero / (float64(ud-i) / float64(ud+1))
+		}
+	}
+	return total
+}
