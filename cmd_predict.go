@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
 // runPredict is cronus predict: one score per document of --data, from a
@@ -23,6 +26,8 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	out := fs.String("out", "", "write the scores to `FILE` (default standard output)")
 	exitsF := fs.String("exits", "", "with --cascade: write to `FILE` a TSV line per document: qid, docid, the stage it left at (1 = the first), its score there, and what it paid for features and for trees")
 	costsF := fs.String("costs", "", "with --cascade: feature cost `FILE` for --exits and the report (default: the cascade's own costs)")
+	leavesF := fs.String("leaves", "", "with --model: write to `FILE` a TSV line per document: qid, docid, and the leaf each used tree sends it to (from 0, in the order of the tree's leaf_value)")
+	contribsF := fs.String("contribs", "", "with --model: write to `FILE` a TSV line per document: qid, docid, each feature's contribution to its score and the bias (TreeSHAP, as XGBoost's pred_contribs); a line sums to the score")
 	asJSON := fs.Bool("json", false, "print a JSON report; it holds the scores unless --out is given")
 	absent := newAbsentFlag(fs)
 	if err := parseNoArgs(fs, args); err != nil {
@@ -41,16 +46,25 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				return usageError{"--" + name + " applies to --cascade only"}
 			}
 		}
-	} else if explicit["trees"] {
-		return usageError{"--trees applies to --model only: a cascade's stages say which trees a document evaluates"}
+	} else {
+		if explicit["trees"] {
+			return usageError{"--trees applies to --model only: a cascade's stages say which trees a document evaluates"}
+		}
+		for _, name := range []string{"leaves", "contribs"} {
+			if explicit[name] {
+				return usageError{"--" + name + " applies to --model only"}
+			}
+		}
 	}
-	switch {
-	case *asJSON && *out == "-":
+	if *asJSON && *out == "-" {
 		return usageError{"--json prints the report on standard output; give --out FILE for the scores, or leave --out out to have them in the report"}
-	case (*out == "" || *out == "-") && isStdout(*exitsF):
-		return usageError{fmt.Sprintf("--exits %s: the scores go to standard output; give --out FILE for them", *exitsF)}
 	}
-	outputs := []string{*exitsF}
+	for _, o := range []struct{ name, path string }{{"exits", *exitsF}, {"leaves", *leavesF}, {"contribs", *contribsF}} {
+		if (*out == "" || *out == "-") && isStdout(o.path) {
+			return usageError{fmt.Sprintf("--%s %s: the scores go to standard output; give --out FILE for them", o.name, o.path)}
+		}
+	}
+	outputs := []string{*exitsF, *leavesF, *contribsF}
 	if *out != "-" {
 		outputs = append(outputs, *out)
 	}
@@ -61,13 +75,19 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	if *contribsF != "" {
+		if err := e.CheckCovers(int(*k)); err != nil {
+			return noCoversError(*modelF, m, err)
+		}
+	}
 	d, err := loadScoringData(ctx, newProgress(stderr), *dataF, minFeatures, bool(*absent))
 	if err != nil {
 		return err
 	}
 	report := map[string]any{"data": *dataF, "docs": d.NumDocs(), "queries": d.NumQueries()}
 	var scores []float64
-	var files []data.Output // written all or none
+	var contributed atomic.Int64 // documents whose contributions are written, for the progress line
+	var files []data.Output      // written all or none
 	if e != nil {
 		warn(stderr, m.AbsentWarning(e, int(*k), d))
 		warn(stderr, m.LibsvmReaderWarning(e, d))
@@ -80,6 +100,14 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			trees = int(*k)
 		}
 		report["model"], report["trees"], report["predict_seconds"] = *modelF, trees, time.Since(start).Seconds()
+		if *leavesF != "" {
+			files = append(files, leavesOutput(ctx, *leavesF, d, e, trees))
+			report["leaves"] = *leavesF
+		}
+		if *contribsF != "" {
+			files = append(files, contribsOutput(ctx, *contribsF, d, e, trees, &contributed))
+			report["contribs"] = *contribsF
+		}
 	} else {
 		r, err := scoreCascade(ctx, cf, *cascadeF, *costsF, d, stderr)
 		if err != nil {
@@ -113,7 +141,16 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !toStdout {
 		files = append(files, data.Output{Path: *out, Write: writeScores})
 	}
-	if err := data.WriteAtomicAllContext(ctx, files); err != nil {
+	stop := func() {}
+	if *contribsF != "" {
+		stop = showTicking(newProgress(stderr), func(time.Duration) string {
+			n := contributed.Load()
+			return fmt.Sprintf("feature contributions on %s: %d of %d documents (%.0f%%)", d.Name, n, d.NumDocs(), 100*float64(n)/float64(max(d.NumDocs(), 1)))
+		})
+	}
+	err = data.WriteAtomicAllContext(ctx, files)
+	stop()
+	if err != nil {
 		return err
 	}
 	switch {
@@ -156,5 +193,121 @@ func exitsOutput(path string, d *data.Dataset, r cronus.Result) data.Output {
 			}
 		}
 		return nil
+	}}
+}
+
+// noCoversError is predict --contribs's refusal of the model of path
+// (file form m) whose trees lack covers (err, from CheckCovers).
+func noCoversError(path string, m *tree.Model, err error) error {
+	why := "it was written without them (by an older cronus, or edited): train it again, or import it again from its XGBoost or LightGBM file"
+	if m != nil && m.Source == "ranklib" {
+		why = "RankLib model files record no covers, so a model imported from RankLib has none: contributions need a model trained by cronus or imported from XGBoost or LightGBM"
+	}
+	return fmt.Errorf("%s: --contribs: %v: feature contributions weigh the two sides of every split by their covers (cover and leaf_cover, the hessian sums of the training documents), and %s", path, err, why)
+}
+
+// contribsChunk is how many documents' contributions (or leaves) are
+// computed at a time and written, so that a large data set is not held
+// whole: about 4 MB of float64s, between 128 and 4,096 documents.
+func contribsChunk(columns int) int {
+	return max(128, min(4096, (1<<19)/max(columns, 1)))
+}
+
+// docLines writes to w header, then a line per document of d in input
+// order: its qid, its docid (as --run names it), and what more adds to
+// the line for document i; chunk(lo, hi) is called before documents lo to
+// hi-1 (of at most size), to compute what they need.
+func docLines(w *bufio.Writer, d *data.Dataset, header string, size int, chunk func(lo, hi int) error, more func(b []byte, i int) []byte) error {
+	if _, err := w.WriteString(header); err != nil {
+		return err
+	}
+	var b []byte
+	next := 0 // the first document whose chunk is not computed yet
+	for q, id := range d.QueryIDs {
+		lo, hi := d.Query(q)
+		for i := lo; i < hi; i++ {
+			if i == next {
+				next = min(i+size, d.NumDocs())
+				if err := chunk(i, next); err != nil {
+					return err
+				}
+			}
+			b = strconv.AppendInt(b[:0], int64(id), 10)
+			b = append(b, '\t')
+			b = append(b, trecDocID(d.DocID(i), i)...)
+			b = more(b, i)
+			b = append(b, '\n')
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// chunkCols is columns lo to hi-1 of d's first nf features.
+func chunkCols(d *data.Dataset, nf, lo, hi int) [][]float32 {
+	cols := make([][]float32, nf)
+	for f := range cols {
+		cols[f] = d.Cols[f][lo:hi]
+	}
+	return cols
+}
+
+// leavesOutput is predict --leaves's file: a header (qid, docid, t1 to
+// tk), then per document of d in input order the leaf (from 0, as
+// Tree.LeafIndex numbers them) each of e's first k trees sends it to.
+func leavesOutput(ctx context.Context, path string, d *data.Dataset, e *tree.Ensemble, k int) data.Output {
+	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
+		var h strings.Builder
+		h.WriteString("qid\tdocid")
+		for t := range k {
+			fmt.Fprintf(&h, "\tt%d", t+1)
+		}
+		h.WriteString("\n")
+		size := contribsChunk(k)
+		leaf := make([]int32, k*size) // leaf[t*n+i-lo]: tree t, document i of the chunk of n from lo
+		var lo, n int
+		return docLines(w, d, h.String(), size, func(a, b int) error {
+			lo, n = a, b-a
+			_, err := e.LeafIndicesContext(ctx, leaf[:k*n], chunkCols(d, e.NumFeatures, a, b), n, k)
+			return err
+		}, func(b []byte, i int) []byte {
+			for t := range k {
+				b = append(b, '\t')
+				b = strconv.AppendInt(b, int64(leaf[t*n+i-lo]), 10)
+			}
+			return b
+		})
+	}}
+}
+
+// contribsOutput is predict --contribs's file: a header (qid, docid, f1
+// to fF for the model's F features, bias), then per document of d in
+// input order the contributions of e's first k trees
+// (Ensemble.Contributions); done counts the documents computed.
+func contribsOutput(ctx context.Context, path string, d *data.Dataset, e *tree.Ensemble, k int, done *atomic.Int64) data.Output {
+	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
+		var h strings.Builder
+		h.WriteString("qid\tdocid")
+		for f := range e.NumFeatures {
+			fmt.Fprintf(&h, "\tf%d", f+1)
+		}
+		h.WriteString("\tbias\n")
+		m := e.NumFeatures + 1
+		size := contribsChunk(m)
+		phi := make([]float64, size*m)
+		lo := 0
+		return docLines(w, d, h.String(), size, func(a, b int) error {
+			lo = a
+			_, err := e.ContributionsCounted(ctx, phi[:(b-a)*m], chunkCols(d, e.NumFeatures, a, b), b-a, k, done)
+			return err
+		}, func(b []byte, i int) []byte {
+			for _, v := range phi[(i-lo)*m : (i-lo+1)*m] {
+				b = append(b, '\t')
+				b = strconv.AppendFloat(b, v, 'g', -1, 64)
+			}
+			return b
+		})
 	}}
 }

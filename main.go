@@ -43,7 +43,7 @@ func init() {
 		{"inspect", "FILE [--costs F] [--regroup] [--json]", "summarise a data set (queries, documents, labels, cost groups), or a model or cascade (trees, stages, feature importance and cost)", runInspect},
 		{"gen", "[--queries Q] [--docs-per-query M] [--features D] [--costs F] [--seed S] [--world W] --out F [--json]", "write a synthetic MSLR-shaped data set", runGen},
 		{"train", "--train F [--valid F] [--objective regression|binary|lambdarank] [--trees N] [--leaves L] [--learning-rate η] [--seed S] --out MODEL [--json]", "train a tree ensemble", runTrain},
-		{"predict", "(--model M [--trees k] | --cascade C [--exits F] [--costs F]) --data F [--out F] [--absent zero|missing] [--json]", "write one score per document (a cascade's: its ranking key)", runPredict},
+		{"predict", "(--model M [--trees k] [--leaves F] [--contribs F] | --cascade C [--exits F] [--costs F]) --data F [--out F] [--absent zero|missing] [--json]", "write one score per document (a cascade's: its ranking key), and with a model its leaves and feature contributions", runPredict},
 		{"eval", "(--model M | --cascade C | --scores F) --data F [--costs F] [--metrics LIST] [--trees k] [--tree-cost e] [--relevant r] [--exclude-no-relevant] [--absent zero|missing] [--per-query F] [--run F] [--tag T] [--compare F [--compare-rounds N]] [--json]", "ranking quality and cost per document", runEval},
 		{"import", "--from lightgbm|xgboost|ranklib IN --out MODEL [--libsvm-indices|--zero-based|--by-name] [--json]", "convert a LightGBM, XGBoost or RankLib model", runImport},
 		{"cascade", "--model M --train F --valid F [--test F] --costs F [--lambda λ --stages K --epsilon ε --sigma σ …] --out CASCADE [--json]", "optimise a cost-aware cascade of the model's trees (Cronus)", runCascade},

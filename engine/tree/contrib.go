@@ -21,7 +21,13 @@ import (
 // covers of their splits or leaves, which TreeSHAP weighs the sides of a
 // split by: a model imported from RankLib, or a model file written before
 // leaf covers were kept.
-var ErrNoCover = errors.New("the covers of its splits and leaves are not all known")
+var ErrNoCover = errors.New("covers are missing")
+
+// coverError is CheckCovers's error: which tree lacks what.
+type coverError struct{ msg string }
+
+func (e *coverError) Error() string { return e.msg }
+func (e *coverError) Unwrap() error { return ErrNoCover }
 
 // CheckCovers returns an error wrapping ErrNoCover when one of the first k
 // trees (k < 0 or k > len(Trees) means all) that has a split lacks the
@@ -40,10 +46,10 @@ func (e *Ensemble) CheckCovers(k int) error {
 		}
 		for _, r := range []statRule{coverRule, leafCoverRule} {
 			if n, _, _ := r.count(t); len(*r.of(t)) != n {
-				return fmt.Errorf("tree %d has no %ss: %w", i, r.name, ErrNoCover)
+				return &coverError{fmt.Sprintf("tree %d has no %ss", i, r.name)}
 			}
 			if err := r.check(t); err != nil {
-				return fmt.Errorf("tree %d: %v: %w", i, err, ErrNoCover)
+				return &coverError{fmt.Sprintf("tree %d: %v", i, err)}
 			}
 		}
 	}
@@ -91,18 +97,39 @@ func (e *Ensemble) ContributionsCounted(ctx context.Context, dst []float64, cols
 	for t := range trees {
 		bias += trees[t].ExpectedValue()
 	}
+	// As in Predict, only the features the trees split on are gathered
+	// when they are few; their contributions are then spread out to
+	// their columns, the others' being 0.
+	trees, used := compactFeatures(trees, e.NumFeatures)
 	d := e.NumFeatures
+	if used != nil {
+		d = len(used)
+	}
 	err := parallelBlocks(ctx, n, func(lo, hi int, rows []float32) {
-		gather(rows, cols, nil, d, lo, hi)
+		gather(rows, cols, used, d, lo, hi)
 		var s shapScratch
+		var local []float64
+		if used != nil {
+			local = make([]float64, d)
+		}
 		for j := range hi - lo {
-			phi := dst[(lo+j)*m : (lo+j+1)*m]
-			clear(phi)
+			row := dst[(lo+j)*m : (lo+j+1)*m]
+			clear(row)
+			phi := row[:d]
+			if used != nil {
+				phi = local
+				clear(phi)
+			}
 			x := rows[j*d : (j+1)*d]
 			for t := range trees {
 				s.addTree(phi, &trees[t], x)
 			}
-			phi[d] = bias
+			if used != nil {
+				for c, f := range used {
+					row[f] = phi[c]
+				}
+			}
+			row[m-1] = bias
 		}
 		if scored != nil {
 			scored.Add(int64(hi - lo))

@@ -386,7 +386,8 @@ func gather(rows []float32, cols [][]float32, used []int, d, lo, hi int) (nan bo
 // with one stray index of 200,000 on a line of MQ2008, every block copied
 // 200,000 columns, and 20 trees took 13.6 s to score the set instead of
 // milliseconds. The walk, the thresholds and the order of the sums are
-// those of the trees given, so are the scores, bit for bit.
+// those of the trees given, so are the scores, bit for bit. The trees keep
+// their covers (shared, for Contributions).
 func compactFeatures(trees []Tree, d int) ([]Tree, []int) {
 	used := SplitFeatures(trees)
 	if 2*len(used) > d {
@@ -399,7 +400,7 @@ func compactFeatures(trees []Tree, d int) ([]Tree, []int) {
 			c, _ := slices.BinarySearch(used, int(nodes[i].Feature))
 			nodes[i].Feature = int32(c)
 		}
-		out[t] = Tree{Nodes: nodes, Leaves: trees[t].Leaves}
+		out[t] = Tree{Nodes: nodes, Leaves: trees[t].Leaves, Cover: trees[t].Cover, LeafCover: trees[t].LeafCover}
 	}
 	return out, used
 }

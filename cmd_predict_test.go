@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// readTSV returns a TSV file's header and rows.
+func readTSV(t *testing.T, path string) ([]string, [][]string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	var rows [][]string
+	for _, l := range lines[1:] {
+		rows = append(rows, strings.Split(l, "\t"))
+	}
+	return strings.Split(lines[0], "\t"), rows
+}
+
+// predict --leaves and --contribs on a lambdarank model trained on MQ2008,
+// with its first 15 trees: the leaves are those Tree.LeafIndex gives, the
+// qid and docid those of --run, and each line of contributions sums to
+// the score predict writes.
+func TestPredictLeavesContribs(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--objective", "lambdarank", "--trees", "20", "--out", p("m.json")); code != 0 {
+		t.Fatal(errOut)
+	}
+	test := "builtin:mq2008/test"
+	var r struct {
+		Docs, Trees      int
+		Leaves, Contribs string
+	}
+	runJSON(t, &r, "predict", "--model", p("m.json"), "--data", test, "--trees", "15", "--out", p("s.txt"),
+		"--leaves", p("l.tsv"), "--contribs", p("c.tsv"), "--json")
+	if r.Docs != 2874 || r.Trees != 15 || r.Leaves != p("l.tsv") || r.Contribs != p("c.tsv") {
+		t.Errorf("report %+v", r)
+	}
+	m, err := tree.ReadModel(p("m.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := m.Ensemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := loadScoringData(context.Background(), newProgress(io.Discard), test, e.NumFeatures, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI(t, "eval", "--model", p("m.json"), "--data", test, "--run", p("run.txt")); code != 0 {
+		t.Fatal(errOut)
+	}
+	run, err := os.ReadFile(p("run.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A run line is "qid Q0 docid rank score tag", in rank order.
+	ids := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(string(run)), "\n") {
+		f := strings.Fields(l)
+		ids[f[0]+"\t"+f[2]] = true
+	}
+	scoreText, err := os.ReadFile(p("s.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := strings.Fields(string(scoreText))
+
+	head, rows := readTSV(t, p("l.tsv"))
+	if len(head) != 17 || head[0] != "qid" || head[1] != "docid" || head[2] != "t1" || head[16] != "t15" || len(rows) != 2874 {
+		t.Fatalf("leaves: header %q, %d rows", head, len(rows))
+	}
+	x := make([]float32, e.NumFeatures)
+	for i, row := range rows {
+		if !ids[row[0]+"\t"+row[1]] {
+			t.Fatalf("leaves: line %d: qid %s docid %s is not in --run's file", i+2, row[0], row[1])
+		}
+		for f := range x {
+			x[f] = d.Cols[f][i]
+		}
+		for k := range 15 {
+			if want := strconv.Itoa(e.Trees[k].LeafIndex(x)); row[2+k] != want {
+				t.Fatalf("leaves: document %d, tree %d: %s, LeafIndex %s", i, k+1, row[2+k], want)
+			}
+		}
+	}
+
+	head, rows = readTSV(t, p("c.tsv"))
+	if len(head) != 2+46+1 || head[2] != "f1" || head[47] != "f46" || head[48] != "bias" || len(rows) != 2874 {
+		t.Fatalf("contribs: header %q, %d rows", head, len(rows))
+	}
+	nonzero := 0
+	for i, row := range rows {
+		if !ids[row[0]+"\t"+row[1]] {
+			t.Fatalf("contribs: line %d: qid %s docid %s is not in --run's file", i+2, row[0], row[1])
+		}
+		sum := 0.0
+		for _, s := range row[2:] {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += v
+			if v != 0 {
+				nonzero++
+			}
+		}
+		score, _ := strconv.ParseFloat(scores[i], 64)
+		if math.Abs(sum-score) > 1e-9 {
+			t.Fatalf("contribs: document %d: the line sums to %v, predict's score is %v", i, sum, score)
+		}
+	}
+	if nonzero < 10*len(rows) {
+		t.Errorf("only %d non-zero contributions in %d documents: the sums prove little", nonzero, len(rows))
+	}
+}
+
+// --contribs refuses, before reading the data, a model without covers,
+// saying why and what to do; the new flags are refused where they do not
+// apply, as --exits is.
+func TestPredictContribsRefused(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	model := trainShallow(t, dir, 3)
+	if code, _, errOut := runCLI(t, "import", "--from", "ranklib", "engine/tree/testdata/ranklib-mart.txt", "--out", p("r.json")); code != 0 {
+		t.Fatal(errOut)
+	}
+	b, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The model as written before leaf covers were kept.
+	old := string(b)
+	for {
+		i := strings.Index(old, `,"leaf_cover":[`)
+		if i < 0 {
+			break
+		}
+		j := strings.Index(old[i:], "]")
+		old = old[:i] + old[i+j+1:]
+	}
+	if err := os.WriteFile(p("old.json"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	test := "builtin:mq2008/test"
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"predict", "--model", p("r.json"), "--data", test, "--contribs", p("c.tsv")}, 1,
+			"r.json: --contribs: tree 0 has no covers: feature contributions weigh the two sides of every split by their covers"},
+		{[]string{"predict", "--model", p("r.json"), "--data", test, "--contribs", p("c.tsv")}, 1, "RankLib model files record no covers"},
+		{[]string{"predict", "--model", p("old.json"), "--data", test, "--contribs", p("c.tsv")}, 1,
+			"old.json: --contribs: tree 0 has no leaf covers: feature contributions weigh"},
+		{[]string{"predict", "--model", p("old.json"), "--data", test, "--contribs", p("c.tsv")}, 1, "train it again, or import it again"},
+		{[]string{"predict", "--cascade", p("c.json"), "--data", test, "--leaves", p("l.tsv")}, 2, "--leaves applies to --model only"},
+		{[]string{"predict", "--cascade", p("c.json"), "--data", test, "--contribs", p("c.tsv")}, 2, "--contribs applies to --model only"},
+		{[]string{"predict", "--model", model, "--data", test, "--leaves", "/dev/stdout"}, 2, "--leaves /dev/stdout: the scores go to standard output"},
+		{[]string{"predict", "--model", model, "--data", test, "--out", p("s"), "--leaves", p("x"), "--contribs", p("x")}, 2, "is given as two outputs"},
+		{[]string{"predict", "--model", model, "--data", test, "--out", p("s"), "--contribs", model}, 2, "is both an input and an output"},
+	} {
+		if code, _, errOut := runCLI(t, tc.args...); code != tc.code || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", tc.args, code, errOut, tc.code, tc.msg)
+		}
+	}
+	// An old model still predicts, and gives its leaves.
+	if code, _, errOut := runCLI(t, "predict", "--model", p("old.json"), "--data", test, "--out", p("s"), "--leaves", p("l.tsv")); code != 0 {
+		t.Errorf("an old model's --leaves: %s", errOut)
+	}
+	if _, err := os.Stat(p("c.tsv")); err == nil {
+		t.Error("a refused --contribs wrote its file")
+	}
+}
