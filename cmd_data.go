@@ -132,6 +132,8 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	costsFlag := fs.String("costs", "", "feature cost `FILE` (path or builtin:mq2008/costs); without it every feature costs 1 (a cascade's: its own costs)")
 	jsonOut := fs.Bool("json", false, "print JSON")
 	regroup := fs.Bool("regroup", false, "accept a query whose lines are not contiguous and regroup its documents")
+	dataF := fs.String("data", "", "with a model: data `FILE` on which to rank the features also by their mean |contribution| to the scores (TreeSHAP, as predict --contribs), and the cost groups by their share of it")
+	absent := newAbsentFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -143,7 +145,15 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if *regroup {
 			return usageError{"--regroup is for data files; " + pos[0] + " is JSON (a model or cascade)"}
 		}
-		return inspectModel(ctx, pos[0], *costsFlag, *jsonOut, stdout, stderr)
+		if explicitFlags(fs)["absent"] && *dataF == "" {
+			return usageError{"--absent applies to --data: it says how the data's left-out features read"}
+		}
+		return inspectModel(ctx, pos[0], *costsFlag, *dataF, bool(*absent), *jsonOut, stdout, stderr)
+	}
+	for _, name := range []string{"data", "absent"} {
+		if explicitFlags(fs)[name] {
+			return usageError{"--" + name + " applies to a model: " + pos[0] + " is read as data"}
+		}
 	}
 	p := newProgress(stderr)
 	opt := p.readOptions(pos[0])

@@ -13,6 +13,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/cronus"
@@ -87,6 +89,11 @@ type featureJSON struct {
 	Gain      *float64 `json:"gain,omitempty"`
 	GainShare *float64 `json:"gain_share,omitempty"`
 	Cover     *float64 `json:"cover,omitempty"`
+	// With --data: the mean over the data's documents of the size of the
+	// feature's contribution to the score (TreeSHAP), and its share of
+	// the features' sum.
+	MeanAbsContrib *float64 `json:"mean_abs_contrib,omitempty"`
+	ContribShare   *float64 `json:"contrib_share,omitempty"`
 }
 
 // costGroupJSON is what the features of one cost contribute.
@@ -96,6 +103,8 @@ type costGroupJSON struct {
 	Used      int      `json:"used"`
 	Splits    int      `json:"splits"`
 	GainShare *float64 `json:"gain_share,omitempty"`
+	// With --data: the group's features' share of the mean |contribution|.
+	ContribShare *float64 `json:"contrib_share,omitempty"`
 }
 
 // stageSummaryJSON is one stage of a cascade summary. The costs are those
@@ -126,6 +135,8 @@ type modelSummary struct {
 	FeaturesUsed int                `json:"features_used"`
 	HasGain      bool               `json:"has_gain"`
 	HasCover     bool               `json:"has_cover"`
+	Data         string             `json:"data,omitempty"`      // --data: contributions measured on it
+	DataDocs     int                `json:"data_docs,omitempty"` // its documents
 	Cost         metric.Cost        `json:"cost"`
 	Features     []featureJSON      `json:"features"`
 	CostGroups   []costGroupJSON    `json:"cost_groups"`
@@ -139,8 +150,11 @@ type modelSummary struct {
 
 // inspectModel summarises the model or cascade file path: its trees, the
 // features they split on with their importance and cost, and a cascade's
-// stages. costsName ("" for none) overrides a cascade's own costs.
-func inspectModel(ctx context.Context, path, costsName string, jsonOut bool, stdout, stderr io.Writer) error {
+// stages. costsName ("" for none) overrides a cascade's own costs. With
+// dataName, a model's features are also measured by their mean
+// |contribution| to the scores of that data's documents (absentMissing:
+// as predict --absent missing reads it).
+func inspectModel(ctx context.Context, path, costsName, dataName string, absentMissing, jsonOut bool, stdout, stderr io.Writer) error {
 	var (
 		e    *tree.Ensemble
 		m    *tree.Model
@@ -179,11 +193,38 @@ func inspectModel(ctx context.Context, path, costsName string, jsonOut bool, std
 	if err != nil {
 		return err
 	}
+	var meanAbs []float64 // --data: per feature, the mean |contribution|
+	var docs int          // and the data's documents
+	if dataName != "" {
+		if c != nil {
+			return usageError{"--data applies to a model: " + path + " is a cascade, whose score is its stages' (predict --cascade --exits gives what each document paid)"}
+		}
+		if err := e.CheckCovers(-1); err != nil {
+			return noCoversError(path, "--data", m, err)
+		}
+		if meanAbs, docs, err = meanAbsContributions(ctx, dataName, absentMissing, e, m, stderr); err != nil {
+			return err
+		}
+	}
 
 	s := modelSummary{File: path, Kind: kind, Source: m.Source, Objective: e.Objective, Trees: len(e.Trees),
 		NumFeatures: e.NumFeatures, BaseScore: e.Base, HasGain: e.HasGain(), HasCover: e.HasCover()}
 	if s.Source == "" {
 		s.Source = "cronus"
+	}
+	var totalContrib float64
+	if meanAbs != nil {
+		s.Data, s.DataDocs = dataName, docs
+		for _, v := range meanAbs {
+			totalContrib += v
+		}
+	}
+	contribShare := func(v float64) *float64 {
+		x := 0.0
+		if totalContrib > 0 {
+			x = v / totalContrib
+		}
+		return &x
 	}
 	featCost := make([]float64, e.NumFeatures)
 	names := make([]string, e.NumFeatures)
@@ -247,7 +288,7 @@ func inspectModel(ctx context.Context, path, costsName string, jsonOut bool, std
 		return &v
 	}
 	groups := map[float64]*costGroupJSON{}
-	groupGain := map[float64]float64{}
+	groupGain, groupContrib := map[float64]float64{}, map[float64]float64{}
 	for f, st := range imp {
 		g := groups[featCost[f]]
 		if g == nil {
@@ -272,6 +313,11 @@ func inspectModel(ctx context.Context, path, costsName string, jsonOut bool, std
 			cover := st.Cover
 			fj.Cover = &cover
 		}
+		if meanAbs != nil {
+			v := meanAbs[f]
+			fj.MeanAbsContrib, fj.ContribShare = &v, contribShare(v)
+			groupContrib[featCost[f]] += v
+		}
 		s.Features = append(s.Features, fj)
 	}
 	if use == nil {
@@ -284,9 +330,15 @@ func inspectModel(ctx context.Context, path, costsName string, jsonOut bool, std
 		}
 	}
 	s.Cost.Total = s.Cost.Features + s.Cost.Trees
-	// The most important first: by gain when the model has gains, else by
-	// splits; ties in feature order.
+	// The most important first: by mean |contribution| with --data, by
+	// gain when the model has gains, else by splits; ties in feature
+	// order.
 	slices.SortStableFunc(s.Features, func(a, b featureJSON) int {
+		if meanAbs != nil {
+			if c := cmp.Compare(*b.MeanAbsContrib, *a.MeanAbsContrib); c != 0 {
+				return c
+			}
+		}
 		if s.HasGain {
 			if c := cmp.Compare(*b.Gain, *a.Gain); c != 0 {
 				return c
@@ -296,6 +348,9 @@ func inspectModel(ctx context.Context, path, costsName string, jsonOut bool, std
 	})
 	for _, g := range groups {
 		g.GainShare = share(groupGain[g.Cost])
+		if meanAbs != nil {
+			g.ContribShare = contribShare(groupContrib[g.Cost])
+		}
 		s.CostGroups = append(s.CostGroups, *g)
 	}
 	slices.SortFunc(s.CostGroups, func(a, b costGroupJSON) int { return cmp.Compare(a.Cost, b.Cost) })
@@ -310,6 +365,46 @@ func inspectModel(ctx context.Context, path, costsName string, jsonOut bool, std
 	}
 	fmt.Fprint(stdout, formatModelSummary(&s))
 	return nil
+}
+
+// meanAbsContributions reads the data dataName for e (the model m) and
+// returns, per feature, the mean over its documents of the size of the
+// feature's contribution to the score (TreeSHAP, as predict --contribs
+// writes them), and the number of documents. The sums run in document
+// order, so the figures do not depend on the number of threads.
+func meanAbsContributions(ctx context.Context, dataName string, absentMissing bool, e *tree.Ensemble, m *tree.Model, stderr io.Writer) ([]float64, int, error) {
+	d, err := loadScoringData(ctx, newProgress(stderr), dataName, e.NumFeatures, absentMissing)
+	if err != nil {
+		return nil, 0, err
+	}
+	warn(stderr, m.AbsentWarning(e, -1, d))
+	warn(stderr, m.LibsvmReaderWarning(e, d))
+	nf, n := e.NumFeatures, d.NumDocs()
+	cols := nf + 1 // and the bias
+	size := contribsChunk(cols)
+	phi := make([]float64, size*cols)
+	sum := make([]float64, nf)
+	var done atomic.Int64
+	stop := showTicking(newProgress(stderr), func(time.Duration) string {
+		k := done.Load()
+		return fmt.Sprintf("feature contributions on %s: %d of %d documents (%.0f%%)", dataName, k, n, 100*float64(k)/float64(max(n, 1)))
+	})
+	defer stop()
+	for lo := 0; lo < n; lo += size {
+		hi := min(lo+size, n)
+		if _, err := e.ContributionsCounted(ctx, phi[:(hi-lo)*cols], chunkCols(d, nf, lo, hi), hi-lo, -1, &done); err != nil {
+			return nil, 0, err
+		}
+		for i := range hi - lo {
+			for f, v := range phi[i*cols : i*cols+nf] {
+				sum[f] += math.Abs(v)
+			}
+		}
+	}
+	for f := range sum {
+		sum[f] /= float64(max(n, 1))
+	}
+	return sum, n, nil
 }
 
 // stageSummaries describes each stage of c and returns the trees any
@@ -442,6 +537,12 @@ func formatModelSummary(s *modelSummary) string {
 	fmt.Fprintf(&b, "  features     %d of %d split on by %s\n", s.FeaturesUsed, s.NumFeatures, scope)
 	if len(s.Features) > 0 {
 		switch {
+		case s.Data != "":
+			fmt.Fprintf(&b, "  importance   by mean |contribution| to the scores of %s's %d documents (TreeSHAP, as predict --contribs: mean|φ|)", s.Data, s.DataDocs)
+			if s.HasGain {
+				fmt.Fprintf(&b, "; gain is the total split gain, cover the hessian sum")
+			}
+			b.WriteString("\n")
 		case s.HasGain:
 			fmt.Fprintf(&b, "  importance   by total split gain (XGBoost's total_gain, LightGBM's gain); cover is the hessian sum\n")
 		default:
@@ -449,6 +550,9 @@ func formatModelSummary(s *modelSummary) string {
 		}
 		named := slices.ContainsFunc(s.Features, func(f featureJSON) bool { return f.Name != "" })
 		fmt.Fprintf(&b, "    feature        cost  splits  trees")
+		if s.Data != "" {
+			fmt.Fprintf(&b, "       mean|φ|   share")
+		}
 		if s.HasGain {
 			fmt.Fprintf(&b, "          gain   share")
 		}
@@ -465,6 +569,9 @@ func formatModelSummary(s *modelSummary) string {
 				break
 			}
 			fmt.Fprintf(&b, "    %7d  %10g  %6d  %5d", f.Feature, f.Cost, f.Splits, f.Trees)
+			if s.Data != "" {
+				fmt.Fprintf(&b, "  %12s  %5.1f%%", statText(*f.MeanAbsContrib), 100**f.ContribShare)
+			}
 			if s.HasGain {
 				fmt.Fprintf(&b, "  %12s  %5.1f%%", statText(*f.Gain), 100**f.GainShare)
 			}
@@ -482,6 +589,9 @@ func formatModelSummary(s *modelSummary) string {
 		fmt.Fprintf(&b, "    cost %-8g %s, %d used, %s", g.Cost, count(g.Features, "feature"), g.Used, count(g.Splits, "split"))
 		if g.GainShare != nil {
 			fmt.Fprintf(&b, ", %.1f%% of the gain", 100**g.GainShare)
+		}
+		if g.ContribShare != nil {
+			fmt.Fprintf(&b, ", %.1f%% of the mean |contribution|", 100**g.ContribShare)
 		}
 		b.WriteString("\n")
 	}

@@ -421,3 +421,75 @@ func TestReadmeInspectExample(t *testing.T) {
 		}
 	}
 }
+
+// inspect MODEL --data F: each feature's mean |contribution| over F's
+// documents, its share, and each cost group's share, on a model worked by
+// hand. Tree A splits on feature 1 at 0.5 (leaves −1 and 1, covers 30
+// and 10: expected value −0.5), tree B on feature 2 (leaves 0 and 2,
+// covers 20 and 20: expected value 1). A document above the threshold of
+// feature 1 gets φ1 = 1 − (−0.5) = 1.5, below −1 + 0.5 = −0.5; feature
+// 2: +1 or −1. Documents (f1, f2) = (0.9, 0.1), (0.1, 0.9), (0.9, 0.9):
+// mean |φ1| = 3.5/3 = 7/6, mean |φ2| = 1, shares 7/13 and 6/13; feature
+// 1 costs 5, features 2 and 3 cost 1.
+func TestInspectContributions(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	os.WriteFile(model, []byte(`{"format":"cronus-ensemble","version":1,"objective":"regression","num_features":3,"base_score":0,"trees":[
+ {"split_feature":[1],"threshold":[0.5],"left_child":[-1],"right_child":[-2],"leaf_value":[-1,1],"features":[1],"split_gain":[3],"cover":[40],"leaf_cover":[30,10]},
+ {"split_feature":[2],"threshold":[0.5],"left_child":[-1],"right_child":[-2],"leaf_value":[0,2],"features":[2],"split_gain":[4],"cover":[40],"leaf_cover":[20,20]}]}`), 0o644)
+	docs := filepath.Join(dir, "d.txt")
+	os.WriteFile(docs, []byte("1 qid:1 1:0.9 2:0.1 3:0\n0 qid:1 1:0.1 2:0.9 3:0\n2 qid:2 1:0.9 2:0.9 3:0\n"), 0o644)
+	costs := filepath.Join(dir, "c.txt")
+	os.WriteFile(costs, []byte("5\n1\n1\n"), 0o644)
+	code, out, errOut := runCLI(t, "inspect", model, "--costs", costs, "--data", docs, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var s modelSummary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	near := func(p *float64, want float64) bool { return p != nil && math.Abs(*p-want) < 1e-12 }
+	if s.Data != docs || s.DataDocs != 3 || len(s.Features) != 2 {
+		t.Fatalf("data %q, %d documents, %d features: %s", s.Data, s.DataDocs, len(s.Features), out)
+	}
+	// Sorted by mean |contribution| though feature 2 has the larger gain.
+	if f := s.Features[0]; f.Feature != 1 || !near(f.MeanAbsContrib, 7.0/6) || !near(f.ContribShare, 7.0/13) {
+		t.Errorf("first feature %d: mean |φ| %v, share %v; want 1, 7/6, 7/13", f.Feature, *f.MeanAbsContrib, *f.ContribShare)
+	}
+	if f := s.Features[1]; f.Feature != 2 || !near(f.MeanAbsContrib, 1) || !near(f.ContribShare, 6.0/13) {
+		t.Errorf("second feature %d: mean |φ| %v, share %v; want 2, 1, 6/13", f.Feature, *f.MeanAbsContrib, *f.ContribShare)
+	}
+	if len(s.CostGroups) != 2 || !near(s.CostGroups[0].ContribShare, 6.0/13) || !near(s.CostGroups[1].ContribShare, 7.0/13) {
+		t.Errorf("cost groups %+v; want cost 1 6/13, cost 5 7/13", s.CostGroups)
+	}
+	code, text, _ := runCLI(t, "inspect", model, "--costs", costs, "--data", docs)
+	for _, want := range []string{"importance   by mean |contribution| to the scores of " + docs + "'s 3 documents",
+		"mean|φ|   share", "      1           5       1      1          1.17   53.8%", "cost 5        1 feature, 1 used, 1 split, 42.9% of the gain, 53.8% of the mean |contribution|"} {
+		if code != 0 || !strings.Contains(text, want) {
+			t.Errorf("text (exit %d) has no %q:\n%s", code, want, text)
+		}
+	}
+
+	// Refusals: a cascade, data, --absent alone, a model without covers.
+	noCover := filepath.Join(dir, "nc.json")
+	os.WriteFile(noCover, []byte(inspectModelJSON), 0o644)
+	cascade := filepath.Join(dir, "c.json")
+	os.WriteFile(cascade, []byte(`{"format":"cronus-cascade","version":1,"rule":"global","sigma":0.1,"feature_cost":[5,1,20,1],"tree_cost":[1,2],"stages":[`+
+		`{"trees":[0],"weights":[1],"intercept":0,"theta":null}],"ensemble":`+inspectModelJSON+`}`), 0o644)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"inspect", docs, "--data", docs}, 2, "--data applies to a model: " + docs + " is read as data"},
+		{[]string{"inspect", model, "--absent", "missing"}, 2, "--absent applies to --data"},
+		{[]string{"inspect", noCover, "--data", docs}, 1, noCover + ": --data: "},
+		{[]string{"inspect", cascade, "--data", docs}, 2, "--data applies to a model: " + cascade + " is a cascade"},
+	} {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("cronus %v: exit %d, stderr %q; want %d with %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+}

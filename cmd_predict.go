@@ -77,7 +77,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *contribsF != "" {
 		if err := e.CheckCovers(int(*k)); err != nil {
-			return noCoversError(*modelF, m, err)
+			return noCoversError(*modelF, "--contribs", m, err)
 		}
 	}
 	d, err := loadScoringData(ctx, newProgress(stderr), *dataF, minFeatures, bool(*absent))
@@ -196,14 +196,15 @@ func exitsOutput(path string, d *data.Dataset, r cronus.Result) data.Output {
 	}}
 }
 
-// noCoversError is predict --contribs's refusal of the model of path
-// (file form m) whose trees lack covers (err, from CheckCovers).
-func noCoversError(path string, m *tree.Model, err error) error {
+// noCoversError is the refusal of flag (predict's --contribs, inspect's
+// --data) for the model of path (file form m) whose trees lack covers
+// (err, from CheckCovers).
+func noCoversError(path, flag string, m *tree.Model, err error) error {
 	why := "it was written without them (by an older cronus, or edited): train it again, or import it again from its XGBoost or LightGBM file"
 	if m != nil && m.Source == "ranklib" {
 		why = "RankLib model files record no covers, so a model imported from RankLib has none: contributions need a model trained by cronus or imported from XGBoost or LightGBM"
 	}
-	return fmt.Errorf("%s: --contribs: %v: feature contributions weigh the two sides of every split by their covers (cover and leaf_cover, the hessian sums of the training documents), and %s", path, err, why)
+	return fmt.Errorf("%s: %s: %v: feature contributions weigh the two sides of every split by their covers (cover and leaf_cover, the hessian sums of the training documents), and %s", path, flag, err, why)
 }
 
 // contribsChunk is how many documents' contributions (or leaves) are
