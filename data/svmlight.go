@@ -249,13 +249,17 @@ type chunk struct {
 	line0 int // physical line number of the first line (1-based)
 }
 
-// fill reads into buf until it is full or the input ends.
+// fill reads into buf until it is full or the input ends. An io.EOF
+// that comes with the bytes filling buf is left to the next fill (the
+// reader gives it again), as a file reports it: gzip gives its last bytes
+// with io.EOF, and the first pass, decompressing, cut other chunks than
+// the second, reading the spooled text.
 func fill(r io.Reader, buf []byte) (n int, eof bool, err error) {
 	for n < len(buf) {
 		m, err := r.Read(buf[n:])
 		n += m
 		if err == io.EOF {
-			return n, true, nil
+			return n, n < len(buf), nil
 		}
 		if err != nil {
 			return n, false, err

@@ -155,6 +155,15 @@ func FuzzReadBytes(f *testing.F) {
 			}
 			return
 		}
+		// The same bytes gzipped read the same, through the decompressor and
+		// the spool that holds a gzip file's text for the second pass.
+		dz, errz := ReadBytes(context.Background(), "f.txt", gz(t, string(in)), opt)
+		if (err == nil) != (errz == nil) || err != nil && err.Error() != errz.Error() {
+			t.Fatalf("plain: %v; gzipped: %v", err, errz)
+		}
+		if err == nil && !sameDataset(d, dz) {
+			t.Fatalf("the gzipped file reads otherwise")
+		}
 		want := refParse(string(in), maxLine, limit)
 		if err != nil {
 			var pe *ParseError
@@ -210,4 +219,20 @@ func FuzzReadBytes(f *testing.F) {
 			t.Fatalf("AbsentMissing: %d NaN values, Absent %d and %d", nans, m.Absent, d.Absent)
 		}
 	})
+}
+
+// sameDataset reports whether a and b hold the same data set, the values
+// bit for bit.
+func sameDataset(a, b *Dataset) bool {
+	if !reflect.DeepEqual(a, b) {
+		return false
+	}
+	for c := range a.Cols {
+		for i := range a.Cols[c] {
+			if math.Float32bits(a.Cols[c][i]) != math.Float32bits(b.Cols[c][i]) {
+				return false
+			}
+		}
+	}
+	return true
 }

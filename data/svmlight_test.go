@@ -97,6 +97,31 @@ func TestReadGzipSameAsPlain(t *testing.T) {
 	}
 }
 
+// TestReadGzipEndsAtChunk reads a gzip file whose text ends where a chunk
+// is full: gzip returns its last bytes with io.EOF, and the first pass cut
+// the text in other chunks than the second, reading the spool (a file),
+// and the reader refused a valid file ("the file changed while it was
+// read").
+func TestReadGzipEndsAtChunk(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		size   int
+		labels []float32
+	}{
+		{"1 1:1\n2 1:2", 11, []float32{1, 2}},          // one chunk, full at the end
+		{"1 1:1\n700\n\n000", 8, []float32{1, 700, 0}}, // the fuzzer's: the second chunk full at the end
+	} {
+		for name, b := range map[string][]byte{"plain": []byte(c.text), "gzip": gz(t, c.text)} {
+			d, err := ReadBytes(context.Background(), "in.txt", b, ReadOptions{chunkSize: c.size})
+			if err != nil {
+				t.Errorf("%s %q, chunk %d: %v", name, c.text, c.size, err)
+			} else if !reflect.DeepEqual(d.Labels, c.labels) || d.NumDocs() != len(c.labels) {
+				t.Errorf("%s %q, chunk %d: labels %v, want %v", name, c.text, c.size, d.Labels, c.labels)
+			}
+		}
+	}
+}
+
 // A UTF-8 byte order mark (what Windows editors write) at the start of the
 // text, plain or gzip, is skipped, whatever the chunking; anywhere else it is
 // part of the line.
