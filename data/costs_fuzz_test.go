@@ -1,15 +1,19 @@
 package data
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
 
 // FuzzReadCosts checks that no input makes ReadCosts panic, that every error
-// names the file, and that every success describes exactly the features asked
-// for with finite, non-negative costs.
+// names the file and a line of it, that the text gzipped reads the same,
+// and that every success describes exactly the features asked for with
+// finite, non-negative costs.
 func FuzzReadCosts(f *testing.F) {
 	seeds := []struct {
 		in          string
@@ -48,10 +52,22 @@ func FuzzReadCosts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string, numFeatures uint8) {
 		nf := int(numFeatures)
 		c, err := ReadCosts(strings.NewReader(in), "fuzz.txt", nf)
+		// The same text gzipped reads the same (ReadCostsFile's path).
+		zr, zerr := gunzipIfGzip(bufio.NewReader(bytes.NewReader(gz(t, in))), "fuzz.txt", 1)
+		if zerr != nil {
+			t.Fatal(zerr)
+		}
+		cz, errz := ReadCosts(zr, "fuzz.txt", nf)
+		if (err == nil) != (errz == nil) || err != nil && err.Error() != errz.Error() || !reflect.DeepEqual(c, cz) {
+			t.Fatalf("plain: %+v, %v; gzipped: %+v, %v", c, err, cz, errz)
+		}
 		if err != nil {
 			var pe *ParseError
 			if !errors.As(err, &pe) || pe.File != "fuzz.txt" || !strings.HasPrefix(err.Error(), "fuzz.txt:") {
 				t.Fatalf("error %q (%T) does not name the file", err, err)
+			}
+			if pe.Line < 0 || pe.Line > strings.Count(in, "\n")+1 {
+				t.Fatalf("error %q names a line the input does not have", err)
 			}
 			return
 		}

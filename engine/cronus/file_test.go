@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -373,8 +375,9 @@ func TestNewFilePanics(t *testing.T) {
 	}
 }
 
-// FuzzReadCascadeFile: parse never panics, and whatever it accepts converts
-// to a cascade, writes, and reads back the same.
+// FuzzReadCascadeFile: parse never panics, its errors name the file (and
+// a line and column of it), and whatever it accepts converts to a
+// cascade, writes, and reads back the same.
 func FuzzReadCascadeFile(f *testing.F) {
 	good, err := encodeFile(fileHandFile())
 	if err != nil {
@@ -392,8 +395,9 @@ func FuzzReadCascadeFile(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		file, err := parse(b)
+		file, err := ParseFile("in.cascade", b)
 		if err != nil {
+			checkFileError(t, b, err)
 			return
 		}
 		if _, _, err := file.Cascade(); err != nil {
@@ -421,4 +425,31 @@ func FuzzReadCascadeFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fileErrorAt finds the line and column an error of ParseFile names, as in
+// "in.cascade:3:14: …".
+var fileErrorAt = regexp.MustCompile(`^in\.cascade:(?:([0-9]+):([0-9]+):)?`)
+
+// checkFileError checks that err, ParseFile's refusal of b as in.cascade,
+// names the file, and a line and column that b has when it names one, and
+// speaks of JSON, not of Go types.
+func checkFileError(t *testing.T, b []byte, err error) {
+	t.Helper()
+	m := fileErrorAt.FindStringSubmatch(err.Error())
+	if m == nil {
+		t.Fatalf("error does not name the file: %v", err)
+	}
+	if strings.Contains(err.Error(), "Go struct") || strings.Contains(err.Error(), "Go value") {
+		t.Fatalf("error speaks of Go types: %v", err)
+	}
+	if m[1] == "" {
+		return
+	}
+	lines := bytes.Split(b, []byte("\n"))
+	line, _ := strconv.Atoi(m[1])
+	col, _ := strconv.Atoi(m[2])
+	if line < 1 || line > len(lines) || col < 1 || col > len(lines[line-1])+1 {
+		t.Fatalf("error names line %d, column %d of a file of %d lines: %v", line, col, len(lines), err)
+	}
 }

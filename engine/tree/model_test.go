@@ -432,11 +432,10 @@ func FuzzReadModel(f *testing.F) {
 	f.Add([]byte(`{"format":`))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := parseModel(data)
+		m, err := ParseModel(fuzzName, data)
 		if err != nil {
-			if m != nil {
-				t.Fatal("a model and an error")
-			}
+			// The error names the file, and a line and column it has.
+			checkImported(t, data, nil, nil, err)
 			return
 		}
 		e, err := m.Ensemble()
