@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -70,8 +71,12 @@ func TestParseScores(t *testing.T) {
 	}
 }
 
-// FuzzParseScores: a scores file gives an error naming the file, or one
-// finite score per document, each the last field of its line.
+// scoresErrorAt finds the line an error of parseScores names.
+var scoresErrorAt = regexp.MustCompile(`^s\.txt:([0-9]+):`)
+
+// FuzzParseScores: a scores file gives an error naming the file (and a
+// line of it), or one finite score per document, each the last field of
+// its line.
 func FuzzParseScores(f *testing.F) {
 	for _, s := range []string{"0.5\n-1\n2e3\n0\n1.25\n", "7\t0\t0.5\n7\t1\t-1\n7\t2\t2e3\n9\t0\t0\n9\t1\t1.25\n",
 		"1\n2\n3\n4\n", "\ufeff1\n2\n3\n4\n5", "7 0 1\n7 1 1\n7 2 1\n9 0 1\n9 1 inf\n", "1\r\n2\r\n\r\n"} {
@@ -82,6 +87,11 @@ func FuzzParseScores(f *testing.F) {
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "s.txt") {
 				t.Fatalf("%q: error %q does not name the file", s, err)
+			}
+			if m := scoresErrorAt.FindStringSubmatch(err.Error()); m != nil {
+				if n, _ := strconv.Atoi(m[1]); n < 1 || n > strings.Count(s, "\n")+1 {
+					t.Fatalf("%q: error %q names a line the file does not have", s, err)
+				}
 			}
 			return
 		}
