@@ -398,7 +398,9 @@ func pipeline(parent context.Context, src source, opt *ReadOptions, pass int, wo
 				mu.Lock()
 				skip := c.seq > errSeq
 				mu.Unlock()
-				if !skip && ctx.Err() == nil {
+				// A chunk before the one that failed is parsed still (ctx
+				// is done then): its error, if any, is the one to report.
+				if !skip && parent.Err() == nil {
 					if err := work(c); err != nil {
 						mu.Lock()
 						if c.seq < errSeq {

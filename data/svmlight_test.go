@@ -211,6 +211,20 @@ func TestReadChunkingInvariant(t *testing.T) {
 	}
 }
 
+// TestReadFirstError reads a file of bad lines, one a chunk, on several
+// workers: the error is the first line's, whichever worker fails first. A
+// later chunk's failure cancelled the reading, and the chunks before it
+// still waiting were skipped: the error named line 2 or 5 at random.
+func TestReadFirstError(t *testing.T) {
+	in := strings.Repeat("x 1:1\n", 20)
+	for range 200 {
+		_, err := readString(t, in, ReadOptions{chunkSize: 1, Workers: 4})
+		if want := `in.txt:1: label "x" is not a number; expected a finite number`; err == nil || err.Error() != want {
+			t.Fatalf("got %v, want %s", err, want)
+		}
+	}
+}
+
 func TestReadErrors(t *testing.T) {
 	long := "1 qid:1 1:" + strings.Repeat("1", 100) + "\n"
 	cases := []struct {
