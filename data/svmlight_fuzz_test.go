@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,8 +14,9 @@ import (
 
 // refParse is a slow, independent reading of the format with the same rules
 // as the reader (see ReadFile), written for clarity, not speed. It returns
-// nil when the input must be refused.
-func refParse(in string, maxLine int, limit int64) *Dataset {
+// nil when the input must be refused. With regroup, the documents of a
+// query that comes back join its first ones (ReadOptions.Regroup).
+func refParse(in string, maxLine int, limit int64, regroup bool) *Dataset {
 	in = strings.TrimPrefix(in, "\xef\xbb\xbf")
 	if in == "" || strings.IndexByte(in, 0) >= 0 {
 		return nil
@@ -100,6 +102,15 @@ func refParse(in string, maxLine int, limit int64) *Dataset {
 	if len(rows) == 0 || maxIdx == 0 || need(len(rows), maxIdx) > limit {
 		return nil
 	}
+	if regroup {
+		first := map[int64]int{} // qid -> its first document
+		for i, r := range rows {
+			if _, ok := first[r.qid]; !ok {
+				first[r.qid] = i
+			}
+		}
+		sort.SliceStable(rows, func(a, b int) bool { return first[rows[a].qid] < first[rows[b].qid] })
+	}
 	d := &Dataset{HasQID: hasQID, Cols: make([][]float32, maxIdx)}
 	for f := range d.Cols {
 		d.Cols[f] = make([]float32, len(rows))
@@ -167,7 +178,16 @@ func FuzzReadBytes(f *testing.F) {
 		if err == nil && !sameDataset(d, dz) {
 			t.Fatalf("the gzipped file reads otherwise")
 		}
-		want := refParse(string(in), maxLine, limit)
+		// With Regroup, a query may come back.
+		optg := opt
+		optg.Regroup = true
+		g, gerr := ReadBytes(context.Background(), "f.txt", in, optg)
+		if wantG := refParse(string(in), maxLine, limit, true); (gerr == nil) != (wantG != nil) {
+			t.Fatalf("Regroup: %v; the reference accepts: %v", gerr, wantG != nil)
+		} else if gerr == nil {
+			checkRef(t, g, wantG)
+		}
+		want := refParse(string(in), maxLine, limit, false)
 		if err != nil {
 			var pe *ParseError
 			if !errors.As(err, &pe) || pe.File != "f.txt" || pe.Line < 0 || pe.Line > strings.Count(string(in), "\n")+1 {
@@ -184,23 +204,7 @@ func FuzzReadBytes(f *testing.F) {
 		if err := d.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		d.Name = ""
-		if !reflect.DeepEqual(d.Labels, want.Labels) || !reflect.DeepEqual(d.QueryIDs, want.QueryIDs) ||
-			!reflect.DeepEqual(d.QueryOffsets, want.QueryOffsets) || d.HasQID != want.HasQID || len(d.Cols) != len(want.Cols) {
-			t.Fatalf("got labels %v qids %v offsets %v, want %v %v %v", d.Labels, d.QueryIDs, d.QueryOffsets, want.Labels, want.QueryIDs, want.QueryOffsets)
-		}
-		for c := range d.Cols {
-			for i := range d.Cols[c] {
-				if math.Float32bits(d.Cols[c][i]) != math.Float32bits(want.Cols[c][i]) {
-					t.Fatalf("feature %d doc %d: %v, want %v", c+1, i, d.Cols[c][i], want.Cols[c][i])
-				}
-			}
-		}
-		for i := 0; i < d.NumDocs(); i++ {
-			if d.DocID(i) != want.DocID(i) {
-				t.Fatalf("doc %d id %q, want %q", i, d.DocID(i), want.DocID(i))
-			}
-		}
+		checkRef(t, d, want)
 		// Read with AbsentMissing, the same values but NaN for the Absent
 		// ones left out (which read as 0 above).
 		opt.AbsentMissing = true
@@ -238,4 +242,25 @@ func sameDataset(a, b *Dataset) bool {
 		}
 	}
 	return true
+}
+
+// checkRef checks d, read without error, against refParse's reading want.
+func checkRef(t *testing.T, d, want *Dataset) {
+	t.Helper()
+	if !reflect.DeepEqual(d.Labels, want.Labels) || !reflect.DeepEqual(d.QueryIDs, want.QueryIDs) ||
+		!reflect.DeepEqual(d.QueryOffsets, want.QueryOffsets) || d.HasQID != want.HasQID || len(d.Cols) != len(want.Cols) {
+		t.Fatalf("got labels %v qids %v offsets %v, want %v %v %v", d.Labels, d.QueryIDs, d.QueryOffsets, want.Labels, want.QueryIDs, want.QueryOffsets)
+	}
+	for c := range d.Cols {
+		for i := range d.Cols[c] {
+			if math.Float32bits(d.Cols[c][i]) != math.Float32bits(want.Cols[c][i]) {
+				t.Fatalf("feature %d doc %d: %v, want %v", c+1, i, d.Cols[c][i], want.Cols[c][i])
+			}
+		}
+	}
+	for i := 0; i < d.NumDocs(); i++ {
+		if d.DocID(i) != want.DocID(i) {
+			t.Fatalf("doc %d id %q, want %q", i, d.DocID(i), want.DocID(i))
+		}
+	}
 }
