@@ -321,7 +321,12 @@ func (m Model) reload(v [numFields]string) (Model, tea.Cmd) {
 		return m.restartFlow(v)
 	}
 	m.loadGen++
-	gen, ctx, cfg := m.loadGen, m.base, m.cfg
+	if m.loadCancel != nil {
+		m.loadCancel() // the load it replaces
+	}
+	ctx, cancel := context.WithCancel(m.base)
+	m.loadCancel = cancel
+	gen, cfg := m.loadGen, m.cfg
 	if !sameFile(cfg.Model, v[4]) {
 		cfg.ModelTrees = 0 // --trees was the first model's: another is taken whole
 	}

@@ -59,6 +59,11 @@ type Model struct {
 	cancel  context.CancelFunc // ends all background work (quit)
 	base    context.Context    // parent of ctx; ctx is renewed on each load
 	loadGen int                // background loads (reload with a session); older ones are dropped
+	// loadCancel ends the background load under way, which a newer one
+	// replaces: it read on to the end, its data then dropped (0.4 GB and
+	// a core's seconds for the 200,000-document synthetic set), and one
+	// of a FIFO nobody writes to waited for ever.
+	loadCancel context.CancelFunc
 	// notLoaded are the files of the last background load, when it
 	// failed: the load screen opens on them, for the bad one to be
 	// corrected (it opened on the session's, and the others had to be
