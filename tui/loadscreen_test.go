@@ -244,6 +244,32 @@ func TestRecentWritten(t *testing.T) {
 	}
 }
 
+// TestFirstLoadRecorded: the files the workbench opens with (cronus tui
+// --model M, --train F …) go on the recent list once they have loaded, as
+// a load screen's do; a first load that fails records nothing.
+func TestFirstLoadRecorded(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	src := ready(t)
+	src.stopRun()
+	model := writeModel(t, src.w.e, "")
+	cfg := mq2008
+	cfg.Model = filepath.Join(filepath.Dir(model), "missing.json")
+	m := New(context.Background(), cfg, views.PlainStyles())
+	defer m.cancel()
+	if msg := m.load().(loadedMsg); msg.err == nil || readRecent() != nil {
+		t.Fatalf("a failed first load: %v, recent %q", msg.err, readRecent())
+	}
+	cfg.Model = model
+	m = New(context.Background(), cfg, views.PlainStyles())
+	defer m.cancel()
+	if msg := m.load().(loadedMsg); msg.err != nil {
+		t.Fatal(msg.err)
+	}
+	if r := readRecent(); !slices.Equal(r, []string{model}) { // the built-in names are not recorded
+		t.Errorf("recent after the first load = %q, want [%s]", r, model)
+	}
+}
+
 func TestLoadScreenBrowses(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	dir := t.TempDir()

@@ -110,8 +110,13 @@ type (
 )
 
 // load reads the data sets of the workbench's configuration off the UI
-// goroutine.
-func (m Model) load() tea.Msg { return loadFiles(m.ctx, m.cfg) }
+// goroutine, and records them as recent once they have loaded, as a load
+// from the load screen does: the files cronus tui was given were not in
+// the list, and after o and the built-in data they had to be typed again.
+func (m Model) load() tea.Msg {
+	c := m.cfg
+	return loadRecorded(m.ctx, c, [numFields]string{c.Train, c.Valid, c.Test, c.Costs, c.Model})
+}
 
 // loadFiles reads the model and data sets of cfg.
 func loadFiles(ctx context.Context, cfg Config) tea.Msg {
