@@ -365,10 +365,14 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 	}
 	t.Leaves = leaves
 	// LightGBM's leaf_weight is the hessian sum, as internal_weight (Cover)
-	// is; its own SHAP values weigh by leaf_count and internal_count.
-	t.LeafCover = lgbStats(kv["leaf_weight"].val, numLeaves)
+	// is; its own SHAP values weigh by leaf_count and internal_count. Set
+	// after Validate, as Gain and Cover: keepCompleteStats drops what is
+	// malformed (a negative hessian sum from a custom objective), where
+	// Validate refused the model.
+	leafCover := lgbStats(kv["leaf_weight"].val, numLeaves)
 	n := numLeaves - 1
 	if n == 0 {
+		t.LeafCover = leafCover
 		return t, nil
 	}
 	splits, err := p.ints(k, kv, "split_feature", n, start)
@@ -452,6 +456,7 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 		return Tree{}, p.errorf(kv["left_child"].line, "tree %d: %v", k, err)
 	}
 	t.Gain, t.Cover = lgbStats(kv["split_gain"].val, n), lgbStats(kv["internal_weight"].val, n)
+	t.LeafCover = leafCover
 	return t, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -248,6 +249,39 @@ func TestImportLeafCover(t *testing.T) {
 				if sum := cover(nd.Left) + cover(nd.Right); math.Abs(sum-float64(tr.Cover[n])) > 1e-5*sum {
 					t.Errorf("%s: tree %d: split %d: cover %v, its children's %v", fx.file, i, n, tr.Cover[n], sum)
 				}
+			}
+		}
+	}
+}
+
+// A leaf cover that is negative (a custom objective's hessians) or no
+// number in LightGBM's leaf_weight is dropped at import, as a split's
+// internal_weight is: the model imports, scores as before and has no leaf
+// covers. The import failed with "leaf 0: leaf cover -62.72 is not a
+// finite number >= 0".
+func TestImportMalformedLeafCover(t *testing.T) {
+	b, err := os.ReadFile("testdata/lgb-lambdarank.model.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := ImportLightGBM(strings.NewReader(string(b)), "m.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ what, with string }{
+		{"negative", "\nleaf_weight=-"},
+		{"not a number", "\nleaf_weight=nan "},
+	} {
+		e, _, err := ImportLightGBM(strings.NewReader(strings.Replace(string(b), "\nleaf_weight=", c.with, 1)), "m.txt")
+		if err != nil {
+			t.Fatalf("%s leaf_weight in tree 0: %v", c.what, err)
+		}
+		if leafCoverRule.complete(e.Trees) || !e.HasCover() {
+			t.Errorf("%s leaf_weight in tree 0: leaf covers %v, covers %v; want none and all", c.what, leafCoverRule.complete(e.Trees), e.HasCover())
+		}
+		for i := range e.Trees {
+			if e.Trees[i].LeafCover != nil || !slices.Equal(e.Trees[i].Nodes, want.Trees[i].Nodes) || !slices.Equal(e.Trees[i].Leaves, want.Trees[i].Leaves) {
+				t.Fatalf("%s leaf_weight in tree 0: tree %d kept its leaf covers or changed", c.what, i)
 			}
 		}
 	}
