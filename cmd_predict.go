@@ -201,10 +201,23 @@ func exitsOutput(path string, d *data.Dataset, r cronus.Result) data.Output {
 // (err, from CheckCovers).
 func noCoversError(path, flag string, m *tree.Model, err error) error {
 	why := "it was written without them (by an older cronus, or edited): train it again, or import it again from its XGBoost or LightGBM file"
-	if m != nil && m.Source == "ranklib" {
+	switch {
+	case m != nil && m.Source == "ranklib":
 		why = "RankLib model files record no covers, so a model imported from RankLib has none: contributions need a model trained by cronus or imported from XGBoost or LightGBM"
+	case m != nil && (m.Source == "xgboost" || m.Source == "lightgbm"):
+		// Importing again gives none either when the source file's were
+		// missing or malformed (keepCompleteStats).
+		why = "it was written without them: by an older cronus (import it again), or imported from " + sourceCovers[m.Source] +
+			" some tree lacks or has malformed (not finite, or below 0), which an import then drops from every tree"
 	}
 	return fmt.Errorf("%s: %s: %v: feature contributions weigh the two sides of every split by their covers (cover and leaf_cover, the hessian sums of the training documents), and %s", path, flag, err, why)
+}
+
+// sourceCovers says which fields of an XGBoost or LightGBM model the
+// import takes covers from, for noCoversError.
+var sourceCovers = map[string]string{
+	"xgboost":  "an XGBoost model whose sum_hessian",
+	"lightgbm": "a LightGBM model whose internal_weight or leaf_weight",
 }
 
 // contribsChunk is how many documents' contributions (or leaves) are

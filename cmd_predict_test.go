@@ -155,6 +155,19 @@ func TestPredictContribsRefused(t *testing.T) {
 	if err := os.WriteFile(p("old.json"), []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A LightGBM model with a negative leaf_weight imports without leaf
+	// covers: importing it again gives none either, as the refusal said
+	// to do.
+	lgb, err := os.ReadFile("engine/tree/testdata/lgb-lambdarank.model.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p("neg.txt"), []byte(strings.Replace(string(lgb), "\nleaf_weight=", "\nleaf_weight=-", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI(t, "import", "--from", "lightgbm", p("neg.txt"), "--out", p("neg.json")); code != 0 {
+		t.Fatal(errOut)
+	}
 	test := "builtin:mq2008/test"
 	for _, tc := range []struct {
 		args []string
@@ -167,6 +180,10 @@ func TestPredictContribsRefused(t *testing.T) {
 		{[]string{"predict", "--model", p("old.json"), "--data", test, "--contribs", p("c.tsv")}, 1,
 			"old.json: --contribs: tree 0 has no leaf covers: feature contributions weigh"},
 		{[]string{"predict", "--model", p("old.json"), "--data", test, "--contribs", p("c.tsv")}, 1, "train it again, or import it again"},
+		{[]string{"predict", "--model", p("neg.json"), "--data", test, "--contribs", p("c.tsv")}, 1,
+			"neg.json: --contribs: tree 0 has no leaf covers: "},
+		{[]string{"predict", "--model", p("neg.json"), "--data", test, "--contribs", p("c.tsv")}, 1,
+			"imported from a LightGBM model whose internal_weight or leaf_weight some tree lacks or has malformed"},
 		{[]string{"predict", "--cascade", p("c.json"), "--data", test, "--leaves", p("l.tsv")}, 2, "--leaves applies to --model only"},
 		{[]string{"predict", "--cascade", p("c.json"), "--data", test, "--contribs", p("c.tsv")}, 2, "--contribs applies to --model only"},
 		{[]string{"predict", "--model", model, "--data", test, "--leaves", "/dev/stdout"}, 2, "--leaves /dev/stdout: the scores go to standard output"},
