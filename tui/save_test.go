@@ -934,6 +934,9 @@ func TestModelRead(t *testing.T) {
 	if m.w == nil {
 		t.Fatalf("no session: %q", m.screen.Err)
 	}
+	if m.cfg.ModelRead != nil || m.w.files.ModelRead != nil {
+		t.Error("the session holds the model file read for its first load") // a second copy of the trees
+	}
 	v := [numFields]string{cfg.Train, cfg.Valid, cfg.Test, cfg.Costs, model}
 	if _, cmd := m.reload(v); cmd == nil {
 		t.Error("reload: no load")

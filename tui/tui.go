@@ -317,6 +317,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m.Update(msg.loadedMsg)
 	case loadedMsg:
+		m.cfg.ModelRead = nil // the first load has taken it: the session keeps its own trees
 		m.screen.Loading = ""
 		m.screen.Splits, m.screen.Warnings = msg.splits, msg.warnings
 		if msg.err != nil {
