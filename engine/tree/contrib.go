@@ -312,18 +312,31 @@ func unwindPath(m []pathElem, ud, p int) {
 
 // unwoundPathSum is the total weight of the path m[0..ud] with element p
 // unwound (UNWIND followed by a sum of the weights, without changing m).
+//
+// It is most of TreeSHAP's time. With one != 0 each step's next depends on
+// the last's, so the step divides by nothing: the two divisions of the
+// paper's form (by (i+1)·one and by ud+1) are a reciprocal taken off that
+// chain and factors taken once (BenchmarkContributions, one core: 2,290
+// ns per document and tree before, 1,860-1,970 after); the sums differ from
+// the paper's form in the last bits.
 func unwoundPathSum(m []pathElem, ud, p int) float64 {
 	one, zero := m[p].one, m[p].zero
 	next := m[ud].pweight
 	total := 0.0
-	for i := ud - 1; i >= 0; i-- {
-		switch {
-		case one != 0:
-			tmp := next * float64(ud+1) / (float64(i+1) * one)
+	n1 := float64(ud + 1)
+	switch {
+	case one != 0:
+		up, down := n1/one, zero/n1 // next·(ud+1)/one, and tmp·zero/(ud+1)
+		for i := ud - 1; i >= 0; i-- {
+			// The factors of next and of tmp do not wait for next.
+			a, b := up/float64(i+1), down*float64(ud-i)
+			tmp := next * a
 			total += tmp
-			next = m[i].pweight - tmp*zero*float64(ud-i)/float64(ud+1)
-		case zero != 0:
-			total += m[i].pweight / zero / (float64(ud-i) / float64(ud+1))
+			next = m[i].pweight - tmp*b
+		}
+	case zero != 0:
+		for i := ud - 1; i >= 0; i-- {
+			total += m[i].pweight / zero / (float64(ud-i) / n1)
 		}
 	}
 	return total
