@@ -332,6 +332,9 @@ func (m Model) paramsLine(w int) string {
 	// go without it.
 	edits := []string{""}
 	switch {
+	case m.editing && m.sel == parRho:
+		// enter with no value chooses ρ on validation (chooseRho)
+		edits = []string{m.styles.Dim.Render("  enter apply (none: choose on validation) · esc cancel"), m.styles.Dim.Render("  enter apply · esc cancel"), ""}
 	case m.editing:
 		edits = []string{m.styles.Dim.Render("  enter apply · esc cancel"), ""} // the key line says esc too
 	case m.phase == phaseReady && m.par != m.runPar:
@@ -653,11 +656,12 @@ func (m Model) errorLines(w, spare int) []string {
 }
 
 // notes are what the status line says before the message, in its order:
-// the pause, the λ sweep, the work under way before the optimisation; eta
+// the pause, the λ sweep, the choice of ρ, the work under way before the
+// optimisation; eta
 // (" · ETA 3s", or empty) belongs to the last that says something
 // (etaNote), and is the first thing a narrow line leaves out. short are
-// the same with the sweep's and the work's notes in fewer words
-// (sweepNote, flowNote).
+// the same with the sweep's, the choice's and the work's notes in fewer
+// words (sweepNote, rhoNote, flowNote).
 func (m Model) notes() (notes, short []string, eta string) {
 	flow, flowShort, eta := m.flowNote()
 	sweep, sweepShort, sweepETA := m.sweepNote()
@@ -666,8 +670,12 @@ func (m Model) notes() (notes, short []string, eta string) {
 		// training or the building.
 		eta = sweepETA
 	}
+	rho, rhoShort, rhoETA := m.rhoNote()
+	if rho != "" {
+		eta = rhoETA // the last note of the two that run once the problem is built
+	}
 	paused := m.pausedNote()
-	return []string{paused, sweep, flow}, []string{paused, sweepShort, flowShort}, eta
+	return []string{paused, sweep, rho, flow}, []string{paused, sweepShort, rhoShort, flowShort}, eta
 }
 
 // etaNote is the index of the note the ETA goes with: the last of notes

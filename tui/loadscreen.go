@@ -368,6 +368,9 @@ func (m Model) loaded(msg pendingLoadMsg) (tea.Model, tea.Cmd) {
 	if s := m.dropSweep("old data"); s != "" {
 		gone = append(gone, s)
 	}
+	if s := m.stopRho(); s != "" {
+		gone = append(gone, s)
+	}
 	if kept := len(m.kept); kept > 0 {
 		gone = append(gone, fmt.Sprintf("dropped %d kept (old data)", kept))
 	}
@@ -427,6 +430,7 @@ func (m Model) resetFlow(v [numFields]string) Model {
 	}
 	m.stopRun()
 	m.dropSweep("old data")
+	m.stopRho()
 	m.flowCancel()
 	m.ctx, m.flowCancel = context.WithCancel(m.base)
 	m.gen++

@@ -57,7 +57,7 @@ var paramNames = [numParams]string{"λ", "K", "ε", "σ", "ρ", "ω⁺", "δ", "
 // columns the col sample line was cut to "(retrains i…"): what the value
 // is, then what a change does.
 var paramWhat = [numParams][]string{
-	parRho:       {"ρ of every stage, as a fraction of ρ_max (restarts)", "ρ of every stage (restarts)"},
+	parRho:       {"ρ of every stage, as a fraction of ρ_max (restarts; enter, enter: chosen on validation)", "ρ of every stage, as a fraction of ρ_max (restarts)", "ρ of every stage (restarts)"},
 	parPosWeight: {"weight ω⁺ of the relevant documents (rebuilds the problem)", "weight of the relevant docs (rebuilds)"},
 	parDelta:     {"δ: initial λ_k = λ·δ^(K−k) (restarts from scratch)", "λ_k = λ·δ^(K−k) (from scratch)"},
 	parRelevant:  {"a label at least this is relevant (rebuilds the problem)", "relevance threshold (rebuilds)"},

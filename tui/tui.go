@@ -131,6 +131,14 @@ type Model struct {
 	sweepStages float64
 	sweepETA    time.Duration
 
+	rho     *rhoRun // the running choice of ρ on validation, if any
+	rhoGen  int     // generation of the choice; older events are dropped
+	rhoDone int     // initialisations done by the running choice
+	// How far its next initialisation has come: its stages made (of
+	// rho.k) and the choice's time left (0: unknown).
+	rhoStages float64
+	rhoETA    time.Duration
+
 	pane    int  // shown below the full-layout size
 	sel     int  // selected parameter
 	panel   bool // the parameter panel is shown
@@ -471,6 +479,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case sweepMsg:
 		return m.sweepEvent(msg)
+	case rhoMsg:
+		return m.rhoEvent(msg)
 	case debounceMsg:
 		if msg.edit != m.edits {
 			return m, nil
@@ -668,6 +678,7 @@ const phaseRestarting = "restarting"
 // next generation, warm from the best cascade so far when warm.
 func (m Model) restart(warm bool) (Model, tea.Cmd) {
 	m.stopSweep()
+	m.stopRho()
 	m.gen++
 	old := m.run
 	if old == nil {
@@ -888,6 +899,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 				m.gate.setPaused(true)
 			}
 			m.stopSweep()
+			m.stopRho()
 			m.setStatus("quitting once the file being written is done (q again: now)", false)
 			return m, nil
 		}
@@ -990,6 +1002,9 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.sweep != nil {
 			// restart cancels the sweep; both are said.
 			msg += "; " + m.sweepCancelled()
+		}
+		if m.rho != nil {
+			msg += "; " + m.rhoCancelled() // as the sweep
 		}
 		m, cmd := m.restart(false)
 		m.setStatus(msg, false)
@@ -1155,6 +1170,9 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyEnter:
 		m.editing = false
+		if m.sel == parRho && strings.TrimSpace(m.input) == "" {
+			return m.chooseRho()
+		}
 		par, err := setParam(m.par, m.sel, m.input)
 		if err != nil {
 			m.setStatus(err.Error(), true)
@@ -1212,7 +1230,13 @@ func (m Model) edited(par settings) (Model, tea.Cmd) {
 	if strings.HasSuffix(paramNames[m.sel], "≥") {
 		eq = " " // "relevant ≥ 3"
 	}
+	// At once, not at the edit's restart: a choice that ended meanwhile
+	// set ρ over the edit.
+	cancelled := m.stopRho()
 	m.setStatus(paramNames[m.sel]+eq+paramValue(par, m.sel)+m.editWaits(), false)
+	if cancelled != "" {
+		m.sayAlso(cancelled)
+	}
 	return m, tea.Tick(debounceMs*time.Millisecond, func(time.Time) tea.Msg { return debounceMsg{edit: n} })
 }
 
