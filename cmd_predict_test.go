@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
@@ -200,5 +202,56 @@ func TestPredictContribsRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(p("c.tsv")); err == nil {
 		t.Error("a refused --contribs wrote its file")
+	}
+}
+
+// TestDocLinesChunks: predict --leaves and --contribs compute documents
+// in chunks of contribsChunk, about 4 MB, whatever the model's width (a
+// 200,000-feature model held 200 MB with the old floor of 128 documents),
+// and docLines writes every document once, in input order, its chunk
+// computed before it, across query boundaries.
+func TestDocLinesChunks(t *testing.T) {
+	if n := contribsChunk(47); n != 4096 {
+		t.Errorf("chunk of 47 columns: %d documents, want 4096", n)
+	}
+	if n := contribsChunk(200_001); n*200_001*8 > 32<<20 {
+		t.Errorf("chunk of 200,001 columns: %d documents, %d MB", n, n*200_001*8>>20)
+	}
+	d, err := data.LoadDataset(context.Background(), "builtin:mq2008/test", data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	w := bufio.NewWriter(&out)
+	computed := 0 // documents whose chunk has been computed
+	err = docLines(w, d, "qid\tdocid\ti\n", 7, func(lo, hi int) error {
+		if lo != computed || hi-lo > 7 || hi <= lo {
+			t.Fatalf("chunk [%d, %d) after %d documents", lo, hi, computed)
+		}
+		computed = hi
+		return nil
+	}, func(b []byte, i int) []byte {
+		if i >= computed {
+			t.Fatalf("document %d written before its chunk", i)
+		}
+		return strconv.AppendInt(append(b, '\t'), int64(i), 10)
+	})
+	w.Flush()
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if err != nil || computed != d.NumDocs() || len(lines) != d.NumDocs()+1 {
+		t.Fatalf("%v: %d computed, %d lines for %d documents", err, computed, len(lines), d.NumDocs())
+	}
+	var qid []int64 // per document
+	for q, id := range d.QueryIDs {
+		lo, hi := d.Query(q)
+		for range hi - lo {
+			qid = append(qid, id)
+		}
+	}
+	for i, l := range lines[1:] {
+		f := strings.Split(l, "\t")
+		if f[2] != strconv.Itoa(i) || f[0] != strconv.FormatInt(qid[i], 10) {
+			t.Fatalf("line %d: %q", i+2, l)
+		}
 	}
 }
