@@ -522,7 +522,8 @@ func (cf *cascadeFlags) inputs() []string {
 // Both ends matter: on the synthetic MSLR-cost set, ρ >= 0.005 ρ_max capped
 // the re-weighted ensemble at NDCG@10 0.935 against the full ensemble's
 // 0.958; on MQ2008, validation chose 0.05 or 0.1 at low λ once offered, for
-// cheaper and better cascades on test (bench/MEASURED.md).
+// cheaper and better cascades on test (bench/MEASURED.md). It is
+// cronus.DefaultRhos as the flag's text (the tui tests hold them equal).
 const defaultRhos = "0.0002,0.001,0.005,0.02,0.05,0.1"
 
 // runKeys are the params of a cascade file (cronus.RunParams) that define
@@ -619,31 +620,22 @@ func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float6
 		}
 		return init, nil
 	}
-	best := math.Inf(-1)
 	begin := time.Now()
-	for i, rho := range rhos {
-		var progress func(float64)
-		if each != nil {
-			progress = func(stages float64) { each(i, len(rhos), stages, time.Since(begin)) }
-			progress(0)
-		}
-		try := *par
-		try.Rho1, try.RhoK = rho, rho
-		start := time.Now()
-		st, err := cronus.InitializeProgress(ctx, s.pr, s.sc, try, progress)
-		if err != nil {
-			return init, err
-		}
-		took := time.Since(start)
-		// ρ is chosen on validation: the test set is not scored.
-		v, err := cronus.EvaluateContext(ctx, s.e, &st.Cascade, s.valid, s.costs.Cost, s.treeCost, reportSpecs)
-		if err != nil {
-			return init, err
-		}
-		if q := v.Metrics["ndcg@10"]; q > best {
-			best, par.Rho1, par.RhoK = q, rho, rho
-			init.Init, init.InitTime = st, took
-		}
+	var progress func(int, float64)
+	if each != nil {
+		progress = func(i int, stages float64) { each(i, len(rhos), stages, time.Since(begin)) }
+	}
+	// ρ is chosen on validation: the test set is not scored.
+	c, err := cronus.ChooseRho(ctx, s.pr, s.sc, *par, rhos, func(ctx context.Context, c *cronus.Cascade) (float64, error) {
+		v, err := cronus.EvaluateContext(ctx, s.e, c, s.valid, s.costs.Cost, s.treeCost, reportSpecs)
+		return v.Metrics["ndcg@10"], err
+	}, progress)
+	if err != nil {
+		return init, err
+	}
+	if c.Init != nil {
+		par.Rho1, par.RhoK = c.Rho, c.Rho
+		init.Init, init.InitTime = c.Init, c.InitTime
 	}
 	return init, nil
 }

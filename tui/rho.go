@@ -11,12 +11,12 @@ import (
 	tea "github.com/cronus-ltr/cronus/internal/tea"
 )
 
-// rhoGrid is the ρ grid of `cronus cascade` (its defaultRhos, in
-// fractions of ρ_max), which the workbench chooses ρ from on validation:
-// with its fixed ρ 0.02, the workbench's cascades on the 50,000-document
-// synthetic MSLR-cost set scored test NDCG@10 0.47–0.56, where cronus
-// cascade chose 0.0002 and got 0.891 (the full ensemble 0.958).
-var rhoGrid = []float64{0.0002, 0.001, 0.005, 0.02, 0.05, 0.1}
+// rhoGrid is the ρ grid of `cronus cascade`, which the workbench chooses
+// ρ from on validation: with its fixed ρ 0.02, the workbench's cascades
+// on the 50,000-document synthetic MSLR-cost set scored test NDCG@10
+// 0.47–0.56, where cronus cascade chose 0.0002 and got 0.891 (the full
+// ensemble 0.958).
+var rhoGrid = cronus.DefaultRhos
 
 // rhoRun is one choice of ρ on validation, as a job.
 type rhoRun struct {
@@ -44,8 +44,8 @@ type rhoMsg struct {
 	ev  job.Event[rhoSnap, rhoChoice]
 }
 
-// startRho runs, as a job, `cronus cascade`'s choice of ρ (setup.chooseRho
-// there): the fast initialisation (Algorithm 2) with ρ_1 = ρ_K = each of
+// startRho runs, as a job, `cronus cascade`'s choice of ρ
+// (cronus.ChooseRho, which it calls too): the fast initialisation (Algorithm 2) with ρ_1 = ρ_K = each of
 // rhos and the other parameters of par, each cascade scored on validation
 // NDCG@10 (never on test); the first best wins. Its progress is in
 // initialisations, the one under way counted by its stages made, as the λ
@@ -55,31 +55,21 @@ func startRho(ctx context.Context, w *workData, par cronus.Params, rhos []float6
 	run := &rhoRun{cancel: cancel, n: len(rhos), k: par.K}
 	run.job = job.Start(ctx, func(ctx context.Context, r *job.Reporter[rhoSnap]) (rhoChoice, error) {
 		r.Phase("choosing ρ", float64(len(rhos)))
-		best := rhoChoice{rho: par.Rho1, ndcg: math.NaN()}
-		for i, rho := range rhos {
-			p := par
-			p.Rho1, p.RhoK = rho, rho
-			st, err := cronus.InitializeProgress(ctx, w.pr, w.sc, p, func(stages float64) {
-				snap := func() rhoSnap { return rhoSnap{done: i, stages: stages} }
-				if stages >= float64(p.K) {
-					r.Boundary(float64(i+1), snap)
-				} else {
-					r.Report(float64(i)+stages/float64(p.K), snap)
-				}
-			})
-			if err != nil {
-				return best, err
+		c, err := cronus.ChooseRho(ctx, w.pr, w.sc, par, rhos, func(ctx context.Context, c *cronus.Cascade) (float64, error) {
+			v, err := cronus.EvaluateContext(ctx, w.e, c, w.valid, w.costs.Cost, w.treeCost, reportSpecs)
+			return v.Metrics[curveSpec], err
+		}, func(i int, stages float64) {
+			snap := func() rhoSnap { return rhoSnap{done: i, stages: stages} }
+			// The end of an initialisation's stages, and the start of the
+			// next (the last one scored), at a boundary: none is coalesced
+			// away.
+			if stages >= float64(par.K) || stages == 0 {
+				r.Boundary(float64(i)+stages/float64(par.K), snap)
+			} else {
+				r.Report(float64(i)+stages/float64(par.K), snap)
 			}
-			v, err := cronus.EvaluateContext(ctx, w.e, &st.Cascade, w.valid, w.costs.Cost, w.treeCost, reportSpecs)
-			if err != nil {
-				return best, err
-			}
-			if q := v.Metrics[curveSpec]; q > best.ndcg || math.IsNaN(best.ndcg) && !math.IsNaN(q) {
-				best = rhoChoice{rho: rho, ndcg: q}
-			}
-			r.Boundary(float64(i+1), func() rhoSnap { return rhoSnap{done: i + 1} })
-		}
-		return best, nil
+		})
+		return rhoChoice{rho: c.Rho, ndcg: c.Score}, err
 	})
 	return run
 }
