@@ -46,6 +46,7 @@ func init() {
 		{"predict", "(--model M [--trees k] [--leaves F] [--contribs F] | --cascade C [--exits F] [--costs F]) --data F [--out F] [--absent zero|missing] [--json]", "write one score per document (a cascade's: its ranking key), and with a model its leaves and feature contributions", runPredict},
 		{"eval", "(--model M | --cascade C | --scores F) --data F [--costs F] [--metrics LIST] [--trees k] [--tree-cost e] [--relevant r] [--exclude-no-relevant] [--absent zero|missing] [--per-query F] [--run F] [--tag T] [--compare F [--compare-rounds N]] [--json]", "ranking quality and cost per document", runEval},
 		{"import", "--from lightgbm|xgboost|ranklib IN --out MODEL [--libsvm-indices|--zero-based|--by-name] [--json]", "convert a LightGBM, XGBoost or RankLib model", runImport},
+		{"export", "(--model M [--trees k] | --cascade C --stage k) --to xgboost --out FILE [--libsvm-indices] [--missing-as-zero] [--json]", "write a model, or a cascade's stage, as an XGBoost model", runExport},
 		{"cascade", "--model M --train F --valid F [--test F] --costs F [--lambda λ --stages K --epsilon ε --sigma σ …] --out CASCADE [--json]", "optimise a cost-aware cascade of the model's trees (Cronus)", runCascade},
 		{"sweep", "--model M --train F --valid F [--test F] --costs F [--lambdas FROM:TO:N] --out CURVE.csv [--plot CURVE.svg|png] [--json]", "quality/cost curves of Cronus and the baselines over a λ grid", runSweep},
 		{"version", "[--json]", "print the build and the model and cascade file format versions", runVersion},

@@ -1,6 +1,10 @@
 package cronus
 
-import "math"
+import (
+	"math"
+
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
 
 // Stage is one stage of a cascade: weights over the trees (the last entry is
 // the intercept) and the exit threshold. A document whose stage score
@@ -43,4 +47,27 @@ func (c *Cascade) Passes(k int, s float64) bool {
 	}
 	th := c.Stages[k].Theta
 	return math.IsInf(th, -1) || s >= th
+}
+
+// StageEnsemble returns stage k of c over the trees of e as an ensemble of
+// its own: the trees with a non-zero weight, in order, each leaf value
+// h (rounded to float32, as the stage scores it) times the tree's weight,
+// and the intercept as the base score. Its Predict is the stage's score
+// up to rounding, so the stage can be served by any tool that scores an
+// ensemble (tree.ExportXGBoost). The trees keep their statistics (the
+// weight scales a tree's feature contributions, which stay exact). The
+// objective is regression: a stage score is the fit of squared loss.
+func StageEnsemble(e *tree.Ensemble, c *Cascade, k int) *tree.Ensemble {
+	s := &c.Stages[k]
+	T := len(s.Beta) - 1
+	out := &tree.Ensemble{Base: s.Beta[T], NumFeatures: e.NumFeatures, Objective: "regression"}
+	for _, t := range s.Active() {
+		src := &e.Trees[t]
+		leaves := make([]float64, len(src.Leaves))
+		for l, v := range src.Leaves {
+			leaves[l] = s.Beta[t] * float64(float32(v))
+		}
+		out.Trees = append(out.Trees, tree.Tree{Nodes: src.Nodes, Leaves: leaves, Gain: src.Gain, Cover: src.Cover, LeafCover: src.LeafCover})
+	}
+	return out
 }

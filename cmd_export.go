@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/tree"
+)
+
+// exportFormats are the words of export's --to.
+var exportFormats = []string{"xgboost"}
+
+// runExport is cronus export: a model, or one stage of a cascade, written
+// in another library's model format, to be served there.
+func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("export", stdout)
+	modelF := fs.String("model", "", "model `FILE` to export")
+	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade), of which --stage is exported")
+	stage := fs.Int("stage", 0, "with --cascade: the stage `k` to export (1 = the first): its trees times their weights, its intercept as the base score")
+	k := newTreesFlag(fs, "with --model: export only the model's first `k` trees (a number, or all)")
+	to := new(string)
+	choiceVar(fs, to, "to", "", "`format` to write (required): xgboost (JSON, as Booster.save_model writes it; load it with xgboost.Booster(model_file=FILE))", exportFormats...)
+	libsvm := fs.Bool("libsvm-indices", false, "xgboost: number the columns as XGBoost's own libsvm reader does (DMatrix(\"test.txt?format=libsvm\")), feature k as f{k}; without it feature k is f{k-1}, column k-1 of a matrix of the features in order")
+	zero := fs.Bool("missing-as-zero", false, "xgboost: send a missing value where 0 goes at every split, so that XGBoost's libsvm reader, which takes the values a line leaves out as missing, scores a file as cronus reads it (left-out values as 0); without it a missing value follows each split's default direction, as in cronus")
+	out := fs.String("out", "", "`FILE` to write (required)")
+	jsonOut := fs.Bool("json", false, "print a JSON report")
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
+	}
+	explicit := explicitFlags(fs)
+	switch {
+	case countSet(*modelF, *cascadeF) != 1:
+		return usageError{"give one of --model FILE and --cascade FILE"}
+	case *to == "":
+		return usageError{"--to FORMAT is required: " + orList(exportFormats)}
+	case *out == "":
+		return usageError{"--out FILE is required"}
+	case *cascadeF != "" && explicit["trees"]:
+		return usageError{"--trees applies to --model only: a cascade's stage says which trees it has"}
+	case *modelF != "" && explicit["stage"]:
+		return usageError{"--stage applies to --cascade only"}
+	case *cascadeF != "" && !explicit["stage"]:
+		return usageError{"--stage k is required with --cascade: a cascade is served stage by stage, each exported as a model of its own"}
+	case *cascadeF != "" && *stage < 1:
+		return usageError{fmt.Sprintf("--stage %d: stages are numbered from 1", *stage)}
+	}
+	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*modelF, *cascadeF}, *out); err != nil {
+		return err
+	}
+	report := map[string]any{"out": *out, "to": *to}
+	var e *tree.Ensemble
+	var what string
+	if *modelF != "" {
+		full, _, err := loadModel(ctx, stderr, *modelF)
+		if err != nil {
+			return err
+		}
+		if err := k.fits(full, *modelF); err != nil {
+			return err
+		}
+		e = full
+		if *k >= 0 {
+			e = &tree.Ensemble{Trees: full.Trees[:*k], Base: full.Base, NumFeatures: full.NumFeatures, Objective: full.Objective}
+		}
+		report["model"] = *modelF
+		what = fmt.Sprintf("%s of %s", count(len(e.Trees), "tree"), *modelF)
+	} else {
+		cf, err := untilDoneShowing(ctx, stderr, "reading the cascade "+*cascadeF, func() (*cronus.File, error) { return cronus.ReadFile(*cascadeF) })
+		if err != nil {
+			return err
+		}
+		ce, c, err := cf.Cascade()
+		if err != nil {
+			return fmt.Errorf("%s: %w", *cascadeF, err)
+		}
+		K := len(c.Stages)
+		if *stage > K {
+			return usageError{fmt.Sprintf("--stage %d: the cascade %s has %s", *stage, *cascadeF, count(K, "stage"))}
+		}
+		st := c.Stages[*stage-1]
+		e = cronus.StageEnsemble(ce, c, *stage-1)
+		if len(e.Trees) == 0 {
+			return fmt.Errorf("%s: stage %d of %d has no trees: it passes every document at no cost, and there is nothing to serve", *cascadeF, *stage, K)
+		}
+		var theta any // JSON null: passes everything
+		if !math.IsInf(st.Theta, -1) && *stage < K {
+			theta = st.Theta
+		}
+		used := e.Features(-1)
+		for i := range used {
+			used[i]++
+		}
+		report["cascade"], report["stage"], report["stages"], report["theta"], report["rule"], report["stage_features"] =
+			*cascadeF, *stage, K, theta, c.Rule, used
+		if c.Rule == cronus.RuleTopM {
+			report["top_m"] = c.TopM
+		}
+		what = fmt.Sprintf("stage %d of %d of %s (%s)", *stage, K, *cascadeF, count(len(e.Trees), "tree"))
+	}
+	obj, known := tree.XGBoostObjective(e.Objective)
+	if !known {
+		fmt.Fprintf(stderr, "note: the objective %q has no XGBoost counterpart here; it is written as %s, whose prediction is the raw score\n", e.Objective, obj)
+	}
+	if differ, total := e.MissingSplits(-1); differ > 0 && !*zero {
+		fmt.Fprintf(stderr, "note: the model sends a missing value the other way than 0 at %d of its %d splits: "+
+			"give XGBoost the values a data file leaves out as 0 (a dense matrix, as cronus reads them), not through its libsvm reader, which takes them as missing, or export with --missing-as-zero\n", differ, total)
+	}
+	b, err := tree.ExportXGBoost(e, tree.ExportOptions{LibSVMIndices: *libsvm, MissingAsZero: *zero})
+	if err != nil {
+		return fmt.Errorf("%s: %w", *out, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := data.WriteAtomicAllContext(ctx, []data.Output{data.BytesOutput(*out, b)}); err != nil {
+		return err
+	}
+	numbering := "feature k is f{k-1}"
+	if *libsvm {
+		numbering = "feature k is f{k}"
+	}
+	report["objective"], report["trees"], report["features"], report["feature_numbering"] = obj, len(e.Trees), e.NumFeatures, numbering
+	if *jsonOut {
+		return writeJSON(stdout, report)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s as XGBoost %s (%s, %s)\n", *out, what, obj, count(e.NumFeatures, "feature"), numbering)
+	if *cascadeF != "" {
+		switch t := report["theta"].(type) {
+		case float64:
+			rule := ""
+			if c := report["rule"]; c == cronus.RuleTopM {
+				rule = fmt.Sprintf(", but a query's %d best documents there go on", report["top_m"])
+			}
+			fmt.Fprintf(stdout, "a document leaves the cascade at stage %d when this model's score for it is below %v%s\n", *stage, t, rule)
+		default:
+			if *stage == report["stages"] {
+				fmt.Fprintf(stdout, "stage %d is the last: the documents that reach it rank by this model's score, above those that left earlier\n", *stage)
+			} else {
+				fmt.Fprintf(stdout, "stage %d lets every document through\n", *stage)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/engine/cronus"
+)
+
+// readNumbers returns the numbers of a scores file, one per line.
+func readNumbers(t *testing.T, path string) []float64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var xs []float64
+	for _, s := range strings.Fields(string(b)) {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xs = append(xs, v)
+	}
+	return xs
+}
+
+// export writes a model's first trees, and a cascade's stage, as XGBoost
+// models; import --from xgboost reads them back (the importer is checked
+// against XGBoost's own predictions in engine/tree), and the models read
+// back score MQ2008 test as predict does with --trees, and as the cascade
+// scores the documents that leave at the stage exported. The report says
+// what was written, the stage's threshold and rule among it.
+func TestExportModelAndStage(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	model := trainShallow(t, dir, 30)
+	test := "builtin:mq2008/test"
+
+	var rm struct {
+		Out, To, Model, Objective string
+		FeatureNumbering          string `json:"feature_numbering"`
+		Trees, Features           int
+	}
+	runJSON(t, &rm, "export", "--model", model, "--trees", "20", "--to", "xgboost", "--out", p("m.xgb.json"), "--json")
+	if rm.Out != p("m.xgb.json") || rm.To != "xgboost" || rm.Model != model || rm.Trees != 20 || rm.Features != 46 ||
+		rm.Objective != "reg:squarederror" || rm.FeatureNumbering != "feature k is f{k-1}" {
+		t.Errorf("report %+v", rm)
+	}
+	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", p("m.xgb.json"), "--out", p("back.json")); code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, args := range [][]string{
+		{"predict", "--model", model, "--trees", "20", "--data", test, "--out", p("want.txt")},
+		{"predict", "--model", p("back.json"), "--data", test, "--out", p("got.txt")},
+	} {
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	want, got := readNumbers(t, p("want.txt")), readNumbers(t, p("got.txt"))
+	if len(want) != 2874 || len(got) != len(want) {
+		t.Fatalf("%d and %d scores", len(want), len(got))
+	}
+	for i := range want {
+		if math.Abs(want[i]-got[i]) > 1e-5 {
+			t.Fatalf("document %d: %v exported, %v by predict --trees 20", i, got[i], want[i])
+		}
+	}
+
+	if code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "0", "--lambda", "0.01", "--out", p("c.json")); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, _, errOut := runCLI(t, "predict", "--cascade", p("c.json"), "--data", test, "--out", p("keys.txt"), "--exits", p("exits.tsv")); code != 0 {
+		t.Fatal(errOut)
+	}
+	cf, err := cronus.ReadFile(p("c.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, exits := readTSV(t, p("exits.tsv"))
+	checked := 0
+	for k := 1; k <= 3; k++ {
+		var rs struct {
+			Stage, Stages, Trees int
+			Theta                *float64
+			Rule                 string
+			StageFeatures        []int `json:"stage_features"`
+		}
+		out := p("s" + strconv.Itoa(k) + ".json")
+		code, stdout, errOut := runCLI(t, "export", "--cascade", p("c.json"), "--stage", strconv.Itoa(k), "--to", "xgboost", "--out", out, "--json")
+		if code != 0 {
+			if strings.Contains(errOut, "has no trees") {
+				continue
+			}
+			t.Fatal(errOut)
+		}
+		if err := json.Unmarshal([]byte(stdout), &rs); err != nil {
+			t.Fatal(err)
+		}
+		st := cf.Stages[k-1]
+		if rs.Stage != k || rs.Stages != 3 || rs.Trees != len(st.Trees) || rs.Rule != cf.Rule || len(rs.StageFeatures) == 0 ||
+			(rs.Theta == nil) != (st.Theta == nil) || rs.Theta != nil && *rs.Theta != *st.Theta {
+			t.Errorf("stage %d: report %+v for %+v", k, rs, st)
+		}
+		back := p("s" + strconv.Itoa(k) + ".back.json")
+		if code, _, errOut := runCLI(t, "import", "--from", "xgboost", out, "--out", back); code != 0 {
+			t.Fatal(errOut)
+		}
+		if code, _, errOut := runCLI(t, "predict", "--model", back, "--data", test, "--out", p("stage.txt")); code != 0 {
+			t.Fatal(errOut)
+		}
+		scores := readNumbers(t, p("stage.txt"))
+		for i, row := range exits {
+			if row[2] != strconv.Itoa(k) {
+				continue
+			}
+			at, _ := strconv.ParseFloat(row[3], 64)
+			if math.Abs(at-scores[i]) > 1e-5 {
+				t.Fatalf("stage %d, document %d: %v exported, %v in the cascade", k, i, scores[i], at)
+			}
+			checked++
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d documents checked against their exit stage", checked)
+	}
+}
+
+// export's usage errors, and a stage without trees: exit 2 (1 for the
+// stage), a message that says what to do, and no file written.
+func TestExportErrors(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	model := trainShallow(t, dir, 5)
+	cascade := p("c.json")
+	if code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--out", cascade); code != 0 {
+		t.Fatal(errOut)
+	}
+	// A first stage emptied by hand: it passes everything.
+	cf, err := cronus.ReadFile(cascade)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf.Stages[0].Trees, cf.Stages[0].Weights, cf.Stages[0].Theta = []int{}, []float64{}, nil
+	empty := p("empty.json")
+	if err := cronus.WriteFile(empty, cf); err != nil {
+		t.Fatal(err)
+	}
+	out := p("x.json")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--model", model, "--out", out}, 2, "--to FORMAT is required: xgboost"},
+		{[]string{"--model", model, "--to", "lightgbm", "--out", out}, 2, `--to: must be xgboost, got "lightgbm"`},
+		{[]string{"--model", model, "--to", "xgboost"}, 2, "--out FILE is required"},
+		{[]string{"--to", "xgboost", "--out", out}, 2, "give one of --model FILE and --cascade FILE"},
+		{[]string{"--model", model, "--cascade", cascade, "--to", "xgboost", "--out", out}, 2, "give one of --model FILE and --cascade FILE"},
+		{[]string{"--model", model, "--stage", "1", "--to", "xgboost", "--out", out}, 2, "--stage applies to --cascade only"},
+		{[]string{"--cascade", cascade, "--to", "xgboost", "--out", out}, 2, "--stage k is required with --cascade"},
+		{[]string{"--cascade", cascade, "--stage", "0", "--to", "xgboost", "--out", out}, 2, "stages are numbered from 1"},
+		{[]string{"--cascade", cascade, "--stage", "3", "--to", "xgboost", "--out", out}, 2, "the cascade " + cascade + " has 2 stages"},
+		{[]string{"--cascade", cascade, "--stage", "1", "--trees", "2", "--to", "xgboost", "--out", out}, 2, "--trees applies to --model only"},
+		{[]string{"--model", model, "--trees", "9", "--to", "xgboost", "--out", out}, 2, "the model " + model + " has 5 trees"},
+		{[]string{"--model", model, "--to", "xgboost", "--out", model}, 2, "is both an input and an output"},
+		{[]string{"--cascade", empty, "--stage", "1", "--to", "xgboost", "--out", out}, 1, empty + ": stage 1 of 2 has no trees"},
+		{[]string{"--model", p("missing.json"), "--to", "xgboost", "--out", out}, 1, "missing.json"},
+	} {
+		code, _, errOut := runCLI(t, append([]string{"export"}, c.args...)...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errOut, c.code, c.want)
+		}
+		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("%v wrote %s", c.args, out)
+		}
+	}
+}

@@ -1,0 +1,273 @@
+package tree
+
+import (
+	"bufio"
+	"bytes"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// readEnsemble reads the cronus model file at path.
+func readEnsemble(t *testing.T, path string) *Ensemble {
+	t.Helper()
+	m, err := ReadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := m.Ensemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// readRows reads a TSV of float32 rows ("nan" for a missing value).
+func readRows(t *testing.T, path string) [][]float32 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rows [][]float32
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		var r []float32
+		for _, s := range strings.Split(sc.Text(), "\t") {
+			v, err := strconv.ParseFloat(s, 32)
+			if err != nil {
+				t.Fatalf("%s:%d: %v", path, line, err)
+			}
+			r = append(r, float32(v))
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// TestExportXGBoostFixtures: the exporter writes, byte for byte, the files
+// XGBoost 1.7.4 loaded (testdata/make_xgb_export_fixtures.py), and XGBoost's
+// margins for them are cronus's scores of the models exported: a rank:ndcg
+// and a binary:logistic model trained by cronus on MQ2008, on 300 test
+// documents, and a hand-made model on values at, just above and just below
+// each threshold, 0 and NaN.
+func TestExportXGBoostFixtures(t *testing.T) {
+	for _, fx := range []struct {
+		name string
+		rows func() [][]float32
+		obj  string
+	}{
+		{"export-lambdarank", func() [][]float32 { return mq2008Test(t)[:300] }, "rank:ndcg"},
+		{"export-binary", func() [][]float32 { return mq2008Test(t)[:300] }, "binary:logistic"},
+		{"export-edge", func() [][]float32 { return readRows(t, "testdata/export-edge.data.txt") }, "reg:squarederror"},
+	} {
+		t.Run(fx.name, func(t *testing.T) {
+			e := readEnsemble(t, "testdata/"+fx.name+".json")
+			got, err := ExportXGBoost(e, ExportOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := os.ReadFile("testdata/" + fx.name + ".xgb.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("the export differs from testdata/%s.xgb.json, which XGBoost's predictions were made on (if the change is meant, run testdata/make_xgb_export_fixtures.py)", fx.name)
+			}
+			if !bytes.Contains(got, []byte(`"objective":{"name":"`+fx.obj+`"`)) {
+				t.Errorf("the export's objective is not %s", fx.obj)
+			}
+			rows := fx.rows()
+			preds := readPreds(t, "testdata/"+fx.name+".xgb.pred.txt")
+			if len(preds) != len(rows) {
+				t.Fatalf("%d predictions for %d documents", len(preds), len(rows))
+			}
+			d, at := maxDiff(e, rows, preds)
+			if d > 1e-5 {
+				t.Errorf("largest |cronus - XGBoost| %g at document %d (cronus %v, XGBoost %v)", d, at, rawScore(e, rows[at]), preds[at])
+			}
+		})
+	}
+}
+
+// TestExportXGBoostRoundTrip: the importer, checked against XGBoost's own
+// predictions on its fixtures, reads an export back into the same trees:
+// the same splits (features, thresholds, default directions, shape), the
+// leaf values and base score to float32, and the gains and covers; with
+// LibSVMIndices too.
+func TestExportXGBoostRoundTrip(t *testing.T) {
+	for _, name := range []string{"export-lambdarank", "export-binary", "export-edge"} {
+		e := readEnsemble(t, "testdata/"+name+".json")
+		for _, libsvm := range []bool{false, true} {
+			b, err := ExportXGBoost(e, ExportOptions{LibSVMIndices: libsvm})
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, _, err := ImportXGBoostWith(bytes.NewReader(b), name, ImportOptions{LibSVMIndices: libsvm})
+			if err != nil {
+				t.Fatalf("%s (libsvm %v): %v", name, libsvm, err)
+			}
+			if back.NumFeatures != e.NumFeatures || len(back.Trees) != len(e.Trees) {
+				t.Fatalf("%s: %d trees of %d features back for %d of %d", name, len(back.Trees), back.NumFeatures, len(e.Trees), e.NumFeatures)
+			}
+			if math.Abs(back.Base-e.Base) > 1e-6*math.Max(1, math.Abs(e.Base)) {
+				t.Errorf("%s: base %v back for %v", name, back.Base, e.Base)
+			}
+			for i := range e.Trees {
+				checkSameTree(t, name, i, &e.Trees[i], &back.Trees[i])
+			}
+		}
+	}
+}
+
+// checkSameTree compares tree i of an ensemble with its export read back:
+// both walk their nodes depth first, left before right.
+func checkSameTree(t *testing.T, name string, i int, a, b *Tree) {
+	t.Helper()
+	if len(a.Nodes) != len(b.Nodes) || len(a.Leaves) != len(b.Leaves) {
+		t.Fatalf("%s tree %d: %d splits and %d leaves back for %d and %d", name, i, len(b.Nodes), len(b.Leaves), len(a.Nodes), len(a.Leaves))
+	}
+	var walk func(x, y int32)
+	walk = func(x, y int32) {
+		if (x < 0) != (y < 0) {
+			t.Fatalf("%s tree %d: a split and a leaf at the same place", name, i)
+		}
+		if x < 0 {
+			if float32(a.Leaves[^x]) != float32(b.Leaves[^y]) {
+				t.Errorf("%s tree %d: leaf %v back for %v", name, i, b.Leaves[^y], a.Leaves[^x])
+			}
+			if a.LeafCover != nil && (b.LeafCover == nil || a.LeafCover[^x] != b.LeafCover[^y]) {
+				t.Errorf("%s tree %d: leaf %d's cover not kept", name, i, ^x)
+			}
+			return
+		}
+		p, q := a.Nodes[x], b.Nodes[y]
+		if p.Feature != q.Feature || p.Threshold != q.Threshold || p.DefaultLeft != q.DefaultLeft {
+			t.Errorf("%s tree %d: split %+v back for %+v", name, i, q, p)
+		}
+		if a.Gain != nil && (b.Gain == nil || a.Gain[x] != b.Gain[y] || a.Cover[x] != b.Cover[y]) {
+			t.Errorf("%s tree %d: split %d's gain and cover not kept", name, i, x)
+		}
+		walk(p.Left, q.Left)
+		walk(p.Right, q.Right)
+	}
+	ra, rb := int32(0), int32(0)
+	if len(a.Nodes) == 0 {
+		ra, rb = Leaf(0), Leaf(0)
+	}
+	walk(ra, rb)
+}
+
+// TestExportXGBoostMissingAsZero: with MissingAsZero every split sends a
+// missing value where it sends 0, so a document with values missing scores
+// as with those values 0; without it the model's default directions stay.
+func TestExportXGBoostMissingAsZero(t *testing.T) {
+	e := readEnsemble(t, "testdata/export-lambdarank.json")
+	if differ, _ := e.MissingSplits(-1); differ == 0 {
+		t.Fatal("the fixture sends a missing value where 0 goes at every split: nothing to test")
+	}
+	b, err := ExportXGBoost(e, ExportOptions{MissingAsZero: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := ImportXGBoost(bytes.NewReader(b), "m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if differ, total := back.MissingSplits(-1); differ != 0 {
+		t.Errorf("%d of %d splits send a missing value the other way than 0", differ, total)
+	}
+	for _, x := range mq2008Test(t)[:50] {
+		nan := append([]float32(nil), x...)
+		zero := append([]float32(nil), x...)
+		for f := 0; f < len(x); f += 3 {
+			nan[f], zero[f] = float32(math.NaN()), 0
+		}
+		if a, b := rawScore(back, nan), rawScore(e, zero); math.Abs(a-b) > 1e-5 {
+			t.Fatalf("missing values score %v, zeros %v", a, b)
+		}
+	}
+}
+
+// TestExportXGBoostBase: base_score is the objective's inverse link of the
+// base score, and where a float32 probability is too coarse a margin (a
+// base of 12 for binary:logistic) the rest is in the first tree, so that
+// the export read back scores within float32 of the model.
+func TestExportXGBoostBase(t *testing.T) {
+	for _, c := range []struct {
+		obj      string
+		base     float64
+		xgbObj   string
+		baseText string
+	}{
+		{"regression", 0.3, "reg:squarederror", `"base_score":"0.3"`},
+		{"binary", 0, "binary:logistic", `"base_score":"0.5"`},
+		{"binary", 12, "binary:logistic", ""},
+		{"count:poisson", math.Log(0.4), "count:poisson", `"base_score":"0.4"`},
+		{"lambdarank", -2.5, "rank:ndcg", `"base_score":"-2.5"`},
+	} {
+		e := &Ensemble{Base: c.base, NumFeatures: 2, Objective: c.obj, Trees: []Tree{
+			{Nodes: []Node{{Feature: 1, Threshold: 0.5, Left: Leaf(0), Right: Leaf(1)}}, Leaves: []float64{-0.25, 0.5}},
+		}}
+		b, err := ExportXGBoost(e, ExportOptions{})
+		if err != nil {
+			t.Fatalf("%s %v: %v", c.obj, c.base, err)
+		}
+		if !bytes.Contains(b, []byte(`"objective":{"name":"`+c.xgbObj+`"`)) || !bytes.Contains(b, []byte(c.baseText)) {
+			t.Errorf("%s %v: not %s with %s:\n%s", c.obj, c.base, c.xgbObj, c.baseText, b)
+		}
+		back, _, err := ImportXGBoost(bytes.NewReader(b), "m.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range [][]float32{{0, 0}, {0, 1}} {
+			if got, want := rawScore(back, x), rawScore(e, x); math.Abs(got-want) > 1e-6*math.Max(1, math.Abs(want)) {
+				t.Errorf("%s base %v: %v back for %v", c.obj, c.base, got, want)
+			}
+		}
+	}
+}
+
+// TestExportXGBoostRefuses: what XGBoost's file cannot hold is refused
+// with a message that says why.
+func TestExportXGBoostRefuses(t *testing.T) {
+	split := func(th float32, leaf float64) []Tree {
+		return []Tree{{Nodes: []Node{{Threshold: th, Left: Leaf(0), Right: Leaf(1)}}, Leaves: []float64{0, leaf}}}
+	}
+	for _, c := range []struct {
+		e    Ensemble
+		want string
+	}{
+		{Ensemble{NumFeatures: 1, Objective: "regression"}, "no trees"},
+		{Ensemble{NumFeatures: 1, Objective: "regression", Trees: split(math.MaxFloat32, 1)}, "largest float32"},
+		{Ensemble{NumFeatures: 1, Objective: "regression", Trees: split(0.5, 1e39)}, "float32 range"},
+		{Ensemble{NumFeatures: 1, Objective: "binary", Base: 40, Trees: split(0.5, 1)}, "too far from 0"},
+		{Ensemble{NumFeatures: 1, Objective: "regression", Base: 1e39, Trees: split(0.5, 1)}, "float32 range"},
+	} {
+		_, err := ExportXGBoost(&c.e, ExportOptions{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want one saying %q", c.e, err, c.want)
+		}
+	}
+}
+
+// TestXGBoostObjective: cronus's, LightGBM's and RankLib's objectives have
+// XGBoost counterparts; one without is written as reg:squarederror.
+func TestXGBoostObjective(t *testing.T) {
+	for obj, want := range map[string]string{
+		"regression": "reg:squarederror", "binary": "binary:logistic", "lambdarank": "rank:ndcg",
+		"poisson": "count:poisson", "LambdaMART": "rank:ndcg", "reg:linear": "reg:squarederror",
+	} {
+		if got, ok := XGBoostObjective(obj); got != want || !ok {
+			t.Errorf("%s: %s %v, want %s", obj, got, ok, want)
+		}
+	}
+	for _, obj := range []string{"survival:cox", "quantile", ""} {
+		if got, ok := XGBoostObjective(obj); got != "reg:squarederror" || ok {
+			t.Errorf("%q: %s %v, want reg:squarederror without a counterpart", obj, got, ok)
+		}
+	}
+}
