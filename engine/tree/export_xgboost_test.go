@@ -271,3 +271,101 @@ func TestXGBoostObjective(t *testing.T) {
 		}
 	}
 }
+
+// FuzzExportXGBoost: any model cronus reads either exports, and the export
+// reads back (ImportXGBoost, with the same numbering) into an ensemble
+// that sends every document the same way at every split and scores it
+// within float32 of the model, on documents at, just above and just below
+// every threshold, at 0 and NaN; or it is refused for one of the reasons
+// XGBoost's file cannot hold (no trees, the largest float32 as a
+// threshold, a value past the float32 range, a base score the link cannot
+// take).
+func FuzzExportXGBoost(f *testing.F) {
+	for _, name := range []string{"export-edge.json", "export-binary.json"} {
+		b, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, false, false)
+	}
+	f.Add([]byte(`{"format":"cronus-ensemble","version":1,"objective":"binary","num_features":2,"base_score":14,"trees":[{"split_feature":[2],"threshold":[-0],"left_child":[-1],"right_child":[-2],"default_left":[true],"leaf_value":[1e-40,-2]}]}`), true, true)
+	f.Add([]byte(`{"format":"cronus-ensemble","version":1,"objective":"count:poisson","num_features":1,"base_score":-3,"trees":[{"split_feature":[1],"threshold":[3.4028235e38],"left_child":[-1],"right_child":[-2],"leaf_value":[1,2]}]}`), false, true)
+	f.Fuzz(func(t *testing.T, data []byte, libsvm, zero bool) {
+		m, err := ParseModel(fuzzName, data)
+		if err != nil {
+			return
+		}
+		e, err := m.Ensemble()
+		if err != nil || e.NumFeatures > 64 {
+			return
+		}
+		b, err := ExportXGBoost(e, ExportOptions{LibSVMIndices: libsvm, MissingAsZero: zero})
+		if err != nil {
+			for _, why := range []string{"no trees", "largest float32", "float32 range", "too far from 0", "out of range for"} {
+				if strings.Contains(err.Error(), why) {
+					return
+				}
+			}
+			t.Fatalf("refused for no known reason: %v", err)
+		}
+		back, _, err := ImportXGBoostWith(bytes.NewReader(b), "m.json", ImportOptions{LibSVMIndices: libsvm})
+		if err != nil {
+			t.Fatalf("the export does not read back: %v\n%s", err, b)
+		}
+		if len(back.Trees) != len(e.Trees) || back.NumFeatures != e.NumFeatures {
+			t.Fatalf("%d trees of %d features back for %d of %d", len(back.Trees), back.NumFeatures, len(e.Trees), e.NumFeatures)
+		}
+		// Documents: every feature at one value of the model's
+		// thresholds' neighbourhoods, 0 or NaN, in turn.
+		var vals []float32
+		for _, tr := range e.Trees {
+			for _, nd := range tr.Nodes {
+				th := nd.Threshold
+				vals = append(vals, th, math.Nextafter32(th, float32(math.Inf(1))), math.Nextafter32(th, float32(math.Inf(-1))))
+			}
+		}
+		vals = append(vals, 0, float32(math.NaN()))
+		if len(vals) > 40 {
+			vals = vals[:40]
+		}
+		x := make([]float32, e.NumFeatures)
+		for _, v := range vals {
+			for j := range x {
+				x[j] = v
+			}
+			want := rawScore(e, x)
+			for i := range e.Trees {
+				a, c := &e.Trees[i], &back.Trees[i]
+				xa := x
+				if zero && v != v {
+					xa = make([]float32, len(x)) // a missing value goes where 0 goes
+				}
+				la, lc := a.Predict(xa), c.Predict(x)
+				if i == 0 {
+					// The first tree holds what base_score's float32 lost.
+					la, lc = la+e.Base, lc+back.Base
+				}
+				if float32(la) != float32(lc) && math.Abs(la-lc) > 1e-6*math.Max(1, math.Abs(la)) {
+					t.Fatalf("tree %d: value %v: leaf %v back for %v", i, v, lc, la)
+				}
+			}
+			if zero && v != v {
+				want = rawScore(e, make([]float32, len(x)))
+			}
+			got := rawScore(back, x)
+			if math.IsInf(want, 0) || math.IsNaN(want) {
+				continue
+			}
+			tol := 1e-6 * math.Max(1, math.Abs(want))
+			for _, tr := range e.Trees {
+				for _, l := range tr.Leaves {
+					tol += math.Abs(l) * 0x1p-23 // each leaf rounded to float32
+				}
+			}
+			tol += math.Abs(e.Base) * 0x1p-20
+			if math.Abs(got-want) > tol {
+				t.Fatalf("value %v: score %v back for %v", v, got, want)
+			}
+		}
+	})
+}
