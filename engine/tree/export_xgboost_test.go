@@ -3,6 +3,7 @@ package tree
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"strconv"
@@ -228,6 +229,59 @@ func TestExportXGBoostBase(t *testing.T) {
 				t.Errorf("%s base %v: %v back for %v", c.obj, c.base, got, want)
 			}
 		}
+	}
+}
+
+// TestXGBoostLogitBase: XGBoost turns a logistic base_score into its
+// margin in float32, -logf(1.0f/p - 1.0f), which near p = 1 is far from
+// the exact logit (14.84 for 0.9999997, not 15.03). The margins are XGBoost
+// 1.7.4's own: output_margin of a binary:logistic model of one leaf of 0
+// with that base_score. The importer reads them, and an export of a binary
+// model of base 15 or 16.5 puts the rest in the first tree, so that XGBoost
+// scores it as cronus does.
+func TestXGBoostLogitBase(t *testing.T) {
+	xgbMargin := map[string]float64{
+		"0.3": -0.847297847, "0.001": -6.90675449, "0.999": 6.90675545,
+		"0.9999997": 14.8437729, "0.99999994": 15.9423847,
+	}
+	for s, want := range xgbMargin {
+		if got, err := xgbBase("binary:logistic", s); err != nil || math.Abs(got-want) > 1e-6*math.Max(1, math.Abs(want)) {
+			t.Errorf("base_score %s: margin %.9g (%v), XGBoost's %.9g", s, got, err, want)
+		}
+	}
+	for _, base := range []float64{15, 16.5, 0.999} {
+		e := &Ensemble{Base: base, NumFeatures: 1, Objective: "binary", Trees: []Tree{{Leaves: []float64{0.25}}}}
+		b, err := ExportXGBoost(e, ExportOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			Learner struct {
+				Param struct {
+					Base string `json:"base_score"`
+				} `json:"learner_model_param"`
+				Booster struct {
+					Model struct {
+						Trees []struct {
+							Cond []float32 `json:"split_conditions"`
+						} `json:"trees"`
+					} `json:"model"`
+				} `json:"gradient_booster"`
+			} `json:"learner"`
+		}
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		want, ok := xgbMargin[m.Learner.Param.Base]
+		if !ok {
+			continue // 0.999 is not a float32's shortest form
+		}
+		if got := want + float64(m.Learner.Booster.Model.Trees[0].Cond[0]); math.Abs(got-(base+0.25)) > 4e-6 {
+			t.Errorf("base %v: XGBoost's margin %.9g (base_score %s), want %v", base, got, m.Learner.Param.Base, base+0.25)
+		}
+	}
+	if _, err := xgbBase("binary:logistic", "3.8E-44"); err == nil || !strings.Contains(err.Error(), "too close to 0") {
+		t.Errorf("base_score 3.8E-44, whose margin XGBoost makes -inf: error %v", err)
 	}
 }
 
