@@ -61,7 +61,7 @@ var xgbExportObjective = map[string]string{
 	"rank_xendcg":          "rank:ndcg",
 	"LambdaMART":           "rank:ndcg", // RankLib
 	"MART":                 "reg:squarederror",
-	"RandomForests":        "reg:squarederror",
+	"Random Forests":       "reg:squarederror",
 	"reg:quantileerror":    "", // below: written as reg:squarederror
 	"reg:expectileerror":   "",
 	"survival:cox":         "",

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -317,6 +318,20 @@ func TestXGBoostObjective(t *testing.T) {
 	} {
 		if got, ok := XGBoostObjective(obj); got != want || !ok {
 			t.Errorf("%s: %s %v, want %s", obj, got, ok, want)
+		}
+	}
+	// The objectives the importers give the fixtures.
+	for _, f := range []string{"ranklib-lambdamart.txt", "ranklib-mart.txt", "ranklib-rf.txt", "lgb-lambdarank.model.txt", "lgb-regression-dart.model.txt"} {
+		from := "ranklib"
+		if strings.HasPrefix(f, "lgb-") {
+			from = "lightgbm"
+		}
+		e, _, err := ImportFile(from, filepath.Join("testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := XGBoostObjective(e.Objective); !ok {
+			t.Errorf("%s: objective %q written as %s without a counterpart", f, e.Objective, got)
 		}
 	}
 	for _, obj := range []string{"survival:cox", "quantile", ""} {
