@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/cronus"
@@ -55,16 +57,21 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var e *tree.Ensemble
 	var what string
 	if *modelF != "" {
-		full, _, err := loadModel(ctx, stderr, *modelF)
+		full, m, err := loadModel(ctx, stderr, *modelF)
 		if err != nil {
 			return err
 		}
 		if err := k.fits(full, *modelF); err != nil {
 			return err
 		}
-		e = full
+		e = &tree.Ensemble{Trees: full.Trees, Base: full.Base, NumFeatures: full.NumFeatures, Objective: full.Objective}
 		if *k >= 0 {
-			e = &tree.Ensemble{Trees: full.Trees[:*k], Base: full.Base, NumFeatures: full.NumFeatures, Objective: full.Objective}
+			e.Trees = full.Trees[:*k]
+		}
+		if lightGBMTransformed(m) {
+			// No XGBoost objective turns the margin into LightGBM's
+			// prediction: written with a note, as an unknown one.
+			e.Objective = m.Params["objective"].(string)
 		}
 		report["model"] = *modelF
 		what = fmt.Sprintf("%s of %s", count(len(e.Trees), "tree"), *modelF)
@@ -145,4 +152,26 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	return nil
+}
+
+// lightGBMTransformed reports whether m is a LightGBM model whose objective
+// has options that change how its prediction follows from the raw score
+// (the ensemble keeps only the objective's name): "binary sigmoid:2" is
+// σ(2s), not binary:logistic's σ(s); "regression sqrt" is s·|s|.
+func lightGBMTransformed(m *tree.Model) bool {
+	full, ok := m.Params["objective"].(string)
+	if !ok || m.Source != "lightgbm" {
+		return false
+	}
+	for _, opt := range strings.Fields(full)[1:] {
+		if v, ok := strings.CutPrefix(opt, "sigmoid:"); ok {
+			if f, err := strconv.ParseFloat(v, 64); err != nil || f != 1 {
+				return true
+			}
+		}
+		if opt == "sqrt" {
+			return true
+		}
+	}
+	return false
 }

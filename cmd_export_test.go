@@ -185,3 +185,40 @@ func TestExportErrors(t *testing.T) {
 		}
 	}
 }
+
+// A LightGBM model whose objective's options change its prediction
+// (LightGBM's binary objective predicts σ(sigmoid·s), regression sqrt
+// s·|s|) has no XGBoost counterpart: binary:logistic would predict σ(s).
+// It is written as reg:squarederror, with the note, as an unknown
+// objective is; "binary sigmoid:1" is binary:logistic.
+func TestExportLightGBMObjectiveOptions(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("engine", "tree", "testdata", "lgb-regression-dart.model.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ objective, want, note string }{
+		{"binary sigmoid:1", "binary:logistic", ""},
+		{"binary sigmoid:2", "reg:squarederror", `"binary sigmoid:2" has no XGBoost counterpart`},
+		{"regression sqrt", "reg:squarederror", `"regression sqrt" has no XGBoost counterpart`},
+		{"regression", "reg:squarederror", ""},
+	} {
+		lgb := filepath.Join(dir, "lgb.txt")
+		text := strings.Replace(string(src), "\nobjective=regression\n", "\nobjective="+c.objective+"\n", 1)
+		if err := os.WriteFile(lgb, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		model := filepath.Join(dir, "lgb.json")
+		if code, _, errOut := runCLI(t, "import", "--from", "lightgbm", lgb, "--out", model); code != 0 {
+			t.Fatal(errOut)
+		}
+		code, out, errOut := runCLI(t, "export", "--model", model, "--to", "xgboost", "--out", filepath.Join(dir, "x.json"), "--json")
+		var r struct{ Objective string }
+		if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+			t.Fatalf("%s: exit %d: %s%s", c.objective, code, out, errOut)
+		}
+		if r.Objective != c.want || (c.note == "") != !strings.Contains(errOut, "no XGBoost counterpart") || !strings.Contains(errOut, c.note) {
+			t.Errorf("%s: written as %s (want %s), notes %q", c.objective, r.Objective, c.want, errOut)
+		}
+	}
+}
