@@ -47,6 +47,8 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{"--stage applies to --cascade only"}
 	case *cascadeF != "" && !explicit["stage"]:
 		return usageError{"--stage k is required with --cascade: a cascade is served stage by stage, each exported as a model of its own"}
+	case *modelF != "" && *k == 0:
+		return usageError{"--trees 0: no trees to export (XGBoost's model would hold only the base score)"}
 	case *cascadeF != "" && *stage < 1:
 		return usageError{fmt.Sprintf("--stage %d: stages are numbered from 1", *stage)}
 	}
@@ -118,7 +120,11 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	b, err := tree.ExportXGBoost(e, tree.ExportOptions{LibSVMIndices: *libsvm, MissingAsZero: *zero})
 	if err != nil {
-		return fmt.Errorf("%s: %w", *out, err)
+		// What XGBoost's file cannot hold is the model's.
+		if *cascadeF != "" {
+			return fmt.Errorf("%s: stage %d: %w", *cascadeF, *stage, err)
+		}
+		return fmt.Errorf("%s: %w", *modelF, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return err

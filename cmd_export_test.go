@@ -155,6 +155,12 @@ func TestExportErrors(t *testing.T) {
 	if err := cronus.WriteFile(empty, cf); err != nil {
 		t.Fatal(err)
 	}
+	// A threshold XGBoost's x < c cannot say: the error names the model.
+	big := p("big.json")
+	if err := os.WriteFile(big, []byte(`{"format": "cronus-ensemble", "version": 1, "objective": "regression", "num_features": 1, "base_score": 0,
+		"trees": [{"split_feature": [1], "threshold": [3.4028234663852886e+38], "left_child": [-1], "right_child": [-2], "leaf_value": [1, 2]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := p("x.json")
 	for _, c := range []struct {
 		args []string
@@ -175,6 +181,8 @@ func TestExportErrors(t *testing.T) {
 		{[]string{"--model", model, "--to", "xgboost", "--out", model}, 2, "is both an input and an output"},
 		{[]string{"--cascade", empty, "--stage", "1", "--to", "xgboost", "--out", out}, 1, empty + ": stage 1 of 2 has no trees"},
 		{[]string{"--model", p("missing.json"), "--to", "xgboost", "--out", out}, 1, "missing.json"},
+		{[]string{"--model", model, "--trees", "0", "--to", "xgboost", "--out", out}, 2, "--trees 0: no trees to export"},
+		{[]string{"--model", big, "--to", "xgboost", "--out", out}, 1, big + ": tree 0: node 0's threshold 3.4028235e+38 is the largest float32"},
 	} {
 		code, _, errOut := runCLI(t, append([]string{"export"}, c.args...)...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
