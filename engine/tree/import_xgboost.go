@@ -559,7 +559,8 @@ func xgbBase(obj, s string) (float64, error) {
 		}
 		// XGBoost computes -logf(1.0f/p - 1.0f) in float32, where 1/p - 1
 		// cancels near p = 1: its margin for 0.9999997 is 14.84, not 15.03.
-		m := -float64(float32(math.Log(float64(float32(1/float32(p)) - 1))))
+		d := 1/float32(p) - 1 // float32 arithmetic, as XGBoost
+		m := -float64(float32(math.Log(float64(d))))
 		if math.IsInf(m, 0) {
 			return 0, fmt.Errorf("base_score %s is too close to 0 for %s: 1/base_score overflows XGBoost's float32", s, obj)
 		}
