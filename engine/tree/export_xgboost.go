@@ -112,9 +112,10 @@ func XGBoostObjective(obj string) (string, bool) {
 // above t, which sends every float32 the same way; NaN follows the same
 // default direction. Leaf values and the base score are float32 in
 // XGBoost. base_score is the objective's inverse link of Base
-// (sigmoid for the logistic objectives, exp for the log ones); for those,
-// what the float32 rounding of it leaves of Base, when more than Base's
-// own float32 rounding, is added to the first tree's leaves. Gains and covers, where e has them, become loss_changes and
+// (sigmoid for the logistic objectives, exp for the log ones), held
+// within what a float32 can hold and XGBoost's link can take; for those,
+// what XGBoost's margin of it leaves of Base, when more than Base's own
+// float32 rounding, is added to the first tree's leaves. Gains and covers, where e has them, become loss_changes and
 // sum_hessian, so that XGBoost's feature contributions (pred_contribs)
 // and importances work; without covers they are 0 and pred_contribs is
 // not meaningful. Trees are laid out breadth first.
@@ -179,15 +180,12 @@ func xgbBaseScore(obj string, base float64) (float32, float64, error) {
 	var p float32
 	switch xgbLink[obj] {
 	case "logit":
-		p = float32(1 / (1 + math.Exp(-base)))
-		if !(p > 0 && p < 1) {
-			return 0, 0, fmt.Errorf("the base score %g is too far from 0 for %s, whose base_score is the float32 probability 1/(1+exp(-%g))", base, obj, base)
-		}
+		// A probability that rounds to 0 or 1 in float32 (a base past
+		// about ±16.6), or whose 1/p would overflow, is held at the
+		// nearest one XGBoost can take; the rest goes to the first tree.
+		p = min(max(float32(1/(1+math.Exp(-base))), 1e-37), math.Nextafter32(1, 0))
 	case "log":
-		p = float32(math.Exp(base))
-		if !(p > 0) || math.IsInf(float64(p), 1) {
-			return 0, 0, fmt.Errorf("the base score %g is out of range for %s, whose base_score is the float32 exp(%g)", base, obj, base)
-		}
+		p = min(max(float32(math.Exp(base)), 1e-37), math.MaxFloat32)
 	default:
 		p = float32(base)
 		if math.IsInf(float64(p), 0) {
@@ -203,8 +201,9 @@ func xgbBaseScore(obj string, base float64) (float32, float64, error) {
 		return 0, 0, err
 	}
 	// Near the ends of the link a float32 probability is a coarse
-	// margin (1 − p rounds to a few bits at a margin of 15): the rest
-	// goes to the first tree, when it is more than base's own rounding.
+	// margin (1 − p rounds to a few bits at a margin of 15), and past
+	// them p was held: the rest goes to the first tree, when it is more
+	// than base's own rounding.
 	if r := base - m; math.Abs(r) > math.Abs(base)*0x1p-24 {
 		return p, r, nil
 	}
