@@ -137,7 +137,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	costsF := fs.String("costs", "", "with --model or --cascade: feature cost `FILE` for the cost per document (default: every feature costs 1; a cascade's own costs with --cascade)")
 	k := newTreesFlag(fs, treesUsage)
 	treeCost := fs.Float64("tree-cost", 1, "cost of evaluating one tree on one document")
-	metricsF := fs.String("metrics", "p@5,ndcg@10,err@3,rbp@0.8,map", "comma-separated `LIST` of metrics: ndcg@k, err@k (either without @k: the whole list), p@k, rbp@p (persistence p in (0, 1)) or map, each at most once")
+	metricsF := fs.String("metrics", "p@5,ndcg@10,err@3,rbp@0.8,map", "comma-separated `LIST` of metrics: ndcg@k, err@k, map@k, rr@k (each without @k: the whole list; rr is also mrr), p@k, recall@k, rbp@p (persistence p in (0, 1)), each at most once")
 	relevant := fs.Float64("relevant", 1, "P@k, MAP, RBP: a document is relevant when its label >= `r` (> 0; NDCG and ERR: label > 0)")
 	exclude := fs.Bool("exclude-no-relevant", false, "leave queries without relevant documents out of the means, each metric's own (NDCG, ERR: no label > 0; P@k, MAP, RBP: none >= --relevant); default: they score 0")
 	perQuery := fs.String("per-query", "", "write per-query values as TSV to `FILE`")

@@ -565,8 +565,8 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"train", "--out", "m.json"}, 2, "--train FILE is required"},
 		{[]string{"train", "--train", "builtin:mq2008/train", "--objective", "ranknet", "--out", "m.json"}, 2, `--objective: must be regression, binary or lambdarank, got "ranknet"`},
 		{[]string{"train", "--train", "builtin:mq2008/train", "--metric", "ndcg@0", "--out", "m.json"}, 2, `--metric: metric "ndcg@0": cut-off "0" is not a positive whole number`},
-		{[]string{"train", "--train", "builtin:mq2008/train", "--metric", "mrr", "--out", "m.json"}, 2, `--metric: metric "mrr": unknown metric (want ndcg, err, p, rbp or map, e.g. ndcg@10)`},
-		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--metrics", "p@5,mrr"}, 2, `--metrics: metric "mrr": unknown metric (want ndcg, err, p, rbp or map, e.g. ndcg@10)`},
+		{[]string{"train", "--train", "builtin:mq2008/train", "--metric", "dcg@10", "--out", "m.json"}, 2, `--metric: metric "dcg@10": unknown metric (want ndcg, err, p, recall, rr, rbp or map, e.g. ndcg@10)`},
+		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--metrics", "p@5,dcg@10"}, 2, `--metrics: metric "dcg@10": unknown metric (want ndcg, err, p, recall, rr, rbp or map, e.g. ndcg@10)`},
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--metrics", " "}, 2, `--metrics: metric list is empty`},
 		// LambdaMART's flags where they would be ignored (accepted before).
 		{[]string{"train", "--train", "builtin:mq2008/train", "--objective", "regression", "--sigma", "2", "--out", filepath.Join(dir, "m.json")}, 2, "--sigma and --objective regression conflict: --sigma applies to --objective lambdarank only"},

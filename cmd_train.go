@@ -60,7 +60,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Float64Var(&p.ColSample, "col-sample", p.ColSample, "fraction of features per tree")
 	fs.IntVar(&p.MaxBins, "max-bins", p.MaxBins, "histogram bins per feature (2-255)")
 	fs.IntVar(&p.EarlyStop, "early-stop", p.EarlyStop, "stop after `R` trees without a better validation metric (0 = off; needs --valid); keeps the best")
-	metricF := fs.String("metric", p.Metric.String(), "`metric` reported on the training and validation data, which early stopping watches: ndcg@k, err@k, p@k, rbp@p or map, as eval --metrics takes them")
+	metricF := fs.String("metric", p.Metric.String(), "`metric` reported on the training and validation data, which early stopping watches: ndcg@k, err@k, map@k, rr@k, p@k, recall@k or rbp@p, as eval --metrics takes them")
 	fs.IntVar(&p.Truncation, "truncation", p.Truncation, "lambdarank, all pairs: pairs whose better-placed document is in the top `K`")
 	fs.Float64Var(&p.Sigma, "sigma", p.Sigma, "lambdarank, all pairs: sigmoid parameter")
 	fs.IntVar(&p.PairSample, "pair-sample", p.PairSample, "lambdarank: 0 = every pair within the truncation (LightGBM); `K` from 1 to 1000 = K partners drawn per document, as XGBoost's rank:ndcg")

@@ -1,12 +1,13 @@
-// Package metric computes ranking metrics — NDCG@k, ERR@k, P@k, RBP and MAP —
-// per query and averaged over queries.
+// Package metric computes ranking metrics — NDCG@k, ERR@k, P@k, recall@k,
+// RR@k, RBP and MAP (MAP@k) — per query and averaged over queries.
 //
 // It works on plain slices and imports nothing from this repository, so the
 // boosting code, the cascade optimiser and the command line all score a
 // ranking the same way. A data set is given by three slices: a score and a
 // label per document, and offsets such that query q holds the documents
 // offsets[q]..offsets[q+1]-1. Metrics are named as on the command line
-// ("ndcg@10", "err@5", "p@10", "rbp@0.8", "map"); see Parse.
+// ("ndcg@10", "err@5", "p@10", "recall@100", "rr", "rbp@0.8", "map",
+// "map@10"); see Parse.
 //
 // # Conventions
 //
@@ -29,7 +30,14 @@
 //   - MAP is the mean over queries of average precision: the sum of the
 //     precision at the rank of every relevant document, over all documents,
 //     divided by the number of relevant documents of the query.
-//   - P@k, RBP and MAP use binary relevance: label >= Options.RelevantLabel
+//   - MAP@k sums the precision at the relevant ranks up to k only, and
+//     still divides by all the relevant documents of the query (trec_eval's
+//     map_cut_k, XGBoost's map@k).
+//   - RR@k = 1/r for the first relevant document, at rank r ≤ k; 0 when
+//     none is in the top k (trec_eval's recip_rank; its mean is MRR).
+//   - Recall@k = (relevant documents in the top k) / (relevant documents of
+//     the query).
+//   - P@k, recall@k, RR, RBP and MAP use binary relevance: label >= Options.RelevantLabel
 //     (default 1), the threshold rounded to float32 as the labels are (the
 //     label 0.7 reaches the threshold 0.7). NDCG and ERR use graded labels.
 //   - A label ≤ 0 is never relevant: the −1 of −1/+1 data has gain 0 in NDCG
@@ -38,7 +46,7 @@
 //   - A cut-off larger than a query sums over what there is; NDCG then
 //     normalises by the ideal over the same documents.
 //   - Queries without a relevant document (for NDCG and ERR: no label above 0,
-//     so IDCG is 0; for P@k, RBP and MAP: no label >= RelevantLabel) score 0
+//     so IDCG is 0; for the others: no label >= RelevantLabel) score 0
 //     and count in the mean. With Options.ExcludeNoRelevant they are left out
 //     of the mean instead, and PerQuery reports NaN for them.
 //

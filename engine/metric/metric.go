@@ -55,7 +55,7 @@ func Convention(opt Options) string {
 	fmt.Fprintf(&b, "ERR: R=(2^l-1)/2^lmax, lmax=%s; ", lmax)
 	fmt.Fprintf(&b, "P@k: relevant in top k / k; ")
 	fmt.Fprintf(&b, "NDCG/ERR: relevant = label > 0; ")
-	fmt.Fprintf(&b, "P/MAP/RBP: relevant = label >= %s; ", strconv.FormatFloat(opt.relevantLabel(), 'g', -1, 64))
+	fmt.Fprintf(&b, "P/MAP/RR/recall/RBP: relevant = label >= %s; ", strconv.FormatFloat(opt.relevantLabel(), 'g', -1, 64))
 	fmt.Fprintf(&b, "queries without relevant documents %s; ties broken by input order", noRel)
 	return b.String()
 }
@@ -302,6 +302,10 @@ func (e *evaluator) query(lo, hi int) float64 {
 		v, ok = e.rbp(lo, hi)
 	case MAP:
 		v, ok = e.averagePrecision(lo, hi)
+	case RR:
+		v, ok = e.reciprocalRank(lo, hi)
+	case Recall:
+		v, ok = e.recall(lo, hi)
 	}
 	if !ok {
 		if e.exclude {
@@ -443,18 +447,62 @@ func (e *evaluator) rbp(lo, hi int) (v float64, ok bool) {
 	return v, true
 }
 
-// averagePrecision returns Σ_{relevant ranks r} (relevant in top r)/r divided
-// by the number of relevant documents of the query.
+// countRelevant returns the number of relevant documents of lo..hi-1.
+func (e *evaluator) countRelevant(lo, hi int) int {
+	n := 0
+	for _, l := range e.labels[lo:hi] {
+		if e.relevant(l) {
+			n++
+		}
+	}
+	return n
+}
+
+// averagePrecision returns Σ_{relevant ranks r ≤ k} (relevant in top r)/r
+// divided by the number of relevant documents of the query (all of them,
+// within the cut-off or not: trec_eval's map_cut_k, XGBoost's map@k).
 func (e *evaluator) averagePrecision(lo, hi int) (v float64, ok bool) {
-	if !e.hasRelevant(lo, hi) {
+	rel := e.countRelevant(lo, hi)
+	if rel == 0 {
 		return 0, false
 	}
 	hits := 0
-	for r, i := range e.rank(lo, hi) {
+	for r, i := range e.rankTop(lo, hi, e.cutoff(hi-lo)) {
 		if e.relevant(e.labels[i]) {
 			hits++
 			v += float64(hits) / float64(r+1)
 		}
 	}
-	return v / float64(hits), true
+	return v / float64(rel), true
+}
+
+// reciprocalRank returns 1/r for the first relevant document, at rank r ≤
+// k, and 0 when none is in the top k (trec_eval's recip_rank, RankLib's
+// RR@k).
+func (e *evaluator) reciprocalRank(lo, hi int) (v float64, ok bool) {
+	if !e.hasRelevant(lo, hi) {
+		return 0, false
+	}
+	for r, i := range e.rankTop(lo, hi, e.cutoff(hi-lo)) {
+		if e.relevant(e.labels[i]) {
+			return 1 / float64(r+1), true
+		}
+	}
+	return 0, true
+}
+
+// recall returns the relevant documents in the top k divided by all the
+// relevant documents of the query (trec_eval's recall_k).
+func (e *evaluator) recall(lo, hi int) (v float64, ok bool) {
+	rel := e.countRelevant(lo, hi)
+	if rel == 0 {
+		return 0, false
+	}
+	hits := 0
+	for _, i := range e.rankTop(lo, hi, e.cutoff(hi-lo)) {
+		if e.relevant(e.labels[i]) {
+			hits++
+		}
+	}
+	return float64(hits) / float64(rel), true
 }

@@ -24,11 +24,11 @@ func ExampleMean() {
 		}
 	}
 	// Output:
-	// NDCG: gain 2^l-1, discount log2(rank+1), ideal DCG at the same cut-off; ERR: R=(2^l-1)/2^lmax, lmax=largest label; P@k: relevant in top k / k; NDCG/ERR: relevant = label > 0; P/MAP/RBP: relevant = label >= 1; queries without relevant documents score 0; ties broken by input order
+	// NDCG: gain 2^l-1, discount log2(rank+1), ideal DCG at the same cut-off; ERR: R=(2^l-1)/2^lmax, lmax=largest label; P@k: relevant in top k / k; NDCG/ERR: relevant = label > 0; P/MAP/RR/recall/RBP: relevant = label >= 1; queries without relevant documents score 0; ties broken by input order
 	// ndcg@3  0.2934
 	// p@2     0.2500
 	// map     0.2917
-	// NDCG: gain 2^l-1, discount log2(rank+1), ideal DCG at the same cut-off; ERR: R=(2^l-1)/2^lmax, lmax=largest label; P@k: relevant in top k / k; NDCG/ERR: relevant = label > 0; P/MAP/RBP: relevant = label >= 1; queries without relevant documents are left out of the mean; ties broken by input order
+	// NDCG: gain 2^l-1, discount log2(rank+1), ideal DCG at the same cut-off; ERR: R=(2^l-1)/2^lmax, lmax=largest label; P@k: relevant in top k / k; NDCG/ERR: relevant = label > 0; P/MAP/RR/recall/RBP: relevant = label >= 1; queries without relevant documents are left out of the mean; ties broken by input order
 	// ndcg@3  0.5869
 	// p@2     0.5000
 	// map     0.5833

@@ -78,6 +78,24 @@ func TestPerQueryHandWorked(t *testing.T) {
 		{name: "map", metric: "map", want: []float64{7.0 / 12}},
 		// Relevant = label >= 2: one relevant, at rank 3: (1/3)/1.
 		{name: "map relevant>=2", metric: "map", opt: Options{RelevantLabel: 2}, want: []float64{1.0 / 3}},
+		// MAP@k: precision at the relevant ranks up to k, over all 2
+		// relevant documents of the query (trec_eval's map_cut_k).
+		{name: "map@2", metric: "map@2", want: []float64{(1.0 / 2) / 2}},
+		{name: "map@1", metric: "map@1", want: []float64{0}},
+		{name: "map@9 beyond query", metric: "map@9", want: []float64{7.0 / 12}},
+
+		// RR: the first relevant document is at rank 2; at rank 3 for
+		// relevant = label >= 2; none in the top 1.
+		{name: "rr", metric: "rr", want: []float64{1.0 / 2}},
+		{name: "rr@2", metric: "rr@2", want: []float64{1.0 / 2}},
+		{name: "rr@1", metric: "rr@1", want: []float64{0}},
+		{name: "rr relevant>=2", metric: "rr", opt: Options{RelevantLabel: 2}, want: []float64{1.0 / 3}},
+
+		// Recall@k: relevant in the top k over the query's 2 relevant.
+		{name: "recall@1", metric: "recall@1", want: []float64{0}},
+		{name: "recall@2", metric: "recall@2", want: []float64{1.0 / 2}},
+		{name: "recall@3", metric: "recall@3", want: []float64{1}},
+		{name: "recall@2 relevant>=2", metric: "recall@2", opt: Options{RelevantLabel: 2}, want: []float64{0}},
 
 		// Ties keep the input order: the relevant document is last of three
 		// equal scores, so it is ranked 3rd.
@@ -124,8 +142,27 @@ func TestPerQueryHandWorked(t *testing.T) {
 		{name: "zero query rbp excluded", metric: "rbp@0.5", opt: Options{ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 0.5}},
 		{name: "zero query map", metric: "map", labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{0, 1}},
 		{name: "zero query map excluded", metric: "map", opt: Options{ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 1}},
+		{name: "zero query rr", metric: "rr", labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{0, 1}},
+		{name: "zero query rr excluded", metric: "rr@1", opt: Options{ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 1}},
+		{name: "zero query recall excluded", metric: "recall@1", opt: Options{ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 1}},
+		{name: "zero query map@1 excluded", metric: "map@1", opt: Options{ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 1}},
+		// Ties keep input order: relevant at rank 3 of three equal scores.
+		{name: "tie rr", metric: "rr", labels: []float32{0, 0, 1}, scores: []float64{1, 1, 1}, want: []float64{1.0 / 3}},
+		{name: "tie recall@2", metric: "recall@2", labels: []float32{0, 0, 1}, scores: []float64{1, 1, 1}, want: []float64{0}},
+		// Relevant at ranks 1, 4, 5 (two tie groups, as above): MAP@4 =
+		// (1/1 + 2/4)/3 = 0.5; recall@4 = 2/3.
+		{
+			name: "two tie groups map@4", metric: "map@4",
+			labels: []float32{0, 1, 2, 0, 1}, scores: []float64{0.5, 0.7, 0.5, 0.7, 0.5},
+			want: []float64{0.5},
+		},
+		{
+			name: "two tie groups recall@4", metric: "recall@4",
+			labels: []float32{0, 1, 2, 0, 1}, scores: []float64{0.5, 0.7, 0.5, 0.7, 0.5},
+			want: []float64{2.0 / 3},
+		},
 		// With relevant = label >= 2 query 1 has no relevant document for
-		// P/MAP/RBP, but NDCG still counts its label 1.
+		// P/MAP/RR/recall/RBP, but NDCG still counts its label 1.
 		{name: "threshold excludes map", metric: "map", opt: Options{RelevantLabel: 2, ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, nan}},
 		{name: "threshold keeps ndcg", metric: "ndcg", opt: Options{RelevantLabel: 2, ExcludeNoRelevant: true}, labels: []float32{0, 0, 1, 0}, scores: []float64{1, 2, 0.2, 0.1}, offsets: []int{0, 2, 4}, want: []float64{nan, 1}},
 		// Labels are float32: the label 0.7 of a file is float32(0.7), just
@@ -363,6 +400,11 @@ func TestParse(t *testing.T) {
 		{"rbp@0.95", Spec{Name: RBP, P: 0.95}, "rbp@0.95"},
 		{"map", Spec{Name: MAP}, "map"},
 		{"MAP", Spec{Name: MAP}, "map"},
+		{"map@10", Spec{Name: MAP, K: 10}, "map@10"},
+		{"rr", Spec{Name: RR}, "rr"},
+		{"MRR@10", Spec{Name: RR, K: 10}, "rr@10"},
+		{"mrr", Spec{Name: RR}, "rr"},
+		{"recall@100", Spec{Name: Recall, K: 100}, "recall@100"},
 	}
 	for _, tt := range tests {
 		got, err := Parse(tt.in)
@@ -404,7 +446,10 @@ func TestParseErrors(t *testing.T) {
 		{"rbp@0_8", "not a number"},    // Go's syntax, which ParseFloat takes: 8
 		{"rbp@0x1p-1", "not a number"}, // and 0.5
 		{"rbp", "needs a persistence"},
-		{"map@10", "map takes no cut-off"},
+		{"map@0", "not a positive whole number"},
+		{"rr@-2", "not a positive whole number"},
+		{"recall", "recall needs a positive cut-off"},
+		{"recall@0", "not a positive whole number"},
 		{"foo", "unknown metric"},
 		{"ndgc@10", "unknown metric"},
 		{"", "empty metric name"},
@@ -456,10 +501,10 @@ func TestConvention(t *testing.T) {
 	}{
 		{Options{}, "NDCG: gain 2^l-1, discount log2(rank+1), ideal DCG at the same cut-off; " +
 			"ERR: R=(2^l-1)/2^lmax, lmax=largest label; P@k: relevant in top k / k; " +
-			"NDCG/ERR: relevant = label > 0; P/MAP/RBP: relevant = label >= 1; queries without relevant documents score 0; ties broken by input order"},
+			"NDCG/ERR: relevant = label > 0; P/MAP/RR/recall/RBP: relevant = label >= 1; queries without relevant documents score 0; ties broken by input order"},
 		{Options{RelevantLabel: 2, MaxLabel: 4, ExcludeNoRelevant: true}, "NDCG: gain 2^l-1, discount log2(rank+1), ideal DCG at the same cut-off; " +
 			"ERR: R=(2^l-1)/2^lmax, lmax=4; P@k: relevant in top k / k; " +
-			"NDCG/ERR: relevant = label > 0; P/MAP/RBP: relevant = label >= 2; queries without relevant documents are left out of the mean; ties broken by input order"},
+			"NDCG/ERR: relevant = label > 0; P/MAP/RR/recall/RBP: relevant = label >= 2; queries without relevant documents are left out of the mean; ties broken by input order"},
 	}
 	for _, tt := range tests {
 		if got := Convention(tt.opt); got != tt.want {
@@ -645,6 +690,62 @@ func TestTinyLabels(t *testing.T) {
 	for _, l := range []float32{1, 2, 3, 4, 31} {
 		if g, want := Gain(l), math.Exp2(float64(l))-1; g != want {
 			t.Errorf("Gain(%g) = %v, want %v", l, g, want)
+		}
+	}
+}
+
+// TestCutoffMetricsAgainstDefinitions: MAP@k, RR@k and recall@k on random
+// queries (ties, labels 0-4, cut-offs from 1 past the query's length, the
+// fast top-k path and the full sort) equal their definitions computed on a
+// stable sort of the query: Σ_{relevant r ≤ k} hits(r)/r / relevant,
+// 1/(first relevant rank ≤ k), hits in the top k / relevant.
+func TestCutoffMetricsAgainstDefinitions(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	for trial := range 400 {
+		n := 1 + r.IntN(60)
+		labels := make([]float32, n)
+		scores := make([]float64, n)
+		for i := range n {
+			labels[i] = float32(r.IntN(5))
+			scores[i] = float64(r.IntN(8)) // ties
+		}
+		k := 1 + r.IntN(n+40)
+		rel := float32(1 + r.IntN(3))
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+		total, hits, first := 0, 0, 0
+		ap := 0.0
+		for _, l := range labels {
+			if l >= rel {
+				total++
+			}
+		}
+		for pos, i := range idx[:min(k, n)] {
+			if labels[i] >= rel {
+				hits++
+				ap += float64(hits) / float64(pos+1)
+				if first == 0 {
+					first = pos + 1
+				}
+			}
+		}
+		want := map[string]float64{"map": 0, "rr": 0, "recall": 0}
+		if total > 0 {
+			want["map"] = ap / float64(total)
+			want["recall"] = float64(hits) / float64(total)
+			if first > 0 {
+				want["rr"] = 1 / float64(first)
+			}
+		}
+		for name, w := range want {
+			spec := Spec{Name: name, K: k}
+			got := PerQuery(spec, scores, labels, []int{0, n}, Options{RelevantLabel: float64(rel)}, nil)[0]
+			if math.Abs(got-w) > 1e-12 {
+				t.Fatalf("trial %d: %s (relevant %v) = %v, want %v", trial, spec, rel, got, w)
+			}
 		}
 	}
 }

@@ -11,28 +11,32 @@ import (
 
 // Metric names, as they appear in Spec.Name and in the canonical strings.
 const (
-	NDCG      = "ndcg" // normalised discounted cumulative gain, NDCG@k
-	ERR       = "err"  // expected reciprocal rank, ERR@k
-	Precision = "p"    // precision at k, P@k
-	RBP       = "rbp"  // rank-biased precision with persistence p
-	MAP       = "map"  // mean average precision
+	NDCG      = "ndcg"   // normalised discounted cumulative gain, NDCG@k
+	ERR       = "err"    // expected reciprocal rank, ERR@k
+	Precision = "p"      // precision at k, P@k
+	RBP       = "rbp"    // rank-biased precision with persistence p
+	MAP       = "map"    // mean average precision, MAP@k
+	RR        = "rr"     // reciprocal rank of the first relevant document, RR@k (mean: MRR)
+	Recall    = "recall" // recall at k
 )
 
-// Spec is a parsed metric such as ndcg@10, p@5, err@3, rbp@0.8 or map.
+// Spec is a parsed metric such as ndcg@10, p@5, err@3, rbp@0.8, map, rr or
+// recall@100.
 type Spec struct {
-	// Name is one of NDCG, ERR, Precision, RBP and MAP.
+	// Name is one of NDCG, ERR, Precision, RBP, MAP, RR and Recall.
 	Name string
-	// K is the cut-off of NDCG, ERR and Precision: only the top K documents of
-	// a query count. K = 0 means the whole list for NDCG and ERR; Precision
-	// needs K > 0. RBP and MAP have no cut-off and need K = 0.
+	// K is the cut-off: only the top K documents of a query count. K = 0
+	// means the whole list for NDCG, ERR, MAP and RR; Precision and Recall
+	// need K > 0. RBP has no cut-off and needs K = 0.
 	K int
 	// P is the persistence of RBP, in (0, 1); 0 for every other metric.
 	P float64
 }
 
 // Parse parses a metric name: "ndcg@10", "ndcg" (the whole list), "err@3",
-// "err", "p@5" (also "precision@5"), "rbp@0.8" and "map". Case and surrounding
-// space are ignored. The error says what is wrong with s.
+// "err", "p@5" (also "precision@5"), "rbp@0.8", "map", "map@10", "rr",
+// "rr@10" (also "mrr", "mrr@10") and "recall@100". Case and surrounding space
+// are ignored. The error says what is wrong with s.
 func Parse(s string) (Spec, error) {
 	name, arg, hasArg := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "@")
 	fail := func(format string, a ...any) (Spec, error) {
@@ -40,10 +44,10 @@ func Parse(s string) (Spec, error) {
 	}
 	var spec Spec
 	switch name {
-	case NDCG, ERR, Precision, "precision":
-		spec.Name = name
-		if name == "precision" {
-			spec.Name = Precision
+	case NDCG, ERR, Precision, "precision", MAP, RR, "mrr", Recall:
+		spec.Name = map[string]string{"precision": Precision, "mrr": RR}[name]
+		if spec.Name == "" {
+			spec.Name = name
 		}
 		if !hasArg {
 			break
@@ -66,15 +70,10 @@ func Parse(s string) (Spec, error) {
 			return fail("persistence %q is not a number", arg)
 		}
 		spec.P = p
-	case MAP:
-		spec.Name = MAP
-		if hasArg {
-			return fail("map takes no cut-off (average precision is over all documents of a query)")
-		}
 	case "":
 		return fail("empty metric name")
 	default:
-		return fail("unknown metric (want ndcg, err, p, rbp or map, e.g. ndcg@10)")
+		return fail("unknown metric (want ndcg, err, p, recall, rr, rbp or map, e.g. ndcg@10)")
 	}
 	if err := spec.validate(); err != nil {
 		return fail("%v", err)
@@ -83,10 +82,10 @@ func Parse(s string) (Spec, error) {
 }
 
 // BinaryRelevance reports whether the metric counts a document relevant by
-// Options.RelevantLabel (P@k, MAP and RBP); NDCG and ERR use the graded
-// label, relevant when above 0.
+// Options.RelevantLabel (P@k, MAP, RR, recall and RBP); NDCG and ERR use the
+// graded label, relevant when above 0.
 func (s Spec) BinaryRelevance() bool {
-	return s.Name == Precision || s.Name == RBP || s.Name == MAP
+	return s.Name != NDCG && s.Name != ERR
 }
 
 // ParseList parses a comma-separated list of metrics, e.g. "ndcg@10,err@10,map",
@@ -128,7 +127,7 @@ func (s Spec) String() string {
 // its error into a user-facing one, PerQuery and Mean panic with it.
 func (s Spec) validate() error {
 	switch s.Name {
-	case NDCG, ERR:
+	case NDCG, ERR, MAP, RR:
 		if s.K < 0 {
 			return fmt.Errorf("cut-off %d is negative", s.K)
 		}
@@ -138,6 +137,11 @@ func (s Spec) validate() error {
 		if s.K <= 0 {
 			return errors.New("precision needs a positive cut-off, e.g. p@10")
 		}
+	case Recall:
+		// Recall over the whole list is 1, whatever the ranking.
+		if s.K <= 0 {
+			return errors.New("recall needs a positive cut-off, e.g. recall@100")
+		}
 	case RBP:
 		if !(s.P > 0 && s.P < 1) {
 			return fmt.Errorf("persistence %v is not in (0, 1)", s.P)
@@ -146,10 +150,6 @@ func (s Spec) validate() error {
 			return errors.New("rbp takes no cut-off")
 		}
 		return nil
-	case MAP:
-		if s.K != 0 {
-			return errors.New("map takes no cut-off")
-		}
 	default:
 		return fmt.Errorf("unknown metric %q", s.Name)
 	}

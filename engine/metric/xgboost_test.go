@@ -118,6 +118,31 @@ func TestAgainstXGBoostTies(t *testing.T) {
 	}
 }
 
+// TestAgainstXGBoostMAPAtK compares MAP@k with XGBoost's map@k on the
+// scores of TestAgainstXGBoost (testdata/make_xgb_mapk_fixture.py): the
+// precision at each relevant rank up to k, summed, over all the relevant
+// documents of the query, within the cut-off or not (trec_eval's
+// map_cut_k). XGBoost's map@k scores a query without relevant documents 1,
+// map@k- 0. Dividing by the relevant documents in the top k instead
+// moves map@5- from 0.3647 to 0.4819 (and map@10- from 0.4220 to 0.4767);
+// map@200, past every query, is XGBoost's map.
+func TestAgainstXGBoostMAPAtK(t *testing.T) {
+	scores, labels, offsets := readFixture(t, "testdata/mq2008-test.scores.txt")
+	figure := readXGBoost(t, "testdata/mq2008-test.mapk.xgb.json", len(offsets)-1, len(scores))
+	for _, tt := range []xgbCase{
+		{"map@1", "map@1", 1, 1},
+		{"map@3", "map@3", 1, 1},
+		{"map@5", "map@5", 1, 1},
+		{"map@10", "map@10", 1, 1},
+		{"map@200", "map@200", 1, 1},
+		{"map@200", "map", 1, 1},
+		{"map@5-", "map@5", 1, 0},
+		{"map@10-", "map@10", 1, 0},
+	} {
+		tt.check(t, scores, labels, offsets, figure)
+	}
+}
+
 // xgbCase is one of XGBoost's figures and our metric that must equal it.
 type xgbCase struct {
 	xgbName  string  // XGBoost's metric name in the fixture
