@@ -422,13 +422,19 @@ func (e *evaluator) precision(lo, hi int) (v float64, ok bool) {
 	if !e.hasRelevant(lo, hi) {
 		return 0, false
 	}
+	return float64(e.hitsInTop(lo, hi)) / float64(e.spec.K), true
+}
+
+// hitsInTop returns the number of relevant documents in the top k of
+// lo..hi-1.
+func (e *evaluator) hitsInTop(lo, hi int) int {
 	hits := 0
 	for _, i := range e.rankTop(lo, hi, e.cutoff(hi-lo)) {
 		if e.relevant(e.labels[i]) {
 			hits++
 		}
 	}
-	return float64(hits) / float64(e.spec.K), true
+	return hits
 }
 
 // rbp returns (1 − p) Σ_i rel_i p^(i−1) over all documents, rel_i binary.
@@ -498,11 +504,5 @@ func (e *evaluator) recall(lo, hi int) (v float64, ok bool) {
 	if rel == 0 {
 		return 0, false
 	}
-	hits := 0
-	for _, i := range e.rankTop(lo, hi, e.cutoff(hi-lo)) {
-		if e.relevant(e.labels[i]) {
-			hits++
-		}
-	}
-	return float64(hits) / float64(rel), true
+	return float64(e.hitsInTop(lo, hi)) / float64(rel), true
 }
