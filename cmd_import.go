@@ -18,7 +18,7 @@ var importFormats = []string{"lightgbm", "xgboost", "ranklib"}
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("import", stdout)
 	from := new(string)
-	choiceVar(fs, from, "from", "", "`format` of the input (required): lightgbm (model.txt), xgboost (JSON from Booster.save_model) or ranklib (a LambdaMART, MART or Random Forests model saved by RankLib's -save)", importFormats...)
+	choiceVar(fs, from, "from", "", "`format` of the input (required): lightgbm (model.txt), xgboost (JSON or UBJSON from Booster.save_model) or ranklib (a LambdaMART, MART or Random Forests model saved by RankLib's -save)", importFormats...)
 	libsvm := fs.Bool("libsvm-indices", false, "xgboost: the model was trained on XGBoost's own libsvm reader (DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k; without it f{k} is feature k+1 (column k of a matrix)")
 	byName := fs.Bool("by-name", false, "xgboost, lightgbm: the model's feature names are the features' numbers (a frame of selected features named \"3\", \"7\", \"12\"), and each column is the feature its name says")
 	zeroBased := fs.Bool("zero-based", false, "lightgbm: the model was trained on 0-based columns (a matrix, as from numpy, pandas or scikit-learn's load_svmlight_file), whose column j is feature j+1; without it column j is feature j, as when LightGBM reads the SVMlight file itself")

@@ -205,7 +205,7 @@ func TestFileMalformed(t *testing.T) {
 		{"LightGBM text", []byte("tree\nversion=v4\n"), "not a cascade file: a cascade file is a JSON object"},
 		{"array", []byte("[1, 2]"), "not a cascade file: the JSON holds an array, not an object"},
 		{"XGBoost UBJSON", []byte("{L\x00\x00\x00\x00\x00\x00\x00\x07learner{L\x00\x00\x00\x00\x00\x00\x00\x0aattributes{}"),
-			"not a cascade file: binary data, not JSON text; it looks like an XGBoost model saved as UBJSON (.ubj)"},
+			"not a cascade file: binary data, not JSON text; it looks like an XGBoost model saved as UBJSON (.ubj): convert it with cronus import --from xgboost"},
 		// A trace given as --warm or --cascade stopped at "2:1: invalid
 		// character '{' after top-level value".
 		{"trace", []byte("{\"cycle\":0,\"phase\":\"initialising\"}\n{\"cycle\":1}\n"),

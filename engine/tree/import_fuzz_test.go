@@ -48,6 +48,11 @@ func FuzzImportXGBoost(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(cat)
+	ubj, err := os.ReadFile("testdata/xgb-libsvm.ubj") // UBJSON, as XGBoost 2.1 saves by default
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(ubj)
 	f.Add([]byte(`{"learner":{"gradient_booster":{"name":"gbtree","model":{"trees":[{"left_children":[1,-1,-1],"right_children":[2,-1,-1],"split_indices":[0,0,0],"split_conditions":[Infinity,1,2],"default_left":[0,0,0]}]}},"learner_model_param":{"base_score":"5E-1","num_feature":"1"},"objective":{"name":"reg:squarederror"}},"x":"NaN\"Infinity"}`))
 	// Per-node statistics (loss_changes, sum_hessian), with a tree of a
 	// single leaf, whose statistics are none, and a NaN, a string and a

@@ -741,7 +741,7 @@ func TestImportXGBoostErrors(t *testing.T) {
 			name + ":1:" + strconv.Itoa(strings.Index(orig, `"split_conditions":[`)+21) + ": invalid character 'x' looking for beginning of value"},
 		{"wrong type", strings.Replace(orig, `"split_conditions":[`, `"split_conditions":["a",`, 1),
 			name + ":1:" + strconv.Itoa(strings.Index(orig, `"split_conditions":[`)+21) + `: learner.gradient_booster.model.trees[0].split_conditions[0]: expected a number, got the string "a"`},
-		{"binary", "{\x00\x01\x02", name + ": not a JSON model (binary or UBJSON?)"},
+		{"binary", "{\x00\x01\x02", name + ": not a JSON or UBJSON model (XGBoost's old binary format?)"},
 		{"old binary format", "binf\x00\x00\x00?.\x00\x00\x00", name + ": not an XGBoost JSON model (it does not start with '{'; XGBoost's binary format?): save the model under a name ending in .json"},
 		{"not xgboost", `{"format":"cronus-ensemble"}`, name + `: not an XGBoost JSON model`},
 		{"json dump", `[{ "nodeid": 0, "depth": 0, "split": "f3", "split_condition": 0.5, "yes": 1, "no": 2, "missing": 1, "children": [`, name + ": not an XGBoost JSON model but a dump of its trees (Booster.dump_model or get_dump), which leaves out the base score and the objective: save the model with Booster.save_model(\"m.json\")"},

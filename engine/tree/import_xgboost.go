@@ -84,6 +84,13 @@ func ImportXGBoostWith(r io.Reader, name string, opt ImportOptions) (*Ensemble, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
+	// Text that merely starts as UBJSON could ('{l' of a key without its
+	// quotes) is JSON with a syntax error, and is told so.
+	if isUBJSON(data) {
+		if text, err := ubjsonToJSON(data); err == nil || bytes.IndexByte(data, 0) >= 0 {
+			return importXGBoostUBJSON(text, err, name, opt)
+		}
+	}
 	if b := bytes.TrimSpace(data); len(b) > 0 && b[0] != '{' {
 		if bytes.HasPrefix(b, []byte("binf")) || bytes.IndexByte(b, 0) >= 0 {
 			return nil, nil, fmt.Errorf("%s: not an XGBoost JSON model (it does not start with '{'; XGBoost's binary format?): save the model under a name ending in .json", name)
@@ -100,12 +107,34 @@ func ImportXGBoostWith(r io.Reader, name string, opt ImportOptions) (*Ensemble, 
 		var pe *posError
 		if errors.As(err, &pe) {
 			if bytes.IndexByte(data, 0) >= 0 {
-				return nil, nil, fmt.Errorf("%s: not a JSON model (binary or UBJSON?): save the model under a name ending in .json", name)
+				return nil, nil, fmt.Errorf("%s: not a JSON or UBJSON model (XGBoost's old binary format?): save the model under a name ending in .json or .ubj", name)
 			}
 			if len(ins) > 0 {
 				unquotePos(pe, data, quoted, ins)
 			}
 			return nil, nil, fmt.Errorf("%s:%w", name, err)
+		}
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	prov["file"] = filepath.Base(name)
+	return e, prov, nil
+}
+
+// importXGBoostUBJSON imports a model XGBoost saved as UBJSON, given
+// converted to JSON text (or the conversion's error): it is read as a JSON
+// model is. An error in the model names
+// the value by its path in the document, without the line and column of
+// the converted text, which are nowhere in the file.
+func importXGBoostUBJSON(text []byte, err error, name string, opt ImportOptions) (*Ensemble, map[string]any, error) {
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: not a UBJSON document: %w", name, err)
+	}
+	text, _ = quoteNonFinite(text)
+	e, prov, err := importXGBoost(text, opt)
+	if err != nil {
+		var pe *posError
+		if errors.As(err, &pe) {
+			return nil, nil, fmt.Errorf("%s: %s", name, pe.msg)
 		}
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}

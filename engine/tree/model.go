@@ -431,14 +431,20 @@ func FileError(path string, err error) error {
 // holds) given as a cronus model or cascade file (what): an XGBoost model
 // saved as UBJSON (.ubj), which starts with '{' as JSON does, was reported
 // as "1:2: invalid character 'L' looking for beginning of object key
-// string", and one in its binary format ("binf") as no JSON object. nil
-// when data holds no NUL byte.
+// string", and one in its old binary format ("binf") as no JSON object;
+// the first is named as what cronus import reads. nil when data holds no
+// NUL byte.
 func BinaryError(data []byte, what string) error {
 	if bytes.IndexByte(data, 0) < 0 {
 		return nil
 	}
-	if head := data[:min(len(data), 4096)]; bytes.HasPrefix(data, []byte("binf")) || data[0] == '{' && bytes.Contains(head, []byte("learner")) {
-		return fmt.Errorf("not a %s: binary data, not JSON text; it looks like an XGBoost model saved as UBJSON (.ubj) or in its binary format: "+
+	head := data[:min(len(data), 4096)]
+	if isUBJSON(data) && bytes.Contains(head, []byte("learner")) {
+		return fmt.Errorf("not a %s: binary data, not JSON text; it looks like an XGBoost model saved as UBJSON (.ubj): "+
+			"convert it with cronus import --from xgboost", what)
+	}
+	if bytes.HasPrefix(data, []byte("binf")) || data[0] == '{' && bytes.Contains(head, []byte("learner")) {
+		return fmt.Errorf("not a %s: binary data, not JSON text; it looks like an XGBoost model in its old binary format: "+
 			`save it with Booster.save_model("m.json") and convert that with cronus import --from xgboost`, what)
 	}
 	return fmt.Errorf("not a %s: binary data (a NUL byte), not JSON text", what)

@@ -260,7 +260,7 @@ func TestReadModelErrors(t *testing.T) {
 		// was refused as "1:2: invalid character 'L' looking for
 		// beginning of object key string".
 		{"XGBoost UBJSON", "{L\x00\x00\x00\x00\x00\x00\x00\x07learner{L\x00\x00\x00\x00\x00\x00\x00\x0aattributes{}",
-			`: not a cronus model: binary data, not JSON text; it looks like an XGBoost model saved as UBJSON (.ubj) or in its binary format: save it with Booster.save_model("m.json") and convert that with cronus import --from xgboost`},
+			`: not a cronus model: binary data, not JSON text; it looks like an XGBoost model saved as UBJSON (.ubj): convert it with cronus import --from xgboost`},
 		{"XGBoost binary", "binf\x00\x00\x00?\x05\x00\x00\x00", `: not a cronus model: binary data, not JSON text; it looks like an XGBoost model`},
 		// A dump was told to be converted with cronus import, which
 		// refuses dumps.
