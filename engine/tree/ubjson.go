@@ -34,7 +34,7 @@ const maxUBJSONDepth = 200
 // as XGBoost's JSON writer has them, strings escaped. The error names the
 // byte offset of what is wrong.
 func ubjsonToJSON(data []byte) ([]byte, error) {
-	d := ubjDecoder{data: data, out: make([]byte, 0, len(data)+len(data)/2)}
+	d := ubjDecoder{data: data, out: make([]byte, 0, len(data)+len(data)/2), bare: len(data)}
 	if err := d.value(d.next(), 0); err != nil {
 		return nil, err
 	}
@@ -48,6 +48,11 @@ type ubjDecoder struct {
 	data []byte
 	pos  int
 	out  []byte
+	// bare is how many more elements of typed containers of nulls or
+	// booleans, which take no bytes of their own, the document may hold:
+	// as many as it has bytes, so that the text stays a few times the
+	// file's size (nested counts of them would multiply).
+	bare int
 }
 
 // next returns the next marker, skipping no-ops ('N'), and advances past
@@ -240,11 +245,18 @@ func (d *ubjDecoder) container(open byte, depth int) error {
 		m = '#'
 	}
 	if m == '#' {
+		at := d.pos
 		n, err := d.length()
 		if err != nil {
 			return err
 		}
 		count = n
+		if typ == 'Z' || typ == 'T' || typ == 'F' {
+			if n > d.bare {
+				return d.errorf(at, "%d elements of type %s, which take no bytes, are more than the file's %d bytes allow", n, marker(typ), len(d.data))
+			}
+			d.bare -= n
+		}
 	}
 	for i := 0; count < 0 || i < count; i++ {
 		if count < 0 {

@@ -3,6 +3,7 @@ package tree
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -106,6 +107,33 @@ func TestUBJSONToJSON(t *testing.T) {
 	}
 }
 
+// TestUBJSONToJSONBareElements: typed containers of nulls or booleans take
+// no bytes per element, so nested counts of them could make text many
+// times the file's size (a 1 MB file, 200 counts of a million nulls, ran
+// out of memory); as many such elements as the file has bytes are
+// converted, more are refused.
+func TestUBJSONToJSONBareElements(t *testing.T) {
+	inner := "$Z#I\x03\xe8" // 1,000 nulls in 6 bytes
+	pad := "U\x01bS" + "I\x07\xd0" + strings.Repeat("x", 2000)
+	for _, c := range []struct {
+		n     int // inner containers
+		nulls int // want this many nulls, or an error when 0
+	}{{1, 1000}, {2, 2000}, {100, 0}} {
+		in := "{U\x01a[$[#U" + string(rune(c.n)) + strings.Repeat(inner, c.n) + pad + "}"
+		out, err := ubjsonToJSON([]byte(in))
+		if c.nulls == 0 {
+			want := fmt.Sprintf("1000 elements of type 'Z', which take no bytes, are more than the file's %d bytes allow", len(in))
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%d × 1,000 nulls in %d bytes: %d bytes of text, error %v; want %q", c.n, len(in), len(out), err, want)
+			}
+			continue
+		}
+		if err != nil || strings.Count(string(out), "null") != c.nulls {
+			t.Errorf("%d × 1,000 nulls: %d nulls, error %v; want %d", c.n, strings.Count(string(out), "null"), err, c.nulls)
+		}
+	}
+}
+
 // FuzzUBJSONToJSON: whatever the bytes, the conversion either refuses them
 // or writes JSON text that encoding/json reads once XGBoost's bare NaN and
 // Infinity are quoted, as the importer quotes them.
@@ -126,6 +154,11 @@ func FuzzUBJSONToJSON(f *testing.F) {
 				t.Fatalf("error does not name a byte: %v", err)
 			}
 			return
+		}
+		// At most 9 bytes of text per byte (a typed array of 'C' 0x00:
+		// "\u0000",) and 6 per element without bytes ("false,").
+		if len(out) > 15*len(data)+2 {
+			t.Fatalf("%d bytes of text from %d bytes", len(out), len(data))
 		}
 		quoted, _ := quoteNonFinite(out)
 		if !json.Valid(quoted) {
