@@ -91,6 +91,9 @@ func (d *ubjDecoder) integer(m byte) (int64, error) {
 	at := d.pos - 1
 	size := map[byte]int{'i': 1, 'U': 1, 'I': 2, 'l': 4, 'L': 8}[m]
 	if size == 0 {
+		if d.pos > len(d.data) { // next found the end
+			return 0, d.errorf(d.pos, "")
+		}
 		return 0, d.errorf(at, "expected an integer type (i, U, I, l or L), got %s", marker(m))
 	}
 	b, err := d.take(size)
@@ -236,10 +239,16 @@ func (d *ubjDecoder) container(open byte, depth int) error {
 	if m == '$' {
 		at := d.pos
 		typ = d.next()
+		if d.pos > len(d.data) { // next found the end
+			return d.errorf(d.pos, "")
+		}
 		if bytes.IndexByte([]byte("ZTFiUIlLdDHCS[{"), typ) < 0 {
 			return d.errorf(at, "unknown element type %s", marker(typ))
 		}
 		if d.next() != '#' {
+			if d.pos > len(d.data) {
+				return d.errorf(d.pos, "")
+			}
 			return d.errorf(d.pos-1, "a typed container ('$') needs a count ('#')")
 		}
 		m = '#'

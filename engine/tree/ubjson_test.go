@@ -99,6 +99,14 @@ func TestUBJSONToJSON(t *testing.T) {
 		{"{U\x01aHU\x03abc}", `byte 4: high-precision number "abc" is not a number`},
 		{"{}}", "byte 2: data after the end of the document"},
 		{"{U\x01a" + deep, "containers nested more than 200 deep"},
+		// Cut off where a marker was due: the end, not a 0x00 that is
+		// not in the file.
+		{"{U\x01aS", "byte 5: unexpected end of file (truncated?)"},
+		{"{U\x01a[$", "byte 6: unexpected end of file (truncated?)"},
+		{"{U\x01a[$d", "byte 7: unexpected end of file (truncated?)"},
+		{"{U\x01a[$d#", "byte 8: unexpected end of file (truncated?)"},
+		{"{U\x01a[#", "byte 6: unexpected end of file (truncated?)"},
+		{"{U\x01aZ", "byte 5: unexpected end of file (truncated?)"},
 	} {
 		_, err := ubjsonToJSON([]byte(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
