@@ -596,7 +596,11 @@ func ImportFileWith(from, path string, opt ImportOptions) (*Ensemble, map[string
 	e, params, err := imp(bytes.NewReader(b), path, opt)
 	if err != nil {
 		if other := sniffModelFormat(b); other != "" && other != from {
-			return nil, nil, fmt.Errorf("%w; it looks like %s: import it with --from %s", err, importKinds[other], other)
+			kind := importKinds[other]
+			if isUBJSON(b) {
+				kind = "an XGBoost UBJSON model"
+			}
+			return nil, nil, fmt.Errorf("%w; it looks like %s: import it with --from %s", err, kind, other)
 		}
 		return nil, nil, err
 	}
@@ -614,7 +618,7 @@ var importKinds = map[string]string{
 }
 
 // sniffModelFormat tells which library's model b looks like, by its
-// start: "xgboost" for a JSON object with a "learner", "lightgbm" for a
+// start: "xgboost" for a JSON or UBJSON object with a "learner", "lightgbm" for a
 // first line "tree", "ranklib" for a first line "## " and a tree ranker
 // the RankLib importer reads; "" when none.
 func sniffModelFormat(b []byte) string {
@@ -623,7 +627,8 @@ func sniffModelFormat(b []byte) string {
 	first = bytes.TrimSpace(first)
 	ranker, isRankLib := strings.CutPrefix(string(first), "##")
 	switch {
-	case len(b) > 0 && b[0] == '{' && bytes.Contains(b[:min(len(b), 4096)], []byte(`"learner"`)):
+	case len(b) > 0 && b[0] == '{' && bytes.Contains(b[:min(len(b), 4096)], []byte(`"learner"`)),
+		isUBJSON(b) && bytes.Contains(b[:min(len(b), 4096)], []byte("learner")):
 		return "xgboost"
 	case string(first) == "tree":
 		return "lightgbm"

@@ -1360,6 +1360,8 @@ func TestImportWrongFrom(t *testing.T) {
 		{"xgboost", "ranklib-mart.txt", "; it looks like a RankLib model: import it with --from ranklib"},
 		{"lightgbm", "ranklib-rf.txt", "; it looks like a RankLib model: import it with --from ranklib"},
 		{"xgboost", "ranklib-lambdamart.txt", "; it looks like a RankLib model: import it with --from ranklib"},
+		{"lightgbm", "xgb-dart.ubj", "; it looks like an XGBoost UBJSON model: import it with --from xgboost"},
+		{"ranklib", "xgb-dart.ubj", "; it looks like an XGBoost UBJSON model: import it with --from xgboost"},
 	} {
 		_, _, err := ImportFile(c.from, filepath.Join("testdata", c.file))
 		if err == nil || !strings.HasSuffix(err.Error(), c.want) {
