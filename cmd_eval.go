@@ -138,8 +138,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	k := newTreesFlag(fs, treesUsage)
 	treeCost := fs.Float64("tree-cost", 1, "cost of evaluating one tree on one document")
 	metricsF := fs.String("metrics", "p@5,ndcg@10,err@3,rbp@0.8,map", "comma-separated `LIST` of metrics: ndcg@k, err@k, map@k, rr@k (each without @k: the whole list; rr is also mrr), p@k, recall@k, rbp@p (persistence p in (0, 1)), each at most once")
-	relevant := fs.Float64("relevant", 1, "P@k, MAP, RBP: a document is relevant when its label >= `r` (> 0; NDCG and ERR: label > 0)")
-	exclude := fs.Bool("exclude-no-relevant", false, "leave queries without relevant documents out of the means, each metric's own (NDCG, ERR: no label > 0; P@k, MAP, RBP: none >= --relevant); default: they score 0")
+	relevant := fs.Float64("relevant", 1, "P@k, MAP, RR, recall, RBP: a document is relevant when its label >= `r` (> 0; NDCG and ERR: label > 0)")
+	exclude := fs.Bool("exclude-no-relevant", false, "leave queries without relevant documents out of the means, each metric's own (NDCG, ERR: no label > 0; P@k, MAP, RR, recall, RBP: none >= --relevant); default: they score 0")
 	perQuery := fs.String("per-query", "", "write per-query values as TSV to `FILE`")
 	runF := fs.String("run", "", "write a TREC run (qid Q0 docid rank score tag) to `FILE`")
 	tag := fs.String("tag", "cronus", "run `tag` for --run (the last column of each line)")
@@ -187,7 +187,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return flagError("metrics", err)
 	}
 	if explicitFlags(fs)["relevant"] && !slices.ContainsFunc(specs, metric.Spec.BinaryRelevance) {
-		return usageError{fmt.Sprintf("--relevant applies to p@k, map and rbp, which count the documents with a label >= r; --metrics %s reads the graded labels", *metricsF)}
+		return usageError{fmt.Sprintf("--relevant applies to p@k, map, rr, recall and rbp, which count the documents with a label >= r; --metrics %s reads the graded labels", *metricsF)}
 	}
 	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*modelF, *scoresF, *cascadeF, *dataF, *costsF, *compareF}, *perQuery, *runF); err != nil {
 		return err

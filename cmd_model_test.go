@@ -586,7 +586,7 @@ func TestModelCommandErrors(t *testing.T) {
 		// `score "{" is not a number`).
 		{[]string{"eval", "--scores", "engine/tree/testdata/xgb-libsvm.json", "--data", "builtin:mq2008/test"}, 1, "engine/tree/testdata/xgb-libsvm.json:1: a JSON file (a model or a cascade?), not scores"},
 		// So was --relevant with metrics that read the graded labels alone.
-		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--metrics", "ndcg@10,err@3", "--relevant", "2"}, 2, "--relevant applies to p@k, map and rbp"},
+		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--metrics", "ndcg@10,err@3", "--relevant", "2"}, 2, "--relevant applies to p@k, map, rr, recall and rbp"},
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--metrics", "ndcg@10,map", "--relevant", "2"}, 1, bad + `:2: score "x" is not a number`},
 		// A run tag without a run was ignored; the tag is only --run's.
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test", "--tag", "mine"}, 2, "--tag applies to --run only"},

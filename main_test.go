@@ -82,6 +82,10 @@ func TestCLIUsage(t *testing.T) {
 	for _, c := range []struct{ name, want string }{
 		{"cascade", "  -cycles int\n    \tcycles of the cyclic optimisation (0 = initialisation only) (default 10)\n"},
 		{"train", "  -col-sample float\n    \tfraction of features per tree (default 1)\n"},
+		// The binary metrics, RR and recall among them (their help
+		// named P@k, MAP and RBP alone).
+		{"eval", "  -relevant r\n    \tP@k, MAP, RR, recall, RBP: a document is relevant when its label >= r"},
+		{"eval", "(NDCG, ERR: no label > 0; P@k, MAP, RR, recall, RBP: none >= --relevant)"},
 	} {
 		_, out, errOut := runCLI(t, c.name, "--help")
 		if strings.Contains(out+errOut, "panic") || !strings.Contains(out, c.want) {

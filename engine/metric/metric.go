@@ -13,10 +13,10 @@ import (
 // Options holds the conventions that a metric name does not carry. The zero
 // value is the default of DESIGN.md.
 type Options struct {
-	// RelevantLabel is the binary relevance threshold of P@k, MAP and RBP: a
-	// document is relevant when its label >= RelevantLabel. 0 means 1 (a
-	// label ≤ 0 is never relevant, so 0 is no threshold of its own). It must
-	// not be negative. Labels are float32, so the threshold is compared as
+	// RelevantLabel is the binary relevance threshold of P@k, MAP, RR,
+	// recall and RBP: a document is relevant when its label >=
+	// RelevantLabel. 0 means 1 (a label ≤ 0 is never relevant, so 0 is no
+	// threshold of its own). It must not be negative. Labels are float32, so the threshold is compared as
 	// the float32 nearest to it, as a label written the same way reads: the
 	// label 0.7 reaches RelevantLabel 0.7.
 	RelevantLabel float64
@@ -27,7 +27,7 @@ type Options struct {
 	// ExcludeNoRelevant leaves queries without a relevant document out of the
 	// mean (PerQuery reports NaN for them); otherwise they score 0. "Relevant"
 	// is label > 0 for NDCG and ERR, whose gains are 0 exactly there, and
-	// label >= RelevantLabel for P@k, MAP and RBP.
+	// label >= RelevantLabel for P@k, MAP, RR, recall and RBP.
 	ExcludeNoRelevant bool
 }
 
@@ -402,7 +402,8 @@ func (e *evaluator) expectedReciprocalRank(lo, hi int) (v float64, ok bool) {
 	return v, true
 }
 
-// relevant reports whether label l is relevant for P@k, MAP and RBP. l > 0
+// relevant reports whether label l is relevant for P@k, MAP, RR, recall
+// and RBP. l > 0
 // keeps a label of 0 out when the threshold rounds to float32 0.
 func (e *evaluator) relevant(l float32) bool { return l > 0 && l >= e.rel }
 
