@@ -339,11 +339,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return writeJSON(stdout, r)
 	}
 	fmt.Fprintf(stdout, "%s: %s, %s\n", *dataF, count(d.NumQueries(), "query"), count(d.NumDocs(), "document"))
+	w := nameWidth(specs)
 	for _, s := range specs {
 		if v, ok := values[s.String()].(float64); ok {
-			fmt.Fprintf(stdout, "  %-10s %.4f\n", s.String(), v)
+			fmt.Fprintf(stdout, "  %-*s %.4f\n", w, s.String(), v)
 		} else {
-			fmt.Fprintf(stdout, "  %-10s n/a\n", s.String())
+			fmt.Fprintf(stdout, "  %-*s n/a\n", w, s.String())
 		}
 	}
 	if cost != nil {
@@ -351,10 +352,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if *costsF == "" && *cascadeF == "" {
 			unit = "; every feature costs 1 without --costs"
 		}
-		fmt.Fprintf(stdout, "  cost/doc   %.1f (features %.1f, trees %.1f%s)\n", cost.Total, cost.Features, cost.Trees, unit)
+		fmt.Fprintf(stdout, "  %-*s %.1f (features %.1f, trees %.1f%s)\n", w, "cost/doc", cost.Total, cost.Features, cost.Trees, unit)
 	}
 	if reached != nil {
-		fmt.Fprintf(stdout, "  reached   ")
+		fmt.Fprintf(stdout, "  %-*s", w, "reached")
 		for _, f := range reached {
 			fmt.Fprintf(stdout, " %.3f", f)
 		}
@@ -400,16 +401,27 @@ func comparePerQuery(ctx context.Context, stderr io.Writer, path string, specs [
 	return out, nil
 }
 
+// nameWidth is the width of the name column of eval's tables: 10, or the
+// longest metric name (recall@1000 is 11).
+func nameWidth(specs []metric.Spec) int {
+	w := 10
+	for _, s := range specs {
+		w = max(w, len(s.String()))
+	}
+	return w
+}
+
 // printCompared prints eval --compare's table: per metric, the queries
 // both systems have a value for, the two means, their difference (this
 // system minus the file's), its standard error, t and the two p.
 func printCompared(w io.Writer, path string, specs []metric.Spec, cs []metric.Paired) {
 	fmt.Fprintf(w, "  compared with %s, query by query (diff: this - that):\n", path)
-	fmt.Fprintf(w, "  %-10s %7s %8s %8s %8s %8s %7s %8s %8s\n", "metric", "queries", "this", "that", "diff", "s.e.", "t", "p(t)", "p(rand)")
+	nw := nameWidth(specs)
+	fmt.Fprintf(w, "  %-*s %7s %8s %8s %8s %8s %7s %8s %8s\n", nw, "metric", "queries", "this", "that", "diff", "s.e.", "t", "p(t)", "p(rand)")
 	num := pairedNum
 	for i, s := range specs {
 		c := cs[i]
-		fmt.Fprintf(w, "  %-10s %7d %8s %8s %8s %8s %7s %8s %8s\n", s.String(), c.Queries,
+		fmt.Fprintf(w, "  %-*s %7d %8s %8s %8s %8s %7s %8s %8s\n", nw, s.String(), c.Queries,
 			num("%.4f", c.A), num("%.4f", c.B), num("%+.4f", c.Diff), num("%.4f", c.SE),
 			num("%.2f", c.T), num("%.4f", c.PT), num("%.4f", c.PRand))
 	}
