@@ -27,7 +27,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	exitsF := fs.String("exits", "", "with --cascade: write to `FILE` a TSV line per document: qid, docid, the stage it left at (1 = the first), its score there, and what it paid for features and for trees")
 	costsF := fs.String("costs", "", "with --cascade: feature cost `FILE` for --exits and the report (default: the cascade's own costs)")
 	leavesF := fs.String("leaves", "", "with --model: write to `FILE` a TSV line per document: qid, docid, and the leaf each used tree sends it to (from 0, in the order of the tree's leaf_value)")
-	contribsF := fs.String("contribs", "", "with --model: write to `FILE` a TSV line per document: qid, docid, each feature's contribution to its score and the bias (TreeSHAP, as XGBoost's pred_contribs); a line sums to the score")
+	contribsF := fs.String("contribs", "", "write to `FILE` a TSV line per document: qid, docid, each feature's contribution to its score and the bias (TreeSHAP, as XGBoost's pred_contribs); a line sums to the score (with --cascade: to its score at the stage it left at, --exits's score)")
 	asJSON := fs.Bool("json", false, "print a JSON report; it holds the scores unless --out is given")
 	absent := newAbsentFlag(fs)
 	if err := parseNoArgs(fs, args); err != nil {
@@ -50,10 +50,8 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if explicit["trees"] {
 			return usageError{"--trees applies to --model only: a cascade's stages say which trees a document evaluates"}
 		}
-		for _, name := range []string{"leaves", "contribs"} {
-			if explicit[name] {
-				return usageError{"--" + name + " applies to --model only"}
-			}
+		if explicit["leaves"] {
+			return usageError{"--leaves applies to --model only"}
 		}
 	}
 	if *asJSON && *out == "-" {
@@ -75,9 +73,19 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if *contribsF != "" {
+	var stages []*tree.Ensemble // with --cascade --contribs: each stage as an ensemble
+	switch {
+	case *contribsF != "" && e != nil:
 		if err := e.CheckCovers(int(*k)); err != nil {
 			return noCoversError(*modelF, "--contribs", m, err)
+		}
+	case *contribsF != "":
+		ce, c, err := cf.Cascade()
+		if err != nil {
+			return fmt.Errorf("%s: %w", *cascadeF, err)
+		}
+		if stages, err = stageEnsembles(ce, c); err != nil {
+			return noCoversError(*cascadeF, "--contribs", cf.Ensemble, err)
 		}
 	}
 	d, err := loadScoringData(ctx, newProgress(stderr), *dataF, minFeatures, bool(*absent))
@@ -119,6 +127,10 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if *exitsF != "" {
 			files = append(files, exitsOutput(*exitsF, d, r.Result))
 			report["exits"] = *exitsF
+		}
+		if *contribsF != "" {
+			files = append(files, stageContribsOutput(ctx, *contribsF, d, stages, r.Exit, &contributed))
+			report["contribs"] = *contribsF
 		}
 	}
 	// An interrupt after scoring writes nothing.
@@ -298,32 +310,108 @@ func leavesOutput(ctx context.Context, path string, d *data.Dataset, e *tree.Ens
 	}}
 }
 
+// stageEnsembles returns each stage of cascade c over ensemble e as an
+// ensemble (cronus.StageEnsemble), or the error of CheckCovers when e's
+// trees lack covers (a model has them on every tree or on none), which
+// names the tree as e numbers it.
+func stageEnsembles(e *tree.Ensemble, c *cronus.Cascade) ([]*tree.Ensemble, error) {
+	if err := e.CheckCovers(-1); err != nil {
+		return nil, err
+	}
+	stages := make([]*tree.Ensemble, len(c.Stages))
+	for k := range stages {
+		stages[k] = cronus.StageEnsemble(e, c, k)
+	}
+	return stages, nil
+}
+
+// stageContribsOutput is predict --cascade --contribs's file: as
+// contribsOutput's, each document's contributions to its score at the
+// stage it left at (exit[i], 0-based), those of that stage's ensemble
+// (stages[exit[i]]); done counts the documents computed.
+func stageContribsOutput(ctx context.Context, path string, d *data.Dataset, stages []*tree.Ensemble, exit []int, done *atomic.Int64) data.Output {
+	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
+		nf := stages[0].NumFeatures
+		m := nf + 1
+		size := contribsChunk(m)
+		phi := make([]float64, size*m)
+		part := make([]float64, size*m)
+		cols := make([][]float32, nf) // the chunk's documents that left at one stage
+		for f := range cols {
+			cols[f] = make([]float32, size)
+		}
+		var docs []int
+		lo := 0
+		return docLines(w, d, contribsHeader(nf), size, func(a, b int) error {
+			lo = a
+			for k, se := range stages {
+				docs = docs[:0]
+				for i := a; i < b; i++ {
+					if exit[i] == k {
+						docs = append(docs, i)
+					}
+				}
+				if len(docs) == 0 {
+					continue
+				}
+				for f := range cols {
+					for j, i := range docs {
+						cols[f][j] = d.Cols[f][i]
+					}
+				}
+				n := len(docs)
+				if _, err := se.ContributionsCounted(ctx, part[:n*m], cols, n, -1, done); err != nil {
+					return err
+				}
+				for j, i := range docs {
+					copy(phi[(i-a)*m:(i-a+1)*m], part[j*m:(j+1)*m])
+				}
+			}
+			return nil
+		}, func(b []byte, i int) []byte {
+			return appendFields(b, phi[(i-lo)*m:(i-lo+1)*m])
+		})
+	}}
+}
+
+// appendFields appends each of vs to b after a tab, in full (shortest
+// round-trip precision).
+func appendFields(b []byte, vs []float64) []byte {
+	for _, v := range vs {
+		b = append(b, '\t')
+		b = strconv.AppendFloat(b, v, 'g', -1, 64)
+	}
+	return b
+}
+
+// contribsHeader is the header line of a contributions file: qid, docid,
+// f1 to fF for F features, bias.
+func contribsHeader(features int) string {
+	var h strings.Builder
+	h.WriteString("qid\tdocid")
+	for f := range features {
+		fmt.Fprintf(&h, "\tf%d", f+1)
+	}
+	h.WriteString("\tbias\n")
+	return h.String()
+}
+
 // contribsOutput is predict --contribs's file: a header (qid, docid, f1
 // to fF for the model's F features, bias), then per document of d in
 // input order the contributions of e's first k trees
 // (Ensemble.Contributions); done counts the documents computed.
 func contribsOutput(ctx context.Context, path string, d *data.Dataset, e *tree.Ensemble, k int, done *atomic.Int64) data.Output {
 	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
-		var h strings.Builder
-		h.WriteString("qid\tdocid")
-		for f := range e.NumFeatures {
-			fmt.Fprintf(&h, "\tf%d", f+1)
-		}
-		h.WriteString("\tbias\n")
 		m := e.NumFeatures + 1
 		size := contribsChunk(m)
 		phi := make([]float64, size*m)
 		lo := 0
-		return docLines(w, d, h.String(), size, func(a, b int) error {
+		return docLines(w, d, contribsHeader(e.NumFeatures), size, func(a, b int) error {
 			lo = a
 			_, err := e.ContributionsCounted(ctx, phi[:(b-a)*m], chunkCols(d, e.NumFeatures, a, b), b-a, k, done)
 			return err
 		}, func(b []byte, i int) []byte {
-			for _, v := range phi[(i-lo)*m : (i-lo+1)*m] {
-				b = append(b, '\t')
-				b = strconv.AppendFloat(b, v, 'g', -1, 64)
-			}
-			return b
+			return appendFields(b, phi[(i-lo)*m:(i-lo+1)*m])
 		})
 	}}
 }

@@ -171,6 +171,11 @@ func TestPredictContribsRefused(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	test := "builtin:mq2008/test"
+	// A cascade of the old model has no covers either.
+	if code, _, errOut := runCLI(t, "cascade", "--model", p("old.json"), "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--out", p("oc.json")); code != 0 {
+		t.Fatal(errOut)
+	}
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -187,7 +192,8 @@ func TestPredictContribsRefused(t *testing.T) {
 		{[]string{"predict", "--model", p("neg.json"), "--data", test, "--contribs", p("c.tsv")}, 1,
 			"imported from a LightGBM model whose internal_weight or leaf_weight some tree lacks or has malformed"},
 		{[]string{"predict", "--cascade", p("c.json"), "--data", test, "--leaves", p("l.tsv")}, 2, "--leaves applies to --model only"},
-		{[]string{"predict", "--cascade", p("c.json"), "--data", test, "--contribs", p("c.tsv")}, 2, "--contribs applies to --model only"},
+		{[]string{"predict", "--cascade", p("oc.json"), "--data", test, "--contribs", p("c.tsv")}, 1,
+			"oc.json: --contribs: tree 0 has no leaf covers: feature contributions weigh"},
 		{[]string{"predict", "--model", model, "--data", test, "--leaves", "/dev/stdout"}, 2, "--leaves /dev/stdout: the scores go to standard output"},
 		{[]string{"predict", "--model", model, "--data", test, "--out", p("s"), "--leaves", p("x"), "--contribs", p("x")}, 2, "is given as two outputs"},
 		{[]string{"predict", "--model", model, "--data", test, "--out", p("s"), "--contribs", model}, 2, "is both an input and an output"},
@@ -253,5 +259,84 @@ func TestDocLinesChunks(t *testing.T) {
 		if f[2] != strconv.Itoa(i) || f[0] != strconv.FormatInt(qid[i], 10) {
 			t.Fatalf("line %d: %q", i+2, l)
 		}
+	}
+}
+
+// predict --cascade --contribs: each document's line sums to its score at
+// the stage it left at (--exits's score), and equals the contributions
+// that the stage, exported to XGBoost and imported back as a model of its
+// own, gives that document with predict --model --contribs.
+func TestPredictCascadeContribs(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	model := trainShallow(t, dir, 30)
+	test := "builtin:mq2008/test"
+	if code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "0", "--out", p("c.json")); code != 0 {
+		t.Fatal(errOut)
+	}
+	var r struct{ Contribs, Exits string }
+	runJSON(t, &r, "predict", "--cascade", p("c.json"), "--data", test, "--out", p("keys.txt"), "--exits", p("exits.tsv"), "--contribs", p("c.tsv"), "--json")
+	if r.Contribs != p("c.tsv") || r.Exits != p("exits.tsv") {
+		t.Errorf("report %+v", r)
+	}
+	_, exits := readTSV(t, p("exits.tsv"))
+	head, rows := readTSV(t, p("c.tsv"))
+	if len(head) != 2+46+1 || head[48] != "bias" || len(rows) != len(exits) || len(rows) != 2874 {
+		t.Fatalf("header %q, %d rows for %d documents", head, len(rows), len(exits))
+	}
+	values := func(row []string) []float64 {
+		var vs []float64
+		for _, s := range row[2:] {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vs = append(vs, v)
+		}
+		return vs
+	}
+	for i, row := range rows {
+		sum := 0.0
+		for _, v := range values(row) {
+			sum += v
+		}
+		if at, _ := strconv.ParseFloat(exits[i][3], 64); row[0] != exits[i][0] || row[1] != exits[i][1] || math.Abs(sum-at) > 1e-9 {
+			t.Fatalf("document %d: %s %s sums to %v; --exits: %s %s, score %v", i, row[0], row[1], sum, exits[i][0], exits[i][1], at)
+		}
+	}
+	checked := 0
+	for k := 1; k <= 3; k++ {
+		s := strconv.Itoa(k)
+		if code, _, errOut := runCLI(t, "export", "--cascade", p("c.json"), "--stage", s, "--to", "xgboost", "--out", p("s"+s+".xgb.json")); code != 0 {
+			if strings.Contains(errOut, "has no trees") {
+				continue
+			}
+			t.Fatal(errOut)
+		}
+		for _, args := range [][]string{
+			{"import", "--from", "xgboost", p("s" + s + ".xgb.json"), "--out", p("s" + s + ".json")},
+			{"predict", "--model", p("s" + s + ".json"), "--data", test, "--out", p("s.txt"), "--contribs", p("s" + s + ".tsv")},
+		} {
+			if code, _, errOut := runCLI(t, args...); code != 0 {
+				t.Fatal(errOut)
+			}
+		}
+		_, stage := readTSV(t, p("s"+s+".tsv"))
+		for i, row := range rows {
+			if exits[i][2] != s {
+				continue
+			}
+			got, want := values(row), values(stage[i])
+			for f := range got {
+				if math.Abs(got[f]-want[f]) > 1e-6 {
+					t.Fatalf("stage %d, document %d, column %d: %v in the cascade's, %v in the stage's exported", k, i, f, got[f], want[f])
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d documents checked against their stage's contributions", checked)
 	}
 }

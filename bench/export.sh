@@ -19,6 +19,8 @@
 # --contribs`'s, that a model exported with --libsvm-indices
 # --missing-as-zero and read by XGBoost's own libsvm reader from a file
 # whose zeros are left out scores as Cronus does from the file with them,
+# that `predict --cascade --contribs` gives each document the contributions
+# XGBoost's pred_contribs gives it with the model of the stage it left at,
 # and that every split condition XGBoost reads is the one written (its
 # load_model then save_raw, compared as float32). XGBoost sums in float32:
 # the differences grow with the number of trees and the size of the scores.
@@ -40,7 +42,7 @@ done
 "$c" export --model "$d/regression.json" --to xgboost --libsvm-indices --missing-as-zero --out "$d/regression.svm.json" >/dev/null
 "$c" train --train builtin:mq2008/train --valid builtin:mq2008/vali --objective regression --trees 500 --max-depth 2 --out "$d/d2.json" >/dev/null
 "$c" cascade --model "$d/d2.json" --train builtin:mq2008/train --valid builtin:mq2008/vali --costs builtin:mq2008/costs --out "$d/cascade.json" >/dev/null 2>&1
-"$c" predict --cascade "$d/cascade.json" --data builtin:mq2008/test --out /dev/null --exits "$d/exits.tsv" 2>/dev/null
+"$c" predict --cascade "$d/cascade.json" --data builtin:mq2008/test --out /dev/null --exits "$d/exits.tsv" --contribs "$d/cascade.contribs" 2>/dev/null
 stages=$("$c" inspect "$d/cascade.json" --json | $py -c 'import json,sys; print(len(json.load(sys.stdin)["stages"]))')
 for k in $(seq "$stages"); do
   "$c" export --cascade "$d/cascade.json" --stage "$k" --to xgboost --out "$d/stage$k.xgb.json" >/dev/null 2>&1 || true
@@ -91,6 +93,15 @@ for k in range(1, stages + 1):
     at = np.array([float(ex[i][3]) for i in idx])
     diff = np.abs(b.predict(X, output_margin=True)[idx] - at).max() if idx else float('nan')
     print('%-34s %6d %14.3g %12.3g %9d   (%d documents leave here)' % ('cascade stage %d' % k, b.num_boosted_rounds(), diff, np.abs(at).max() if idx else 0, changed, len(idx)))
+cc = np.loadtxt(os.path.join(d, 'cascade.contribs'), skiprows=1, usecols=range(2, 49))
+worst = 0.0
+for k in range(1, stages + 1):
+    path = os.path.join(d, 'stage%d.xgb.json' % k)
+    idx = [i for i, r in enumerate(ex) if int(r[2]) == k]
+    if os.path.exists(path) and idx:
+        b, _ = booster('stage%d.xgb.json' % k)
+        worst = max(worst, np.abs(b.predict(X, pred_contribs=True)[idx] - cc[idx]).max())
+print('cascade: largest |cronus predict --cascade --contribs - xgboost pred_contribs of the exit stage|: %.3g' % worst)
 b, _ = booster('regression.xgb.json')
 ref = b.predict(X, pred_contribs=True)
 ours = np.loadtxt(os.path.join(d, 'regression.contribs'), skiprows=1, usecols=range(2, 2 + ref.shape[1]))
