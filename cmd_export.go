@@ -169,7 +169,10 @@ func lightGBMTransformed(m *tree.Model) bool {
 	if !ok || m.Source != "lightgbm" {
 		return false
 	}
-	for _, opt := range strings.Fields(full)[1:] {
+	// The objective's name, then its options; an empty objective line
+	// ("objective=") imports with neither.
+	fields := strings.Fields(full)
+	for _, opt := range fields[min(1, len(fields)):] {
 		if v, ok := strings.CutPrefix(opt, "sigmoid:"); ok {
 			if f, err := strconv.ParseFloat(v, 64); err != nil || f != 1 {
 				return true

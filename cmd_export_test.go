@@ -210,6 +210,8 @@ func TestExportLightGBMObjectiveOptions(t *testing.T) {
 		{"binary sigmoid:2", "reg:squarederror", `"binary sigmoid:2" has no XGBoost counterpart`},
 		{"regression sqrt", "reg:squarederror", `"regression sqrt" has no XGBoost counterpart`},
 		{"regression", "reg:squarederror", ""},
+		// An empty objective line imports; export panicked on it.
+		{"", "reg:squarederror", `"" has no XGBoost counterpart`},
 	} {
 		lgb := filepath.Join(dir, "lgb.txt")
 		text := strings.Replace(string(src), "\nobjective=regression\n", "\nobjective="+c.objective+"\n", 1)
