@@ -106,7 +106,8 @@ func XGBoostObjective(obj string) (string, bool) {
 // (XGBoostObjective).
 //
 // XGBoost's f{k} is cronus feature k+1 (Feature k), or with
-// opt.LibSVMIndices feature k; num_feature is then one more.
+// opt.LibSVMIndices feature k; num_feature is then one more (and at least
+// 1, which XGBoost needs).
 //
 // A split "x <= t" becomes XGBoost's "x < c" with c the float32 just
 // above t, which sends every float32 the same way; NaN follows the same
@@ -130,6 +131,10 @@ func ExportXGBoost(e *Ensemble, opt ExportOptions) ([]byte, error) {
 		numFeature++
 		shift = 1
 	}
+	// XGBoost refuses a model of no features ("0 feature is supplied"),
+	// even one whose trees are all leaves: it takes one, which a matrix of
+	// no columns fits too.
+	numFeature = max(numFeature, 1)
 	baseScore, residual, err := xgbBaseScore(obj, e.Base)
 	if err != nil {
 		return nil, err

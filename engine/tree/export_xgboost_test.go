@@ -316,6 +316,38 @@ func TestExportXGBoostRefuses(t *testing.T) {
 	}
 }
 
+// TestExportXGBoostNoFeatures: a model of no features (its trees all
+// leaves) is written with num_feature 1: XGBoost 1.7.4 refuses a model of
+// num_feature 0 at its first prediction ("Check failed:
+// mparam_.num_feature != 0: 0 feature is supplied"), whatever the matrix.
+func TestExportXGBoostNoFeatures(t *testing.T) {
+	e := &Ensemble{Base: 0.3, NumFeatures: 0, Objective: "regression", Trees: []Tree{{Leaves: []float64{0.125}}}}
+	b, err := ExportXGBoost(e, ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Learner struct {
+			Param struct {
+				NumFeature string `json:"num_feature"`
+			} `json:"learner_model_param"`
+		} `json:"learner"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Learner.Param.NumFeature != "1" {
+		t.Errorf("num_feature %q, which XGBoost refuses: want 1", m.Learner.Param.NumFeature)
+	}
+	back, _, err := ImportXGBoost(bytes.NewReader(b), "m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rawScore(back, []float32{0}); math.Abs(got-0.425) > 1e-7 {
+		t.Errorf("read back, it scores %v, want 0.425", got)
+	}
+}
+
 // TestXGBoostObjective: cronus's, LightGBM's and RankLib's objectives have
 // XGBoost counterparts; one without is written as reg:squarederror.
 func TestXGBoostObjective(t *testing.T) {
