@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -58,6 +59,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	report := map[string]any{"out": *out, "to": *to}
 	var e *tree.Ensemble
 	var what string
+	var active []int // with --cascade: the model's trees the stage has, as e's
 	if *modelF != "" {
 		full, m, err := loadModel(ctx, stderr, *modelF)
 		if err != nil {
@@ -91,6 +93,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return usageError{fmt.Sprintf("--stage %d: the cascade %s has %s", *stage, *cascadeF, count(K, "stage"))}
 		}
 		st := c.Stages[*stage-1]
+		active = st.Active()
 		e = cronus.StageEnsemble(ce, c, *stage-1)
 		if len(e.Trees) == 0 {
 			return fmt.Errorf("%s: stage %d of %d has no trees: it passes every document at no cost, and there is nothing to serve", *cascadeF, *stage, K)
@@ -122,6 +125,12 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		// What XGBoost's file cannot hold is the model's.
 		if *cascadeF != "" {
+			// The stage's trees are some of the model's: the tree is
+			// named as the cascade's model numbers it.
+			var te *tree.ExportTreeError
+			if errors.As(err, &te) {
+				return fmt.Errorf("%s: stage %d: tree %d: %w", *cascadeF, *stage, active[te.Tree], te.Err)
+			}
 			return fmt.Errorf("%s: stage %d: %w", *cascadeF, *stage, err)
 		}
 		return fmt.Errorf("%s: %w", *modelF, err)

@@ -159,7 +159,7 @@ func ExportXGBoost(e *Ensemble, opt ExportOptions) ([]byte, error) {
 			add = residual
 		}
 		if err := writeXGBTree(&b, &e.Trees[i], i, numFeature, shift, add, opt.MissingAsZero); err != nil {
-			return nil, fmt.Errorf("tree %d: %w", i, err)
+			return nil, &ExportTreeError{Tree: i, Err: err}
 		}
 	}
 	b.WriteString(`]},"name":"gbtree"},"learner_model_param":{"base_score":"`)
@@ -177,6 +177,19 @@ func ExportXGBoost(e *Ensemble, opt ExportOptions) ([]byte, error) {
 	b.WriteByte('\n')
 	return b.Bytes(), nil
 }
+
+// ExportTreeError is ExportXGBoost's error about one tree of the ensemble
+// it was given, Tree its index there: a caller that exported a selection
+// of a model's trees (a cascade's stage) can name the tree as the model
+// numbers it.
+type ExportTreeError struct {
+	Tree int
+	Err  error
+}
+
+func (e *ExportTreeError) Error() string { return fmt.Sprintf("tree %d: %v", e.Tree, e.Err) }
+
+func (e *ExportTreeError) Unwrap() error { return e.Err }
 
 // xgbBaseScore returns XGBoost's base_score for a margin base under
 // objective obj (a float32, as XGBoost keeps it), and what is left of
