@@ -59,7 +59,8 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	report := map[string]any{"out": *out, "to": *to}
 	var e *tree.Ensemble
 	var what string
-	var active []int // with --cascade: the model's trees the stage has, as e's
+	var active []int          // with --cascade: the model's trees the stage has, as e's
+	var source map[string]any // the model's params: how it was imported
 	if *modelF != "" {
 		full, m, err := loadModel(ctx, stderr, *modelF)
 		if err != nil {
@@ -79,6 +80,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		report["model"] = *modelF
 		what = fmt.Sprintf("%s of %s", count(len(e.Trees), "tree"), *modelF)
+		source = m.Params
 	} else {
 		cf, err := untilDoneShowing(ctx, stderr, "reading the cascade "+*cascadeF, func() (*cronus.File, error) { return cronus.ReadFile(*cascadeF) })
 		if err != nil {
@@ -96,8 +98,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		active = st.Active()
 		e = cronus.StageEnsemble(ce, c, *stage-1)
 		if len(e.Trees) == 0 {
-			return fmt.Errorf("%s: stage %d of %d has no trees: it passes every document at no cost, and there is nothing to serve", *cascadeF, *stage, K)
+			return fmt.Errorf("%s: stage %d of %d has no trees: every document scores its intercept, %v, there, and there is no model to serve", *cascadeF, *stage, K, e.Base)
 		}
+		source = cf.Ensemble.Params
 		var theta any // JSON null: passes everything
 		if !math.IsInf(st.Theta, -1) && *stage < K {
 			theta = st.Theta
@@ -112,6 +115,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			report["top_m"] = c.TopM
 		}
 		what = fmt.Sprintf("stage %d of %d of %s (%s)", *stage, K, *cascadeF, count(len(e.Trees), "tree"))
+	}
+	if source["feature_indices"] == "libsvm" && !*libsvm {
+		fmt.Fprintln(stderr, "note: the model was imported with --libsvm-indices (from XGBoost's libsvm reader): give --libsvm-indices to number its features as that reader does (feature k as f{k}); without it feature k is f{k-1}")
 	}
 	obj, known := tree.XGBoostObjective(e.Objective)
 	if !known {

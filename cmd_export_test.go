@@ -242,3 +242,29 @@ func TestExportLightGBMObjectiveOptions(t *testing.T) {
 		}
 	}
 }
+
+// export notes when a model imported with --libsvm-indices (XGBoost's
+// libsvm reader's numbering) is exported without it, which numbers its
+// features from f0 for feature 1; with it, the export reads back as the
+// model it came from, and nothing is noted.
+func TestExportLibSVMNote(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", "--libsvm-indices", "engine/tree/testdata/xgb-libsvm.json", "--out", p("m.json")); code != 0 {
+		t.Fatal(errOut)
+	}
+	const note = "note: the model was imported with --libsvm-indices"
+	if code, _, errOut := runCLI(t, "export", "--model", p("m.json"), "--to", "xgboost", "--out", p("a.json")); code != 0 || !strings.Contains(errOut, note) {
+		t.Errorf("without --libsvm-indices: exit %d, stderr %q; want the note", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "export", "--model", p("m.json"), "--to", "xgboost", "--libsvm-indices", "--out", p("b.json")); code != 0 || strings.Contains(errOut, note) {
+		t.Errorf("with --libsvm-indices: exit %d, stderr %q; want no note", code, errOut)
+	}
+	b, err := os.ReadFile(p("b.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"num_feature":"47"`) {
+		t.Errorf("with --libsvm-indices the export has not the source's num_feature 47")
+	}
+}
