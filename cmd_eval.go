@@ -139,6 +139,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	treeCost := fs.Float64("tree-cost", 1, "cost of evaluating one tree on one document")
 	metricsF := fs.String("metrics", "p@5,ndcg@10,err@3,rbp@0.8,map", "comma-separated `LIST` of metrics: ndcg@k, err@k, map@k, rr@k (each without @k: the whole list; rr is also mrr), p@k, recall@k, rbp@p (persistence p in (0, 1)), each at most once")
 	relevant := fs.Float64("relevant", 1, "P@k, MAP, RR, recall, RBP: a document is relevant when its label >= `r` (> 0; NDCG and ERR: label > 0)")
+	errMax := fs.Float64("err-max-label", 0, "ERR: the lmax of R = (2^l-1)/2^lmax, a label above it counting as lmax (> 0; default: the largest label of the data; 4 gives RankLib's ERR@k, whose 2^lmax is 16)")
 	exclude := fs.Bool("exclude-no-relevant", false, "leave queries without relevant documents out of the means, each metric's own (NDCG, ERR: no label > 0; P@k, MAP, RR, recall, RBP: none >= --relevant); default: they score 0")
 	perQuery := fs.String("per-query", "", "write per-query values as TSV to `FILE`")
 	runF := fs.String("run", "", "write a TREC run (qid Q0 docid rank score tag) to `FILE`")
@@ -164,7 +165,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	// --relevant 0 would be every document of 0-4 data, and metric.Options
 	// takes it as the default 1; a label ≤ 0 is never relevant anyway.
-	if err := checkRanges(fs, finite("relevant", 0), between("tree-cost", 0, data.MaxCost, "[]"), between("compare-rounds", 1, maxCompareRounds, "[]")); err != nil {
+	if err := checkRanges(fs, finite("relevant", 0), finite("err-max-label", 0), between("tree-cost", 0, data.MaxCost, "[]"), between("compare-rounds", 1, maxCompareRounds, "[]")); err != nil {
 		return err
 	}
 	if *modelF == "" {
@@ -185,6 +186,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	specs, err := metric.ParseList(*metricsF)
 	if err != nil {
 		return flagError("metrics", err)
+	}
+	if explicitFlags(fs)["err-max-label"] && !slices.ContainsFunc(specs, func(s metric.Spec) bool { return s.Name == metric.ERR }) {
+		return usageError{fmt.Sprintf("--err-max-label applies to err@k; --metrics %s has none", *metricsF)}
 	}
 	if explicitFlags(fs)["relevant"] && !slices.ContainsFunc(specs, metric.Spec.BinaryRelevance) {
 		return usageError{fmt.Sprintf("--relevant applies to p@k, map, rr, recall and rbp, which count the documents with a label >= r; --metrics %s reads the graded labels", *metricsF)}
@@ -240,7 +244,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	opt := metric.Options{RelevantLabel: *relevant, ExcludeNoRelevant: *exclude}
+	opt := metric.Options{RelevantLabel: *relevant, MaxLabel: *errMax, ExcludeNoRelevant: *exclude}
 	// A metric for which --exclude-no-relevant leaves out every query has
 	// no mean: it is n/a (null in --json), with a warning; when every
 	// metric asked for is, that is an error.
@@ -258,7 +262,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		perQ[i] = metric.PerQuery(s, scores, d.Labels, d.QueryOffsets, opt, nil)
 		v := metric.MeanOf(perQ[i]) // Mean's bits
 		values[s.String()] = v
-		if v == 0 && !*exclude && math.IsNaN(metric.Mean(s, scores, d.Labels, d.QueryOffsets, metric.Options{RelevantLabel: *relevant, ExcludeNoRelevant: true})) {
+		if v == 0 && !*exclude && math.IsNaN(metric.Mean(s, scores, d.Labels, d.QueryOffsets, metric.Options{RelevantLabel: *relevant, MaxLabel: *errMax, ExcludeNoRelevant: true})) {
 			rel := "a label > 0"
 			if s.BinaryRelevance() {
 				rel = fmt.Sprintf("a label >= %g (--relevant)", *relevant)

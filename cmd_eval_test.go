@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,5 +36,48 @@ func TestEvalLongMetricNames(t *testing.T) {
 	}
 	if rows != 8 {
 		t.Errorf("%d table rows, want 8 (3 metrics twice, the cost, the header):\n%s", rows, out)
+	}
+}
+
+// eval --err-max-label sets ERR's lmax: on one query of labels 2, 0, 1
+// scored so that they rank 0, 1, 2, R(1) = 1/16 and R(2) = 3/16 at lmax 4
+// (RankLib's ERR, 2^lmax = 16), so ERR = 1/2·1/16 + 1/3·3/16·15/16 =
+// 23/256; the default lmax, the data's largest label 2, gives R(1) = 1/4,
+// R(2) = 3/4 and ERR = 1/8 + 3/16 = 5/16. The convention line says which.
+func TestEvalErrMaxLabel(t *testing.T) {
+	dir := t.TempDir()
+	dataF, scoresF := filepath.Join(dir, "d.txt"), filepath.Join(dir, "s.txt")
+	if err := os.WriteFile(dataF, []byte("2 qid:1 1:0\n0 qid:1 1:0\n1 qid:1 1:0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(scoresF, []byte("0.1\n0.9\n0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want float64
+		conv string
+	}{
+		{nil, 5.0 / 16, "lmax=largest label"},
+		{[]string{"--err-max-label", "4"}, 23.0 / 256, "lmax=4"},
+	} {
+		var r struct {
+			Metrics    map[string]float64
+			Convention string
+		}
+		runJSON(t, &r, append([]string{"eval", "--scores", scoresF, "--data", dataF, "--metrics", "err", "--json"}, c.args...)...)
+		if math.Abs(r.Metrics["err"]-c.want) > 1e-12 || !strings.Contains(r.Convention, c.conv) {
+			t.Errorf("%v: err %v, convention %q; want %v and %q", c.args, r.Metrics["err"], r.Convention, c.want, c.conv)
+		}
+	}
+	for _, c := range []struct{ args, want string }{
+		{"--metrics ndcg --err-max-label 4", "--err-max-label applies to err@k; --metrics ndcg has none"},
+		{"--metrics err --err-max-label 0", "--err-max-label: must be a finite number greater than 0, got 0"},
+		{"--metrics err --err-max-label Inf", "--err-max-label: must be a finite number greater than 0"},
+	} {
+		args := append([]string{"eval", "--scores", scoresF, "--data", dataF}, strings.Fields(c.args)...)
+		if code, _, errOut := runCLI(t, args...); code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
+		}
 	}
 }
