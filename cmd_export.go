@@ -101,7 +101,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return fmt.Errorf("%s: stage %d of %d has no trees: every document scores its intercept, %v, there, and there is no model to serve", *cascadeF, *stage, K, e.Base)
 		}
 		source = cf.Ensemble.Params
-		var theta any // JSON null: passes everything
+		var theta any // JSON null: no threshold (the last stage, or one that passes everything)
 		if !math.IsInf(st.Theta, -1) && *stage < K {
 			theta = st.Theta
 		}
