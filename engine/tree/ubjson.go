@@ -89,8 +89,17 @@ func (d *ubjDecoder) take(n int) ([]byte, error) {
 // integer reads an integer of type marker m.
 func (d *ubjDecoder) integer(m byte) (int64, error) {
 	at := d.pos - 1
-	size := map[byte]int{'i': 1, 'U': 1, 'I': 2, 'l': 4, 'L': 8}[m]
-	if size == 0 {
+	var size int
+	switch m {
+	case 'i', 'U':
+		size = 1
+	case 'I':
+		size = 2
+	case 'l':
+		size = 4
+	case 'L':
+		size = 8
+	default:
 		if d.pos > len(d.data) { // next found the end
 			return 0, d.errorf(d.pos, "")
 		}

@@ -174,3 +174,19 @@ func FuzzUBJSONToJSON(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkUBJSONToJSON converts XGBoost 1.7.4's UBJSON of the DART
+// fixture (20 trees, typed arrays of integers and floats).
+func BenchmarkUBJSONToJSON(b *testing.B) {
+	data, err := os.ReadFile("testdata/xgb-dart.ubj")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ubjsonToJSON(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
