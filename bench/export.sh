@@ -19,6 +19,8 @@
 # --contribs`'s, that a model exported with --libsvm-indices
 # --missing-as-zero and read by XGBoost's own libsvm reader from a file
 # whose zeros are left out scores as Cronus does from the file with them,
+# that base scores past what XGBoost's float32 link takes (binary 40, -100,
+# 17, 12; count:poisson 100, -200) give XGBoost margins equal to Cronus's,
 # that `predict --cascade --contribs` gives each document the contributions
 # XGBoost's pred_contribs gives it with the model of the stage it left at,
 # and that every split condition XGBoost reads is the one written (its
@@ -43,15 +45,24 @@ done
 "$c" train --train builtin:mq2008/train --valid builtin:mq2008/vali --objective regression --trees 500 --max-depth 2 --out "$d/d2.json" >/dev/null
 "$c" cascade --model "$d/d2.json" --train builtin:mq2008/train --valid builtin:mq2008/vali --costs builtin:mq2008/costs --out "$d/cascade.json" >/dev/null 2>&1
 "$c" predict --cascade "$d/cascade.json" --data builtin:mq2008/test --out /dev/null --exits "$d/exits.tsv" --contribs "$d/cascade.contribs" 2>/dev/null
+# Base scores past what XGBoost's float32 link takes: one split on feature
+# 2 (0.5), leaves -0.25 and 0.5; XGBoost's margins at x2 = 0 and 1 must be
+# base - 0.25 and base + 0.5.
+bases="binary:40 binary:-100 binary:17 binary:12 count:poisson:100 count:poisson:-200"
+for ob in $bases; do
+  obj=${ob%:*} base=${ob##*:}
+  printf '{"format":"cronus-ensemble","version":1,"objective":"%s","num_features":2,"base_score":%s,"source":"cronus","trees":[{"split_feature":[2],"threshold":[0.5],"left_child":[-1],"right_child":[-2],"leaf_value":[-0.25,0.5]}]}\n' "$obj" "$base" >"$d/base.json"
+  "$c" export --model "$d/base.json" --to xgboost --out "$d/base-${obj}${base}.xgb.json" >/dev/null 2>&1
+done
 stages=$("$c" inspect "$d/cascade.json" --json | $py -c 'import json,sys; print(len(json.load(sys.stdin)["stages"]))')
 for k in $(seq "$stages"); do
   "$c" export --cascade "$d/cascade.json" --stage "$k" --to xgboost --out "$d/stage$k.xgb.json" >/dev/null 2>&1 || true
 done
 
-$py - "$d" "$stages" <<'PY'
+$py - "$d" "$stages" "$bases" <<'PY'
 import gzip, json, os, sys
 import numpy as np, xgboost as xgb
-d, stages = sys.argv[1], int(sys.argv[2])
+d, stages, bases = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
 rows, sparse = [], []
 with gzip.open('data/builtin/mq2008/test.txt.gz', 'rt') as f:
     for line in f:
@@ -110,4 +121,11 @@ b, _ = booster('regression.svm.json')
 p = b.predict(xgb.DMatrix(os.path.join(d, 'sparse.txt') + '?format=libsvm'), output_margin=True)
 ours = np.loadtxt(os.path.join(d, 'regression.pred'))
 print('regression, --libsvm-indices --missing-as-zero, XGBoost reading the file without its zeros: max |diff| %.3g over %d documents' % (np.abs(p - ours).max(), len(p)))
+worst = 0.0
+for ob in bases:
+    obj, base = ob.rsplit(':', 1)
+    b = xgb.Booster(model_file=os.path.join(d, 'base-%s%s.xgb.json' % (obj, base)))
+    m = b.predict(xgb.DMatrix(np.array([[0, 0], [0, 1]], dtype=np.float32)), output_margin=True)
+    worst = max(worst, np.abs(m - (float(base) + np.array([-0.25, 0.5]))).max())
+print('base scores %s: largest |XGBoost margin - cronus score| %.3g' % (', '.join(bases), worst))
 PY
