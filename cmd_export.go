@@ -15,26 +15,31 @@ import (
 )
 
 // exportFormats are the words of export's --to.
-var exportFormats = []string{"xgboost"}
+var exportFormats = []string{"xgboost", "c"}
 
 // runExport is cronus export: a model, or one stage of a cascade, written
-// in another library's model format, to be served there.
+// in another library's model format, to be served there; or a model or a
+// whole cascade as C source, to be compiled into a server.
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("export", stdout)
 	modelF := fs.String("model", "", "model `FILE` to export")
-	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade), of which --stage is exported")
+	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade): with --to xgboost, its --stage; with --to c, the whole cascade, or its --stage")
 	stage := fs.Int("stage", 0, "with --cascade: the stage `k` to export (1 = the first): its trees times their weights, its intercept as the base score")
 	k := newTreesFlag(fs, "with --model: export only the model's first `k` trees (a number, or all)")
 	to := new(string)
-	choiceVar(fs, to, "to", "", "`format` to write (required): xgboost (JSON, as Booster.save_model writes it; load it with xgboost.Booster(model_file=FILE))", exportFormats...)
+	choiceVar(fs, to, "to", "", "`format` to write (required): xgboost (JSON, as Booster.save_model writes it; load it with xgboost.Booster(model_file=FILE)) or c (one C99 source file: a model's PREFIX_predict, a cascade's PREFIX_rank, which fetches each feature only when a stage needs it)", exportFormats...)
 	libsvm := fs.Bool("libsvm-indices", false, "xgboost: number the columns as XGBoost's own libsvm reader does (DMatrix(\"test.txt?format=libsvm\")), feature k as f{k}; without it feature k is f{k-1}, column k-1 of a matrix of the features in order")
 	zero := fs.Bool("missing-as-zero", false, "xgboost: send a missing value where 0 goes at every split, so that XGBoost's libsvm reader, which takes the values a line leaves out as missing, scores a file as cronus reads it (left-out values as 0); without it a missing value follows each split's default direction, as in cronus")
+	prefix := fs.String("prefix", "cronus", "c: the `NAME` the file's functions and types start with (a C identifier), so that several can be linked into one program")
+	costsF := fs.String("costs", "", "c, with a whole --cascade: feature cost `FILE` for the costs the file reports (default: the cascade's own costs)")
 	out := fs.String("out", "", "`FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	explicit := explicitFlags(fs)
+	toC := *to == "c"
+	wholeCascade := toC && *cascadeF != "" && !explicit["stage"]
 	switch {
 	case countSet(*modelF, *cascadeF) != 1:
 		return usageError{"give one of --model FILE and --cascade FILE"}
@@ -46,15 +51,26 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{"--trees applies to --model only: a cascade's stage says which trees it has"}
 	case *modelF != "" && explicit["stage"]:
 		return usageError{"--stage applies to --cascade only"}
-	case *cascadeF != "" && !explicit["stage"]:
-		return usageError{"--stage k is required with --cascade: a cascade is served stage by stage, each exported as a model of its own"}
+	case *cascadeF != "" && !explicit["stage"] && !toC:
+		return usageError{"--stage k is required with --cascade --to xgboost: a cascade is served stage by stage, each exported as a model of its own (--to c writes the whole cascade)"}
 	case *modelF != "" && *k == 0:
-		return usageError{"--trees 0: no trees to export (XGBoost's model would hold only the base score)"}
-	case *cascadeF != "" && *stage < 1:
+		return usageError{"--trees 0: no trees to export (the model would hold only the base score)"}
+	case *cascadeF != "" && explicit["stage"] && *stage < 1:
 		return usageError{fmt.Sprintf("--stage %d: stages are numbered from 1", *stage)}
+	case toC && (explicit["libsvm-indices"] || explicit["missing-as-zero"]):
+		return usageError{"--libsvm-indices and --missing-as-zero apply to --to xgboost only: the C file reads feature k as x[k-1] and NaN as missing"}
+	case !toC && explicit["prefix"]:
+		return usageError{"--prefix applies to --to c only"}
+	case explicit["costs"] && !wholeCascade:
+		return usageError{"--costs applies to --to c with a whole --cascade only (the costs its PREFIX_rank reports)"}
+	case toC && !tree.CPrefixOK(*prefix):
+		return usageError{fmt.Sprintf("--prefix %q: give a C identifier (letters, digits and _, not starting with a digit, nor with __ or _ and a capital)", *prefix)}
 	}
-	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*modelF, *cascadeF}, *out); err != nil {
+	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*modelF, *cascadeF, *costsF}, *out); err != nil {
 		return err
+	}
+	if wholeCascade {
+		return exportCascadeC(ctx, *cascadeF, *costsF, *prefix, *out, *jsonOut, stdout, stderr)
 	}
 	report := map[string]any{"out": *out, "to": *to}
 	var e *tree.Ensemble
@@ -73,7 +89,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if *k >= 0 {
 			e.Trees = full.Trees[:*k]
 		}
-		if lightGBMTransformed(m) {
+		if lightGBMTransformed(m) && !toC {
 			// No XGBoost objective turns the margin into LightGBM's
 			// prediction: written with a note, as an unknown one.
 			e.Objective = m.Params["objective"].(string)
@@ -116,6 +132,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		what = fmt.Sprintf("stage %d of %d of %s (%s)", *stage, K, *cascadeF, count(len(e.Trees), "tree"))
 	}
+	if toC {
+		return exportModelC(ctx, e, what, *prefix, *out, *jsonOut, report, stdout)
+	}
 	if source["feature_indices"] == "libsvm" && !*libsvm {
 		fmt.Fprintln(stderr, "note: the model was imported with --libsvm-indices (from XGBoost's libsvm reader): give --libsvm-indices to number its features as that reader does (feature k as f{k}); without it feature k is f{k-1}")
 	}
@@ -141,10 +160,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return fmt.Errorf("%s: %w", *modelF, err)
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := data.WriteAtomicAllContext(ctx, []data.Output{data.BytesOutput(*out, b)}); err != nil {
+	if err := writeExport(ctx, *out, b); err != nil {
 		return err
 	}
 	numbering := "feature k is f{k-1}"
@@ -156,23 +172,121 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return writeJSON(stdout, report)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s as XGBoost %s (%s, %s)\n", *out, what, obj, count(e.NumFeatures, "feature"), numbering)
-	if *cascadeF != "" {
-		switch t := report["theta"].(type) {
-		case float64:
-			rule := ""
-			if c := report["rule"]; c == cronus.RuleTopM {
-				rule = fmt.Sprintf(", but a query's %d best documents there go on", report["top_m"])
-			}
-			fmt.Fprintf(stdout, "a document leaves the cascade at stage %d when this model's score for it is below %v%s\n", *stage, t, rule)
-		default:
-			if *stage == report["stages"] {
-				fmt.Fprintf(stdout, "stage %d is the last: the documents that reach it rank by this model's score, above those that left earlier\n", *stage)
-			} else {
-				fmt.Fprintf(stdout, "stage %d lets every document through\n", *stage)
+	describeStage(stdout, report)
+	return nil
+}
+
+// describeStage prints, for the report of an exported stage, when a
+// document leaves the cascade there; nothing for a model.
+func describeStage(stdout io.Writer, report map[string]any) {
+	stage, ok := report["stage"].(int)
+	if !ok {
+		return
+	}
+	switch t := report["theta"].(type) {
+	case float64:
+		rule := ""
+		if c := report["rule"]; c == cronus.RuleTopM {
+			rule = fmt.Sprintf(", but a query's %d best documents there go on", report["top_m"])
+		}
+		fmt.Fprintf(stdout, "a document leaves the cascade at stage %d when this model's score for it is below %v%s\n", stage, t, rule)
+	default:
+		if stage == report["stages"] {
+			fmt.Fprintf(stdout, "stage %d is the last: the documents that reach it rank by this model's score, above those that left earlier\n", stage)
+		} else {
+			fmt.Fprintf(stdout, "stage %d lets every document through\n", stage)
+		}
+	}
+}
+
+// exportModelC writes e (a model's first trees, or a cascade's stage) as
+// C source with one function, PREFIX_predict.
+func exportModelC(ctx context.Context, e *tree.Ensemble, what, prefix, out string, jsonOut bool, report map[string]any, stdout io.Writer) error {
+	source, _ := report["model"].(string)
+	if c, ok := report["cascade"].(string); ok {
+		source = fmt.Sprintf("stage %d of %s", report["stage"], c)
+	}
+	b, err := tree.ExportC(e, tree.CExportOptions{Prefix: prefix, Source: source})
+	if err != nil {
+		return fmt.Errorf("%s: %w", source, err)
+	}
+	if err := writeExport(ctx, out, b); err != nil {
+		return err
+	}
+	fn := prefix + "_predict"
+	report["functions"], report["trees"], report["features"], report["objective"], report["feature_numbering"] =
+		[]string{fn}, len(e.Trees), e.NumFeatures, e.Objective, "feature k is x[k-1]"
+	if jsonOut {
+		return writeJSON(stdout, report)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s as C, double %s(const float *x) (%s, feature k is x[k-1]; the raw score)\n", out, what, fn, count(e.NumFeatures, "feature"))
+	describeStage(stdout, report)
+	return nil
+}
+
+// exportCascadeC writes the whole cascade in cascadeF as C source
+// (cronus.ExportC), with the costs of costsF when it is given.
+func exportCascadeC(ctx context.Context, cascadeF, costsF, prefix, out string, jsonOut bool, stdout, stderr io.Writer) error {
+	cf, err := untilDoneShowing(ctx, stderr, "reading the cascade "+cascadeF, func() (*cronus.File, error) { return cronus.ReadFile(cascadeF) })
+	if err != nil {
+		return err
+	}
+	e, c, err := cf.Cascade()
+	if err != nil {
+		return fmt.Errorf("%s: %w", cascadeF, err)
+	}
+	featCost := cf.FeatureCost
+	if costsF != "" {
+		costs, err := untilDone(ctx, func() (*data.Costs, error) { return data.LoadCosts(costsF, e.NumFeatures) })
+		if err != nil {
+			return err
+		}
+		warn(stderr, costs.Warning())
+		warn(stderr, costs.UnusedWarningFor("the cascade's model"))
+		featCost = costs.Cost
+	}
+	b, err := cronus.ExportC(e, c, featCost, cf.TreeCost, tree.CExportOptions{Prefix: prefix, Source: cascadeF})
+	if err != nil {
+		return fmt.Errorf("%s: %w", cascadeF, err)
+	}
+	if err := writeExport(ctx, out, b); err != nil {
+		return err
+	}
+	used := map[int]bool{}
+	var trees []tree.Tree
+	for k := range c.Stages {
+		for _, t := range c.Stages[k].Active() {
+			if !used[t] {
+				used[t] = true
+				trees = append(trees, e.Trees[t])
 			}
 		}
 	}
+	feats := tree.SplitFeatures(trees)
+	for i := range feats {
+		feats[i]++
+	}
+	fns := []string{prefix + "_rank", prefix + "_rank_dense"}
+	report := map[string]any{"out": out, "to": "c", "cascade": cascadeF, "stages": len(c.Stages), "rule": c.Rule,
+		"trees": len(used), "model_trees": len(e.Trees), "features": feats, "model_features": e.NumFeatures,
+		"functions": fns, "feature_numbering": "feature k is k-1"}
+	if c.Rule == cronus.RuleTopM {
+		report["top_m"] = c.TopM
+	}
+	if jsonOut {
+		return writeJSON(stdout, report)
+	}
+	fmt.Fprintf(stdout, "wrote %s: the %d-stage cascade of %s (%d of its model's %s, %s of %d) as C: %s and %s, which rank one query and fetch each feature (k as k-1) only when a stage needs it\n",
+		out, len(c.Stages), cascadeF, len(used), count(len(e.Trees), "tree"), count(len(feats), "feature"), e.NumFeatures, fns[0], fns[1])
 	return nil
+}
+
+// writeExport writes an exported file atomically, unless ctx is done.
+func writeExport(ctx context.Context, out string, b []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return data.WriteAtomicAllContext(ctx, []data.Output{data.BytesOutput(out, b)})
 }
 
 // lightGBMTransformed reports whether m is a LightGBM model whose objective

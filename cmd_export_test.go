@@ -1,16 +1,21 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/internal/ctest"
 )
 
 // readNumbers returns the numbers of a scores file, one per line.
@@ -177,12 +182,21 @@ func TestExportErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--model", model, "--out", out}, 2, "--to FORMAT is required: xgboost"},
-		{[]string{"--model", model, "--to", "lightgbm", "--out", out}, 2, `--to: must be xgboost, got "lightgbm"`},
+		{[]string{"--model", model, "--to", "lightgbm", "--out", out}, 2, `--to: must be xgboost or c, got "lightgbm"`},
 		{[]string{"--model", model, "--to", "xgboost"}, 2, "--out FILE is required"},
 		{[]string{"--to", "xgboost", "--out", out}, 2, "give one of --model FILE and --cascade FILE"},
 		{[]string{"--model", model, "--cascade", cascade, "--to", "xgboost", "--out", out}, 2, "give one of --model FILE and --cascade FILE"},
 		{[]string{"--model", model, "--stage", "1", "--to", "xgboost", "--out", out}, 2, "--stage applies to --cascade only"},
-		{[]string{"--cascade", cascade, "--to", "xgboost", "--out", out}, 2, "--stage k is required with --cascade"},
+		{[]string{"--cascade", cascade, "--to", "xgboost", "--out", out}, 2, "--stage k is required with --cascade --to xgboost"},
+		{[]string{"--cascade", cascade, "--to", "c", "--libsvm-indices", "--out", out}, 2, "--libsvm-indices and --missing-as-zero apply to --to xgboost only"},
+		{[]string{"--model", model, "--to", "c", "--missing-as-zero", "--out", out}, 2, "--libsvm-indices and --missing-as-zero apply to --to xgboost only"},
+		{[]string{"--model", model, "--to", "xgboost", "--prefix", "m", "--out", out}, 2, "--prefix applies to --to c only"},
+		{[]string{"--model", model, "--to", "c", "--prefix", "9m", "--out", out}, 2, `--prefix "9m": give a C identifier`},
+		{[]string{"--model", model, "--to", "c", "--costs", "builtin:mq2008/costs", "--out", out}, 2, "--costs applies to --to c with a whole --cascade only"},
+		{[]string{"--cascade", cascade, "--stage", "1", "--to", "c", "--costs", "builtin:mq2008/costs", "--out", out}, 2, "--costs applies to --to c with a whole --cascade only"},
+		{[]string{"--cascade", cascade, "--to", "c", "--costs", p("nocosts.txt"), "--out", out}, 1, "nocosts.txt"},
+		{[]string{"--cascade", cascade, "--to", "c", "--out", cascade}, 2, "is both an input and an output"},
+		{[]string{"--cascade", empty, "--stage", "1", "--to", "c", "--out", out}, 1, empty + ": stage 1 of 2 has no trees"},
 		{[]string{"--cascade", cascade, "--stage", "0", "--to", "xgboost", "--out", out}, 2, "stages are numbered from 1"},
 		{[]string{"--cascade", cascade, "--stage", "3", "--to", "xgboost", "--out", out}, 2, "the cascade " + cascade + " has 2 stages"},
 		{[]string{"--cascade", cascade, "--stage", "1", "--trees", "2", "--to", "xgboost", "--out", out}, 2, "--trees applies to --model only"},
@@ -266,5 +280,160 @@ func TestExportLibSVMNote(t *testing.T) {
 	}
 	if !strings.Contains(string(b), `"num_feature":"47"`) {
 		t.Errorf("with --libsvm-indices the export has not the source's num_feature 47")
+	}
+}
+
+// cCLIDriver ranks the queries of its standard input ("nq F", then per
+// query "n" and n·F float32 bit patterns) with the exported cascade
+// (cas_rank_dense), and prints per document the exit stage, the bits of
+// the exit score and of the costs, then the exported stage's and
+// model's scores (st_predict, mo_predict), bits too.
+const cCLIDriver = `#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cas.c"
+#include "st.c"
+#include "mo.c"
+
+static void put(double v)
+{
+	unsigned long long bits;
+	memcpy(&bits, &v, sizeof bits);
+	printf(" %016llx", bits);
+}
+
+int main(void)
+{
+	int nq, nf, q, i, f, n;
+	if (scanf("%d %d", &nq, &nf) != 2)
+		return 2;
+	for (q = 0; q < nq; q++) {
+		float *x;
+		int *ex;
+		double *s, *fc, *tc;
+		if (scanf("%d", &n) != 1)
+			return 2;
+		x = (float *)malloc(sizeof *x * (size_t)(n * nf + 1));
+		ex = (int *)malloc(sizeof *ex * (size_t)(n + 1));
+		s = (double *)malloc(sizeof *s * (size_t)(n + 1));
+		fc = (double *)malloc(sizeof *fc * (size_t)(n + 1));
+		tc = (double *)malloc(sizeof *tc * (size_t)(n + 1));
+		for (i = 0; i < n * nf; i++) {
+			unsigned int u;
+			if (scanf("%u", &u) != 1)
+				return 3;
+			memcpy(&x[i], &u, sizeof u);
+		}
+		if (cas_rank_dense(n, x, nf, NULL, ex, s, fc, tc) != 0)
+			return 4;
+		for (i = 0; i < n; i++) {
+			printf("%d", ex[i]);
+			put(s[i]);
+			put(fc[i]);
+			put(tc[i]);
+			put(st_predict(x + i * nf));
+			put(mo_predict(x + i * nf));
+			printf("\n");
+		}
+		free(x);
+		free(ex);
+		free(s);
+		free(fc);
+		free(tc);
+	}
+	(void)f;
+	return 0;
+}
+`
+
+// export --to c writes a whole cascade (with --costs and --prefix), one
+// of its stages and a model's first trees as C; compiled together, they
+// score MQ2008 test as predict does: the cascade's exit stages, scores
+// and costs as predict --cascade --exits with the same costs, the stage
+// as the cascade's score of the documents that leave there, and the
+// model as predict --trees, all bit for bit.
+func TestExportC(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	model := trainShallow(t, dir, 30)
+	if code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "4", "--cycles", "0", "--lambda", "0.02", "--rule", "top-m", "--out", p("c.json")); code != 0 {
+		t.Fatal(errOut)
+	}
+	// Other costs than the cascade's: feature k costs k.
+	var costs strings.Builder
+	for k := 1; k <= 46; k++ {
+		fmt.Fprintf(&costs, "%d\n", k)
+	}
+	if err := os.WriteFile(p("costs.txt"), []byte(costs.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var rc struct {
+		Stages, Trees int
+		TopM          int `json:"top_m"`
+		Functions     []string
+		Features      []int
+	}
+	runJSON(t, &rc, "export", "--cascade", p("c.json"), "--to", "c", "--prefix", "cas", "--costs", p("costs.txt"), "--out", p("cas.c"), "--json")
+	if rc.Stages != 4 || rc.TopM == 0 || rc.Trees == 0 || len(rc.Features) == 0 || !slices.Equal(rc.Functions, []string{"cas_rank", "cas_rank_dense"}) {
+		t.Errorf("report %+v", rc)
+	}
+	for _, args := range [][]string{
+		{"export", "--cascade", p("c.json"), "--stage", "1", "--to", "c", "--prefix", "st", "--out", p("st.c")},
+		{"export", "--model", model, "--trees", "7", "--to", "c", "--prefix", "mo", "--out", p("mo.c")},
+		{"predict", "--cascade", p("c.json"), "--costs", p("costs.txt"), "--data", "builtin:mq2008/test", "--exits", p("exits.tsv"), "--out", p("keys.txt")},
+		{"predict", "--model", model, "--trees", "7", "--data", "builtin:mq2008/test", "--out", p("mo.txt")},
+	} {
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: %s", args, errOut)
+		}
+	}
+	files := map[string]string{"main.c": cCLIDriver}
+	for _, name := range []string{"cas.c", "st.c", "mo.c"} {
+		b, err := os.ReadFile(p(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(b)
+	}
+	exe := ctest.Build(t, files, "main.c", ctest.ISO())
+
+	d, err := data.LoadDataset(context.Background(), "builtin:mq2008/test", data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSpace(string(ctest.Run(t, exe, ctest.Queries(d.PaddedCols(46), d.QueryOffsets, 46)))), "\n")
+	exits, err := os.ReadFile(p("exits.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Split(strings.TrimSpace(string(exits)), "\n")[1:]
+	mo := readNumbers(t, p("mo.txt"))
+	if len(got) != d.NumDocs() || len(want) != len(got) || len(mo) != len(got) {
+		t.Fatalf("%d lines from C, %d exits, %d model scores for %d documents", len(got), len(want), len(mo), d.NumDocs())
+	}
+	bits := func(s string) string {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%016x", math.Float64bits(v))
+	}
+	stageOne := 0
+	for i := range got {
+		w := strings.Split(want[i], "\t")
+		g := strings.Fields(got[i])
+		if g[0] != w[2] || g[1] != bits(w[3]) || g[2] != bits(w[4]) || g[3] != bits(w[5]) || g[5] != fmt.Sprintf("%016x", math.Float64bits(mo[i])) {
+			t.Fatalf("document %d: C %q, predict %q (model %v)", i, got[i], want[i], mo[i])
+		}
+		if w[2] == "1" {
+			stageOne++
+			if g[4] != g[1] {
+				t.Fatalf("document %d left at stage 1 with score %s; the stage's C model scores it %s", i, g[1], g[4])
+			}
+		}
+	}
+	if stageOne == 0 || stageOne == len(got) {
+		t.Errorf("%d of %d documents left at stage 1", stageOne, len(got))
 	}
 }

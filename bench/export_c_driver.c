@@ -1,0 +1,115 @@
+/* bench/export-c.sh's driver: ranks LETOR data (standard input) with an
+ * exported cascade (cas.c, prefix cas) and scores it with an exported
+ * model (full.c, prefix full), times both, and writes each document's exit
+ * stage and exit score (hex) to the file named by its argument. */
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cas.c"
+#include "full.c"
+
+#define NF 46
+
+typedef struct {
+	const float *x;
+	long fetched;
+} source;
+
+/* A search engine's feature extractor, here a look-up that counts calls. */
+static float get(void *ctx, int doc, int f)
+{
+	source *s = (source *)ctx;
+	s->fetched++;
+	return s->x[(size_t)doc * NF + (size_t)f];
+}
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	static char line[1 << 16];
+	float *x = NULL;
+	int *qstart = NULL, n = 0, nq = 0, cap = 0, qcap = 0, q, i, r, reps;
+	long prevq = -1;
+	int *ex, *rank;
+	double *s, *fc, *tc, t0, tcas, tfull, sink = 0, cost = 0;
+	source src;
+	FILE *out;
+	if (argc != 3)
+		return 2;
+	reps = atoi(argv[2]);
+	while (fgets(line, sizeof line, stdin)) {
+		char *p = strchr(line, '#'), *tok;
+		long qid;
+		if (p)
+			*p = 0;
+		tok = strtok(line, " \t\n");
+		if (!tok)
+			continue;
+		tok = strtok(NULL, " \t\n");
+		if (!tok || strncmp(tok, "qid:", 4) != 0)
+			return 3;
+		qid = atol(tok + 4);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 4096;
+			x = (float *)realloc(x, sizeof *x * (size_t)cap * NF);
+		}
+		memset(x + (size_t)n * NF, 0, sizeof *x * NF);
+		while ((tok = strtok(NULL, " \t\n")) != NULL) {
+			int k = atoi(tok);
+			char *v = strchr(tok, ':');
+			if (k >= 1 && k <= NF && v)
+				x[(size_t)n * NF + (size_t)(k - 1)] = strtof(v + 1, NULL);
+		}
+		if (qid != prevq) {
+			if (nq + 1 >= qcap) {
+				qcap = qcap ? 2 * qcap : 1024;
+				qstart = (int *)realloc(qstart, sizeof *qstart * (size_t)qcap);
+			}
+			qstart[nq++] = n;
+			prevq = qid;
+		}
+		n++;
+	}
+	qstart[nq] = n;
+	ex = (int *)malloc(sizeof *ex * (size_t)n);
+	rank = (int *)malloc(sizeof *rank * (size_t)n);
+	s = (double *)malloc(sizeof *s * (size_t)n);
+	fc = (double *)malloc(sizeof *fc * (size_t)n);
+	tc = (double *)malloc(sizeof *tc * (size_t)n);
+	src.fetched = 0;
+	t0 = now();
+	for (r = 0; r < reps; r++)
+		for (q = 0; q < nq; q++) {
+			src.x = x + (size_t)qstart[q] * NF;
+			if (cas_rank(qstart[q + 1] - qstart[q], get, &src, rank + qstart[q], ex + qstart[q], s + qstart[q], fc + qstart[q], tc + qstart[q]) != 0)
+				return 4;
+		}
+	tcas = now() - t0;
+	t0 = now();
+	for (r = 0; r < reps; r++)
+		for (i = 0; i < n; i++)
+			sink += full_predict(x + (size_t)i * NF);
+	tfull = now() - t0;
+	for (i = 0; i < n; i++)
+		cost += fc[i] + tc[i];
+	out = fopen(argv[1], "w");
+	if (!out)
+		return 5;
+	for (i = 0; i < n; i++)
+		fprintf(out, "%d %a\n", ex[i], s[i]);
+	fclose(out);
+	printf("documents %d, queries %d, repetitions %d\n", n, nq, reps);
+	printf("cascade (cas_rank, features fetched through a callback): %.1f ns per document, %.2f features fetched per document, cost %.2f per document\n",
+	       1e9 * tcas / ((double)n * reps), (double)src.fetched / ((double)n * reps), cost / n);
+	printf("full ensemble (full_predict): %.1f ns per document (checksum %g)\n", 1e9 * tfull / ((double)n * reps), sink);
+	printf("ratio cascade/full: %.3f\n", tcas / tfull);
+	return 0;
+}

@@ -1,0 +1,265 @@
+package cronus
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/tree"
+	"github.com/cronus-ltr/cronus/internal/ctest"
+)
+
+// cDriver returns a C program that includes the exported cascades c0.c …
+// c{m-1}.c and, for each in turn, reads the queries on standard input
+// ("nq F", then per query "n" and n·F float32 bit patterns, row-major)
+// and prints per document its exit stage, rank, the bits of its score,
+// feature cost and tree cost, and the features the cascade fetched
+// through the callback, ascending. A feature fetched twice for a document
+// stops it with exit code 4. With dense, cascade 0 is also run through
+// c0_rank_dense, whose results must equal c0_rank's (exit code 5).
+func cDriver(m int) string {
+	var b strings.Builder
+	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n")
+	for i := range m {
+		fmt.Fprintf(&b, "#include \"c%d.c\"\n", i)
+	}
+	b.WriteString(`
+typedef struct {
+	const float *x;
+	int nf;
+	int *calls;
+} fetch;
+
+static float get(void *ctx, int doc, int f)
+{
+	fetch *q = (fetch *)ctx;
+	q->calls[doc * q->nf + f]++;
+	return f < q->nf ? q->x[doc * q->nf + f] : 0.0f;
+}
+
+static void put(double v)
+{
+	unsigned long long bits;
+	memcpy(&bits, &v, sizeof bits);
+	printf(" %016llx", bits);
+}
+
+int main(void)
+{
+	int nq, nf, q, i, f, c, n, total = 0;
+	int *sizes;
+	float *x;
+	if (scanf("%d %d", &nq, &nf) != 2)
+		return 2;
+	sizes = (int *)malloc(sizeof *sizes * (size_t)(nq + 1));
+	x = (float *)malloc(sizeof *x * 4000000);
+	for (q = 0; q < nq; q++) {
+		if (scanf("%d", &sizes[q]) != 1)
+			return 2;
+		for (i = 0; i < sizes[q] * nf; i++) {
+			unsigned int u;
+			if (scanf("%u", &u) != 1)
+				return 3;
+			memcpy(&x[total * nf + i], &u, sizeof u);
+		}
+		total += sizes[q];
+	}
+	for (c = 0; c < ` + strconv.Itoa(m) + `; c++) {
+		int off = 0;
+		printf("cascade %d\n", c);
+		for (q = 0; q < nq; q++) {
+			int *rank, *ex, *calls, r;
+			double *s, *fc, *tc;
+			fetch ctx;
+			n = sizes[q];
+			rank = (int *)malloc(sizeof *rank * (size_t)(n + 1));
+			ex = (int *)malloc(sizeof *ex * (size_t)(n + 1));
+			s = (double *)malloc(sizeof *s * (size_t)(n + 1));
+			fc = (double *)malloc(sizeof *fc * (size_t)(n + 1));
+			tc = (double *)malloc(sizeof *tc * (size_t)(n + 1));
+			calls = (int *)calloc((size_t)(n * nf + 1), sizeof *calls);
+			ctx.x = x + off * nf;
+			ctx.nf = nf;
+			ctx.calls = calls;
+			switch (c) {
+`)
+	for i := range m {
+		fmt.Fprintf(&b, "\t\t\tcase %d: r = c%d_rank(n, get, &ctx, rank, ex, s, fc, tc); break;\n", i, i)
+	}
+	b.WriteString(`			default: r = -9;
+			}
+			if (r != 0)
+				return 6;
+			for (i = 0; i < n; i++) {
+				printf("%d %d", ex[i], rank[i]);
+				put(s[i]);
+				put(fc[i]);
+				put(tc[i]);
+				printf(" :");
+				for (f = 0; f < nf; f++) {
+					if (calls[i * nf + f] > 1)
+						return 4;
+					if (calls[i * nf + f])
+						printf(" %d", f);
+				}
+				printf("\n");
+			}
+			if (c == 0) {
+				int *rank2 = (int *)malloc(sizeof *rank2 * (size_t)(n + 1));
+				int *ex2 = (int *)malloc(sizeof *ex2 * (size_t)(n + 1));
+				double *s2 = (double *)malloc(sizeof *s2 * (size_t)(n + 1));
+				if (c0_rank_dense(n, x + off * nf, nf, rank2, ex2, s2, NULL, NULL) != 0)
+					return 6;
+				for (i = 0; i < n; i++)
+					if (rank2[i] != rank[i] || ex2[i] != ex[i] || memcmp(&s2[i], &s[i], sizeof s[i]) != 0)
+						return 5;
+				free(rank2);
+				free(ex2);
+				free(s2);
+			}
+			free(rank);
+			free(ex);
+			free(s);
+			free(fc);
+			free(tc);
+			free(calls);
+			off += n;
+		}
+	}
+	/* The argument checks. */
+	if (c0_rank(-1, get, NULL, NULL, NULL, NULL, NULL, NULL) != -1 || c0_rank(1, NULL, NULL, NULL, NULL, NULL, NULL, NULL) != -1 ||
+	    c0_rank(0, get, NULL, NULL, NULL, NULL, NULL, NULL) != 0 || c0_rank_dense(0, NULL, 0, NULL, NULL, NULL, NULL, NULL) != 0)
+		return 7;
+	printf("end\n");
+	free(sizes);
+	free(x);
+	return 0;
+}
+`)
+	return b.String()
+}
+
+// The exported C cascades rank MQ2008 test exactly as Score does: the
+// same exit stages, ranks, scores and costs, bit for bit, with each
+// feature fetched once, and only those the trees of the stages a document
+// reached split on. The ensemble sends missing values both ways and the
+// data has some; the cascades are random (both exit rules, thresholds on
+// scores, empty stages) and one hand-made: a first stage of a single-leaf
+// tree that fetches nothing and ties every document, so that only the
+// top-m rule's input order keeps three of each query, an empty stage that
+// passes all, then half the trees. It is compiled in GCC's GNU mode with
+// the machine's fused multiply-adds, which contract the stage sums (and
+// moved scores) unless the file's pragma forbids it.
+func TestExportCMatchesScore(t *testing.T) {
+	fx := scLoad(t)
+	r := rand.New(rand.NewPCG(13, 17))
+	e := &tree.Ensemble{NumFeatures: fx.e.NumFeatures, Base: fx.e.Base, Objective: fx.e.Objective}
+	for _, tr := range fx.e.Trees {
+		nodes := slices.Clone(tr.Nodes)
+		for i := range nodes {
+			nodes[i].DefaultLeft = r.IntN(2) == 0
+		}
+		e.Trees = append(e.Trees, tree.Tree{Nodes: nodes, Leaves: tr.Leaves})
+	}
+	e.Trees = append(e.Trees, tree.Tree{Leaves: []float64{0.1}})
+	T, F := len(e.Trees), e.NumFeatures
+	src := fx.test
+	d := &data.Dataset{Name: "nan", Labels: src.Labels, QueryIDs: src.QueryIDs, QueryOffsets: src.QueryOffsets, Cols: make([][]float32, len(src.Cols))}
+	for f, col := range src.Cols {
+		d.Cols[f] = slices.Clone(col)
+		for i := range col {
+			if r.IntN(20) == 0 {
+				d.Cols[f][i] = float32(math.NaN())
+			}
+		}
+	}
+	featCost := slices.Clone(fx.featCost)
+	treeCost := make([]float64, T)
+	for t := range treeCost {
+		treeCost[t] = 0.1 + r.Float64()
+	}
+	o := NewOutputs(e, d)
+	var cascades []*Cascade
+	for range 8 {
+		cascades = append(cascades, scRandomCascade(r, o))
+	}
+	hand := &Cascade{Rule: RuleTopM, TopM: 3}
+	b1 := make([]float64, T+1)
+	b1[T-1], b1[T] = 2, -1
+	b2 := make([]float64, T+1)
+	b3 := make([]float64, T+1)
+	for t := 0; t < T-1; t += 2 {
+		b3[t] = 1
+	}
+	b3[T-1], b3[T] = 0.5, 0.25
+	hand.Stages = []Stage{{Beta: b1, Theta: 5}, {Beta: b2, Theta: math.Inf(-1)}, {Beta: b3, Theta: math.Inf(-1)}}
+	cascades = append(cascades, hand)
+
+	files := map[string]string{"main.c": cDriver(len(cascades))}
+	for i, c := range cascades {
+		b, err := ExportC(e, c, featCost, treeCost, tree.CExportOptions{Prefix: fmt.Sprintf("c%d", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[fmt.Sprintf("c%d.c", i)] = string(b)
+	}
+	exe := ctest.Build(t, files, "main.c", ctest.GNU())
+
+	nq := len(d.QueryOffsets) - 1
+	out := strings.Split(strings.TrimSuffix(string(ctest.Run(t, exe, ctest.Queries(d.PaddedCols(F), d.QueryOffsets, F))), "\n"), "\n")
+	if out[len(out)-1] != "end" {
+		t.Fatalf("the C program did not finish: %q", out[len(out)-1])
+	}
+	line := 0
+	exits := map[int]bool{}
+	for ci, c := range cascades {
+		if out[line] != fmt.Sprintf("cascade %d", ci) {
+			t.Fatalf("line %d: %q", line, out[line])
+		}
+		line++
+		res := Score(e, c, d, featCost, treeCost)
+		// The features a document leaving at stage k has fetched: those
+		// of the active trees of stages 0..k.
+		fetched := make([]string, len(c.Stages))
+		var trees []tree.Tree
+		for k := range c.Stages {
+			for _, t := range c.Stages[k].Active() {
+				trees = append(trees, e.Trees[t])
+			}
+			var s []string
+			for _, f := range tree.SplitFeatures(trees) {
+				s = append(s, " "+strconv.Itoa(f))
+			}
+			fetched[k] = strings.Join(s, "")
+		}
+		for q := range nq {
+			lo, hi := d.QueryOffsets[q], d.QueryOffsets[q+1]
+			for i := lo; i < hi; i++ {
+				rank := hi - lo - 1 - int(res.Key[i])
+				want := fmt.Sprintf("%d %d %016x %016x %016x :%s", res.Exit[i]+1, rank, math.Float64bits(res.Score[i]),
+					math.Float64bits(res.FeatureCost[i]), math.Float64bits(res.TreeCost[i]), fetched[res.Exit[i]])
+				if out[line] != want {
+					t.Fatalf("cascade %d (%s, %d stages), query %d, document %d:\n C  %s\nGo  %s", ci, c.Rule, len(c.Stages), q, i, out[line], want)
+				}
+				exits[res.Exit[i]] = true
+				line++
+			}
+		}
+	}
+	if len(exits) < 3 {
+		t.Errorf("documents left at only %d distinct stages over all cascades", len(exits))
+	}
+}
+
+func TestExportCRefusesPrefix(t *testing.T) {
+	e := &tree.Ensemble{NumFeatures: 1, Trees: []tree.Tree{{Leaves: []float64{1}}}}
+	c := &Cascade{Stages: []Stage{{Beta: []float64{1, 0}, Theta: math.Inf(-1)}}}
+	if _, err := ExportC(e, c, []float64{1}, []float64{1}, tree.CExportOptions{Prefix: "a b"}); err == nil {
+		t.Error("a prefix with a space was taken")
+	}
+}

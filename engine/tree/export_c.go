@@ -1,0 +1,235 @@
+package tree
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// CFileComment is the advice on compiling that every C file the exporters
+// write starts with.
+const CFileComment = ` * Compile it as C99 or later, without -ffast-math. Its pragmas keep GCC
+ * and clang from fusing a*b+c into one multiply-add, whatever their
+ * flags (another compiler must be told not to contract floating-point
+ * expressions). It then computes the same numbers as cronus, bit for bit,
+ * on x86-64 and arm64 (on 32-bit x86, add -msse2 -mfpmath=sse). It needs
+ * only the C standard library.
+`
+
+// cPragma is what a C file the exporters write has after its comment:
+// the standard pragma that forbids contracting a*b+c into a fused
+// multiply-add, which clang obeys, and GCC's own (GCC ignores the
+// standard one, and contracts by default outside its ISO modes, so that
+// -std=gnu99 -march=native fused the stage sums and moved scores).
+const cPragma = "#if defined(__clang__)\n#pragma STDC FP_CONTRACT OFF\n#elif defined(__GNUC__)\n#pragma GCC optimize(\"fp-contract=off\")\n#endif\n"
+
+// CPragma returns the lines that keep clang from fusing multiply-adds.
+func CPragma() string { return cPragma }
+
+// CPrefixOK reports whether prefix can start the external names of an
+// exported C file: a C identifier of ASCII letters, digits and '_', not
+// starting with a digit, and no reserved name (leading "__" or '_' and a
+// capital letter).
+func CPrefixOK(prefix string) bool {
+	if prefix == "" || len(prefix) > 64 {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := prefix[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return !(prefix[0] == '_' && len(prefix) > 1 && (prefix[1] == '_' || prefix[1] >= 'A' && prefix[1] <= 'Z'))
+}
+
+// CFloat32 returns v, rounded to float32, as a C float constant that reads
+// back to the same bits: hexadecimal (C99), or INFINITY, -INFINITY or NAN.
+func CFloat32(v float32) string {
+	switch {
+	case v != v:
+		return "NAN"
+	case math.IsInf(float64(v), 1):
+		return "INFINITY"
+	case math.IsInf(float64(v), -1):
+		return "-INFINITY"
+	}
+	return strconv.FormatFloat(float64(v), 'x', -1, 32) + "f"
+}
+
+// CFloat64 returns v as a C double constant that reads back to the same
+// bits: hexadecimal (C99), or INFINITY, -INFINITY or NAN (as doubles).
+func CFloat64(v float64) string {
+	switch {
+	case v != v:
+		return "((double)NAN)"
+	case math.IsInf(v, 1):
+		return "((double)INFINITY)"
+	case math.IsInf(v, -1):
+		return "(-(double)INFINITY)"
+	}
+	return strconv.FormatFloat(v, 'x', -1, 64)
+}
+
+// WriteCTree writes tree t as the body of a C function of a `const float
+// *x` (named x) that returns the value of the leaf a document reaches: a nest of
+// if/else, each split `x[col(f)] <= threshold` going left, and a missing
+// value (NaN) going left where the split's default is left and right
+// elsewhere, as Tree.LeafIndex walks. With float32Leaves the leaf values
+// are rounded to float32 (the function returns float, as the cascade
+// scorer rounds tree outputs); otherwise they are exact doubles. indent is
+// the indentation of the body's first line.
+func WriteCTree(b *bytes.Buffer, t *Tree, col func(f int32) string, float32Leaves bool, indent string) {
+	leaf := func(l int32) string {
+		if float32Leaves {
+			return CFloat32(float32(t.Leaves[l]))
+		}
+		return CFloat64(t.Leaves[l])
+	}
+	if len(t.Nodes) == 0 {
+		fmt.Fprintf(b, "%s(void)x;\n%sreturn %s;\n", indent, indent, leaf(0))
+		return
+	}
+	var walk func(n int32, ind string)
+	walk = func(n int32, ind string) {
+		if n < 0 {
+			fmt.Fprintf(b, "%sreturn %s;\n", ind, leaf(^n))
+			return
+		}
+		nd := &t.Nodes[n]
+		v := col(nd.Feature)
+		if nd.DefaultLeft {
+			fmt.Fprintf(b, "%sif (%s <= %s || %s != %s) {\n", ind, v, CFloat32(nd.Threshold), v, v)
+		} else {
+			fmt.Fprintf(b, "%sif (%s <= %s) {\n", ind, v, CFloat32(nd.Threshold))
+		}
+		walk(nd.Left, ind+"\t")
+		fmt.Fprintf(b, "%s} else {\n", ind)
+		walk(nd.Right, ind+"\t")
+		fmt.Fprintf(b, "%s}\n", ind)
+	}
+	walk(0, indent)
+}
+
+// CExportOptions are the choices ExportC leaves to the caller.
+type CExportOptions struct {
+	// Prefix starts every external name of the file (default "cronus"),
+	// so that several exported models can be linked into one program.
+	Prefix string
+	// Source names what the file was made from, in its first comment.
+	Source string
+}
+
+// ExportC writes e as one C99 source file with a single external
+// function,
+//
+//	double PREFIX_predict(const float *x);
+//
+// which returns e's score of a document whose features are x[0] (the
+// file's feature 1) to x[NumFeatures-1]: the base score plus the leaf
+// value of every tree, added in tree order as Predict adds them, so that
+// it equals Predict bit for bit. Ensembles of one tree or more only; the
+// trees must not be empty of leaves.
+func ExportC(e *Ensemble, opt CExportOptions) ([]byte, error) {
+	p := opt.Prefix
+	if p == "" {
+		p = "cronus"
+	}
+	if !CPrefixOK(p) {
+		return nil, fmt.Errorf("%q is not a C identifier to start the file's names with", p)
+	}
+	if len(e.Trees) == 0 {
+		return nil, fmt.Errorf("the model has no trees")
+	}
+	for i := range e.Trees {
+		if err := CheckCTree(&e.Trees[i], e.NumFeatures); err != nil {
+			return nil, fmt.Errorf("tree %d: %w", i, err)
+		}
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "/* %s_predict: %d trees over %d features", p, len(e.Trees), e.NumFeatures)
+	if opt.Source != "" {
+		fmt.Fprintf(&b, ", from %s", CComment(opt.Source))
+	}
+	fmt.Fprintf(&b, ";\n * written by cronus export --to c.\n *\n")
+	fmt.Fprintf(&b, " *   double %s_predict(const float *x);\n *\n", p)
+	fmt.Fprintf(&b, " * returns the model's raw score (objective %s) of a document whose\n", CComment(e.Objective))
+	fmt.Fprintf(&b, " * features are x[0] to x[%d]: x[k-1] is feature k of a data file, as\n", max(e.NumFeatures-1, 0))
+	fmt.Fprintf(&b, " * cronus reads it (a feature a line leaves out is 0; NaN is missing).\n *\n")
+	b.WriteString(CFileComment)
+	b.WriteString(" */\n" + cPragma + "#include <math.h>\n\n")
+	fmt.Fprintf(&b, "double %s_predict(const float *x);\n", p)
+	for i := range e.Trees {
+		fmt.Fprintf(&b, "\nstatic double %s_tree%d(const float *x)\n{\n", p, i)
+		WriteCTree(&b, &e.Trees[i], func(f int32) string { return "x[" + strconv.Itoa(int(f)) + "]" }, false, "\t")
+		b.WriteString("}\n")
+	}
+	fmt.Fprintf(&b, "\ndouble %s_predict(const float *x)\n{\n\tdouble s = %s;\n", p, CFloat64(e.Base))
+	for i := range e.Trees {
+		fmt.Fprintf(&b, "\ts += %s_tree%d(x);\n", p, i)
+	}
+	b.WriteString("\treturn s;\n}\n")
+	return b.Bytes(), nil
+}
+
+// CheckCTree checks what WriteCTree relies on: every child index in
+// range, each node reached once from the root (no cycles), features in
+// 0..nf-1, and at least one leaf.
+func CheckCTree(t *Tree, nf int) error {
+	if len(t.Leaves) == 0 {
+		return fmt.Errorf("no leaves")
+	}
+	seen := make([]bool, len(t.Nodes))
+	seenLeaf := make([]bool, len(t.Leaves))
+	var walk func(n int32) error
+	walk = func(n int32) error {
+		if n < 0 {
+			l := ^n
+			if int(l) >= len(t.Leaves) {
+				return fmt.Errorf("leaf %d of %d", l, len(t.Leaves))
+			}
+			if seenLeaf[l] {
+				return fmt.Errorf("leaf %d is reached twice", l)
+			}
+			seenLeaf[l] = true
+			return nil
+		}
+		if int(n) >= len(t.Nodes) {
+			return fmt.Errorf("node %d of %d", n, len(t.Nodes))
+		}
+		if seen[n] {
+			return fmt.Errorf("node %d is reached twice", n)
+		}
+		seen[n] = true
+		nd := &t.Nodes[n]
+		if nd.Feature < 0 || int(nd.Feature) >= nf {
+			return fmt.Errorf("node %d splits on feature index %d of %d", n, nd.Feature, nf)
+		}
+		if err := walk(nd.Left); err != nil {
+			return err
+		}
+		return walk(nd.Right)
+	}
+	if len(t.Nodes) == 0 {
+		return nil
+	}
+	return walk(0)
+}
+
+// CComment returns s fit to stand inside a C block comment: no "*/" or
+// "/*", no line breaks or other control characters.
+func CComment(s string) string {
+	s = strings.ReplaceAll(s, "*/", "* /")
+	s = strings.ReplaceAll(s, "/*", "/ *")
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}

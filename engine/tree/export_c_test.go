@@ -1,0 +1,217 @@
+package tree
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/internal/ctest"
+)
+
+// cPredictDriver reads "n F" and n·F float32 bit patterns (row-major) on
+// standard input and prints, for each document, the bits of the exported
+// model's score as 16 hex digits.
+const cPredictDriver = `#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model.c"
+
+int main(void)
+{
+	int n, nf, i, f;
+	if (scanf("%d %d", &n, &nf) != 2)
+		return 2;
+	{
+		float *x = (float *)malloc((size_t)(nf > 0 ? nf : 1) * sizeof *x);
+		for (i = 0; i < n; i++) {
+			unsigned long long bits;
+			double s;
+			for (f = 0; f < nf; f++) {
+				unsigned int u;
+				if (scanf("%u", &u) != 1)
+					return 3;
+				memcpy(&x[f], &u, sizeof u);
+			}
+			s = m_predict(x);
+			memcpy(&bits, &s, sizeof bits);
+			printf("%016llx\n", bits);
+		}
+		free(x);
+	}
+	return 0;
+}
+`
+
+// cPredictCheck exports e as C, compiles it with the driver, scores the
+// rows and fails unless every score equals Predict's bit for bit.
+func cPredictCheck(t *testing.T, e *Ensemble, rows [][]float32) {
+	t.Helper()
+	src, err := ExportC(e, CExportOptions{Prefix: "m", Source: "a */ test /* model\nwith a line break"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := ctest.Build(t, map[string]string{"model.c": string(src), "main.c": cPredictDriver}, "main.c", ctest.ISO())
+	var in bytes.Buffer
+	fmt.Fprintf(&in, "%d %d\n", len(rows), e.NumFeatures)
+	cols := make([][]float32, e.NumFeatures)
+	for f := range cols {
+		cols[f] = make([]float32, len(rows))
+	}
+	for i, x := range rows {
+		for f := range e.NumFeatures {
+			cols[f][i] = x[f]
+			fmt.Fprintf(&in, "%d ", math.Float32bits(x[f]))
+		}
+		in.WriteByte('\n')
+	}
+	want := e.Predict(nil, cols, len(rows), -1)
+	got := strings.Fields(string(ctest.Run(t, exe, in.Bytes())))
+	if len(got) != len(rows) {
+		t.Fatalf("%d scores from the C program for %d documents", len(got), len(rows))
+	}
+	for i, g := range got {
+		bits, err := strconv.ParseUint(g, 16, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := math.Float64frombits(bits); math.Float64bits(want[i]) != bits {
+			t.Fatalf("document %d: C scores %v (%016x), Predict %v (%016x)", i, c, bits, want[i], math.Float64bits(want[i]))
+		}
+	}
+}
+
+// Models imported from LightGBM, XGBoost and RankLib score MQ2008 test in
+// C exactly as Predict scores them.
+func TestExportCImported(t *testing.T) {
+	rows := mq2008Test(t)
+	for _, m := range []struct{ from, file string }{
+		{"lightgbm", "testdata/lgb-lambdarank.model.txt"},
+		{"lightgbm", "testdata/lgb-regression-dart.model.txt"},
+		{"xgboost", "testdata/xgb-binary-logistic.json"},
+		{"ranklib", "testdata/ranklib-lambdamart.txt"},
+	} {
+		t.Run(m.file, func(t *testing.T) {
+			e, _, err := ImportFile(m.from, m.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cPredictCheck(t, e, rows)
+		})
+	}
+}
+
+// Random trees with default directions both ways on data with missing
+// values, infinities, signed zeros and values equal to the thresholds,
+// and a single-leaf tree: the C walk takes every branch Predict takes.
+func TestExportCEdges(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	const F = 6
+	e := &Ensemble{NumFeatures: F, Base: -0.3, Objective: "regression"}
+	var thresholds []float32
+	for range 40 {
+		tr := cRandomTree(r, 2+r.IntN(12), F)
+		for _, nd := range tr.Nodes {
+			thresholds = append(thresholds, nd.Threshold)
+		}
+		e.Trees = append(e.Trees, tr)
+	}
+	e.Trees = append(e.Trees, Tree{Leaves: []float64{1.0 / 3}})
+	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1))}
+	rows := make([][]float32, 3000)
+	for i := range rows {
+		x := make([]float32, F)
+		for f := range x {
+			switch r.IntN(4) {
+			case 0:
+				x[f] = special[r.IntN(len(special))]
+			case 1:
+				x[f] = thresholds[r.IntN(len(thresholds))]
+			default:
+				x[f] = float32(r.NormFloat64())
+			}
+		}
+		rows[i] = x
+	}
+	cPredictCheck(t, e, rows)
+}
+
+// cRandomTree returns a tree of the given number of leaves on random
+// features at random thresholds (one in five ±0), with random default
+// directions and leaf values of every magnitude.
+func cRandomTree(r *rand.Rand, leaves, F int) Tree {
+	var tr Tree
+	var build func(l int) int32
+	build = func(l int) int32 {
+		if l == 1 {
+			tr.Leaves = append(tr.Leaves, r.NormFloat64()*math.Pow(10, float64(r.IntN(9)-4)))
+			return Leaf(len(tr.Leaves) - 1)
+		}
+		n := len(tr.Nodes)
+		th := float32(r.NormFloat64())
+		if r.IntN(5) == 0 {
+			th = float32(math.Copysign(0, float64(r.IntN(2))-0.5))
+		}
+		tr.Nodes = append(tr.Nodes, Node{Feature: int32(r.IntN(F)), Threshold: th, DefaultLeft: r.IntN(2) == 0})
+		k := 1 + r.IntN(l-1)
+		left := build(k)
+		right := build(l - k)
+		tr.Nodes[n].Left, tr.Nodes[n].Right = left, right
+		return int32(n)
+	}
+	build(leaves)
+	return tr
+}
+
+func TestExportCRefuses(t *testing.T) {
+	ok := Tree{Nodes: []Node{{Feature: 0, Left: Leaf(0), Right: Leaf(1)}}, Leaves: []float64{1, 2}}
+	for _, tc := range []struct {
+		name string
+		e    *Ensemble
+		opt  CExportOptions
+		want string
+	}{
+		{"no trees", &Ensemble{NumFeatures: 1}, CExportOptions{}, "no trees"},
+		{"bad prefix", &Ensemble{NumFeatures: 1, Trees: []Tree{ok}}, CExportOptions{Prefix: "2x"}, "not a C identifier"},
+		{"reserved prefix", &Ensemble{NumFeatures: 1, Trees: []Tree{ok}}, CExportOptions{Prefix: "__x"}, "not a C identifier"},
+		{"feature out of range", &Ensemble{NumFeatures: 1, Trees: []Tree{ok, {Nodes: []Node{{Feature: 1, Left: Leaf(0), Right: Leaf(1)}}, Leaves: []float64{1, 2}}}}, CExportOptions{}, "tree 1: node 0 splits on feature index 1 of 1"},
+		{"cycle", &Ensemble{NumFeatures: 1, Trees: []Tree{{Nodes: []Node{{Feature: 0, Left: 0, Right: Leaf(0)}}, Leaves: []float64{1}}}}, CExportOptions{}, "node 0 is reached twice"},
+		{"leaf out of range", &Ensemble{NumFeatures: 1, Trees: []Tree{{Nodes: []Node{{Feature: 0, Left: Leaf(0), Right: Leaf(2)}}, Leaves: []float64{1, 2}}}}, CExportOptions{}, "leaf 2 of 2"},
+		{"no leaves", &Ensemble{NumFeatures: 1, Trees: []Tree{{}}}, CExportOptions{}, "tree 0: no leaves"},
+	} {
+		_, err := ExportC(tc.e, tc.opt)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+	for _, p := range []string{"cronus", "_x", "a1", "A_b"} {
+		if !CPrefixOK(p) {
+			t.Errorf("CPrefixOK(%q) = false", p)
+		}
+	}
+	for _, p := range []string{"", "1a", "a-b", "a b", "_X", "é", strings.Repeat("a", 65)} {
+		if CPrefixOK(p) {
+			t.Errorf("CPrefixOK(%q) = true", p)
+		}
+	}
+}
+
+// The constants read back to the same bits.
+func TestCFloatConstants(t *testing.T) {
+	for _, v := range []float32{1, -0.1, 3.4028235e38, 1e-45, 1.1754942e-38} {
+		s := strings.TrimSuffix(CFloat32(v), "f")
+		g, err := strconv.ParseFloat(s, 32)
+		if err != nil || float32(g) != v {
+			t.Errorf("CFloat32(%v) = %s, reads as %v (%v)", v, s, g, err)
+		}
+	}
+	for _, v := range []float64{1, -0.1, math.MaxFloat64, 5e-324, math.Pi} {
+		g, err := strconv.ParseFloat(CFloat64(v), 64)
+		if err != nil || g != v {
+			t.Errorf("CFloat64(%v) = %s, reads as %v (%v)", v, CFloat64(v), g, err)
+		}
+	}
+}

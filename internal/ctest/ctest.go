@@ -1,0 +1,103 @@
+// Package ctest compiles and runs the C files the exporters write, for
+// their tests.
+package ctest
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+)
+
+// ISO are compiler flags for Build: ISO C99, every warning an error, and
+// (on amd64 and arm64) the machine's own instructions, fused multiply-adds
+// included, which the exported code's sums must not be contracted to.
+func ISO() []string {
+	return native([]string{"-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-pedantic"})
+}
+
+// GNU are ISO's flags in GCC's default GNU mode, where GCC contracts
+// a*b+c into fused multiply-adds unless told not to: the exported files'
+// pragmas must.
+func GNU() []string {
+	return native([]string{"-std=gnu99", "-O2", "-Wall", "-Wextra", "-Werror"})
+}
+
+func native(f []string) []string {
+	if runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64" {
+		f = append(f, "-march=native")
+	}
+	return f
+}
+
+// Build writes the files (name → content) to a temporary directory,
+// compiles main with the C compiler cc and the flags into a program and
+// returns its path. Without a C compiler the test is skipped, unless
+// CRONUS_REQUIRE_CC is set (as CI sets it), when it fails.
+func Build(t testing.TB, files map[string]string, main string, flags []string) string {
+	t.Helper()
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		if os.Getenv("CRONUS_REQUIRE_CC") != "" {
+			t.Fatalf("no C compiler (cc) and CRONUS_REQUIRE_CC is set: %v", err)
+		}
+		t.Skipf("no C compiler (cc): %v", err)
+	}
+	dir := t.TempDir()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe := filepath.Join(dir, "prog")
+	args := append(slices.Clone(flags), "-o", exe, filepath.Join(dir, main), "-lm")
+	out, err := exec.Command(cc, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("cc %v: %v\n%s", args, err, out)
+	}
+	if len(out) > 0 {
+		t.Fatalf("cc %v warned:\n%s", args, out)
+	}
+	return exe
+}
+
+// Run runs the program with stdin as its standard input and returns its
+// standard output; it fails the test when the program fails.
+func Run(t testing.TB, exe string, stdin []byte) []byte {
+	t.Helper()
+	cmd := exec.Command(exe)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", exe, err, stderr.Bytes())
+	}
+	return out
+}
+
+// Queries returns the standard input the tests' C drivers read: "nq F",
+// then per query its number of documents n and their n·F feature values
+// as float32 bit patterns, a line per document (cols column-major, the
+// queries by offsets).
+func Queries(cols [][]float32, offsets []int, F int) []byte {
+	var b bytes.Buffer
+	nq := len(offsets) - 1
+	fmt.Fprintf(&b, "%d %d\n", nq, F)
+	for q := range nq {
+		lo, hi := offsets[q], offsets[q+1]
+		fmt.Fprintf(&b, "%d\n", hi-lo)
+		for i := lo; i < hi; i++ {
+			for f := range F {
+				fmt.Fprintf(&b, "%d ", math.Float32bits(cols[f][i]))
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
