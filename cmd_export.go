@@ -64,7 +64,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case explicit["costs"] && !wholeCascade:
 		return usageError{"--costs applies to --to c with a whole --cascade only (the costs its PREFIX_rank reports)"}
 	case toC && !tree.CPrefixOK(*prefix):
-		return usageError{fmt.Sprintf("--prefix %q: give a C identifier (letters, digits and _, not starting with a digit, nor with __ or _ and a capital)", *prefix)}
+		return usageError{fmt.Sprintf("--prefix %q: give a C identifier (letters, digits and _, not starting with a digit, nor with __ or _ and a capital, nor _ alone, which makes the names __rank and __predict)", *prefix)}
 	}
 	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*modelF, *cascadeF, *costsF}, *out); err != nil {
 		return err

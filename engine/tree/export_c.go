@@ -30,8 +30,9 @@ func CPragma() string { return cPragma }
 
 // CPrefixOK reports whether prefix can start the external names of an
 // exported C file: a C identifier of ASCII letters, digits and '_', not
-// starting with a digit, and no reserved name (leading "__" or '_' and a
-// capital letter).
+// starting with a digit, that makes no reserved name: not leading "__" or
+// '_' and a capital letter, nor "_" alone (the names would be __rank,
+// __predict).
 func CPrefixOK(prefix string) bool {
 	if prefix == "" || len(prefix) > 64 {
 		return false
@@ -45,7 +46,7 @@ func CPrefixOK(prefix string) bool {
 			return false
 		}
 	}
-	return !(prefix[0] == '_' && len(prefix) > 1 && (prefix[1] == '_' || prefix[1] >= 'A' && prefix[1] <= 'Z'))
+	return !(prefix[0] == '_' && (len(prefix) == 1 || prefix[1] == '_' || prefix[1] >= 'A' && prefix[1] <= 'Z'))
 }
 
 // CFloat32 returns v, rounded to float32, as a C float constant that reads

@@ -192,7 +192,7 @@ func TestExportCRefuses(t *testing.T) {
 			t.Errorf("CPrefixOK(%q) = false", p)
 		}
 	}
-	for _, p := range []string{"", "1a", "a-b", "a b", "_X", "é", strings.Repeat("a", 65)} {
+	for _, p := range []string{"", "_", "1a", "a-b", "a b", "_X", "__x", "é", strings.Repeat("a", 65)} {
 		if CPrefixOK(p) {
 			t.Errorf("CPrefixOK(%q) = true", p)
 		}
