@@ -33,9 +33,10 @@ mkdir -p "$d"
 "$c" predict --threads 2 --cascade "$d/c.json" --data builtin:mq2008/test --exits "$d/exits.tsv" --out "$d/keys.txt" --json > "$d/predict.json"
 "$c" eval --model "$d/m.json" --data builtin:mq2008/test --costs builtin:mq2008/costs --json > "$d/full-eval.json"
 cp bench/export_c_driver.c "$d/driver.c"
-t0=$(date +%s.%N)
+t0=$(date +%s%N)
 cc -std=c99 -O2 -march=native -o "$d/driver" "$d/driver.c"
-printf 'compiled in %.1f s (cas.c %s bytes, full.c %s bytes)\n' "$(echo "$(date +%s.%N) - $t0" | bc)" "$(wc -c < "$d/cas.c")" "$(wc -c < "$d/full.c")"
+ms=$((($(date +%s%N) - t0) / 1000000))
+printf 'compiled in %d.%d s (cas.c %s bytes, full.c %s bytes)\n' $((ms / 1000)) $((ms % 1000 / 100)) "$(wc -c < "$d/cas.c")" "$(wc -c < "$d/full.c")"
 gzip -dc data/builtin/mq2008/test.txt.gz | "$d/driver" "$d/c-exits.txt" "$reps"
 $py - "$d/exits.tsv" "$d/c-exits.txt" "$d/predict.json" "$d/full-eval.json" <<'PY'
 import json, sys
