@@ -298,6 +298,9 @@ int PREFIX_rank(int n, PREFIX_feature_fn get, void *ctx, int *rank, int *exit_st
 	if (n == 0)
 		return 0;
 	un = (size_t)n;
+	/* Where size_t has 32 bits, n documents' scratch may not fit in one. */
+	if (un > (size_t)-1 / sizeof *d || un > (size_t)-1 / (4 * sizeof *alive))
+		return -1;
 	d = (PREFIX_doc *)malloc(un * sizeof *d);
 	alive = (int *)malloc(4 * un * sizeof *alive);
 	s = (double *)malloc(un * sizeof *s);

@@ -263,3 +263,53 @@ func TestExportCRefusesPrefix(t *testing.T) {
 		t.Error("a prefix with a space was taken")
 	}
 }
+
+// Where size_t has 32 bits, a query's scratch of n documents can pass
+// it well below n = 2^29: with 520 trees a document's holds 520 tree
+// outputs (4,180 bytes), and 2^20 of them 4.4 GB, whose size wrapped
+// around to 86 MB, which malloc gave, and the first stage wrote past it
+// (a segmentation fault). PREFIX_rank must say -1, as when memory runs
+// out, and still rank a query that fits.
+func TestExportCSizeOverflow32(t *testing.T) {
+	flags := ctest.M32(t)
+	const T, F = 520, 5
+	e := &tree.Ensemble{NumFeatures: F}
+	beta := make([]float64, T+1)
+	for i := range T {
+		e.Trees = append(e.Trees, tree.Tree{Nodes: []tree.Node{{Feature: int32(i % F), Threshold: float32(i % 7), Left: tree.Leaf(0), Right: tree.Leaf(1)}}, Leaves: []float64{-1, float64(i)}})
+		beta[i] = 1
+	}
+	c := &Cascade{Stages: []Stage{{Beta: beta, Theta: math.Inf(-1)}}}
+	src, err := ExportC(e, c, make([]float64, F), make([]float64, T), tree.CExportOptions{Prefix: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const driver = `#include <stdio.h>
+#include "w.c"
+
+static float get(void *ctx, int doc, int f)
+{
+	(void)ctx;
+	return (float)(doc + f);
+}
+
+int main(void)
+{
+	int rank[3];
+	printf("%d\n", w_rank(1 << 20, get, NULL, NULL, NULL, NULL, NULL, NULL));
+	printf("%d", w_rank(3, get, NULL, rank, NULL, NULL, NULL, NULL));
+	printf(" %d %d %d\n", rank[0], rank[1], rank[2]);
+	return 0;
+}
+`
+	exe := ctest.Build(t, map[string]string{"w.c": string(src), "main.c": driver}, "main.c", flags)
+	d := &data.Dataset{Name: "3", Labels: make([]float32, 3), QueryOffsets: []int{0, 3}, Cols: make([][]float32, F)}
+	for f := range F {
+		d.Cols[f] = []float32{float32(f), float32(1 + f), float32(2 + f)}
+	}
+	res := Score(e, c, d, make([]float64, F), make([]float64, T))
+	want := fmt.Sprintf("-1\n0 %d %d %d\n", 2-int(res.Key[0]), 2-int(res.Key[1]), 2-int(res.Key[2]))
+	if got := string(ctest.Run(t, exe, nil)); got != want {
+		t.Errorf("the 32-bit program printed %q, want %q", got, want)
+	}
+}

@@ -35,6 +35,35 @@ func native(f []string) []string {
 	return f
 }
 
+// M32 returns flags that compile for 32-bit x86 with SSE2 arithmetic, as
+// the exported files' comment advises there: ISO's, with -m32 -msse2
+// -mfpmath=sse in place of -march=native. It skips the test unless the
+// machine is amd64 and cc can build and run such a program (a multilib
+// C library is installed).
+func M32(t testing.TB) []string {
+	t.Helper()
+	if runtime.GOARCH != "amd64" {
+		t.Skipf("32-bit x86 programs are built on amd64 only (this is %s)", runtime.GOARCH)
+	}
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skipf("no C compiler (cc): %v", err)
+	}
+	flags := []string{"-m32", "-msse2", "-mfpmath=sse", "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-pedantic"}
+	dir := t.TempDir()
+	src, exe := filepath.Join(dir, "probe.c"), filepath.Join(dir, "probe")
+	if err := os.WriteFile(src, []byte("#include <stdlib.h>\nint main(void)\n{\n\treturn sizeof(size_t) == 4 ? EXIT_SUCCESS : EXIT_FAILURE;\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(cc, append(slices.Clone(flags), "-o", exe, src)...).CombinedOutput(); err != nil {
+		t.Skipf("cc cannot build 32-bit programs (no multilib?): %v\n%s", err, out)
+	}
+	if err := exec.Command(exe).Run(); err != nil {
+		t.Skipf("a 32-bit program does not run here: %v", err)
+	}
+	return flags
+}
+
 // Build writes the files (name → content) to a temporary directory,
 // compiles main with the C compiler cc and the flags into a program and
 // returns its path. Without a C compiler the test is skipped, unless
