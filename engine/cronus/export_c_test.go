@@ -167,7 +167,7 @@ func TestExportCMatchesScore(t *testing.T) {
 		e.Trees = append(e.Trees, tree.Tree{Nodes: nodes, Leaves: tr.Leaves})
 	}
 	e.Trees = append(e.Trees, tree.Tree{Leaves: []float64{0.1}})
-	T, F := len(e.Trees), e.NumFeatures
+	T := len(e.Trees)
 	src := fx.test
 	d := &data.Dataset{Name: "nan", Labels: src.Labels, QueryIDs: src.QueryIDs, QueryOffsets: src.QueryOffsets, Cols: make([][]float32, len(src.Cols))}
 	for f, col := range src.Cols {
@@ -200,6 +200,20 @@ func TestExportCMatchesScore(t *testing.T) {
 	hand.Stages = []Stage{{Beta: b1, Theta: 5}, {Beta: b2, Theta: math.Inf(-1)}, {Beta: b3, Theta: math.Inf(-1)}}
 	cascades = append(cascades, hand)
 
+	exits := cCheckScore(t, e, cascades, d, featCost, treeCost, ctest.GNU())
+	if len(exits) < 3 {
+		t.Errorf("documents left at only %d distinct stages over all cascades", len(exits))
+	}
+}
+
+// cCheckScore exports the cascades over e, compiles them with the flags
+// (any warning fails the test) and fails unless the programs rank the
+// queries of d exactly as Score does, each document fetching once the
+// features of the stages it reached and no others. It returns the exit
+// stages seen.
+func cCheckScore(t *testing.T, e *tree.Ensemble, cascades []*Cascade, d *data.Dataset, featCost, treeCost []float64, flags []string) map[int]bool {
+	t.Helper()
+	F := e.NumFeatures
 	files := map[string]string{"main.c": cDriver(len(cascades))}
 	for i, c := range cascades {
 		b, err := ExportC(e, c, featCost, treeCost, tree.CExportOptions{Prefix: fmt.Sprintf("c%d", i)})
@@ -208,7 +222,7 @@ func TestExportCMatchesScore(t *testing.T) {
 		}
 		files[fmt.Sprintf("c%d.c", i)] = string(b)
 	}
-	exe := ctest.Build(t, files, "main.c", ctest.GNU())
+	exe := ctest.Build(t, files, "main.c", flags)
 
 	nq := len(d.QueryOffsets) - 1
 	out := strings.Split(strings.TrimSuffix(string(ctest.Run(t, exe, ctest.Queries(d.PaddedCols(F), d.QueryOffsets, F))), "\n"), "\n")
@@ -251,8 +265,35 @@ func TestExportCMatchesScore(t *testing.T) {
 			}
 		}
 	}
-	if len(exits) < 3 {
-		t.Errorf("documents left at only %d distinct stages over all cascades", len(exits))
+	return exits
+}
+
+// At -O3 -Wall GCC 12 inlined PREFIX_rank into PREFIX_rank_dense and, for
+// a cascade of one stage, warned that the exit stages and scores it sorts
+// "may be used uninitialized" (they are written for every document, but
+// GCC could not tell), which -Werror made an error. The file must build
+// without a warning at -O3 too, in ISO and GNU modes, and rank as Score.
+func TestExportCOptimised(t *testing.T) {
+	fx := scLoad(t)
+	T := len(fx.e.Trees)
+	all := make([]float64, T+1)
+	half := make([]float64, T+1)
+	for i := range T {
+		all[i] = 1
+		if i%2 == 0 {
+			half[i] = 0.5
+		}
+	}
+	all[T] = fx.e.Base
+	cascades := []*Cascade{
+		{Rule: RuleGlobal, Stages: []Stage{{Beta: all, Theta: math.Inf(-1)}}},
+		{Rule: RuleTopM, TopM: 2, Stages: []Stage{{Beta: half, Theta: math.Inf(-1)}}},
+		{Rule: RuleTopM, TopM: 2, Stages: []Stage{{Beta: half, Theta: 0}, {Beta: all, Theta: math.Inf(-1)}}},
+	}
+	for _, flags := range [][]string{ctest.ISO(), ctest.GNU()} {
+		flags = slices.Clone(flags)
+		flags[slices.Index(flags, "-O2")] = "-O3"
+		cCheckScore(t, fx.e, cascades, fx.test, fx.featCost, make([]float64, T), flags)
 	}
 }
 
