@@ -96,8 +96,13 @@ func WriteCTree(b *bytes.Buffer, t *Tree, col func(f int32) string, float32Leave
 		fmt.Fprintf(b, "%s(void)x;\n%sreturn %s;\n", indent, indent, leaf(0))
 		return
 	}
-	var walk func(n int32, ind string)
-	walk = func(n int32, ind string) {
+	// Nested blocks are indented a tab a level down to cMaxIndent
+	// levels, and no further: a chain of 20,000 splits (which Validate
+	// takes) was 800 MB of tabs, quadratic in its depth.
+	tabs := indent + strings.Repeat("\t", cMaxIndent)
+	var walk func(n int32, depth int)
+	walk = func(n int32, depth int) {
+		ind := tabs[:len(indent)+min(depth, cMaxIndent)]
 		if n < 0 {
 			fmt.Fprintf(b, "%sreturn %s;\n", ind, leaf(^n))
 			return
@@ -109,13 +114,16 @@ func WriteCTree(b *bytes.Buffer, t *Tree, col func(f int32) string, float32Leave
 		} else {
 			fmt.Fprintf(b, "%sif (%s <= %s) {\n", ind, v, CFloat32(nd.Threshold))
 		}
-		walk(nd.Left, ind+"\t")
+		walk(nd.Left, depth+1)
 		fmt.Fprintf(b, "%s} else {\n", ind)
-		walk(nd.Right, ind+"\t")
+		walk(nd.Right, depth+1)
 		fmt.Fprintf(b, "%s}\n", ind)
 	}
-	walk(0, indent)
+	walk(0, 0)
 }
+
+// cMaxIndent is how many levels deep WriteCTree indents a tree's nest.
+const cMaxIndent = 32
 
 // CExportOptions are the choices ExportC leaves to the caller.
 type CExportOptions struct {
