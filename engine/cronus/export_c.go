@@ -217,7 +217,9 @@ func ExportC(e *tree.Ensemble, c *Cascade, featCost, treeCost []float64, opt tre
 	table("feature_cost", "double", func(k int) string { return tree.CFloat64(featCostAt[k]) })
 	table("tree_cost", "double", func(k int) string { return tree.CFloat64(treeCostAt[k]) })
 
-	r := strings.NewReplacer("PREFIX", p, "NSTAGES", strconv.Itoa(K), "TOPM", strconv.Itoa(topM))
+	// A query has at most 2^29 documents, so a larger M keeps them all
+	// as M does, and the C compares its int counts with an int.
+	r := strings.NewReplacer("PREFIX", p, "NSTAGES", strconv.Itoa(K), "TOPM", strconv.Itoa(min(topM, 1<<29)))
 	r.WriteString(&b, cRankCode)
 	return b.Bytes(), nil
 }

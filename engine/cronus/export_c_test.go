@@ -297,6 +297,30 @@ func TestExportCOptimised(t *testing.T) {
 	}
 }
 
+// A cascade file may keep more documents per query than an int holds
+// (top_m is bounded below only): the file compared a query's int count
+// with the number 2^40, which -Wextra calls always true, an error under
+// -Werror. Every document goes on, as in Score.
+func TestExportCHugeTopM(t *testing.T) {
+	fx := scLoad(t)
+	T := len(fx.e.Trees)
+	all := make([]float64, T+1)
+	half := make([]float64, T+1)
+	for i := range T {
+		all[i] = 1
+		if i%2 == 0 {
+			half[i] = 0.5
+		}
+	}
+	// A threshold above every stage-1 score: only the top-m rule keeps
+	// documents.
+	c := &Cascade{Rule: RuleTopM, TopM: 1 << 40, Stages: []Stage{{Beta: half, Theta: 1e9}, {Beta: all, Theta: math.Inf(-1)}}}
+	exits := cCheckScore(t, fx.e, []*Cascade{c}, fx.test, fx.featCost, make([]float64, T), ctest.ISO())
+	if len(exits) != 1 || !exits[1] {
+		t.Errorf("exit stages %v, want only the last (1)", exits)
+	}
+}
+
 func TestExportCRefusesPrefix(t *testing.T) {
 	e := &tree.Ensemble{NumFeatures: 1, Trees: []tree.Tree{{Leaves: []float64{1}}}}
 	c := &Cascade{Stages: []Stage{{Beta: []float64{1, 0}, Theta: math.Inf(-1)}}}
