@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -31,6 +32,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	libsvm := fs.Bool("libsvm-indices", false, "xgboost: number the columns as XGBoost's own libsvm reader does (DMatrix(\"test.txt?format=libsvm\")), feature k as f{k}; without it feature k is f{k-1}, column k-1 of a matrix of the features in order")
 	zero := fs.Bool("missing-as-zero", false, "xgboost: send a missing value where 0 goes at every split, so that XGBoost's libsvm reader, which takes the values a line leaves out as missing, scores a file as cronus reads it (left-out values as 0); without it a missing value follows each split's default direction, as in cronus")
 	prefix := fs.String("prefix", "cronus", "c: the `NAME` the file's functions and types start with (a C identifier, at most 64 characters), so that several can be linked into one program")
+	header := fs.String("header", "", "c: also write a C header `FILE` that declares the file's functions (with C linkage for C++), written with it, both or neither")
 	costsF := fs.String("costs", "", "c, with a whole --cascade: feature cost `FILE` for the costs the file reports (default: the cascade's own costs)")
 	out := fs.String("out", "", "`FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
@@ -61,16 +63,23 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{"--libsvm-indices and --missing-as-zero apply to --to xgboost only: the C file reads feature k as x[k-1] and NaN as missing"}
 	case !toC && explicit["prefix"]:
 		return usageError{"--prefix applies to --to c only"}
+	case !toC && *header != "":
+		return usageError{"--header applies to --to c only"}
 	case explicit["costs"] && !wholeCascade:
 		return usageError{"--costs applies to --to c with a whole --cascade only (the costs its PREFIX_rank reports)"}
 	case toC && !tree.CPrefixOK(*prefix):
-		return usageError{fmt.Sprintf("--prefix %q: give a C identifier of at most 64 characters (letters, digits and _, not starting with a digit, nor with __ or _ and a capital, nor _ alone, which makes the names __rank and __predict)", *prefix)}
+		return usageError{fmt.Sprintf("--prefix %q: give a C identifier of at most 64 characters that starts with a letter (letters, digits and _; C reserves the names that start with _)", *prefix)}
 	}
-	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*modelF, *cascadeF, *costsF}, *out); err != nil {
+	outs := []string{*out}
+	if *header != "" {
+		outs = append(outs, *header)
+	}
+	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*modelF, *cascadeF, *costsF}, outs...); err != nil {
 		return err
 	}
+	cOut := cOutputs{prefix: *prefix, out: *out, header: *header}
 	if wholeCascade {
-		return exportCascadeC(ctx, *cascadeF, *costsF, *prefix, *out, *jsonOut, stdout, stderr)
+		return exportCascadeC(ctx, *cascadeF, *costsF, cOut, *jsonOut, stdout, stderr)
 	}
 	report := map[string]any{"out": *out, "to": *to}
 	var e *tree.Ensemble
@@ -88,6 +97,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		e = &tree.Ensemble{Trees: full.Trees, Base: full.Base, NumFeatures: full.NumFeatures, Objective: full.Objective}
 		if *k >= 0 {
 			e.Trees = full.Trees[:*k]
+		}
+		if len(e.Trees) < len(full.Trees) {
+			report["model_trees"] = len(full.Trees)
 		}
 		if lightGBMTransformed(m) && !toC {
 			// No XGBoost objective turns the margin into LightGBM's
@@ -133,7 +145,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		what = fmt.Sprintf("stage %d of %d of %s (%s)", *stage, K, *cascadeF, count(len(e.Trees), "tree"))
 	}
 	if toC {
-		return exportModelC(ctx, e, what, *prefix, *out, *jsonOut, report, stdout)
+		return exportModelC(ctx, e, what, cOut, *jsonOut, report, stdout)
 	}
 	if source["feature_indices"] == "libsvm" && !*libsvm {
 		fmt.Fprintln(stderr, "note: the model was imported with --libsvm-indices (from XGBoost's libsvm reader): give --libsvm-indices to number its features as that reader does (feature k as f{k}); without it feature k is f{k-1}")
@@ -160,7 +172,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return fmt.Errorf("%s: %w", *modelF, err)
 	}
-	if err := writeExport(ctx, *out, b); err != nil {
+	if err := writeExport(ctx, data.BytesOutput(*out, b)); err != nil {
 		return err
 	}
 	numbering := "feature k is f{k-1}"
@@ -172,16 +184,18 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return writeJSON(stdout, report)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s as XGBoost %s (%s, %s)\n", *out, what, obj, count(e.NumFeatures, "feature"), numbering)
-	describeStage(stdout, report)
+	if d := describeStage(report); d != "" {
+		fmt.Fprintln(stdout, d)
+	}
 	return nil
 }
 
-// describeStage prints, for the report of an exported stage, when a
-// document leaves the cascade there; nothing for a model.
-func describeStage(stdout io.Writer, report map[string]any) {
+// describeStage says, for the report of an exported stage, when a
+// document leaves the cascade there; "" for a model.
+func describeStage(report map[string]any) string {
 	stage, ok := report["stage"].(int)
 	if !ok {
-		return
+		return ""
 	}
 	switch t := report["theta"].(type) {
 	case float64:
@@ -189,44 +203,92 @@ func describeStage(stdout io.Writer, report map[string]any) {
 		if c := report["rule"]; c == cronus.RuleTopM {
 			rule = fmt.Sprintf(", but a query's %d best documents there go on", report["top_m"])
 		}
-		fmt.Fprintf(stdout, "a document leaves the cascade at stage %d when this model's score for it is below %v%s\n", stage, t, rule)
+		return fmt.Sprintf("a document leaves the cascade at stage %d when this model's score for it is below %v%s", stage, t, rule)
 	default:
 		if stage == report["stages"] {
-			fmt.Fprintf(stdout, "stage %d is the last: the documents that reach it rank by this model's score, above those that left earlier\n", stage)
-		} else {
-			fmt.Fprintf(stdout, "stage %d lets every document through\n", stage)
+			return fmt.Sprintf("stage %d is the last: the documents that reach it rank by this model's score, above those that left earlier", stage)
 		}
+		return fmt.Sprintf("stage %d lets every document through", stage)
 	}
+}
+
+// cOutputs are where export --to c writes: the C file, and its header
+// when header is not "", with the names starting with prefix.
+type cOutputs struct {
+	prefix, out, header string
+}
+
+// write writes the C file src and, when asked, the header declaring decls,
+// both or neither; the report gets the header's path.
+func (o cOutputs) write(ctx context.Context, src []byte, decls string, report map[string]any) error {
+	outs := []data.Output{data.BytesOutput(o.out, src)}
+	if o.header != "" {
+		outs = append(outs, data.BytesOutput(o.header, tree.CHeader(o.prefix, filepath.Base(o.out), decls)))
+		report["header"] = o.header
+	}
+	return writeExport(ctx, outs...)
 }
 
 // exportModelC writes e (a model's first trees, or a cascade's stage) as
 // C source with one function, PREFIX_predict.
-func exportModelC(ctx context.Context, e *tree.Ensemble, what, prefix, out string, jsonOut bool, report map[string]any, stdout io.Writer) error {
+func exportModelC(ctx context.Context, e *tree.Ensemble, what string, o cOutputs, jsonOut bool, report map[string]any, stdout io.Writer) error {
 	source, _ := report["model"].(string)
-	if c, ok := report["cascade"].(string); ok {
-		source = fmt.Sprintf("stage %d of %s", report["stage"], c)
+	if n, ok := report["model_trees"].(int); ok {
+		source = fmt.Sprintf("%s (its first %d of %d trees)", source, len(e.Trees), n)
 	}
-	b, err := tree.ExportC(e, tree.CExportOptions{Prefix: prefix, Source: source})
+	var note string
+	if c, ok := report["cascade"].(string); ok {
+		source = fmt.Sprintf("stage %d of %d of %s", report["stage"], report["stages"], c)
+		d := strings.Replace(describeStage(report), "this model's score", "this score", 1)
+		note = wrapText(strings.ToUpper(d[:1])+d[1:]+".", 70)
+	}
+	b, err := tree.ExportC(e, tree.CExportOptions{Prefix: o.prefix, Source: source, Note: note})
 	if err != nil {
 		return fmt.Errorf("%s: %w", source, err)
 	}
-	if err := writeExport(ctx, out, b); err != nil {
+	if err := o.write(ctx, b, tree.CModelDecls(o.prefix), report); err != nil {
 		return err
 	}
-	fn := prefix + "_predict"
+	fn := o.prefix + "_predict"
 	report["functions"], report["trees"], report["features"], report["objective"], report["feature_numbering"] =
 		[]string{fn}, len(e.Trees), e.NumFeatures, e.Objective, "feature k is x[k-1]"
 	if jsonOut {
 		return writeJSON(stdout, report)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s as C, double %s(const float *x) (%s, feature k is x[k-1]; the raw score)\n", out, what, fn, count(e.NumFeatures, "feature"))
-	describeStage(stdout, report)
+	fmt.Fprintf(stdout, "wrote %s: %s as C, double %s(const float *x) (%s, feature k is x[k-1]; the raw score)\n", o.out, what, fn, count(e.NumFeatures, "feature"))
+	if o.header != "" {
+		fmt.Fprintf(stdout, "wrote %s: its declaration\n", o.header)
+	}
+	if d := describeStage(report); d != "" {
+		fmt.Fprintln(stdout, d)
+	}
 	return nil
+}
+
+// wrapText breaks s into lines of at most width bytes at spaces (a longer
+// word stands on its own line).
+func wrapText(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(s) {
+		switch {
+		case n == 0:
+		case n+1+len(w) > width:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
 }
 
 // exportCascadeC writes the whole cascade in cascadeF as C source
 // (cronus.ExportC), with the costs of costsF when it is given.
-func exportCascadeC(ctx context.Context, cascadeF, costsF, prefix, out string, jsonOut bool, stdout, stderr io.Writer) error {
+func exportCascadeC(ctx context.Context, cascadeF, costsF string, o cOutputs, jsonOut bool, stdout, stderr io.Writer) error {
 	cf, err := untilDoneShowing(ctx, stderr, "reading the cascade "+cascadeF, func() (*cronus.File, error) { return cronus.ReadFile(cascadeF) })
 	if err != nil {
 		return err
@@ -245,11 +307,12 @@ func exportCascadeC(ctx context.Context, cascadeF, costsF, prefix, out string, j
 		warn(stderr, costs.UnusedWarningFor("the cascade's model"))
 		featCost = costs.Cost
 	}
-	b, err := cronus.ExportC(e, c, featCost, cf.TreeCost, tree.CExportOptions{Prefix: prefix, Source: cascadeF})
+	b, err := cronus.ExportC(e, c, featCost, cf.TreeCost, tree.CExportOptions{Prefix: o.prefix, Source: cascadeF})
 	if err != nil {
 		return fmt.Errorf("%s: %w", cascadeF, err)
 	}
-	if err := writeExport(ctx, out, b); err != nil {
+	report := map[string]any{}
+	if err := o.write(ctx, b, cronus.CDecls(o.prefix), report); err != nil {
 		return err
 	}
 	used := map[int]bool{}
@@ -266,10 +329,12 @@ func exportCascadeC(ctx context.Context, cascadeF, costsF, prefix, out string, j
 	for i := range feats {
 		feats[i]++
 	}
-	fns := []string{prefix + "_rank", prefix + "_rank_dense"}
-	report := map[string]any{"out": out, "to": "c", "cascade": cascadeF, "stages": len(c.Stages), "rule": c.Rule,
+	fns := []string{o.prefix + "_rank", o.prefix + "_rank_dense"}
+	for k, v := range map[string]any{"out": o.out, "to": "c", "cascade": cascadeF, "stages": len(c.Stages), "rule": c.Rule,
 		"trees": len(used), "model_trees": len(e.Trees), "features": feats, "model_features": e.NumFeatures,
-		"functions": fns, "feature_numbering": "feature k is k-1"}
+		"functions": fns, "feature_numbering": "feature k is k-1"} {
+		report[k] = v
+	}
 	if c.Rule == cronus.RuleTopM {
 		report["top_m"] = c.TopM
 	}
@@ -277,16 +342,20 @@ func exportCascadeC(ctx context.Context, cascadeF, costsF, prefix, out string, j
 		return writeJSON(stdout, report)
 	}
 	fmt.Fprintf(stdout, "wrote %s: the %d-stage cascade of %s (%d of its model's %s, %s of %d) as C: %s and %s, which rank one query and fetch each feature (k as k-1) only when a stage needs it\n",
-		out, len(c.Stages), cascadeF, len(used), count(len(e.Trees), "tree"), count(len(feats), "feature"), e.NumFeatures, fns[0], fns[1])
+		o.out, len(c.Stages), cascadeF, len(used), count(len(e.Trees), "tree"), count(len(feats), "feature"), e.NumFeatures, fns[0], fns[1])
+	if o.header != "" {
+		fmt.Fprintf(stdout, "wrote %s: their declarations\n", o.header)
+	}
 	return nil
 }
 
-// writeExport writes an exported file atomically, unless ctx is done.
-func writeExport(ctx context.Context, out string, b []byte) error {
+// writeExport writes exported files atomically, all or none, unless ctx
+// is done.
+func writeExport(ctx context.Context, outs ...data.Output) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return data.WriteAtomicAllContext(ctx, []data.Output{data.BytesOutput(out, b)})
+	return data.WriteAtomicAllContext(ctx, outs)
 }
 
 // lightGBMTransformed reports whether m is a LightGBM model whose objective

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -191,6 +192,9 @@ func TestExportErrors(t *testing.T) {
 		{[]string{"--cascade", cascade, "--to", "c", "--libsvm-indices", "--out", out}, 2, "--libsvm-indices and --missing-as-zero apply to --to xgboost only"},
 		{[]string{"--model", model, "--to", "c", "--missing-as-zero", "--out", out}, 2, "--libsvm-indices and --missing-as-zero apply to --to xgboost only"},
 		{[]string{"--model", model, "--to", "xgboost", "--prefix", "m", "--out", out}, 2, "--prefix applies to --to c only"},
+		{[]string{"--model", model, "--to", "xgboost", "--header", p("x.h"), "--out", out}, 2, "--header applies to --to c only"},
+		{[]string{"--model", model, "--to", "c", "--header", out, "--out", out}, 2, out},
+		{[]string{"--model", model, "--to", "c", "--header", p("nodir/x.h"), "--out", out}, 1, "nodir"},
 		{[]string{"--model", model, "--to", "c", "--prefix", "9m", "--out", out}, 2, `--prefix "9m": give a C identifier`},
 		// "_" would name the functions __rank, __predict: reserved, as "__x" is.
 		{[]string{"--model", model, "--to", "c", "--prefix", "_", "--out", out}, 2, `--prefix "_": give a C identifier`},
@@ -376,9 +380,10 @@ func TestExportC(t *testing.T) {
 		TopM          int `json:"top_m"`
 		Functions     []string
 		Features      []int
+		Header        string
 	}
-	runJSON(t, &rc, "export", "--cascade", p("c.json"), "--to", "c", "--prefix", "cas", "--costs", p("costs.txt"), "--out", p("cas.c"), "--json")
-	if rc.Stages != 4 || rc.TopM == 0 || rc.Trees == 0 || len(rc.Features) == 0 || !slices.Equal(rc.Functions, []string{"cas_rank", "cas_rank_dense"}) {
+	runJSON(t, &rc, "export", "--cascade", p("c.json"), "--to", "c", "--prefix", "cas", "--costs", p("costs.txt"), "--out", p("cas.c"), "--header", p("cas.h"), "--json")
+	if rc.Stages != 4 || rc.TopM == 0 || rc.Trees == 0 || rc.Header != p("cas.h") || len(rc.Features) == 0 || !slices.Equal(rc.Functions, []string{"cas_rank", "cas_rank_dense"}) {
 		t.Errorf("report %+v", rc)
 	}
 	for _, args := range [][]string{
@@ -398,6 +403,13 @@ func TestExportC(t *testing.T) {
 			t.Fatal(err)
 		}
 		files[name] = string(b)
+	}
+	// The comments say which trees and what the stage's score decides.
+	for name, want := range map[string]string{"mo.c": "from " + model + " (its first 7 of 30 trees)",
+		"st.c": " * A document leaves the cascade at stage 1 when this score for it is\n * below"} {
+		if !strings.Contains(files[name], want) {
+			t.Errorf("%s's comment does not say %q", name, want)
+		}
 	}
 	exe := ctest.Build(t, files, "main.c", ctest.ISO())
 
@@ -438,5 +450,80 @@ func TestExportC(t *testing.T) {
 	}
 	if stageOne == 0 || stageOne == len(got) {
 		t.Errorf("%d of %d documents left at stage 1", stageOne, len(got))
+	}
+}
+
+// The header export --to c writes with --header declares the functions
+// with C linkage: a C++ program that includes the headers links with the
+// C files compiled by a C compiler, and its model scores MQ2008 test's
+// first document as predict does.
+func TestExportCHeaderCpp(t *testing.T) {
+	cxx, err := exec.LookPath("c++")
+	if err != nil {
+		t.Skipf("no C++ compiler (c++): %v", err)
+	}
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skipf("no C compiler (cc): %v", err)
+	}
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	model := trainShallow(t, dir, 12)
+	if code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "0", "--out", p("c.json")); code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, args := range [][]string{
+		{"export", "--model", model, "--to", "c", "--prefix", "mo", "--out", p("mo.c"), "--header", p("mo.h")},
+		{"export", "--cascade", p("c.json"), "--to", "c", "--prefix", "cas", "--out", p("cas.c"), "--header", p("cas.h")},
+		{"predict", "--model", model, "--data", "builtin:mq2008/test", "--out", p("mo.txt")},
+	} {
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: %s", args, errOut)
+		}
+	}
+	d, err := data.LoadDataset(context.Background(), "builtin:mq2008/test", data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x strings.Builder
+	for f := range 46 {
+		fmt.Fprintf(&x, "%sf", strconv.FormatFloat(float64(d.PaddedCols(46)[f][0]), 'x', -1, 32))
+		if f < 45 {
+			x.WriteString(", ")
+		}
+	}
+	main := `#include <cstdio>
+#include "mo.h"
+#include "cas.h"
+int main()
+{
+	static const float x[46] = {` + x.String() + `};
+	int rank[1], ex[1];
+	if (cas_rank_dense(1, x, 46, rank, ex, 0, 0, 0) != 0 || rank[0] != 0 || ex[0] < 1)
+		return 1;
+	std::printf("%a\n", mo_predict(x));
+	return 0;
+}
+`
+	if err := os.WriteFile(p("main.cpp"), []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{
+		append(append([]string{cc}, ctest.ISO()...), "-c", "-o", p("mo.o"), p("mo.c")),
+		append(append([]string{cc}, ctest.ISO()...), "-c", "-o", p("cas.o"), p("cas.c")),
+		{cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-o", p("prog"), p("main.cpp"), p("mo.o"), p("cas.o")},
+	} {
+		if out, err := exec.Command(cmd[0], cmd[1:]...).CombinedOutput(); err != nil || len(out) > 0 {
+			t.Fatalf("%v: %v\n%s", cmd, err, out)
+		}
+	}
+	out, err := exec.Command(p("prog")).Output()
+	if err != nil {
+		t.Fatalf("the C++ program: %v", err)
+	}
+	got, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+	if want := readNumbers(t, p("mo.txt"))[0]; err != nil || got != want {
+		t.Errorf("the C++ program's mo_predict: %s (%v), predict: %v", out, err, want)
 	}
 }

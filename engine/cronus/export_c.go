@@ -134,17 +134,17 @@ func ExportC(e *tree.Ensemble, c *Cascade, featCost, treeCost []float64, opt tre
  * runs out (and then writes nothing). It keeps no state between calls:
  * threads may call it at once. %[1]s_rank_dense does the same with
  * document i's features at x[i*stride] to x[i*stride+stride-1] (a feature
- * past stride is 0).
+ * past stride is 0); it also returns -1 when stride < 0, or x is NULL
+ * with n and stride above 0.
  *
  * Exit rule: %[3]s.
  * Cost per document by exit stage is fixed by the cascade (tables below).
  *
 `, p, K, rule)
+	b.WriteString(tree.CNote(opt.Note))
 	b.WriteString(tree.CFileComment)
 	b.WriteString(" */\n" + tree.CPragma() + "#include <stdlib.h>\n#include <math.h>\n\n")
-	fmt.Fprintf(&b, "typedef float (*%s_feature_fn)(void *ctx, int doc, int feature);\n", p)
-	fmt.Fprintf(&b, "int %s_rank(int n, %s_feature_fn get, void *ctx, int *rank, int *exit_stage, double *score, double *feature_cost, double *tree_cost);\n", p, p)
-	fmt.Fprintf(&b, "int %s_rank_dense(int n, const float *x, int stride, int *rank, int *exit_stage, double *score, double *feature_cost, double *tree_cost);\n\n", p)
+	b.WriteString(tree.CDeclarations(CDecls(p)) + "\n")
 	fmt.Fprintf(&b, "/* A document's scratch: the features fetched (x) and the tree outputs\n * evaluated (h) so far, in the order the stages need them. */\n")
 	fmt.Fprintf(&b, "typedef struct {\n\tfloat x[%d];\n\tdouble h[%d];\n} %s_doc;\n", NX, NH, p)
 
@@ -219,9 +219,23 @@ func ExportC(e *tree.Ensemble, c *Cascade, featCost, treeCost []float64, opt tre
 
 	// A query has at most 2^29 documents, so a larger M keeps them all
 	// as M does, and the C compares its int counts with an int.
-	r := strings.NewReplacer("PREFIX", p, "NSTAGES", strconv.Itoa(K), "TOPM", strconv.Itoa(min(topM, 1<<29)))
-	r.WriteString(&b, cRankCode)
+	block := ""
+	if topM > 0 {
+		block = cTopMBlock
+	}
+	r := strings.NewReplacer("TOPMBLOCK\n", block)
+	code := r.Replace(cRankCode)
+	r = strings.NewReplacer("PREFIX", p, "NSTAGES", strconv.Itoa(K), "TOPM", strconv.Itoa(min(topM, 1<<29)))
+	r.WriteString(&b, code)
 	return b.Bytes(), nil
+}
+
+// CDecls returns the declarations of ExportC's file for prefix: the
+// callback's type and the two functions.
+func CDecls(p string) string {
+	return fmt.Sprintf("typedef float (*%s_feature_fn)(void *ctx, int doc, int feature);\n", p) +
+		fmt.Sprintf("int %s_rank(int n, %s_feature_fn get, void *ctx, int *rank, int *exit_stage, double *score, double *feature_cost, double *tree_cost);\n", p, p) +
+		fmt.Sprintf("int %s_rank_dense(int n, const float *x, int stride, int *rank, int *exit_stage, double *score, double *feature_cost, double *tree_cost);\n", p)
 }
 
 var tableComment = map[string]string{
@@ -237,6 +251,17 @@ func countWord(n int, w string) string {
 	}
 	return strconv.Itoa(n) + " " + w + "s"
 }
+
+// cTopMBlock is the part of PREFIX_rank's stage loop that only the top-m
+// rule needs (TOPMBLOCK in cRankCode): the TOPM best documents at the
+// stage go on, the last of them the pivot.
+const cTopMBlock = `		if (na <= TOPM)
+			continue;
+		for (j = 0; j < na; j++)
+			ord[j] = alive[j];
+		PREFIX_sort(ord, tmp, na, NULL, s);
+		pivot = ord[TOPM - 1];
+`
 
 // cRankCode is the part of the C file that does not depend on the
 // cascade but for its names (PREFIX), its number of stages (NSTAGES) and
@@ -332,14 +357,7 @@ int PREFIX_rank(int n, PREFIX_feature_fn get, void *ctx, int *rank, int *exit_st
 			break;
 		}
 		pivot = -1;
-		if (TOPM > 0) {
-			if (na <= TOPM)
-				continue;
-			for (j = 0; j < na; j++)
-				ord[j] = alive[j];
-			PREFIX_sort(ord, tmp, na, NULL, s);
-			pivot = ord[TOPM - 1];
-		}
+TOPMBLOCK
 		m = 0;
 		for (j = 0; j < na; j++) {
 			a = alive[j];

@@ -29,10 +29,9 @@ const cPragma = "#if defined(__clang__)\n#pragma STDC FP_CONTRACT OFF\n#elif def
 func CPragma() string { return cPragma }
 
 // CPrefixOK reports whether prefix can start the external names of an
-// exported C file: a C identifier of ASCII letters, digits and '_', not
-// starting with a digit, that makes no reserved name: not leading "__" or
-// '_' and a capital letter, nor "_" alone (the names would be __rank,
-// __predict).
+// exported C file: a C identifier of at most 64 ASCII letters, digits and
+// '_' that starts with a letter (C reserves every name that starts with
+// '_' at file scope).
 func CPrefixOK(prefix string) bool {
 	if prefix == "" || len(prefix) > 64 {
 		return false
@@ -40,13 +39,33 @@ func CPrefixOK(prefix string) bool {
 	for i := 0; i < len(prefix); i++ {
 		c := prefix[i]
 		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
-		case c >= '0' && c <= '9' && i > 0:
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case (c >= '0' && c <= '9' || c == '_') && i > 0:
 		default:
 			return false
 		}
 	}
-	return !(prefix[0] == '_' && (len(prefix) == 1 || prefix[1] == '_' || prefix[1] >= 'A' && prefix[1] <= 'Z'))
+	return true
+}
+
+// CDeclarations returns decls (C declarations, a line each) wrapped so
+// that a C++ program sees them with C linkage.
+func CDeclarations(decls string) string {
+	return "#ifdef __cplusplus\nextern \"C\" {\n#endif\n" + decls + "#ifdef __cplusplus\n}\n#endif\n"
+}
+
+// CHeader returns a C header for the C file cFile whose declarations are
+// decls: an include guard named after prefix, and the declarations with C
+// linkage.
+func CHeader(prefix, cFile, decls string) []byte {
+	guard := strings.ToUpper(prefix) + "_CRONUS_H"
+	return []byte(fmt.Sprintf("/* The functions of %s, written by cronus export --to c with it;\n * its first comment says what they do. */\n#ifndef %s\n#define %s\n\n%s\n#endif\n",
+		CComment(cFile), guard, guard, CDeclarations(decls)))
+}
+
+// CModelDecls returns the declarations of ExportC's file for prefix.
+func CModelDecls(prefix string) string {
+	return "double " + prefix + "_predict(const float *x);\n"
 }
 
 // CFloat32 returns v, rounded to float32, as a C float constant that reads
@@ -132,7 +151,26 @@ type CExportOptions struct {
 	Prefix string
 	// Source names what the file was made from, in its first comment.
 	Source string
+	// Note, when not empty, is a paragraph added to the first comment
+	// (lines of at most about 70 characters, separated by newlines).
+	Note string
 }
+
+// cNote returns note as lines of a block comment, with an empty comment
+// line after it; nothing for no note.
+func cNote(note string) string {
+	if note == "" {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(note, "\n") {
+		b.WriteString(strings.TrimRight(" * "+CComment(l), " ") + "\n")
+	}
+	return b.String() + " *\n"
+}
+
+// CNote is cNote for the cascade exporter.
+func CNote(note string) string { return cNote(note) }
 
 // ExportC writes e as one C99 source file with a single external
 // function,
@@ -163,16 +201,17 @@ func ExportC(e *Ensemble, opt CExportOptions) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "/* %s_predict: %d trees over %d features", p, len(e.Trees), e.NumFeatures)
 	if opt.Source != "" {
-		fmt.Fprintf(&b, ", from %s", CComment(opt.Source))
+		fmt.Fprintf(&b, ",\n * from %s", CComment(opt.Source))
 	}
 	fmt.Fprintf(&b, ";\n * written by cronus export --to c.\n *\n")
 	fmt.Fprintf(&b, " *   double %s_predict(const float *x);\n *\n", p)
 	fmt.Fprintf(&b, " * returns the model's raw score (objective %s) of a document whose\n", CComment(e.Objective))
 	fmt.Fprintf(&b, " * features are x[0] to x[%d]: x[k-1] is feature k of a data file, as\n", max(e.NumFeatures-1, 0))
 	fmt.Fprintf(&b, " * cronus reads it (a feature a line leaves out is 0; NaN is missing).\n *\n")
+	b.WriteString(cNote(opt.Note))
 	b.WriteString(CFileComment)
 	b.WriteString(" */\n" + cPragma + "#include <math.h>\n\n")
-	fmt.Fprintf(&b, "double %s_predict(const float *x);\n", p)
+	b.WriteString(CDeclarations(CModelDecls(p)))
 	for i := range e.Trees {
 		fmt.Fprintf(&b, "\nstatic double %s_tree%d(const float *x)\n{\n", p, i)
 		WriteCTree(&b, &e.Trees[i], func(f int32) string { return "x[" + strconv.Itoa(int(f)) + "]" }, false, "\t")
@@ -187,11 +226,18 @@ func ExportC(e *Ensemble, opt CExportOptions) ([]byte, error) {
 }
 
 // CheckCTree checks what WriteCTree relies on: every child index in
-// range, each node reached once from the root (no cycles), features in
-// 0..nf-1, and at least one leaf.
+// range, each node reached once from the root (no cycles), every node's
+// feature in 0..nf-1 (reached or not), and at least one leaf.
 func CheckCTree(t *Tree, nf int) error {
 	if len(t.Leaves) == 0 {
 		return fmt.Errorf("no leaves")
+	}
+	// Every node, reached or not: the exporters read the features of all
+	// (Tree.Features).
+	for n, nd := range t.Nodes {
+		if nd.Feature < 0 || int(nd.Feature) >= nf {
+			return fmt.Errorf("node %d splits on feature index %d of %d", n, nd.Feature, nf)
+		}
 	}
 	seen := make([]bool, len(t.Nodes))
 	seenLeaf := make([]bool, len(t.Leaves))
@@ -216,9 +262,6 @@ func CheckCTree(t *Tree, nf int) error {
 		}
 		seen[n] = true
 		nd := &t.Nodes[n]
-		if nd.Feature < 0 || int(nd.Feature) >= nf {
-			return fmt.Errorf("node %d splits on feature index %d of %d", n, nd.Feature, nf)
-		}
 		if err := walk(nd.Left); err != nil {
 			return err
 		}

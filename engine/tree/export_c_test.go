@@ -187,12 +187,12 @@ func TestExportCRefuses(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
 		}
 	}
-	for _, p := range []string{"cronus", "_x", "a1", "A_b"} {
+	for _, p := range []string{"cronus", "a1", "A_b", "a_", "x", strings.Repeat("a", 64)} {
 		if !CPrefixOK(p) {
 			t.Errorf("CPrefixOK(%q) = false", p)
 		}
 	}
-	for _, p := range []string{"", "_", "1a", "a-b", "a b", "_X", "__x", "é", strings.Repeat("a", 65)} {
+	for _, p := range []string{"", "_", "_x", "1a", "a-b", "a b", "_X", "__x", "é", strings.Repeat("a", 65)} {
 		if CPrefixOK(p) {
 			t.Errorf("CPrefixOK(%q) = true", p)
 		}
