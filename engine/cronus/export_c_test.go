@@ -299,7 +299,7 @@ func TestExportCOptimised(t *testing.T) {
 
 // A cascade file may keep more documents per query than an int holds
 // (top_m is bounded below only): the file compared a query's int count
-// with the number 2^40, which -Wextra calls always true, an error under
+// with a number such as 2^40 (math.MaxInt here: 386 builds too), which -Wextra calls always true, an error under
 // -Werror. Every document goes on, as in Score.
 func TestExportCHugeTopM(t *testing.T) {
 	fx := scLoad(t)
@@ -314,7 +314,7 @@ func TestExportCHugeTopM(t *testing.T) {
 	}
 	// A threshold above every stage-1 score: only the top-m rule keeps
 	// documents.
-	c := &Cascade{Rule: RuleTopM, TopM: 1 << 40, Stages: []Stage{{Beta: half, Theta: 1e9}, {Beta: all, Theta: math.Inf(-1)}}}
+	c := &Cascade{Rule: RuleTopM, TopM: math.MaxInt, Stages: []Stage{{Beta: half, Theta: 1e9}, {Beta: all, Theta: math.Inf(-1)}}}
 	exits := cCheckScore(t, fx.e, []*Cascade{c}, fx.test, fx.featCost, make([]float64, T), ctest.ISO())
 	if len(exits) != 1 || !exits[1] {
 		t.Errorf("exit stages %v, want only the last (1)", exits)
