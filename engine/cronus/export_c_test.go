@@ -299,8 +299,9 @@ func TestExportCOptimised(t *testing.T) {
 
 // A cascade file may keep more documents per query than an int holds
 // (top_m is bounded below only): the file compared a query's int count
-// with a number such as 2^40 (math.MaxInt here: 386 builds too), which -Wextra calls always true, an error under
-// -Werror. Every document goes on, as in Score.
+// with a number such as 2^40 (math.MaxInt here, which 386 builds take
+// too), which -Wextra calls always true, an error under -Werror. Every
+// document goes on, as in Score.
 func TestExportCHugeTopM(t *testing.T) {
 	fx := scLoad(t)
 	T := len(fx.e.Trees)
