@@ -329,7 +329,7 @@ func exportCascadeC(ctx context.Context, cascadeF, costsF string, o cOutputs, js
 	for i := range feats {
 		feats[i]++
 	}
-	fns := []string{o.prefix + "_rank", o.prefix + "_rank_dense"}
+	fns := []string{o.prefix + "_rank", o.prefix + "_rank_dense", o.prefix + "_rank_work", o.prefix + "_work_size"}
 	for k, v := range map[string]any{"out": o.out, "to": "c", "cascade": cascadeF, "stages": len(c.Stages), "rule": c.Rule,
 		"trees": len(used), "model_trees": len(e.Trees), "features": feats, "model_features": e.NumFeatures,
 		"functions": fns, "feature_numbering": "feature k is k-1"} {
@@ -341,8 +341,8 @@ func exportCascadeC(ctx context.Context, cascadeF, costsF string, o cOutputs, js
 	if jsonOut {
 		return writeJSON(stdout, report)
 	}
-	fmt.Fprintf(stdout, "wrote %s: the %d-stage cascade of %s (%d of its model's %s, %s of %d) as C: %s and %s, which rank one query and fetch each feature (k as k-1) only when a stage needs it\n",
-		o.out, len(c.Stages), cascadeF, len(used), count(len(e.Trees), "tree"), count(len(feats), "feature"), e.NumFeatures, fns[0], fns[1])
+	fmt.Fprintf(stdout, "wrote %s: the %d-stage cascade of %s (%d of its model's %s, %s of %d) as C: %s (and %s, %s), which ranks one query and fetches each feature (k as k-1) only when a stage needs it\n",
+		o.out, len(c.Stages), cascadeF, len(used), count(len(e.Trees), "tree"), count(len(feats), "feature"), e.NumFeatures, fns[0], fns[1], fns[2])
 	if o.header != "" {
 		fmt.Fprintf(stdout, "wrote %s: their declarations\n", o.header)
 	}

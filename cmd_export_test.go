@@ -383,7 +383,7 @@ func TestExportC(t *testing.T) {
 		Header        string
 	}
 	runJSON(t, &rc, "export", "--cascade", p("c.json"), "--to", "c", "--prefix", "cas", "--costs", p("costs.txt"), "--out", p("cas.c"), "--header", p("cas.h"), "--json")
-	if rc.Stages != 4 || rc.TopM == 0 || rc.Trees == 0 || rc.Header != p("cas.h") || len(rc.Features) == 0 || !slices.Equal(rc.Functions, []string{"cas_rank", "cas_rank_dense"}) {
+	if rc.Stages != 4 || rc.TopM == 0 || rc.Trees == 0 || rc.Header != p("cas.h") || len(rc.Features) == 0 || !slices.Equal(rc.Functions, []string{"cas_rank", "cas_rank_dense", "cas_rank_work", "cas_work_size"}) {
 		t.Errorf("report %+v", rc)
 	}
 	for _, args := range [][]string{

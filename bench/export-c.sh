@@ -10,8 +10,9 @@
 # the full ensemble (prefix full) as C, compiles them with
 # bench/export_c_driver.c (gcc -std=c99 -O2 -march=native) and runs it on
 # all 2,874 test documents: each query ranked by cas_rank, fetching its
-# features through a callback, REPETITIONS times, and every document scored
-# by full_predict as often. It prints the time per document of each, the
+# features through a callback, REPETITIONS times (then as often by
+# cas_rank_work, its scratch allocated once), and every document scored by
+# full_predict as often. It prints the time per document of each, the
 # features fetched and the cost per document, and checks every document's
 # exit stage and exit score against `cronus predict --cascade --exits`
 # (equal bits). Timings are single-threaded; `predict`'s own time (two

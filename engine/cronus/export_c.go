@@ -116,6 +116,10 @@ func ExportC(e *tree.Ensemble, c *Cascade, featCost, treeCost []float64, opt tre
  *   int %[1]s_rank_dense(int n, const float *x, int stride, int *rank,
  *                  int *exit_stage, double *score, double *feature_cost,
  *                  double *tree_cost);
+ *   size_t %[1]s_work_size(int n);
+ *   int %[1]s_rank_work(int n, %[1]s_feature_fn get, void *ctx, void *work,
+ *                  int *rank, int *exit_stage, double *score,
+ *                  double *feature_cost, double *tree_cost);
  *
  * %[1]s_rank ranks the n documents of one query, 0 to n-1. It asks
  * get(ctx, doc, feature) for a feature of a document only when a stage
@@ -135,7 +139,11 @@ func ExportC(e *tree.Ensemble, c *Cascade, featCost, treeCost []float64, opt tre
  * threads may call it at once. %[1]s_rank_dense does the same with
  * document i's features at x[i*stride] to x[i*stride+stride-1] (a feature
  * past stride is 0); it also returns -1 when stride < 0, or x is NULL
- * with n and stride above 0.
+ * with n and stride above 0. %[1]s_rank allocates its scratch for each
+ * call; %[1]s_rank_work uses the caller's instead, work, of at least
+ * %[1]s_work_size(n) bytes, aligned as malloc aligns (it returns -1 for
+ * a NULL work when n > 0). %[1]s_work_size returns 0 when n is below 1,
+ * above 2^29 or its scratch would not fit in a size_t.
  *
  * Exit rule: %[3]s.
  * Cost per document by exit stage is fixed by the cascade (tables below).
@@ -143,7 +151,7 @@ func ExportC(e *tree.Ensemble, c *Cascade, featCost, treeCost []float64, opt tre
 `, p, K, rule)
 	b.WriteString(tree.CNote(opt.Note))
 	b.WriteString(tree.CFileComment)
-	b.WriteString(" */\n" + tree.CPragma() + "#include <stdlib.h>\n#include <math.h>\n\n")
+	b.WriteString(" */\n" + tree.CPragma() + "#include <stddef.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n")
 	b.WriteString(tree.CDeclarations(CDecls(p)) + "\n")
 	fmt.Fprintf(&b, "/* A document's scratch: the features fetched (x) and the tree outputs\n * evaluated (h) so far, in the order the stages need them. */\n")
 	fmt.Fprintf(&b, "typedef struct {\n\tfloat x[%d];\n\tdouble h[%d];\n} %s_doc;\n", NX, NH, p)
@@ -235,7 +243,9 @@ func ExportC(e *tree.Ensemble, c *Cascade, featCost, treeCost []float64, opt tre
 func CDecls(p string) string {
 	return fmt.Sprintf("typedef float (*%s_feature_fn)(void *ctx, int doc, int feature);\n", p) +
 		fmt.Sprintf("int %s_rank(int n, %s_feature_fn get, void *ctx, int *rank, int *exit_stage, double *score, double *feature_cost, double *tree_cost);\n", p, p) +
-		fmt.Sprintf("int %s_rank_dense(int n, const float *x, int stride, int *rank, int *exit_stage, double *score, double *feature_cost, double *tree_cost);\n", p)
+		fmt.Sprintf("int %s_rank_dense(int n, const float *x, int stride, int *rank, int *exit_stage, double *score, double *feature_cost, double *tree_cost);\n", p) +
+		fmt.Sprintf("size_t %s_work_size(int n);\n", p) +
+		fmt.Sprintf("int %s_rank_work(int n, %s_feature_fn get, void *ctx, void *work, int *rank, int *exit_stage, double *score, double *feature_cost, double *tree_cost);\n", p, p)
 }
 
 var tableComment = map[string]string{
@@ -313,7 +323,21 @@ static void PREFIX_sort(int *a, int *tmp, int n, const int *ex, const double *s)
 	}
 }
 
-int PREFIX_rank(int n, PREFIX_feature_fn get, void *ctx, int *rank, int *exit_stage, double *score, double *feature_cost, double *tree_cost)
+size_t PREFIX_work_size(int n)
+{
+	size_t un, doc, total;
+	if (n < 1 || n > (1 << 29))
+		return 0;
+	un = (size_t)n;
+	doc = sizeof(PREFIX_doc) + sizeof(double) + 4 * sizeof(int);
+	/* Where size_t has 32 bits, n documents' scratch may not fit in one. */
+	if (un > (size_t)-1 / doc)
+		return 0;
+	total = un * doc;
+	return total;
+}
+
+int PREFIX_rank_work(int n, PREFIX_feature_fn get, void *ctx, void *work, int *rank, int *exit_stage, double *score, double *feature_cost, double *tree_cost)
 {
 	PREFIX_doc *d;
 	int *alive, *ord, *tmp, *ex;
@@ -324,22 +348,15 @@ int PREFIX_rank(int n, PREFIX_feature_fn get, void *ctx, int *rank, int *exit_st
 		return -1;
 	if (n == 0)
 		return 0;
+	if (work == NULL || PREFIX_work_size(n) == 0)
+		return -1;
 	un = (size_t)n;
-	/* Where size_t has 32 bits, n documents' scratch may not fit in one. */
-	if (un > (size_t)-1 / sizeof *d || un > (size_t)-1 / (4 * sizeof *alive))
-		return -1;
-	d = (PREFIX_doc *)malloc(un * sizeof *d);
-	/* Cleared, though every document's score and exit stage are written
-	   before they are read, because GCC at -O3 -Wall could not tell for
-	   one stage and warned. */
-	alive = (int *)calloc(4 * un, sizeof *alive);
-	s = (double *)calloc(un, sizeof *s);
-	if (d == NULL || alive == NULL || s == NULL) {
-		free(d);
-		free(alive);
-		free(s);
-		return -1;
-	}
+	/* The documents' scratch, then the scores (both aligned as a double
+	   is, the first as work is, the second after whole PREFIX_docs),
+	   then the ints. */
+	d = (PREFIX_doc *)work;
+	s = (double *)(void *)(d + un);
+	alive = (int *)(void *)(s + un);
 	ord = alive + un;
 	tmp = ord + un;
 	ex = tmp + un;
@@ -384,10 +401,31 @@ TOPMBLOCK
 		if (tree_cost != NULL)
 			tree_cost[a] = PREFIX_tree_cost[ex[a]];
 	}
-	free(d);
-	free(alive);
-	free(s);
 	return 0;
+}
+
+int PREFIX_rank(int n, PREFIX_feature_fn get, void *ctx, int *rank, int *exit_stage, double *score, double *feature_cost, double *tree_cost)
+{
+	void *work;
+	size_t size;
+	int r;
+	if (n < 0 || n > (1 << 29) || get == NULL)
+		return -1;
+	if (n == 0)
+		return 0;
+	size = PREFIX_work_size(n);
+	if (size == 0)
+		return -1;
+	work = malloc(size);
+	if (work == NULL)
+		return -1;
+	/* The scores and ints cleared, though every document's score and exit
+	   stage are written before they are read, because GCC at -O3 -Wall
+	   could not tell for one stage and warned. */
+	memset((char *)work + (size_t)n * sizeof(PREFIX_doc), 0, size - (size_t)n * sizeof(PREFIX_doc));
+	r = PREFIX_rank_work(n, get, ctx, work, rank, exit_stage, score, feature_cost, tree_cost);
+	free(work);
+	return r;
 }
 
 typedef struct {

@@ -20,8 +20,9 @@ import (
 // and prints per document its exit stage, rank, the bits of its score,
 // feature cost and tree cost, and the features the cascade fetched
 // through the callback, ascending. A feature fetched twice for a document
-// stops it with exit code 4. With dense, cascade 0 is also run through
-// c0_rank_dense, whose results must equal c0_rank's (exit code 5).
+// stops it with exit code 4. Cascade 0 is also run through c0_rank_dense
+// and c0_rank_work (on scratch full of garbage), whose results must equal
+// c0_rank's (exit codes 5 and 9).
 func cDriver(m int) string {
 	var b strings.Builder
 	b.WriteString("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n")
@@ -118,6 +119,24 @@ int main(void)
 				for (i = 0; i < n; i++)
 					if (rank2[i] != rank[i] || ex2[i] != ex[i] || memcmp(&s2[i], &s[i], sizeof s[i]) != 0)
 						return 5;
+				/* The caller's scratch, full of garbage, gives the same. */
+				{
+					size_t size = c0_work_size(n);
+					void *work = malloc(size);
+					fetch ctx2;
+					if (size == 0 || work == NULL)
+						return 8;
+					memset(work, 0xa5, size);
+					ctx2 = ctx;
+					ctx2.calls = (int *)calloc((size_t)(n * nf + 1), sizeof *ctx2.calls);
+					if (c0_rank_work(n, get, &ctx2, work, rank2, ex2, s2, NULL, NULL) != 0)
+						return 6;
+					for (i = 0; i < n; i++)
+						if (rank2[i] != rank[i] || ex2[i] != ex[i] || memcmp(&s2[i], &s[i], sizeof s[i]) != 0)
+							return 9;
+					free(ctx2.calls);
+					free(work);
+				}
 				free(rank2);
 				free(ex2);
 				free(s2);
@@ -133,7 +152,9 @@ int main(void)
 	}
 	/* The argument checks. */
 	if (c0_rank(-1, get, NULL, NULL, NULL, NULL, NULL, NULL) != -1 || c0_rank(1, NULL, NULL, NULL, NULL, NULL, NULL, NULL) != -1 ||
-	    c0_rank(0, get, NULL, NULL, NULL, NULL, NULL, NULL) != 0 || c0_rank_dense(0, NULL, 0, NULL, NULL, NULL, NULL, NULL) != 0)
+	    c0_rank(0, get, NULL, NULL, NULL, NULL, NULL, NULL) != 0 || c0_rank_dense(0, NULL, 0, NULL, NULL, NULL, NULL, NULL) != 0 ||
+	    c0_work_size(0) != 0 || c0_work_size(-1) != 0 || c0_work_size((1 << 29) + 1) != 0 || c0_work_size(1) == 0 ||
+	    c0_rank_work(1, get, NULL, NULL, NULL, NULL, NULL, NULL, NULL) != -1 || c0_rank_work(0, get, NULL, NULL, NULL, NULL, NULL, NULL, NULL) != 0)
 		return 7;
 	printf("end\n");
 	free(sizes);

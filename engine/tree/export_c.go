@@ -59,7 +59,7 @@ func CDeclarations(decls string) string {
 // linkage.
 func CHeader(prefix, cFile, decls string) []byte {
 	guard := strings.ToUpper(prefix) + "_CRONUS_H"
-	return []byte(fmt.Sprintf("/* The functions of %s, written by cronus export --to c with it;\n * its first comment says what they do. */\n#ifndef %s\n#define %s\n\n%s\n#endif\n",
+	return []byte(fmt.Sprintf("/* The functions of %s, written by cronus export --to c with it;\n * its first comment says what they do. */\n#ifndef %s\n#define %s\n\n#include <stddef.h>\n\n%s\n#endif\n",
 		CComment(cFile), guard, guard, CDeclarations(decls)))
 }
 
