@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -252,4 +253,199 @@ func TestExportCDeepChain(t *testing.T) {
 		}
 	}
 	cPredictCheck(t, chain(200), rows)
+}
+
+// cEval evaluates the C file ExportC writes, without a compiler: it reads
+// the trees' nests of ifs and the sum of PREFIX_predict line by line (the
+// shapes WriteCTree and ExportC write, and nothing else) and scores x.
+// It fails the test on any line it does not know.
+type cEval struct {
+	trees map[string][]string // function name → body lines
+	base  float64
+	order []string // PREFIX_predict's calls, in order
+}
+
+func parseCFile(t testing.TB, src string) *cEval {
+	t.Helper()
+	ev := &cEval{trees: map[string][]string{}}
+	lines := strings.Split(src, "\n")
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		name, ok := strings.CutPrefix(l, "static double ")
+		if ok {
+			name, _, _ = strings.Cut(name, "(")
+			var body []string
+			for i += 2; lines[i] != "}"; i++ {
+				body = append(body, strings.TrimSpace(lines[i]))
+			}
+			ev.trees[name] = body
+			continue
+		}
+		if strings.HasPrefix(l, "double ") && strings.HasSuffix(l, "_predict(const float *x)") {
+			for i += 2; lines[i] != "}"; i++ {
+				s := strings.TrimSpace(lines[i])
+				switch {
+				case strings.HasPrefix(s, "double s = "):
+					ev.base = cConst(t, strings.TrimSuffix(strings.TrimPrefix(s, "double s = "), ";"))
+				case strings.HasPrefix(s, "s += "):
+					ev.order = append(ev.order, strings.TrimSuffix(strings.TrimPrefix(s, "s += "), "(x);"))
+				case s == "return s;":
+				default:
+					t.Fatalf("unknown line in predict: %q", s)
+				}
+			}
+		}
+	}
+	return ev
+}
+
+// cConst reads a constant as CFloat32 and CFloat64 write them.
+func cConst(t testing.TB, s string) float64 {
+	t.Helper()
+	switch s {
+	case "NAN", "((double)NAN)":
+		return math.NaN()
+	case "INFINITY", "((double)INFINITY)":
+		return math.Inf(1)
+	case "-INFINITY", "(-(double)INFINITY)":
+		return math.Inf(-1)
+	}
+	if f, ok := strings.CutSuffix(s, "f"); ok && strings.HasPrefix(strings.TrimPrefix(f, "-"), "0x") {
+		v, err := strconv.ParseFloat(f, 32)
+		if err != nil {
+			t.Fatalf("constant %q: %v", s, err)
+		}
+		return v
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("constant %q: %v", s, err)
+	}
+	return v
+}
+
+func (ev *cEval) predict(t testing.TB, x []float32) float64 {
+	s := ev.base
+	for _, name := range ev.order {
+		body, ok := ev.trees[name]
+		if !ok {
+			t.Fatalf("predict calls %s, which the file does not define", name)
+		}
+		s += ev.walk(t, body, x)
+	}
+	return s
+}
+
+// walk runs one tree's body on x: at an if, the branch its condition
+// takes, skipping the other by counting braces.
+func (ev *cEval) walk(t testing.TB, body []string, x []float32) float64 {
+	feat := func(s string) float32 {
+		f, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(s, "x["), "]"))
+		if err != nil || f < 0 || f >= len(x) {
+			t.Fatalf("feature %q", s)
+		}
+		return x[f]
+	}
+	// elseOf returns the line "} else {" of the if at line i.
+	elseOf := func(i int) int {
+		depth := 1
+		for i++; i < len(body); i++ {
+			switch l := body[i]; {
+			case strings.HasPrefix(l, "if ("):
+				depth++
+			case l == "} else {" && depth == 1:
+				return i
+			case l == "}":
+				depth--
+			}
+		}
+		t.Fatal("an if without its else")
+		return 0
+	}
+	// Every branch ends in a return or an if of its own, so the walk
+	// returns before it meets the end of a branch.
+	for i := 0; i < len(body); {
+		l := body[i]
+		switch {
+		case l == "(void)x;":
+			i++
+		case strings.HasPrefix(l, "return "):
+			return cConst(t, strings.TrimSuffix(strings.TrimPrefix(l, "return "), ";"))
+		case strings.HasPrefix(l, "if (") && strings.HasSuffix(l, ") {"):
+			cond := strings.TrimSuffix(strings.TrimPrefix(l, "if ("), ") {")
+			left, right, nan := strings.Cut(cond, " || ")
+			if nan {
+				v := strings.Fields(right)
+				if len(v) != 3 || v[0] != v[2] || v[1] != "!=" {
+					t.Fatalf("condition %q", cond)
+				}
+			}
+			f := strings.Fields(left)
+			if len(f) != 3 || f[1] != "<=" || nan && f[0] != strings.Fields(right)[0] {
+				t.Fatalf("condition %q", cond)
+			}
+			v := feat(f[0])
+			if float64(v) <= cConst(t, f[2]) || nan && v != v {
+				i++
+			} else {
+				i = elseOf(i) + 1
+			}
+		default:
+			t.Fatalf("unknown line in a tree: %q", l)
+		}
+	}
+	t.Fatal("a tree's body ended without a return")
+	return 0
+}
+
+// FuzzExportC: every model the model reader takes is exported, and the C
+// file, read by cEval, scores documents at, just above and just below
+// the thresholds, 0, NaN and infinities as Predict does, bit for bit.
+func FuzzExportC(f *testing.F) {
+	for _, name := range []string{"export-edge.json", "export-binary.json"} {
+		b, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, uint64(1))
+	}
+	f.Add([]byte(`{"format":"cronus-ensemble","version":1,"objective":"regression","num_features":2,"base_score":0.5,"trees":[{"split_feature":[2,1],"threshold":[-0,1e-40],"left_child":[1,-1],"right_child":[-2,-3],"default_left":[true,false],"leaf_value":[1e-40,-2,3]},{"leaf_value":[0.25]}]}`), uint64(7))
+	f.Fuzz(func(t *testing.T, data []byte, seed uint64) {
+		m, err := ParseModel(fuzzName, data)
+		if err != nil {
+			return
+		}
+		e, err := m.Ensemble()
+		if err != nil || e.NumFeatures > 64 {
+			return
+		}
+		src, err := ExportC(e, CExportOptions{Prefix: "f"})
+		if err != nil {
+			t.Fatalf("a model the reader takes is refused: %v", err)
+		}
+		ev := parseCFile(t, string(src))
+		if len(ev.order) != len(e.Trees) {
+			t.Fatalf("predict sums %d trees of %d", len(ev.order), len(e.Trees))
+		}
+		vals := []float32{0, float32(math.Copysign(0, -1)), float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}
+		for _, tr := range e.Trees {
+			for _, nd := range tr.Nodes {
+				th := nd.Threshold
+				vals = append(vals, th, math.Nextafter32(th, float32(math.Inf(1))), math.Nextafter32(th, float32(math.Inf(-1))))
+			}
+		}
+		r := rand.New(rand.NewPCG(seed, 1))
+		x := make([]float32, e.NumFeatures)
+		cols := make([][]float32, e.NumFeatures)
+		for range 20 {
+			for j := range x {
+				x[j] = vals[r.IntN(len(vals))]
+				cols[j] = []float32{x[j]}
+			}
+			want := e.Predict(nil, cols, 1, -1)[0]
+			if got := ev.predict(t, x); math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) {
+				t.Fatalf("x %v: the C file scores %v, Predict %v", x, got, want)
+			}
+		}
+	})
 }
