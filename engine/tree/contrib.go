@@ -105,6 +105,7 @@ func (e *Ensemble) ContributionsCounted(ctx context.Context, dst []float64, cols
 	if used != nil {
 		d = len(used)
 	}
+	tables := shapTables(trees, n)
 	err := parallelBlocks(ctx, n, func(lo, hi int, rows []float32) {
 		gather(rows, cols, used, d, lo, hi)
 		var s shapScratch
@@ -122,7 +123,11 @@ func (e *Ensemble) ContributionsCounted(ctx context.Context, dst []float64, cols
 			}
 			x := rows[j*d : (j+1)*d]
 			for t := range trees {
-				s.addTree(phi, &trees[t], x)
+				if tb := tables[t]; tb != nil {
+					s.addTable(phi, &trees[t], tb, x)
+				} else {
+					s.addTree(phi, &trees[t], x)
+				}
 			}
 			if used != nil {
 				for c, f := range used {
@@ -214,6 +219,7 @@ type shapFrame struct {
 type shapScratch struct {
 	path  []pathElem
 	stack []shapFrame
+	walk  []tableFrame
 }
 
 // addTree adds to phi[f] the contribution of feature f to t's value for
@@ -242,7 +248,7 @@ func (s *shapScratch) addTree(phi []float64, t *Tree, x []float32) {
 			for i := 1; i <= ud; i++ {
 				w := unwoundPathSum(m, ud, i)
 				el := &m[i]
-				phi[el.feature] += w * (el.one - el.zero) * v
+				phi[el.feature] += float64(w * (el.one - el.zero) * v) // rounded as in a shapTable
 			}
 			continue
 		}

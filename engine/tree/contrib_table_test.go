@@ -1,0 +1,173 @@
+package tree
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+)
+
+// tableSameBits compares, for every document, the contributions addTree adds
+// with those addTable adds from a table built by fill: the same bits,
+// feature by feature. It returns the number of trees that had a table.
+func tableSameBits(t *testing.T, name string, trees []Tree, cols [][]float32, n, nf int) int {
+	t.Helper()
+	var s shapScratch
+	tabled := 0
+	x := make([]float32, nf)
+	want, got := make([]float64, nf), make([]float64, nf)
+	for k := range trees {
+		tr := &trees[k]
+		tb, terms, _, _ := shapLayout(tr)
+		if tb == nil {
+			continue
+		}
+		tabled++
+		tb.vals = make([]float64, terms)
+		tb.fill(tr, &s)
+		for i := range n {
+			for f := range x {
+				x[f] = cols[f][i]
+			}
+			clear(want)
+			clear(got)
+			s.addTree(want, tr, x)
+			s.addTable(got, tr, tb, x)
+			for f := range want {
+				if math.Float64bits(got[f]) != math.Float64bits(want[f]) {
+					t.Fatalf("%s, tree %d, document %d, feature %d: table %v, addTree %v", name, k, i, f, got[f], want[f])
+				}
+			}
+		}
+	}
+	return tabled
+}
+
+// The tabulated TreeSHAP adds exactly addTree's numbers: on random trees
+// (features repeated along paths, covers of 0, missing values, leaves no
+// subset reaches) and on LightGBM's and XGBoost's MQ2008 models.
+func TestContributionsTableSameBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	const nf, docs = 5, 60
+	cols := make([][]float32, nf)
+	for f := range cols {
+		cols[f] = make([]float32, docs)
+	}
+	tabled := 0
+	for trial := range 300 {
+		for f := range cols {
+			for i := range cols[f] {
+				cols[f][i] = float32(r.IntN(5)) - 0.5
+				if r.IntN(6) == 0 {
+					cols[f][i] = float32(math.NaN())
+				}
+			}
+		}
+		tabled += tableSameBits(t, fmt.Sprintf("random tree %d", trial), []Tree{shapTree(r, nf, 14)}, cols, docs, nf)
+	}
+	if tabled < 250 {
+		t.Errorf("only %d of 300 random trees had a table", tabled)
+	}
+	docs2 := mq2008Test(t)[:300]
+	cols = make([][]float32, testNumFeatures)
+	for f := range cols {
+		cols[f] = make([]float32, len(docs2))
+		for i, x := range docs2 {
+			cols[f][i] = x[f]
+			if f%3 == 0 && x[f] == 0 {
+				cols[f][i] = float32(math.NaN())
+			}
+		}
+	}
+	for _, fx := range []struct{ from, file string }{
+		{"lightgbm", "lgb-lambdarank.model.txt"},
+		{"xgboost", "xgb-rank-ndcg.json"},
+		{"xgboost", "xgb-reg-lossguide.json"},
+	} {
+		e, _, err := ImportFile(fx.from, filepath.Join("testdata", fx.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tableSameBits(t, fx.file, e.Trees, cols, len(docs2), e.NumFeatures); got != len(e.Trees) {
+			t.Errorf("%s: %d of %d trees had a table", fx.file, got, len(e.Trees))
+		}
+	}
+}
+
+// A tree has a table only when it pays: not for one document, not for a
+// tree deeper than maxTableDepth nor past tableBudget; and Contributions
+// gives the same bits with tables (many documents) as without (one at a
+// time).
+func TestContributionsTableChoice(t *testing.T) {
+	chain := func(depth, nf int) Tree {
+		var tr Tree
+		for i := range depth {
+			tr.Nodes = append(tr.Nodes, Node{Feature: int32(i % nf), Threshold: float32(i), Left: Leaf(i), Right: int32(i + 1)})
+			tr.Cover = append(tr.Cover, float32(2*(depth-i)))
+			tr.Leaves = append(tr.Leaves, float64(i)/8)
+			tr.LeafCover = append(tr.LeafCover, float32(1))
+		}
+		tr.Nodes[depth-1].Right = Leaf(depth)
+		tr.Leaves = append(tr.Leaves, 1)
+		tr.LeafCover = append(tr.LeafCover, 1)
+		return tr
+	}
+	deep := chain(maxTableDepth+1, 4)
+	big := chain(maxTableDepth, 4) // 2^20 rows of 4 terms for its deepest leaves alone
+	ok := chain(10, 4)
+	for _, tr := range []Tree{deep, big, ok} {
+		if err := tr.Validate(4); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tb, _, _, _ := shapLayout(&deep); tb != nil {
+		t.Errorf("a table for a tree deeper than %d", maxTableDepth)
+	}
+	if tb, terms, _, _ := shapLayout(&big); tb == nil || terms <= tableBudget {
+		t.Errorf("chain of %d: %d terms, want a layout of more than %d", maxTableDepth, terms, tableBudget)
+	}
+	tr := twoLevel()
+	if tabs := shapTables([]Tree{tr}, 1); tabs[0] != nil {
+		t.Errorf("a table for one document")
+	}
+	if tabs := shapTables([]Tree{tr, ok, big, deep}, 1<<30); tabs[0] == nil || tabs[1] == nil || tabs[2] != nil || tabs[3] != nil {
+		t.Errorf("tables %v, want for the first two trees only", tabs)
+	}
+
+	e := &Ensemble{Trees: []Tree{tr, ok, deep}, NumFeatures: 4, Base: 0.25}
+	r := rand.New(rand.NewPCG(5, 6))
+	const n = 500
+	if tabs := shapTables(e.Trees, n); tabs[0] == nil || tabs[1] == nil || tabs[2] != nil {
+		t.Fatalf("tables %v for %d documents, want for the first two trees", tabs, n)
+	}
+	cols := make([][]float32, 4)
+	for f := range cols {
+		cols[f] = make([]float32, n)
+		for i := range cols[f] {
+			cols[f][i] = float32(r.IntN(18)) - 0.5
+			if r.IntN(7) == 0 {
+				cols[f][i] = float32(math.NaN())
+			}
+		}
+	}
+	all, err := e.Contributions(nil, cols, n, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		one := make([][]float32, 4)
+		for f := range one {
+			one[f] = cols[f][i : i+1]
+		}
+		row, err := e.Contributions(nil, one, 1, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for f, v := range row {
+			if w := all[i*5+f]; math.Float64bits(v) != math.Float64bits(w) {
+				t.Fatalf("document %d, column %d: %v alone, %v among %d", i, f, v, w, n)
+			}
+		}
+	}
+}
