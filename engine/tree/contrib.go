@@ -66,7 +66,10 @@ func (e *Ensemble) CheckCovers(k int) error {
 // value (NaN) follows its split's default direction, as in scoring. dst,
 // of at least n*m entries, is allocated when nil and returned. The trees
 // must have their covers (CheckCovers); otherwise the error wraps
-// ErrNoCover. The work is O(leaves × depth²) per tree and document.
+// ErrNoCover. The work is O(leaves × depth²) per tree and document, or
+// O(leaves × depth) with the tree's terms tabulated once per call for
+// trees of depth at most 20 when there are documents enough
+// (contrib_table.go); the results are the same bits either way.
 func (e *Ensemble) Contributions(dst []float64, cols [][]float32, n, k int) ([]float64, error) {
 	return e.ContributionsCounted(context.Background(), dst, cols, n, k, nil)
 }
@@ -109,35 +112,39 @@ func (e *Ensemble) ContributionsCounted(ctx context.Context, dst []float64, cols
 	err := parallelBlocks(ctx, n, func(lo, hi int, rows []float32) {
 		gather(rows, cols, used, d, lo, hi)
 		var s shapScratch
-		var local []float64
+		// The block's contributions, tree by tree (a tree's table stays
+		// in cache for the block's documents); each document still
+		// adds the trees in their order. Rows of d entries: dst's own
+		// when every feature is gathered.
+		b := hi - lo
+		phis, stride := dst[lo*m:hi*m], m
 		if used != nil {
-			local = make([]float64, d)
+			phis, stride = make([]float64, b*d), d
 		}
-		for j := range hi - lo {
-			row := dst[(lo+j)*m : (lo+j+1)*m]
-			clear(row)
-			phi := row[:d]
-			if used != nil {
-				phi = local
-				clear(phi)
-			}
-			x := rows[j*d : (j+1)*d]
-			for t := range trees {
-				if tb := tables[t]; tb != nil {
-					s.addTable(phi, &trees[t], tb, x)
+		clear(phis)
+		for t := range trees {
+			tr, tb := &trees[t], tables[t]
+			for j := range b {
+				phi, x := phis[j*stride:][:d], rows[j*d:][:d]
+				if tb != nil {
+					s.addTable(phi, tr, tb, x)
 				} else {
-					s.addTree(phi, &trees[t], x)
+					s.addTree(phi, tr, x)
 				}
 			}
+		}
+		for j := range b {
+			row := dst[(lo+j)*m:][:m]
 			if used != nil {
+				clear(row)
 				for c, f := range used {
-					row[f] = phi[c]
+					row[f] = phis[j*d+c]
 				}
 			}
 			row[m-1] = bias
 		}
 		if scored != nil {
-			scored.Add(int64(hi - lo))
+			scored.Add(int64(b))
 		}
 	}, d)
 	return dst, err
@@ -219,7 +226,6 @@ type shapFrame struct {
 type shapScratch struct {
 	path  []pathElem
 	stack []shapFrame
-	walk  []tableFrame
 }
 
 // addTree adds to phi[f] the contribution of feature f to t's value for

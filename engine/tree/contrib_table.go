@@ -59,32 +59,38 @@ type tableFrame struct {
 }
 
 // addTable adds to phi the contributions of t to x's value, as addTree
-// does, from t's table tb.
+// does, from t's table tb: down the document's side of each split (the
+// side addTree visits first), keeping the other sides for later.
 func (s *shapScratch) addTable(phi []float64, t *Tree, tb *shapTable, x []float32) {
-	st := append(s.walk[:0], tableFrame{})
-	for len(st) > 0 {
-		f := st[len(st)-1]
-		st = st[:len(st)-1]
-		if f.node < 0 {
-			l := ^f.node
-			u := int(tb.ud[l])
-			row := tb.vals[int(tb.off[l])+int(f.mask)*u:][:u]
-			fs := tb.feats[tb.foff[l]:][:u]
-			for i, v := range row {
-				phi[fs[i]] += v
+	var st [maxTableDepth]tableFrame
+	sp := 0
+	n, level, mask := int32(0), int32(0), uint32(0)
+	for {
+		for n >= 0 {
+			nd := &t.Nodes[n]
+			xv := x[nd.Feature]
+			hot, cold := nd.Right, nd.Left
+			if xv <= nd.Threshold || (nd.DefaultLeft && xv != xv) {
+				hot, cold = nd.Left, nd.Right
 			}
-			continue
+			st[sp] = tableFrame{cold, level + 1, mask}
+			sp++
+			n, mask = hot, mask|1<<level
+			level++
 		}
-		nd := &t.Nodes[f.node]
-		xv := x[nd.Feature]
-		hot, cold := nd.Right, nd.Left
-		if xv <= nd.Threshold || (nd.DefaultLeft && xv != xv) {
-			hot, cold = nd.Left, nd.Right
+		l := ^n
+		u := int(tb.ud[l])
+		row := tb.vals[int(tb.off[l])+int(mask)*u:][:u]
+		fs := tb.feats[tb.foff[l]:][:u]
+		for i, v := range row {
+			phi[fs[i]] += v
 		}
-		// addTree's order: the document's side first.
-		st = append(st, tableFrame{cold, f.level + 1, f.mask}, tableFrame{hot, f.level + 1, f.mask | 1<<f.level})
+		if sp == 0 {
+			return
+		}
+		sp--
+		n, level, mask = st[sp].node, st[sp].level, st[sp].mask
 	}
-	s.walk = st
 }
 
 // shapTables returns, for each tree, its table or nil, for n documents.
