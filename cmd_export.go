@@ -219,11 +219,11 @@ type cOutputs struct {
 }
 
 // write writes the C file src and, when asked, the header declaring decls,
-// both or neither; the report gets the header's path.
-func (o cOutputs) write(ctx context.Context, src []byte, decls string, report map[string]any) error {
+// fn the first of them, both or neither; the report gets the header's path.
+func (o cOutputs) write(ctx context.Context, src []byte, fn, decls string, report map[string]any) error {
 	outs := []data.Output{data.BytesOutput(o.out, src)}
 	if o.header != "" {
-		outs = append(outs, data.BytesOutput(o.header, tree.CHeader(o.prefix, filepath.Base(o.out), decls)))
+		outs = append(outs, data.BytesOutput(o.header, tree.CHeader(fn, filepath.Base(o.out), decls)))
 		report["header"] = o.header
 	}
 	return writeExport(ctx, outs...)
@@ -246,10 +246,10 @@ func exportModelC(ctx context.Context, e *tree.Ensemble, what string, o cOutputs
 	if err != nil {
 		return fmt.Errorf("%s: %w", source, err)
 	}
-	if err := o.write(ctx, b, tree.CModelDecls(o.prefix), report); err != nil {
+	fn := o.prefix + "_predict"
+	if err := o.write(ctx, b, fn, tree.CModelDecls(o.prefix), report); err != nil {
 		return err
 	}
-	fn := o.prefix + "_predict"
 	report["functions"], report["trees"], report["features"], report["objective"], report["feature_numbering"] =
 		[]string{fn}, len(e.Trees), e.NumFeatures, e.Objective, "feature k is x[k-1]"
 	if jsonOut {
@@ -312,7 +312,7 @@ func exportCascadeC(ctx context.Context, cascadeF, costsF string, o cOutputs, js
 		return fmt.Errorf("%s: %w", cascadeF, err)
 	}
 	report := map[string]any{}
-	if err := o.write(ctx, b, cronus.CDecls(o.prefix), report); err != nil {
+	if err := o.write(ctx, b, o.prefix+"_rank", cronus.CDecls(o.prefix), report); err != nil {
 		return err
 	}
 	used := map[int]bool{}

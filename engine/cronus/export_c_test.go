@@ -400,3 +400,52 @@ int main(void)
 		t.Errorf("the 32-bit program printed %q, want %q", got, want)
 	}
 }
+
+// Headers written for files that link into one program can be included
+// together: their include guards differ. The guard was the prefix in
+// capitals, so that the headers of two cascades whose prefixes differ only
+// in case (cas and CAS), or of a cascade and a model with one prefix
+// (cas_rank and cas_predict, which link), shared it, and the second
+// header declared nothing.
+func TestExportCHeadersTogether(t *testing.T) {
+	e := &tree.Ensemble{NumFeatures: 2, Trees: []tree.Tree{
+		{Nodes: []tree.Node{{Feature: 0, Threshold: 0.5, Left: tree.Leaf(0), Right: tree.Leaf(1)}}, Leaves: []float64{-1, 1}},
+		{Nodes: []tree.Node{{Feature: 1, Threshold: 0.5, Left: tree.Leaf(0), Right: tree.Leaf(1)}}, Leaves: []float64{-2, 2}},
+	}}
+	c := &Cascade{Stages: []Stage{{Beta: []float64{1, 0, 0}, Theta: 0}, {Beta: []float64{1, 1, 0}, Theta: math.Inf(-1)}}}
+	files := map[string]string{}
+	for _, p := range []string{"cas", "CAS"} {
+		src, err := ExportC(e, c, []float64{1, 1}, []float64{1, 1}, tree.CExportOptions{Prefix: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[p+".c"] = string(src)
+		files[p+".h"] = string(tree.CHeader(p+"_rank", p+".c", CDecls(p)))
+	}
+	src, err := tree.ExportC(e, tree.CExportOptions{Prefix: "cas"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["model.c"], files["model.h"] = string(src), string(tree.CHeader("cas_predict", "model.c", tree.CModelDecls("cas")))
+	files["main.c"] = `#include <stdio.h>
+#include "cas.h"
+#include "CAS.h"
+#include "model.h"
+
+int main(void)
+{
+	static const float x[4] = {1, 0, 0, 1};
+	int r1[2], r2[2];
+	if (cas_rank_dense(2, x, 2, r1, NULL, NULL, NULL, NULL) != 0 || CAS_rank_dense(2, x, 2, r2, NULL, NULL, NULL, NULL) != 0)
+		return 1;
+	printf("%d %d %d %d %g %g\n", r1[0], r1[1], r2[0], r2[1], cas_predict(x), cas_predict(x + 2));
+	return 0;
+}
+`
+	exe := ctest.BuildAll(t, files, []string{"main.c", "cas.c", "CAS.c", "model.c"}, ctest.ISO())
+	// Document 0 scores 1 at stage 1 and goes on (θ = 0), document 1
+	// scores -1 and leaves; the model scores them 1 - 2 and -1 + 2.
+	if got, want := string(ctest.Run(t, exe, nil)), "0 1 0 1 -1 1\n"; got != want {
+		t.Errorf("the program printed %q, want %q", got, want)
+	}
+}

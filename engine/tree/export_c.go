@@ -55,10 +55,13 @@ func CDeclarations(decls string) string {
 }
 
 // CHeader returns a C header for the C file cFile whose declarations are
-// decls: an include guard named after prefix, and the declarations with C
-// linkage.
-func CHeader(prefix, cFile, decls string) []byte {
-	guard := strings.ToUpper(prefix) + "_CRONUS_H"
+// decls: an include guard named after fn, the file's first function, and
+// the declarations with C linkage. Files that link into one program have
+// functions of different names, so their headers' guards differ too (the
+// prefix in capitals, as it was, made "cas" and "CAS", or a model's and a
+// cascade's file with one prefix, share a guard).
+func CHeader(fn, cFile, decls string) []byte {
+	guard := "CRONUS_" + fn + "_H"
 	return []byte(fmt.Sprintf("/* The functions of %s, written by cronus export --to c with it;\n * its first comment says what they do. */\n#ifndef %s\n#define %s\n\n#include <stddef.h>\n\n%s\n#endif\n",
 		CComment(cFile), guard, guard, CDeclarations(decls)))
 }

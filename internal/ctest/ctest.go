@@ -70,6 +70,13 @@ func M32(t testing.TB) []string {
 // CRONUS_REQUIRE_CC is set (as CI sets it), when it fails.
 func Build(t testing.TB, files map[string]string, main string, flags []string) string {
 	t.Helper()
+	return BuildAll(t, files, []string{main}, flags)
+}
+
+// BuildAll is Build with several source files, each compiled on its own
+// (as translation units of their own) and linked into one program.
+func BuildAll(t testing.TB, files map[string]string, sources []string, flags []string) string {
+	t.Helper()
 	cc, err := exec.LookPath("cc")
 	if err != nil {
 		if os.Getenv("CRONUS_REQUIRE_CC") != "" {
@@ -84,7 +91,11 @@ func Build(t testing.TB, files map[string]string, main string, flags []string) s
 		}
 	}
 	exe := filepath.Join(dir, "prog")
-	args := append(slices.Clone(flags), "-o", exe, filepath.Join(dir, main), "-lm")
+	args := append(slices.Clone(flags), "-o", exe)
+	for _, src := range sources {
+		args = append(args, filepath.Join(dir, src))
+	}
+	args = append(args, "-lm")
 	out, err := exec.Command(cc, args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("cc %v: %v\n%s", args, err, out)
