@@ -341,8 +341,8 @@ func exportCascadeC(ctx context.Context, cascadeF, costsF string, o cOutputs, js
 	if jsonOut {
 		return writeJSON(stdout, report)
 	}
-	fmt.Fprintf(stdout, "wrote %s: the %d-stage cascade of %s (%d of its model's %s, %s of %d) as C: %s (and %s, %s), which ranks one query and fetches each feature (k as k-1) only when a stage needs it\n",
-		o.out, len(c.Stages), cascadeF, len(used), count(len(e.Trees), "tree"), count(len(feats), "feature"), e.NumFeatures, fns[0], fns[1], fns[2])
+	fmt.Fprintf(stdout, "wrote %s: the %d-stage cascade of %s (%d of its model's %s, %s of %d) as C: %s (and %s; %s with %s), which ranks one query and fetches each feature (k as k-1) only when a stage needs it\n",
+		o.out, len(c.Stages), cascadeF, len(used), count(len(e.Trees), "tree"), count(len(feats), "feature"), e.NumFeatures, fns[0], fns[1], fns[2], fns[3])
 	if o.header != "" {
 		fmt.Fprintf(stdout, "wrote %s: their declarations\n", o.header)
 	}

@@ -140,10 +140,12 @@ func ExportC(e *tree.Ensemble, c *Cascade, featCost, treeCost []float64, opt tre
  * document i's features at x[i*stride] to x[i*stride+stride-1] (a feature
  * past stride is 0); it also returns -1 when stride < 0, or x is NULL
  * with n and stride above 0. %[1]s_rank allocates its scratch for each
- * call; %[1]s_rank_work uses the caller's instead, work, of at least
- * %[1]s_work_size(n) bytes, aligned as malloc aligns (it returns -1 for
- * a NULL work when n > 0). %[1]s_work_size returns 0 when n is below 1,
- * above 2^29 or its scratch would not fit in a size_t.
+ * call; %[1]s_rank_work uses the caller's instead, work, a block of at
+ * least %[1]s_work_size(n) bytes from malloc, calloc or realloc (which
+ * align it for any type; a char or double array is not one, by C's rules
+ * on types), kept from call to call (it returns -1 for a NULL work when
+ * n > 0). %[1]s_work_size returns 0 when n is below 1, above 2^29 or its
+ * scratch would not fit in a size_t.
  *
  * Exit rule: %[3]s.
  * Cost per document by exit stage is fixed by the cascade (tables below).
@@ -152,7 +154,7 @@ func ExportC(e *tree.Ensemble, c *Cascade, featCost, treeCost []float64, opt tre
 	b.WriteString(tree.CNote(opt.Note))
 	b.WriteString(tree.CFileComment)
 	b.WriteString(" */\n" + tree.CPragma() + "#include <stddef.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n\n")
-	b.WriteString(tree.CDeclarations(CDecls(p)) + "\n")
+	b.WriteString(tree.CGuarded(p+"_rank", CDecls(p)) + "\n")
 	fmt.Fprintf(&b, "/* A document's scratch: the features fetched (x) and the tree outputs\n * evaluated (h) so far, in the order the stages need them. */\n")
 	fmt.Fprintf(&b, "typedef struct {\n\tfloat x[%d];\n\tdouble h[%d];\n} %s_doc;\n", NX, NH, p)
 

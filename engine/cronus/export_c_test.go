@@ -449,3 +449,36 @@ int main(void)
 		t.Errorf("the program printed %q, want %q", got, want)
 	}
 }
+
+// A program may include a cascade's header and its C file in one unit:
+// the file declares its functions under the header's guard, so C99 does
+// not see the callback's typedef twice (-pedantic warned of it).
+func TestExportCHeaderAndFileInOneUnit(t *testing.T) {
+	e := &tree.Ensemble{NumFeatures: 1, Trees: []tree.Tree{
+		{Nodes: []tree.Node{{Feature: 0, Threshold: 0.5, Left: tree.Leaf(0), Right: tree.Leaf(1)}}, Leaves: []float64{-1, 1}},
+	}}
+	c := &Cascade{Stages: []Stage{{Beta: []float64{1, 0}, Theta: math.Inf(-1)}}}
+	src, err := ExportC(e, c, []float64{1}, []float64{1}, tree.CExportOptions{Prefix: "cas"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"cas.c": string(src), "cas.h": string(tree.CHeader("cas_rank", "cas.c", CDecls("cas"))),
+		"main.c": `#include <stdio.h>
+#include "cas.h"
+#include "cas.c"
+
+int main(void)
+{
+	static const float x[2] = {1, 0};
+	int r[2];
+	if (cas_rank_dense(2, x, 1, r, NULL, NULL, NULL, NULL) != 0)
+		return 1;
+	printf("%d %d\n", r[0], r[1]);
+	return 0;
+}
+`}
+	exe := ctest.Build(t, files, "main.c", ctest.ISO())
+	if got, want := string(ctest.Run(t, exe, nil)), "0 1\n"; got != want {
+		t.Errorf("the program printed %q, want %q", got, want)
+	}
+}

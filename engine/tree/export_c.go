@@ -61,9 +61,22 @@ func CDeclarations(decls string) string {
 // prefix in capitals, as it was, made "cas" and "CAS", or a model's and a
 // cascade's file with one prefix, share a guard).
 func CHeader(fn, cFile, decls string) []byte {
-	guard := "CRONUS_" + fn + "_H"
+	guard := CGuard(fn)
 	return []byte(fmt.Sprintf("/* The functions of %s, written by cronus export --to c with it;\n * its first comment says what they do. */\n#ifndef %s\n#define %s\n\n#include <stddef.h>\n\n%s\n#endif\n",
 		CComment(cFile), guard, guard, CDeclarations(decls)))
+}
+
+// CGuard is the include guard of the header of the file whose first
+// function is fn. The C file declares its functions under the same guard,
+// so that a program may include the header and the file in one unit
+// (C99 forbids a typedef twice).
+func CGuard(fn string) string { return "CRONUS_" + fn + "_H" }
+
+// CGuarded returns the declarations decls with C linkage under the
+// header's guard for fn, for the C file itself.
+func CGuarded(fn, decls string) string {
+	g := CGuard(fn)
+	return "#ifndef " + g + "\n#define " + g + "\n" + CDeclarations(decls) + "#endif\n"
 }
 
 // CModelDecls returns the declarations of ExportC's file for prefix.
@@ -214,7 +227,7 @@ func ExportC(e *Ensemble, opt CExportOptions) ([]byte, error) {
 	b.WriteString(cNote(opt.Note))
 	b.WriteString(CFileComment)
 	b.WriteString(" */\n" + cPragma + "#include <math.h>\n\n")
-	b.WriteString(CDeclarations(CModelDecls(p)))
+	b.WriteString(CGuarded(p+"_predict", CModelDecls(p)))
 	for i := range e.Trees {
 		fmt.Fprintf(&b, "\nstatic double %s_tree%d(const float *x)\n{\n", p, i)
 		WriteCTree(&b, &e.Trees[i], func(f int32) string { return "x[" + strconv.Itoa(int(f)) + "]" }, false, "\t")
