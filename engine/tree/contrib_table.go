@@ -130,9 +130,11 @@ func shapTables(trees []Tree, n int) []*shapTable {
 }
 
 // shapLayout lays out t's table without its terms: nil when t is a single
-// leaf or deeper than maxTableDepth. It also returns the number of terms,
-// and estimates of the work of building them (Σ 2^k·ud² over the leaves)
-// and of one document's addTree (Σ ud²).
+// leaf, deeper than maxTableDepth, or of more than tableBudget terms (the
+// count stops there: a tree 20 deep can have 2^40 terms, past an int on
+// 386). It also returns the number of terms, and estimates of the work of
+// building them (Σ 2^k·ud² over the leaves) and of one document's addTree
+// (Σ ud²).
 func shapLayout(t *Tree) (tb *shapTable, terms int, build, direct float64) {
 	if len(t.Nodes) == 0 {
 		return nil, 0, 0, 0
@@ -157,6 +159,9 @@ func shapLayout(t *Tree) (tb *shapTable, terms int, build, direct float64) {
 	// on it takes it off and puts it back at the end (addTree's unwind).
 	var walk func(n int32, path []int32, k int)
 	walk = func(n int32, path []int32, k int) {
+		if terms > tableBudget {
+			return
+		}
 		if n < 0 {
 			l := ^n
 			u := len(path)
@@ -181,6 +186,9 @@ func shapLayout(t *Tree) (tb *shapTable, terms int, build, direct float64) {
 		walk(nd.Right, next, k+1)
 	}
 	walk(0, nil, 0)
+	if terms > tableBudget {
+		return nil, 0, 0, 0
+	}
 	return tb, terms, build, direct
 }
 

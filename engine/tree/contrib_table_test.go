@@ -124,8 +124,8 @@ func TestContributionsTableChoice(t *testing.T) {
 	if tb, _, _, _ := shapLayout(&deep); tb != nil {
 		t.Errorf("a table for a tree deeper than %d", maxTableDepth)
 	}
-	if tb, terms, _, _ := shapLayout(&big); tb == nil || terms <= tableBudget {
-		t.Errorf("chain of %d: %d terms, want a layout of more than %d", maxTableDepth, terms, tableBudget)
+	if tb, _, _, _ := shapLayout(&big); tb != nil {
+		t.Errorf("chain of %d: a layout of more than %d terms", maxTableDepth, tableBudget)
 	}
 	tr := twoLevel()
 	if tabs := shapTables([]Tree{tr}, 1); tabs[0] != nil {
@@ -133,6 +133,15 @@ func TestContributionsTableChoice(t *testing.T) {
 	}
 	if tabs := shapTables([]Tree{tr, ok, big, deep}, 1<<30); tabs[0] == nil || tabs[1] == nil || tabs[2] != nil || tabs[3] != nil {
 		t.Errorf("tables %v, want for the first two trees only", tabs)
+	}
+	// Tables together within tableBudget: of two trees of more than
+	// half of it each, the first has one; a small tree after them too.
+	half := chain(18, 4)
+	if _, terms, _, _ := shapLayout(&half); 2*terms <= tableBudget || terms > tableBudget {
+		t.Fatalf("chain of 18: %d terms, want more than half of %d and at most all", terms, tableBudget)
+	}
+	if tabs := shapTables([]Tree{half, half, ok}, 1<<30); tabs[0] == nil || tabs[1] != nil || tabs[2] == nil {
+		t.Errorf("tables %v, want for the first and last trees", tabs)
 	}
 
 	e := &Ensemble{Trees: []Tree{tr, ok, deep}, NumFeatures: 4, Base: 0.25}
@@ -169,5 +178,49 @@ func TestContributionsTableChoice(t *testing.T) {
 				t.Fatalf("document %d, column %d: %v alone, %v among %d", i, f, v, w, n)
 			}
 		}
+	}
+}
+
+// A tree of depth 20 whose layout has more terms than an int of 32 bits
+// holds (128 leaves 20 splits deep, under 20 distinct features: 128 × 20 ×
+// 2^20 terms) gets no table, for any number of documents, and
+// Contributions does not panic on 386 counting them.
+func TestContributionsTableTermsOverflow(t *testing.T) {
+	var tr Tree
+	const chain, full = 13, 7 // 13 splits down the right, then 7 full levels
+	for i := range chain {
+		tr.Nodes = append(tr.Nodes, Node{Feature: int32(i), Threshold: 0.5, Left: Leaf(i), Right: int32(i + 1)})
+		tr.Leaves = append(tr.Leaves, float64(i))
+	}
+	// The full subtree, nodes chain.. in breadth-first order.
+	for i := range 1<<full - 1 {
+		level := 0
+		for (i+1)>>(level+1) != 0 {
+			level++
+		}
+		nd := Node{Feature: int32(chain + level), Threshold: 0.5}
+		if 2*i+1 < 1<<full-1 {
+			nd.Left, nd.Right = int32(chain+2*i+1), int32(chain+2*i+2)
+		} else {
+			l := len(tr.Leaves)
+			nd.Left, nd.Right = Leaf(l), Leaf(l+1)
+			tr.Leaves = append(tr.Leaves, 1, -1)
+		}
+		tr.Nodes = append(tr.Nodes, nd)
+	}
+	for range tr.Nodes {
+		tr.Cover = append(tr.Cover, 2)
+	}
+	for range tr.Leaves {
+		tr.LeafCover = append(tr.LeafCover, 1)
+	}
+	if err := tr.Validate(chain + full); err != nil {
+		t.Fatal(err)
+	}
+	if d := tr.Depth(); d != maxTableDepth {
+		t.Fatalf("depth %d, want %d", d, maxTableDepth)
+	}
+	if tabs := shapTables([]Tree{tr}, 1<<30); tabs[0] != nil {
+		t.Errorf("a table of more than %d terms", tableBudget)
 	}
 }
