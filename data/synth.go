@@ -100,8 +100,10 @@ func (o SynthOptions) Validate() error {
 	if o.Costs != nil && len(o.Costs) == 0 {
 		return errors.New("--costs: no costs given")
 	}
-	if _, hi := o.docRange(); hi*o.features() > MaxSynthQueryValues {
-		return fmt.Errorf("--docs-per-query %d with %d features: the largest query (%d documents) would hold %d values in memory, more than %d; lower either", o.DocsPerQuery, o.features(), hi, hi*o.features(), MaxSynthQueryValues)
+	// In int64: on a 32-bit int the product of the largest query and
+	// features (up to 1.5·10^10) wrapped, and could pass the check.
+	if _, hi := o.docRange(); int64(hi)*int64(o.features()) > MaxSynthQueryValues {
+		return fmt.Errorf("--docs-per-query %d with %d features: the largest query (%d documents) would hold %d values in memory, more than %d; lower either", o.DocsPerQuery, o.features(), hi, int64(hi)*int64(o.features()), MaxSynthQueryValues)
 	}
 	if o.Costs != nil {
 		if len(o.Costs) == 0 {

@@ -3,6 +3,7 @@ package tree
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -244,13 +245,14 @@ func (p *lgbParser) checkHeader(head map[string]lgbField, end int) (int, error) 
 	case !ok:
 		return 0, p.errorf(end+1, "%q ends the header (%s), which has no max_feature_idx= line", p.lines[end], data.LineRange(1, end))
 	}
-	maxIdx, err := strconv.Atoi(f.val)
-	if err != nil || maxIdx < 0 {
+	idx, ok := parseCount(f.val)
+	if !ok {
 		return 0, p.errorf(f.line, "max_feature_idx=%q is not a non-negative integer", f.val)
 	}
-	if maxIdx > maxFeatures {
-		return 0, p.errorf(f.line, "max_feature_idx=%d: cronus reads data with feature indices up to %d", maxIdx, maxFeatures)
+	if idx > maxFeatures {
+		return 0, p.errorf(f.line, "max_feature_idx=%s: cronus reads data with feature indices up to %d", f.val, maxFeatures)
 	}
+	maxIdx := int(idx)
 	// p.col: column j is Feature col[j] (0-based), -1 for no feature.
 	switch {
 	case p.byName:
@@ -655,4 +657,16 @@ func notCronusFile(b []byte) error {
 		return fmt.Errorf("a Cronus cascade (format %q), not a model to import: give it to --cascade (cronus predict, eval) as it is", CascadeFormat)
 	}
 	return nil
+}
+
+// parseCount reads a non-negative decimal integer such as a model's
+// number of features; one past int64 reads as math.MaxInt64, so that it is
+// refused as too large rather than as no integer (a 32-bit int's Atoi
+// refused 99999999999 as no integer).
+func parseCount(s string) (int64, bool) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if errors.Is(err, strconv.ErrRange) && n > 0 {
+		return n, true
+	}
+	return n, err == nil && n >= 0
 }

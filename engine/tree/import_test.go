@@ -602,6 +602,11 @@ func TestImportLightGBMErrors(t *testing.T) {
 			name + ":" + strconv.Itoa(strings.Count(orig[:strings.Index(orig, "Tree=0\n")], "\n")+1) + ": the model has no trees"},
 		{"too many features", strings.Replace(orig, "max_feature_idx=46", "max_feature_idx=10000001", 1),
 			at("max_feature_idx=46") + "max_feature_idx=10000001: cronus reads data with feature indices up to 10000000"},
+		// Past a 32-bit int, and past int64: too large, not "no integer".
+		{"far too many features", strings.Replace(orig, "max_feature_idx=46", "max_feature_idx=99999999999", 1),
+			at("max_feature_idx=46") + "max_feature_idx=99999999999: cronus reads data with feature indices up to 10000000"},
+		{"features past int64", strings.Replace(orig, "max_feature_idx=46", "max_feature_idx=99999999999999999999999", 1),
+			at("max_feature_idx=46") + "max_feature_idx=99999999999999999999999: cronus reads data with feature indices up to 10000000"},
 		{"not UTF-8", strings.Replace(orig, "objective=lambdarank", "objective=lambdarank\xff", 1),
 			at("objective=lambdarank") + "not valid UTF-8"},
 		{"truncated between trees", orig[:endTree3],
@@ -759,6 +764,8 @@ func TestImportXGBoostErrors(t *testing.T) {
 		// memory, a runtime crash, and 3·10^9 took 11.7 GB
 		{"far too many features", strings.Replace(orig, `"num_class":"0","num_feature":"46"`, `"num_class":"0","num_feature":"99999999999"`, 1),
 			name + ": learner_model_param num_feature 99999999999: cronus reads data with feature indices up to 10000000"},
+		{"features past int64", strings.Replace(orig, `"num_class":"0","num_feature":"46"`, `"num_class":"0","num_feature":"99999999999999999999999"`, 1),
+			name + ": learner_model_param num_feature 99999999999999999999999: cronus reads data with feature indices up to 10000000"},
 		{"multiclass", strings.Replace(orig, `"num_class":"0"`, `"num_class":"3"`, 1),
 			name + ": multiclass models are not supported (num_class=3)"},
 		{"multiclass objective", strings.Replace(orig, `"name":"rank:ndcg"`, `"name":"multi:softprob"`, 1),

@@ -454,15 +454,10 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 	if strings.HasPrefix(obj, "multi:") {
 		return nil, nil, fmt.Errorf("multiclass models are not supported (objective %s)", obj)
 	}
-	numFeatures, err := strconv.Atoi(mp.NumFeature)
-	if err != nil || numFeatures < 0 {
+	nf, ok := parseCount(mp.NumFeature)
+	if !ok {
 		return nil, nil, fmt.Errorf("learner_model_param num_feature %q is not a non-negative integer", mp.NumFeature)
 	}
-	// XGBoost's f{k} is cronus Feature col[k] (0-based), -1 for a column
-	// that is no feature: k by default, k-1 with LibSVMIndices, its name
-	// minus 1 with ByName.
-	var col []int32
-	features := numFeatures
 	if numberedFeatureNames(l.FeatureNames) {
 		prov["feature_names"] = l.FeatureNames
 	}
@@ -474,9 +469,18 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 	if opt.LibSVMIndices {
 		shift = 1
 	}
-	if !opt.ByName && numFeatures-shift > maxFeatures {
-		return nil, nil, fmt.Errorf("learner_model_param num_feature %d: cronus reads data with feature indices up to %d", numFeatures, maxFeatures)
+	// With --by-name a larger count passes, as long as an int holds it
+	// (a 32-bit int does not hold 10^11).
+	if (!opt.ByName || nf > math.MaxInt) && nf-int64(shift) > maxFeatures {
+		return nil, nil, fmt.Errorf("learner_model_param num_feature %s: cronus reads data with feature indices up to %d", mp.NumFeature, maxFeatures)
 	}
+	numFeatures := int(nf)
+	// XGBoost's f{k} is cronus Feature col[k] (0-based), -1 for a column
+	// that is no feature: k by default, k-1 with LibSVMIndices, its name
+	// minus 1 with ByName.
+	var col []int32
+	var err error
+	features := numFeatures
 	switch {
 	case opt.ByName:
 		if len(l.FeatureNames) != numFeatures {
