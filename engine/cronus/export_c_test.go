@@ -297,14 +297,7 @@ func cCheckScore(t *testing.T, e *tree.Ensemble, cascades []*Cascade, d *data.Da
 func TestExportCOptimised(t *testing.T) {
 	fx := scLoad(t)
 	T := len(fx.e.Trees)
-	all := make([]float64, T+1)
-	half := make([]float64, T+1)
-	for i := range T {
-		all[i] = 1
-		if i%2 == 0 {
-			half[i] = 0.5
-		}
-	}
+	all, half := cAllHalf(T)
 	all[T] = fx.e.Base
 	cascades := []*Cascade{
 		{Rule: RuleGlobal, Stages: []Stage{{Beta: all, Theta: math.Inf(-1)}}},
@@ -318,6 +311,19 @@ func TestExportCOptimised(t *testing.T) {
 	}
 }
 
+// cAllHalf returns stage weights over T trees: all of them at 1, and
+// every other one at 0.5, the intercepts 0.
+func cAllHalf(T int) (all, half []float64) {
+	all, half = make([]float64, T+1), make([]float64, T+1)
+	for i := range T {
+		all[i] = 1
+		if i%2 == 0 {
+			half[i] = 0.5
+		}
+	}
+	return all, half
+}
+
 // A cascade file may keep more documents per query than an int holds
 // (top_m is bounded below only): the file compared a query's int count
 // with a number such as 2^40 (math.MaxInt here, which 386 builds take
@@ -326,14 +332,7 @@ func TestExportCOptimised(t *testing.T) {
 func TestExportCHugeTopM(t *testing.T) {
 	fx := scLoad(t)
 	T := len(fx.e.Trees)
-	all := make([]float64, T+1)
-	half := make([]float64, T+1)
-	for i := range T {
-		all[i] = 1
-		if i%2 == 0 {
-			half[i] = 0.5
-		}
-	}
+	all, half := cAllHalf(T)
 	// A threshold above every stage-1 score: only the top-m rule keeps
 	// documents.
 	c := &Cascade{Rule: RuleTopM, TopM: math.MaxInt, Stages: []Stage{{Beta: half, Theta: 1e9}, {Beta: all, Theta: math.Inf(-1)}}}

@@ -228,6 +228,21 @@ type shapScratch struct {
 	stack []shapFrame
 }
 
+// extend makes the unique path of call f: its parent's, at f.from, copied
+// after it (at at = f.from+depth+1) and extended by f's split. It returns
+// the path's depth, where it starts and the path.
+func (s *shapScratch) extend(f *shapFrame) (ud, at int, m []pathElem) {
+	ud = f.depth
+	at = f.from + ud + 1
+	if need := at + ud + 1; need > len(s.path) {
+		s.path = append(s.path, make([]pathElem, need-len(s.path)+len(s.path))...)
+	}
+	m = s.path[at : at+ud+1]
+	copy(m, s.path[f.from:f.from+ud+1])
+	extendPath(m, ud, f.zero, f.one, f.feature)
+	return ud, at, m
+}
+
 // addTree adds to phi[f] the contribution of feature f to t's value for
 // the document x (Algorithm 2); phi has an entry per feature.
 func (s *shapScratch) addTree(phi []float64, t *Tree, x []float32) {
@@ -241,14 +256,7 @@ func (s *shapScratch) addTree(phi []float64, t *Tree, x []float32) {
 	for len(s.stack) > 0 {
 		f := s.stack[len(s.stack)-1]
 		s.stack = s.stack[:len(s.stack)-1]
-		ud := f.depth
-		at := f.from + ud + 1
-		if need := at + ud + 1; need > len(s.path) {
-			s.path = append(s.path, make([]pathElem, need-len(s.path)+len(s.path))...)
-		}
-		m := s.path[at : at+ud+1]
-		copy(m, s.path[f.from:f.from+ud+1])
-		extendPath(m, ud, f.zero, f.one, f.feature)
+		ud, at, m := s.extend(&f)
 		if f.node < 0 {
 			v := t.Leaves[^f.node]
 			for i := 1; i <= ud; i++ {

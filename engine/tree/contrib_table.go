@@ -212,14 +212,7 @@ func (tb *shapTable) fill(t *Tree, s *shapScratch) {
 	for len(st) > 0 {
 		f := st[len(st)-1]
 		st = st[:len(st)-1]
-		ud := f.depth
-		at := f.from + ud + 1
-		if need := at + ud + 1; need > len(s.path) {
-			s.path = append(s.path, make([]pathElem, need-len(s.path)+len(s.path))...)
-		}
-		m := s.path[at : at+ud+1]
-		copy(m, s.path[f.from:f.from+ud+1])
-		extendPath(m, ud, f.zero, f.one, f.feature)
+		ud, at, m := s.extend(&f.shapFrame)
 		if f.node < 0 {
 			l := ^f.node
 			if int(tb.ud[l]) != ud {

@@ -378,40 +378,27 @@ func TestContributionsRefused(t *testing.T) {
 // BenchmarkContributions: LightGBM's 100-tree lambdarank model (31 leaves)
 // on 1,000 MQ2008 documents.
 func BenchmarkContributions(b *testing.B) {
-	docs, err := readDense("testdata/mq2008-test.txt.gz")
-	if err != nil {
-		b.Fatal(err)
-	}
-	docs = docs[:1000]
-	e, _, err := ImportFile("lightgbm", "testdata/lgb-lambdarank.model.txt")
-	if err != nil {
-		b.Fatal(err)
-	}
-	cols := make([][]float32, testNumFeatures)
-	for f := range cols {
-		cols[f] = make([]float32, len(docs))
-		for i, x := range docs {
-			cols[f][i] = x[f]
-		}
-	}
-	dst := make([]float64, len(docs)*(e.NumFeatures+1))
-	b.ResetTimer()
-	for range b.N {
-		if _, err := e.Contributions(dst, cols, len(docs), -1); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(docs)*len(e.Trees)), "ns/doc/tree")
+	benchContributions(b, "lightgbm", "testdata/lgb-lambdarank.model.txt", 1000)
 }
 
 // BenchmarkContributionsDepth4: bench/contribs.sh's model (XGBoost's
 // 100-tree rank:ndcg model, depth 4) on the 2,874 MQ2008 test documents.
 func BenchmarkContributionsDepth4(b *testing.B) {
+	benchContributions(b, "xgboost", "testdata/xgb-rank-ndcg.json", 0)
+}
+
+// benchContributions times Contributions of the model imported from file
+// on the first n MQ2008 test documents (all for n = 0), per document and
+// tree.
+func benchContributions(b *testing.B, from, file string, n int) {
 	docs, err := readDense("testdata/mq2008-test.txt.gz")
 	if err != nil {
 		b.Fatal(err)
 	}
-	e, _, err := ImportFile("xgboost", "testdata/xgb-rank-ndcg.json")
+	if n > 0 {
+		docs = docs[:n]
+	}
+	e, _, err := ImportFile(from, file)
 	if err != nil {
 		b.Fatal(err)
 	}
