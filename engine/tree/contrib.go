@@ -274,15 +274,7 @@ func (s *shapScratch) addTree(phi []float64, t *Tree, x []float32) {
 		}
 		// A feature already on the path is taken off it and put back
 		// with this split: its fractions are the product of both.
-		iz, io := 1.0, 1.0
-		for p := 0; p <= ud; p++ {
-			if m[p].feature == nd.Feature {
-				iz, io = m[p].zero, m[p].one
-				unwindPath(m, ud, p)
-				ud--
-				break
-			}
-		}
+		ud, iz, io := unwindFeature(m, ud, nd.Feature)
 		hz, cz := t.coverShare(hot, f.node)*iz, t.coverShare(cold, f.node)*iz
 		// A side that no subset reaches (both fractions 0: no cover, and
 		// off x's path) contributes nothing; XGBoost walks it for 0s, or
@@ -360,4 +352,19 @@ func unwoundPathSum(m []pathElem, ud, p int) float64 {
 		}
 	}
 	return total
+}
+
+// unwindFeature takes the split feature f off the unique path m of depth
+// ud when it is on it (a feature already on the path is put back with the
+// new split, its fractions the product of both) and returns the path's
+// depth and the fractions it had there (1 and 1 when it was not on it).
+func unwindFeature(m []pathElem, ud int, f int32) (int, float64, float64) {
+	for p := 0; p <= ud; p++ {
+		if m[p].feature == f {
+			iz, io := m[p].zero, m[p].one
+			unwindPath(m, ud, p)
+			return ud - 1, iz, io
+		}
+	}
+	return ud, 1, 1
 }

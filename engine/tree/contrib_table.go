@@ -228,15 +228,7 @@ func (tb *shapTable) fill(t *Tree, s *shapScratch) {
 			continue
 		}
 		nd := &t.Nodes[f.node]
-		iz, io := 1.0, 1.0
-		for p := 0; p <= ud; p++ {
-			if m[p].feature == nd.Feature {
-				iz, io = m[p].zero, m[p].one
-				unwindPath(m, ud, p)
-				ud--
-				break
-			}
-		}
+		ud, iz, io := unwindFeature(m, ud, nd.Feature)
 		for _, c := range [2]int32{nd.Left, nd.Right} {
 			z := t.coverShare(c, f.node) * iz
 			// As in addTree: a side no subset reaches is not walked.
