@@ -398,6 +398,12 @@ func FuzzExportXGBoost(f *testing.F) {
 	}
 	f.Add([]byte(`{"format":"cronus-ensemble","version":1,"objective":"binary","num_features":2,"base_score":14,"trees":[{"split_feature":[2],"threshold":[-0],"left_child":[-1],"right_child":[-2],"default_left":[true],"leaf_value":[1e-40,-2]}]}`), true, true)
 	f.Add([]byte(`{"format":"cronus-ensemble","version":1,"objective":"count:poisson","num_features":1,"base_score":-3,"trees":[{"split_feature":[1],"threshold":[3.4028235e38],"left_child":[-1],"right_child":[-2],"leaf_value":[1,2]}]}`), false, true)
+	// A model of no features (its one tree a leaf): written with
+	// num_feature 1, which XGBoost needs, it reads back with one feature
+	// (a column no split uses), or none with libsvm indices.
+	noFeatures := []byte(`{"format":"cronus-ensemble","version":1,"objective":"regression","num_features":0,"base_score":0.5,"trees":[{"split_feature":[],"threshold":[],"left_child":[],"right_child":[],"leaf_value":[2]}]}`)
+	f.Add(noFeatures, false, false)
+	f.Add(noFeatures, true, false)
 	f.Fuzz(func(t *testing.T, data []byte, libsvm, zero bool) {
 		m, err := ParseModel(fuzzName, data)
 		if err != nil {
@@ -420,8 +426,15 @@ func FuzzExportXGBoost(f *testing.F) {
 		if err != nil {
 			t.Fatalf("the export does not read back: %v\n%s", err, b)
 		}
-		if len(back.Trees) != len(e.Trees) || back.NumFeatures != e.NumFeatures {
-			t.Fatalf("%d trees of %d features back for %d of %d", len(back.Trees), back.NumFeatures, len(e.Trees), e.NumFeatures)
+		// XGBoost needs a feature: a model of none is written with
+		// num_feature 1, which reads back as one feature, or none with
+		// libsvm indices.
+		wantFeatures := e.NumFeatures
+		if !libsvm {
+			wantFeatures = max(wantFeatures, 1)
+		}
+		if len(back.Trees) != len(e.Trees) || back.NumFeatures != wantFeatures {
+			t.Fatalf("%d trees of %d features back for %d of %d (want %d)", len(back.Trees), back.NumFeatures, len(e.Trees), e.NumFeatures, wantFeatures)
 		}
 		// Documents: every feature at one value of the model's
 		// thresholds' neighbourhoods, 0 or NaN, in turn.
