@@ -2,8 +2,9 @@
 # End-to-end run of the real binary in a terminal (tmux): start the workbench
 # on the built-in data, wait for the first cascade and keep it, change λ,
 # wait for the warm restart to finish and keep that cascade too, open the
-# compare view, start a λ sweep and cancel it after its first points, quit.
-# The captured screens must show the views and no panic.
+# compare view, start a λ sweep and cancel it after its first points, quit;
+# then signals, and a quit on a load error. The captured screens must show
+# the views and no panic.
 # Screens are left in $OUT (default a temporary directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,4 +71,14 @@ signal_ends() { # signal_ends SIGNAL STATUS WAIT_FOR
 }
 signal_ends TERM 143 'objective (eq 8)\|training'
 signal_ends INT 130 'run [0-9]* finished'
+
+# A workbench quit on a load error exits 1 and says why once its screen is
+# gone, as a subcommand given the same file would.
+tmux kill-session -t "$session" 2>/dev/null || true
+printf '1 qid:1 1:0.5\n0 qid:1 1:x\n' > "$out/bad.txt"
+tmux new-session -d -s "$session" -x 160 -y 48 "$bin tui --train $out/bad.txt --valid $out/bad.txt --costs builtin:mq2008/costs; echo EXITED \$?; sleep 30"
+wait_for 'error:' 60 bad-load.txt
+tmux send-keys -t "$session" q
+wait_for 'EXITED 1' 10 bad-exit.txt
+grep -q "the workbench ended on an error: .*bad.txt:2" "$out/bad-exit.txt" || { echo "the error is not printed on leaving:"; cat "$out/bad-exit.txt"; exit 1; }
 echo "workbench e2e ok (screens in $out)"

@@ -1296,10 +1296,26 @@ func Run(ctx context.Context, cfg Config) error {
 	// message the stopped event loop no longer read, and its shutdown
 	// waited for that send for ever: the workbench hung, 1 time in 4.
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler())
-	_, err := p.Run()
+	final, err := p.Run()
 	m.writes.close() // a file being written is finished, none is started
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err() // Bubble Tea wraps it: == never matched, and a signal exited 1
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return endedOn(final)
+}
+
+// endedOn is the error the workbench ended showing, if it did: the data,
+// the base ensemble or the cascade problem failed, and no load or edit
+// since made a session. The command then exits 1 and prints it once the
+// screen is gone, as a subcommand given the same files would; quitting
+// with a run in hand is 0. (It was 0 either way, and a script or a shell
+// saw a bad file as success and the error not at all.)
+func endedOn(final tea.Model) error {
+	if m, ok := final.(Model); ok && m.phase == phaseFailed && m.screen.Err != "" {
+		return errors.New("the workbench ended on an error: " + m.screen.Err)
+	}
+	return nil
 }

@@ -1139,3 +1139,26 @@ func TestInitETAAfterKeptStages(t *testing.T) {
 		t.Errorf("ETA at stage 5 of 20 from scratch %v, want %v", got, want)
 	}
 }
+
+// TestEndedOnError: a workbench quit while it shows an error (here the
+// training file is missing) ends with that error, which the command prints
+// after the screen is gone and exits 1 on; one quit with a session, and
+// one whose failed load was followed by a load that worked, end with none.
+func TestEndedOnError(t *testing.T) {
+	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
+	defer m.cancel()
+	failed, _ := update(t, m, m.load())
+	err := endedOn(failed)
+	if err == nil || !strings.Contains(err.Error(), "the workbench ended on an error: ") || !strings.Contains(err.Error(), "/nonexistent/train.txt") {
+		t.Errorf("quit after a failed load: %v", err)
+	}
+	if err := endedOn(ready(t)); err != nil {
+		t.Errorf("quit with a session: %v", err)
+	}
+	good := New(context.Background(), mq2008, views.PlainStyles())
+	defer good.cancel()
+	again, _ := update(t, failed, good.load())
+	if err := endedOn(again); again.phase == phaseFailed || err != nil {
+		t.Errorf("quit after a load that worked followed the failed one: phase %d, %v", again.phase, err)
+	}
+}
