@@ -108,8 +108,11 @@ func (e *Ensemble) ContributionsCounted(ctx context.Context, dst []float64, cols
 	if used != nil {
 		d = len(used)
 	}
-	tables := shapTables(trees, n)
-	err := parallelBlocks(ctx, n, func(lo, hi int, rows []float32) {
+	tables, err := shapTables(ctx, trees, n)
+	if err != nil {
+		return dst, err
+	}
+	err = parallelBlocks(ctx, n, func(lo, hi int, rows []float32) {
 		gather(rows, cols, used, d, lo, hi)
 		var s shapScratch
 		// The block's contributions, tree by tree (a tree's table stays

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"context"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -94,7 +95,9 @@ func (s *shapScratch) addTable(phi []float64, t *Tree, tb *shapTable, x []float3
 }
 
 // shapTables returns, for each tree, its table or nil, for n documents.
-func shapTables(trees []Tree, n int) []*shapTable {
+// It stops between trees once ctx is done, with ctx's error: the tables of
+// a large model take a few tenths of a second.
+func shapTables(ctx context.Context, trees []Tree, n int) ([]*shapTable, error) {
 	tables := make([]*shapTable, len(trees))
 	total := 0
 	var todo []int
@@ -115,7 +118,7 @@ func shapTables(trees []Tree, n int) []*shapTable {
 		go func() {
 			defer wg.Done()
 			var s shapScratch
-			for {
+			for ctx.Err() == nil {
 				j := int(next.Add(1)) - 1
 				if j >= len(todo) {
 					return
@@ -126,7 +129,10 @@ func shapTables(trees []Tree, n int) []*shapTable {
 		}()
 	}
 	wg.Wait()
-	return tables
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return tables, nil
 }
 
 // shapLayout lays out t's table without its terms: nil when t is a single

@@ -1,10 +1,14 @@
 package tree
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
+	"sync/atomic"
 	"testing"
 )
 
@@ -128,10 +132,10 @@ func TestContributionsTableChoice(t *testing.T) {
 		t.Errorf("chain of %d: a layout of more than %d terms", maxTableDepth, tableBudget)
 	}
 	tr := twoLevel()
-	if tabs := shapTables([]Tree{tr}, 1); tabs[0] != nil {
+	if tabs := mustTables(t, []Tree{tr}, 1); tabs[0] != nil {
 		t.Errorf("a table for one document")
 	}
-	if tabs := shapTables([]Tree{tr, ok, big, deep}, 1<<30); tabs[0] == nil || tabs[1] == nil || tabs[2] != nil || tabs[3] != nil {
+	if tabs := mustTables(t, []Tree{tr, ok, big, deep}, 1<<30); tabs[0] == nil || tabs[1] == nil || tabs[2] != nil || tabs[3] != nil {
 		t.Errorf("tables %v, want for the first two trees only", tabs)
 	}
 	// Tables together within tableBudget: of two trees of more than
@@ -140,14 +144,14 @@ func TestContributionsTableChoice(t *testing.T) {
 	if _, terms, _, _ := shapLayout(&half); 2*terms <= tableBudget || terms > tableBudget {
 		t.Fatalf("chain of 18: %d terms, want more than half of %d and at most all", terms, tableBudget)
 	}
-	if tabs := shapTables([]Tree{half, half, ok}, 1<<30); tabs[0] == nil || tabs[1] != nil || tabs[2] == nil {
+	if tabs := mustTables(t, []Tree{half, half, ok}, 1<<30); tabs[0] == nil || tabs[1] != nil || tabs[2] == nil {
 		t.Errorf("tables %v, want for the first and last trees", tabs)
 	}
 
 	e := &Ensemble{Trees: []Tree{tr, ok, deep}, NumFeatures: 4, Base: 0.25}
 	r := rand.New(rand.NewPCG(5, 6))
 	const n = 500
-	if tabs := shapTables(e.Trees, n); tabs[0] == nil || tabs[1] == nil || tabs[2] != nil {
+	if tabs := mustTables(t, e.Trees, n); tabs[0] == nil || tabs[1] == nil || tabs[2] != nil {
 		t.Fatalf("tables %v for %d documents, want for the first two trees", tabs, n)
 	}
 	cols := make([][]float32, 4)
@@ -220,7 +224,56 @@ func TestContributionsTableTermsOverflow(t *testing.T) {
 	if d := tr.Depth(); d != maxTableDepth {
 		t.Fatalf("depth %d, want %d", d, maxTableDepth)
 	}
-	if tabs := shapTables([]Tree{tr}, 1<<30); tabs[0] != nil {
+	if tabs := mustTables(t, []Tree{tr}, 1<<30); tabs[0] != nil {
 		t.Errorf("a table of more than %d terms", tableBudget)
+	}
+}
+
+func mustTables(t *testing.T, trees []Tree, n int) []*shapTable {
+	t.Helper()
+	tabs, err := shapTables(context.Background(), trees, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tabs
+}
+
+// doneAfter is a context whose Err is Canceled from its k-th call on.
+type doneAfter struct {
+	context.Context
+	calls, k atomic.Int64
+}
+
+func (c *doneAfter) Err() error {
+	if c.calls.Add(1) >= c.k.Load() {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestShapTablesCancel: the tables stop between trees once the context is
+// done (a large model's take a few tenths of a second), and so does
+// ContributionsCounted, with the context's error.
+func TestShapTablesCancel(t *testing.T) {
+	trees := make([]Tree, 200)
+	for i := range trees {
+		trees[i] = twoLevel()
+	}
+	ctx := &doneAfter{Context: context.Background()}
+	ctx.k.Store(5)
+	tabs, err := shapTables(ctx, trees, 1<<30)
+	if !errors.Is(err, context.Canceled) || tabs != nil {
+		t.Fatalf("cancelled after 4 checks: %d tables, %v", len(tabs), err)
+	}
+	// At most one tree per check filled: a check precedes each tree.
+	if got := ctx.calls.Load(); got > 5+int64(runtime.GOMAXPROCS(0)) {
+		t.Errorf("%d checks of the context for 200 trees cancelled at the 5th", got)
+	}
+	ctx = &doneAfter{Context: context.Background()}
+	ctx.k.Store(1)
+	e := &Ensemble{Trees: trees, NumFeatures: 4}
+	cols := [][]float32{make([]float32, 1000), make([]float32, 1000), make([]float32, 1000), make([]float32, 1000)}
+	if _, err := e.ContributionsCounted(ctx, nil, cols, 1000, -1, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("contributions under a cancelled context: %v", err)
 	}
 }
