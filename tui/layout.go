@@ -48,10 +48,12 @@ type layout struct {
 }
 
 // computeLayout places the panes; stages is the number of cascade stages,
-// which sizes the stage table.
-func computeLayout(width, height, stages int) layout {
+// which sizes the stage table. taken rows of the body go to an error
+// wrapped onto more than one line: they do not change which layout a
+// screen has, only the panes' heights.
+func computeLayout(width, height, taken, stages int) layout {
 	var l layout
-	bodyH := max(height-footerLines, 0)
+	bodyH := max(height-footerLines-taken, 0)
 	l.body = rect{0, 0, width, bodyH}
 	if width < fullWidth || height < fullHeight {
 		l.tabs = rect{0, 0, width, min(1, bodyH)}
@@ -102,35 +104,35 @@ func (m Model) View() string {
 	panel := m.shownPanel()
 	// h is from here on what the body and the footer share.
 	h -= len(panel)
+	status := m.errorLines(w, max(h-footerLines, 0))
+	if len(status) == 0 {
+		status = []string{m.statusLine(w)}
+	}
+	// A long error takes its extra lines from the body, which is drawn in
+	// the rows left to it (cut afterwards, it lost its last lines: the
+	// stage table its ▸ row, a pane its legend, a list its "↓ 3 more").
+	taken := len(status) - 1
+	bh := max(h-footerLines-taken, 0)
 	var body []string
 	switch {
 	case m.loadScr != nil:
-		body = fit(m.loadView(w, max(h-footerLines, 0)), w, max(h-footerLines, 0))
+		body = fit(m.loadView(w, bh), w, bh)
 	case m.help:
-		// In the rows a long error leaves it, so that the scroll hint on
-		// its last row stays (the error's lines are cut below).
-		body = fit(scrollHelp(m.helpFor(w, m.helpRows()), m.helpTop, m.helpRows(), w), w, max(h-footerLines, 0))
+		body = fit(scrollHelp(m.helpFor(w, m.helpRows()), m.helpTop, m.helpRows(), w), w, bh)
 	case m.compare:
-		body = m.compareView(w, max(h-footerLines, 0))
+		body = m.compareView(w, bh)
 	case m.phase == phaseLoading || m.phase == phaseFailed:
 		sc := m.screen
 		sc.HelpLine = ""
-		body = fit(views.RenderDataScreen(sc, w, max(h-footerLines, 1), m.styles), w, max(h-footerLines, 0))
+		body = fit(views.RenderDataScreen(sc, w, max(bh, 1), m.styles), w, bh)
 	case m.phase != phaseReady:
-		bh := max(h-footerLines, 0)
 		sc := m.screen
 		sc.HelpLine = ""
 		top := fit(views.RenderDataScreen(sc, w, max(bh-2, 1), m.styles), w, max(bh-2, 0))
 		body = fit(strings.Join(append(top, m.trainLines(w)...), "\n"), w, bh)
 	default:
-		body = m.panesView(computeLayout(w, h, len(m.snap.Stages)))
+		body = m.panesView(computeLayout(w, h, taken, len(m.snap.Stages)))
 	}
-	status := m.errorLines(w, len(body))
-	if len(status) == 0 {
-		status = []string{m.statusLine(w)}
-	}
-	// A long error takes its extra lines from the bottom of the body.
-	body = body[:len(body)-(len(status)-1)]
 	lines := append(body, fit(strings.Join(panel, "\n"), w, len(panel))...)
 	lines = append(lines, fit(m.paramsLine(w), w, 1)...)
 	lines = append(lines, fit(strings.Join(status, "\n"), w, len(status))...)

@@ -377,3 +377,46 @@ func TestHelpListsLoadWarnings(t *testing.T) {
 		t.Error("help lists warnings when the load had none")
 	}
 }
+
+// TestLongErrorLeavesPanesWhole: the rows an error wrapped onto more than
+// one line takes from the body are taken before the panes are drawn, so
+// that each pane fits whole in what is left. They were cut from the
+// bottom of the drawn body: at 120×40 a bad file's error hid the stage
+// table's last row, the stage being optimised (▸10) among them, and at
+// 80×24 the objective pane's legend lost "× feature cost".
+func TestLongErrorLeavesPanesWhole(t *testing.T) {
+	m := ready(t)
+	m.snap.Phase = "optimising"
+	m.snap.Stage = len(m.snap.Stages) - 1
+	last := fmt.Sprintf("▸%d ", len(m.snap.Stages))
+	long := "not loaded (this session goes on; o reopens its files): /home/someone/data/MSLR-WEB10K/Fold1/train.txt:1042: feature 137: value \"x\" is not a number; expected a finite number"
+	for _, c := range []struct {
+		w, h int
+		pane int
+		want string
+	}{
+		{120, 40, paneObjective, last},
+		{80, 24, paneStages, last},
+		{80, 24, paneObjective, "× feature cost"},
+	} {
+		mm, _ := update(t, m, tea.WindowSizeMsg{Width: c.w, Height: c.h})
+		mm.pane = c.pane
+		if v := mm.View(); !strings.Contains(v, c.want) {
+			t.Fatalf("%dx%d pane %d without an error lacks %q:\n%s", c.w, c.h, c.pane, c.want, v)
+		}
+		mm.setStatus(long, true)
+		if n := len(mm.errorLines(c.w, c.h)); n < 2 {
+			t.Fatalf("%dx%d: the error is on %d lines", c.w, c.h, n)
+		}
+		v := mm.View()
+		if !strings.Contains(v, c.want) {
+			t.Errorf("%dx%d pane %d under a long error lacks %q:\n%s", c.w, c.h, c.pane, c.want, v)
+		}
+		if full := strings.Contains(v, "fraction of inputs reaching"); full != (c.w >= fullWidth) {
+			t.Errorf("%dx%d: the error changed the layout (all panes shown: %v)", c.w, c.h, full)
+		}
+		if lines := strings.Split(v, "\n"); len(lines) != c.h {
+			t.Errorf("%dx%d: %d lines", c.w, c.h, len(lines))
+		}
+	}
+}
