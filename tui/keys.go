@@ -60,9 +60,19 @@ func (m Model) footerKeys() string {
 	case m.compare:
 		return compareKeyLine
 	case m.w != nil && m.w.valid == nil:
-		return noValidKeyLine
+		return m.withoutTab(noValidKeyLine)
 	}
-	return helpLine
+	return m.withoutTab(helpLine)
+}
+
+// withoutTab is line without "tab pane" when the screen shows every pane
+// at once, where tab switches none that shows (at 200 columns the line
+// offered it).
+func (m Model) withoutTab(line string) string {
+	if computeLayout(m.width, m.height-len(m.shownPanel()), 0, 0).full {
+		return strings.Replace(line, " · tab pane", "", 1)
+	}
+	return line
 }
 
 // compareKeyLine is helpLine in the compare view: c (or esc) hides it and

@@ -420,3 +420,35 @@ func TestLongErrorLeavesPanesWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyLineTabOnlyWithTabs: the key line offers tab only where the panes
+// are shown one at a time; at 200×60, every pane on screen, it offered
+// "tab pane", which switched none that shows. With the parameter panel
+// open the full layout needs more rows, and tab is offered again below them.
+func TestKeyLineTabOnlyWithTabs(t *testing.T) {
+	m := ready(t)
+	for _, c := range []struct {
+		w, h  int
+		panel bool
+		tab   bool
+	}{
+		{200, 60, false, false},
+		{200, 30, false, true},
+		{200, 45, true, true},
+		{200, 60, true, false},
+	} {
+		mm, _ := update(t, m, tea.WindowSizeMsg{Width: c.w, Height: c.h})
+		mm.panel = c.panel
+		lines := strings.Split(mm.View(), "\n")
+		keys := lines[len(lines)-1]
+		if !strings.Contains(keys, "o open") {
+			t.Fatalf("%dx%d: the key line is short of the wide form: %q", c.w, c.h, keys)
+		}
+		if got := strings.Contains(keys, "tab pane"); got != c.tab {
+			t.Errorf("%dx%d (panel %v): key line %q, want tab offered: %v", c.w, c.h, c.panel, keys, c.tab)
+		}
+		if tabs := strings.Contains(lines[0], "[1 objective]"); tabs != c.tab {
+			t.Errorf("%dx%d (panel %v): tab bar shown %v, tab offered %v", c.w, c.h, c.panel, tabs, c.tab)
+		}
+	}
+}
