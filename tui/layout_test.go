@@ -452,3 +452,36 @@ func TestKeyLineTabOnlyWithTabs(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpShowsErrorWhole: an error too long for the lines the status
+// line gives it is cut there with "…" (and its paths shortened); the help
+// shows it whole, last, so that it can be read somewhere.
+func TestHelpShowsErrorWhole(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	long := "not loaded (this session goes on; o reopens its files): /home/someone/data/MSLR-WEB10K/Fold1/train.txt:1042: feature 137: value \"x\" is not a number; expected a finite number, and this message goes on past what three lines of forty cells hold"
+	m.setStatus(long, true)
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 40, Height: 24})
+	if v := m.View(); strings.Contains(strings.Join(strings.Fields(v), " "), "forty cells hold") {
+		t.Fatalf("the status line shows the error whole; the test wants it cut:\n%s", v)
+	}
+	help := m.helpView(40)
+	at := strings.Index(help, "\nthe error on the status line\n\n")
+	if at < 0 || !strings.Contains(help[:at], "warnings of the last load") && !strings.Contains(help[:at], "quit") {
+		t.Fatalf("the help does not end with the error:\n%s", help)
+	}
+	var got string
+	for _, l := range strings.Split(help[at:], "\n")[3:] {
+		if lipgloss.Width(l) > 40 {
+			t.Errorf("help line wider than 40: %q", l)
+		}
+		got += strings.ReplaceAll(l, " ", "")
+	}
+	if want := strings.ReplaceAll(long, " ", ""); got != want {
+		t.Errorf("the help's error, spaces left out:\n%s\nwant:\n%s", got, want)
+	}
+	m.setStatus("loaded builtin:mq2008/train", false)
+	if strings.Contains(m.helpView(40), "the error on the status line") {
+		t.Error("the help shows an error section with no error")
+	}
+}
