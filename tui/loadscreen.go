@@ -66,6 +66,7 @@ func (m *Model) openLoadScreen() {
 	if m.notLoaded != nil {
 		ls.values = *m.notLoaded
 	}
+	ls.field = m.badField // after a failed load, the bad file's
 	if wd, err := os.Getwd(); err == nil {
 		ls.dir = wd
 	} else {
@@ -358,10 +359,10 @@ func (m Model) loaded(msg pendingLoadMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
 		m.setStatus("not loaded (this session goes on; o reopens its files): "+msg.err.Error(), true)
 		v := msg.v
-		m.notLoaded = &v
+		m.notLoaded, m.badField = &v, msg.bad
 		return m, nil
 	}
-	m.notLoaded = nil
+	m.notLoaded, m.badField = nil, fieldTrain
 	// What the new data end: the λ sweep (running, or its points) and
 	// the kept cascades, all of the old data.
 	var gone []string

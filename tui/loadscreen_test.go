@@ -1104,3 +1104,69 @@ func TestLoadScreenRefusalGoesWithIt(t *testing.T) {
 		t.Errorf("after esc: screen %v, status %q (error %v)", m.loadScr != nil, m.status, m.errLine)
 	}
 }
+
+// TestLoadScreenOpensOnBadFile: after a failed load, o opens on the field
+// of the file that failed (it opened on train's, whichever it was), over a
+// session and without one; after a load that worked, on train's.
+func TestLoadScreenOpensOnBadFile(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(bad, []byte("1 qid:1 1:0.5 2:0.25\n0 qid:1 1:oops 2:0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badCosts := filepath.Join(dir, "bad.costs")
+	if err := os.WriteFile(badCosts, []byte("1\ncheap\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badModel := filepath.Join(dir, "m.json")
+	if err := os.WriteFile(badModel, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := [numFields]string{mq2008.Train, mq2008.Valid, mq2008.Test, mq2008.Costs, ""}
+	cases := []struct {
+		field int
+		file  string
+	}{
+		{fieldValid, bad},
+		{fieldTest, bad},
+		{fieldCosts, badCosts},
+		{fieldModel, badModel},
+		{fieldTrain, bad},
+	}
+	session := ready(t)
+	for _, c := range cases {
+		v := good
+		v[c.field] = c.file
+		// Over a session: the load fails in the background.
+		m, _ := update(t, session, key("o"))
+		m.loadScr.values = v
+		m, cmd := update(t, m, key("l"))
+		m, _ = update(t, m, cmd())
+		if m.phase != phaseReady || !m.errLine || !strings.Contains(m.status, c.file) {
+			t.Fatalf("field %d: phase %d, status %q", c.field, m.phase, m.status)
+		}
+		m, _ = update(t, m, key("o"))
+		if m.loadScr.field != c.field || m.loadScr.values != v {
+			t.Errorf("over a session, %s bad: the load screen opens on field %d, want %d", fieldNames[c.field], m.loadScr.field, c.field)
+		}
+		// Without one: the first load fails.
+		cfg := mq2008
+		cfg.Train, cfg.Valid, cfg.Test, cfg.Costs, cfg.Model = v[0], v[1], v[2], v[3], v[4]
+		m = New(context.Background(), cfg, views.PlainStyles())
+		m, _ = update(t, m, m.load())
+		m.cancel()
+		if m.phase != phaseFailed {
+			t.Fatalf("field %d: the first load did not fail", c.field)
+		}
+		m, _ = update(t, m, key("o"))
+		if m.loadScr.field != c.field {
+			t.Errorf("first load, %s bad: the load screen opens on field %d, want %d", fieldNames[c.field], m.loadScr.field, c.field)
+		}
+	}
+	// A load that worked: train's.
+	m, _ := update(t, session, key("o"))
+	if m.loadScr.field != fieldTrain {
+		t.Errorf("after a load that worked the load screen opens on field %d", m.loadScr.field)
+	}
+}

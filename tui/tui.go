@@ -68,7 +68,11 @@ type Model struct {
 	// failed: the load screen opens on them, for the bad one to be
 	// corrected (it opened on the session's, and the others had to be
 	// picked again); nil once a load succeeds.
-	notLoaded  *[numFields]string
+	notLoaded *[numFields]string
+	// badField is the load screen's field of the file the last load
+	// failed on, which o opens on (it opened on the train file's);
+	// fieldTrain after a load that worked.
+	badField   int
 	flowCancel context.CancelFunc // ends the work of the current load only
 	loadScr    *loadScreen        // the load screen, when shown
 	// writes guards the files being written (saves, exports): Run waits
@@ -328,6 +332,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cfg.ModelRead = nil // the first load has taken it: the session keeps its own trees
 		m.screen.Loading = ""
 		m.screen.Splits, m.screen.Warnings = msg.splits, msg.warnings
+		m.badField = msg.bad
 		if msg.err != nil {
 			m.screen.Err = msg.err.Error()
 			m.phase = phaseFailed

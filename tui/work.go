@@ -82,6 +82,7 @@ type (
 		modelParams        map[string]any // and its "params"
 		warnings           []string       // about the files: features missing, costs defaulted
 		err                error
+		bad                int // with err: the load screen's field of the file that failed
 	}
 	trainMsg struct {
 		gen int
@@ -127,25 +128,25 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 	if cfg.Model != "" {
 		e, m, err := readEnsemble(cfg.Model, cfg.ModelRead)
 		if err != nil {
-			return loadedMsg{err: err}
+			return loadedMsg{err: err, bad: fieldModel}
 		}
 		whole = *e // for the feature-numbering warning, judged on every tree
 		if k := cfg.ModelTrees; k > 0 {
 			if k > len(e.Trees) {
-				return loadedMsg{err: fmt.Errorf("--trees %d: the model %s has %d trees", k, cfg.Model, len(e.Trees))}
+				return loadedMsg{err: fmt.Errorf("--trees %d: the model %s has %d trees", k, cfg.Model, len(e.Trees)), bad: fieldModel}
 			}
 			e.Trees = e.Trees[:k]
 		}
 		msg.e, md, minF = e, m, e.NumFeatures
 		msg.source, msg.modelParams = m.Source, m.Params
 	}
-	for i, name := range []string{cfg.Train, cfg.Valid, cfg.Test} {
+	for i, name := range []string{cfg.Train, cfg.Valid, cfg.Test} { // fieldTrain, fieldValid, fieldTest
 		if name == "" {
 			continue
 		}
 		d, err := data.LoadDataset(ctx, name, data.ReadOptions{MinFeatures: minF, AbsentMissing: cfg.AbsentMissing})
 		if err != nil {
-			return loadedMsg{err: err}
+			return loadedMsg{err: err, bad: i}
 		}
 		d.Name = name
 		for _, w := range []string{d.PaddingWarning(), d.UnusedWarning(minF), d.StrayWarning()} {
@@ -165,7 +166,7 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 			if cfg.Costs == "" {
 				msg.costs = data.UniformCosts(d.NumFeatures())
 			} else if msg.costs, err = data.LoadCosts(cfg.Costs, d.NumFeatures()); err != nil {
-				return loadedMsg{err: err}
+				return loadedMsg{err: err, bad: fieldCosts}
 			} else {
 				for _, w := range []string{msg.costs.Warning(), msg.costs.UnusedWarning()} {
 					if w != "" {
