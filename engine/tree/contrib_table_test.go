@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
-	"sync/atomic"
 	"testing"
 )
 
@@ -238,19 +237,6 @@ func mustTables(t *testing.T, trees []Tree, n int) []*shapTable {
 	return tabs
 }
 
-// doneAfter is a context whose Err is Canceled from its k-th call on.
-type doneAfter struct {
-	context.Context
-	calls, k atomic.Int64
-}
-
-func (c *doneAfter) Err() error {
-	if c.calls.Add(1) >= c.k.Load() {
-		return context.Canceled
-	}
-	return nil
-}
-
 // TestShapTablesCancel: the tables stop between trees once the context is
 // done (a large model's take a few tenths of a second), and so does
 // ContributionsCounted, with the context's error.
@@ -259,8 +245,8 @@ func TestShapTablesCancel(t *testing.T) {
 	for i := range trees {
 		trees[i] = twoLevel()
 	}
-	ctx := &doneAfter{Context: context.Background()}
-	ctx.k.Store(5)
+	ctx := &stopAfter{Context: context.Background()}
+	ctx.n.Store(5)
 	tabs, err := shapTables(ctx, trees, 1<<30)
 	if !errors.Is(err, context.Canceled) || tabs != nil {
 		t.Fatalf("cancelled after 4 checks: %d tables, %v", len(tabs), err)
@@ -269,8 +255,8 @@ func TestShapTablesCancel(t *testing.T) {
 	if got := ctx.calls.Load(); got > 5+int64(runtime.GOMAXPROCS(0)) {
 		t.Errorf("%d checks of the context for 200 trees cancelled at the 5th", got)
 	}
-	ctx = &doneAfter{Context: context.Background()}
-	ctx.k.Store(1)
+	ctx = &stopAfter{Context: context.Background()}
+	ctx.n.Store(1)
 	e := &Ensemble{Trees: trees, NumFeatures: 4}
 	cols := [][]float32{make([]float32, 1000), make([]float32, 1000), make([]float32, 1000), make([]float32, 1000)}
 	if _, err := e.ContributionsCounted(ctx, nil, cols, 1000, -1, nil); !errors.Is(err, context.Canceled) {
