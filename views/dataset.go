@@ -133,9 +133,17 @@ func costGroups(s data.Summary, name string, width int, st Styles) string {
 	if name == "" { // the workbench loads no cost file: every feature costs 1
 		name = "none: every feature costs 1"
 	}
-	tail := fmt.Sprintf("; all %d features cost %g per document", s.Features, s.TotalCost)
-	name = ShortenPath(name, width-lipgloss.Width(head+tail))
-	lines := []string{st.Heading.Render(head + name + tail)}
+	totals := fmt.Sprintf("all %d features cost %g per document", s.Features, s.TotalCost)
+	// The path loses its start to keep the totals beside it, but never the
+	// file's own name: where that and the totals do not fit on one line,
+	// the totals go on the next (at 60 columns the MSLR cost file read
+	// "feature costs: …txt; all 136 features …").
+	var lines []string
+	if short := ShortenPath(name, width-lipgloss.Width(head+"; "+totals)); lipgloss.Width(short) >= min(lipgloss.Width(name), 1+lipgloss.Width("/"+filepath.Base(name))) {
+		lines = []string{st.Heading.Render(head + short + "; " + totals)}
+	} else {
+		lines = []string{st.Heading.Render(head + ShortenPath(name, width-lipgloss.Width(head))), st.Heading.Render("  " + totals)}
+	}
 	most := 0
 	for _, g := range s.CostGroups {
 		most = max(most, g.Features)

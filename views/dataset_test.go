@@ -222,3 +222,32 @@ func TestDataScreenNamesApart(t *testing.T) {
 		}
 	}
 }
+
+// TestDataScreenCostFileNameWhole: on a narrow screen the cost line keeps
+// the cost file's own name whole, its totals on a line of their own when
+// both do not fit on one: at 60 columns the MSLR cost file read
+// "feature costs: …txt; all 136 features …", at 80 "…0k.feature_cost.txt".
+func TestDataScreenCostFileNameWhole(t *testing.T) {
+	s := sampleScreen()
+	s.Costs = "/tmp/h3/data/builtin/mslr-web10k.feature_cost.txt"
+	const totals = "all 46 features cost 1501 per document"
+	for _, w := range []int{50, 60, 80, 120} {
+		got := RenderDataScreen(s, w, 24, PlainStyles())
+		lines := strings.Split(got, "\n")
+		at := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "feature costs: ") })
+		if at < 0 {
+			t.Fatalf("at %d columns no cost line:\n%s", w, got)
+		}
+		if !strings.Contains(lines[at], "/mslr-web10k.feature_cost.txt") {
+			t.Errorf("at %d columns the cost line reads %q, want the file's name whole", w, lines[at])
+		}
+		if !strings.Contains(lines[at], totals) && (at+1 >= len(lines) || strings.TrimSpace(lines[at+1]) != totals) {
+			t.Errorf("at %d columns the totals are not whole on the cost line or the next:\n%s", w, got)
+		}
+		for i, l := range lines[at:min(at+2, len(lines))] {
+			if lipgloss.Width(l) > w || strings.HasSuffix(l, "…") {
+				t.Errorf("at %d columns cost line %d is cut or %d cells wide: %q", w, i, lipgloss.Width(l), l)
+			}
+		}
+	}
+}
