@@ -776,8 +776,10 @@ func (m Model) helpView(w int) string {
 	// The status line's error, whole: past maxErrorLines lines the status
 	// line cuts it with "…", and shortens its paths, and it could not be
 	// read whole anywhere. Last, as the warnings, so that the keys above
-	// stay where they are when it goes.
-	if m.errLine && m.status != "" {
+	// stay where they are when it goes. The load's first warning, which
+	// the status line shows in red too, is listed above already.
+	ws := m.screen.Warnings
+	if m.errLine && m.status != "" && (len(ws) == 0 || !strings.HasPrefix(m.status, warningStatus(ws))) {
 		lines = append(lines, "", m.styles.Title.Render("the error on the status line"), "")
 		for _, l := range views.WrapWords(m.status, max(w-2, 1)) {
 			lines = append(lines, "  "+m.styles.Error.Render(l))

@@ -485,3 +485,28 @@ func TestHelpShowsErrorWhole(t *testing.T) {
 		t.Error("the help shows an error section with no error")
 	}
 }
+
+// TestHelpLoadWarningOnce: the first warning of a load, on the status line
+// in red, is one of the warnings the help lists under "warnings of the last
+// load"; the help listed it a second time under "the error on the status
+// line", a heading that called a warning an error.
+func TestHelpLoadWarningOnce(t *testing.T) {
+	wide := *ready(t).w.e
+	wide.NumFeatures = 60
+	m, _ := fromModel(t, &wide, "")
+	if len(m.screen.Warnings) < 2 || !strings.HasPrefix(m.status, "warning: ") {
+		t.Fatalf("warnings %q, status %q: want a load with warnings", m.screen.Warnings, m.status)
+	}
+	help := m.helpView(200)
+	if strings.Contains(help, "the error on the status line") {
+		t.Errorf("the help lists the load's warning as the error on the status line:\n%s", help)
+	}
+	if n := strings.Count(help, m.screen.Warnings[0]); n != 1 {
+		t.Errorf("the help lists the first warning %d times, want once:\n%s", n, help)
+	}
+	// An error after it is shown whole, as before.
+	m.setStatus("s: cannot write ./cronus-cascade.json: permission denied", true)
+	if help := m.helpView(200); !strings.Contains(help, "the error on the status line") || !strings.Contains(help, "permission denied") {
+		t.Errorf("the help lacks the error on the status line:\n%s", help)
+	}
+}

@@ -341,12 +341,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.w = &workData{train: msg.train, valid: msg.valid, test: msg.test, costs: msg.costs, tg: m.par.tg, files: m.cfg, source: msg.source, modelParams: msg.modelParams,
 			positives: cronus.CountPositives(msg.train.Labels, m.par.tg)}
-		if n := len(msg.warnings); n > 0 {
-			more := ""
-			if n > 1 {
-				more = fmt.Sprintf(" (and %d more: ? lists them)", n-1)
-			}
-			m.setStatus("warning: "+msg.warnings[0]+more, true)
+		if len(msg.warnings) > 0 {
+			m.setStatus(warningStatus(msg.warnings), true)
 		}
 		if msg.e != nil {
 			// A model file brings its own trees: they replace a shape
@@ -626,6 +622,16 @@ func (m Model) noValid(what string) string {
 func (m *Model) fail(s string) {
 	m.phase = phaseFailed
 	m.screen.Err = s
+}
+
+// warningStatus is the status line's message after a load with warnings:
+// the first, and how many more the help lists.
+func warningStatus(warnings []string) string {
+	more := ""
+	if n := len(warnings); n > 1 {
+		more = fmt.Sprintf(" (and %d more: ? lists them)", n-1)
+	}
+	return "warning: " + warnings[0] + more
 }
 
 func (m *Model) setStatus(s string, isErr bool) {
