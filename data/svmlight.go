@@ -856,6 +856,9 @@ func (rd *reader) parseChunk(c chunk) error {
 			switch {
 			case !ok && isInteger(tok[:colon]):
 				return rd.errorf(line, "feature index %s has more than 18 digits; expected IDX:VALUE with IDX from 1 to %d", quoteToken(string(tok[:colon])), MaxFeatureIndex)
+			case !ok && string(tok[:colon]) == "qid" && prev == 0:
+				// Right after the line's qid: no feature came before it.
+				return rd.errorf(line, "a second qid (%s); expected one qid, right after the label", quoteToken(string(tok)))
 			case !ok && string(tok[:colon]) == "qid":
 				return rd.errorf(line, "qid after a feature; expected LABEL qid:Q IDX:VAL ..., the qid right after the label")
 			case !ok:

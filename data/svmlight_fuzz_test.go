@@ -150,6 +150,7 @@ func FuzzReadBytes(f *testing.F) {
 		"1 qid:1 -2:1\n", "1 qid:1 1:nan 2:1\n", "-1.8e308 qid:1 1:1\n", "1 qid:1 1:3.5e38\n",
 		"2 qid:1 0:0.75 2:0.8012744652063969\n0 qid:1 1:0.4331269402364738\n", // scikit-learn's 0-based dump
 		"# Column indices are zero-based\n2 qid:1 2:0.8\n", "# Column indices are one-based\n2 qid:1 2:0.8\n", "1:0.5 qid:1 1:1\n",
+		"1 qid:1 qid:2 1:1\n", "1 qid:1 1:1 qid:2\n",
 	} {
 		f.Add([]byte(s), uint8(3))
 		f.Add(gz(f, s), uint8(40))

@@ -273,6 +273,10 @@ func TestReadErrors(t *testing.T) {
 		{"index too big", "1 qid:1 10000001:1\n", ReadOptions{}, `in.txt:1: feature index 10000001 is above the limit of 10000000`},
 		{"index not integer", "1 qid:1 a:1\n", ReadOptions{}, `in.txt:1: feature index "a" is not an integer; expected IDX:VALUE with IDX from 1`},
 		{"qid after a feature", "1 1:0.5 qid:3 2:1\n", ReadOptions{}, `in.txt:1: qid after a feature; expected LABEL qid:Q IDX:VAL ..., the qid right after the label`},
+		// A second qid right after the first said "qid after a feature".
+		{"qid twice", "1 qid:1 qid:2 1:0.5\n", ReadOptions{}, `in.txt:1: a second qid ("qid:2"); expected one qid, right after the label`},
+		{"qid twice, no features", "1 qid:1 qid:1\n", ReadOptions{}, `in.txt:1: a second qid ("qid:1"); expected one qid, right after the label`},
+		{"qid twice after a feature", "1 qid:1 1:0.5 qid:2\n", ReadOptions{}, `in.txt:1: qid after a feature; expected LABEL qid:Q IDX:VAL ..., the qid right after the label`},
 		{"index twice sorted", "1 qid:1 1:1 1:2\n", ReadOptions{}, `in.txt:1: feature index 1 appears twice; expected each index at most once`},
 		{"index twice unsorted", "1 qid:1 3:1 1:2 3:4\n", ReadOptions{}, `in.txt:1: feature index 3 appears twice; expected each index at most once`},
 		{"no colon", "1 qid:1 1:1 7\n", ReadOptions{}, `in.txt:1: feature "7" has no colon; expected IDX:VALUE`},
