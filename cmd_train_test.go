@@ -280,6 +280,32 @@ func TestTrainLambdarankWithoutQID(t *testing.T) {
 	}
 }
 
+// Validation data without qids beside training data with them (a qid
+// column stripped, or the wrong file) is ranked as one query, so the
+// validation metric, and early stopping by it, say nothing of the
+// queries: train says so, for every objective. Validation data with qids,
+// or training data without them too, have nothing to say.
+func TestTrainValidWithoutQID(t *testing.T) {
+	dir := t.TempDir()
+	noQID := filepath.Join(dir, "noqid.txt")
+	os.WriteFile(noQID, []byte("1 1:0.5\n0 1:0.25\n2 1:0.75\n"), 0o644)
+	withQID := filepath.Join(dir, "qid.txt")
+	os.WriteFile(withQID, []byte("1 qid:1 1:0.5\n0 qid:1 1:0.25\n2 qid:2 1:0.75\n0 qid:2 1:0.1\n"), 0o644)
+	warning := "warning: " + noQID + " has no qid, where " + withQID + " has: the validation metric ranks all its 3 documents as one query\n"
+	for _, c := range []struct{ objective, train, valid, want string }{
+		{"lambdarank", withQID, noQID, warning},
+		{"regression", withQID, noQID, warning},
+		{"lambdarank", withQID, withQID, ""},
+		{"regression", noQID, noQID, ""},
+		{"regression", noQID, withQID, ""},
+	} {
+		code, _, errOut := runCLI(t, "train", "--train", c.train, "--valid", c.valid, "--objective", c.objective, "--trees", "2", "--min-docs", "1", "--out", filepath.Join(dir, "m.json"))
+		if code != 0 || errOut != c.want {
+			t.Errorf("%s, --train %s --valid %s: exit %d, %q; want %q", c.objective, c.train, c.valid, code, errOut, c.want)
+		}
+	}
+}
+
 // train --init-model M goes on from M: 6 trees then 6 more are the 12
 // trained at once (the trees and the base score; params say init_model
 // and init_trees), the log and the report count M's trees, and a model
