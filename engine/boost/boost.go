@@ -454,15 +454,18 @@ const maxRegressionLabel = math.MaxFloat32 / 4
 // regressionLabels refuses labels too large for squared loss (the data
 // reader takes any float32), naming the first such document: they gave
 // infinite gradients and leaf values, and a model that could not be
-// written, after the whole training.
+// written, after the whole training. The document is named by its place
+// among the file's documents, from 1 (as --run's docN counts them; the
+// data set keeps no line numbers), and its query: the query alone could
+// hold thousands.
 func regressionLabels(d *data.Dataset) error {
 	for q := range d.NumQueries() {
 		lo, hi := d.Query(q)
 		for i := lo; i < hi; i++ {
 			if l := d.Labels[i]; math.Abs(float64(l)) > maxRegressionLabel {
-				which := "a document"
+				which := fmt.Sprintf("document %d", i+1)
 				if d.HasQID {
-					which = fmt.Sprintf("a document of query %d", d.QueryIDs[q])
+					which += fmt.Sprintf(" (of query %d)", d.QueryIDs[q])
 				}
 				return fmt.Errorf("%s: %s is labelled %g: the regression objective takes labels of magnitude up to %.4g, "+
 					"beyond which its gradients overflow", d.Name, which, l, maxRegressionLabel)

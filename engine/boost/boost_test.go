@@ -464,24 +464,36 @@ func TestTreeReportStartsAfterSetup(t *testing.T) {
 
 // TestRegressionHugeLabels: labels the reader takes but whose squared-loss
 // gradients overflow a float32 are refused before training, naming the
-// file and query (they gave an infinite leaf value, and a model that could
-// not be written, after the whole run); labels up to the bound train to
-// finite leaves. The other objectives only compare labels.
+// file, the document (its place among the file's documents, as --run's
+// docN counts them: the message named only its query, which can hold
+// thousands) and the query (they gave an infinite leaf value, and a model
+// that could not be written, after the whole run); labels up to the bound
+// train to finite leaves. The other objectives only compare labels.
 func TestRegressionHugeLabels(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		scale float32
+		at    int // the document labelled scale, the first past the bound
+		noQID bool
 		err   string
 	}{
-		{3e38, "huge.txt: a document of query 0 is labelled 3e+38: the regression objective takes labels of magnitude up to"},
-		{8e37, ""},
+		{3e38, 0, false, "huge.txt: document 1 (of query 0) is labelled 3e+38: the regression objective takes labels of magnitude up to"},
+		{3e38, 7, false, "huge.txt: document 8 (of query 0) is labelled 3e+38: the regression objective takes labels of magnitude up to"},
+		{3e38, 7, true, "huge.txt: document 8 is labelled 3e+38: the regression objective takes labels of magnitude up to"},
+		{8e37, 0, false, ""},
 	} {
 		d := synth(t, 5, 1)
 		d.Name = "huge.txt"
 		for i := range d.Labels {
 			d.Labels[i] = (d.Labels[i] - 1) * c.scale // -1, 0 and 1 times the scale
+			if i < c.at && d.Labels[i] != 0 {
+				d.Labels[i] = 1 // below the bound: the first past it is at
+			}
 		}
-		d.Labels[0] = c.scale
+		d.Labels[c.at] = c.scale
+		if c.noQID { // one query, as a file without qids reads
+			d.HasQID, d.QueryIDs, d.QueryOffsets = false, []int64{0}, []int{0, len(d.Labels)}
+		}
 		p := DefaultParams(Regression)
 		p.Trees, p.LearningRate, p.Grow.MinDocs = 5, 1, 1
 		r, err := Train(ctx, d, nil, p, nil)
