@@ -319,6 +319,11 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 			return nil, err
 		}
 		warn(stderr, m.AbsentWarning(s.e, -1, *l.d))
+		if l.d != &s.train {
+			// The best cascade on validation, the test figures and
+			// --rule top-m would see one query.
+			warn(stderr, (*l.d).QIDWarning(s.train))
+		}
 	}
 	// Once, of the training data: a cascade of such a model is one place
 	// off on every data set.

@@ -2256,6 +2256,44 @@ func TestCascadeFlatValidWarns(t *testing.T) {
 	}
 }
 
+// TestCascadeValidTestWithoutQID: cascade and sweep warn of a validation
+// or test file without qids beside training data with them (the best
+// cascade on validation, the test figures and top-m exits would see one
+// query), once per file, and not of files with qids.
+func TestCascadeValidTestWithoutQID(t *testing.T) {
+	dir := t.TempDir()
+	noQID := filepath.Join(dir, "noqid.txt")
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "%d 1:%d 2:0.%d 3:%d\n", i%3, i, i%10, i%5)
+	}
+	writeText(t, noQID, b.String())
+	withQID := filepath.Join(dir, "qid.txt")
+	writeText(t, withQID, threeFeatureQueries(40, 6, false))
+	model, costs := threeFeatureModel(t, dir, withQID)
+	warning := "warning: " + noQID + " has no qid, where " + withQID + " has: its metrics rank all its 30 documents as one query\n"
+	for _, c := range []struct {
+		valid, test string
+		warnings    int
+	}{
+		{noQID, withQID, 1},
+		{withQID, noQID, 1},
+		{noQID, noQID, 2},
+		{withQID, withQID, 0},
+	} {
+		for _, cmd := range [][]string{
+			{"cascade", "--lambda", "0.01", "--out", filepath.Join(dir, "c.json")},
+			{"sweep", "--lambdas", "0.01:0.1:2", "--out", filepath.Join(dir, "curve.csv")},
+		} {
+			args := append(cmd, "--model", model, "--train", withQID, "--valid", c.valid, "--test", c.test, "--costs", costs, "--stages", "2", "--cycles", "0")
+			code, _, errOut := runCLI(t, args...)
+			if code != 0 || strings.Count(errOut, warning) != c.warnings {
+				t.Errorf("%s --valid %s --test %s: exit %d, the warning %d times, want %d: %q", cmd[0], c.valid, c.test, code, strings.Count(errOut, warning), c.warnings, errOut)
+			}
+		}
+	}
+}
+
 // TestIdleWarningShortQueries: on queries no longer than top-m every
 // stage before the last is idle from the first, which has no stages
 // before it to name: the warning says the queries are that short.

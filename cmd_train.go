@@ -141,11 +141,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		warn(stderr, flatValidWarning(valid, p))
-		if train.HasQID && !valid.HasQID && valid.NumDocs() > 1 {
-			// Its metric, and early stopping by it, would rank the
-			// whole file as one query, and say nothing of the queries.
-			warn(stderr, fmt.Sprintf("%s has no qid, where %s has: the validation metric ranks all its %d documents as one query", valid.Name, train.Name, valid.NumDocs()))
-		}
+		// Its metric, and early stopping by it, would rank the whole
+		// file as one query, and say nothing of the queries.
+		warn(stderr, valid.QIDWarning(train))
 	}
 	start := time.Now()
 	pr.show("training: binning %d documents × %d features", train.NumDocs(), train.NumFeatures())

@@ -291,7 +291,7 @@ func TestTrainValidWithoutQID(t *testing.T) {
 	os.WriteFile(noQID, []byte("1 1:0.5\n0 1:0.25\n2 1:0.75\n"), 0o644)
 	withQID := filepath.Join(dir, "qid.txt")
 	os.WriteFile(withQID, []byte("1 qid:1 1:0.5\n0 qid:1 1:0.25\n2 qid:2 1:0.75\n0 qid:2 1:0.1\n"), 0o644)
-	warning := "warning: " + noQID + " has no qid, where " + withQID + " has: the validation metric ranks all its 3 documents as one query\n"
+	warning := "warning: " + noQID + " has no qid, where " + withQID + " has: its metrics rank all its 3 documents as one query\n"
 	for _, c := range []struct{ objective, train, valid, want string }{
 		{"lambdarank", withQID, noQID, warning},
 		{"regression", withQID, noQID, warning},

@@ -95,6 +95,17 @@ func (d *Dataset) UnusedWarning(expected int) string {
 	return fmt.Sprintf("%s has features up to %d, and %d are expected; %s not used", d.Name, d.FileFeatures, expected, which)
 }
 
+// QIDWarning says, when train has qids and d, a file scored beside it
+// (validation or test data), has none, that d's metrics rank all its
+// documents as one query: a qid column stripped, or the wrong file; ""
+// otherwise, and for a file of one document.
+func (d *Dataset) QIDWarning(train *Dataset) string {
+	if !train.HasQID || d.HasQID || d.NumDocs() < 2 {
+		return ""
+	}
+	return fmt.Sprintf("%s has no qid, where %s has: its metrics rank all its %d documents as one query", d.Name, train.Name, d.NumDocs())
+}
+
 // NumDocs returns the number of documents.
 func (d *Dataset) NumDocs() int { return len(d.Labels) }
 

@@ -152,3 +152,34 @@ func TestStrayWarning(t *testing.T) {
 		}
 	}
 }
+
+// A file scored beside training data with qids is warned of when it has
+// none (all its documents one query), not when it has them, when the
+// training data has none either, or when it holds one document.
+func TestQIDWarning(t *testing.T) {
+	read := func(name, text string) *Dataset {
+		d, err := ReadBytes(context.Background(), name, []byte(text), ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Name = name
+		return d
+	}
+	withQID := read("q.txt", "1 qid:1 1:0.5\n0 qid:2 1:0.25\n")
+	noQID := read("n.txt", "1 1:0.5\n0 1:0.25\n2 1:0.75\n")
+	one := read("one.txt", "1 1:0.5\n")
+	for _, c := range []struct {
+		d, train *Dataset
+		want     string
+	}{
+		{noQID, withQID, "n.txt has no qid, where q.txt has: its metrics rank all its 3 documents as one query"},
+		{withQID, withQID, ""},
+		{noQID, noQID, ""},
+		{withQID, noQID, ""},
+		{one, withQID, ""},
+	} {
+		if got := c.d.QIDWarning(c.train); got != c.want {
+			t.Errorf("%s beside %s: %q, want %q", c.d.Name, c.train.Name, got, c.want)
+		}
+	}
+}

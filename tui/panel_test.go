@@ -662,6 +662,43 @@ func TestUnusedFeatureFiles(t *testing.T) {
 	}
 }
 
+// TestLoadValidTestWithoutQID: a validation or test file without qids
+// beside training data with them is warned of at load, as cascade does.
+func TestLoadValidTestWithoutQID(t *testing.T) {
+	noQID := filepath.Join(t.TempDir(), "noqid.txt")
+	if err := os.WriteFile(noQID, []byte("1 1:0.5 2:1\n0 2:0.5\n2 1:0.25\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := noQID + " has no qid, where builtin:mq2008/train has: its metrics rank all its 3 documents as one query"
+	for _, c := range []struct {
+		valid, test string
+		warnings    int
+	}{
+		{noQID, "builtin:mq2008/test", 1},
+		{"builtin:mq2008/vali", noQID, 1},
+		{"builtin:mq2008/vali", "builtin:mq2008/test", 0},
+	} {
+		cfg := Config{Train: "builtin:mq2008/train", Valid: c.valid, Test: c.test, Costs: "builtin:mq2008/costs"}
+		msg, ok := loadFiles(context.Background(), cfg).(loadedMsg)
+		if !ok || msg.err != nil {
+			t.Fatalf("%v", msg.err)
+		}
+		if n := countOf(msg.warnings, want); n != c.warnings {
+			t.Errorf("valid %s, test %s: the warning %d times, want %d: %q", c.valid, c.test, n, c.warnings, msg.warnings)
+		}
+	}
+}
+
+func countOf(ss []string, s string) int {
+	n := 0
+	for _, x := range ss {
+		if x == s {
+			n++
+		}
+	}
+	return n
+}
+
 // statusOf is the status line of the screen m draws.
 func statusOf(m Model) string {
 	lines := strings.Split(m.View(), "\n")
