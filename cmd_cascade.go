@@ -600,6 +600,8 @@ func parseIn(r flagRange, note, s string) (v float64, want string) {
 		want = r.want()
 	case err != nil:
 		want = fmt.Sprintf("a number of magnitude at most %v", math.MaxFloat64)
+	case v == 0:
+		return 0, "" // not -0, which "-0" and "-1e-400" read as (written "-0" in the curve)
 	default:
 		return v, ""
 	}

@@ -78,7 +78,8 @@ func checkList(t *testing.T, flag, s string, vs []float64, err error, ok func(fl
 		t.Fatalf("%q: %d values", s, len(vs))
 	}
 	for i, v := range vs {
-		if !ok(v) || slices.Contains(vs[:i], v) {
+		// -0 is 0 (it was written "-0" in the curve and the files)
+		if !ok(v) || slices.Contains(vs[:i], v) || v == 0 && math.Signbit(v) {
 			t.Fatalf("%q: value %v (of %v)", s, v, vs)
 		}
 	}
@@ -89,7 +90,7 @@ func checkList(t *testing.T, flag, s string, vs []float64, err error, ok func(fl
 // the list that is wrong, or one value in [0, cronus.MaxRho] per
 // comma-separated field, each once ("1,2,1" ran an initialisation more).
 func FuzzParseRhos(f *testing.F) {
-	for _, s := range []string{"0.0002,0.001,0.005,0.02", "0", " 1 , 2 ", "-1", "100", "1e3", "inf", "nan", ",", "", "1,2,1", "0.5,5e-1"} {
+	for _, s := range []string{"0.0002,0.001,0.005,0.02", "0", "-0", " 1 , 2 ", "-1", "100", "1e3", "inf", "nan", ",", "", "1,2,1", "0.5,5e-1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

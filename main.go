@@ -380,6 +380,13 @@ func (v decimalValue) Set(s string) error {
 		if n, err := strconv.ParseUint(s, 10, 64); err == nil {
 			s = strconv.FormatUint(n, 10)
 		}
+	case float64:
+		// -0 (or "-1e-400", which rounds to it) is 0: it passed every
+		// range check as -0 and was written so, "lambda": -0 in a
+		// cascade file and "λ -0 × λ_max" in inspect.
+		if f, err := strconv.ParseFloat(s, 64); err == nil && f == 0 {
+			s = "0"
+		}
 	}
 	return v.Getter.Set(s)
 }

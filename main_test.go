@@ -876,6 +876,37 @@ func TestLeadingZeroIsDecimal(t *testing.T) {
 	}
 }
 
+// TestNegativeZeroIsZero: a number flag or list value given as -0 (or as
+// a value that rounds to zero, "-1e-400") is 0. It passed the range checks
+// as -0 and went on as such: cascade --lambda -0 --rho1 -0 wrote "lambda":
+// -0 and "lambda_abs": -0 in the cascade file and its --json, "-0" in the
+// --curve's lambda column, and inspect said "λ -0 × λ_max (-0)"; sweep
+// --exit-margins -0 wrote an early-exit row of margin -0 and --rhos -0
+// rho1 and rhoK -0.
+func TestNegativeZeroIsZero(t *testing.T) {
+	for _, s := range []string{"-0", "-0.0", "-1e-400"} {
+		fs := newFlags("cascade", io.Discard)
+		cf := addCascadeFlags(fs)
+		fs.Float64Var(&cf.par.Lambda, "lambda", cf.par.Lambda, "λ")
+		if err := parseNoArgs(fs, []string{"--lambda", s, "--rho1", s, "--tree-cost", s}); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		for name, v := range map[string]float64{"--lambda": cf.par.Lambda, "--rho1": cf.par.Rho1, "--tree-cost": cf.treeCost} {
+			if v != 0 || math.Signbit(v) {
+				t.Errorf("%s %s: got %v (sign bit %v), want 0", name, s, v, math.Signbit(v))
+			}
+		}
+		rhos, err := parseRhos(s)
+		if err != nil || len(rhos) != 1 || math.Signbit(rhos[0]) {
+			t.Errorf("--rhos %s: %v, %v; want [0]", s, rhos, err)
+		}
+		margins, err := parseMargins(s + ",1")
+		if err != nil || len(margins) != 2 || math.Signbit(margins[0]) || formatMargins(margins) != "0,1" {
+			t.Errorf("--exit-margins %s,1: %v (%q), %v; want [0 1]", s, margins, formatMargins(margins), err)
+		}
+	}
+}
+
 // failingWriter fails every write, as standard output on a full disk.
 type failingWriter struct{}
 
