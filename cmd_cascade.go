@@ -135,9 +135,19 @@ func (cf *cascadeFlags) check(fs *flag.FlagSet, more ...flagRange) error {
 			rhoFlags = append(rhoFlags, "--"+name)
 		}
 	}
+	// The input flags missing, by name: it said "--model, --train, --valid
+	// and --costs are required" whichever of them were given.
+	var missing []string
+	for _, in := range []struct{ name, v string }{{"model", cf.model}, {"train", cf.train}, {"valid", cf.valid}, {"costs", cf.costs}} {
+		if in.v == "" {
+			missing = append(missing, "--"+in.name+" FILE")
+		}
+	}
 	switch {
-	case cf.model == "" || cf.train == "" || cf.valid == "" || cf.costs == "":
-		return usageError{"--model, --train, --valid and --costs are required"}
+	case len(missing) == 1:
+		return usageError{missing[0] + " is required"}
+	case len(missing) > 1:
+		return usageError{strings.Join(missing[:len(missing)-1], ", ") + " and " + missing[len(missing)-1] + " are required"}
 	case cf.rule == cronus.RuleGlobal && explicit["top-m"]:
 		return usageError{"--top-m and --rule global conflict: --top-m applies to --rule top-m; under global a document exits on its score alone"}
 	case explicit["rhos"] && len(rhoFlags) > 0:
