@@ -276,7 +276,7 @@ func (m *Model) checkHeader() error {
 	case m.Format == "":
 		return errors.New(`not a cronus model: no "format" field (a LightGBM, XGBoost or RankLib model must be converted with cronus import)`)
 	case m.Format == CascadeFormat:
-		return fmt.Errorf("not a cronus model but a cascade (format %q): cronus eval --cascade C takes it", m.Format)
+		return fmt.Errorf("not a cronus model but a cascade (format %q): cronus eval, predict and export take it as --cascade C, cronus cascade as --warm C", m.Format)
 	case m.Format != ModelFormat:
 		return fmt.Errorf("not a cronus model: format %q, want %q", m.Format, ModelFormat)
 	case m.Version == 0:

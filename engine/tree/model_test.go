@@ -248,7 +248,7 @@ func TestReadModelErrors(t *testing.T) {
 		{"threshold overflow", withTree(`0.5]`, `1e39]`), ":14:"},
 		{"no format", `{"learner":{}, "version":[1,7,4]}`, `: not a cronus model: no "format" field`},
 		{"wrong format", withTree(`"cronus-ensemble"`, `"lightgbm"`), `: not a cronus model: format "lightgbm", want "cronus-ensemble"`},
-		{"a cascade", withTree(`"cronus-ensemble"`, `"cronus-cascade"`), `: not a cronus model but a cascade (format "cronus-cascade"): cronus eval --cascade C takes it`},
+		{"a cascade", withTree(`"cronus-ensemble"`, `"cronus-cascade"`), `: not a cronus model but a cascade (format "cronus-cascade"): cronus eval, predict and export take it as --cascade C, cronus cascade as --warm C`},
 		// Another library's model is named, with the import that converts
 		// it (a RankLib model was told of LightGBM and XGBoost only).
 		{"LightGBM text", "tree\nversion=v4\n", `: not a cronus model: a model file is a JSON object; it looks like a LightGBM text model: convert it with cronus import --from lightgbm`},
