@@ -466,7 +466,7 @@ func statText(v float64) string {
 }
 
 // optimisedText says, from a cascade file's params, at what λ and from
-// which model and training data it was optimised ("λ 0.1 × λ_max (0.2863),
+// which model and training data it was optimised ("λ 0.1 × λ_max = 0.2863,
 // from m40.json's first 20 trees, on builtin:mq2008/train"); "" when the
 // params say none of it (a hand-written file).
 func optimisedText(p map[string]any) string {
@@ -474,7 +474,7 @@ func optimisedText(p map[string]any) string {
 	if l, ok := p["lambda"].(float64); ok {
 		t := fmt.Sprintf("λ %g × λ_max", l)
 		if a, ok := p["lambda_abs"].(float64); ok {
-			t += fmt.Sprintf(" (%.4g)", a)
+			t += fmt.Sprintf(" = %.4g", a) // λ itself; "(…)" read as λ_max
 		}
 		parts = append(parts, t)
 	}

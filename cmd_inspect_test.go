@@ -222,7 +222,7 @@ func TestInspectCascade(t *testing.T) {
 	}
 	code, out, errOut := runCLI(t, "inspect", path)
 	for _, want := range []string{"a cascade, 2 trees", "2 stages, rule top-m 3, σ 0.1; its stages use 1 tree of 2", "at most 26",
-		"  optimised    λ 0.1 × λ_max (0.25), from m40.json's first 20 trees, on t.txt\n"} {
+		"  optimised    λ 0.1 × λ_max = 0.25, from m40.json's first 20 trees, on t.txt\n"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("exit %d, stderr %q; text lacks %q:\n%s", code, errOut, want, out)
 		}
