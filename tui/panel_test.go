@@ -795,6 +795,30 @@ func TestPauseHintFollows(t *testing.T) {
 	}
 }
 
+// TestNoRunToStepGoes: n while the base ensemble trains says there is no
+// run to step; the run that then starts, held, takes that off for space's
+// hint. It stayed, red, over the run it denied, till another message.
+func TestNoRunToStepGoes(t *testing.T) {
+	m := ready(t)
+	m.panel, m.sel = true, parTrees
+	m, _ = update(t, m, key("right"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phaseTraining {
+		t.Fatalf("trees edit: phase %d", m.phase)
+	}
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	m, _ = update(t, m, key("n"))
+	if s := statusOf(m); !m.errLine || !strings.Contains(s, "n: no run to step") {
+		t.Fatalf("n while training: %q", s)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	if s := statusOf(m); !m.running || !m.gate.isPaused() || m.errLine || strings.Contains(s, "no run to step") ||
+		!strings.HasPrefix(s, "paused · space resumes, n runs one step") {
+		t.Errorf("the run after the training, held: %q (error line %v)", s, m.errLine)
+	}
+}
+
 // TestTrainingStatus: while the base ensemble trains, the status line says
 // how many of its trees are done and, once known, the time left; it was
 // blank (only the body showed the progress, and not under the help).

@@ -179,6 +179,10 @@ type Model struct {
 	// takes once it has ("n: 2 steps, once the run has started"). Its
 	// first event, or a restart or stop that drops the steps, takes it off.
 	stepsSaid bool
+	// noRunSaid: status is n's "no run to step", said while none ran;
+	// the next run, held by the pause, takes it off for space's hint: it
+	// stayed, red, over the run it denied.
+	noRunSaid bool
 	// waitSaid: status is a key's refusal that waits for something to
 	// come ("nothing to keep yet: wait for …"); once it has, the message
 	// goes (waitOver), or it stayed beside the figures it waited for.
@@ -636,6 +640,7 @@ func warningStatus(warnings []string) string {
 
 func (m *Model) setStatus(s string, isErr bool) {
 	m.status, m.errLine, m.pauseSaid, m.statusPath, m.statusShort, m.stepsSaid, m.runeSaid = s, isErr, "", "", "", false, false
+	m.noRunSaid = false
 	m.statusShortSuffices = false
 	m.waitSaid = waitNone
 }
@@ -718,6 +723,10 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 	cmd := restartCmd(m.ctx, m.gate, m.gen, m.w, old, prev, m.par.Params, m.runPar.Params, warm, m.par.refit)
 	m.run, m.cancelled, m.running, m.runPar = nil, old, true, m.par
 	m.runs++
+	if m.noRunSaid {
+		m.setStatus(m.pauseHint(), false) // there is a run to step now
+		m.pauseSaid = m.status
+	}
 	return m, cmd
 }
 
@@ -1055,6 +1064,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		if !m.running {
 			m.setStatus("n: no run to step; the next run starts paused", true)
+			m.noRunSaid = true
 			return m, nil
 		}
 		m.gate.step()
