@@ -161,19 +161,18 @@ func TestExportErrors(t *testing.T) {
 	if err := cronus.WriteFile(empty, cf); err != nil {
 		t.Fatal(err)
 	}
-	// A stage of the model's tree 3 alone, whose first threshold XGBoost's
-	// x < c cannot say: the error names it tree 3, as the model numbers
-	// it (it is the stage's first, which said "tree 0").
-	cf.Stages[0].Trees, cf.Stages[0].Weights = []int{3}, []float64{1}
-	cf.Ensemble.Trees[3].Threshold[0] = math.MaxFloat32
+	// A stage of the model's tree 3 alone, weighed so that its leaves are
+	// past XGBoost's float32 leaves: the error names it tree 3, as the
+	// model numbers it (it is the stage's first, which said "tree 0").
+	cf.Stages[0].Trees, cf.Stages[0].Weights = []int{3}, []float64{1e39 / cf.Ensemble.Trees[3].Leaf[0]}
 	bigStage := p("bigstage.json")
 	if err := cronus.WriteFile(bigStage, cf); err != nil {
 		t.Fatal(err)
 	}
-	// A threshold XGBoost's x < c cannot say: the error names the model.
+	// A leaf past XGBoost's float32 leaves: the error names the model.
 	big := p("big.json")
 	if err := os.WriteFile(big, []byte(`{"format": "cronus-ensemble", "version": 1, "objective": "regression", "num_features": 1, "base_score": 0,
-		"trees": [{"split_feature": [1], "threshold": [3.4028234663852886e+38], "left_child": [-1], "right_child": [-2], "leaf_value": [1, 2]}]}`), 0o644); err != nil {
+		"trees": [{"split_feature": [1], "threshold": [0.5], "left_child": [-1], "right_child": [-2], "leaf_value": [1e39, 2]}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := p("x.json")
@@ -212,8 +211,8 @@ func TestExportErrors(t *testing.T) {
 		{[]string{"--cascade", empty, "--stage", "1", "--to", "xgboost", "--out", out}, 1, empty + ": stage 1 of 2 has no trees"},
 		{[]string{"--model", p("missing.json"), "--to", "xgboost", "--out", out}, 1, "missing.json"},
 		{[]string{"--model", model, "--trees", "0", "--to", "xgboost", "--out", out}, 2, "--trees 0: no trees to export"},
-		{[]string{"--model", big, "--to", "xgboost", "--out", out}, 1, big + ": tree 0: node 0's threshold 3.4028235e+38 is the largest float32"},
-		{[]string{"--cascade", bigStage, "--stage", "1", "--to", "xgboost", "--out", out}, 1, bigStage + ": stage 1: tree 3: node 0's threshold 3.4028235e+38 is the largest float32"},
+		{[]string{"--model", big, "--to", "xgboost", "--out", out}, 1, big + ": tree 0: leaf 0's value 1e+39 is out of the float32 range"},
+		{[]string{"--cascade", bigStage, "--stage", "1", "--to", "xgboost", "--out", out}, 1, bigStage + ": stage 1: tree 3: leaf 0's value "},
 	} {
 		code, _, errOut := runCLI(t, append([]string{"export"}, c.args...)...)
 		if code != c.code || !strings.Contains(errOut, c.want) {

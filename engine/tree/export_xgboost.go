@@ -110,8 +110,8 @@ func XGBoostObjective(obj string) (string, bool) {
 // 1, which XGBoost needs).
 //
 // A split "x <= t" becomes XGBoost's "x < c" with c the float32 just
-// above t, which sends every float32 the same way; NaN follows the same
-// default direction. Leaf values and the base score are float32 in
+// above t (Infinity above the largest float32), which sends every
+// finite float32 the same way; NaN follows the same default direction. Leaf values and the base score are float32 in
 // XGBoost. base_score is the objective's inverse link of Base
 // (sigmoid for the logistic objectives, exp for the log ones), held
 // within what a float32 can hold and XGBoost's link can take; for those,
@@ -269,14 +269,12 @@ func writeXGBTree(b *bytes.Buffer, t *Tree, id, numFeature int, shift int32, add
 			cond[j] = v
 			continue
 		}
-		th := t.Nodes[o].Threshold
-		c := math.Nextafter32(th, float32(math.Inf(1)))
-		if math.IsInf(float64(c), 1) {
-			// x <= MaxFloat32 holds for every finite x: XGBoost's
-			// JSON has no +Inf to compare with.
-			return fmt.Errorf("node %d's threshold %g is the largest float32, which XGBoost's x < c cannot say", o, th)
-		}
-		cond[j] = c
+		// The threshold of the largest float32 (a LightGBM split of
+		// NaN from every number, whose threshold LightGBM writes as
+		// 1e300; XGBoost's own Infinity) becomes c = +Inf: x < +Inf
+		// holds for every finite x, as x <= MaxFloat32 does, and
+		// XGBoost writes and reads it as Infinity.
+		cond[j] = math.Nextafter32(t.Nodes[o].Threshold, float32(math.Inf(1)))
 	}
 	b.WriteString(`{"base_weights":`)
 	writeFloats(b, cond, order, true)
@@ -361,8 +359,16 @@ func writeFloats(b *bytes.Buffer, vs []float32, order []int32, leavesOnly bool) 
 
 // writeFloat32 writes v in the shortest form that reads back to it, with
 // a point or an exponent: XGBoost's JSON reader takes "0" for an integer
-// and refuses it where a float is due.
+// and refuses it where a float is due. ±Inf is written as XGBoost's JSON
+// writer writes it, Infinity or -Infinity, which its reader reads.
 func writeFloat32(b *bytes.Buffer, v float32) {
+	if math.IsInf(float64(v), 0) {
+		if v < 0 {
+			b.WriteByte('-')
+		}
+		b.WriteString("Infinity")
+		return
+	}
 	s := strconv.FormatFloat(float64(v), 'g', -1, 32)
 	b.WriteString(s)
 	if !strings.ContainsAny(s, ".e") {

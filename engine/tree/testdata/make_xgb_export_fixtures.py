@@ -29,6 +29,14 @@ Models:
                      Predicted on export-edge.data.txt, rows of values at,
                      just above and just below each threshold (float32
                      neighbours), 0 and NaN (missing to XGBoost).
+  export-inf         written by hand: 2 features, splits at the largest
+                     float32 (what a LightGBM split of NaN from every
+                     number, threshold 1e300, imports as), which XGBoost's
+                     x < c says with c = Infinity; NaN sent right there,
+                     left at the split under one of them; base score
+                     0.25. Predicted on export-inf.data.txt, rows of
+                     -3.4028235e+38, -1, 0, 0.5 and its float32
+                     neighbours, 1, 3.4028235e+38 and NaN.
 """
 
 import gzip
@@ -72,6 +80,15 @@ def edge_data():
     return np.array(rows, dtype=np.float32)
 
 
+def inf_data():
+    f32 = np.float32
+    big = np.finfo(f32).max
+    half = f32(0.5)
+    vals = [-big, f32(-1), f32(0), np.nextafter(half, f32(-np.inf)), half,
+            np.nextafter(half, f32(np.inf)), f32(1), big, f32(np.nan)]
+    return np.array([[a, b] for a in vals for b in vals], dtype=np.float32)
+
+
 def export(name):
     subprocess.run(['go', 'run', '.', 'export', '--model', os.path.join(here, name + '.json'),
                     '--to', 'xgboost', '--out', os.path.join(here, name + '.xgb.json')],
@@ -98,6 +115,12 @@ def main():
             f.write('\t'.join('%.9g' % v for v in r) + '\n')
     export('export-edge')
     predict('export-edge', E)
+    I = inf_data()
+    with open(os.path.join(here, 'export-inf.data.txt'), 'w') as f:
+        for r in I:
+            f.write('\t'.join('%.9g' % v for v in r) + '\n')
+    export('export-inf')
+    predict('export-inf', I)
 
 
 if __name__ == '__main__':
