@@ -158,7 +158,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stderr, "note: the model sends a missing value the other way than 0 at %d of its %d splits: "+
 			"give XGBoost the values a data file leaves out as 0 (a dense matrix, as cronus reads them), not through its libsvm reader, which takes them as missing, or export with --missing-as-zero\n", differ, total)
 	}
-	b, err := tree.ExportXGBoost(e, tree.ExportOptions{LibSVMIndices: *libsvm, MissingAsZero: *zero})
+	b, err := tree.ExportXGBoost(e, tree.ExportOptions{LibSVMIndices: *libsvm, MissingAsZero: *zero, ObjectiveParams: xgbObjectiveParams(source, obj)})
 	if err != nil {
 		// What XGBoost's file cannot hold is the model's.
 		if *cascadeF != "" {
@@ -362,6 +362,31 @@ func writeExport(ctx context.Context, outs ...data.Output) error {
 // has options that change how its prediction follows from the raw score
 // (the ensemble keeps only the objective's name): "binary sigmoid:2" is
 // σ(2s), not binary:logistic's σ(s); "regression sqrt" is s·|s|.
+// xgbObjectiveParams returns the objective's parameter objects of an
+// XGBoost model's provenance (import's "objective_params") when the
+// objective written is the model's own, so that the exported model keeps
+// its settings (tweedie_variance_power 1.7, a huber_slope) rather than
+// XGBoost's defaults; nil otherwise, or when they are not objects of
+// strings (a hand-edited file), which leaves the defaults.
+func xgbObjectiveParams(source map[string]any, obj string) map[string]any {
+	p, ok := source["objective_params"].(map[string]any)
+	if !ok || source["source"] != "xgboost" || source["objective"] != obj {
+		return nil
+	}
+	for _, v := range p {
+		o, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		for _, x := range o {
+			if _, ok := x.(string); !ok {
+				return nil
+			}
+		}
+	}
+	return p
+}
+
 func lightGBMTransformed(m *tree.Model) bool {
 	full, ok := m.Params["objective"].(string)
 	if !ok || m.Source != "lightgbm" {

@@ -263,6 +263,50 @@ func TestExportLightGBMObjectiveOptions(t *testing.T) {
 	}
 }
 
+// An XGBoost model's objective settings go out as they came in, where
+// export wrote XGBoost's defaults (a tweedie variance power of 1.7 went
+// out as 1.5): what XGBoost's eval metric and further training read. A
+// model that saved none keeps XGBoost's defaults.
+func TestExportKeepsXGBoostObjectiveParams(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("engine", "tree", "testdata", "xgb-poisson.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const poisson = `"objective":{"name":"count:poisson","poisson_regression_param":{"max_delta_step":"0.699999988"}}`
+	if !strings.Contains(string(src), poisson) {
+		t.Fatal("the fixture's objective changed")
+	}
+	for _, c := range []struct{ objective, want string }{
+		{`"objective":{"name":"reg:tweedie","tweedie_regression_param":{"tweedie_variance_power":"1.70000005"}}`,
+			`"objective":{"name":"reg:tweedie","tweedie_regression_param":{"tweedie_variance_power":"1.70000005"}}`},
+		{`"objective":{"name":"count:poisson","poisson_regression_param":{"max_delta_step":"0.300000012"}}`,
+			`"objective":{"name":"count:poisson","poisson_regression_param":{"max_delta_step":"0.300000012"}}`},
+		{`"objective":{"name":"reg:pseudohubererror","pseudo_huber_param":{"huber_slope":"2.5"}}`,
+			`"objective":{"name":"reg:pseudohubererror","pseudo_huber_param":{"huber_slope":"2.5"}}`},
+		// None saved (a hand-made file): XGBoost's defaults.
+		{`"objective":{"name":"reg:tweedie"}`,
+			`"objective":{"name":"reg:tweedie","tweedie_regression_param":{"tweedie_variance_power":"1.5"}}`},
+	} {
+		in := filepath.Join(dir, "x.json")
+		if err := os.WriteFile(in, []byte(strings.Replace(string(src), poisson, c.objective, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		model := filepath.Join(dir, "m.json")
+		if code, _, errOut := runCLI(t, "import", "--from", "xgboost", in, "--out", model); code != 0 {
+			t.Fatal(errOut)
+		}
+		out := filepath.Join(dir, "out.json")
+		if code, _, errOut := runCLI(t, "export", "--model", model, "--to", "xgboost", "--out", out); code != 0 {
+			t.Fatal(errOut)
+		}
+		if b, _ := os.ReadFile(out); !strings.Contains(string(b), c.want) {
+			i := strings.Index(string(b), `"objective"`)
+			t.Errorf("%s: exported %s, want %s", c.objective, b[i:], c.want)
+		}
+	}
+}
+
 // export notes when a model imported with --libsvm-indices (XGBoost's
 // libsvm reader's numbering) is exported without it, which numbers its
 // features from f0 for feature 1; with it, the export reads back as the

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -22,6 +23,12 @@ type ExportOptions struct {
 	// reader, which takes the values a line leaves out as missing, then
 	// scores a file as cronus reads it by default (left-out values as 0).
 	MissingAsZero bool
+	// ObjectiveParams, when not nil, are the objective's parameter objects
+	// written in place of XGBoost 1.7.4's defaults (xgbObjectiveParams):
+	// those of the model's own XGBoost objective, as ImportXGBoost keeps
+	// them (Model.Params "objective_params"), each an object of strings.
+	// They must be of the objective written (XGBoostObjective).
+	ObjectiveParams map[string]any
 }
 
 // xgbExportObjective is the XGBoost objective an ensemble's objective is
@@ -169,7 +176,17 @@ func ExportXGBoost(e *Ensemble, opt ExportOptions) ([]byte, error) {
 	b.WriteString(`","num_target":"1"},"objective":{"name":"`)
 	b.WriteString(obj)
 	b.WriteByte('"')
-	if p := xgbObjectiveParams[obj]; p != "" {
+	if p := opt.ObjectiveParams; p != nil {
+		// A map's keys are written in order: the same bytes every time.
+		j, err := json.Marshal(p)
+		if err != nil {
+			return nil, fmt.Errorf("objective parameters: %w", err)
+		}
+		if len(p) > 0 {
+			b.WriteByte(',')
+			b.Write(j[1 : len(j)-1])
+		}
+	} else if p := xgbObjectiveParams[obj]; p != "" {
 		b.WriteByte(',')
 		b.WriteString(p)
 	}

@@ -536,6 +536,35 @@ func TestImportXGBoostRule(t *testing.T) {
 	}
 }
 
+// The objective's parameter objects are kept in the provenance as XGBoost
+// saved them (strings), for export to write back; anything but an object
+// of strings beside the name is left out, and a bare name keeps none.
+func TestImportXGBoostObjectiveParams(t *testing.T) {
+	const saved = `"objective":{"name":"reg:squarederror","reg_loss_param":{"scale_pos_weight":"1"}}`
+	tiny := strings.Replace(xgbTiny, "DL", "0", 1)
+	if !strings.Contains(tiny, saved) {
+		t.Fatal("xgbTiny's objective changed")
+	}
+	for _, c := range []struct {
+		objective string
+		want      map[string]any
+	}{
+		{saved, map[string]any{"reg_loss_param": map[string]any{"scale_pos_weight": "1"}}},
+		{`"objective":{"name":"reg:squarederror","a":{"x":"1","y":"2"},"b":{"z":"3"},"c":"4","d":{"w":5},"e":{}}`,
+			map[string]any{"a": map[string]any{"x": "1", "y": "2"}, "b": map[string]any{"z": "3"}}},
+		{`"objective":{"name":"reg:squarederror"}`, nil},
+	} {
+		_, prov, err := ImportXGBoost(strings.NewReader(strings.Replace(tiny, saved, c.objective, 1)), "tiny.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := prov["objective_params"]
+		if (c.want == nil) != !ok || (ok && !reflect.DeepEqual(got, c.want)) || prov["objective"] != "reg:squarederror" {
+			t.Errorf("%s: objective %v, params %v (%v), want %v", c.objective, prov["objective"], got, ok, c.want)
+		}
+	}
+}
+
 // TestImportXGBoostRenumbers checks that nodes stored out of order (and a
 // deleted, unreachable node) come out compact.
 func TestImportXGBoostRenumbers(t *testing.T) {

@@ -283,12 +283,45 @@ type xgbLearner struct {
 		NumFeature string `json:"num_feature"`
 		NumTarget  string `json:"num_target"`
 	} `json:"learner_model_param"`
-	Objective struct {
-		Name string `json:"name"`
-	} `json:"objective"`
+	Objective xgbObjective `json:"objective"`
 	// TrainParam is in the configuration Booster.save_config writes (and
 	// never in a model): a file with it and no trees is a configuration.
 	TrainParam json.RawMessage `json:"learner_train_param"`
+}
+
+// xgbObjective is the learner's objective: its name, and the parameter
+// objects XGBoost saves with it ({"tweedie_regression_param":
+// {"tweedie_variance_power": "1.7"}}), each an object of strings.
+type xgbObjective struct {
+	Name   string
+	Params map[string]any // nil without any
+}
+
+func (o *xgbObjective) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	if n, ok := raw["name"]; ok {
+		if err := json.Unmarshal(n, &o.Name); err != nil {
+			return err
+		}
+	}
+	for k, v := range raw {
+		var obj map[string]string
+		if k == "name" || json.Unmarshal(v, &obj) != nil || len(obj) == 0 {
+			continue // not a parameter object: left out
+		}
+		if o.Params == nil {
+			o.Params = map[string]any{}
+		}
+		m := make(map[string]any, len(obj))
+		for pk, pv := range obj {
+			m[pk] = pv
+		}
+		o.Params[k] = m
+	}
+	return nil
 }
 
 // xgbBooster is "gbtree" (Model set), "dart" (GBTree.Model and WeightDrop
@@ -421,6 +454,12 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 		"source":     "xgboost",
 		"objective":  l.Objective.Name,
 		"base_score": mp.BaseScore,
+	}
+	if l.Objective.Params != nil {
+		// For export --to xgboost, which writes them back: the
+		// objective's own settings (a tweedie variance power of 1.7)
+		// rather than XGBoost's defaults.
+		prov["objective_params"] = l.Objective.Params
 	}
 	if len(file.Version) > 0 {
 		v := make([]string, len(file.Version))
