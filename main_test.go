@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cronus-ltr/cronus/data"
 )
@@ -972,4 +973,72 @@ func TestInspectManyLabels(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &s); code != 0 || err != nil || len(s.Labels) != 30 {
 		t.Errorf("--json: exit %d, %v, %d labels; want all 30", code, err, len(s.Labels))
 	}
+}
+
+// An interrupt leaves no goroutine behind (DESIGN.md: cancelling stops
+// the work and leaks none): train stopped in the boosting or the tree
+// growing, cascade in the optimiser, sweep in the baselines and in the
+// optimiser, predict and eval in the cascade's scorer each exit 130, and
+// the goroutines they started (histogram workers, the job's, the
+// scorer's) have ended within a second.
+func TestInterruptLeavesNoGoroutines(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 30)
+	casc := filepath.Join(dir, "c.json")
+	data := []string{"--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--test", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs"}
+	if code, _, errOut := runCLI(t, append([]string{"cascade", "--model", model, "--stages", "3", "--cycles", "0", "--out", casc}, data...)...); code != 0 {
+		t.Fatal(errOut)
+	}
+	out := filepath.Join(dir, "out")
+	for _, c := range []struct {
+		pkg  string
+		args []string
+	}{
+		// The training job's context is its own, derived from run's: the
+		// first tree's log line interrupts it.
+		{"log", []string{"train", "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--trees", "20", "--log-every", "1", "--out", out}},
+		{"log", []string{"train", "--train", "builtin:mq2008/train", "--objective", "regression", "--trees", "20", "--log-every", "1", "--out", out}},
+		{"/engine/cronus", append([]string{"cascade", "--model", model, "--stages", "3", "--out", out}, data...)},
+		{"/engine/baseline", append([]string{"sweep", "--model", model, "--stages", "3", "--cycles", "1", "--lambdas", "0.05:0.1:2", "--out", out}, data...)},
+		{"/engine/cronus", append([]string{"sweep", "--model", model, "--stages", "3", "--cycles", "1", "--lambdas", "0.05:0.1:2", "--out", out}, data...)},
+		{"/engine/cronus", []string{"predict", "--cascade", casc, "--data", "builtin:mq2008/test", "--out", out}},
+		{"/engine/cronus", []string{"eval", "--cascade", casc, "--data", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs"}},
+	} {
+		before := runtime.NumGoroutine()
+		ctx, cancel := context.WithCancel(context.Background())
+		var stdout bytes.Buffer
+		stderr := cancelOnWrite{cancel: func() {}}
+		var runCtx context.Context = cancelFrom{ctx, c.pkg, cancel}
+		if c.pkg == "log" {
+			runCtx, stderr.cancel = ctx, cancel
+		}
+		code := run(runCtx, c.args, &stdout, &stderr)
+		cancel()
+		if code != 130 {
+			t.Errorf("%v stopped in %s: exit %d, %q; want 130", c.args[:2], c.pkg, code, stderr.String())
+		}
+		deadline := time.Now().Add(time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if n := runtime.NumGoroutine(); n > before {
+			buf := make([]byte, 1<<16)
+			t.Errorf("%v stopped in %s: %d goroutines a second after, %d before:\n%s", c.args[:2], c.pkg, n, before, buf[:runtime.Stack(buf, true)])
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v stopped in %s wrote %s", c.args[:2], c.pkg, out)
+			os.Remove(out)
+		}
+	}
+}
+
+// cancelOnWrite is a standard error that cancels on its first write.
+type cancelOnWrite struct {
+	bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func (w *cancelOnWrite) Write(p []byte) (int, error) {
+	w.cancel()
+	return w.Buffer.Write(p)
 }
