@@ -962,3 +962,52 @@ func TestModelRead(t *testing.T) {
 		t.Error("a reset keeps the model read before it")
 	}
 }
+
+// TestNoWarmStartAcrossEpsilon: after an edit of ε, whose run starts from
+// scratch, a restart before that run has a cascade of its own does not go
+// on warm from a cascade of the old ε: it had none of the new ε to start
+// from, and a warm start kept the old stages while the saved file named
+// the new ε (what TestEpsilonDeltaEditFromScratch forbids). Two ways to
+// it: a λ edit applied before the ε run started (it went on from the
+// run the ε edit cancelled), and a threshold edit while the ε run was
+// held by the pause (it went on from the last finished run's best).
+func TestNoWarmStartAcrossEpsilon(t *testing.T) {
+	epsEdit := func(t *testing.T) (Model, tea.Cmd, float64) {
+		m := finished(t)
+		eps := m.par.Epsilon
+		m = enterParam(t, m, parEpsilon, formatFloat(eps+0.05))
+		m, cmd := update(t, m, debounceMsg{edit: m.edits})
+		if !strings.Contains(m.status, "from scratch") {
+			t.Fatalf("ε edit: status %q", m.status)
+		}
+		return m, cmd, eps + 0.05
+	}
+	check := func(t *testing.T, m Model, eps float64) {
+		t.Helper()
+		if m.snapRun.par.Epsilon != eps {
+			t.Fatalf("the run's ε %g, want %g", m.snapRun.par.Epsilon, eps)
+		}
+		if m.snapRun.warm || m.snap.Warm {
+			t.Errorf("the run of ε %g started warm from a cascade of the old ε", eps)
+		}
+	}
+	t.Run("lambda before the run started", func(t *testing.T) {
+		m, _, eps := epsEdit(t) // its run never starts: the λ edit's restart comes first
+		m.panel, m.sel = false, parLambda
+		m, _ = update(t, m, key("right"))
+		lambda := m.par.Lambda
+		m, cmd := update(t, m, debounceMsg{edit: m.edits})
+		m = drive(t, m, cmd, func(m Model, msg tea.Msg) bool { return firstEvent(m, msg) && m.snapRun.par.Lambda == lambda })
+		check(t, m, eps)
+	})
+	t.Run("threshold while the run is held", func(t *testing.T) {
+		m, cmd, eps := epsEdit(t)
+		m, _ = update(t, m, key(" ")) // held at its first step: it never finishes
+		m = drive(t, m, cmd, firstEvent)
+		old := m.w
+		m = enterParam(t, m, parRelevant, "2")
+		m, cmd = update(t, m, debounceMsg{edit: m.edits})
+		m = drive(t, m, cmd, func(m Model, msg tea.Msg) bool { return firstEvent(m, msg) && m.w != old && m.snapRun.w == m.w })
+		check(t, m, eps)
+	})
+}

@@ -720,7 +720,7 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 	if m.stepsSaid {
 		m.setStatus("", false) // those steps went with the old gate
 	}
-	cmd := restartCmd(m.ctx, m.gate, m.gen, m.w, old, prev, m.par.Params, m.runPar.Params, warm, m.par.refit)
+	cmd := restartCmd(m.ctx, m.gate, m.gen, m.w, old, prev, m.bestRun.par, m.par.Params, warm, m.par.refit)
 	m.run, m.cancelled, m.running, m.runPar = nil, old, true, m.par
 	m.runs++
 	if m.noRunSaid {

@@ -483,21 +483,31 @@ func startOpt(ctx context.Context, g *gate, w *workData, par cronus.Params, opt 
 // old's best on validation (before any refit: a refit is no point of eq
 // (8), and the sweep past λ_max continued from one far worse) or, when old
 // is a warm run cancelled before it had one (in its first cycle), the
-// cascade old started from. prev (the last finished run's own best) is
-// older than either: a run cancelled after its first cycle does not
-// finish, so going back to prev dropped its progress, and eq (8) at the
-// next start rose. refit asks the new run to refit its best at the end.
-func restartCmd(ctx context.Context, g *gate, gen int, w *workData, old *optRun, prev *cronus.State, par, prevPar cronus.Params, warm, refit bool) tea.Cmd {
+// cascade old started from. prev (the last finished run's own best, made
+// with prevPar) is older than either: a run cancelled after its first
+// cycle does not finish, so going back to prev dropped its progress, and
+// eq (8) at the next start rose. A cascade made with another ε or δ is
+// no start (they shape Algorithm 2's stages alone, as cronus cascade
+// --warm refuses them): the run then starts from scratch. After an ε
+// edit's run from scratch, cancelled before it had a cascade (in
+// Algorithm 2, seconds on large data, or before it started), a λ or
+// threshold edit went on warm from the old ε's cascade, and the saved
+// file named the new ε. refit asks the new run to refit its best at the
+// end.
+func restartCmd(ctx context.Context, g *gate, gen int, w *workData, old *optRun, prev *cronus.State, prevPar, par cronus.Params, warm, refit bool) tea.Cmd {
 	return func() tea.Msg {
-		best := prev
+		best, bestPar := prev, prevPar // the cascade to go on from, and the parameters it was made with
 		if old != nil {
 			<-old.done
 			switch {
 			case old.out != nil && old.out.Best != nil:
-				best = old.out.Own()
+				best, bestPar = old.out.Own(), old.info.par
 			case old.from != nil:
-				best = old.from
+				best, bestPar = old.from, old.info.par
 			}
+		}
+		if best != nil && (bestPar.Epsilon != par.Epsilon || bestPar.Delta != par.Delta) {
+			best = nil
 		}
 		opt := cronus.Options{MaxCycles: maxCycles, Refit: refit}
 		if warm && best != nil {
@@ -505,7 +515,7 @@ func restartCmd(ctx context.Context, g *gate, gen int, w *workData, old *optRun,
 			// lower on eq (8) (see lambdaJump).
 			opt.Warm, opt.Reenter = &best.Cascade, true
 			opt.WarmOrInit = lambdaJump(par.Lambda*w.sc.LambdaMax, best.Lambda)
-			if par.Sigma == prevPar.Sigma {
+			if par.Sigma == bestPar.Sigma {
 				opt.WarmSigma = best.Sigma
 			}
 		}
