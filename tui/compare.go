@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -108,7 +109,7 @@ func (m Model) saveKept() (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.pendingWrites++
-	return m, saveCmd(m.writes, "the kept cascades", cs, paths)
+	return m, saveCmd(m.base, m.writes, "the kept cascades", cs, paths)
 }
 
 func metricValue(ms map[string]float64, key string) string {
@@ -152,8 +153,9 @@ func exportFront(pts []baseline.Point) []baseline.Point {
 
 // exportCmd writes the points, after the baselines more returns, as CSV
 // and as an SVG plot with that title, and their Pareto front as CSV, off
-// the UI goroutine.
-func exportCmd(g *writeGuard, pts []baseline.Point, more func() ([]baseline.Point, error), title string) tea.Cmd {
+// the UI goroutine; a write that waits is given up once ctx is done, as
+// a save's (saveCmd).
+func exportCmd(ctx context.Context, g *writeGuard, pts []baseline.Point, more func() ([]baseline.Point, error), title string) tea.Cmd {
 	return func() tea.Msg {
 		if !g.begin() {
 			return exportedMsg{err: errQuit}
@@ -171,7 +173,7 @@ func exportCmd(g *writeGuard, pts []baseline.Point, more func() ([]baseline.Poin
 		if err != nil {
 			return exportedMsg{err: err}
 		}
-		if err := data.WriteAtomicAll([]data.Output{baseline.CSVOutput(curvesCSV, pts), plot, baseline.CSVOutput(frontCSV, exportFront(pts))}); err != nil {
+		if err := data.WriteAtomicAllContext(ctx, []data.Output{baseline.CSVOutput(curvesCSV, pts), plot, baseline.CSVOutput(frontCSV, exportFront(pts))}); err != nil {
 			return exportedMsg{err: err}
 		}
 		return exportedMsg{csv: curvesCSV, svg: curvesSVG, front: frontCSV}

@@ -908,7 +908,9 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if s == "ctrl+c" || s == "q" && !m.editing && (m.loadScr == nil || !m.loadScr.typing) {
 		// A file being written is finished first (a save, then q at once,
 		// wrote nothing, or left its temporary file); a second quit key
-		// does not wait (Run still lets a write under way end).
+		// does not wait: it cancels m.base, which gives up the write
+		// under way (Run waits for it to end: one that waited for a FIFO's
+		// reader held the process for ever).
 		if m.pendingWrites > 0 && !m.quitting {
 			m.quitting = true
 			// Only the write goes on: the optimisation is held at its
@@ -1047,7 +1049,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.pendingWrites++
-		return m, saveCmd(m.writes, "the best cascade", []savable{c}, []string{savePath})
+		return m, saveCmd(m.base, m.writes, "the best cascade", []savable{c}, []string{savePath})
 	case " ":
 		if !m.paused && m.phase == phaseFailed {
 			m.setStatus(m.notYet("nothing to pause", ""), true)
@@ -1112,7 +1114,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		// session's: a load of other data cancels the session's work, and
 		// the export asked for before it failed, "context canceled".
 		ctx := m.base
-		return m, exportCmd(m.writes, m.curvePoints(), func() ([]baseline.Point, error) { return w.validBaselines(ctx) },
+		return m, exportCmd(ctx, m.writes, m.curvePoints(), func() ([]baseline.Point, error) { return w.validBaselines(ctx) },
 			baseline.CurveTitle(f.Model, [2]string{"valid", f.Valid}, [2]string{"test", f.Test}))
 	}
 	return m, nil

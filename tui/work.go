@@ -612,8 +612,11 @@ type saved struct {
 }
 
 // saveCmd writes the cascades to their paths off the UI goroutine and
-// scores each as eval --cascade does.
-func saveCmd(g *writeGuard, what string, cs []savable, paths []string) tea.Cmd {
+// scores each as eval --cascade does. A write that waits (a FIFO nobody
+// reads) is given up once ctx is done (the user quit at once), with
+// nothing renamed into place, as the commands' writes are: it held the
+// process, its screen gone, for as long as it waited.
+func saveCmd(ctx context.Context, g *writeGuard, what string, cs []savable, paths []string) tea.Cmd {
 	return func() tea.Msg {
 		msg := savedMsg{what: what}
 		if !g.begin() {
@@ -638,7 +641,7 @@ func saveCmd(g *writeGuard, what string, cs []savable, paths []string) tea.Cmd {
 				return msg
 			}
 		}
-		if err := data.WriteAtomicAll(outs); err != nil {
+		if err := data.WriteAtomicAllContext(ctx, outs); err != nil {
 			msg.err = err
 			return msg
 		}
