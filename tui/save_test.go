@@ -1011,3 +1011,33 @@ func TestNoWarmStartAcrossEpsilon(t *testing.T) {
 		check(t, m, eps)
 	})
 }
+
+// TestFailedQuitSaysSweepCancelled: q while a save is written cancels the
+// λ sweep (and a choice of ρ); when the save then fails the workbench
+// stays open, and the status line says what the quit cancelled: the
+// sweep was gone without a word, its note off the line.
+func TestFailedQuitSaysSweepCancelled(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.Mkdir(savePath, 0o755); err != nil { // the save fails
+		t.Fatal(err)
+	}
+	m := ready(t)
+	defer m.cancel()
+	m, _ = update(t, m, key("w"))
+	if m.sweep == nil {
+		t.Fatalf("w: status %q", m.status)
+	}
+	said := m.sweepCancelled()
+	m, save := update(t, m, key("s"))
+	m, _ = update(t, m, key("q"))
+	if m.sweep != nil {
+		t.Fatal("q during a save left the sweep running")
+	}
+	m, cmd := update(t, m, save())
+	if cmd != nil || m.quitting {
+		t.Fatalf("the failed save quit: command %v, quitting %v", cmd, m.quitting)
+	}
+	if !strings.Contains(m.status, "(not quitting: q quits; "+said+")") {
+		t.Errorf("status %q, want it to say %q", m.status, said)
+	}
+}

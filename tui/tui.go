@@ -82,7 +82,11 @@ type Model struct {
 	writes        *writeGuard
 	pendingWrites int
 	quitting      bool
-	exporting     bool // an export (e) is being written: another waits for it
+	// quitStopped is what the quit that waits for a write cancelled (the
+	// λ sweep, the choice of ρ), for the status line to say should the
+	// write fail and the workbench stay open: they were gone unsaid.
+	quitStopped string
+	exporting   bool // an export (e) is being written: another waits for it
 	// prepStart is when the cascade problem and the baselines began to be
 	// built (phasePreparing), for the seconds the screen counts: seconds
 	// on large data, with nothing else changing on screen. ticking says a
@@ -575,7 +579,12 @@ func (m *Model) wrote(err error) bool {
 		if !m.paused {
 			m.gate.setPaused(false) // the run held for the quit goes on
 		}
-		m.setStatus(m.status+" (not quitting: q quits)", true)
+		note := "not quitting: q quits"
+		if m.quitStopped != "" {
+			note += "; " + m.quitStopped // what the quit cancelled stays cancelled
+		}
+		m.quitStopped = ""
+		m.setStatus(m.status+" ("+note+")", true)
 		return false
 	}
 	if m.quitting && m.pendingWrites == 0 {
@@ -932,8 +941,13 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			if !m.paused {
 				m.gate.setPaused(true)
 			}
-			m.stopSweep()
-			m.stopRho()
+			var stopped []string
+			for _, said := range []string{m.stopSweep(), m.stopRho()} {
+				if said != "" {
+					stopped = append(stopped, said)
+				}
+			}
+			m.quitStopped = strings.Join(stopped, "; ")
 			m.setStatus("quitting once the file being written is done (q again: now)", false)
 			return m, nil
 		}
