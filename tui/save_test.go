@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/engine/tree"
 	tea "github.com/cronus-ltr/cronus/internal/tea"
 	"github.com/cronus-ltr/cronus/views"
@@ -93,7 +94,7 @@ func TestSaveBestCascade(t *testing.T) {
 	if !reflect.DeepEqual(ev, kept.Test) {
 		t.Errorf("the saved cascade scores %v, cost %v, reach %v; kept: %v, %v, %v", ev.Metrics, ev.Cost, ev.Reached, kept.Test.Metrics, kept.Test.Cost, kept.Test.Reached)
 	}
-	want := fmt.Sprintf("saved ./%s: test NDCG@10 %.3f, P@5 %.3f, cost %.4g", savePath, ev.Metrics["ndcg@10"], ev.Metrics["p@5"], ev.Cost.Total)
+	want := fmt.Sprintf("saved ./%s: test NDCG@10 %.3f, P@5 %.3f, cost %s", savePath, ev.Metrics["ndcg@10"], ev.Metrics["p@5"], views.Num(ev.Cost.Total))
 	if !savedAt(m.status, before, after) || !strings.HasSuffix(m.status, " "+want) || m.errLine {
 		t.Errorf("status after save: %q, want the time then %q", m.status, want)
 	}
@@ -1039,5 +1040,20 @@ func TestFailedQuitSaysSweepCancelled(t *testing.T) {
 	}
 	if !strings.Contains(m.status, "(not quitting: q quits; "+said+")") {
 		t.Errorf("status %q, want it to say %q", m.status, said)
+	}
+}
+
+// TestSavedCostAsShown: the save's message gives the cost per document as
+// the status line, the kept message and the compare view do (views.Num):
+// from 10,000 it read "cost 1.235e+04" beside the line's "@ 12346"
+// (costs such as Yahoo!'s, up to 10,000 a feature, make such cascades).
+func TestSavedCostAsShown(t *testing.T) {
+	var m Model
+	for _, cost := range []float64{12345.6, 1815.6, 359.6} {
+		ev := cronus.Eval{Metrics: map[string]float64{"ndcg@10": 0.5, "p@5": 0.6}, Cost: metric.Cost{Total: cost}}
+		m.savedStatus(savedMsg{what: "the best cascade", files: []saved{{path: savePath, split: "test", ev: ev}}, at: time.Now()})
+		if want := "cost " + views.Num(cost); !strings.HasSuffix(m.status, want) {
+			t.Errorf("cost %g: status %q, want it to end in %q", cost, m.status, want)
+		}
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -607,7 +606,7 @@ func (m *Model) savedStatus(msg savedMsg) {
 		f := msg.files[0]
 		short := fmt.Sprintf("%s saved ./%s", at, f.path)
 		m.setStatus(fmt.Sprintf("%s: %s NDCG@10 %s, P@5 %s, cost %s", short, f.split,
-			metricValue(f.ev.Metrics, curveSpec), metricValue(f.ev.Metrics, "p@5"), strconv.FormatFloat(f.ev.Cost.Total, 'g', 4, 64)), false)
+			metricValue(f.ev.Metrics, curveSpec), metricValue(f.ev.Metrics, "p@5"), views.Num(f.ev.Cost.Total)), false) // as the status line gives it
 		m.statusShort = short
 	default:
 		paths := make([]string, len(msg.files))
