@@ -738,18 +738,27 @@ func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Param
 		// Optimize's first report is the initialisation's, timed above.
 		step := r.PhaseAtFirst("optimising", float64(1+cf.cycles*par.K), r.Report)
 		report := step
+		var traceErr error // a trace line that could not be written stops the run
 		if trace != nil {
 			// Every step goes to the trace; the progress line takes what
 			// the reporter's rate lets through.
 			report = func(done float64, snap func() cronus.Snapshot) bool {
 				sn := snap()
 				if err := trace.add(&sn); err != nil {
+					traceErr = err
 					return false
 				}
 				return step(done, func() cronus.Snapshot { return sn })
 			}
 		}
-		return cronus.Optimize(ctx, s.pr, s.sc, par, opt, s.evaluator(), report)
+		out, err := cronus.Optimize(ctx, s.pr, s.sc, par, opt, s.evaluator(), report)
+		if traceErr != nil {
+			// Optimize says only that the report stopped it (ErrStopped):
+			// before, it said nothing, and the cascade of the step the
+			// trace failed at was written as the run's.
+			return out, fmt.Errorf("--trace: %w", traceErr)
+		}
+		return out, err
 	})
 	for ev := range j.Events() {
 		if ev.Final {

@@ -87,3 +87,27 @@ func TestOptimizeStopsInEvaluation(t *testing.T) {
 		t.Fatalf("result %+v: want the cascade it was at and the best so far", res)
 	}
 }
+
+// A report that returns false stops the run though ctx is not done (as
+// cronus cascade's does when its trace line cannot be written): Optimize
+// says so with ErrStopped, not nil, and the result holds the cascade the
+// run was at, as on a cancellation. It returned nil, and Final was nil
+// when the first report stopped it.
+func TestOptimizeReportStopsWithError(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 3, 0.05
+	for _, after := range []int{1, 3} {
+		reports := 0
+		res, err := Optimize(context.Background(), pr, ComputeScales(pr, 0), par, Options{MaxCycles: 5}, trainEvaluator(pr), func(float64, func() Snapshot) bool {
+			reports++
+			return reports < after
+		})
+		if !errors.Is(err, ErrStopped) {
+			t.Errorf("stopped at report %d: error %v, want ErrStopped", after, err)
+		}
+		if res == nil || res.Final == nil {
+			t.Errorf("stopped at report %d: result %+v has no final cascade", after, res)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package cronus
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"time"
@@ -166,12 +167,27 @@ func (o *Outcome) Own() *State {
 	return o.Best
 }
 
+// ErrStopped is what Optimize returns when its report function returned
+// false while ctx was not done: the caller stopped the run (cronus
+// cascade's report does when it cannot write its trace).
+var ErrStopped = errors.New("cronus: the optimisation was stopped by its report")
+
+// stopErr is the error of a run whose report returned false: ctx's, or
+// ErrStopped when ctx is not done.
+func stopErr(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return ErrStopped
+}
+
 // Optimize runs Algorithm 2 (or starts from Options.Warm) and then the
 // cyclic optimisation of Algorithm 1, reporting a snapshot after every
 // stage step. It stops on a relative tolerance, the cycle cap, or when
-// ctx is done or report returns false (cancellation: ctx.Err() is returned
-// with the best cascade so far in the result, nil when none was evaluated
-// whole).
+// ctx is done or report returns false (cancellation: ctx.Err() is returned,
+// or ErrStopped when report stopped the run while ctx was not done, with
+// the cascade the run was at as Final and the best cascade so far in the
+// result, nil when none was evaluated whole).
 func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Options, eval Evaluator, report func(done float64, snap func() Snapshot) bool) (*Outcome, error) {
 	opt = opt.withDefaults()
 	if err := par.Validate(); err != nil {
@@ -266,7 +282,8 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 		return res, err
 	}
 	if report != nil && !report(1, copySnap) {
-		return res, ctx.Err()
+		res.Final = st
+		return res, stopErr(ctx)
 	}
 	prev := st.Terms.Total
 	snap.Phase = "optimising"
@@ -297,7 +314,7 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 			}
 			if report != nil && !report(float64(1+(cycle-1)*par.K+k+1), copySnap) {
 				res.Final = st
-				return res, ctx.Err()
+				return res, stopErr(ctx)
 			}
 		}
 		cur := st.Terms.Total
