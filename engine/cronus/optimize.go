@@ -241,8 +241,15 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 	consider := func() {
 		// Of equals the cheaper (the first of those equal in cost too): a
 		// step that dropped a tree without changing the ranking of the
-		// validation queries scored the same and was passed over.
-		if v, ok := snap.Valid.Metrics[opt.Select]; ok && (v > bestScore || v == bestScore && snap.Valid.Cost.Total < bestCost) {
+		// validation queries scored the same and was passed over. A step
+		// that scores no number (NaN, or no such metric) ranks below
+		// every one that does, as −∞: before, it was never kept, and a
+		// run whose every step scored NaN finished with Best nil.
+		v, ok := snap.Valid.Metrics[opt.Select]
+		if !ok || math.IsNaN(v) {
+			v = math.Inf(-1)
+		}
+		if res.Best == nil || v > bestScore || v == bestScore && snap.Valid.Cost.Total < bestCost {
 			bestScore, bestCost = v, snap.Valid.Cost.Total
 			res.Best = st.clone()
 			snap.Best, snap.BestTest, snap.BestStep = snap.Valid, snap.Test, snap.Step

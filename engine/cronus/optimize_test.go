@@ -1296,3 +1296,47 @@ func TestComputeScalesProgress(t *testing.T) {
 		t.Errorf("scales %+v, want %+v", sc, want)
 	}
 }
+
+// Validation that scores no number (NaN: a metric mean over no query; or
+// the Select metric missing) still leaves a best cascade: such a step
+// ranks below every step that scores one, and of such steps the cheapest
+// is kept, as of equals. Before, none was ever kept, and a run that
+// finished returned Best nil, which cronus cascade and sweep dereference.
+func TestBestWithoutValidationScore(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 4, 0.05
+	for _, name := range []string{"nan", "missing", "nan-then-number"} {
+		var costs []float64
+		eval := func(_ context.Context, c *Cascade) (Eval, Eval, error) {
+			cost := Evaluate(smallE, c, smallTr, pr.FeatCost, pr.TreeCost, nil).Cost
+			costs = append(costs, cost.Total)
+			ev := Eval{Metrics: map[string]float64{"ndcg@10": math.NaN()}, Cost: cost}
+			switch {
+			case name == "missing":
+				ev.Metrics = map[string]float64{"p@5": 0.5}
+			case name == "nan-then-number" && len(costs) == 3:
+				ev.Metrics["ndcg@10"] = 0.1
+			}
+			return ev, ev, nil
+		}
+		var last Snapshot
+		res, err := Optimize(context.Background(), pr, ComputeScales(pr, 0), par, Options{MaxCycles: 2}, eval, func(_ float64, snap func() Snapshot) bool {
+			last = snap()
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Best == nil || last.BestCascade == nil {
+			t.Fatalf("%s: no best cascade", name)
+		}
+		want := slices.Min(costs)
+		if name == "nan-then-number" {
+			want = costs[2]
+		}
+		if got := res.History.Best.Cost.Total; got != want {
+			t.Errorf("%s: best's validation cost %v, want %v (steps %v)", name, got, want, costs)
+		}
+	}
+}
