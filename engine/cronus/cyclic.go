@@ -456,7 +456,7 @@ func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol flo
 		saved := append([]float64(nil), x0...)
 		o.set(res.X)
 		obj := pr.Objective(st).Total
-		if obj > best {
+		if !(obj <= best) { // a NaN step (none seen) is no better either
 			o.set(saved) // the surrogate step did not help eq (8): keep the old point
 			pr.Objective(st)
 			break
