@@ -6,7 +6,7 @@
 #
 # 1. settings: Fold1 validation and test NDCG@10 over σ ∈ {1, 2} × minimum
 #    documents per leaf ∈ {20, 50, 70, 100} (500 trees × 31 leaves, η 0.1).
-# 2. pair-sample: XGBoost-style sampled pairs (--pair-sample 1 --min-docs 1
+# 2. pairs: XGBoost-style sampled pairs (--pair-sample 1 --min-docs 1
 #    --min-hessian 1): Fold1 test for seeds 1-4, and the mean over the five
 #    LETOR folds (rebuilt from Fold1 by bench/folds.py).
 # 3. fit: training-set MSE of squared-loss GBRT after 1, 10 and 50 trees of
@@ -21,6 +21,10 @@
 #   bash bench/lambdarank.sh [all|settings|pairs|fit|cv|xgb-seeds]   (default all)
 set -euo pipefail
 what=${1:-all}
+case "$what" in
+  all|settings|pairs|fit|cv|xgb-seeds) ;;
+  *) echo "usage: bench/lambdarank.sh [all|settings|pairs|fit|cv|xgb-seeds]" >&2; exit 2 ;;
+esac
 on() { [ "$what" = all ] || [ "$what" = "$1" ]; }
 cd "$(dirname "$0")/.."
 . bench/lib.sh
