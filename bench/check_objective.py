@@ -39,7 +39,10 @@ import subprocess
 import sys
 import tempfile
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("check_objective.py: %s has no numpy; install Debian's python3-numpy (apt-get install python3-numpy, as root)" % sys.executable)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "data", "builtin", "mq2008")
@@ -408,6 +411,8 @@ def perturb(c, seed, out):
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
+    if not (os.path.isfile(sys.argv[1]) and os.access(sys.argv[1], os.X_OK)):
+        sys.exit("check_objective.py: %s is not an executable cronus binary (go build -o %s . first)" % (sys.argv[1], sys.argv[1]))
     with tempfile.TemporaryDirectory() as tmp:
         run = Run(os.path.abspath(sys.argv[1]), tmp)
         R = ["--rho1", "0.02", "--rhoK", "0.02"]
