@@ -49,10 +49,18 @@ case "$set_" in
     train=$dir/f$fold-train.txt valid=$dir/f$fold-vali.txt test=$dir/f$fold-test.txt costs=builtin:mq2008/costs rel=1 ;;
   synth)
     q=${SYNTH_QUERIES:-1600}
+    case "$q" in ''|*[!0-9]*|0*) echo "bench/cascade.sh: SYNTH_QUERIES must be a positive whole number, not '$q'" >&2; exit 2 ;; esac
+    # The files are kept for the next run, but only for the same number of
+    # queries: synth.queries records what they were made with (files of
+    # another SYNTH_QUERIES, or of a run before the record, are made again).
+    if [ "$(cat "$dir/synth.queries" 2>/dev/null)" != "$q" ]; then
+      rm -f "$dir/synth.queries" "$dir/train.txt" "$dir/valid.txt" "$dir/test.txt"
+    fi
     for s in train:1:$q valid:2:$((q / 4)) test:3:$((q / 4)); do
       IFS=: read -r name seed nq <<<"$s"
       [ -f "$dir/$name.txt" ] || "$c" gen --queries "$nq" --docs-per-query 125 --seed "$seed" --out "$dir/$name.txt" > /dev/null
     done
+    echo "$q" > "$dir/synth.queries"
     train=$dir/train.txt valid=$dir/valid.txt test=$dir/test.txt
     costs=$dir/mslr.costs; cp -f data/builtin/mslr-web10k.feature_cost.txt "$costs"; chmod 644 "$costs"; rel=3 ;;
   *) echo "usage: bench/cascade.sh [mq2008|mq2008-fold N|synth] [TREES]" >&2; exit 2 ;;
