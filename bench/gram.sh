@@ -20,7 +20,10 @@ need_py numpy python3-numpy
 if [ ! -e /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 ]; then
   need_pkg "OpenBLAS (numpy would time the reference BLAS)" libopenblas0-pthread
 fi
-$py -c 'import threadpoolctl' 2>/dev/null || apt-get install -y -qq python3-threadpoolctl >/dev/null || true
+# threadpoolctl says which BLAS and which kernels numpy runs (printed with
+# the figures, and checked below): without it the ratio is against an
+# unknown BLAS.
+need_py threadpoolctl python3-threadpoolctl
 # OpenBLAS 0.3.21 does not know every CPU (on 2026-11-30 this VM's Xeon,
 # family 6 model 207): it then falls back to its generic Prescott kernels,
 # several times slower than its AVX ones (10.6 against about 60 GFLOP/s
