@@ -55,8 +55,17 @@ for ob in $bases; do
   "$c" export --model "$d/base.json" --to xgboost --out "$d/base-${obj}${base}.xgb.json" >/dev/null 2>&1
 done
 stages=$("$c" inspect "$d/cascade.json" --json | $py -c 'import json,sys; print(len(json.load(sys.stdin)["stages"]))')
+# A stage without trees has no model to export (the table says so); any
+# other failure stops the script. Stage files of an earlier run go first:
+# one left where this cascade's stage has no trees would be compared.
+rm -f "$d"/stage*.xgb.json
 for k in $(seq "$stages"); do
-  "$c" export --cascade "$d/cascade.json" --stage "$k" --to xgboost --out "$d/stage$k.xgb.json" >/dev/null 2>&1 || true
+  if ! err=$("$c" export --cascade "$d/cascade.json" --stage "$k" --to xgboost --out "$d/stage$k.xgb.json" 2>&1 >/dev/null); then
+    case "$err" in
+      *"stage $k of $stages has no trees"*) ;;
+      *) echo "$err" >&2; exit 1 ;;
+    esac
+  fi
 done
 
 $py - "$d" "$stages" "$bases" <<'PY'
