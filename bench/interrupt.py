@@ -11,8 +11,11 @@ command took to exit and its exit status (130: interrupted). With
 --no-signal it sends nothing and prints how long the command ran after
 that point (how long the rest takes).
 
-The default TEXT, "cycle 1 stage 10", is the last step of `cronus cascade
---cycles 1` with the default 10 stages: what follows is the scoring of the
+The default TEXT, "cycle 1 of at most 1, stage 10 of 10", is the last
+step of `cronus cascade --cycles 1` with the default 10 stages (its
+progress line, "optimising cycle 1 of at most 1, stage 10 of 10 …", since
+commit 54ce104; on small data the line may skip it, and the script then
+says the text never ended a line): what follows is the scoring of the
 cascade and the full ensemble on valid and test before anything is
 written. The README's figures come from
 
@@ -31,7 +34,7 @@ import time
 def main():
     ap = argparse.ArgumentParser(usage=__doc__.split("\n\n")[1].removeprefix("usage: "),
                                  description="How fast a cronus command stops when interrupted at the end of a phase (see the top of this file).")
-    ap.add_argument("--after", default="cycle 1 stage 10", metavar="TEXT", help="the progress text whose phase's end is awaited (default %(default)r)")
+    ap.add_argument("--after", default="cycle 1 of at most 1, stage 10 of 10", metavar="TEXT", help="the progress text whose phase's end is awaited (default %(default)r)")
     ap.add_argument("--delay", type=float, default=0.5, metavar="S", help="seconds from the phase's end to SIGINT (default %(default)s)")
     ap.add_argument("--no-signal", action="store_true", help="send nothing: time the rest of the run")
     ap.add_argument("command", nargs=argparse.REMAINDER, help="the command and its arguments, after --")
