@@ -26,8 +26,14 @@ BASELINES = ('prefix', 'early-exit', 'single-stage')
 def points(paths):
     acc = collections.defaultdict(list)
     for p in paths:
-        for r in csv.DictReader(open(p)):
-            acc[(r['method'], r['split'], r['lambda'])].append((float(r['cost']), float(r['ndcg@10'])))
+        try:
+            with open(p) as f:
+                for r in csv.DictReader(f):
+                    acc[(r['method'], r['split'], r['lambda'])].append((float(r['cost']), float(r['ndcg@10'])))
+        except OSError as e:
+            sys.exit('%s: %s' % (p, e.strerror))
+        except (KeyError, ValueError) as e:
+            sys.exit('%s: not a cronus sweep curve (cronus sweep --out): %s %s' % (p, type(e).__name__, e))
     n = len(paths)
     return {k: (sum(c for c, _ in v) / n, sum(q for _, q in v) / n) for k, v in acc.items() if len(v) == n}
 
