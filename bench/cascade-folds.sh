@@ -22,6 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 trees=${1:-500}
 . bench/lib.sh
+need_count "bench/cascade-folds.sh [TREES]" TREES "$trees"
 for f in 1 2 3 4 5; do
   echo "== fold $f"
   REFINE=0 bash bench/cascade.sh mq2008-fold "$f" "$trees" | grep -E '^(base ensemble:|cronus at|initialisation)'

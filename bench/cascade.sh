@@ -33,6 +33,7 @@ if [ "$set_" = mq2008-fold ]; then
 fi
 trees=${2:-500}
 . bench/lib.sh
+need_count "bench/cascade.sh [mq2008|mq2008-fold N|synth] [TREES]" TREES "$trees"
 need_time
 dir=$dir/cascade-$set_
 mkdir -p "$dir"

@@ -18,6 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 q=${1:-400}
 . bench/lib.sh
+need_count "bench/cheap.sh [QUERIES]" QUERIES "$q" 4
 dir=$dir/cheap-$q
 mkdir -p "$dir"
 go build -o "$dir/cronus" .

@@ -20,6 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
 . bench/lib.sh
+need_count "bench/contribs.sh [ROUNDS]" ROUNDS "$rounds"
 need_py xgboost python3-xgboost
 need_py numpy python3-numpy
 go build -o "$dir/cronus" .

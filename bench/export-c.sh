@@ -23,6 +23,7 @@ cd "$(dirname "$0")/.."
 . bench/lib.sh
 command -v cc >/dev/null || need_pkg "a C compiler (cc)" gcc
 reps=${1:-200}
+need_count "bench/export-c.sh [REPETITIONS]" REPETITIONS "$reps"
 go build -o "$dir/cronus" .
 c="$dir/cronus"
 d="$dir/export-c"

@@ -14,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-2}
 . bench/lib.sh
+need_count "bench/gram.sh [ROUNDS]" ROUNDS "$rounds"
 need_py numpy python3-numpy
 # numpy links the generic libblas.so.3; Debian's OpenBLAS takes it over
 # through the alternatives system once installed.

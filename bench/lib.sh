@@ -23,3 +23,14 @@ need_py() {
 need_time() {
   [ -x /usr/bin/time ] || need_pkg /usr/bin/time time
 }
+
+# need_count SCRIPT WHAT VALUE [LEAST] stops, with the script's usage line
+# in the message, unless VALUE is a whole number of at least LEAST (1).
+need_count() {
+  case "$3" in
+    ''|*[!0-9]*) ;;
+    *) [ "$((10#$3))" -ge "${4:-1}" ] && return ;;
+  esac
+  echo "usage: $1 (${2} must be a whole number of at least ${4:-1}, not '$3')" >&2
+  exit 2
+}

@@ -12,6 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 docs=${1:-1000000}
 . bench/lib.sh
+need_count "bench/load.sh [DOCS]" DOCS "$docs" 125
 need_py xgboost python3-xgboost
 need_time
 
