@@ -242,11 +242,16 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 		// Of equals the cheaper (the first of those equal in cost too): a
 		// step that dropped a tree without changing the ranking of the
 		// validation queries scored the same and was passed over. A step
-		// that scores no number (NaN, or no such metric) ranks below
-		// every one that does, as −∞: before, it was never kept, and a
-		// run whose every step scored NaN finished with Best nil.
+		// that scores NaN (a mean over no query) ranks below every one
+		// that scores a number, as −∞: before, it was never kept, and a
+		// run whose every step scored NaN finished with Best nil. Without
+		// the metric at all (no validation data: the workbench without a
+		// validation file) no step is chosen.
 		v, ok := snap.Valid.Metrics[opt.Select]
-		if !ok || math.IsNaN(v) {
+		if !ok {
+			return
+		}
+		if math.IsNaN(v) {
 			v = math.Inf(-1)
 		}
 		if res.Best == nil || v > bestScore || v == bestScore && snap.Valid.Cost.Total < bestCost {
