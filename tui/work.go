@@ -175,14 +175,14 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 				}
 			}
 			msg.train = d
-		case 1, 2:
+		case 1:
+			msg.valid = d
+		case 2:
+			msg.test = d
+		}
+		if i > 0 {
 			if w := d.QIDWarning(msg.train); w != "" {
 				msg.warnings = append(msg.warnings, w)
-			}
-			if i == 1 {
-				msg.valid = d
-			} else {
-				msg.test = d
 			}
 		}
 		msg.splits = append(msg.splits, data.Summarize(d, msg.costs))
