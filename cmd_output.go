@@ -25,6 +25,9 @@ import (
 // line after the documents of `gen --out /dev/stdout`), and asJSON, a
 // report for standard output, is refused.
 func checkOutputs(stdout *io.Writer, stderr io.Writer, asJSON bool, inputs []string, outputs ...string) error {
+	if err := checkInputsOnce(inputs); err != nil {
+		return err
+	}
 	var seen []string
 	for _, out := range outputs {
 		if out == "" {
@@ -86,6 +89,40 @@ func checkOutputs(stdout *io.Writer, stderr io.Writer, asJSON bool, inputs []str
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// checkInputsOnce refuses two inputs that name one stream: a pipe
+// (/dev/stdin, <(zcat …), a named FIFO) or another file that is not
+// regular. The first read takes all its text, and the second then failed
+// with "empty file", or waited for ever on a FIFO nobody opens again.
+// Built-in data names are not files.
+func checkInputsOnce(inputs []string) error {
+	type input struct {
+		path string
+		st   fs.FileInfo
+	}
+	var seen []input
+	for _, in := range inputs {
+		if in == "" || strings.HasPrefix(in, "builtin:") {
+			continue
+		}
+		st, err := os.Stat(in)
+		if err != nil || st.Mode().IsRegular() || st.IsDir() {
+			continue
+		}
+		for _, s := range seen {
+			if !os.SameFile(s.st, st) {
+				continue
+			}
+			what := in + " is given as two inputs"
+			if s.path != in {
+				what = s.path + " and " + in + " are the same input"
+			}
+			return usageError{what + ", a stream (a pipe or a device) that gives its text once: save it to a file and give that"}
+		}
+		seen = append(seen, input{in, st})
 	}
 	return nil
 }

@@ -593,3 +593,56 @@ func interruptAfter(t *testing.T, d time.Duration, args []string) {
 		t.Errorf("%v: still running 5 s after the interrupt", args)
 	}
 }
+
+// Two inputs that name one stream (`--train /dev/stdin --valid
+// /dev/stdin`, a FIFO twice) failed after the first read with "empty
+// file" on a pipe, or waited for ever on a FIFO that nobody opens again.
+// They are refused before anything is read.
+func TestOneStreamAsTwoInputs(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	// Without the check the command waits to open the FIFO: a writer
+	// that comes and goes lets it go (with an empty file).
+	release := func() {
+		if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	}
+	out := filepath.Join(dir, "m.json")
+	for _, args := range [][]string{
+		{"train", "--train", fifo, "--valid", fifo, "--trees", "1", "--out", out},
+		{"eval", "--scores", fifo, "--data", fifo},
+	} {
+		type result struct {
+			code   int
+			stderr string
+		}
+		done := make(chan result, 1)
+		go func() {
+			var o, e bytes.Buffer
+			code := run(context.Background(), args, &o, &e)
+			done <- result{code, e.String()}
+		}()
+		var r result
+		select {
+		case r = <-done:
+		case <-time.After(20 * time.Second):
+			for range 4 {
+				release()
+				time.Sleep(100 * time.Millisecond)
+			}
+			r = <-done
+			t.Errorf("%v opened the FIFO twice: %s", args, r.stderr)
+			continue
+		}
+		if r.code != 2 || !strings.Contains(r.stderr, fifo+" is given as two inputs") || !strings.Contains(r.stderr, "gives its text once") {
+			t.Errorf("%v: exit %d, %s", args, r.code, r.stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v wrote %s", args, out)
+		}
+	}
+}
