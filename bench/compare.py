@@ -29,7 +29,13 @@ def main():
         if not paths:
             sys.exit('compare.py: no curve matches %s' % pattern)
         variants.append((pattern, paths, points(paths)))
-    budgets = [float(b) for b in sys.argv[3].split(',')] if len(sys.argv) == 4 else None
+    try:
+        budgets = [float(b) for b in sys.argv[3].split(',')] if len(sys.argv) == 4 else None
+    except ValueError:
+        sys.exit('compare.py: budgets %r: want numbers separated by commas, such as 50,100,200' % sys.argv[3])
+    for pattern, paths, pts in variants:
+        if not any(m == 'cronus' for (m, _, _) in pts):
+            sys.exit('compare.py: %s: no cronus rows (a curve of cronus sweep --out, or cronus cascade --curve?)' % pattern)
     for pattern, paths, _ in variants:
         print('%s: %d curve%s' % (pattern, len(paths), 's' if len(paths) > 1 else ''))
     for split in ('valid', 'test'):

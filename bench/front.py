@@ -43,6 +43,11 @@ def main():
     if not paths or paths[0] in ('-h', '--help'):
         sys.exit(__doc__)
     pts = points(paths)
+    # A curve without both kinds of rows (a header alone, a cascade's
+    # curve of one λ without baselines) would read as a front met.
+    for want, kinds in (('cronus', {'cronus'}), ('baseline', set(BASELINES))):
+        if not any(m in kinds for (m, _, _) in pts):
+            sys.exit('front.py: %s: no %s rows; want the curve of cronus sweep --out' % (', '.join(paths), want))
     what = 'mean over %d curves' % len(paths) if len(paths) > 1 else paths[0]
     for split in ('valid', 'test'):
         base = [(m, l, c, n) for (m, s, l), (c, n) in pts.items() if s == split and m in BASELINES]
