@@ -19,6 +19,23 @@ import (
 	"github.com/cronus-ltr/cronus/internal/asuser"
 )
 
+// cliResult is what a command run by runAsync ends with.
+type cliResult struct {
+	code   int
+	stderr string
+}
+
+// runAsync runs the command args in a goroutine and sends its result.
+func runAsync(ctx context.Context, args ...string) <-chan cliResult {
+	done := make(chan cliResult, 1)
+	go func() {
+		var o, e bytes.Buffer
+		code := run(ctx, args, &o, &e)
+		done <- cliResult{code, e.String()}
+	}()
+	return done
+}
+
 // An interrupt while a data file is read from a pipe whose writer neither
 // writes nor closes (a slow <(…), a FIFO) waited for the writer; it stops
 // the command at once, with the exit status of an interrupt.
@@ -31,16 +48,7 @@ func TestInterruptWhileReadingPipe(t *testing.T) {
 	defer w.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer time.AfterFunc(100*time.Millisecond, cancel).Stop()
-	type result struct {
-		code   int
-		stderr string
-	}
-	done := make(chan result, 1)
-	go func() {
-		var o, e bytes.Buffer
-		code := run(ctx, []string{"inspect", fmt.Sprintf("/dev/fd/%d", r.Fd())}, &o, &e)
-		done <- result{code, e.String()}
-	}()
+	done := runAsync(ctx, "inspect", fmt.Sprintf("/dev/fd/%d", r.Fd()))
 	select {
 	case res := <-done:
 		if res.code != 130 || res.stderr != "cronus inspect: interrupted\n" {
@@ -616,17 +624,8 @@ func TestOneStreamAsTwoInputs(t *testing.T) {
 		{"train", "--train", fifo, "--valid", fifo, "--trees", "1", "--out", out},
 		{"eval", "--scores", fifo, "--data", fifo},
 	} {
-		type result struct {
-			code   int
-			stderr string
-		}
-		done := make(chan result, 1)
-		go func() {
-			var o, e bytes.Buffer
-			code := run(context.Background(), args, &o, &e)
-			done <- result{code, e.String()}
-		}()
-		var r result
+		done := runAsync(context.Background(), args...)
+		var r cliResult
 		select {
 		case r = <-done:
 		case <-time.After(20 * time.Second):
