@@ -518,7 +518,7 @@ func parse(b []byte) (*File, error) {
 	if err := f.checkHeader(); err != nil {
 		return nil, err
 	}
-	if err := tree.CheckNulls(b, "version", "num_features", "base_score", "intercept", "sigma", "top_m"); err != nil {
+	if err := tree.CheckNulls(b, "version", "num_features", "base_score", "intercept", "sigma", "top_m", "sigma_abs"); err != nil {
 		return nil, err
 	}
 	// Decoded into tree.Unset, the ensemble tells the numbers it leaves

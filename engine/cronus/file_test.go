@@ -266,6 +266,13 @@ func TestFileMalformed(t *testing.T) {
 		{"sigma_abs missing on one stage", fileMutated(t, func(f *File) { f.SetStageSigma([]float64{1, 2, 3}); f.Stages[2].SigmaAbs = nil }),
 			"stages[2]: sigma_abs must be given on every stage or on none"},
 		{"sigma_abs zero", fileMutated(t, func(f *File) { f.SetStageSigma([]float64{1, 0, 3}) }), "stages[1]: sigma_abs 0 must be a finite number > 0"},
+		// A null sigma_abs (a NaN, as JSON writers put it) read as none
+		// given: alone on a stage the file loaded as one without them, and
+		// beside the others' the message named the next stage.
+		{"null sigma_abs", bytes.Replace(fileMutated(t, func(f *File) { f.SetStageSigma([]float64{1, 2, 3}) }), []byte(`"sigma_abs":1`), []byte(`"sigma_abs":null`), 1),
+			"stages[0].sigma_abs: expected a number, got null (JSON writers put null for NaN and ±Inf)"},
+		{"null sigma_abs everywhere", bytes.ReplaceAll(fileMutated(t, func(f *File) { f.SetStageSigma([]float64{1, 1, 1}) }), []byte(`"sigma_abs":1`), []byte(`"sigma_abs":null`)),
+			"stages[0].sigma_abs: expected a number, got null"},
 		// encoding/json reads null into a number as 0.
 		{"null weight", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"weights":[`), []byte(`"weights":[null,`), 1),
 			"stages[0].weights[0]: expected a number, got null (JSON writers put null for NaN and ±Inf)"},
