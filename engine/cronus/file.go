@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/tree"
@@ -253,7 +254,19 @@ func (f *File) Cascade() (*tree.Ensemble, *Cascade, error) {
 		case int:
 			k = float64(x)
 		default:
-			return nil, nil, fmt.Errorf("params.stages is %#v, not a number (the file has %d stages)", v, len(f.Stages))
+			// As JSON, the file's own spelling: Go's %#v said <nil> for
+			// null and map[string]interface {}{…} for an object.
+			shown, err := json.Marshal(v)
+			if err != nil {
+				shown = []byte(fmt.Sprint(v))
+			}
+			if cut := 40; len(shown) > cut {
+				for cut > 0 && !utf8.RuneStart(shown[cut]) {
+					cut--
+				}
+				shown = append(shown[:cut:cut], "..."...)
+			}
+			return nil, nil, fmt.Errorf("params.stages is %s, not a number (the file has %d stages)", shown, len(f.Stages))
 		}
 		if k != float64(len(f.Stages)) {
 			return nil, nil, fmt.Errorf("params.stages is %v, but the file has %d stages", v, len(f.Stages))
