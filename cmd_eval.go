@@ -65,6 +65,7 @@ func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float
 			return nil, fmt.Errorf("%s:%d: binary data (a NUL byte); expected one score per line, as text (numpy.savetxt, not numpy.save)", path, line)
 		}
 		f := strings.Fields(t)
+		hint := dataLineHint(f)
 		switch {
 		case len(f) == 0:
 			// Blank lines at the end are the end of the file (an editor's
@@ -79,13 +80,13 @@ func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float
 		case fields == 0 && (len(f) == 1 || len(f) == 3):
 			fields = len(f)
 		case fields == 0:
-			return nil, fmt.Errorf("%s:%d: %s; expected one score per line, or RankLib's qid, index and score", path, line, count(len(f), "field"))
+			return nil, fmt.Errorf("%s:%d: %s; expected one score per line, or RankLib's qid, index and score%s", path, line, count(len(f), "field"), hint)
 		case len(f) != fields:
 			form := "one score"
 			if fields == 3 {
 				form = "qid, index and score (RankLib's -score output)"
 			}
-			return nil, fmt.Errorf("%s:%d: %s; the file's first line has %s, and so must every line", path, line, count(len(f), "field"), form)
+			return nil, fmt.Errorf("%s:%d: %s; the file's first line has %s, and so must every line%s", path, line, count(len(f), "field"), form, hint)
 		}
 		doc := len(scores)
 		if doc >= want {
@@ -98,7 +99,7 @@ func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float
 			id, err1 := strconv.ParseInt(f[0], 10, 64)
 			k, err2 := strconv.Atoi(f[1])
 			if err1 != nil || err2 != nil || id != qids[q] || k != doc-offsets[q] {
-				return nil, fmt.Errorf("%s:%d: %q %q: expected query %d, index %d (the data's document %d)", path, line, f[0], f[1], qids[q], doc-offsets[q], doc+1)
+				return nil, fmt.Errorf("%s:%d: %q %q: expected query %d, index %d (the data's document %d)%s", path, line, f[0], f[1], qids[q], doc-offsets[q], doc+1, hint)
 			}
 		}
 		t = f[len(f)-1]
@@ -107,7 +108,7 @@ func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float
 			return nil, fmt.Errorf("%s:%d: score %q is outside the float64 range; expected a finite number", path, line, t)
 		}
 		if err != nil || !data.DecimalSyntax(t) {
-			return nil, fmt.Errorf("%s:%d: score %q is not a number; expected one score per line", path, line, t)
+			return nil, fmt.Errorf("%s:%d: score %q is not a number; expected one score per line%s", path, line, t, hint)
 		}
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("%s:%d: score %q is not a finite number", path, line, t)
@@ -123,6 +124,28 @@ func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float
 		return nil, fmt.Errorf("%s: %d scores for %d documents", path, len(scores), want)
 	}
 	return scores, nil
+}
+
+// dataLineHint is what parseScores adds to the error of a line that reads
+// as a line of a data file, a comment or LABEL qid:Q IDX:VAL …, whose
+// error said only that its fields or its RankLib qid and index were wrong
+// ("\"1\" \"qid:1\": expected query 1, index 0"): --scores (or --compare)
+// and --data swapped, or the data file given for both. "" for other lines.
+func dataLineHint(f []string) string {
+	const hint = " (this is a line of SVMlight data, 'LABEL qid:Q IDX:VAL … # comment', not scores: a data file given for the scores?)"
+	switch {
+	case len(f) > 0 && strings.HasPrefix(f[0], "#"):
+		return " (a comment line, as data files have and files of scores do not: a data file given for the scores?)"
+	case len(f) < 2:
+		return ""
+	case strings.HasPrefix(f[1], "qid:"):
+		return hint
+	}
+	idx, _, ok := strings.Cut(f[1], ":")
+	if ok && idx != "" && strings.Trim(idx, "0123456789") == "" {
+		return hint
+	}
+	return ""
 }
 
 // runEval is cronus eval: the ranking quality of a model, a cascade or

@@ -58,6 +58,14 @@ func TestParseScores(t *testing.T) {
 		{"7\t0\t0.5\n7\t2\t1\n", `s.txt:2: "7" "2": expected query 7, index 1 (the data's document 2)`},
 		{"7\t0\t0.5\n7\t1\t1\n7\t2\t1\n7\t3\t1\n", `s.txt:4: "7" "3": expected query 9, index 0 (the data's document 4)`},
 		{"q7\t0\t0.5\n", `s.txt:1: "q7" "0": expected query 7, index 0`},
+		// A data file given as scores: the errors said only that the
+		// fields, or RankLib's qid and index, were wrong.
+		{"2 qid:7 1:0.5 3:1 # d1\n", "s.txt:1: 6 fields; expected one score per line, or RankLib's qid, index and score (this is a line of SVMlight data, 'LABEL qid:Q IDX:VAL … # comment', not scores: a data file given for the scores?)"},
+		{"2 qid:7 1:0.5\n", `s.txt:1: "2" "qid:7": expected query 7, index 0 (the data's document 1) (this is a line of SVMlight data`},
+		{"2 1:0.5 3:1\n", `s.txt:1: "2" "1:0.5": expected query 7, index 0 (the data's document 1) (this is a line of SVMlight data`},
+		{"# the header\n2 qid:7 1:0.5\n", `s.txt:1: "#" "the": expected query 7, index 0 (the data's document 1) (a comment line, as data files have`},
+		{"0.5\n2 qid:7 1:0.5\n", "s.txt:2: 3 fields; the file's first line has one score, and so must every line (this is a line of SVMlight data"},
+		{"#\n", `s.txt:1: score "#" is not a number; expected one score per line (a comment line`},
 		// Not text: were "2 fields" and "score "\xff\xfe0\x00.\x005\x00" is not a number".
 		{"\x93NUMPY\x01\x00v\x00{'descr': '<f8'}\n", "s.txt:1: binary data (a NUL byte)"},
 		{"0.5\n-1\n\x002\n", "s.txt:3: binary data (a NUL byte)"},
