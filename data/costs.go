@@ -327,7 +327,18 @@ type costEntry struct {
 // of a line of SVMlight data (a data file given for the costs), it says so.
 func (p *costParser) parse(lineNo int, line []byte) string {
 	msg := p.parseLine(lineNo, line)
-	if msg != "" && looksLikeData(line) {
+	if msg == "" {
+		return ""
+	}
+	// A model or cascade given for the costs (as data files name them):
+	// its first line read as a cost, 'index "{\"format\":" is not a
+	// positive integer'.
+	if tok, rest := nextField(line); lineNo == p.formLine {
+		if m := modelText(tok, rest); m != "" {
+			return fmt.Sprintf("%s, not a cost file; expected one cost per line or lines 'INDEX COST [NAME]'", m)
+		}
+	}
+	if looksLikeData(line) {
 		msg += " (this is a line of SVMlight data, 'LABEL qid:Q INDEX:VALUE …': a cost file has 'INDEX COST [NAME]' or one cost per line)"
 	}
 	return msg

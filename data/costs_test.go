@@ -99,6 +99,16 @@ func TestReadCostsErrors(t *testing.T) {
 			`c.txt:1: UTF-16 text (its byte order mark); expected a cost file in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8`},
 		{"binary", "1\n2\n\x93NUMPY\x01\x00v\n", 0,
 			`c.txt:3: binary data (a NUL byte); expected a cost file, text`},
+		// A model or cascade given for the costs, named as data files
+		// name them: its first line was read as a cost or an index.
+		{"JSON model", "{\"format\": \"cronus-ensemble\", \"version\": 1}\n", 0,
+			`c.txt:1: JSON (a model or cascade file?), not a cost file; expected one cost per line or lines 'INDEX COST [NAME]'`},
+		{"JSON model, indented", "\ufeff# c\n\n{\n  \"format\": \"cronus-cascade\",\n", 0,
+			`c.txt:3: JSON (a model or cascade file?), not a cost file; expected one cost per line or lines 'INDEX COST [NAME]'`},
+		{"LightGBM model", "tree\r\nversion=v4\n", 0,
+			`c.txt:1: a LightGBM model (its line "tree"), not a cost file; expected one cost per line or lines 'INDEX COST [NAME]'`},
+		{"RankLib model", "## LambdaMART\n<ensemble>\n", 0,
+			`c.txt:2: XML (a RankLib model?), not a cost file; expected one cost per line or lines 'INDEX COST [NAME]'`},
 		{"cost NaN", "1\n\n# c\nNaN\n", 0,
 			`c.txt:4: cost "NaN" is not finite, expected a finite number >= 0`},
 		{"cost +Inf", "1 +Inf\n", 0,
