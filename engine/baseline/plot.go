@@ -296,7 +296,7 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 	}
 	plt.X.Label.Text = costAxisLabel
 	plt.Y.Label.Text = strings.ToUpper(metric) // as papers write it: NDCG@10, ERR@3, MAP
-	plt.X.Tick.Marker = plot.TickerFunc(linearTicks)
+	plt.X.Tick.Marker = plot.TickerFunc(linearCostTicks)
 	plt.Y.Tick.Marker = plot.TickerFunc(linearTicks)
 	costX := func(cost float64) float64 { return cost }
 	var xs, ys []float64
@@ -485,6 +485,25 @@ func linearTicks(lo, hi float64) []plot.Tick {
 	for i := math.Ceil(lo/step - 1e-9); i <= math.Floor(hi/step+1e-9); i++ {
 		v := i * step
 		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v+0, 'f', decimals, 64)}) // +0: no "-0"
+	}
+	return ticks
+}
+
+// linearCostTicks labels a linear cost axis as linearTicks does, but on an
+// axis that reaches a million, each cost as costLabel writes it (1M, 1.5M,
+// 14T): in full, 14 digits a label for feature costs of 10^12, the labels
+// ran into each other ("14000000000000160000000000000").
+func linearCostTicks(lo, hi float64) []plot.Tick {
+	ticks := linearTicks(lo, hi)
+	if len(ticks) == 0 || max(math.Abs(ticks[0].Value), math.Abs(ticks[len(ticks)-1].Value)) < 1e6 {
+		return ticks
+	}
+	for i, tk := range ticks {
+		if tk.Value < 0 {
+			ticks[i].Label = "-" + costLabel(-tk.Value)
+		} else {
+			ticks[i].Label = costLabel(tk.Value + 0) // +0: no "-0"
+		}
 	}
 	return ticks
 }

@@ -124,6 +124,44 @@ func TestLinearTicks(t *testing.T) {
 	}
 }
 
+// TestLinearCostAxisLabelsShort: a linear cost axis over large costs (feature
+// costs of 10^12, whose cascades and ensemble cost 1.3·10^13 to 2.7·10^13
+// per document, within a decade) labels its ticks as the log axis does
+// (costLabel: "14T"), not in full: 14 digits a label ran into each other.
+// Below a million the labels are linearTicks' own.
+func TestLinearCostAxisLabelsShort(t *testing.T) {
+	cases := []struct {
+		costs []float64
+		want  []string
+	}{
+		{[]float64{13225341706709.488, 27000000000040}, []string{"14T", "16T", "18T", "20T", "22T", "24T", "26T"}},
+		{[]float64{1.2e6, 2.9e6}, []string{"1.25M", "1.5M", "1.75M", "2M", "2.25M", "2.5M", "2.75M"}},
+		{[]float64{121, 1060}, []string{"200", "400", "600", "800", "1000"}},
+	}
+	for _, c := range cases {
+		var points []Point
+		for i, x := range c.costs {
+			points = append(points, curvePoint("prefix", "valid", x, 0.5+0.01*float64(i)))
+		}
+		plt, _, costX, err := curvePlot(points, "ndcg@10", "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if costX(1000) != 1000 {
+			t.Fatalf("%g: a log axis, want a linear one", c.costs)
+		}
+		var got []string
+		for _, tk := range plt.X.Tick.Marker.Ticks(plt.X.Min, plt.X.Max) {
+			if tk.Label != "" && tk.Value >= plt.X.Min && tk.Value <= plt.X.Max {
+				got = append(got, tk.Label)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("costs %g: labels %q, want %q", c.costs, got, c.want)
+		}
+	}
+}
+
 // TestCurveTitle: the title names the model and the data of each split,
 // long names cut from the left at a path separator.
 func TestCurveTitle(t *testing.T) {
