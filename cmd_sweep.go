@@ -195,7 +195,14 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		var res *cronus.Outcome
 		var init cronus.Options
 		var err error
-		if lam < 1 {
+		// From λ_max up Algorithm 2 and the single stage are empty at any
+		// ρ, unless some tree is free (a tree cost of 0 and only free
+		// features): λ_max leaves such trees out, and they enter at any λ,
+		// so there ρ is chosen and the single stage scored as below λ_max
+		// (before, the sweep skipped both, and its single stage, which
+		// keeps the free trees, had no rows there).
+		past := lam >= 1 && s.sc.FreeTrees == 0
+		if !past {
 			p.show("λ = %.3g × λ_max: choosing ρ", lam)
 			if init, err = s.chooseRho(ctx, &par, rhos, func(i, n int, stages float64, elapsed time.Duration) {
 				p.show("λ = %.3g × λ_max: %s", lam, rhoProgress(i, n, stages, par.K, elapsed))
@@ -217,7 +224,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// (every ρ gives it, so ρ is not chosen), below it when the ρ
 		// chosen gives it.
 		var src *sweptRun
-		if cf.cycles > 0 && (lam >= 1 || init.Init != nil && !hasTrees(&init.Init.Cascade)) {
+		if cf.cycles > 0 && (past || init.Init != nil && !hasTrees(&init.Init.Cascade)) {
 			for i := range runs {
 				r := &runs[i]
 				if r.lam < lam && (src == nil || r.lam > src.lam) && hasTrees(&r.best.Cascade) {
@@ -241,7 +248,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// own, chosen on validation over the grid as the cascade's is
 		// (cascade --stages 1 --cycles 0 makes the same stage): with the
 		// cascade's ρ it was a weaker baseline than need be.
-		if lam < 1 {
+		if !past {
 			one := par
 			one.K = 1
 			oneInit, err := s.chooseRho(ctx, &one, rhos, func(i, n int, stages float64, elapsed time.Duration) {
@@ -267,7 +274,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if res, err = s.optimize(ctx, cf, par, init, p, nil); err != nil {
 				return err
 			}
-			if !idleWarned && lam < 1 { // the stages of the λ grid start alike (ε)
+			if !idleWarned && !past { // the stages of the λ grid start alike (ε)
 				idle := s.idleWarning(&res.Init.Cascade, false)
 				warn(stderr, idle)
 				idleWarned = idle != ""

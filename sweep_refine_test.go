@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -652,5 +653,78 @@ func TestSweepEveryPrefixSameRefine(t *testing.T) {
 	}
 	if a, b := lambdas(stdout), lambdas(every); !reflect.DeepEqual(a, b) || len(a) < 3 {
 		t.Errorf("λ run: %v; with --every-prefix %v", a, b)
+	}
+}
+
+// TestSweepPastLambdaMaxFreeTrees: with a free tree (--tree-cost 0 and its
+// features free), λ_max is that of the priced trees and the free one
+// enters at any λ, so from λ_max up Algorithm 2 and the single stage are
+// not empty. The sweep wrote no single-stage rows there, did not choose ρ
+// (a sweep from λ 1 got another cascade at λ 1 than one from λ 0.5) and
+// reported Algorithm 2's cascade as the empty one's.
+func TestSweepPastLambdaMaxFreeTrees(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains and sweeps")
+	}
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 20)
+	b, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		NumFeatures int `json:"num_features"`
+		Trees       []struct{ Features []int }
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	var costs strings.Builder
+	for f := 1; f <= m.NumFeatures; f++ {
+		c := "10"
+		if slices.Contains(m.Trees[0].Features, f) {
+			c = "0"
+		}
+		costs.WriteString(c + "\n")
+	}
+	costFile := filepath.Join(dir, "costs.txt")
+	if err := os.WriteFile(costFile, []byte(costs.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sweep := func(lambdas string) []baseline.Point {
+		curve := filepath.Join(dir, "curve-"+lambdas+".csv")
+		code, _, errOut := runCLI(t, "sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--costs", costFile, "--tree-cost", "0", "--stages", "2", "--cycles", "1", "--lambdas", lambdas, "--out", curve, "--json")
+		if code != 0 {
+			t.Fatalf("sweep --lambdas %s: %s", lambdas, errOut)
+		}
+		points, err := baseline.ReadCSV(curve)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return points
+	}
+	row := func(points []baseline.Point, method string, lam float64) *baseline.Point {
+		for i, p := range points {
+			if p.Method == method && p.Split == "valid" && p.Lambda == lam {
+				return &points[i]
+			}
+		}
+		return nil
+	}
+	grid, past := sweep("0.5:2:3"), sweep("1:2:2")
+	for _, lam := range []float64{1, 2} {
+		one := row(grid, "single-stage", lam)
+		if one == nil {
+			t.Errorf("λ %v: no single-stage row, where the single stage keeps the free tree", lam)
+		} else if one.Cost.Total != 0 {
+			t.Errorf("λ %v: single stage %+v", lam, *one)
+		}
+		for _, method := range []string{"single-stage", "cronus-init", "cronus"} {
+			a, b := row(grid, method, lam), row(past, method, lam)
+			if a == nil || b == nil || !reflect.DeepEqual(*a, *b) {
+				t.Errorf("λ %v %s: %+v swept from λ 0.5, %+v from λ 1", lam, method, a, b)
+			}
+		}
 	}
 }

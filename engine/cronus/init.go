@@ -71,6 +71,11 @@ func (p Params) Validate() error {
 type Scales struct {
 	LambdaMax float64 // smallest λ at which the single-stage problem with ρ = 0 drops every tree (so λ/λ_max does not depend on ρ)
 	RhoMax    float64 // smallest ρ at which the least-squares problem (λ = 0) drops every tree
+	// FreeTrees counts the trees that enter at any λ (with ρ = 0): a tree
+	// cost of 0 and only free features, not flat, and off zero in eq (7)'s
+	// gradient. LambdaMax leaves them out, so with any, Algorithm 2 does
+	// not give the empty cascade from λ_max up.
+	FreeTrees int
 }
 
 // State is the cascade being optimised with what the objective needs.
@@ -150,7 +155,7 @@ func ComputeScalesProgress(ctx context.Context, pr *Problem, workers int, progre
 			rhoMax = max(rhoMax, math.Abs(sp.r[t]-sp.G[t*n+sp.T]*icpt))
 		}
 	}
-	return Scales{LambdaMax: sp.pricedLambdaMax(), RhoMax: rhoMax}, nil
+	return Scales{LambdaMax: sp.pricedLambdaMax(), RhoMax: rhoMax, FreeTrees: sp.freeTrees()}, nil
 }
 
 // stage builds the stage problem with instance weights ω_i·p_i (p nil: 1),

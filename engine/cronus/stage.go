@@ -87,6 +87,24 @@ func (p *stageProblem) lambdaMax() float64 { return p.lambdaMaxOver(false) }
 // (--tree-cost 0 and a cost file with a free feature).
 func (p *stageProblem) pricedLambdaMax() float64 { return p.lambdaMaxOver(true) }
 
+// freeTrees counts the trees that pricedLambdaMax leaves out as free: not
+// flat, off zero in the gradient at the intercept-only fit (above ρ), and
+// of entry price 0, so that they enter at any λ.
+func (p *stageProblem) freeTrees() int {
+	n := p.T + 1
+	icpt := 0.0
+	if g := p.G[p.T*n+p.T]; g > 0 {
+		icpt = p.r[p.T] / g
+	}
+	free := 0
+	for t := 0; t < p.T; t++ {
+		if !p.isFlat(t) && math.Abs(p.r[t]-p.G[t*n+p.T]*icpt) > p.rho && entryPrice(t, p.treeCost, p.featCost, p.treeFeats, p.A, p.B) == 0 {
+			free++
+		}
+	}
+	return free
+}
+
 // lambdaMaxOver is lambdaMax, or pricedLambdaMax when skipFree.
 func (p *stageProblem) lambdaMaxOver(skipFree bool) float64 {
 	n := p.T + 1
