@@ -243,9 +243,9 @@ func (cf *cascadeFlags) warmRule(explicit map[string]bool, c *cronus.Cascade) er
 // 20 trees" of a 40-tree model).
 func (cf *cascadeFlags) treesSaid(n int) string {
 	if int(*cf.trees) >= 0 {
-		return fmt.Sprintf("--trees %d takes %d trees of the model %s", n, n, cf.model)
+		return fmt.Sprintf("--trees %d takes %s of the model %s", n, count(n, "tree"), cf.model)
 	}
-	return fmt.Sprintf("the model %s has %d trees", cf.model, n)
+	return fmt.Sprintf("the model %s has %s", cf.model, count(n, "tree"))
 }
 
 // setup is everything a cascade optimisation needs, loaded once.

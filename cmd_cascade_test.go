@@ -1962,6 +1962,25 @@ func TestCascadeSweepCountWords(t *testing.T) {
 	if code != 0 || !strings.Contains(out, " points (1 λ value; methods ") || !strings.Contains(out, "Pareto front, test (ndcg@10 against cost per document, all methods): 1 point\n") {
 		t.Errorf("sweep of one λ: exit %d, %q, %s; want \"1 λ value\" and a front of \"1 point\"", code, out, errOut)
 	}
+	// A one-tree model, or --trees 1, refuses a second stage (or tree) in
+	// the singular: it said "has 1 trees" and "takes 1 trees".
+	m1 := filepath.Join(dir, "m1.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--objective", "regression", "--trees", "1", "--leaves", "4", "--max-depth", "2", "--out", m1); code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--model", m1, "--stages", "2"}, "--stages 2: the model " + m1 + " has 1 tree; use at most that many stages"},
+		{[]string{"--model", model, "--trees", "1", "--stages", "2"}, "--stages 2: --trees 1 takes 1 tree of the model " + model + "; use at most that many stages"},
+		{[]string{"--model", m1, "--trees", "2"}, "--trees 2: the model " + m1 + " has 1 tree\n"},
+	} {
+		code, _, errOut := runCLI(t, slices.Concat([]string{"cascade"}, common[2:], c.args, []string{"--out", filepath.Join(dir, "c1.json")})...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("cascade %v: exit %d, %q; want %q", c.args, code, errOut, c.want)
+		}
+	}
 }
 
 // cascade --json gives every stage but the last its θ, null where it is

@@ -307,7 +307,7 @@ func loadScorer(ctx context.Context, stderr io.Writer, modelF, cascadeF string, 
 // fits refuses more trees than the model of path has.
 func (k treesFlag) fits(e *tree.Ensemble, path string) error {
 	if int(k) > len(e.Trees) {
-		return usageError{fmt.Sprintf("--trees %d: the model %s has %d trees", int(k), path, len(e.Trees))}
+		return usageError{fmt.Sprintf("--trees %d: the model %s has %s", int(k), path, count(len(e.Trees), "tree"))}
 	}
 	return nil
 }
