@@ -129,7 +129,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		warn(stderr, initM.LibsvmReaderWarning(p.Init, train))
 		warn(stderr, initAbsentWarning(initM, p.Init, train))
 	}
-	warn(stderr, flatTrainWarning(train, p.Objective))
+	warn(stderr, flatTrainWarning(train, p.Objective, *initF))
 	if p.Objective == boost.LambdaRank && !train.HasQID && train.NumDocs() > 1 {
 		// LightGBM refuses lambdarank without groups; XGBoost ranks the
 		// file as one group, as we do.
@@ -287,8 +287,11 @@ func initAbsentWarning(m *tree.Model, e *tree.Ensemble, d *data.Dataset) string 
 // document alike: for lambdarank, when no query has two documents of
 // different gains (a label ≤ 0 has gain 0), which every λ-gradient needs;
 // for the others, when every label is the same (for binary, the class).
-// "" otherwise.
-func flatTrainWarning(d *data.Dataset, objective string) string {
+// "" otherwise. Going on from the model init (a path; "" for none), the
+// documents start from its scores, not alike: regression and binary then
+// have residuals to fit whatever the labels, and lambdarank's added trees
+// are leaves of 0, so the model scores as init does.
+func flatTrainWarning(d *data.Dataset, objective, init string) string {
 	if objective == boost.LambdaRank {
 		for q := range d.NumQueries() {
 			lo, hi := d.Query(q)
@@ -298,7 +301,14 @@ func flatTrainWarning(d *data.Dataset, objective string) string {
 				}
 			}
 		}
-		return fmt.Sprintf("%s: no query has a document labelled above 0 beside one of another label: lambdarank has no pair to learn from, and the model scores every document 0", d.Name)
+		scores := "the model scores every document 0"
+		if init != "" {
+			scores = fmt.Sprintf("the trees added are leaves of 0: the model scores every document as %s does", init)
+		}
+		return fmt.Sprintf("%s: no query has a document labelled above 0 beside one of another label: lambdarank has no pair to learn from, and %s", d.Name, scores)
+	}
+	if init != "" {
+		return ""
 	}
 	for _, l := range d.Labels[1:] {
 		if objective == boost.Binary && (l > 0) != (d.Labels[0] > 0) || objective != boost.Binary && l != d.Labels[0] {

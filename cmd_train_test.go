@@ -257,6 +257,33 @@ func TestTrainFlatTrainWarns(t *testing.T) {
 			t.Errorf("%s on %s: %q, want the warning %q", c.objective, c.data, errOut, c.want)
 		}
 	}
+	// Going on from a model (--init-model), the documents start from its
+	// scores: regression and binary have residuals to fit whatever the
+	// labels, and lambdarank's trees added are leaves of 0, so the model
+	// scores as the init model does, not every document 0. train said
+	// "nothing to learn … scores every document alike" (and "every
+	// document 0") there too.
+	for _, c := range []struct {
+		objective, data, want string
+	}{
+		{"regression", same, ""},
+		{"binary", graded, ""},
+		{"lambdarank", same, "lambdarank has no pair to learn from, and the trees added are leaves of 0: the model scores every document as %s does"},
+	} {
+		init := filepath.Join(dir, c.objective+"-init.json")
+		if code, _, errOut := runCLI(t, "train", "--train", mixed, "--objective", c.objective, "--trees", "2", "--min-docs", "1", "--out", init); code != 0 {
+			t.Fatalf("%s on %s: exit %d: %s", c.objective, mixed, code, errOut)
+		}
+		code, _, errOut := runCLI(t, "train", "--train", c.data, "--objective", c.objective, "--trees", "2", "--min-docs", "1", "--init-model", init, "--out", filepath.Join(dir, "m.json"))
+		switch want := fmt.Sprintf(c.want, init); {
+		case code != 0:
+			t.Errorf("%s on %s from %s: exit %d: %s", c.objective, c.data, init, code, errOut)
+		case c.want == "" && strings.Contains(errOut, "warning"):
+			t.Errorf("%s on %s from %s: %q, want no warning", c.objective, c.data, init, errOut)
+		case c.want != "" && !strings.Contains(errOut, want+"\n"):
+			t.Errorf("%s on %s from %s: %q, want the warning %q", c.objective, c.data, init, errOut, want)
+		}
+	}
 }
 
 // Lambdarank on a file without qids ranks the whole file as one query, as
