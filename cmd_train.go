@@ -140,7 +140,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if valid, err = loadData(ctx, pr, *validF, train.NumFeatures()); err != nil {
 			return err
 		}
-		warn(stderr, flatValidWarning(valid, p))
+		warn(stderr, flatValidWarning(valid, p, *initF))
 		// Its metric, and early stopping by it, would rank the whole
 		// file as one query, and say nothing of the queries.
 		warn(stderr, valid.QIDWarning(train))
@@ -249,13 +249,17 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // flatValidWarning says when no ranking of the validation set d scores
 // above 0 by the training metric (no document is relevant to it: its
 // ideal ranking scores 0), so the metric cannot tell models apart and
-// early stopping keeps the first tree; "" otherwise.
-func flatValidWarning(d *data.Dataset, p boost.Params) string {
+// early stopping keeps the first tree, or, going on from the model init
+// (a path; "" for none), init's trees alone; "" otherwise.
+func flatValidWarning(d *data.Dataset, p boost.Params, init string) string {
 	if !flatUnder(d, p.Metric) {
 		return ""
 	}
 	w := fmt.Sprintf("%s has no document relevant to %s: every model scores 0 on it, so the validation metric cannot tell them apart", d.Name, p.Metric)
-	if p.EarlyStop > 0 {
+	switch {
+	case p.EarlyStop > 0 && init != "":
+		w += fmt.Sprintf(", and --early-stop keeps the trees of %s alone, adding none", init)
+	case p.EarlyStop > 0:
 		w += ", and --early-stop keeps the first tree"
 	}
 	return w

@@ -207,6 +207,21 @@ func TestTrainFlatValidWarns(t *testing.T) {
 	if code != 0 || strings.Contains(errOut, "warning") {
 		t.Errorf("MQ2008 validation set: exit %d, %q", code, errOut)
 	}
+	// Going on from a model, early stopping keeps that model's trees
+	// alone (its validation figure, 0, is the best), not the first tree
+	// added, as the warning said.
+	m3 := filepath.Join(dir, "m3.json")
+	on := filepath.Join(dir, "on.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--trees", "3", "--out", m3); code != 0 {
+		t.Fatalf("train %s: exit %d: %s", m3, code, errOut)
+	}
+	code, out, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--trees", "3", "--init-model", m3, "--valid", flat, "--early-stop", "2", "--json", "--out", on)
+	if want := "warning: " + flat + " has no document relevant to ndcg@10: every model scores 0 on it, so the validation metric cannot tell them apart, and --early-stop keeps the trees of " + m3 + " alone, adding none\n"; code != 0 || !strings.Contains(errOut, want) {
+		t.Errorf("flat validation set, --init-model: exit %d, %q; want the warning %q", code, errOut, want)
+	}
+	if !strings.Contains(out, `"trees": 3,`) || !strings.Contains(out, `"best_trees": 3,`) {
+		t.Errorf("flat validation set, --init-model: %s; want the init model's 3 trees kept", out)
+	}
 }
 
 // TestTrainFlatTrainWarns: training data with nothing to learn gave a
