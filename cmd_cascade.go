@@ -342,10 +342,11 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	whole := *s.e
 	whole.Trees = all
 	warn(stderr, m.LibsvmReaderWarning(&whole, s.train))
-	if spec := (metric.Spec{Name: metric.NDCG, K: 10}); flatUnder(s.valid, spec) {
+	ndcg10 := metric.Spec{Name: metric.NDCG, K: 10}
+	if flat, score := flatUnder(s.valid, ndcg10); flat {
 		// As train warns of it: the best cascade on validation would be
 		// the cheapest of equals, whatever it ranks.
-		warn(stderr, fmt.Sprintf("%s has no document relevant to %s: every cascade scores 0 on it, so validation cannot choose between them (the best is the cheapest step)", s.valid.Name, spec))
+		warn(stderr, flatWhy(s.valid, ndcg10, score, "cascade")+", so validation cannot choose between them (the best is the cheapest step)")
 	}
 	if s.costs, err = loadCosts(ctx, cf.costs, s.train.NumFeatures(), stderr); err != nil {
 		return nil, err

@@ -2278,6 +2278,14 @@ func TestCascadeFlatValidWarns(t *testing.T) {
 	if code != 0 || strings.Contains(errOut, "relevant") {
 		t.Errorf("MQ2008 validation set: exit %d, %q", code, errOut)
 	}
+	// Every document of each query equally relevant: every cascade
+	// scores 1, with no word of it (a review's finding).
+	same := filepath.Join(dir, "vali1.txt")
+	writeText(t, same, strings.ReplaceAll(b.String(), "0 qid", "1 qid"))
+	code, _, errOut = runCLI(t, append(args, "--valid", same)...)
+	if code != 0 || !strings.Contains(errOut, "warning: "+same+": in every query the documents are equally relevant: every cascade scores 1 by ndcg@10 on it, so validation cannot choose between them") {
+		t.Errorf("equally relevant validation set: exit %d, %q", code, errOut)
+	}
 }
 
 // TestCascadeValidTestWithoutQID: cascade and sweep warn of a validation

@@ -246,16 +246,16 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// flatValidWarning says when no ranking of the validation set d scores
-// above 0 by the training metric (no document is relevant to it: its
-// ideal ranking scores 0), so the metric cannot tell models apart and
-// early stopping keeps the first tree, or, going on from the model init
-// (a path; "" for none), init's trees alone; "" otherwise.
+// flatValidWarning says when every ranking of the validation set d scores
+// the same by the training metric (flatUnder), so the metric cannot tell
+// models apart and early stopping keeps the first tree, or, going on from
+// the model init (a path; "" for none), init's trees alone; "" otherwise.
 func flatValidWarning(d *data.Dataset, p boost.Params, init string) string {
-	if !flatUnder(d, p.Metric) {
+	flat, score := flatUnder(d, p.Metric)
+	if !flat {
 		return ""
 	}
-	w := fmt.Sprintf("%s has no document relevant to %s: every model scores 0 on it, so the validation metric cannot tell them apart", d.Name, p.Metric)
+	w := flatWhy(d, p.Metric, score, "model") + ", so the validation metric cannot tell them apart"
 	switch {
 	case p.EarlyStop > 0 && init != "":
 		w += fmt.Sprintf(", and --early-stop keeps the trees of %s alone, adding none", init)
@@ -329,14 +329,33 @@ func flatTrainWarning(d *data.Dataset, objective, init string) string {
 	return fmt.Sprintf("%s: every document is %s: there is nothing to learn, and the model scores every document alike", d.Name, which)
 }
 
-// flatUnder reports whether no ranking of d scores above 0 by spec: its
-// ideal ranking does not.
-func flatUnder(d *data.Dataset, spec metric.Spec) bool {
+// flatUnder reports whether every ranking of d scores the same by spec
+// (its ideal ranking no more than its worst, the labels reversed: every
+// query's documents are equally relevant, or none is), so that spec cannot
+// tell models apart on d, and the score they all get (0 when no document
+// is relevant).
+func flatUnder(d *data.Dataset, spec metric.Spec) (flat bool, score float64) {
 	ideal := make([]float64, d.NumDocs())
+	worst := make([]float64, d.NumDocs())
 	for i, l := range d.Labels {
-		ideal[i] = float64(l)
+		ideal[i], worst[i] = float64(l), -float64(l)
 	}
-	return !(metric.Mean(spec, ideal, d.Labels, d.QueryOffsets, metric.Options{}) > 0)
+	hi := metric.Mean(spec, ideal, d.Labels, d.QueryOffsets, metric.Options{})
+	lo := metric.Mean(spec, worst, d.Labels, d.QueryOffsets, metric.Options{})
+	if !(hi > 0) {
+		return true, 0
+	}
+	return !(hi > lo), hi
+}
+
+// flatWhy is what flatUnder's verdict on d means: no document relevant to
+// spec, so that every one of them (models, cascades) scores 0, or every
+// query's documents equally relevant, so that every one scores score.
+func flatWhy(d *data.Dataset, spec metric.Spec, score float64, them string) string {
+	if score == 0 {
+		return fmt.Sprintf("%s has no document relevant to %s: every %s scores 0 on it", d.Name, spec, them)
+	}
+	return fmt.Sprintf("%s: in every query the documents are equally relevant: every %s scores %.4g by %s on it", d.Name, them, score, spec)
 }
 
 // trainLine is train's progress line for snapshot s, with the ETA eta

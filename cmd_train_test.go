@@ -207,6 +207,15 @@ func TestTrainFlatValidWarns(t *testing.T) {
 	if code != 0 || strings.Contains(errOut, "warning") {
 		t.Errorf("MQ2008 validation set: exit %d, %q", code, errOut)
 	}
+	// Every document of each query equally relevant (label 2): every
+	// model scores 1, and the metric cannot tell them apart either; no
+	// word was said of it.
+	same := filepath.Join(dir, "vali2.txt")
+	writeText(t, same, strings.ReplaceAll(b.String(), "0 qid", "2 qid"))
+	code, _, errOut = runCLI(t, append(args, "--valid", same, "--early-stop", "2")...)
+	if code != 0 || !strings.Contains(errOut, "warning: "+same+": in every query the documents are equally relevant: every model scores 1 by ndcg@10 on it, so the validation metric cannot tell them apart, and --early-stop keeps the first tree") {
+		t.Errorf("equally relevant validation set: exit %d, %q", code, errOut)
+	}
 	// Going on from a model, early stopping keeps that model's trees
 	// alone (its validation figure, 0, is the best), not the first tree
 	// added, as the warning said.
