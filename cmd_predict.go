@@ -94,8 +94,8 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	report := map[string]any{"data": *dataF, "docs": d.NumDocs(), "queries": d.NumQueries()}
 	var scores []float64
-	var contributed atomic.Int64 // documents whose contributions are written, for the progress line
-	var files []data.Output      // written all or none
+	var written docsWritten // the documents of --leaves and --contribs done, for the progress line
+	var files []data.Output // written all or none
 	if e != nil {
 		warn(stderr, m.AbsentWarning(e, int(*k), d))
 		warn(stderr, m.LibsvmReaderWarning(e, d))
@@ -109,11 +109,11 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		report["model"], report["trees"], report["predict_seconds"] = *modelF, trees, time.Since(start).Seconds()
 		if *leavesF != "" {
-			files = append(files, leavesOutput(ctx, *leavesF, d, e, trees))
+			files = append(files, leavesOutput(ctx, *leavesF, d, e, trees, &written))
 			report["leaves"] = *leavesF
 		}
 		if *contribsF != "" {
-			files = append(files, contribsOutput(ctx, *contribsF, d, e, trees, &contributed))
+			files = append(files, contribsOutput(ctx, *contribsF, d, e, trees, &written))
 			report["contribs"] = *contribsF
 		}
 	} else {
@@ -129,7 +129,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			report["exits"] = *exitsF
 		}
 		if *contribsF != "" {
-			files = append(files, stageContribsOutput(ctx, *contribsF, d, stages, r.Exit, &contributed))
+			files = append(files, stageContribsOutput(ctx, *contribsF, d, stages, r.Exit, &written))
 			report["contribs"] = *contribsF
 		}
 	}
@@ -154,11 +154,8 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		files = append(files, data.Output{Path: *out, Write: writeScores})
 	}
 	stop := func() {}
-	if *contribsF != "" {
-		stop = showTicking(newProgress(stderr), func(time.Duration) string {
-			n := contributed.Load()
-			return fmt.Sprintf("feature contributions on %s: %d of %d documents (%.0f%%)", d.Name, n, d.NumDocs(), 100*float64(n)/float64(max(d.NumDocs(), 1)))
-		})
+	if *leavesF != "" || *contribsF != "" {
+		stop = showTicking(newProgress(stderr), func(time.Duration) string { return written.line(d) })
 	}
 	err = data.WriteAtomicAllContext(ctx, files)
 	stop()
@@ -176,6 +173,32 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return writeJSON(stdout, report)
 	}
 	return nil
+}
+
+// docsWritten is how far predict has come with the file of --leaves or
+// --contribs being written, for its progress line: which one (what, set
+// as its writing starts) and how many of its documents are done.
+type docsWritten struct {
+	what atomic.Pointer[string]
+	done atomic.Int64
+}
+
+// start says that the file of what (its progress line's words) is being
+// written from now on, none of its documents done.
+func (w *docsWritten) start(what string) {
+	w.done.Store(0)
+	w.what.Store(&what)
+}
+
+// line is the progress line of the file being written for the documents
+// of d: "" before any.
+func (w *docsWritten) line(d *data.Dataset) string {
+	what := w.what.Load()
+	if what == nil {
+		return ""
+	}
+	n := w.done.Load()
+	return fmt.Sprintf("%s on %s: %d of %d documents (%.0f%%)", *what, d.Name, n, d.NumDocs(), 100*float64(n)/float64(max(d.NumDocs(), 1)))
 }
 
 // exitsOutput is the file that gives, per document of d in input order,
@@ -284,9 +307,11 @@ func chunkCols(d *data.Dataset, nf, lo, hi int) [][]float32 {
 
 // leavesOutput is predict --leaves's file: a header (qid, docid, t1 to
 // tk), then per document of d in input order the leaf (from 0, as
-// Tree.LeafIndex numbers them) each of e's first k trees sends it to.
-func leavesOutput(ctx context.Context, path string, d *data.Dataset, e *tree.Ensemble, k int) data.Output {
+// Tree.LeafIndex numbers them) each of e's first k trees sends it to;
+// progress counts the documents computed.
+func leavesOutput(ctx context.Context, path string, d *data.Dataset, e *tree.Ensemble, k int, progress *docsWritten) data.Output {
 	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
+		progress.start("leaf indices")
 		var h strings.Builder
 		h.WriteString("qid\tdocid")
 		for t := range k {
@@ -299,6 +324,7 @@ func leavesOutput(ctx context.Context, path string, d *data.Dataset, e *tree.Ens
 		return docLines(w, d, h.String(), size, func(a, b int) error {
 			lo, n = a, b-a
 			_, err := e.LeafIndicesContext(ctx, leaf[:k*n], chunkCols(d, e.NumFeatures, a, b), n, k)
+			progress.done.Add(int64(n))
 			return err
 		}, func(b []byte, i int) []byte {
 			for t := range k {
@@ -328,9 +354,10 @@ func stageEnsembles(e *tree.Ensemble, c *cronus.Cascade) ([]*tree.Ensemble, erro
 // stageContribsOutput is predict --cascade --contribs's file: as
 // contribsOutput's, each document's contributions to its score at the
 // stage it left at (exit[i], 0-based), those of that stage's ensemble
-// (stages[exit[i]]); done counts the documents computed.
-func stageContribsOutput(ctx context.Context, path string, d *data.Dataset, stages []*tree.Ensemble, exit []int, done *atomic.Int64) data.Output {
+// (stages[exit[i]]); progress counts the documents computed.
+func stageContribsOutput(ctx context.Context, path string, d *data.Dataset, stages []*tree.Ensemble, exit []int, progress *docsWritten) data.Output {
 	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
+		progress.start("feature contributions")
 		nf := stages[0].NumFeatures
 		m := nf + 1
 		size := contribsChunk(m)
@@ -360,7 +387,7 @@ func stageContribsOutput(ctx context.Context, path string, d *data.Dataset, stag
 					}
 				}
 				n := len(docs)
-				if _, err := se.ContributionsCounted(ctx, part[:n*m], cols, n, -1, done); err != nil {
+				if _, err := se.ContributionsCounted(ctx, part[:n*m], cols, n, -1, &progress.done); err != nil {
 					return err
 				}
 				for j, i := range docs {
@@ -399,16 +426,17 @@ func contribsHeader(features int) string {
 // contribsOutput is predict --contribs's file: a header (qid, docid, f1
 // to fF for the model's F features, bias), then per document of d in
 // input order the contributions of e's first k trees
-// (Ensemble.Contributions); done counts the documents computed.
-func contribsOutput(ctx context.Context, path string, d *data.Dataset, e *tree.Ensemble, k int, done *atomic.Int64) data.Output {
+// (Ensemble.Contributions); progress counts the documents computed.
+func contribsOutput(ctx context.Context, path string, d *data.Dataset, e *tree.Ensemble, k int, progress *docsWritten) data.Output {
 	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
+		progress.start("feature contributions")
 		m := e.NumFeatures + 1
 		size := contribsChunk(m)
 		phi := make([]float64, size*m)
 		lo := 0
 		return docLines(w, d, contribsHeader(e.NumFeatures), size, func(a, b int) error {
 			lo = a
-			_, err := e.ContributionsCounted(ctx, phi[:(b-a)*m], chunkCols(d, e.NumFeatures, a, b), b-a, k, done)
+			_, err := e.ContributionsCounted(ctx, phi[:(b-a)*m], chunkCols(d, e.NumFeatures, a, b), b-a, k, &progress.done)
 			return err
 		}, func(b []byte, i int) []byte {
 			return appendFields(b, phi[(i-lo)*m:(i-lo+1)*m])

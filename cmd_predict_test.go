@@ -340,3 +340,53 @@ func TestPredictCascadeContribs(t *testing.T) {
 		t.Errorf("only %d documents checked against their stage's contributions", checked)
 	}
 }
+
+// predict's progress line while --leaves and --contribs are written counts
+// each file's documents, the file's own words first: writing --leaves (a
+// 1,000-tree model's leaves of 200,000 documents, 20 s) showed nothing.
+func TestPredictWriteProgress(t *testing.T) {
+	model := trainShallow(t, t.TempDir(), 5)
+	m, err := tree.ReadModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := m.Ensemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := data.LoadDataset(context.Background(), "builtin:mq2008/test", data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var written docsWritten
+	if l := written.line(d); l != "" {
+		t.Errorf("before any file: %q", l)
+	}
+	for _, c := range []struct {
+		o    data.Output
+		want string
+	}{
+		{leavesOutput(context.Background(), "l.tsv", d, e, 5, &written), "leaf indices on builtin:mq2008/test: 2874 of 2874 documents (100%)"},
+		{contribsOutput(context.Background(), "c.tsv", d, e, 5, &written), "feature contributions on builtin:mq2008/test: 2874 of 2874 documents (100%)"},
+	} {
+		var lines []string
+		w := bufio.NewWriterSize(writerFunc(func(b []byte) (int, error) {
+			lines = append(lines, written.line(d)) // as the ticking line reads it, while the file is written
+			return len(b), nil
+		}), 4096)
+		if err := c.o.Write(w); err != nil {
+			t.Fatal(err)
+		}
+		if what, _, _ := strings.Cut(c.want, " on "); len(lines) == 0 || !strings.HasPrefix(lines[0], what+" on ") {
+			t.Errorf("%s: while writing: %q", c.o.Path, lines[:min(len(lines), 1)])
+		}
+		if l := written.line(d); l != c.want {
+			t.Errorf("%s: %q, want %q", c.o.Path, l, c.want)
+		}
+	}
+}
+
+// writerFunc is an io.Writer of a function.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
