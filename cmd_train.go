@@ -146,7 +146,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		warn(stderr, valid.QIDWarning(train))
 	}
 	start := time.Now()
-	pr.show("training: binning %d documents × %d features", train.NumDocs(), train.NumFeatures())
+	pr.show("%s", setupLine(train, valid, p.Init))
 	j := job.Start(ctx, func(ctx context.Context, r *job.Reporter[boost.Snapshot]) (*boost.Result, error) {
 		r.Phase("binning", 0)
 		return boost.Train(ctx, train, valid, p, boost.TreeReport(r.Phase, r.Report, p.Trees))
@@ -263,6 +263,23 @@ func flatValidWarning(d *data.Dataset, p boost.Params, init string) string {
 		w += ", and --early-stop keeps the first tree"
 	}
 	return w
+}
+
+// setupLine is train's progress line until the first tree: the binning
+// of train, and with an init model (e) the scoring of train and valid
+// (nil without) by its trees, which on large data is the longer part (an
+// imported model of 2,000 trees 9 deep: about 5 s on 50,000 documents,
+// under a line that said binning only).
+func setupLine(train, valid *data.Dataset, e *tree.Ensemble) string {
+	line := fmt.Sprintf("training: binning %d documents × %d features", train.NumDocs(), train.NumFeatures())
+	if e == nil {
+		return line
+	}
+	docs := train.NumDocs()
+	if valid != nil {
+		docs += valid.NumDocs()
+	}
+	return line + fmt.Sprintf(", scoring %d documents with the init model's %s", docs, count(len(e.Trees), "tree"))
 }
 
 // initAbsentWarning says when the training set d leaves feature values out
