@@ -15,7 +15,6 @@ import (
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/metric"
-	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
 func pt(method, split string, lambda, cost, ndcg float64) baseline.Point {
@@ -522,14 +521,7 @@ func TestSweepEveryPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := tree.ReadModel(model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := m.Ensemble()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := readEnsemble(t, model)
 	costs, err := data.LoadCosts("builtin:mq2008/costs", e.NumFeatures)
 	if err != nil {
 		t.Fatal(err)

@@ -124,6 +124,27 @@ func TestLinearTicks(t *testing.T) {
 	}
 }
 
+// prefixPoints returns a prefix curve on validation at the given costs,
+// its NDCG@10 rising by 0.01 a point from 0.5.
+func prefixPoints(costs []float64) []Point {
+	var points []Point
+	for i, x := range costs {
+		points = append(points, curvePoint("prefix", "valid", x, 0.5+0.01*float64(i)))
+	}
+	return points
+}
+
+// costLabels returns the labels of the cost axis's ticks in its range.
+func costLabels(plt *plot.Plot) []string {
+	var labels []string
+	for _, tk := range plt.X.Tick.Marker.Ticks(plt.X.Min, plt.X.Max) {
+		if tk.Label != "" && tk.Value >= plt.X.Min && tk.Value <= plt.X.Max {
+			labels = append(labels, tk.Label)
+		}
+	}
+	return labels
+}
+
 // TestLinearCostAxisLabelsShort: a linear cost axis over large costs (feature
 // costs of 10^12, whose cascades and ensemble cost 1.3·10^13 to 2.7·10^13
 // per document, within a decade) labels its ticks as the log axis does
@@ -139,24 +160,14 @@ func TestLinearCostAxisLabelsShort(t *testing.T) {
 		{[]float64{121, 1060}, []string{"200", "400", "600", "800", "1000"}},
 	}
 	for _, c := range cases {
-		var points []Point
-		for i, x := range c.costs {
-			points = append(points, curvePoint("prefix", "valid", x, 0.5+0.01*float64(i)))
-		}
-		plt, _, costX, err := curvePlot(points, "ndcg@10", "t")
+		plt, _, costX, err := curvePlot(prefixPoints(c.costs), "ndcg@10", "t")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if costX(1000) != 1000 {
 			t.Fatalf("%g: a log axis, want a linear one", c.costs)
 		}
-		var got []string
-		for _, tk := range plt.X.Tick.Marker.Ticks(plt.X.Min, plt.X.Max) {
-			if tk.Label != "" && tk.Value >= plt.X.Min && tk.Value <= plt.X.Max {
-				got = append(got, tk.Label)
-			}
-		}
-		if !slices.Equal(got, c.want) {
+		if got := costLabels(plt); !slices.Equal(got, c.want) {
 			t.Errorf("costs %g: labels %q, want %q", c.costs, got, c.want)
 		}
 	}
@@ -260,11 +271,7 @@ func TestPlotCostScale(t *testing.T) {
 		{"a cost of 0", []float64{0, 10, 1000}, false, nil},
 	}
 	for _, c := range cases {
-		var points []Point
-		for i, x := range c.costs {
-			points = append(points, curvePoint("prefix", "valid", x, 0.5+0.01*float64(i)))
-		}
-		plt, _, costX, err := curvePlot(points, "ndcg@10", "t")
+		plt, _, costX, err := curvePlot(prefixPoints(c.costs), "ndcg@10", "t")
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -297,13 +304,7 @@ func TestPlotCostScale(t *testing.T) {
 		if d := plt.X.Norm(costX(c.costs[1])) - plt.X.Norm(costX(c.costs[0])); d < 0.15 {
 			t.Errorf("%s: costs %g and %g are %.2f of the axis apart", c.name, c.costs[0], c.costs[1], d)
 		}
-		var labels []string
-		for _, tk := range plt.X.Tick.Marker.Ticks(plt.X.Min, plt.X.Max) {
-			if tk.Label != "" && tk.Value >= plt.X.Min && tk.Value <= plt.X.Max {
-				labels = append(labels, tk.Label)
-			}
-		}
-		if !slices.Equal(labels, c.labels) {
+		if labels := costLabels(plt); !slices.Equal(labels, c.labels) {
 			t.Errorf("%s: labels %q, want %q", c.name, labels, c.labels)
 		}
 	}
