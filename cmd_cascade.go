@@ -387,6 +387,11 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 	if s.pr.Advice != "" {
 		fmt.Fprintf(stderr, "warning: %s (--relevant R, --graded)\n", s.pr.Advice)
 	}
+	if s.sc.LambdaMax == 0 && s.sc.FreeTrees > 0 {
+		// eq (7)'s penalty is 0 on every tree that helps: λ scales
+		// nothing, and a sweep's points are one cascade.
+		warn(stderr, fmt.Sprintf("λ_max is 0: every tree that fits %s's targets better than the intercept costs nothing (its tree cost and its features' costs are 0), so λ changes nothing and every λ gives the same cascade; give the trees or the features a cost (--tree-cost, --costs)", cf.train))
+	}
 	return s, nil
 }
 

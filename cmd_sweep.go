@@ -360,7 +360,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		refineBases = baseline.KeepPrefix(bases, baseline.PrefixSteps(len(s.e.Trees), 12), frontMetric)
 	}
 	refinedN := 0
-	for refinedN < *refine {
+	// λ_max 0 (free trees alone, as setup warns): every λ is the same
+	// problem, and each refinement would run it again.
+	for refinedN < *refine && s.sc.LambdaMax > 0 {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
