@@ -296,6 +296,9 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 		if err := ctx.Err(); err != nil {
 			return nil, err // the round's gradients may be unfinished
 		}
+		if err := checkGradients(gh, t, p, train.Name); err != nil {
+			return nil, err
+		}
 		rows = sampleRows(rows, rng, p, train)
 		features := allFeatures
 		if p.ColSample < 1 {
@@ -470,6 +473,24 @@ func regressionLabels(d *data.Dataset) error {
 				return fmt.Errorf("%s: %s is labelled %g: the regression objective takes labels of magnitude up to %.4g, "+
 					"beyond which its gradients overflow", d.Name, which, l, maxRegressionLabel)
 			}
+		}
+	}
+	return nil
+}
+
+// checkGradients refuses gradients past float32 (the trees sum them as
+// float32 pairs) before tree t is grown on them: a hessian of +Inf gave
+// leaves of 0, so that lambdarank with --sigma 1e40 trained trees that
+// score nothing, without a word.
+// The document is named as regressionLabels names one.
+func checkGradients(gh []tree.GradPair, t int, p Params, name string) error {
+	for i, g := range gh {
+		if gg, hh := float64(g.G), float64(g.H); math.IsInf(gg, 0) || math.IsNaN(gg) || math.IsInf(hh, 0) || math.IsNaN(hh) {
+			why := ""
+			if p.Objective == LambdaRank && p.PairSample == 0 {
+				why = fmt.Sprintf(": σ %g is too large (its λ-gradients grow as σ, their hessians as σ²; LightGBM's default is 1)", p.Sigma)
+			}
+			return fmt.Errorf("tree %d: %s: document %d's %s gradient is %g and its hessian %g, past float32%s", t+1, name, i+1, p.Objective, g.G, g.H, why)
 		}
 	}
 	return nil

@@ -614,3 +614,26 @@ func TestTrainInitRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestLambdaRankHugeSigma: a σ whose hessians pass float32 (σ²/4 at the
+// first tree, every score 0) gave hessians of +Inf, leaves of 0 and a
+// model that scores nothing, without a word. Training refuses it at the
+// first tree; a σ large but within float32 trains.
+func TestLambdaRankHugeSigma(t *testing.T) {
+	d := synth(t, 5, 1)
+	d.Name = "s.txt"
+	p := DefaultParams(LambdaRank)
+	p.Trees, p.Sigma = 3, 1e40
+	_, err := Train(context.Background(), d, nil, p, nil)
+	if err == nil || !strings.Contains(err.Error(), "tree 1: s.txt: document ") || !strings.Contains(err.Error(), "σ 1e+40 is too large") {
+		t.Errorf("σ 1e40: error %v, want the refusal naming σ", err)
+	}
+	p.Sigma = 1e15
+	r, err := Train(context.Background(), d, nil, p, nil)
+	if err != nil {
+		t.Fatalf("σ 1e15: %v", err)
+	}
+	if len(r.Ensemble.Trees[0].Leaves) < 2 {
+		t.Errorf("σ 1e15: the first tree is a single leaf")
+	}
+}
