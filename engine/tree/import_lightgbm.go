@@ -598,6 +598,9 @@ func ImportFileWith(from, path string, opt ImportOptions) (*Ensemble, map[string
 	e, params, err := imp(bytes.NewReader(b), path, opt)
 	if err != nil {
 		if other := sniffModelFormat(b); other != "" && other != from {
+			if other == "xgboost" && isXGBoostConfig(b) {
+				return nil, nil, fmt.Errorf("%w; it looks like %s", err, xgbConfigAdvice)
+			}
 			kind := importKinds[other]
 			if isUBJSON(b) {
 				kind = "an XGBoost UBJSON model"

@@ -1384,6 +1384,34 @@ func TestImportXGBoostConfig(t *testing.T) {
 	}
 }
 
+// TestXGBoostConfigAsModel checks that XGBoost's configuration given to
+// --model (or inspect), or to import with another --from, is named as the
+// configuration, with save_model as the way to a model: it was taken for
+// an XGBoost JSON model, "convert it with cronus import --from xgboost",
+// which import then refused as holding no trees.
+func TestXGBoostConfigAsModel(t *testing.T) {
+	const advice = `it looks like XGBoost's configuration (Booster.save_config), which holds no trees: ` +
+		`save the model with Booster.save_model("m.json") and convert that with cronus import --from xgboost`
+	for _, name := range []string{"xgb-config.json", "xgb-config-dart.json"} {
+		path := filepath.Join("testdata", name)
+		_, err := ReadModel(path)
+		if want := path + `: not a cronus model: no "format" field; ` + advice; err == nil || err.Error() != want {
+			t.Errorf("ReadModel(%s): got %v, want %q", name, err, want)
+		}
+		for _, from := range []string{"lightgbm", "ranklib"} {
+			_, _, err := ImportFile(from, path)
+			if err == nil || !strings.HasSuffix(err.Error(), "; "+advice) {
+				t.Errorf("import --from %s %s: got %v, want it to end %q", from, name, err, advice)
+			}
+		}
+	}
+	// A model is still named as one.
+	_, err := ReadModel(filepath.Join("testdata", "xgb-dart.json"))
+	if err == nil || !strings.HasSuffix(err.Error(), "it looks like an XGBoost JSON model: convert it with cronus import --from xgboost") {
+		t.Errorf("ReadModel(xgb-dart.json): got %v", err)
+	}
+}
+
 // TestImportWrongFrom checks that a model of one library given to another's
 // importer is refused naming the --from it looks like (the refusals said
 // only what the file is not).

@@ -78,6 +78,40 @@ func isXGBoostDump(b []byte) bool {
 	return false
 }
 
+// isXGBoostConfig reports whether b is XGBoost's configuration
+// (Booster.save_config, JSON text): a "learner" with "learner_train_param"
+// and no trees, as the importer refuses it. A model file never holds
+// learner_train_param; other files, and JSON that does not decode, are not
+// one.
+func isXGBoostConfig(b []byte) bool {
+	b = bytes.TrimPrefix(bytes.TrimSpace(b), []byte("\ufeff"))
+	if len(b) == 0 || b[0] != '{' || !bytes.Contains(b, []byte(`"learner_train_param"`)) {
+		return false
+	}
+	var f struct {
+		Learner *struct {
+			GradientBooster *struct {
+				Name   string          `json:"name"`
+				Model  json.RawMessage `json:"model"`
+				GBTree *struct {
+					Model json.RawMessage `json:"model"`
+				} `json:"gbtree"`
+			} `json:"gradient_booster"`
+			TrainParam json.RawMessage `json:"learner_train_param"`
+		} `json:"learner"`
+	}
+	if json.Unmarshal(b, &f) != nil || f.Learner == nil || f.Learner.TrainParam == nil || f.Learner.GradientBooster == nil {
+		return false
+	}
+	gb := f.Learner.GradientBooster
+	return gb.Model == nil && (gb.GBTree == nil || gb.GBTree.Model == nil) && gb.Name != "gblinear"
+}
+
+// xgbConfigAdvice is what to do with XGBoost's configuration given in a
+// model's place (isXGBoostConfig).
+const xgbConfigAdvice = `XGBoost's configuration (Booster.save_config), which holds no trees: ` +
+	`save the model with Booster.save_model("m.json") and convert that with cronus import --from xgboost`
+
 // ImportXGBoostWith is ImportXGBoost with options.
 func ImportXGBoostWith(r io.Reader, name string, opt ImportOptions) (*Ensemble, map[string]any, error) {
 	data, err := io.ReadAll(r)

@@ -298,6 +298,10 @@ func foreignModel(data []byte, what string) error {
 		return fmt.Errorf("not a cronus model: %s; it looks like a dump of an XGBoost model's trees (Booster.dump_model or get_dump), "+
 			`which leaves out the base score and the objective: save the model with Booster.save_model("m.json") and convert that with cronus import --from xgboost`, what)
 	}
+	if isXGBoostConfig(data) {
+		// Which import refuses too: it holds no trees.
+		return fmt.Errorf("not a cronus model: %s; it looks like %s", what, xgbConfigAdvice)
+	}
 	if from := sniffModelFormat(data); from != "" {
 		return fmt.Errorf("not a cronus model: %s; it looks like %s: convert it with cronus import --from %s", what, importKinds[from], from)
 	}
