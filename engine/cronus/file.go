@@ -342,13 +342,21 @@ func (sj *StageJSON) beta(T int) ([]float64, error) {
 	return beta, nil
 }
 
+// The refusals of a JSON file without a format and of a file that is not
+// a JSON object, which ParseFile names more closely when they are another
+// library's model.
+var (
+	errNoFormat  = errors.New(`not a cascade file: no "format" field`)
+	errNotObject = errors.New("not a cascade file: a cascade file is a JSON object (cronus cascade writes one)")
+)
+
 // checkHeader checks the format name and version.
 func (f *File) checkHeader() error {
 	switch {
 	case f.Format == tree.ModelFormat:
 		return fmt.Errorf("not a cascade file: format %q is a model (tree ensemble); build a cascade from it with cronus cascade", f.Format)
 	case f.Format == "":
-		return errors.New(`not a cascade file: no "format" field`)
+		return errNoFormat
 	case f.Format != FileFormat:
 		return fmt.Errorf("not a cascade file: format %q, want %q", f.Format, FileFormat)
 	case f.Version == 0:
@@ -472,6 +480,11 @@ func ReadFile(path string) (*File, error) {
 func ParseFile(path string, b []byte) (*File, error) {
 	f, err := parse(b)
 	if err != nil {
+		if m := tree.ForeignModel(b); m != "" && (err == errNoFormat || err == errNotObject) {
+			// Another library's model: it takes an import, then a cascade
+			// (binary data, as UBJSON, is named as such already).
+			err = fmt.Errorf("not a cascade file: it looks like %s, and build a cascade from it with cronus cascade", m)
+		}
 		return nil, tree.FileError(path, err)
 	}
 	return f, nil
@@ -501,7 +514,7 @@ func parse(b []byte) (*File, error) {
 		return nil, err
 	}
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] != '{' && !json.Valid(t) {
-		return nil, errors.New("not a cascade file: a cascade file is a JSON object (cronus cascade writes one)")
+		return nil, errNotObject
 	}
 	if jsonLines(b) {
 		return nil, errors.New("not a cascade file: a JSON value on each line (a trace, as cascade --trace writes?); a cascade file is one JSON object (cascade --out writes one)")

@@ -202,7 +202,7 @@ func TestFileMalformed(t *testing.T) {
 		{"empty", []byte("  \n"), "1:3: empty file"},
 		{"truncated", []byte("{\n  \"format\": \"cronus-cascade\",\n  \"vers"), "3:7: unexpected end of file"},
 		{"not JSON", []byte("qid:1 1:0.5\n"), "not a cascade file: a cascade file is a JSON object (cronus cascade writes one)"},
-		{"LightGBM text", []byte("tree\nversion=v4\n"), "not a cascade file: a cascade file is a JSON object"},
+		{"LightGBM text", []byte("tree\nversion=v4\n"), "not a cascade file: it looks like a LightGBM text model: convert it with cronus import --from lightgbm"},
 		{"array", []byte("[1, 2]"), "not a cascade file: the JSON holds an array, not an object"},
 		{"XGBoost UBJSON", []byte("{L\x00\x00\x00\x00\x00\x00\x00\x07learner{L\x00\x00\x00\x00\x00\x00\x00\x0aattributes{}"),
 			"not a cascade file: binary data, not JSON text; it looks like an XGBoost model saved as UBJSON (.ubj): convert it with cronus import --from xgboost"},
@@ -467,5 +467,21 @@ func checkFileError(t *testing.T, b []byte, err error) {
 	col, _ := strconv.Atoi(m[2])
 	if line < 1 || line > len(lines) || col < 1 || col > len(lines[line-1])+1 {
 		t.Fatalf("error names line %d, column %d of a file of %d lines: %v", line, col, len(lines), err)
+	}
+}
+
+// TestReadFileForeignModel: another library's model given as a cascade
+// (eval --cascade xgb.json) said only `not a cascade file: no "format"
+// field`, or that a cascade file is a JSON object; it is named, with the
+// way to a cascade: an import, then cronus cascade.
+func TestReadFileForeignModel(t *testing.T) {
+	for path, want := range map[string]string{
+		"../tree/testdata/export-binary.xgb.json":   "it looks like an XGBoost JSON model: convert it with cronus import --from xgboost, and build a cascade from it with cronus cascade",
+		"../tree/testdata/lgb-lambdarank.model.txt": "it looks like a LightGBM text model: convert it with cronus import --from lightgbm, and build a cascade from it with cronus cascade",
+	} {
+		_, err := ReadFile(path)
+		if err == nil || !strings.Contains(err.Error(), path+": not a cascade file: "+want) {
+			t.Errorf("%s: %v, want %q", path, err, want)
+		}
 	}
 }

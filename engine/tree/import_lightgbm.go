@@ -622,6 +622,17 @@ var importKinds = map[string]string{
 	"ranklib":  "a RankLib model",
 }
 
+// ForeignModel names the other library's model b looks like, with the way
+// to convert it ("an XGBoost JSON model: convert it with cronus import
+// --from xgboost"), or "" when it looks like none: for a reader of another
+// kind of file (a cascade file) to say what it was given.
+func ForeignModel(b []byte) string {
+	if from := sniffModelFormat(b); from != "" {
+		return importKinds[from] + ": convert it with cronus import --from " + from
+	}
+	return ""
+}
+
 // sniffModelFormat tells which library's model b looks like, by its
 // start: "xgboost" for a JSON or UBJSON object with a "learner", "lightgbm" for a
 // first line "tree", "ranklib" for a first line "## " and a tree ranker
