@@ -139,7 +139,12 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError{"expected one FILE: data (a path or a built-in name such as builtin:mq2008/train), a model or a cascade"}
+		got := "none"
+		if len(pos) > 1 {
+			// Flags after "--" are arguments too (inspect m.json -- --json).
+			got = fmt.Sprintf("%d, %q", len(pos), pos)
+		}
+		return usageError{"expected one FILE: data (a path or a built-in name such as builtin:mq2008/train), a model or a cascade; got " + got}
 	}
 	if looksLikeJSON(pos[0]) {
 		if *regroup {

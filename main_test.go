@@ -50,6 +50,9 @@ func TestCLIUsage(t *testing.T) {
 		{[]string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
 		{[]string{"inspect"}, 2, "", "expected one FILE: data"},
 		{[]string{"inspect", "a", "b"}, 2, "", "expected one FILE: data"},
+		// What it got is said: after "--" a flag is a second FILE.
+		{[]string{"inspect", "m.json", "--", "--json"}, 2, "", `a model or a cascade; got 2, ["m.json" "--json"]`},
+		{[]string{"inspect"}, 2, "", "a model or a cascade; got none"},
 		{[]string{"inspect", "--nope", "builtin:mq2008/test"}, 2, "", "flag provided but not defined: -nope"},
 		{[]string{"gen", "--queries", "5"}, 2, "", "--out FILE is required"},
 		{[]string{"gen", "--queries", "0", "--out", "x.txt"}, 2, "", "--queries: must be at least 1, got 0"},
