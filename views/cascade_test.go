@@ -387,6 +387,12 @@ func TestCurveCostScale(t *testing.T) {
 		{"one decade", []float64{30, 60, 300}, true, []string{"30", "50", "100", "200", "300"}},
 		{"under a decade", []float64{121, 250, 1060}, false, []string{"0", "200", "400", "600", "800", "1000"}},
 		{"a cost of 0", []float64{0, 10, 1000}, false, []string{"0", "200", "400", "600", "800", "1000"}},
+		// Feature costs of 10^12, with the empty cascade of a λ sweep: the
+		// labels as the plots' (they read "0  500000000000  1000000000000"
+		// on a one-tree model, the last ones left out for want of room).
+		{"costs of 10^12 and 0", []float64{0, 2e12, 3e13}, false, []string{"0", "5T", "10T", "15T", "20T", "25T", "30T"}},
+		{"a million", []float64{0, 2e5, 1.2e6}, false, []string{"0", "200k", "400k", "600k", "800k", "1M", "1.2M"}},
+		{"under a million", []float64{0, 2e4, 9e5}, false, []string{"0", "200000", "400000", "600000", "800000"}},
 	}
 	const width, height = 80, 16
 	for _, c := range cases {
@@ -445,7 +451,13 @@ func TestCurveCostScale(t *testing.T) {
 		// Each label is centred under a tick at its cost.
 		ticks := []rune(lines[axis])
 		for _, l := range labels {
+			scale := 1.0
+			if i := strings.IndexAny(l, "kMGT"); i > 0 {
+				scale = math.Pow(1000, float64(strings.IndexByte("kMGT", l[i])+1))
+				l = l[:i]
+			}
 			v, _ := strconv.ParseFloat(l, 64)
+			v *= scale
 			if at := left + 1 + want(v); at >= len(ticks) || ticks[at] != '┬' {
 				t.Errorf("%s: no tick at column %d for %s:\n%s\n%s", c.name, want(v), l, lines[axis], lines[axis+1])
 			}

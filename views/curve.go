@@ -202,7 +202,7 @@ func RenderCurve(points []baseline.Point, current *baseline.Point, metric string
 		}
 		axis, labels = tickAxis(lw+1, cols, at, text)
 	} else {
-		axis, labels = linearAxis(xmax, lw+1, cols, false)
+		axis, labels = linearAxis(xmax, lw+1, cols, false, true)
 	}
 	lines = append(lines, axis, labels)
 	return fitBlock(append(lines, legend...), width, height, st)
@@ -219,8 +219,12 @@ func xyCell(x, y, xmax, ymin, ymax float64, cols, rows int) (col, row int) {
 
 // linearAxis draws an x axis from 0 to xmax under a plot whose first
 // column is at left (left ≥ 1) (tickAxis). Ticks fall on round values (1,
-// 2 or 5 × 10^k, at least 1 when integer) about ten columns apart.
-func linearAxis(xmax float64, left, cols int, integer bool) (axis, labels string) {
+// 2 or 5 × 10^k, at least 1 when integer) about ten columns apart. On a
+// cost axis that reaches a million the labels are the plots' (1M, 1.5M,
+// 14T: baseline.CostLabel): in full, under feature costs of 10^12 they
+// were 13 digits each ("500000000000  1000000000000"), and those that
+// ran into the one before were left out.
+func linearAxis(xmax float64, left, cols int, integer, cost bool) (axis, labels string) {
 	if xmax <= 0 {
 		xmax = 1
 	}
@@ -233,14 +237,23 @@ func linearAxis(xmax float64, left, cols int, integer bool) (axis, labels string
 		dec = axisDecimals(step)
 	}
 	var at []int
-	var text []string
+	var ticks []float64
 	for i := 0; ; i++ {
 		t := float64(i) * step
 		if t > xmax*(1+1e-9) {
 			break
 		}
 		c, _ := xyCell(t, 0, xmax, 0, 1, cols, 1)
-		at, text = append(at, c), append(text, strconv.FormatFloat(t, 'f', dec, 64))
+		at, ticks = append(at, c), append(ticks, t)
+	}
+	short := cost && len(ticks) > 0 && ticks[len(ticks)-1] >= 1e6
+	text := make([]string, len(ticks))
+	for i, t := range ticks {
+		if short {
+			text[i] = baseline.CostLabel(t)
+		} else {
+			text[i] = strconv.FormatFloat(t, 'f', dec, 64)
+		}
 	}
 	return tickAxis(left, cols, at, text)
 }

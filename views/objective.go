@@ -150,7 +150,7 @@ func plotObjective(terms []cronus.Terms, width, rows int, st Styles) []string {
 	if xaxis {
 		// Column j shows step j·(n−1)/(w−1): asciigraph stretches a short
 		// series over w columns, and Downsample keeps both ends of a long one.
-		axis, labels := linearAxis(float64(len(terms)-1), left, w, true)
+		axis, labels := linearAxis(float64(len(terms)-1), left, w, true, false)
 		out = append(out, st.Dim.Render(axis), st.Dim.Render(labels))
 	}
 	return out

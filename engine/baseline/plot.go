@@ -490,7 +490,7 @@ func linearTicks(lo, hi float64) []plot.Tick {
 }
 
 // linearCostTicks labels a linear cost axis as linearTicks does, but on an
-// axis that reaches a million, each cost as costLabel writes it (1M, 1.5M,
+// axis that reaches a million, each cost as CostLabel writes it (1M, 1.5M,
 // 14T): in full, 14 digits a label for feature costs of 10^12, the labels
 // ran into each other ("14000000000000160000000000000").
 func linearCostTicks(lo, hi float64) []plot.Tick {
@@ -500,9 +500,9 @@ func linearCostTicks(lo, hi float64) []plot.Tick {
 	}
 	for i, tk := range ticks {
 		if tk.Value < 0 {
-			ticks[i].Label = "-" + costLabel(-tk.Value)
+			ticks[i].Label = "-" + CostLabel(-tk.Value)
 		} else {
-			ticks[i].Label = costLabel(tk.Value + 0) // +0: no "-0"
+			ticks[i].Label = CostLabel(tk.Value + 0) // +0: no "-0"
 		}
 	}
 	return ticks
@@ -567,7 +567,7 @@ func logTicks(lo, hi float64) []CostTick {
 				// d×10^e as parsed: 3×10^-1 multiplied is 0.30000000000000004.
 				v, _ := strconv.ParseFloat(fmt.Sprintf("%de%d", d, e), 64)
 				if x := math.Log10(v); x >= lo && x <= hi {
-					t = append(t, CostTick{Cost: v, Label: costLabel(v)})
+					t = append(t, CostTick{Cost: v, Label: CostLabel(v)})
 				}
 			}
 		}
@@ -595,10 +595,10 @@ func logTicks(lo, hi float64) []CostTick {
 // four characters fit the plots' width.
 const maxLogTicks = 10
 
-// costLabel is a cost as a tick label: in full below 10,000, then in
+// CostLabel is a cost as a tick label: in full below 10,000, then in
 // thousands (k), millions (M), billions (G) and trillions (T), and beyond
 // in exponent form.
-func costLabel(v float64) string {
+func CostLabel(v float64) string {
 	if v < 1e4 {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}

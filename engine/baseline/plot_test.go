@@ -148,7 +148,7 @@ func costLabels(plt *plot.Plot) []string {
 // TestLinearCostAxisLabelsShort: a linear cost axis over large costs (feature
 // costs of 10^12, whose cascades and ensemble cost 1.3·10^13 to 2.7·10^13
 // per document, within a decade) labels its ticks as the log axis does
-// (costLabel: "14T"), not in full: 14 digits a label ran into each other.
+// (CostLabel: "14T"), not in full: 14 digits a label ran into each other.
 // Below a million the labels are linearTicks' own.
 func TestLinearCostAxisLabelsShort(t *testing.T) {
 	cases := []struct {
@@ -332,8 +332,8 @@ func TestLogTicks(t *testing.T) {
 		}
 	}
 	for v, want := range map[float64]string{5: "5", 2000: "2000", 1e4: "10k", 2e4: "20k", 5e5: "500k", 1e6: "1M", 3e9: "3G", 1e12: "1T", 1e15: "1e+15", 0.05: "0.05"} {
-		if got := costLabel(v); got != want {
-			t.Errorf("costLabel(%g) = %q, want %q", v, got, want)
+		if got := CostLabel(v); got != want {
+			t.Errorf("CostLabel(%g) = %q, want %q", v, got, want)
 		}
 	}
 }
