@@ -991,3 +991,39 @@ func TestStageTablePassesEverything(t *testing.T) {
 		t.Errorf("θ column %q", thetas)
 	}
 }
+
+// TestStageTableLargeCosts: costs of 10^12 a feature filled the +cost
+// column with "12000000000020.0"; from a million up it reads as the
+// status line's figures do, and below as before, to one decimal.
+func TestStageTableLargeCosts(t *testing.T) {
+	s := sampleSnapshot()
+	s.Stages[0].CostAdded, s.Stages[1].CostAdded = 12000000000020, 999999.94
+	var costs []string
+	for _, l := range strings.Split(RenderStageTable(s, 200, 14, PlainStyles()), "\n")[2:] {
+		if f := strings.Fields(strings.TrimPrefix(l, "▸")); len(f) > 5 {
+			costs = append(costs, f[5])
+		}
+	}
+	if len(costs) < 2 || costs[0] != "1.20e+13" || costs[1] != "999999.9" {
+		t.Errorf("+cost column %q, want 1.20e+13 and 999999.9 first", costs)
+	}
+}
+
+// TestCurveAllZero: every point at NDCG@10 0 (test queries without a
+// relevant document) labelled the y axis 0.000001, 0.000000 and
+// -0.000001; it runs from 0 up, with no negative label.
+func TestCurveAllZero(t *testing.T) {
+	pts := []baseline.Point{
+		{Method: "cronus", Split: "test", Cost: metric.Cost{Total: 10}, Metrics: map[string]float64{"ndcg@10": 0}},
+		{Method: "prefix", Split: "test", Cost: metric.Cost{Total: 100}, Metrics: map[string]float64{"ndcg@10": 0}},
+	}
+	var labels []string
+	for _, l := range strings.Split(RenderCurve(pts, nil, "ndcg@10", 50, 12, PlainStyles()), "\n") {
+		if head, _, ok := strings.Cut(l, "┤"); ok {
+			labels = append(labels, strings.TrimSpace(head))
+		}
+	}
+	if len(labels) < 2 || labels[len(labels)-1] != "0.000" || slices.ContainsFunc(labels, func(s string) bool { return strings.HasPrefix(s, "-") }) {
+		t.Errorf("y labels %q, want them from 0.000 up", labels)
+	}
+}

@@ -104,8 +104,15 @@ func RenderCurve(points []baseline.Point, current *baseline.Point, metric string
 		xmax = 1
 	}
 	if ymax-ymin < 1e-12 {
-		d := max(math.Abs(ymin)*0.01, 1e-6)
-		ymin, ymax = ymin-d, ymax+d
+		if ymin >= 0 && ymin < 0.01 {
+			// Every point at 0 or near it (a split without a relevant
+			// document): from 0 up, where ±10⁻⁶ labelled the axis
+			// 0.000001, 0.000000 and -0.000001.
+			ymin, ymax = 0, ymin+0.01
+		} else {
+			d := max(math.Abs(ymin)*0.01, 1e-6)
+			ymin, ymax = ymin-d, ymax+d
+		}
 	}
 
 	rows := height - 1 - 2 - len(legend)

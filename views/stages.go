@@ -218,6 +218,17 @@ var stageColumns = []struct {
 	{"train soft/hard", 2}, {"train", 6}, {"valid", 1}, {"test", 7},
 }
 
+// stageCost is the stage table's new cost: to one decimal, as the cascade
+// report prints it, and from a million up as Num writes it (1.20e+13, as
+// the status line), where costs of 10^12 a feature filled the column with
+// "12000000000020.0".
+func stageCost(c float64) string {
+	if math.Abs(c) >= 1e6 {
+		return Num(c)
+	}
+	return strconv.FormatFloat(c, 'f', 1, 64)
+}
+
 // RenderStageTable draws one row per stage: the exit threshold θ (− for the
 // last stage, which keeps every input; −∞ for an earlier one that passes
 // everything), the trees with a non-zero weight,
@@ -269,7 +280,7 @@ func RenderStageTable(s cronus.Snapshot, width, height int, st Styles) string {
 			mark = "▸"
 		}
 		rows = append(rows, []string{mark + strconv.Itoa(k+1), theta, strconv.Itoa(v.Active), strconv.Itoa(v.NewTrees),
-			strconv.Itoa(nf), strconv.FormatFloat(v.CostAdded, 'f', 1, 64),
+			strconv.Itoa(nf), stageCost(v.CostAdded),
 			frac(v.SoftTrain) + "/" + frac(v.HardTrain), frac(v.HardTrain), frac(valid(v)), frac(test(v))})
 	}
 	widths := colWidths(rows)
