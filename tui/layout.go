@@ -153,10 +153,10 @@ func (m Model) trainLines(w int) []string {
 	}
 	// The remark goes when it does not fit whole (at 80 columns it lost
 	// its last letter).
-	head := fmt.Sprintf("base ensemble: %d depth-%d trees of %d leaves%s", trees, depthFor(leaves), leaves, sample)
+	head := fmt.Sprintf("base ensemble: %d depth-%d %s of %d leaves%s", trees, depthFor(leaves), treeNoun(trees), leaves, sample)
 	if m.w != nil && m.w.files.Model != "" {
 		// A model file's trees have the depth they were grown to.
-		head = fmt.Sprintf("base ensemble: %d trees of up to %d leaves, depth %d", trees, leaves, m.w.depth)
+		head = fmt.Sprintf("base ensemble: %d %s of up to %d leaves, depth %d", trees, treeNoun(trees), leaves, m.w.depth)
 	}
 	head = views.FirstFitting(w, head+" (shallow trees make better cascades)", head)
 	if m.phase == phasePreparing {

@@ -898,6 +898,15 @@ func TestModelTreesLowersK(t *testing.T) {
 	if m.par.K != 4 || !strings.Contains(m.status, want) {
 		t.Errorf("K %d, status %q; want 4 and %q", m.par.K, m.status, want)
 	}
+	// One tree is counted as one (it read "takes 1 trees").
+	cfg.ModelTrees = 1
+	m = New(context.Background(), cfg, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	m, _ = update(t, m, m.load())
+	want = fmt.Sprintf("K %d → 1: a cascade has no more stages than its trees (--trees 1 takes 1 tree of the model %s)", k, cfg.Model)
+	if m.par.K != 1 || !strings.Contains(m.status, want) {
+		t.Errorf("--trees 1: K %d, status %q; want 1 and %q", m.par.K, m.status, want)
+	}
 }
 
 // A shape edit while the workbench's own ensemble trains, or while the

@@ -368,10 +368,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// As cronus cascade: no more stages than trees; said, as a
 			// lowered K stays lowered for the next ensemble.
 			if k := m.par.trees; m.par.K > k {
-				note := fmt.Sprintf("K %d → %d: a cascade has no more stages than the model's %d trees", m.par.K, k, k)
+				note := fmt.Sprintf("K %d → %d: a cascade has no more stages than the model's %d %s", m.par.K, k, k, treeNoun(k))
 				if mk := m.cfg.ModelTrees; mk > 0 {
 					// Of a larger model: as cascade --trees says it.
-					note = fmt.Sprintf("K %d → %d: a cascade has no more stages than its trees (--trees %d takes %d trees of the model %s)", m.par.K, k, mk, k, m.cfg.Model)
+					note = fmt.Sprintf("K %d → %d: a cascade has no more stages than its trees (--trees %d takes %d %s of the model %s)", m.par.K, k, mk, k, treeNoun(k), m.cfg.Model)
 				}
 				if m.errLine {
 					note = m.status + "; " + note
@@ -856,8 +856,8 @@ func (m Model) shapeReplaced(edited settings) string {
 	if len(gone) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s: its %d trees of up to %d leaves replace the edited %s (edit them again to retrain)",
-		m.cfg.Model, m.par.trees, m.par.leaves, strings.Join(gone, ", "))
+	return fmt.Sprintf("%s: its %d %s of up to %d leaves replace the edited %s (edit them again to retrain)",
+		m.cfg.Model, m.par.trees, treeNoun(m.par.trees), m.par.leaves, strings.Join(gone, ", "))
 }
 
 // retrain trains the base ensemble of the edited shape as a job; the
@@ -1366,4 +1366,12 @@ func endedOn(final tea.Model) error {
 		return errors.New("the workbench ended on an error: " + m.screen.Err)
 	}
 	return nil
+}
+
+// treeNoun is "tree" for one, "trees" for any other count n.
+func treeNoun(n int) string {
+	if n == 1 {
+		return "tree"
+	}
+	return "trees"
 }

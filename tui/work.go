@@ -133,7 +133,7 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 		whole = *e // for the feature-numbering warning, judged on every tree
 		if k := cfg.ModelTrees; k > 0 {
 			if k > len(e.Trees) {
-				return loadedMsg{err: fmt.Errorf("--trees %d: the model %s has %d trees", k, cfg.Model, len(e.Trees)), bad: fieldModel}
+				return loadedMsg{err: fmt.Errorf("--trees %d: the model %s has %d %s", k, cfg.Model, len(e.Trees), treeNoun(len(e.Trees))), bad: fieldModel}
 			}
 			e.Trees = e.Trees[:k]
 		}
