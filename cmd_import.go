@@ -79,9 +79,9 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := ctx.Err(); err != nil { // an interrupt while importing writes nothing
 		return err
 	}
-	// The file itself is written to its end (a tenth of a second for
-	// 24 MB), then not renamed into place if interrupted; a FIFO waiting
-	// for its reader is given up.
+	// The write stops within a megabyte when interrupted, and the file
+	// is not renamed into place; a FIFO waiting for its reader is given
+	// up.
 	mo, err := tree.ModelOutput(*out, tree.NewModel(e, *from, params))
 	if err != nil {
 		return err

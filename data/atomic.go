@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -121,7 +122,7 @@ func WriteAtomicAllContext(ctx context.Context, outs []Output) (err error) {
 	for _, o := range outs {
 		o.Write = gzipByName(o.Path, o.Write)
 		if fd, ok := Descriptor(o.Path); ok {
-			direct = append(direct, func() error { return writeDescriptor(fd, o.Path, o.Write) })
+			direct = append(direct, func() error { return writeDescriptor(ctx, fd, o.Path, o.Write) })
 			continue
 		}
 		path := LinkTarget(o.Path)
@@ -135,7 +136,7 @@ func WriteAtomicAllContext(ctx context.Context, outs []Output) (err error) {
 		if err := CheckWritable(path); err != nil {
 			return err
 		}
-		tmp, err := stage(path, o.Write)
+		tmp, err := stage(ctx, path, o.Write)
 		if err != nil {
 			return err
 		}
@@ -222,8 +223,9 @@ type stagedFile struct{ path, tmp string }
 
 // stage writes a regular file's content through write into a temporary
 // file beside path, synced and closed, and returns the temporary file's
-// name; on an error the temporary file is removed.
-func stage(path string, write func(w *bufio.Writer) error) (_ string, err error) {
+// name; on an error, or when ctx is done (ctx's error), the temporary
+// file is removed.
+func stage(ctx context.Context, path string, write func(w *bufio.Writer) error) (_ string, err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		var pe *fs.PathError
@@ -247,11 +249,14 @@ func stage(path string, write func(w *bufio.Writer) error) (_ string, err error)
 			}
 		}
 	}()
-	w := bufio.NewWriterSize(f, 1<<16)
+	w := bufio.NewWriterSize(ctxWriter{ctx, f}, 1<<16)
 	if err = write(w); err != nil {
 		return "", err
 	}
 	if err = w.Flush(); err != nil {
+		return "", err
+	}
+	if err = ctx.Err(); err != nil { // not synced for nothing
 		return "", err
 	}
 	// CreateTemp makes the file private; results are ordinary files.
@@ -277,7 +282,7 @@ func writeDirect(ctx context.Context, path string, write func(w *bufio.Writer) e
 	}
 	stop := context.AfterFunc(ctx, func() { f.SetWriteDeadline(time.Now()) })
 	defer stop()
-	w := bufio.NewWriterSize(f, 1<<16)
+	w := bufio.NewWriterSize(ctxWriter{ctx, f}, 1<<16)
 	err = write(w)
 	if err == nil {
 		err = w.Flush()
@@ -289,6 +294,35 @@ func writeDirect(ctx context.Context, path string, write func(w *bufio.Writer) e
 		return ctx.Err()
 	}
 	return err
+}
+
+// ctxChunk is the most ctxWriter writes at a time.
+const ctxChunk = 1 << 20
+
+// ctxWriter writes to w until ctx is done, then fails with ctx's error. It
+// writes at most ctxChunk bytes at a time and looks at ctx before each: a
+// model encoded whole reaches it in one Write of 100 MB, which gzip took
+// seconds to compress and an interrupt waited for. Under the gzip writer
+// of gzipByName it also stops the compression, which gives up at its
+// writer's first error.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (n int, err error) {
+	for len(p) > 0 {
+		if err := c.ctx.Err(); err != nil {
+			return n, err
+		}
+		k, err := c.w.Write(p[:min(len(p), ctxChunk)])
+		n += k
+		if err != nil {
+			return n, err
+		}
+		p = p[k:]
+	}
+	return n, nil
 }
 
 // Descriptor reports whether path names one of the process's open file
@@ -357,8 +391,8 @@ var descriptors struct {
 }
 
 // writeDescriptor writes through the process's descriptor fd, named path,
-// which stays open.
-func writeDescriptor(fd int, path string, write func(w *bufio.Writer) error) error {
+// which stays open, and stops when ctx is done (what was written stays).
+func writeDescriptor(ctx context.Context, fd int, path string, write func(w *bufio.Writer) error) error {
 	descriptors.Lock()
 	f := descriptors.files[fd]
 	if f == nil {
@@ -373,7 +407,7 @@ func writeDescriptor(fd int, path string, write func(w *bufio.Writer) error) err
 		descriptors.files[fd] = f
 	}
 	descriptors.Unlock()
-	w := bufio.NewWriterSize(f, 1<<16)
+	w := bufio.NewWriterSize(ctxWriter{ctx, f}, 1<<16)
 	if err := write(w); err != nil {
 		return err
 	}
