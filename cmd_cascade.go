@@ -1051,7 +1051,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	cascadeOut, err := cronus.FileOutput(*out, f)
+	cascadeOut, err := cronus.FileOutputContext(ctx, *out, f)
 	if err != nil {
 		return err
 	}

@@ -158,7 +158,10 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stderr, "note: the model sends a missing value the other way than 0 at %d of its %d splits: "+
 			"give XGBoost the values a data file leaves out as 0 (a dense matrix, as cronus reads them), not through its libsvm reader, which takes them as missing, or export with --missing-as-zero\n", differ, total)
 	}
-	b, err := tree.ExportXGBoost(e, tree.ExportOptions{LibSVMIndices: *libsvm, MissingAsZero: *zero, ObjectiveParams: xgbObjectiveParams(source, obj)})
+	b, err := tree.ExportXGBoostContext(ctx, e, tree.ExportOptions{LibSVMIndices: *libsvm, MissingAsZero: *zero, ObjectiveParams: xgbObjectiveParams(source, obj)})
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return err
+	}
 	if err != nil {
 		// What XGBoost's file cannot hold is the model's.
 		if *cascadeF != "" {
@@ -242,7 +245,10 @@ func exportModelC(ctx context.Context, e *tree.Ensemble, what string, o cOutputs
 		d := strings.Replace(describeStage(report), "this model's score", "this score", 1)
 		note = wrapText(strings.ToUpper(d[:1])+d[1:]+".", 70)
 	}
-	b, err := tree.ExportC(e, tree.CExportOptions{Prefix: o.prefix, Source: source, Note: note})
+	b, err := tree.ExportCContext(ctx, e, tree.CExportOptions{Prefix: o.prefix, Source: source, Note: note})
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", source, err)
 	}
@@ -307,7 +313,10 @@ func exportCascadeC(ctx context.Context, cascadeF, costsF string, o cOutputs, js
 		warn(stderr, costs.UnusedWarningFor("the cascade's model"))
 		featCost = costs.Cost
 	}
-	b, err := cronus.ExportC(e, c, featCost, cf.TreeCost, tree.CExportOptions{Prefix: o.prefix, Source: cascadeF})
+	b, err := cronus.ExportCContext(ctx, e, c, featCost, cf.TreeCost, tree.CExportOptions{Prefix: o.prefix, Source: cascadeF})
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", cascadeF, err)
 	}

@@ -79,10 +79,10 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := ctx.Err(); err != nil { // an interrupt while importing writes nothing
 		return err
 	}
-	// The write stops within a megabyte when interrupted, and the file
-	// is not renamed into place; a FIFO waiting for its reader is given
-	// up.
-	mo, err := tree.ModelOutput(*out, tree.NewModel(e, *from, params))
+	// The encoding stops between trees, the write within a megabyte,
+	// when interrupted, and the file is not renamed into place; a FIFO
+	// waiting for its reader is given up.
+	mo, err := tree.ModelOutputContext(ctx, *out, tree.NewModel(e, *from, params))
 	if err != nil {
 		return err
 	}

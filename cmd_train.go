@@ -199,7 +199,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// trees counts those added; the model holds init_trees before them.
 		params["init_model"], params["init_trees"] = *initF, init0
 	}
-	mo, err := tree.ModelOutput(*out, tree.NewModel(res.Ensemble, "cronus", params))
+	mo, err := tree.ModelOutputContext(ctx, *out, tree.NewModel(res.Ensemble, "cronus", params))
 	if err != nil {
 		return err
 	}

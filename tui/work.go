@@ -636,7 +636,7 @@ func saveCmd(ctx context.Context, g *writeGuard, what string, cs []savable, path
 			f.Ensemble.Params = w.modelParams
 			f.SetStageSigma(s.sigma)
 			var err error
-			if outs[i], err = cronus.FileOutput(paths[i], f); err != nil {
+			if outs[i], err = cronus.FileOutputContext(ctx, paths[i], f); err != nil {
 				msg.err = err
 				return msg
 			}

@@ -2,6 +2,7 @@ package cronus
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -33,6 +34,12 @@ import (
 // featCost must have e.NumFeatures entries at least and treeCost one per
 // tree, and every stage len(e.Trees)+1 weights, as for Score.
 func ExportC(e *tree.Ensemble, c *Cascade, featCost, treeCost []float64, opt tree.CExportOptions) ([]byte, error) {
+	return ExportCContext(context.Background(), e, c, featCost, treeCost, opt)
+}
+
+// ExportCContext is ExportC, given up when ctx is done: it looks at ctx
+// between trees and stages and returns its error.
+func ExportCContext(ctx context.Context, e *tree.Ensemble, c *Cascade, featCost, treeCost []float64, opt tree.CExportOptions) ([]byte, error) {
 	p := opt.Prefix
 	if p == "" {
 		p = "cronus"
@@ -160,11 +167,17 @@ func ExportC(e *tree.Ensemble, c *Cascade, featCost, treeCost []float64, opt tre
 
 	col := func(f int32) string { return "x[" + strconv.Itoa(xslot[f]) + "]" }
 	for _, t := range treeOrder {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		fmt.Fprintf(&b, "\n/* tree %d */\nstatic float %s_tree%d(const float *x)\n{\n", t, p, t)
 		tree.WriteCTree(&b, &e.Trees[t], col, true, "\t")
 		b.WriteString("}\n")
 	}
 	for k := range c.Stages {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		st := &c.Stages[k]
 		fmt.Fprintf(&b, "\n/* stage %d: %s", k+1, countWord(len(st.Active()), "tree"))
 		if len(newTrees[k]) > 0 {

@@ -2,6 +2,7 @@ package cronus
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -396,8 +397,18 @@ func WriteFile(path string, f *File) error {
 // FileOutput checks and encodes f as WriteFile does and returns it as a
 // data.Output, to be written with other files by data.WriteAtomicAll.
 func FileOutput(path string, f *File) (data.Output, error) {
-	b, err := encodeFile(f)
+	return FileOutputContext(context.Background(), path, f)
+}
+
+// FileOutputContext is FileOutput, given up when ctx is done: it returns
+// ctx's error. The ensemble of a cascade of a big model is encoded as the
+// model (tree.EncodeModelContext), looking at ctx between trees.
+func FileOutputContext(ctx context.Context, path string, f *File) (data.Output, error) {
+	b, err := encodeFileContext(ctx, f)
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return data.Output{}, err
+		}
 		return data.Output{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return data.BytesOutput(path, b), nil
@@ -406,11 +417,17 @@ func FileOutput(path string, f *File) (data.Output, error) {
 // encodeFile checks f and returns its JSON: the header fields and the cost
 // arrays one per line, one line per stage, then the ensemble with one line
 // per tree.
-func encodeFile(f *File) ([]byte, error) {
+func encodeFile(f *File) ([]byte, error) { return encodeFileContext(context.Background(), f) }
+
+// encodeFileContext is encodeFile, or ctx's error once ctx is done.
+func encodeFileContext(ctx context.Context, f *File) ([]byte, error) {
 	if _, _, err := f.Cascade(); err != nil {
 		return nil, err
 	}
-	ensemble, err := tree.EncodeModel(f.Ensemble, "  ")
+	ensemble, err := tree.EncodeModelContext(ctx, f.Ensemble, "  ")
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("ensemble: %w", err)
 	}
@@ -448,6 +465,9 @@ func encodeFile(f *File) ([]byte, error) {
 	}
 	buf.WriteString("  \"stages\": [")
 	for k := range f.Stages {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		b, err := json.Marshal(&f.Stages[k])
 		if err != nil {
 			return nil, fmt.Errorf("stages[%d]: %w", k, err)

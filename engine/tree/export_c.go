@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -199,6 +200,12 @@ func CNote(note string) string { return cNote(note) }
 // it equals Predict bit for bit. Ensembles of one tree or more only; the
 // trees must not be empty of leaves.
 func ExportC(e *Ensemble, opt CExportOptions) ([]byte, error) {
+	return ExportCContext(context.Background(), e, opt)
+}
+
+// ExportCContext is ExportC, given up when ctx is done: it looks at ctx
+// between trees and returns its error.
+func ExportCContext(ctx context.Context, e *Ensemble, opt CExportOptions) ([]byte, error) {
 	p := opt.Prefix
 	if p == "" {
 		p = "cronus"
@@ -229,6 +236,9 @@ func ExportC(e *Ensemble, opt CExportOptions) ([]byte, error) {
 	b.WriteString(" */\n" + cPragma + "#include <math.h>\n\n")
 	b.WriteString(CGuarded(p+"_predict", CModelDecls(p)))
 	for i := range e.Trees {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		fmt.Fprintf(&b, "\nstatic double %s_tree%d(const float *x)\n{\n", p, i)
 		WriteCTree(&b, &e.Trees[i], func(f int32) string { return "x[" + strconv.Itoa(int(f)) + "]" }, false, "\t")
 		b.WriteString("}\n")

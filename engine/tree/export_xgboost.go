@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -128,6 +129,13 @@ func XGBoostObjective(obj string) (string, bool) {
 // and importances work; without covers they are 0 and pred_contribs is
 // not meaningful. Trees are laid out breadth first.
 func ExportXGBoost(e *Ensemble, opt ExportOptions) ([]byte, error) {
+	return ExportXGBoostContext(context.Background(), e, opt)
+}
+
+// ExportXGBoostContext is ExportXGBoost, given up when ctx is done: it
+// looks at ctx between trees and returns its error (2,000 trees 9 deep
+// took over a second to write).
+func ExportXGBoostContext(ctx context.Context, e *Ensemble, opt ExportOptions) ([]byte, error) {
 	if len(e.Trees) == 0 {
 		return nil, errors.New("the model has no trees (XGBoost's loader would hold only its base score)")
 	}
@@ -158,6 +166,9 @@ func ExportXGBoost(e *Ensemble, opt ExportOptions) ([]byte, error) {
 	}
 	b.WriteString(`],"trees":[`)
 	for i := range e.Trees {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if i > 0 {
 			b.WriteByte(',')
 		}

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -155,6 +156,13 @@ const maxFeatures = data.MaxFeatureIndex
 // every tree's arrays agree in length and that every tree passes
 // Tree.Validate.
 func (m *Model) Ensemble() (*Ensemble, error) {
+	return m.ensembleContext(context.Background())
+}
+
+// ensembleContext is Ensemble, given up when ctx is done: it looks at ctx
+// between trees and returns its error (checking 2,000 trees 9 deep takes
+// a fifth of a second).
+func (m *Model) ensembleContext(ctx context.Context) (*Ensemble, error) {
 	if len(m.Trees) == 0 {
 		return nil, errNoTrees
 	}
@@ -171,6 +179,9 @@ func (m *Model) Ensemble() (*Ensemble, error) {
 		Objective:   m.Objective,
 	}
 	for i := range m.Trees {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		t, err := m.Trees[i].tree(m.NumFeatures)
 		if err != nil {
 			return nil, fmt.Errorf("tree %d: %w", i, err)
@@ -322,16 +333,28 @@ func WriteModel(path string, m *Model) error {
 // ModelOutput checks and encodes m as WriteModel does and returns it as a
 // data.Output, to be written by data.WriteAtomicAllContext.
 func ModelOutput(path string, m *Model) (data.Output, error) {
-	b, err := encodeModel(m)
+	return ModelOutputContext(context.Background(), path, m)
+}
+
+// ModelOutputContext is ModelOutput, given up when ctx is done: it
+// returns ctx's error (EncodeModelContext).
+func ModelOutputContext(ctx context.Context, path string, m *Model) (data.Output, error) {
+	b, err := encodeModelContext(ctx, m)
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return data.Output{}, err
+		}
 		return data.Output{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return data.BytesOutput(path, b), nil
 }
 
 // encodeModel checks m and returns the contents of its model file.
-func encodeModel(m *Model) ([]byte, error) {
-	b, err := EncodeModel(m, "")
+func encodeModel(m *Model) ([]byte, error) { return encodeModelContext(context.Background(), m) }
+
+// encodeModelContext is encodeModel, or ctx's error once ctx is done.
+func encodeModelContext(ctx context.Context, m *Model) ([]byte, error) {
+	b, err := EncodeModelContext(ctx, m, "")
 	if err != nil {
 		return nil, err
 	}
@@ -349,10 +372,17 @@ var errNoTrees = errors.New(`the model has no trees: a model file lists at least
 // starts with prefix, so that a model can be embedded in another indented
 // JSON document (as a cascade file embeds its ensemble).
 func EncodeModel(m *Model, prefix string) ([]byte, error) {
+	return EncodeModelContext(context.Background(), m, prefix)
+}
+
+// EncodeModelContext is EncodeModel, given up when ctx is done: it looks
+// at ctx between trees and returns its error (encoding 2,000 trees 9 deep,
+// a file of 100 MB, takes about a second, which an interrupt waited for).
+func EncodeModelContext(ctx context.Context, m *Model, prefix string) ([]byte, error) {
 	if err := m.checkHeader(); err != nil {
 		return nil, err
 	}
-	if _, err := m.Ensemble(); err != nil {
+	if _, err := m.ensembleContext(ctx); err != nil {
 		return nil, err
 	}
 	for i, tj := range m.Trees {
@@ -377,6 +407,9 @@ func EncodeModel(m *Model, prefix string) ([]byte, error) {
 	buf.Write(b)
 	buf.WriteString("\"trees\": [")
 	for i := range m.Trees {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		tb, err := json.Marshal(&m.Trees[i])
 		if err != nil {
 			return nil, fmt.Errorf("tree %d: %w", i, err)
