@@ -1051,21 +1051,29 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	cascadeOut, err := cronus.FileOutputContext(ctx, *out, f)
-	if err != nil {
-		return err
+	paths := []string{*out}
+	for _, o := range []string{*traceF, *curve, *plot} {
+		if o != "" {
+			paths = append(paths, o)
+		}
 	}
-	outs := []data.Output{cascadeOut}
-	if trace != nil {
-		outs = append(outs, data.BytesOutput(*traceF, trace.b.Bytes()))
-	}
-	if *curve != "" {
-		outs = append(outs, baseline.CSVOutput(*curve, points))
-	}
-	if outs, err = cf.addPlot(outs, *plot, points); err != nil {
-		return err
-	}
-	if err := data.WriteAtomicAllContext(ctx, outs); err != nil {
+	if err := writeShowing(stderr, paths, func() error {
+		cascadeOut, err := cronus.FileOutputContext(ctx, *out, f)
+		if err != nil {
+			return err
+		}
+		outs := []data.Output{cascadeOut}
+		if trace != nil {
+			outs = append(outs, data.BytesOutput(*traceF, trace.b.Bytes()))
+		}
+		if *curve != "" {
+			outs = append(outs, baseline.CSVOutput(*curve, points))
+		}
+		if outs, err = cf.addPlot(outs, *plot, points); err != nil {
+			return err
+		}
+		return data.WriteAtomicAllContext(ctx, outs)
+	}); err != nil {
 		return err
 	}
 	stages := stagesJSON(best, valid, test, s.test != nil)

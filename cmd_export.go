@@ -145,7 +145,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		what = fmt.Sprintf("stage %d of %d of %s (%s)", *stage, K, *cascadeF, count(len(e.Trees), "tree"))
 	}
 	if toC {
-		return exportModelC(ctx, e, what, cOut, *jsonOut, report, stdout)
+		return exportModelC(ctx, e, what, cOut, *jsonOut, report, stdout, stderr)
 	}
 	if source["feature_indices"] == "libsvm" && !*libsvm {
 		fmt.Fprintln(stderr, "note: the model was imported with --libsvm-indices (from XGBoost's libsvm reader): give --libsvm-indices to number its features as that reader does (feature k as f{k}); without it feature k is f{k-1}")
@@ -158,24 +158,26 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stderr, "note: the model sends a missing value the other way than 0 at %d of its %d splits: "+
 			"give XGBoost the values a data file leaves out as 0 (a dense matrix, as cronus reads them), not through its libsvm reader, which takes them as missing, or export with --missing-as-zero\n", differ, total)
 	}
-	b, err := tree.ExportXGBoostContext(ctx, e, tree.ExportOptions{LibSVMIndices: *libsvm, MissingAsZero: *zero, ObjectiveParams: xgbObjectiveParams(source, obj)})
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return err
-	}
-	if err != nil {
-		// What XGBoost's file cannot hold is the model's.
-		if *cascadeF != "" {
-			// The stage's trees are some of the model's: the tree is
-			// named as the cascade's model numbers it.
+	if err := writeShowing(stderr, []string{*out}, func() error {
+		b, err := tree.ExportXGBoostContext(ctx, e, tree.ExportOptions{LibSVMIndices: *libsvm, MissingAsZero: *zero, ObjectiveParams: xgbObjectiveParams(source, obj)})
+		switch {
+		case err == nil:
+		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+			return err
+		case *cascadeF != "":
+			// What XGBoost's file cannot hold is the model's. The
+			// stage's trees are some of the model's: the tree is named
+			// as the cascade's model numbers it.
 			var te *tree.ExportTreeError
 			if errors.As(err, &te) {
 				return fmt.Errorf("%s: stage %d: tree %d: %w", *cascadeF, *stage, active[te.Tree], te.Err)
 			}
 			return fmt.Errorf("%s: stage %d: %w", *cascadeF, *stage, err)
+		default:
+			return fmt.Errorf("%s: %w", *modelF, err)
 		}
-		return fmt.Errorf("%s: %w", *modelF, err)
-	}
-	if err := writeExport(ctx, data.BytesOutput(*out, b)); err != nil {
+		return writeExport(ctx, data.BytesOutput(*out, b))
+	}); err != nil {
 		return err
 	}
 	numbering := "feature k is f{k-1}"
@@ -221,6 +223,14 @@ type cOutputs struct {
 	prefix, out, header string
 }
 
+// paths are the files written: the C file, and the header when asked.
+func (o cOutputs) paths() []string {
+	if o.header != "" {
+		return []string{o.out, o.header}
+	}
+	return []string{o.out}
+}
+
 // write writes the C file src and, when asked, the header declaring decls,
 // fn the first of them, both or neither; the report gets the header's path.
 func (o cOutputs) write(ctx context.Context, src []byte, fn, decls string, report map[string]any) error {
@@ -234,7 +244,7 @@ func (o cOutputs) write(ctx context.Context, src []byte, fn, decls string, repor
 
 // exportModelC writes e (a model's first trees, or a cascade's stage) as
 // C source with one function, PREFIX_predict.
-func exportModelC(ctx context.Context, e *tree.Ensemble, what string, o cOutputs, jsonOut bool, report map[string]any, stdout io.Writer) error {
+func exportModelC(ctx context.Context, e *tree.Ensemble, what string, o cOutputs, jsonOut bool, report map[string]any, stdout, stderr io.Writer) error {
 	source, _ := report["model"].(string)
 	if n, ok := report["model_trees"].(int); ok {
 		source = fmt.Sprintf("%s (its first %d of %d trees)", source, len(e.Trees), n)
@@ -245,15 +255,17 @@ func exportModelC(ctx context.Context, e *tree.Ensemble, what string, o cOutputs
 		d := strings.Replace(describeStage(report), "this model's score", "this score", 1)
 		note = wrapText(strings.ToUpper(d[:1])+d[1:]+".", 70)
 	}
-	b, err := tree.ExportCContext(ctx, e, tree.CExportOptions{Prefix: o.prefix, Source: source, Note: note})
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return err
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", source, err)
-	}
 	fn := o.prefix + "_predict"
-	if err := o.write(ctx, b, fn, tree.CModelDecls(o.prefix), report); err != nil {
+	if err := writeShowing(stderr, o.paths(), func() error {
+		b, err := tree.ExportCContext(ctx, e, tree.CExportOptions{Prefix: o.prefix, Source: source, Note: note})
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return err
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", source, err)
+		}
+		return o.write(ctx, b, fn, tree.CModelDecls(o.prefix), report)
+	}); err != nil {
 		return err
 	}
 	report["functions"], report["trees"], report["features"], report["objective"], report["feature_numbering"] =
@@ -313,15 +325,17 @@ func exportCascadeC(ctx context.Context, cascadeF, costsF string, o cOutputs, js
 		warn(stderr, costs.UnusedWarningFor("the cascade's model"))
 		featCost = costs.Cost
 	}
-	b, err := cronus.ExportCContext(ctx, e, c, featCost, cf.TreeCost, tree.CExportOptions{Prefix: o.prefix, Source: cascadeF})
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return err
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", cascadeF, err)
-	}
 	report := map[string]any{}
-	if err := o.write(ctx, b, o.prefix+"_rank", cronus.CDecls(o.prefix), report); err != nil {
+	if err := writeShowing(stderr, o.paths(), func() error {
+		b, err := cronus.ExportCContext(ctx, e, c, featCost, cf.TreeCost, tree.CExportOptions{Prefix: o.prefix, Source: cascadeF})
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return err
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", cascadeF, err)
+		}
+		return o.write(ctx, b, o.prefix+"_rank", cronus.CDecls(o.prefix), report)
+	}); err != nil {
 		return err
 	}
 	used := map[int]bool{}

@@ -82,11 +82,13 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	// The encoding stops between trees, the write within a megabyte,
 	// when interrupted, and the file is not renamed into place; a FIFO
 	// waiting for its reader is given up.
-	mo, err := tree.ModelOutputContext(ctx, *out, tree.NewModel(e, *from, params))
-	if err != nil {
-		return err
-	}
-	if err := data.WriteAtomicAllContext(ctx, []data.Output{mo}); err != nil {
+	if err := writeShowing(stderr, []string{*out}, func() error {
+		mo, err := tree.ModelOutputContext(ctx, *out, tree.NewModel(e, *from, params))
+		if err != nil {
+			return err
+		}
+		return data.WriteAtomicAllContext(ctx, []data.Output{mo})
+	}); err != nil {
 		return err
 	}
 	if *jsonOut {

@@ -77,6 +77,21 @@ func untilDoneShowing[T any](ctx context.Context, stderr io.Writer, what string,
 	return untilDone(ctx, f)
 }
 
+// writeShowing runs write, which encodes and writes the outputs paths and
+// stops when its context is done, showing on a terminal "writing PATHS
+// (Ns)" from a second on: encoding and writing a model of 2,000 trees 9
+// deep took 1.3 to 3 s without a word.
+func writeShowing(stderr io.Writer, paths []string, write func() error) error {
+	stop := showTicking(newProgress(stderr), func(d time.Duration) string {
+		if d < time.Second {
+			return ""
+		}
+		return fmt.Sprintf("writing %s (%.0fs)", strings.Join(paths, ", "), d.Seconds())
+	})
+	defer stop()
+	return write()
+}
+
 // showTicking shows line(time since the call) through pr every 200 ms, on
 // a terminal, until stop is called, which clears the line; an empty line
 // is not shown.

@@ -199,11 +199,13 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// trees counts those added; the model holds init_trees before them.
 		params["init_model"], params["init_trees"] = *initF, init0
 	}
-	mo, err := tree.ModelOutputContext(ctx, *out, tree.NewModel(res.Ensemble, "cronus", params))
-	if err != nil {
-		return err
-	}
-	if err := data.WriteAtomicAllContext(ctx, []data.Output{mo}); err != nil {
+	if err := writeShowing(stderr, []string{*out}, func() error {
+		mo, err := tree.ModelOutputContext(ctx, *out, tree.NewModel(res.Ensemble, "cronus", params))
+		if err != nil {
+			return err
+		}
+		return data.WriteAtomicAllContext(ctx, []data.Output{mo})
+	}); err != nil {
 		return err
 	}
 	h := res.History

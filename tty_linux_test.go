@@ -83,3 +83,38 @@ func TestNoTerminalQueryAtStart(t *testing.T) {
 		t.Errorf("no version printed: %q", s)
 	}
 }
+
+// Encoding and writing a big model or export (4,000 trees 9 deep: 1.3 to
+// 3 s) showed nothing on the terminal, where reading one shows how long
+// it has been. writeShowing shows "writing FILES (Ns)" from a second on,
+// clears it when the write ends and returns the write's error; a short
+// write shows nothing.
+func TestWriteShowing(t *testing.T) {
+	errWrite := fmt.Errorf("the write's own error")
+	for _, d := range []time.Duration{0, 1500 * time.Millisecond} {
+		master, slave := openPTY(t)
+		var out bytes.Buffer
+		done := make(chan struct{})
+		go func() { io.Copy(&out, master); close(done) }() // ends with EIO once the slave is closed
+		err := writeShowing(slave, []string{"m.c", "m.h"}, func() error {
+			time.Sleep(d)
+			return errWrite
+		})
+		slave.Close()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the terminal's output did not end")
+		}
+		if err != errWrite {
+			t.Errorf("%v: returned %v", d, err)
+		}
+		s := out.String()
+		switch {
+		case d == 0 && s != "":
+			t.Errorf("a write of no time showed %q", s)
+		case d > 0 && (!strings.Contains(s, "\r\x1b[Kwriting m.c, m.h (1s)") || !strings.HasSuffix(s, "\r\x1b[K")):
+			t.Errorf("a write of %v showed %q; want \"writing m.c, m.h (1s)\", then the line cleared", d, s)
+		}
+	}
+}
