@@ -7,25 +7,8 @@ import (
 	"testing"
 
 	"github.com/cronus-ltr/cronus/engine/tree"
+	"github.com/cronus-ltr/cronus/internal/cancelctx"
 )
-
-// cancelAfter is a context whose Err is nil n times and context.Canceled
-// from then on: a context cancelled in the middle of an encoding, at a
-// point the test picks.
-type cancelAfter struct {
-	context.Context
-	n      int
-	looked int // the calls of Err
-}
-
-func (c *cancelAfter) Err() error {
-	c.looked++
-	if c.n <= 0 {
-		return context.Canceled
-	}
-	c.n--
-	return nil
-}
 
 // A cascade file embeds its model's trees, and its C source has a
 // function per tree and per stage: over a big model either took seconds
@@ -74,14 +57,14 @@ func TestEncodersCancelledMidway(t *testing.T) {
 	wants := map[string][]byte{"cascade file": want.Bytes(), "c": wantC}
 	for name, enc := range encoders {
 		for n := 0; ; n++ {
-			ctx := &cancelAfter{Context: context.Background(), n: n}
+			ctx := cancelctx.New(n)
 			b, err := enc(ctx)
-			if ctx.looked <= n { // not cancelled: the whole file
+			if ctx.Looked <= n { // not cancelled: the whole file
 				if err != nil || !bytes.Equal(b, wants[name]) {
 					t.Errorf("%s: %v, or not the bytes without a context", name, err)
 				}
 				if n < 3 {
-					t.Errorf("%s: looked at the context %d times, want one a tree (3) at least", name, ctx.looked)
+					t.Errorf("%s: looked at the context %d times, want one a tree (3) at least", name, ctx.Looked)
 				}
 				break
 			}

@@ -5,25 +5,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/cronus-ltr/cronus/internal/cancelctx"
 )
-
-// cancelAfter is a context whose Err is nil n times and context.Canceled
-// from then on: a context cancelled in the middle of an encoding, at a
-// point the test picks.
-type cancelAfter struct {
-	context.Context
-	n      int
-	looked int // the calls of Err
-}
-
-func (c *cancelAfter) Err() error {
-	c.looked++
-	if c.n <= 0 {
-		return context.Canceled
-	}
-	c.n--
-	return nil
-}
 
 // manyTrees is tinyEnsemble's trees repeated to n.
 func manyTrees(n int) *Ensemble {
@@ -72,14 +56,14 @@ func TestEncodersCancelledMidway(t *testing.T) {
 	}
 	for name, enc := range encoders {
 		for n := 0; ; n++ {
-			ctx := &cancelAfter{Context: context.Background(), n: n}
+			ctx := cancelctx.New(n)
 			b, err := enc(ctx)
-			if ctx.looked <= n { // not cancelled: the whole output
+			if ctx.Looked <= n { // not cancelled: the whole output
 				if err != nil || string(b) != string(wants[name]) {
 					t.Errorf("%s: %v, or not the bytes without a context", name, err)
 				}
 				if n < trees {
-					t.Errorf("%s: looked at the context %d times, want once a tree (%d) at least", name, ctx.looked, trees)
+					t.Errorf("%s: looked at the context %d times, want once a tree (%d) at least", name, ctx.Looked, trees)
 				}
 				break
 			}
