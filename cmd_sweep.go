@@ -379,6 +379,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	p.prefix = ""
 	p.done()
+	warn(stderr, sweepEmptyWarning(runs, func(r sweptRun) bool { return hasTrees(&r.best.Cascade) }, func(r sweptRun) float64 { return r.lam }, s.sc.LambdaMax, cf.train))
 	points = append(points, bases...)
 	// The curve and the plot are written together, all or none.
 	outs := []data.Output{baseline.CSVOutput(*out, points)}
@@ -434,6 +435,28 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	return nil
+}
+
+// sweepEmptyWarning says when no λ swept (runs, with keeps and lam
+// telling whether a run's optimised cascade keeps a tree and its λ) gave a
+// cascade that keeps a tree, so that every cronus row is the empty
+// cascade's (cost 0), and why: λ_max 0 (no tree fits the training
+// targets of train better than the intercept), a grid at or above λ_max
+// with nothing smaller to continue from, or ρ. Before, a sweep wrote such
+// a curve and said nothing.
+func sweepEmptyWarning[R any](runs []R, keeps func(R) bool, lam func(R) float64, lambdaMax float64, train string) string {
+	if len(runs) == 0 || slices.ContainsFunc(runs, keeps) {
+		return ""
+	}
+	const head = "every cascade of the sweep is empty (no trees, cost 0: its cronus rows rank every document alike, in input order)"
+	switch {
+	case lambdaMax == 0:
+		return fmt.Sprintf("%s: λ_max is 0, so no tree fits %s's targets better than the intercept alone, at any λ (each tree gives every training document the same output, or the targets are all alike)", head, train)
+	case !slices.ContainsFunc(runs, func(r R) bool { return lam(r) < 1 }):
+		return fmt.Sprintf("%s: every λ of the grid is at or above λ_max, where Algorithm 2 gives the empty cascade, and no smaller λ was swept to continue from; sweep λ below 1 too (--lambdas FROM:TO:N, fractions of λ_max)", head)
+	default:
+		return fmt.Sprintf("%s at the ρ chosen or given for each λ: a smaller λ or ρ keeps trees", head)
+	}
 }
 
 // hasTrees reports whether a stage of c keeps a tree.

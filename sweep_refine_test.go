@@ -758,3 +758,30 @@ func TestLambdaMaxZeroFreeTrees(t *testing.T) {
 		t.Errorf("cascade with a tree cost: exit %d, %q", code, errOut)
 	}
 }
+
+// TestSweepAllEmptyWarns: a sweep whose every λ gives the empty cascade
+// (λ_max 0, every tree flat on the training documents; or a grid from
+// λ_max up with nothing smaller to continue from) wrote a curve of
+// cronus rows at cost 0 and said nothing; cascade says so of the one
+// cascade it writes. A grid that keeps trees says nothing.
+func TestSweepAllEmptyWarns(t *testing.T) {
+	dir := t.TempDir()
+	varied, same := filepath.Join(dir, "varied.txt"), filepath.Join(dir, "same.txt")
+	writeText(t, varied, threeFeatureQueries(30, 6, false))
+	writeText(t, same, threeFeatureQueries(30, 6, true))
+	model, costs := threeFeatureModel(t, dir, varied)
+	for _, tc := range []struct {
+		train, lambdas, want string
+	}{
+		{same, "0.01:0.5:2", "λ_max is 0, so no tree fits " + same + "'s targets better than the intercept alone"},
+		{varied, "1:4:2", "every λ of the grid is at or above λ_max"},
+		{varied, "0.01:0.5:2", ""},
+	} {
+		code, _, errOut := runCLI(t, "sweep", "--model", model, "--train", tc.train, "--valid", varied, "--costs", costs, "--stages", "2", "--top-m", "2",
+			"--cycles", "1", "--lambdas", tc.lambdas, "--out", filepath.Join(dir, "c.csv"))
+		const head = "warning: every cascade of the sweep is empty"
+		if code != 0 || tc.want == "" && strings.Contains(errOut, head) || tc.want != "" && (!strings.Contains(errOut, head) || !strings.Contains(errOut, tc.want)) {
+			t.Errorf("train %s, --lambdas %s: exit %d, stderr %q; want %q", tc.train, tc.lambdas, code, errOut, tc.want)
+		}
+	}
+}
