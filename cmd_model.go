@@ -255,6 +255,24 @@ func trecDocID(comment string, i int) string {
 	return "doc" + strconv.Itoa(i+1)
 }
 
+// appendTSVDocID appends the docid of document i (trecDocID of its
+// comment) as a field of predict's TSV files (--exits, --leaves,
+// --contribs). An id with a double quote is quoted, its quotes doubled,
+// as CSV writers (Python's csv, pandas' to_csv) write it: written bare, an
+// id that starts with one ("x1) opened a quoted field for pandas and
+// Python's csv reader, which then took the rest of the file, tabs and
+// lines, as that one field. An id cannot hold a tab or a newline (it is a
+// word of the comment).
+func appendTSVDocID(b []byte, comment string, i int) []byte {
+	id := trecDocID(comment, i)
+	if !strings.Contains(id, `"`) {
+		return append(b, id...)
+	}
+	b = append(b, '"')
+	b = append(b, strings.ReplaceAll(id, `"`, `""`)...)
+	return append(b, '"')
+}
+
 // absentFlag is --absent zero|missing: how a feature a line leaves out
 // reads; true for missing.
 type absentFlag bool

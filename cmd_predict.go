@@ -214,7 +214,7 @@ func exitsOutput(path string, d *data.Dataset, r cronus.Result) data.Output {
 			for i := lo; i < hi; i++ {
 				b = strconv.AppendInt(b[:0], int64(id), 10)
 				b = append(b, '\t')
-				b = append(b, trecDocID(d.DocID(i), i)...)
+				b = appendTSVDocID(b, d.DocID(i), i)
 				b = append(b, '\t')
 				b = strconv.AppendInt(b, int64(r.Exit[i]+1), 10)
 				for _, v := range []float64{r.Score[i], r.FeatureCost[i], r.TreeCost[i]} {
@@ -285,7 +285,7 @@ func docLines(w *bufio.Writer, d *data.Dataset, header string, size int, chunk f
 			}
 			b = strconv.AppendInt(b[:0], int64(id), 10)
 			b = append(b, '\t')
-			b = append(b, trecDocID(d.DocID(i), i)...)
+			b = appendTSVDocID(b, d.DocID(i), i)
 			b = more(b, i)
 			b = append(b, '\n')
 			if _, err := w.Write(b); err != nil {

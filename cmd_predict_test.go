@@ -2,7 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/csv"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -396,3 +399,56 @@ func TestPredictWriteProgress(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
+
+// TestPredictTSVDocIDQuotes: a docid with a double quote is written quoted
+// in predict's TSV files (--exits, --leaves, --contribs), as CSV writers
+// write it, so that a CSV reader (Go's encoding/csv here; Python's csv and
+// pandas alike) reads every line with its columns and the id as it was.
+// Written bare, an id starting with a quote opened a quoted field that ran
+// on through the tabs and lines after it.
+func TestPredictTSVDocIDQuotes(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	ids := []string{`"x1`, `y"z`, `w`}
+	var text strings.Builder
+	for q := 1; q <= 20; q++ {
+		for i := range 6 {
+			fmt.Fprintf(&text, "%d qid:%d 1:%d 2:0.%d 3:%d # docid = %s%d\n", (q+i)%3, q, i, (q*7+i)%10, (q*i)%5, ids[i%3], q)
+		}
+	}
+	writeText(t, p("d.txt"), text.String())
+	model, costs := threeFeatureModel(t, dir, p("d.txt"))
+	if code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", p("d.txt"), "--valid", p("d.txt"), "--costs", costs, "--stages", "2", "--top-m", "2",
+		"--cycles", "0", "--out", p("c.json")); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, _, errOut := runCLI(t, "predict", "--model", model, "--data", p("d.txt"), "--out", p("s.txt"), "--leaves", p("l.tsv"), "--contribs", p("c.tsv")); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, _, errOut := runCLI(t, "predict", "--cascade", p("c.json"), "--data", p("d.txt"), "--out", p("k.txt"), "--exits", p("e.tsv")); code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, f := range []string{"l.tsv", "c.tsv", "e.tsv"} {
+		b, err := os.ReadFile(p(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := csv.NewReader(bytes.NewReader(b))
+		r.Comma = '\t'
+		rows, err := r.ReadAll()
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if len(rows) != 1+120 {
+			t.Errorf("%s: %d rows, want a header and 120", f, len(rows))
+			continue
+		}
+		for k, row := range rows[1:] {
+			if want := ids[k%6%3] + strconv.Itoa(k/6+1); row[1] != want {
+				t.Errorf("%s: line %d: docid %q, want %q", f, k+2, row[1], want)
+				break
+			}
+		}
+	}
+}
