@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -226,7 +227,7 @@ type stagedFile struct{ path, tmp string }
 // name; on an error, or when ctx is done (ctx's error), the temporary
 // file is removed.
 func stage(ctx context.Context, path string, write func(w *bufio.Writer) error) (_ string, err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	f, err := createTemp(path)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -259,9 +260,16 @@ func stage(ctx context.Context, path string, write func(w *bufio.Writer) error) 
 	if err = ctx.Err(); err != nil { // not synced for nothing
 		return "", err
 	}
-	// CreateTemp makes the file private; results are ordinary files.
-	if err = f.Chmod(0o644); err != nil {
-		return "", err
+	// The file replaced keeps its permissions, as cp, the shell's `>` and
+	// XGBoost's and LightGBM's save_model keep them (they write into the
+	// file): a model made private with chmod 600 became 0644, readable by
+	// all, after the rename. A new file has 0666 less the umask, as
+	// createTemp made it (0644 whatever the umask, before: 0600 wanted
+	// under umask 077, 0664 under 002).
+	if st, serr := os.Stat(path); serr == nil && st.Mode().IsRegular() {
+		if err = f.Chmod(st.Mode().Perm()); err != nil {
+			return "", err
+		}
 	}
 	if err = f.Sync(); err != nil {
 		return "", err
@@ -270,6 +278,21 @@ func stage(ctx context.Context, path string, write func(w *bufio.Writer) error) 
 		return "", err
 	}
 	return tmp, nil
+}
+
+// createTemp creates a new file beside path, named ".NAME.tmp" and a
+// random number, with the mode 0666 less the umask, as the shell's `>`
+// creates a file (os.CreateTemp makes it 0600, whatever the umask).
+func createTemp(path string) (*os.File, error) {
+	prefix := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
+	for try := 0; ; try++ {
+		name := prefix + strconv.FormatUint(uint64(rand.Uint32()), 10)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) && try < 10000 {
+			continue
+		}
+		return f, err
+	}
 }
 
 // writeDirect writes to a path that is not a regular file, or stops when

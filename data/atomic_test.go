@@ -44,7 +44,8 @@ func TestWriteAtomic(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, err := os.Stat(path)
-	if b, _ := os.ReadFile(path); err != nil || string(b) != "new" || st.Mode().Perm() != 0o644 {
+	// The replaced file's permissions stay (TestWriteAtomicMode).
+	if b, _ := os.ReadFile(path); err != nil || string(b) != "new" || st.Mode().Perm() != 0o600 {
 		t.Errorf("file %q, mode %v, err %v", b, st.Mode(), err)
 	}
 

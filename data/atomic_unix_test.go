@@ -327,3 +327,47 @@ func TestWriteAtomicOthersFile(t *testing.T) {
 		t.Errorf("got %q, file %q; want %q and the file kept", got, b, want)
 	}
 }
+
+// A written file had the mode 0644 whatever the umask, and a file it
+// replaced lost its own: a model made private (chmod 600) became readable
+// by all. A new file has 0666 less the umask, as the shell's `>` makes
+// it, and a replaced file keeps its permissions, as cp and `>` keep them.
+func TestWriteAtomicMode(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		umask int
+		want  os.FileMode
+	}{{0o077, 0o600}, {0o002, 0o664}, {0o022, 0o644}} {
+		syscall.Umask(c.umask)
+		path := filepath.Join(dir, fmt.Sprintf("new-%03o.txt", c.umask))
+		err := WriteAtomic(path, writeString("x"))
+		syscall.Umask(0o022)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, err := os.Stat(path); err != nil || st.Mode().Perm() != c.want {
+			t.Errorf("umask %03o: new file's mode %v (%v), want %v", c.umask, st.Mode().Perm(), err, c.want)
+		}
+	}
+	for _, perm := range []os.FileMode{0o600, 0o640, 0o664, 0o444} {
+		path := filepath.Join(dir, fmt.Sprintf("old-%03o.txt", perm))
+		if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, perm); err != nil {
+			t.Fatal(err)
+		}
+		if perm&0o200 == 0 && os.Geteuid() != 0 {
+			continue // refused (TestWriteAtomicReadOnly); root may write it
+		}
+		if err := WriteAtomic(path, writeString("new")); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(path)
+		if b, _ := os.ReadFile(path); err != nil || string(b) != "new" || st.Mode().Perm() != perm {
+			t.Errorf("replaced file %q, mode %v (%v), want %v", b, st.Mode().Perm(), err, perm)
+		}
+	}
+}
