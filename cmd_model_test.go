@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -634,6 +635,9 @@ func TestCommandInputChecks(t *testing.T) {
 	// a link to a file in a directory that does not exist: the check
 	// looked at the link's own directory and let the training run
 	os.Symlink(filepath.Join(dir, "none", "m.json"), filepath.Join(dir, "dangling.json"))
+	// links that go round: the rename replaced one of them with the model
+	os.Symlink("loopb", filepath.Join(dir, "loopa"))
+	os.Symlink("loopa", filepath.Join(dir, "loopb"))
 	os.WriteFile(dataF, []byte("1 qid:1 1:0.5\n0 qid:1 1:0.1\n"), 0o644)
 	scores := filepath.Join(dir, "s.txt")
 	os.WriteFile(scores, []byte("0.5\n1\nNaN\n"), 0o644)
@@ -655,6 +659,7 @@ func TestCommandInputChecks(t *testing.T) {
 		{[]string{"gen", "--queries", "2", "--docs-per-query", "3", "--out", dir}, 1, dir + " is a directory"},
 		{[]string{"train", "--train", test, "--out", filepath.Join(dataF, "m.json")}, 1, dataF + " is a file, not a directory"}, // "does not exist"
 		{[]string{"train", "--train", test, "--out", filepath.Join(dir, "dangling.json")}, 1, "the directory " + filepath.Join(dir, "none") + " does not exist"},
+		{[]string{"train", "--train", test, "--out", filepath.Join(dir, "loopa")}, 1, "cannot write " + filepath.Join(dir, "loopa") + ": its symbolic links go round"},
 		{[]string{"eval", "--model", model, "--data", test, "--run", "-", "--per-query", "/dev/stdout"}, 2, "is given as two outputs"},
 		{[]string{"eval", "--model", model, "--data", test, "--run", "/dev/null", "--per-query", "/dev/null"}, 0, ""}, // a device takes both (was refused); the figures go to standard output
 		{[]string{"import", "--from", "xgboost", model, "--out", model}, 2, "is both an input and an output"},
@@ -695,6 +700,9 @@ func TestCommandInputChecks(t *testing.T) {
 		if strings.HasPrefix(e.Name(), ".") {
 			t.Errorf("left behind: %s", e.Name())
 		}
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "loopa")); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("the link loopa was replaced (%v, %v)", fi.Mode(), err)
 	}
 }
 

@@ -39,6 +39,9 @@ func checkOutputs(stdout *io.Writer, stderr io.Writer, asJSON bool, inputs []str
 			}
 			*stdout = stderr
 		}
+		if err := data.CheckLinkLoop(out); err != nil {
+			return err
+		}
 		// What is written is the link's target, where a link is given
 		// (a dangling one's too): its directory must take the file.
 		target := out

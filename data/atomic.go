@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -78,6 +79,17 @@ func LinkTarget(path string) string {
 	return path
 }
 
+// CheckLinkLoop refuses a path whose symbolic links go round (a -> b,
+// b -> a): it has no target to replace, and the rename replaced one of the
+// links with the file written, where the shell's `>` and cp refuse ("too
+// many levels of symbolic links").
+func CheckLinkLoop(path string) error {
+	if _, err := os.Stat(path); errors.Is(err, syscall.ELOOP) {
+		return fmt.Errorf("cannot write %s: its symbolic links go round (too many levels of symbolic links)", path)
+	}
+	return nil
+}
+
 // Output is one file of WriteAtomicAll: its path and what writes it.
 type Output struct {
 	Path  string
@@ -125,6 +137,9 @@ func WriteAtomicAllContext(ctx context.Context, outs []Output) (err error) {
 		if fd, ok := Descriptor(o.Path); ok {
 			direct = append(direct, func() error { return writeDescriptor(ctx, fd, o.Path, o.Write) })
 			continue
+		}
+		if err := CheckLinkLoop(o.Path); err != nil {
+			return err
 		}
 		path := LinkTarget(o.Path)
 		if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {

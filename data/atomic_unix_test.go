@@ -371,3 +371,26 @@ func TestWriteAtomicMode(t *testing.T) {
 		}
 	}
 }
+
+// Links that go round have no target: the rename replaced one of them
+// with the file written, where `>` and cp refuse.
+func TestWriteAtomicLinkLoop(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	if err := os.Symlink("b", a); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	os.Symlink("a", b)
+	err := WriteAtomic(a, writeString("x"))
+	if err == nil || !strings.Contains(err.Error(), "cannot write "+a+": its symbolic links go round") {
+		t.Errorf("error %v", err)
+	}
+	for _, p := range []string{a, b} {
+		if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a link (%v)", p, err)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("left behind: %v", ents)
+	}
+}
