@@ -660,6 +660,8 @@ func TestCommandInputChecks(t *testing.T) {
 		{[]string{"train", "--train", test, "--out", filepath.Join(dataF, "m.json")}, 1, dataF + " is a file, not a directory"}, // "does not exist"
 		{[]string{"train", "--train", test, "--out", filepath.Join(dir, "dangling.json")}, 1, "the directory " + filepath.Join(dir, "none") + " does not exist"},
 		{[]string{"train", "--train", test, "--out", filepath.Join(dir, "loopa")}, 1, "cannot write " + filepath.Join(dir, "loopa") + ": its symbolic links go round"},
+		// a descriptor not open: it failed when written, after the training
+		{[]string{"train", "--train", test, "--out", "/dev/fd/1000"}, 1, "cannot write /dev/fd/1000: descriptor 1000 is not open"},
 		{[]string{"eval", "--model", model, "--data", test, "--run", "-", "--per-query", "/dev/stdout"}, 2, "is given as two outputs"},
 		{[]string{"eval", "--model", model, "--data", test, "--run", "/dev/null", "--per-query", "/dev/null"}, 0, ""}, // a device takes both (was refused); the figures go to standard output
 		{[]string{"import", "--from", "xgboost", model, "--out", model}, 2, "is both an input and an output"},

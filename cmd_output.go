@@ -45,8 +45,10 @@ func checkOutputs(stdout *io.Writer, stderr io.Writer, asJSON bool, inputs []str
 		// What is written is the link's target, where a link is given
 		// (a dangling one's too): its directory must take the file.
 		target := out
-		if _, fd := data.Descriptor(out); !fd {
+		if fd, ok := data.Descriptor(out); !ok {
 			target = data.LinkTarget(out)
+		} else if err := data.CheckDescriptor(fd, out); err != nil {
+			return err
 		}
 		dir := filepath.Dir(target)
 		if st, err := os.Stat(dir); err != nil {
