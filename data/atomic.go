@@ -191,9 +191,28 @@ func WriteAtomicAllContext(ctx context.Context, outs []Output) (err error) {
 // XGBoost's and LightGBM's save_model refuse. Root may write any file, as
 // with those tools. A path that does not exist yet, or cannot be read, is
 // not refused here (the write itself says what is wrong).
+//
+// A file that may not be changed whatever the permissions (chattr +i or
+// +a: immutable or append-only) is refused too: the rename onto it fails
+// (EPERM), and did so after all the work. It is found by opening the file
+// for writing, which changes nothing (no O_TRUNC).
 func CheckWritable(path string) error {
 	gids, _ := os.Getgroups()
-	return checkWritableBy(path, os.Geteuid(), os.Getegid(), gids)
+	if err := checkWritableBy(path, os.Geteuid(), os.Getegid(), gids); err != nil {
+		return err
+	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err == nil {
+		f.Close()
+		return nil
+	}
+	if errors.Is(err, fs.ErrPermission) && !errors.Is(err, syscall.EACCES) {
+		return fmt.Errorf("cannot write %s: the file may not be changed, whatever its permissions (immutable or append-only: lsattr shows it, chattr -i -a lifts it); write elsewhere", path)
+	}
+	return nil
 }
 
 // checkWritableBy is CheckWritable for the user euid, in the group egid

@@ -394,3 +394,27 @@ func TestWriteAtomicLinkLoop(t *testing.T) {
 		t.Errorf("left behind: %v", ents)
 	}
 }
+
+// An immutable file (chattr +i) cannot be replaced, whatever its
+// permissions and even by root: the rename failed after all the work.
+// CheckWritable, which the commands run before it, refuses it.
+func TestCheckWritableImmutable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.json")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("chattr", "+i", path).CombinedOutput(); err != nil {
+		t.Skipf("chattr +i (root, and a file system that has it): %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("chattr", "-i", path).Run() })
+	const want = ": the file may not be changed, whatever its permissions (immutable or append-only"
+	if err := CheckWritable(path); err == nil || !strings.Contains(err.Error(), "cannot write "+path+want) {
+		t.Errorf("CheckWritable: %v", err)
+	}
+	if err := WriteAtomic(path, writeString("new")); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("WriteAtomic: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("file %q", b)
+	}
+}
