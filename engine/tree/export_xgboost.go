@@ -55,6 +55,9 @@ var xgbExportObjective = map[string]string{
 	"rank:pairwise":        "rank:pairwise",
 	"rank:ndcg":            "rank:ndcg",
 	"rank:map":             "rank:map",
+	"binary:hinge":         "binary:hinge",
+	"survival:cox":         "survival:cox",
+	"survival:aft":         "survival:aft",
 	"regression_l2":        "reg:squarederror", // LightGBM
 	"l2":                   "reg:squarederror",
 	"mse":                  "reg:squarederror",
@@ -72,9 +75,6 @@ var xgbExportObjective = map[string]string{
 	"Random Forests":       "reg:squarederror",
 	"reg:quantileerror":    "", // below: written as reg:squarederror
 	"reg:expectileerror":   "",
-	"survival:cox":         "",
-	"survival:aft":         "",
-	"binary:hinge":         "",
 }
 
 // xgbObjectiveParams are the parameter objects XGBoost 1.7.4 writes with
@@ -93,6 +93,9 @@ var xgbObjectiveParams = map[string]string{
 	"rank:pairwise":        `"lambda_rank_param":{"fix_list_weight":"0","num_pairsample":"1"}`,
 	"rank:ndcg":            `"lambda_rank_param":{"fix_list_weight":"0","num_pairsample":"1"}`,
 	"rank:map":             `"lambda_rank_param":{"fix_list_weight":"0","num_pairsample":"1"}`,
+	"binary:hinge":         ``,
+	"survival:cox":         ``,
+	"survival:aft":         `"aft_loss_param":{"aft_loss_distribution":"normal","aft_loss_distribution_scale":"1"}`,
 }
 
 // XGBoostObjective returns the XGBoost objective ExportXGBoost writes for

@@ -355,6 +355,7 @@ func TestXGBoostObjective(t *testing.T) {
 	for obj, want := range map[string]string{
 		"regression": "reg:squarederror", "binary": "binary:logistic", "lambdarank": "rank:ndcg",
 		"poisson": "count:poisson", "LambdaMART": "rank:ndcg", "reg:linear": "reg:squarederror",
+		"survival:cox": "survival:cox", "survival:aft": "survival:aft", "binary:hinge": "binary:hinge",
 	} {
 		if got, ok := XGBoostObjective(obj); got != want || !ok {
 			t.Errorf("%s: %s %v, want %s", obj, got, ok, want)
@@ -374,7 +375,7 @@ func TestXGBoostObjective(t *testing.T) {
 			t.Errorf("%s: objective %q written as %s without a counterpart", f, e.Objective, got)
 		}
 	}
-	for _, obj := range []string{"survival:cox", "quantile", ""} {
+	for _, obj := range []string{"reg:quantileerror", "quantile", ""} {
 		if got, ok := XGBoostObjective(obj); got != "reg:squarederror" || ok {
 			t.Errorf("%q: %s %v, want reg:squarederror without a counterpart", obj, got, ok)
 		}
@@ -489,4 +490,61 @@ func FuzzExportXGBoost(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestExportXGBoostOwnObjective: a model XGBoost 1.7.4 trained under any
+// of its single-output objectives goes back out under that objective,
+// with the parameter objects XGBoost saved with it by default, so that
+// XGBoost's prediction of the export (its link: exp for survival:cox and
+// survival:aft, the 0/1 step of binary:hinge) is the original's, and its
+// base_score is the original's. survival:cox, survival:aft and
+// binary:hinge were written as reg:squarederror, with a note that they had
+// no XGBoost counterpart: the export's prediction was the raw margin.
+func TestExportXGBoostOwnObjective(t *testing.T) {
+	for _, m := range readXGBObjectives(t).Models {
+		var orig struct {
+			Learner struct {
+				Objective map[string]json.RawMessage `json:"objective"`
+				Param     struct {
+					BaseScore string `json:"base_score"`
+				} `json:"learner_model_param"`
+			} `json:"learner"`
+		}
+		if err := json.Unmarshal(m.Model, &orig); err != nil {
+			t.Fatal(err)
+		}
+		e, _, err := ImportXGBoost(bytes.NewReader(m.Model), m.Name+".json")
+		if err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		if got, ok := XGBoostObjective(e.Objective); got != e.Objective || !ok {
+			t.Errorf("%s: objective %s written as %s (counterpart %v)", m.Name, e.Objective, got, ok)
+			continue
+		}
+		b, err := ExportXGBoost(e, ExportOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		var out struct {
+			Learner struct {
+				Objective map[string]json.RawMessage `json:"objective"`
+				Param     struct {
+					BaseScore string `json:"base_score"`
+				} `json:"learner_model_param"`
+			} `json:"learner"`
+		}
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(orig.Learner.Objective)
+		got, _ := json.Marshal(out.Learner.Objective)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: objective %s, XGBoost saved %s", m.Name, got, want)
+		}
+		o, _ := strconv.ParseFloat(orig.Learner.Param.BaseScore, 32)
+		x, _ := strconv.ParseFloat(out.Learner.Param.BaseScore, 32)
+		if math.Abs(x-o) > 1e-6*math.Abs(o) {
+			t.Errorf("%s: base_score %s, XGBoost saved %s", m.Name, out.Learner.Param.BaseScore, orig.Learner.Param.BaseScore)
+		}
+	}
 }
