@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/cronus-ltr/cronus/data"
 )
@@ -172,9 +171,9 @@ func checkReplaceable(out, target string, euid int) error {
 	if err != nil || dst.Mode()&fs.ModeSticky == 0 {
 		return nil
 	}
-	fileSys, ok1 := st.Sys().(*syscall.Stat_t)
-	dirSys, ok2 := dst.Sys().(*syscall.Stat_t)
-	if !ok1 || !ok2 || euid == 0 || int(fileSys.Uid) == euid || int(dirSys.Uid) == euid {
+	fileUID, _, ok1 := data.FileOwner(st)
+	dirUID, _, ok2 := data.FileOwner(dst)
+	if !ok1 || !ok2 || euid == 0 || fileUID == euid || dirUID == euid {
 		return nil
 	}
 	return fmt.Errorf("%s: cannot replace it: it belongs to another user, in %s, a directory with the sticky bit", out, dir)

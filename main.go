@@ -116,10 +116,11 @@ func watchSignals(sigs chan os.Signal, cancel context.CancelCauseFunc, raise fun
 	cancel(signalled{sig})
 }
 
-// raise sends sig to the process.
+// raise sends sig to the process (where the system can: Windows cannot
+// send a process an interrupt).
 func raise(sig os.Signal) {
-	if s, ok := sig.(syscall.Signal); ok {
-		syscall.Kill(os.Getpid(), s)
+	if p, err := os.FindProcess(os.Getpid()); err == nil {
+		p.Signal(sig)
 	}
 }
 

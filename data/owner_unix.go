@@ -7,6 +7,10 @@ import (
 	"syscall"
 )
 
+// FileOwner is the user and group that own the file of st; ok is false
+// where the system does not say (not a Unix system).
+func FileOwner(st fs.FileInfo) (uid, gid int, ok bool) { return fileOwner(st) }
+
 // fileOwner is the user and group that own the file of st.
 func fileOwner(st fs.FileInfo) (uid, gid int, ok bool) {
 	sys, ok := st.Sys().(*syscall.Stat_t)
