@@ -175,7 +175,7 @@ func TestCascadeErrors(t *testing.T) {
 		// and --costs are required" whichever were given.
 		{[]string{"cascade", "--model", "m", "--train", "t", "--out", "c.json"}, ": --valid FILE and --costs FILE are required"},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--out", "c.csv"}, ": --costs FILE is required"},
-		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "", "--costs", "c", "--out", "c.json"}, ": --valid FILE is required"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "", "--costs", "c", "--out", "c.json"}, ": --valid: the file name is empty"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c"}, "--out FILE is required"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--tree-cost", "Inf"}, "--tree-cost: must be in [0, 1e+15], got +Inf"},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--tree-cost", "1e308"}, "--tree-cost: must be in [0, 1e+15], got 1e+308"}, // panicked

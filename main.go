@@ -316,14 +316,33 @@ func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
 		}
 		args = fs.Args()
 		if len(args) == 0 {
-			return pos, nil
+			return pos, emptyFileFlag(fs)
 		}
 		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
+			return append(pos, args[1:]...), emptyFileFlag(fs)
 		}
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// emptyFileFlag refuses a file flag given an empty name: --out "" was
+// taken as no --out at all, so predict --out "$OUT", OUT unset, printed
+// every score on the terminal, and --valid "" trained without validation.
+// The workbench's data flags are the exception: there an empty value is
+// none (no validation, test or cost file), as the load screen's "(none)",
+// since without --train they default to the built-in set's.
+func emptyFileFlag(fs *flag.FlagSet) error {
+	if fs.Name() == "tui" {
+		return nil
+	}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if name, _ := flag.UnquoteUsage(f); err == nil && name == "FILE" && f.Value.String() == "" {
+			err = usageError{fmt.Sprintf("--%s: the file name is empty", f.Name)}
+		}
+	})
+	return err
 }
 
 // decimalFlags makes fs's numeric flags refuse Go's own number syntax

@@ -134,6 +134,12 @@ func TestFlagValueErrors(t *testing.T) {
 		{[]string{"import", "--from", "catboost", "m.txt"}, `--from: must be lightgbm, xgboost or ranklib, got "catboost"`},
 		// train watches one metric; a list was refused for its cut-off "10,map".
 		{[]string{"train", "--train", "t", "--out", "m.json", "--metric", "ndcg@10,map"}, `--metric: one metric (the one early stopping and the progress lines watch; eval --metrics takes a list), got "ndcg@10,map"`},
+		// An empty file name was taken as no flag at all: predict --out ""
+		// printed the scores on the terminal, train --valid "" trained
+		// without validation.
+		{[]string{"predict", "--model", "m.json", "--data", "d", "--out", ""}, `--out: the file name is empty`},
+		{[]string{"train", "--train", "t", "--valid=", "--out", "m.json"}, `--valid: the file name is empty`},
+		{[]string{"eval", "--data", "d", "--scores", "s", "--per-query", "", "--", "x"}, `--per-query: the file name is empty`},
 		{[]string{"eval", "--data", "d", "--scores", "s", "--metrics", "ndcg@99999999999999999999"}, fmt.Sprintf(`--metrics: metric "ndcg@99999999999999999999": cut-off "99999999999999999999" is too large (at most %d)`, math.MaxInt)},
 	}
 	for _, c := range cases {
