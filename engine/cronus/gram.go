@@ -72,10 +72,13 @@ func Gram(g, r []float64, o *Outputs, w, y []float64, workers int) ([]float64, [
 }
 
 // gramStoppable is Gram that calls stop (when not nil) before each block of
-// documents, with the number of documents done, and gives up, returning ok
-// false, when it says to: a Gram product of the built-in data's 500 trees
-// takes tens of milliseconds, one block a fifth of that. stop runs on the
-// caller's goroutine.
+// documents, with the number of documents done, and within a block after
+// each tile of products the caller's goroutine computes, with the block's
+// share of tiles done counted as documents (only when that rises), and
+// gives up, returning ok false, when it says to: a Gram product of the
+// built-in data's 500 trees takes tens of milliseconds, one block a fifth
+// of that, but a block's work grows with the square of the trees. stop
+// runs on the caller's goroutine.
 func gramStoppable(g, r []float64, o *Outputs, w, y []float64, workers int, stop func(done int) bool) (_, _ []float64, ok bool) {
 	cols := make([]int, o.NumTrees()+1)
 	for c := range cols {
@@ -179,9 +182,28 @@ func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, wor
 				clear(x[(j*(k+1)+c)*ld+hi-lo:][:gramRound4(hi-lo)-(hi-lo)])
 			}
 		})
-		gramParallel(len(tasks), workers, func(t int) {
+		// Within the block, the caller's goroutine asks stop again after
+		// each tile it computes, with the block's share of tiles done as
+		// documents: a block's products grow with the square of the trees
+		// (on 4,000 documents × 20,000 trees one took 40 s, and an
+		// interrupt waited for it).
+		var mid func(done int) bool
+		if stop != nil {
+			last := s
+			mid = func(tiles int) bool {
+				d := s + int(int64(n)*int64(tiles)/int64(len(tasks)))
+				if d <= last || d >= s+n {
+					return false
+				}
+				last = d
+				return stop(d)
+			}
+		}
+		if !gramParallelStoppable(len(tasks), workers, func(t int) {
 			gramTile(g, r, x, ld, n, k, tasks[t])
-		})
+		}, mid) {
+			return g, r, false
+		}
 	}
 
 	// The tiles wrote g[b][a] for a <= b (and for a few a > b near the
@@ -370,23 +392,40 @@ func gramZeroed(dst []float64, n int, fn, name string) []float64 {
 // gramParallel calls do(0), …, do(n-1) on up to workers goroutines, each
 // taking the next index when it is done with one.
 func gramParallel(n, workers int, do func(i int)) {
+	gramParallelStoppable(n, workers, do, nil)
+}
+
+// gramParallelStoppable is gramParallel that, when stop is not nil, calls
+// it on the caller's goroutine after each index that goroutine has done,
+// with the number of indices done so far, and gives up, returning false,
+// when it says to: no goroutine takes another index, and those running
+// finish theirs before it returns.
+func gramParallelStoppable(n, workers int, do func(i int), stop func(done int) bool) bool {
 	workers = min(workers, n)
-	if workers <= 1 {
-		for i := range n {
+	var next, done atomic.Int64
+	var abort atomic.Bool
+	run := func(caller bool) {
+		for !abort.Load() {
+			i := int(next.Add(1) - 1)
+			if i >= n {
+				return
+			}
 			do(i)
+			d := done.Add(1)
+			if caller && stop != nil && stop(int(d)) {
+				abort.Store(true)
+			}
 		}
-		return
 	}
-	var next atomic.Int64
-	run := func() {
-		for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-			do(i)
-		}
+	if workers <= 1 {
+		run(true)
+		return !abort.Load()
 	}
 	var wg sync.WaitGroup
 	for range workers - 1 {
-		wg.Go(run)
+		wg.Go(func() { run(false) })
 	}
-	run()
+	run(true)
 	wg.Wait()
+	return !abort.Load()
 }

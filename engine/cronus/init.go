@@ -129,8 +129,9 @@ func ComputeScalesContext(ctx context.Context, pr *Problem, workers int) (Scales
 
 // ComputeScalesProgress is ComputeScalesContext that calls progress (when
 // not nil), on the caller's goroutine, every 2,048 documents of the Gram
-// product with the documents done and their total, and once more at the
-// end with all of them.
+// product (and within such a block between tiles of products, its share
+// done counted as documents) with the documents done and their total, and
+// once more at the end with all of them.
 func ComputeScalesProgress(ctx context.Context, pr *Problem, workers int, progress func(done, total int)) (Scales, error) {
 	sp, ok := pr.stage(nil, 1, 0, 0, nil, workers, func(done int) bool {
 		if progress != nil {
@@ -161,7 +162,8 @@ func ComputeScalesProgress(ctx context.Context, pr *Problem, workers int, progre
 // stage builds the stage problem with instance weights ω_i·p_i (p nil: 1),
 // reach fraction d, and the earlier stages' weights (for A and B). It
 // gives up, returning false, when stop (nil: never) says to, which its
-// Gram product asks every 2,048 documents, with the documents done.
+// Gram product asks every 2,048 documents and between tiles of products
+// within them, with the documents done.
 func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted, workers int, stop func(done int) bool) (*stageProblem, bool) {
 	T := pr.Train.NumTrees()
 	// At p = 1 (or nil) the weights are ω·1 = ω: the kept product, the
