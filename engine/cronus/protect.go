@@ -1,6 +1,10 @@
 package cronus
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // Under RuleTopM a query's m best documents at a stage never exit there.
 // When the cascade is trained with that rule (Params.TopM > 0), eq (8)'s
@@ -104,6 +108,10 @@ func (pt *protector) pass(s []float64, p []bool, theta float64) {
 	})
 }
 
+// markInsertMax is the largest m for which markQueries keeps a query's m
+// best in a list by insertion; above it, it sorts the query's documents.
+const markInsertMax = 16
+
 // markQueries is mark for the queries [q0, q1), with best as scratch.
 func (pt *protector) markQueries(q0, q1 int, s []float64, p []bool, best []int) {
 	offsets, m := pt.pr.Offsets, pt.m
@@ -114,6 +122,32 @@ func (pt *protector) markQueries(q0, q1 int, s []float64, p []bool, best []int) 
 			// quadratic in it)
 			for i := offsets[q]; i < offsets[q+1]; i++ {
 				p[i] = pt.reach[i]
+			}
+			continue
+		}
+		if m > markInsertMax {
+			// Sort the documents that reach the stage and take the first
+			// m: the insertion below takes up to m steps a document,
+			// n·m for a query of n (on one query of 50,000 documents,
+			// --top-m 40000 made cronus cascade take 529 s against 4.5 s
+			// at m = 5). The same documents either way.
+			best = best[:0]
+			for i := offsets[q]; i < offsets[q+1]; i++ {
+				if pt.reach[i] {
+					best = append(best, i)
+				}
+			}
+			if len(best) > m {
+				slices.SortFunc(best, func(a, b int) int {
+					if c := cmp.Compare(s[b], s[a]); c != 0 { // higher first, NaN last (better)
+						return c
+					}
+					return cmp.Compare(a, b) // ties to the lower index
+				})
+				best = best[:m]
+			}
+			for _, i := range best {
+				p[i] = true
 			}
 			continue
 		}
