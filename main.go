@@ -230,7 +230,11 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return 1
 		}
 	}
-	fmt.Fprintf(stderr, "cronus: unknown command %q\n\n", name)
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	fmt.Fprintf(stderr, "cronus: unknown command %q%s\n\n", name, didYouMean("", name, names))
 	usage(stderr)
 	return 2
 }
@@ -467,6 +471,9 @@ var badFlagValue = regexp.MustCompile(`(?s)^invalid (?:boolean )?value ("(?:[^"\
 // (`--seed: must be a non-negative integer, got "-1"`, where the flag
 // package says only "parse error"); other errors keep their text.
 func flagValueMessage(fs *flag.FlagSet, err error) string {
+	if msg, ok := unknownFlagMessage(fs, err); ok {
+		return msg
+	}
 	m := badFlagValue.FindStringSubmatch(err.Error())
 	if m == nil {
 		return err.Error()

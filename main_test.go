@@ -53,7 +53,15 @@ func TestCLIUsage(t *testing.T) {
 		// What it got is said: after "--" a flag is a second FILE.
 		{[]string{"inspect", "m.json", "--", "--json"}, 2, "", `a model or a cascade; got 2, ["m.json" "--json"]`},
 		{[]string{"inspect"}, 2, "", "a model or a cascade; got none"},
-		{[]string{"inspect", "--nope", "builtin:mq2008/test"}, 2, "", "flag provided but not defined: -nope"},
+		{[]string{"inspect", "--nope", "builtin:mq2008/test"}, 2, "", "cronus inspect: unknown flag --nope\n"},
+		// A misspelt flag or command is answered with the nearest names:
+		// the flag package said "flag provided but not defined: -ouput".
+		{[]string{"train", "--ouput", "m.json"}, 2, "", "cronus train: unknown flag --ouput (did you mean --out?)\n"},
+		{[]string{"eval", "--metric", "ndcg@10"}, 2, "", "unknown flag --metric (did you mean --metrics?)\n"},
+		{[]string{"cascade", "--lamda", "0.1"}, 2, "", "unknown flag --lamda (did you mean --lambda?)\n"},
+		{[]string{"sweep", "--rho", "0.1"}, 2, "", "unknown flag --rho (did you mean --rho1, --rhoK or --rhos?)\n"},
+		{[]string{"trian"}, 2, "", `unknown command "trian" (did you mean train?)` + "\n"},
+		{[]string{"predict", "--out"}, 2, "", "cronus predict: --out needs a value\n"},
 		{[]string{"gen", "--queries", "5"}, 2, "", "--out FILE is required"},
 		{[]string{"gen", "--queries", "0", "--out", "x.txt"}, 2, "", "--queries: must be at least 1, got 0"},
 		{[]string{"gen", "--features", "0", "--out", "x.txt"}, 2, "", "--features: must be in [1, 99999], got 0"}, // wrote 136, said 0
