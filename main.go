@@ -206,6 +206,12 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		usage(stdout)
 		return 0
 	}
+	if strings.HasPrefix(name, "-") {
+		// Flags without a command are the workbench's, as no command at
+		// all is the workbench: go run . --model m.json. They were an
+		// unknown command "--model".
+		return runCommand(ctx, append([]string{"tui"}, args...), stdout, stderr)
+	}
 	for _, c := range commands {
 		if c.name != name {
 			continue

@@ -62,6 +62,9 @@ func TestCLIUsage(t *testing.T) {
 		{[]string{"sweep", "--rho", "0.1"}, 2, "", "unknown flag --rho (did you mean --rho1, --rhoK or --rhos?)\n"},
 		{[]string{"trian"}, 2, "", `unknown command "trian" (did you mean train?)` + "\n"},
 		{[]string{"predict", "--out"}, 2, "", "cronus predict: --out needs a value\n"},
+		// Flags without a command are the workbench's (go run . --model
+		// m.json); they were an unknown command "--trees".
+		{[]string{"--trees", "7"}, 2, "", "cronus tui: --trees needs --model"},
 		{[]string{"gen", "--queries", "5"}, 2, "", "--out FILE is required"},
 		{[]string{"gen", "--queries", "0", "--out", "x.txt"}, 2, "", "--queries: must be at least 1, got 0"},
 		{[]string{"gen", "--features", "0", "--out", "x.txt"}, 2, "", "--features: must be in [1, 99999], got 0"}, // wrote 136, said 0
