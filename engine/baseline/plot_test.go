@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"bytes"
+	"encoding/binary"
 	"image"
 	"image/png"
 	"maps"
@@ -230,6 +231,45 @@ func TestPlotPNGSize(t *testing.T) {
 	want := image.Pt(int(math.Round(wPt/72*192)), int(math.Round(hPt/72*192)))
 	if abs(got.X-want.X) > 1 || got.Y != want.Y {
 		t.Errorf("the PNG is %v pixels, want %v (%g × %g points at 192 dpi)", got, want, wPt, hPt)
+	}
+}
+
+// TestPlotPNGDensity: a PNG plot says it is at 192 dots per inch (a pHYs
+// chunk before the image data, 7559 pixels per metre), so that a paper or
+// slide it is put in shows it at its size in inches; without the chunk it
+// was read at 72 dots per inch, 21 inches wide. The image still decodes
+// (its chunks' checksums hold).
+func TestPlotPNGDensity(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "curve.png")
+	points := []Point{curvePoint("cronus", "valid", 28, 0.5346), curvePoint("prefix", "valid", 1060, 0.5405)}
+	if err := Plot(path, points, "ndcg@10", "t"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := png.Decode(bytes.NewReader(b)); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var phys []byte
+	for i := 8; i+8 <= len(b); {
+		n := int(binary.BigEndian.Uint32(b[i:]))
+		typ := string(b[i+4 : i+8])
+		if typ == "IDAT" {
+			break
+		}
+		if typ == "pHYs" {
+			phys = b[i+8 : i+8+n]
+		}
+		i += 12 + n
+	}
+	if len(phys) != 9 {
+		t.Fatalf("no pHYs chunk before the image data (%d bytes)", len(phys))
+	}
+	x, y, unit := binary.BigEndian.Uint32(phys), binary.BigEndian.Uint32(phys[4:]), phys[8]
+	if x != 7559 || y != 7559 || unit != 1 {
+		t.Errorf("pHYs %d × %d pixels per unit %d, want 7559 × 7559 per metre (192 dpi)", x, y, unit)
 	}
 }
 
