@@ -248,6 +248,15 @@ func (cf *cascadeFlags) treesSaid(n int) string {
 	return fmt.Sprintf("the model %s has %s", cf.model, count(n, "tree"))
 }
 
+// memoryWayOut names --trees as the way out of err when it is a
+// *cronus.MemoryError (the cascade problem would not fit in memory).
+func memoryWayOut(err error) error {
+	if me, ok := errors.AsType[*cronus.MemoryError](err); ok {
+		me.WayOut = "use --trees k to take the model's first k trees, or a model with fewer trees"
+	}
+	return err
+}
+
 // setup is everything a cascade optimisation needs, loaded once.
 type setup struct {
 	e                  *tree.Ensemble
@@ -293,6 +302,12 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		// More stages than trees leaves some without a tree, and a large K
 		// costs minutes for nothing (1,000 stages of 30 trees).
 		return nil, usageError{fmt.Sprintf("--stages %d: %s; use at most that many stages", cf.par.K, cf.treesSaid(n))}
+	}
+	// The Gram products grow with the square of the trees: refuse what
+	// cannot fit before reading the data (NewProblem checks again with
+	// the training documents).
+	if err := cronus.CheckProblemMemory(len(s.e.Trees), 0); err != nil {
+		return nil, memoryWayOut(err)
 	}
 	if _, advice := cronus.DepthAdvice(s.e.Depth()); advice != "" {
 		// As the workbench's params line says it.
@@ -373,7 +388,7 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		if errors.Is(err, cronus.ErrNoPositives) {
 			err = fmt.Errorf("--relevant %g: %w", cf.tg.Relevant, err)
 		}
-		return nil, err
+		return nil, memoryWayOut(err)
 	}
 	s.pr.JointEntry = cf.joint
 	began = time.Now()

@@ -2731,3 +2731,18 @@ func mq2008CostsWith(t *testing.T, path string, change func(float64) float64, fe
 	}
 	return path
 }
+
+// A cascade problem too large for the memory names --trees as the way out
+// (the engine's message names only a model with fewer trees); other errors
+// pass unchanged.
+func TestMemoryWayOut(t *testing.T) {
+	err := memoryWayOut(&cronus.MemoryError{Trees: 20000, Need: 19 << 30, Avail: 7 << 30})
+	want := "the cascade problem of 20,000 trees needs about 19.0 GiB of memory (two Gram products HᵀΩH of 20,001×20,001 float64, which grow with the square of the trees), more than the 7.0 GiB available: use --trees k to take the model's first k trees, or a model with fewer trees"
+	if err.Error() != want {
+		t.Errorf("got  %s\nwant %s", err, want)
+	}
+	other := errors.New("other")
+	if err := memoryWayOut(other); err != other {
+		t.Errorf("memoryWayOut(other) = %v", err)
+	}
+}

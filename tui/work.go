@@ -271,6 +271,9 @@ func prepare(ctx context.Context, gen int, w workData) tea.Cmd {
 			w.treeCost[t] = treeCost
 		}
 		if w.pr, err = cronus.NewProblemContext(ctx, w.e, w.train, w.costs.Cost, treeCost, w.tg); err != nil {
+			if me, ok := errors.AsType[*cronus.MemoryError](err); ok {
+				me.WayOut = "load a model with fewer trees, or train fewer (the trees parameter, p panel)"
+			}
 			return preparedMsg{gen: gen, w: &w, err: err} // w without a problem, for a retry
 		}
 		if w.sc, err = cronus.ComputeScalesContext(ctx, w.pr, 0); err != nil {

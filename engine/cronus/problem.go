@@ -220,7 +220,9 @@ func docPlace(d *data.Dataset, i int) string {
 var ErrNoPositives = errors.New("nothing is relevant")
 
 // NewProblem sets up the optimisation of ensemble e on training data d with
-// feature costs and a cost per tree evaluation.
+// feature costs and a cost per tree evaluation. It returns a *MemoryError,
+// before any long work, when the problem would need more memory than is
+// available (CheckProblemMemory).
 func NewProblem(e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost float64, tg Targets) (*Problem, error) {
 	return NewProblemContext(context.Background(), e, d, featCost, treeCost, tg)
 }
@@ -258,6 +260,12 @@ func NewProblemProgress(ctx context.Context, e *tree.Ensemble, d *data.Dataset, 
 	n := d.NumDocs()
 	if n == 0 {
 		return nil, fmt.Errorf("%s: no training documents", d.Name)
+	}
+	// Its Gram products grow with the square of the trees: refuse what
+	// would not fit before building anything (20,000 trees need about
+	// 13 GiB, and the process was killed for want of memory instead).
+	if err := CheckProblemMemory(len(e.Trees), n); err != nil {
+		return nil, err
 	}
 	train, err := NewOutputsProgress(ctx, e, d, OutputsAuto, progress)
 	if err != nil {
