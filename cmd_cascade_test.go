@@ -2377,15 +2377,25 @@ func writeText(t *testing.T, path, text string) {
 	}
 }
 
+// flatTrainingFixture writes, in a new directory, 30 queries of the three
+// features with varied labels (varied) and with every label the same
+// (same), and a model and costs trained on varied: on same every tree is
+// flat, so λ_max is 0.
+func flatTrainingFixture(t *testing.T) (dir, varied, same, model, costs string) {
+	t.Helper()
+	dir = t.TempDir()
+	varied, same = filepath.Join(dir, "varied.txt"), filepath.Join(dir, "same.txt")
+	writeText(t, varied, threeFeatureQueries(30, 6, false))
+	writeText(t, same, threeFeatureQueries(30, 6, true))
+	model, costs = threeFeatureModel(t, dir, varied)
+	return dir, varied, same, model, costs
+}
+
 // TestEmptyCascadeLambdaMaxZero: where λ_max is 0 (every tree flat on the
 // training documents) the empty cascade's warning does not advise a
 // smaller λ or ρ, which keep no tree either.
 func TestEmptyCascadeLambdaMaxZero(t *testing.T) {
-	dir := t.TempDir()
-	varied, same := filepath.Join(dir, "varied.txt"), filepath.Join(dir, "same.txt")
-	writeText(t, varied, threeFeatureQueries(30, 6, false))
-	writeText(t, same, threeFeatureQueries(30, 6, true))
-	model, costs := threeFeatureModel(t, dir, varied)
+	dir, varied, same, model, costs := flatTrainingFixture(t)
 	code, stdout, errOut := runCLI(t, "cascade", "--model", model, "--train", same, "--valid", varied, "--costs", costs, "--stages", "2", "--top-m", "2",
 		"--lambda", "0.01", "--cycles", "0", "--out", filepath.Join(dir, "c.json"), "--json")
 	var r struct {

@@ -765,11 +765,7 @@ func TestLambdaMaxZeroFreeTrees(t *testing.T) {
 // cronus rows at cost 0 and said nothing; cascade says so of the one
 // cascade it writes. A grid that keeps trees says nothing.
 func TestSweepAllEmptyWarns(t *testing.T) {
-	dir := t.TempDir()
-	varied, same := filepath.Join(dir, "varied.txt"), filepath.Join(dir, "same.txt")
-	writeText(t, varied, threeFeatureQueries(30, 6, false))
-	writeText(t, same, threeFeatureQueries(30, 6, true))
-	model, costs := threeFeatureModel(t, dir, varied)
+	dir, varied, same, model, costs := flatTrainingFixture(t)
 	for _, tc := range []struct {
 		train, lambdas, want string
 	}{

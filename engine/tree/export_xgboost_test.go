@@ -501,15 +501,16 @@ func FuzzExportXGBoost(f *testing.F) {
 // binary:hinge were written as reg:squarederror, with a note that they had
 // no XGBoost counterpart: the export's prediction was the raw margin.
 func TestExportXGBoostOwnObjective(t *testing.T) {
+	type xgbObjectiveAndBase struct {
+		Learner struct {
+			Objective map[string]json.RawMessage `json:"objective"`
+			Param     struct {
+				BaseScore string `json:"base_score"`
+			} `json:"learner_model_param"`
+		} `json:"learner"`
+	}
 	for _, m := range readXGBObjectives(t).Models {
-		var orig struct {
-			Learner struct {
-				Objective map[string]json.RawMessage `json:"objective"`
-				Param     struct {
-					BaseScore string `json:"base_score"`
-				} `json:"learner_model_param"`
-			} `json:"learner"`
-		}
+		var orig xgbObjectiveAndBase
 		if err := json.Unmarshal(m.Model, &orig); err != nil {
 			t.Fatal(err)
 		}
@@ -525,14 +526,7 @@ func TestExportXGBoostOwnObjective(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
-		var out struct {
-			Learner struct {
-				Objective map[string]json.RawMessage `json:"objective"`
-				Param     struct {
-					BaseScore string `json:"base_score"`
-				} `json:"learner_model_param"`
-			} `json:"learner"`
-		}
+		var out xgbObjectiveAndBase
 		if err := json.Unmarshal(b, &out); err != nil {
 			t.Fatal(err)
 		}
