@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -766,12 +767,25 @@ func TestLambdaMaxZeroFreeTrees(t *testing.T) {
 // cascade it writes. A grid that keeps trees says nothing.
 func TestSweepAllEmptyWarns(t *testing.T) {
 	dir, varied, same, model, costs := flatTrainingFixture(t)
+	// varied's labels, (q+i)%3, are alike for each value of feature 1
+	// taken over all its queries, so its binary targets are no better fit
+	// by the trees (which split on feature 1) than by the intercept:
+	// its λ_max is 0 but for rounding, which left it at 0 on 386 and
+	// above on amd64. On fit, the targets follow feature 1.
+	fit := filepath.Join(dir, "fit.txt")
+	var text strings.Builder
+	for q := 1; q <= 30; q++ {
+		for i := range 6 {
+			fmt.Fprintf(&text, "%d qid:%d 1:%d 2:0.%d 3:%d\n", i/2, q, i, (q*7+i)%10, (q*i)%5)
+		}
+	}
+	writeText(t, fit, text.String())
 	for _, tc := range []struct {
 		train, lambdas, want string
 	}{
 		{same, "0.01:0.5:2", "λ_max is 0, so no tree fits " + same + "'s targets better than the intercept alone"},
-		{varied, "1:4:2", "every λ of the grid is at or above λ_max"},
-		{varied, "0.01:0.5:2", ""},
+		{fit, "1:4:2", "every λ of the grid is at or above λ_max"},
+		{fit, "0.01:0.5:2", ""},
 	} {
 		code, _, errOut := runCLI(t, "sweep", "--model", model, "--train", tc.train, "--valid", varied, "--costs", costs, "--stages", "2", "--top-m", "2",
 			"--cycles", "1", "--lambdas", tc.lambdas, "--out", filepath.Join(dir, "c.csv"))
