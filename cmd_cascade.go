@@ -981,7 +981,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	warn(stderr, s.idleWarning(&res.Init.Cascade, res.Warm))
 	if !res.Warm && s.sc.LambdaMax == 0 && !hasTrees(&res.Best.Cascade) {
 		// No λ or ρ helps, and no warm start: the advice below was wrong.
-		warn(stderr, fmt.Sprintf("the cascade written is empty (no trees, cost 0): λ_max is 0, so no tree fits %s's targets better than the intercept alone, at any λ (each tree gives every training document the same output, or the targets are all alike)", cf.train))
+		warn(stderr, "the cascade written is empty (no trees, cost 0): "+lambdaMaxZeroWhy(cf.train))
 	} else if !res.Warm && cf.par.Lambda >= 1 && !hasTrees(&res.Best.Cascade) {
 		warn(stderr, fmt.Sprintf("λ %g is at or above λ_max, where Algorithm 2 gives the empty cascade (no trees, cost 0); a cascade of a smaller λ can have a lower eq (8) here: start from one with --warm FILE, as sweep does past λ_max (README, sweep)", cf.par.Lambda))
 	} else if !res.Warm && !hasTrees(&res.Best.Cascade) {

@@ -451,7 +451,7 @@ func sweepEmptyWarning[R any](runs []R, keeps func(R) bool, lam func(R) float64,
 	const head = "every cascade of the sweep is empty (no trees, cost 0: its cronus rows rank every document alike, in input order)"
 	switch {
 	case lambdaMax == 0:
-		return fmt.Sprintf("%s: λ_max is 0, so no tree fits %s's targets better than the intercept alone, at any λ (each tree gives every training document the same output, or the targets are all alike)", head, train)
+		return head + ": " + lambdaMaxZeroWhy(train)
 	case !slices.ContainsFunc(runs, func(r R) bool { return lam(r) < 1 }):
 		return fmt.Sprintf("%s: every λ of the grid is at or above λ_max, where Algorithm 2 gives the empty cascade, and no smaller λ was swept to continue from; sweep λ below 1 too (--lambdas FROM:TO:N, fractions of λ_max)", head)
 	default:
@@ -672,4 +672,10 @@ func nextLambda(points []baseline.Point, swept []float64) (lam float64, why stri
 		return lam, fmt.Sprintf("%s %s at %.4g", g.p.Method, knob(g.p), c), true
 	}
 	return 0, "", false
+}
+
+// lambdaMaxZeroWhy is why every cascade is empty where λ_max is 0, as
+// cascade and sweep warn of it.
+func lambdaMaxZeroWhy(train string) string {
+	return fmt.Sprintf("λ_max is 0, so no tree fits %s's targets better than the intercept alone, at any λ (each tree gives every training document the same output, or the targets are all alike)", train)
 }
