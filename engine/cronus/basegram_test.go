@@ -2,7 +2,9 @@ package cronus
 
 import (
 	"context"
+	"math"
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -81,5 +83,80 @@ func BenchmarkChooseRho(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestGramBuffersReused: a stage product away from ω and the block buffer
+// of every product are taken from the Problem's gramBuffers and given back
+// after the stage: a second initialisation makes none anew, and its
+// cascade is the same bit for bit as one on a Problem that keeps no
+// buffers, even when the buffers held NaNs. Two initialisations at once on
+// one Problem (the workbench chooses ρ while a run goes on) give what they
+// give one after the other (and the race detector sees the sharing).
+func TestGramBuffersReused(t *testing.T) {
+	pr := *smallProblem(t)
+	pr.base, pr.bufs = &baseGram{}, &gramBuffers{}
+	sc := ComputeScales(&pr, 2)
+	par := DefaultParams()
+	par.Lambda, par.Workers = 0.05, 2
+	init := func(pr *Problem, rho float64) *State {
+		t.Helper()
+		p := par
+		p.Rho1, p.RhoK = rho, rho
+		st, err := Initialize(context.Background(), pr, sc, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	same := func(what string, a, b *State) {
+		t.Helper()
+		if len(a.Stages) != len(b.Stages) {
+			t.Fatalf("%s: %d stages against %d", what, len(a.Stages), len(b.Stages))
+		}
+		for k := range a.Stages {
+			if !slices.Equal(a.Stages[k].Beta, b.Stages[k].Beta) || a.Stages[k].Theta != b.Stages[k].Theta {
+				t.Errorf("%s: stage %d differs", what, k+1)
+			}
+		}
+		if a.Terms != b.Terms {
+			t.Errorf("%s: objective %+v against %+v", what, a.Terms, b.Terms)
+		}
+	}
+	bare := pr
+	bare.bufs = nil
+	want := [2]*State{init(&bare, 0.02), init(&bare, 0.005)}
+
+	same("first", init(&pr, 0.02), want[0])
+	prod, block := pr.bufs.product, pr.bufs.block
+	n := pr.Train.NumTrees() + 1
+	if len(prod) != n*n+n || block == nil {
+		t.Fatalf("kept a product buffer of %d entries (want %d) and a block buffer of %d", len(prod), n*n+n, len(block))
+	}
+	for _, s := range [][]float64{prod, block[:cap(block)]} {
+		for i := range s {
+			s[i] = math.NaN()
+		}
+	}
+	same("second", init(&pr, 0.005), want[1])
+	if &pr.bufs.product[0] != &prod[0] || &pr.bufs.block[0] != &block[0] {
+		t.Error("the second initialisation made its buffers anew")
+	}
+
+	var got [2]*State
+	var wg sync.WaitGroup
+	for i, rho := range []float64{0.02, 0.005} {
+		wg.Go(func() {
+			p := par
+			p.Rho1, p.RhoK = rho, rho
+			got[i], _ = Initialize(context.Background(), &pr, sc, p)
+		})
+	}
+	wg.Wait()
+	for i := range got {
+		if got[i] == nil {
+			t.Fatalf("initialisation %d failed", i)
+		}
+		same("at once", got[i], want[i])
 	}
 }

@@ -67,7 +67,7 @@ const (
 // workers is: the documents are cut into fixed blocks and every entry adds up
 // its blocks in document order.
 func Gram(g, r []float64, o *Outputs, w, y []float64, workers int) ([]float64, []float64) {
-	g, r, _ = gramStoppable(g, r, o, w, y, workers, nil)
+	g, r, _ = gramStoppable(g, r, o, w, y, workers, nil, nil)
 	return g, r
 }
 
@@ -78,13 +78,14 @@ func Gram(g, r []float64, o *Outputs, w, y []float64, workers int) ([]float64, [
 // gives up, returning ok false, when it says to: a Gram product of the
 // built-in data's 500 trees takes tens of milliseconds, one block a fifth
 // of that, but a block's work grows with the square of the trees. stop
-// runs on the caller's goroutine.
-func gramStoppable(g, r []float64, o *Outputs, w, y []float64, workers int, stop func(done int) bool) (_, _ []float64, ok bool) {
+// runs on the caller's goroutine. The block buffer is taken from bufs and
+// given back to it (nil: a new one, dropped at the end).
+func gramStoppable(g, r []float64, o *Outputs, w, y []float64, workers int, bufs *gramBuffers, stop func(done int) bool) (_, _ []float64, ok bool) {
 	cols := make([]int, o.NumTrees()+1)
 	for c := range cols {
 		cols[c] = c
 	}
-	return gram("Gram", g, r, o, w, y, cols, workers, stop)
+	return gram("Gram", g, r, o, w, y, cols, workers, bufs, stop)
 }
 
 // GramSubset is Gram restricted to the columns cols (the active trees, and
@@ -102,7 +103,7 @@ func GramSubset(g, r []float64, o *Outputs, w, y []float64, cols []int, workers 
 			panic(fmt.Sprintf("cronus: GramSubset: columns not sorted and distinct: %d after %d", c, cols[j-1]))
 		}
 	}
-	g, r, _ = gram("GramSubset", g, r, o, w, y, cols, workers, nil)
+	g, r, _ = gram("GramSubset", g, r, o, w, y, cols, workers, nil, nil)
 	return g, r
 }
 
@@ -121,7 +122,7 @@ var (
 	gramWide = gramHaveAVX512 // within gramAsm: gramDot8x3 for 8 columns a at a time
 )
 
-func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, workers int, stop func(done int) bool) (_, _ []float64, ok bool) {
+func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, workers int, bufs *gramBuffers, stop func(done int) bool) (_, _ []float64, ok bool) {
 	N, T, k := o.N, o.NumTrees(), len(cols)
 	if len(w) != N || len(y) != N {
 		panic(fmt.Sprintf("cronus: %s: %d weights and %d targets for %d documents", fn, len(w), len(y), N))
@@ -158,9 +159,14 @@ func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, wor
 	}
 
 	// x holds one block: document i of sub-block j of column c is at
-	// x[(j*(k+1)+c)*ld+i].
+	// x[(j*(k+1)+c)*ld+i]. Taken from bufs, it holds an earlier product's
+	// numbers, but every entry a kernel reads is written first (the
+	// documents of the block, and the zeros up to a multiple of 4): G is
+	// the same bit for bit. gramParallelStoppable returns once no worker
+	// touches x any more, also when it gives up, so x can go back.
 	ld := min(gramSub, N) + gramPad
-	x := make([]float64, (min(gramDocs, N)+gramSub-1)/gramSub*(k+1)*ld)
+	x := bufs.takeBlock((min(gramDocs, N) + gramSub - 1) / gramSub * (k + 1) * ld)
+	defer bufs.giveBlock(x)
 	for s := 0; s < N; s += gramDocs {
 		if stop != nil && stop(s) {
 			return g, r, false
@@ -220,6 +226,84 @@ func gram(fn string, g, r []float64, o *Outputs, w, y []float64, cols []int, wor
 		}
 	}
 	return g, r, true
+}
+
+// gramBuffers keeps the big buffers of a Problem's Gram products for the
+// next product: one stage product's G and r ((T+1)²+(T+1) float64), which
+// every stage of Algorithm 2 but the first (at the weights ω, kept apart:
+// baseGram) needs anew, and one block buffer of Gram (about 16.6 KB per
+// tree). Made anew for each product and dropped after it, they were most
+// of the garbage of an optimisation on many trees, and Go's garbage
+// collector let the heap grow to about twice the live set before it took
+// them back: at 2,500 trees on 3,879 documents the peak RSS was 447 MiB (232 MiB with them reused).
+// It is shared by the copies of a Problem and safe for concurrent use (the
+// workbench chooses ρ while a run goes on): a buffer is held by one
+// product at a time, and the others make their own; it keeps one free
+// buffer of each kind, the largest given back. Its methods accept a nil
+// *gramBuffers, which keeps nothing.
+type gramBuffers struct {
+	mu      sync.Mutex
+	product []float64 // a stage product's G and r, free
+	block   []float64 // a block buffer of Gram, free
+}
+
+// take returns the free buffer *free cut to n entries and removes it, or
+// a new one of n zeros when there is none or it is too short.
+func (b *gramBuffers) take(free *[]float64, n int) []float64 {
+	if b != nil {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if s := *free; cap(s) >= n {
+			*free = nil
+			return s[:n]
+		}
+	}
+	return make([]float64, n)
+}
+
+// give makes s the free buffer *free, unless that is at least as large.
+func (b *gramBuffers) give(free *[]float64, s []float64) {
+	if b == nil || s == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if cap(s) > cap(*free) {
+		*free = s
+	}
+}
+
+// takeBlock returns a block buffer of n entries (its contents are
+// arbitrary), which giveBlock gives back.
+func (b *gramBuffers) takeBlock(n int) []float64 {
+	if b == nil {
+		return make([]float64, n)
+	}
+	return b.take(&b.block, n)
+}
+
+func (b *gramBuffers) giveBlock(s []float64) {
+	if b != nil {
+		b.give(&b.block, s)
+	}
+}
+
+// takeProduct returns a buffer for a Gram product of k columns: G (k×k)
+// and r (k entries), cut from one buffer of arbitrary contents (gram
+// clears them), which giveProduct gives back.
+func (b *gramBuffers) takeProduct(k int) (buf, g, r []float64) {
+	if b == nil {
+		buf = make([]float64, k*k+k)
+	} else {
+		buf = b.take(&b.product, k*k+k)
+	}
+	return buf, buf[: k*k : k*k], buf[k*k:]
+}
+
+func (b *gramBuffers) giveProduct(buf []float64) {
+	if b != nil {
+		b.give(&b.product, buf)
+	}
 }
 
 // gramTile adds one block of n documents of x to the products of tile t:

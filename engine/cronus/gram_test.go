@@ -601,7 +601,7 @@ func TestGramStopsWithinBlock(t *testing.T) {
 	o, w, y := gramRandom(21, n, T, 0.1)
 	for _, workers := range []int{1, 2} {
 		var done []int
-		_, _, ok := gramStoppable(nil, nil, o, w, y, workers, func(d int) bool {
+		_, _, ok := gramStoppable(nil, nil, o, w, y, workers, nil, func(d int) bool {
 			done = append(done, d)
 			return d > 0
 		})
@@ -614,7 +614,7 @@ func TestGramStopsWithinBlock(t *testing.T) {
 		// Not stopped, the product is the one Gram gives, bit for bit,
 		// and the reports rise within (0, n) after the block's 0.
 		done = done[:0]
-		g, r, ok := gramStoppable(nil, nil, o, w, y, workers, func(d int) bool {
+		g, r, ok := gramStoppable(nil, nil, o, w, y, workers, nil, func(d int) bool {
 			done = append(done, d)
 			return false
 		})
@@ -624,6 +624,40 @@ func TestGramStopsWithinBlock(t *testing.T) {
 		}
 		if len(done) < 2 || done[0] != 0 || !slices.IsSorted(done) || done[len(done)-1] >= n || slices.Contains(done[1:], 0) {
 			t.Errorf("workers %d: reports %v, want 0 and then rising within the block", workers, done)
+		}
+	}
+}
+
+// A Gram product that takes its block buffer and its G and r from a
+// gramBuffers full of NaNs (an earlier product's numbers) is the one Gram
+// gives bit for bit, with every kernel: every entry read is written first
+// (a ragged sub-block's zeros too: 1,001 documents, one block), and G and
+// r are cleared. A stop that gives up gives the block buffer back too.
+func TestGramBuffersStale(t *testing.T) {
+	defer func(f, a, wd bool) { gramFMA, gramAsm, gramWide = f, a, wd }(gramFMA, gramAsm, gramWide)
+	const n, T = 1001, 70
+	o, w, y := gramRandom(22, n, T, 0.1)
+	for _, k := range []struct{ fma, asm, wide bool }{{false, false, false}, {true, false, false}, {true, gramHaveFMA, false}, {true, gramHaveFMA, gramHaveAVX512}} {
+		gramFMA, gramAsm, gramWide = k.fma, k.asm, k.wide
+		wantG, wantR := Gram(nil, nil, o, w, y, 2)
+		bufs := &gramBuffers{}
+		if _, _, ok := gramStoppable(nil, nil, o, w, y, 2, bufs, func(int) bool { return true }); ok || bufs.block == nil {
+			t.Fatalf("%+v: a stopped product kept no block buffer (ok %v)", k, ok)
+		}
+		bufs.product = make([]float64, (T+1)*(T+1)+T+1)
+		for _, s := range [][]float64{bufs.product, bufs.block} {
+			for i := range s {
+				s[i] = math.NaN()
+			}
+		}
+		own, g, r := bufs.takeProduct(T + 1)
+		g, r, _ = gramStoppable(g, r, o, w, y, 2, bufs, nil)
+		if !slices.Equal(g, wantG) || !slices.Equal(r, wantR) {
+			t.Errorf("%+v: the product in stale buffers differs from Gram's", k)
+		}
+		bufs.giveProduct(own)
+		if len(bufs.product) != len(own) {
+			t.Errorf("%+v: the product buffer was not given back", k)
 		}
 	}
 }

@@ -175,20 +175,27 @@ func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted
 			w[i] = pr.Omega[i] * p[i]
 		}
 	}
-	var G, r []float64
+	var G, r, own []float64
 	if atOmega {
 		G, r = pr.baseGramOf()
 	}
 	if G == nil {
+		// Away from ω the product goes in the buffer of an earlier stage's
+		// (given back by release), which gram clears: no (T+1)² garbage a
+		// stage.
+		if !atOmega {
+			own, G, r = pr.bufs.takeProduct(T + 1)
+		}
 		var ok bool
-		if G, r, ok = gramStoppable(nil, nil, pr.Train, w, pr.Y, workers, stop); !ok {
+		if G, r, ok = gramStoppable(G, r, pr.Train, w, pr.Y, workers, pr.bufs, stop); !ok {
+			pr.bufs.giveProduct(own)
 			return nil, false
 		}
 		if atOmega {
 			pr.keepBaseGram(G, r)
 		}
 	}
-	sp := &stageProblem{T: T, G: G, r: r, rho: rho, lambda: lambda, d: d, joint: pr.JointEntry, flat: pr.Flat,
+	sp := &stageProblem{T: T, G: G, r: r, own: own, rho: rho, lambda: lambda, d: d, joint: pr.JointEntry, flat: pr.Flat,
 		treeCost: pr.TreeCost, featCost: pr.FeatCost, treeFeats: pr.TreeFeats,
 		A: make([]float64, T), B: make([]float64, len(pr.FeatCost))}
 	for _, e := range earlier {
@@ -204,6 +211,13 @@ func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted
 		}
 	}
 	return sp, true
+}
+
+// release gives the buffer of sp's Gram product back to pr for the next
+// stage's, once sp is solved; sp must not be used after.
+func (pr *Problem) release(sp *stageProblem) {
+	pr.bufs.giveProduct(sp.own)
+	sp.G, sp.r, sp.own = nil, nil, nil
 }
 
 // weighted is an earlier stage's weights with its reach fraction.
@@ -380,6 +394,7 @@ func initialize(ctx context.Context, pr *Problem, sc Scales, par Params, given [
 			sp.lambda = lambdaK
 			beta = append([]float64(nil), beta...) // warm start from the previous stage
 			sp.solve(beta, solveOptions{maxSweeps: 500, tol: 1e-9})
+			pr.release(sp)
 			stage = Stage{Beta: beta, Theta: math.Inf(-1)}
 		}
 		st.Rho = append(st.Rho, rho)

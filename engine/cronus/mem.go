@@ -12,16 +12,21 @@ import (
 // HᵀΩH of (T+1)×(T+1) float64 that are live at once (the one at the weights
 // ω, which the Problem keeps, and a stage's), and the product's block
 // buffer (min(n, 2,048) documents of every column, as float64, in
-// sub-blocks of 512 padded by 8), all doubled: every stage drops its
-// product for the next stage's, and Go's garbage collector lets the heap
-// grow to twice what it last found live (GOGC=100) before it takes them
-// back. That is
+// sub-blocks of 512 padded by 8), and a quarter more: what Go's heap holds
+// beyond its live objects (spans freed but not yet returned, and the
+// smaller buffers of the run). The stage product and the block buffer are
+// made once and reused by every later product (gramBuffers), so they make
+// no garbage that the collector would let the heap grow over: that is
 //
-//	2·(16·(T+1)² + b·n·T + 8·⌈m/512⌉·(min(n, 512)+8)·(T+2)),  m = min(n, 2048), b = 4 or 1.
+//	5/4·(16·(T+1)² + b·n·T + 8·⌈m/512⌉·(min(n, 512)+8)·(T+2)),  m = min(n, 2048), b = 4 or 1.
 //
-// On 3,879 documents it gave 344 MiB at 2,500 trees (measured peak RSS:
-// 444 MiB) and 1,070 MiB at 5,000 (measured: 1,040 MiB); 20,000 trees need
-// about 13 GiB. The data sets and the model are not counted.
+// On 3,879 documents it gives 215 MiB at 2,500 trees (measured peak RSS:
+// 232 MiB) and 669 MiB at 5,000 (measured: 627 MiB); 20,000 trees need
+// about 8.2 GiB. When every stage and Gram product made its own buffers,
+// the heap grew to about twice its live set, and the estimate was twice
+// the sum above: 447 MiB and 1,168 MiB measured then. The data sets and
+// the model are not counted, nor the second stage product and block
+// buffer of the workbench when it chooses ρ while a run goes on.
 func ProblemBytes(T, n int) int64 {
 	if T <= 0 || n <= 0 {
 		return 0
@@ -33,7 +38,7 @@ func ProblemBytes(T, n int) int64 {
 	}
 	m := min(n, gramDocs)
 	block := 8 * float64((m+gramSub-1)/gramSub) * float64(min(n, gramSub)+gramPad) * (t + 2)
-	b := 2 * (16*(t+1)*(t+1) + h + block)
+	b := 1.25 * (16*(t+1)*(t+1) + h + block)
 	if b >= math.MaxInt64/2 {
 		return math.MaxInt64 / 2
 	}

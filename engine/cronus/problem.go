@@ -48,6 +48,9 @@ type Problem struct {
 	// base holds the Gram product at the weights ω (NewProblem makes it;
 	// nil: none is kept).
 	base *baseGram
+	// bufs keeps the buffers of the other Gram products for the next one
+	// (NewProblem makes it; nil: each product makes its own).
+	bufs *gramBuffers
 }
 
 // baseGram keeps the Gram product HᵀΩH, HᵀΩy at the weights ω alone,
@@ -263,7 +266,7 @@ func NewProblemProgress(ctx context.Context, e *tree.Ensemble, d *data.Dataset, 
 	}
 	// Its Gram products grow with the square of the trees: refuse what
 	// would not fit before building anything (20,000 trees need about
-	// 13 GiB, and the process was killed for want of memory instead).
+	// 8.2 GiB, and the process was killed for want of memory instead).
 	if err := CheckProblemMemory(len(e.Trees), n); err != nil {
 		return nil, err
 	}
@@ -271,7 +274,7 @@ func NewProblemProgress(ctx context.Context, e *tree.Ensemble, d *data.Dataset, 
 	if err != nil {
 		return nil, err
 	}
-	p := &Problem{Train: train, FeatCost: featCost, Offsets: d.QueryOffsets, base: &baseGram{}}
+	p := &Problem{Train: train, FeatCost: featCost, Offsets: d.QueryOffsets, base: &baseGram{}, bufs: &gramBuffers{}}
 	p.Y = make([]float64, n)
 	p.Omega = make([]float64, n)
 	pos := 0

@@ -31,6 +31,10 @@ type stageProblem struct {
 	B         []float64 // per feature, from earlier stages
 	joint     bool      // joint moves for trees sharing an unpaid feature (Problem.JointEntry)
 	flat      []bool    // trees held at zero (Problem.Flat; nil: none)
+	// own is the buffer G and r are cut from when it goes back to the
+	// Problem's gramBuffers after the stage (Problem.release); nil when G
+	// is the product at ω that the Problem keeps.
+	own []float64
 }
 
 // isFlat reports whether tree t is held at zero (Problem.Flat).
