@@ -303,6 +303,10 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		// costs minutes for nothing (1,000 stages of 30 trees).
 		return nil, usageError{fmt.Sprintf("--stages %d: %s; use at most that many stages", cf.par.K, cf.treesSaid(n))}
 	}
+	// Before reading the data, as NewProblem would after it.
+	if err := cronus.CheckLeaves(s.e); err != nil {
+		return nil, fmt.Errorf("%s: %w", cf.model, err)
+	}
 	// The Gram products grow with the square of the trees: refuse what
 	// cannot fit before reading the data (NewProblem checks again with
 	// the training documents).

@@ -2756,3 +2756,31 @@ func TestMemoryWayOut(t *testing.T) {
 		t.Errorf("memoryWayOut(other) = %v", err)
 	}
 }
+
+// A model with a leaf value past the float32 range (lambdarank trained
+// with --l2 0 --min-hessian 0 took Newton steps of 6·10⁴² over hessian sums
+// of 10⁻⁴⁵) is refused by cascade and sweep before the data are read,
+// naming the model, the tree and the leaf: the cascade fits its stages on
+// the leaves as float32s, where it was infinite, and the optimiser ran to
+// the end on NaN weights, whose file was then refused as it was written
+// ("weights[0]: NaN is not finite").
+func TestCascadeLeafPastFloat32(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	os.WriteFile(model, []byte(`{"format": "cronus-ensemble", "version": 1, "objective": "lambdarank", "num_features": 46, "base_score": 0, "source": "cronus",
+  "trees": [
+    {"split_feature":[5],"threshold":[0.5],"left_child":[-1],"right_child":[-2],"leaf_value":[-1,1]},
+    {"split_feature":[7],"threshold":[0.5],"left_child":[-1],"right_child":[-2],"leaf_value":[-0.5,-6.4e42]}
+  ]}`), 0o644)
+	for _, cmd := range []string{"cascade", "sweep"} {
+		out := filepath.Join(dir, cmd+".out")
+		code, _, errOut := runCLI(t, cmd, "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--rhos", "0.001", "--out", out)
+		if code != 1 || !strings.Contains(errOut, model+": tree 1: leaf 1's value -6.4e+42 is outside the float32 range") || strings.Contains(errOut, "NaN") {
+			t.Errorf("%s: exit %d, %q", cmd, code, errOut)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s wrote %s", cmd, out)
+		}
+	}
+}

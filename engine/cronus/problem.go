@@ -239,6 +239,24 @@ const MaxClassWeight = 1e6
 // stay finite.
 const maxWeightedSquares = 1e150
 
+// CheckLeaves refuses an ensemble with a leaf value outside the float32
+// range: the cascade fits its stages on the trees' outputs as float32s
+// (h_t(x), README "Cascades"), and such a leaf is ±Inf there. A model
+// trained with --l2 0 --min-hessian 0 can have one (lambdarank's Newton
+// steps over hessians of 1e-45): the optimiser ran to the end on NaN
+// weights, and the cascade file was then refused as it was written
+// ("weights[0]: NaN is not finite").
+func CheckLeaves(e *tree.Ensemble) error {
+	for t, tr := range e.Trees {
+		for l, v := range tr.Leaves {
+			if math.Abs(v) > math.MaxFloat32 {
+				return fmt.Errorf("tree %d: leaf %d's value %g is outside the float32 range (±%g) of the tree outputs a cascade is fitted on (a model trained without regularisation, --l2 0 --min-hessian 0, can take such steps; train it with --l2 or --min-hessian above 0)", t, l, v, float32(math.MaxFloat32))
+			}
+		}
+	}
+	return nil
+}
+
 // NewProblemContext is NewProblem that stops building the tree outputs
 // when ctx is done, and then returns ctx's error.
 func NewProblemContext(ctx context.Context, e *tree.Ensemble, d *data.Dataset, featCost []float64, treeCost float64, tg Targets) (*Problem, error) {
@@ -259,6 +277,9 @@ func NewProblemProgress(ctx context.Context, e *tree.Ensemble, d *data.Dataset, 
 	}
 	if len(e.Trees) == 0 {
 		return nil, errors.New("the ensemble has no trees")
+	}
+	if err := CheckLeaves(e); err != nil {
+		return nil, err
 	}
 	n := d.NumDocs()
 	if n == 0 {
