@@ -86,6 +86,13 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var what string
 	var active []int          // with --cascade: the model's trees the stage has, as e's
 	var source map[string]any // the model's params: how it was imported
+	// Whether the scores exported read a value a line leaves out as
+	// missing, as XGBoost's libsvm reader does: an XGBoost model's own,
+	// and a cascade made with --absent missing. Then the note on missing
+	// values, which tells how to score a file as cronus reads it (as 0),
+	// does not apply: the export already scores it as the model (or the
+	// cascade) was made to.
+	var readsMissing bool
 	if *modelF != "" {
 		full, m, err := loadModel(ctx, stderr, *modelF)
 		if err != nil {
@@ -109,6 +116,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		report["model"] = *modelF
 		what = fmt.Sprintf("%s of %s", count(len(e.Trees), "tree"), *modelF)
 		source = m.Params
+		readsMissing = m.Source == "xgboost"
 	} else {
 		cf, err := untilDoneShowing(ctx, stderr, "reading the cascade "+*cascadeF, func() (*cronus.File, error) { return cronus.ReadFile(*cascadeF) })
 		if err != nil {
@@ -129,6 +137,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return fmt.Errorf("%s: stage %d of %d has no trees: every document scores its intercept, %v, there, and there is no model to serve", *cascadeF, *stage, K, e.Base)
 		}
 		source = cf.Ensemble.Params
+		readsMissing = cf.Params["absent"] == "missing"
 		var theta any // JSON null: no threshold (the last stage, or one that passes everything)
 		if !math.IsInf(st.Theta, -1) && *stage < K {
 			theta = st.Theta
@@ -154,7 +163,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if !known {
 		fmt.Fprintf(stderr, "note: the objective %q has no XGBoost counterpart here; it is written as %s, whose prediction is the raw score\n", e.Objective, obj)
 	}
-	if differ, total := e.MissingSplits(-1); differ > 0 && !*zero {
+	if differ, total := e.MissingSplits(-1); differ > 0 && !*zero && !readsMissing {
 		fmt.Fprintf(stderr, "note: the model sends a missing value the other way than 0 at %d of its %d splits: "+
 			"give XGBoost the values a data file leaves out as 0 (a dense matrix, as cronus reads them), not through its libsvm reader, which takes them as missing, or export with --missing-as-zero\n", differ, total)
 	}

@@ -570,3 +570,48 @@ int main()
 		t.Errorf("the C++ program's mo_predict: %s (%v), predict: %v", out, err, want)
 	}
 }
+
+// export --to xgboost notes that a missing value goes the other way than 0
+// only where the scores exported read a left-out value as 0: a model
+// trained by cronus, and a cascade's stage made without --absent missing.
+// A model imported from XGBoost (here one trained on a sparse matrix, so
+// that its splits learnt where a missing value goes) and a cascade made
+// with --absent missing read it as missing, as XGBoost's libsvm reader
+// does: the note's advice, to give XGBoost zeros or export with
+// --missing-as-zero, would change their scores, and it was given them too.
+func TestExportMissingNote(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	const note = "sends a missing value the other way than 0"
+	trained := trainShallow(t, dir, 10)
+	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", "engine/tree/testdata/xgb-missing.json", "--out", p("xgb.json")); code != 0 {
+		t.Fatal(errOut)
+	}
+	cascade := func(out string, extra ...string) string {
+		args := append([]string{"cascade", "--model", p("xgb.json"), "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--lambda", "0.01", "--out", p(out)}, extra...)
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatal(errOut)
+		}
+		return p(out)
+	}
+	for _, c := range []struct {
+		what string
+		args []string
+		want bool
+	}{
+		{"a model trained by cronus", []string{"--model", trained}, true},
+		{"a model imported from XGBoost", []string{"--model", p("xgb.json")}, false},
+		{"a stage of a cascade made reading left-out values as 0", []string{"--cascade", cascade("c0.json"), "--stage", "2"}, true},
+		{"a stage of a cascade made with --absent missing", []string{"--cascade", cascade("cm.json", "--absent", "missing"), "--stage", "2"}, false},
+	} {
+		args := append([]string{"export", "--to", "xgboost", "--out", p("out.json")}, c.args...)
+		code, _, errOut := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.what, code, errOut)
+		}
+		if got := strings.Contains(errOut, note); got != c.want {
+			t.Errorf("%s: noted %v, want %v; stderr %q", c.what, got, c.want, errOut)
+		}
+	}
+}
