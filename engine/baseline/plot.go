@@ -488,20 +488,24 @@ func paddedRange(lo, hi float64) (float64, float64) {
 
 // linearTicks labels min to max at a round step (1, 2, 2.5 or 5 times a
 // power of ten), the smallest that gives at most seven labels: four to
-// seven, where gonum's DefaultTicks labelled two or three.
+// seven, where gonum's DefaultTicks labelled two or three. A tick's value
+// is its index times the step's digits, scaled by a power of ten in one
+// rounding (the decimal's nearest float64; 5000001×0.2 is
+// 1000000.2000000001), and its label has the step's decimals.
 func linearTicks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) {
 		return nil
 	}
 	e := int(math.Floor(math.Log10((hi - lo) / 7)))
-	var step float64
-	var decimals int
+	var step, digits float64 // step = digits × 10^exp
+	var exp, decimals int
 	for _, m := range []struct {
-		factor float64
-		digits int // after the decimal point of factor × 10^e, beyond -e
-	}{{1, 0}, {2, 0}, {2.5, 1}, {5, 0}, {10, -1}} {
-		step = m.factor * math.Pow10(e)
-		decimals = max(0, m.digits-e)
+		digits float64 // of the factor, 25 for 2.5
+		shift  int     // the factor is digits × 10^shift
+	}{{1, 0}, {2, 0}, {25, -1}, {5, 0}, {1, 1}} {
+		digits, exp = m.digits, e+m.shift
+		step = digits * math.Pow10(exp)
+		decimals = max(0, -exp)
 		if math.Floor(hi/step+1e-9)-math.Ceil(lo/step-1e-9) < 7 {
 			break
 		}
@@ -510,7 +514,10 @@ func linearTicks(lo, hi float64) []plot.Tick {
 	// 1e-9: an end on a multiple of the step is labelled though -0.3/0.1
 	// is -2.9999999999999996.
 	for i := math.Ceil(lo/step - 1e-9); i <= math.Floor(hi/step+1e-9); i++ {
-		v := i * step
+		v := i * digits * math.Pow10(exp) // exp ≥ 0: an integer, exact
+		if exp < 0 {
+			v = i * digits / math.Pow10(-exp)
+		}
 		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v+0, 'f', decimals, 64)}) // +0: no "-0"
 	}
 	return ticks
@@ -518,8 +525,10 @@ func linearTicks(lo, hi float64) []plot.Tick {
 
 // linearCostTicks labels a linear cost axis as linearTicks does, but on an
 // axis that reaches a million, each cost as CostLabel writes it (1M, 1.5M,
-// 14T): in full, 14 digits a label for feature costs of 10^12, the labels
-// ran into each other ("14000000000000160000000000000").
+// 14T): in full, 14 digits a label ran into each other
+// ("14000000000000160000000000000"). The short label is linearTicks' own
+// scaled, the step's decimals and no more (1.0000002M, where the cost
+// divided by a million gave 1.0000002000000001M).
 func linearCostTicks(lo, hi float64) []plot.Tick {
 	ticks := linearTicks(lo, hi)
 	if len(ticks) == 0 || max(math.Abs(ticks[0].Value), math.Abs(ticks[len(ticks)-1].Value)) < 1e6 {
@@ -527,9 +536,9 @@ func linearCostTicks(lo, hi float64) []plot.Tick {
 	}
 	for i, tk := range ticks {
 		if tk.Value < 0 {
-			ticks[i].Label = "-" + CostLabel(-tk.Value)
+			ticks[i].Label = "-" + costLabel(-tk.Value, strings.TrimPrefix(tk.Label, "-"))
 		} else {
-			ticks[i].Label = CostLabel(tk.Value + 0) // +0: no "-0"
+			ticks[i].Label = costLabel(tk.Value, tk.Label)
 		}
 	}
 	return ticks
@@ -626,12 +635,24 @@ const maxLogTicks = 10
 // thousands (k), millions (M), billions (G) and trillions (T), and beyond
 // in exponent form.
 func CostLabel(v float64) string {
+	return costLabel(v, strconv.FormatFloat(v, 'f', -1, 64))
+}
+
+// costLabel is CostLabel of v ≥ 0, which the decimal s writes in full: it
+// scales s, moving its decimal point, where v divided by a power of 1000
+// need not be the nearest float64 to the decimal scaled (1000000.2/1e6 is
+// 1.0000002000000001). Trailing zeros are dropped (1000000.0 is 1M).
+func costLabel(v float64, s string) string {
 	if v < 1e4 {
-		return strconv.FormatFloat(v, 'f', -1, 64)
+		return s
 	}
 	for i, suffix := range []string{"k", "M", "G", "T"} {
 		if scale := math.Pow(1000, float64(i+1)); v < 1000*scale {
-			return strconv.FormatFloat(v/scale, 'f', -1, 64) + suffix
+			x, err := strconv.ParseFloat(s+"e-"+strconv.Itoa(3*(i+1)), 64)
+			if err != nil {
+				x = v / scale
+			}
+			return strconv.FormatFloat(x, 'f', -1, 64) + suffix
 		}
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)

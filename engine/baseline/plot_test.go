@@ -125,6 +125,61 @@ func TestLinearTicks(t *testing.T) {
 	}
 }
 
+// TestLinearTicksExact: a tick's value is the decimal its label writes (as
+// near as a float64 is), and a cost axis's short labels have the step's
+// decimals and no more. A fractional step was multiplied by the tick's
+// index, 5000001 × 0.2 = 1000000.2000000001, and the cost divided by a
+// million: on 1M to 1.0000007M the third label was 1.0000002000000001M.
+func TestLinearTicksExact(t *testing.T) {
+	labels := func(ticks []plot.Tick) []string {
+		var s []string
+		for _, tk := range ticks {
+			s = append(s, tk.Label)
+		}
+		return s
+	}
+	for _, c := range []struct {
+		lo, hi float64
+		want   []string
+	}{
+		{1e6, 1.0000007e6, []string{"1M", "1.0000001M", "1.0000002M", "1.0000003M", "1.0000004M", "1.0000005M", "1.0000006M", "1.0000007M"}},
+		{1.5e6, 1.50000105e6, []string{"1.5M", "1.5000002M", "1.5000004M", "1.5000006M", "1.5000008M", "1.500001M"}},
+		{2e7, 2.000000002e7, []string{"20M", "20.000000005M", "20.00000001M", "20.000000015M", "20.00000002M"}},
+		{999999.7, 1.0000003999998e6, []string{"999.9997k", "999.9998k", "999.9999k", "1M", "1.0000001M", "1.0000002M", "1.0000003M"}},
+		{-1.0000004e6, -1e6, []string{"-1.0000004M", "-1.0000003M", "-1.0000002M", "-1.0000001M", "-1M"}},
+	} {
+		if got := labels(linearCostTicks(c.lo, c.hi)); !slices.Equal(got, c.want) {
+			t.Errorf("%v to %v: labels %q, want %q", c.lo, c.hi, got, c.want)
+		}
+	}
+	// Over many ranges: each value is its label's decimal, and each short
+	// label has at most the step's decimals, scaled.
+	scales := map[string]int{"k": 3, "M": 6, "G": 9, "T": 12}
+	for _, lo := range []float64{0.1, 3, 1e6, 1e6 + 0.3, 999999.7, 1.5e6, 2e7, 123456789.1, 1e9 + 0.1, 1e12} {
+		for _, w := range []float64{1e-3, 0.013, 0.07, 0.7, 1, 1.3, 3, 7, 13, 100, 1e4} {
+			hi := lo + w*max(lo, 1)/1e6
+			plain := linearTicks(lo, hi)
+			for i, tk := range linearCostTicks(lo, hi) {
+				if v, _ := strconv.ParseFloat(plain[i].Label, 64); v != tk.Value {
+					t.Errorf("%v to %v: tick %d at %v, labelled %s", lo, hi, i, tk.Value, plain[i].Label)
+				}
+				decimals := 0
+				if j := strings.IndexByte(plain[i].Label, '.'); j >= 0 {
+					decimals = len(plain[i].Label) - j - 1
+				}
+				label := tk.Label
+				if k := scales[label[len(label)-1:]]; k > 0 {
+					decimals += k
+					label = label[:len(label)-1]
+				}
+				if j := strings.IndexByte(label, '.'); j >= 0 && len(label)-j-1 > decimals {
+					t.Errorf("%v to %v: label %s has more decimals than the step's %d", lo, hi, tk.Label, decimals)
+				}
+			}
+		}
+	}
+}
+
 // prefixPoints returns a prefix curve on validation at the given costs,
 // its NDCG@10 rising by 0.01 a point from 0.5.
 func prefixPoints(costs []float64) []Point {
