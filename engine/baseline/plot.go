@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -215,10 +216,17 @@ func PlotOutput(path string, points []Point, metric string, title string) (data.
 		return data.Output{}, fmt.Errorf("%s: %v", path, err)
 	}
 	legendWidth := legend.Rectangle(draw.Canvas{}).Size().X + 2*legendGap // a gap each side
-	w := plotWidth + legendWidth
-	var cv vg.CanvasWriterTo = vgsvg.New(w, plotHeight)
+	var svg *svgCanvas
+	var cv vg.CanvasWriterTo
 	if format == "png" { // at pngDPI, where draw.NewFormattedCanvas draws at 96
-		cv = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, plotHeight), vgimg.UseDPI(pngDPI))}
+		cv = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(plotWidth+legendWidth, plotHeight), vgimg.UseDPI(pngDPI))}
+	} else {
+		// A viewer without the font the text was measured in draws it
+		// in another: room for one fontSlack times as wide after the
+		// legend's text.
+		legendWidth += (fontSlack - 1) * legendTextWidth(legend)
+		svg = &svgCanvas{Canvas: vgsvg.New(plotWidth+legendWidth, plotHeight)}
+		cv = svg
 	}
 	dc := draw.New(cv)
 	dc.SetColor(plt.BackgroundColor) // the legend's strip too, which plt.Draw does not paint
@@ -234,8 +242,74 @@ func PlotOutput(path string, points []Point, metric string, title string) (data.
 	b := buf.Bytes()
 	if format == "png" {
 		b = withPNGDensity(b, pngDPI)
+	} else {
+		b = svg.fitText(b)
 	}
 	return data.BytesOutput(path, b), nil
+}
+
+// fontSlack is how much wider than the text's own font (Liberation Serif,
+// gonum's, whose metrics lay the plot out) an SVG viewer's may draw it:
+// one without Liberation Serif, Times New Roman or Times draws the
+// generic serif, on Linux often DejaVu Serif, 1.23 to 1.30 times as wide
+// on the legend's entries, and where the viewer ignores textLength
+// (librsvg, as rsvg-convert 2.54) the legend ran off the image's right
+// edge ("single-stage (val", "Pareto front (tes").
+const fontSlack = 1.3
+
+// svgFamilies are the font families an SVG names for a font gonum
+// measures the text in: the font, then fonts of the same metrics
+// (Liberation's were made to match them), then the generic family.
+var svgFamilies = map[string]string{
+	"font-family:Liberation Serif;": "font-family:'Liberation Serif','Times New Roman',Times,serif;",
+	"font-family:Liberation Sans;":  "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;",
+	"font-family:Liberation Mono;":  "font-family:'Liberation Mono','Courier New',Courier,monospace;",
+}
+
+// svgCanvas is an SVG canvas that records the width of each string it
+// draws, in the font it is drawn in, in order.
+type svgCanvas struct {
+	*vgsvg.Canvas
+	widths []vg.Length
+}
+
+// FillString draws str as vgsvg.Canvas does, and records its width.
+func (c *svgCanvas) FillString(f font.Face, pt vg.Point, str string) {
+	c.widths = append(c.widths, f.Width(str))
+	c.Canvas.FillString(f, pt, str)
+}
+
+// fitText returns the SVG b that c wrote with its text made to fit where
+// the plot was laid out for it, in whatever font a viewer has: each font
+// family followed by those of the same metrics (svgFamilies), and each
+// text element given its width as measured (textLength, which squeezes
+// a wider font's glyphs to it, lengthAdjust="spacingAndGlyphs"). gonum
+// named the font alone, and a viewer without it drew a wider one: the
+// legend ran off the image and a long title off its left edge. b is
+// returned with only the families changed if its text elements are not
+// one for each string drawn.
+func (c *svgCanvas) fitText(b []byte) []byte {
+	s := string(b)
+	for from, to := range svgFamilies {
+		s = strings.ReplaceAll(s, from, to)
+	}
+	const open = "<text "
+	parts := strings.Split(s, open)
+	if len(parts)-1 != len(c.widths) {
+		return []byte(s)
+	}
+	var out strings.Builder
+	out.WriteString(parts[0])
+	for i, p := range parts[1:] {
+		fmt.Fprintf(&out, `%stextLength="%.5g" lengthAdjust="spacingAndGlyphs" %s`, open, c.widths[i].Points(), p)
+	}
+	return []byte(out.String())
+}
+
+// legendTextWidth is the width of the legend's widest entry's text (with
+// the space before it): the legend's, less its thumbnails'.
+func legendTextWidth(l *plot.Legend) vg.Length {
+	return l.Rectangle(draw.Canvas{}).Size().X - l.ThumbnailWidth
 }
 
 // withPNGDensity returns the PNG image b with a pHYs chunk after its header

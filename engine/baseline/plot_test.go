@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -270,6 +271,13 @@ func TestPlotPNGSize(t *testing.T) {
 	if hPt != 288 || wPt <= 432 {
 		t.Errorf("the SVG is %g × %g points, want 6 inches and the legend × 4 inches", wPt, hPt)
 	}
+	// The PNG draws its text in the font it was measured in: the SVG's
+	// room for a wider one after the legend is not in it.
+	_, legend, _, err := curvePlot(points, "ndcg@10", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wPt -= (fontSlack - 1) * legendTextWidth(legend).Points()
 	path := filepath.Join(t.TempDir(), "curve.png")
 	if err := Plot(path, points, "ndcg@10", "t"); err != nil {
 		t.Fatal(err)
@@ -286,6 +294,55 @@ func TestPlotPNGSize(t *testing.T) {
 	want := image.Pt(int(math.Round(wPt/72*192)), int(math.Round(hPt/72*192)))
 	if abs(got.X-want.X) > 1 || got.Y != want.Y {
 		t.Errorf("the PNG is %v pixels, want %v (%g × %g points at 192 dpi)", got, want, wPt, hPt)
+	}
+}
+
+// TestPlotSVGText: an SVG plot's text fits where it was laid out in a
+// viewer without Liberation Serif, whose metrics lay it out: the font
+// family goes on to the fonts of the same metrics and the generic serif,
+// every text element has its measured width as its textLength (squeezed
+// to it, lengthAdjust="spacingAndGlyphs"), and the legend's entries have
+// room after them for a font fontSlack times as wide, for viewers that
+// ignore textLength (rsvg-convert 2.54 drew DejaVu Serif, 1.25 times as
+// wide on the legend's entries, and cut "Pareto front (valid)" to
+// "Pareto front (val"). Before, the SVG named Liberation Serif alone.
+func TestPlotSVGText(t *testing.T) {
+	var points []Point
+	for _, m := range knownMethods {
+		for _, sp := range []string{"valid", "test"} {
+			for i, c := range []float64{10, 30, 100, 300} {
+				points = append(points, curvePoint(m, sp, c, 0.4+0.02*float64(i)))
+			}
+		}
+	}
+	svg := plotSVG(t, points, "NDCG@10 against cost per document\nmodel m.json; valid builtin:mq2008/vali")
+	m := regexp.MustCompile(`<svg width="([0-9.]+)pt"`).FindStringSubmatch(svg)
+	if m == nil {
+		t.Fatalf("no size in the SVG: %.200s", svg)
+	}
+	width, _ := strconv.ParseFloat(m[1], 64)
+	texts := regexp.MustCompile(`<text textLength="([0-9.]+)" lengthAdjust="spacingAndGlyphs" x="([-0-9.e]+)"[^>]*style="font-family:'Liberation Serif','Times New Roman',Times,serif;[^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1)
+	if n := strings.Count(svg, "<text "); n == 0 || len(texts) != n {
+		t.Fatalf("%d of %d text elements have their width and the font families", len(texts), n)
+	}
+	face := font.DefaultCache.Lookup(plot.DefaultFont, vg.Points(12))
+	entries := 0
+	for _, tx := range texts {
+		w, _ := strconv.ParseFloat(tx[1], 64)
+		x, _ := strconv.ParseFloat(tx[2], 64)
+		if x < plotWidth.Points() { // not the legend's
+			continue
+		}
+		entries++
+		if want := face.Width(tx[3]).Points(); math.Abs(w-want) > 0.01 {
+			t.Errorf("%q: textLength %g, measured %g", tx[3], w, want)
+		}
+		if end := x + fontSlack*w; end > width {
+			t.Errorf("%q: %g points wide from %g, %g in a font %g times as wide: past the SVG's width, %g", tx[3], w, x, end, fontSlack, width)
+		}
+	}
+	if entries != 2*len(knownMethods)+2 { // and the two Pareto fronts
+		t.Errorf("%d legend entries, want %d", entries, 2*len(knownMethods)+2)
 	}
 }
 
