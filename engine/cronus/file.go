@@ -205,6 +205,13 @@ func (f *File) Cascade() (*tree.Ensemble, *Cascade, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("ensemble: %w", err)
 	}
+	// A cascade scores the trees' outputs as float32s, as it was fitted
+	// on them: a hand-edited leaf past that range was ±Inf there, and
+	// refused below as a sum "past the float64 range", or taken when its
+	// tree's weight is 0.
+	if t, l, v, past := leafPastFloat32(e); past {
+		return nil, nil, fmt.Errorf("ensemble: tree %d: leaf %d's value %g is outside the float32 range (±%g) of the tree outputs a cascade scores", t, l, v, float32(math.MaxFloat32))
+	}
 	T := len(e.Trees)
 	c := &Cascade{Stages: make([]Stage, len(f.Stages))}
 	switch f.Rule {

@@ -240,6 +240,12 @@ func TestFileMalformed(t *testing.T) {
 		// float64 range: the stage scored documents +Inf, ranked quietly.
 		{"scores past float64", fileMutated(t, func(f *File) { f.Stages[2].Weights[2] = 1e307 }),
 			"stages[2]: the intercept and tree 2's weight times its largest leaf value, with those of the trees before it, sum past the float64 range"},
+		// A leaf past float32, as a cascade scores the outputs: refused as
+		// the weighted sum past float64, or taken with a weight of 0.
+		{"leaf past float32", fileMutated(t, func(f *File) { f.Ensemble.Trees[1].Leaf[0] = 1e39 }),
+			"ensemble: tree 1: leaf 0's value 1e+39 is outside the float32 range (±3.4028235e+38) of the tree outputs a cascade scores"},
+		{"leaf past float32, weight 0", fileMutated(t, func(f *File) { f.Ensemble.Trees[2].Leaf[1] = -1e300; f.Stages[2].Weights[2] = 0 }),
+			"ensemble: tree 2: leaf 1's value -1e+300 is outside the float32 range"},
 		{"theta on the last stage", fileMutated(t, func(f *File) { f.Stages[2].Theta = fp(1) }),
 			"stages[2]: the last stage has no threshold"},
 		// A hand-edited stage count: a warm start from it was quietly no

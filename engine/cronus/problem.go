@@ -247,14 +247,23 @@ const maxWeightedSquares = 1e150
 // weights, and the cascade file was then refused as it was written
 // ("weights[0]: NaN is not finite").
 func CheckLeaves(e *tree.Ensemble) error {
+	if t, l, v, past := leafPastFloat32(e); past {
+		return fmt.Errorf("tree %d: leaf %d's value %g is outside the float32 range (±%g) of the tree outputs a cascade is fitted on (a model trained without regularisation, --l2 0 --min-hessian 0, can take such steps; train it with --l2 or --min-hessian above 0)", t, l, v, float32(math.MaxFloat32))
+	}
+	return nil
+}
+
+// leafPastFloat32 finds the first leaf of e whose value is outside the
+// float32 range.
+func leafPastFloat32(e *tree.Ensemble) (t, l int, v float64, past bool) {
 	for t, tr := range e.Trees {
 		for l, v := range tr.Leaves {
 			if math.Abs(v) > math.MaxFloat32 {
-				return fmt.Errorf("tree %d: leaf %d's value %g is outside the float32 range (±%g) of the tree outputs a cascade is fitted on (a model trained without regularisation, --l2 0 --min-hessian 0, can take such steps; train it with --l2 or --min-hessian above 0)", t, l, v, float32(math.MaxFloat32))
+				return t, l, v, true
 			}
 		}
 	}
-	return nil
+	return 0, 0, 0, false
 }
 
 // NewProblemContext is NewProblem that stops building the tree outputs
