@@ -115,6 +115,7 @@ func (ls *loadScreen) refresh() {
 			continue
 		}
 		p := filepath.Join(ls.dir, n)
+		label := views.Printable(n) // a newline in a name broke the list
 		isDir := e.IsDir()
 		if e.Type()&os.ModeSymlink != 0 {
 			if fi, err := os.Stat(p); err == nil {
@@ -123,9 +124,9 @@ func (ls *loadScreen) refresh() {
 		}
 		switch {
 		case isDir:
-			l = append(l, choice{label: n + "/", value: p, dir: true})
+			l = append(l, choice{label: label + "/", value: p, dir: true})
 		case dataFile(n):
-			files = append(files, choice{label: n, value: p})
+			files = append(files, choice{label: label, value: p})
 		}
 	}
 	ls.list = append(l, files...)
@@ -656,6 +657,7 @@ func keepEnds(s string, w int) string {
 // the path and ":" have a line of their own, the path whole when it fits,
 // else shortened from the left (views.ShortenPath), and why wraps below.
 func pathMessage(path, why string, w int) []string {
+	path, why = views.Printable(path), views.Printable(why)
 	if msg := path + ": " + why; lipgloss.Width(msg) <= w {
 		return []string{msg}
 	}

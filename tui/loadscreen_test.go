@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/data"
@@ -1178,4 +1180,55 @@ func TestLoadScreenOpensOnBadFile(t *testing.T) {
 	if m.loadScr.field != fieldTrain {
 		t.Errorf("after a load that worked the load screen opens on field %d", m.loadScr.field)
 	}
+}
+
+// TestControlCharactersInNames: a file whose name holds a newline, a
+// carriage return or an escape is listed by the browser, named in a load's
+// error and in the data screen's with those characters escaped ("a\nb.txt"
+// as six characters and a backslash): written as they were, the newline
+// broke the browser's line in two and scrolled the screen, the carriage
+// return overwrote the line's start and the escape coloured what followed.
+func TestControlCharactersInNames(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	names := []string{"a\nb.txt", "c\rd.txt", "e\x1b[31mf.txt", "g\xffh.txt"}
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("1 qid:1 1:x\n"), 0o644); err != nil {
+			t.Skipf("the file system refuses the name %q: %v", n, err)
+		}
+	}
+	t.Chdir(dir)
+	check := func(what string, m Model, want ...string) {
+		t.Helper()
+		v := m.View()
+		if n := strings.Count(v, "\n") + 1; n > m.height {
+			t.Errorf("%s: %d lines on a screen of %d:\n%s", what, n, m.height, v)
+		}
+		for _, r := range strings.ReplaceAll(v, "\n", "") {
+			if unicode.IsControl(r) || r == utf8.RuneError {
+				t.Errorf("%s: the screen holds %q:\n%s", what, r, v)
+				break
+			}
+		}
+		for _, w := range want {
+			if !strings.Contains(v, w) {
+				t.Errorf("%s: the screen lacks %q:\n%s", what, w, v)
+			}
+		}
+	}
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = update(t, m, key("o"))
+	check("browser", m, `a\nb.txt`, `c\rd.txt`, `e\x1b[31mf.txt`, `g\xffh.txt`)
+
+	bad := filepath.Join(dir, names[0])
+	f := New(context.Background(), Config{Train: bad, Valid: "builtin:mq2008/vali", Costs: "builtin:mq2008/costs"}, views.PlainStyles())
+	defer f.cancel()
+	f, _ = update(t, f, tea.WindowSizeMsg{Width: 80, Height: 24})
+	f, _ = update(t, f, f.load())
+	if f.phase != phaseFailed {
+		t.Fatalf("the load of %q did not fail", bad)
+	}
+	check("load error", f, `a\nb.txt:1:`)
 }

@@ -338,7 +338,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case loadedMsg:
 		m.cfg.ModelRead = nil // the first load has taken it: the session keeps its own trees
 		m.screen.Loading = ""
-		m.screen.Splits, m.screen.Warnings = msg.splits, msg.warnings
+		m.screen.Splits, m.screen.Warnings = msg.splits, printable(msg.warnings)
 		m.badField = msg.bad
 		if msg.err != nil {
 			m.screen.Err = msg.err.Error()
@@ -648,6 +648,18 @@ func (m *Model) fail(s string) {
 	m.screen.Err = s
 }
 
+// printable is ss with their control characters escaped (views.Printable).
+func printable(ss []string) []string {
+	if ss == nil {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = views.Printable(s)
+	}
+	return out
+}
+
 // warningStatus is the status line's message after a load with warnings:
 // the first, and how many more the help lists.
 func warningStatus(warnings []string) string {
@@ -659,6 +671,7 @@ func warningStatus(warnings []string) string {
 }
 
 func (m *Model) setStatus(s string, isErr bool) {
+	s = views.Printable(s) // a file's name or an error may hold a newline or an escape
 	m.status, m.errLine, m.pauseSaid, m.statusPath, m.statusShort, m.stepsSaid, m.runeSaid = s, isErr, "", "", "", false, false
 	m.noRunSaid = false
 	m.statusShortSuffices = false
@@ -669,7 +682,7 @@ func (m *Model) setStatus(s string, isErr bool) {
 // line too narrow for s, path loses its start, never its file name.
 func (m *Model) setPathStatus(s, path string) {
 	m.setStatus(s, false)
-	m.statusPath = path
+	m.statusPath = views.Printable(path) // as status holds it
 }
 
 // message is the status message shown. Space's hint says what is true now,

@@ -185,6 +185,7 @@ func Truncate(s string, width int) string {
 // the left to whole names when it is too wide (ShortenPaths): lipgloss's
 // wrapping broke a path at a hyphen.
 func labelled(label, msg string, width int) string {
+	msg = Printable(msg) // an error naming a file whose name holds a newline
 	indent := lipgloss.Width(label) + 1
 	w := max(width-indent, 10)
 	lines := WrapWords(ShortenPaths(msg, w), w)

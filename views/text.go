@@ -1,16 +1,51 @@
 package views
 
 import (
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 )
 
+// Printable is s with what a terminal would act on instead of showing
+// written as Go escapes: control characters (a newline, a carriage
+// return, a tab, an escape: "\n", "\r", "\t", "\x1b") and bytes that are
+// not UTF-8 ("\xff"). A file named so (`touch "$(printf 'a\nb.txt')"`)
+// broke the load screen's browser onto two lines, scrolled the screen up
+// a line and left its rows overwritten; an escape in a name coloured the
+// rest of the screen.
+func Printable(s string) string {
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b.WriteString(`\x`)
+			b.WriteString(strconv.FormatUint(uint64(s[i])>>4, 16))
+			b.WriteString(strconv.FormatUint(uint64(s[i])&15, 16))
+		case unicode.IsControl(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
 // ShortenPath is p when it fits in w cells, else "…" and the longest end
 // of p from a "/" on that fits ("…/Fold1/train.txt"): whole names, not a
 // name cut in the middle. When even the file name does not fit after
-// "…/", it is as much of p's end as fits (KeepTail).
+// "…/", it is as much of p's end as fits (KeepTail). Its control
+// characters are escaped (Printable).
 func ShortenPath(p string, w int) string {
+	p = Printable(p)
 	if lipgloss.Width(p) <= w {
 		return p
 	}
@@ -23,8 +58,9 @@ func ShortenPath(p string, w int) string {
 }
 
 // KeepTail is s when it fits in w cells, else "…" and as much of its end as
-// fits.
+// fits; its control characters escaped (Printable).
 func KeepTail(s string, w int) string {
+	s = Printable(s)
 	if lipgloss.Width(s) <= w {
 		return s
 	}
