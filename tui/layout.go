@@ -166,6 +166,10 @@ func (m Model) trainLines(w int) []string {
 	frac := 0.0
 	if p.Total > 0 {
 		frac = min(p.Done/p.Total, 1)
+	} else {
+		// Before the training's first report (its data binned first:
+		// about a second on 50,000 documents) the bar read "0/0".
+		p.Total = float64(trees)
 	}
 	cells := max(min(w-40, 50), 5)
 	n := int(frac * float64(cells))

@@ -111,6 +111,24 @@ func TestTrainingHeadWhole(t *testing.T) {
 	}
 }
 
+// TestTrainingBarTotalBeforeFirstReport: until the training reports its
+// first tree, the bar counts the trees to come, "0/300", as the status
+// line does ("training the base ensemble …", then "0 of 300 trees"); it
+// read "0% 0/0".
+func TestTrainingBarTotalBeforeFirstReport(t *testing.T) {
+	m := New(context.Background(), mq2008, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, m.load())
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	if m.phase != phaseTraining || m.trainProg.Total != 0 {
+		t.Fatalf("phase %d, progress %+v: not before the training's first report", m.phase, m.trainProg)
+	}
+	v := m.View()
+	if !strings.Contains(v, " 0/300 ") || strings.Contains(v, "0/0") {
+		t.Errorf("the training bar before the first report:\n%s", v)
+	}
+}
+
 func TestLoadErrorIsShown(t *testing.T) {
 	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
 	next, _ := update(t, m, m.load())
