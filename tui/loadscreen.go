@@ -495,10 +495,17 @@ func addRecent(files []string) error {
 	}
 	var list []string
 	for _, f := range files {
-		if f != "" && !data.IsBuiltin(f) && !slices.Contains(list, f) {
-			if abs, err := filepath.Abs(f); err == nil {
-				f = abs
-			}
+		// The list is a file of lines, read back trimmed (readRecent): a
+		// path with a line break in it came back as two recent files that
+		// do not exist ("/d/v" and "ali.txt" for "/d/v\nali.txt"), one with
+		// a space at an end as another path. Such a path is left out.
+		if f == "" || data.IsBuiltin(f) {
+			continue
+		}
+		if abs, err := filepath.Abs(f); err == nil {
+			f = abs
+		}
+		if !slices.Contains(list, f) && !strings.ContainsAny(f, "\r\n") && strings.TrimSpace(f) == f {
 			list = append(list, f)
 		}
 	}

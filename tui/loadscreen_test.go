@@ -1232,3 +1232,17 @@ func TestControlCharactersInNames(t *testing.T) {
 	}
 	check("load error", f, `a\nb.txt:1:`)
 }
+
+// TestRecentLeavesOutUnlistablePaths: the recent list holds a path a line,
+// read back trimmed; a path with a line break or a space at an end is left
+// out of it. "/d/v\nali.txt" came back as two recent files, "/d/v" and
+// "ali.txt", neither of them the file loaded.
+func TestRecentLeavesOutUnlistablePaths(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	if err := addRecent([]string{"/d/v\nali.txt", "/d/good.txt", "/d/cr\r.txt", "/d/space.txt "}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := readRecent(), []string{"/d/good.txt"}; !slices.Equal(got, want) {
+		t.Errorf("recent files %q, want %q", got, want)
+	}
+}
