@@ -1098,6 +1098,12 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.setStatus(m.pauseHint(), false)
 		m.pauseSaid = m.status
 	case "n":
+		if m.phase == phaseFailed && !m.running {
+			// "space pauses" sent the user to space, which refuses
+			// after the error as n does.
+			m.setStatus(m.notYet("nothing to step", ""), true)
+			return m, nil
+		}
 		if !m.paused {
 			m.setStatus("n runs one step while paused (space pauses)", true)
 			return m, nil

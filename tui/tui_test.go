@@ -129,6 +129,22 @@ func TestTrainingBarTotalBeforeFirstReport(t *testing.T) {
 	}
 }
 
+// TestStepAfterErrorSaysWhy: after a load error, n says that nothing
+// runs, as space does; it said "n runs one step while paused (space
+// pauses)", and space then refused with "nothing to pause".
+func TestStepAfterErrorSaysWhy(t *testing.T) {
+	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, m.load())
+	if m.phase != phaseFailed {
+		t.Fatalf("phase %d after a load of a missing file", m.phase)
+	}
+	m, _ = update(t, m, key("n"))
+	if !m.errLine || !strings.Contains(m.status, "nothing runs after the error") || strings.Contains(m.status, "space pauses") {
+		t.Errorf("n after a load error: status %q", m.status)
+	}
+}
+
 func TestLoadErrorIsShown(t *testing.T) {
 	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
 	next, _ := update(t, m, m.load())
