@@ -345,6 +345,12 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 		return Tree{}, p.errorf(f.line, "tree %d: num_leaves=%q is not a positive integer", k, f.val)
 	}
 	if f, ok := kv["num_cat"]; ok && f.val != "0" {
+		// LightGBM writes num_cat >= 1 in every tree with a categorical
+		// split: name the first one's column, so that it can be trained as
+		// numeric (the message named only num_cat).
+		if j, c, ok := lgbFirstCategorical(kv); ok {
+			return Tree{}, p.errorf(kv["decision_type"].line, "tree %d: node %d: categorical splits (on column %s) are not supported", k, j, c)
+		}
 		return Tree{}, p.errorf(f.line, "tree %d: categorical splits are not supported (num_cat=%s)", k, f.val)
 	}
 	if f, ok := kv["is_linear"]; ok && f.val != "0" {
@@ -460,6 +466,19 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 	t.Gain, t.Cover = lgbStats(kv["split_gain"].val, n), lgbStats(kv["internal_weight"].val, n)
 	t.LeafCover = leafCover
 	return t, nil
+}
+
+// lgbFirstCategorical returns the first node of a tree's decision_type
+// with the categorical bit, and its split_feature column as written; false
+// when there is none, or split_feature does not name its column.
+func lgbFirstCategorical(kv map[string]lgbField) (int, string, bool) {
+	splits := strings.Fields(kv["split_feature"].val)
+	for j, d := range strings.Fields(kv["decision_type"].val) {
+		if x, err := strconv.ParseInt(d, 10, 32); err == nil && x&1 != 0 && j < len(splits) {
+			return j, splits[j], true
+		}
+	}
+	return 0, "", false
 }
 
 // lgbStats parses a tree's split_gain, internal_weight or leaf_weight

@@ -655,6 +655,11 @@ func TestImportLightGBMErrors(t *testing.T) {
 			at("Tree=3\n") + `"Tree=4": want Tree=3`},
 		{"categorical num_cat", strings.Replace(orig, "num_cat=0", "num_cat=1", 1),
 			at("num_cat=0") + "tree 0: categorical splits are not supported (num_cat=1)"},
+		// As LightGBM writes a tree with a categorical split: num_cat 1,
+		// the node's categorical bit, and its categories.
+		{"categorical tree", strings.Replace(strings.Replace(strings.Replace(orig, "num_cat=0", "num_cat=1", 1),
+			"decision_type=2 2", "decision_type=2 1", 1), "is_linear=0", "cat_boundaries=0 1\ncat_threshold=10\nis_linear=0", 1),
+			at("decision_type=2") + "tree 0: node 1: categorical splits (on column 24) are not supported"},
 		{"categorical decision", strings.Replace(orig, "decision_type=2 2", "decision_type=2 3", 1),
 			at("decision_type=2") + "tree 0: node 1: categorical splits (on column 24) are not supported"},
 		{"linear", strings.Replace(orig, "is_linear=0", "is_linear=1", 1),
