@@ -434,12 +434,23 @@ func (s *setup) idleWarning(c *cronus.Cascade, warm bool) string {
 		epsilon += " from scratch (not --warm)"
 	}
 	left := "the stages before leave each query its top %d alone"
+	advice := fmt.Sprintf("--stages %d has as many exits, and %s spreads them over more stages", k+1, epsilon)
 	if k == 0 {
-		// Stage 1 has none before it: the queries are that short.
+		// Stage 1 has none before it: the queries are that short, and
+		// no stage can exit a document whatever ε: only a smaller m
+		// lets any (before, the advice was a smaller --epsilon).
 		left = "no query has more than its top %d documents"
+		longest := 0
+		for q := 0; q+1 < len(s.pr.Offsets); q++ {
+			longest = max(longest, s.pr.Offsets[q+1]-s.pr.Offsets[q])
+		}
+		advice = "--stages 1 has as many exits (none)"
+		if longest > 1 {
+			advice += fmt.Sprintf(", and a --top-m below %d (the longest training query's documents) lets the stages exit some", longest)
+		}
 	}
-	return fmt.Sprintf("%s of %d can send no training document away: "+left+" (%.1f%% of the training documents), which --rule top-m never exits, so they can only add cost and the optimisation tends to drop their trees; --stages %d has as many exits, and %s spreads them over more stages",
-		stages, K, c.TopM, 100*floor, k+1, epsilon)
+	return fmt.Sprintf("%s of %d can send no training document away: "+left+" (%.1f%% of the training documents), which --rule top-m never exits, so they can only add cost and the optimisation tends to drop their trees; %s",
+		stages, K, c.TopM, 100*floor, advice)
 }
 
 func (s *setup) evaluator() cronus.Evaluator {

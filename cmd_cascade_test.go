@@ -2339,6 +2339,11 @@ func TestIdleWarningShortQueries(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "warning: stages 1-2 of 3 can send no training document away: no query has more than its top 5 documents (100.0% of the training documents)") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
+	// No ε lets a stage exit a document there: the advice is a smaller
+	// m, below the longest query's 4 documents, not a smaller --epsilon.
+	if !strings.Contains(errOut, "--stages 1 has as many exits (none), and a --top-m below 4 (the longest training query's documents) lets the stages exit some") || strings.Contains(errOut, "--epsilon") {
+		t.Errorf("the advice is not a smaller --top-m: %q", errOut)
+	}
 }
 
 // threeFeatureQueries is a data file of nq queries of n documents each,
