@@ -94,7 +94,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *jsonOut {
 		return writeJSON(stdout, map[string]any{"model": *out, "source": *from, "trees": len(e.Trees), "features": e.NumFeatures, "objective": e.Objective})
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s from %s (%s, %s)\n", *out, count(len(e.Trees), "tree"), *from, e.Objective, count(e.NumFeatures, "feature"))
+	fmt.Fprintf(stdout, "wrote %s: %s from %s (%s, %s)\n", *out, count(len(e.Trees), "tree"), *from, objectiveShown(e.Objective), count(e.NumFeatures, "feature"))
 	return nil
 }
 
@@ -175,4 +175,23 @@ func xgbImportNotes(e *tree.Ensemble, params map[string]any, libsvm, byName bool
 		}
 	}
 	return notes
+}
+
+// objectiveShown is a model's objective as the reports name it: a
+// LightGBM model trained with a custom objective (a function, not a name)
+// records none, and the reports read "(, 46 features)" and "(objective )".
+func objectiveShown(o string) string {
+	if o == "" {
+		return "no objective recorded (a custom one?)"
+	}
+	return o
+}
+
+// objectiveSaid is "objective o", or objectiveShown's words when o is
+// empty.
+func objectiveSaid(o string) string {
+	if o == "" {
+		return objectiveShown(o)
+	}
+	return "objective " + o
 }

@@ -30,3 +30,31 @@ func TestImportUBJSONCommand(t *testing.T) {
 		t.Error("the UBJSON model imports to another model file than its JSON")
 	}
 }
+
+// A LightGBM model trained with a custom objective has no objective line:
+// import, inspect and train --init-model said "(, 46 features)",
+// "(objective )" and `trained for ""`.
+func TestImportNoObjective(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile("engine/tree/testdata/lgb-lambdarank.model.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "custom.txt")
+	if err := os.WriteFile(src, []byte(strings.Replace(string(b), "objective=lambdarank\n", "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := filepath.Join(dir, "m.json")
+	code, out, errOut := runCLI(t, "import", "--from", "lightgbm", src, "--out", m)
+	if code != 0 || !strings.Contains(out, "(no objective recorded (a custom one?), 46 features)") {
+		t.Errorf("import: exit %d, %q %s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "inspect", m)
+	if code != 0 || !strings.Contains(out, "from lightgbm (no objective recorded (a custom one?)), 46 features") {
+		t.Errorf("inspect: exit %d, %q %s", code, out, errOut)
+	}
+	code, _, errOut = runCLI(t, "train", "--train", "builtin:mq2008/vali", "--objective", "regression", "--trees", "1", "--init-model", m, "--out", filepath.Join(dir, "r.json"))
+	if code == 0 || !strings.Contains(errOut, "a regression model cannot go on from one that records no objective (a custom one?)") {
+		t.Errorf("train --init-model: exit %d, %s", code, errOut)
+	}
+}

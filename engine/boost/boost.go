@@ -60,6 +60,9 @@ func Continues(objective, init string) error {
 	if objective == LambdaRank || family[init] == objective {
 		return nil
 	}
+	if init == "" { // a LightGBM model of a custom objective records none
+		return fmt.Errorf("a %s model cannot go on from one that records no objective (a custom one?): its raw scores need not be what %[1]s's loss reads (lambdarank goes on from any model)", objective)
+	}
 	return fmt.Errorf("a %s model cannot go on from one trained for %q: its raw scores are not what %[1]s's loss reads (lambdarank goes on from any model)", objective, init)
 }
 
