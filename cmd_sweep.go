@@ -677,5 +677,5 @@ func nextLambda(points []baseline.Point, swept []float64) (lam float64, why stri
 // lambdaMaxZeroWhy is why every cascade is empty where λ_max is 0, as
 // cascade and sweep warn of it.
 func lambdaMaxZeroWhy(train string) string {
-	return fmt.Sprintf("λ_max is 0, so no tree fits %s's targets better than the intercept alone, at any λ (each tree gives every training document the same output, or the targets are all alike)", train)
+	return fmt.Sprintf("λ_max is 0, so no tree fits %s's targets better than the intercept alone, at any λ (each tree gives every training document the same output, the targets are all alike, or no tree's output correlates with them)", train)
 }

@@ -146,14 +146,9 @@ func ComputeScalesProgress(ctx context.Context, pr *Problem, workers int, progre
 		progress(pr.Train.N, pr.Train.N) // done: the last block said what it started at
 	}
 	rhoMax := 0.0
-	n := sp.T + 1
-	icpt := 0.0
-	if g := sp.G[sp.T*n+sp.T]; g > 0 {
-		icpt = sp.r[sp.T] / g
-	}
-	for t := 0; t < sp.T; t++ {
+	for t, b := range sp.interceptGrad() {
 		if !sp.isFlat(t) {
-			rhoMax = max(rhoMax, math.Abs(sp.r[t]-sp.G[t*n+sp.T]*icpt))
+			rhoMax = max(rhoMax, b)
 		}
 	}
 	return Scales{LambdaMax: sp.pricedLambdaMax(), RhoMax: rhoMax, FreeTrees: sp.freeTrees()}, nil
@@ -195,9 +190,14 @@ func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted
 			pr.keepBaseGram(G, r)
 		}
 	}
+	yy := 0.0
+	for i, y := range pr.Y {
+		yy += w[i] * y * y
+	}
 	sp := &stageProblem{T: T, G: G, r: r, own: own, rho: rho, lambda: lambda, d: d, joint: pr.JointEntry, flat: pr.Flat,
 		treeCost: pr.TreeCost, featCost: pr.FeatCost, treeFeats: pr.TreeFeats,
-		A: make([]float64, T), B: make([]float64, len(pr.FeatCost))}
+		A: make([]float64, T), B: make([]float64, len(pr.FeatCost)),
+		noise: gradientNoise(G, T, yy, len(pr.Y))}
 	for _, e := range earlier {
 		for t, b := range e.beta[:T] {
 			if b == 0 {

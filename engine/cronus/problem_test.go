@@ -311,3 +311,71 @@ func TestFlatTreesFoldIntoIntercept(t *testing.T) {
 		t.Errorf("eq (8) %g after a cycle from %g", out.Final.Terms.Total, out.Init.Terms.Total)
 	}
 }
+
+// uncorrelatedDocs is 30 queries of 6 documents whose one feature is the
+// document's place i in its query and whose label is (q+i)%3, or i/2 when
+// follow: without follow every value of the feature has labels 0, 1 and 2
+// ten times each over the queries, so any function of the feature is
+// exactly uncorrelated with the targets.
+func uncorrelatedDocs(follow bool) *data.Dataset {
+	ds := &data.Dataset{Cols: [][]float32{nil}, HasQID: true, QueryOffsets: []int{0}}
+	for q := 1; q <= 30; q++ {
+		for i := range 6 {
+			label := (q + i) % 3
+			if follow {
+				label = i / 2
+			}
+			ds.Cols[0] = append(ds.Cols[0], float32(i))
+			ds.Labels = append(ds.Labels, float32(label))
+		}
+		ds.QueryIDs = append(ds.QueryIDs, int64(q))
+		ds.QueryOffsets = append(ds.QueryOffsets, len(ds.Labels))
+	}
+	return ds
+}
+
+// Where the targets are exactly uncorrelated with every tree's output,
+// each tree's gradient at the intercept-only fit, Σ ω h_t (y − ȳ), is 0
+// and so is λ_max; the Gram product's rounding left it at about 10⁻¹⁷
+// (relative 10⁻¹⁶) on amd64 and at exactly 0 on 386, so that on amd64
+// λ_max was above 0 and a cascade at 0.01 λ_max, ρ 0, kept trees fitted
+// to rounding. A gradient within the bound on its rounding error counts
+// as 0, in λ_max, ρ_max, the free trees and the stage solver.
+func TestUncorrelatedTreesLambdaMaxZero(t *testing.T) {
+	e := &tree.Ensemble{NumFeatures: 1}
+	leaves := [][]float64{{0.1, -0.37}, {0.23, 0.7}, {-0.31, 0.013}, {0.57, -0.11}, {0.3, 0.9}}
+	for k, l := range leaves {
+		e.Trees = append(e.Trees, tree.Tree{
+			Nodes:  []tree.Node{{Feature: 0, Threshold: float32(k) + 0.5, Left: tree.Leaf(0), Right: tree.Leaf(1)}},
+			Leaves: l,
+		})
+	}
+	for _, follow := range []bool{false, true} {
+		pr, err := NewProblem(e, uncorrelatedDocs(follow), []float64{1}, 1, DefaultTargets())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := ComputeScales(pr, 0)
+		if follow {
+			// The targets follow the feature: the tolerance keeps them.
+			if !(sc.LambdaMax > 0) || !(sc.RhoMax > 0) {
+				t.Fatalf("labels i/2: λ_max %v, ρ_max %v", sc.LambdaMax, sc.RhoMax)
+			}
+			continue
+		}
+		if sc.LambdaMax != 0 || sc.RhoMax != 0 || sc.FreeTrees != 0 {
+			t.Fatalf("labels (q+i)%%3: scales %+v, want all 0", sc)
+		}
+		par := DefaultParams()
+		par.K, par.Lambda, par.Rho1, par.RhoK = 2, 0.01, 0, 0
+		st, err := Initialize(context.Background(), pr, sc, par)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, s := range st.Stages {
+			if slices.ContainsFunc(s.Beta[:len(e.Trees)], func(b float64) bool { return b != 0 }) {
+				t.Errorf("stage %d keeps trees: %v", k+1, s.Beta)
+			}
+		}
+	}
+}

@@ -31,6 +31,10 @@ type stageProblem struct {
 	B         []float64 // per feature, from earlier stages
 	joint     bool      // joint moves for trees sharing an unpaid feature (Problem.JointEntry)
 	flat      []bool    // trees held at zero (Problem.Flat; nil: none)
+	// noise is, per tree, the bound on the rounding error of its gradient
+	// r_t − (Gβ)_t below which the gradient counts as 0 (gradientNoise;
+	// nil: none).
+	noise []float64
 	// own is the buffer G and r are cut from when it goes back to the
 	// Problem's gramBuffers after the stage (Problem.release); nil when G
 	// is the product at ω that the Problem keeps.
@@ -95,34 +99,75 @@ func (p *stageProblem) pricedLambdaMax() float64 { return p.lambdaMaxOver(true) 
 // flat, off zero in the gradient at the intercept-only fit (above ρ), and
 // of entry price 0, so that they enter at any λ.
 func (p *stageProblem) freeTrees() int {
-	n := p.T + 1
-	icpt := 0.0
-	if g := p.G[p.T*n+p.T]; g > 0 {
-		icpt = p.r[p.T] / g
-	}
+	b := p.interceptGrad()
 	free := 0
 	for t := 0; t < p.T; t++ {
-		if !p.isFlat(t) && math.Abs(p.r[t]-p.G[t*n+p.T]*icpt) > p.rho && entryPrice(t, p.treeCost, p.featCost, p.treeFeats, p.A, p.B) == 0 {
+		if !p.isFlat(t) && b[t] > p.rho && entryPrice(t, p.treeCost, p.featCost, p.treeFeats, p.A, p.B) == 0 {
 			free++
 		}
 	}
 	return free
 }
 
-// lambdaMaxOver is lambdaMax, or pricedLambdaMax when skipFree.
-func (p *stageProblem) lambdaMaxOver(skipFree bool) float64 {
+// gradientNoise returns, for each of the T trees of the product G (T+1
+// square, the intercept last) at weights w with Σ_i w_i y_i² = yy over n
+// documents, the bound 4 n u √(G_tt yy) (u = 2⁻⁵³, the unit roundoff) on
+// the rounding error of the tree's computed gradient at the
+// intercept-only fit, r_t − G_{t,T}·r_T/G_TT, whose exact value is
+// Σ_i w_i h_t(i) (y_i − ȳ). A sum of n products, added in any order, is
+// off by at most about n u times the sum of their magnitudes, which
+// Cauchy–Schwarz bounds here: Σ|w h_t y| ≤ √(G_tt yy) for r_t; the same
+// for G_{t,T} times the intercept (|r_T/G_TT| Σ|w h_t| ≤ √(G_tt yy)); and
+// the same for G_{t,T} times the intercept's own error; the fourth n u
+// covers the last roundings. Where the exact gradient is 0 (the targets
+// uncorrelated with the tree) the computed one is rounding, of either
+// sign and different on each architecture's kernel; the smallest
+// gradient of a 100-tree MQ2008 model is 10¹⁰ times its bound.
+func gradientNoise(G []float64, T int, yy float64, n int) []float64 {
+	noise := make([]float64, T)
+	c := 4 * float64(n) * 0x1p-53
+	for t := range noise {
+		noise[t] = c * math.Sqrt(max(G[t*(T+1)+t], 0)*max(yy, 0))
+	}
+	return noise
+}
+
+// grad returns g, a gradient of tree t (r_t − (Gβ)_t, at β_t or at
+// β_t = 0), or 0 when |g| is within the bound on its rounding error
+// (noise): a tree that only rounding correlates with the targets does not
+// enter, in λ_max, ρ_max, the free trees, solve and blockViolation alike.
+func (p *stageProblem) grad(t int, g float64) float64 {
+	if t < len(p.noise) && math.Abs(g) <= p.noise[t] {
+		return 0
+	}
+	return g
+}
+
+// interceptGrad returns |b_t|, tree t's gradient at the intercept-only fit
+// (grad: 0 when it is rounding), for each tree.
+func (p *stageProblem) interceptGrad() []float64 {
 	n := p.T + 1
 	icpt := 0.0
 	if g := p.G[p.T*n+p.T]; g > 0 {
 		icpt = p.r[p.T] / g
 	}
-	b := make([]float64, p.T) // |b_t| − ρ
+	b := make([]float64, p.T)
+	for t := range b {
+		b[t] = math.Abs(p.grad(t, p.r[t]-p.G[t*n+p.T]*icpt))
+	}
+	return b
+}
+
+// lambdaMaxOver is lambdaMax, or pricedLambdaMax when skipFree.
+func (p *stageProblem) lambdaMaxOver(skipFree bool) float64 {
+	b := p.interceptGrad() // made |b_t| − ρ below
 	lmax := 0.0
 	for t := 0; t < p.T; t++ {
 		if p.isFlat(t) { // never enters, though rounding leaves its b_t above 0
+			b[t] = 0
 			continue
 		}
-		b[t] = math.Abs(p.r[t]-p.G[t*n+p.T]*icpt) - p.rho
+		b[t] -= p.rho
 		if b[t] <= 0 {
 			continue
 		}
@@ -302,7 +347,7 @@ func (p *stageProblem) solve(beta []float64, opt solveOptions) int {
 						}
 						addTerm(p.lambda*p.featCost[f], other)
 					}
-					if math.Abs(b) <= kink {
+					if math.Abs(b) <= kink || p.grad(t, b) == 0 {
 						nb = 0
 					} else {
 						x := solve1D(a, math.Abs(b)-kink, ws, ss, u)
@@ -523,7 +568,7 @@ func (p *stageProblem) excess1(t, f int, beta, z []float64, unpaid func(int) boo
 			price += ld * p.featCost[h]
 		}
 	}
-	return math.Abs(p.r[t]-z[t]) - price
+	return math.Abs(p.grad(t, p.r[t]-z[t])) - price
 }
 
 // lineStep returns the α > 0 minimising the objective at β + α·dir (the
