@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -146,14 +147,19 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return usageError{"expected one FILE: data (a path or a built-in name such as builtin:mq2008/train), a model or a cascade; got " + got}
 	}
-	if looksLikeJSON(pos[0]) {
+	// A pipe is read here, once: its first byte says model or data.
+	piped, err := readIfPipe(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	if looksLikeJSON(pos[0]) || piped != nil && startsJSON(bytes.NewReader(piped)) {
 		if *regroup {
 			return usageError{"--regroup is for data files; " + pos[0] + " is JSON (a model or cascade)"}
 		}
 		if explicitFlags(fs)["absent"] && *dataF == "" {
 			return usageError{"--absent applies to --data: it says how the data's left-out features read"}
 		}
-		return inspectModel(ctx, pos[0], *costsFlag, *dataF, bool(*absent), *jsonOut, stdout, stderr)
+		return inspectModel(ctx, pos[0], piped, *costsFlag, *dataF, bool(*absent), *jsonOut, stdout, stderr)
 	}
 	for _, name := range []string{"data", "absent"} {
 		if explicitFlags(fs)[name] {
@@ -163,7 +169,12 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	p := newProgress(stderr)
 	opt := p.readOptions(pos[0])
 	opt.Regroup = *regroup
-	d, err := data.LoadDataset(ctx, pos[0], opt)
+	var d *data.Dataset
+	if piped != nil {
+		d, err = data.ReadBytes(ctx, pos[0], piped, opt)
+	} else {
+		d, err = data.LoadDataset(ctx, pos[0], opt)
+	}
 	p.done()
 	if err != nil {
 		return err

@@ -26,8 +26,9 @@ import (
 // after blanks (and a UTF-8 byte order mark), once decompressed if it is
 // gzip, is '{': a model or cascade file given to inspect, not data.
 // Built-in names and what is not a regular file (standard input, a FIFO,
-// which a peek would consume) are left to the data reader, as are files
-// that cannot be opened.
+// which a peek would consume: inspect reads it whole first, see
+// readIfPipe, and asks startsJSON) are left to the data reader, as are
+// files that cannot be opened.
 func looksLikeJSON(path string) bool {
 	if strings.HasPrefix(path, data.BuiltinPrefix) {
 		return false
@@ -40,8 +41,34 @@ func looksLikeJSON(path string) bool {
 		return false
 	}
 	defer f.Close()
-	br := bufio.NewReader(f)
-	var r io.Reader = br
+	return startsJSON(f)
+}
+
+// readIfPipe reads the whole of path when it is a pipe, FIFO or device
+// (/dev/stdin, <(…)), which can be read once: inspect must see its first
+// byte to tell a model from data, and the data reader, which makes two
+// passes, would hold its text in memory all the same. It returns nil for a
+// built-in name and for anything else (a regular file, a directory, a
+// missing file), which the readers open by name.
+func readIfPipe(ctx context.Context, path string) ([]byte, error) {
+	if strings.HasPrefix(path, data.BuiltinPrefix) {
+		return nil, nil
+	}
+	if st, err := os.Stat(path); err != nil || st.IsDir() || st.Mode().IsRegular() {
+		return nil, nil
+	}
+	b, err := data.ReadPipe(ctx, path, "an SVMlight/LETOR file, a model or a cascade")
+	if b == nil && err == nil {
+		b = []byte{} // empty, but read: the data reader says so
+	}
+	return b, err
+}
+
+// startsJSON reports whether the text of r, once decompressed if it is
+// gzip, starts with '{' after blanks and a UTF-8 byte order mark.
+func startsJSON(r io.Reader) bool {
+	br := bufio.NewReader(r)
+	r = br
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
@@ -154,7 +181,7 @@ type modelSummary struct {
 // dataName, a model's features are also measured by their mean
 // |contribution| to the scores of that data's documents (absentMissing:
 // as predict --absent missing reads it).
-func inspectModel(ctx context.Context, path, costsName, dataName string, absentMissing, jsonOut bool, stdout, stderr io.Writer) error {
+func inspectModel(ctx context.Context, path string, piped []byte, costsName, dataName string, absentMissing, jsonOut bool, stdout, stderr io.Writer) error {
 	var (
 		e    *tree.Ensemble
 		m    *tree.Model
@@ -165,7 +192,13 @@ func inspectModel(ctx context.Context, path, costsName, dataName string, absentM
 	// The file is read once, and parsed as a model or, when its format
 	// says so, a cascade.
 	_, err := untilDoneShowing(ctx, stderr, "reading "+path, func() (struct{}, error) {
-		b, err := data.ReadWhole(path, "a model or cascade file")
+		var b []byte
+		var err error
+		if piped != nil { // read already, from a pipe
+			b, err = data.DecodeWhole(path, piped)
+		} else {
+			b, err = data.ReadWhole(path, "a model or cascade file")
+		}
 		if err != nil {
 			return struct{}{}, err
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -642,6 +643,40 @@ func TestOneStreamAsTwoInputs(t *testing.T) {
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%v wrote %s", args, out)
+		}
+	}
+}
+
+// inspect tells a model or cascade from data by its first byte, also when
+// it comes through a pipe (/dev/stdin, <(…)), as predict --model reads
+// one: it was handed to the data reader and refused as "JSON (a model or
+// cascade file?), not SVMlight/LETOR data". Data through a pipe is read as
+// before.
+func TestInspectModelThroughPipe(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(inspectModelJSON))
+	zw.Close()
+	data := "2 qid:1 1:0.5 3:1\n0 qid:1 2:1\n1 qid:2 1:1\n"
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"model", inspectModelJSON, `"kind": "model"`},
+		{"gzip model", gz.String(), `"kind": "model"`},
+		{"data", data, `"queries": 2`},
+	} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			w.Write([]byte(tc.text))
+			w.Close()
+		}()
+		code, out, errOut := runCLI(t, "inspect", "--json", fmt.Sprintf("/dev/fd/%d", r.Fd()))
+		r.Close()
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%s through a pipe: exit %d, stderr %q, output lacks %s:\n%s", tc.name, code, errOut, tc.want, out)
 		}
 	}
 }

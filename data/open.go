@@ -87,6 +87,13 @@ func ReadWhole(path, what string) ([]byte, error) {
 	if err != nil {
 		return nil, &OpenError{Path: path, What: what, Err: err}
 	}
+	return DecodeWhole(path, b)
+}
+
+// DecodeWhole is ReadWhole of the contents b, already read from path
+// (named in errors): decompressed when it is gzip, a UTF-8 byte order
+// mark dropped.
+func DecodeWhole(path string, b []byte) ([]byte, error) {
 	br := bufio.NewReader(bytes.NewReader(b))
 	zr, err := gunzipIfGzip(br, path, 0)
 	if err != nil {

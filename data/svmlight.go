@@ -153,6 +153,14 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 	return d, nil
 }
 
+// ReadPipe reads the whole of path, a pipe, FIFO or device (what names the
+// kind of file, for messages), as the data reader reads one: it stops when
+// ctx is done, whether the open waits for a writer or the read for its
+// text. The contents are returned as read (gzip still compressed).
+func ReadPipe(ctx context.Context, path, what string) ([]byte, error) {
+	return readPipe(ctx, path, what)
+}
+
 // readPipe reads the whole text of a pipe, or stops when ctx is done: a
 // writer that neither writes nor closes its end would otherwise keep an
 // interrupted command waiting. The deadline interrupts the read of a pipe
