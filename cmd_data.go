@@ -116,6 +116,12 @@ func (p *progress) readOptions(name string) data.ReadOptions {
 // feature costs 1) and warns of the features it leaves at 1 or does not
 // use. It stops when ctx is done: a FIFO nobody writes to blocks its open.
 func loadCosts(ctx context.Context, name string, features int, stderr io.Writer) (*data.Costs, error) {
+	return loadCostsFor(ctx, name, features, "the data", stderr)
+}
+
+// loadCostsFor is loadCosts for the features of whose ("the model"), which
+// the warning of costs not used names.
+func loadCostsFor(ctx context.Context, name string, features int, whose string, stderr io.Writer) (*data.Costs, error) {
 	if name == "" {
 		return data.UniformCosts(features), nil
 	}
@@ -124,7 +130,7 @@ func loadCosts(ctx context.Context, name string, features int, stderr io.Writer)
 		return nil, err
 	}
 	warn(stderr, c.Warning())
-	warn(stderr, c.UnusedWarning())
+	warn(stderr, c.UnusedWarningFor(whose))
 	return c, nil
 }
 

@@ -267,7 +267,14 @@ func inspectModel(ctx context.Context, path string, piped []byte, costsName, dat
 	}
 	switch {
 	case costsName != "":
-		costs, err := loadCosts(ctx, costsName, e.NumFeatures, stderr)
+		// The model's features, not a data set's: the warning of costs
+		// not used says whose ("the data has features up to 46" read as
+		// if inspect had read some data).
+		whose := "the model"
+		if cf != nil {
+			whose = "the cascade's model"
+		}
+		costs, err := loadCostsFor(ctx, costsName, e.NumFeatures, whose, stderr)
 		if err != nil {
 			return err
 		}

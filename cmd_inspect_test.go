@@ -229,6 +229,28 @@ func TestInspectCascade(t *testing.T) {
 	}
 }
 
+// A cost file that prices features past a model's (or a cascade's) warns
+// naming whose features they are: it said "the data has features up to
+// 4", where inspect had read no data.
+func TestInspectModelCostsUnusedWarning(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	cascade := filepath.Join(dir, "c.json")
+	costs := filepath.Join(dir, "costs.txt")
+	os.WriteFile(model, []byte(inspectModelJSON), 0o644)
+	os.WriteFile(cascade, []byte(`{"format": "cronus-cascade", "version": 1, "rule": "global", "sigma": 0.1,
+  "feature_cost": [5, 1, 20, 1], "tree_cost": [1, 1],
+  "stages": [{"trees": [0, 1], "weights": [1, 1], "intercept": 0, "theta": null}],
+  "ensemble": `+inspectModelJSON+`}`), 0o644)
+	os.WriteFile(costs, []byte("1\n2\n3\n4\n5\n6\n"), 0o644)
+	for path, whose := range map[string]string{model: "the model", cascade: "the cascade's model"} {
+		code, _, errOut := runCLI(t, "inspect", "--json", path, "--costs", costs)
+		if want := "warning: " + costs + ": the costs of features 5-6 (2 features) are not used: " + whose + " has features up to 4\n"; code != 0 || errOut != want {
+			t.Errorf("inspect %s: exit %d, stderr %q, want %q", filepath.Base(path), code, errOut, want)
+		}
+	}
+}
+
 // Gains and covers survive train, the model file and import, and add up:
 // every split of the trained model is counted once.
 func TestInspectTrainedModel(t *testing.T) {
