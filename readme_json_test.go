@@ -95,6 +95,19 @@ func TestReadmeNamesJSONKeys(t *testing.T) {
 		{"eval", []string{"eval", "--model", p("m.json"), "--data", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs", "--compare", p("c.scores"),
 			"--compare-rounds", "100", "--json"}, "", "`eval` prints the metrics"},
 		{"eval cascade", []string{"eval", "--cascade", p("c.json"), "--data", "builtin:mq2008/test", "--json"}, "", "`eval` prints the metrics"},
+		// export's reports, which no case read: --to xgboost's with
+		// --trees k gave model_trees, and a whole cascade's --to c
+		// report cascade, which README did not name.
+		{"export xgboost", []string{"export", "--model", p("m.json"), "--trees", "3", "--to", "xgboost", "--out", p("x.json"), "--json"}, "",
+			"`export --to xgboost` goes the other way"},
+		{"export xgboost stage", []string{"export", "--cascade", p("c.json"), "--stage", "1", "--to", "xgboost", "--out", p("s1.json"), "--json"}, "",
+			"`export --to xgboost` goes the other way"},
+		{"export c", []string{"export", "--model", p("m.json"), "--trees", "3", "--to", "c", "--out", p("m.c"), "--header", p("m.h"), "--json"}, "",
+			"`--json` reports `out`, `to`, `functions`"},
+		{"export c stage", []string{"export", "--cascade", p("c.json"), "--stage", "1", "--to", "c", "--out", p("s1.c"), "--json"}, "",
+			"`--json` reports `out`, `to`, `functions`"},
+		{"export c cascade", []string{"export", "--cascade", p("c.json"), "--to", "c", "--out", p("c.c"), "--header", p("c.h"), "--json"}, "",
+			"`--json` reports `out`, `to`, `functions`"},
 		{"sweep", append([]string{"sweep", "--lambdas", "0.05:0.2:2", "--stages", "3", "--cycles", "1", "--refit", "--reenter", "--refine", "1",
 			"--out", p("s.csv"), "--plot", p("s.svg"), "--json"}, cascadeData...), "", "`sweep --json` prints"},
 	}
