@@ -201,7 +201,19 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return runCommand(ctx, append([]string{"version"}, args[1:]...), stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && !slices.Contains([]string{"help", "-h", "-help", "--help"}, args[1]) {
-			return runCommand(ctx, []string{args[1], "--help"}, stdout, stderr)
+			// The help of what the word would run: --version is version,
+			// and other flags, as without a command, the workbench's.
+			// Passed on as they were, a flag took --help as its value:
+			// cronus help --model opened the workbench on a model file
+			// "--help".
+			topic := args[1]
+			switch {
+			case topic == "--version" || topic == "-version":
+				topic = "version"
+			case strings.HasPrefix(topic, "-"):
+				topic = "tui"
+			}
+			return runCommand(ctx, []string{topic, "--help"}, stdout, stderr)
 		}
 		usage(stdout)
 		return 0

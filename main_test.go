@@ -45,6 +45,14 @@ func TestCLIUsage(t *testing.T) {
 		{[]string{"help", "gen"}, 0, "Usage: cronus gen", ""},
 		{[]string{"help", "help"}, 0, "inspect", ""}, // overflowed the stack
 		{[]string{"help", "--help"}, 0, "inspect", ""},
+		// A flag as the command is the help of what it would run: the
+		// workbench's for its flags (which took --help as their value:
+		// help --model ran the workbench on a model "--help"), version's
+		// for --version.
+		{[]string{"help", "--model"}, 0, "Usage: cronus tui", ""},
+		{[]string{"--help", "--trees"}, 0, "Usage: cronus tui", ""},
+		{[]string{"-h", "--threads"}, 0, "Usage: cronus tui", ""},
+		{[]string{"help", "--version"}, 0, "Usage: cronus version", ""},
 		{[]string{"inspect", "--help"}, 0, "--costs", ""},
 		{[]string{"gen", "-h"}, 0, "--docs-per-query", ""},
 		{[]string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
