@@ -207,6 +207,12 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			// cronus help --model opened the workbench on a model file
 			// "--help".
 			topic := args[1]
+			if name == "help" && len(args) > 2 && !strings.HasPrefix(topic, "-") {
+				// help train predict gave train's help and said nothing of
+				// predict, where every command refuses what it does not take.
+				fmt.Fprintf(stderr, "cronus help: expected one COMMAND; got %q\nRun 'cronus help' for the commands.\n", args[1:])
+				return 2
+			}
 			switch {
 			case topic == "--version" || topic == "-version":
 				topic = "version"

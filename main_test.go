@@ -53,6 +53,7 @@ func TestCLIUsage(t *testing.T) {
 		{[]string{"--help", "--trees"}, 0, "Usage: cronus tui", ""},
 		{[]string{"-h", "--threads"}, 0, "Usage: cronus tui", ""},
 		{[]string{"help", "--version"}, 0, "Usage: cronus version", ""},
+		{[]string{"help", "train", "predict"}, 2, "", `cronus help: expected one COMMAND; got ["train" "predict"]`},
 		{[]string{"inspect", "--help"}, 0, "--costs", ""},
 		{[]string{"gen", "-h"}, 0, "--docs-per-query", ""},
 		{[]string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
