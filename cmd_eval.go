@@ -159,7 +159,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	dataF := fs.String("data", "", "data `FILE` (required)")
 	costsF := fs.String("costs", "", "with --model or --cascade: feature cost `FILE` for the cost per document (default: every feature costs 1; a cascade's own costs with --cascade)")
 	k := newTreesFlag(fs, treesUsage)
-	treeCost := fs.Float64("tree-cost", 1, "cost of evaluating one tree on one document")
+	treeCost := fs.Float64("tree-cost", 1, "with --model: cost of evaluating one tree on one document (a cascade has its own)")
 	metricsF := fs.String("metrics", "p@5,ndcg@10,err@3,rbp@0.8,map", "comma-separated `LIST` of metrics: ndcg@k, err@k, map@k, rr@k (each without @k: the whole list; rr is also mrr), p@k, recall@k, rbp@p (persistence p in (0, 1)), each at most once")
 	relevant := fs.Float64("relevant", 1, "P@k, MAP, RR, recall, RBP: a document is relevant when its label >= `r` (> 0; NDCG and ERR: label > 0)")
 	errMax := fs.Float64("err-max-label", 0, "ERR: the lmax of R = (2^l-1)/2^lmax, a label above it counting as lmax (> 0; default: the largest label of the data; 4 gives RankLib's ERR@k, whose 2^lmax is 16)")
