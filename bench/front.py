@@ -43,11 +43,14 @@ def main():
     if not paths or paths[0] in ('-h', '--help'):
         sys.exit(__doc__)
     pts = points(paths)
-    # A curve without both kinds of rows (a header alone, a cascade's
-    # curve of one λ without baselines) would read as a front met.
-    for want, kinds in (('cronus', {'cronus'}), ('baseline', set(BASELINES))):
+    # A curve without both kinds of rows (a header alone) would read as a
+    # front met; so would cascade --curve's, whose only baseline row is
+    # the full ensemble's (prefix, k = T): its cascade "beat" the
+    # baselines at every cost. cronus sweep --out always has early-exit
+    # rows, which cascade --curve never has.
+    for want, kinds in (('cronus', {'cronus'}), ('early-exit', {'early-exit'}), ('prefix', {'prefix'})):
         if not any(m in kinds for (m, _, _) in pts):
-            sys.exit('front.py: %s: no %s rows; want the curve of cronus sweep --out' % (', '.join(paths), want))
+            sys.exit('front.py: %s: no %s rows (cascade --curve has no baselines but the full ensemble); want the curve of cronus sweep --out' % (', '.join(paths), want))
     what = 'mean over %d curves' % len(paths) if len(paths) > 1 else paths[0]
     for split in ('valid', 'test'):
         base = [(m, l, c, n) for (m, s, l), (c, n) in pts.items() if s == split and m in BASELINES]
