@@ -47,3 +47,27 @@ func TestBenchFrontRefusesCascadeCurve(t *testing.T) {
 		t.Errorf("front.py on a sweep curve: err %v, output\n%s\nwant the prefix k=1 counted above cronus's front", err, out)
 	}
 }
+
+// TestBenchFrontSplitWithoutRows: a sweep without --test has no test rows,
+// and front.py said of test "cronus front on or above the baseline front",
+// the goal's verdict, on no points at all. It now says the split has no
+// rows.
+func TestBenchFrontSplitWithoutRows(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	p := filepath.Join(t.TempDir(), "sweep.csv")
+	body := "method,split,lambda,cost,feature_cost,tree_cost,p@5,ndcg@10,err@3\n" +
+		"cronus,valid,0.1,90,88,2,0.3,0.54,0.28\n" +
+		"prefix,valid,1,53,52,1,0.3,0.55,0.27\n" +
+		"early-exit,valid,+Inf,1240,1190,50,0.3,0.53,0.27\n"
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := exec.Command(py, filepath.Join("bench", "front.py"), p).CombinedOutput()
+	out := string(b)
+	if err != nil || strings.Count(out, "cronus front on or above the baseline front") != 0 || !strings.Contains(out, "test, "+p+": no rows") {
+		t.Errorf("front.py on a curve without test rows: err %v, output\n%s\nwant test reported as having no rows, and no verdict for it", err, out)
+	}
+}
