@@ -154,7 +154,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		what = fmt.Sprintf("stage %d of %d of %s (%s)", *stage, K, *cascadeF, count(len(e.Trees), "tree"))
 	}
 	if toC {
-		return exportModelC(ctx, e, what, cOut, *jsonOut, report, stdout, stderr)
+		return exportModelC(ctx, e, what, cOut, *jsonOut, readsMissing && *cascadeF != "", report, stdout, stderr)
 	}
 	if source["feature_indices"] == "libsvm" && !*libsvm {
 		fmt.Fprintln(stderr, "note: the model was imported with --libsvm-indices (from XGBoost's libsvm reader): give --libsvm-indices to number its features as that reader does (feature k as f{k}); without it feature k is f{k-1}")
@@ -253,7 +253,11 @@ func (o cOutputs) write(ctx context.Context, src []byte, fn, decls string, repor
 
 // exportModelC writes e (a model's first trees, or a cascade's stage) as
 // C source with one function, PREFIX_predict.
-func exportModelC(ctx context.Context, e *tree.Ensemble, what string, o cOutputs, jsonOut bool, report map[string]any, stdout, stderr io.Writer) error {
+//
+// absentMissing says the stage is of a cascade made with --absent
+// missing: the file's comment and a note on stderr then say to give a
+// feature a document lacks as NaN.
+func exportModelC(ctx context.Context, e *tree.Ensemble, what string, o cOutputs, jsonOut, absentMissing bool, report map[string]any, stdout, stderr io.Writer) error {
 	source, _ := report["model"].(string)
 	if n, ok := report["model_trees"].(int); ok {
 		source = fmt.Sprintf("%s (its first %d of %d trees)", source, len(e.Trees), n)
@@ -263,6 +267,10 @@ func exportModelC(ctx context.Context, e *tree.Ensemble, what string, o cOutputs
 		source = fmt.Sprintf("stage %d of %d of %s", report["stage"], report["stages"], c)
 		d := strings.Replace(describeStage(report), "this model's score", "this score", 1)
 		note = wrapText(strings.ToUpper(d[:1])+d[1:]+".", 70)
+		if absentMissing {
+			note += "\n\n" + cAbsentMissingComment
+			fmt.Fprintln(stderr, cAbsentMissingNote)
+		}
 	}
 	fn := o.prefix + "_predict"
 	if err := writeShowing(stderr, o.paths(), func() error {
@@ -291,6 +299,17 @@ func exportModelC(ctx context.Context, e *tree.Ensemble, what string, o cOutputs
 	}
 	return nil
 }
+
+// cAbsentMissingComment is the paragraph of the first comment of a C file
+// exported from a cascade made with --absent missing, whose optimiser read
+// a feature a data line leaves out as missing (NaN), not as the 0 the
+// file's own comment describes (as predict reads a file by default).
+var cAbsentMissingComment = wrapText("This cascade was made reading a feature a data line leaves out as missing (cronus cascade --absent missing): "+
+	"give a feature a document lacks as NaN, not 0, to score it as it was made and as cronus predict --cascade --absent missing does.", 70)
+
+// cAbsentMissingNote is export's note on standard error for the same.
+const cAbsentMissingNote = "note: the cascade was made reading a feature a data line leaves out as missing (--absent missing): " +
+	"give the C file such a feature as NaN, not 0, to score it as it was made (predict --cascade --absent missing)"
 
 // wrapText breaks s into lines of at most width bytes at spaces (a longer
 // word stands on its own line).
@@ -335,8 +354,13 @@ func exportCascadeC(ctx context.Context, cascadeF, costsF string, o cOutputs, js
 		featCost = costs.Cost
 	}
 	report := map[string]any{}
+	var note string
+	if cf.Params["absent"] == "missing" {
+		note = cAbsentMissingComment + "\n" + wrapText(fmt.Sprintf("(%s_rank_dense reads a feature past stride as 0: give it rows of every feature the cascade reads.)", o.prefix), 70)
+		fmt.Fprintln(stderr, cAbsentMissingNote)
+	}
 	if err := writeShowing(stderr, o.paths(), func() error {
-		b, err := cronus.ExportCContext(ctx, e, c, featCost, cf.TreeCost, tree.CExportOptions{Prefix: o.prefix, Source: cascadeF})
+		b, err := cronus.ExportCContext(ctx, e, c, featCost, cf.TreeCost, tree.CExportOptions{Prefix: o.prefix, Source: cascadeF, Note: note})
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return err
 		}

@@ -615,3 +615,52 @@ func TestExportMissingNote(t *testing.T) {
 		}
 	}
 }
+
+// A C file exported from a cascade made with --absent missing (whole, or
+// one stage) says, in its first comment and in a note, to give a feature
+// a document lacks as NaN: its own comment says such a value is 0, as
+// predict reads a file by default, and predict --cascade warns that this
+// is not how the cascade was made. Nothing is said for a cascade made
+// reading left-out values as 0.
+func TestExportCAbsentMissingNote(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	model := trainShallow(t, dir, 10)
+	cascade := func(out string, extra ...string) string {
+		args := append([]string{"cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--costs", "builtin:mq2008/costs", "--stages", "2", "--cycles", "0", "--lambda", "0.01", "--rhos", "0.02", "--out", p(out)}, extra...)
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatal(errOut)
+		}
+		return p(out)
+	}
+	zero, missing := cascade("c0.json"), cascade("cm.json", "--absent", "missing")
+	const note = "give the C file such a feature as NaN"
+	const comment = "lacks as NaN, not 0"
+	for _, c := range []struct {
+		what string
+		args []string
+		want bool
+	}{
+		{"a cascade made reading left-out values as 0", []string{"--cascade", zero}, false},
+		{"one of its stages", []string{"--cascade", zero, "--stage", "1"}, false},
+		{"a cascade made with --absent missing", []string{"--cascade", missing}, true},
+		{"one of its stages", []string{"--cascade", missing, "--stage", "1"}, true},
+	} {
+		args := append([]string{"export", "--to", "c", "--out", p("out.c")}, c.args...)
+		code, _, errOut := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.what, code, errOut)
+		}
+		src, err := os.ReadFile(p("out.c"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(errOut, note); got != c.want {
+			t.Errorf("%s: noted %v, want %v; stderr %q", c.what, got, c.want, errOut)
+		}
+		if got := strings.Contains(string(src), comment); got != c.want {
+			t.Errorf("%s: the C file's comment says %q: %v, want %v", c.what, comment, got, c.want)
+		}
+	}
+}
