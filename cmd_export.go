@@ -159,6 +159,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if source["feature_indices"] == "libsvm" && !*libsvm {
 		fmt.Fprintln(stderr, "note: the model was imported with --libsvm-indices (from XGBoost's libsvm reader): give --libsvm-indices to number its features as that reader does (feature k as f{k}); without it feature k is f{k-1}")
 	}
+	byNameNote(stderr, source, *libsvm, e.NumFeatures)
 	obj, known := tree.XGBoostObjective(e.Objective)
 	if !known {
 		fmt.Fprintf(stderr, "note: the objective %q has no XGBoost counterpart here; it is written as %s, whose prediction is the raw score\n", e.Objective, obj)
@@ -298,6 +299,23 @@ func exportModelC(ctx context.Context, e *tree.Ensemble, what string, o cOutputs
 		fmt.Fprintln(stdout, d)
 	}
 	return nil
+}
+
+// byNameNote notes, for a model imported with --by-name (an XGBoost model
+// trained on a frame of selected features named by their numbers, whose
+// column j was the feature its name says), that the export numbers the
+// features by position instead: the frame the model was trained on, given
+// to the exported XGBoost model, is scored wrong without an error (its
+// column j read as feature j+1).
+func byNameNote(stderr io.Writer, source map[string]any, libsvm bool, nf int) {
+	if source["feature_indices"] != "names" {
+		return
+	}
+	numbering, cols := "f{k-1}", nf
+	if libsvm {
+		numbering, cols = "f{k}", nf+1
+	}
+	fmt.Fprintf(stderr, "note: the model was imported with --by-name (trained on a frame of selected features named by their numbers): the export numbers its features by position, feature k as %s, and has no feature names: give XGBoost a matrix of %s in order, not the frame the model was trained on, whose columns it would read as the first features, without an error\n", numbering, count(cols, "column"))
 }
 
 // cAbsentMissingComment is the paragraph of the first comment of a C file

@@ -333,6 +333,53 @@ func TestExportLibSVMNote(t *testing.T) {
 	}
 }
 
+// A model imported with --by-name (an XGBoost model trained on a frame of
+// selected features named by their numbers) is exported with its features
+// by position and no names: XGBoost scores the frame it was trained on
+// wrong, without an error (checked with XGBoost 1.7.4 on a 3-column frame
+// named "3", "7", "12"), so export notes it, as it notes a model imported
+// with --libsvm-indices. A model imported by position is not noted.
+func TestExportByNameNote(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	src, err := os.ReadFile("engine/tree/testdata/xgb-binary-logistic.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, 46)
+	for j := range names {
+		names[j] = `"` + strconv.Itoa(2*j+3) + `"`
+	}
+	named := strings.Replace(string(src), `"feature_names":[]`, `"feature_names":[`+strings.Join(names, ",")+`]`, 1)
+	if named == string(src) {
+		t.Fatal("the fixture has no empty feature_names")
+	}
+	if err := os.WriteFile(p("named.json"), []byte(named), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", "--by-name", p("named.json"), "--out", p("m.json")); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", "engine/tree/testdata/xgb-binary-logistic.json", "--out", p("plain.json")); code != 0 {
+		t.Fatal(errOut)
+	}
+	const note = "note: the model was imported with --by-name"
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--model", p("m.json")}, true},
+		{[]string{"--model", p("m.json"), "--libsvm-indices"}, true},
+		{[]string{"--model", p("plain.json")}, false},
+	} {
+		args := append([]string{"export", "--to", "xgboost", "--out", p("out.json")}, c.args...)
+		code, _, errOut := runCLI(t, args...)
+		if code != 0 || strings.Contains(errOut, note) != c.want {
+			t.Errorf("%v: exit %d, stderr %q; want the note: %v", c.args, code, errOut, c.want)
+		}
+	}
+}
+
 // cCLIDriver ranks the queries of its standard input ("nq F", then per
 // query "n" and n·F float32 bit patterns) with the exported cascade
 // (cas_rank_dense), and prints per document the exit stage, the bits of
