@@ -222,15 +222,19 @@ func ExportCContext(ctx context.Context, e *Ensemble, opt CExportOptions) ([]byt
 		}
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "/* %s_predict: %d trees over %d features", p, len(e.Trees), e.NumFeatures)
+	fmt.Fprintf(&b, "/* %s_predict: %s over %s", p, cCount(len(e.Trees), "tree"), cCount(e.NumFeatures, "feature"))
 	if opt.Source != "" {
 		fmt.Fprintf(&b, ",\n * from %s", CComment(opt.Source))
 	}
 	fmt.Fprintf(&b, ";\n * written by cronus export --to c.\n *\n")
 	fmt.Fprintf(&b, " *   double %s_predict(const float *x);\n *\n", p)
 	fmt.Fprintf(&b, " * returns the model's raw score (objective %s) of a document whose\n", CComment(e.Objective))
-	fmt.Fprintf(&b, " * features are x[0] to x[%d]: x[k-1] is feature k of a data file, as\n", max(e.NumFeatures-1, 0))
-	fmt.Fprintf(&b, " * cronus reads it (a feature a line leaves out is 0; NaN is missing).\n *\n")
+	if e.NumFeatures == 0 { // "x[0] to x[0]" named a feature it has not
+		fmt.Fprintf(&b, " * features are never read (the model has none): x may be NULL.\n *\n")
+	} else {
+		fmt.Fprintf(&b, " * features are x[0] to x[%d]: x[k-1] is feature k of a data file, as\n", e.NumFeatures-1)
+		fmt.Fprintf(&b, " * cronus reads it (a feature a line leaves out is 0; NaN is missing).\n *\n")
+	}
 	b.WriteString(cNote(opt.Note))
 	b.WriteString(CFileComment)
 	b.WriteString(" */\n" + cPragma + "#include <math.h>\n\n")
@@ -310,4 +314,13 @@ func CComment(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// cCount is "n things", "1 thing" for one (the file's comment said
+// "1 trees").
+func cCount(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

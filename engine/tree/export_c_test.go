@@ -449,3 +449,32 @@ func FuzzExportC(f *testing.F) {
 		}
 	})
 }
+
+// The file's first comment counts in words that agree: a one-tree model's
+// said "1 trees", and a model of no features "features are x[0] to x[0]".
+func TestExportCCommentCounts(t *testing.T) {
+	split := Tree{Nodes: []Node{{Feature: 0, Threshold: 0.5, Left: -1, Right: -2}}, Leaves: []float64{1, 2}}
+	for _, tc := range []struct {
+		e    *Ensemble
+		want []string
+		nope string
+	}{
+		{&Ensemble{NumFeatures: 1, Trees: []Tree{split}}, []string{"m_predict: 1 tree over 1 feature;", "features are x[0] to x[0]: x[k-1]"}, "trees"},
+		{&Ensemble{NumFeatures: 0, Trees: []Tree{{Leaves: []float64{1}}, {Leaves: []float64{2}}}}, []string{"m_predict: 2 trees over 0 features;", "features are never read"}, "x[0]"},
+		{&Ensemble{NumFeatures: 3, Trees: []Tree{split, split}}, []string{"m_predict: 2 trees over 3 features;", "features are x[0] to x[2]: x[k-1]"}, "never read"},
+	} {
+		src, err := ExportC(tc.e, CExportOptions{Prefix: "m"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, _, _ := strings.Cut(string(src), "*/")
+		for _, w := range tc.want {
+			if !strings.Contains(head, w) {
+				t.Errorf("%s: the comment does not say %q:\n%s", tc.want[0], w, head)
+			}
+		}
+		if strings.Contains(head, tc.nope) {
+			t.Errorf("%s: the comment says %q:\n%s", tc.want[0], tc.nope, head)
+		}
+	}
+}
