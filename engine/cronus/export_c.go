@@ -179,9 +179,9 @@ func ExportCContext(ctx context.Context, e *tree.Ensemble, c *Cascade, featCost,
 			return nil, err
 		}
 		st := &c.Stages[k]
-		fmt.Fprintf(&b, "\n/* stage %d: %s", k+1, countWord(len(st.Active()), "tree"))
+		fmt.Fprintf(&b, "\n/* stage %d: %s", k+1, tree.CountWord(len(st.Active()), "tree"))
 		if len(newTrees[k]) > 0 {
-			fmt.Fprintf(&b, ", %d new, fetching %s", len(newTrees[k]), countWord(len(newFeats[k]), "feature"))
+			fmt.Fprintf(&b, ", %d new, fetching %s", len(newTrees[k]), tree.CountWord(len(newFeats[k]), "feature"))
 		}
 		fmt.Fprintf(&b, " */\nstatic double %s_stage%d(%s_doc *d, int doc, %s_feature_fn get, void *ctx)\n{\n", p, k+1, p, p)
 		fmt.Fprintf(&b, "\tdouble s = %s;\n", tree.CFloat64(st.Beta[T]))
@@ -268,13 +268,6 @@ var tableComment = map[string]string{
 	"theta":        "per stage with a threshold: a document whose score is below it leaves",
 	"feature_cost": "per exit stage: what a document that leaves there has paid for features",
 	"tree_cost":    "per exit stage: what it has paid for trees",
-}
-
-func countWord(n int, w string) string {
-	if n == 1 {
-		return "1 " + w
-	}
-	return strconv.Itoa(n) + " " + w + "s"
 }
 
 // cTopMBlock is the part of PREFIX_rank's stage loop that only the top-m

@@ -222,7 +222,7 @@ func ExportCContext(ctx context.Context, e *Ensemble, opt CExportOptions) ([]byt
 		}
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "/* %s_predict: %s over %s", p, cCount(len(e.Trees), "tree"), cCount(e.NumFeatures, "feature"))
+	fmt.Fprintf(&b, "/* %s_predict: %s over %s", p, CountWord(len(e.Trees), "tree"), CountWord(e.NumFeatures, "feature"))
 	if opt.Source != "" {
 		fmt.Fprintf(&b, ",\n * from %s", CComment(opt.Source))
 	}
@@ -316,9 +316,9 @@ func CComment(s string) string {
 	}, s)
 }
 
-// cCount is "n things", "1 thing" for one (the file's comment said
-// "1 trees").
-func cCount(n int, thing string) string {
+// CountWord is "n things", "1 thing" for one, as the C files' comments
+// count (a one-tree model's said "1 trees").
+func CountWord(n int, thing string) string {
 	if n == 1 {
 		return "1 " + thing
 	}
