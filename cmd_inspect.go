@@ -20,6 +20,7 @@ import (
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/engine/tree"
+	"github.com/cronus-ltr/cronus/views"
 )
 
 // looksLikeJSON reports whether path is a regular file whose first byte
@@ -619,7 +620,10 @@ func formatModelSummary(s *modelSummary) string {
 				fmt.Fprintf(&b, "  %12s", statText(*f.Cover))
 			}
 			if named {
-				fmt.Fprintf(&b, "  %s", f.Name)
+				// The name is the cost file's text: an escape or a carriage
+				// return in it would act on the terminal, a tab or a newline
+				// break the table. --json keeps it as it is.
+				fmt.Fprintf(&b, "  %s", views.Printable(f.Name))
 			}
 			b.WriteString("\n")
 		}

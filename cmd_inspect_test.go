@@ -515,3 +515,31 @@ func TestInspectContributions(t *testing.T) {
 		}
 	}
 }
+
+// A feature name in the cost file is the file's text: an escape, a tab or
+// invalid UTF-8 in it reached the terminal raw in inspect's table (an ESC
+// coloured the rest of the terminal, a tab broke the columns). The text
+// shows them escaped; --json keeps the name as the file has it.
+func TestInspectCostNamesEscaped(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	costs := filepath.Join(dir, "costs.txt")
+	os.WriteFile(model, []byte(inspectModelJSON), 0o644)
+	os.WriteFile(costs, []byte("1 5 bm\x1b[31m25\n2 1 length\n3 20 prox\timity\x07\n4 1 page\x9brank\n"), 0o644)
+	code, out, errOut := runCLI(t, "inspect", model, "--costs", costs)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.ContainsAny(out, "\x1b\t\x07\r") || strings.Contains(out, "\x9b") {
+		t.Errorf("control characters in the text:\n%q", out)
+	}
+	for _, want := range []string{`  bm\x1b[31m25` + "\n", `  prox\timity\a` + "\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	r := inspectJSON(t, model, "--costs", costs)
+	if r.Features[0].Name != "prox\timity\x07" || r.Features[1].Name != "bm\x1b[31m25" {
+		t.Errorf("--json names %q, %q", r.Features[0].Name, r.Features[1].Name)
+	}
+}
