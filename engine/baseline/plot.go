@@ -430,6 +430,14 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 	// The data's range with a margin: gonum's ends at the extreme points,
 	// whose markers the frame then cuts, and one value spans ±1.
 	plt.X.Min, plt.X.Max = paddedRange(slices.Min(xs), slices.Max(xs))
+	if slices.Max(xs) == 0 {
+		// Every point costs 0 (free features and trees: an all-zero cost
+		// file and --tree-cost 0). ±1 around 0 labelled negative costs
+		// down to -1; the axis runs from 0 to 1, as the workbench's
+		// terminal curve draws it, with the margin at 0, and says why.
+		plt.X.Min, plt.X.Max = -axisMargin, 1
+		plt.X.Label.Text += "; every point costs 0"
+	}
 	plt.Y.Min, plt.Y.Max = paddedRange(slices.Min(ys), slices.Max(ys))
 	plt.Add(plotter.NewGrid())
 	// The legend goes beside the plot: inside, every corner covers some

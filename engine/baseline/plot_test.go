@@ -633,3 +633,38 @@ func TestPlotCoveredMarkers(t *testing.T) {
 		t.Errorf("cronus-init's squares by side: %v, want %v", sides, want)
 	}
 }
+
+// TestPlotZeroCosts: when every point costs 0 (an all-zero cost file and
+// --tree-cost 0) the cost axis ran from -1 to 1, labelled with negative
+// costs; it runs from 0 (with its margin) to 1, the points clear of its
+// end, and its label says that every point costs 0.
+func TestPlotZeroCosts(t *testing.T) {
+	points := []Point{curvePoint("cronus", "valid", 0, 0.83), curvePoint("prefix", "valid", 0, 0.67),
+		curvePoint("prefix", "valid", 0, 0.8), curvePoint("prefix", "test", 0, 0.7)}
+	plt, _, costX, err := curvePlot(points, "ndcg@10", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := plt.X.Norm(costX(0)); !(v >= 0.02 && v <= 0.1) {
+		t.Errorf("cost axis %g to %g: cost 0 is at %.3f of it", plt.X.Min, plt.X.Max, v)
+	}
+	labels := 0
+	for _, tk := range plt.X.Tick.Marker.Ticks(plt.X.Min, plt.X.Max) {
+		if tk.Label == "" {
+			continue
+		}
+		labels++
+		if tk.Value < 0 || strings.HasPrefix(tk.Label, "-") {
+			t.Errorf("cost axis %g to %g: a negative cost labelled, %q", plt.X.Min, plt.X.Max, tk.Label)
+		}
+	}
+	if labels < 4 {
+		t.Errorf("cost axis %g to %g: %d labels", plt.X.Min, plt.X.Max, labels)
+	}
+	if !strings.Contains(plt.X.Label.Text, "every point costs 0") {
+		t.Errorf("axis label %q", plt.X.Label.Text)
+	}
+	if svg := plotSVG(t, points, "t"); strings.Contains(svg, ">-1.0<") || strings.Contains(svg, ">-0.5<") {
+		t.Errorf("negative cost labels in the SVG")
+	}
+}
