@@ -439,6 +439,12 @@ func curvePlot(points []Point, metric, title string) (*plot.Plot, *plot.Legend, 
 		plt.X.Label.Text += "; every point costs 0"
 	}
 	plt.Y.Min, plt.Y.Max = paddedRange(slices.Min(ys), slices.Max(ys))
+	if slices.Min(ys) == 0 && slices.Max(ys) == 0 {
+		// Every point scores 0 (a split without a relevant document): ±1
+		// labelled NDCG@10 down to -1, which no ranking metric reaches.
+		// From 0 up, as the workbench's terminal curve draws it.
+		plt.Y.Min, plt.Y.Max = -axisMargin, 1
+	}
 	plt.Add(plotter.NewGrid())
 	// The legend goes beside the plot: inside, every corner covers some
 	// curve (quality rises with cost, and the cheap good points are the

@@ -668,3 +668,30 @@ func TestPlotZeroCosts(t *testing.T) {
 		t.Errorf("negative cost labels in the SVG")
 	}
 }
+
+// TestPlotZeroScores: when every point scores 0 (a validation split
+// without a relevant document) the quality axis ran from -1 to 1,
+// labelled with negative NDCG@10; it runs from 0 (with its margin) to 1.
+func TestPlotZeroScores(t *testing.T) {
+	points := []Point{curvePoint("prefix", "valid", 12, 0), curvePoint("prefix", "valid", 40, 0), curvePoint("cronus", "valid", 20, 0)}
+	plt, _, _, err := curvePlot(points, "ndcg@10", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := plt.Y.Norm(0); !(v >= 0.02 && v <= 0.1) {
+		t.Errorf("quality axis %g to %g: 0 is at %.3f of it", plt.Y.Min, plt.Y.Max, v)
+	}
+	labels := 0
+	for _, tk := range plt.Y.Tick.Marker.Ticks(plt.Y.Min, plt.Y.Max) {
+		if tk.Label == "" {
+			continue
+		}
+		labels++
+		if tk.Value < 0 || strings.HasPrefix(tk.Label, "-") {
+			t.Errorf("quality axis %g to %g: a negative score labelled, %q", plt.Y.Min, plt.Y.Max, tk.Label)
+		}
+	}
+	if labels < 4 {
+		t.Errorf("quality axis %g to %g: %d labels", plt.Y.Min, plt.Y.Max, labels)
+	}
+}
