@@ -867,12 +867,12 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return nil
 		}
 		// A file without them (written before 2026-11-23) has its σ the
-		// σ_k are derived again from (it took the default 0.05).
+		// σ_k are derived again from (a file without "sigma" is refused
+		// as it is read).
 		if !explicit["sigma"] {
-			if warmSigma = f.StageSigma(); warmSigma != nil || f.Sigma != 0 {
-				if err := fromFile("sigma", func(p *cronus.Params) { p.Sigma = f.Sigma }); err != nil {
-					return err
-				}
+			warmSigma = f.StageSigma()
+			if err := fromFile("sigma", func(p *cronus.Params) { p.Sigma = f.Sigma }); err != nil {
+				return err
 			}
 		}
 		// Left-out features read as the warm cascade read them, unless

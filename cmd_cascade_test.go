@@ -628,7 +628,7 @@ func TestCascadeWarm(t *testing.T) {
 	for _, c := range []struct{ old, new, want string }{
 		{`"epsilon":0.1`, `"epsilon":1.5`, ": params.epsilon: ε must be in (0, 1) (got 1.5)"},
 		{`"delta":1.5`, `"delta":0.5`, ": params.delta: δ must be a finite number >= 1 (got 0.5)"},
-		{`"sigma": `, `"sigma": 0, "was": `, ": sigma: σ must be in (0, 10]"},
+		{`"sigma": `, `"sigma": 0, "was": `, ": sigma 0 must be in (0, 10]"},
 	} {
 		src := readFile(t, eps)
 		if !strings.Contains(src, c.old) {

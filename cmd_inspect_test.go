@@ -227,6 +227,12 @@ func TestInspectCascade(t *testing.T) {
 			t.Errorf("exit %d, stderr %q; text lacks %q:\n%s", code, errOut, want, out)
 		}
 	}
+	// Without "sigma" the file showed σ 0, which cascade --warm refused
+	// ("σ must be in (0, 10]"): refused here too, naming the field.
+	os.WriteFile(path, []byte(strings.Replace(one, `"sigma": 0.1,`, "", 1)), 0o644)
+	if code, out, errOut := runCLI(t, "inspect", path); code != 1 || out != "" || !strings.Contains(errOut, path+`: no "sigma"`) {
+		t.Errorf("no sigma: exit %d, stdout %q, stderr %q; want exit 1 and %s: no \"sigma\"", code, out, errOut, path)
+	}
 }
 
 // A cost file that prices features past a model's (or a cascade's) warns

@@ -51,8 +51,8 @@ const (
 // c_α of feature α (features are numbered from 1 in files), one entry per
 // feature of the ensemble; tree_cost[t] is the cost e_t of evaluating tree
 // t. "sigma" is the soft-exit scale used in training (relative to each
-// stage's score spread) and "params" the optimiser's parameters, both for
-// information only. A stage's optional "sigma_abs" is the absolute scale
+// stage's score spread; required, in (0, MaxSigma]: cascade --warm goes on
+// with it) and "params" the optimiser's parameters, neither used in scoring. A stage's optional "sigma_abs" is the absolute scale
 // σ_k its soft exit was trained with (eq 8 needs it; the scorer does not):
 // present on every stage or on none, finite and > 0. Numbers are written in
 // the shortest form that reads back to the same float64 bits.
@@ -229,8 +229,12 @@ func (f *File) Cascade() (*tree.Ensemble, *Cascade, error) {
 		return nil, nil, fmt.Errorf(`unknown rule %q: want %q or %q`, f.Rule, RuleGlobal, RuleTopM)
 	}
 	c.Rule, c.TopM = f.Rule, f.TopM
-	if !(f.Sigma >= 0) || math.IsInf(f.Sigma, 0) {
-		return nil, nil, fmt.Errorf("sigma %v must be a finite number >= 0", f.Sigma)
+	// σ is the scale cascade --warm and the workbench continue with (and
+	// inspect shows): in the range cascade --sigma takes, as Cronus has
+	// always written it. Read as 0 (a hand-made file without it), inspect
+	// showed σ 0 while cascade --warm refused the file.
+	if !(f.Sigma > 0 && f.Sigma <= MaxSigma) {
+		return nil, nil, fmt.Errorf("sigma %v must be in (0, %g]: the scale of the soft exits the cascade was trained with, relative to each stage's score spread (cascade --sigma; its default is %g)", f.Sigma, float64(MaxSigma), DefaultParams().Sigma)
 	}
 	if len(f.FeatureCost) != e.NumFeatures {
 		return nil, nil, fmt.Errorf("feature_cost has %d entries for a model of %d features", len(f.FeatureCost), e.NumFeatures)
@@ -553,6 +557,7 @@ func parse(b []byte) (*File, error) {
 		// ensemble's), and whether an ensemble is given at all.
 		Stages   json.RawMessage `json:"stages"`
 		Ensemble ensembleGiven   `json:"ensemble"`
+		Sigma    json.RawMessage `json:"sigma"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
 		var te *json.UnmarshalTypeError
@@ -582,6 +587,9 @@ func parse(b []byte) (*File, error) {
 	}
 	if !head.Ensemble {
 		f.Ensemble = nil // not given: Cascade says so
+	}
+	if head.Sigma == nil {
+		return nil, fmt.Errorf(`no "sigma": the scale of the soft exits the cascade was trained with, relative to each stage's score spread, in (0, %g] (cascade --sigma; its default is %g)`, float64(MaxSigma), DefaultParams().Sigma)
 	}
 	if err := checkRequired(f, head.Stages); err != nil {
 		return nil, err

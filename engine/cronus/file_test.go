@@ -268,6 +268,12 @@ func TestFileMalformed(t *testing.T) {
 		{"top-m without m", fileMutated(t, func(f *File) { f.TopM = 0 }), `rule "top-m" needs top_m >= 1`},
 		{"m without top-m", fileMutated(t, func(f *File) { f.Rule = RuleGlobal }), "top_m 3 is only meaningful"},
 		{"negative sigma", fileMutated(t, func(f *File) { f.Sigma = -1 }), "sigma -1"},
+		// Read as 0, a file without "sigma" loaded (inspect showed σ 0)
+		// while cascade --warm refused it as "σ must be in (0, 10]".
+		{"no sigma", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"sigma":0.05,`), nil, 1),
+			`no "sigma": the scale of the soft exits the cascade was trained with`},
+		{"sigma 0", fileMutated(t, func(f *File) { f.Sigma = 0 }), "sigma 0 must be in (0, 10]"},
+		{"sigma past MaxSigma", fileMutated(t, func(f *File) { f.Sigma = 11 }), "sigma 11 must be in (0, 10]"},
 		{"feature costs short", fileMutated(t, func(f *File) { f.FeatureCost = f.FeatureCost[:3] }),
 			"feature_cost has 3 entries for a model of 4 features"},
 		{"feature cost negative", fileMutated(t, func(f *File) { f.FeatureCost[1] = -10 }), "feature 2 costs -10"},
@@ -356,7 +362,7 @@ func TestWriteFileRefuses(t *testing.T) {
 	for _, tc := range bad {
 		c := fileHandCascade()
 		tc.change(c)
-		err := WriteFile(path, NewFile(scHandEnsemble(), c, scHandFeatCost, scHandTreeCost, 0, nil))
+		err := WriteFile(path, NewFile(scHandEnsemble(), c, scHandFeatCost, scHandTreeCost, 0.05, nil))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
@@ -364,7 +370,7 @@ func TestWriteFileRefuses(t *testing.T) {
 	// An infinite split threshold is a valid tree but cannot be written.
 	e := scHandEnsemble()
 	e.Trees[0].Nodes[0].Threshold = float32(math.Inf(1))
-	if err := WriteFile(path, NewFile(e, fileHandCascade(), scHandFeatCost, scHandTreeCost, 0, nil)); err == nil ||
+	if err := WriteFile(path, NewFile(e, fileHandCascade(), scHandFeatCost, scHandTreeCost, 0.05, nil)); err == nil ||
 		!strings.Contains(err.Error(), "ensemble: tree 0: split 0: threshold +Inf") {
 		t.Errorf("infinite threshold: %v", err)
 	}
@@ -382,7 +388,7 @@ func TestNewFilePanics(t *testing.T) {
 		"feature costs": func() { NewFile(e, fileHandCascade(), scHandFeatCost[:3], scHandTreeCost, 0, nil) },
 		"tree costs":    func() { NewFile(e, fileHandCascade(), scHandFeatCost, scHandTreeCost[:1], 0, nil) },
 		"beta length": func() {
-			NewFile(e, &Cascade{Stages: []Stage{{Beta: []float64{1}}}}, scHandFeatCost, scHandTreeCost, 0, nil)
+			NewFile(e, &Cascade{Stages: []Stage{{Beta: []float64{1}}}}, scHandFeatCost, scHandTreeCost, 0.05, nil)
 		},
 	}
 	for name, fn := range cases {
