@@ -318,7 +318,13 @@ func (f *File) Cascade() (*tree.Ensemble, *Cascade, error) {
 		}
 		c.Stages[k] = Stage{Beta: beta, Theta: theta}
 		if (sj.SigmaAbs == nil) != (f.Stages[0].SigmaAbs == nil) {
-			return nil, nil, fmt.Errorf("stages[%d]: sigma_abs must be given on every stage or on none", k)
+			// Both stages named: blamed alone, stage k was the one that
+			// gave it when stage 0 alone did not (a stage added first).
+			with, without := k, 0
+			if sj.SigmaAbs == nil {
+				with, without = 0, k
+			}
+			return nil, nil, fmt.Errorf("stages[%d]: no sigma_abs, where stages[%d] gives one: sigma_abs must be given on every stage or on none", without, with)
 		}
 		if v := sj.SigmaAbs; v != nil && !(*v > 0 && !math.IsInf(*v, 1)) {
 			return nil, nil, fmt.Errorf("stages[%d]: sigma_abs %v must be a finite number > 0", k, *v)

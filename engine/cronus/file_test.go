@@ -283,9 +283,13 @@ func TestFileMalformed(t *testing.T) {
 			"tree_cost has 4 entries for 3 trees"},
 		{"tree cost negative", fileMutated(t, func(f *File) { f.TreeCost[2] = -4 }), "tree_cost[2] is -4"},
 		{"sigma_abs on one stage", fileMutated(t, func(f *File) { f.Stages[1].SigmaAbs = fp(0.1) }),
-			"stages[1]: sigma_abs must be given on every stage or on none"},
+			"stages[0]: no sigma_abs, where stages[1] gives one: sigma_abs must be given on every stage or on none"},
 		{"sigma_abs missing on one stage", fileMutated(t, func(f *File) { f.SetStageSigma([]float64{1, 2, 3}); f.Stages[2].SigmaAbs = nil }),
-			"stages[2]: sigma_abs must be given on every stage or on none"},
+			"stages[2]: no sigma_abs, where stages[0] gives one: sigma_abs must be given on every stage or on none"},
+		// A stage without it put first: stages[1], which gives it, was
+		// blamed.
+		{"sigma_abs missing on the first stage", fileMutated(t, func(f *File) { f.SetStageSigma([]float64{1, 2, 3}); f.Stages[0].SigmaAbs = nil }),
+			"stages[0]: no sigma_abs, where stages[1] gives one"},
 		{"sigma_abs zero", fileMutated(t, func(f *File) { f.SetStageSigma([]float64{1, 0, 3}) }), "stages[1]: sigma_abs 0 must be a finite number > 0"},
 		// A null sigma_abs (a NaN, as JSON writers put it) read as none
 		// given: alone on a stage the file loaded as one without them, and
