@@ -320,6 +320,14 @@ func TestFileMalformed(t *testing.T) {
 			`stages[0]: no "intercept"`},
 		{"no base score", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"base_score":0,`), nil, 1),
 			`ensemble: no "base_score"`},
+		// Python's json.dump writes NaN and ±Infinity, which are not JSON:
+		// encoding/json said "invalid character 'I' in numeric literal".
+		{"Python -Infinity theta", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"theta":null`), []byte(`"theta":-Infinity`), 1),
+			"-Infinity is not JSON (Python's json.dump writes it for float('-inf')): a number here must be finite (a cascade stage's theta of −∞ is written null)"},
+		{"Python NaN sigma", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"sigma":0.05`), []byte(`"sigma":NaN`), 1),
+			"NaN is not JSON (Python's json.dump writes it for float('nan')): a number here must be finite"},
+		{"Python Infinity cost", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"tree_cost":[1`), []byte(`"tree_cost":[Infinity`), 1),
+			"Infinity is not JSON (Python's json.dump writes it for float('inf'))"},
 		{"null feature cost", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"feature_cost":[`), []byte(`"feature_cost":[null,`), 1),
 			"feature_cost[0]: expected a number, got null"},
 	}

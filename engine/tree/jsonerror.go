@@ -57,6 +57,12 @@ func jsonError(data []byte, err error) error {
 			strings.HasPrefix(msg, "invalid character ' '") && data[len(data)-1] != ' ') {
 			// At the end of input the scanner is fed a space, and says so.
 			msg = "unexpected end of file (truncated?)"
+		} else if tok := nonJSONNumber(data, se.Offset); tok != "" {
+			msg = fmt.Sprintf("%s is not JSON (Python's json.dump writes it for float('%s')): a number here must be finite", tok,
+				map[string]string{"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}[tok])
+			if tok == "-Infinity" {
+				msg += " (a cascade stage's theta of −∞ is written null)"
+			}
 		}
 		line, col := lineCol(data, se.Offset)
 		return &posError{line, col, msg}
@@ -88,6 +94,27 @@ func jsonError(data []byte, err error) error {
 		return v.errorf("expected %s, got %s", ve.want, v.describe())
 	}
 	return err
+}
+
+// nonJSONNumber returns the NaN, Infinity or -Infinity that a syntax error
+// at off (just past the offending byte) stopped on, which Python's
+// json.dump and others write for non-finite floats; "" for anything else.
+// encoding/json said only "invalid character 'N' looking for beginning of
+// value" or "invalid character 'I' in numeric literal".
+func nonJSONNumber(data []byte, off int64) string {
+	p := int(off) - 1
+	if p < 0 || p >= len(data) {
+		return ""
+	}
+	for _, tok := range []string{"NaN", "Infinity"} {
+		if bytes.HasPrefix(data[p:], []byte(tok)) {
+			if tok == "Infinity" && p > 0 && data[p-1] == '-' {
+				return "-Infinity"
+			}
+			return tok
+		}
+	}
+	return ""
 }
 
 // lineCol returns the 1-based line and column of the byte before offset off
