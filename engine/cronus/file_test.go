@@ -206,6 +206,10 @@ func TestFileMalformed(t *testing.T) {
 		{"array", []byte("[1, 2]"), "not a cascade file: the JSON holds an array, not an object"},
 		{"XGBoost UBJSON", []byte("{L\x00\x00\x00\x00\x00\x00\x00\x07learner{L\x00\x00\x00\x00\x00\x00\x00\x0aattributes{}"),
 			"not a cascade file: binary data, not JSON text; it looks like an XGBoost model saved as UBJSON (.ubj): convert it with cronus import --from xgboost"},
+		// Windows PowerShell's > writes UTF-16: it was "binary data (a
+		// NUL byte)", with no word of what to do.
+		{"UTF-16", append([]byte("\xff\xfe"), utf16le(string(fileMutated(t, func(f *File) {})))...),
+			"not a cascade file: UTF-16 text (its byte order mark); expected JSON in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8"},
 		// A trace given as --warm or --cascade stopped at "2:1: invalid
 		// character '{' after top-level value".
 		{"trace", []byte("{\"cycle\":0,\"phase\":\"initialising\"}\n{\"cycle\":1}\n"),
@@ -508,4 +512,13 @@ func TestReadFileForeignModel(t *testing.T) {
 			t.Errorf("%s: %v, want %q", path, err, want)
 		}
 	}
+}
+
+// utf16le returns s (ASCII) as UTF-16LE, without a byte order mark.
+func utf16le(s string) []byte {
+	b := make([]byte, 0, 2*len(s))
+	for i := 0; i < len(s); i++ {
+		b = append(b, s[i], 0)
+	}
+	return b
 }

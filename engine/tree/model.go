@@ -476,6 +476,11 @@ func BinaryError(data []byte, what string) error {
 		return nil
 	}
 	head := data[:min(len(data), 4096)]
+	// UTF-16 (Windows PowerShell's > and Out-File, Notepad's "Unicode"):
+	// named as the data and cost readers name it, not as binary data.
+	if bytes.HasPrefix(data, []byte("\xff\xfe")) || bytes.HasPrefix(data, []byte("\xfe\xff")) {
+		return fmt.Errorf("not a %s: UTF-16 text (its byte order mark); expected JSON in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8", what)
+	}
 	if isUBJSON(data) && bytes.Contains(head, []byte("learner")) {
 		return fmt.Errorf("not a %s: binary data, not JSON text; it looks like an XGBoost model saved as UBJSON (.ubj): "+
 			"convert it with cronus import --from xgboost", what)
