@@ -301,8 +301,8 @@ func exportModelC(ctx context.Context, e *tree.Ensemble, what string, o cOutputs
 	return nil
 }
 
-// byNameNote notes, for a model imported with --by-name (an XGBoost model
-// trained on a frame of selected features named by their numbers, whose
+// byNameNote notes, for a model imported with --by-name (an XGBoost or
+// LightGBM model trained on a frame of selected features named by their numbers, whose
 // column j was the feature its name says), that the export numbers the
 // features by position instead: the frame the model was trained on, given
 // to the exported XGBoost model, is scored wrong without an error (its

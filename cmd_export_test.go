@@ -380,6 +380,42 @@ func TestExportByNameNote(t *testing.T) {
 	}
 }
 
+// TestExportByNameNoteLightGBM: a LightGBM model imported with --by-name
+// gets export's note too (review 2026-12-01: the LightGBM importer did not
+// record --by-name in the model's params, as the XGBoost importer does,
+// and export said nothing).
+func TestExportByNameNoteLightGBM(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	model := func(names string) string {
+		return "tree\nversion=v4\nnum_class=1\nnum_tree_per_iteration=1\nlabel_index=0\nmax_feature_idx=2\nobjective=lambdarank\n" +
+			"feature_names=" + names + "\nfeature_infos=[0:1] [0:1] [0:1]\ntree_sizes=300\n\n" +
+			"Tree=0\nnum_leaves=2\nnum_cat=0\nsplit_feature=1\nsplit_gain=1\nthreshold=0.5\ndecision_type=2\n" +
+			"left_child=-1\nright_child=-2\nleaf_value=-0.1 0.2\nleaf_weight=1 1\nleaf_count=10 10\n" +
+			"internal_value=0\ninternal_weight=2\ninternal_count=20\nis_linear=0\nshrinkage=0.1\n\n\nend of trees\n"
+	}
+	if err := os.WriteFile(p("named.txt"), []byte(model("3 7 12")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		flag, out string
+	}{{"--by-name", "m.json"}, {"--zero-based", "zero.json"}} {
+		if code, _, errOut := runCLI(t, "import", "--from", "lightgbm", c.flag, p("named.txt"), "--out", p(c.out)); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	const note = "note: the model was imported with --by-name"
+	for _, c := range []struct {
+		model string
+		want  bool
+	}{{"m.json", true}, {"zero.json", false}} {
+		code, _, errOut := runCLI(t, "export", "--to", "xgboost", "--model", p(c.model), "--out", p("out.json"))
+		if code != 0 || strings.Contains(errOut, note) != c.want {
+			t.Errorf("%s: exit %d, stderr %q; want the note: %v", c.model, code, errOut, c.want)
+		}
+	}
+}
+
 // cCLIDriver ranks the queries of its standard input ("nq F", then per
 // query "n" and n·F float32 bit patterns) with the exported cascade
 // (cas_rank_dense), and prints per document the exit stage, the bits of

@@ -202,6 +202,11 @@ func (p *lgbParser) parse() (*Ensemble, map[string]any, error) {
 	if _, ok := head["average_output"]; ok {
 		prov["average_output"] = true
 	}
+	if p.byName {
+		// As the XGBoost importer records it: export notes that the
+		// model goes out with its features by position, not by name.
+		prov["feature_indices"] = "names"
+	}
 	params := p.parameters(i)
 	for _, k := range lgbParams {
 		if strings.HasSuffix(k, "_drop") || k == "drop_rate" {

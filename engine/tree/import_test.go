@@ -1320,9 +1320,16 @@ func TestImportLightGBMByName(t *testing.T) {
 	if names, ok := prov["feature_names"].([]string); !ok || len(names) != testNumFeatures || names[0] != "3" {
 		t.Errorf("provenance feature_names %v, want the 46 numbered names", prov["feature_names"])
 	}
-	e, _, err := ImportLightGBMWith(strings.NewReader(named), "named.txt", ImportOptions{ByName: true})
+	if prov["feature_indices"] != nil {
+		t.Errorf("--zero-based: provenance feature_indices %v, want none", prov["feature_indices"])
+	}
+	e, prov, err := ImportLightGBMWith(strings.NewReader(named), "named.txt", ImportOptions{ByName: true})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Recorded as the XGBoost importer records it, for export's note.
+	if prov["feature_indices"] != "names" {
+		t.Errorf("--by-name: provenance feature_indices %v, want \"names\"", prov["feature_indices"])
 	}
 	if e.NumFeatures != 2*testNumFeatures+1 {
 		t.Errorf("%d features, want %d", e.NumFeatures, 2*testNumFeatures+1)
