@@ -826,7 +826,8 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	plot := fs.String("plot", "", "also draw the --curve points, NDCG@10 against cost per document, to `FILE` (.svg or .png; as sweep --plot)")
 	traceF := fs.String("trace", "", "write every optimisation step to `FILE` as JSON lines: the objective (eq 8) and its terms, per stage θ, active trees, soft and hard training fractions and validation/test reach, and the current cascade's validation and test figures")
 	fs.StringVar(&cf.warm, "warm", "", "start from the stages of this cascade `FILE` (from cascade or the workbench, on the same model) instead of the initialisation, as the workbench does after an edit; built on the model's first n trees, it goes on with them unless --trees is given; K is its number of stages unless --stages changes it (its first K−1 stages and its last are kept, new ones are added before the last by Algorithm 2; a warning names those that can exit nobody), its exit rule is kept (a --rule or --top-m that differs is refused), its σ_k unless --sigma is given, its ρ (params rho1, rhoK) unless --rho1, --rhoK or --rhos is given, and its ε and δ (which, with --stage-cap, only make the stages --stages adds: given without such stages they are refused)")
-	if err := parseNoArgs(fs, args); err != nil {
+	lambdaRange := between("lambda", 0, cronus.MaxLambda, "[]")
+	if err := parseNoArgs(fs, args, append(slices.Clip(cascadeRanges), lambdaRange)...); err != nil {
 		return err
 	}
 	if *out == "" {
@@ -936,7 +937,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 		}
 	}
-	if err := cf.check(fs, between("lambda", 0, cronus.MaxLambda, "[]")); err != nil {
+	if err := cf.check(fs, lambdaRange); err != nil {
 		return err
 	}
 	if err := checkPlot(*plot); err != nil {

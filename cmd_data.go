@@ -270,7 +270,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.Uint64Var(&o.World, "world", 1, "`seed` of the features' recipes (which are informative, how, at what cost); keep it for train, validation and test sets and vary --seed; 0 is taken as 1")
 	out := fs.String("out", "", "output `FILE` (required); .gz compresses")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
-	if err := parseNoArgs(fs, args); err != nil {
+	if err := parseNoArgs(fs, args, genRanges...); err != nil {
 		return err
 	}
 	if *out == "" {

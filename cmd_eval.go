@@ -171,7 +171,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	absent := newAbsentFlag(fs)
 	compareF := fs.String("compare", "", "compare with another system's `FILE` of scores for the same documents (cronus predict's for another model or cascade, or another tool's), query by query: each metric's mean difference, its paired standard error, and the two-sided p of Student's paired t test and of a randomisation test")
 	rounds := fs.Int("compare-rounds", defaultCompareRounds, "with --compare: the randomisation test's `N` random sign flips (fixed seed: the same files give the same p)")
-	if err := parseNoArgs(fs, args); err != nil {
+	ranges := []flagRange{finite("relevant", 0), finite("err-max-label", 0), between("tree-cost", 0, data.MaxCost, "[]"), between("compare-rounds", 1, maxCompareRounds, "[]")}
+	if err := parseNoArgs(fs, args, ranges...); err != nil {
 		return err
 	}
 	switch {
@@ -188,7 +189,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	// --relevant 0 would be every document of 0-4 data, and metric.Options
 	// takes it as the default 1; a label ≤ 0 is never relevant anyway.
-	if err := checkRanges(fs, finite("relevant", 0), finite("err-max-label", 0), between("tree-cost", 0, data.MaxCost, "[]"), between("compare-rounds", 1, maxCompareRounds, "[]")); err != nil {
+	if err := checkRanges(fs, ranges...); err != nil {
 		return err
 	}
 	if *modelF == "" {

@@ -36,7 +36,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	costsF := fs.String("costs", "", "c, with a whole --cascade: feature cost `FILE` for the costs the file reports (default: the cascade's own costs)")
 	out := fs.String("out", "", "`FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
-	if err := parseNoArgs(fs, args); err != nil {
+	if err := parseNoArgs(fs, args, atLeast("stage", 1)); err != nil {
 		return err
 	}
 	explicit := explicitFlags(fs)

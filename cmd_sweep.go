@@ -111,6 +111,9 @@ func formatMargins(m []float64) string {
 	return strings.Join(f, ",")
 }
 
+// maxRefine is the most --refine takes.
+const maxRefine = 1000
+
 func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sweep", stdout)
 	cf := addCascadeFlags(fs)
@@ -122,7 +125,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	exitEvery := fs.Int("exit-every", baseline.DefaultExitEvery, "early exit: an exit every `N` trees")
 	everyPrefix := fs.Bool("every-prefix", false, "write a prefix row for every number of trees (by default the 12 geometric counts and those no shorter prefix beats, which make the same front)")
 	refine := fs.Int("refine", 0, "after the grid, up to `N` more λ, each where a baseline's validation point lies furthest above the Cronus front (between the two λ whose cascades cost less and more than it, or past the grid's ends); stops early when no baseline is above it")
-	if err := parseNoArgs(fs, args); err != nil {
+	more := []flagRange{atLeast("exit-every", 1), between("refine", 0, maxRefine, "[]")}
+	if err := parseNoArgs(fs, args, slices.Concat(cascadeRanges, more)...); err != nil {
 		return err
 	}
 	if *out == "" {
@@ -132,10 +136,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	if *refine < 0 || *refine > 1000 {
-		return usageError{fmt.Sprintf("--refine: must be a whole number in [0, 1000], got %d", *refine)}
-	}
-	if err := cf.check(fs, atLeast("exit-every", 1)); err != nil {
+	if err := cf.check(fs, more...); err != nil {
 		return err
 	}
 	if err := checkPlot(*plot); err != nil {

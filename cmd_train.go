@@ -69,7 +69,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := fs.String("out", "", "model `FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	logEvery := fs.Int("log-every", 0, "print the metrics every `N` trees and at the last, a line each on standard error, terminal or not (0 = off)")
-	if err := parseNoArgs(fs, args); err != nil {
+	ranges := slices.Concat(trainRanges, []flagRange{atLeast("log-every", 0)})
+	if err := parseNoArgs(fs, args, ranges...); err != nil {
 		return err
 	}
 	switch {
@@ -85,7 +86,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if p.Metric, err = metric.Parse(*metricF); err != nil {
 		return flagError("metric", err)
 	}
-	if err := checkRanges(fs, append(trainRanges, atLeast("log-every", 0))...); err != nil {
+	if err := checkRanges(fs, ranges...); err != nil {
 		return err
 	}
 	if err := p.Validate(); err != nil {

@@ -319,8 +319,11 @@ func setThreads(fs *flag.FlagSet) {
 }
 
 // parseFlags parses flags that may stand before, between or after the
-// positional arguments, which it returns, and applies --threads.
-func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
+// positional arguments, which it returns, and applies --threads. rs are
+// the ranges of the command's numeric flags (as checkRanges takes them),
+// for the refusal of a value too large for the flag's type, which names
+// the flag's range, not the type's.
+func parseFlags(fs *flag.FlagSet, args []string, rs ...flagRange) (pos []string, err error) {
 	unwrap := decimalFlags(fs)
 	defer unwrap() // the help names a flag's type by its Value's (-cycles int, not value)
 	if err := onceEach(fs, args); err != nil {
@@ -340,7 +343,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (pos []string, err error) {
 				fs.SetOutput(io.Discard)
 				return nil, err
 			}
-			return nil, usageError{flagValueMessage(fs, err)}
+			return nil, usageError{flagValueMessage(fs, err, rs)}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -493,8 +496,12 @@ var badFlagValue = regexp.MustCompile(`(?s)^invalid (?:boolean )?value ("(?:[^"\
 // flagValueMessage words the flag package's refusal of a value as the
 // command line's other flag errors: the flag, what it takes, the value
 // (`--seed: must be a non-negative integer, got "-1"`, where the flag
-// package says only "parse error"); other errors keep their text.
-func flagValueMessage(fs *flag.FlagSet, err error) string {
+// package says only "parse error"); other errors keep their text. A
+// number too large for the flag's type is refused with the flag's range
+// in rs, when it has one (`--trees: must be an integer from 1 to
+// 9223372036854775807`, `--learning-rate: must be in (0, 1]`), as
+// checkRanges refuses a value that fits the type.
+func flagValueMessage(fs *flag.FlagSet, err error, rs []flagRange) string {
 	if msg, ok := unknownFlagMessage(fs, err); ok {
 		return msg
 	}
@@ -544,7 +551,55 @@ func flagValueMessage(fs *flag.FlagSet, err error) string {
 	default:
 		return err.Error()
 	}
+	if outOfRange {
+		if w, ok := overflowWant(f.Name, g.Get(), m[1], rs); ok {
+			want = w
+		}
+	}
 	return fmt.Sprintf("--%s: must be %s, got %s", f.Name, want, m[1])
+}
+
+// overflowWant says what numeric flag name takes, after "must be", when
+// its value, quoted (the flag package's %q of it), is too large in
+// magnitude for the flag's type (x, its zero value): the flag's range in
+// rs, which a value that large (taken as ±Inf, or the int's extreme) is
+// outside of; for an int flag with no upper bound, the range of ints from
+// the range's lower bound. ok is false when the flag has no range in rs,
+// or (a float flag taking ±Inf) the value is inside it.
+func overflowWant(name string, x any, quoted string, rs []flagRange) (want string, ok bool) {
+	i := slices.IndexFunc(rs, func(r flagRange) bool { return r.name == name })
+	if i < 0 {
+		return "", false
+	}
+	r := rs[i]
+	negative := strings.HasPrefix(quoted, `"-`)
+	switch x.(type) {
+	case int:
+		v := float64(math.MaxInt)
+		if negative {
+			v = float64(math.MinInt)
+		}
+		if !r.ok(v) {
+			return r.want(), true
+		}
+		lo := r.lo
+		if r.brackets[0] == '(' {
+			lo = math.Floor(lo) + 1
+		}
+		if lo < math.MinInt {
+			return "", false
+		}
+		return fmt.Sprintf("an integer from %s to %d", rangeNumber(lo), math.MaxInt), true
+	case float64:
+		v := math.Inf(1)
+		if negative {
+			v = math.Inf(-1)
+		}
+		if !r.ok(v) {
+			return r.want(), true
+		}
+	}
+	return "", false
 }
 
 // flagRange is the range of a numeric flag's values that the engine
@@ -678,9 +733,9 @@ func onceEach(fs *flag.FlagSet, args []string) error {
 var interactive = func() bool { return isTerminal(os.Stdin) && isTerminal(os.Stdout) }
 
 // parseNoArgs parses the flags of a command that takes no positional
-// argument, refusing any.
-func parseNoArgs(fs *flag.FlagSet, args []string) error {
-	pos, err := parseFlags(fs, args)
+// argument, refusing any; rs as for parseFlags.
+func parseNoArgs(fs *flag.FlagSet, args []string, rs ...flagRange) error {
+	pos, err := parseFlags(fs, args, rs...)
 	if err != nil {
 		return err
 	}

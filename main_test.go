@@ -137,9 +137,26 @@ func TestFlagValueErrors(t *testing.T) {
 		{[]string{"gen", "--seed", "18446744073709551616", "--out", "x.txt"}, `--seed: must be a non-negative integer up to 18446744073709551615, got "18446744073709551616"`},
 		{[]string{"gen", "--queries", "x", "--out", "x.txt"}, `--queries: must be an integer, got "x"`},
 		{[]string{"train", "--trees", "1e9", "--out", "m.json"}, `--trees: must be an integer, got "1e9"`},
-		{[]string{"train", "--trees", "99999999999999999999", "--out", "m.json"}, fmt.Sprintf(`--trees: must be an integer from %d to %d, got "99999999999999999999"`, math.MinInt, math.MaxInt)},
+		// A number too large for the flag's type is refused with the
+		// flag's range (it was the type's: "an integer from
+		// -9223372036854775808 to 9223372036854775807", "a number of
+		// magnitude at most 1.7976931348623157e+308").
+		{[]string{"train", "--trees", "99999999999999999999", "--out", "m.json"}, fmt.Sprintf(`--trees: must be an integer from 1 to %d, got "99999999999999999999"`, math.MaxInt)},
+		{[]string{"train", "--trees", "-99999999999999999999", "--out", "m.json"}, `--trees: must be at least 1, got "-99999999999999999999"`},
+		{[]string{"train", "--max-bins", "99999999999999999999", "--out", "m.json"}, `--max-bins: must be in [2, 255], got "99999999999999999999"`},
+		{[]string{"train", "--learning-rate", "1e999", "--out", "m.json"}, `--learning-rate: must be in (0, 1], got "1e999"`},
+		{[]string{"train", "--log-every", "99999999999999999999", "--out", "m.json"}, fmt.Sprintf(`--log-every: must be an integer from 0 to %d, got "99999999999999999999"`, math.MaxInt)},
+		{[]string{"gen", "--features", "99999999999999999999", "--out", "x.txt"}, `--features: must be in [1, 99999], got "99999999999999999999"`},
+		{[]string{"cascade", "--stages", "99999999999999999999"}, fmt.Sprintf(`--stages: must be an integer from 1 to %d, got "99999999999999999999"`, math.MaxInt)},
+		{[]string{"cascade", "--lambda", "1e999"}, `--lambda: must be in [0, 100], got "1e999"`},
+		{[]string{"cascade", "--epsilon", "-1e999"}, `--epsilon: must be in (0, 1), got "-1e999"`},
+		{[]string{"sweep", "--refine", "99999999999999999999"}, `--refine: must be in [0, 1000], got "99999999999999999999"`},
+		{[]string{"eval", "--tree-cost", "1e999"}, `--tree-cost: must be in [0, 1e+15], got "1e999"`},
+		{[]string{"export", "--stage", "99999999999999999999"}, fmt.Sprintf(`--stage: must be an integer from 1 to %d, got "99999999999999999999"`, math.MaxInt)},
+		// No range: the type's.
+		{[]string{"gen", "--seed", "99999999999999999999", "--out", "x.txt"}, `--seed: must be a non-negative integer up to 18446744073709551615, got "99999999999999999999"`},
 		{[]string{"train", "--l2", "much", "--out", "m.json"}, `--l2: must be a number, got "much"`},
-		{[]string{"train", "--l2", "1e999", "--out", "m.json"}, `--l2: must be a number of magnitude at most 1.7976931348623157e+308, got "1e999"`},
+		{[]string{"train", "--l2", "1e999", "--out", "m.json"}, `--l2: must be a finite number at least 0, got "1e999"`},
 		{[]string{"inspect", "--json=maybe", "builtin:mq2008/test"}, `--json: must be true or false, got "maybe"`},
 		{[]string{"gen", "--seed", "\x01", "--out", "x.txt"}, `--seed: must be a non-negative integer, got "\x01"`},
 		// This package's own flag values, which the flag package reported

@@ -184,7 +184,7 @@ func TestSweepRefine(t *testing.T) {
 	if n != len(r.Lambdas) {
 		t.Errorf("%d cronus test rows for %d λ", n, len(r.Lambdas))
 	}
-	if code, _, errOut := runCLI(t, "sweep", "--model", model, "--train", "t", "--valid", "v", "--costs", "c", "--out", curve, "--refine", "-1"); code != 2 || !strings.Contains(errOut, "--refine: must be a whole number in [0, 1000], got -1") {
+	if code, _, errOut := runCLI(t, "sweep", "--model", model, "--train", "t", "--valid", "v", "--costs", "c", "--out", curve, "--refine", "-1"); code != 2 || !strings.Contains(errOut, "--refine: must be in [0, 1000], got -1") {
 		t.Errorf("--refine -1: exit %d, %s", code, errOut)
 	}
 }
