@@ -102,8 +102,9 @@ type rlParser struct {
 	line int
 
 	e        *Ensemble
-	bagTrees []int  // trees per <ensemble>
-	weight   string // of the tree being read, as written
+	bagTrees []int    // trees per <ensemble>
+	bagLines [2][]int // the lines each <ensemble> opens and closes on
+	weight   string   // of the tree being read, as written
 }
 
 // rlError is a fault in the file at a line.
@@ -155,13 +156,18 @@ func (p *rlParser) parseModel(src string) (*Ensemble, map[string]any, error) {
 	// Comment lines go, as ModelLineProducer drops them; blanking them keeps
 	// the line numbers. "## key = value" lines are the header.
 	header := map[string]any{}
+	bags, bagsLine := 0, 0 // the header's "## No. of bags = N", and its line
 	for i, l := range lines {
 		t := strings.TrimLeft(l, " \t\r\v\f")
 		if !strings.HasPrefix(t, "#") {
 			continue
 		}
 		if k, v, ok := strings.Cut(strings.TrimPrefix(t, "##"), "="); ok && i > 0 {
-			header[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+			header[k] = v
+			if n, err := strconv.Atoi(v); err == nil && n > 0 && k == "No. of bags" && bagsLine == 0 {
+				bags, bagsLine = n, i+1
+			}
 		}
 		lines[i] = ""
 	}
@@ -189,6 +195,19 @@ func (p *rlParser) parseModel(src string) (*Ensemble, map[string]any, error) {
 	}
 	if len(p.bagTrees) == 0 {
 		return nil, nil, p.errorf(max(1, strings.Count(p.src, "\n")), "no <ensemble> in the file")
+	}
+	// RFRanker writes one <ensemble> per bag, as many as its header's
+	// "No. of bags" says: fewer is a file cut after a bag (RankLib would
+	// average the bags left, silently), more two files run together.
+	if got := len(p.bagTrees); forest && bagsLine > 0 && got != bags {
+		if got < bags {
+			ens := fmt.Sprintf("%d <ensemble>s", got)
+			if got == 1 {
+				ens = "one <ensemble>"
+			}
+			return nil, nil, p.errorf(p.bagLines[1][got-1], "the file ends after %s, and its header says \"No. of bags = %d\" (line %d): is it truncated? (RankLib writes one <ensemble> per bag)", ens, bags, bagsLine)
+		}
+		return nil, nil, p.errorf(p.bagLines[0][bags], "more <ensemble>s than the header's \"No. of bags = %d\" (line %d): RankLib writes one <ensemble> per bag (two models run together?)", bags, bagsLine)
 	}
 	if forest && len(p.bagTrees) > 1 {
 		// RFRanker.eval averages the bags' scores.
@@ -228,6 +247,8 @@ func (p *rlParser) ensemble(open rlToken) error {
 				return p.errorf(open.line, "<ensemble> holds no <tree>: the model would score every document 0")
 			}
 			p.bagTrees = append(p.bagTrees, n)
+			p.bagLines[0] = append(p.bagLines[0], open.line)
+			p.bagLines[1] = append(p.bagLines[1], t.line)
 			return nil
 		case t.kind == rlOpen && t.name == "tree":
 			if err := p.tree(t); err != nil {

@@ -302,6 +302,18 @@ func TestImportRankLibErrors(t *testing.T) {
 		{"text between tags", rep("<ensemble>", "<ensemble> junk"), line("<ensemble>") + `expected <tree> or </ensemble> (<ensemble> opened on line 4), got text "junk"`},
 		{"unterminated comment", rep("<ensemble>", "<!-- x"), line("<ensemble>") + "<!-- without -->"},
 	}
+	// A Random Forests file holds as many <ensemble>s as its header's bags:
+	// one cut after a bag, or two run together, is refused.
+	bag := "<ensemble>\n<tree id=\"1\" weight=\"0.1\">\n" + rlStump("1", "0.5", "1", "2") + "</tree>\n</ensemble>\n"
+	forest := func(bags string, n int) string {
+		return "## Random Forests\n## No. of bags = " + bags + "\n## No. of trees = 1\n\n" + strings.Repeat(bag, n)
+	}
+	bagLines := strings.Count(bag, "\n")
+	cases = append(cases, []struct{ what, src, want string }{
+		{"forest cut after a bag", forest("3", 2), name + ":" + strconv.Itoa(4+2*bagLines) + `: the file ends after 2 <ensemble>s, and its header says "No. of bags = 3" (line 2): is it truncated?`},
+		{"forest cut after its first bag", forest("2", 1), name + ":" + strconv.Itoa(4+bagLines) + `: the file ends after one <ensemble>, and its header says "No. of bags = 2" (line 2): is it truncated?`},
+		{"forests run together", forest("2", 2) + forest("2", 2), name + ":" + strconv.Itoa(5+2*bagLines+4) + `: more <ensemble>s than the header's "No. of bags = 2" (line 2)`},
+	}...)
 	for _, r := range []string{"RankNet", "RankBoost", "AdaRank", "Coordinate Ascent", "LambdaRank", "ListNet", "Linear Regression"} {
 		cases = append(cases, struct{ what, src, want string }{r, "## " + r + "\n## x = 1\n0 1 2\n",
 			name + ":1: a RankLib " + r + " model is not a tree ensemble: cronus imports LambdaMART, MART and Random Forests models"})
