@@ -218,6 +218,21 @@ func costsChanged(path string, f *cronus.File, s *setup) string {
 	return fmt.Sprintf("%s was optimised under other costs (%s); its stages go on under these", path, strings.Join(diff, "; "))
 }
 
+// warmNumber is the number params[name] of a warm cascade's file: nil
+// when the file has none, an error naming the field when it is not a
+// number.
+func warmNumber(params map[string]any, name string) (*float64, error) {
+	v, ok := params[name]
+	if !ok {
+		return nil, nil
+	}
+	x, num := v.(float64)
+	if !num {
+		return nil, fmt.Errorf("params.%s is %s, not a number", name, cronus.ParamShown(v))
+	}
+	return &x, nil
+}
+
 // warmRule takes the exit rule of the warm cascade c (cf.warm) for cf's,
 // refusing a --rule or --top-m given (explicit) that differs from it.
 func (cf *cascadeFlags) warmRule(explicit map[string]bool, c *cronus.Cascade) error {
@@ -918,8 +933,18 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			{"delta", "delta", func(p *cronus.Params) *float64 { return &p.Delta }},
 			{"stage_cap", "stage-cap", func(p *cronus.Params) *float64 { return &p.StageCap }},
 		} {
-			if x, ok := f.Params[fld.name].(float64); ok && !explicit[fld.flag] {
-				if err := fromFile("params."+fld.name, func(p *cronus.Params) { *fld.at(p) = x }); err != nil {
+			if explicit[fld.flag] {
+				continue
+			}
+			// Absent (a file written before it held the value), the
+			// default; present, it must be a number (a string "0.15" was
+			// skipped for the default, quietly).
+			x, err := warmNumber(f.Params, fld.name)
+			if err != nil {
+				return fmt.Errorf("%s: %w", cf.warm, err)
+			}
+			if x != nil {
+				if err := fromFile("params."+fld.name, func(p *cronus.Params) { *fld.at(p) = *x }); err != nil {
 					return err
 				}
 			}
@@ -928,12 +953,28 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		// would run initialisations the warm start never uses, and a new ρ
 		// changes eq (8) between a run and its continuation.
 		if !explicit["rho1"] && !explicit["rhoK"] && !explicit["rhos"] {
-			rho1, ok1 := f.Params["rho1"].(float64)
-			rhoK, ok2 := f.Params["rhoK"].(float64)
-			// Out of range (a hand-edited file), the grid chooses: check
-			// would blame --rho1, which was not given.
-			if ok1 && ok2 && rhoRange.ok(rho1) && rhoRange.ok(rhoK) {
-				cf.par.Rho1, cf.par.RhoK, warmRho = rho1, rhoK, true
+			// Without them (a hand-written file), the grid chooses; one
+			// of them malformed or out of range is refused, naming the
+			// field (the grid chose instead, quietly; check would have
+			// blamed --rho1, which was not given).
+			rho := [2]*float64{}
+			for i, name := range []string{"rho1", "rhoK"} {
+				x, err := warmNumber(f.Params, name)
+				if err != nil {
+					return fmt.Errorf("%s: %w", cf.warm, err)
+				}
+				if x != nil && !rhoRange.ok(*x) {
+					return fmt.Errorf("%s: params.%s is %v: must be %s (a fraction of ρ_max, as --%[2]s takes it)", cf.warm, name, *x, rhoRange.want())
+				}
+				rho[i] = x
+			}
+			switch {
+			case rho[0] != nil && rho[1] != nil:
+				cf.par.Rho1, cf.par.RhoK, warmRho = *rho[0], *rho[1], true
+			case rho[0] != nil:
+				return fmt.Errorf("%s: params.rho1 is given without params.rhoK: give both, or --rho1 and --rhoK", cf.warm)
+			case rho[1] != nil:
+				return fmt.Errorf("%s: params.rhoK is given without params.rho1: give both, or --rho1 and --rhoK", cf.warm)
 			}
 		}
 	}

@@ -686,6 +686,32 @@ func TestCascadeWarm(t *testing.T) {
 			t.Errorf("warm %v: ρ %g, %g; want %g, %g", c.extra, r.Rho1, r.RhoK, c.rho1, c.rhoK)
 		}
 	}
+	// Malformed in a hand-edited file, the params a warm start takes are
+	// refused naming the file and the field: before, a string ε or δ was
+	// skipped for the default, and a ρ out of range, not a number or
+	// without its pair had ρ chosen again from the grid, all quietly.
+	for _, c := range []struct{ old, new, want string }{
+		{`"epsilon":`, `"epsilon":"0.15","was":`, `: params.epsilon is "0.15", not a number`},
+		{`"delta":`, `"delta":null,"was":`, `: params.delta is null, not a number`},
+		{`"stage_cap":`, `"stage_cap":"0.7","was":`, `: params.stage_cap is "0.7", not a number`},
+		{`"rho1":0.3`, `"rho1":-5`, `: params.rho1 is -5: must be in [0, 100]`},
+		{`"rhoK":0.4`, `"rhoK":"0.4"`, `: params.rhoK is "0.4", not a number`},
+		{`"rhoK":0.4`, `"was":0.4`, `: params.rho1 is given without params.rhoK`},
+	} {
+		src := readFile(t, rhoCold)
+		if !strings.Contains(src, c.old) {
+			t.Fatalf("%q not in the cascade file", c.old)
+		}
+		bad, none := filepath.Join(dir, "bad.json"), filepath.Join(dir, "none.json")
+		os.WriteFile(bad, []byte(strings.Replace(src, c.old, c.new, 1)), 0o644)
+		code, _, errOut := runCLI(t, append([]string{"cascade", "--warm", bad, "--cycles", "0", "--out", none}, data...)...)
+		if code != 1 || !strings.Contains(errOut, bad+c.want) {
+			t.Errorf("warm from a file with %s: exit %d, %q; want exit 1 and %s%s", c.new, code, errOut, bad, c.want)
+		}
+		if _, err := os.Stat(none); err == nil {
+			t.Errorf("warm from a file with %s: %s written", c.new, none)
+		}
+	}
 	// --stages changes K: with no cycles, the first K−1 stages and the last
 	// are the warm cascade's; added stages go before the last.
 	for _, K := range []int{2, 6} {

@@ -110,6 +110,23 @@ func (f *File) StageSigma() []float64 {
 	return out
 }
 
+// ParamShown is a params value v as JSON, the file's own spelling (Go's
+// %#v said <nil> for null and map[string]interface {}{…} for an object),
+// cut to 40 bytes.
+func ParamShown(v any) string {
+	shown, err := json.Marshal(v)
+	if err != nil {
+		shown = []byte(fmt.Sprint(v))
+	}
+	if cut := 40; len(shown) > cut {
+		for cut > 0 && !utf8.RuneStart(shown[cut]) {
+			cut--
+		}
+		shown = append(shown[:cut:cut], "..."...)
+	}
+	return string(shown)
+}
+
 // RunParams are the parameters of an optimisation as a cascade file's
 // params record them: λ (relative, absolute, and λ_max), K, ε, σ, δ, the
 // stage cap, ρ, the
@@ -266,23 +283,35 @@ func (f *File) Cascade() (*tree.Ensemble, *Cascade, error) {
 		case int:
 			k = float64(x)
 		default:
-			// As JSON, the file's own spelling: Go's %#v said <nil> for
-			// null and map[string]interface {}{…} for an object.
-			shown, err := json.Marshal(v)
-			if err != nil {
-				shown = []byte(fmt.Sprint(v))
-			}
-			if cut := 40; len(shown) > cut {
-				for cut > 0 && !utf8.RuneStart(shown[cut]) {
-					cut--
-				}
-				shown = append(shown[:cut:cut], "..."...)
-			}
-			return nil, nil, fmt.Errorf("params.stages is %s, not a number (the file has %d stages)", shown, len(f.Stages))
+			return nil, nil, fmt.Errorf("params.stages is %s, not a number (the file has %d stages)", ParamShown(v), len(f.Stages))
 		}
 		if k != float64(len(f.Stages)) {
 			return nil, nil, fmt.Errorf("params.stages is %v, but the file has %d stages", v, len(f.Stages))
 		}
+	}
+	// Likewise the exit rule: the stages exit under the file's "rule" and
+	// "top_m", which cascade --warm keeps; params that said another rule
+	// made a warm start from the file quietly no continuation of its run.
+	if v, ok := f.Params["rule"]; ok && v != f.Rule {
+		return nil, nil, fmt.Errorf("params.rule is %s, but the file's rule is %q", ParamShown(v), f.Rule)
+	}
+	if v, ok := f.Params["top_m"]; ok {
+		x, num := v.(float64) // as read, or as written (int)
+		if i, isInt := v.(int); isInt {
+			x, num = float64(i), true
+		}
+		if !num || x != float64(f.TopM) {
+			if f.Rule != RuleTopM {
+				return nil, nil, fmt.Errorf("params.top_m is %s, but the file's rule is %q, which has none", ParamShown(v), f.Rule)
+			}
+			return nil, nil, fmt.Errorf("params.top_m is %s, but the file's top_m is %d", ParamShown(v), f.TopM)
+		}
+	}
+	// How left-out features were read (cascade --absent): eval, predict,
+	// export and cascade --warm go by it, and any value but "missing"
+	// read as zero, quietly ("Missing", true).
+	if v, ok := f.Params["absent"]; ok && v != "missing" && v != "zero" {
+		return nil, nil, fmt.Errorf(`params.absent is %s: want "missing" or "zero" (how left-out features were read, cascade --absent)`, ParamShown(v))
 	}
 	for k := range f.Stages {
 		sj := &f.Stages[k]

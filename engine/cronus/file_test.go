@@ -267,6 +267,19 @@ func TestFileMalformed(t *testing.T) {
 			`params.stages is [3], not a number (the file has 3 stages)`},
 		{"params.stages long", fileMutated(t, func(f *File) { f.Params = map[string]any{"stages": strings.Repeat("é", 30)} }),
 			`params.stages is "` + strings.Repeat("é", 19) + `..., not a number`},
+		// params that say another exit rule than the file's, or another
+		// reading of left-out features than "missing" or "zero": cascade
+		// --warm went by the file's rule, and read "Missing" as zero.
+		{"params.rule not the rule", fileMutated(t, func(f *File) { f.Params = map[string]any{"rule": "global"} }),
+			`params.rule is "global", but the file's rule is "top-m"`},
+		{"params.top_m not top_m", fileMutated(t, func(f *File) { f.Params = map[string]any{"top_m": 5.0} }),
+			"params.top_m is 5, but the file's top_m is 3"},
+		{"params.top_m under global", fileMutated(t, func(f *File) { f.Rule, f.TopM = RuleGlobal, 0; f.Params = map[string]any{"top_m": 3.0} }),
+			`params.top_m is 3, but the file's rule is "global", which has none`},
+		{"params.absent a number", fileMutated(t, func(f *File) { f.Params = map[string]any{"absent": 5.0} }),
+			`params.absent is 5: want "missing" or "zero"`},
+		{"params.absent capitalised", fileMutated(t, func(f *File) { f.Params = map[string]any{"absent": "Missing"} }),
+			`params.absent is "Missing": want "missing" or "zero"`},
 		{"no rule", fileMutated(t, func(f *File) { f.Rule = "" }), `no "rule"`},
 		{"unknown rule", fileMutated(t, func(f *File) { f.Rule = "top-k" }), `unknown rule "top-k"`},
 		{"top-m without m", fileMutated(t, func(f *File) { f.TopM = 0 }), `rule "top-m" needs top_m >= 1`},
