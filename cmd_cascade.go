@@ -233,6 +233,52 @@ func warmNumber(params map[string]any, name string) (*float64, error) {
 	return &x, nil
 }
 
+// targetsChanged says, when the params of the warm cascade file path
+// record other targets than tg (this run's flags), which differ: its stages
+// go on under tg, as asked, but quietly that looked like a continuation
+// of its run (a --relevant 2 --graded cascade went on at --relevant 1
+// with binary targets, without a word). "" when they are the same or the
+// params record none; an error when one is not a number or true/false.
+func targetsChanged(path string, params map[string]any, tg cronus.Targets) (string, error) {
+	var diff []string
+	for _, t := range []struct {
+		name, flag string
+		v          float64
+	}{{"relevant", "relevant", tg.Relevant}, {"pos_weight", "pos-weight", tg.PosWeight}, {"neg_weight", "neg-weight", tg.NegWeight}, {"neg_multiply", "neg-multiply", tg.NegMultiply}} {
+		x, err := warmNumber(params, t.name)
+		if err != nil {
+			return "", err
+		}
+		if x != nil && *x != t.v {
+			diff = append(diff, fmt.Sprintf("%s %g, now --%s %g", t.name, *x, t.flag, t.v))
+		}
+	}
+	_, recorded := params["graded"] // distil is written only when true
+	for _, t := range []struct {
+		name string
+		v    bool
+	}{{"graded", tg.Graded}, {"distil", tg.Distil}} {
+		v, ok := params[t.name]
+		if !ok {
+			if !recorded {
+				continue
+			}
+			v = false
+		}
+		b, isBool := v.(bool)
+		if !isBool {
+			return "", fmt.Errorf("params.%s is %s, not true or false", t.name, cronus.ParamShown(v))
+		}
+		if b != t.v {
+			diff = append(diff, fmt.Sprintf("%s %t, now %t (--%s)", t.name, b, t.v, t.name))
+		}
+	}
+	if len(diff) == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("%s was optimised for other targets (%s); its stages go on under these", path, strings.Join(diff, "; ")), nil
+}
+
 // warmRule takes the exit rule of the warm cascade c (cf.warm) for cf's,
 // refusing a --rule or --top-m given (explicit) that differs from it.
 func (cf *cascadeFlags) warmRule(explicit map[string]bool, c *cronus.Cascade) error {
@@ -981,6 +1027,13 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := cf.check(fs, lambdaRange); err != nil {
 		return err
 	}
+	var otherTargets string // the warm cascade's targets that differ from these
+	if warmParams != nil {
+		var err error
+		if otherTargets, err = targetsChanged(cf.warm, warmParams, cf.tg); err != nil {
+			return fmt.Errorf("%s: %w", cf.warm, err)
+		}
+	}
 	if err := checkPlot(*plot); err != nil {
 		return err
 	}
@@ -1015,6 +1068,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if warmFile != nil {
 		otherCosts = costsChanged(cf.warm, warmFile, s)
 		warn(stderr, otherCosts)
+		warn(stderr, otherTargets)
 	}
 	p := newProgress(stderr)
 	defer p.done() // an error or an interrupt clears the line too

@@ -712,6 +712,28 @@ func TestCascadeWarm(t *testing.T) {
 			t.Errorf("warm from a file with %s: %s written", c.new, none)
 		}
 	}
+	// The targets are this run's flags: a cascade optimised for others
+	// (--relevant 2 --graded) went on under the defaults without a word.
+	// Now a warning names them; malformed, they are refused.
+	src := readFile(t, rhoCold)
+	for _, c := range []struct{ old, new, want string }{
+		{`"relevant":1`, `"relevant":2`, "warning: " + filepath.Join(dir, "bad.json") + " was optimised for other targets (relevant 2, now --relevant 1); its stages go on under these"},
+		{`"graded":false`, `"graded":true`, "(graded true, now false (--graded))"},
+		{`"graded":false`, `"graded":"no"`, `bad.json: params.graded is "no", not true or false`},
+	} {
+		if !strings.Contains(src, c.old) {
+			t.Fatalf("%q not in the cascade file", c.old)
+		}
+		bad := filepath.Join(dir, "bad.json")
+		os.WriteFile(bad, []byte(strings.Replace(src, c.old, c.new, 1)), 0o644)
+		_, _, errOut := runCLI(t, append([]string{"cascade", "--warm", bad, "--cycles", "0", "--out", warm}, data...)...)
+		if !strings.Contains(errOut, c.want) {
+			t.Errorf("warm from a file with %s: %q; want %s", c.new, errOut, c.want)
+		}
+	}
+	if _, _, errOut := runCLI(t, append([]string{"cascade", "--warm", rhoCold, "--cycles", "0", "--out", warm}, data...)...); strings.Contains(errOut, "other targets") {
+		t.Errorf("warm from a file of the same targets: %q", errOut)
+	}
 	// --stages changes K: with no cycles, the first K−1 stages and the last
 	// are the warm cascade's; added stages go before the last.
 	for _, K := range []int{2, 6} {
