@@ -619,6 +619,12 @@ func ImportFileWith(from, path string, opt ImportOptions) (*Ensemble, map[string
 	if err := notCronusFile(b); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
+	// UTF-16 is named, as model and data files name it: the importers
+	// quoted the first line's bytes ("\xff\xfe#\x00#\x00 \x00L\x00…"), and
+	// the XGBoost one asked whether it was XGBoost's binary format.
+	if err := UTF16Error(b, importKinds[from], importTexts[from]); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
 	e, params, err := imp(bytes.NewReader(b), path, opt)
 	if err != nil {
 		if other := sniffModelFormat(b); other != "" && other != from {
@@ -644,6 +650,13 @@ var importKinds = map[string]string{
 	"lightgbm": "a LightGBM text model",
 	"xgboost":  "an XGBoost JSON model",
 	"ranklib":  "a RankLib model",
+}
+
+// importTexts says what each --from expects the file's text to be.
+var importTexts = map[string]string{
+	"lightgbm": "LightGBM's model.txt",
+	"xgboost":  "JSON",
+	"ranklib":  "RankLib's model text",
 }
 
 // ForeignModel names the other library's model b looks like, with the way

@@ -1513,3 +1513,41 @@ func TestImportXGBoostCategoricalUnused(t *testing.T) {
 		}
 	}
 }
+
+// TestImportUTF16 checks that a model file in UTF-16 (Windows PowerShell's
+// >), given to any importer, is named as UTF-16 with the iconv that
+// converts it, as model, cascade and data files are: the importers quoted
+// its first line's bytes ("\xff\xfe#\x00#\x00 \x00L\x00…"), and the XGBoost
+// one asked whether it was XGBoost's binary format.
+func TestImportUTF16(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ from, file, kind string }{
+		{"lightgbm", "lgb-regression-dart.model.txt", "a LightGBM text model"},
+		{"xgboost", "xgb-logitraw.json", "an XGBoost JSON model"},
+		{"ranklib", "ranklib-mart.txt", "a RankLib model"},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bom := range []string{"\xff\xfe", "\xfe\xff"} {
+			u := []byte(bom)
+			for _, r := range string(b) {
+				if bom == "\xff\xfe" {
+					u = append(u, byte(r), byte(r>>8))
+				} else {
+					u = append(u, byte(r>>8), byte(r))
+				}
+			}
+			path := filepath.Join(dir, c.file+".u16")
+			if err := os.WriteFile(path, u, 0o666); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := ImportFile(c.from, path)
+			want := path + ": not " + c.kind + ": UTF-16 text (its byte order mark); expected "
+			if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8") {
+				t.Errorf("--from %s %q: got %v, want %q…", c.from, bom, err, want)
+			}
+		}
+	}
+}

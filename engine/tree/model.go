@@ -476,10 +476,8 @@ func BinaryError(data []byte, what string) error {
 		return nil
 	}
 	head := data[:min(len(data), 4096)]
-	// UTF-16 (Windows PowerShell's > and Out-File, Notepad's "Unicode"):
-	// named as the data and cost readers name it, not as binary data.
-	if bytes.HasPrefix(data, []byte("\xff\xfe")) || bytes.HasPrefix(data, []byte("\xfe\xff")) {
-		return fmt.Errorf("not a %s: UTF-16 text (its byte order mark); expected JSON in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8", what)
+	if err := UTF16Error(data, "a "+what, "JSON"); err != nil {
+		return err
 	}
 	if isUBJSON(data) && bytes.Contains(head, []byte("learner")) {
 		return fmt.Errorf("not a %s: binary data, not JSON text; it looks like an XGBoost model saved as UBJSON (.ubj): "+
@@ -490,6 +488,19 @@ func BinaryError(data []byte, what string) error {
 			`save it with Booster.save_model("m.json") and convert that with cronus import --from xgboost`, what)
 	}
 	return fmt.Errorf("not a %s: binary data (a NUL byte), not JSON text", what)
+}
+
+// UTF16Error refuses UTF-16 text (Windows PowerShell's > and Out-File,
+// Notepad's "Unicode"), by its byte order mark, given as a what (a
+// "cronus model", "LightGBM text model") that is expected as text in
+// UTF-8 or ASCII: named as the data and cost readers name it, not as
+// binary data or by its first line's bytes ("\xff\xfe#\x00#\x00…"). nil
+// when data has no UTF-16 byte order mark.
+func UTF16Error(data []byte, what, expected string) error {
+	if !bytes.HasPrefix(data, []byte("\xff\xfe")) && !bytes.HasPrefix(data, []byte("\xfe\xff")) {
+		return nil
+	}
+	return fmt.Errorf("not %s: UTF-16 text (its byte order mark); expected %s in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8", what, expected)
 }
 
 // parseModel decodes and checks a model file's contents.
