@@ -160,7 +160,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if looksLikeJSON(pos[0]) || piped != nil && startsJSON(bytes.NewReader(piped)) {
 		if *regroup {
-			return usageError{"--regroup is for data files; " + pos[0] + " is JSON (a model or cascade)"}
+			return usageError{"--regroup is for data files; " + pos[0] + " is read as a model or cascade"}
 		}
 		if explicitFlags(fs)["absent"] && *dataF == "" {
 			return usageError{"--absent applies to --data: it says how the data's left-out features read"}

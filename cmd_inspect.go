@@ -66,7 +66,14 @@ func readIfPipe(ctx context.Context, path string) ([]byte, error) {
 }
 
 // startsJSON reports whether the text of r, once decompressed if it is
-// gzip, starts with '{' after blanks and a UTF-8 byte order mark.
+// gzip, starts with '{' after blanks and a UTF-8 byte order mark, or is
+// a model file of another kind that the model reader names with the way
+// to use it: JSON in UTF-16 (Windows PowerShell's >), an XGBoost model in
+// its old binary format, a LightGBM text model or a RankLib model. The
+// data reader called the first "UTF-16 text; expected SVMlight/LETOR
+// text", the second "binary data (a NUL byte)" and the last two a
+// LightGBM model or XML "not SVMlight/LETOR data", without the import
+// that converts them.
 func startsJSON(r io.Reader) bool {
 	br := bufio.NewReader(r)
 	r = br
@@ -79,7 +86,17 @@ func startsJSON(r io.Reader) bool {
 	}
 	b := make([]byte, 4096)
 	n, _ := io.ReadFull(r, b)
-	b = bytes.TrimLeft(bytes.TrimPrefix(b[:n], []byte("\xef\xbb\xbf")), " \t\r\n")
+	b = b[:n]
+	if bytes.HasPrefix(b, []byte("\xff\xfe")) || bytes.HasPrefix(b, []byte("\xfe\xff")) {
+		// UTF-16 of ASCII: its every other byte is a NUL.
+		b = bytes.ReplaceAll(b[2:], []byte{0}, nil)
+	} else if bytes.HasPrefix(b, []byte("binf")) {
+		return true
+	} else if from := tree.ForeignModel(b); strings.HasSuffix(from, "lightgbm") ||
+		strings.HasSuffix(from, "ranklib") && bytes.Contains(b, []byte("<ensemble")) {
+		return true
+	}
+	b = bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), " \t\r\n")
 	return len(b) > 0 && b[0] == '{'
 }
 
@@ -202,6 +219,10 @@ func inspectModel(ctx context.Context, path string, piped []byte, costsName, dat
 		}
 		if err != nil {
 			return struct{}{}, err
+		}
+		// Which of the two it is cannot be told from UTF-16.
+		if err := tree.UTF16Error(b, "a model or cascade file", "JSON"); err != nil {
+			return struct{}{}, fmt.Errorf("%s: %w", path, err)
 		}
 		var head struct {
 			Format any `json:"format"`

@@ -549,3 +549,56 @@ func TestInspectCostNamesEscaped(t *testing.T) {
 		t.Errorf("--json names %q, %q", r.Features[0].Name, r.Features[1].Name)
 	}
 }
+
+// TestInspectForeignModels checks that inspect names what it was given
+// when that is a model it does not read as it is: a LightGBM or RankLib
+// model (the data reader called them a LightGBM model or XML "not
+// SVMlight/LETOR data", without the import that converts them, as inspect
+// says for XGBoost's JSON), an XGBoost model in its old binary format
+// (which the README says inspect names; it was "binary data (a NUL
+// byte); expected SVMlight/LETOR text"), and a model or cascade in UTF-16
+// (called a data file, "expected SVMlight/LETOR text"). Data in UTF-16 is
+// still named by the data reader.
+func TestInspectForeignModels(t *testing.T) {
+	dir := t.TempDir()
+	utf16 := func(s string) []byte {
+		b := []byte("\xff\xfe")
+		for _, r := range s {
+			b = append(b, byte(r), byte(r>>8))
+		}
+		return b
+	}
+	lgb, err := os.ReadFile(filepath.Join("engine", "tree", "testdata", "lgb-lambdarank.model.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl, err := os.ReadFile(filepath.Join("engine", "tree", "testdata", "ranklib-mart.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(rl)
+	zw.Close()
+	for _, c := range []struct {
+		name string
+		body []byte
+		want string
+	}{
+		{"lgb.txt", lgb, ": not a cronus model: a model file is a JSON object; it looks like a LightGBM text model: convert it with cronus import --from lightgbm"},
+		{"rl.txt", rl, ": not a cronus model: a model file is a JSON object; it looks like a RankLib model: convert it with cronus import --from ranklib"},
+		{"rl.txt.gz", gz.Bytes(), ": not a cronus model: a model file is a JSON object; it looks like a RankLib model: convert it with cronus import --from ranklib"},
+		{"xgb.bin", []byte("binf\x00\x00\x00?\x03\x00\x00\x00"), ": not a cronus model: binary data, not JSON text; it looks like an XGBoost model in its old binary format"},
+		{"m.json", utf16(inspectModelJSON), ": not a model or cascade file: UTF-16 text (its byte order mark); expected JSON in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8"},
+		{"d.txt", utf16("1 qid:1 1:0.5\n"), ":1: UTF-16 text (its byte order mark); expected SVMlight/LETOR text in UTF-8 or ASCII"},
+	} {
+		path := filepath.Join(dir, c.name)
+		if err := os.WriteFile(path, c.body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut := runCLI(t, "inspect", path)
+		if code != 1 || !strings.Contains(errOut, path+c.want) {
+			t.Errorf("inspect %s: exit %d, stderr %q; want 1 with %q", c.name, code, errOut, path+c.want)
+		}
+	}
+}
