@@ -227,7 +227,9 @@ func inspectModel(ctx context.Context, path string, piped []byte, costsName, dat
 		var head struct {
 			Format any `json:"format"`
 		}
-		_ = json.Unmarshal(b, &head) // the parser says what is wrong
+		// The first value's: a cascade followed by more JSON is named
+		// by the cascade reader.
+		_ = json.NewDecoder(bytes.NewReader(b)).Decode(&head) // the parser says what is wrong
 		if head.Format == tree.CascadeFormat {
 			kind = "cascade"
 			if cf, err = cronus.ParseFile(path, b); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -599,6 +600,47 @@ func TestInspectForeignModels(t *testing.T) {
 		code, _, errOut := runCLI(t, "inspect", path)
 		if code != 1 || !strings.Contains(errOut, path+c.want) {
 			t.Errorf("inspect %s: exit %d, stderr %q; want 1 with %q", c.name, code, errOut, path+c.want)
+		}
+	}
+}
+
+// TestInspectExtraJSONValues checks what inspect, predict --model and
+// import --from xgboost say of a file holding more than one JSON value: a
+// cascade followed by another (inspect read it as a model and said
+// "2:1: invalid character '{' after top-level value", where predict
+// --cascade names JSON lines), a trace (JSON lines) and two pretty-printed
+// models joined with cat (encoding/json's words, again).
+func TestInspectExtraJSONValues(t *testing.T) {
+	dir := t.TempDir()
+	oneLine := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	cascade := oneLine(`{"format": "cronus-cascade", "version": 1, "rule": "top-m", "top_m": 3, "sigma": 0.1,
+  "feature_cost": [5, 1, 20, 1], "tree_cost": [1, 2],
+  "stages": [{"trees": [0, 1], "weights": [1, 1], "intercept": 0, "theta": null}],
+  "ensemble": ` + inspectModelJSON + `}`)
+	write := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	lines := write("c2.json", cascade+"\n"+cascade+"\n")
+	trace := write("trace.jsonl", `{"cycle": 1, "objective": 0.5}`+"\n"+`{"cycle": 2, "objective": 0.4}`+"\n")
+	joined := write("m2.json", inspectModelJSON+"\n"+inspectModelJSON+"\n")
+	second := 2 + strings.Count(inspectModelJSON, "\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"inspect", lines}, lines + ": not a cascade file: a JSON value on each line (a trace, as cascade --trace writes?)"},
+		{[]string{"inspect", trace}, trace + ":2:1: a JSON value on each line (JSON lines, as cascade --trace writes?), where the file is one JSON object"},
+		{[]string{"predict", "--model", trace, "--data", "builtin:mq2008/test"}, trace + ":2:1: a JSON value on each line"},
+		{[]string{"import", "--from", "xgboost", trace, "--out", filepath.Join(dir, "x.json")}, trace + ":2:1: a JSON value on each line"},
+		{[]string{"inspect", joined}, fmt.Sprintf("%s:%d:1: a second JSON value after the object that ends on line %d (two files joined?), where the file is one JSON object", joined, second, second-1)},
+	} {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != 1 || !strings.Contains(errOut, c.want) {
+			t.Errorf("cronus %v: exit %d, stderr %q; want 1 with %q", c.args, code, errOut, c.want)
 		}
 	}
 }

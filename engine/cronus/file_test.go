@@ -214,7 +214,7 @@ func TestFileMalformed(t *testing.T) {
 		// character '{' after top-level value".
 		{"trace", []byte("{\"cycle\":0,\"phase\":\"initialising\"}\n{\"cycle\":1}\n"),
 			"not a cascade file: a JSON value on each line (a trace, as cascade --trace writes?); a cascade file is one JSON object (cascade --out writes one)"},
-		{"two objects, one line", []byte(`{"format": "cronus-cascade"} {"a": 1}`), "1:30: invalid character '{' after top-level value"},
+		{"two objects, one line", []byte(`{"format": "cronus-cascade"} {"a": 1}`), "1:30: a second JSON value after the object that ends on line 1 (two files joined?), where the file is one JSON object"},
 		{"string", []byte(`"cascade"`), "the JSON holds a string"},
 		{"no format", []byte(`{"version": 1}`), `no "format" field`},
 		{"format not a string", []byte(`{"format": 3}`), "format 3 is not a string"},

@@ -57,6 +57,8 @@ func jsonError(data []byte, err error) error {
 			strings.HasPrefix(msg, "invalid character ' '") && data[len(data)-1] != ' ') {
 			// At the end of input the scanner is fed a space, and says so.
 			msg = "unexpected end of file (truncated?)"
+		} else if m := extraValue(data); m != "" && strings.HasSuffix(msg, "after top-level value") {
+			msg = m
 		} else if tok := nonJSONNumber(data, se.Offset); tok != "" {
 			msg = fmt.Sprintf("%s is not JSON (Python's json.dump writes it for float('%s')): a number here must be finite", tok,
 				map[string]string{"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}[tok])
@@ -119,6 +121,31 @@ func nonJSONNumber(data []byte, off int64) string {
 
 // lineCol returns the 1-based line and column of the byte before offset off
 // (encoding/json reports offsets just past the offending byte).
+// extraValue says what a JSON file data is when it holds more than one
+// JSON value, the first an object: JSON lines (a value on each line, as
+// cascade --trace writes), or two objects one after the other (two files
+// joined with cat). A model, cascade or XGBoost file is one object, and
+// encoding/json's "invalid character '{' after top-level value" said
+// neither. "" when data is not so.
+func extraValue(data []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var first, second json.RawMessage
+	if dec.Decode(&first) != nil || len(first) == 0 || first[0] != '{' {
+		return ""
+	}
+	end := dec.InputOffset()
+	if dec.Decode(&second) != nil {
+		return "" // not a JSON value: the syntax error says what
+	}
+	tail, rest, ok := bytes.Cut(data[end:], []byte("\n"))
+	next, _, _ := bytes.Cut(rest, []byte("\n"))
+	if ok && len(bytes.TrimSpace(tail)) == 0 && json.Valid(bytes.TrimSpace(next)) {
+		return "a JSON value on each line (JSON lines, as cascade --trace writes?), where the file is one JSON object"
+	}
+	line, _ := lineCol(data, end)
+	return fmt.Sprintf("a second JSON value after the object that ends on line %d (two files joined?), where the file is one JSON object", line)
+}
+
 func lineCol(data []byte, off int64) (line, col int) {
 	p := int(min(max(off-1, 0), int64(len(data))))
 	before := data[:p]
