@@ -638,6 +638,8 @@ func TestCommandInputChecks(t *testing.T) {
 	// links that go round: the rename replaced one of them with the model
 	os.Symlink("loopb", filepath.Join(dir, "loopa"))
 	os.Symlink("loopa", filepath.Join(dir, "loopb"))
+	// a link to the directory itself: here/x is x, which neither exists
+	os.Symlink(".", filepath.Join(dir, "here"))
 	os.WriteFile(dataF, []byte("1 qid:1 1:0.5\n0 qid:1 1:0.1\n"), 0o644)
 	scores := filepath.Join(dir, "s.txt")
 	os.WriteFile(scores, []byte("0.5\n1\nNaN\n"), 0o644)
@@ -669,6 +671,10 @@ func TestCommandInputChecks(t *testing.T) {
 		{[]string{"eval", "--model", model, "--data", test, "--run", model}, 2, model + " is both an input and an output"},
 		{[]string{"eval", "--model", model, "--data", test, "--run", filepath.Join(dir, "x"), "--per-query", filepath.Join(dir, "x")}, 2, "is given as two outputs"},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", filepath.Join(dir, "c.svg"), "--plot", filepath.Join(dir, "c.svg")}, 2, "is given as two outputs"},
+		// the same new file through a link to its directory: both passed,
+		// and the second output was renamed over the first
+		{[]string{"eval", "--model", model, "--data", test, "--run", filepath.Join(dir, "x"), "--per-query", filepath.Join(dir, "here", "x")}, 2, "is given as two outputs"},
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", filepath.Join(dir, "here", "c.svg"), "--plot", filepath.Join(dir, "c.svg")}, 2, "is given as two outputs"},
 		{[]string{"eval", "--model", model, "--data", test, "--relevant", "-1"}, 2, "--relevant: must be a finite number greater than 0, got -1"}, // panicked
 		{[]string{"eval", "--model", model, "--data", test, "--relevant", "0"}, 2, "--relevant: must be a finite number greater than 0, got 0"},   // was taken as 1
 		{[]string{"eval", "--model", model, "--data", test, "--tree-cost", "NaN"}, 2, "--tree-cost: must be in [0, 1e+15], got NaN"},

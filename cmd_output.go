@@ -139,7 +139,7 @@ func isStdout(path string) bool {
 
 // samePath reports whether a and b name the same file: the same
 // descriptor of the process, the same file on disk, or, when either does
-// not exist yet, the same cleaned absolute path (of a link's target).
+// not exist yet, the same name in the same directory (of a link's target).
 func samePath(a, b string) bool {
 	fa, okA := data.Descriptor(a)
 	fb, okB := data.Descriptor(b)
@@ -151,8 +151,22 @@ func samePath(a, b string) bool {
 	if errA == nil && errB == nil {
 		return os.SameFile(sa, sb)
 	}
-	absA, errA := filepath.Abs(data.LinkTarget(a))
-	absB, errB := filepath.Abs(data.LinkTarget(b))
+	ta, tb := data.LinkTarget(a), data.LinkTarget(b)
+	if filepath.Base(ta) != filepath.Base(tb) {
+		return false
+	}
+	// The directories are compared as files: a path through a link to a
+	// directory (here -> ., or a working directory reached through one)
+	// names the same file as the plain path, which the cleaned absolute
+	// paths did not tell (--out c.json --curve here/c.json both passed,
+	// and the curve was renamed over the cascade).
+	da, errA := os.Stat(filepath.Dir(ta))
+	db, errB := os.Stat(filepath.Dir(tb))
+	if errA == nil && errB == nil {
+		return os.SameFile(da, db)
+	}
+	absA, errA := filepath.Abs(ta)
+	absB, errB := filepath.Abs(tb)
 	return errA == nil && errB == nil && absA == absB
 }
 
