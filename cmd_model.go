@@ -154,13 +154,29 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// writeStdout writes through write to stdout, buffered.
-func writeStdout(stdout io.Writer, write func(w *bufio.Writer) error) error {
-	w := bufio.NewWriter(stdout)
+// writeStdout writes through write to stdout, buffered, and stops when ctx
+// is done: predict's scores, written last, ran on to the end after an
+// interrupt (a slow terminal, or a pipe whose reader is slow to read) and
+// the command exited 0.
+func writeStdout(ctx context.Context, stdout io.Writer, write func(w *bufio.Writer) error) error {
+	w := bufio.NewWriter(ctxStdout{ctx, stdout})
 	if err := write(w); err != nil {
 		return err
 	}
 	return w.Flush()
+}
+
+// ctxStdout writes to w until ctx is done, then fails with ctx's error.
+type ctxStdout struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxStdout) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // cascadeAbsentWarning says when d leaves feature values out and was read

@@ -167,7 +167,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		report["scores"] = scores
 		return writeJSON(stdout, report)
 	case toStdout:
-		return writeStdout(stdout, writeScores)
+		return writeStdout(ctx, stdout, writeScores)
 	case *asJSON:
 		report["out"] = *out
 		return writeJSON(stdout, report)

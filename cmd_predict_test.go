@@ -452,3 +452,39 @@ func TestPredictTSVDocIDQuotes(t *testing.T) {
 		}
 	}
 }
+
+// cancelAtWrite is a standard output that cancels the command at its
+// first write, as an interrupt while the scores are being written.
+type cancelAtWrite struct {
+	cancel context.CancelFunc
+	n      int
+}
+
+func (c *cancelAtWrite) Write(p []byte) (int, error) {
+	c.cancel()
+	c.n += len(p)
+	return len(p), nil
+}
+
+// An interrupt while predict writes its scores on standard output stops
+// the writing, and the command exits 130: it wrote every score and exited
+// 0, however slow the terminal or the pipe's reader.
+func TestPredictStdoutStopsAtInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--trees", "3", "--out", model); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errOut)
+	}
+	_, all, _ := runCLI(t, "predict", "--model", model, "--data", "builtin:mq2008/test")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &cancelAtWrite{cancel: cancel}
+	var errOut bytes.Buffer
+	code := run(ctx, []string{"predict", "--model", model, "--data", "builtin:mq2008/test"}, out, &errOut)
+	if code != 130 || !strings.Contains(errOut.String(), "interrupted") {
+		t.Errorf("interrupted while writing the scores: exit %d, %q; want 130, interrupted", code, errOut.String())
+	}
+	if out.n >= len(all) {
+		t.Errorf("interrupted while writing the scores: wrote all %d bytes of them", out.n)
+	}
+}
