@@ -217,16 +217,22 @@ func TestInspectCascade(t *testing.T) {
 		t.Errorf("with --costs: %+v", r.Cost)
 	}
 	// What the file's params say of its optimisation.
-	os.WriteFile(path, []byte(strings.Replace(one, `"sigma": 0.1,`, `"sigma": 0.1, "params": {"lambda": 0.1, "lambda_abs": 0.25, "model": "m40.json", "model_trees": 20, "train": "t.txt"},`, 1)), 0o644)
-	if r := inspectJSON(t, path); r.Params["model_trees"] != 20.0 || r.Params["model"] != "m40.json" {
+	os.WriteFile(path, []byte(strings.Replace(one, `"sigma": 0.1,`, `"sigma": 0.1, "params": {"lambda": 0.1, "lambda_abs": 0.25, "model": "m40.json", "model_trees": 2, "train": "t.txt"},`, 1)), 0o644)
+	if r := inspectJSON(t, path); r.Params["model_trees"] != 2.0 || r.Params["model"] != "m40.json" {
 		t.Errorf("params %v", r.Params)
 	}
 	code, out, errOut := runCLI(t, "inspect", path)
 	for _, want := range []string{"a cascade, 2 trees", "2 stages, rule top-m 3, σ 0.1; its stages use 1 tree of 2", "at most 26",
-		"  optimised    λ 0.1 × λ_max = 0.25, from m40.json's first 20 trees, on t.txt\n"} {
+		"  optimised    λ 0.1 × λ_max = 0.25, from m40.json's first 2 trees, on t.txt\n"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("exit %d, stderr %q; text lacks %q:\n%s", code, errOut, want, out)
 		}
+	}
+	// A hand-edited model_trees was shown as it was ("first 1000 trees"
+	// of 2): refused naming the file and the field.
+	os.WriteFile(path, []byte(strings.Replace(one, `"sigma": 0.1,`, `"sigma": 0.1, "params": {"model": "m40.json", "model_trees": 1000},`, 1)), 0o644)
+	if code, out, errOut := runCLI(t, "inspect", path); code != 1 || out != "" || !strings.Contains(errOut, path+": params.model_trees is 1000, but the file's ensemble has 2 trees") {
+		t.Errorf("model_trees 1000: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	// Without "sigma" the file showed σ 0, which cascade --warm refused
 	// ("σ must be in (0, 10]"): refused here too, naming the field.

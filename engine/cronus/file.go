@@ -289,6 +289,24 @@ func (f *File) Cascade() (*tree.Ensemble, *Cascade, error) {
 			return nil, nil, fmt.Errorf("params.stages is %v, but the file has %d stages", v, len(f.Stages))
 		}
 	}
+	// Likewise the model's tree count (cascade --trees k, the workbench's
+	// --trees): the file's ensemble is the model's first k trees, and
+	// inspect showed a hand-edited count ("from m.json's first 1000
+	// trees" of a 30-tree ensemble) as it was.
+	if v, ok := f.Params["model_trees"]; ok {
+		var k float64 // as read (float64), or as written (int)
+		switch x := v.(type) {
+		case float64:
+			k = x
+		case int:
+			k = float64(x)
+		default:
+			return nil, nil, fmt.Errorf("params.model_trees is %s, not a number (the file's ensemble has %d trees)", ParamShown(v), T)
+		}
+		if k != float64(T) {
+			return nil, nil, fmt.Errorf("params.model_trees is %v, but the file's ensemble has %d trees (the model's first model_trees trees)", v, T)
+		}
+	}
 	// Likewise the exit rule: the stages exit under the file's "rule" and
 	// "top_m", which cascade --warm keeps; params that said another rule
 	// made a warm start from the file quietly no continuation of its run.

@@ -267,6 +267,12 @@ func TestFileMalformed(t *testing.T) {
 			`params.stages is [3], not a number (the file has 3 stages)`},
 		{"params.stages long", fileMutated(t, func(f *File) { f.Params = map[string]any{"stages": strings.Repeat("é", 30)} }),
 			`params.stages is "` + strings.Repeat("é", 19) + `..., not a number`},
+		// A hand-edited model tree count: inspect showed "first 1000
+		// trees" of a 3-tree ensemble.
+		{"params.model_trees not the trees", fileMutated(t, func(f *File) { f.Params = map[string]any{"model_trees": 1000} }),
+			"params.model_trees is 1000, but the file's ensemble has 3 trees"},
+		{"params.model_trees not a number", fileMutated(t, func(f *File) { f.Params = map[string]any{"model_trees": "3"} }),
+			`params.model_trees is "3", not a number (the file's ensemble has 3 trees)`},
 		// params that say another exit rule than the file's, or another
 		// reading of left-out features than "missing" or "zero": cascade
 		// --warm went by the file's rule, and read "Missing" as zero.
