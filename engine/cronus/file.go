@@ -594,6 +594,9 @@ func parse(b []byte) (*File, error) {
 	// The format name and version first, so that another kind of JSON file,
 	// or a newer cascade file, is named as such rather than failing on a
 	// field of the wrong type.
+	if err := tree.KindError(b, "a cascade file", "JSON"); err != nil {
+		return nil, err
+	}
 	if err := tree.BinaryError(b, "cascade file"); err != nil {
 		return nil, err
 	}

@@ -199,7 +199,7 @@ func TestFileMalformed(t *testing.T) {
 		b    []byte
 		want string
 	}{
-		{"empty", []byte("  \n"), "1:3: empty file"},
+		{"empty", []byte("  \n"), "empty file; expected a cascade file (JSON)"},
 		{"truncated", []byte("{\n  \"format\": \"cronus-cascade\",\n  \"vers"), "3:7: unexpected end of file"},
 		{"not JSON", []byte("qid:1 1:0.5\n"), "not a cascade file: a cascade file is a JSON object (cronus cascade writes one)"},
 		{"LightGBM text", []byte("tree\nversion=v4\n"), "not a cascade file: it looks like a LightGBM text model: convert it with cronus import --from lightgbm"},

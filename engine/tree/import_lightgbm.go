@@ -621,8 +621,9 @@ func ImportFileWith(from, path string, opt ImportOptions) (*Ensemble, map[string
 	}
 	// UTF-16 is named, as model and data files name it: the importers
 	// quoted the first line's bytes ("\xff\xfe#\x00#\x00 \x00L\x00…"), and
-	// the XGBoost one asked whether it was XGBoost's binary format.
-	if err := UTF16Error(b, importKinds[from], importTexts[from]); err != nil {
+	// the XGBoost one asked whether it was XGBoost's binary format. So is
+	// an empty file, which the XGBoost one called "1:1: empty file".
+	if err := KindError(b, importKinds[from], importTexts[from]); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	e, params, err := imp(bytes.NewReader(b), path, opt)

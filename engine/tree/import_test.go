@@ -1551,3 +1551,24 @@ func TestImportUTF16(t *testing.T) {
 		}
 	}
 }
+
+// TestImportFileKinds checks that a file of a kind told by its first bytes,
+// given to any importer, is named as that kind with what was expected: an
+// empty file was "1:1: empty file" (--from xgboost), or its empty first
+// line quoted (the others).
+func TestImportFileKinds(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ name, src, from, want string }{
+		{"empty", "", "xgboost", ": empty file; expected an XGBoost JSON model"},
+		{"empty", " \n", "lightgbm", ": empty file; expected a LightGBM text model (LightGBM's model.txt)"},
+		{"empty", "", "ranklib", ": empty file; expected a RankLib model (RankLib's model text)"},
+	} {
+		path := filepath.Join(dir, c.name)
+		if err := os.WriteFile(path, []byte(c.src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := ImportFile(c.from, path); err == nil || err.Error() != path+c.want {
+			t.Errorf("%s --from %s: got %v, want %s%s", c.name, c.from, err, path, c.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/cronus-ltr/cronus/data"
 )
@@ -490,6 +491,24 @@ func BinaryError(data []byte, what string) error {
 	return fmt.Errorf("not a %s: binary data (a NUL byte), not JSON text", what)
 }
 
+// KindError refuses a file's contents data given as what (with its
+// article: "a cronus model", "a LightGBM text model"), whose text is
+// expected to be text (JSON, LightGBM's model.txt), when the file is of a
+// kind that can be told from its first bytes and is none of them: empty,
+// as the data reader names it ("empty file; expected a cronus model
+// (JSON)"; the JSON readers said "1:1: empty file", naming nothing), or
+// UTF-16 text (UTF16Error). nil otherwise: the reader of what says what
+// else is wrong.
+func KindError(data []byte, what, text string) error {
+	if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\ufeff")))) == 0 {
+		if strings.Contains(what, text) {
+			return fmt.Errorf("empty file; expected %s", what)
+		}
+		return fmt.Errorf("empty file; expected %s (%s)", what, text)
+	}
+	return UTF16Error(data, what, text)
+}
+
 // UTF16Error refuses UTF-16 text (Windows PowerShell's > and Out-File,
 // Notepad's "Unicode"), by its byte order mark, given as a what (a
 // "cronus model", "LightGBM text model") that is expected as text in
@@ -505,6 +524,9 @@ func UTF16Error(data []byte, what, expected string) error {
 
 // parseModel decodes and checks a model file's contents.
 func parseModel(data []byte) (*Model, error) {
+	if err := KindError(data, "a cronus model", "JSON"); err != nil {
+		return nil, err
+	}
 	if err := BinaryError(data, "cronus model"); err != nil {
 		return nil, err
 	}

@@ -240,7 +240,7 @@ func TestReadModelErrors(t *testing.T) {
 	for _, c := range []struct {
 		what, src, want string
 	}{
-		{"empty", "", ":1:1: empty file"},
+		{"empty", "", ": empty file; expected a cronus model (JSON)"},
 		{"not JSON", "{\"format\": \"cronus-ensemble\",\n \"version\": 1,\n x}", ":3:2: invalid character 'x' looking for beginning of object key string"},
 		{"truncated", string(real[:200]), ":9:44: unexpected end of file (truncated?)"},
 		{"not an object", "[1, 2]", ": not a cronus model: a model file is a JSON object"},
