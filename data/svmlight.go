@@ -490,6 +490,9 @@ type pass1 struct {
 
 func scanChunk(c chunk, name string, maxLine int) (pass1, error) {
 	var r pass1
+	if k := ImageKind(c.buf); k != "" && c.line0 == 1 {
+		return r, &ParseError{File: name, Line: 1, Msg: k + " (a plot?), not SVMlight/LETOR data; expected lines `LABEL qid:Q IDX:VAL ...`"}
+	}
 	if i := bytes.IndexByte(c.buf, 0); i >= 0 {
 		if c.line0 == 1 && (bytes.HasPrefix(c.buf, utf16LE) || bytes.HasPrefix(c.buf, utf16BE)) {
 			// Notepad's "Unicode": every ASCII character is two bytes.
@@ -957,6 +960,8 @@ func modelText(tok, rest []byte) string {
 	case len(tok) == 0:
 	case tok[0] == '{' || tok[0] == '[':
 		return "JSON (a model or cascade file?)"
+	case string(tok) == "<svg" || bytes.HasPrefix(tok, []byte("<svg>")):
+		return "an SVG image (a plot?)"
 	case tok[0] == '<':
 		return "XML (a RankLib model?)"
 	case string(tok) == "tree" && len(bytes.TrimSpace(rest)) == 0:

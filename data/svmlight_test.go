@@ -295,6 +295,13 @@ func TestReadErrors(t *testing.T) {
 			"in.txt: no line has a feature (IDX:VAL), only labels (a cost file's lines of one number read so); expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"},
 		{"no features with qids", "1 qid:1 # a\n0 qid:2\n", ReadOptions{},
 			"in.txt: no line has a feature (IDX:VAL), only labels and qids; expected SVMlight/LETOR lines `LABEL qid:Q IDX:VAL ...`"},
+		// A plot (sweep --plot) given as data: "XML (a RankLib model?)".
+		{"svg plot", "<?xml version=\"1.0\"?>\n<!-- cronus -->\n<svg xmlns=\"http://www.w3.org/2000/svg\">\n</svg>\n", ReadOptions{},
+			"in.txt:1: an SVG image (a plot?), not SVMlight/LETOR data; expected lines `LABEL qid:Q IDX:VAL ...`"},
+		{"svg plot, no declaration", "<svg width=\"10\">\n</svg>\n", ReadOptions{},
+			"in.txt:1: an SVG image (a plot?), not SVMlight/LETOR data; expected lines `LABEL qid:Q IDX:VAL ...`"},
+		{"other XML", "<?xml version=\"1.0\"?>\n<ensemble>\n", ReadOptions{},
+			"in.txt:1: XML (a RankLib model?), not SVMlight/LETOR data; expected lines `LABEL qid:Q IDX:VAL ...`"},
 		// A model given as data (cronus inspect m.json): the label "{".
 		{"cronus model", "{\n  \"format\": \"cronus-ensemble\",\n", ReadOptions{},
 			"in.txt:1: JSON (a model or cascade file?), not SVMlight/LETOR data; expected lines `LABEL qid:Q IDX:VAL ...`"},

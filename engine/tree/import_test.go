@@ -1562,6 +1562,11 @@ func TestImportFileKinds(t *testing.T) {
 		{"empty", "", "xgboost", ": empty file; expected an XGBoost JSON model"},
 		{"empty", " \n", "lightgbm", ": empty file; expected a LightGBM text model (LightGBM's model.txt)"},
 		{"empty", "", "ranklib", ": empty file; expected a RankLib model (RankLib's model text)"},
+		// A plot (sweep --plot): the XML's first line quoted, or "it does
+		// not start with '{'".
+		{"plot.svg", "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\">\n</svg>\n", "xgboost", ": not an XGBoost JSON model: an SVG image (a plot?); expected JSON"},
+		{"plot.svg", "<svg>\n</svg>\n", "lightgbm", ": not a LightGBM text model: an SVG image (a plot?); expected LightGBM's model.txt"},
+		{"plot.svg", "<?xml version=\"1.0\"?>\n<svg>\n</svg>\n", "ranklib", ": not a RankLib model: an SVG image (a plot?); expected RankLib's model text"},
 	} {
 		path := filepath.Join(dir, c.name)
 		if err := os.WriteFile(path, []byte(c.src), 0o666); err != nil {

@@ -491,22 +491,26 @@ func BinaryError(data []byte, what string) error {
 	return fmt.Errorf("not a %s: binary data (a NUL byte), not JSON text", what)
 }
 
-// KindError refuses a file's contents data given as what (with its
+// KindError refuses a file's contents b given as what (with its
 // article: "a cronus model", "a LightGBM text model"), whose text is
 // expected to be text (JSON, LightGBM's model.txt), when the file is of a
 // kind that can be told from its first bytes and is none of them: empty,
 // as the data reader names it ("empty file; expected a cronus model
-// (JSON)"; the JSON readers said "1:1: empty file", naming nothing), or
+// (JSON)"; the JSON readers said "1:1: empty file", naming nothing), an
+// image (data.ImageKind: an SVG plot was "a JSON object" expected), or
 // UTF-16 text (UTF16Error). nil otherwise: the reader of what says what
 // else is wrong.
-func KindError(data []byte, what, text string) error {
-	if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\ufeff")))) == 0 {
+func KindError(b []byte, what, text string) error {
+	if len(bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\ufeff")))) == 0 {
 		if strings.Contains(what, text) {
 			return fmt.Errorf("empty file; expected %s", what)
 		}
 		return fmt.Errorf("empty file; expected %s (%s)", what, text)
 	}
-	return UTF16Error(data, what, text)
+	if k := data.ImageKind(b); k != "" {
+		return fmt.Errorf("not %s: %s (a plot?); expected %s", what, k, text)
+	}
+	return UTF16Error(b, what, text)
 }
 
 // UTF16Error refuses UTF-16 text (Windows PowerShell's > and Out-File,

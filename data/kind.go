@@ -1,0 +1,42 @@
+package data
+
+import "bytes"
+
+// ImageKind names the image b starts with, "an SVG image" (a plot, as
+// sweep --plot writes), or "" when it is none: given as data, a model or
+// a cascade, an SVG was called "XML (a RankLib model?)" or "a JSON
+// object" expected.
+func ImageKind(b []byte) string {
+	if isSVG(b) {
+		return "an SVG image"
+	}
+	return ""
+}
+
+// isSVG reports whether b's first element, after an XML declaration,
+// comments and a doctype, is <svg.
+func isSVG(b []byte) bool {
+	b = bytes.TrimPrefix(b, utf8BOM)
+	for {
+		b = bytes.TrimLeft(b, " \t\r\n")
+		end := ""
+		switch {
+		case bytes.HasPrefix(b, []byte("<?")):
+			end = "?>"
+		case bytes.HasPrefix(b, []byte("<!--")):
+			end = "-->"
+		case bytes.HasPrefix(b, []byte("<!")):
+			end = ">"
+		}
+		if end == "" {
+			break
+		}
+		i := bytes.Index(b, []byte(end))
+		if i < 0 {
+			return false
+		}
+		b = b[i+len(end):]
+	}
+	rest, ok := bytes.CutPrefix(b, []byte("<svg"))
+	return ok && (len(rest) == 0 || bytes.IndexByte([]byte(" \t\r\n>/"), rest[0]) >= 0)
+}
