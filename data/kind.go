@@ -2,11 +2,15 @@ package data
 
 import "bytes"
 
-// ImageKind names the image b starts with, "an SVG image" (a plot, as
-// sweep --plot writes), or "" when it is none: given as data, a model or
-// a cascade, an SVG was called "XML (a RankLib model?)" or "a JSON
-// object" expected.
+// ImageKind names the image b starts with, "a PNG image" or "an SVG
+// image" (a plot, as sweep --plot writes), or "" when it is none: given as
+// data, a model or a cascade, an SVG was called "XML (a RankLib model?)"
+// or "a JSON object" expected, and a PNG "binary data (a NUL byte)" (or,
+// to import --from xgboost, "XGBoost's binary format?").
 func ImageKind(b []byte) string {
+	if bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")) {
+		return "a PNG image"
+	}
 	if isSVG(b) {
 		return "an SVG image"
 	}

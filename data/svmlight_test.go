@@ -300,6 +300,8 @@ func TestReadErrors(t *testing.T) {
 			"in.txt:1: an SVG image (a plot?), not SVMlight/LETOR data; expected lines `LABEL qid:Q IDX:VAL ...`"},
 		{"svg plot, no declaration", "<svg width=\"10\">\n</svg>\n", ReadOptions{},
 			"in.txt:1: an SVG image (a plot?), not SVMlight/LETOR data; expected lines `LABEL qid:Q IDX:VAL ...`"},
+		{"png plot", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ReadOptions{},
+			"in.txt:1: a PNG image (a plot?), not SVMlight/LETOR data; expected lines `LABEL qid:Q IDX:VAL ...`"},
 		{"other XML", "<?xml version=\"1.0\"?>\n<ensemble>\n", ReadOptions{},
 			"in.txt:1: XML (a RankLib model?), not SVMlight/LETOR data; expected lines `LABEL qid:Q IDX:VAL ...`"},
 		// A model given as data (cronus inspect m.json): the label "{".

@@ -1558,6 +1558,7 @@ func TestImportUTF16(t *testing.T) {
 // line quoted (the others).
 func TestImportFileKinds(t *testing.T) {
 	dir := t.TempDir()
+	const png = "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00"
 	for _, c := range []struct{ name, src, from, want string }{
 		{"empty", "", "xgboost", ": empty file; expected an XGBoost JSON model"},
 		{"empty", " \n", "lightgbm", ": empty file; expected a LightGBM text model (LightGBM's model.txt)"},
@@ -1567,6 +1568,10 @@ func TestImportFileKinds(t *testing.T) {
 		{"plot.svg", "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\">\n</svg>\n", "xgboost", ": not an XGBoost JSON model: an SVG image (a plot?); expected JSON"},
 		{"plot.svg", "<svg>\n</svg>\n", "lightgbm", ": not a LightGBM text model: an SVG image (a plot?); expected LightGBM's model.txt"},
 		{"plot.svg", "<?xml version=\"1.0\"?>\n<svg>\n</svg>\n", "ranklib", ": not a RankLib model: an SVG image (a plot?); expected RankLib's model text"},
+		// A PNG plot: "XGBoost's binary format?", or its first line quoted.
+		{"plot.png", png, "xgboost", ": not an XGBoost JSON model: a PNG image (a plot?); expected JSON"},
+		{"plot.png", png, "lightgbm", ": not a LightGBM text model: a PNG image (a plot?); expected LightGBM's model.txt"},
+		{"plot.png", png, "ranklib", ": not a RankLib model: a PNG image (a plot?); expected RankLib's model text"},
 	} {
 		path := filepath.Join(dir, c.name)
 		if err := os.WriteFile(path, []byte(c.src), 0o666); err != nil {

@@ -244,6 +244,7 @@ func TestReadModelErrors(t *testing.T) {
 		{"not JSON", "{\"format\": \"cronus-ensemble\",\n \"version\": 1,\n x}", ":3:2: invalid character 'x' looking for beginning of object key string"},
 		{"truncated", string(real[:200]), ":9:44: unexpected end of file (truncated?)"},
 		{"not an object", "[1, 2]", ": not a cronus model: a model file is a JSON object"},
+		{"png plot", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ": not a cronus model: a PNG image (a plot?); expected JSON"},
 		{"svg plot", "<?xml version=\"1.0\"?>\n<svg>\n</svg>\n", ": not a cronus model: an SVG image (a plot?); expected JSON"},
 		{"trailing garbage", tinyModelJSON + "x", ":18:1: invalid character 'x' after top-level value"},
 		{"wrong type", withTree(`"num_features": 46`, `"num_features": "46"`), `:5:19: num_features: expected an integer, got the string "46"`},
