@@ -628,6 +628,12 @@ func ImportFileWith(from, path string, opt ImportOptions) (*Ensemble, map[string
 	}
 	e, params, err := imp(bytes.NewReader(b), path, opt)
 	if err != nil {
+		// XGBoost's old binary format, which --from xgboost refuses too:
+		// the other importers quoted its first bytes.
+		if from != "xgboost" && bytes.HasPrefix(b, []byte("binf")) {
+			return nil, nil, fmt.Errorf("%w; it looks like an XGBoost model in its old binary format: "+
+				`save it with Booster.save_model("m.json") and import that with --from xgboost`, err)
+		}
 		if other := sniffModelFormat(b); other != "" && other != from {
 			if other == "xgboost" && isXGBoostConfig(b) {
 				return nil, nil, fmt.Errorf("%w; it looks like %s", err, xgbConfigAdvice)

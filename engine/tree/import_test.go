@@ -1582,3 +1582,19 @@ func TestImportFileKinds(t *testing.T) {
 		}
 	}
 }
+
+// An XGBoost model in its old binary format given to --from lightgbm or
+// ranklib is named, with the way to import it: those importers quoted its
+// first bytes, where --from xgboost already named it.
+func TestImportOldXGBoostBinaryElsewhere(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.bin")
+	if err := os.WriteFile(path, []byte("binf\x00\x00\x00?\x0e\x00\x00\x00\x01\x00\x00\x00"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []string{"lightgbm", "ranklib"} {
+		_, _, err := ImportFile(from, path)
+		if err == nil || !strings.Contains(err.Error(), "XGBoost model in its old binary format") || !strings.Contains(err.Error(), "--from xgboost") {
+			t.Errorf("--from %s: got %v, want the old binary format named, with --from xgboost", from, err)
+		}
+	}
+}
