@@ -648,6 +648,7 @@ func TestCascadeWarm(t *testing.T) {
 		t.Fatal(err)
 	}
 	old["sigma"] = 0.1
+	old["params"].(map[string]any)["sigma"] = 0.1 // as Cronus writes it: both, or refused
 	for _, st := range old["stages"].([]any) {
 		delete(st.(map[string]any), "sigma_abs")
 	}

@@ -307,6 +307,23 @@ func (f *File) Cascade() (*tree.Ensemble, *Cascade, error) {
 			return nil, nil, fmt.Errorf("params.model_trees is %v, but the file's ensemble has %d trees (the model's first model_trees trees)", v, T)
 		}
 	}
+	// Likewise σ: cascade --warm goes on with the file's "sigma", and a
+	// params.sigma that was not it (a hand-edited file; Cronus writes the
+	// one value in both) made the run quietly no continuation of the
+	// file's (sameRun), as inspect showed a σ the stages were not
+	// trained with.
+	if v, ok := f.Params["sigma"]; ok {
+		x, num := v.(float64) // as read, or as written (float64, or an int)
+		if i, isInt := v.(int); isInt {
+			x, num = float64(i), true
+		}
+		if !num {
+			return nil, nil, fmt.Errorf("params.sigma is %s, not a number (the file's sigma is %v)", ParamShown(v), f.Sigma)
+		}
+		if x != f.Sigma {
+			return nil, nil, fmt.Errorf("params.sigma is %v, but the file's sigma is %v", v, f.Sigma)
+		}
+	}
 	// Likewise the exit rule: the stages exit under the file's "rule" and
 	// "top_m", which cascade --warm keeps; params that said another rule
 	// made a warm start from the file quietly no continuation of its run.

@@ -64,7 +64,7 @@ func TestFileRoundTrip(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, tc := range cases {
-		params := map[string]any{"lambda": 1e-3, "sigma": 0.05, "rule": tc.c.Rule}
+		params := map[string]any{"lambda": 1e-3, "sigma": 0.02, "rule": tc.c.Rule}
 		path := filepath.Join(dir, tc.name+".json")
 		if err := WriteFile(path, NewFile(tc.e, tc.c, tc.featCost, tc.treeCost, 0.02, params)); err != nil {
 			t.Fatal(err)
@@ -282,6 +282,12 @@ func TestFileMalformed(t *testing.T) {
 			"params.top_m is 5, but the file's top_m is 3"},
 		{"params.top_m under global", fileMutated(t, func(f *File) { f.Rule, f.TopM = RuleGlobal, 0; f.Params = map[string]any{"top_m": 3.0} }),
 			`params.top_m is 3, but the file's rule is "global", which has none`},
+		// A hand-edited σ in params: cascade --warm went on with the
+		// file's "sigma", and took the run for another one (sameRun).
+		{"params.sigma not the sigma", fileMutated(t, func(f *File) { f.Params = map[string]any{"sigma": 0.5} }),
+			"params.sigma is 0.5, but the file's sigma is 0.05"},
+		{"params.sigma not a number", fileMutated(t, func(f *File) { f.Params = map[string]any{"sigma": "0.05"} }),
+			`params.sigma is "0.05", not a number (the file's sigma is 0.05)`},
 		{"params.absent a number", fileMutated(t, func(f *File) { f.Params = map[string]any{"absent": 5.0} }),
 			`params.absent is 5: want "missing" or "zero"`},
 		{"params.absent capitalised", fileMutated(t, func(f *File) { f.Params = map[string]any{"absent": "Missing"} }),
