@@ -532,17 +532,31 @@ func statText(v float64) string {
 // optimisedText says, from a cascade file's params, at what λ and from
 // which model and training data it was optimised ("λ 0.1 × λ_max = 0.2863,
 // from m40.json's first 20 trees, on builtin:mq2008/train"); "" when the
-// params say none of it (a hand-written file).
+// params say none of it (a hand-written file). These params are
+// informational (not checked as the file is read): a value of another
+// type than Cronus writes (a hand-edited "lambda": "0.1") is shown as the
+// file has it, as JSON, where it was left out quietly.
 func optimisedText(p map[string]any) string {
 	var parts []string
-	if l, ok := p["lambda"].(float64); ok {
-		t := fmt.Sprintf("λ %g × λ_max", l)
-		if a, ok := p["lambda_abs"].(float64); ok {
-			t += fmt.Sprintf(" = %.4g", a) // λ itself; "(…)" read as λ_max
+	if v, ok := p["lambda"]; ok {
+		t := "λ " + cronus.ParamShown(v)
+		if l, ok := v.(float64); ok {
+			t = fmt.Sprintf("λ %g × λ_max", l)
+		}
+		if a, ok := p["lambda_abs"]; ok {
+			if x, ok := a.(float64); ok {
+				t += fmt.Sprintf(" = %.4g", x) // λ itself; "(…)" read as λ_max
+			} else {
+				t += " = " + cronus.ParamShown(a)
+			}
 		}
 		parts = append(parts, t)
 	}
-	if m, ok := p["model"].(string); ok && m != "" {
+	if v, ok := p["model"]; ok && v != "" {
+		m, isString := v.(string)
+		if !isString {
+			m = cronus.ParamShown(v)
+		}
 		t := "from " + m
 		if k, ok := p["model_trees"].(float64); ok {
 			t += fmt.Sprintf("'s first %s", count(int(k), "tree"))
@@ -551,7 +565,11 @@ func optimisedText(p map[string]any) string {
 	} else if _, ok := p["base"]; ok {
 		parts = append(parts, "from the workbench's own trees")
 	}
-	if tr, ok := p["train"].(string); ok && tr != "" {
+	if v, ok := p["train"]; ok && v != "" {
+		tr, isString := v.(string)
+		if !isString {
+			tr = cronus.ParamShown(v)
+		}
 		parts = append(parts, "on "+tr)
 	}
 	return strings.Join(parts, ", ")

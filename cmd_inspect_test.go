@@ -228,6 +228,13 @@ func TestInspectCascade(t *testing.T) {
 			t.Errorf("exit %d, stderr %q; text lacks %q:\n%s", code, errOut, want, out)
 		}
 	}
+	// Informational params of another type than Cronus writes (hand
+	// edited): a string λ was left out of the line quietly; shown as the
+	// file has them.
+	os.WriteFile(path, []byte(strings.Replace(one, `"sigma": 0.1,`, `"sigma": 0.1, "params": {"lambda": "0.1", "lambda_abs": null, "model": 7, "train": ["t.txt"]},`, 1)), 0o644)
+	if code, out, errOut := runCLI(t, "inspect", path); code != 0 || !strings.Contains(out, "  optimised    λ \"0.1\" = null, from 7, on [\"t.txt\"]\n") {
+		t.Errorf("string lambda: exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
 	// A hand-edited model_trees was shown as it was ("first 1000 trees"
 	// of 2): refused naming the file and the field.
 	os.WriteFile(path, []byte(strings.Replace(one, `"sigma": 0.1,`, `"sigma": 0.1, "params": {"model": "m40.json", "model_trees": 1000},`, 1)), 0o644)
