@@ -225,6 +225,14 @@ func ReadCosts(r io.Reader, name string, numFeatures int) (*Costs, error) {
 			return nil, err
 		}
 		if lr.line == 1 {
+			// A plot given for the costs (as data files name it): an
+			// SVG's "<?xml" line was "XML (a RankLib model?)", a PNG's
+			// signature "cost \"\x89PNG\" is not a number". Its first line
+			// and what the reader holds after it, read no further.
+			head := append(append([]byte(nil), lr.raw...), lr.buffered()...)
+			if k := ImageKind(head); k != "" {
+				return nil, &ParseError{File: name, Line: 1, Msg: k + " (a plot?), not a cost file; expected one cost per line or lines 'INDEX COST [NAME]'"}
+			}
 			line = bytes.TrimPrefix(line, utf8BOM)
 		}
 		if i := bytes.IndexByte(line, 0); i >= 0 {
@@ -254,7 +262,15 @@ type costLineReader struct {
 	br   *bufio.Reader
 	gzip bool // br reads a *gunzip, whose errors say what is wrong
 	buf  []byte
-	line int // 1-based number of the line last returned
+	line int    // 1-based number of the line last returned
+	raw  []byte // the line last returned with its line ending, valid as it is
+}
+
+// buffered is what the reader holds after the line last returned, without
+// reading more.
+func (lr *costLineReader) buffered() []byte {
+	b, _ := lr.br.Peek(lr.br.Buffered())
+	return b
 }
 
 // next returns the next line, valid until the following call, or io.EOF at
@@ -289,6 +305,7 @@ func (lr *costLineReader) next() ([]byte, error) {
 			return nil, io.EOF
 		}
 		lr.line++
+		lr.raw = line
 		line = bytes.TrimSuffix(line, []byte{'\n'})
 		line = bytes.TrimSuffix(line, []byte{'\r'})
 		if len(line) > maxCostLine {

@@ -112,6 +112,15 @@ func TestReadCostsErrors(t *testing.T) {
 			`c.txt:1: a LightGBM model (its line "tree"), not a cost file; expected one cost per line or lines 'INDEX COST [NAME]'`},
 		{"RankLib model", "## LambdaMART\n<ensemble>\n", 0,
 			`c.txt:2: XML (a RankLib model?), not a cost file; expected one cost per line or lines 'INDEX COST [NAME]'`},
+		// A plot given for the costs, named as data files name it: an
+		// SVG's XML declaration was "XML (a RankLib model?)", a PNG's
+		// signature a cost that is not a number.
+		{"SVG plot", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\">\n</svg>\n", 0,
+			`c.txt:1: an SVG image (a plot?), not a cost file; expected one cost per line or lines 'INDEX COST [NAME]'`},
+		{"SVG plot, no declaration", "<svg width=\"10\">\n</svg>\n", 0,
+			`c.txt:1: an SVG image (a plot?), not a cost file; expected one cost per line or lines 'INDEX COST [NAME]'`},
+		{"PNG plot", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", 0,
+			`c.txt:1: a PNG image (a plot?), not a cost file; expected one cost per line or lines 'INDEX COST [NAME]'`},
 		{"cost NaN", "1\n\n# c\nNaN\n", 0,
 			`c.txt:4: cost "NaN" is not finite, expected a finite number >= 0`},
 		{"cost +Inf", "1 +Inf\n", 0,
