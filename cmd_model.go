@@ -172,11 +172,24 @@ type ctxStdout struct {
 	w   io.Writer
 }
 
+// Write writes p 4 KB at a time, looking at ctx before each: a JSON
+// report comes in one write (json.Encoder.Encode), which bufio.Writer
+// hands on whole, and predict --json's scores ran on to the end after an
+// interrupt.
 func (c ctxStdout) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
+	n := 0
+	for len(p) > 0 {
+		if err := c.ctx.Err(); err != nil {
+			return n, err
+		}
+		k, err := c.w.Write(p[:min(len(p), 4096)])
+		n += k
+		if err != nil {
+			return n, err
+		}
+		p = p[k:]
 	}
-	return c.w.Write(p)
+	return n, nil
 }
 
 // cascadeAbsentWarning says when d leaves feature values out and was read

@@ -164,8 +164,8 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	switch {
 	case *asJSON && *out == "":
-		report["scores"] = scores
-		return writeJSON(stdout, report)
+		report["scores"] = scores // stopped at an interrupt, as the scores alone are
+		return writeStdout(ctx, stdout, func(w *bufio.Writer) error { return writeJSON(w, report) })
 	case toStdout:
 		return writeStdout(ctx, stdout, writeScores)
 	case *asJSON:

@@ -487,4 +487,18 @@ func TestPredictStdoutStopsAtInterrupt(t *testing.T) {
 	if out.n >= len(all) {
 		t.Errorf("interrupted while writing the scores: wrote all %d bytes of them", out.n)
 	}
+	// The scores in the --json report, likewise: written in one write,
+	// they ran on to the end and the command exited 0.
+	_, all, _ = runCLI(t, "predict", "--json", "--model", model, "--data", "builtin:mq2008/test")
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	out = &cancelAtWrite{cancel: cancel}
+	errOut.Reset()
+	code = run(ctx, []string{"predict", "--json", "--model", model, "--data", "builtin:mq2008/test"}, out, &errOut)
+	if code != 130 || !strings.Contains(errOut.String(), "interrupted") {
+		t.Errorf("interrupted while writing the --json report: exit %d, %q; want 130, interrupted", code, errOut.String())
+	}
+	if out.n >= len(all) {
+		t.Errorf("interrupted while writing the --json report: wrote all %d bytes of it", out.n)
+	}
 }
