@@ -127,6 +127,18 @@ func ParamShown(v any) string {
 	return string(shown)
 }
 
+// paramNumber is a params value v as a number: a float64 as a file is
+// read, or an int as RunParams writes one.
+func paramNumber(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	}
+	return 0, false
+}
+
 // RunParams are the parameters of an optimisation as a cascade file's
 // params record them: λ (relative, absolute, and λ_max), K, ε, σ, δ, the
 // stage cap, ρ, the
@@ -272,56 +284,33 @@ func (f *File) Cascade() (*tree.Ensemble, *Cascade, error) {
 	if len(f.Stages) == 0 {
 		return nil, nil, errors.New("the cascade has no stages")
 	}
-	// params records the run: a stage count there that is not the file's
-	// (a hand-edited file) made a warm start from it quietly no
-	// continuation of its run.
-	if v, ok := f.Params["stages"]; ok {
-		var k float64 // as read (float64), or as written (int)
-		switch x := v.(type) {
-		case float64:
-			k = x
-		case int:
-			k = float64(x)
-		default:
-			return nil, nil, fmt.Errorf("params.stages is %s, not a number (the file has %d stages)", ParamShown(v), len(f.Stages))
+	// params records the run, and a count or σ there that is not the
+	// file's own (a hand-edited file; Cronus writes the one value in both)
+	// made a warm start from it quietly no continuation of its run
+	// (sameRun), and inspect showed it as it was: the stage count, the
+	// model's tree count (cascade --trees k, the workbench's --trees: the
+	// file's ensemble is the model's first k trees; "from m.json's first
+	// 1000 trees" of a 30-tree ensemble) and σ (cascade --warm goes on
+	// with the file's "sigma").
+	for _, c := range []struct {
+		name string
+		want float64
+		what string
+	}{
+		{"stages", float64(len(f.Stages)), fmt.Sprintf("the file has %d stages", len(f.Stages))},
+		{"model_trees", float64(T), fmt.Sprintf("the file's ensemble has %d trees", T)},
+		{"sigma", f.Sigma, fmt.Sprintf("the file's sigma is %v", f.Sigma)},
+	} {
+		v, ok := f.Params[c.name]
+		if !ok {
+			continue
 		}
-		if k != float64(len(f.Stages)) {
-			return nil, nil, fmt.Errorf("params.stages is %v, but the file has %d stages", v, len(f.Stages))
-		}
-	}
-	// Likewise the model's tree count (cascade --trees k, the workbench's
-	// --trees): the file's ensemble is the model's first k trees, and
-	// inspect showed a hand-edited count ("from m.json's first 1000
-	// trees" of a 30-tree ensemble) as it was.
-	if v, ok := f.Params["model_trees"]; ok {
-		var k float64 // as read (float64), or as written (int)
-		switch x := v.(type) {
-		case float64:
-			k = x
-		case int:
-			k = float64(x)
-		default:
-			return nil, nil, fmt.Errorf("params.model_trees is %s, not a number (the file's ensemble has %d trees)", ParamShown(v), T)
-		}
-		if k != float64(T) {
-			return nil, nil, fmt.Errorf("params.model_trees is %v, but the file's ensemble has %d trees (the model's first model_trees trees)", v, T)
-		}
-	}
-	// Likewise σ: cascade --warm goes on with the file's "sigma", and a
-	// params.sigma that was not it (a hand-edited file; Cronus writes the
-	// one value in both) made the run quietly no continuation of the
-	// file's (sameRun), as inspect showed a σ the stages were not
-	// trained with.
-	if v, ok := f.Params["sigma"]; ok {
-		x, num := v.(float64) // as read, or as written (float64, or an int)
-		if i, isInt := v.(int); isInt {
-			x, num = float64(i), true
-		}
+		x, num := paramNumber(v)
 		if !num {
-			return nil, nil, fmt.Errorf("params.sigma is %s, not a number (the file's sigma is %v)", ParamShown(v), f.Sigma)
+			return nil, nil, fmt.Errorf("params.%s is %s, not a number (%s)", c.name, ParamShown(v), c.what)
 		}
-		if x != f.Sigma {
-			return nil, nil, fmt.Errorf("params.sigma is %v, but the file's sigma is %v", v, f.Sigma)
+		if x != c.want {
+			return nil, nil, fmt.Errorf("params.%s is %v, but %s", c.name, v, c.what)
 		}
 	}
 	// Likewise the exit rule: the stages exit under the file's "rule" and
@@ -331,11 +320,7 @@ func (f *File) Cascade() (*tree.Ensemble, *Cascade, error) {
 		return nil, nil, fmt.Errorf("params.rule is %s, but the file's rule is %q", ParamShown(v), f.Rule)
 	}
 	if v, ok := f.Params["top_m"]; ok {
-		x, num := v.(float64) // as read, or as written (int)
-		if i, isInt := v.(int); isInt {
-			x, num = float64(i), true
-		}
-		if !num || x != float64(f.TopM) {
+		if x, num := paramNumber(v); !num || x != float64(f.TopM) {
 			if f.Rule != RuleTopM {
 				return nil, nil, fmt.Errorf("params.top_m is %s, but the file's rule is %q, which has none", ParamShown(v), f.Rule)
 			}
