@@ -59,8 +59,8 @@ func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float
 			// A NUL byte is not text: numpy.save's .npy, a binary model, or
 			// UTF-16 (Windows PowerShell's > writes it), whose every ASCII
 			// character is two bytes.
-			if line == 1 && (strings.HasPrefix(t, "\xff\xfe") || strings.HasPrefix(t, "\xfe\xff")) {
-				return nil, fmt.Errorf("%s:1: UTF-16 text (its byte order mark); expected scores in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8", path)
+			if line == 1 && data.IsUTF16([]byte(t)) {
+				return nil, fmt.Errorf("%s:1: %s", path, data.UTF16Message("scores"))
 			}
 			return nil, fmt.Errorf("%s:%d: binary data (a NUL byte); expected one score per line, as text (numpy.savetxt, not numpy.save)", path, line)
 		}

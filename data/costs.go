@@ -239,8 +239,8 @@ func ReadCosts(r io.Reader, name string, numFeatures int) (*Costs, error) {
 			// Not text: UTF-16 (Notepad's "Unicode", PowerShell's >),
 			// whose every ASCII character is two bytes, or a binary file.
 			msg := "binary data (a NUL byte); expected a cost file, text"
-			if lr.line == 1 && (bytes.HasPrefix(line, utf16LE) || bytes.HasPrefix(line, utf16BE)) {
-				msg = "UTF-16 text (its byte order mark); expected a cost file in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8"
+			if lr.line == 1 && IsUTF16(line) {
+				msg = UTF16Message("a cost file")
 			}
 			return nil, &ParseError{File: name, Line: lr.line, Msg: msg}
 		}

@@ -44,3 +44,18 @@ func isSVG(b []byte) bool {
 	rest, ok := bytes.CutPrefix(b, []byte("<svg"))
 	return ok && (len(rest) == 0 || bytes.IndexByte([]byte(" \t\r\n>/"), rest[0]) >= 0)
 }
+
+// IsUTF16 reports whether b starts with a UTF-16 byte order mark (Windows
+// PowerShell's > and Out-File, Notepad's "Unicode"): text whose every
+// ASCII character is two bytes, a NUL among them.
+func IsUTF16(b []byte) bool {
+	return bytes.HasPrefix(b, utf16LE) || bytes.HasPrefix(b, utf16BE)
+}
+
+// UTF16Message is the refusal of UTF-16 text where expected ("a cost
+// file", "SVMlight/LETOR text") was wanted in UTF-8 or ASCII, with the way
+// to convert it: the data, cost, score, model and import readers say it
+// alike.
+func UTF16Message(expected string) string {
+	return "UTF-16 text (its byte order mark); expected " + expected + " in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8"
+}

@@ -494,9 +494,8 @@ func scanChunk(c chunk, name string, maxLine int) (pass1, error) {
 		return r, &ParseError{File: name, Line: 1, Msg: k + " (a plot?), not SVMlight/LETOR data; expected lines `LABEL qid:Q IDX:VAL ...`"}
 	}
 	if i := bytes.IndexByte(c.buf, 0); i >= 0 {
-		if c.line0 == 1 && (bytes.HasPrefix(c.buf, utf16LE) || bytes.HasPrefix(c.buf, utf16BE)) {
-			// Notepad's "Unicode": every ASCII character is two bytes.
-			return r, &ParseError{File: name, Line: 1, Msg: "UTF-16 text (its byte order mark); expected SVMlight/LETOR text in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8"}
+		if c.line0 == 1 && IsUTF16(c.buf) {
+			return r, &ParseError{File: name, Line: 1, Msg: UTF16Message("SVMlight/LETOR text")}
 		}
 		return r, &ParseError{File: name, Line: c.line0 + bytes.Count(c.buf[:i], nl), Msg: "binary data (a NUL byte); expected SVMlight/LETOR text"}
 	}

@@ -518,12 +518,12 @@ func KindError(b []byte, what, text string) error {
 // "cronus model", "LightGBM text model") that is expected as text in
 // UTF-8 or ASCII: named as the data and cost readers name it, not as
 // binary data or by its first line's bytes ("\xff\xfe#\x00#\x00…"). nil
-// when data has no UTF-16 byte order mark.
-func UTF16Error(data []byte, what, expected string) error {
-	if !bytes.HasPrefix(data, []byte("\xff\xfe")) && !bytes.HasPrefix(data, []byte("\xfe\xff")) {
+// when b has no UTF-16 byte order mark.
+func UTF16Error(b []byte, what, expected string) error {
+	if !data.IsUTF16(b) {
 		return nil
 	}
-	return fmt.Errorf("not %s: UTF-16 text (its byte order mark); expected %s in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8", what, expected)
+	return fmt.Errorf("not %s: %s", what, data.UTF16Message(expected))
 }
 
 // parseModel decodes and checks a model file's contents.
