@@ -265,7 +265,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.IntVar(&o.Queries, "queries", 1000, "number of queries `Q`")
 	fs.IntVar(&o.DocsPerQuery, "docs-per-query", 100, "documents per query `M`: each query has between ⌊M/2⌋ (at least 1) and M+⌊M/2⌋, uniformly (mean M, M−½ when M is odd and above 1)")
 	fs.IntVar(&o.Features, "features", 136, "number of features `D`")
-	costsFlag := fs.String("costs", "", "feature cost `FILE` (default: the MSLR-WEB10K cost labels, cycled when D != 136)")
+	costsFlag := fs.String("costs", "", "feature cost `FILE` (default: the MSLR-WEB10K cost labels, builtin:mslr-web10k/costs, cycled when D != 136)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "random `seed` of the documents; the same seed and flags give the same bytes")
 	fs.Uint64Var(&o.World, "world", 1, "`seed` of the features' recipes (which are informative, how, at what cost); keep it for train, validation and test sets and vary --seed; 0 is taken as 1")
 	out := fs.String("out", "", "output `FILE` (required); .gz compresses")

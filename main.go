@@ -75,7 +75,7 @@ Commands:
 	fmt.Fprint(w, `
 Data flags take a path (.txt or .gz, gzip detected by content) or a built-in
 name: builtin:mq2008/train, builtin:mq2008/vali, builtin:mq2008/test,
-builtin:mq2008/costs.
+builtin:mq2008/costs, builtin:mslr-web10k/costs (gen's feature costs).
 `)
 }
 

@@ -11,9 +11,10 @@ import (
 )
 
 // The built-in data set: MQ2008 Fold1 with its feature costs (see
-// builtin/mq2008/README.md for provenance).
+// builtin/mq2008/README.md for provenance), and the MSLR-WEB10K cost
+// labels that `cronus gen` gives its features by default (see synth.go).
 //
-//go:embed builtin/mq2008/*.txt.gz builtin/mq2008/costs.txt
+//go:embed builtin/mq2008/*.txt.gz builtin/mq2008/costs.txt builtin/mslr-web10k.feature_cost.txt
 var builtinFS embed.FS
 
 // BuiltinPrefix marks a built-in name in a data or cost flag.
@@ -24,6 +25,8 @@ var builtinFiles = map[string]string{
 	"mq2008/vali":  "builtin/mq2008/vali.txt.gz",
 	"mq2008/test":  "builtin/mq2008/test.txt.gz",
 	"mq2008/costs": "builtin/mq2008/costs.txt",
+	// gen's default costs: a cost file for its data without a source tree
+	"mslr-web10k/costs": "builtin/mslr-web10k.feature_cost.txt",
 }
 
 // BuiltinNames lists the built-in names, each with its "builtin:" prefix.

@@ -488,3 +488,35 @@ func TestCostsDataLineHint(t *testing.T) {
 		}
 	}
 }
+
+// The MSLR-WEB10K costs that gen gives its features are a built-in name,
+// so its data has a cost file where no source tree is at hand (a binary
+// from go install): the same costs as gen's, in the same order.
+func TestLoadCostsBuiltinMSLR(t *testing.T) {
+	c, err := LoadCosts("builtin:mslr-web10k/costs", 136)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := c.Warning(); w != "" {
+		t.Errorf("warning %q", w)
+	}
+	gen := MSLRCosts()
+	if len(c.Cost) != len(gen) {
+		t.Fatalf("%d costs, gen's %d", len(c.Cost), len(gen))
+	}
+	groups := map[float64]int{}
+	for f, v := range c.Cost {
+		if v != gen[f] {
+			t.Errorf("feature %d costs %v, gen's %v", f+1, v, gen[f])
+		}
+		groups[v]++
+	}
+	// The file's five groups, as README's Built-in data section counts them.
+	want := map[float64]int{1: 16, 10: 46, 20: 40, 50: 24, 100: 10}
+	if !reflect.DeepEqual(groups, want) {
+		t.Errorf("cost groups %v, want %v", groups, want)
+	}
+	if !slices.Contains(BuiltinNames(), "builtin:mslr-web10k/costs") {
+		t.Errorf("BuiltinNames() = %v", BuiltinNames())
+	}
+}
