@@ -643,6 +643,9 @@ func parse(b []byte) (*File, error) {
 	if err := json.Unmarshal(b, f); err != nil {
 		return nil, tree.JSONError(b, err)
 	}
+	if err := tree.CheckKeys(b, f); err != nil {
+		return nil, err
+	}
 	if !head.Ensemble {
 		f.Ensemble = nil // not given: Cascade says so
 	}

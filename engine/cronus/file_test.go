@@ -357,6 +357,22 @@ func TestFileMalformed(t *testing.T) {
 			"NaN is not JSON (Python's json.dump writes it for float('nan')): a number here must be finite"},
 		{"Python Infinity cost", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"tree_cost":[1`), []byte(`"tree_cost":[Infinity`), 1),
 			"Infinity is not JSON (Python's json.dump writes it for float('inf'))"},
+		// encoding/json matches keys to fields whatever their case, and
+		// keeps the last of a key given twice: a hand edit's "Sigma" or
+		// "THETA" loaded as sigma and theta, and a second "sigma" replaced
+		// the first without a word.
+		{"Sigma", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"sigma":0.05`), []byte(`"Sigma":0.05`), 1),
+			`key "Sigma" where "sigma" is meant: keys are case-sensitive`},
+		{"THETA", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"theta":null`), []byte(`"THETA":null`), 1),
+			`stages[1]: key "THETA" where "theta" is meant`},
+		{"ensemble tree key in another case", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"leaf_value":[`), []byte(`"Leaf_Value":[`), 1),
+			`ensemble.trees[0]: key "Leaf_Value" where "leaf_value" is meant`},
+		{"sigma twice", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"sigma":0.05`), []byte(`"sigma":1,"sigma":0.05`), 1),
+			`key "sigma" given twice (first on line 1)`},
+		{"intercept twice", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"intercept":0,`), []byte(`"intercept":0,"intercept":0,`), 1),
+			`stages[1]: key "intercept" given twice`},
+		{"feature_cost twice", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"feature_cost":[`), []byte(`"feature_cost":[],"feature_cost":[`), 1),
+			`key "feature_cost" given twice`},
 		{"null feature cost", bytes.Replace(fileMutated(t, func(f *File) {}), []byte(`"feature_cost":[`), []byte(`"feature_cost":[null,`), 1),
 			"feature_cost[0]: expected a number, got null"},
 	}

@@ -565,6 +565,9 @@ func parseModel(data []byte) (*Model, error) {
 	if err := json.Unmarshal(data, m); err != nil {
 		return nil, jsonError(data, err)
 	}
+	if err := CheckKeys(data, m); err != nil {
+		return nil, err
+	}
 	if err := m.CheckRequired(); err != nil {
 		return nil, err
 	}

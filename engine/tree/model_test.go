@@ -323,6 +323,17 @@ func TestReadModelErrors(t *testing.T) {
 		// came out +Inf, which eval and predict --json then refused)
 		{"leaves summing past float64", strings.Replace(withTree(`"leaf_value":[0.25]`, `"leaf_value":[1e308]`), `0.1]`, `-1e308]`, 1),
 			`: tree 1: the base score and the largest leaf values of trees 0 to 1 sum past the float64 range`},
+		// encoding/json matches keys to fields whatever their case and
+		// keeps the last of a key given twice: a hand edit's "Base_Score"
+		// loaded as the base score, a second "base_score" replaced the
+		// first, and both moved every score without a word.
+		{"key in another case", withTree(`"base_score": 0.5`, `"Base_Score": 0.5`), `:6:3: key "Base_Score" where "base_score" is meant: keys are case-sensitive`},
+		{"key in another case in a tree", withTree(`"leaf_value":[0.25]`, `"LEAF_VALUE":[0.25]`), `:15:73: trees[1]: key "LEAF_VALUE" where "leaf_value" is meant`},
+		{"trees and Trees", withTree(`"source": "cronus",`, `"source": "cronus", "Trees": [],`), `:12:23: key "Trees" where "trees" is meant`},
+		{"key escaped in another case", withTree(`"base_score": 0.5`, `"base_scor\u0045": 0.5`), `:6:3: key "base_scorE" where "base_score" is meant`},
+		{"key twice", withTree(`"base_score": 0.5`, `"base_score": 0.5, "base_score": 2`), `:6:22: key "base_score" given twice (first on line 6)`},
+		{"key twice in a tree", withTree(`"leaf_value":[0.25]`, `"leaf_value":[0.25],"leaf_value":[1]`), `:15:93: trees[1]: key "leaf_value" given twice`},
+		{"key twice in params", withTree(`"seed": 7,`, `"seed": 7, "seed": 8,`), `:9:16: params: key "seed" given twice (first on line 9)`},
 		{"base and leaf past float64", strings.Replace(withTree(`"base_score": 0.5`, `"base_score": 1e308`), `0.1]`, `1e308]`, 1),
 			`: tree 0: the base score and the largest leaf values of trees 0 to 0 sum past the float64 range`},
 	} {
