@@ -883,6 +883,17 @@ func TestImportXGBoostJSONErrors(t *testing.T) {
 			`learner.learner_model_param.num_class: expected a string, got the number 0`},
 		{"pretty-printed array", pretty, `"split_conditions": [`, `"split_conditions": [^true,`, 3,
 			trees + `[3].split_conditions[0]: expected a number, got true`},
+		// encoding/json matches keys to fields whatever their case and
+		// keeps the last of a key given twice; XGBoost's reader and
+		// Python's are case-sensitive: such files imported without a word.
+		{"Learner", orig, `{"learner":{`, `{^"Learner":{`, 0,
+			`key "Learner" where "learner" is meant: keys are case-sensitive (as XGBoost's and Python's readers take them)`},
+		{"a tree's key in another case", orig, `"split_conditions":[`, `^"Split_Conditions":[`, 3,
+			trees + `[3]: key "Split_Conditions" where "split_conditions" is meant: keys are case-sensitive (as XGBoost's and Python's readers take them)`},
+		{"a tree's key twice", orig, `"left_children":[`, `"left_children":[],^"left_children":[`, 2,
+			trees + `[2]: key "left_children" given twice (first on line 1): a JSON reader keeps one of the two, so the file is refused`},
+		{"an attribute twice", orig, `"best_iteration":"99"`, `"best_iteration":"1",^"best_iteration":"99"`, 0,
+			`learner.attributes: key "best_iteration" given twice (first on line 1): a JSON reader keeps one of the two, so the file is refused`},
 		{"not JSON inside", orig, `"trees":[`, `"trees":[^x`, 0, `invalid character 'x' looking for beginning of value`},
 		{"not JSON at the start", orig, `{"learner"`, `{^learner`, 0, `invalid character 'l' looking for beginning of object key string`},
 	} {

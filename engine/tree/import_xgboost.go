@@ -479,6 +479,9 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 	if err := json.Unmarshal(data, &file); err != nil {
 		return nil, nil, jsonError(data, err)
 	}
+	if err := CheckKeys(data, &file); err != nil {
+		return nil, nil, err
+	}
 	l := file.Learner
 	if l == nil || l.GradientBooster == nil {
 		return nil, nil, errors.New(`not an XGBoost JSON model: no "learner" with a "gradient_booster"`)
