@@ -157,39 +157,17 @@ func writeJSON(w io.Writer, v any) error {
 // writeStdout writes through write to stdout, buffered, and stops when ctx
 // is done: predict's scores, written last, ran on to the end after an
 // interrupt (a slow terminal, or a pipe whose reader is slow to read) and
-// the command exited 0.
+// the command exited 0. It writes 4 KB at a time, looking at ctx before
+// each: a JSON report comes in one write (json.Encoder.Encode), which
+// bufio.Writer hands on whole, and predict --json's scores ran on to the
+// end after an interrupt. (run's stdout stops a write that the reader of
+// a pipe holds: see data.CancelWriter.)
 func writeStdout(ctx context.Context, stdout io.Writer, write func(w *bufio.Writer) error) error {
-	w := bufio.NewWriter(ctxStdout{ctx, stdout})
+	w := bufio.NewWriter(data.CancelWriter(ctx, stdout, 4096))
 	if err := write(w); err != nil {
 		return err
 	}
 	return w.Flush()
-}
-
-// ctxStdout writes to w until ctx is done, then fails with ctx's error.
-type ctxStdout struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-// Write writes p 4 KB at a time, looking at ctx before each: a JSON
-// report comes in one write (json.Encoder.Encode), which bufio.Writer
-// hands on whole, and predict --json's scores ran on to the end after an
-// interrupt.
-func (c ctxStdout) Write(p []byte) (int, error) {
-	n := 0
-	for len(p) > 0 {
-		if err := c.ctx.Err(); err != nil {
-			return n, err
-		}
-		k, err := c.w.Write(p[:min(len(p), 4096)])
-		n += k
-		if err != nil {
-			return n, err
-		}
-		p = p[k:]
-	}
-	return n, nil
 }
 
 // cascadeAbsentWarning says when d leaves feature values out and was read

@@ -146,13 +146,22 @@ func exitStatus(code int, cause error) int {
 // that succeeded but could not write its report on stdout (a full disk
 // behind `> out.txt`, /dev/full) fails: eval's and inspect's figures are
 // their result, and were lost with exit status 0.
+//
+// A write to stdout stops when ctx is done, also one blocked in the kernel
+// (a pipe whose reader does not read: data.CancelWriter): an interrupt
+// then ended the command only at a second ctrl+c. A command that finished
+// its work and was interrupted while printing its report exits 130.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	w := &stickyWriter{w: stdout}
+	w := &stickyWriter{w: data.CancelWriter(ctx, stdout, 4096)}
 	code := runCommand(ctx, args, w, stderr)
 	if err := w.error(); code == 0 && err != nil {
 		name := "cronus"
 		if len(args) > 0 {
 			name += " " + args[0]
+		}
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintf(stderr, "%s: interrupted\n", name)
+			return 130
 		}
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 1

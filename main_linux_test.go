@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/cronus-ltr/cronus/internal/asuser"
+	"golang.org/x/sys/unix"
 )
 
 // cliResult is what a command run by runAsync ends with.
@@ -115,7 +116,7 @@ func TestSecondInterruptEnds(t *testing.T) {
 		case err := <-done:
 			t.Fatalf("the child ended before saying %q: %v (stderr %q)", want, err, stderr.String())
 		case <-time.After(30 * time.Second):
-			t.Fatalf("the child did not say %q in 30 s", want)
+			t.Fatalf("the child did not say %q in 30 s (stderr %q)", want, stderr.String())
 		}
 	}
 	expect("running") // main catches the signals before the command runs
@@ -142,7 +143,9 @@ func TestSecondInterruptEnds(t *testing.T) {
 func runStuck(ctx context.Context, _ []string, stdout, _ io.Writer) error {
 	fmt.Fprintln(stdout, "running")
 	<-ctx.Done()
-	fmt.Fprintln(stdout, "cancelled:", context.Cause(ctx))
+	// To the process's standard output itself: run's stdout takes no
+	// write once ctx is done.
+	fmt.Fprintln(os.Stdout, "cancelled:", context.Cause(ctx))
 	time.Sleep(time.Hour)
 	return nil
 }
@@ -678,5 +681,81 @@ func TestInspectModelThroughPipe(t *testing.T) {
 		if code != 0 || !strings.Contains(out, tc.want) {
 			t.Errorf("%s through a pipe: exit %d, stderr %q, output lacks %s:\n%s", tc.name, code, errOut, tc.want, out)
 		}
+	}
+}
+
+// A pipe whose reader does not read (`cronus predict … | less`, not
+// scrolled) blocks a write in the kernel: an interrupt then ended the
+// command only at a second ctrl+c, for the standard output (predict's
+// scores, alone or in its --json report) and for an output that names a
+// descriptor (/dev/fd/N, "-"). The command now stops at the first, exit
+// 130. The pipe is made blocking, as a shell's is, and one page long, and
+// is cancelled once full.
+func TestInterruptWhileWritingToUnreadPipe(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 30)
+	for _, c := range []struct {
+		stdout bool // the pipe is the standard output; otherwise /dev/fd/N
+		args   []string
+	}{
+		{true, []string{"predict", "--model", model, "--data", "builtin:mq2008/vali"}},
+		{true, []string{"predict", "--json", "--model", model, "--data", "builtin:mq2008/vali"}},
+		{false, []string{"predict", "--model", model, "--data", "builtin:mq2008/vali", "--out"}},
+		{false, []string{"eval", "--model", model, "--data", "builtin:mq2008/vali", "--run"}},
+		{false, []string{"gen", "--queries", "50", "--out"}},
+		{false, []string{"export", "--to", "xgboost", "--model", model, "--out"}},
+	} {
+		var p [2]int
+		if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+			t.Fatal(err)
+		}
+		r, w := os.NewFile(uintptr(p[0]), "r"), os.NewFile(uintptr(p[1]), "w")
+		size, err := unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, 4096)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args, stdout := c.args, io.Writer(w)
+		if !c.stdout {
+			args, stdout = append(slices.Clone(args), fmt.Sprintf("/dev/fd/%d", w.Fd())), &bytes.Buffer{}
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan string, 1)
+		var errOut bytes.Buffer
+		go func() {
+			code := run(ctx, args, stdout, &errOut)
+			// export's note on missing values comes before.
+			_, last, _ := strings.Cut("\n"+strings.TrimSuffix(errOut.String(), "\n"), "\ncronus ")
+			done <- fmt.Sprintf("exit %d, last line %q", code, last)
+		}()
+		full := time.Now().Add(10 * time.Second)
+		for {
+			n, err := unix.IoctlGetInt(int(r.Fd()), unix.TIOCINQ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n >= size {
+				break
+			}
+			if time.Now().After(full) {
+				t.Errorf("%v: filled %d bytes of the pipe's %d", args, n, size)
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel()
+		select {
+		case got := <-done:
+			if want := fmt.Sprintf("exit 130, last line %q", args[0]+": interrupted"); got != want {
+				t.Errorf("%v: %s; want %s", args, got, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("%v: still writing to a pipe nobody reads 10 s after the interrupt", args)
+			// Closing the reader fails the blocked write, and the
+			// command ends.
+			r.Close()
+			<-done
+		}
+		r.Close()
+		w.Close()
 	}
 }

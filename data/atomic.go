@@ -464,9 +464,88 @@ func writeDescriptor(ctx context.Context, fd int, path string, write func(w *buf
 		descriptors.files[fd] = f
 	}
 	descriptors.Unlock()
-	w := bufio.NewWriterSize(ctxWriter{ctx, f}, 1<<16)
+	w := bufio.NewWriterSize(CancelWriter(ctx, f, ctxChunk), 1<<16)
 	if err := write(w); err != nil {
 		return err
 	}
 	return w.Flush()
+}
+
+// CancelWriter returns a writer to w that writes at most chunk bytes at a
+// time and fails with ctx's error once ctx is done, also while a write to
+// w is blocked: when w is an *os.File, each chunk is written by a
+// goroutine, and Write returns ctx's error as soon as ctx is done, leaving
+// that goroutine in its write. A descriptor such as the standard output
+// that is a pipe whose reader does not read (`cronus predict … | less`,
+// not scrolled) blocks a write in the kernel, where no deadline reaches
+// it (the descriptor is not Go's to make non-blocking), and an interrupt
+// waited for the reader or a second ctrl+c; the command now ends, and the
+// process exits with the goroutine still blocked. The goroutine writes a
+// copy of its chunk, so the caller may reuse p. Other writers (a buffer
+// in memory) are written in the caller's goroutine, looking at ctx
+// before each chunk.
+func CancelWriter(ctx context.Context, w io.Writer, chunk int) io.Writer {
+	if _, ok := w.(*os.File); !ok {
+		return chunkWriter{ctx, w, chunk}
+	}
+	return cancelWriter{ctx, w, chunk}
+}
+
+// chunkWriter is ctxWriter with a chunk of its own.
+type chunkWriter struct {
+	ctx   context.Context
+	w     io.Writer
+	chunk int
+}
+
+func (c chunkWriter) Write(p []byte) (n int, err error) {
+	for len(p) > 0 {
+		if err := c.ctx.Err(); err != nil {
+			return n, err
+		}
+		k, err := c.w.Write(p[:min(len(p), c.chunk)])
+		n += k
+		if err != nil {
+			return n, err
+		}
+		p = p[k:]
+	}
+	return n, nil
+}
+
+// cancelWriter is CancelWriter's writer for a file.
+type cancelWriter struct {
+	ctx   context.Context
+	w     io.Writer
+	chunk int
+}
+
+func (c cancelWriter) Write(p []byte) (n int, err error) {
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	for len(p) > 0 {
+		if err := c.ctx.Err(); err != nil {
+			return n, err
+		}
+		b := slices.Clone(p[:min(len(p), c.chunk)])
+		go func() {
+			k, err := c.w.Write(b)
+			done <- result{k, err}
+		}()
+		var r result
+		select {
+		case r = <-done:
+		case <-c.ctx.Done():
+			return n, c.ctx.Err()
+		}
+		n += r.n
+		if r.err != nil {
+			return n, r.err
+		}
+		p = p[r.n:]
+	}
+	return n, nil
 }
