@@ -120,6 +120,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("--init-model %s: %w", *initF, err)
 		}
 		minFeatures = p.Init.NumFeatures
+		if p.Trees > math.MaxInt-len(p.Init.Trees) {
+			// The count of trees overflowed: the progress line read
+			// "tree 5260/-9223372036854775789", and training went on.
+			return usageError{fmt.Sprintf("--trees %d: with the %s of --init-model %s, the model would have more than %d trees", p.Trees, count(len(p.Init.Trees), "tree"), *initF, math.MaxInt)}
+		}
 	}
 	pr := newProgress(stderr)
 	train, err := loadData(ctx, pr, *trainF, minFeatures)

@@ -541,3 +541,28 @@ func TestTrainSetupLine(t *testing.T) {
 		t.Errorf("with one: %q, want %q", l, want)
 	}
 }
+
+// --trees with --init-model making more trees than an int holds
+// overflowed the count: the progress line read "tree
+// 5260/-9223372036854775789" and training went on for ever. It is refused
+// before the data is read (the guard only keeps the test from running on
+// where it is not).
+func TestTrainInitTreesOverflow(t *testing.T) {
+	dir := t.TempDir()
+	init := filepath.Join(dir, "init.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/vali", "--trees", "2", "--out", init); code != 0 {
+		t.Fatal(errOut)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	trees := fmt.Sprint(math.MaxInt - 1)
+	code := run(ctx, []string{"train", "--train", "builtin:mq2008/vali", "--trees", trees, "--init-model", init, "--out", filepath.Join(dir, "m.json")}, &out, &errOut)
+	want := fmt.Sprintf("cronus train: --trees %s: with the 2 trees of --init-model %s, the model would have more than %d trees", trees, init, math.MaxInt)
+	if code != 2 || !strings.HasPrefix(errOut.String(), want) {
+		t.Errorf("exit %d, %q; want 2, %q", code, errOut.String(), want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m.json")); err == nil {
+		t.Error("wrote the model")
+	}
+}

@@ -109,6 +109,10 @@ func (p Params) Validate() error {
 		return fmt.Errorf("pair sample must be in [0, %d] (got %d)", MaxPairSample, p.PairSample)
 	case p.Objective == LambdaRank && !(p.Sigma > 0 && !math.IsInf(p.Sigma, 1)):
 		return fmt.Errorf("lambdarank sigma must be a finite number > 0 (got %g)", p.Sigma)
+	case p.Init != nil && p.Trees > math.MaxInt-len(p.Init.Trees):
+		// The model's tree count overflowed: progress read "tree
+		// 5260/-9223372036854775789" and training went on for ever.
+		return fmt.Errorf("trees %d on the init model's %d makes more than %d", p.Trees, len(p.Init.Trees), math.MaxInt)
 	case p.Init != nil:
 		if err := Continues(p.Objective, p.Init.Objective); err != nil {
 			return err

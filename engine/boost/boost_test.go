@@ -615,6 +615,22 @@ func TestTrainInitRefused(t *testing.T) {
 	}
 }
 
+// TestTrainInitTreesOverflow: trees that, on the init model's, make more
+// than an int holds overflowed the snapshot's Total (progress read "tree
+// 5260/-9223372036854775789") and trained for ever; they are refused.
+func TestTrainInitTreesOverflow(t *testing.T) {
+	p := DefaultParams(Regression)
+	p.Init = &tree.Ensemble{NumFeatures: 5, Objective: Regression, Trees: make([]tree.Tree, 3)}
+	p.Trees = math.MaxInt - 3
+	if err := p.Validate(); err != nil {
+		t.Errorf("%d trees on 3: %v", p.Trees, err)
+	}
+	p.Trees++
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "makes more than") {
+		t.Errorf("%d trees on 3: %v, want refused", p.Trees, err)
+	}
+}
+
 // TestLambdaRankHugeSigma: a σ whose hessians pass float32 (σ²/4 at the
 // first tree, every score 0) gave hessians of +Inf, leaves of 0 and a
 // model that scores nothing, without a word. Training refuses it at the
