@@ -32,6 +32,9 @@ type progress struct {
 
 func newProgress(stderr io.Writer) *progress {
 	f, ok := stderr.(*os.File)
+	if g, wrapped := stderr.(interface{ File() *os.File }); wrapped {
+		f, ok = g.File(), true // run's standard error (graceWriter)
+	}
 	p := &progress{w: stderr, on: ok && isTerminal(f), start: time.Now()}
 	if p.on {
 		p.width = func() int {

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/cronus-ltr/cronus/data"
@@ -151,7 +152,12 @@ func exitStatus(code int, cause error) int {
 // (a pipe whose reader does not read: data.CancelWriter): an interrupt
 // then ended the command only at a second ctrl+c. A command that finished
 // its work and was interrupted while printing its report exits 130.
+// Standard error stops such a write at ctx's end too, but still takes
+// what comes after it, "interrupted" above all (graceWriter).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if f, ok := stderr.(*os.File); ok {
+		stderr = &graceWriter{ctx: ctx, f: f}
+	}
 	w := &stickyWriter{w: data.CancelWriter(ctx, stdout, 4096)}
 	code := runCommand(ctx, args, w, stderr)
 	if err := w.error(); code == 0 && err != nil {
@@ -167,6 +173,80 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return code
+}
+
+// stderrGrace is how long a write to standard error after the interrupt
+// waits for the descriptor before it is given up.
+const stderrGrace = 500 * time.Millisecond
+
+// graceWriter is run's standard error when it is a file. Each write is
+// made by a goroutine and waited for: until ctx is done, for as long as
+// it takes; a write still blocked in the kernel when ctx ends (a pipe
+// whose reader does not read: `cronus train … 2>&1 | less`, not
+// scrolled) is given up with ctx's error, and the command goes on to its
+// end, where it waited for the reader or a second ctrl+c. After ctx's end
+// a write waits stderrGrace at most, so that "cronus CMD: interrupted"
+// still reaches a terminal or a file: unlike data.CancelWriter's, a write
+// the descriptor takes does not fail for ctx's end. Once a write has been
+// given up, the next ones are dropped (with ctx's error) until its
+// goroutine, the only one left in the kernel, returns: a descriptor that
+// blocks holds one goroutine, however much is written after. Writes are
+// whole and in order, one at a time.
+type graceWriter struct {
+	ctx   context.Context
+	f     *os.File
+	mu    sync.Mutex
+	stuck chan struct{} // closed when the write given up returns; nil: none
+}
+
+// File is the standard error's file, which a progress line asks whether
+// it is a terminal, and how wide.
+func (g *graceWriter) File() *os.File { return g.f }
+
+func (g *graceWriter) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stuck != nil {
+		select {
+		case <-g.stuck:
+			g.stuck = nil
+		default:
+			return 0, g.ctx.Err()
+		}
+	}
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	returned := make(chan struct{})
+	b := slices.Clone(p)
+	go func() {
+		n, err := g.f.Write(b)
+		done <- result{n, err}
+		close(returned)
+	}()
+	// Before ctx's end, its end gives the write up; after, the grace.
+	ended := g.ctx.Done()
+	var grace <-chan time.Time
+	if g.ctx.Err() != nil {
+		t := time.NewTimer(stderrGrace)
+		defer t.Stop()
+		ended, grace = nil, t.C
+	}
+	select {
+	case r := <-done:
+		return r.n, r.err
+	case <-ended:
+	case <-grace:
+	}
+	select {
+	case r := <-done: // done as the wait ended
+		return r.n, r.err
+	default:
+	}
+	g.stuck = returned
+	return 0, g.ctx.Err()
 }
 
 // stickyWriter is a writer that remembers the first error of its writes.

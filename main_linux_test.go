@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -757,5 +758,167 @@ func TestInterruptWhileWritingToUnreadPipe(t *testing.T) {
 		}
 		r.Close()
 		w.Close()
+	}
+}
+
+// Standard error that is a pipe nobody reads (`cronus train … 2>&1 |
+// less`, not scrolled) held the command in a write of its log or progress
+// after the interrupt, which then ended it only at a second ctrl+c (a
+// review on 2026-12-02): the write is given up at the interrupt, and the
+// command exits 130 at once; its "interrupted" is dropped, the pipe being
+// full.
+func TestInterruptWhileWritingToUnreadStderr(t *testing.T) {
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	r, w := os.NewFile(uintptr(p[0]), "r"), os.NewFile(uintptr(p[1]), "w")
+	defer r.Close()
+	defer w.Close()
+	size, err := unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "m.json")
+	args := []string{"train", "--train", "builtin:mq2008/train", "--trees", "100000", "--log-every", "1", "--out", out}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, args, io.Discard, w) }()
+	full := time.Now().Add(10 * time.Second)
+	for {
+		n, err := unix.IoctlGetInt(int(r.Fd()), unix.TIOCINQ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A line (some 30 bytes) that does not fit waits whole: a
+		// write of up to 4 KB to a pipe is atomic.
+		if n > size-100 {
+			break
+		}
+		if time.Now().After(full) {
+			t.Fatalf("filled %d bytes of the pipe's %d", n, size)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	start := time.Now()
+	select {
+	case code := <-done:
+		t.Logf("returned %v after the interrupt", time.Since(start))
+		if code != 130 {
+			t.Errorf("exit %d; want 130", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Errorf("still writing to a standard error nobody reads 10 s after the interrupt")
+		r.Close() // fails the blocked write, and the command ends
+		<-done
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("the interrupted command wrote %s", out)
+	}
+}
+
+// Standard error that takes its writes still gets the line that says the
+// command was interrupted, written after the interrupt.
+func TestInterruptedLineOnStderrFile(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	args := []string{"train", "--train", "builtin:mq2008/train", "--trees", "100000", "--log-every", "1", "--out", filepath.Join(dir, "m.json")}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, args, io.Discard, f) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st, err := f.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Size() > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no log line in 10 s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 130 {
+			t.Errorf("exit %d; want 130", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("still running 10 s after the interrupt")
+	}
+	b, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := strings.TrimSuffix(string(b), "\n"); !strings.HasSuffix(s, "\ncronus train: interrupted") {
+		t.Errorf("standard error ends %q; want the line \"cronus train: interrupted\"", s[max(0, len(s)-200):])
+	}
+}
+
+// graceWriter keeps one goroutine in the kernel for a descriptor that
+// blocks, however many writes come after the interrupt, and these return
+// at once.
+func TestGraceWriterHoldsOneGoroutine(t *testing.T) {
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	r, w := os.NewFile(uintptr(p[0]), "r"), os.NewFile(uintptr(p[1]), "w")
+	defer r.Close()
+	defer w.Close()
+	size, err := unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	g := &graceWriter{ctx: ctx, f: w}
+	if n, err := g.Write(make([]byte, size)); n != size || err != nil {
+		t.Fatalf("the first %d bytes: wrote %d, %v", size, n, err)
+	}
+	before := runtime.NumGoroutine()
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		cancel()
+	}()
+	if _, err := g.Write([]byte("blocked\n")); !errors.Is(err, context.Canceled) {
+		t.Errorf("the blocked write returned %v; want %v", err, context.Canceled)
+	}
+	start := time.Now()
+	for range 100 {
+		if _, err := g.Write([]byte("cronus train: interrupted\n")); !errors.Is(err, context.Canceled) {
+			t.Fatalf("a write after returned %v; want %v", err, context.Canceled)
+		}
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("100 writes after the interrupt took %v", d)
+	}
+	if n := runtime.NumGoroutine(); n > before+1 {
+		t.Errorf("%d goroutines after 101 writes to a full pipe, %d before", n, before)
+	}
+	// The reader reads: the write given up ends, and the next is written.
+	io.CopyN(io.Discard, r, int64(size)+8)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n, err := g.Write([]byte("after\n"))
+		if err == nil && n == 6 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a write 10 s after the reader read: %d, %v", n, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if b := make([]byte, 6); func() bool { _, err := io.ReadFull(r, b); return err != nil || string(b) != "after\n" }() {
+		t.Error("the pipe did not get the write after")
 	}
 }
