@@ -779,25 +779,26 @@ func TestInterruptWhileWritingToUnreadStderr(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The pipe full from the start: the command's first line to it
+	// blocks (a write of up to 4 KB to a pipe is atomic). Waiting for
+	// its log to fill the pipe took more than 10 s under the race
+	// detector on a loaded machine.
+	if n, err := w.Write(make([]byte, size)); err != nil || n != size {
+		t.Fatalf("filling the pipe: %d bytes, %v", n, err)
+	}
 	out := filepath.Join(t.TempDir(), "m.json")
 	args := []string{"train", "--train", "builtin:mq2008/train", "--trees", "100000", "--log-every", "1", "--out", out}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, args, io.Discard, w) }()
-	full := time.Now().Add(10 * time.Second)
-	for {
-		n, err := unix.IoctlGetInt(int(r.Fd()), unix.TIOCINQ)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// A line (some 30 bytes) that does not fit waits whole: a
-		// write of up to 4 KB to a pipe is atomic.
-		if n > size-100 {
-			break
-		}
-		if time.Now().After(full) {
-			t.Fatalf("filled %d bytes of the pipe's %d", n, size)
+	// Cancelled once the command (or graceWriter for it) is in a write
+	// to the pipe.
+	blocked := time.Now().Add(60 * time.Second)
+	for !writingFromMain() {
+		if time.Now().After(blocked) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("the command did not write to its standard error in 60 s:\n%s", buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -817,6 +818,19 @@ func TestInterruptWhileWritingToUnreadStderr(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("the interrupted command wrote %s", out)
 	}
+}
+
+// writingFromMain reports whether a goroutine of this package (the
+// command's, or graceWriter's for it) is in os.(*File).Write.
+func writingFromMain() bool {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "os.(*File).Write(") && strings.Contains(g, "\ngithub.com/cronus-ltr/cronus.") {
+			return true
+		}
+	}
+	return false
 }
 
 // Standard error that takes its writes still gets the line that says the
