@@ -685,6 +685,25 @@ func TestInspectModelThroughPipe(t *testing.T) {
 	}
 }
 
+// onePagePipe returns a blocking pipe (as a shell's is) one page long,
+// and its size. The read end is closed at the end of the test, if not
+// before; the write end is the caller's to close (see
+// TestInterruptWhileWritingToUnreadPipe).
+func onePagePipe(t *testing.T) (r, w *os.File, size int) {
+	t.Helper()
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	r, w = os.NewFile(uintptr(p[0]), "r"), os.NewFile(uintptr(p[1]), "w")
+	t.Cleanup(func() { r.Close() })
+	size, err := unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, w, size
+}
+
 // A pipe whose reader does not read (`cronus predict … | less`, not
 // scrolled) blocks a write in the kernel: an interrupt then ended the
 // command only at a second ctrl+c, for the standard output (predict's
@@ -706,15 +725,7 @@ func TestInterruptWhileWritingToUnreadPipe(t *testing.T) {
 		{false, []string{"gen", "--queries", "50", "--out"}},
 		{false, []string{"export", "--to", "xgboost", "--model", model, "--out"}},
 	} {
-		var p [2]int
-		if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
-			t.Fatal(err)
-		}
-		r, w := os.NewFile(uintptr(p[0]), "r"), os.NewFile(uintptr(p[1]), "w")
-		size, err := unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, 4096)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r, w, size := onePagePipe(t)
 		args, stdout := c.args, io.Writer(w)
 		if !c.stdout {
 			args, stdout = append(slices.Clone(args), fmt.Sprintf("/dev/fd/%d", w.Fd())), &bytes.Buffer{}
@@ -756,8 +767,18 @@ func TestInterruptWhileWritingToUnreadPipe(t *testing.T) {
 			r.Close()
 			<-done
 		}
+		// The write end of a /dev/fd/N output stays open: the command
+		// writes through its own file for the descriptor's number
+		// (data.writeDescriptor), and a chunk its goroutine had not yet
+		// begun to write at the cancel went, once the number was
+		// closed, into the next case's pipe, opened on the same number
+		// (F_SETPIPE_SZ then failed: "device or resource busy"). A
+		// process ends at once after the interrupt; the test keeps the
+		// numbers. Closing the reader fails any write still blocked.
 		r.Close()
-		w.Close()
+		if c.stdout {
+			w.Close()
+		}
 	}
 }
 
@@ -768,17 +789,8 @@ func TestInterruptWhileWritingToUnreadPipe(t *testing.T) {
 // command exits 130 at once; its "interrupted" is dropped, the pipe being
 // full.
 func TestInterruptWhileWritingToUnreadStderr(t *testing.T) {
-	var p [2]int
-	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
-		t.Fatal(err)
-	}
-	r, w := os.NewFile(uintptr(p[0]), "r"), os.NewFile(uintptr(p[1]), "w")
-	defer r.Close()
+	r, w, size := onePagePipe(t)
 	defer w.Close()
-	size, err := unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, 4096)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The pipe full from the start: the command's first line to it
 	// blocks (a write of up to 4 KB to a pipe is atomic). Waiting for
 	// its log to fill the pipe took more than 10 s under the race
@@ -883,17 +895,8 @@ func TestInterruptedLineOnStderrFile(t *testing.T) {
 // blocks, however many writes come after the interrupt, and these return
 // at once.
 func TestGraceWriterHoldsOneGoroutine(t *testing.T) {
-	var p [2]int
-	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
-		t.Fatal(err)
-	}
-	r, w := os.NewFile(uintptr(p[0]), "r"), os.NewFile(uintptr(p[1]), "w")
-	defer r.Close()
+	r, w, size := onePagePipe(t)
 	defer w.Close()
-	size, err := unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, 4096)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	g := &graceWriter{ctx: ctx, f: w}
 	if n, err := g.Write(make([]byte, size)); n != size || err != nil {
