@@ -785,7 +785,7 @@ func TestInterruptWhileWritingToUnreadPipe(t *testing.T) {
 // Standard error that is a pipe nobody reads (`cronus train … 2>&1 |
 // less`, not scrolled) held the command in a write of its log or progress
 // after the interrupt, which then ended it only at a second ctrl+c (a
-// review on 2026-12-02): the write is given up at the interrupt, and the
+// review on 2026-12-01): the write is given up at the interrupt, and the
 // command exits 130 at once; its "interrupted" is dropped, the pipe being
 // full.
 func TestInterruptWhileWritingToUnreadStderr(t *testing.T) {
