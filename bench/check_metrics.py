@@ -33,6 +33,8 @@ import tempfile
 
 import numpy as np
 
+from checkbin import cronus_exe
+
 TOL = 1e-9
 
 
@@ -466,15 +468,11 @@ def main():
     if len(sys.argv) > 4 or (len(sys.argv) > 2 and not sys.argv[2].isdigit()) or (len(sys.argv) > 3 and not sys.argv[3].isdigit()):
         print("usage: python3 bench/check_metrics.py [CRONUS [CASES [SEED]]]", file=sys.stderr)
         return 2
-    exe = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] != "-" else None
     cases = int(sys.argv[2]) if len(sys.argv) > 2 else 150
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 20261201
     tmp = tempfile.mkdtemp(prefix="check_metrics.")
     try:
-        if exe is None:
-            exe = os.path.join(tmp, "cronus")
-            root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-            subprocess.run(["go", "build", "-o", exe, "."], cwd=root, check=True)
+        exe = cronus_exe(sys.argv[1] if len(sys.argv) > 1 else None, tmp)
         rng = random.Random(seed)
         ch = Checker(exe, tmp)
         for ci in range(cases):

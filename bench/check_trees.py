@@ -56,6 +56,8 @@ import tempfile
 
 import numpy as np
 
+from checkbin import cronus_exe
+
 FAILS = []
 TIES = []
 BINNING = []
@@ -543,14 +545,9 @@ def main():
     if len(sys.argv) > 2:
         print("usage: python3 bench/check_trees.py [CRONUS]", file=sys.stderr)
         return 2
-    exe = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] != "-" else None
     tmp = tempfile.mkdtemp(prefix="check_trees.")
     try:
-        if exe is None:
-            exe = os.path.join(tmp, "cronus")
-            root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-            subprocess.run(["go", "build", "-o", exe, "."], cwd=root, check=True)
-        exe = os.path.abspath(exe)
+        exe = cronus_exe(sys.argv[1] if len(sys.argv) > 1 else None, tmp)
         ch = Checker(exe, tmp)
         for sname, train, held in make_sets(exe, tmp):
             for i, (obj, trees, flags) in enumerate(SETTINGS):
