@@ -72,17 +72,6 @@ func (pr *Problem) newProtector(m int) *protector {
 	return &protector{pr: pr, m: min(m, longest), reach: reach}
 }
 
-// reached counts the documents that reach the current stage.
-func (pt *protector) reached() int {
-	c := 0
-	for _, r := range pt.reach {
-		if r {
-			c++
-		}
-	}
-	return c
-}
-
 // queries returns the range of queries of chunk ch (of evalChunks).
 func (pt *protector) queries(ch int) (int, int) {
 	nq := len(pt.pr.Offsets) - 1

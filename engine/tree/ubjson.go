@@ -292,7 +292,7 @@ func (d *ubjDecoder) container(open byte, depth int) error {
 			// A key: a string without its 'S' marker, whose length
 			// marker is m when the container has no count.
 			if count >= 0 {
-				m = d.next()
+				d.next() // past any no-op markers
 			}
 			d.pos-- // length reads the marker again
 			if err := d.str(); err != nil {
