@@ -67,7 +67,13 @@ func WithMaxRate(perSecond float64) Option {
 	if !(perSecond > 0) {
 		panic(fmt.Sprintf("job: WithMaxRate(%v): the rate must be positive", perSecond))
 	}
-	gap := time.Duration(float64(time.Second) / perSecond)
+	// A rate below about 1.1·10⁻¹⁰ a second has a gap past time.Duration's
+	// range, which float64's conversion does not saturate (on amd64 it
+	// gave the most negative Duration, and every Report was sent).
+	gap := time.Duration(math.MaxInt64)
+	if g := float64(time.Second) / perSecond; g < math.MaxInt64 {
+		gap = time.Duration(g)
+	}
 	return func(c *config) { c.minGap = gap }
 }
 

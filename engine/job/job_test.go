@@ -165,6 +165,20 @@ func TestCoalescing(t *testing.T) {
 			wantEvents: 4,
 		},
 		{
+			// 1/rate is 10²¹ ns, past time.Duration's range: the gap
+			// was float64's conversion to int64, on amd64 the most
+			// negative one, so every Report was sent.
+			name: "one in 30,000 years",
+			opts: []Option{WithMaxRate(1e-12)},
+			work: func(r *Reporter[int], clk *fakeClock, snap func() int) {
+				for i := range 100 {
+					r.Report(float64(i+1), snap)
+					clk.Advance(time.Hour)
+				}
+			},
+			wantEvents: 1,
+		},
+		{
 			name: "no limit",
 			opts: []Option{WithMaxRate(math.Inf(1))},
 			work: func(r *Reporter[int], _ *fakeClock, snap func() int) {
