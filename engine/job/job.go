@@ -240,9 +240,11 @@ func newPanicError(v any) *PanicError {
 	return &PanicError{Value: v, Stack: strings.TrimSuffix(b.String(), "\n")}
 }
 
-// eta estimates the time left in a phase from its rate so far.
+// eta estimates the time left in a phase from its rate so far; 0 when it
+// cannot tell, a NaN done or total among those (written as comparisons a
+// NaN fails: the estimate was NaN, which a Duration cannot hold).
 func eta(done, total float64, inPhase time.Duration) time.Duration {
-	if total <= 0 || done <= 0 || done >= total || inPhase <= 0 {
+	if !(total > 0) || !(done > 0) || !(done < total) || inPhase <= 0 {
 		return 0
 	}
 	left := float64(inPhase) * (total - done) / done

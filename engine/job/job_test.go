@@ -713,3 +713,26 @@ func TestPhaseAtFirstETA(t *testing.T) {
 		t.Errorf("ETA after 2 steps of 20 at 1 s each %v, want %v (all ETAs by units done: %v)", got, want, etas)
 	}
 }
+
+// A Done or Total that is NaN (0/0 in a worker's units) leaves the time
+// left unknown, 0: the estimate was NaN converted to a Duration, on amd64
+// the most negative one, and the ETA read −292 years.
+func TestETAOfNaN(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct{ from, done, total float64 }{
+		{0, nan, 100}, {0, 50, nan}, {nan, 50, 100}, {0, nan, nan},
+	} {
+		clk := newFakeClock()
+		j := Start(context.Background(), func(ctx context.Context, r *Reporter[struct{}]) (struct{}, error) {
+			r.PhaseFrom("training", c.from, c.total)
+			clk.Advance(time.Second)
+			r.Report(c.done, nil)
+			return struct{}{}, nil
+		}, WithClock(clk.Now))
+		for _, ev := range collect(t, j) {
+			if ev.Progress.ETA != 0 {
+				t.Errorf("from %v, done %v of %v: ETA %v, want 0 (unknown)", c.from, c.done, c.total, ev.Progress.ETA)
+			}
+		}
+	}
+}
