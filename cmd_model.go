@@ -30,7 +30,24 @@ func loadScoringData(ctx context.Context, p *progress, name string, minFeatures 
 }
 
 // loadDataWith reads a data set with the options opt, showing progress.
+// Features past opt.MinFeatures (the model's that scores it) are warned of
+// as not used.
 func loadDataWith(ctx context.Context, p *progress, name string, opt data.ReadOptions) (*data.Dataset, error) {
+	return readDataWarning(ctx, p, name, opt, opt.MinFeatures)
+}
+
+// loadTrainingData is loadData for data that trees are trained on, read
+// at least minFeatures wide (those of the model training goes on from,
+// --init-model): its features past that width are used, and it says
+// nothing of them. train --init-model said "features 2-5 are not used" of
+// a file wider than the model and then split on them.
+func loadTrainingData(ctx context.Context, p *progress, name string, minFeatures int) (*data.Dataset, error) {
+	return readDataWarning(ctx, p, name, data.ReadOptions{MinFeatures: minFeatures}, 0)
+}
+
+// readDataWarning is loadDataWith, with unusedPast the width past which
+// the file's features are warned of as not used (0: none).
+func readDataWarning(ctx context.Context, p *progress, name string, opt data.ReadOptions, unusedPast int) (*data.Dataset, error) {
 	opt.Progress = p.readOptions(name).Progress
 	d, err := data.LoadDataset(ctx, name, opt)
 	p.done()
@@ -39,7 +56,7 @@ func loadDataWith(ctx context.Context, p *progress, name string, opt data.ReadOp
 	}
 	d.Name = name
 	warn(p.w, d.PaddingWarning())
-	warn(p.w, d.UnusedWarning(opt.MinFeatures))
+	warn(p.w, d.UnusedWarning(unusedPast))
 	warn(p.w, d.StrayWarning())
 	return d, nil
 }

@@ -127,7 +127,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	pr := newProgress(stderr)
-	train, err := loadData(ctx, pr, *trainF, minFeatures)
+	train, err := loadTrainingData(ctx, pr, *trainF, minFeatures)
 	if err != nil {
 		return err
 	}

@@ -566,3 +566,41 @@ func TestTrainInitTreesOverflow(t *testing.T) {
 		t.Error("wrote the model")
 	}
 }
+
+// train --init-model reads the training data at least as wide as the
+// model, and a wider file's features are trained on: it said "features
+// 2-3 are not used" of them, and then split on them (a helper's review of
+// degenerate data, 2026-12-01). A validation file wider than the training
+// data is still warned of, since its extra features are not used.
+func TestTrainInitModelWiderData(t *testing.T) {
+	dir := t.TempDir()
+	narrow, wide, wider := filepath.Join(dir, "narrow.txt"), filepath.Join(dir, "wide.txt"), filepath.Join(dir, "wider.txt")
+	os.WriteFile(narrow, []byte("2 qid:1 1:0.5\n0 qid:1 1:0.1\n1 qid:2 1:0.3\n0 qid:2 1:0.9\n"), 0o644)
+	os.WriteFile(wide, []byte("2 qid:1 1:0.5 3:0.9\n0 qid:1 1:0.5 3:0.1\n1 qid:2 1:0.5 3:0.8\n0 qid:2 1:0.5 3:0.2\n"), 0o644)
+	os.WriteFile(wider, []byte("2 qid:1 1:0.5 4:0.9\n0 qid:1 1:0.5 4:0.1\n"), 0o644)
+	init, on := filepath.Join(dir, "init.json"), filepath.Join(dir, "on.json")
+	if code, _, errOut := runCLI(t, "train", "--train", narrow, "--trees", "1", "--min-docs", "1", "--out", init); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errOut)
+	}
+	code, _, errOut := runCLI(t, "train", "--train", wide, "--valid", wider, "--trees", "2", "--min-docs", "1", "--init-model", init, "--out", on)
+	if code != 0 {
+		t.Fatalf("train --init-model: exit %d: %s", code, errOut)
+	}
+	m, err := tree.ReadModel(on)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := false
+	for _, tr := range m.Trees[1:] {
+		used = used || slices.Contains(tr.Split, 3)
+	}
+	if m.NumFeatures != 3 || !used {
+		t.Fatalf("%d features, feature 3 split on: %v; want 3 features, feature 3 used", m.NumFeatures, used)
+	}
+	if strings.Contains(errOut, wide+" has features") {
+		t.Errorf("%q: a warning of %s's features, which the trees added use", errOut, wide)
+	}
+	if want := "warning: " + wider + " has features up to 4, and 3 are expected; feature 4 is not used\n"; !strings.Contains(errOut, want) {
+		t.Errorf("%q, want the warning %q", errOut, want)
+	}
+}
