@@ -341,7 +341,7 @@ func NewProblemProgress(ctx context.Context, e *tree.Ensemble, d *data.Dataset, 
 	p.Positives = pos
 	if tg.Distil {
 		if err := p.distilTargets(); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", d.Name, err)
 		}
 	}
 	p.Advice = TargetsAdvice(p.PositiveShare(), tg)
