@@ -135,7 +135,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		warn(stderr, initM.LibsvmReaderWarning(p.Init, train))
 		warn(stderr, initAbsentWarning(initM, p.Init, train))
 	}
-	warn(stderr, flatTrainWarning(train, p.Objective, *initF))
+	if w := flatTrainWarning(train, p.Objective, *initF); w != "" {
+		warn(stderr, w)
+	} else {
+		warn(stderr, noSplitWarning(train, p.Grow.MinDocs, *initF))
+	}
 	if p.Objective == boost.LambdaRank && !train.HasQID && train.NumDocs() > 1 {
 		// LightGBM refuses lambdarank without groups; XGBoost ranks the
 		// file as one group, as we do.
@@ -352,6 +356,42 @@ func flatTrainWarning(d *data.Dataset, objective, init string) string {
 		}
 	}
 	return fmt.Sprintf("%s: every document is %s: there is nothing to learn, and the model scores every document alike", d.Name, which)
+}
+
+// noSplitWarning says, when no tree can split on the training data d,
+// that every tree is a single leaf: d has fewer documents than the two
+// leaves of a split need (minDocs each, --min-docs), or every feature has
+// one value on every document; "" otherwise. train built such trees
+// without a word (a helper's review of degenerate data: 6 documents under
+// the default --min-docs 50, or every feature constant).
+func noSplitWarning(d *data.Dataset, minDocs int, init string) string {
+	var why string
+	switch {
+	case d.NumDocs()/2 < minDocs:
+		why = fmt.Sprintf("%s has %s, fewer than twice --min-docs %d (the documents each side of a split needs)", d.Name, count(d.NumDocs(), "document"), minDocs)
+	case constantFeatures(d):
+		why = fmt.Sprintf("%s: every feature has one value on every document", d.Name)
+	default:
+		return ""
+	}
+	if init != "" {
+		return fmt.Sprintf("%s: no tree added can split, and the model ranks the documents as %s does", why, init)
+	}
+	return why + ": no tree can split, and the model scores every document alike"
+}
+
+// constantFeatures reports whether each feature of d has one value on
+// every document.
+func constantFeatures(d *data.Dataset) bool {
+	for f := range d.NumFeatures() {
+		col := d.Col(f)
+		for _, v := range col {
+			if v != col[0] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // flatUnder reports whether every ranking of d scores the same by spec

@@ -604,3 +604,44 @@ func TestTrainInitModelWiderData(t *testing.T) {
 		t.Errorf("%q, want the warning %q", errOut, want)
 	}
 }
+
+// train warns where no tree can split, every tree a single leaf: fewer
+// documents than twice --min-docs, or every feature one value throughout.
+// It trained such models without a word (a helper's review of degenerate
+// data, 2026-12-01); data that can split have nothing said.
+func TestTrainNoSplitWarns(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, []byte(text), 0o644)
+		return path
+	}
+	varied := write("varied.txt", "2 qid:1 1:0.5\n0 qid:1 1:0.1\n1 qid:2 1:0.3\n0 qid:2 1:0.9\n")
+	constant := write("constant.txt", "2 qid:1 1:1 2:0\n0 qid:1 1:1 2:0\n1 qid:2 1:1 2:0\n0 qid:2 1:1\n")
+	init := filepath.Join(dir, "init.json")
+	if code, _, errOut := runCLI(t, "train", "--train", varied, "--objective", "regression", "--trees", "1", "--min-docs", "1", "--out", init); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errOut)
+	}
+	for _, c := range []struct {
+		data, minDocs, init, want string
+	}{
+		{varied, "3", "", varied + " has 4 documents, fewer than twice --min-docs 3 (the documents each side of a split needs): no tree can split, and the model scores every document alike"},
+		{varied, "2", "", ""},
+		{constant, "1", "", constant + ": every feature has one value on every document: no tree can split, and the model scores every document alike"},
+		{constant, "1", init, constant + ": every feature has one value on every document: no tree added can split, and the model ranks the documents as " + init + " does"},
+	} {
+		args := []string{"train", "--train", c.data, "--objective", "regression", "--trees", "2", "--min-docs", c.minDocs, "--out", filepath.Join(dir, "m.json")}
+		if c.init != "" {
+			args = append(args, "--init-model", c.init)
+		}
+		code, _, errOut := runCLI(t, args...)
+		switch {
+		case code != 0:
+			t.Errorf("%s --min-docs %s: exit %d: %s", c.data, c.minDocs, code, errOut)
+		case c.want == "" && strings.Contains(errOut, "warning"):
+			t.Errorf("%s --min-docs %s: %q, want no warning", c.data, c.minDocs, errOut)
+		case c.want != "" && errOut != "warning: "+c.want+"\n":
+			t.Errorf("%s --min-docs %s: %q, want the warning %q", c.data, c.minDocs, errOut, c.want)
+		}
+	}
+}
