@@ -774,6 +774,28 @@ func TestCurveShort(t *testing.T) {
 	}
 }
 
+// TestCurveTooShort: in a pane under 5 rows no plot fits, and the legend
+// has given way to it: the pane showed its title over blank rows (the
+// workbench's curve pane at 20x6 and 30x8, found by a helper's review in
+// tmux), where the other panes say "… N more". It says why instead.
+func TestCurveTooShort(t *testing.T) {
+	pts, cur := samplePoints()
+	for h := 2; h <= 4; h++ {
+		for _, w := range []int{30, 40, 80} {
+			got := RenderCurve(pts, cur, "ndcg@10", w, h, PlainStyles())
+			checkFits(t, "curve", got, w, h)
+			lines := strings.Split(got, "\n")
+			if !strings.HasPrefix(lines[0], "NDCG@10") || lines[1] != "too short for the plot" {
+				t.Errorf("%dx%d: no title and word of the plot's absence:\n%s", w, h, got)
+			}
+		}
+	}
+	// A narrower pane cuts the word as it cuts every line.
+	if got := RenderCurve(pts, cur, "ndcg@10", 12, 3, PlainStyles()); !strings.Contains(got, "too short f…") {
+		t.Errorf("12x3:\n%s", got)
+	}
+}
+
 // TestFeatureGridNarrow: a feature grid too wide for its pane hides whole
 // cost groups, as the stage table hides whole columns, and its title says
 // how many; it cut the last group at the pane's edge (below 40 columns,

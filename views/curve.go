@@ -123,7 +123,11 @@ func RenderCurve(points []baseline.Point, current *baseline.Point, metric string
 		rows = height - 1 - 2 - len(legend)
 	}
 	if rows < 2 {
-		return fitBlock(append([]string{title(log)}, legend...), width, height, st)
+		// Under 5 rows (the title, two rows of points, the axis and its
+		// labels) no plot fits and the legend has given way: the title
+		// stood alone over blank rows (the curve pane at 20x6 and 30x8),
+		// where the other panes say "… N more".
+		return fitBlock([]string{title(log), st.Dim.Render("too short for the plot")}, width, height, st)
 	}
 	dec := axisDecimals((ymax - ymin) / float64(rows-1))
 	yl := func(v float64) string { return strconv.FormatFloat(v, 'f', dec, 64) }
