@@ -369,7 +369,7 @@ func noSplitWarning(d *data.Dataset, minDocs int, init string) string {
 	switch {
 	case d.NumDocs()/2 < minDocs:
 		why = fmt.Sprintf("%s has %s, fewer than twice --min-docs %d (the documents each side of a split needs)", d.Name, count(d.NumDocs(), "document"), minDocs)
-	case constantFeatures(d):
+	case d.Constant():
 		why = fmt.Sprintf("%s: every feature has one value on every document", d.Name)
 	default:
 		return ""
@@ -378,20 +378,6 @@ func noSplitWarning(d *data.Dataset, minDocs int, init string) string {
 		return fmt.Sprintf("%s: no tree added can split, and the model ranks the documents as %s does", why, init)
 	}
 	return why + ": no tree can split, and the model scores every document alike"
-}
-
-// constantFeatures reports whether each feature of d has one value on
-// every document.
-func constantFeatures(d *data.Dataset) bool {
-	for f := range d.NumFeatures() {
-		col := d.Col(f)
-		for _, v := range col {
-			if v != col[0] {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // flatUnder reports whether every ranking of d scores the same by spec

@@ -1,6 +1,9 @@
 package data
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Dataset is a ranking data set held dense and column-major: the value of
 // feature f (0-based) for document i is Cols[f][i]. Documents of one query
@@ -104,6 +107,26 @@ func (d *Dataset) QIDWarning(train *Dataset) string {
 		return ""
 	}
 	return fmt.Sprintf("%s has no qid, where %s has: its metrics rank all its %d documents as one query", d.Name, train.Name, d.NumDocs())
+}
+
+// Constant reports whether no feature of d has two values on its
+// documents, NaN (a missing value, which binning puts in the largest
+// values' bin) aside, so that no tree can split on d; true of data
+// without features.
+func (d *Dataset) Constant() bool {
+	for _, col := range d.Cols {
+		first := float32(math.NaN())
+		for _, v := range col {
+			switch {
+			case v != v: // NaN
+			case first != first:
+				first = v
+			case v != first:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // NumDocs returns the number of documents.

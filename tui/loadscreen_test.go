@@ -575,7 +575,13 @@ func TestReloadStatusKeepsFileName(t *testing.T) {
 		t.Fatal(err)
 	}
 	train := filepath.Join(dir, "train.txt")
-	if err := os.WriteFile(train, []byte("2 qid:1 1:0.5 2:0.25\n0 qid:1 1:0.1 2:0.5\n1 qid:2 1:0.7 2:0.5\n0 qid:2 1:0.2 2:0.1\n"), 0o644); err != nil {
+	// 100 documents, the fewest on which the base ensemble's trees can
+	// split (fewer are warned of, and the warning takes the status line).
+	var text strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&text, "%d qid:%d 1:%g 2:%g\n", i%3, i/50+1, float64(i)/100, float64(i%7)/10)
+	}
+	if err := os.WriteFile(train, []byte(text.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	check := func(m Model, want string) {
@@ -614,7 +620,7 @@ func TestReloadStatusKeepsFileName(t *testing.T) {
 	check(m, "training the base ensemble … · loaded …/Fold1/train.txt")
 	// The data screen above the training names the file the same way and
 	// keeps its counts whole (the full path pushed them past the edge).
-	wantRow := []string{"…/Fold1/train.txt", "2", "4", "2", "2/2/2", "0", "2/1/1"}
+	wantRow := []string{"…/Fold1/train.txt", "2", "100", "2", "50/50/50", "0", "34/33/33"}
 	if !slices.ContainsFunc(strings.Split(m.View(), "\n"), func(l string) bool { return slices.Equal(strings.Fields(l), wantRow) }) {
 		t.Errorf("no split row %q in\n%s", wantRow, m.View())
 	}

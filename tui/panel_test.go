@@ -1454,3 +1454,48 @@ func TestStepIsTheValueShown(t *testing.T) {
 		t.Errorf("λ 0.1 → %v, want 0.15", p.Lambda)
 	}
 }
+
+// TestLoadNoSplitWarns: training data on which no tree of the base
+// ensemble can split (fewer documents than two leaves of the default
+// minimum hold, or no feature with two values) is warned of at load, as
+// train warns; the workbench built such ensembles without a word (a
+// helper's review of degenerate data, 2026-12-01). A model given to the
+// workbench is not trained, and has nothing said.
+func TestLoadNoSplitWarns(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	tiny := write("tiny.txt", "2 qid:1 1:0.5\n0 qid:1 1:0.1\n1 qid:2 1:0.3\n")
+	var b strings.Builder
+	for i := range 120 {
+		fmt.Fprintf(&b, "%d qid:%d 1:3 2:0.5\n", i%3, i/10+1)
+	}
+	flat := write("flat.txt", b.String())
+	const tail = ": no tree of the base ensemble can split, and it scores every document alike"
+	model := writeModel(t, &tree.Ensemble{Trees: []tree.Tree{{Leaves: []float64{0.5}}}, NumFeatures: 1, Objective: "regression"}, "")
+	for _, c := range []struct {
+		train, model, want string
+	}{
+		{tiny, "", tiny + " has 3 documents, fewer than the 100 that the two leaves of a split hold (50 each)" + tail},
+		{flat, "", flat + ": every feature has one value on every document" + tail},
+		{"builtin:mq2008/train", "", ""},
+		{tiny, model, ""},
+	} {
+		msg, ok := loadFiles(context.Background(), Config{Train: c.train, Model: c.model}).(loadedMsg)
+		if !ok || msg.err != nil {
+			t.Fatalf("%s: %v", c.train, msg.err)
+		}
+		warned := slices.ContainsFunc(msg.warnings, func(w string) bool { return strings.HasSuffix(w, tail) })
+		switch {
+		case c.want == "" && warned:
+			t.Errorf("%s (model %q): warnings %q, want none of no split", c.train, c.model, msg.warnings)
+		case c.want != "" && !slices.Contains(msg.warnings, c.want):
+			t.Errorf("%s: warnings %q, want %q among them", c.train, msg.warnings, c.want)
+		}
+	}
+}

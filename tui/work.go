@@ -175,6 +175,11 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 				}
 			}
 			msg.train = d
+			if cfg.Model == "" {
+				if w := noSplitWarning(d); w != "" {
+					msg.warnings = append(msg.warnings, w)
+				}
+			}
 		case 1:
 			msg.valid = d
 		case 2:
@@ -224,6 +229,29 @@ func depthFor(leaves int) int {
 		d++
 	}
 	return d
+}
+
+// noSplitWarning says, when no tree of the base ensemble the workbench
+// trains on d can split, that every one is a single leaf scoring every
+// document alike (as train warns): d has fewer documents than two leaves
+// hold, or no feature with two values; "" otherwise. The workbench built
+// such ensembles, and cascades of them, without a word.
+func noSplitWarning(d *data.Dataset) string {
+	minDocs := trainParams(1, 2, 1).Grow.MinDocs
+	var why string
+	switch {
+	case d.NumDocs()/2 < minDocs:
+		docs := "documents"
+		if d.NumDocs() == 1 {
+			docs = "document"
+		}
+		why = fmt.Sprintf("%s has %d %s, fewer than the %d that the two leaves of a split hold (%d each)", d.Name, d.NumDocs(), docs, 2*minDocs, minDocs)
+	case d.Constant():
+		why = fmt.Sprintf("%s: every feature has one value on every document", d.Name)
+	default:
+		return ""
+	}
+	return why + ": no tree of the base ensemble can split, and it scores every document alike"
 }
 
 // trainParams are the training parameters of a base ensemble of the given
