@@ -189,10 +189,15 @@ func writeStdout(ctx context.Context, stdout io.Writer, write func(w *bufio.Writ
 
 // cascadeAbsentWarning says when d leaves feature values out and was read
 // the other way (--absent) than the cascade of file cascadeF was made (its
-// params' "absent"): its figures are then not the cascade's.
-func cascadeAbsentWarning(cascadeF string, cf *cronus.File, d *data.Dataset) string {
+// params' "absent"), at a split of its ensemble ce on a feature d leaves
+// out that sends a missing value the other way than 0: its figures are
+// then not the cascade's.
+func cascadeAbsentWarning(cascadeF string, cf *cronus.File, ce *tree.Ensemble, d *data.Dataset) string {
 	made, read := absentFlag(cf.Params["absent"] == "missing"), absentFlag(d.AbsentMissing)
 	if d.LeftOut() == 0 || made == read {
+		return ""
+	}
+	if differ, _ := ce.MissingSplitsOf(-1, func(f int) bool { return d.LeftOutOf(f) > 0 }); differ == 0 {
 		return ""
 	}
 	reading := map[absentFlag]string{false: "as 0", true: "as missing"}
@@ -215,7 +220,7 @@ func scoreCascade(ctx context.Context, cf *cronus.File, path, costsF string, d *
 	if err != nil {
 		return cascadeRun{}, err
 	}
-	warn(stderr, cascadeAbsentWarning(path, cf, d))
+	warn(stderr, cascadeAbsentWarning(path, cf, ce, d))
 	featCost := cf.FeatureCost
 	if costsF != "" {
 		// Read for the cascade's model, whose features need not be the

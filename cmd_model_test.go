@@ -517,6 +517,87 @@ func TestAbsentMissingCronusModel(t *testing.T) {
 	}
 }
 
+// The absent warnings count only the values a file leaves out of features
+// the model splits on: a file that gives every one of them on every line
+// scores alike however its left-out values are read, and got a warning
+// that its scores may differ from XGBoost's (or from what a cascade was
+// made to give) when a line had a stray feature past the model's, or left
+// out one the model never splits on (a helper's review of missing values).
+func TestAbsentWarningOnlyForSplitFeatures(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "x.json")
+	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", "--libsvm-indices", "engine/tree/testdata/xgb-libsvm.json", "--out", model); code != 0 {
+		t.Fatalf("import: exit %d %q", code, errOut)
+	}
+	trained := filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/train", "--objective", "regression", "--trees", "5", "--out", trained); code != 0 {
+		t.Fatalf("train: exit %d %q", code, errOut)
+	}
+	// A feature neither model splits on, from inspect's list of them all.
+	unused := 0
+	for f := 46; f >= 1 && unused == 0; f-- {
+		unused = f
+		for _, m := range []string{model, trained} {
+			_, stdout, _ := runCLI(t, "inspect", m, "--json")
+			var info struct {
+				Features []struct{ Feature, Splits int }
+			}
+			if err := json.Unmarshal([]byte(stdout), &info); err != nil {
+				t.Fatal(err, stdout)
+			}
+			for _, x := range info.Features {
+				if x.Feature == f && x.Splits > 0 {
+					unused = 0
+				}
+			}
+		}
+	}
+	if unused == 0 {
+		t.Fatal("every feature is split on")
+	}
+	line := func(skip int) string {
+		var b strings.Builder
+		for f := 1; f <= 46; f++ {
+			if f != skip {
+				fmt.Fprintf(&b, " %d:0.5", f)
+			}
+		}
+		return b.String()
+	}
+	stray := filepath.Join(dir, "stray.txt")
+	os.WriteFile(stray, []byte("1 qid:1"+line(0)+" 60:1\n0 qid:1"+line(0)+"\n"), 0o644)
+	skips := filepath.Join(dir, "skips.txt")
+	os.WriteFile(skips, []byte("1 qid:1"+line(unused)+"\n0 qid:1"+line(0)+"\n"), 0o644)
+	cascade := filepath.Join(dir, "c.json")
+	if code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "2", "--out", cascade); code != 0 {
+		t.Fatalf("cascade: exit %d %q", code, errOut)
+	}
+	for _, data := range []string{stray, skips} {
+		for _, args := range [][]string{
+			{"predict", "--model", model},
+			{"eval", "--model", model},
+			{"predict", "--model", trained, "--absent", "missing"},
+			{"eval", "--model", trained, "--absent", "missing"},
+			{"inspect", trained, "--absent", "missing"},
+			{"predict", "--cascade", cascade, "--absent", "missing"},
+			{"eval", "--cascade", cascade, "--absent", "missing"},
+		} {
+			code, _, errOut := runCLI(t, append(args, "--data", data)...)
+			if code != 0 || strings.Contains(errOut, "feature values out of its lines") {
+				t.Errorf("%s on %s: exit %d %q", strings.Join(args, " "), filepath.Base(data), code, errOut)
+			}
+		}
+	}
+	// Leaving out a feature the model splits on is still warned of.
+	used := filepath.Join(dir, "used.txt")
+	os.WriteFile(used, []byte("1 qid:1 1:0.5\n0 qid:1"+line(0)+"\n"), 0o644)
+	code, _, errOut := runCLI(t, "predict", "--model", model, "--data", used)
+	if code != 0 || !strings.Contains(errOut, "warning: "+used+" leaves 45 feature values out of its lines, which cronus reads as 0 and XGBoost as missing") {
+		t.Errorf("predict on a line of one feature: exit %d %q", code, errOut)
+	}
+}
+
 // --min-gain reaches the grower (a gain no split reaches leaves every
 // tree a single leaf) and is recorded in the model's params when set.
 func TestTrainMinGain(t *testing.T) {

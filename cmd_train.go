@@ -305,7 +305,7 @@ func initAbsentWarning(m *tree.Model, e *tree.Ensemble, d *data.Dataset) string 
 	if m.Source != "xgboost" || absent == 0 {
 		return ""
 	}
-	differ, total := e.MissingSplits(-1)
+	differ, total := e.MissingSplitsOf(-1, func(f int) bool { return d.LeftOutOf(f) > 0 })
 	if differ == 0 {
 		return ""
 	}

@@ -24,6 +24,10 @@ type Dataset struct {
 	// left out of its lines (documents × FileFeatures minus the IDX:VAL
 	// pairs given); they read as 0, or as NaN when AbsentMissing.
 	Absent int64
+	// Given is, for each feature of the file (Given[f] for column f, up
+	// to FileFeatures), how many of its lines give it; nil when d was not
+	// read from a file. LeftOutOf tells which features a file leaves out.
+	Given []int64
 	// AbsentMissing is ReadOptions.AbsentMissing of the read: left-out
 	// values and padding columns are NaN.
 	AbsentMissing bool
@@ -45,6 +49,24 @@ func (d *Dataset) LeftOut() int64 {
 		n += int64(d.NumDocs()) * int64(d.NumFeatures()-d.FileFeatures)
 	}
 	return n
+}
+
+// LeftOutOf is how many values of column f (feature f+1) the file did not
+// give: NumDocs less Given[f], or every document for a column that
+// ReadOptions.MinFeatures added beyond the file's features. Without Given
+// (d not read from a file) it cannot tell the features apart, and gives
+// Absent (at most NumDocs) for every column.
+func (d *Dataset) LeftOutOf(f int) int64 {
+	n := int64(d.NumDocs())
+	switch {
+	case f < 0 || f >= d.NumFeatures():
+		return 0
+	case f < len(d.Given):
+		return n - d.Given[f]
+	case d.FileFeatures > 0 && f >= d.FileFeatures:
+		return n
+	}
+	return min(d.Absent, n)
 }
 
 // PaddingWarning says, when ReadOptions.MinFeatures padded d beyond the

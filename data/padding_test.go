@@ -49,6 +49,15 @@ func TestFileFeaturesAndAbsent(t *testing.T) {
 		if w := d.PaddingWarning(); (w != "") != (min > 3) {
 			t.Errorf("MinFeatures %d: warning %q", min, w)
 		}
+		// Each feature's: feature 1 left out by one line, 2 by none, 3 by
+		// two, and the padding by all three; none past the columns.
+		want := []int64{1, 0, 2, 3, 3, 0}[:max(min, 3)+1]
+		want[len(want)-1] = 0
+		for f, w := range want {
+			if got := d.LeftOutOf(f); got != w {
+				t.Errorf("MinFeatures %d: LeftOutOf(%d) %d, want %d", min, f, got, w)
+			}
+		}
 	}
 }
 

@@ -605,6 +605,7 @@ type reader struct {
 	maxIdx  int       // the highest feature index in the file (under mu in pass 2)
 	widest  lineWidth // the widest line and the next widths (under mu)
 	given   int64     // IDX:VAL pairs read (under mu)
+	givenBy []int64   // of them, those of each feature (index-1; under mu)
 	hasQID  bool
 	firstQ  int // line of the first document, for messages about qid
 	n       int
@@ -793,7 +794,8 @@ func (rd *reader) parseChunk(c chunk) error {
 	ends := make([]uint32, 0, end-doc)
 	var seen []int // indices of an unsorted line, for the duplicate check
 	var given int64
-	top := 0 // the highest index in the chunk (pass 1 saw each line's last)
+	var givenBy []int64 // the chunk's pairs of each feature (index-1)
+	top := 0            // the highest index in the chunk (pass 1 saw each line's last)
 	var widest lineWidth
 	it := lineIter{buf: c.buf, line: c.line0 - 1}
 	for {
@@ -899,6 +901,10 @@ func (rd *reader) parseChunk(c chunk) error {
 			}
 			prev = idx
 			given++
+			if idx > len(givenBy) {
+				givenBy = append(givenBy, make([]int64, idx-len(givenBy))...)
+			}
+			givenBy[idx-1]++
 			top = max(top, idx)
 			lineTop = max(lineTop, idx)
 			seen = append(seen, idx)
@@ -927,6 +933,12 @@ func (rd *reader) parseChunk(c chunk) error {
 	rd.docIDs[c.seq], rd.docEnds[c.seq] = ids, ends
 	rd.mu.Lock()
 	rd.given += given
+	if len(givenBy) > len(rd.givenBy) {
+		rd.givenBy = append(rd.givenBy, make([]int64, len(givenBy)-len(rd.givenBy))...)
+	}
+	for f, g := range givenBy {
+		rd.givenBy[f] += g
+	}
 	rd.maxIdx = max(rd.maxIdx, top)
 	rd.widest.add(widest)
 	rd.mu.Unlock()
@@ -1002,7 +1014,7 @@ func describe(tok []byte, value bool) string {
 // contiguous, or regrouping them) and the document ids.
 func (rd *reader) assemble() (*Dataset, error) {
 	d := &Dataset{Cols: rd.cols, Labels: rd.labels, HasQID: rd.hasQID, FileFeatures: rd.maxIdx,
-		Absent: int64(rd.n)*int64(rd.maxIdx) - rd.given, AbsentMissing: rd.opt.AbsentMissing,
+		Absent: int64(rd.n)*int64(rd.maxIdx) - rd.given, Given: rd.givenBy, AbsentMissing: rd.opt.AbsentMissing,
 		widest: rd.widest}
 	for len(d.Cols) < rd.opt.MinFeatures {
 		c := make([]float32, rd.n)

@@ -215,12 +215,17 @@ func FuzzReadBytes(f *testing.F) {
 		}
 		var nans int64
 		for c := range d.Cols {
+			var col int64 // the NaN values of the column: LeftOutOf it
 			for i, v := range m.Cols[c] {
 				if v != v && d.Cols[c][i] == 0 {
 					nans++
+					col++
 				} else if math.Float32bits(v) != math.Float32bits(d.Cols[c][i]) {
 					t.Fatalf("AbsentMissing: feature %d doc %d: %v, want %v", c+1, i, v, d.Cols[c][i])
 				}
+			}
+			if d.LeftOutOf(c) != col || m.LeftOutOf(c) != col {
+				t.Fatalf("feature %d: %d NaN values, LeftOutOf %d and %d", c+1, col, d.LeftOutOf(c), m.LeftOutOf(c))
 			}
 		}
 		if nans != d.Absent || m.Absent != d.Absent {

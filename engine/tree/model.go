@@ -625,8 +625,9 @@ func (m *Model) LibsvmReaderWarning(e *Ensemble, d *data.Dataset) string {
 
 // AbsentWarning says when data d that leaves values out of its lines
 // (Dataset.LeftOut: features beyond the file's last, too) is read the other way than model m (with ensemble e, of which the first k
-// trees are used; k < 0 means all) takes them, at some split that sends a
-// missing value the other way than 0: read as 0 (the default) for a model
+// trees are used; k < 0 means all) takes them, at some split on a feature
+// d leaves out (Dataset.LeftOutOf) that sends a missing value the other
+// way than 0: read as 0 (the default) for a model
 // imported from XGBoost, which takes them as missing; read as missing
 // (--absent missing) for a model trained by cronus or imported from
 // RankLib, which were trained reading them as 0 and learnt no direction
@@ -653,7 +654,10 @@ func (m *Model) AbsentWarning(e *Ensemble, k int, d *data.Dataset) string {
 	if d.AbsentMissing == missing {
 		return ""
 	}
-	differ, total := e.MissingSplits(k)
+	// Only the splits on a feature the file leaves out somewhere: a file
+	// whose left-out values are all of features the model never reads
+	// (a stray index past them) scores alike either way.
+	differ, total := e.MissingSplitsOf(k, func(f int) bool { return d.LeftOutOf(f) > 0 })
 	if differ == 0 {
 		return ""
 	}

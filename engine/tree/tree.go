@@ -473,13 +473,21 @@ func (e *Ensemble) LeafIndicesContext(ctx context.Context, dst []int32, cols [][
 // missing (XGBoost) scores data that gives those values as 0 differently
 // at such splits.
 func (e *Ensemble) MissingSplits(k int) (differ, total int) {
+	return e.MissingSplitsOf(k, nil)
+}
+
+// MissingSplitsOf is MissingSplits counting in differ only the splits on
+// a feature (0-based) for which absent is true (nil: every feature): those
+// on features that a data file gives on every line score it alike however
+// its left-out values are read.
+func (e *Ensemble) MissingSplitsOf(k int, absent func(feature int) bool) (differ, total int) {
 	if k < 0 || k > len(e.Trees) {
 		k = len(e.Trees)
 	}
 	for _, t := range e.Trees[:k] {
 		for _, nd := range t.Nodes {
 			total++
-			if nd.DefaultLeft != (0 <= nd.Threshold) {
+			if nd.DefaultLeft != (0 <= nd.Threshold) && (absent == nil || absent(int(nd.Feature))) {
 				differ++
 			}
 		}
