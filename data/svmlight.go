@@ -792,10 +792,9 @@ func (rd *reader) parseChunk(c chunk) error {
 	end := rd.doc0[c.seq+1]
 	var ids []byte
 	ends := make([]uint32, 0, end-doc)
-	var seen []int // indices of an unsorted line, for the duplicate check
-	var given int64
-	var givenBy []int64 // the chunk's pairs of each feature (index-1)
-	top := 0            // the highest index in the chunk (pass 1 saw each line's last)
+	var seen []int                      // indices of an unsorted line, for the duplicate check
+	givenBy := make([]int64, len(cols)) // the chunk's pairs of each feature (index-1)
+	top := 0                            // the highest index in the chunk (pass 1 saw each line's last)
 	var widest lineWidth
 	it := lineIter{buf: c.buf, line: c.line0 - 1}
 	for {
@@ -900,7 +899,6 @@ func (rd *reader) parseChunk(c chunk) error {
 				sorted = false
 			}
 			prev = idx
-			given++
 			if idx > len(givenBy) {
 				givenBy = append(givenBy, make([]int64, idx-len(givenBy))...)
 			}
@@ -932,12 +930,12 @@ func (rd *reader) parseChunk(c chunk) error {
 	}
 	rd.docIDs[c.seq], rd.docEnds[c.seq] = ids, ends
 	rd.mu.Lock()
-	rd.given += given
 	if len(givenBy) > len(rd.givenBy) {
 		rd.givenBy = append(rd.givenBy, make([]int64, len(givenBy)-len(rd.givenBy))...)
 	}
 	for f, g := range givenBy {
 		rd.givenBy[f] += g
+		rd.given += g
 	}
 	rd.maxIdx = max(rd.maxIdx, top)
 	rd.widest.add(widest)
