@@ -168,6 +168,13 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stderr, "note: the model sends a missing value the other way than 0 at %d of its %d splits: "+
 			"give XGBoost the values a data file leaves out as 0 (a dense matrix, as cronus reads them), not through its libsvm reader, which takes them as missing, or export with --missing-as-zero\n", differ, total)
 	}
+	if differ, total := e.MissingSplits(-1); differ > 0 && *zero && readsMissing {
+		// The flag is for models that read a left-out value as 0; this
+		// one learnt where a missing value goes, and loses it without a
+		// word (a helper's review of missing values).
+		fmt.Fprintf(stderr, "note: --missing-as-zero overrides the direction of a missing value the model learnt at %d of its %d splits "+
+			"(it reads a left-out value as missing, as XGBoost's libsvm reader does): the export scores missing values as 0, not as the model does\n", differ, total)
+	}
 	if err := writeShowing(stderr, []string{*out}, func() error {
 		b, err := tree.ExportXGBoostContext(ctx, e, tree.ExportOptions{LibSVMIndices: *libsvm, MissingAsZero: *zero, ObjectiveParams: xgbObjectiveParams(source, obj)})
 		switch {

@@ -696,6 +696,17 @@ func TestExportMissingNote(t *testing.T) {
 		if got := strings.Contains(errOut, note); got != c.want {
 			t.Errorf("%s: noted %v, want %v; stderr %q", c.what, got, c.want, errOut)
 		}
+		// --missing-as-zero: nothing to note where the model reads a
+		// left-out value as 0; an override of the directions learnt where
+		// it reads it as missing (it went without a word).
+		code, _, errOut = runCLI(t, append(args, "--missing-as-zero")...)
+		if code != 0 {
+			t.Fatalf("%s --missing-as-zero: exit %d: %s", c.what, code, errOut)
+		}
+		const override = "note: --missing-as-zero overrides the direction of a missing value the model learnt at "
+		if got := strings.Contains(errOut, override); got == c.want || strings.Contains(errOut, note) {
+			t.Errorf("%s --missing-as-zero: stderr %q, want the override noted: %v, and no other note of missing values", c.what, errOut, !c.want)
+		}
 	}
 }
 
