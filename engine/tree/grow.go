@@ -223,6 +223,7 @@ func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int3
 	root.n = int64(len(g.idx))
 	root.hist = g.hist()
 	g.build(root, nil, g.idx, gh, features, rows == nil)
+	g.release(root)
 	leaves := []*growLeaf{root}
 	var t BinnedTree
 
@@ -268,6 +269,8 @@ func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int3
 		small.hist = g.hist()
 		large.hist = l.hist
 		g.build(small, large, g.idx[small.lo:small.hi], gh, features, false)
+		g.release(small)
+		g.release(large)
 		leaves[best] = left
 		leaves = append(leaves, right)
 	}
@@ -281,9 +284,24 @@ func (g *Grower) Grow(gh []GradPair, rows []int32, features []int, leafOf []int3
 				leafOf[i] = int32(k)
 			}
 		}
-		g.free = append(g.free, l.hist)
+		if l.hist != nil {
+			g.free = append(g.free, l.hist)
+		}
 	}
 	return t
+}
+
+// release returns l's histogram to the free list once l can no longer be
+// split: its best split, found by build and never searched again, does not
+// pass MinGain, so the loop above never picks it, and its histogram is never
+// read again. Holding every leaf's histogram until the tree ended kept
+// MaxLeaves of them (24 bytes × 256 bins × features each) alive at once,
+// though most leaves of a deep tree are too small to split.
+func (g *Grower) release(l *growLeaf) {
+	if l.hist != nil && !(l.best.gain > g.p.MinGain) {
+		g.free = append(g.free, l.hist)
+		l.hist = nil
+	}
 }
 
 // stat32 is v as a float32 for Tree.Gain, Tree.Cover and Tree.LeafCover,
