@@ -234,17 +234,23 @@ func TestGrowRootSplitIsBest(t *testing.T) {
 	}
 }
 
-// Same inputs, same tree, whatever the number of workers; row subsets too.
-func TestGrowDeterministic(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 3))
-	n := 5000
-	cols := make([][]float32, 10)
+// normalCols is nf columns of n standard normal values drawn from r.
+func normalCols(r *rand.Rand, nf, n int) [][]float32 {
+	cols := make([][]float32, nf)
 	for f := range cols {
 		cols[f] = make([]float32, n)
 		for i := range cols[f] {
 			cols[f][i] = float32(r.NormFloat64())
 		}
 	}
+	return cols
+}
+
+// Same inputs, same tree, whatever the number of workers; row subsets too.
+func TestGrowDeterministic(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	n := 5000
+	cols := normalCols(r, 10, n)
 	gh := make([]GradPair, n)
 	for i := range gh {
 		gh[i] = GradPair{G: cols[0][i]*cols[3][i] + float32(r.NormFloat64()), H: 1}
@@ -471,13 +477,7 @@ func TestGrowGainCoverRecomputed(t *testing.T) {
 func TestGrowReleasesUnsplittableHistograms(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	n := 4000
-	cols := make([][]float32, 8)
-	for f := range cols {
-		cols[f] = make([]float32, n)
-		for i := range cols[f] {
-			cols[f][i] = float32(r.NormFloat64())
-		}
-	}
+	cols := normalCols(r, 8, n)
 	gh := make([]GradPair, n)
 	for i := range gh {
 		gh[i] = GradPair{G: cols[0][i] + cols[1][i]*cols[2][i] + float32(r.NormFloat64()), H: 1}
