@@ -164,11 +164,12 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if !known {
 		fmt.Fprintf(stderr, "note: the objective %q has no XGBoost counterpart here; it is written as %s, whose prediction is the raw score\n", e.Objective, obj)
 	}
-	if differ, total := e.MissingSplits(-1); differ > 0 && !*zero && !readsMissing {
+	differ, total := e.MissingSplits(-1)
+	if differ > 0 && !*zero && !readsMissing {
 		fmt.Fprintf(stderr, "note: the model sends a missing value the other way than 0 at %d of its %d splits: "+
 			"give XGBoost the values a data file leaves out as 0 (a dense matrix, as cronus reads them), not through its libsvm reader, which takes them as missing, or export with --missing-as-zero\n", differ, total)
 	}
-	if differ, total := e.MissingSplits(-1); differ > 0 && *zero && readsMissing {
+	if differ > 0 && *zero && readsMissing {
 		// The flag is for models that read a left-out value as 0; this
 		// one learnt where a missing value goes, and loses it without a
 		// word (a helper's review of missing values).

@@ -604,8 +604,7 @@ type reader struct {
 	opt     *ReadOptions
 	maxIdx  int       // the highest feature index in the file (under mu in pass 2)
 	widest  lineWidth // the widest line and the next widths (under mu)
-	given   int64     // IDX:VAL pairs read (under mu)
-	givenBy []int64   // of them, those of each feature (index-1; under mu)
+	givenBy []int64   // IDX:VAL pairs read of each feature (index-1; under mu)
 	hasQID  bool
 	firstQ  int // line of the first document, for messages about qid
 	n       int
@@ -935,7 +934,6 @@ func (rd *reader) parseChunk(c chunk) error {
 	}
 	for f, g := range givenBy {
 		rd.givenBy[f] += g
-		rd.given += g
 	}
 	rd.maxIdx = max(rd.maxIdx, top)
 	rd.widest.add(widest)
@@ -1011,8 +1009,12 @@ func describe(tok []byte, value bool) string {
 // assemble builds the Dataset: query offsets (checking that queries are
 // contiguous, or regrouping them) and the document ids.
 func (rd *reader) assemble() (*Dataset, error) {
+	var given int64 // IDX:VAL pairs read
+	for _, g := range rd.givenBy {
+		given += g
+	}
 	d := &Dataset{Cols: rd.cols, Labels: rd.labels, HasQID: rd.hasQID, FileFeatures: rd.maxIdx,
-		Absent: int64(rd.n)*int64(rd.maxIdx) - rd.given, Given: rd.givenBy, AbsentMissing: rd.opt.AbsentMissing,
+		Absent: int64(rd.n)*int64(rd.maxIdx) - given, Given: rd.givenBy, AbsentMissing: rd.opt.AbsentMissing,
 		widest: rd.widest}
 	for len(d.Cols) < rd.opt.MinFeatures {
 		c := make([]float32, rd.n)
