@@ -81,17 +81,31 @@ builtin:mq2008/costs, builtin:mslr-web10k/costs (gen's feature costs).
 }
 
 func main() {
-	// The first interrupt or SIGTERM cancels the command, which then stops
-	// cleanly; a second one ends the process at once, for a command that
-	// cannot notice the first (one blocked opening a cost file that is a
-	// FIFO nobody writes to).
+	// The first interrupt, SIGTERM or SIGHUP cancels the command, which
+	// then stops cleanly; a second one ends the process at once, for a
+	// command that cannot notice the first (one blocked opening a cost file
+	// that is a FIFO nobody writes to).
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, stopSignals()...)
 	go watchSignals(sigs, cancel, raise)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	signal.Stop(sigs)
 	os.Exit(exitStatus(code, context.Cause(ctx)))
+}
+
+// stopSignals are the signals that stop a command cleanly: SIGINT, SIGTERM
+// and SIGHUP, which a closed terminal sends. A hangup killed the process
+// where it was, and left an output's temporary file behind (a 380 MB
+// .g.txt.tmpN of gen when the terminal closed). SIGHUP is left alone when
+// the process started with it ignored (nohup, or a shell's disown):
+// catching it would undo that.
+func stopSignals() []os.Signal {
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	return sigs
 }
 
 // watchSignals waits for the first signal of sigs (signal.Notify's, with
@@ -132,7 +146,7 @@ func (s signalled) Error() string { return s.sig.String() }
 
 // exitStatus is the status of a command that returned code: an interrupted
 // one (130) exits 128 + the signal's number, as a shell reports a process
-// the signal ended: 130 for SIGINT, 143 for SIGTERM.
+// the signal ended: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP.
 func exitStatus(code int, cause error) int {
 	var s signalled
 	if code == 130 && errors.As(cause, &s) {

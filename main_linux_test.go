@@ -322,7 +322,7 @@ func TestTermExitStatus(t *testing.T) {
 	for _, c := range []struct {
 		sig  syscall.Signal
 		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}} {
 		cmd := mainCommand("TestTermExitStatus", "train", "--train", "builtin:mq2008/train", "--trees", "100000", "--out", out)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -340,6 +340,57 @@ func TestTermExitStatus(t *testing.T) {
 		}
 		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%v: the output exists after the signal (%v)", c.sig, err)
+		}
+	}
+}
+
+// A hangup (the terminal closed) stops a command as an interrupt does: it
+// killed the process where it was, and gen, writing its data, left its
+// temporary file behind (380 MB of .g.txt.tmpN). Started with SIGHUP
+// ignored, as nohup starts it, the command goes on through a hangup.
+func TestHangupStopsCleanly(t *testing.T) {
+	if childMain() {
+		return
+	}
+	for _, ignored := range []bool{false, true} {
+		dir := t.TempDir()
+		cmd := mainCommand("TestHangupStopsCleanly", "gen", "--queries", "1000000", "--out", filepath.Join(dir, "g.txt"))
+		if ignored {
+			// sh starts the test binary with SIGHUP ignored, as nohup does.
+			cmd.Args = append([]string{"sh", "-c", `trap "" HUP; exec "$@"`, "sh"}, cmd.Args...)
+			cmd.Path = "/bin/sh"
+		}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Into the writing: the temporary file is there.
+		for {
+			if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+			t.Fatal(err)
+		}
+		want := 129
+		if ignored {
+			// Still writing after the hangup: then an interrupt stops it.
+			time.Sleep(200 * time.Millisecond)
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			want = 130
+		}
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != want || !strings.HasSuffix(stderr.String(), "cronus gen: interrupted\n") {
+			t.Errorf("SIGHUP ignored %v: %v, stderr %q; want exit %d and the interrupt", ignored, err, stderr.String(), want)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("SIGHUP ignored %v: %d files left in the output's directory, %s first", ignored, len(entries), entries[0].Name())
 		}
 	}
 }
