@@ -405,6 +405,12 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 		if l.name == "" {
 			continue // no --test
 		}
+		if l.d == &s.test && l.name == cf.valid {
+			// --test the validation file: the same data (read only), and
+			// its warnings given once, not twice.
+			s.test = s.valid
+			continue
+		}
 		if *l.d, err = loadScoringData(ctx, p, l.name, s.e.NumFeatures, bool(*cf.absent)); err != nil {
 			return nil, err
 		}

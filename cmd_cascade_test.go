@@ -2842,3 +2842,45 @@ func TestCascadeLeafPastFloat32(t *testing.T) {
 		}
 	}
 }
+
+// --test the validation file itself was read twice, and each of its
+// warnings given twice ("wide.txt has features up to 47, and 46 are
+// expected; feature 47 is not used", twice). The two splits share the
+// data, the warnings come once, and the figures are the same.
+func TestCascadeTestIsValidWarnsOnce(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 6)
+	var b strings.Builder
+	for q := 1; q <= 4; q++ {
+		for d := 0; d < 6; d++ {
+			fmt.Fprintf(&b, "%d qid:%d", (q+d)%3, q)
+			for f := 1; f <= 47; f++ {
+				fmt.Fprintf(&b, " %d:%g", f, float64((q*7+d*3+f)%11)/10)
+			}
+			b.WriteString("\n")
+		}
+	}
+	wide := filepath.Join(dir, "wide.txt")
+	if err := os.WriteFile(wide, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var outs [2][]byte
+	for i, test := range []string{wide, "builtin:mq2008/vali"} {
+		out := filepath.Join(dir, fmt.Sprintf("c%d.json", i))
+		code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", wide, "--test", test,
+			"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "1", "--out", out)
+		if code != 0 {
+			t.Fatalf("cascade --test %s: exit %d: %s", test, code, errOut)
+		}
+		if n := strings.Count(errOut, "wide.txt has features up to 47"); n != 1 {
+			t.Errorf("cascade --test %s: the width warning given %d times, want once:\n%s", test, n, errOut)
+		}
+		var err error
+		if outs[i], err = os.ReadFile(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(outs[0], outs[1]) {
+		t.Errorf("the cascade depends on --test")
+	}
+}

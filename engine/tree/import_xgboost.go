@@ -638,12 +638,12 @@ func importXGBoost(data []byte, opt ImportOptions) (*Ensemble, map[string]any, e
 	return e, prov, nil
 }
 
-// xgbBase turns base_score (a float32 written as a string) into the margin
-// the objective starts from.
 // decimalNumber is a finite number in decimal notation, as XGBoost writes
 // base_score.
 var decimalNumber = regexp.MustCompile(`^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$`)
 
+// xgbBase turns base_score (a float32 written as a string) into the margin
+// the objective starts from.
 func xgbBase(obj, s string) (float64, error) {
 	if s == "" {
 		return 0, errors.New("learner_model_param has no base_score")
