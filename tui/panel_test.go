@@ -662,6 +662,60 @@ func TestUnusedFeatureFiles(t *testing.T) {
 	}
 }
 
+// TestRetrainDropsModelWarnings: the warning that a --model file's model
+// does not use features of the training data described that model; after
+// a retrain in the workbench, whose trees may split on them, it stayed,
+// on the status line and in the help's list. It goes with the model, and
+// the data's own warnings stay.
+func TestRetrainDropsModelWarnings(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "m.json")
+	if err := os.WriteFile(model, []byte(`{"format": "cronus-ensemble", "version": 1, "objective": "reg:squarederror", "num_features": 44, "base_score": 0, "source": "test",
+  "trees": [
+    {"split_feature":[5],"threshold":[0.5],"left_child":[-1],"right_child":[-2],"leaf_value":[-1,1]},
+    {"split_feature":[7],"threshold":[0.5],"left_child":[-1],"right_child":[-2],"leaf_value":[-0.5,0.5]}
+  ]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wide := filepath.Join(t.TempDir(), "wide.txt") // a validation file with a feature past the training file's
+	if err := os.WriteFile(wide, []byte("1 qid:1 1:0.5 48:1\n0 qid:1 2:0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const unused = "builtin:mq2008/train has features up to 46, and 44 are expected; features 45-46 are not used"
+	dataWarning := wide + " has features up to 48, and 46 are expected; features 47-48 are not used"
+	cfg := mq2008
+	cfg.Model, cfg.Valid = model, wide
+	m := New(context.Background(), cfg, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	m, cmd := update(t, m, m.load())
+	m = drive(t, m, cmd, firstEvent)
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 120, Height: 60})
+	if !slices.Contains(m.screen.Warnings, unused) || !strings.Contains(m.status, unused) {
+		t.Fatalf("from the model file: warnings %q, status %q; want %q", m.screen.Warnings, m.status, unused)
+	}
+	m = enterParam(t, m, parTrees, "12")
+	m, cmd = update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phaseTraining {
+		t.Fatalf("the trees edit did not retrain: phase %d", m.phase)
+	}
+	check := func(when string) {
+		t.Helper()
+		if slices.Contains(m.screen.Warnings, unused) || strings.Contains(m.status, "45-46") {
+			t.Errorf("%s: the model file's warning stays: warnings %q, status %q", when, m.screen.Warnings, m.status)
+		}
+		if !slices.Contains(m.screen.Warnings, dataWarning) {
+			t.Errorf("%s: the data's warning went: %q", when, m.screen.Warnings)
+		}
+		m.help = true
+		if v := m.View(); strings.Contains(v, "45-46") {
+			t.Errorf("%s: the help lists the model file's warning:\n%s", when, v)
+		}
+		m.help = false
+	}
+	check("retraining")
+	m = drive(t, m, cmd, firstEvent)
+	check("retrained")
+}
+
 // TestLoadValidTestWithoutQID: a validation or test file without qids
 // beside training data with them is warned of at load, as cascade does.
 func TestLoadValidTestWithoutQID(t *testing.T) {

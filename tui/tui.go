@@ -190,6 +190,11 @@ type Model struct {
 	// come ("nothing to keep yet: wait for …"); once it has, the message
 	// goes (waitOver), or it stayed beside the figures it waited for.
 	waitSaid waitKind
+	// retrainWarnings are the load's warnings as they read once the
+	// workbench retrains the model file's ensemble (loadedMsg): a warning
+	// that the model does not use features 45-46 of the data stayed after
+	// the retrain, whose trees may split on them.
+	retrainWarnings []string
 }
 
 // waitKind is what a refused key waits for (Model.waitSaid).
@@ -339,6 +344,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cfg.ModelRead = nil // the first load has taken it: the session keeps its own trees
 		m.screen.Loading = ""
 		m.screen.Splits, m.screen.Warnings = msg.splits, printable(msg.warnings)
+		m.retrainWarnings = printable(msg.retrainWarnings)
 		m.badField = msg.bad
 		if msg.err != nil {
 			m.screen.Err = msg.err.Error()
@@ -877,6 +883,9 @@ func (m Model) shapeReplaced(edited settings) string {
 // problem is then rebuilt and the optimisation started afresh.
 func (m Model) retrain() (Model, tea.Cmd) {
 	m.stopRun()
+	if m.w.files.Model != "" {
+		m.replaceWarnings(m.retrainWarnings) // the model file's went with its trees
+	}
 	// The sweep's points, the finished runs' and the kept cascades are of
 	// the old ensemble, not comparable with the new one's baselines.
 	// A running sweep's cancellation the caller says (apply); a finished
@@ -922,6 +931,32 @@ func (m Model) retrain() (Model, tea.Cmd) {
 	j := startTraining(m.ctx, m.w.train, m.w.valid, trainParams(m.w.trees, m.w.leaves, m.w.colSample))
 	m.trainEvents = j.Events()
 	return m, waitTrain(m.gen, m.trainEvents)
+}
+
+// replaceWarnings makes ws the load's warnings, and the status line, when
+// it shows the first of the old ones, says the first of ws, or nothing.
+func (m *Model) replaceWarnings(ws []string) {
+	old := m.screen.Warnings
+	m.screen.Warnings = ws
+	if len(old) == 0 || !m.errLine {
+		return
+	}
+	said := warningStatus(old)
+	i := strings.Index(m.status, said)
+	if i < 0 {
+		return
+	}
+	status := m.status[:i]
+	if len(ws) > 0 {
+		status += warningStatus(ws) + m.status[i+len(said):]
+	} else {
+		// "note; warning …" or "warning …; note": the note stays.
+		status = strings.TrimSuffix(status, "; ") + strings.TrimPrefix(m.status[i+len(said):], "; ")
+		if strings.HasSuffix(m.status[:i], "; ") && strings.HasPrefix(m.status[i+len(said):], "; ") {
+			status = m.status[:i] + strings.TrimPrefix(m.status[i+len(said):], "; ")
+		}
+	}
+	m.setStatus(status, status != "")
 }
 
 // stopRun cancels the running optimisation, if any.

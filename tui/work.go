@@ -81,8 +81,13 @@ type (
 		source             string         // that model file's "source"
 		modelParams        map[string]any // and its "params"
 		warnings           []string       // about the files: features missing, costs defaulted
-		err                error
-		bad                int // with err: the load screen's field of the file that failed
+		// retrainWarnings are warnings as they read once the workbench
+		// trains its own ensemble in place of the model file's: those of
+		// the model (features it does not use, its reading of left-out
+		// values, its feature numbering) go, and the training's own come.
+		retrainWarnings []string
+		err             error
+		bad             int // with err: the load screen's field of the file that failed
 	}
 	trainMsg struct {
 		gen int
@@ -149,36 +154,42 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 			return loadedMsg{err: err, bad: i}
 		}
 		d.Name = name
-		for _, w := range []string{d.PaddingWarning(), d.UnusedWarning(minF), d.StrayWarning()} {
-			if w != "" {
-				msg.warnings = append(msg.warnings, w)
+		// warn adds w to the load's warnings; ofModel: one about the model
+		// file, which a retrain replaces.
+		warn := func(w string, ofModel bool) {
+			if w == "" {
+				return
+			}
+			msg.warnings = append(msg.warnings, w)
+			if !ofModel {
+				msg.retrainWarnings = append(msg.retrainWarnings, w)
 			}
 		}
-		if w := md.AbsentWarning(msg.e, -1, d); w != "" {
-			msg.warnings = append(msg.warnings, w)
-		}
+		warn(d.PaddingWarning(), false)
+		// The training file's features beyond the model's are the model's
+		// matter; a validation or test file's beyond the training file's
+		// are the data's.
+		warn(d.UnusedWarning(minF), i == 0)
+		warn(d.StrayWarning(), false)
+		warn(md.AbsentWarning(msg.e, -1, d), true)
 		switch i {
 		case 0:
-			if w := md.LibsvmReaderWarning(&whole, d); w != "" {
-				msg.warnings = append(msg.warnings, w)
-			}
+			warn(md.LibsvmReaderWarning(&whole, d), true)
 			minF = d.NumFeatures()
 			if cfg.Costs == "" {
 				msg.costs = data.UniformCosts(d.NumFeatures())
 			} else if msg.costs, err = data.LoadCosts(cfg.Costs, d.NumFeatures()); err != nil {
 				return loadedMsg{err: err, bad: fieldCosts}
 			} else {
-				for _, w := range []string{msg.costs.Warning(), msg.costs.UnusedWarning()} {
-					if w != "" {
-						msg.warnings = append(msg.warnings, w)
-					}
-				}
+				warn(msg.costs.Warning(), false)
+				warn(msg.costs.UnusedWarning(), false)
 			}
 			msg.train = d
-			if cfg.Model == "" {
-				if w := noSplitWarning(d); w != "" {
-					msg.warnings = append(msg.warnings, w)
-				}
+			if w := noSplitWarning(d); cfg.Model == "" {
+				warn(w, false)
+			} else if w != "" {
+				// Of the workbench's own training: said once it retrains.
+				msg.retrainWarnings = append(msg.retrainWarnings, w)
 			}
 		case 1:
 			msg.valid = d
@@ -186,9 +197,7 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 			msg.test = d
 		}
 		if i > 0 {
-			if w := d.QIDWarning(msg.train); w != "" {
-				msg.warnings = append(msg.warnings, w)
-			}
+			warn(d.QIDWarning(msg.train), false)
 		}
 		msg.splits = append(msg.splits, data.Summarize(d, msg.costs))
 	}
