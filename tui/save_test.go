@@ -1057,3 +1057,45 @@ func TestSavedCostAsShown(t *testing.T) {
 		}
 	}
 }
+
+// TestSaveSaysParamsOfCascade: s between an edit and its run's first
+// cascade saves the cascade shown, the last run's, whose params are not
+// those on screen: the status line says which it was made with. It said
+// only "saved ./cronus-cascade.json: test NDCG@10 …" beside the params
+// line's λ 0.05 while the file held λ 0.01. As shown, no such note.
+func TestSaveSaysParamsOfCascade(t *testing.T) {
+	m := ready(t)
+	t.Chdir(t.TempDir())
+	m.panel = false
+	save := func(m Model) (Model, float64) {
+		t.Helper()
+		m, cmd := update(t, m, key("s"))
+		if cmd == nil {
+			t.Fatalf("s returned no command: %q", m.status)
+		}
+		m, _ = update(t, m, cmd())
+		f, _ := savedFile(t, m, savePath)
+		lambda, _ := f.Params["lambda"].(float64)
+		return m, lambda
+	}
+	m, lambda := save(m)
+	if lambda != 0.01 || strings.Contains(m.status, "made with") {
+		t.Errorf("saved as shown: λ %g, status %q", lambda, m.status)
+	}
+	m = enterParam(t, m, parLambda, "0.05")
+	var restart tea.Cmd
+	for _, when := range []string{"pending restart", "restarting"} {
+		if when == "restarting" {
+			m, restart = update(t, m, debounceMsg{edit: m.edits})
+		}
+		m, lambda = save(m)
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+		if at80 := statusOf(m); lambda != 0.01 || !strings.Contains(m.status, "saved ./"+savePath+" (made with λ 0.01): test NDCG@10") || !strings.Contains(at80, "(made with λ 0.01)") {
+			t.Errorf("%s: saved λ %g, status %q, at 80 columns %q", when, lambda, m.status, at80)
+		}
+	}
+	m = drive(t, m, restart, func(m Model, msg tea.Msg) bool { return firstEvent(m, msg) && m.snap.BestCascade != nil })
+	if m, lambda = save(m); lambda != 0.05 || strings.Contains(m.status, "made with") {
+		t.Errorf("saved once the edit's run reported: λ %g, status %q", lambda, m.status)
+	}
+}

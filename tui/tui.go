@@ -611,6 +611,9 @@ func (m *Model) savedStatus(msg savedMsg) {
 	case len(msg.files) == 1:
 		f := msg.files[0]
 		short := fmt.Sprintf("%s saved ./%s", at, f.path)
+		if msg.madeWith != "" {
+			short += " (made with " + msg.madeWith + ")"
+		}
 		m.setStatus(fmt.Sprintf("%s: %s NDCG@10 %s, P@5 %s, cost %s", short, f.split,
 			metricValue(f.ev.Metrics, curveSpec), metricValue(f.ev.Metrics, "p@5"), views.Num(f.ev.Cost.Total)), false) // as the status line gives it
 		m.statusShort = short
@@ -623,6 +626,27 @@ func (m *Model) savedStatus(msg savedMsg) {
 		// Four files do not fit in 80 columns: their number does.
 		m.statusShort = fmt.Sprintf("%s saved %d kept: ./%s", at, len(msg.files), keptName)
 	}
+}
+
+// madeWith names the parameters a cascade of run was made with that
+// differ from those on screen (m.par), with the run's values: "λ 0.01,
+// K 10"; "" when all are as shown.
+func (m Model) madeWith(run runInfo) string {
+	if run.w == nil {
+		return ""
+	}
+	made := settings{Params: run.par, tg: run.w.tg, trees: run.w.trees, leaves: run.w.leaves, colSample: run.w.colSample, refit: m.par.refit}
+	var ds []string
+	for i := range numParams {
+		if v := paramValue(made, i); v != paramValue(m.par, i) {
+			name := paramNames[i]
+			if i == parRelevant {
+				name = "rel ≥"
+			}
+			ds = append(ds, name+" "+v)
+		}
+	}
+	return strings.Join(ds, ", ")
 }
 
 // notYet says why a key has nothing to act on: what comes later, or, when
@@ -1122,7 +1146,18 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.pendingWrites++
-		return m, saveCmd(m.base, m.writes, "the best cascade", []savable{c}, []string{savePath})
+		cmd := saveCmd(m.base, m.writes, "the best cascade", []savable{c}, []string{savePath})
+		if made := m.madeWith(c.run); made != "" {
+			// The cascade shown is a run's before an edit (until the edit's
+			// run reports): its file's params are not those on screen.
+			write := cmd
+			cmd = func() tea.Msg {
+				msg := write().(savedMsg)
+				msg.madeWith = made
+				return msg
+			}
+		}
+		return m, cmd
 	case " ":
 		if !m.paused && m.phase == phaseFailed {
 			m.setStatus(m.notYet("nothing to pause", ""), true)

@@ -112,6 +112,9 @@ type (
 		files []saved
 		at    time.Time // when the files were written
 		err   error
+		// madeWith names the parameters the one cascade saved was made
+		// with where they differ from those on screen at s (Model.madeWith).
+		madeWith string
 	}
 )
 
