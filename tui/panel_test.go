@@ -1553,3 +1553,31 @@ func TestLoadNoSplitWarns(t *testing.T) {
 		}
 	}
 }
+
+// TestShapeEditDuringFailedRebuild: a trees edit made while a threshold
+// edit rebuilt the problem says it retrains once the problem is built;
+// when the rebuild failed (nothing relevant) the workbench went on with
+// the old problem and dropped the edit: the panel said trees 12 over the
+// runs of the 20-tree ensemble, and s saved cascades of it. The retrain
+// comes, and the rebuild's error stays said.
+func TestShapeEditDuringFailedRebuild(t *testing.T) {
+	m := ready(t)
+	m = enterParam(t, m, parRelevant, "9")
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phasePreparing {
+		t.Fatalf("threshold edit: phase %d", m.phase)
+	}
+	m = enterParam(t, m, parTrees, "12")
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	for cmd != nil && m.phase == phasePreparing {
+		m, cmd = update(t, m, cmd())
+	}
+	const failed = "no training document has a label >= 9"
+	if m.phase != phaseTraining || m.w.trees != 12 || !strings.Contains(m.status, failed) {
+		t.Fatalf("after the failed rebuild: phase %d, training %d trees, status %q; want a retrain of 12 trees, the error said", m.phase, m.w.trees, m.status)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	if len(m.w.e.Trees) != 12 || m.par != m.runPar || m.reshaped() || m.runPar.tg.Relevant != 1 {
+		t.Errorf("running on %d trees, edited %+v, running %+v", len(m.w.e.Trees), m.par, m.runPar)
+	}
+}

@@ -419,7 +419,19 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// A rebuild for new targets failed: keep the problem we have.
 			m.par.tg = m.w.tg
 			m.phase = phaseReady
-			m.setStatus(msg.err.Error(), true)
+			failed := msg.err.Error()
+			m.setStatus(failed, true)
+			if m.reshaped() {
+				// A shape edit made while it was built waited for it
+				// (editWaits: "retrains once the cascade problem is
+				// built"): it retrains now. It was dropped, the panel
+				// showing the edited shape over the old ensemble's runs.
+				m, cmd := m.apply()
+				if m.status != failed {
+					m.setStatus(strings.TrimSuffix(failed+"; "+m.status, "; "), true)
+				}
+				return m, cmd
+			}
 			return m.restart(true)
 		}
 		if msg.err != nil {
