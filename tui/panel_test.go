@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -659,6 +660,28 @@ func TestUnusedFeatureFiles(t *testing.T) {
 	want := wide + " has features up to 48, and 46 are expected; features 47-48 are not used"
 	if !slices.Contains(msg.warnings, want) {
 		t.Errorf("warnings %q, want %q among them", msg.warnings, want)
+	}
+}
+
+// TestValidAsTestWarnsOnce: the validation file given as the test set too
+// was read twice and each of its warnings listed twice; the test split is
+// now the validation data, its warnings given once, its summary kept.
+func TestValidAsTestWarnsOnce(t *testing.T) {
+	wide := filepath.Join(t.TempDir(), "wide.txt")
+	if err := os.WriteFile(wide, []byte("1 qid:1 1:0.5 48:1\n0 qid:1 2:0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Train: "builtin:mq2008/train", Valid: wide, Test: wide, Costs: "builtin:mq2008/costs"}
+	msg, ok := loadFiles(context.Background(), cfg).(loadedMsg)
+	if !ok || msg.err != nil {
+		t.Fatalf("%v", msg.err)
+	}
+	want := wide + " has features up to 48, and 46 are expected; features 47-48 are not used"
+	if n := slices.Index(msg.warnings, want); n < 0 || slices.Contains(msg.warnings[n+1:], want) {
+		t.Errorf("warnings %q, want %q among them once", msg.warnings, want)
+	}
+	if msg.test == nil || msg.test != msg.valid || len(msg.splits) != 3 || !reflect.DeepEqual(msg.splits[2], msg.splits[1]) {
+		t.Errorf("test %p, valid %p, %d splits: want the validation data as the test split, three summaries", msg.test, msg.valid, len(msg.splits))
 	}
 }
 

@@ -152,6 +152,13 @@ func loadFiles(ctx context.Context, cfg Config) tea.Msg {
 		if name == "" {
 			continue
 		}
+		if i == fieldTest && name == cfg.Valid && msg.valid != nil {
+			// The validation file as the test set: the same data, read
+			// once, and its warnings given once (they were listed twice).
+			msg.test = msg.valid
+			msg.splits = append(msg.splits, data.Summarize(msg.test, msg.costs))
+			continue
+		}
 		d, err := data.LoadDataset(ctx, name, data.ReadOptions{MinFeatures: minF, AbsentMissing: cfg.AbsentMissing})
 		if err != nil {
 			return loadedMsg{err: err, bad: i}
