@@ -2359,7 +2359,7 @@ func TestCascadeValidTestWithoutQID(t *testing.T) {
 	}{
 		{noQID, withQID, 1},
 		{withQID, noQID, 1},
-		{noQID, noQID, 2},
+		{noQID, noQID, 1}, // one file, read once (TestCascadeTestIsValidWarnsOnce)
 		{withQID, withQID, 0},
 	} {
 		for _, cmd := range [][]string{
