@@ -135,11 +135,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		warn(stderr, initM.LibsvmReaderWarning(p.Init, train))
 		warn(stderr, initAbsentWarning(initM, p.Init, train))
 	}
-	if w := flatTrainWarning(train, p.Objective, *initF); w != "" {
-		warn(stderr, w)
-	} else {
-		warn(stderr, noSplitWarning(train, p.Grow.MinDocs, *initF))
+	said := flatTrainWarning(train, p.Objective, *initF)
+	if said == "" {
+		said = noSplitWarning(train, p.Grow.MinDocs, *initF)
 	}
+	warn(stderr, said)
 	if p.Objective == boost.LambdaRank && !train.HasQID && train.NumDocs() > 1 {
 		// LightGBM refuses lambdarank without groups; XGBoost ranks the
 		// file as one group, as we do.
@@ -181,6 +181,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	pr.done()
 	if err != nil {
 		return err
+	}
+	if said == "" && len(res.Ensemble.Trees) == res.History.Trees {
+		// (Of the trees kept: early stopping may drop later ones that split.)
+		warn(stderr, singleLeafWarning(res.Ensemble.Trees[init0:], p.Grow, *initF))
 	}
 	seconds := time.Since(start).Seconds()
 	params := map[string]any{
@@ -378,6 +382,38 @@ func noSplitWarning(d *data.Dataset, minDocs int, init string) string {
 		return fmt.Sprintf("%s: no tree added can split, and the model ranks the documents as %s does", why, init)
 	}
 	return why + ": no tree can split, and the model scores every document alike"
+}
+
+// singleLeafWarning says, when every tree of trees (those trained) is a
+// single leaf, why no split was taken: --min-gain, --min-docs, --min-hessian
+// and --l2; "" otherwise. noSplitWarning foresees the plain cases before
+// training; this one says what training found, as when no feature of 120
+// documents had 50 of them each side of a value (train wrote a model of
+// single leaves without a word; a helper's review of the no-split
+// warning).
+func singleLeafWarning(trees []tree.Tree, g tree.GrowParams, init string) string {
+	if len(trees) == 0 {
+		return ""
+	}
+	for _, t := range trees {
+		if t.NumLeaves() > 1 {
+			return ""
+		}
+	}
+	what := "every tree trained is a single leaf"
+	if len(trees) == 1 {
+		what = "the tree trained is a single leaf"
+	}
+	why := fmt.Sprintf("no split gained more than --min-gain %g with --min-docs %d documents and --min-hessian %g of hessian on each side", g.MinGain, g.MinDocs, g.MinHess)
+	if g.Lambda > 0 {
+		// A small leaf's L2 term outweighs what it fits: on 12 documents
+		// whose residuals differ by 0.14, every split lost under --l2 1.
+		why += fmt.Sprintf(" (the gains lowered by --l2 %g)", g.Lambda)
+	}
+	if init != "" {
+		return fmt.Sprintf("%s: %s, and the model ranks the documents as %s does", what, why, init)
+	}
+	return fmt.Sprintf("%s: %s, and the model scores every document alike", what, why)
 }
 
 // flatUnder reports whether every ranking of d scores the same by spec

@@ -292,8 +292,9 @@ func TestTrainFlatTrainWarns(t *testing.T) {
 	for _, c := range []struct {
 		objective, data, want string
 	}{
-		{"regression", same, ""},
-		{"binary", graded, ""},
+		// The residuals differ too little for a split under --l2 1.
+		{"regression", same, "warning: every tree trained is a single leaf: no split gained more than --min-gain 0 with --min-docs 1 documents and --min-hessian 0.001 of hessian on each side (the gains lowered by --l2 1), and the model ranks the documents as %s does"},
+		{"binary", graded, "warning: every tree trained is a single leaf: no split gained more than --min-gain 0 with --min-docs 1 documents and --min-hessian 0.001 of hessian on each side (the gains lowered by --l2 1), and the model ranks the documents as %s does"},
 		{"lambdarank", same, "lambdarank has no pair to learn from, and the trees added are leaves of 0: the model scores every document as %s does"},
 	} {
 		init := filepath.Join(dir, c.objective+"-init.json")
@@ -618,6 +619,9 @@ func TestTrainNoSplitWarns(t *testing.T) {
 	}
 	varied := write("varied.txt", "2 qid:1 1:0.5\n0 qid:1 1:0.1\n1 qid:2 1:0.3\n0 qid:2 1:0.9\n")
 	constant := write("constant.txt", "2 qid:1 1:1 2:0\n0 qid:1 1:1 2:0\n1 qid:2 1:1 2:0\n0 qid:2 1:1\n")
+	// Enough documents for --min-docs 3, but each feature has another
+	// value on 2 of them only: no split leaves 3 each side.
+	sparse := write("sparse.txt", "2 qid:1 1:1 2:0\n0 qid:1 1:1 2:0\n1 qid:2 1:0 2:1\n0 qid:2 1:0 2:1\n1 qid:3 1:0 2:0\n0 qid:3 1:0 2:0\n")
 	init := filepath.Join(dir, "init.json")
 	if code, _, errOut := runCLI(t, "train", "--train", varied, "--objective", "regression", "--trees", "1", "--min-docs", "1", "--out", init); code != 0 {
 		t.Fatalf("train: exit %d: %s", code, errOut)
@@ -629,8 +633,14 @@ func TestTrainNoSplitWarns(t *testing.T) {
 		{varied, "2", "", ""},
 		{constant, "1", "", constant + ": every feature has one value on every document: no tree can split, and the model scores every document alike"},
 		{constant, "1", init, constant + ": every feature has one value on every document: no tree added can split, and the model ranks the documents as " + init + " does"},
+		// What training found (train said nothing of it before).
+		{sparse, "3", "", "every tree trained is a single leaf: no split gained more than --min-gain 0 with --min-docs 3 documents and --min-hessian 0.001 of hessian on each side (the gains lowered by --l2 1), and the model scores every document alike"},
+		{sparse, "3", init, "every tree trained is a single leaf: no split gained more than --min-gain 0 with --min-docs 3 documents and --min-hessian 0.001 of hessian on each side (the gains lowered by --l2 1), and the model ranks the documents as " + init + " does"},
+		{sparse, "2 --l2 0", "", ""},
+		{varied, "1 --min-gain 1e9 --l2 0", "", "every tree trained is a single leaf: no split gained more than --min-gain 1e+09 with --min-docs 1 documents and --min-hessian 0.001 of hessian on each side, and the model scores every document alike"},
 	} {
-		args := []string{"train", "--train", c.data, "--objective", "regression", "--trees", "2", "--min-docs", c.minDocs, "--out", filepath.Join(dir, "m.json")}
+		args := append([]string{"train", "--train", c.data, "--objective", "regression", "--trees", "2", "--min-docs"}, strings.Fields(c.minDocs)...)
+		args = append(args, "--out", filepath.Join(dir, "m.json"))
 		if c.init != "" {
 			args = append(args, "--init-model", c.init)
 		}
