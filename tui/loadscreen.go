@@ -423,12 +423,24 @@ func sameFile(a, b string) bool {
 // resetFlow cancels all running work and sets the workbench up for the
 // files v, loading, as a new generation.
 func (m Model) resetFlow(v [numFields]string) Model {
-	if m.w != nil {
-		// The shape was the session's (a model file's): the new data's
-		// ensemble is the workbench's default one. Without a session
-		// (the first load failed) it is as edited since: edits then
-		// said they wait for the next load.
-		m.par = m.par.withShape(m.cfg.trees, baseLeaves, 1)
+	if m.w != nil && m.w.files.Model != "" {
+		// The shape was a model file's: where not edited since, the new
+		// data's ensemble has the workbench's default one. An edit the
+		// user made (a trees, leaves or column sample edit on the old
+		// session, its retrain pending or done) is kept for the new
+		// data, as one made with no session (the first load failed)
+		// waits for the next load; a model file that loads replaces it,
+		// saying so (shapeReplaced). Every shape went back to the
+		// default, an edit on the old session silently.
+		if m.par.trees == m.w.trees {
+			m.par.trees = m.cfg.trees
+		}
+		if m.par.leaves == m.w.leaves {
+			m.par.leaves = baseLeaves
+		}
+		if m.par.colSample == m.w.colSample {
+			m.par.colSample = 1
+		}
 	}
 	m.stopRun()
 	m.dropSweep("old data")

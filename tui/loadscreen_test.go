@@ -1252,3 +1252,52 @@ func TestRecentLeavesOutUnlistablePaths(t *testing.T) {
 		t.Errorf("recent files %q, want %q", got, want)
 	}
 }
+
+// TestLoadKeepsShapeEdit: a trees, leaves or column sample edit made on a
+// session is kept for the data loaded over it (o), whose ensemble trains
+// to it, its retrain done or pending; a load of a model file replaces it
+// and says so. The shape a model file's session had goes back to the
+// workbench's default where not edited. Every shape went back to the
+// default on a load over a session, the edits without a word (a helper's
+// review of state while work runs).
+func TestLoadKeepsShapeEdit(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	m := ready(t)
+	small := *m.w.e
+	small.Trees = small.Trees[:7]
+	model := writeModel(t, &small, "")
+	load := func(m Model, modelFile string) Model {
+		t.Helper()
+		v := [numFields]string{mq2008.Train, mq2008.Valid, mq2008.Test, mq2008.Costs, modelFile}
+		m, cmd := m.reload(v)
+		msg, ok := cmd().(pendingLoadMsg)
+		if !ok || msg.err != nil {
+			t.Fatalf("load: %T %v", msg, msg.err)
+		}
+		m, _ = update(t, m, msg)
+		return m
+	}
+
+	m = enterParam(t, m, parLeaves, "3")
+	m, _ = update(t, m, debounceMsg{edit: m.edits}) // retrains
+	m = enterParam(t, m, parTrees, "12")            // its retrain pending
+	m = load(m, "")
+	if m.phase != phaseTraining || m.par.trees != 12 || m.par.leaves != 3 || m.w.trees != 12 || m.w.leaves != 3 {
+		t.Errorf("loaded over trees 12, leaves 3: phase %d, params trees %d leaves %d, training trees %d leaves %d",
+			m.phase, m.par.trees, m.par.leaves, m.w.trees, m.w.leaves)
+	}
+	m = load(m, model)
+	if m.par.trees != 7 || !strings.Contains(m.status, "replace the edited trees 12") {
+		t.Errorf("a model loaded over trees 12: trees %d, status %q", m.par.trees, m.status)
+	}
+
+	cfg := mq2008
+	cfg.Model = model
+	m = readyOn(t, cfg)
+	m = enterParam(t, m, parColSample, "0.5") // its retrain pending
+	m = load(m, "")
+	if m.par.trees != 20 || m.par.leaves != baseLeaves || m.par.colSample != 0.5 || m.w.trees != 20 || m.w.colSample != 0.5 {
+		t.Errorf("loaded over a model's 7 trees, col sample 0.5: params trees %d leaves %d col sample %v, training trees %d col sample %v",
+			m.par.trees, m.par.leaves, m.par.colSample, m.w.trees, m.w.colSample)
+	}
+}
