@@ -294,6 +294,10 @@ func (m Model) loadKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.setStatus(pickModelAbsent, true)
 			return m, nil
 		}
+		if m.quitting {
+			m.sayQuitRefused(quitRefuses("o"))
+			return m, nil
+		}
 		m.loadScr = nil
 		return m.reload(ls.values)
 	}

@@ -1099,3 +1099,79 @@ func TestSaveSaysParamsOfCascade(t *testing.T) {
 		t.Errorf("saved once the edit's run reported: λ %g, status %q", lambda, m.status)
 	}
 }
+
+// TestQuitStartsNoWork: while a quit waits for a save, keys that would
+// start work (an edit, space releasing the held run, n, r, w, o) are
+// refused, the quit's message kept with what was refused, and the restart
+// of an edit made just before q waits: no run, retrain, sweep or load
+// starts before the quit completes. A save that fails, keeping the
+// workbench open, applies the held edit. (A helper's review of state
+// while work runs: an edit replaced the quit's message and started a run,
+// space released the held run, w started a λ sweep.)
+func TestQuitStartsNoWork(t *testing.T) {
+	t.Chdir(t.TempDir())
+	m := ready(t)
+	defer m.cancel()
+	m = enterParam(t, m, parLambda, "0.02") // its restart 300 ms later
+	lambda := m.par.Lambda
+	m, save := update(t, m, key("s"))
+	m, _ = update(t, m, key("q"))
+	gen, edits, sel := m.gen, m.edits, m.sel
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	if cmd != nil || m.gen != gen || m.status != quitWaits {
+		t.Errorf("an edit's restart while quitting: command %v, generation %d (was %d), status %q", cmd != nil, m.gen, gen, m.status)
+	}
+	for _, k := range []string{"right", "h", "enter", " ", "n", "r", "w", "o"} {
+		m, cmd = update(t, m, key(k))
+		want := quitWaits + "; " + quitRefuses(k)
+		if cmd != nil || m.gen != gen || m.edits != edits || m.editing || m.sweep != nil || m.loadScr != nil || m.paused || !m.gate.isPaused() || m.status != want {
+			t.Errorf("%q while quitting: command %v, generation %d (was %d), edits %d (was %d), typing %v, sweep %v, load screen %v, held %v, status %q (want %q)",
+				k, cmd != nil, m.gen, gen, m.edits, edits, m.editing, m.sweep != nil, m.loadScr != nil, m.gate.isPaused(), m.status, want)
+		}
+	}
+	if m.sel != sel || m.par.Lambda != lambda {
+		t.Errorf("parameters changed while quitting: selected %d (was %d), λ %v (was %v)", m.sel, sel, m.par.Lambda, lambda)
+	}
+	if m, cmd = update(t, m, save()); cmd == nil || cmd() != tea.Quit() || m.gen != gen {
+		t.Errorf("the save reported: command %v, generation %d (was %d); want quit", cmd, m.gen, gen)
+	}
+
+	// ctrl+c while a value is typed starts the quit: the value stays
+	// typed, enter refused; a save that fails applies the edit held.
+	os.Remove(savePath)
+	os.Mkdir(savePath, 0o755)
+	m = ready(t)
+	defer m.cancel()
+	m = enterParam(t, m, parLambda, "0.02")
+	m, save = update(t, m, key("s"))
+	m.sel = parK
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("3"))
+	m, _ = update(t, m, tea.KeyMsg{Type: tea.KeyCtrlC})
+	gen = m.gen
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	m, cmd = update(t, m, key("enter"))
+	if cmd != nil || !m.quitting || !m.editing || m.input != "3" || m.gen != gen || m.status != quitWaits+"; no edits meanwhile" {
+		t.Errorf("enter on a value typed while quitting: command %v, quitting %v, typing %v %q, generation %d (was %d), status %q",
+			cmd != nil, m.quitting, m.editing, m.input, m.gen, gen, m.status)
+	}
+	m, cmd = update(t, m, save())
+	if cmd == nil || m.quitting || m.gen == gen || !strings.Contains(m.status, "(not quitting: q quits)") {
+		t.Errorf("a failed save after a held edit: command %v, quitting %v, generation %d (was %d), status %q", cmd != nil, m.quitting, m.gen, gen, m.status)
+	}
+	m, _ = update(t, m, key("enter"))
+	if m.editing || m.par.K != 3 {
+		t.Errorf("enter once not quitting: typing %v, K %d", m.editing, m.par.K)
+	}
+
+	// q on the load screen starts the quit: l loads nothing meanwhile.
+	os.Remove(savePath)
+	m = ready(t)
+	defer m.cancel()
+	m, _ = update(t, m, key("s"))
+	m, _ = update(t, m, key("o"))
+	m, _ = update(t, m, key("q"))
+	if m, cmd = update(t, m, key("l")); cmd != nil || !m.quitting || m.loadGen != 0 || m.status != quitWaits+"; no load meanwhile" {
+		t.Errorf("l on the load screen while quitting: command %v, quitting %v, load generation %d, status %q", cmd != nil, m.quitting, m.loadGen, m.status)
+	}
+}

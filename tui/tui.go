@@ -85,7 +85,11 @@ type Model struct {
 	// λ sweep, the choice of ρ), for the status line to say should the
 	// write fail and the workbench stay open: they were gone unsaid.
 	quitStopped string
-	exporting   bool // an export (e) is being written: another waits for it
+	// quitHeldEdit: an edit's restart (debounceMsg) came while a quit
+	// waited for a write, which holds it; a write that fails, keeping the
+	// workbench open, applies it.
+	quitHeldEdit bool
+	exporting    bool // an export (e) is being written: another waits for it
 	// prepStart is when the cascade problem and the baselines began to be
 	// built (phasePreparing), for the seconds the screen counts: seconds
 	// on large data, with nothing else changing on screen. ticking says a
@@ -523,6 +527,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.edit != m.edits {
 			return m, nil
 		}
+		if m.quitting {
+			// The quit holds the optimisation (and starts no retrain):
+			// the edit, made before q, waits for the write to fail.
+			m.quitHeldEdit = true
+			return m, nil
+		}
 		if m.recovers() {
 			m.screen.Err = ""
 			return m.apply()
@@ -536,6 +546,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.wrote(msg.err) {
 			return m, tea.Quit
 		}
+		return m.applyHeldEdit()
 	case exportedMsg:
 		m.exporting = false
 		if msg.err != nil {
@@ -547,6 +558,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.wrote(msg.err) {
 			return m, tea.Quit
 		}
+		return m.applyHeldEdit()
 	}
 	return m, nil
 }
@@ -609,6 +621,53 @@ func (m *Model) wrote(err error) bool {
 		return true
 	}
 	return false
+}
+
+// applyHeldEdit applies the edit whose restart a quit held (quitHeldEdit)
+// once the quit is off (its write failed), the write's error kept before
+// what the edit says.
+func (m Model) applyHeldEdit() (Model, tea.Cmd) {
+	if !m.quitHeldEdit || m.quitting {
+		return m, nil
+	}
+	m.quitHeldEdit = false
+	failed, isErr := m.status, m.errLine
+	next, cmd := m.Update(debounceMsg{edit: m.edits})
+	m = next.(Model)
+	if m.status != failed {
+		m.setStatus(strings.TrimSuffix(failed+"; "+m.status, "; "), isErr || m.errLine)
+	}
+	return m, cmd
+}
+
+// quitWaits is the status message while a quit waits for a write.
+const quitWaits = "quitting once the file being written is done (q again: now)"
+
+// quitRefuses is what a key would start that a quit waiting for a write
+// does not (an edit's run or retrain, the held run released, a restart, a
+// λ sweep, a load), as the status line says it; "" for a key that starts
+// no work. They replaced the quit's message and ran beside the write, the
+// quit promising to do nothing but finish it.
+func quitRefuses(s string) string {
+	switch s {
+	case "left", "h", "right", "l", "enter":
+		return "no edits meanwhile"
+	case " ", "n":
+		return "the optimisation stays held"
+	case "r":
+		return "no restart meanwhile"
+	case "w":
+		return "no λ sweep meanwhile"
+	case "o":
+		return "no load meanwhile"
+	}
+	return ""
+}
+
+// sayQuitRefused keeps the quit's message on the status line with what it
+// refused.
+func (m *Model) sayQuitRefused(what string) {
+	m.setStatus(quitWaits+"; "+what, false)
 }
 
 // savedStatus reports what was saved and when (a second save of the same
@@ -1031,7 +1090,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 				}
 			}
 			m.quitStopped = strings.Join(stopped, "; ")
-			m.setStatus("quitting once the file being written is done (q again: now)", false)
+			m.setStatus(quitWaits, false)
 			return m, nil
 		}
 		m.cancel()
@@ -1058,6 +1117,10 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.sel >= m.shownParams() {
 		m.sel = 0 // the panel went off screen (hidden, or the terminal shrank)
+	}
+	if no := quitRefuses(s); m.quitting && no != "" {
+		m.sayQuitRefused(no)
+		return m, nil
 	}
 	switch s {
 	case "?":
@@ -1318,6 +1381,11 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyEnter:
+		if m.quitting {
+			// ctrl+c while typing started the quit: the value stays typed.
+			m.sayQuitRefused(quitRefuses("enter"))
+			return m, nil
+		}
 		m.editing = false
 		if m.sel == parRho && strings.TrimSpace(m.input) == "" {
 			return m.chooseRho()
