@@ -18,6 +18,19 @@ import (
 	"github.com/cronus-ltr/cronus/views"
 )
 
+// pressSave presses s, runs the save it starts, and reads the file it
+// wrote at savePath.
+func pressSave(t *testing.T, m Model) (Model, *cronus.File) {
+	t.Helper()
+	m, cmd := update(t, m, key("s"))
+	if cmd == nil {
+		t.Fatalf("s returned no command: %q", m.status)
+	}
+	m, _ = update(t, m, cmd())
+	f, _ := savedFile(t, m, savePath)
+	return m, f
+}
+
 // savedFile reads a cascade file the workbench wrote and scores it on the
 // workbench's test data as `cronus eval --cascade FILE` does (the file's
 // own costs).
@@ -202,12 +215,7 @@ func TestSaveAfterRetrainFromModel(t *testing.T) {
 	var params map[string]any // the saved ensemble's
 	save := func(m Model) string {
 		t.Helper()
-		m, cmd := update(t, m, key("s"))
-		if cmd == nil {
-			t.Fatalf("s returned no command: %q", m.status)
-		}
-		m, _ = update(t, m, cmd())
-		f, _ := savedFile(t, m, savePath)
+		_, f := pressSave(t, m)
 		params = f.Ensemble.Params
 		return f.Ensemble.Source
 	}
@@ -1069,12 +1077,7 @@ func TestSaveSaysParamsOfCascade(t *testing.T) {
 	m.panel = false
 	save := func(m Model) (Model, float64) {
 		t.Helper()
-		m, cmd := update(t, m, key("s"))
-		if cmd == nil {
-			t.Fatalf("s returned no command: %q", m.status)
-		}
-		m, _ = update(t, m, cmd())
-		f, _ := savedFile(t, m, savePath)
+		m, f := pressSave(t, m)
 		lambda, _ := f.Params["lambda"].(float64)
 		return m, lambda
 	}
