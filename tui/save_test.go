@@ -1178,3 +1178,100 @@ func TestQuitStartsNoWork(t *testing.T) {
 		t.Errorf("l on the load screen while quitting: command %v, quitting %v, load generation %d, status %q", cmd != nil, m.quitting, m.loadGen, m.status)
 	}
 }
+
+// TestQuitHoldsFinishedWork: while a quit waits for a write, the end of
+// work begun before q starts no more: a rebuilt problem (a threshold, ω⁺
+// or targets edit) no run, a trained ensemble no rebuild, a background
+// load no new session. They started the optimisation, the problem's
+// build or the new data's training beside the write; they are held, and
+// taken once the write fails and the workbench stays open.
+func TestQuitHoldsFinishedWork(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, f := range []string{curvesCSV, curvesSVG, frontCSV, savePath} {
+		os.Mkdir(f, 0o755) // each write fails
+	}
+	// The problem rebuilt for ω⁺ 2, an export, q.
+	m := ready(t)
+	defer m.cancel()
+	m = enterParam(t, m, parPosWeight, "2")
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	built := preparedOf(t, cmd)
+	m, export := update(t, m, key("e"))
+	m, _ = update(t, m, key("q"))
+	runs, gen := m.runs, m.gen
+	if m, cmd = update(t, m, built); cmd != nil || m.runs != runs || m.gen != gen || m.phase != phasePreparing || m.status != quitWaits {
+		t.Errorf("the problem built while quitting: command %v, runs %d (were %d), generation %d (was %d), phase %d, status %q",
+			cmd != nil, m.runs, runs, m.gen, gen, m.phase, m.status)
+	}
+	m, cmd = update(t, m, export())
+	if cmd == nil || m.quitting || m.runs != runs+1 || m.phase != phaseReady || m.w.tg.PosWeight != 2 ||
+		!strings.HasPrefix(m.status, "export: ") || !strings.Contains(m.status, "(not quitting: q quits)") {
+		t.Errorf("the export failed: command %v, quitting %v, runs %d (were %d), phase %d, ω⁺ %g, status %q",
+			cmd != nil, m.quitting, m.runs, runs, m.phase, m.w.tg.PosWeight, m.status)
+	}
+
+	// A save, a retrain (trees 10), q: the training's end builds no problem.
+	m = ready(t)
+	defer m.cancel()
+	m, save := update(t, m, key("s"))
+	m = enterParam(t, m, parTrees, "10")
+	m, cmd = update(t, m, debounceMsg{edit: m.edits})
+	m, _ = update(t, m, key("q"))
+	gen = m.gen
+	for cmd != nil {
+		msg := cmd()
+		m, cmd = update(t, m, msg)
+		if tm, ok := msg.(trainMsg); ok && tm.ev.Final {
+			break
+		}
+	}
+	if cmd != nil || m.phase != phaseTraining || m.gen != gen || m.w.e != nil || m.status != quitWaits {
+		t.Errorf("the training ended while quitting: command %v, phase %d, generation %d (was %d), ensemble %v, status %q",
+			cmd != nil, m.phase, m.gen, gen, m.w.e != nil, m.status)
+	}
+	m, cmd = update(t, m, save())
+	if cmd == nil || m.quitting || m.phase != phasePreparing {
+		t.Fatalf("the save failed: command %v, quitting %v, phase %d, status %q", cmd != nil, m.quitting, m.phase, m.status)
+	}
+	if built := preparedOf(t, cmd); built.w.e == nil || len(built.w.e.Trees) != 10 {
+		t.Errorf("the problem built after the failed save is not of the 10 trees trained")
+	}
+
+	// A save, a load of other data in the background, q: the load's end
+	// replaces no session.
+	m = ready(t)
+	defer m.cancel()
+	m, save = update(t, m, key("s"))
+	m, _ = update(t, m, key("o"))
+	m, load := update(t, m, key("l"))
+	m, _ = update(t, m, key("q"))
+	w, gen := m.w, m.gen
+	if m, cmd = update(t, m, load()); cmd != nil || m.w != w || m.gen != gen || m.status != quitWaits {
+		t.Errorf("the load ended while quitting: command %v, session replaced %v, generation %d (was %d), status %q",
+			cmd != nil, m.w != w, m.gen, gen, m.status)
+	}
+	m, cmd = update(t, m, save())
+	if cmd == nil || m.quitting || m.w == w || m.gen == gen || !strings.Contains(m.status, "(not quitting: q quits)") {
+		t.Errorf("the save failed: command %v, quitting %v, session replaced %v, generation %d (was %d), status %q", cmd != nil, m.quitting, m.w != w, m.gen, gen, m.status)
+	}
+}
+
+// preparedOf runs cmd, a batch or not, for the cascade problem it builds.
+func preparedOf(t *testing.T, cmd tea.Cmd) preparedMsg {
+	t.Helper()
+	switch msg := cmd().(type) {
+	case preparedMsg:
+		return msg
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if c == nil {
+				continue
+			}
+			if p, ok := c().(preparedMsg); ok {
+				return p
+			}
+		}
+	}
+	t.Fatal("no cascade problem built")
+	return preparedMsg{}
+}

@@ -85,11 +85,13 @@ type Model struct {
 	// λ sweep, the choice of ρ), for the status line to say should the
 	// write fail and the workbench stay open: they were gone unsaid.
 	quitStopped string
-	// quitHeldEdit: an edit's restart (debounceMsg) came while a quit
-	// waited for a write, which holds it; a write that fails, keeping the
-	// workbench open, applies it.
-	quitHeldEdit bool
-	exporting    bool // an export (e) is being written: another waits for it
+	// quitHeld: what came while a quit waited for a write and would have
+	// started work (heldByQuit): an edit's restart (debounceMsg), the end
+	// of a training, of a cascade problem's build or of a load, in the
+	// order they came. A write that fails, keeping the workbench open,
+	// takes them then (applyHeld).
+	quitHeld  []tea.Msg
+	exporting bool // an export (e) is being written: another waits for it
 	// prepStart is when the cascade problem and the baselines began to be
 	// built (phasePreparing), for the seconds the screen counts: seconds
 	// on large data, with nothing else changing on screen. ticking says a
@@ -283,6 +285,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.quitting && m.heldByQuit(msg) {
+		// The quit holds it: the optimisation (and a retrain, a rebuild,
+		// a load's new session) would start while the write finished.
+		m.quitHeld = append(slices.Clip(m.quitHeld), msg)
+		return m, nil
+	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
@@ -527,12 +535,6 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.edit != m.edits {
 			return m, nil
 		}
-		if m.quitting {
-			// The quit holds the optimisation (and starts no retrain):
-			// the edit, made before q, waits for the write to fail.
-			m.quitHeldEdit = true
-			return m, nil
-		}
 		if m.recovers() {
 			m.screen.Err = ""
 			return m.apply()
@@ -546,7 +548,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.wrote(msg.err) {
 			return m, tea.Quit
 		}
-		return m.applyHeldEdit()
+		return m.applyHeld()
 	case exportedMsg:
 		m.exporting = false
 		if msg.err != nil {
@@ -558,7 +560,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.wrote(msg.err) {
 			return m, tea.Quit
 		}
-		return m.applyHeldEdit()
+		return m.applyHeld()
 	}
 	return m, nil
 }
@@ -623,21 +625,52 @@ func (m *Model) wrote(err error) bool {
 	return false
 }
 
-// applyHeldEdit applies the edit whose restart a quit held (quitHeldEdit)
-// once the quit is off (its write failed), the write's error kept before
-// what the edit says.
-func (m Model) applyHeldEdit() (Model, tea.Cmd) {
-	if !m.quitHeldEdit || m.quitting {
+// heldByQuit reports whether msg, come while a quit waits for a write,
+// would start work there: an edit's restart (debounceMsg); the end of
+// the base ensemble's training (the problem is built), of the cascade
+// problem's build (the optimisation starts, or a shape edit's retrain)
+// or of a load (the new data's training or build). Each started it
+// while the quit waited, the keys that start work being refused: a
+// threshold edit's rebuild, an export, then q, and the rebuild's end
+// started a run (Algorithm 2: seconds on large data) beside the write.
+func (m Model) heldByQuit(msg tea.Msg) bool {
+	switch msg := msg.(type) {
+	case debounceMsg:
+		return msg.edit == m.edits
+	case trainMsg:
+		return msg.gen == m.gen && msg.ev.Final
+	case preparedMsg:
+		return msg.gen == m.gen
+	case reloadedMsg:
+		return msg.gen == m.gen
+	case pendingLoadMsg:
+		return msg.gen == m.loadGen
+	case loadedMsg:
+		return true
+	}
+	return false
+}
+
+// applyHeld takes what a quit held (quitHeld), in the order it came, once
+// the quit is off (its write failed), the write's error kept before what
+// they say.
+func (m Model) applyHeld() (Model, tea.Cmd) {
+	if len(m.quitHeld) == 0 || m.quitting {
 		return m, nil
 	}
-	m.quitHeldEdit = false
+	held := m.quitHeld
+	m.quitHeld = nil
 	failed, isErr := m.status, m.errLine
-	next, cmd := m.Update(debounceMsg{edit: m.edits})
-	m = next.(Model)
-	if m.status != failed {
+	var cmds []tea.Cmd
+	for _, msg := range held {
+		next, cmd := m.Update(msg)
+		m = next.(Model)
+		cmds = append(cmds, cmd)
+	}
+	if m.status != failed && !strings.HasPrefix(m.status, failed) {
 		m.setStatus(strings.TrimSuffix(failed+"; "+m.status, "; "), isErr || m.errLine)
 	}
-	return m, cmd
+	return m, tea.Batch(cmds...)
 }
 
 // quitWaits is the status message while a quit waits for a write.
