@@ -14,6 +14,11 @@ type gate struct {
 	steps   int           // steps let through while paused ('n'), not yet taken
 	granted int           // steps ever granted (the worker may take one at once)
 	wake    chan struct{} // closed (and replaced) whenever the gate changes
+	// held: a quit waits for a write; a run not yet started (a restart
+	// waiting for the run it cancels) does not start (waitHeld), its
+	// Algorithm 2 not being held by pass. holding counts those waiting.
+	held    bool
+	holding int
 }
 
 func newGate() *gate { return &gate{wake: make(chan struct{})} }
@@ -29,7 +34,9 @@ func (g *gate) changed() {
 // stage is not at the gate yet; on a shared gate the next run took it.
 func (g *gate) renewed() *gate {
 	next := newGate()
-	next.paused = g.isPaused()
+	g.mu.Lock()
+	next.paused, next.held = g.paused, g.held
+	g.mu.Unlock()
 	return next
 }
 
@@ -39,6 +46,39 @@ func (g *gate) setPaused(p bool) {
 	defer g.mu.Unlock()
 	g.paused, g.steps = p, 0
 	g.changed()
+}
+
+// setHeld holds a run's start while a quit waits for a write, or lets it
+// start.
+func (g *gate) setHeld(h bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.held = h
+	g.changed()
+}
+
+// waitHeld waits while the gate is held (setHeld) or until ctx ends.
+func (g *gate) waitHeld(ctx context.Context) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for g.held && ctx.Err() == nil {
+		wake := g.wake
+		g.holding++
+		g.mu.Unlock()
+		select {
+		case <-wake:
+		case <-ctx.Done():
+		}
+		g.mu.Lock()
+		g.holding--
+	}
+}
+
+// holdingRuns is the number of runs waitHeld holds.
+func (g *gate) holdingRuns() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.holding
 }
 
 // step lets exactly one more step through while paused.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -1274,4 +1275,40 @@ func preparedOf(t *testing.T, cmd tea.Cmd) preparedMsg {
 	}
 	t.Fatal("no cascade problem built")
 	return preparedMsg{}
+}
+
+// TestQuitHoldsRestartStart: a restart (r) waits for the run it cancels
+// before it starts the next; a quit waiting for a write comes between,
+// and the next run started (its Algorithm 2 unheld by the paused gate)
+// beside the write. It waits to start, and starts once the write fails.
+func TestQuitHoldsRestartStart(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.Mkdir(savePath, 0o755) // the save fails
+	m := ready(t)
+	defer m.cancel()
+	m, save := update(t, m, key("s"))
+	m, restart := update(t, m, key("r"))
+	m, _ = update(t, m, key("q"))
+	started := make(chan tea.Msg, 1)
+	go func() { started <- restart() }()
+	for m.gate.holdingRuns() == 0 {
+		select {
+		case <-started:
+			t.Fatal("the restart's run started while the quit waited for the save")
+		default:
+			runtime.Gosched()
+		}
+	}
+	m, _ = update(t, m, save())
+	if m.quitting {
+		t.Fatalf("still quitting after the save failed: %q", m.status)
+	}
+	msg, ok := (<-started).(optStartedMsg)
+	if !ok || msg.gen != m.gen {
+		t.Fatalf("the restart gave %T of generation %d, want its run (generation %d)", msg, msg.gen, m.gen)
+	}
+	m, cmd := update(t, m, msg)
+	if m.run != msg.run || cmd == nil {
+		t.Errorf("the restarted run is not the workbench's: %v, command %v", m.run == msg.run, cmd != nil)
+	}
 }

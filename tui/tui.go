@@ -610,6 +610,7 @@ func (m *Model) wrote(err error) bool {
 		if !m.paused {
 			m.gate.setPaused(false) // the run held for the quit goes on
 		}
+		m.gate.setHeld(false)
 		note := "not quitting: q quits"
 		if m.quitStopped != "" {
 			note += "; " + m.quitStopped // what the quit cancelled stays cancelled
@@ -1116,6 +1117,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			if !m.paused {
 				m.gate.setPaused(true)
 			}
+			m.gate.setHeld(true) // and a restart's run, not yet started, waits to start
 			var stopped []string
 			for _, said := range []string{m.stopSweep(), m.stopRho()} {
 				if said != "" {

@@ -559,6 +559,10 @@ func restartCmd(ctx context.Context, g *gate, gen int, w *workData, old *optRun,
 		if best != nil && (bestPar.Epsilon != par.Epsilon || bestPar.Delta != par.Delta) {
 			best = nil
 		}
+		// A quit that waits for a write holds the next run's start (its
+		// Algorithm 2 ran beside the write); a cancelled ctx (the quit
+		// done) starts a run that ends at once.
+		g.waitHeld(ctx)
 		opt := cronus.Options{MaxCycles: maxCycles, Refit: refit}
 		if warm && best != nil {
 			// After a jump of λ, from Algorithm 2 instead when that starts
