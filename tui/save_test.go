@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/engine/tree"
@@ -1310,5 +1311,34 @@ func TestQuitHoldsRestartStart(t *testing.T) {
 	m, cmd := update(t, m, msg)
 	if m.run != msg.run || cmd == nil {
 		t.Errorf("the restarted run is not the workbench's: %v, command %v", m.run == msg.run, cmd != nil)
+	}
+}
+
+// TestQuitStatusNarrow: the quit's message, alone or with what it refused,
+// has a short form (statusShort): at 60 columns what was refused was cut
+// off, "…(q again: no…"; at 40 the message itself, "quitting once the
+// file being w…". Wide enough, the whole message stays.
+func TestQuitStatusNarrow(t *testing.T) {
+	t.Chdir(t.TempDir())
+	m := ready(t)
+	defer m.cancel()
+	m, _ = update(t, m, key("s"))
+	m, _ = update(t, m, key("q"))
+	check := func(what, long, short string) {
+		t.Helper()
+		if got := m.statusLine(200); !strings.HasPrefix(got, long) {
+			t.Errorf("%s at 200 columns: %q, want %q first", what, got, long)
+		}
+		for _, w := range []int{60, 40} {
+			got := m.statusLine(w)
+			if lipgloss.Width(got) > w || strings.Contains(got, "…") || !strings.HasPrefix(got, short) && !strings.HasPrefix(got, long) {
+				t.Errorf("%s at %d columns: %q, want %q whole", what, w, got, short)
+			}
+		}
+	}
+	check("q", quitWaits, quitWaitsShort)
+	for _, k := range []string{"right", " ", "r", "w", "o"} {
+		m, _ = update(t, m, key(k))
+		check(k, quitWaits+"; "+quitRefuses(k), quitWaitsShort+"; "+quitRefusedShort[quitRefuses(k)])
 	}
 }

@@ -674,8 +674,29 @@ func (m Model) applyHeld() (Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// quitWaits is the status message while a quit waits for a write.
-const quitWaits = "quitting once the file being written is done (q again: now)"
+// quitWaits is the status message while a quit waits for a write;
+// quitWaitsShort its short form (statusShort), which with what the quit
+// refused (quitRefusedShort) fits in 40 columns: at 60 the message was
+// cut, "…(q again: no…", and what was refused went.
+const (
+	quitWaits      = "quitting once the file being written is done (q again: now)"
+	quitWaitsShort = "quits once written (q: now)"
+)
+
+// quitRefusedShort is each of quitRefuses' messages short.
+var quitRefusedShort = map[string]string{
+	"no edits meanwhile":          "no edits",
+	"the optimisation stays held": "run held",
+	"no restart meanwhile":        "no restart",
+	"no λ sweep meanwhile":        "no λ sweep",
+	"no load meanwhile":           "no load",
+}
+
+// sayQuitWaits says the quit waits for a write, in its two forms.
+func (m *Model) sayQuitWaits() {
+	m.setStatus(quitWaits, false)
+	m.statusShort = quitWaitsShort
+}
 
 // quitRefuses is what a key would start that a quit waiting for a write
 // does not (an edit's run or retrain, the held run released, a restart, a
@@ -702,6 +723,7 @@ func quitRefuses(s string) string {
 // refused.
 func (m *Model) sayQuitRefused(what string) {
 	m.setStatus(quitWaits+"; "+what, false)
+	m.statusShort = quitWaitsShort + "; " + quitRefusedShort[what]
 }
 
 // savedStatus reports what was saved and when (a second save of the same
@@ -1125,7 +1147,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 				}
 			}
 			m.quitStopped = strings.Join(stopped, "; ")
-			m.setStatus(quitWaits, false)
+			m.sayQuitWaits()
 			return m, nil
 		}
 		m.cancel()
