@@ -1128,7 +1128,7 @@ func TestQuitStartsNoWork(t *testing.T) {
 	}
 	for _, k := range []string{"right", "h", "enter", " ", "n", "r", "w", "o"} {
 		m, cmd = update(t, m, key(k))
-		want := quitWaits + "; " + quitRefuses(k)
+		want := quitWaits + "; " + quitRefuses(k).long
 		if cmd != nil || m.gen != gen || m.edits != edits || m.editing || m.sweep != nil || m.loadScr != nil || m.paused || !m.gate.isPaused() || m.status != want {
 			t.Errorf("%q while quitting: command %v, generation %d (was %d), edits %d (was %d), typing %v, sweep %v, load screen %v, held %v, status %q (want %q)",
 				k, cmd != nil, m.gen, gen, m.edits, edits, m.editing, m.sweep != nil, m.loadScr != nil, m.gate.isPaused(), m.status, want)
@@ -1339,6 +1339,6 @@ func TestQuitStatusNarrow(t *testing.T) {
 	check("q", quitWaits, quitWaitsShort)
 	for _, k := range []string{"right", " ", "r", "w", "o"} {
 		m, _ = update(t, m, key(k))
-		check(k, quitWaits+"; "+quitRefuses(k), quitWaitsShort+"; "+quitRefusedShort[quitRefuses(k)])
+		check(k, quitWaits+"; "+quitRefuses(k).long, quitWaitsShort+"; "+quitRefuses(k).short)
 	}
 }

@@ -676,21 +676,12 @@ func (m Model) applyHeld() (Model, tea.Cmd) {
 
 // quitWaits is the status message while a quit waits for a write;
 // quitWaitsShort its short form (statusShort), which with what the quit
-// refused (quitRefusedShort) fits in 40 columns: at 60 the message was
+// refused (a refusal's short) fits in 40 columns: at 60 the message was
 // cut, "…(q again: no…", and what was refused went.
 const (
 	quitWaits      = "quitting once the file being written is done (q again: now)"
 	quitWaitsShort = "quits once written (q: now)"
 )
-
-// quitRefusedShort is each of quitRefuses' messages short.
-var quitRefusedShort = map[string]string{
-	"no edits meanwhile":          "no edits",
-	"the optimisation stays held": "run held",
-	"no restart meanwhile":        "no restart",
-	"no λ sweep meanwhile":        "no λ sweep",
-	"no load meanwhile":           "no load",
-}
 
 // sayQuitWaits says the quit waits for a write, in its two forms.
 func (m *Model) sayQuitWaits() {
@@ -698,32 +689,36 @@ func (m *Model) sayQuitWaits() {
 	m.statusShort = quitWaitsShort
 }
 
+// refusal is what a quit waiting for a write refused, as the status line
+// says it, long and short.
+type refusal struct{ long, short string }
+
 // quitRefuses is what a key would start that a quit waiting for a write
 // does not (an edit's run or retrain, the held run released, a restart, a
-// λ sweep, a load), as the status line says it; "" for a key that starts
-// no work. They replaced the quit's message and ran beside the write, the
-// quit promising to do nothing but finish it.
-func quitRefuses(s string) string {
+// λ sweep, a load); the zero refusal for a key that starts no work. They
+// replaced the quit's message and ran beside the write, the quit
+// promising to do nothing but finish it.
+func quitRefuses(s string) refusal {
 	switch s {
 	case "left", "h", "right", "l", "enter":
-		return "no edits meanwhile"
+		return refusal{"no edits meanwhile", "no edits"}
 	case " ", "n":
-		return "the optimisation stays held"
+		return refusal{"the optimisation stays held", "run held"}
 	case "r":
-		return "no restart meanwhile"
+		return refusal{"no restart meanwhile", "no restart"}
 	case "w":
-		return "no λ sweep meanwhile"
+		return refusal{"no λ sweep meanwhile", "no λ sweep"}
 	case "o":
-		return "no load meanwhile"
+		return refusal{"no load meanwhile", "no load"}
 	}
-	return ""
+	return refusal{}
 }
 
 // sayQuitRefused keeps the quit's message on the status line with what it
 // refused.
-func (m *Model) sayQuitRefused(what string) {
-	m.setStatus(quitWaits+"; "+what, false)
-	m.statusShort = quitWaitsShort + "; " + quitRefusedShort[what]
+func (m *Model) sayQuitRefused(r refusal) {
+	m.setStatus(quitWaits+"; "+r.long, false)
+	m.statusShort = quitWaitsShort + "; " + r.short
 }
 
 // savedStatus reports what was saved and when (a second save of the same
@@ -1175,7 +1170,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.sel >= m.shownParams() {
 		m.sel = 0 // the panel went off screen (hidden, or the terminal shrank)
 	}
-	if no := quitRefuses(s); m.quitting && no != "" {
+	if no := quitRefuses(s); m.quitting && no != (refusal{}) {
 		m.sayQuitRefused(no)
 		return m, nil
 	}
