@@ -342,6 +342,19 @@ def sparse_copy(src, dst):
             g.write(" ".join([parts[0]] + keep) + (" #" + comment if hashc else "\n"))
 
 
+def with_rule(d, rule, name, tmp):
+    """Give cascade d the exit rule (top-m keeps its top_m, global drops
+    it), write it to tmp as NAME-RULE.json and return its case (label,
+    path)."""
+    d["rule"] = d["params"]["rule"] = rule
+    if rule == "global":
+        d.pop("top_m", None)
+        d["params"].pop("top_m", None)
+    p = os.path.join(tmp, "%s-%s.json" % (name, rule))
+    json.dump(d, open(p, "w"), indent=1)
+    return ("%s/%s" % (name, rule), p)
+
+
 def variants(cpath, tmp):
     """Hand-edited cascades exercising README's rules beyond what `cascade`
     writes: a tree listed again by a later stage, a zero weight, a stage
@@ -367,15 +380,7 @@ def variants(cpath, tmp):
     c["stages"].insert(2, empty)
     c["params"]["stages"] = len(c["stages"])
     for rule in ("top-m", "global"):
-        d = copy.deepcopy(c)
-        d["rule"] = rule
-        d["params"]["rule"] = rule
-        if rule == "global":
-            d.pop("top_m", None)
-            d["params"].pop("top_m", None)
-        p = os.path.join(tmp, "edited-%s.json" % rule)
-        json.dump(d, open(p, "w"), indent=1)
-        out.append(("edited/" + rule, p))
+        out.append(with_rule(copy.deepcopy(c), rule, "edited", tmp))
     # ties: stage 1 is one tree (4 leaves: many equal scores in a query,
     # for top-m's and the ranking's input-order tie break) with weight 1 and
     # intercept 0, and theta exactly one of its float32 leaf values (a score
@@ -387,13 +392,7 @@ def variants(cpath, tmp):
         d["stages"][0].update(trees=[t], weights=[1.0], intercept=0.0, theta=leaves[len(leaves) // 2])
         d["stages"][1].update(trees=d["stages"][1]["trees"][:1], weights=[1.0], intercept=0.0,
                               theta=leaves[-1])
-        d["rule"] = d["params"]["rule"] = rule
-        if rule == "global":
-            d.pop("top_m", None)
-            d["params"].pop("top_m", None)
-        p = os.path.join(tmp, "ties-%s.json" % rule)
-        json.dump(d, open(p, "w"), indent=1)
-        out.append(("ties/" + rule, p))
+        out.append(with_rule(d, rule, "ties", tmp))
     # the same, with the empty stage failing everyone (intercept < theta)
     d = copy.deepcopy(c)
     d["stages"][2]["theta"] = 1.0
