@@ -20,7 +20,13 @@ inf,0.3,0,0.02 --tree-cost 2.5` (the last exit after 56 of 60 trees, a
 margin grid out of order, fractional tree costs); and `--trees 25
 --exit-every 4 --exit-margins 0,0.01,0.1,inf --absent missing` on a
 40-tree model trained on copies of the three files with their zeros left
-out, its splits given random `default_left`. Then, for the single stage,
+out, its splits given random `default_left`; and `--exit-every 5` on
+copies of vali and test regrouped into queries of 1 to 12 documents (qids
+out of order; many queries under five documents, which early exit never
+thins, and many without a relevant document). Without `--every-prefix`,
+the prefix counts kept (README's 12 for 60 trees, 1 2 3 4 6 8 11 15 21 30
+42 60, and every k whose NDCG@10 on valid or test is above every shorter
+prefix's there). Then, for the single stage,
 two sweeps (`--lambdas 0.01:0.3:3 --cycles 0 --json`, tree cost 1 and
 2.5): each λ's `single-stage` rows against the stage that `cronus cascade
 --stages 1 --cycles 0 --lambda λ --rhos ρ` makes, ρ the sweep's
@@ -88,7 +94,7 @@ from checkbin import cronus_exe
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAILS = []
-STATS = {"runs": 0, "rows": 0, "ss_rows": 0, "cost_maxrel": 0.0, "metric_maxdiff": 0.0}
+STATS = {"runs": 0, "rows": 0, "ss_rows": 0, "count_sets": 0, "cost_maxrel": 0.0, "metric_maxdiff": 0.0}
 
 
 def fail(what):
@@ -378,6 +384,57 @@ def check_single_stage(exe, tmp, name, model_path, train, valid, test, flags, fc
                      % (name, split, lam["lambda"], len(used), "; ".join(what)))
 
 
+def regroup(src, dst, rng):
+    """The data file's documents in order, regrouped into queries of 1 to 12
+    documents with qids out of order (many without a relevant document, and
+    many under five documents, which early exit never thins)."""
+    op = gzip.open if src.endswith(".gz") else open
+    with op(src, "rt") as f:
+        lines = [l.split() for l in f if l.split()]
+    out, i, q = [], 0, 0
+    while i < len(lines):
+        size = int(rng.integers(1, 13))
+        q += 1
+        qid = int(rng.integers(1, 10 ** 5)) * 1000 + q
+        for parts in lines[i:i + size]:
+            feats = [p for p in parts[1:] if ":" in p and not p.startswith("qid:")]
+            out.append("%s qid:%d %s\n" % (parts[0], qid, " ".join(feats)))
+        i += size
+    open(dst, "w").writelines(out)
+
+
+def check_prefix_counts(exe, tmp, model_path, T):
+    """Without --every-prefix: README's 12 geometric counts for 60 trees
+    plus every k whose NDCG@10 on valid or test is above every shorter
+    prefix's there (no tree cost 0 here, so no ties on both)."""
+    assert T == 60
+    curve = os.path.join(tmp, "counts.csv")
+    run([exe, "sweep", "--model", model_path, "--train", "builtin:mq2008/train", "--valid",
+         "builtin:mq2008/vali", "--test", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs",
+         "--lambdas", "0.1:0.1:1", "--cycles", "0", "--out", curve])
+    model = json.load(open(model_path))
+    want = {1, 2, 3, 4, 6, 8, 11, 15, 21, 30, 42, 60}
+    for data in ("builtin:mq2008/vali", "builtin:mq2008/test"):
+        labels, qids, rows = read_svmlight(data_path(data))
+        X = dense(rows, model["num_features"], "zero")
+        groups = groups_of(qids)
+        s = np.full(X.shape[0], float(model["base_score"]))
+        best = -1.0
+        for k in range(1, T + 1):
+            s = s + tree_output(model["trees"][k - 1], X)
+            nd = metrics(labels, groups, lambda i: (-s[i],))[1]
+            if nd > best:
+                want.add(k)
+                best = nd
+    for split in ("valid", "test"):
+        with open(curve) as f:
+            got = sorted(int(float(r["lambda"])) for r in csv.DictReader(f)
+                         if r["method"] == "prefix" and r["split"] == split)
+        STATS["count_sets"] += 1
+        if got != sorted(want):
+            fail("prefix counts on %s: %s, expected %s" % (split, got, sorted(want)))
+
+
 def sparse_copy(src, dst):
     """The data file with its zero values left out."""
     op = gzip.open if src.endswith(".gz") else open
@@ -422,6 +479,14 @@ def main():
         check(exe, tmp, "missing-k25", mm, sp["train"], sp["vali"], sp["test"],
               ["--trees", "25", "--exit-every", "4", "--exit-margins", "0,0.01,0.1,inf",
                "--absent", "missing"], 25, 4, [0, 0.01, 0.1, math.inf], 1.0, "missing")
+        rg = {}
+        rng2 = np.random.default_rng(7)
+        for s in ("vali", "test"):
+            rg[s] = os.path.join(tmp, s + "-regrouped.txt")
+            regroup(data_path("builtin:mq2008/" + s), rg[s], rng2)
+        check(exe, tmp, "regrouped", m, tr, rg["vali"], rg["test"], ["--exit-every", "5"],
+              60, 5, grid, 1.0, "zero")
+        check_prefix_counts(exe, tmp, m, 60)
         fcost = read_costs(os.path.join(ROOT, "data", "builtin", "mq2008", "costs.txt"), 46)
         check_single_stage(exe, tmp, "single", m, tr, v, t, [], fcost, 1.0, "zero")
         check_single_stage(exe, tmp, "single-tc2.5", m, tr, v, t, ["--tree-cost", "2.5"], fcost, 2.5, "zero")
@@ -429,9 +494,9 @@ def main():
             print("MISMATCH:", f)
         if len(FAILS) > 20:
             print("… %d more" % (len(FAILS) - 20))
-        print("%d sweeps, %d prefix/early-exit rows and %d single-stage rows compared; largest differences: cost %.3g (relative), "
+        print("%d sweeps, %d prefix/early-exit rows, %d single-stage rows and %d prefix count sets compared; largest differences: cost %.3g (relative), "
               "metrics %.3g; %d mismatches"
-              % (STATS["runs"], STATS["rows"], STATS["ss_rows"], STATS["cost_maxrel"], STATS["metric_maxdiff"], len(FAILS)))
+              % (STATS["runs"], STATS["rows"], STATS["ss_rows"], STATS["count_sets"], STATS["cost_maxrel"], STATS["metric_maxdiff"], len(FAILS)))
         return 1 if FAILS else 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
