@@ -84,100 +84,25 @@ import json
 import math
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
 from checkbin import cronus_exe
+import checkdata
+from checkdata import ROOT, data_path, dense, read_costs, read_svmlight, sparse_copy, tree_output
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAILS = []
 STATS = {"runs": 0, "rows": 0, "ss_rows": 0, "count_sets": 0, "cost_maxrel": 0.0, "metric_maxdiff": 0.0}
 
 
+def run(cmd):
+    return checkdata.run("check_baselines", cmd)
+
+
 def fail(what):
     FAILS.append(what)
-
-
-def data_path(name):
-    if name.startswith("builtin:"):
-        return os.path.join(ROOT, "data", "builtin", name[len("builtin:"):] + ".txt.gz")
-    return name
-
-
-def read_svmlight(path):
-    """Labels (float32), qids and rows as dicts {feature (1-based): float32}."""
-    op = gzip.open if path.endswith(".gz") else open
-    labels, qids, rows = [], [], []
-    with op(path, "rt") as f:
-        for line in f:
-            parts = line.partition("#")[0].split()
-            if not parts:
-                continue
-            row, q = {}, "0"
-            for p in parts[1:]:
-                k, v = p.split(":", 1)
-                if k == "qid":
-                    q = str(int(v))
-                else:
-                    row[int(k)] = np.float32(v)
-            labels.append(float(np.float32(parts[0])))
-            qids.append(q)
-            rows.append(row)
-    return np.array(labels), qids, rows
-
-
-def dense(rows, width, absent):
-    fill = np.float32("nan") if absent == "missing" else np.float32(0)
-    X = np.full((len(rows), width), fill, dtype=np.float32)
-    for i, r in enumerate(rows):
-        for k, v in r.items():
-            if k <= width:
-                X[i, k - 1] = v
-    return X
-
-
-def tree_output(tree, X):
-    """float32-rounded leaf value of each row, as float64 (vectorised walk)."""
-    leaves = np.array([float(np.float32(v)) for v in tree["leaf_value"]])
-    sf = tree.get("split_feature") or []
-    if not sf:
-        return np.full(X.shape[0], leaves[0])
-    thr = np.array(tree["threshold"], dtype=np.float32)
-    dl = tree.get("default_left") or [False] * len(sf)
-    node = np.zeros(X.shape[0], dtype=np.int64)
-    out = np.full(X.shape[0], np.nan)
-    active = np.ones(X.shape[0], dtype=bool)
-    while active.any():
-        idx = np.nonzero(active)[0]
-        for n in np.unique(node[idx]):
-            sel = idx[node[idx] == n]
-            x = X[sel, sf[n] - 1]
-            left = np.where(np.isnan(x), bool(dl[n]), x <= thr[n])
-            c = np.where(left, tree["left_child"][n], tree["right_child"][n])
-            leaf = c < 0
-            out[sel[leaf]] = leaves[-c[leaf] - 1]
-            active[sel[leaf]] = False
-            node[sel[~leaf]] = c[~leaf]
-    return out
-
-
-def read_costs(path, nfeat):
-    """README's cost file: one cost per line, or lines `INDEX COST [NAME]`;
-    a feature not mentioned costs 1."""
-    costs = [1.0] * nfeat
-    lines = [l.split("#", 1)[0].split() for l in open(path)]
-    lines = [l for l in lines if l]
-    if all(len(l) == 1 for l in lines):
-        for i, l in enumerate(lines[:nfeat]):
-            costs[i] = float(l[0])
-    else:
-        for l in lines:
-            if int(l[0]) <= nfeat:
-                costs[int(l[0]) - 1] = float(l[1])
-    return costs
 
 
 def groups_of(qids):
@@ -264,13 +189,6 @@ def baselines(model, fcost, tree_cost, T, every, margins, labels, qids, X):
     return rows
 
 
-def run(cmd):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if p.returncode != 0:
-        sys.exit("check_baselines: %s failed (%d):\n%s" % (" ".join(cmd), p.returncode, p.stderr))
-    return p.stdout
-
-
 def knob(v):
     return math.inf if v in ("+Inf", "inf", "Inf") else float(v)
 
@@ -298,7 +216,7 @@ def check(exe, tmp, name, model_path, train, valid, test, flags, T, every, margi
                 got[key] = tuple(float(x) for x in row[3:])
     STATS["runs"] += 1
     for split, data in (("valid", valid), ("test", test)):
-        labels, qids, rows = read_svmlight(data_path(data))
+        labels, qids, _, rows = read_svmlight(data_path(data))
         width = max(model["num_features"], max((max(r) for r in rows if r), default=0))
         X = dense(rows, width, absent)
         want = baselines(model, fcost, tree_cost, T, every, margins, labels, qids, X)
@@ -342,7 +260,7 @@ def check_single_stage(exe, tmp, name, model_path, train, valid, test, flags, fc
                 got[(row["split"], float(row["lambda"]))] = row
     data = {}
     for split, path in (("valid", valid), ("test", test)):
-        labels, qids, rows = read_svmlight(data_path(path))
+        labels, qids, _, rows = read_svmlight(data_path(path))
         width = max(json.load(open(model_path))["num_features"], max((max(r) for r in rows if r), default=0))
         data[split] = (labels, groups_of(qids), dense(rows, width, absent))
     for lam in js["lambdas"]:
@@ -415,7 +333,7 @@ def check_prefix_counts(exe, tmp, model_path, T):
     model = json.load(open(model_path))
     want = {1, 2, 3, 4, 6, 8, 11, 15, 21, 30, 42, 60}
     for data in ("builtin:mq2008/vali", "builtin:mq2008/test"):
-        labels, qids, rows = read_svmlight(data_path(data))
+        labels, qids, _, rows = read_svmlight(data_path(data))
         X = dense(rows, model["num_features"], "zero")
         groups = groups_of(qids)
         s = np.full(X.shape[0], float(model["base_score"]))
@@ -433,17 +351,6 @@ def check_prefix_counts(exe, tmp, model_path, T):
         STATS["count_sets"] += 1
         if got != sorted(want):
             fail("prefix counts on %s: %s, expected %s" % (split, got, sorted(want)))
-
-
-def sparse_copy(src, dst):
-    """The data file with its zero values left out."""
-    op = gzip.open if src.endswith(".gz") else open
-    with op(src, "rt") as f, open(dst, "w") as g:
-        for line in f:
-            body, hashc, comment = line.partition("#")
-            parts = body.split()
-            keep = [p for p in parts[1:] if p.startswith("qid:") or float(p.split(":", 1)[1]) != 0]
-            g.write(" ".join([parts[0]] + keep) + (" #" + comment if hashc else "\n"))
 
 
 def main():

@@ -62,97 +62,29 @@ Prints counts and the largest differences, the first mismatches, and exits
 """
 
 import copy
-import gzip
 import json
-import math
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
 from checkbin import cronus_exe
+import checkdata
+from checkdata import data_path, dense, read_costs, read_svmlight, sparse_copy, tree_output
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAILS = []
 STATS = {"cases": 0, "docs": 0, "queries": 0, "score_maxdiff": 0.0, "score_exact": 0,
          "mean_maxreldiff": 0.0, "cost_maxreldiff": 0.0, "exits": {}}
 
 
+def run(cmd):
+    return checkdata.run("check_cascade", cmd)
+
+
 def fail(what):
     FAILS.append(what)
-
-
-def data_path(name):
-    if name.startswith("builtin:"):
-        base = name[len("builtin:"):]
-        return os.path.join(ROOT, "data", "builtin", base + ".txt.gz")
-    return name
-
-
-def read_svmlight(path):
-    """Labels, qids, docids (the comment's `docid = X`) and rows as dicts
-    {feature (1-based): float32}."""
-    op = gzip.open if path.endswith(".gz") else open
-    qids, docids, rows = [], [], []
-    with op(path, "rt") as f:
-        for line in f:
-            body, _, comment = line.partition("#")
-            parts = body.split()
-            if not parts:
-                continue
-            row = {}
-            q = None
-            for p in parts[1:]:
-                k, v = p.split(":", 1)
-                if k == "qid":
-                    q = str(int(v))
-                else:
-                    row[int(k)] = np.float32(v)
-            qids.append(q if q is not None else "0")
-            c = comment.split()
-            d = ""
-            if "docid" in c:
-                i = c.index("docid")
-                if i + 2 < len(c) and c[i + 1] == "=":
-                    d = c[i + 2]
-            docids.append(d)
-            rows.append(row)
-    return qids, docids, rows
-
-
-def dense(rows, width, absent):
-    fill = np.float32("nan") if absent == "missing" else np.float32(0)
-    X = np.full((len(rows), width), fill, dtype=np.float32)
-    for i, r in enumerate(rows):
-        for k, v in r.items():
-            if k <= width:
-                X[i, k - 1] = v
-    return X
-
-
-def tree_output(tree, X):
-    """float32-rounded leaf value of each row, as float64."""
-    leaves = np.array([float(np.float32(v)) for v in tree["leaf_value"]])
-    sf = tree.get("split_feature") or []
-    if not sf:
-        return np.full(X.shape[0], leaves[0])
-    thr = np.array(tree["threshold"], dtype=np.float32)
-    dl = tree.get("default_left") or [False] * len(sf)
-    out = np.empty(X.shape[0])
-    for i in range(X.shape[0]):
-        n = 0
-        while True:
-            x = X[i, sf[n] - 1]
-            go_left = bool(dl[n]) if np.isnan(x) else bool(x <= thr[n])
-            c = tree["left_child"][n] if go_left else tree["right_child"][n]
-            if c < 0:
-                out[i] = leaves[-c - 1]
-                break
-            n = c
-    return out
 
 
 def simulate(casc, qids, X):
@@ -236,36 +168,13 @@ def simulate(casc, qids, X):
     return exit_stage, score, feat, tree, key, len(groups)
 
 
-def run(cmd):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if p.returncode != 0:
-        sys.exit("check_cascade: %s failed (%d):\n%s" % (" ".join(cmd), p.returncode, p.stderr))
-    return p.stdout
-
-
-def read_costs(path, nfeat):
-    """README's cost file: one cost per line, or lines `INDEX COST [NAME]`;
-    a feature not mentioned costs 1."""
-    costs = [1.0] * nfeat
-    lines = [l.split("#", 1)[0].split() for l in open(path)]
-    lines = [l for l in lines if l]
-    if all(len(l) == 1 for l in lines):
-        for i, l in enumerate(lines[:nfeat]):
-            costs[i] = float(l[0])
-    else:
-        for l in lines:
-            if int(l[0]) <= nfeat:
-                costs[int(l[0]) - 1] = float(l[1])
-    return costs
-
-
 def check(exe, tmp, name, cpath, data, absent=None, costs=None):
     casc = json.load(open(cpath))
     if costs is not None:
         casc["feature_cost"] = read_costs(costs, len(casc["feature_cost"]))
     if absent is None:
         absent = casc.get("params", {}).get("absent", "zero")
-    qids, docids, rows = read_svmlight(data_path(data))
+    _, qids, docids, rows = read_svmlight(data_path(data))
     width = max(casc["ensemble"].get("num_features", 0), len(casc["feature_cost"]),
                 max((max(r) for r in rows if r), default=0))
     X = dense(rows, width, absent)
@@ -329,17 +238,6 @@ def check(exe, tmp, name, cpath, data, absent=None, costs=None):
     got = ev.get("reached") or []
     if len(got) != K or any(abs(a - b) > 1e-9 for a, b in zip(got, reached)):
         fail("%s: eval reached %r, expected %r" % (name, got, reached))
-
-
-def sparse_copy(src, dst):
-    """The data file with its zero values left out."""
-    op = gzip.open if src.endswith(".gz") else open
-    with op(src, "rt") as f, open(dst, "w") as g:
-        for line in f:
-            body, hashc, comment = line.partition("#")
-            parts = body.split()
-            keep = [p for p in parts[1:] if p.startswith("qid:") or float(p.split(":", 1)[1]) != 0]
-            g.write(" ".join([parts[0]] + keep) + (" #" + comment if hashc else "\n"))
 
 
 def with_rule(d, rule, name, tmp):
@@ -438,7 +336,7 @@ def random_cases(base_path, tmp, rng):
         c["params"]["absent"] = "missing" if r % 3 == 0 else "zero"
         cases.append(c)
     # data: the first 600 documents of test, regrouped into random queries
-    qids, docids, rows = read_svmlight(data_path("builtin:mq2008/test"))
+    _, qids, docids, rows = read_svmlight(data_path("builtin:mq2008/test"))
     rows = rows[:600]
     files = []
     for v in range(2):
@@ -468,7 +366,7 @@ def random_cases(base_path, tmp, rng):
     for r, c in enumerate(cases):
         p = os.path.join(tmp, "random-c%d.json" % r)
         # thetas at quantiles of the stage's scores on the first data file
-        X = dense(read_svmlight(files[0])[2], max(nfeat, c["ensemble"]["num_features"]), c["params"]["absent"])
+        X = dense(read_svmlight(files[0])[3], max(nfeat, c["ensemble"]["num_features"]), c["params"]["absent"])
         for k, st in enumerate(c["stages"][:-1]):
             if rng.random() < 0.2:
                 continue
