@@ -228,18 +228,26 @@ def check(exe, tmp, name, model_path, train, valid, test, flags, T, every, margi
             if g is None:
                 continue
             STATS["rows"] += 1
-            what = []
-            for col, a, b in zip(("cost", "feature_cost", "tree_cost"), g[:3], w[:3]):
-                rel = abs(a - b) / max(1.0, abs(b))
-                STATS["cost_maxrel"] = max(STATS["cost_maxrel"], rel)
-                if rel > 1e-12:
-                    what.append("%s %r, expected %r" % (col, a, b))
-            for col, a, b in zip(("p@5", "ndcg@10", "err@3"), g[3:], w[3:]):
-                STATS["metric_maxdiff"] = max(STATS["metric_maxdiff"], abs(a - b))
-                if abs(a - b) > 1e-12:
-                    what.append("%s %r, expected %r" % (col, a, b))
+            what = row_differences(g, w)
             if what:
                 fail("%s %s %s %s: %s" % (name, split, method, kn, "; ".join(what)))
+
+
+def row_differences(have, want):
+    """What differs between two rows (cost, feature_cost, tree_cost, p@5,
+    ndcg@10, err@3): costs beyond 1e-12 relative, metrics beyond 1e-12
+    absolute; the largest differences go to STATS."""
+    what = []
+    for col, a, b in zip(("cost", "feature_cost", "tree_cost"), have[:3], want[:3]):
+        rel = abs(a - b) / max(1.0, abs(b))
+        STATS["cost_maxrel"] = max(STATS["cost_maxrel"], rel)
+        if rel > 1e-12:
+            what.append("%s %r, expected %r" % (col, a, b))
+    for col, a, b in zip(("p@5", "ndcg@10", "err@3"), have[3:], want[3:]):
+        STATS["metric_maxdiff"] = max(STATS["metric_maxdiff"], abs(a - b))
+        if abs(a - b) > 1e-12:
+            what.append("%s %r, expected %r" % (col, a, b))
+    return what
 
 
 def check_single_stage(exe, tmp, name, model_path, train, valid, test, flags, fcost, tree_cost, absent):
@@ -288,15 +296,7 @@ def check_single_stage(exe, tmp, name, model_path, train, valid, test, flags, fc
             want = (fc + tc, fc, tc) + metrics(labels, groups, lambda i: (-sc[i],))
             have = tuple(float(g[k]) for k in ("cost", "feature_cost", "tree_cost", "p@5", "ndcg@10", "err@3"))
             STATS["ss_rows"] += 1
-            what = []
-            for col, a, b in zip(("cost", "feature_cost", "tree_cost"), have[:3], want[:3]):
-                STATS["cost_maxrel"] = max(STATS["cost_maxrel"], abs(a - b) / max(1.0, abs(b)))
-                if abs(a - b) > 1e-12 * max(1.0, abs(b)):
-                    what.append("%s %r, expected %r" % (col, a, b))
-            for col, a, b in zip(("p@5", "ndcg@10", "err@3"), have[3:], want[3:]):
-                STATS["metric_maxdiff"] = max(STATS["metric_maxdiff"], abs(a - b))
-                if abs(a - b) > 1e-12:
-                    what.append("%s %r, expected %r" % (col, a, b))
+            what = row_differences(have, want)
             if what:
                 fail("%s %s single-stage λ %g (%d trees): %s"
                      % (name, split, lam["lambda"], len(used), "; ".join(what)))
