@@ -1092,15 +1092,15 @@ func (m *Model) replaceWarnings(ws []string) {
 	if i < 0 {
 		return
 	}
-	status := m.status[:i]
+	before, after := m.status[:i], m.status[i+len(said):]
+	var status string
 	if len(ws) > 0 {
-		status += warningStatus(ws) + m.status[i+len(said):]
+		status = before + warningStatus(ws) + after
 	} else {
-		// "note; warning …" or "warning …; note": the note stays.
-		status = strings.TrimSuffix(status, "; ") + strings.TrimPrefix(m.status[i+len(said):], "; ")
-		if strings.HasSuffix(m.status[:i], "; ") && strings.HasPrefix(m.status[i+len(said):], "; ") {
-			status = m.status[:i] + strings.TrimPrefix(m.status[i+len(said):], "; ")
-		}
+		// "note; warning …" or "warning …; note": the notes stay, joined
+		// once.
+		parts := []string{strings.TrimSuffix(before, "; "), strings.TrimPrefix(after, "; ")}
+		status = strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), "; ")
 	}
 	m.setStatus(status, status != "")
 }
