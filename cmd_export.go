@@ -31,7 +31,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	choiceVar(fs, to, "to", "", "`format` to write (required): xgboost (JSON, as Booster.save_model writes it; load it with xgboost.Booster(model_file=FILE)) or c (one C99 source file: a model's PREFIX_predict, a cascade's PREFIX_rank, which fetches each feature only when a stage needs it)", exportFormats...)
 	libsvm := fs.Bool("libsvm-indices", false, "xgboost: number the columns as XGBoost's own libsvm reader does (DMatrix(\"test.txt?format=libsvm\")), feature k as f{k}; without it feature k is f{k-1}, column k-1 of a matrix of the features in order")
 	zero := fs.Bool("missing-as-zero", false, "xgboost: send a missing value where 0 goes at every split, so that XGBoost's libsvm reader, which takes the values a line leaves out as missing, scores a file as cronus reads it (left-out values as 0); without it a missing value follows each split's default direction, as in cronus")
-	prefix := fs.String("prefix", "cronus", "c: the `NAME` the file's functions and types start with (a C identifier, at most 64 characters), so that several can be linked into one program")
+	prefix := fs.String("prefix", "cronus", fmt.Sprintf("c: the `NAME` the file's functions and types start with, so that several can be linked into one program: a C identifier of at most %d characters (the file's longest external name, NAME%s, then keeps within the %d characters C99 holds significant)", tree.CPrefixMax, tree.CLongestSuffix, tree.CMaxExternalName))
 	header := fs.String("header", "", "c: also write a C header `FILE` that declares the file's functions (with C linkage for C++), written with it, both or neither")
 	costsF := fs.String("costs", "", "c, with a whole --cascade: feature cost `FILE` for the costs the file reports (default: the cascade's own costs)")
 	out := fs.String("out", "", "`FILE` to write (required)")
@@ -68,7 +68,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case explicit["costs"] && !wholeCascade:
 		return usageError{"--costs applies to --to c with a whole --cascade only (the costs its PREFIX_rank reports)"}
 	case toC && !tree.CPrefixOK(*prefix):
-		return usageError{fmt.Sprintf("--prefix %q: give a C identifier of at most 64 characters that starts with a letter (letters, digits and _; C reserves the names that start with _)", *prefix)}
+		return usageError{fmt.Sprintf("--prefix %q: give a C identifier of at most %d characters that starts with a letter (letters, digits and _; C reserves the names that start with _; the file's longest external name, NAME%s, must keep within the %d characters C99 holds significant)", *prefix, tree.CPrefixMax, tree.CLongestSuffix, tree.CMaxExternalName)}
 	}
 	outs := []string{*out}
 	if *header != "" {

@@ -197,7 +197,7 @@ func TestExportErrors(t *testing.T) {
 		{[]string{"--model", model, "--to", "c", "--prefix", "9m", "--out", out}, 2, `--prefix "9m": give a C identifier`},
 		// "_" would name the functions __rank, __predict: reserved, as "__x" is.
 		{[]string{"--model", model, "--to", "c", "--prefix", "_", "--out", out}, 2, `--prefix "_": give a C identifier`},
-		{[]string{"--model", model, "--to", "c", "--prefix", strings.Repeat("a", 65), "--out", out}, 2, "give a C identifier of at most 64 characters"},
+		{[]string{"--model", model, "--to", "c", "--prefix", strings.Repeat("a", 21), "--out", out}, 2, "give a C identifier of at most 20 characters that starts with a letter (letters, digits and _; C reserves the names that start with _; the file's longest external name, NAME_rank_dense, must keep within the 31 characters C99 holds significant)"},
 		{[]string{"--model", model, "--to", "c", "--costs", "builtin:mq2008/costs", "--out", out}, 2, "--costs applies to --to c with a whole --cascade only"},
 		{[]string{"--cascade", cascade, "--stage", "1", "--to", "c", "--costs", "builtin:mq2008/costs", "--out", out}, 2, "--costs applies to --to c with a whole --cascade only"},
 		{[]string{"--cascade", cascade, "--to", "c", "--costs", p("nocosts.txt"), "--out", out}, 1, "nocosts.txt"},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -479,5 +480,89 @@ int main(void)
 	exe := ctest.Build(t, files, "main.c", ctest.ISO())
 	if got, want := string(ctest.Run(t, exe, nil)), "0 1\n"; got != want {
 		t.Errorf("the program printed %q, want %q", got, want)
+	}
+}
+
+// cNamesFiles exports a model (and its header) and a cascade under each
+// exit rule (and their headers) over a two-tree ensemble with prefix p.
+func cNamesFiles(t *testing.T, p string) map[string]string {
+	t.Helper()
+	e := &tree.Ensemble{NumFeatures: 2, Trees: []tree.Tree{
+		{Nodes: []tree.Node{{Feature: 0, Threshold: 0.5, Left: tree.Leaf(0), Right: tree.Leaf(1)}}, Leaves: []float64{-1, 1}},
+		{Nodes: []tree.Node{{Feature: 1, Threshold: 0.5, Left: tree.Leaf(0), Right: tree.Leaf(1)}}, Leaves: []float64{-2, 2}},
+	}}
+	stages := []Stage{{Beta: []float64{1, 0, 0}, Theta: 0}, {Beta: []float64{1, 1, 0}, Theta: math.Inf(-1)}}
+	files := map[string]string{}
+	model, err := tree.ExportC(e, tree.CExportOptions{Prefix: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["model.c"], files["model.h"] = string(model), string(tree.CHeader(p+"_predict", "model.c", tree.CModelDecls(p)))
+	for i, c := range []*Cascade{{Stages: stages}, {Stages: stages, Rule: RuleTopM, TopM: 1}} {
+		src, err := ExportC(e, c, []float64{1, 1}, []float64{1, 1}, tree.CExportOptions{Prefix: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[fmt.Sprintf("cascade%d.c", i)] = string(src)
+		files[fmt.Sprintf("cascade%d.h", i)] = string(tree.CHeader(p+"_rank", fmt.Sprintf("cascade%d.c", i), CDecls(p)))
+	}
+	return files
+}
+
+// The names the C files define stay within what C99 (5.2.4.1) holds
+// significant for the longest prefix tree.CPrefixOK takes: 31 characters
+// of an external name (what nm lists of a model's file and a cascade's
+// under both exit rules), 63 of an internal one or a macro (every
+// identifier of the files, the include guards included). The prefix
+// could be 64 characters, so that PREFIX_rank_dense was 75 and two
+// cascades whose names differed past the 31st could link as one.
+func TestExportCNamesSignificant(t *testing.T) {
+	p := ""
+	for n := 1; n <= 100; n++ {
+		if tree.CPrefixOK(strings.Repeat("a", n)) {
+			p = strings.Repeat("a", n)
+		}
+	}
+	files := cNamesFiles(t, p)
+	comment := regexp.MustCompile(`(?s)/\*.*?\*/`)
+	ident := regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*`)
+	for name, src := range files {
+		for _, id := range ident.FindAllString(comment.ReplaceAllString(src, ""), -1) {
+			if len(id) > 63 {
+				t.Errorf("%s: prefix of %d characters: identifier %s has %d characters, above 63", name, len(p), id, len(id))
+			}
+		}
+		if !strings.HasSuffix(name, ".c") {
+			continue
+		}
+		for _, ext := range ctest.Externals(t, files, name, ctest.ISO()) {
+			if len(ext) > 31 {
+				t.Errorf("%s: prefix of %d characters: external name %s has %d characters, above 31", name, len(p), ext, len(ext))
+			}
+		}
+	}
+}
+
+// The external names the files define are the prefix and
+// tree.CModelSuffixes (a model's) or tree.CCascadeSuffixes (a
+// cascade's), the lists tree.CPrefixMax is computed from, and it leaves
+// the longest of them 31 characters.
+func TestExportCExternalSuffixes(t *testing.T) {
+	p := "cas"
+	files := cNamesFiles(t, p)
+	for name, suffixes := range map[string][]string{"model.c": tree.CModelSuffixes, "cascade0.c": tree.CCascadeSuffixes, "cascade1.c": tree.CCascadeSuffixes} {
+		got := ctest.Externals(t, files, name, ctest.ISO())
+		var want []string
+		for _, s := range suffixes {
+			want = append(want, p+s)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s defines %v with external linkage, want %v", name, got, want)
+		}
+	}
+	if n := tree.CPrefixMax + len(tree.CLongestSuffix); n != 31 || !tree.CPrefixOK(strings.Repeat("a", tree.CPrefixMax)) || tree.CPrefixOK(strings.Repeat("a", tree.CPrefixMax+1)) {
+		t.Errorf("CPrefixMax %d and CLongestSuffix %q make %d characters, want 31, and CPrefixOK to take CPrefixMax and no more", tree.CPrefixMax, tree.CLongestSuffix, n)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,12 +30,51 @@ const cPragma = "#if defined(__clang__)\n#pragma STDC FP_CONTRACT OFF\n#elif def
 // CPragma returns the lines that keep clang from fusing multiply-adds.
 func CPragma() string { return cPragma }
 
+// CMaxExternalName is how many initial characters of an identifier with
+// external linkage C99 (5.2.4.1) guarantees significant: two names that
+// differ only after them may be one name to a conforming linker.
+// CMaxInternalName is the same for internal identifiers and macro names.
+const (
+	CMaxExternalName = 31
+	CMaxInternalName = 63
+)
+
+// CModelSuffixes and CCascadeSuffixes are what follows the prefix in every
+// name with external linkage that the C files define: ExportC's for a
+// model (or one stage of a cascade) and engine/cronus's ExportC's for a
+// whole cascade.
+var (
+	CModelSuffixes   = []string{"_predict"}
+	CCascadeSuffixes = []string{"_rank", "_rank_dense", "_rank_work", "_work_size"}
+)
+
+// CLongestSuffix is the longest of CModelSuffixes and CCascadeSuffixes,
+// and CPrefixMax the longest prefix CPrefixOK takes: the longest external
+// name of either kind of file, the prefix and CLongestSuffix, is then at
+// most CMaxExternalName characters (20 and "_rank_dense", 31).
+var (
+	CLongestSuffix = cLongestSuffix()
+	CPrefixMax     = CMaxExternalName - len(CLongestSuffix)
+)
+
+func cLongestSuffix() string {
+	longest := ""
+	for _, s := range append(slices.Clone(CModelSuffixes), CCascadeSuffixes...) {
+		if len(s) > len(longest) {
+			longest = s
+		}
+	}
+	return longest
+}
+
 // CPrefixOK reports whether prefix can start the external names of an
-// exported C file: a C identifier of at most 64 ASCII letters, digits and
-// '_' that starts with a letter (C reserves every name that starts with
-// '_' at file scope).
+// exported C file: a C identifier of at most CPrefixMax ASCII letters,
+// digits and '_' that starts with a letter (C reserves every name that
+// starts with '_' at file scope). The files' other names (static
+// functions and tables, types, include guards) add at most 17 characters
+// and a tree or stage number to the prefix, well within CMaxInternalName.
 func CPrefixOK(prefix string) bool {
-	if prefix == "" || len(prefix) > 64 {
+	if prefix == "" || len(prefix) > CPrefixMax {
 		return false
 	}
 	for i := 0; i < len(prefix); i++ {

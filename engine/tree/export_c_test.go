@@ -188,12 +188,12 @@ func TestExportCRefuses(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
 		}
 	}
-	for _, p := range []string{"cronus", "a1", "A_b", "a_", "x", strings.Repeat("a", 64)} {
+	for _, p := range []string{"cronus", "a1", "A_b", "a_", "x", strings.Repeat("a", 20), "cronus_ranker_v2_abc"} {
 		if !CPrefixOK(p) {
 			t.Errorf("CPrefixOK(%q) = false", p)
 		}
 	}
-	for _, p := range []string{"", "_", "_x", "1a", "a-b", "a b", "_X", "__x", "é", strings.Repeat("a", 65)} {
+	for _, p := range []string{"", "_", "_x", "1a", "a-b", "a b", "_X", "__x", "é", strings.Repeat("a", 21), strings.Repeat("a", 64)} {
 		if CPrefixOK(p) {
 			t.Errorf("CPrefixOK(%q) = true", p)
 		}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -140,4 +141,48 @@ func Queries(cols [][]float32, offsets []int, F int) []byte {
 		}
 	}
 	return b.Bytes()
+}
+
+// Externals compiles the file src of files with cc and the flags into an
+// object file, without linking, and returns the names with external
+// linkage that it defines, as nm lists them. Without a C compiler or nm
+// the test is skipped, unless CRONUS_REQUIRE_CC is set.
+func Externals(t testing.TB, files map[string]string, src string, flags []string) []string {
+	t.Helper()
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		if os.Getenv("CRONUS_REQUIRE_CC") != "" {
+			t.Fatalf("no C compiler (cc) and CRONUS_REQUIRE_CC is set: %v", err)
+		}
+		t.Skipf("no C compiler (cc): %v", err)
+	}
+	dir := t.TempDir()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	obj := filepath.Join(dir, "out.o")
+	args := append(slices.Clone(flags), "-c", "-o", obj, filepath.Join(dir, src))
+	if out, err := exec.Command(cc, args...).CombinedOutput(); err != nil || len(out) > 0 {
+		t.Fatalf("cc %v: %v\n%s", args, err, out)
+	}
+	nm, err := exec.LookPath("nm")
+	if err != nil {
+		if os.Getenv("CRONUS_REQUIRE_CC") != "" {
+			t.Fatalf("no nm and CRONUS_REQUIRE_CC is set: %v", err)
+		}
+		t.Skipf("no nm: %v", err)
+	}
+	out, err := exec.Command(nm, "-P", "-g", "--defined-only", obj).Output()
+	if err != nil {
+		t.Fatalf("nm %s: %v", obj, err)
+	}
+	var names []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if f := strings.Fields(l); len(f) > 0 {
+			names = append(names, f[0])
+		}
+	}
+	return names
 }
