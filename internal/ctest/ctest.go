@@ -186,3 +186,33 @@ func Externals(t testing.TB, files map[string]string, src string, flags []string
 	}
 	return names
 }
+
+// Sanitize returns flags that build a program with AddressSanitizer (its
+// LeakSanitizer included) and UndefinedBehaviorSanitizer, every finding
+// fatal: C99 at -O1 with debugging information. It skips the test unless
+// cc can build such a program and its leak check works here (LeakSanitizer
+// needs to ptrace its own process, which some sandboxes forbid).
+func Sanitize(t testing.TB) []string {
+	t.Helper()
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skipf("no C compiler (cc): %v", err)
+	}
+	flags := []string{"-std=c99", "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"}
+	dir := t.TempDir()
+	src, exe := filepath.Join(dir, "probe.c"), filepath.Join(dir, "probe")
+	// The probe leaks on purpose: LeakSanitizer must say so.
+	if err := os.WriteFile(src, []byte("#include <stdlib.h>\nvoid *volatile p;\nint main(void)\n{\n\tp = malloc(7);\n\tp = 0;\n\treturn 0;\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(cc, append(slices.Clone(flags), "-o", exe, src)...).CombinedOutput(); err != nil {
+		t.Skipf("cc cannot build with -fsanitize=address,undefined: %v\n%s", err, out)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), "ASAN_OPTIONS=detect_leaks=1")
+	out, _ := cmd.CombinedOutput()
+	if !bytes.Contains(out, []byte("LeakSanitizer: detected memory leaks")) {
+		t.Skipf("LeakSanitizer does not work here: a leaking probe printed %q", out)
+	}
+	return flags
+}
