@@ -807,15 +807,18 @@ func TestExportCBenchDriverFrees(t *testing.T) {
 		letor.WriteString(sc.Text() + "\n")
 	}
 	for _, tc := range []struct {
-		name, out, stdin string
-		code             int
+		name, out, reps, stdin string
+		code                   int
+		says                   string // on standard error; "" for nothing
 	}{
-		{"ranked", p("exits.txt"), letor.String(), 0},
-		{"output not written", p("nodir/exits.txt"), letor.String(), 5},
-		{"a line without a qid", p("exits2.txt"), letor.String() + "1 1:0.5\n", 3},
-		{"no documents", p("exits3.txt"), "", 2},
+		{"ranked", p("exits.txt"), "1", letor.String(), 0, ""},
+		{"output not written", p("nodir/exits.txt"), "1", letor.String(), 5, ""},
+		{"a line without a qid", p("exits2.txt"), "1", letor.String() + "1 1:0.5\n", 3, ""},
+		{"no documents", p("exits3.txt"), "1", "", 2, ""},
+		// 0 repetitions timed nothing and printed NaN ns per document.
+		{"0 repetitions", p("exits4.txt"), "0", letor.String(), 2, "repetitions: give a whole number of at least 1, not 0\n"},
 	} {
-		cmd := exec.Command(exe, tc.out, "1")
+		cmd := exec.Command(exe, tc.out, tc.reps)
 		cmd.Stdin = strings.NewReader(tc.stdin)
 		cmd.Env = append(os.Environ(), "ASAN_OPTIONS=detect_leaks=1")
 		var stderr strings.Builder
@@ -827,7 +830,7 @@ func TestExportCBenchDriverFrees(t *testing.T) {
 		} else if err != nil {
 			t.Fatal(err)
 		}
-		if code != tc.code || stderr.Len() > 0 {
+		if code != tc.code || stderr.String() != tc.says {
 			t.Errorf("%s: exit code %d, want %d; standard error:\n%s", tc.name, code, tc.code, stderr.String())
 		}
 	}

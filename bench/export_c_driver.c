@@ -50,6 +50,10 @@ int main(int argc, char **argv)
 	if (argc != 3)
 		return 2;
 	reps = atoi(argv[2]);
+	if (reps < 1) { /* 0 repetitions timed nothing and printed NaN */
+		fprintf(stderr, "repetitions: give a whole number of at least 1, not %s\n", argv[2]);
+		return 2;
+	}
 	while (fgets(line, sizeof line, stdin)) {
 		char *p = strchr(line, '#'), *tok;
 		long qid;
