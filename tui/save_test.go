@@ -1126,7 +1126,7 @@ func TestQuitStartsNoWork(t *testing.T) {
 	if cmd != nil || m.gen != gen || m.status != quitWaits {
 		t.Errorf("an edit's restart while quitting: command %v, generation %d (was %d), status %q", cmd != nil, m.gen, gen, m.status)
 	}
-	for _, k := range []string{"right", "h", "enter", " ", "n", "r", "w", "o"} {
+	for _, k := range []string{"right", "h", "enter", " ", "n", "r", "w", "o", "s", "e"} {
 		m, cmd = update(t, m, key(k))
 		want := quitWaits + "; " + quitRefuses(k).long
 		if cmd != nil || m.gen != gen || m.edits != edits || m.editing || m.sweep != nil || m.loadScr != nil || m.paused || !m.gate.isPaused() || m.status != want {
@@ -1178,6 +1178,45 @@ func TestQuitStartsNoWork(t *testing.T) {
 	m, _ = update(t, m, key("q"))
 	if m, cmd = update(t, m, key("l")); cmd != nil || !m.quitting || m.loadGen != 0 || m.status != quitWaits+"; no load meanwhile" {
 		t.Errorf("l on the load screen while quitting: command %v, quitting %v, load generation %d, status %q", cmd != nil, m.quitting, m.loadGen, m.status)
+	}
+}
+
+// TestQuitRefusesWrites: while a quit waits for a write, s (the best
+// cascade, or in the compare view the kept ones) and e start no write of
+// their own: they are refused as the other work-starting keys are, the
+// quit's message kept with what was refused, and the quit ends with the
+// write it waited for. They started new writes, and the quit waited for
+// those too.
+func TestQuitRefusesWrites(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, first := range []string{"s", "e"} {
+		m := ready(t)
+		defer m.cancel()
+		m, _ = update(t, m, key("k")) // a kept cascade for s in the compare view
+		if len(m.kept) != 1 {
+			t.Fatalf("k kept %d cascades: %q", len(m.kept), m.status)
+		}
+		m, write := update(t, m, key(first))
+		m, _ = update(t, m, key("q"))
+		pending, exporting := m.pendingWrites, m.exporting
+		for _, k := range []string{"s", "e", "c", "s", "c"} {
+			var cmd tea.Cmd
+			m, cmd = update(t, m, key(k))
+			if k == "c" {
+				continue // shows or hides the compare view: no work
+			}
+			want := quitWaits + "; " + quitRefuses(k).long
+			if cmd != nil || m.pendingWrites != pending || m.exporting != exporting || m.status != want {
+				t.Errorf("%s, q, then %q (compare view %v): command %v, pending writes %d (were %d), exporting %v (was %v), status %q (want %q)",
+					first, k, m.compare, cmd != nil, m.pendingWrites, pending, m.exporting, exporting, m.status, want)
+			}
+		}
+		if _, err := os.Stat(keptPath(1)); err == nil {
+			t.Errorf("%s, q, then s in the compare view wrote %s", first, keptPath(1))
+		}
+		if m, cmd := update(t, m, write()); cmd == nil || cmd() != tea.Quit() {
+			t.Errorf("%s, q: the write reported, command %v, quitting %v, pending writes %d; want quit", first, cmd != nil, m.quitting, m.pendingWrites)
+		}
 	}
 }
 
@@ -1337,7 +1376,7 @@ func TestQuitStatusNarrow(t *testing.T) {
 		}
 	}
 	check("q", quitWaits, quitWaitsShort)
-	for _, k := range []string{"right", " ", "r", "w", "o"} {
+	for _, k := range []string{"right", " ", "r", "w", "o", "s", "e"} {
 		m, _ = update(t, m, key(k))
 		check(k, quitWaits+"; "+quitRefuses(k).long, quitWaitsShort+"; "+quitRefuses(k).short)
 	}

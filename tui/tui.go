@@ -695,9 +695,10 @@ type refusal struct{ long, short string }
 
 // quitRefuses is what a key would start that a quit waiting for a write
 // does not (an edit's run or retrain, the held run released, a restart, a
-// λ sweep, a load); the zero refusal for a key that starts no work. They
-// replaced the quit's message and ran beside the write, the quit
-// promising to do nothing but finish it.
+// λ sweep, a load, another save or export); the zero refusal for a key
+// that starts no work. They replaced the quit's message and ran beside
+// the write, the quit promising to do nothing but finish it; s and e
+// started new writes, which the quit then waited for too.
 func quitRefuses(s string) refusal {
 	switch s {
 	case "left", "h", "right", "l", "enter":
@@ -710,6 +711,10 @@ func quitRefuses(s string) refusal {
 		return refusal{"no λ sweep meanwhile", "no λ sweep"}
 	case "o":
 		return refusal{"no load meanwhile", "no load"}
+	case "s":
+		return refusal{"no save meanwhile", "no save"}
+	case "e":
+		return refusal{"no export meanwhile", "no export"}
 	}
 	return refusal{}
 }
