@@ -1381,3 +1381,48 @@ func TestQuitStatusNarrow(t *testing.T) {
 		check(k, quitWaits+"; "+quitRefuses(k).long, quitWaitsShort+"; "+quitRefuses(k).short)
 	}
 }
+
+// TestRestartOnceAfterRebuild: an edit of λ made while the cascade
+// problem is rebuilt (an ω⁺ edit) is in the parameters the rebuild's end
+// restarts with; its own tick, coming after, restarted the optimisation
+// a second time, the first restart's run thrown away at once. So it did
+// when a quit waiting for a write held both and a failed write replayed
+// them in order (the rebuild's end, then the edit). One restart, with
+// the edited λ, in both cases.
+func TestRestartOnceAfterRebuild(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.Mkdir(savePath, 0o755) // the save fails
+	for _, quit := range []bool{false, true} {
+		m := ready(t)
+		defer m.cancel()
+		var save tea.Cmd
+		if quit {
+			m, save = update(t, m, key("s"))
+		}
+		m = enterParam(t, m, parPosWeight, "2")
+		m, cmd := update(t, m, debounceMsg{edit: m.edits})
+		built := preparedOf(t, cmd)
+		m = enterParam(t, m, parLambda, "0.02") // while the problem is built
+		lambda, tick := m.par.Lambda, debounceMsg{edit: m.edits}
+		runs, gen := m.runs, m.gen
+		if quit {
+			m, _ = update(t, m, key("q"))
+			m, _ = update(t, m, built) // held
+			m, _ = update(t, m, tick)  // held
+			if m.runs != runs || len(m.quitHeld) != 2 {
+				t.Fatalf("quitting: runs %d (were %d), %d held", m.runs, runs, len(m.quitHeld))
+			}
+			m, _ = update(t, m, save())
+			if m.quitting {
+				t.Fatalf("still quitting after the save failed: %q", m.status)
+			}
+		} else {
+			m, _ = update(t, m, built)
+			m, _ = update(t, m, tick)
+		}
+		if m.runs != runs+1 || m.gen != gen+1 || m.runPar.Lambda != lambda || m.w.tg.PosWeight != 2 {
+			t.Errorf("quit %v: the rebuild's end and the λ edit's tick started %d runs (generation %d → %d), want 1 with λ %g and ω⁺ 2 (λ %g, ω⁺ %g)",
+				quit, m.runs-runs, gen, m.gen, lambda, m.runPar.Lambda, m.w.tg.PosWeight)
+		}
+	}
+}

@@ -881,10 +881,16 @@ func (m Model) pauseHint() string {
 const phaseRestarting = "restarting"
 
 // restart cancels the running optimisation (and λ sweep) and starts the
-// next generation, warm from the best cascade so far when warm.
+// next generation, warm from the best cascade so far when warm. The run
+// takes every edit so far (m.par), so an edit's tick still to come is
+// stale: the end of a rebuild or a retrain (preparedMsg) restarted with
+// an edit made meanwhile, and the edit's tick, coming after it (or
+// replayed after it once a quit's write failed), restarted again, the
+// first restart's run thrown away at once.
 func (m Model) restart(warm bool) (Model, tea.Cmd) {
 	m.stopSweep()
 	m.stopRho()
+	m.edits++
 	m.gen++
 	old := m.run
 	if old == nil {
