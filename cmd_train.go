@@ -386,34 +386,17 @@ func noSplitWarning(d *data.Dataset, minDocs int, init string) string {
 
 // singleLeafWarning says, when every tree of trees (those trained) is a
 // single leaf, why no split was taken: --min-gain, --min-docs, --min-hessian
-// and --l2; "" otherwise. noSplitWarning foresees the plain cases before
-// training; this one says what training found, as when no feature of 120
-// documents had 50 of them each side of a value (train wrote a model of
-// single leaves without a word; a helper's review of the no-split
-// warning).
+// and --l2 (tree.SingleLeafWarning); "" otherwise. noSplitWarning foresees
+// the plain cases before training; this one says what training found, as
+// when no feature of 120 documents had 50 of them each side of a value
+// (train wrote a model of single leaves without a word; a helper's review
+// of the no-split warning).
 func singleLeafWarning(trees []tree.Tree, g tree.GrowParams, init string) string {
-	if len(trees) == 0 {
-		return ""
-	}
-	for _, t := range trees {
-		if t.NumLeaves() > 1 {
-			return ""
-		}
-	}
-	what := "every tree trained is a single leaf"
-	if len(trees) == 1 {
-		what = "the tree trained is a single leaf"
-	}
-	why := fmt.Sprintf("no split gained more than --min-gain %g with --min-docs %d documents and --min-hessian %g of hessian on each side", g.MinGain, g.MinDocs, g.MinHess)
-	if g.Lambda > 0 {
-		// A small leaf's L2 term outweighs what it fits: on 12 documents
-		// whose residuals differ by 0.14, every split lost under --l2 1.
-		why += fmt.Sprintf(" (the gains lowered by --l2 %g)", g.Lambda)
-	}
+	end := "and the model scores every document alike"
 	if init != "" {
-		return fmt.Sprintf("%s: %s, and the model ranks the documents as %s does", what, why, init)
+		end = fmt.Sprintf("and the model ranks the documents as %s does", init)
 	}
-	return fmt.Sprintf("%s: %s, and the model scores every document alike", what, why)
+	return tree.SingleLeafWarning(trees, g, end)
 }
 
 // flatUnder reports whether every ranking of d scores the same by spec

@@ -1604,3 +1604,82 @@ func TestShapeEditDuringFailedRebuild(t *testing.T) {
 		t.Errorf("running on %d trees, edited %+v, running %+v", len(m.w.e.Trees), m.par, m.runPar)
 	}
 }
+
+// TestTrainSingleLeafWarns: a base ensemble whose trees all came out
+// single leaves (no feature of 120 documents has 50 of them each side of
+// a value, which the load's no-split warning does not foresee) is warned
+// of after its training, as cronus train warns, on the status line and
+// first among the warnings ? lists, naming the panel's parameters that
+// retrain it; a retrain takes the old warning off and its own training
+// says it again, once. Trees that split say nothing. The workbench built
+// cascades of such an ensemble without a word.
+func TestTrainSingleLeafWarns(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, feature func(i int) int) string {
+		var b strings.Builder
+		for i := range 120 {
+			fmt.Fprintf(&b, "%d qid:%d 1:%d 2:0.5\n", i/40, i/10+1, feature(i))
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	// One document apart from the rest: no split leaves 50 each side.
+	single := write("single.txt", func(i int) int { return min(i, 1) })
+	splits := write("splits.txt", func(i int) int { return i })
+	const said = "every tree trained is a single leaf: no split gained more than --min-gain 0 with --min-docs 50 documents and --min-hessian 0.001 of hessian on each side (the gains lowered by --l2 1), and the base ensemble scores every document alike (p: its trees, leaves and col sample retrain it"
+	// trained drives m to the end of its base ensemble's training, which
+	// it gives.
+	trained := func(m Model, cmd tea.Cmd) (Model, tea.Cmd, *tree.Ensemble) {
+		t.Helper()
+		for cmd != nil {
+			msg := cmd()
+			m, cmd = update(t, m, msg)
+			if tm, ok := msg.(trainMsg); ok && tm.ev.Final {
+				if tm.ev.Err != nil {
+					t.Fatalf("training: %v", tm.ev.Err)
+				}
+				return m, cmd, tm.ev.Result.Ensemble
+			}
+		}
+		t.Fatalf("no training ended (phase %d, error %q)", m.phase, m.screen.Err)
+		return m, nil, nil
+	}
+	warnings := func(m Model) int {
+		return len(slices.DeleteFunc(slices.Clone(m.screen.Warnings), func(w string) bool { return !strings.HasPrefix(w, said) }))
+	}
+	for _, c := range []struct {
+		train string
+		warns bool
+	}{{single, true}, {splits, false}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		m := New(ctx, Config{Train: c.train, trees: 5}, views.PlainStyles())
+		m, cmd := update(t, m, m.load())
+		m, cmd, e := trained(m, cmd)
+		leaves := maxLeaves(e)
+		if !c.warns {
+			if leaves < 2 || warnings(m) != 0 || strings.Contains(m.status, "single leaf") {
+				t.Errorf("%s: trees of up to %d leaves, warnings %q, status %q; want trees that split and no warning", c.train, leaves, m.screen.Warnings, m.status)
+			}
+			continue
+		}
+		if leaves != 1 || warnings(m) != 1 || !strings.HasPrefix(m.screen.Warnings[0], said) || !strings.HasPrefix(m.status, "warning: "+said) || !m.errLine {
+			t.Fatalf("%s: trees of up to %d leaves, warnings %q, status %q; want single leaves warned of", c.train, leaves, m.screen.Warnings, m.status)
+		}
+		// A retrain (trees 12), once the problem is built: the old
+		// ensemble's warning goes, the new one's training says it again.
+		m, _ = update(t, m, preparedOf(t, cmd))
+		m = enterParam(t, m, parTrees, "12")
+		m, cmd = update(t, m, debounceMsg{edit: m.edits})
+		if m.phase != phaseTraining || warnings(m) != 0 || strings.Contains(m.status, "single leaf") {
+			t.Fatalf("retraining: phase %d, warnings %q, status %q; want the old warning gone", m.phase, m.screen.Warnings, m.status)
+		}
+		m, _, e = trained(m, cmd)
+		if len(e.Trees) != 12 || warnings(m) != 1 || !strings.HasPrefix(m.status, "warning: "+said) {
+			t.Errorf("retrained %d trees: warnings %q, status %q; want the warning said once", len(e.Trees), m.screen.Warnings, m.status)
+		}
+	}
+}

@@ -201,6 +201,12 @@ type Model struct {
 	// that the model does not use features 45-46 of the data stayed after
 	// the retrain, whose trees may split on them.
 	retrainWarnings []string
+	// leafWarning is the warning of the base ensemble's training when its
+	// trees all came out single leaves (baseLeafWarning), first in
+	// screen.Warnings while that ensemble is in use; a retrain or a load
+	// takes it off. The workbench built cascades of such an ensemble
+	// without a word, where cronus train warned.
+	leafWarning string
 }
 
 // waitKind is what a refused key waits for (Model.waitSaid).
@@ -356,6 +362,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.cfg.ModelRead = nil // the first load has taken it: the session keeps its own trees
 		m.screen.Loading = ""
 		m.screen.Splits, m.screen.Warnings = msg.splits, printable(msg.warnings)
+		m.leafWarning = "" // of the old data's ensemble
 		m.retrainWarnings = printable(msg.retrainWarnings)
 		m.badField = msg.bad
 		if msg.err != nil {
@@ -422,6 +429,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		w := *m.w
 		w.e = msg.ev.Result.Ensemble
+		if lw := baseLeafWarning(&w); lw != "" {
+			m.leafWarning = lw
+			m.screen.Warnings = append([]string{lw}, m.screen.Warnings...)
+			m.setStatus(warningStatus(m.screen.Warnings), true)
+		}
 		return m, tea.Batch(prepare(m.ctx, m.gen, w), m.startPreparing())
 	case preparedMsg:
 		if msg.gen != m.gen {
@@ -1040,6 +1052,11 @@ func (m Model) shapeReplaced(edited settings) string {
 // problem is then rebuilt and the optimisation started afresh.
 func (m Model) retrain() (Model, tea.Cmd) {
 	m.stopRun()
+	if m.leafWarning != "" {
+		// Of the ensemble replaced: the new one's training says its own.
+		m.replaceWarnings(slices.DeleteFunc(slices.Clone(m.screen.Warnings), func(w string) bool { return w == m.leafWarning }))
+		m.leafWarning = ""
+	}
 	if m.w.files.Model != "" {
 		m.replaceWarnings(m.retrainWarnings) // the model file's went with its trees
 	}

@@ -273,6 +273,20 @@ func noSplitWarning(d *data.Dataset) string {
 	return why + ": no tree of the base ensemble can split, and it scores every document alike"
 }
 
+// baseLeafWarning says, when every tree of the base ensemble the
+// workbench trained (w.e, of w's shape) is a single leaf, why no split was
+// taken, as cronus train says it (tree.SingleLeafWarning: the limits are
+// train's defaults), and which of the panel's parameters retrain it; ""
+// otherwise, and when noSplitWarning said so of the training data at the
+// load already.
+func baseLeafWarning(w *workData) string {
+	if w.e == nil || noSplitWarning(w.train) != "" {
+		return ""
+	}
+	p := trainParams(w.trees, w.leaves, w.colSample)
+	return tree.SingleLeafWarning(w.e.Trees, p.Grow, "and the base ensemble scores every document alike (p: its trees, leaves and col sample retrain it; cronus train sets those limits, tui --model takes its trees)")
+}
+
 // trainParams are the training parameters of a base ensemble of the given
 // shape and column sample.
 func trainParams(trees, leaves int, colSample float64) boost.Params {
