@@ -65,6 +65,27 @@ func M32(t testing.TB) []string {
 	return flags
 }
 
+// ccFiles returns the C compiler's path and a temporary directory holding
+// the files (name → content). Without a C compiler the test is skipped,
+// unless CRONUS_REQUIRE_CC is set (as CI sets it), when it fails.
+func ccFiles(t testing.TB, files map[string]string) (cc, dir string) {
+	t.Helper()
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		if os.Getenv("CRONUS_REQUIRE_CC") != "" {
+			t.Fatalf("no C compiler (cc) and CRONUS_REQUIRE_CC is set: %v", err)
+		}
+		t.Skipf("no C compiler (cc): %v", err)
+	}
+	dir = t.TempDir()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cc, dir
+}
+
 // Build writes the files (name → content) to a temporary directory,
 // compiles main with the C compiler cc and the flags into a program and
 // returns its path. Without a C compiler the test is skipped, unless
@@ -78,19 +99,7 @@ func Build(t testing.TB, files map[string]string, main string, flags []string) s
 // (as translation units of their own) and linked into one program.
 func BuildAll(t testing.TB, files map[string]string, sources []string, flags []string) string {
 	t.Helper()
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		if os.Getenv("CRONUS_REQUIRE_CC") != "" {
-			t.Fatalf("no C compiler (cc) and CRONUS_REQUIRE_CC is set: %v", err)
-		}
-		t.Skipf("no C compiler (cc): %v", err)
-	}
-	dir := t.TempDir()
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	cc, dir := ccFiles(t, files)
 	exe := filepath.Join(dir, "prog")
 	args := append(slices.Clone(flags), "-o", exe)
 	for _, src := range sources {
@@ -149,19 +158,7 @@ func Queries(cols [][]float32, offsets []int, F int) []byte {
 // the test is skipped, unless CRONUS_REQUIRE_CC is set.
 func Externals(t testing.TB, files map[string]string, src string, flags []string) []string {
 	t.Helper()
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		if os.Getenv("CRONUS_REQUIRE_CC") != "" {
-			t.Fatalf("no C compiler (cc) and CRONUS_REQUIRE_CC is set: %v", err)
-		}
-		t.Skipf("no C compiler (cc): %v", err)
-	}
-	dir := t.TempDir()
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	cc, dir := ccFiles(t, files)
 	obj := filepath.Join(dir, "out.o")
 	args := append(slices.Clone(flags), "-c", "-o", obj, filepath.Join(dir, src))
 	if out, err := exec.Command(cc, args...).CombinedOutput(); err != nil || len(out) > 0 {
