@@ -142,7 +142,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if !math.IsInf(st.Theta, -1) && *stage < K {
 			theta = st.Theta
 		}
-		used := e.Features(-1)
+		used := append([]int{}, e.Features(-1)...) // [] in JSON, not null, when its trees split on nothing
 		for i := range used {
 			used[i]++
 		}
@@ -407,7 +407,7 @@ func exportCascadeC(ctx context.Context, cascadeF, costsF string, o cOutputs, js
 			}
 		}
 	}
-	feats := tree.SplitFeatures(trees)
+	feats := append([]int{}, tree.SplitFeatures(trees)...) // [] in JSON, not null, for a cascade with no trees
 	for i := range feats {
 		feats[i]++
 	}

@@ -825,3 +825,88 @@ func TestExportCBenchDriverFrees(t *testing.T) {
 		t.Errorf("the ranked run wrote %d lines (%v), want 200", strings.Count(string(b), "\n"), err)
 	}
 }
+
+// The feature lists of export --json are JSON arrays, [] when no tree
+// splits: a stage whose trees are all single leaves has no
+// stage_features, and a whole cascade with no trees (λ past λ_max) reads
+// no features. Both were written null (Go's nil slice), which a reader
+// that takes the documented list (len(r["features"]) in Python) fails on.
+func TestExportEmptyFeatureListsAreArrays(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	var b strings.Builder
+	for q := 1; q <= 10; q++ {
+		for d := 0; d < 8; d++ {
+			x, y := float64((q*7+d*3)%11)/10, float64((q*5+d*13)%7)/6
+			label := 0
+			if x+y > 1.1 {
+				label = 1
+			}
+			fmt.Fprintf(&b, "%d qid:%d 1:%g 2:%g 3:%g\n", label, q, x, y, float64(d%3))
+		}
+	}
+	if err := os.WriteFile(p("d.txt"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p("costs.txt"), []byte("1\n10\n100\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"train", "--train", p("d.txt"), "--objective", "regression", "--trees", "6", "--max-depth", "2", "--leaves", "4", "--min-docs", "5", "--out", p("m.json")},
+		{"cascade", "--model", p("m.json"), "--train", p("d.txt"), "--valid", p("d.txt"), "--costs", p("costs.txt"), "--stages", "2", "--cycles", "1", "--out", p("c.json")},
+		{"cascade", "--model", p("m.json"), "--train", p("d.txt"), "--valid", p("d.txt"), "--costs", p("costs.txt"), "--stages", "2", "--cycles", "1", "--lambda", "100", "--out", p("empty.json")},
+	} {
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+	// c.json with every tree of its ensemble made a single leaf: its
+	// stages keep their trees, which split on nothing.
+	raw, err := os.ReadFile(p("c.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c map[string]any
+	if err := json.Unmarshal(raw, &c); err != nil {
+		t.Fatal(err)
+	}
+	ens := c["ensemble"].(map[string]any)
+	trees := ens["trees"].([]any)
+	for i := range trees {
+		trees[i] = map[string]any{"split_feature": []int{}, "threshold": []float64{}, "left_child": []int{}, "right_child": []int{},
+			"leaf_value": []float64{0.25}, "features": []int{}, "leaf_cover": []float64{80}}
+	}
+	stage := 0
+	for k, st := range c["stages"].([]any) {
+		if len(st.(map[string]any)["trees"].([]any)) > 0 {
+			stage = k + 1
+			break
+		}
+	}
+	if stage == 0 {
+		t.Fatal("c.json has no stage with trees")
+	}
+	leafy, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p("leaves.json"), leafy, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, tc := range []struct {
+		key  string
+		args []string
+	}{
+		{"stage_features", []string{"--cascade", p("leaves.json"), "--stage", strconv.Itoa(stage), "--to", "xgboost", "--out", p("s.xgb.json")}},
+		{"stage_features", []string{"--cascade", p("leaves.json"), "--stage", strconv.Itoa(stage), "--to", "c", "--out", p("s.c")}},
+		{"features", []string{"--cascade", p("leaves.json"), "--to", "c", "--out", p("leaves.c")}},
+		{"features", []string{"--cascade", p("empty.json"), "--to", "c", "--out", p("empty.c")}},
+	} {
+		var r map[string]json.RawMessage
+		runJSON(t, &r, append([]string{"export", "--json"}, tc.args...)...)
+		if got := string(r[tc.key]); got != "[]" {
+			t.Errorf("%v: %s %s, want []", tc.args, tc.key, got)
+		}
+	}
+}
