@@ -448,9 +448,14 @@ func sampleRows(rows []int32, rng *rand.Rand, p Params, d *data.Dataset) []int32
 	return rows
 }
 
-// sampleFeatures draws ceil(frac·d) distinct features, in ascending order.
+// sampleFeatures draws ceil(frac·d) distinct features, in ascending order,
+// frac taken as the decimal written: the float64 product of 0.55 and 100 is
+// 55.000000000000004, a rounding error above 55 that the ceiling made 56
+// features. Errors of that size (a few ulps) are taken off before the
+// ceiling; no fraction a user means lands that close above a whole number.
 func sampleFeatures(rng *rand.Rand, d int, frac float64) []int {
-	k := max(1, int(math.Ceil(frac*float64(d))))
+	x := frac * float64(d)
+	k := max(1, int(math.Ceil(x-x*1e-12)))
 	perm := rng.Perm(d)[:k]
 	slices.Sort(perm)
 	return perm

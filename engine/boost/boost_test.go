@@ -653,3 +653,22 @@ func TestLambdaRankHugeSigma(t *testing.T) {
 		t.Errorf("σ 1e15: the first tree is a single leaf")
 	}
 }
+
+// --col-sample c draws ⌈c·D⌉ of the D features, c taken as the decimal
+// written: the float64 product 0.55 × 100 is 55.000000000000004, whose
+// ceiling drew 56 features.
+func TestSampleFeaturesCount(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c := range []struct {
+		frac float64
+		d    int
+		want int
+	}{
+		{0.55, 100, 55}, {0.55, 180, 99}, {0.07, 700, 49}, {0.14, 700, 98}, {0.68, 700, 476},
+		{0.5, 46, 23}, {0.3, 46, 14}, {0.551, 100, 56}, {1, 136, 136}, {1e-9, 46, 1}, {0.1, 5, 1},
+	} {
+		if got := len(sampleFeatures(rng, c.d, c.frac)); got != c.want {
+			t.Errorf("sampleFeatures(%d, %g): %d features, want %d", c.d, c.frac, got, c.want)
+		}
+	}
+}
