@@ -184,7 +184,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if said == "" && len(res.Ensemble.Trees) == res.History.Trees {
 		// (Of the trees kept: early stopping may drop later ones that split.)
-		warn(stderr, singleLeafWarning(res.Ensemble.Trees[init0:], p.Grow, *initF))
+		warn(stderr, singleLeafWarning(res.Ensemble.Trees[init0:], p, *initF))
 	}
 	seconds := time.Since(start).Seconds()
 	params := map[string]any{
@@ -390,13 +390,25 @@ func noSplitWarning(d *data.Dataset, minDocs int, init string) string {
 // the plain cases before training; this one says what training found, as
 // when no feature of 120 documents had 50 of them each side of a value
 // (train wrote a model of single leaves without a word; a helper's review
-// of the no-split warning).
-func singleLeafWarning(trees []tree.Tree, g tree.GrowParams, init string) string {
+// of the no-split warning). With --row-sample or --col-sample below 1 it
+// says that the limits held on what each tree drew: a row sample of one
+// document a tree split nothing, and the warning named the limits alone.
+func singleLeafWarning(trees []tree.Tree, p boost.Params, init string) string {
 	end := "and the model scores every document alike"
 	if init != "" {
 		end = fmt.Sprintf("and the model ranks the documents as %s does", init)
 	}
-	return tree.SingleLeafWarning(trees, g, end)
+	row := fmt.Sprintf("--row-sample %g", p.RowSample)
+	col := fmt.Sprintf("--col-sample %g", p.ColSample)
+	switch {
+	case p.RowSample < 1 && p.ColSample < 1:
+		end = fmt.Sprintf("on the share of the data and of the features each tree drew (%s, %s), %s", row, col, end)
+	case p.RowSample < 1:
+		end = fmt.Sprintf("on the share of the data each tree drew (%s), %s", row, end)
+	case p.ColSample < 1:
+		end = fmt.Sprintf("on the features each tree drew (%s), %s", col, end)
+	}
+	return tree.SingleLeafWarning(trees, p.Grow, end)
 }
 
 // flatUnder reports whether every ranking of d scores the same by spec

@@ -638,6 +638,11 @@ func TestTrainNoSplitWarns(t *testing.T) {
 		{sparse, "3", init, "every tree trained is a single leaf: no split gained more than --min-gain 0 with --min-docs 3 documents and --min-hessian 0.001 of hessian on each side (the gains lowered by --l2 1), and the model ranks the documents as " + init + " does"},
 		{sparse, "2 --l2 0", "", ""},
 		{varied, "1 --min-gain 1e9 --l2 0", "", "every tree trained is a single leaf: no split gained more than --min-gain 1e+09 with --min-docs 1 documents and --min-hessian 0.001 of hessian on each side, and the model scores every document alike"},
+		// A row sample so small that each tree draws one document: the
+		// warning blamed --min-docs and the rest alone.
+		{varied, "1 --row-sample 1e-9", "", "every tree trained is a single leaf: no split gained more than --min-gain 0 with --min-docs 1 documents and --min-hessian 0.001 of hessian on each side (the gains lowered by --l2 1), on the share of the data each tree drew (--row-sample 1e-09), and the model scores every document alike"},
+		{sparse, "3 --row-sample 0.999 --col-sample 0.5", "", "every tree trained is a single leaf: no split gained more than --min-gain 0 with --min-docs 3 documents and --min-hessian 0.001 of hessian on each side (the gains lowered by --l2 1), on the share of the data and of the features each tree drew (--row-sample 0.999, --col-sample 0.5), and the model scores every document alike"},
+		{sparse, "3 --col-sample 0.5", init, "every tree trained is a single leaf: no split gained more than --min-gain 0 with --min-docs 3 documents and --min-hessian 0.001 of hessian on each side (the gains lowered by --l2 1), on the features each tree drew (--col-sample 0.5), and the model ranks the documents as " + init + " does"},
 	} {
 		args := append([]string{"train", "--train", c.data, "--objective", "regression", "--trees", "2", "--min-docs"}, strings.Fields(c.minDocs)...)
 		args = append(args, "--out", filepath.Join(dir, "m.json"))
