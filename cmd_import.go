@@ -28,6 +28,11 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	// A flag for another format is refused when given at all, false too
+	// (--zero-based=false with --from xgboost), as export refuses
+	// --libsvm-indices=false with --to c: it was taken when false, and
+	// ignored.
+	explicit := explicitFlags(fs)
 	switch {
 	case len(pos) != 1:
 		return usageError{"expected one input model FILE"}
@@ -35,13 +40,13 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{"--from FORMAT is required: " + orList(importFormats)}
 	case *out == "":
 		return usageError{"--out FILE is required"}
-	case *libsvm && *from != "xgboost":
+	case explicit["libsvm-indices"] && *from != "xgboost":
 		return usageError{"--libsvm-indices applies to --from xgboost only"}
-	case *byName && *from == "ranklib":
+	case explicit["by-name"] && *from == "ranklib":
 		return usageError{"--by-name applies to --from xgboost and lightgbm, whose models name their features"}
 	case *byName && (*libsvm || *zeroBased):
 		return usageError{"--by-name, --libsvm-indices and --zero-based are ways to number the features; give one"}
-	case *zeroBased && *from != "lightgbm":
+	case explicit["zero-based"] && *from != "lightgbm":
 		return usageError{"--zero-based applies to --from lightgbm only"}
 	}
 	if err := checkOutputs(&stdout, stderr, *jsonOut, pos, *out); err != nil {

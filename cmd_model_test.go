@@ -682,6 +682,10 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"import", "--from", "ranklib", bad, "--out", filepath.Join(dir, "x.json")}, 1, bad + ":1: not a RankLib model"},
 		{[]string{"import", "--from", "xgboost", bad, "--out", filepath.Join(dir, "x.json")}, 1, bad},
 		{[]string{"import", "--from", "lightgbm", "--libsvm-indices", "m.txt", "--out", "x.json"}, 2, "--libsvm-indices applies to --from xgboost only"},
+		// Given false, a flag of another format was taken and ignored.
+		{[]string{"import", "--from", "lightgbm", "--libsvm-indices=false", "m.txt", "--out", "x.json"}, 2, "--libsvm-indices applies to --from xgboost only"},
+		{[]string{"import", "--from", "xgboost", "--zero-based=false", "m.txt", "--out", "x.json"}, 2, "--zero-based applies to --from lightgbm only"},
+		{[]string{"import", "--from", "ranklib", "--by-name=false", "m.txt", "--out", "x.json"}, 2, "--by-name applies to --from xgboost and lightgbm"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(t, c.args...)
