@@ -254,7 +254,11 @@ func (o cOutputs) paths() []string {
 func (o cOutputs) write(ctx context.Context, src []byte, fn, decls string, report map[string]any) error {
 	outs := []data.Output{data.BytesOutput(o.out, src)}
 	if o.header != "" {
-		outs = append(outs, data.BytesOutput(o.header, tree.CHeader(fn, filepath.Base(o.out), decls)))
+		name := filepath.Base(o.out)
+		if o.out == "-" {
+			name = "" // the standard output
+		}
+		outs = append(outs, data.BytesOutput(o.header, tree.CHeader(fn, name, decls)))
 		report["header"] = o.header
 	}
 	return writeExport(ctx, outs...)

@@ -990,3 +990,38 @@ func TestGraceWriterHoldsOneGoroutine(t *testing.T) {
 		t.Error("the pipe did not get the write after")
 	}
 }
+
+// The header of a C file written to the standard output says so: it
+// began "The functions of -," (a helper's review).
+func TestExportCHeaderOfStdout(t *testing.T) {
+	if childMain() {
+		return
+	}
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 3)
+	h := filepath.Join(dir, "m.h")
+	cmd := mainCommand("TestExportCHeaderOfStdout", "export", "--model", model, "--to", "c", "--prefix", "mo", "--out", "-", "--header", h)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "double mo_predict(const float *x)") {
+		t.Errorf("the standard output holds no mo_predict:\n%.300s", stdout.String())
+	}
+	b, err := os.ReadFile(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "/* The functions of the C file written to the standard output, written by cronus export --to c with it;\n"; !strings.HasPrefix(string(b), want) {
+		t.Errorf("the header begins\n%.120s\nwant\n%s", b, want)
+	}
+	// A file keeps its name.
+	if code, _, errOut := runCLI(t, "export", "--model", model, "--to", "c", "--prefix", "mo", "--out", filepath.Join(dir, "mo.c"), "--header", h); code != 0 {
+		t.Fatal(errOut)
+	}
+	if b, err := os.ReadFile(h); err != nil || !strings.HasPrefix(string(b), "/* The functions of mo.c, written by") {
+		t.Errorf("the header begins\n%.120s (%v)", b, err)
+	}
+}

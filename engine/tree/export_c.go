@@ -101,10 +101,17 @@ func CDeclarations(decls string) string {
 // functions of different names, so their headers' guards differ too (the
 // prefix in capitals, as it was, made "cas" and "CAS", or a model's and a
 // cascade's file with one prefix, share a guard).
+//
+// cFile "" is a C file written to the standard output, which has no name
+// to give ("The functions of -," the header said of `--out -`).
 func CHeader(fn, cFile, decls string) []byte {
 	guard := CGuard(fn)
+	of := CComment(cFile)
+	if cFile == "" {
+		of = "the C file written to the standard output"
+	}
 	return []byte(fmt.Sprintf("/* The functions of %s, written by cronus export --to c with it;\n * its first comment says what they do. */\n#ifndef %s\n#define %s\n\n#include <stddef.h>\n\n%s\n#endif\n",
-		CComment(cFile), guard, guard, CDeclarations(decls)))
+		of, guard, guard, CDeclarations(decls)))
 }
 
 // CGuard is the include guard of the header of the file whose first
