@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/cronus-ltr/cronus/engine/cronus"
 
@@ -216,9 +215,10 @@ func scale(v float64, up bool) float64 {
 	return shown
 }
 
-// setParam parses s as the new value of parameter i.
+// setParam parses s as the new value of parameter i. A space in s, even
+// around the number, refuses it, as the CLI's flags refuse --lambda " 0.5":
+// the space was named as a character a value cannot hold when typed.
 func setParam(par settings, i int, s string) (settings, error) {
-	s = strings.TrimSpace(s)
 	if !data.DecimalSyntax(s) { // Go's "0_05" (5) and "0x1p-2" (0.25), which ParseFloat takes
 		return par, errors.New(paramNames[i] + ": " + strconv.Quote(s) + " is not a number written in decimal")
 	}

@@ -1467,7 +1467,7 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.editing = false
-		if m.sel == parRho && strings.TrimSpace(m.input) == "" {
+		if m.sel == parRho && m.input == "" {
 			return m.chooseRho()
 		}
 		par, err := setParam(m.par, m.sel, m.input)
@@ -1476,11 +1476,16 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.edited(par)
-	case tea.KeyRunes:
+	case tea.KeyRunes, tea.KeySpace:
 		// A character a value cannot hold is kept, shown, and refused with
 		// the whole entry at enter: dropping it turned "0,05" into 005 =
-		// 5, a hundred times the λ meant.
-		for _, r := range k.Runes {
+		// 5, a hundred times the λ meant. The space bar's key is such a
+		// character (KeySpace, not KeyRunes): dropped, "0 5" set λ to 5.
+		runes := k.Runes
+		if k.Type == tea.KeySpace && len(runes) == 0 {
+			runes = []rune{' '}
+		}
+		for _, r := range runes {
 			m.input += string(r)
 			if !inputRune(r) {
 				m.sayStrayRune()

@@ -1201,3 +1201,51 @@ func TestEndedOnError(t *testing.T) {
 		t.Errorf("quit after a load that worked followed the failed one: phase %d, %v", again.phase, err)
 	}
 }
+
+// A space typed into a value is a character of it, named at once and
+// refused with the whole entry at enter, as the comma of "0,05" is: the
+// space bar's key (KeySpace, not KeyRunes) was dropped, so "0 5" set λ
+// to 5 and "1 0" K to 10, while the same keys typed fast, in one
+// message, kept it. Spaces around the number are refused too, as the
+// CLI's --lambda " 0.5" is, rather than named and then taken.
+func TestSpaceTypedRefusesEntry(t *testing.T) {
+	for _, c := range []struct {
+		sel        int
+		before     string
+		after      string
+		typedSpace bool
+	}{
+		{parLambda, "0", "5", true},
+		{parK, "1", "0", true},
+		{parLambda, "", "0.5", true},
+		{parLambda, "0.5", "", true},
+		{parLambda, "0 5", "", false}, // in one message, as typed fast or pasted
+	} {
+		m := New(context.Background(), mq2008, views.PlainStyles())
+		old := m.par
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+		m.sel = c.sel
+		m, _ = update(t, m, key("enter"))
+		if c.before != "" {
+			m, _ = update(t, m, key(c.before))
+		}
+		if c.typedSpace {
+			m, _ = update(t, m, tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+		}
+		if c.after != "" {
+			m, _ = update(t, m, key(c.after))
+		}
+		typed := c.before + map[bool]string{true: " "}[c.typedSpace] + c.after
+		if m.input != typed || !m.errLine || !strings.HasPrefix(m.status, `' ': a value takes digits`) {
+			t.Errorf("%s %q typed: the field holds %q, status %q", paramNames[c.sel], typed, m.input, m.status)
+		}
+		m, cmd := update(t, m, key("enter"))
+		if m.par != old || cmd != nil {
+			t.Errorf("%s %q: taken (λ %g, K %d)", paramNames[c.sel], typed, m.par.Lambda, m.par.K)
+		}
+		if want := strconv.Quote(typed) + " is not"; !m.errLine || !strings.Contains(m.status, want) {
+			t.Errorf("%s %q: status %q, want it to say %s", paramNames[c.sel], typed, m.status, want)
+		}
+		m.cancel()
+	}
+}
