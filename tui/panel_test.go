@@ -143,6 +143,7 @@ func TestPanelInvalidRefused(t *testing.T) {
 		{parColSample, "e", "not a number"},
 		{parTrees, "99999999999999999999", "trees must be in [1, 10000]"}, // was "is not a whole number"
 		{parRelevant, "1e999", `relevant ≥: "1e999" is too large`},        // was "is not a number"
+		{parRelevant, "-1e999", `relevant ≥: "-1e999" is too small`},      // was "is too large"
 		{parRelevant, "-Inf", "not a number"},
 	}
 	for _, c := range cases {

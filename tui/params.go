@@ -268,7 +268,12 @@ func setParam(par settings, i int, s string) (settings, error) {
 	if err := checkParam(par, i); err != nil || !huge {
 		return par, err
 	}
-	return par, errors.New(paramNames[i] + ": " + strconv.Quote(s) + " is too large") // the threshold, which has no range
+	// The threshold, which has no range: -1e999 is beyond float64 too,
+	// below it ("is too large" before).
+	if v < 0 {
+		return par, errors.New(paramNames[i] + ": " + strconv.Quote(s) + " is too small")
+	}
+	return par, errors.New(paramNames[i] + ": " + strconv.Quote(s) + " is too large")
 }
 
 // Upper bounds of the workbench's integer parameters: beyond them a run
