@@ -85,7 +85,21 @@ func paramForms(i int, absentMissing bool) []string {
 	return paramWhat[i]
 }
 
-func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+// formatFloat formats a parameter's value: to four significant digits,
+// or, when those are not the value (a typed 0.12345 or 10001), with all
+// the digits it takes: the params line said "λ 0.1235" and "ω⁺ 1e+04"
+// of values the run used as typed, and a save's "made with" saw no
+// difference between λ 0.12345 and 0.12346.
+func formatFloat(v float64) string {
+	s := round4(v)
+	if t, err := strconv.ParseFloat(s, 64); err == nil && t == v {
+		return s
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// round4 is v to four significant digits.
+func round4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
 // paramValue formats parameter i of par.
 func paramValue(par settings, i int) string {
@@ -208,7 +222,7 @@ func scale(v float64, up bool) float64 {
 	} else {
 		v /= 1.5
 	}
-	shown, err := strconv.ParseFloat(formatFloat(v), 64)
+	shown, err := strconv.ParseFloat(round4(v), 64)
 	if err != nil {
 		return v
 	}

@@ -1249,3 +1249,43 @@ func TestSpaceTypedRefusesEntry(t *testing.T) {
 		m.cancel()
 	}
 }
+
+// A typed value with more than four significant digits is shown as the
+// run uses it, whole: the status line and the params line said "λ =
+// 0.1235" of λ 0.12345 (the value saved and run) and "ω⁺ = 1e+04" of
+// 10001. Stepped values, rounded to four digits, show as before.
+func TestTypedValueShownWhole(t *testing.T) {
+	for _, c := range []struct {
+		sel          int
+		typed, shown string
+	}{
+		{parLambda, "0.12345", "λ = 0.12345"},
+		{parPosWeight, "10001", "ω⁺ = 10001"},
+		{parSigma, "1.5", "σ = 1.5"},
+		{parPosWeight, "1e6", "ω⁺ = 1e+06"},
+	} {
+		m := New(context.Background(), mq2008, views.PlainStyles())
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: 160, Height: 40})
+		m, _ = update(t, m, key("p"))
+		m.sel = c.sel
+		m, _ = update(t, m, key("enter"))
+		m, _ = update(t, m, key(c.typed))
+		m, _ = update(t, m, key("enter"))
+		if !strings.HasPrefix(m.status, c.shown) {
+			t.Errorf("%s typed %s: status %q, want %q", paramNames[c.sel], c.typed, m.status, c.shown)
+		}
+		if v, want := paramValue(m.par, c.sel), strings.SplitN(c.shown, " = ", 2)[1]; v != want {
+			t.Errorf("%s typed %s: shown %q, want %q", paramNames[c.sel], c.typed, v, want)
+		}
+		m.cancel()
+	}
+	// λ 0.12345 and 0.12346 differ on screen, so a save names the run's.
+	made := settings{Params: cronus.Params{Lambda: 0.12345}}
+	if a, b := paramValue(made, parLambda), paramValue(settings{Params: cronus.Params{Lambda: 0.12346}}, parLambda); a == b {
+		t.Errorf("λ 0.12345 and 0.12346 both shown %q", a)
+	}
+	// A step still rounds to the four digits shown.
+	if got, _ := stepParam(settings{Params: cronus.Params{Lambda: 0.12345}}, parLambda, 1); paramValue(got, parLambda) != "0.1852" || got.Lambda != 0.1852 {
+		t.Errorf("0.12345 stepped up: λ %v shown %q, want 0.1852", got.Lambda, paramValue(got, parLambda))
+	}
+}
