@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -524,5 +525,43 @@ func TestExportOutlivesLoad(t *testing.T) {
 	}
 	if pts, err := baseline.ReadCSV(curvesCSV); err != nil || len(pts) == 0 {
 		t.Errorf("%s: %d points, %v (status %q)", curvesCSV, len(pts), err, m.status)
+	}
+}
+
+// The compare view shows the kept cascades' λ, ε and σ as the params line
+// shows them (formatFloat): λ 0.12345 and 0.12346, typed, both read "λ
+// 0.1235" there, beside a params line and a "kept #1 (λ 0.12345, …)"
+// that told them apart. A panel value of 17 digits, as typed, is shown
+// whole, within the screen, at 80 and at 40 columns.
+func TestCompareShowsTypedValues(t *testing.T) {
+	m := ready(t)
+	for _, lambda := range []float64{0.12345, 0.12346} {
+		m.snapRun.par.Lambda = lambda // as TestKeepAndCompare: the run's, not another run
+		m.snapRun.par.Rho1 = 0.02
+		if lambda == 0.12346 {
+			m.snapRun.par.Rho1 = 0.12345678901234568
+		}
+		m, _ = update(t, m, key("k"))
+		if want := "(λ " + strconv.FormatFloat(lambda, 'g', -1, 64) + ","; !strings.Contains(m.status, want) {
+			t.Errorf("status %q lacks %q", m.status, want)
+		}
+	}
+	m, _ = update(t, m, key("c"))
+	for _, size := range [][2]int{{80, 24}, {40, 40}, {160, 48}} {
+		mm, _ := update(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		v := mm.View()
+		for i, l := range strings.Split(v, "\n") {
+			if w := lipgloss.Width(l); w > size[0] {
+				t.Errorf("compare %dx%d: line %d is %d wide: %q", size[0], size[1], i, w, l)
+			}
+		}
+		for _, want := range []string{"λ 0.12345 ", "λ 0.12346 ", "ρ 0.02"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("compare %dx%d lacks %q:\n%s", size[0], size[1], want, v)
+			}
+		}
+		if flat := strings.Join(strings.Fields(v), ""); !strings.Contains(flat, "0.12345678901234568") || strings.Contains(v, "0.1235") {
+			t.Errorf("compare %dx%d: ρ 0.12345678901234568 not whole, or λ rounded:\n%s", size[0], size[1], v)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/cronus-ltr/cronus/engine/cronus"
 
 	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/views"
 )
 
 // settings are everything the user edits: the cascade's parameters, the
@@ -85,18 +86,13 @@ func paramForms(i int, absentMissing bool) []string {
 	return paramWhat[i]
 }
 
-// formatFloat formats a parameter's value: to four significant digits,
-// or, when those are not the value (a typed 0.12345 or 10001), with all
-// the digits it takes: the params line said "λ 0.1235" and "ω⁺ 1e+04"
-// of values the run used as typed, and a save's "made with" saw no
-// difference between λ 0.12345 and 0.12346.
-func formatFloat(v float64) string {
-	s := round4(v)
-	if t, err := strconv.ParseFloat(s, 64); err == nil && t == v {
-		return s
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
+// formatFloat formats a parameter's value (views.FormatParam): to four
+// significant digits, or, when those are not the value (a typed 0.12345 or
+// 10001), with all the digits it takes: the params line said "λ 0.1235"
+// and "ω⁺ 1e+04" of values the run used as typed, and a save's "made
+// with" saw no difference between λ 0.12345 and 0.12346. The compare
+// view's columns show λ, ε and σ with it too.
+func formatFloat(v float64) string { return views.FormatParam(v) }
 
 // round4 is v to four significant digits.
 func round4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }

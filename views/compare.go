@@ -125,13 +125,13 @@ const (
 // the screen. need is the number of lines that hold every cascade's
 // figures through its cost.
 func compareColumns(kept []KeptCascade, width int, st Styles) (lines []string, need int) {
+	differ := differingExtras(kept)
 	perRow := len(kept)
 	colW := func(n int) int { return max((width-2*(n-1))/n, 1) }
 	for perRow > 1 && colW(perRow) < minColumn {
 		perRow--
 	}
 	w := colW(perRow)
-	differ := differingExtras(kept)
 	heads, tables := make([][]string, len(kept)), make([][]string, len(kept))
 	costLines := make([]int, len(kept))
 	oneRow := perRow == len(kept)
@@ -240,17 +240,10 @@ func keptFigures(k KeptCascade, ref *KeptCascade, differ []bool, width int, st S
 		}
 		return label(name, st.Value.Render(s))
 	}
-	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 	lines = []string{st.Heading.Render(k.Method()) + " " + markStyle(k.Method(), st).Render(marker(k.Method(), k.split()))}
-	lines = append(lines, pack(width, "λ "+g(k.Lambda), "K "+strconv.Itoa(k.K))...)
-	lines = append(lines, pack(width, "ε "+g(k.Epsilon), "σ "+g(k.Sigma))...)
-	var extra []string
-	for i, e := range k.Extra {
-		if i < len(differ) && differ[i] {
-			extra = append(extra, e.Name+" "+e.Value)
-		}
+	for _, items := range keptParams(k, differ) {
+		lines = append(lines, pack(width, items...)...)
 	}
-	lines = append(lines, pack(width, extra...)...)
 	figStart = len(lines)
 	lines = append(lines, m(names[0], "p@5"), m(names[1], "ndcg@10"), m(names[2], "err@3"))
 	p := "ref"
@@ -267,6 +260,25 @@ func keptFigures(k KeptCascade, ref *KeptCascade, differ []bool, width int, st S
 		lines[i] = Truncate(l, width)
 	}
 	return lines, costLine, figStart
+}
+
+// keptParams are a cascade's parameters as its column shows them, in
+// groups that each start a line: λ and K, ε and σ, then the Extra ones
+// that differ among the kept cascades. λ, ε and σ are as the params line
+// shows them (FormatParam): to four digits, λ 0.12345 and 0.12346 both
+// read "λ 0.1235".
+func keptParams(k KeptCascade, differ []bool) [][]string {
+	var extra []string
+	for i, e := range k.Extra {
+		if i < len(differ) && differ[i] {
+			extra = append(extra, e.Name+" "+e.Value)
+		}
+	}
+	return [][]string{
+		{"λ " + FormatParam(k.Lambda), "K " + strconv.Itoa(k.K)},
+		{"ε " + FormatParam(k.Epsilon), "σ " + FormatParam(k.Sigma)},
+		extra,
+	}
 }
 
 // pairedP is the two-sided p of Student's paired t test of a's NDCG@10
@@ -320,15 +332,49 @@ func keptStages(k KeptCascade, width int, named bool, st Styles) []string {
 
 // pack puts items ("name value") on lines of width cells, two spaces
 // apart, in order (packItems); an item too wide for a line is laid out as
-// its name and its value, each an item.
+// its name and its value, each an item, and one whose value is too wide
+// for a line alone as its name and the value's start, the rest of the
+// value on the lines after, indented under its start (Truncate cut it: a
+// typed λ or ω⁺ of 17 digits lost those that told it apart).
 func pack(width int, items ...string) []string {
-	var split []string
+	var lines, split []string
 	for _, it := range items {
-		if name, value, ok := strings.Cut(it, " "); ok && lipgloss.Width(it) > width {
-			split = append(split, name, value)
-		} else {
+		name, value, ok := strings.Cut(it, " ")
+		switch {
+		case !ok || lipgloss.Width(it) <= width:
 			split = append(split, it)
+		case lipgloss.Width(value) <= width:
+			split = append(split, name, value)
+		default:
+			lines = append(lines, packItems(split, "  ", width)...)
+			split = nil
+			indent := lipgloss.Width(name) + 1
+			for i, p := range pieces(value, max(width-indent, 1)) {
+				lead := strings.Repeat(" ", indent)
+				if i == 0 {
+					lead = name + " "
+				}
+				lines = append(lines, lead+p)
+			}
 		}
 	}
-	return packItems(split, "  ", width)
+	return append(lines, packItems(split, "  ", width)...)
+}
+
+// pieces is s in pieces of at most width cells (at least one character
+// each), in order.
+func pieces(s string, width int) []string {
+	var out []string
+	cur := ""
+	for _, r := range s {
+		if cur != "" && lipgloss.Width(cur+string(r)) > width {
+			out = append(out, cur)
+			cur = ""
+		}
+		cur += string(r)
+	}
+	if cur != "" {
+		out = append(out, cur)
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/metric"
 )
@@ -219,6 +220,72 @@ func TestCompareRowsAlign(t *testing.T) {
 				if n := strings.Count(line, label+" "); n > 0 && n != len(kept) {
 					t.Errorf("%d columns: %q on a line %d times, not %d:\n%s", w, label, n, len(kept), got)
 				}
+			}
+		}
+	}
+}
+
+// A column shows λ, ε and σ as the params line does (FormatParam): typed
+// values of more than four significant digits whole. λ 0.12345 and
+// 0.12346 both read "λ 0.1235", and a value of 17 digits, λ or a panel
+// parameter's, was cut to "123456.789012…" in a narrow column: it is now
+// broken over lines, its rest indented under its start.
+func TestCompareShowsTypedValuesWhole(t *testing.T) {
+	pts, _ := samplePoints()
+	base := sampleKept()[0]
+	long := []struct{ lambda, eps, sigma float64 }{
+		{0.12345, 0.15, 0.05},
+		{0.12346, 0.15, 0.05},
+		{0.00012345678901234567, 0.12345678901234567, 0.05},
+		{0.01, 0.15, 1.2345678901234567},
+	}
+	var kept []KeptCascade
+	for i, l := range long {
+		k := base
+		k.N, k.Lambda, k.Epsilon, k.Sigma = i+1, l.lambda, l.eps, l.sigma
+		k.Extra = []Param{{"ρ", "0.02"}, {"ω⁺", "1"}}
+		kept = append(kept, k)
+	}
+	kept[1].Extra[0].Value = "0.12345678901234568"
+	kept[2].Extra[1].Value = "123456.78901234567"
+	wants := func(k KeptCascade) []string {
+		w := []string{"λ" + strconv.FormatFloat(k.Lambda, 'g', -1, 64), "ε" + strconv.FormatFloat(k.Epsilon, 'g', -1, 64), "σ" + strconv.FormatFloat(k.Sigma, 'g', -1, 64)}
+		for _, e := range k.Extra {
+			w = append(w, strings.ReplaceAll(e.Name, " ", "")+e.Value)
+		}
+		return w
+	}
+	differ := differingExtras(kept)
+	for _, w := range []int{12, 14, 16, 18, 20, 25, 40} {
+		for _, k := range kept {
+			lines, _, figStart := keptFigures(k, &kept[0], differ, w, PlainStyles())
+			for _, l := range lines {
+				if lipgloss.Width(l) > w || strings.Contains(l, "…") {
+					t.Errorf("#%d in %d cells: line %q cut or too wide", k.N, w, l)
+				}
+			}
+			params := strings.ReplaceAll(strings.Join(lines[1:figStart], ""), " ", "")
+			for _, want := range wants(k) {
+				if !strings.Contains(params, want) {
+					t.Errorf("#%d in %d cells: parameters lack %q:\n%s", k.N, w, want, strings.Join(lines, "\n"))
+				}
+			}
+		}
+	}
+	for _, n := range []int{2, 3, 4} {
+		for _, w := range []int{20, 30, 40, 50, 58, 64, 80, 160} {
+			got := RenderCompare(kept[:n], pts, w, 80, PlainStyles())
+			checkFits(t, "typed", got, w, 80)
+			for _, l := range strings.Split(got, "\n") {
+				if strings.HasPrefix(l, "NDCG@10 vs") {
+					break // the plot's title and legend, cut at 20 columns
+				}
+				if strings.Contains(l, "…") && !strings.Contains(l, " more") {
+					t.Errorf("%d kept at %d columns: line %q is cut:\n%s", n, w, l, got)
+				}
+			}
+			if w >= 80 && (!strings.Contains(got, "λ 0.12345 ") || !strings.Contains(got, "λ 0.12346 ") || strings.Contains(got, "0.1235")) {
+				t.Errorf("%d kept at %d columns: λ 0.12345 and 0.12346 not shown as typed:\n%s", n, w, got)
 			}
 		}
 	}

@@ -60,6 +60,18 @@ func axisDecimals(step float64) int {
 	return min(max(int(math.Ceil(-math.Log10(step))), 0), 6)
 }
 
+// FormatParam formats a parameter's value, as the workbench's params
+// line and panel show it: to four significant digits, or, when those are
+// not the value (a typed 0.12345 or 10001), with all the digits it takes,
+// so that two values that differ look different.
+func FormatParam(v float64) string {
+	s := strconv.FormatFloat(v, 'g', 4, 64)
+	if t, err := strconv.ParseFloat(s, 64); err == nil && t == v {
+		return s
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
 // Num formats a value for a table or a status line: 4 significant digits,
 // no exponent between 1e-3 and 1e6.
 func Num(v float64) string {
