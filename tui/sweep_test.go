@@ -205,7 +205,7 @@ func TestSweepCancelledByEdit(t *testing.T) {
 		{parEpsilon, "0.2", "ε 0.15 → 0.2: from scratch (ε and δ shape the initialisation, which a warm start skips); " + cancelled,
 			"ε 0.15 → 0.2: from scratch; " + cancelled},
 		{parSigma, "2", "σ = 2; " + cancelled, ""},
-		{parRho, "0.02", "ρ = 0.02; " + cancelled, ""},
+		{parRho, "0.03", "ρ = 0.03; " + cancelled, ""}, // 0.02, ρ's value, changes nothing now
 		{parTargets, "", "targets = graded; " + cancelled, ""},
 		{parTrees, "30", cancelled + "; dropped 1 kept (old ensemble)", cancelled + "; dropped 1 kept"},
 	} {

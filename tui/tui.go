@@ -1475,6 +1475,9 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.setStatus(err.Error(), true)
 			return m, nil
 		}
+		if par == m.par || m.phase == phaseReady && par == m.runPar {
+			return m.unchanged(par), nil
+		}
 		return m.edited(par)
 	case tea.KeyRunes, tea.KeySpace:
 		// A character a value cannot hold is kept, shown, and refused with
@@ -1528,18 +1531,61 @@ func (m Model) edited(par settings) (Model, tea.Cmd) {
 	m.par = par
 	m.edits++
 	n := m.edits
-	eq := " = "
-	if strings.HasSuffix(paramNames[m.sel], "≥") {
-		eq = " " // "relevant ≥ 3"
-	}
 	// At once, not at the edit's restart: a choice that ended meanwhile
 	// set ρ over the edit.
 	cancelled := m.stopRho()
-	m.setStatus(paramNames[m.sel]+eq+paramValue(par, m.sel)+m.editWaits(), false)
+	m.setStatus(m.selValue(par)+m.editWaits(), false)
 	if cancelled != "" {
 		m.sayAlso(cancelled)
 	}
 	return m, tea.Tick(debounceMs*time.Millisecond, func(time.Time) tea.Msg { return debounceMsg{edit: n} })
+}
+
+// selValue is the selected parameter's value in par as an edit's status
+// gives it: "λ = 0.015", "relevant ≥ 3".
+func (m Model) selValue(par settings) string {
+	eq := " = "
+	if strings.HasSuffix(paramNames[m.sel], "≥") {
+		eq = " " // "relevant ≥ 3"
+	}
+	return paramNames[m.sel] + eq + paramValue(par, m.sel)
+}
+
+// unchanged takes a typed value that leaves the settings as they are
+// (par): the value the parameter has, or, while an edit waits for its
+// restart, the one the run has, which undoes the edit. It says so and
+// starts nothing: typing the value λ had restarted the run (warm) and
+// cancelled a running λ sweep or choice of ρ, for nothing. An edit
+// undone is dropped, its restart (or retrain) with it.
+func (m Model) unchanged(par settings) Model {
+	v := m.selValue(par) + ", as it was"
+	pending := m.phase == phaseReady && m.par != m.runPar
+	wait := "restart" // as the params line says it (paramsLine)
+	if m.reshaped() {
+		wait = "retrain"
+	}
+	var msg string
+	switch {
+	case par != m.par:
+		// The edit waiting is undone: its tick is stale.
+		m.par = par
+		m.edits++
+		msg = v + ": the pending " + wait + " dropped"
+	case pending:
+		msg = v + " (pending " + wait + ")"
+	case retrains(m.sel):
+		msg = v + ": no retrain"
+	case m.sel == parPosWeight || m.sel == parRelevant:
+		msg = v + ": no rebuild"
+	default:
+		msg = v + ": no restart"
+	}
+	if m.phase == phaseReady && m.par == m.runPar {
+		msg += " (r restarts from scratch)"
+	}
+	m.setStatus(msg, false)
+	m.statusShort = v
+	return m
 }
 
 // editWaits is what an edit waits for after a failure that it does not

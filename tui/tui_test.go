@@ -1289,3 +1289,100 @@ func TestTypedValueShownWhole(t *testing.T) {
 		t.Errorf("0.12345 stepped up: λ %v shown %q, want 0.1852", got.Lambda, paramValue(got, parLambda))
 	}
 }
+
+// typeValue types s into the selected parameter and applies it with enter.
+func typeValue(t *testing.T, m Model, s string) (Model, tea.Cmd) {
+	t.Helper()
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key(s))
+	return update(t, m, key("enter"))
+}
+
+// Typing the value a parameter has changes nothing and says so: it
+// restarted the run (warm) and cancelled a running λ sweep or choice of ρ,
+// for every typed parameter, the panel's that rebuild the problem or
+// retrain the base ensemble too (those then restarted nothing, but still
+// cancelled the sweep 300 ms later).
+func TestTypedAlreadyNothingRestarts(t *testing.T) {
+	r := ready(t)
+	r, _ = update(t, r, tea.WindowSizeMsg{Width: 160, Height: 60})
+	r, _ = update(t, r, key("p"))
+	for i := range numParams {
+		if toggleParam(i) {
+			continue // enter steps them
+		}
+		for _, work := range []string{"", "w", "rho"} {
+			m := r
+			m.sel = parRho
+			switch work {
+			case "w":
+				m, _ = update(t, m, key("w"))
+			case "rho":
+				m, _ = typeValue(t, m, "") // choose ρ on validation
+			}
+			if work == "w" && m.sweep == nil || work == "rho" && m.rho == nil {
+				t.Fatalf("%s did not start: status %q", work, m.status)
+			}
+			m.sel = i
+			before, gen, edits := m.par, m.gen, m.edits
+			typed := paramValue(m.par, i)
+			m, cmd := typeValue(t, m, typed)
+			if cmd != nil || m.gen != gen || m.edits != edits || m.par != before {
+				t.Errorf("%s typed %s as it is (%s): cmd %v, generation %d → %d, edits %d → %d", paramNames[i], typed, work, cmd != nil, gen, m.gen, edits, m.edits)
+			}
+			if want := paramNames[i]; !strings.HasPrefix(m.status, want) || !strings.Contains(m.status, typed+", as it was: no ") || !strings.HasSuffix(m.status, "(r restarts from scratch)") || m.errLine {
+				t.Errorf("%s typed %s as it is: status %q", paramNames[i], typed, m.status)
+			}
+			if work == "w" && m.sweep == nil || work == "rho" && m.rho == nil {
+				t.Errorf("%s typed %s as it is: %s cancelled", paramNames[i], typed, work)
+			}
+			m.stopSweep()
+			m.stopRho()
+		}
+	}
+	// Written otherwise, the same value is the same: "0.010", "1e-2".
+	for _, typed := range []string{"0.010", "1e-2"} {
+		m := r
+		if m, cmd := typeValue(t, m, typed); cmd != nil || !strings.HasPrefix(m.status, "λ = 0.01, as it was: no restart") {
+			t.Errorf("λ 0.01 typed %s: cmd %v, status %q", typed, cmd != nil, m.status)
+		}
+	}
+}
+
+// An edit waiting for its restart (300 ms) and a value typed that undoes
+// it: the edit is dropped, and its tick restarts nothing; a value typed
+// that is the edit's leaves it waiting, and its tick restarts once.
+func TestTypedAlreadyWhilePending(t *testing.T) {
+	r := ready(t)
+	r, _ = update(t, r, tea.WindowSizeMsg{Width: 160, Height: 60})
+	r, _ = update(t, r, key("p"))
+	for _, i := range []int{parLambda, parK, parPosWeight, parTrees} {
+		m := r
+		m.sel = i
+		old := paramValue(m.par, i)
+		gen := m.gen
+		m, _ = update(t, m, key("right"))
+		pending := m.edits
+		if m.par == m.runPar {
+			t.Fatalf("%s: → did not edit", paramNames[i])
+		}
+		stepped := paramValue(m.par, i)
+		// Back to the value the run has.
+		back, cmd := typeValue(t, m, old)
+		if cmd != nil || back.par != back.runPar || !strings.Contains(back.status, old+", as it was: the pending re") || !strings.HasSuffix(back.status, "dropped (r restarts from scratch)") {
+			t.Errorf("%s → then %s typed: cmd %v, params as the run's %v, status %q", paramNames[i], old, cmd != nil, back.par == back.runPar, back.status)
+		}
+		if back, cmd = update(t, back, debounceMsg{edit: pending}); cmd != nil || back.gen != gen || back.par != back.runPar {
+			t.Errorf("%s → then %s typed: the dropped edit's tick restarted (generation %d → %d)", paramNames[i], old, gen, back.gen)
+		}
+		// The value the edit set: it still waits, and restarts once.
+		same, cmd := typeValue(t, m, stepped)
+		if cmd != nil || same.edits != pending || !strings.Contains(same.status, stepped+", as it was (pending re") {
+			t.Errorf("%s → then %s typed: cmd %v, edits %d → %d, status %q", paramNames[i], stepped, cmd != nil, pending, same.edits, same.status)
+		}
+		if same, cmd = update(t, same, debounceMsg{edit: pending}); cmd == nil || paramValue(same.par, i) != stepped {
+			t.Errorf("%s → then %s typed: the edit's tick did not apply it", paramNames[i], stepped)
+		}
+		same.stopRun()
+	}
+}
