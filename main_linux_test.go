@@ -323,17 +323,48 @@ func TestTermExitStatus(t *testing.T) {
 		sig  syscall.Signal
 		code int
 	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}} {
-		cmd := mainCommand("TestTermExitStatus", "train", "--train", "builtin:mq2008/train", "--trees", "100000", "--out", out)
+		// --log-every 1: the first tree's line says the child is into the
+		// training, its signals long caught. The test slept a second for
+		// that, and a child slower to start (-race, a loaded machine) died
+		// of the signal's default action before main caught it.
+		cmd := mainCommand("TestTermExitStatus", "train", "--train", "builtin:mq2008/train", "--trees", "100000", "--log-every", "1", "--out", out)
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stderr = w
+		err = cmd.Start()
+		w.Close()
+		if err != nil {
+			r.Close()
+			t.Fatal(err)
+		}
 		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
+		training := make(chan struct{})
+		read := make(chan struct{})
+		go func() {
+			defer close(read)
+			first := true
+			sc := bufio.NewScanner(r)
+			for sc.Scan() {
+				stderr.WriteString(sc.Text() + "\n")
+				if first && strings.HasPrefix(sc.Text(), "[1/100000] ") {
+					close(training)
+					first = false
+				}
+			}
+		}()
+		select {
+		case <-training:
+		case <-read:
+			// The child ended before its first tree: its stderr says why.
+		}
+		if err := cmd.Process.Signal(c.sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Second) // into the training
-		if err := cmd.Process.Signal(c.sig); err != nil {
-			t.Fatal(err)
-		}
-		err := cmd.Wait()
+		<-read // EOF once the child has exited
+		r.Close()
+		err = cmd.Wait()
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != c.code || !strings.HasSuffix(stderr.String(), "cronus train: interrupted\n") {
 			t.Errorf("%v: %v, stderr %q; want exit %d and the interrupt", c.sig, err, stderr.String(), c.code)
