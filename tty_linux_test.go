@@ -88,18 +88,25 @@ func TestNoTerminalQueryAtStart(t *testing.T) {
 // 3 s) showed nothing on the terminal, where reading one shows how long
 // it has been. writeShowing shows "writing FILES (Ns)" from a second on,
 // clears it when the write ends and returns the write's error; a short
-// write shows nothing.
+// write shows nothing. The long write lasts until its line is shown (at
+// most a minute), not a fixed 1.5 s: on a loaded machine the ticker could
+// first fire after that, and the test failed with nothing shown.
 func TestWriteShowing(t *testing.T) {
 	errWrite := fmt.Errorf("the write's own error")
-	for _, d := range []time.Duration{0, 1500 * time.Millisecond} {
+	const line = "\r\x1b[Kwriting m.c, m.h ("
+	for _, long := range []bool{false, true} {
 		master, slave := openPTY(t)
-		var out bytes.Buffer
+		var out syncBuffer
 		done := make(chan struct{})
 		go func() { io.Copy(&out, master); close(done) }() // ends with EIO once the slave is closed
+		start := time.Now()
 		err := writeShowing(slave, []string{"m.c", "m.h"}, func() error {
-			time.Sleep(d)
+			for deadline := time.Now().Add(time.Minute); long && !strings.Contains(out.String(), line) && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
 			return errWrite
 		})
+		took := time.Since(start)
 		slave.Close()
 		select {
 		case <-done:
@@ -107,14 +114,20 @@ func TestWriteShowing(t *testing.T) {
 			t.Fatal("the terminal's output did not end")
 		}
 		if err != errWrite {
-			t.Errorf("%v: returned %v", d, err)
+			t.Errorf("long %v: returned %v", long, err)
 		}
 		s := out.String()
 		switch {
-		case d == 0 && s != "":
+		case !long && s != "" && took < time.Second:
 			t.Errorf("a write of no time showed %q", s)
-		case d > 0 && (!strings.Contains(s, "\r\x1b[Kwriting m.c, m.h (1s)") || !strings.HasSuffix(s, "\r\x1b[K")):
-			t.Errorf("a write of %v showed %q; want \"writing m.c, m.h (1s)\", then the line cleared", d, s)
+		case long && (!strings.Contains(s, line) || !strings.HasSuffix(s, "\r\x1b[K")):
+			t.Errorf("a write of %v showed %q; want \"writing m.c, m.h (Ns)\", then the line cleared", took, s)
+		case long:
+			// The seconds shown: at least 1, at most the write's.
+			var n int
+			if _, err := fmt.Sscanf(s[strings.Index(s, line)+len(line):], "%ds)", &n); err != nil || n < 1 || float64(n) > took.Seconds()+0.5 {
+				t.Errorf("a write of %v showed %q (%v); want its seconds, from 1", took, s, err)
+			}
 		}
 	}
 }
