@@ -625,13 +625,31 @@ func TestRestartInFirstCycleKeepsProgress(t *testing.T) {
 	}
 	m = drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, _ tea.Msg) bool { return m.snap.BestCascade != nil })
 	// C starts from B's best; D, after C is cancelled at its start, from
-	// the same cascade.
-	m = edit(m)
+	// the same cascade. Each is restarted by switching refit, which
+	// restarts warm and changes nothing of eq (8). (They typed λ 0.05
+	// again and sent a tick numbered as the last restart, which no edit
+	// made: typing the value λ has restarts nothing since 6eaeacb, and a
+	// tick that finds the settings the run's restarts nothing either.)
+	refit := func(m Model) Model {
+		m.panel, m.sel = true, parRefit
+		m, _ = update(t, m, key("enter"))
+		m, cmd := update(t, m, debounceMsg{edit: m.edits})
+		gen := m.gen
+		m = drive(t, m, cmd, func(m Model, msg tea.Msg) bool {
+			o, ok := msg.(optMsg)
+			return ok && o.gen == gen && !inInit(o.ev.Progress) && len(m.snap.Terms) > 0
+		})
+		if !m.snap.Warm || m.runPar != m.par {
+			t.Fatalf("the run after refit was switched: warm %v, running the edited settings %v", m.snap.Warm, m.runPar == m.par)
+		}
+		return m
+	}
+	m = refit(m)
 	c0, cStages := m.snap.Terms[0].Total, m.snap.Stages
 	if !(c0 < b0) {
 		t.Fatalf("B's first cycle did not lower eq (8): %g, then %g", b0, c0)
 	}
-	m = edit(m)
+	m = refit(m)
 	if d0 := m.snap.Terms[0].Total; d0 != c0 || !reflect.DeepEqual(m.snap.Stages, cStages) {
 		t.Errorf("the run after one cancelled at its start begins at eq (8) %g; the cancelled run began at %g", d0, c0)
 	}

@@ -158,6 +158,10 @@ type Model struct {
 	editing bool // typing a value into sel
 	input   string
 	edits   int // edit counter: only the debounce tick of the latest edit fires
+	// stepped are the parameters (1<<i) edited since the last edit's tick
+	// or restart, for what a tick that finds them all as they were says
+	// (undone).
+	stepped uint32
 	help    bool
 	helpTop int   // first help line shown, when the help is taller than the screen
 	gate    *gate // holds the optimisation between steps while paused
@@ -547,12 +551,17 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.edit != m.edits {
 			return m, nil
 		}
+		stepped := m.stepped
+		m.stepped = 0
 		if m.recovers() {
 			m.screen.Err = ""
 			return m.apply()
 		}
 		if m.phase != phaseReady {
 			return m, nil
+		}
+		if m.asRun() {
+			return m.undone(stepped), nil
 		}
 		return m.apply()
 	case savedMsg:
@@ -903,6 +912,7 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 	m.stopSweep()
 	m.stopRho()
 	m.edits++
+	m.stepped = 0
 	m.gen++
 	old := m.run
 	if old == nil {
@@ -1530,6 +1540,7 @@ func (m Model) edited(par settings) (Model, tea.Cmd) {
 	}
 	m.par = par
 	m.edits++
+	m.stepped |= 1 << m.sel
 	n := m.edits
 	// At once, not at the edit's restart: a choice that ended meanwhile
 	// set ρ over the edit.
@@ -1570,6 +1581,7 @@ func (m Model) unchanged(par settings) Model {
 		// The edit waiting is undone: its tick is stale.
 		m.par = par
 		m.edits++
+		m.stepped = 0
 		msg = v + ": the pending " + wait + " dropped"
 	case pending:
 		msg = v + " (pending " + wait + ")"
@@ -1584,6 +1596,48 @@ func (m Model) unchanged(par settings) Model {
 		msg += " (r restarts from scratch)"
 	}
 	m.setStatus(msg, false)
+	m.statusShort = v
+	return m
+}
+
+// asRun reports whether the edited settings are, as a whole, those the
+// current run was started with, on the base ensemble and the cascade
+// problem it runs on: nothing for an edit's tick to restart, rebuild or
+// retrain.
+func (m Model) asRun() bool {
+	return m.par == m.runPar && !m.reshaped() && m.par.tg == m.w.tg
+}
+
+// undone takes an edit's tick that finds the edits made since the last
+// (stepped, 1<<i each) undone, the settings those of the run (asRun): →
+// then ←. It says so and starts nothing: the tick restarted the run
+// (warm), cancelling a running λ sweep, although nothing had changed.
+func (m Model) undone(stepped uint32) Model {
+	var vs []string
+	verb := "no restart"
+	for i := range numParams {
+		if stepped&(1<<i) == 0 {
+			continue
+		}
+		c := m
+		c.sel = i
+		vs = append(vs, c.selValue(m.par))
+		switch {
+		case retrains(i):
+			verb = "no retrain"
+		case verb == "no restart" && (i == parPosWeight || i == parRelevant || i == parTargets):
+			verb = "no rebuild"
+		}
+	}
+	v := strings.Join(vs, ", ") + ", as it was"
+	switch len(vs) {
+	case 0:
+		v = "the parameters as they were"
+	case 1:
+	default:
+		v = strings.Join(vs, ", ") + ", as they were"
+	}
+	m.setStatus(v+": "+verb+" (r restarts from scratch)", false)
 	m.statusShort = v
 	return m
 }

@@ -242,7 +242,8 @@ func TestEditDebouncesOneRestart(t *testing.T) {
 	if m.gen != gen || cmd != nil {
 		t.Fatalf("stale debounce restarted: generation %d → %d", gen, m.gen)
 	}
-	m, cmd = update(t, m, debounceMsg{edit: m.edits})
+	edit := m.edits
+	m, cmd = update(t, m, debounceMsg{edit: edit})
 	if m.gen != gen+1 || cmd == nil {
 		t.Fatalf("debounce: generation %d → %d, cmd %v", gen, m.gen, cmd)
 	}
@@ -264,9 +265,14 @@ func TestEditDebouncesOneRestart(t *testing.T) {
 	if ev.gen != gen+1 {
 		t.Errorf("event of generation %d, want %d", ev.gen, gen+1)
 	}
-	m, _ = update(t, m, debounceMsg{edit: m.edits})
-	if m.gen != gen+2 {
-		t.Errorf("a second tick of the same edit: generation %d, want %d", m.gen, gen+2)
+	// A second tick of the same edit restarts nothing: the restart made
+	// it stale. (This sent a tick numbered as the restart's edit count,
+	// which no edit made, and wanted it to restart the run again; such a
+	// tick now finds the settings the run's and does nothing:
+	// TestSteppedBackNothingRestarts.)
+	m, cmd = update(t, m, debounceMsg{edit: edit})
+	if m.gen != gen+1 || cmd != nil {
+		t.Errorf("a second tick of the same edit: generation %d, want %d", m.gen, gen+1)
 	}
 }
 
@@ -1385,4 +1391,79 @@ func TestTypedAlreadyWhilePending(t *testing.T) {
 		}
 		same.stopRun()
 	}
+}
+
+// An arrow-key edit stepped back (→ then ←) leaves the settings those of
+// the run: its tick, 300 ms later, restarts, rebuilds and retrains
+// nothing, a running λ sweep goes on, and the status line says so (the
+// tick restarted the run, warm, and cancelled the sweep, for nothing).
+// Edits of several parameters within one tick are taken as a whole.
+func TestSteppedBackNothingRestarts(t *testing.T) {
+	r := ready(t)
+	r, _ = update(t, r, tea.WindowSizeMsg{Width: 160, Height: 60})
+	r, _ = update(t, r, key("p"))
+	for _, c := range []struct {
+		sel  int
+		verb string
+	}{{parLambda, "no restart"}, {parK, "no restart"}, {parDelta, "no restart"}, {parPosWeight, "no rebuild"}, {parRelevant, "no rebuild"}, {parTrees, "no retrain"}, {parLeaves, "no retrain"}, {parColSample, "no retrain"}} {
+		for _, sweep := range []bool{false, true} {
+			m := r
+			if sweep {
+				m, _ = update(t, m, key("w"))
+				if m.sweep == nil {
+					t.Fatalf("w did not start a sweep: status %q", m.status)
+				}
+			}
+			m.sel = c.sel
+			old, gen := paramValue(m.par, c.sel), m.gen
+			dir, back := "right", "left"
+			if c.sel == parColSample {
+				dir, back = "left", "right" // at its largest, 1
+			}
+			m, _ = update(t, m, key(dir))
+			if m.par == m.runPar {
+				t.Fatalf("%s: %s did not edit", paramNames[c.sel], dir)
+			}
+			m, _ = update(t, m, key(back))
+			m, cmd := update(t, m, debounceMsg{edit: m.edits})
+			if cmd != nil || m.gen != gen || m.phase != phaseReady || m.par != m.runPar {
+				t.Errorf("%s %s then %s (sweep %v): the tick started work (generation %d → %d, phase %d)", paramNames[c.sel], dir, back, sweep, gen, m.gen, m.phase)
+			}
+			if want := m.selValue(m.par) + ", as it was: " + c.verb + " (r restarts from scratch)"; m.status != want || m.errLine || paramValue(m.par, c.sel) != old {
+				t.Errorf("%s %s then %s: status %q, want %q", paramNames[c.sel], dir, back, m.status, want)
+			}
+			if sweep && m.sweep == nil {
+				t.Errorf("%s %s then %s: the λ sweep cancelled", paramNames[c.sel], dir, back)
+			}
+			m.stopSweep()
+		}
+	}
+	// λ and K stepped, then both back: as they were, nothing restarts.
+	m := r
+	gen := m.gen
+	m.sel = parLambda
+	m, _ = update(t, m, key("right"))
+	m.sel = parK
+	m, _ = update(t, m, key("right"))
+	m, _ = update(t, m, key("left"))
+	m.sel = parLambda
+	m, _ = update(t, m, key("left"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	if cmd != nil || m.gen != gen || !strings.HasPrefix(m.status, "λ = "+paramValue(m.par, parLambda)+", K = "+paramValue(m.par, parK)+", as they were: no restart") {
+		t.Errorf("λ and K stepped and back: cmd %v, generation %d → %d, status %q", cmd != nil, gen, m.gen, m.status)
+	}
+	// λ and K stepped, λ back alone: K's edit restarts.
+	m = r
+	m.sel = parLambda
+	m, _ = update(t, m, key("right"))
+	m.sel = parK
+	m, _ = update(t, m, key("right"))
+	k := m.par.K
+	m.sel = parLambda
+	m, _ = update(t, m, key("left"))
+	m, cmd = update(t, m, debounceMsg{edit: m.edits})
+	if cmd == nil || m.gen == gen || m.runPar.K != k || m.runPar != m.par {
+		t.Errorf("λ and K stepped, λ back: cmd %v, generation %d → %d, running K %d, want %d", cmd != nil, gen, m.gen, m.runPar.K, k)
+	}
+	m.stopRun()
 }
