@@ -953,6 +953,79 @@ func TestShapeEditWhilePreparing(t *testing.T) {
 	}
 }
 
+// A shape edit while the ensemble trains, or while the problem is built,
+// undone by stepping or typing back to the shape of that ensemble: nothing
+// retrains after it, and the status line says so (it said "retrains once
+// the ensemble in training is done", and nothing retrained). An edit typed
+// again while it waits still retrains, and says that.
+func TestShapeEditUndoneWhilePreparing(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	cfg := mq2008
+	cfg.trees = 20
+	for _, c := range []struct {
+		name string
+		edit func(Model) Model
+		want string // the status line after the edits
+		// whether the ensemble retrains once the problem is built
+		retrains bool
+	}{
+		{"trees → ←", func(m Model) Model {
+			m.panel, m.sel = true, parTrees
+			m, _ = update(t, m, key("right"))
+			m, _ = update(t, m, key("left"))
+			return m
+		}, "trees = 20, as the ensemble in training: the pending retrain dropped", false},
+		{"trees 12, 20 typed", func(m Model) Model {
+			return enterParam(t, enterParam(t, m, parTrees, "12"), parTrees, "20")
+		}, "trees = 20, as the ensemble in training: the pending retrain dropped", false},
+		{"col sample 0.5, 1 typed", func(m Model) Model {
+			return enterParam(t, enterParam(t, m, parColSample, "0.5"), parColSample, "1")
+		}, "col sample = 1, as the ensemble in training: the pending retrain dropped", false},
+		{"trees 12, leaves 3, trees 20 typed", func(m Model) Model {
+			return enterParam(t, enterParam(t, enterParam(t, m, parTrees, "12"), parLeaves, "3"), parTrees, "20")
+		}, "trees = 20: retrains once the ensemble in training is done", true},
+		{"trees 12, 12 typed", func(m Model) Model {
+			return enterParam(t, enterParam(t, m, parTrees, "12"), parTrees, "12")
+		}, "trees = 12, as it was: retrains once the ensemble in training is done", true},
+		{"leaves → ← while preparing", nil, "leaves = 4, as the cascade problem's ensemble: the pending retrain dropped", false},
+	} {
+		m := New(context.Background(), cfg, views.PlainStyles())
+		t.Cleanup(m.cancel)
+		m, cmd := update(t, m, m.load())
+		if m.phase != phaseTraining {
+			t.Fatalf("%s: phase %d after the data loaded, want training", c.name, m.phase)
+		}
+		if c.edit != nil {
+			m = c.edit(m)
+		}
+		for cmd != nil && m.phase == phaseTraining { // to the training's end: the problem is built next
+			m, cmd = update(t, m, cmd())
+		}
+		if m.phase != phasePreparing {
+			t.Fatalf("%s: phase %d after training, want preparing", c.name, m.phase)
+		}
+		if c.edit == nil {
+			m.panel, m.sel = true, parLeaves
+			m, _ = update(t, m, key("right"))
+			m, _ = update(t, m, key("left"))
+		}
+		if m.status != c.want {
+			t.Errorf("%s: status %q, want %q", c.name, m.status, c.want)
+		}
+		for cmd != nil && m.phase == phasePreparing {
+			m, cmd = update(t, m, cmd())
+		}
+		if retrained := m.phase == phaseTraining; retrained != c.retrains {
+			t.Errorf("%s: after the problem was built, phase %d (retrains %v, want %v)", c.name, m.phase, retrained, c.retrains)
+		}
+		if !c.retrains && (m.phase != phaseReady || m.w.trees != 20 || m.w.leaves != baseLeaves || m.w.colSample != 1 || m.par != m.runPar) {
+			t.Errorf("%s: phase %d, ensemble of %d trees of %d leaves, col sample %g, running the edited settings %v", c.name, m.phase, m.w.trees, m.w.leaves, m.w.colSample, m.par == m.runPar)
+		}
+		m.stopRun()
+		m.cancel()
+	}
+}
+
 // listWindow shows the selected entry, says how many entries are above and
 // below what shows, and never leaves an entry unreachable or unannounced.
 func TestListWindow(t *testing.T) {

@@ -1585,6 +1585,10 @@ func (m Model) unchanged(par settings) Model {
 		msg = v + ": the pending " + wait + " dropped"
 	case pending:
 		msg = v + " (pending " + wait + ")"
+	case retrains(m.sel) && m.reshaped() && (m.phase == phaseTraining || m.phase == phasePreparing):
+		// The value an edit made while the ensemble trains or the problem
+		// is built: it still retrains after.
+		msg = v + m.editWaits()
 	case retrains(m.sel):
 		msg = v + ": no retrain"
 	case m.sel == parPosWeight || m.sel == parRelevant:
@@ -1652,6 +1656,12 @@ func (m Model) editWaits() string {
 	switch {
 	case m.phase == phaseLoading && m.cfg.Model != "" && retrains(m.sel):
 		return ": the model being loaded replaces it (edit it once loaded to retrain)"
+	case m.phase == phaseTraining && retrains(m.sel) && !m.reshaped():
+		// Back to the shape in training: nothing retrains after it (it
+		// said it would).
+		return ", as the ensemble in training: the pending retrain dropped"
+	case m.phase == phasePreparing && retrains(m.sel) && !m.reshaped():
+		return ", as the cascade problem's ensemble: the pending retrain dropped"
 	case m.phase == phaseTraining && retrains(m.sel):
 		return ": retrains once the ensemble in training is done"
 	case m.phase == phasePreparing && retrains(m.sel):
