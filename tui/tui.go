@@ -1545,21 +1545,21 @@ func (m Model) edited(par settings) (Model, tea.Cmd) {
 	// At once, not at the edit's restart: a choice that ended meanwhile
 	// set ρ over the edit.
 	cancelled := m.stopRho()
-	m.setStatus(m.selValue(par)+m.editWaits(), false)
+	m.setStatus(paramSaid(par, m.sel)+m.editWaits(), false)
 	if cancelled != "" {
 		m.sayAlso(cancelled)
 	}
 	return m, tea.Tick(debounceMs*time.Millisecond, func(time.Time) tea.Msg { return debounceMsg{edit: n} })
 }
 
-// selValue is the selected parameter's value in par as an edit's status
-// gives it: "λ = 0.015", "relevant ≥ 3".
-func (m Model) selValue(par settings) string {
+// paramSaid is parameter i's value in par as an edit's status gives it:
+// "λ = 0.015", "relevant ≥ 3".
+func paramSaid(par settings, i int) string {
 	eq := " = "
-	if strings.HasSuffix(paramNames[m.sel], "≥") {
+	if strings.HasSuffix(paramNames[i], "≥") {
 		eq = " " // "relevant ≥ 3"
 	}
-	return paramNames[m.sel] + eq + paramValue(par, m.sel)
+	return paramNames[i] + eq + paramValue(par, i)
 }
 
 // unchanged takes a typed value that leaves the settings as they are
@@ -1569,7 +1569,7 @@ func (m Model) selValue(par settings) string {
 // cancelled a running λ sweep or choice of ρ, for nothing. An edit
 // undone is dropped, its restart (or retrain) with it.
 func (m Model) unchanged(par settings) Model {
-	v := m.selValue(par) + ", as it was"
+	v := paramSaid(par, m.sel) + ", as it was"
 	pending := m.phase == phaseReady && m.par != m.runPar
 	wait := "restart" // as the params line says it (paramsLine)
 	if m.reshaped() {
@@ -1623,9 +1623,7 @@ func (m Model) undone(stepped uint32) Model {
 		if stepped&(1<<i) == 0 {
 			continue
 		}
-		c := m
-		c.sel = i
-		vs = append(vs, c.selValue(m.par))
+		vs = append(vs, paramSaid(m.par, i))
 		switch {
 		case retrains(i):
 			verb = "no retrain"
@@ -1633,11 +1631,11 @@ func (m Model) undone(stepped uint32) Model {
 			verb = "no rebuild"
 		}
 	}
-	v := strings.Join(vs, ", ") + ", as it was"
+	v := "the parameters as they were"
 	switch len(vs) {
 	case 0:
-		v = "the parameters as they were"
 	case 1:
+		v = vs[0] + ", as it was"
 	default:
 		v = strings.Join(vs, ", ") + ", as they were"
 	}

@@ -1429,7 +1429,7 @@ func TestSteppedBackNothingRestarts(t *testing.T) {
 			if cmd != nil || m.gen != gen || m.phase != phaseReady || m.par != m.runPar {
 				t.Errorf("%s %s then %s (sweep %v): the tick started work (generation %d → %d, phase %d)", paramNames[c.sel], dir, back, sweep, gen, m.gen, m.phase)
 			}
-			if want := m.selValue(m.par) + ", as it was: " + c.verb + " (r restarts from scratch)"; m.status != want || m.errLine || paramValue(m.par, c.sel) != old {
+			if want := paramSaid(m.par, m.sel) + ", as it was: " + c.verb + " (r restarts from scratch)"; m.status != want || m.errLine || paramValue(m.par, c.sel) != old {
 				t.Errorf("%s %s then %s: status %q, want %q", paramNames[c.sel], dir, back, m.status, want)
 			}
 			if sweep && m.sweep == nil {

@@ -265,8 +265,8 @@ func keptFigures(k KeptCascade, ref *KeptCascade, differ []bool, width int, st S
 // keptParams are a cascade's parameters as its column shows them, in
 // groups that each start a line: λ and K, ε and σ, then the Extra ones
 // that differ among the kept cascades. λ, ε and σ are as the params line
-// shows them (FormatParam): to four digits, λ 0.12345 and 0.12346 both
-// read "λ 0.1235".
+// shows them (FormatParam), whole where four digits are not the value:
+// rounded to four, λ 0.12345 and 0.12346 both read "λ 0.1235".
 func keptParams(k KeptCascade, differ []bool) [][]string {
 	var extra []string
 	for i, e := range k.Extra {
