@@ -195,7 +195,9 @@ func WriteAtomicAllContext(ctx context.Context, outs []Output) (err error) {
 // A file that may not be changed whatever the permissions (chattr +i or
 // +a: immutable or append-only) is refused too: the rename onto it fails
 // (EPERM), and did so after all the work. It is found by opening the file
-// for writing, which changes nothing (no O_TRUNC).
+// for writing, which changes nothing (no O_TRUNC). So is a file that is
+// a mount point (a file bind-mounted onto it): the rename onto it fails
+// (EBUSY, "device or resource busy"), and did so after all the work.
 func CheckWritable(path string) error {
 	gids, _ := os.Getgroups()
 	if err := checkWritableBy(path, os.Geteuid(), os.Getegid(), gids); err != nil {
@@ -203,6 +205,9 @@ func CheckWritable(path string) error {
 	}
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
 		return nil
+	}
+	if mountRoot(path) {
+		return fmt.Errorf("cannot write %s: a file is mounted on it (mount --bind), which a rename cannot replace; write elsewhere, or unmount it", path)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err == nil {
@@ -214,6 +219,10 @@ func CheckWritable(path string) error {
 	}
 	return nil
 }
+
+// mountRoot is isMountRoot (a variable for the tests, which cannot mount
+// a file without root).
+var mountRoot = isMountRoot
 
 // checkWritableBy is CheckWritable for the user euid, in the group egid
 // and the supplementary groups gids. Another user's file is not one the
