@@ -235,6 +235,10 @@ func (p *lgbParser) checkHeader(head map[string]lgbField, end int) (int, error) 
 			if err != nil {
 				return 0, p.errorf(f.line, "%s=%q is not an integer", k, f.val)
 			}
+			if n < 1 {
+				// LightGBM writes 1 for a model of one output.
+				return 0, p.errorf(f.line, "%s=%d: want at least 1 (LightGBM writes %s=1 for a model of one output)", k, n, k)
+			}
 			if n > 1 {
 				return 0, p.errorf(f.line, "multiclass models are not supported (%s=%d)", k, n)
 			}
