@@ -67,6 +67,8 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{"--header applies to --to c only"}
 	case explicit["costs"] && !wholeCascade:
 		return usageError{"--costs applies to --to c with a whole --cascade only (the costs its PREFIX_rank reports)"}
+	case toC && tree.CReservedPrefix(*prefix) != "":
+		return usageError{fmt.Sprintf("--prefix %q: the file's names, %s_ and more, would be ones C99 reserves: %s; give another NAME", *prefix, *prefix, tree.CReservedPrefix(*prefix))}
 	case toC && !tree.CPrefixOK(*prefix):
 		return usageError{fmt.Sprintf("--prefix %q: give a C identifier of at most %d characters that starts with a letter (letters, digits and _; C reserves the names that start with _; the file's longest external name, NAME%s, must keep within the %d characters C99 holds significant)", *prefix, tree.CPrefixMax, tree.CLongestSuffix, tree.CMaxExternalName)}
 	}

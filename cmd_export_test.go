@@ -197,6 +197,9 @@ func TestExportErrors(t *testing.T) {
 		{[]string{"--model", model, "--to", "c", "--prefix", "9m", "--out", out}, 2, `--prefix "9m": give a C identifier`},
 		// "_" would name the functions __rank, __predict: reserved, as "__x" is.
 		{[]string{"--model", model, "--to", "c", "--prefix", "_", "--out", out}, 2, `--prefix "_": give a C identifier`},
+		// Names C99 reserves for its headers: isa_predict (<ctype.h>), SIG_rank (<signal.h>).
+		{[]string{"--model", model, "--to", "c", "--prefix", "isa", "--out", out}, 2, `--prefix "isa": the file's names, isa_ and more, would be ones C99 reserves: names that begin with "is" or "to" and a lowercase letter (for <ctype.h> and <wctype.h>); give another NAME`},
+		{[]string{"--cascade", cascade, "--to", "c", "--prefix", "SIG", "--out", out}, 2, `--prefix "SIG": the file's names, SIG_ and more, would be ones C99 reserves: names that begin with "SIG" and an uppercase letter, or with "SIG_" (for <signal.h>)`},
 		{[]string{"--model", model, "--to", "c", "--prefix", strings.Repeat("a", 21), "--out", out}, 2, "give a C identifier of at most 20 characters that starts with a letter (letters, digits and _; C reserves the names that start with _; the file's longest external name, NAME_rank_dense, must keep within the 31 characters C99 holds significant)"},
 		{[]string{"--model", model, "--to", "c", "--costs", "builtin:mq2008/costs", "--out", out}, 2, "--costs applies to --to c with a whole --cascade only"},
 		{[]string{"--cascade", cascade, "--stage", "1", "--to", "c", "--costs", "builtin:mq2008/costs", "--out", out}, 2, "--costs applies to --to c with a whole --cascade only"},

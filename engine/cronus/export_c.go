@@ -44,6 +44,9 @@ func ExportCContext(ctx context.Context, e *tree.Ensemble, c *Cascade, featCost,
 	if p == "" {
 		p = "cronus"
 	}
+	if r := tree.CReservedPrefix(p); r != "" {
+		return nil, fmt.Errorf("%q cannot start the file's names: C99 reserves %s", p, r)
+	}
 	if !tree.CPrefixOK(p) {
 		return nil, fmt.Errorf("%q is not a C identifier to start the file's names with", p)
 	}

@@ -70,10 +70,18 @@ func cLongestSuffix() string {
 // CPrefixOK reports whether prefix can start the external names of an
 // exported C file: a C identifier of at most CPrefixMax ASCII letters,
 // digits and '_' that starts with a letter (C reserves every name that
-// starts with '_' at file scope). The files' other names (static
-// functions and tables, types, include guards) add at most 17 characters
-// and a tree or stage number to the prefix, well within CMaxInternalName.
+// starts with '_' at file scope), and none of the names C99 reserves for
+// its headers' future use (CReservedPrefix). The files' other names
+// (static functions and tables, types, include guards) add at most 17
+// characters and a tree or stage number to the prefix, well within
+// CMaxInternalName.
 func CPrefixOK(prefix string) bool {
+	return cIdentifier(prefix) && CReservedPrefix(prefix) == ""
+}
+
+// cIdentifier reports whether prefix is a C identifier of at most
+// CPrefixMax characters that starts with a letter.
+func cIdentifier(prefix string) bool {
 	if prefix == "" || len(prefix) > CPrefixMax {
 		return false
 	}
@@ -87,6 +95,47 @@ func CPrefixOK(prefix string) bool {
 		}
 	}
 	return true
+}
+
+// CReservedPrefix returns the rule by which C99 (§7.26, future library
+// directions) reserves the names an exported C file with prefix defines,
+// or "" when none does. Every such name is the prefix, '_' and more
+// (NAME_predict, NAME_tree0, NAME_doc), so "is" is free (is_predict) but
+// "isa" is not, and "SIG" is reserved (SIG_predict). It looks only at a
+// prefix that CPrefixOK would take but for these rules (a C identifier of
+// at most CPrefixMax characters that starts with a letter; C reserves
+// those that start with '_' too) and returns "" for any other.
+func CReservedPrefix(prefix string) string {
+	if !cIdentifier(prefix) {
+		return ""
+	}
+	n := prefix + "_"
+	at := func(i int, lo, hi byte) bool { return i < len(n) && n[i] >= lo && n[i] <= hi }
+	lower := func(i int) bool { return at(i, 'a', 'z') }
+	upper := func(i int) bool { return at(i, 'A', 'Z') }
+	has := func(ps ...string) bool {
+		for _, p := range ps {
+			if strings.HasPrefix(n, p) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("is", "to") && lower(2):
+		return `names that begin with "is" or "to" and a lowercase letter (for <ctype.h> and <wctype.h>)`
+	case has("str", "mem", "wcs") && lower(3):
+		return `names that begin with "str", "mem" or "wcs" and a lowercase letter (for <stdlib.h>, <string.h> and <wchar.h>)`
+	case has("E") && (upper(1) || at(1, '0', '9')):
+		return `names that begin with "E" and a digit or an uppercase letter (for <errno.h>)`
+	case has("SIG_") || (has("SIG") && upper(3)):
+		return `names that begin with "SIG" and an uppercase letter, or with "SIG_" (for <signal.h>)`
+	case has("LC_") && upper(3):
+		return `names that begin with "LC_" and an uppercase letter (for <locale.h>)`
+	case has("PRI", "SCN") && (lower(3) || n[3] == 'X'):
+		return `names that begin with "PRI" or "SCN" and a lowercase letter or X (for <inttypes.h>)`
+	}
+	return ""
 }
 
 // CDeclarations returns decls (C declarations, a line each) wrapped so
@@ -256,6 +305,9 @@ func ExportCContext(ctx context.Context, e *Ensemble, opt CExportOptions) ([]byt
 	p := opt.Prefix
 	if p == "" {
 		p = "cronus"
+	}
+	if r := CReservedPrefix(p); r != "" {
+		return nil, fmt.Errorf("%q cannot start the file's names: C99 reserves %s", p, r)
 	}
 	if !CPrefixOK(p) {
 		return nil, fmt.Errorf("%q is not a C identifier to start the file's names with", p)

@@ -197,6 +197,43 @@ func TestExportCRefuses(t *testing.T) {
 		if CPrefixOK(p) {
 			t.Errorf("CPrefixOK(%q) = true", p)
 		}
+		if r := CReservedPrefix(p); r != "" {
+			t.Errorf("CReservedPrefix(%q) = %q, want \"\" for what is no C identifier", p, r)
+		}
+	}
+}
+
+// C99 §7.26 reserves, for its headers' future use, the names that begin
+// as below; the file's names are the prefix, '_' and more, so a prefix
+// that ends where a rule wants a letter is free ("is": is_predict) and
+// "SIG" is not (SIG_predict).
+func TestCReservedPrefix(t *testing.T) {
+	for p, want := range map[string]string{
+		"isa": "<ctype.h>", "tolower": "<ctype.h>", "isz9": "<ctype.h>",
+		"strx": "<string.h>", "memo": "<string.h>", "wcsx": "<wchar.h>", "strtod_r": "<stdlib.h>",
+		"E1": "<errno.h>", "EX": "<errno.h>", "EDOM_x": "<errno.h>",
+		"SIG": "<signal.h>", "SIG_a": "<signal.h>", "SIGX": "<signal.h>", "SIGINT2": "<signal.h>",
+		"LC_X": "<locale.h>", "LC_ALL": "<locale.h>",
+		"PRId": "<inttypes.h>", "SCNX": "<inttypes.h>",
+	} {
+		if r := CReservedPrefix(p); !strings.Contains(r, want) {
+			t.Errorf("CReservedPrefix(%q) = %q, want the rule for %s", p, r, want)
+		}
+		if CPrefixOK(p) {
+			t.Errorf("CPrefixOK(%q) = true for a reserved name", p)
+		}
+		if _, err := ExportC(&Ensemble{NumFeatures: 1, Trees: []Tree{{Leaves: []float64{1}}}}, CExportOptions{Prefix: p}); err == nil || !strings.Contains(err.Error(), "C99 reserves") {
+			t.Errorf("ExportC with prefix %q: error %v, want one saying C99 reserves it", p, err)
+		}
+	}
+	for _, p := range []string{"is", "to", "str", "mem", "wcs", "is_a", "to9", "isA", "Isa", "iSa", "strA", "st", "E", "Ea", "E_1", "e1",
+		"SIGa", "SI", "sig", "LC", "LC_", "LC_a", "LCX", "PRI", "PRI_", "PRI9", "SCNY", "pri", "cronus", "x"} {
+		if r := CReservedPrefix(p); r != "" {
+			t.Errorf("CReservedPrefix(%q) = %q, want \"\"", p, r)
+		}
+		if !CPrefixOK(p) {
+			t.Errorf("CPrefixOK(%q) = false", p)
+		}
 	}
 }
 
