@@ -201,8 +201,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// features): λ_max leaves such trees out, and they enter at any λ,
 		// so there ρ is chosen and the single stage scored as below λ_max
 		// (before, the sweep skipped both, and its single stage, which
-		// keeps the free trees, had no rows there).
-		past := lam >= 1 && s.sc.FreeTrees == 0
+		// keeps the free trees, had no rows there). Where λ_max is 0
+		// every λ of the grid, a fraction of it, is λ_max itself (the
+		// same problem, every weight zero): the sweep chose ρ and wrote
+		// the empty single stage's rows below λ 1 and not from it.
+		past := (lam >= 1 || s.sc.LambdaMax == 0) && s.sc.FreeTrees == 0
 		if !past {
 			p.show("λ = %.3g × λ_max: choosing ρ", lam)
 			if init, err = s.chooseRho(ctx, &par, rhos, func(i, n int, stages float64, elapsed time.Duration) {

@@ -798,3 +798,46 @@ func TestSweepAllEmptyWarns(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepLambdaMaxZeroSingleStage: where λ_max is 0 every λ of the grid,
+// a fraction of λ_max, is λ_max itself, the same problem, from which the
+// single stage is empty and has no rows (README, "Past λ_max"). The sweep
+// wrote single-stage rows at λ 0.1 and none at λ 1, for the same empty
+// stage.
+func TestSweepLambdaMaxZeroSingleStage(t *testing.T) {
+	dir, varied, same, model, costs := flatTrainingFixture(t)
+	for _, train := range []string{same, varied} {
+		out := filepath.Join(dir, "c.csv")
+		code, stdout, errOut := runCLI(t, "sweep", "--model", model, "--train", train, "--valid", varied, "--costs", costs, "--stages", "2", "--top-m", "2",
+			"--cycles", "1", "--lambdas", "0.1:1:2", "--out", out, "--json")
+		var r struct {
+			LambdaMax float64          `json:"lambda_max"`
+			Lambdas   []map[string]any `json:"lambdas"`
+		}
+		if code != 0 || json.Unmarshal([]byte(stdout), &r) != nil || r.LambdaMax != 0 || len(r.Lambdas) != 2 {
+			t.Fatalf("%s: exit %d, λ_max %v, %d λ, stderr %q", train, code, r.LambdaMax, len(r.Lambdas), errOut)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := map[string]int{}
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
+			f := strings.Split(line, ",")
+			rows[f[0]+" "+f[2]]++
+		}
+		for _, lam := range []string{"0.1", "1"} {
+			if n := rows["single-stage "+lam]; n != 0 {
+				t.Errorf("%s: %d single-stage rows at λ %s, want none (λ_max 0: every λ is λ_max)", train, n, lam)
+			}
+			if n := rows["cronus "+lam]; n != 1 {
+				t.Errorf("%s: %d cronus rows at λ %s, want 1 (validation)", train, n, lam)
+			}
+		}
+		for _, e := range r.Lambdas {
+			if _, ok := e["single_stage_rho"]; ok {
+				t.Errorf("%s: λ %v has single_stage_rho, want none where the single stage has no rows", train, e["lambda"])
+			}
+		}
+	}
+}
