@@ -120,14 +120,30 @@ func (m *Model) stopRho() string {
 	}
 	said := m.rhoCancelled()
 	m.rho.cancel()
-	m.rho = nil
+	m.rho, m.rhoHeld = nil, nil
 	m.rhoGen++
 	return said
 }
 
+// releaseRho takes the end of the choice of ρ held while an edit waited
+// (rhoHeld) once the edits are undone, the settings those of the run the
+// choice was made for.
+func (m Model) releaseRho() (Model, tea.Cmd) {
+	if m.rhoHeld == nil || m.par != m.runPar {
+		return m, nil
+	}
+	msg := *m.rhoHeld
+	m.rhoHeld = nil
+	return m.rhoEvent(msg)
+}
+
 // rhoCancelled says where the running choice of ρ stops when cancelled now.
 func (m Model) rhoCancelled() string {
-	return fmt.Sprintf("choosing ρ cancelled at %d of %d", m.rhoDone, m.rho.n)
+	done := m.rhoDone
+	if m.rhoHeld != nil && m.rhoHeld.ev.Err == nil {
+		done = m.rho.n // ended, its ρ held for an edit's tick
+	}
+	return fmt.Sprintf("choosing ρ cancelled at %d of %d", done, m.rho.n)
 }
 
 // rhoEvent takes one event of the running choice of ρ; at its end ρ is
@@ -141,6 +157,14 @@ func (m Model) rhoEvent(msg rhoMsg) (Model, tea.Cmd) {
 	m.rhoDone, m.rhoStages, m.rhoETA = sn.done, sn.stages, msg.ev.Progress.ETA
 	if !msg.ev.Final {
 		return m, waitRho(msg.gen, m.rho.job.Events())
+	}
+	if m.par != m.runPar {
+		// An edit waits for its tick, which cancels the choice (apply),
+		// or, the edit stepped back, takes this end (releaseRho): ρ set
+		// now would go over the edit, and the choice was made for the
+		// run's parameters.
+		m.rhoHeld = &msg
+		return m, nil
 	}
 	m.rho = nil
 	if err := msg.ev.Err; err != nil {

@@ -177,12 +177,20 @@ func TestChooseRhoCancels(t *testing.T) {
 		}
 		wantRho := rho
 		switch c.how {
-		case "λ":
-			m = enterParam(t, m, parLambda, "0.015")
-		case "→ρ":
-			m.sel = parRho
-			m, _ = update(t, m, key("right"))
-			wantRho = 0.03
+		case "λ", "→ρ":
+			// At the edit's tick, as a λ sweep: stepped back before it,
+			// the edit cancels nothing (TestChooseRhoSteppedBack).
+			if c.how == "λ" {
+				m = enterParam(t, m, parLambda, "0.015")
+			} else {
+				m.sel = parRho
+				m, _ = update(t, m, key("right"))
+				wantRho = 0.03
+			}
+			if m.rho == nil || m.rhoGen != gen {
+				t.Fatalf("%s: the choice cancelled at the key, before the edit's tick", c.how)
+			}
+			m, _ = update(t, m, debounceMsg{edit: m.edits})
 		case "r":
 			m, _ = update(t, m, key("r"))
 		case "enter":
@@ -248,5 +256,103 @@ func TestRhoInHelp(t *testing.T) {
 	i := slices.IndexFunc(keyHelp, func(k struct{ keys, what string }) bool { return k.keys == "enter" })
 	if i < 0 || !strings.Contains(keyHelp[i].what, "chooses it on validation") {
 		t.Errorf("the help's enter does not say that it chooses ρ")
+	}
+}
+
+// TestChooseRhoSteppedBack: an edit stepped back before its tick (→ then
+// ←) leaves a running choice of ρ going, as it does a λ sweep, and the
+// choice ends as it would have; a choice that ends between an edit and
+// its tick (→, the end, then ← or not) waits for it: stepped back, its ρ
+// is set then; a real edit cancels it at the tick, ρ as the edit left it. The arrow key cancelled
+// the choice at once, for nothing when stepped back.
+func TestChooseRhoSteppedBack(t *testing.T) {
+	ready := ready(t)
+	// From a ρ off the grid, so that any choice changes it.
+	ready = enterParam(t, ready, parRho, "0.03")
+	ready, _ = update(t, ready, debounceMsg{edit: ready.edits})
+	rho := ready.par.Rho1
+	var chosen float64
+	for _, c := range []struct {
+		how     string
+		sel     int
+		endsFor bool // the choice ends before the edit's tick
+		back    bool // the edit is stepped back
+	}{
+		{"λ → ←", parLambda, false, true},
+		{"ρ → ←", parRho, false, true},
+		{"λ → ←, ended meanwhile", parLambda, true, true},
+		{"ρ →, ended meanwhile", parRho, true, false},
+		{"λ →, ended meanwhile", parLambda, true, false},
+	} {
+		m, cmd := startChoosingRho(t, ready)
+		if m.rho == nil {
+			t.Fatalf("%s: no choice", c.how)
+		}
+		for m.rho != nil && m.rhoDone == 0 {
+			m, cmd = rhoStep(t, m, cmd)
+		}
+		m.sel = c.sel
+		runs, gen := m.runs, m.rhoGen
+		m, _ = update(t, m, key("right"))
+		edited := m.par
+		if c.endsFor {
+			for {
+				msg, ok := cmd().(rhoMsg)
+				if !ok {
+					t.Fatalf("%s: the command does not give an event of the choice of ρ", c.how)
+				}
+				m, cmd = update(t, m, msg)
+				if msg.ev.Final {
+					break
+				}
+			}
+			if m.rho == nil || m.rhoHeld == nil || m.par.Rho1 != edited.Rho1 || m.runs != runs {
+				t.Fatalf("%s: the choice's end did not wait for the edit's tick: ρ %g, runs %d → %d", c.how, m.par.Rho1, runs, m.runs)
+			}
+		}
+		if c.back {
+			m, _ = update(t, m, key("left"))
+		}
+		m, cmd2 := update(t, m, debounceMsg{edit: m.edits})
+		if !c.back {
+			if m.rho != nil || m.rhoHeld != nil || m.rhoGen == gen {
+				t.Fatalf("%s: the edit's tick did not cancel the choice", c.how)
+			}
+			if m.par != edited || m.runPar != edited {
+				t.Errorf("%s: ρ %g, run's %g, want the edit's %g", c.how, m.par.Rho1, m.runPar.Rho1, edited.Rho1)
+			}
+			if want := paramSaid(edited, c.sel) + "; choosing ρ cancelled at 6 of 6"; m.status != want {
+				t.Errorf("%s: status %q, want %q", c.how, m.status, want)
+			}
+			m.stopRun()
+			continue
+		}
+		if c.endsFor {
+			cmd = cmd2
+		} else {
+			if m.rho == nil || m.rhoGen != gen {
+				t.Fatalf("%s: the stepped-back edit cancelled the choice (status %q)", c.how, m.status)
+			}
+			if want := paramSaid(m.par, c.sel) + ", as it was: no restart (r restarts from scratch)"; m.status != want {
+				t.Errorf("%s: status %q, want %q", c.how, m.status, want)
+			}
+			for m.rho != nil {
+				m, cmd = rhoStep(t, m, cmd)
+			}
+		}
+		// The choice ended as one never disturbed: ρ chosen, the run
+		// restarted with it, warm.
+		if m.rho != nil || m.rhoHeld != nil || m.par.Rho1 == rho || m.par.Rho1 != m.par.RhoK || m.runPar != m.par || m.runs != runs+1 || cmd == nil {
+			t.Fatalf("%s: choice %v, ρ %g (was %g), runs %d → %d, status %q", c.how, m.rho != nil, m.par.Rho1, rho, runs, m.runs, m.status)
+		}
+		if chosen == 0 {
+			chosen = m.par.Rho1
+		} else if m.par.Rho1 != chosen {
+			t.Errorf("%s: ρ %g chosen, the first case %g", c.how, m.par.Rho1, chosen)
+		}
+		if !strings.HasPrefix(m.status, "ρ "+formatFloat(chosen)+" chosen on validation NDCG@10") {
+			t.Errorf("%s: status %q", c.how, m.status)
+		}
+		m.stopRun()
 	}
 }

@@ -151,6 +151,10 @@ type Model struct {
 	// rho.k) and the choice's time left (0: unknown).
 	rhoStages float64
 	rhoETA    time.Duration
+	// The end of the choice, come while an edit waited for its tick:
+	// the edit's tick cancels the choice or, the edit stepped back,
+	// takes this end (releaseRho), rather than ρ set over the edit.
+	rhoHeld *rhoMsg
 
 	pane    int  // shown below the full-layout size
 	sel     int  // selected parameter
@@ -561,7 +565,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		if m.asRun() {
-			return m.undone(stepped), nil
+			return m.undone(stepped).releaseRho()
 		}
 		return m.apply()
 	case savedMsg:
@@ -952,16 +956,23 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 // ensemble (trees, leaves, column sample), rebuilding the cascade problem (targets), or
 // else a warm restart of the optimisation (a change of K keeps the first
 // stages and the last; see cronus.Options.Warm). Each cancels a running λ
-// sweep, which the status line says after what the edit said, as r does:
-// "λ = 0.015; λ sweep cancelled at 1 of 8" (the one replaced the other).
+// sweep and choice of ρ, which the status line says after what the edit
+// said, as r does: "λ = 0.015; λ sweep cancelled at 1 of 8" (the one
+// replaced the other).
 func (m Model) apply() (Model, tea.Cmd) {
-	if m.sweep == nil {
-		return m.applyEdits()
+	var cancelled []string
+	if m.sweep != nil {
+		cancelled = append(cancelled, m.sweepCancelled())
 	}
-	cancelled := m.sweepCancelled()
+	if m.rho != nil {
+		cancelled = append(cancelled, m.rhoCancelled())
+	}
+	m.stopRho() // a retrain or a rebuild leaves it running
 	m, cmd := m.applyEdits()
-	if !strings.Contains(m.status, cancelled) { // a retrain says it already
-		m.sayAlso(cancelled)
+	for _, said := range cancelled {
+		if !strings.Contains(m.status, said) { // a retrain says the sweep's already
+			m.sayAlso(said)
+		}
 	}
 	return m, cmd
 }
@@ -1486,7 +1497,7 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		if par == m.par || m.phase == phaseReady && par == m.runPar {
-			return m.unchanged(par), nil
+			return m.unchanged(par).releaseRho()
 		}
 		return m.edited(par)
 	case tea.KeyRunes, tea.KeySpace:
@@ -1542,13 +1553,11 @@ func (m Model) edited(par settings) (Model, tea.Cmd) {
 	m.edits++
 	m.stepped |= 1 << m.sel
 	n := m.edits
-	// At once, not at the edit's restart: a choice that ended meanwhile
-	// set ρ over the edit.
-	cancelled := m.stopRho()
+	// A running choice of ρ goes on until the edit's tick (apply), as a
+	// λ sweep does: stepped back before it (→ then ←), the edit cancels
+	// nothing. It was cancelled here, at the key. A choice that ends
+	// meanwhile waits for the tick (rhoHeld).
 	m.setStatus(paramSaid(par, m.sel)+m.editWaits(), false)
-	if cancelled != "" {
-		m.sayAlso(cancelled)
-	}
 	return m, tea.Tick(debounceMs*time.Millisecond, func(time.Time) tea.Msg { return debounceMsg{edit: n} })
 }
 
