@@ -204,13 +204,26 @@ const stderrGrace = 500 * time.Millisecond
 // the descriptor takes does not fail for ctx's end. Once a write has been
 // given up, the next ones are dropped (with ctx's error) until its
 // goroutine, the only one left in the kernel, returns: a descriptor that
-// blocks holds one goroutine, however much is written after. Writes are
-// whole and in order, one at a time.
+// blocks holds one goroutine, however much is written after. The first
+// write after ctx's end waits the grace for that goroutine, once: a write
+// given up at ctx's end may only have been slow to start, on a loaded
+// machine, and "interrupted" was dropped behind it (TestTermExitStatus
+// failed so beside other work). Writes are whole and in order, one at a
+// time.
 type graceWriter struct {
-	ctx   context.Context
-	f     *os.File
-	mu    sync.Mutex
-	stuck chan struct{} // closed when the write given up returns; nil: none
+	ctx    context.Context
+	f      *os.File
+	mu     sync.Mutex
+	stuck  chan struct{} // closed when the write given up returns; nil: none
+	waited bool          // a write after ctx's end has waited for stuck
+	wait   time.Duration // the grace; 0: stderrGrace (tests lengthen it)
+}
+
+func (g *graceWriter) grace() time.Duration {
+	if g.wait > 0 {
+		return g.wait
+	}
+	return stderrGrace
 }
 
 // File is the standard error's file, which a progress line asks whether
@@ -225,7 +238,22 @@ func (g *graceWriter) Write(p []byte) (int, error) {
 		case <-g.stuck:
 			g.stuck = nil
 		default:
-			return 0, g.ctx.Err()
+			if g.waited {
+				return 0, g.ctx.Err()
+			}
+			// The first write after ctx's end waits for the one given
+			// up, the grace at most: given up at ctx's end, it may only
+			// have been slow to run (a loaded machine), not blocked, and
+			// "interrupted" was dropped behind it.
+			g.waited = true
+			t := time.NewTimer(g.grace())
+			select {
+			case <-g.stuck:
+				t.Stop()
+				g.stuck = nil
+			case <-t.C:
+				return 0, g.ctx.Err()
+			}
 		}
 	}
 	type result struct {
@@ -244,7 +272,7 @@ func (g *graceWriter) Write(p []byte) (int, error) {
 	ended := g.ctx.Done()
 	var grace <-chan time.Time
 	if g.ctx.Err() != nil {
-		t := time.NewTimer(stderrGrace)
+		t := time.NewTimer(g.grace())
 		defer t.Stop()
 		ended, grace = nil, t.C
 	}
@@ -260,6 +288,9 @@ func (g *graceWriter) Write(p []byte) (int, error) {
 	default:
 	}
 	g.stuck = returned
+	if grace != nil {
+		g.waited = true // it had its grace
+	}
 	return 0, g.ctx.Err()
 }
 
