@@ -130,6 +130,14 @@ func (m Model) toggleSweep() (Model, tea.Cmd) {
 		m.sayWait("no λ sweep yet", "the cascade problem and the baselines", waitProblem)
 		return m, nil
 	}
+	if m.par != m.runPar {
+		// The edit's restart, 300 ms later, would cancel the sweep at
+		// once (it started, and "Algorithm 2 at 8 values of λ … (w
+		// cancels)" stood beside "λ sweep cancelled at 0 of 8"): refused,
+		// as the choice of ρ is.
+		m.setStatus("no λ sweep: an edit waits to be applied (w again once it has)", true)
+		return m, nil
+	}
 	m.sweepGen++
 	m.sweep = startSweep(m.ctx, m.w, m.par.Params, sweepLambdas(sweepFrom, sweepTo, sweepN))
 	m.sweepPts, m.sweepDone, m.sweepStages, m.sweepETA = nil, 0, 0, 0

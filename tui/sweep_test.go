@@ -420,3 +420,24 @@ func TestRetrainSaysSweepDropped(t *testing.T) {
 		t.Errorf("status line after a retrain %q, want … %q", s, want)
 	}
 }
+
+// TestSweepRefusedWhileEditWaits: w while an edit waits for its restart
+// (its 300 ms tick) is refused, as the choice of ρ is: the sweep started,
+// and the edit's tick cancelled it at once, leaving "Algorithm 2 at 8
+// values of λ … (w cancels); λ sweep cancelled at 0 of 8" on the status
+// line (found by TestRandomKeys). Once the edit is applied, w sweeps.
+func TestSweepRefusedWhileEditWaits(t *testing.T) {
+	m := ready(t)
+	m, _ = update(t, m, key("right"))
+	m, cmd := update(t, m, key("w"))
+	if m.sweep != nil || cmd != nil || !m.errLine || !strings.Contains(m.status, "an edit waits to be applied") {
+		t.Fatalf("w with an edit pending: sweep %v, status %q", m.sweep != nil, m.status)
+	}
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	m, cmd = update(t, m, key("w"))
+	if m.sweep == nil || cmd == nil || m.errLine {
+		t.Fatalf("w once the edit is applied: sweep %v, status %q", m.sweep != nil, m.status)
+	}
+	m.stopSweep()
+	m.stopRun()
+}
