@@ -340,14 +340,14 @@ func (m Model) reload(v [numFields]string) (Model, tea.Cmd) {
 	cfg.Train, cfg.Valid, cfg.Test, cfg.Costs, cfg.Model = v[0], v[1], v[2], v[3], v[4]
 	m.setPathStatus("loading "+cfg.Train+" … (this session goes on until it has loaded)", cfg.Train)
 	return m, func() tea.Msg {
-		return pendingLoadMsg{gen: gen, v: v, loadedMsg: loadRecorded(ctx, cfg, v)}
+		return pendingLoadMsg{gen: gen, v: v, loadedMsg: loadRecorded(ctx, cfg, v, nil)}
 	}
 }
 
 // loadRecorded loads the files of cfg and, when they load, records them
 // (v) as recently used.
-func loadRecorded(ctx context.Context, cfg Config, v [numFields]string) loadedMsg {
-	msg := loadFiles(ctx, cfg).(loadedMsg)
+func loadRecorded(ctx context.Context, cfg Config, v [numFields]string, prog *loadProgress) loadedMsg {
+	msg := loadFiles(ctx, cfg, prog).(loadedMsg)
 	if msg.err == nil {
 		addRecent(v[:]) // best effort: a failure only loses the list
 	}
@@ -402,8 +402,9 @@ func (m Model) loaded(msg pendingLoadMsg) (tea.Model, tea.Cmd) {
 func (m Model) restartFlow(v [numFields]string) (Model, tea.Cmd) {
 	wasLoading := m.phase == phaseLoading
 	m = m.resetFlow(v)
-	gen, ctx, cfg := m.gen, m.ctx, m.cfg
-	cmd := func() tea.Msg { return reloadedMsg{gen: gen, loadedMsg: loadRecorded(ctx, cfg, v)} }
+	m.loadProg = &loadProgress{} // the old load's, if any, goes on reporting to its own
+	gen, ctx, cfg, prog := m.gen, m.ctx, m.cfg, m.loadProg
+	cmd := func() tea.Msg { return reloadedMsg{gen: gen, loadedMsg: loadRecorded(ctx, cfg, v, prog)} }
 	if wasLoading || m.ticking {
 		return m, cmd // its tick runs already (loading, or the problem being built)
 	}

@@ -564,7 +564,7 @@ func TestAbsentFiles(t *testing.T) {
 	const sparse = "../engine/tree/testdata/mq2008-test-sparse.txt.gz"
 	for _, missing := range []bool{false, true} {
 		cfg := Config{Train: sparse, Valid: sparse, Costs: "builtin:mq2008/costs", Model: model, AbsentMissing: missing}
-		msg, ok := loadFiles(context.Background(), cfg).(loadedMsg)
+		msg, ok := loadFiles(context.Background(), cfg, nil).(loadedMsg)
 		if !ok || msg.err != nil {
 			t.Fatalf("missing %v: %v", missing, msg.err)
 		}
@@ -603,7 +603,7 @@ func TestLibsvmReaderFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg := Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Costs: "builtin:mq2008/costs", Model: model}
-		msg, ok := loadFiles(context.Background(), cfg).(loadedMsg)
+		msg, ok := loadFiles(context.Background(), cfg, nil).(loadedMsg)
 		if !ok || msg.err != nil {
 			t.Fatalf("libsvm %v: %v", libsvm, msg.err)
 		}
@@ -635,7 +635,7 @@ func TestLibsvmReaderModelTrees(t *testing.T) {
     {"split_feature":[%d],"threshold":[0.5],"left_child":[-1],"right_child":[-2],"leaf_value":[-0.5,0.5]}
   ]}`, c.second)), 0o644)
 		cfg := Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Costs: "builtin:mq2008/costs", Model: model, ModelTrees: 1}
-		msg, ok := loadFiles(context.Background(), cfg).(loadedMsg)
+		msg, ok := loadFiles(context.Background(), cfg, nil).(loadedMsg)
 		if !ok || msg.err != nil || len(msg.e.Trees) != 1 {
 			t.Fatalf("second tree on feature %d: %v", c.second, msg.err)
 		}
@@ -654,7 +654,7 @@ func TestUnusedFeatureFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config{Train: "builtin:mq2008/train", Valid: wide, Costs: "builtin:mq2008/costs"}
-	msg, ok := loadFiles(context.Background(), cfg).(loadedMsg)
+	msg, ok := loadFiles(context.Background(), cfg, nil).(loadedMsg)
 	if !ok || msg.err != nil {
 		t.Fatalf("%v", msg.err)
 	}
@@ -673,7 +673,7 @@ func TestValidAsTestWarnsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config{Train: "builtin:mq2008/train", Valid: wide, Test: wide, Costs: "builtin:mq2008/costs"}
-	msg, ok := loadFiles(context.Background(), cfg).(loadedMsg)
+	msg, ok := loadFiles(context.Background(), cfg, nil).(loadedMsg)
 	if !ok || msg.err != nil {
 		t.Fatalf("%v", msg.err)
 	}
@@ -757,7 +757,7 @@ func TestLoadValidTestWithoutQID(t *testing.T) {
 		{"builtin:mq2008/vali", "builtin:mq2008/test", 0},
 	} {
 		cfg := Config{Train: "builtin:mq2008/train", Valid: c.valid, Test: c.test, Costs: "builtin:mq2008/costs"}
-		msg, ok := loadFiles(context.Background(), cfg).(loadedMsg)
+		msg, ok := loadFiles(context.Background(), cfg, nil).(loadedMsg)
 		if !ok || msg.err != nil {
 			t.Fatalf("%v", msg.err)
 		}
@@ -1564,7 +1564,7 @@ func TestLoadNoSplitWarns(t *testing.T) {
 		{"builtin:mq2008/train", "", ""},
 		{tiny, model, ""},
 	} {
-		msg, ok := loadFiles(context.Background(), Config{Train: c.train, Model: c.model}).(loadedMsg)
+		msg, ok := loadFiles(context.Background(), Config{Train: c.train, Model: c.model}, nil).(loadedMsg)
 		if !ok || msg.err != nil {
 			t.Fatalf("%s: %v", c.train, msg.err)
 		}

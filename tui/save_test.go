@@ -963,7 +963,7 @@ func TestModelRead(t *testing.T) {
 	}
 	cfg := mq2008
 	cfg.Model, cfg.ModelTrees, cfg.ModelRead = model, 7, md
-	msg := loadFiles(context.Background(), cfg).(loadedMsg)
+	msg := loadFiles(context.Background(), cfg, nil).(loadedMsg)
 	if msg.err != nil || msg.e == nil || !reflect.DeepEqual(msg.e.Trees, src.w.e.Trees[:7]) {
 		t.Fatalf("the first load: %v, want the read model's first 7 trees", msg.err)
 	}

@@ -63,6 +63,9 @@ type Model struct {
 	// a core's seconds for the 200,000-document synthetic set), and one
 	// of a FIFO nobody writes to waited for ever.
 	loadCancel context.CancelFunc
+	// loadProg is how far the load under way that the loading screen
+	// shows has read (the first load, or a restart's), for its tick.
+	loadProg *loadProgress
 	// notLoaded are the files of the last background load, when it
 	// failed: the load screen opens on them, for the bad one to be
 	// corrected (it opened on the session's, and the others had to be
@@ -273,6 +276,7 @@ func New(ctx context.Context, cfg Config, styles views.Styles) Model {
 	return Model{cfg: cfg, ctx: ctx, cancel: cancel, base: base, flowCancel: flowCancel, width: 80, height: 24, styles: styles,
 		par:  settings{Params: defaultParams(), tg: cronus.DefaultTargets(), trees: cfg.trees, leaves: baseLeaves, colSample: 1},
 		gate: newGate(), writes: newWriteGuard(), ticking: true, // Init's tick
+		loadProg: &loadProgress{},
 		screen: views.DataScreen{
 			Loading: cfg.Train,
 			Costs:   cfg.Costs,
@@ -351,6 +355,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickMsg:
 		if m.phase == phaseLoading || m.phase == phasePreparing {
 			m.screen.Frame++
+			if m.phase == phaseLoading && m.screen.Loading != "" {
+				if name, how := m.loadProg.get(); name != "" {
+					m.screen.Loading, m.screen.Progress = name, how
+				}
+			}
 			return m, tick()
 		}
 		m.ticking = false
@@ -368,7 +377,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.Update(msg.loadedMsg)
 	case loadedMsg:
 		m.cfg.ModelRead = nil // the first load has taken it: the session keeps its own trees
-		m.screen.Loading = ""
+		m.screen.Loading, m.screen.Progress = "", ""
 		m.screen.Splits, m.screen.Warnings = msg.splits, printable(msg.warnings)
 		m.leafWarning = "" // of the old data's ensemble
 		m.retrainWarnings = printable(msg.retrainWarnings)

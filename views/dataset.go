@@ -17,6 +17,7 @@ type DataScreen struct {
 	Splits   []data.Summary // train, valid, test (the ones loaded)
 	Costs    string         // name of the cost file
 	Loading  string         // non-empty while loading: what is being read
+	Progress string         // while loading, how far its reader is ("pass 2/2 57%"), or ""
 	Err      string         // a load error, shown in place
 	Warnings []string       // about the files loaded (features missing, costs defaulted)
 	Frame    int            // animation frame while loading
@@ -34,8 +35,11 @@ func RenderDataScreen(s DataScreen, width, height int, st Styles) string {
 		parts = append(parts, "", labelled(st.Error.Render("error:"), s.Err, width))
 	case s.Loading != "":
 		// A long path loses its start, not the file name (ShortenPath).
-		head := spinner[s.Frame%len(spinner)] + " loading "
-		parts = append(parts, "", head+ShortenPath(s.Loading, width-lipgloss.Width(head)-2)+" …")
+		head, tail := spinner[s.Frame%len(spinner)]+" loading ", " …"
+		if s.Progress != "" {
+			tail += " " + s.Progress
+		}
+		parts = append(parts, "", head+ShortenPath(s.Loading, width-lipgloss.Width(head)-lipgloss.Width(tail))+tail)
 	default:
 		parts = append(parts, "", splitTable(s.Splits, width, st))
 		if len(s.Splits) > 0 {
