@@ -1026,7 +1026,9 @@ func TestInspectManyLabels(t *testing.T) {
 // growing, cascade in the optimiser, sweep in the baselines and in the
 // optimiser, predict and eval in the cascade's scorer each exit 130, and
 // the goroutines they started (histogram workers, the job's, the
-// scorer's) have ended within a second.
+// scorer's) have ended (within a minute: a second was too short on a
+// loaded machine for a goroutine still ending; the poll stops as soon as
+// the count is down, so only a goroutine left running waits it out).
 func TestInterruptLeavesNoGoroutines(t *testing.T) {
 	dir := t.TempDir()
 	model := trainShallow(t, dir, 30)
@@ -1063,13 +1065,13 @@ func TestInterruptLeavesNoGoroutines(t *testing.T) {
 		if code != 130 {
 			t.Errorf("%v stopped in %s: exit %d, %q; want 130", c.args[:2], c.pkg, code, stderr.String())
 		}
-		deadline := time.Now().Add(time.Second)
+		deadline := time.Now().Add(time.Minute)
 		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 			time.Sleep(5 * time.Millisecond)
 		}
 		if n := runtime.NumGoroutine(); n > before {
 			buf := make([]byte, 1<<16)
-			t.Errorf("%v stopped in %s: %d goroutines a second after, %d before:\n%s", c.args[:2], c.pkg, n, before, buf[:runtime.Stack(buf, true)])
+			t.Errorf("%v stopped in %s: %d goroutines a minute after, %d before:\n%s", c.args[:2], c.pkg, n, before, buf[:runtime.Stack(buf, true)])
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%v stopped in %s wrote %s", c.args[:2], c.pkg, out)
