@@ -985,10 +985,7 @@ func TestGraceWriterHoldsOneGoroutine(t *testing.T) {
 		t.Fatalf("the first %d bytes: wrote %d, %v", size, n, err)
 	}
 	before := graceWrites()
-	go func() {
-		time.Sleep(50 * time.Millisecond)
-		cancel()
-	}()
+	go cancelInWrite(cancel)
 	if _, err := g.Write([]byte("blocked\n")); !errors.Is(err, context.Canceled) {
 		t.Errorf("the blocked write returned %v; want %v", err, context.Canceled)
 	}
@@ -1042,6 +1039,26 @@ func TestGraceWriterHoldsOneGoroutine(t *testing.T) {
 	}
 }
 
+// cancelInWrite cancels once a graceWriter.Write waits for its write
+// before ctx's end (it is in its select), so that the write is given up
+// at the interrupt. It slept 50 ms: on a loaded machine the write could
+// then begin after the cancel, and a write that begins after ctx's end
+// waits its grace, an hour in TestGraceWriterWaitsForWriteGivenUp, whose
+// reader starts only after that write.
+func cancelInWrite(cancel context.CancelFunc) {
+	buf := make([]byte, 1<<20)
+	for {
+		buf = buf[:runtime.Stack(buf[:cap(buf)], true)]
+		for _, g := range strings.Split(string(buf), "\n\n") {
+			if strings.Contains(g, " [select") && strings.Contains(g, "\ngithub.com/cronus-ltr/cronus.(*graceWriter).Write(") {
+				cancel()
+				return
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // graceWrites counts the goroutines of graceWriter's writes. It counted
 // every goroutine, and a goroutine of the test (or the runtime's) still
 // ending under load made 4 of 2 before (TestGraceWriterHoldsOneGoroutine
@@ -1072,10 +1089,7 @@ func TestGraceWriterWaitsForWriteGivenUp(t *testing.T) {
 	if n, err := g.Write(make([]byte, size)); n != size || err != nil {
 		t.Fatalf("the first %d bytes: wrote %d, %v", size, n, err)
 	}
-	go func() {
-		time.Sleep(50 * time.Millisecond)
-		cancel()
-	}()
+	go cancelInWrite(cancel)
 	if _, err := g.Write([]byte("[2/100] tree\n")); !errors.Is(err, context.Canceled) {
 		t.Fatalf("the write in the kernel at the interrupt returned %v; want %v", err, context.Canceled)
 	}
