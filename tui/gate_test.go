@@ -111,7 +111,11 @@ func TestGateCancelledTakesNoStep(t *testing.T) {
 	if g.pass(ctx) {
 		t.Error("a cancelled worker passed the paused gate")
 	}
-	next, stop := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	// The step there, pass takes it at once; the minute only ends the
+	// wait of a gate whose step is gone. It was 50 ms, which a loaded
+	// machine could spend before pass looked at the context (done, it
+	// returns false before it looks for a step).
+	next, stop := context.WithTimeout(context.Background(), time.Minute)
 	defer stop()
 	if !g.pass(next) {
 		t.Error("the step granted is gone: the cancelled worker took it")
