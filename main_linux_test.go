@@ -860,9 +860,26 @@ func TestInterruptWhileWritingToUnreadPipe(t *testing.T) {
 		r.Close()
 		if c.stdout {
 			w.Close()
+		} else {
+			// Kept for the process's life, not only to the loop's end:
+			// unreachable, w was closed by its finalizer at a collection,
+			// and a chunk whose goroutine began its write later (a loaded
+			// machine) wrote it to whatever took the number next. So the
+			// eval case's gzip spool, the temporary file of the built-in
+			// data's text, got predict's scores, and eval failed with
+			// "builtin:mq2008/vali:1387: feature \"8026040658\" has no
+			// colon" (exit 1) instead of exit 130 (a helper's run under
+			// three busy loops). A process that runs one command never
+			// closes the descriptors it writes through.
+			keptDescriptors = append(keptDescriptors, w)
 		}
 	}
 }
+
+// keptDescriptors are the write ends of pipes that commands run in this
+// process wrote through as /dev/fd/N (data's descriptors, files kept by
+// number): never closed, so that no later file takes their numbers.
+var keptDescriptors []*os.File
 
 // Standard error that is a pipe nobody reads (`cronus train … 2>&1 |
 // less`, not scrolled) held the command in a write of its log or progress
