@@ -57,8 +57,8 @@ func TestInterruptWhileReadingPipe(t *testing.T) {
 		if res.code != 130 || res.stderr != "cronus inspect: interrupted\n" {
 			t.Errorf("exit %d, stderr %q; want 130 and the interrupt", res.code, res.stderr)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("still reading the pipe 5 s after the interrupt")
+	case <-time.After(stopLimit):
+		t.Fatalf("still reading the pipe %v after the interrupt", stopLimit)
 	}
 }
 
@@ -684,8 +684,8 @@ func interruptAfter(t *testing.T, d time.Duration, args []string) {
 		if want := fmt.Sprintf("exit 130, stderr %q", "cronus "+args[0]+": interrupted\n"); got != want {
 			t.Errorf("%v: %s; want %s", args, got, want)
 		}
-	case <-time.After(5 * time.Second):
-		t.Errorf("%v: still running 5 s after the interrupt", args)
+	case <-time.After(stopLimit):
+		t.Errorf("%v: still running %v after the interrupt", args, stopLimit)
 	}
 }
 
@@ -821,7 +821,7 @@ func TestInterruptWhileWritingToUnreadPipe(t *testing.T) {
 			_, last, _ := strings.Cut("\n"+strings.TrimSuffix(errOut.String(), "\n"), "\ncronus ")
 			done <- fmt.Sprintf("exit %d, last line %q", code, last)
 		}()
-		full := time.Now().Add(10 * time.Second)
+		full := time.Now().Add(stopLimit)
 		for {
 			n, err := unix.IoctlGetInt(int(r.Fd()), unix.TIOCINQ)
 			if err != nil {
@@ -842,8 +842,8 @@ func TestInterruptWhileWritingToUnreadPipe(t *testing.T) {
 			if want := fmt.Sprintf("exit 130, last line %q", args[0]+": interrupted"); got != want {
 				t.Errorf("%v: %s; want %s", args, got, want)
 			}
-		case <-time.After(10 * time.Second):
-			t.Errorf("%v: still writing to a pipe nobody reads 10 s after the interrupt", args)
+		case <-time.After(stopLimit):
+			t.Errorf("%v: still writing to a pipe nobody reads %v after the interrupt", args, stopLimit)
 			// Closing the reader fails the blocked write, and the
 			// command ends.
 			r.Close()
@@ -875,6 +875,14 @@ func TestInterruptWhileWritingToUnreadPipe(t *testing.T) {
 		}
 	}
 }
+
+// stopLimit is how long a test waits for a command to stop after its
+// interrupt (or a pipe to fill) before it calls it hung: the defects these
+// tests guard against held a command until a second ctrl+c, for ever, so
+// a minute tells them apart from a machine that is only slow. It was 5 or
+// 10 s, which a run beside three busy loops used up (a helper's, filling
+// a pipe: "filled 0 bytes of the pipe's 4096").
+const stopLimit = time.Minute
 
 // keptDescriptors are the write ends of pipes that commands run in this
 // process wrote through as /dev/fd/N (data's descriptors, files kept by
@@ -921,8 +929,8 @@ func TestInterruptWhileWritingToUnreadStderr(t *testing.T) {
 		if code != 130 {
 			t.Errorf("exit %d; want 130", code)
 		}
-	case <-time.After(10 * time.Second):
-		t.Errorf("still writing to a standard error nobody reads 10 s after the interrupt")
+	case <-time.After(stopLimit):
+		t.Errorf("still writing to a standard error nobody reads %v after the interrupt", stopLimit)
 		r.Close() // fails the blocked write, and the command ends
 		<-done
 	}
@@ -978,8 +986,8 @@ func TestInterruptedLineOnStderrFile(t *testing.T) {
 		if code != 130 {
 			t.Errorf("exit %d; want 130", code)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("still running 10 s after the interrupt")
+	case <-time.After(stopLimit):
+		t.Fatalf("still running %v after the interrupt", stopLimit)
 	}
 	b, err := os.ReadFile(f.Name())
 	if err != nil {
