@@ -47,6 +47,8 @@ type cascadeFlags struct {
 	stagesGiven                      bool           // --stages given: not brought down to the trees
 	treesGiven                       bool           // --trees given: not taken from the warm cascade
 	trees                            *treesFlag     // --trees k: the model's first k trees only
+	progressEvery                    *time.Duration // --progress-every
+	log                              *progressLog   // its log lines, shared by the command's progress reports; nil: off
 }
 
 func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
@@ -78,8 +80,14 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	cf.absent = newAbsentFlag(fs)
 	fs.BoolVar(&cf.reenter, "reenter", false, "let trees at zero re-enter a stage during the cyclic optimisation when that lowers eq (8) (cascade: on with --warm, off otherwise, and --reenter=false turns it off; sweep: off)")
 	fs.BoolVar(&cf.refit, "refit", false, "after the cyclic optimisation, also try the best cascade with its weights refitted by least squares on the trees each stage keeps (the last stage's, and every stage's), with the same pass counts, and keep whichever scores best on validation (not the paper's; README, Refitting)")
+	cf.progressEvery = addProgressEvery(fs)
 	fs.StringVar(&cf.rhos, "rhos", defaultRhos, "ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4), at each λ for sweep; one value = no choice; not with --rho1 or --rhoK, which give ρ instead")
 	return cf
+}
+
+// newProgress is a progress report that --progress-every makes log lines.
+func (cf *cascadeFlags) newProgress(stderr io.Writer) *progress {
+	return newProgress(stderr).logTo(cf.log)
 }
 
 // rhoGrid returns the ρ grid to choose from (nil: keep --rho1/--rhoK). An
@@ -165,6 +173,10 @@ func (cf *cascadeFlags) check(fs *flag.FlagSet, more ...flagRange) error {
 		}
 	}
 	if err := checkRanges(fs, slices.Concat(cascadeRanges, more)...); err != nil {
+		return err
+	}
+	var err error
+	if cf.log, err = checkProgressEvery(*cf.progressEvery); err != nil {
 		return err
 	}
 	cf.stagesGiven = explicit["stages"]
@@ -396,7 +408,7 @@ func (cf *cascadeFlags) load(ctx context.Context, stderr io.Writer) (*setup, err
 			return nil, fmt.Errorf("%s was optimised on another ensemble than %s: %s%s", cf.warm, of, d, hint)
 		}
 	}
-	p := newProgress(stderr)
+	p := cf.newProgress(stderr)
 	defer p.done() // an error or an interrupt clears the line too
 	for _, l := range []struct {
 		name string
@@ -1076,7 +1088,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		warn(stderr, otherCosts)
 		warn(stderr, otherTargets)
 	}
-	p := newProgress(stderr)
+	p := cf.newProgress(stderr)
 	defer p.done() // an error or an interrupt clears the line too
 	init, err := s.chooseRho(ctx, &cf.par, rhos, func(i, n int, stages float64, elapsed time.Duration) {
 		p.show("λ = %.3g × λ_max: %s", cf.par.Lambda, rhoProgress(i, n, stages, cf.par.K, elapsed))

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,16 +19,60 @@ import (
 )
 
 // progress prints a one-line progress report to stderr when it is a
-// terminal, at most ten times a second.
+// terminal, at most ten times a second; with a log (--progress-every),
+// a line of its own at most once every log.every, terminal or not.
 type progress struct {
 	w        io.Writer
 	on       bool
 	last     time.Time
 	start    time.Time
 	shown    bool
-	prefix   string        // put before every line (e.g. where a sweep is)
-	prefixAt func() string // when set, the prefix at each line instead (one that tells the time)
-	width    func() int    // the terminal's columns now, 0 if unknown
+	prefix   string           // put before every line (e.g. where a sweep is)
+	prefixAt func() string    // when set, the prefix at each line instead (one that tells the time)
+	width    func() int       // the terminal's columns now, 0 if unknown
+	log      *progressLog     // set: the lines are log lines (logEvery)
+	now      func() time.Time // the clock; nil: time.Now (tests set their own)
+}
+
+// progressLog is --progress-every: the progress line printed as a line of
+// its own, at most once every every. Run under nohup, a batch scheduler or
+// 2>log, cascade and sweep were silent for 20 minutes and more at
+// MSLR-WEB10K's size, the line being drawn on a terminal only. A command's
+// progress reports (the reading's, the optimisation's) share one, so that
+// their lines too come at least every apart.
+type progressLog struct {
+	every time.Duration
+	last  time.Time // when the last line was printed; zero: none yet
+}
+
+// minProgressEvery is the least --progress-every takes: a log line more
+// often than a second is the terminal's line again, flooding a log.
+const minProgressEvery = time.Second
+
+// addProgressEvery defines the --progress-every flag of a long command.
+func addProgressEvery(fs *flag.FlagSet) *time.Duration {
+	return fs.Duration("progress-every", 0, "print the progress line as a line of its own on standard error at most once every `D` (a duration: 30s, 1m; at least 1s), terminal or not, for a log (nohup, a batch job, 2>log); 0 = off: the line is drawn on a terminal only")
+}
+
+// checkProgressEvery refuses a --progress-every below minProgressEvery, but
+// 0 (off), and returns the log it sets (nil when off).
+func checkProgressEvery(every time.Duration) (*progressLog, error) {
+	if every != 0 && every < minProgressEvery {
+		return nil, usageError{fmt.Sprintf("--progress-every: must be 0 (off) or at least %s, got %s", minProgressEvery, every)}
+	}
+	if every == 0 {
+		return nil, nil
+	}
+	return &progressLog{every: every}, nil
+}
+
+// logTo makes p print its lines as log lines through l, terminal or not;
+// a nil l (no --progress-every) leaves p as it is.
+func (p *progress) logTo(l *progressLog) *progress {
+	if l != nil {
+		p.log, p.on = l, true
+	}
+	return p
 }
 
 func newProgress(stderr io.Writer) *progress {
@@ -48,17 +93,34 @@ func newProgress(stderr io.Writer) *progress {
 	return p
 }
 
+func (p *progress) clock() time.Time {
+	if p.now != nil {
+		return p.now()
+	}
+	return time.Now()
+}
+
 func (p *progress) show(format string, a ...any) {
-	if !p.on || time.Since(p.last) < 100*time.Millisecond {
+	if !p.on {
 		return
 	}
-	p.last = time.Now()
-	p.shown = true
-	prefix := p.prefix
-	if p.prefixAt != nil {
-		prefix = p.prefixAt()
+	now := p.clock()
+	if p.log != nil {
+		if !p.log.last.IsZero() && now.Sub(p.log.last) < p.log.every {
+			return
+		}
+		// Whole, neither cut to the terminal's width nor rewritten: a
+		// log (or a script or tmux capture of the terminal) keeps it.
+		p.log.last = now
+		fmt.Fprintln(p.w, p.line(format, a...))
+		return
 	}
-	line := prefix + fmt.Sprintf(format, a...)
+	if now.Sub(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = now
+	p.shown = true
+	line := p.line(format, a...)
 	if p.width != nil {
 		// A line wider than the terminal wraps, and \r\033[K clears only
 		// its last row: a sweep's cycle lines (about 130 columns) piled
@@ -71,6 +133,15 @@ func (p *progress) show(format string, a ...any) {
 	fmt.Fprint(p.w, "\r\033[K"+line)
 }
 
+// line is the progress line, after its prefix.
+func (p *progress) line(format string, a ...any) string {
+	prefix := p.prefix
+	if p.prefixAt != nil {
+		prefix = p.prefixAt()
+	}
+	return prefix + fmt.Sprintf(format, a...)
+}
+
 // showNow is show whatever the rate limit, for a line that must be seen
 // because the next may be long in coming.
 func (p *progress) showNow(format string, a ...any) {
@@ -78,7 +149,9 @@ func (p *progress) showNow(format string, a ...any) {
 }
 
 // showIf is showNow when now holds, else show: the line of a phase's last
-// part, which comes without a progress report of its own.
+// part, which comes without a progress report of its own. Log lines keep
+// their interval even so: a phase change every few seconds (a sweep's
+// cycles on small data) would flood the log.
 func (p *progress) showIf(now bool, format string, a ...any) {
 	if now {
 		p.last = time.Time{}
@@ -97,7 +170,8 @@ func (p *progress) println(s string) {
 }
 
 // done clears the progress line, once (a deferred done after it writes
-// nothing); the next show draws at once.
+// nothing); the next show draws at once. Log lines (never shown) need no
+// clearing.
 func (p *progress) done() {
 	if p.shown {
 		fmt.Fprint(p.w, "\r\033[K")

@@ -163,7 +163,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// default, 10, on a model of 10 trees or fewer gives such rows)
 		return usageError{fmt.Sprintf("--exit-every %d: %s; an exit every N trees needs N below that", *exitEvery, cf.treesSaid(n))}
 	}
-	p := newProgress(stderr)
+	p := cf.newProgress(stderr)
 	// One clock for the sweep's lines, from the command's start, as the
 	// baselines' "(12s)" count: the λ lines' time so far began after the
 	// loading, and the baselines' then jumped ahead of it.

@@ -69,6 +69,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := fs.String("out", "", "model `FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	logEvery := fs.Int("log-every", 0, "print the metrics every `N` trees and at the last, a line each on standard error, terminal or not (0 = off)")
+	progressEvery := addProgressEvery(fs)
 	ranges := slices.Concat(trainRanges, []flagRange{atLeast("log-every", 0)})
 	if err := parseNoArgs(fs, args, ranges...); err != nil {
 		return err
@@ -87,6 +88,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return flagError("metric", err)
 	}
 	if err := checkRanges(fs, ranges...); err != nil {
+		return err
+	}
+	progressLog, err := checkProgressEvery(*progressEvery)
+	if err != nil {
 		return err
 	}
 	if err := p.Validate(); err != nil {
@@ -126,7 +131,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usageError{fmt.Sprintf("--trees %d: with the %s of --init-model %s, the model would have more than %d trees", p.Trees, count(len(p.Init.Trees), "tree"), *initF, math.MaxInt)}
 		}
 	}
-	pr := newProgress(stderr)
+	pr := newProgress(stderr).logTo(progressLog)
 	train, err := loadTrainingData(ctx, pr, *trainF, minFeatures)
 	if err != nil {
 		return err

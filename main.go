@@ -682,6 +682,10 @@ func flagValueMessage(fs *flag.FlagSet, err error, rs []flagRange) string {
 		if outOfRange {
 			want = fmt.Sprintf("a number of magnitude at most %v", math.MaxFloat64)
 		}
+	case time.Duration:
+		// The flag package says "parse error" of "30" too: the unit is
+		// what is missing.
+		want = "a duration with its unit, such as 30s, 1m or 1h30m"
 	default:
 		return err.Error()
 	}
