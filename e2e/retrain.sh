@@ -22,7 +22,10 @@ if [ -z "$bin" ]; then
   go build -o "$bin" .
 fi
 session=cronus-retrain-$$
-trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
+# A tmux server of its own (no configuration file): not the user's, and not
+# one that is exiting (e2e/workbench.sh says how that failed).
+tmux() { command tmux -L "$session" -f /dev/null "$@"; }
+trap 'tmux kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$session"' EXIT
 tmux new-session -d -s "$session" -x 160 -y 48 "$(printf '%q ' "$bin" tui "$@"); sleep 30"
 sleep 1
 pid=$(tmux list-panes -t "$session" -F '#{pane_pid}')

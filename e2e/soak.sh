@@ -10,7 +10,10 @@ command -v tmux >/dev/null || { apt-get update -qq && apt-get install -y -qq tmu
 out=$(mktemp -d)
 go build -o "$out/cronus" .
 session=cronus-soak-$$
-trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
+# A tmux server of its own (no configuration file): not the user's, and not
+# one that is exiting (e2e/workbench.sh says how that failed).
+tmux() { command tmux -L "$session" -f /dev/null "$@"; }
+trap 'tmux kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$session"' EXIT
 tmux new-session -d -s "$session" -x 160 -y 48 "$out/cronus"
 sleep 2
 pid=$(pgrep -n -f "$out/cronus")
