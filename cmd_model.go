@@ -16,6 +16,7 @@ import (
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/tree"
+	"github.com/cronus-ltr/cronus/views"
 )
 
 // loadData reads a data set with progress, padded to at least minFeatures.
@@ -61,10 +62,12 @@ func readDataWarning(ctx context.Context, p *progress, name string, opt data.Rea
 	return d, nil
 }
 
-// warn prints a warning on w; "" is none.
+// warn prints a warning on w; "" is none. Its control characters and
+// bytes that are not UTF-8 (in a file name) are written as Go escapes
+// (views.Printable), as errors are.
 func warn(w io.Writer, msg string) {
 	if msg != "" {
-		fmt.Fprintln(w, "warning: "+msg)
+		fmt.Fprintln(w, "warning: "+views.Printable(msg))
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/views"
 )
 
 // command is one subcommand.
@@ -183,7 +184,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%s: interrupted\n", name)
 			return 130
 		}
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		fmt.Fprintf(stderr, "%s: %s\n", name, views.Printable(err.Error()))
 		return 1
 	}
 	return code
@@ -378,13 +379,13 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		case errors.Is(err, flag.ErrHelp):
 			return 0
 		case errors.As(err, &ue):
-			fmt.Fprintf(stderr, "cronus %s: %v\nRun 'cronus %s --help' for usage.\n", name, err, name)
+			fmt.Fprintf(stderr, "cronus %s: %s\nRun 'cronus %s --help' for usage.\n", name, views.Printable(err.Error()), name)
 			return 2
 		case errors.Is(err, context.Canceled):
 			fmt.Fprintf(stderr, "cronus %s: interrupted\n", name)
 			return 130
 		default:
-			fmt.Fprintf(stderr, "cronus %s: %v\n", name, err)
+			fmt.Fprintf(stderr, "cronus %s: %s\n", name, views.Printable(err.Error()))
 			return 1
 		}
 	}
