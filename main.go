@@ -26,6 +26,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/views"
 )
 
@@ -184,7 +185,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%s: interrupted\n", name)
 			return 130
 		}
-		fmt.Fprintf(stderr, "%s: %s\n", name, views.Printable(err.Error()))
+		fmt.Fprintf(stderr, "%s: %s\n", name, errorText(err))
 		return 1
 	}
 	return code
@@ -379,13 +380,13 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		case errors.Is(err, flag.ErrHelp):
 			return 0
 		case errors.As(err, &ue):
-			fmt.Fprintf(stderr, "cronus %s: %s\nRun 'cronus %s --help' for usage.\n", name, views.Printable(err.Error()), name)
+			fmt.Fprintf(stderr, "cronus %s: %s\nRun 'cronus %s --help' for usage.\n", name, errorText(err), name)
 			return 2
 		case errors.Is(err, context.Canceled):
 			fmt.Fprintf(stderr, "cronus %s: interrupted\n", name)
 			return 130
 		default:
-			fmt.Fprintf(stderr, "cronus %s: %s\n", name, views.Printable(err.Error()))
+			fmt.Fprintf(stderr, "cronus %s: %s\n", name, errorText(err))
 			return 1
 		}
 	}
@@ -889,4 +890,16 @@ func parseNoArgs(fs *flag.FlagSet, args []string, rs ...flagRange) error {
 // unseen, taking the keys until q).
 func isTerminal(f *os.File) bool {
 	return term.IsTerminal(f.Fd())
+}
+
+// errorText is err's message for standard error, a file name's control
+// characters and bytes that are not UTF-8 written as Go escapes
+// (views.Printable), so that a name holding a newline cannot split the
+// message. A job's panic keeps its lines: its stack, one frame a line.
+func errorText(err error) string {
+	var pe *job.PanicError
+	if errors.As(err, &pe) {
+		return err.Error()
+	}
+	return views.Printable(err.Error())
 }

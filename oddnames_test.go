@@ -1,11 +1,14 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/views"
 )
 
@@ -48,5 +51,19 @@ func TestMessagesNameOddPaths(t *testing.T) {
 		if code != 0 || !strings.Contains(errOut, "warning: "+shown+": ") || strings.ContainsAny(errOut, "\t\x1b") {
 			t.Errorf("inspect --costs %q: exit %d, stderr %q; want a warning naming %s", name, code, errOut, shown)
 		}
+	}
+}
+
+// TestErrorTextKeepsPanicLines: a job's panic, wrapped or not, keeps its
+// stack one frame a line; another error's newline is escaped.
+func TestErrorTextKeepsPanicLines(t *testing.T) {
+	pe := &job.PanicError{Value: "boom", Stack: "main.f\n\t/x/main.go:1"}
+	for _, err := range []error{pe, fmt.Errorf("training: %w", pe)} {
+		if got := errorText(err); got != err.Error() || strings.Count(got, "\n") != 2 {
+			t.Errorf("errorText(%q) = %q, want it unchanged", err, got)
+		}
+	}
+	if got, want := errorText(errors.New("open a\nb.txt: no such file")), `open a\nb.txt: no such file`; got != want {
+		t.Errorf("errorText = %q, want %q", got, want)
 	}
 }
