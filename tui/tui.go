@@ -1386,6 +1386,12 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.setStatus(s, true) // its hint said "press k", which is refused
 			return m, nil
 		}
+		if m.phase == phaseFailed && !m.compare && len(m.kept) == 0 {
+			// As s, k and the others: an empty compare view said "press
+			// k", which is refused after the error.
+			m.setStatus(m.notYet("nothing to compare", ""), true)
+			return m, nil
+		}
 		m.compare = !m.compare
 	case "esc":
 		m.compare = false

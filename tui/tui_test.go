@@ -1467,3 +1467,20 @@ func TestSteppedBackNothingRestarts(t *testing.T) {
 	}
 	m.stopRun()
 }
+
+// TestCompareAfterError: after a load error c says that nothing runs, as
+// s, k and the others do; it opened an empty compare view whose text said
+// "press k" (refused) under the key line "q quit · o open · ? help", which
+// did not say how to close it.
+func TestCompareAfterError(t *testing.T) {
+	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, m.load())
+	if m.phase != phaseFailed {
+		t.Fatalf("phase %d after a missing file", m.phase)
+	}
+	mm, _ := update(t, m, key("c"))
+	if mm.compare || !mm.errLine || !strings.Contains(mm.status, "o opens the load screen") {
+		t.Errorf("c after a failed load: compare %v, status %q", mm.compare, mm.status)
+	}
+}
