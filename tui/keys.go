@@ -53,10 +53,17 @@ func (m Model) footerKeys() string {
 		return loadKeyLine
 	case m.help:
 		return helpKeyLine // ↑↓ scroll the help there, not the params
-	case m.phase == phaseFailed && m.w != nil && m.w.e != nil:
-		return failedKeyLine + " · p panel" // a targets edit builds the problem again
 	case m.phase == phaseFailed:
-		return failedKeyLine
+		line := failedKeyLine
+		if m.compare {
+			// The kept cascades stay when a targets edit leaves nothing
+			// relevant, and c shows them over the error's screen.
+			line += " · c/esc close"
+		}
+		if m.w != nil && m.w.e != nil {
+			line += " · p panel" // a targets edit builds the problem again
+		}
+		return line
 	case m.compare:
 		return compareKeyLine
 	case m.w != nil && m.w.valid == nil:

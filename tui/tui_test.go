@@ -1484,3 +1484,17 @@ func TestCompareAfterError(t *testing.T) {
 		t.Errorf("c after a failed load: compare %v, status %q", mm.compare, mm.status)
 	}
 }
+
+// TestCompareKeyLineAfterError: the compare view shown after an error (a
+// targets edit that left nothing relevant keeps the kept cascades, and c
+// shows them) says how to close it: the failed screen's line, drawn under
+// the compare view, left out c/esc close.
+func TestCompareKeyLineAfterError(t *testing.T) {
+	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
+	defer m.cancel()
+	m, _ = update(t, m, m.load())
+	m.compare = true
+	if got := m.footerKeys(); !strings.Contains(got, "c/esc close") || !strings.HasPrefix(got, failedKeyLine) {
+		t.Errorf("key line of the compare view after an error: %q", got)
+	}
+}
