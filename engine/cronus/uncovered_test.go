@@ -1,0 +1,286 @@
+package cronus
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/data"
+)
+
+// ChooseRho keeps the first ρ of the best score, skips NaN scores (a NaN
+// never beats a number, a number always beats NaN), returns that ρ's own
+// initialisation (the same as Initialize with ρ_1 = ρ_K = ρ), and calls
+// progress with (i, 0) before initialisation i and with stages up to K.
+func TestChooseRhoPicksFirstBest(t *testing.T) {
+	pr := smallProblem(t)
+	sc := ComputeScales(pr, 0)
+	par := DefaultParams()
+	par.K = 3
+	rhos := []float64{0.001, 0.005, 0.02, 0.05, 0.1}
+	scores := []float64{math.NaN(), 2, 5, 5, 1}
+	calls := 0
+	score := func(_ context.Context, c *Cascade) (float64, error) {
+		if len(c.Stages) != par.K {
+			t.Errorf("scored a cascade of %d stages, want %d", len(c.Stages), par.K)
+		}
+		q := scores[calls]
+		calls++
+		return q, nil
+	}
+	var starts []int
+	last := map[int]float64{}
+	progress := func(i int, stages float64) {
+		if stages == 0 && (len(starts) == 0 || starts[len(starts)-1] != i) {
+			starts = append(starts, i)
+		}
+		if stages < last[i] {
+			t.Errorf("initialisation %d: progress went back from %g to %g", i, last[i], stages)
+		}
+		last[i] = stages
+	}
+	got, err := ChooseRho(context.Background(), pr, sc, par, rhos, score, progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != len(rhos) {
+		t.Errorf("%d cascades scored, want %d", calls, len(rhos))
+	}
+	if got.Rho != 0.02 || got.Score != 5 || got.Init == nil {
+		t.Fatalf("chose ρ %g (score %g, init %v), want the first of the best: ρ 0.02, score 5", got.Rho, got.Score, got.Init != nil)
+	}
+	if len(starts) != len(rhos) {
+		t.Errorf("progress started %v, want each of 0..%d", starts, len(rhos)-1)
+	}
+	for i := range starts {
+		if starts[i] != i {
+			t.Errorf("progress started %v, want 0..%d in order", starts, len(rhos)-1)
+			break
+		}
+	}
+	for i := range rhos {
+		if last[i] != float64(par.K) {
+			t.Errorf("initialisation %d: progress ended at %g stages, want %d", i, last[i], par.K)
+		}
+	}
+	want := par
+	want.Rho1, want.RhoK = 0.02, 0.02
+	ref, err := Initialize(context.Background(), pr, sc, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range ref.Stages {
+		if !sameBits(ref.Stages[k].Beta, got.Init.Stages[k].Beta) || math.Float64bits(ref.Stages[k].Theta) != math.Float64bits(got.Init.Stages[k].Theta) {
+			t.Errorf("stage %d: the chosen initialisation is not Initialize's at ρ = 0.02", k)
+		}
+		if math.Abs(got.Init.Rho[k]-0.02*sc.RhoMax) > 1e-12*sc.RhoMax {
+			t.Errorf("stage %d: absolute ρ %g, want 0.02·ρ_max = %g", k, got.Init.Rho[k], 0.02*sc.RhoMax)
+		}
+	}
+}
+
+// With no score a number, ChooseRho reports par's ρ_1, a NaN score and no
+// initialisation; a score's error and an invalid ρ stop it with that error.
+func TestChooseRhoNoNumberAndErrors(t *testing.T) {
+	pr := smallProblem(t)
+	sc := ComputeScales(pr, 0)
+	par := DefaultParams()
+	par.K, par.Rho1, par.RhoK = 2, 0.03, 0.03
+	ctx := context.Background()
+	nan := func(context.Context, *Cascade) (float64, error) { return math.NaN(), nil }
+	got, err := ChooseRho(ctx, pr, sc, par, []float64{0.001, 0.01}, nan, nil)
+	if err != nil || got.Rho != 0.03 || !math.IsNaN(got.Score) || got.Init != nil {
+		t.Errorf("all NaN: got ρ %g, score %g, init %v, err %v; want ρ 0.03, NaN, nil, nil", got.Rho, got.Score, got.Init != nil, err)
+	}
+
+	boom := errors.New("validation failed")
+	n := 0
+	failSecond := func(context.Context, *Cascade) (float64, error) {
+		n++
+		if n == 2 {
+			return 0, boom
+		}
+		return 0.5, nil
+	}
+	got, err = ChooseRho(ctx, pr, sc, par, []float64{0.001, 0.01, 0.1}, failSecond, nil)
+	if !errors.Is(err, boom) || n != 2 {
+		t.Errorf("score error: err %v after %d scores, want %v after 2", err, n, boom)
+	}
+	if got.Rho != 0.001 || got.Score != 0.5 {
+		t.Errorf("score error: best so far ρ %g score %g, want 0.001, 0.5", got.Rho, got.Score)
+	}
+
+	_, err = ChooseRho(ctx, pr, sc, par, []float64{-0.1}, nan, nil)
+	if err == nil || !strings.Contains(err.Error(), "ρ") {
+		t.Errorf("ρ = -0.1: err %v, want one naming ρ", err)
+	}
+
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = ChooseRho(cctx, pr, sc, par, []float64{0.01}, nan, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err %v, want context.Canceled", err)
+	}
+}
+
+// Optimize's early ends: invalid parameters are refused before any work,
+// with an error naming the parameter; an evaluator's error on the first
+// (initialised) cascade is returned with that cascade as Final and no
+// Best; a report that returns false on the first snapshot stops the run
+// with ErrStopped, Final and Best the initialised cascade; an evaluator's
+// error on a refit candidate is returned with the run's own best kept.
+func TestOptimizeEarlyEnds(t *testing.T) {
+	pr := smallProblem(t)
+	sc := ComputeScales(pr, 0)
+	par := DefaultParams()
+	par.K, par.Lambda = 3, 0.05
+	ctx := context.Background()
+	good := trainEvaluator(pr)
+	opt := Options{MaxCycles: 1}
+
+	bad := par
+	bad.K = 0
+	out, err := Optimize(ctx, pr, sc, bad, opt, good, nil)
+	if out != nil || err == nil || !strings.Contains(err.Error(), "K must be at least 1") {
+		t.Errorf("K = 0: outcome %v, err %v; want none and an error naming K", out != nil, err)
+	}
+
+	init := initSmall(t, pr, par)
+	sameCascade := func(what string, a, b *Cascade) {
+		t.Helper()
+		if len(a.Stages) != len(b.Stages) {
+			t.Fatalf("%s: %d stages, want %d", what, len(a.Stages), len(b.Stages))
+		}
+		for k := range a.Stages {
+			if !sameBits(a.Stages[k].Beta, b.Stages[k].Beta) || math.Float64bits(a.Stages[k].Theta) != math.Float64bits(b.Stages[k].Theta) {
+				t.Errorf("%s: stage %d differs", what, k)
+			}
+		}
+	}
+
+	boom := errors.New("cannot score validation")
+	failing := func(context.Context, *Cascade) (Eval, Eval, error) { return Eval{}, Eval{}, boom }
+	out, err = Optimize(ctx, pr, sc, par, opt, failing, nil)
+	if !errors.Is(err, boom) || out == nil || out.Final == nil || out.Best != nil {
+		t.Fatalf("evaluator error: err %v, outcome %+v; want %v, Final and no Best", err, out, boom)
+	}
+	sameCascade("evaluator error: Final", &out.Final.Cascade, &init.Cascade)
+
+	reports := 0
+	stop := func(done float64, _ func() Snapshot) bool { reports++; return false }
+	out, err = Optimize(ctx, pr, sc, par, opt, good, stop)
+	if !errors.Is(err, ErrStopped) || reports != 1 || out == nil || out.Final == nil || out.Best == nil {
+		t.Fatalf("report false: err %v after %d reports, outcome %+v; want ErrStopped after 1, Final and Best", err, reports, out)
+	}
+	sameCascade("report false: Final", &out.Final.Cascade, &init.Cascade)
+	sameCascade("report false: Best", &out.Best.Cascade, &init.Cascade)
+
+	calls := 0
+	counting := func(ctx context.Context, c *Cascade) (Eval, Eval, error) { calls++; return good(ctx, c) }
+	plain, err := Optimize(ctx, pr, sc, par, opt, counting, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := calls
+	calls = 0
+	failRefit := func(ctx context.Context, c *Cascade) (Eval, Eval, error) {
+		calls++
+		if calls > n {
+			return Eval{}, Eval{}, boom
+		}
+		return good(ctx, c)
+	}
+	ropt := opt
+	ropt.Refit = true
+	out, err = Optimize(ctx, pr, sc, par, ropt, failRefit, nil)
+	if !errors.Is(err, boom) || calls != n+1 || out == nil || out.Final == nil || out.Best == nil || out.Refit != "" {
+		t.Fatalf("refit evaluator error: err %v after %d calls (want %v after %d), outcome %+v", err, calls, boom, n+1, out)
+	}
+	sameCascade("refit evaluator error: Best", &out.Best.Cascade, &plain.Best.Cascade)
+	sameCascade("refit evaluator error: Final", &out.Final.Cascade, &plain.Final.Cascade)
+}
+
+// solveSPD on systems Cholesky alone cannot take: a singular but
+// consistent G is solved with the jitter fallback (G x = r to rounding),
+// a zero column gets a zero weight, and an indefinite G, which no jitter
+// up to 1e-4 makes positive definite, is reported as failed.
+func TestSolveSPDFallbacks(t *testing.T) {
+	// Rank one: G = v vᵀ with v = (1, 2), r = G·(1, 1) = (3, 6).
+	G := []float64{1, 2, 2, 4}
+	x, ok := solveSPD(G, []float64{3, 6}, 2)
+	if !ok {
+		t.Fatal("singular consistent system: reported failure")
+	}
+	if r0, r1 := x[0]+2*x[1], 2*x[0]+4*x[1]; math.Abs(r0-3) > 1e-6 || math.Abs(r1-6) > 1e-6 {
+		t.Errorf("singular consistent system: x = %v gives G x = (%g, %g), want (3, 6)", x, r0, r1)
+	}
+
+	// The middle output is zero on every document: its weight is 0 and
+	// the others solve diag(2, 4) x = (2, 8).
+	G = []float64{2, 0, 0, 0, 0, 0, 0, 0, 4}
+	x, ok = solveSPD(G, []float64{2, 0, 8}, 3)
+	if !ok || math.Abs(x[0]-1) > 1e-12 || x[1] != 0 || math.Abs(x[2]-2) > 1e-12 {
+		t.Errorf("zero column: x = %v, ok %v; want (1, 0, 2), true", x, ok)
+	}
+
+	// Eigenvalues 3 and -1: not positive semi-definite.
+	G = []float64{1, 2, 2, 1}
+	if x, ok = solveSPD(G, []float64{1, 1}, 2); ok {
+		t.Errorf("indefinite system: x = %v reported solved", x)
+	}
+
+	// Every output zero: all weights 0.
+	if x, ok = solveSPD(make([]float64, 4), []float64{1, 1}, 2); !ok || x[0] != 0 || x[1] != 0 {
+		t.Errorf("all-zero system: x = %v, ok %v; want zeros, true", x, ok)
+	}
+}
+
+// NewProblem refuses, before building anything, targets out of range, a
+// tree cost that is no cost, fewer feature costs than the model has
+// features, an ensemble without trees and a training set without
+// documents, each with an error that names what is wrong and its value.
+func TestNewProblemRefusals(t *testing.T) {
+	base := smallProblem(t)
+	e, tr, cost := smallE, smallTr, base.FeatCost
+	tg := DefaultTargets()
+	with := func(change func(*Targets)) Targets { x := tg; change(&x); return x }
+	noTrees := *e
+	noTrees.Trees = nil
+	empty := &data.Dataset{Name: "empty.txt", Cols: make([][]float32, tr.NumFeatures()), QueryOffsets: []int{0}}
+	for f := range empty.Cols {
+		empty.Cols[f] = []float32{}
+	}
+	for _, c := range []struct {
+		name     string
+		run      func() (*Problem, error)
+		contains string
+	}{
+		{"NaN threshold", func() (*Problem, error) {
+			return NewProblem(e, tr, cost, 1, with(func(x *Targets) { x.Relevant = math.NaN() }))
+		}, "relevance threshold must be a finite number (got NaN)"},
+		{"zero ω⁺", func() (*Problem, error) {
+			return NewProblem(e, tr, cost, 1, with(func(x *Targets) { x.PosWeight = 0 }))
+		}, "ω⁺ (the weight of positives) must be a finite number > 0 (got 0)"},
+		{"infinite ω⁻", func() (*Problem, error) {
+			return NewProblem(e, tr, cost, 1, with(func(x *Targets) { x.NegWeight = math.Inf(1) }))
+		}, "ω⁻ (the weight of negatives) must be a finite number > 0 (got +Inf)"},
+		{"negative multiplier", func() (*Problem, error) {
+			return NewProblem(e, tr, cost, 1, with(func(x *Targets) { x.NegMultiply = -2 }))
+		}, "multiplier must be a finite number > 0 (got -2)"},
+		{"graded and distil", func() (*Problem, error) {
+			return NewProblem(e, tr, cost, 1, with(func(x *Targets) { x.Graded, x.Distil = true, true }))
+		}, "exclude each other"},
+		{"negative tree cost", func() (*Problem, error) { return NewProblem(e, tr, cost, -1, tg) }, "tree cost must be a number from 0 to"},
+		{"NaN tree cost", func() (*Problem, error) { return NewProblem(e, tr, cost, math.NaN(), tg) }, "(got NaN)"},
+		{"too few feature costs", func() (*Problem, error) { return NewProblem(e, tr, cost[:10], 1, tg) }, "10 feature costs for a model of 46 features"},
+		{"no trees", func() (*Problem, error) { return NewProblem(&noTrees, tr, cost, 1, tg) }, "the ensemble has no trees"},
+		{"no documents", func() (*Problem, error) { return NewProblem(e, empty, cost, 1, tg) }, "empty.txt: no training documents"},
+	} {
+		pr, err := c.run()
+		if pr != nil || err == nil || !strings.Contains(err.Error(), c.contains) {
+			t.Errorf("%s: problem %v, err %v; want none and an error containing %q", c.name, pr != nil, err, c.contains)
+		}
+	}
+}
