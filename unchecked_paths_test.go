@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,5 +166,80 @@ func TestSweepEmptyAtRho(t *testing.T) {
 	}
 	if rows != 2 {
 		t.Errorf("%d cronus rows, want 2 (two λ on valid):\n%s", rows, b)
+	}
+}
+
+// TestCompareUndefinedIsNull: eval --compare --json writes null where a
+// statistic is undefined, as README says: se, t and p_t of a single query,
+// and t where the differences are all the same but not 0 (se 0, p_t 0).
+// With one query the randomisation test's two sign flips give |mean| ≥
+// |diff| both, p 1; with four equal differences p_rand estimates the
+// exact 2/16. The JSON stays valid (NaN and Inf are not JSON). Only
+// defined values were tested.
+func TestCompareUndefinedIsNull(t *testing.T) {
+	dir := t.TempDir()
+	// Four queries; "this" ranks a relevant document first in each, "that"
+	// an irrelevant one: p@1 1 against 0, query by query.
+	dataF := filepath.Join(dir, "d.txt")
+	writeText(t, dataF, `1 qid:1 1:1
+0 qid:1 1:1
+2 qid:1 1:1
+1 qid:2 1:1
+0 qid:2 1:1
+1 qid:3 1:1
+0 qid:3 1:1
+0 qid:3 1:1
+0 qid:4 1:1
+1 qid:4 1:1
+`)
+	this, that := filepath.Join(dir, "this.s"), filepath.Join(dir, "that.s")
+	writeText(t, this, "0.9\n0.1\n0.5\n0.9\n0.1\n0.9\n0.1\n0.2\n0.1\n0.9\n")
+	writeText(t, that, "0.1\n0.9\n0.5\n0.1\n0.9\n0.1\n0.9\n0.2\n0.9\n0.1\n")
+	one, oneThis, oneThat := filepath.Join(dir, "one.txt"), filepath.Join(dir, "one.s"), filepath.Join(dir, "one2.s")
+	writeText(t, one, "1 qid:1 1:1\n0 qid:1 1:1\n2 qid:1 1:1\n")
+	writeText(t, oneThis, "0.9\n0.1\n0.5\n")
+	writeText(t, oneThat, "0.1\n0.9\n0.5\n")
+
+	type stat = map[string]any
+	compare := func(data, a, b string) stat {
+		t.Helper()
+		code, out, errOut := runCLI(t, "eval", "--scores", a, "--data", data, "--compare", b, "--metrics", "p@1", "--json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var r struct {
+			Compare struct{ Metrics map[string]stat }
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		m, ok := r.Compare.Metrics["p@1"]
+		if !ok {
+			t.Fatalf("no compare.metrics.p@1 in %s", out)
+		}
+		return m
+	}
+	check := func(name string, got stat, want stat) {
+		t.Helper()
+		for k, w := range want {
+			g, ok := got[k]
+			if !ok {
+				t.Errorf("%s: no %q in %v", name, k, got)
+				continue
+			}
+			if wf, isNum := w.(float64); isNum {
+				if gf, ok := g.(float64); !ok || math.Abs(gf-wf) > 1e-12 {
+					t.Errorf("%s: %s = %v, want %v", name, k, g, w)
+				}
+			} else if g != w {
+				t.Errorf("%s: %s = %v, want %v", name, k, g, w)
+			}
+		}
+	}
+	check("one query", compare(one, oneThis, oneThat), stat{"queries": 1.0, "this": 1.0, "that": 0.0, "diff": 1.0, "se": nil, "t": nil, "p_t": nil, "p_rand": 1.0})
+	same := compare(dataF, this, that)
+	check("equal differences", same, stat{"queries": 4.0, "this": 1.0, "that": 0.0, "diff": 1.0, "se": 0.0, "t": nil, "p_t": 0.0})
+	if p, ok := same["p_rand"].(float64); !ok || p < 0.1 || p > 0.15 {
+		t.Errorf("equal differences: p_rand %v, want about 2/16 (all four signs alike)", same["p_rand"])
 	}
 }
