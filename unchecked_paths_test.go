@@ -243,3 +243,18 @@ func TestCompareUndefinedIsNull(t *testing.T) {
 		t.Errorf("equal differences: p_rand %v, want about 2/16 (all four signs alike)", same["p_rand"])
 	}
 }
+
+// TestTUINeedsTerminal: the workbench, asked for without a terminal (in a
+// script, under cron, input from /dev/null), fails (exit 1) with a message
+// that says why and what to use instead, and prints nothing on standard
+// output; a mistake in its flags is still a command-line mistake (exit 2).
+// No test ran the workbench's commands without a terminal.
+func TestTUINeedsTerminal(t *testing.T) {
+	model := trainShallow(t, t.TempDir(), 3)
+	for _, args := range [][]string{{"tui"}, {"--model", model}, {"tui", "--model", model, "--trees", "2"}} {
+		code, stdout, errOut := runCLI(t, args...)
+		if code != 1 || !strings.Contains(errOut, "needs a terminal") || !strings.Contains(errOut, "cronus help") || stdout != "" {
+			t.Errorf("%q without a terminal: exit %d, stdout %q, stderr %q; want exit 1 saying it needs a terminal", args, code, stdout, errOut)
+		}
+	}
+}
