@@ -52,7 +52,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{"--absent missing needs --model: it reads data for a model that learned where missing values go (imported from XGBoost)"}
 	}
 	if len(pos) > 0 {
-		return usageError{"unexpected argument " + pos[0]}
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	if !interactive() {
 		return fmt.Errorf("the workbench needs a terminal (standard input and output); for scripts use the subcommands: cronus help")

@@ -258,3 +258,22 @@ func TestTUINeedsTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestTUIStrayArgumentQuoted: a stray argument to the workbench is named
+// quoted, as every other command names one: an empty one (`cronus --model
+// m.json "$EXTRA"` with EXTRA unset) said "unexpected argument " and
+// stopped, naming nothing, and one with a space read as two words.
+func TestTUIStrayArgumentQuoted(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tui", "stray"}, `unexpected argument "stray"`},
+		{[]string{"tui", ""}, `unexpected argument ""`},
+		{[]string{"--test", "", "a b"}, `unexpected argument "a b"`},
+	} {
+		if code, _, errOut := runCLI(t, c.args...); code != 2 || !strings.Contains(errOut, c.want+"\n") {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %s", c.args, code, errOut, c.want)
+		}
+	}
+}
