@@ -34,8 +34,16 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	// ignored.
 	explicit := explicitFlags(fs)
 	switch {
-	case len(pos) != 1:
+	case len(pos) == 0:
 		return usageError{"expected one input model FILE"}
+	case len(pos) > 1:
+		// import --from lightgbm m.txt m.json, the output given as an
+		// argument, said only "expected one input model FILE".
+		extra := fmt.Sprintf("expected one input model FILE; got %d, %q", len(pos), pos)
+		if *out == "" {
+			extra += ": the output is --out FILE"
+		}
+		return usageError{extra}
 	case *from == "":
 		return usageError{"--from FORMAT is required: " + orList(importFormats)}
 	case *out == "":

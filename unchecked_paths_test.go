@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -275,5 +276,29 @@ func TestTUIStrayArgumentQuoted(t *testing.T) {
 		if code, _, errOut := runCLI(t, c.args...); code != 2 || !strings.Contains(errOut, c.want+"\n") {
 			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %s", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// TestImportExtraArgumentNamed: import given more than one argument names
+// them, and when --out is missing says that is where the output goes: the
+// output given as an argument (import --from lightgbm m.txt m.json) was
+// answered only "expected one input model FILE", though one was given.
+func TestImportExtraArgumentNamed(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join("engine", "tree", "testdata", "lgb-lambdarank.model.txt")
+	out := filepath.Join(dir, "m.json")
+	code, _, errOut := runCLI(t, "import", "--from", "lightgbm", in, out)
+	if code != 2 || !strings.Contains(errOut, fmt.Sprintf("got 2, [%q %q]", in, out)) || !strings.Contains(errOut, "the output is --out FILE") {
+		t.Errorf("import IN OUT: exit %d, stderr %q; want exit 2 naming both arguments and --out", code, errOut)
+	}
+	if _, err := os.Lstat(out); err == nil {
+		t.Error("a refused import wrote its output")
+	}
+	code, _, errOut = runCLI(t, "import", "--from", "lightgbm", "--out", out, in, "")
+	if code != 2 || !strings.Contains(errOut, fmt.Sprintf("got 2, [%q \"\"]", in)) || strings.Contains(errOut, "the output is") {
+		t.Errorf("import --out OUT IN \"\": exit %d, stderr %q; want exit 2 naming both arguments", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "import", "--from", "lightgbm", "--out", out); code != 2 || !strings.HasSuffix(strings.SplitN(errOut, "\n", 2)[0], "expected one input model FILE") {
+		t.Errorf("import without its input: exit %d, stderr %q", code, errOut)
 	}
 }
