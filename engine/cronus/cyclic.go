@@ -1,6 +1,7 @@
 package cronus
 
 import (
+	"context"
 	"math"
 	"runtime"
 	"slices"
@@ -431,7 +432,12 @@ func parallelChunks(fn func(c int)) {
 // the stage (enterTrees), which the quadratic bound alone never does. A
 // stage without trees is skipped, but for the intercept of the last stage
 // (fitEmptyLast).
-func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol float64, reenter bool) {
+//
+// ctx is looked at between the L-BFGS iterations (cancelConverge) and
+// before the pruning: when it is done the stage is put back to where its
+// L-BFGS started and ctx.Err() is returned (on 400,000 documents one step
+// took seconds, and an interrupt waited for it).
+func optimizeStage(ctx context.Context, pr *Problem, st *State, k int, maxOuter, maxIter int, tol float64, reenter bool) error {
 	foldFlat(pr, st, k)
 	fitEmptyLast(pr, st, k) // before the entry slopes, which it moves
 	if reenter {
@@ -439,7 +445,7 @@ func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol flo
 	}
 	if len(st.Stages[k].Active()) == 0 {
 		passIfEmpty(pr, st, k) // pruneTrees may have emptied it at another stage's step
-		return                 // an empty stage passes everything at no cost
+		return nil             // an empty stage passes everything at no cost
 	}
 	best := st.Terms.Total // current: every change to st ends with Objective
 	for outer := 0; outer < maxOuter; outer++ {
@@ -449,9 +455,15 @@ func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol flo
 			Func: func(x []float64) float64 { return o.eval(x, nil) },
 			Grad: func(g, x []float64) { o.eval(x, g) },
 		}
-		res, err := optimize.Minimize(prob, x0, &optimize.Settings{MajorIterations: maxIter, GradientThreshold: 1e-10}, &optimize.LBFGS{})
+		conv := &cancelConverge{ctx: ctx, inner: &optimize.FunctionConverge{Absolute: 1e-10, Iterations: 100}} // gonum's default
+		res, err := optimize.Minimize(prob, x0, &optimize.Settings{MajorIterations: maxIter, GradientThreshold: 1e-10, Converger: conv}, &optimize.LBFGS{})
+		if err := ctx.Err(); err != nil {
+			o.set(x0) // the point L-BFGS started from
+			pr.Objective(st)
+			return err
+		}
 		if res == nil || (err != nil && res.F > o.eval(x0, nil)) {
-			return
+			return nil
 		}
 		saved := append([]float64(nil), x0...)
 		o.set(res.X)
@@ -467,8 +479,32 @@ func optimizeStage(pr *Problem, st *State, k int, maxOuter, maxIter int, tol flo
 			break
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	prune(pr, st, k)
 	fitEmptyLast(pr, st, k) // the intercept L-BFGS fitted beside the trees pruning took
+	return nil
+}
+
+// statusCancelled ends an L-BFGS run whose context is done.
+var statusCancelled = optimize.NewStatus("Cancelled", true, nil)
+
+// cancelConverge is the converger of optimizeStage's L-BFGS: inner's
+// answer (gonum's default, as when none is given), or statusCancelled at
+// the first major iteration after ctx is done.
+type cancelConverge struct {
+	ctx   context.Context
+	inner optimize.Converger
+}
+
+func (c *cancelConverge) Init(dim int) { c.inner.Init(dim) }
+
+func (c *cancelConverge) Converged(loc *optimize.Location) optimize.Status {
+	if c.ctx.Err() != nil {
+		return statusCancelled
+	}
+	return c.inner.Converged(loc)
 }
 
 // foldFlat moves the weights stage k gives flat trees (Problem.Flat) into

@@ -157,7 +157,7 @@ func testCyclicDecreases(t *testing.T, topM int, reenter bool) {
 	prev := pr.Objective(st).Total
 	for cycle := 0; cycle < 2; cycle++ {
 		for k := range st.Stages {
-			optimizeStage(pr, st, k, 3, 30, 1e-6, reenter)
+			optimizeStage(context.Background(), pr, st, k, 3, 30, 1e-6, reenter)
 			cur := pr.Objective(st).Total
 			if cur > prev*(1+1e-12) {
 				t.Fatalf("cycle %d stage %d: eq (8) went from %v to %v", cycle, k, prev, cur)

@@ -307,7 +307,10 @@ func Optimize(ctx context.Context, pr *Problem, sc Scales, par Params, opt Optio
 				return res, err
 			}
 			beta, theta := slices.Clone(st.Stages[k].Beta), st.Stages[k].Theta
-			optimizeStage(pr, st, k, 1, opt.MaxIter, opt.Tol, opt.Reenter)
+			if err := optimizeStage(ctx, pr, st, k, 1, opt.MaxIter, opt.Tol, opt.Reenter); err != nil {
+				res.Final = st
+				return res, err
+			}
 			snap.Stage, snap.Step = k, snap.Step+1
 			if slices.Equal(beta, st.Stages[k].Beta) && theta == st.Stages[k].Theta {
 				// Nothing moved (an empty stage, or no step that lowers eq

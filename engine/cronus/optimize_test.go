@@ -951,7 +951,7 @@ func TestEmptiedStagePassesAtItsStep(t *testing.T) {
 	st.Stages[2].Theta = b[len(b)-1] - 1e3*st.Sigma[2] // it passes everything
 	st.scores = nil
 	before := pr.Objective(st).Total
-	optimizeStage(pr, st, 2, 1, 20, 1e-3, false)
+	optimizeStage(context.Background(), pr, st, 2, 1, 20, 1e-3, false)
 	if th := st.Stages[2].Theta; !math.IsInf(th, -1) {
 		t.Errorf("the empty stage keeps θ = %v, want -Inf", th)
 	}
