@@ -810,14 +810,14 @@ func TestPruneEmptiesNegligibleStage(t *testing.T) {
 		st.scores = nil
 		before := pr.Objective(st).Total
 		real := len(st.Stages[2].Active())
-		pruneStage(pr, st, 1)
+		pruneStage(context.Background(), pr, st, 1)
 		if n := len(st.Stages[1].Active()); n != 0 {
 			t.Errorf("top-m %d: stage 1 keeps %d trees of weight ≤ 1e-20", topM, n)
 		}
 		if after := st.Terms.Total; after > before {
 			t.Errorf("top-m %d: eq (8) rose from %v to %v", topM, before, after)
 		}
-		pruneStage(pr, st, 2)
+		pruneStage(context.Background(), pr, st, 2)
 		if n := len(st.Stages[2].Active()); n == 0 || real == 0 {
 			t.Errorf("top-m %d: stage 2 had %d trees and keeps %d", topM, real, n)
 		}
@@ -901,7 +901,7 @@ func TestPruneTreesDropsNegligibleTree(t *testing.T) {
 				sign = -1
 			}
 			st, alone = with(sign*1e-7, sign*1e-5), with(sign*1e-7, sign*1e-5)
-			if pruneStage(pr, alone, 1); alone.Stages[1].Beta[c] != 0 {
+			if pruneStage(context.Background(), pr, alone, 1); alone.Stages[1].Beta[c] != 0 {
 				tr = c
 			}
 		}
@@ -909,8 +909,8 @@ func TestPruneTreesDropsNegligibleTree(t *testing.T) {
 			t.Fatalf("top-m %d: no tree that pruneStage alone keeps at 1e-7; the test needs one", topM)
 		}
 		before := st.Terms.Total
-		pruneStage(pr, st, 1)
-		pruneTrees(pr, st, 1)
+		pruneStage(context.Background(), pr, st, 1)
+		pruneTrees(context.Background(), pr, st, 1)
 		for k, stg := range st.Stages {
 			if stg.Beta[tr] != 0 {
 				t.Errorf("top-m %d: tree %d keeps weight %g in stage %d", topM, tr, stg.Beta[tr], k)
@@ -1043,7 +1043,7 @@ func TestPruneNoTiedCut(t *testing.T) {
 			}
 			st.scores = nil
 			before := pr.Objective(st).Total
-			prune(pr, st, 0)
+			prune(context.Background(), pr, st, 0)
 			name := fmt.Sprintf("top-m %d, weight %g", topM, w)
 			stg := st.Stages[0]
 			s := pr.Train.Scores(nil, stg.Beta)
