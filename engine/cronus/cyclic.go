@@ -632,14 +632,7 @@ func passEmptied(pr *Problem, st *State, saved []Stage, before float64) {
 			return
 		}
 	}
-	for j := range st.Stages {
-		if !slices.Equal(st.Stages[j].Beta, saved[j].Beta) {
-			copy(st.Stages[j].Beta, saved[j].Beta)
-			st.scores[j] = nil
-		}
-		st.Stages[j].Theta = saved[j].Theta
-	}
-	pr.Objective(st)
+	restoreStages(pr, st, saved)
 }
 
 // maxEnter is the most trees enterTrees lets into a stage at one step.
