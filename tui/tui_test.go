@@ -133,12 +133,7 @@ func TestTrainingBarTotalBeforeFirstReport(t *testing.T) {
 // runs, as space does; it said "n runs one step while paused (space
 // pauses)", and space then refused with "nothing to pause".
 func TestStepAfterErrorSaysWhy(t *testing.T) {
-	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
-	defer m.cancel()
-	m, _ = update(t, m, m.load())
-	if m.phase != phaseFailed {
-		t.Fatalf("phase %d after a load of a missing file", m.phase)
-	}
+	m := failedLoad(t)
 	m, _ = update(t, m, key("n"))
 	if !m.errLine || !strings.Contains(m.status, "nothing runs after the error") || strings.Contains(m.status, "space pauses") {
 		t.Errorf("n after a load error: status %q", m.status)
@@ -146,8 +141,7 @@ func TestStepAfterErrorSaysWhy(t *testing.T) {
 }
 
 func TestLoadErrorIsShown(t *testing.T) {
-	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
-	next, _ := update(t, m, m.load())
+	next := failedLoad(t)
 	if v := next.View(); !strings.Contains(v, "error:") || !strings.Contains(v, "/nonexistent/train.txt") {
 		t.Errorf("error not shown:\n%s", v)
 	}
@@ -157,12 +151,7 @@ func TestLoadErrorIsShown(t *testing.T) {
 // e and r do not tell the user to wait for a cascade or the baselines (they
 // did); they say the session stopped and how to load other files.
 func TestFailedLoadNoWait(t *testing.T) {
-	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
-	defer m.cancel()
-	m, _ = update(t, m, m.load())
-	if m.phase != phaseFailed {
-		t.Fatalf("phase %d after a missing file", m.phase)
-	}
+	m := failedLoad(t)
 	for _, k := range []string{"s", "k", "w", "e", "r"} {
 		mm, _ := update(t, m, key(k))
 		if !mm.errLine || strings.Contains(mm.status, "wait") || !strings.Contains(mm.status, "o opens the load screen") {
@@ -1190,9 +1179,7 @@ func TestInitETAAfterKeptStages(t *testing.T) {
 // after the screen is gone and exits 1 on; one quit with a session, and
 // one whose failed load was followed by a load that worked, end with none.
 func TestEndedOnError(t *testing.T) {
-	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
-	defer m.cancel()
-	failed, _ := update(t, m, m.load())
+	failed := failedLoad(t)
 	err := endedOn(failed)
 	if err == nil || !strings.Contains(err.Error(), "the workbench ended on an error: ") || !strings.Contains(err.Error(), "/nonexistent/train.txt") {
 		t.Errorf("quit after a failed load: %v", err)
@@ -1473,12 +1460,7 @@ func TestSteppedBackNothingRestarts(t *testing.T) {
 // "press k" (refused) under the key line "q quit · o open · ? help", which
 // did not say how to close it.
 func TestCompareAfterError(t *testing.T) {
-	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
-	defer m.cancel()
-	m, _ = update(t, m, m.load())
-	if m.phase != phaseFailed {
-		t.Fatalf("phase %d after a missing file", m.phase)
-	}
+	m := failedLoad(t)
 	mm, _ := update(t, m, key("c"))
 	if mm.compare || !mm.errLine || !strings.Contains(mm.status, "o opens the load screen") {
 		t.Errorf("c after a failed load: compare %v, status %q", mm.compare, mm.status)
@@ -1490,11 +1472,22 @@ func TestCompareAfterError(t *testing.T) {
 // shows them) says how to close it: the failed screen's line, drawn under
 // the compare view, left out c/esc close.
 func TestCompareKeyLineAfterError(t *testing.T) {
-	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
-	defer m.cancel()
-	m, _ = update(t, m, m.load())
+	m := failedLoad(t)
 	m.compare = true
 	if got := m.footerKeys(); !strings.Contains(got, "c/esc close") || !strings.HasPrefix(got, failedKeyLine) {
 		t.Errorf("key line of the compare view after an error: %q", got)
 	}
+}
+
+// failedLoad is a workbench whose load of a missing training file has
+// failed: the error screen.
+func failedLoad(t *testing.T) Model {
+	t.Helper()
+	m := New(context.Background(), Config{Train: "/nonexistent/train.txt"}, views.PlainStyles())
+	t.Cleanup(m.cancel)
+	m, _ = update(t, m, m.load())
+	if m.phase != phaseFailed {
+		t.Fatalf("phase %d after a load of a missing file", m.phase)
+	}
+	return m
 }
