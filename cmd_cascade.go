@@ -23,6 +23,7 @@ import (
 	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/engine/tree"
+	"github.com/cronus-ltr/cronus/views"
 )
 
 // reportSpecs are the metrics of every cascade report and curve.
@@ -1246,7 +1247,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return writeJSON(stdout, r)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s, λ = %g × λ_max (λ_max = %.4g); initialisation %.2fs, cyclic optimisation %.2fs, all %.1fs\n",
-		*out, count(len(best.Stages), "stage"), cf.par.Lambda, s.sc.LambdaMax, res.InitTime.Seconds(), res.CyclicTime.Seconds(), time.Since(start).Seconds())
+		views.Printable(*out), count(len(best.Stages), "stage"), cf.par.Lambda, s.sc.LambdaMax, res.InitTime.Seconds(), res.CyclicTime.Seconds(), time.Since(start).Seconds())
 	fmt.Fprintln(stdout, keptStep(res.History.BestStep, len(best.Stages), res.Warm, res.Refit))
 	fmt.Fprintf(stdout, "%-6s %6s %10s %15s %8s %8s\n", "stage", "trees", "θ", "train soft/hard", "valid", "test")
 	for k, st := range best.Stages {

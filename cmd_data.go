@@ -15,6 +15,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/views"
 	"github.com/mattn/go-runewidth"
 )
 
@@ -282,7 +283,7 @@ const maxLabelsShown = 12
 // FormatSummary renders a data set summary as text.
 func FormatSummary(s data.Summary, costName string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", s.Name)
+	fmt.Fprintf(&b, "%s\n", views.Printable(s.Name))
 	fmt.Fprintf(&b, "  queries      %d (%d without a relevant document)\n", s.Queries, s.ZeroQueries)
 	fmt.Fprintf(&b, "  documents    %d\n", s.Docs)
 	fmt.Fprintf(&b, "  features     %d\n", s.Features)
@@ -320,7 +321,7 @@ func FormatSummary(s data.Summary, costName string) string {
 	if costName == "" {
 		costName = "none: every feature costs 1"
 	}
-	fmt.Fprintf(&b, "  costs        %s; total %g\n", costName, s.TotalCost)
+	fmt.Fprintf(&b, "  costs        %s; total %g\n", views.Printable(costName), s.TotalCost)
 	for _, g := range s.CostGroups {
 		fmt.Fprintf(&b, "    cost %-8g %s\n", g.Cost, count(g.Features, "feature"))
 	}
@@ -400,7 +401,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			"seed": o.Seed, "world": o.WorldSeed(), "bytes": size, "seconds": time.Since(start).Seconds(),
 		})
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s, %s, %s%s in %.1fs\n", *out,
+	fmt.Fprintf(stdout, "wrote %s: %s, %s, %s%s in %.1fs\n", views.Printable(*out),
 		count(o.Queries, "query"), count(docs, "document"), count(o.Features, "feature"), sizeNote, time.Since(start).Seconds())
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/metric"
+	"github.com/cronus-ltr/cronus/views"
 )
 
 // readScores reads eval's --scores file for the documents of d, gzipped
@@ -366,7 +367,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		return writeJSON(stdout, r)
 	}
-	fmt.Fprintf(stdout, "%s: %s, %s\n", *dataF, count(d.NumQueries(), "query"), count(d.NumDocs(), "document"))
+	fmt.Fprintf(stdout, "%s: %s, %s\n", views.Printable(*dataF), count(d.NumQueries(), "query"), count(d.NumDocs(), "document"))
 	w := nameWidth(specs)
 	for _, s := range specs {
 		if v, ok := values[s.String()].(float64); ok {

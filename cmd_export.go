@@ -13,6 +13,7 @@ import (
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/tree"
+	"github.com/cronus-ltr/cronus/views"
 )
 
 // exportFormats are the words of export's --to.
@@ -116,7 +117,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			e.Objective = m.Params["objective"].(string)
 		}
 		report["model"] = *modelF
-		what = fmt.Sprintf("%s of %s", count(len(e.Trees), "tree"), *modelF)
+		what = fmt.Sprintf("%s of %s", count(len(e.Trees), "tree"), views.Printable(*modelF))
 		source = m.Params
 		readsMissing = m.Source == "xgboost"
 	} else {
@@ -153,7 +154,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if c.Rule == cronus.RuleTopM {
 			report["top_m"] = c.TopM
 		}
-		what = fmt.Sprintf("stage %d of %d of %s (%s)", *stage, K, *cascadeF, count(len(e.Trees), "tree"))
+		what = fmt.Sprintf("stage %d of %d of %s (%s)", *stage, K, views.Printable(*cascadeF), count(len(e.Trees), "tree"))
 	}
 	if toC {
 		return exportModelC(ctx, e, what, cOut, *jsonOut, readsMissing && *cascadeF != "", report, stdout, stderr)
@@ -208,7 +209,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *jsonOut {
 		return writeJSON(stdout, report)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s as XGBoost %s (%s, %s)\n", *out, what, obj, count(e.NumFeatures, "feature"), numbering)
+	fmt.Fprintf(stdout, "wrote %s: %s as XGBoost %s (%s, %s)\n", views.Printable(*out), what, obj, count(e.NumFeatures, "feature"), numbering)
 	if d := describeStage(report); d != "" {
 		fmt.Fprintln(stdout, d)
 	}
@@ -305,9 +306,9 @@ func exportModelC(ctx context.Context, e *tree.Ensemble, what string, o cOutputs
 	if jsonOut {
 		return writeJSON(stdout, report)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s as C, double %s(const float *x) (%s, feature k is x[k-1]; the raw score)\n", o.out, what, fn, count(e.NumFeatures, "feature"))
+	fmt.Fprintf(stdout, "wrote %s: %s as C, double %s(const float *x) (%s, feature k is x[k-1]; the raw score)\n", views.Printable(o.out), what, fn, count(e.NumFeatures, "feature"))
 	if o.header != "" {
-		fmt.Fprintf(stdout, "wrote %s: its declaration\n", o.header)
+		fmt.Fprintf(stdout, "wrote %s: its declaration\n", views.Printable(o.header))
 	}
 	if d := describeStage(report); d != "" {
 		fmt.Fprintln(stdout, d)
@@ -430,9 +431,9 @@ func exportCascadeC(ctx context.Context, cascadeF, costsF string, o cOutputs, js
 		return writeJSON(stdout, report)
 	}
 	fmt.Fprintf(stdout, "wrote %s: the %d-stage cascade of %s (%d of its model's %s, %s of %d) as C: %s (and %s; %s with %s), which ranks one query and fetches each feature (k as k-1) only when a stage needs it\n",
-		o.out, len(c.Stages), cascadeF, len(used), count(len(e.Trees), "tree"), count(len(feats), "feature"), e.NumFeatures, fns[0], fns[1], fns[2], fns[3])
+		views.Printable(o.out), len(c.Stages), views.Printable(cascadeF), len(used), count(len(e.Trees), "tree"), count(len(feats), "feature"), e.NumFeatures, fns[0], fns[1], fns[2], fns[3])
 	if o.header != "" {
-		fmt.Fprintf(stdout, "wrote %s: their declarations\n", o.header)
+		fmt.Fprintf(stdout, "wrote %s: their declarations\n", views.Printable(o.header))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/tree"
+	"github.com/cronus-ltr/cronus/views"
 )
 
 // importFormats are the words of import's --from.
@@ -107,7 +108,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *jsonOut {
 		return writeJSON(stdout, map[string]any{"model": *out, "source": *from, "trees": len(e.Trees), "features": e.NumFeatures, "objective": e.Objective})
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s from %s (%s, %s)\n", *out, count(len(e.Trees), "tree"), *from, objectiveShown(e.Objective), count(e.NumFeatures, "feature"))
+	fmt.Fprintf(stdout, "wrote %s: %s from %s (%s, %s)\n", views.Printable(*out), count(len(e.Trees), "tree"), *from, objectiveShown(e.Objective), count(e.NumFeatures, "feature"))
 	return nil
 }
 

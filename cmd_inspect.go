@@ -582,11 +582,11 @@ const maxFeaturesShown = 30
 // formatModelSummary renders a model or cascade summary as text.
 func formatModelSummary(s *modelSummary) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: a %s, %s from %s (%s), %s\n", s.File, s.Kind, count(s.Trees, "tree"), s.Source, objectiveSaid(s.Objective), count(s.NumFeatures, "feature"))
+	fmt.Fprintf(&b, "%s: a %s, %s from %s (%s), %s\n", views.Printable(s.File), s.Kind, count(s.Trees, "tree"), s.Source, objectiveSaid(s.Objective), count(s.NumFeatures, "feature"))
 	fmt.Fprintf(&b, "  leaves/tree  min %d, median %g, max %d (%d in all)\n", s.Leaves.Min, s.Leaves.Median, s.Leaves.Max, s.Leaves.Total)
 	fmt.Fprintf(&b, "  depth        min %d, median %g, max %d\n", s.Depth.Min, s.Depth.Median, s.Depth.Max)
 	fmt.Fprintf(&b, "  base score   %g\n", s.BaseScore)
-	fmt.Fprintf(&b, "  costs        %s\n", s.Costs)
+	fmt.Fprintf(&b, "  costs        %s\n", views.Printable(s.Costs))
 	if s.Kind == "cascade" {
 		rule := s.Rule
 		if s.TopM > 0 {

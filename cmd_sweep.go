@@ -16,6 +16,7 @@ import (
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/metric"
+	"github.com/cronus-ltr/cronus/views"
 )
 
 // sweepPrefix says where a sweep is, into λ number i+1 of n, which started
@@ -427,7 +428,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *refine > 0 {
 		values += fmt.Sprintf(" and %d refined", refinedN)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s (%s; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", *out, count(len(points), "point"), values)
+	fmt.Fprintf(stdout, "wrote %s: %s (%s; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", views.Printable(*out), count(len(points), "point"), values)
 	for _, sp := range splits {
 		front, ok := fronts[sp.name]
 		if !ok {

@@ -16,6 +16,7 @@ import (
 	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/engine/metric"
 	"github.com/cronus-ltr/cronus/engine/tree"
+	"github.com/cronus-ltr/cronus/views"
 )
 
 // trainRanges are the ranges of train's numeric flags, as
@@ -252,7 +253,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *jsonOut {
 		return writeJSON(stdout, report)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s (%s", *out, count(len(res.Ensemble.Trees), "tree"), p.Objective)
+	fmt.Fprintf(stdout, "wrote %s: %s (%s", views.Printable(*out), count(len(res.Ensemble.Trees), "tree"), p.Objective)
 	if p.Init != nil {
 		fmt.Fprintf(stdout, ", the first %d from %s", init0, *initF)
 	}

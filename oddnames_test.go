@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/views"
@@ -65,5 +66,59 @@ func TestErrorTextKeepsPanicLines(t *testing.T) {
 	}
 	if got, want := errorText(errors.New("open a\nb.txt: no such file")), `open a\nb.txt: no such file`; got != want {
 		t.Errorf("errorText = %q, want %q", got, want)
+	}
+}
+
+// TestReportsNameOddPaths: the text a command prints on success names a
+// file whose name holds a newline, a tab, an escape or a byte that is not
+// UTF-8 as its errors do (views.Printable), each line of the report
+// whole: printed raw, "wrote m\nx.json: 3 trees" split over two lines and
+// an escape in a name went to the terminal. The files are still the ones
+// named (the JSON reports keep the names as they are).
+func TestReportsNameOddPaths(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"nl\nx", "tab\tx", "bad\xffx", "esc\x1b[31mx"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p+".probe", nil, 0o644); err != nil {
+			t.Skipf("%q: %v (file system refuses the name)", name, err)
+		}
+		shown := func(path string) string { return views.Printable(path) }
+		data, model, costs := p+".txt", p+".json", p+".costs"
+		if err := os.WriteFile(costs, []byte(strings.Repeat("2\n", 136)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			args []string
+			want string // the line of the report that names the file
+		}{
+			{[]string{"gen", "--queries", "4", "--docs-per-query", "6", "--out", data}, "wrote " + shown(data) + ": 4 queries"},
+			{[]string{"inspect", data, "--costs", costs}, shown(data)},
+			{[]string{"inspect", data, "--costs", costs}, "  costs        " + shown(costs) + "; total 272"},
+			{[]string{"train", "--train", data, "--trees", "3", "--leaves", "3", "--out", model}, "wrote " + shown(model) + ": 3 trees"},
+			{[]string{"inspect", model}, shown(model) + ": a model, 3 trees"},
+			{[]string{"eval", "--model", model, "--data", data}, shown(data) + ": 4 queries"},
+			{[]string{"export", "--to", "xgboost", "--model", model, "--out", p + ".xgb.json"}, "wrote " + shown(p+".xgb.json") + ": 3 trees of " + shown(model) + " as XGBoost"},
+			{[]string{"export", "--to", "c", "--model", model, "--out", p + ".c"}, "wrote " + shown(p+".c") + ": 3 trees of " + shown(model) + " as C"},
+			{[]string{"import", "--from", "xgboost", p + ".xgb.json", "--out", p + ".imp.json"}, "wrote " + shown(p+".imp.json") + ": 3 trees from xgboost"},
+			{[]string{"cascade", "--model", model, "--train", data, "--valid", data, "--costs", costs, "--stages", "2", "--cycles", "1", "--out", p + ".cas.json"}, "wrote " + shown(p+".cas.json") + ": 2 stages"},
+			{[]string{"sweep", "--model", model, "--train", data, "--valid", data, "--costs", costs, "--stages", "2", "--lambdas", "0.01:0.1:2", "--cycles", "0", "--out", p + ".csv"}, "wrote " + shown(p+".csv") + ": "},
+		} {
+			code, out, errOut := runCLI(t, c.args...)
+			if code != 0 {
+				t.Fatalf("%q: exit %d, stderr %q", c.args, code, errOut)
+			}
+			found := false
+			for _, line := range strings.Split(out, "\n") {
+				found = found || strings.HasPrefix(line, c.want)
+			}
+			if !found || strings.ContainsAny(out, "\t\x1b") || !utf8.ValidString(out) {
+				t.Errorf("%q: stdout %q; want a line starting %q and no raw tab, escape or invalid UTF-8", c.args, out, c.want)
+			}
+		}
+		for _, f := range []string{data, model, p + ".xgb.json", p + ".c", p + ".imp.json", p + ".cas.json", p + ".csv"} {
+			if _, err := os.Stat(f); err != nil {
+				t.Errorf("%q not written under its own name: %v", f, err)
+			}
+		}
 	}
 }
