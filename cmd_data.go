@@ -140,7 +140,9 @@ func (p *progress) line(format string, a ...any) string {
 	if p.prefixAt != nil {
 		prefix = p.prefixAt()
 	}
-	return prefix + fmt.Sprintf(format, a...)
+	// A file name holding a newline or an escape would break the line
+	// (or reach the terminal): written as Go escapes, as errors do.
+	return views.Printable(prefix + fmt.Sprintf(format, a...))
 }
 
 // showNow is show whatever the rate limit, for a line that must be seen

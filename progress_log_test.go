@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cronus-ltr/cronus/views"
 )
 
 // TestProgressLogEvery: with --progress-every 30s, shows at 0, 10, 29, 31
@@ -110,6 +112,27 @@ func TestProgressEveryRefused(t *testing.T) {
 			if code != 2 || !strings.Contains(errOut, c.want) {
 				t.Errorf("%s --progress-every %s: exit %d, stderr %q; want exit 2 and %q", name, c.v, code, errOut, c.want)
 			}
+		}
+	}
+}
+
+// TestProgressLineNamesOddPaths: the progress line names a file whose name
+// holds a newline or an escape as errors do (views.Printable): printed
+// raw, "reading a\nb.txt: pass 1/2" broke the line that \r\033[K redraws
+// and sent the escape to the terminal.
+func TestProgressLineNamesOddPaths(t *testing.T) {
+	for _, name := range []string{"a\nb.txt", "esc\x1b[31m.txt"} {
+		var b bytes.Buffer
+		p := (&progress{w: &b}).logTo(&progressLog{every: time.Second})
+		p.show("reading %s: pass %d/2", name, 1)
+		if want := "reading " + views.Printable(name) + ": pass 1/2\n"; b.String() != want {
+			t.Errorf("%q: wrote %q, want %q", name, b.String(), want)
+		}
+		b.Reset()
+		p = &progress{w: &b, on: true}
+		p.show("reading %s: pass %d/2", name, 2)
+		if want := "\r\033[Kreading " + views.Printable(name) + ": pass 2/2"; b.String() != want {
+			t.Errorf("%q on a terminal: wrote %q, want %q", name, b.String(), want)
 		}
 	}
 }
