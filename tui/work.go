@@ -174,6 +174,7 @@ func loadFiles(ctx context.Context, cfg Config, prog *loadProgress) tea.Msg {
 	var md *tree.Model
 	var whole tree.Ensemble // the model's, all its trees
 	if cfg.Model != "" {
+		prog.set(cfg.Model, 0, 0) // a model of 1,000 trees × 4,096 leaves takes seconds
 		e, m, err := readEnsemble(cfg.Model, cfg.ModelRead)
 		if err != nil {
 			return loadedMsg{err: err, bad: fieldModel}
@@ -234,9 +235,11 @@ func loadFiles(ctx context.Context, cfg Config, prog *loadProgress) tea.Msg {
 			minF = d.NumFeatures()
 			if cfg.Costs == "" {
 				msg.costs = data.UniformCosts(d.NumFeatures())
-			} else if msg.costs, err = data.LoadCosts(cfg.Costs, d.NumFeatures()); err != nil {
-				return loadedMsg{err: err, bad: fieldCosts}
 			} else {
+				prog.set(cfg.Costs, 0, 0)
+				if msg.costs, err = data.LoadCosts(cfg.Costs, d.NumFeatures()); err != nil {
+					return loadedMsg{err: err, bad: fieldCosts}
+				}
 				warn(msg.costs.Warning(), false)
 				warn(msg.costs.UnusedWarning(), false)
 			}
