@@ -39,7 +39,9 @@ type stageObjective struct {
 	// Auxiliary variables (eq 11) and the cost weights of the other stages.
 	sigAux []float64 // σ_t for the active trees of stage k
 	kappa  []float64 // κ_t per tree (0: tree unused anywhere)
-	eta    []float64 // η_α per feature
+	eta    []float64 // η_α per feature a tree uses, numbered as tf numbers them
+	tf     [][]int   // the features of each tree, numbered by Problem.featSpace
+	cost   []float64 // c_α in that numbering
 	treeW  []float64 // per tree: e_t/κ_t + Σ_{α∈t} c_α/η_α (0 where κ_t = 0)
 	costK  []float64 // per later stage j > k: Σ_t (β_t^j)² treeW_t, so that cost = ½λ Σ_j d_j² costK_j + …
 	consts float64   // the surrogate terms that do not depend on stage k
@@ -108,15 +110,16 @@ func newStageObjective(pr *Problem, st *State, k int) *stageObjective {
 		}
 	}
 	// Auxiliary variables at the current point (closed form, eq 11).
-	o.kappa, o.eta = pr.groupNorms(st)
+	o.tf, o.cost = pr.featSpace()
+	o.kappa, o.eta = pr.groupNorms(st, o.tf, len(o.cost))
 	o.treeW = make([]float64, T)
 	for t := 0; t < T; t++ {
 		if o.kappa[t] == 0 {
 			continue
 		}
 		w := pr.TreeCost[t] / o.kappa[t]
-		for _, f := range pr.TreeFeats[t] {
-			w += pr.FeatCost[f] / o.eta[f]
+		for _, f := range o.tf[t] {
+			w += o.cost[f] / o.eta[f]
 		}
 		o.treeW[t] = w
 	}
@@ -139,7 +142,7 @@ func newStageObjective(pr *Problem, st *State, k int) *stageObjective {
 	}
 	for f, e := range o.eta {
 		if e > 0 {
-			o.consts += 0.5 * st.Lambda * pr.FeatCost[f] * e
+			o.consts += 0.5 * st.Lambda * o.cost[f] * e
 		}
 	}
 	for j := 0; j < k; j++ {
@@ -729,7 +732,7 @@ func entryViolations(pr *Problem, st *State, k int) (*stageObjective, []entry) {
 		if beta[t] != 0 || pr.isFlat(t) { // a flat tree is the free intercept's multiple (Problem.Flat)
 			continue
 		}
-		price := entryPrice(t, pr.TreeCost, pr.FeatCost, pr.TreeFeats, o.kappa, o.eta)
+		price := entryPrice(t, pr.TreeCost, o.cost, o.tf, o.kappa, o.eta)
 		bound := st.Rho[k] + st.Lambda*st.D[k]*price
 		g := pr.Train.dot(t, 0, o.s)
 		if v := math.Abs(g) - bound; v > 1e-9*bound {
@@ -961,7 +964,8 @@ func pruneTrees(ctx context.Context, pr *Problem, st *State, k int) {
 	if len(cands) == 0 {
 		return
 	}
-	kappa, _ := pr.groupNorms(st)
+	tf, cost := pr.featSpace()
+	kappa, _ := pr.groupNorms(st, tf, len(cost))
 	sort.SliceStable(cands, func(a, b int) bool { return kappa[cands[a]] < kappa[cands[b]] })
 	saved := make([][]float64, len(st.Stages))
 	for j, stg := range st.Stages {

@@ -194,9 +194,10 @@ func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted
 	for i, y := range pr.Y {
 		yy += w[i] * y * y
 	}
+	tf, cost := pr.featSpace() // the features the trees use, numbered anew
 	sp := &stageProblem{T: T, G: G, r: r, own: own, rho: rho, lambda: lambda, d: d, joint: pr.JointEntry, flat: pr.Flat,
-		treeCost: pr.TreeCost, featCost: pr.FeatCost, treeFeats: pr.TreeFeats,
-		A: make([]float64, T), B: make([]float64, len(pr.FeatCost)),
+		treeCost: pr.TreeCost, featCost: cost, treeFeats: tf,
+		A: make([]float64, T), B: make([]float64, len(cost)),
 		noise: gradientNoise(G, T, yy, len(pr.Y))}
 	for _, e := range earlier {
 		for t, b := range e.beta[:T] {
@@ -205,7 +206,7 @@ func (pr *Problem) stage(p []float64, d, rho, lambda float64, earlier []weighted
 			}
 			v := (b * e.d) * (b * e.d)
 			sp.A[t] += v
-			for _, f := range pr.TreeFeats[t] {
+			for _, f := range tf[t] {
 				sp.B[f] += v
 			}
 		}
@@ -531,25 +532,59 @@ func (pr *Problem) termsWith(st *State, loss float64) Terms {
 			tm.Reg += st.Rho[k] * math.Abs(b)
 		}
 	}
-	kappa, eta := pr.groupNorms(st)
+	tf, cost := pr.featSpace()
+	kappa, eta := pr.groupNorms(st, tf, len(cost))
 	for t, v := range kappa {
 		tm.TreeCost += st.Lambda * pr.TreeCost[t] * v
 	}
 	for f, v := range eta {
-		tm.FeatCost += st.Lambda * pr.FeatCost[f] * v
+		tm.FeatCost += st.Lambda * cost[f] * v
 	}
 	tm.Total = tm.Loss + tm.Reg + tm.TreeCost + tm.FeatCost
 	return tm
 }
 
+// featSpace numbers the features the trees use 0..m-1 in ascending order
+// (so that sums over them run in the order of the feature indices, as
+// before): tf[t] is pr.TreeFeats[t] in that numbering and cost[a] the cost
+// of the feature numbered a. The optimiser's per-feature terms (η, the
+// stage solver's sums) live there: a feature no tree uses has none. Sized
+// by pr.FeatCost, whose length is the data's highest feature index, every
+// objective evaluation allocated and scanned the whole feature range (8 MB
+// a call at a sparse index of 1,000,000, gigabytes of garbage before the
+// collector ran, its goal set by the data's dense matrices). It reads the
+// exported fields anew on every call, so a changed FeatCost counts.
+func (pr *Problem) featSpace() (tf [][]int, cost []float64) {
+	var used []int
+	for _, fs := range pr.TreeFeats {
+		used = append(used, fs...)
+	}
+	slices.Sort(used)
+	used = slices.Compact(used)
+	num := make(map[int]int, len(used))
+	cost = make([]float64, len(used))
+	for a, f := range used {
+		num[f] = a
+		cost[a] = pr.FeatCost[f]
+	}
+	tf = make([][]int, len(pr.TreeFeats))
+	for t, fs := range pr.TreeFeats {
+		tf[t] = make([]int, len(fs))
+		for i, f := range fs {
+			tf[t][i] = num[f]
+		}
+	}
+	return tf, cost
+}
+
 // groupNorms returns the mixed norms of the cost terms of eq (8) at st:
 // κ_t = ‖(β_t^k d_k)_k‖₂ for every tree and η_α = ‖(β_t^k d_k)_{k, t∋α}‖₂
-// for every feature (st.D must be current). They are also the auxiliary
-// variables of eq (11) in closed form.
-func (pr *Problem) groupNorms(st *State) (kappa, eta []float64) {
+// for every feature a tree uses, numbered as tf numbers them (featSpace).
+// They are also the auxiliary variables of eq (11) in closed form.
+func (pr *Problem) groupNorms(st *State, tf [][]int, nfeat int) (kappa, eta []float64) {
 	T := pr.Train.NumTrees()
 	kappa = make([]float64, T)
-	featSq := make([]float64, len(pr.FeatCost))
+	featSq := make([]float64, nfeat)
 	for t := 0; t < T; t++ {
 		sq := 0.0
 		for k, stg := range st.Stages {
@@ -557,7 +592,7 @@ func (pr *Problem) groupNorms(st *State) (kappa, eta []float64) {
 			sq += v * v
 		}
 		kappa[t] = math.Sqrt(sq)
-		for _, f := range pr.TreeFeats[t] {
+		for _, f := range tf[t] {
 			featSq[f] += sq
 		}
 	}
