@@ -379,6 +379,10 @@ func gather(rows []float32, cols [][]float32, used []int, d, lo, hi int) (nan bo
 	return nan
 }
 
+// CompactFeatures is compactFeatures for the other engine packages that
+// walk trees over row blocks of their own (baseline's running scores).
+func CompactFeatures(trees []Tree, d int) ([]Tree, []int) { return compactFeatures(trees, d) }
+
 // compactFeatures returns trees with the features they split on numbered
 // 0..m-1 in the order of used, the sorted distinct features (0-based), when
 // they use at most half of the model's d; otherwise trees as they are and
