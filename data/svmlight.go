@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -751,14 +752,22 @@ func read(ctx context.Context, src source, opt ReadOptions) (*Dataset, error) {
 		src = s
 	}
 	opt.spool = nil
+	var parsed atomic.Int64 // chunks parsed in pass 2
 	err = pipeline(ctx, src, &opt, 2, func(c chunk) error {
 		if c.seq >= len(scans) {
 			return fmt.Errorf("%s: the file changed while it was read", src.name)
 		}
+		parsed.Add(1)
 		return rd.parseChunk(c)
 	})
 	if err != nil {
 		return nil, err
+	}
+	if parsed.Load() != int64(len(scans)) {
+		// The text ended at a chunk boundary before the first pass's did
+		// (the file cut short, or emptied, between the passes): the
+		// documents of the chunks not read would be zeros, with no ids.
+		return nil, fmt.Errorf("%s: the file changed while it was read", src.name)
 	}
 	if rd.maxIdx == 0 && !opt.LabelsOnly {
 		msg := "no line has a feature (IDX:VAL), only labels"

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -694,5 +695,45 @@ func BenchmarkReadBytes(b *testing.B) {
 		if _, err := ReadBytes(context.Background(), "in.txt", in, ReadOptions{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestReadFileCutBetweenPasses reads a file that another process empties,
+// or cuts short at a chunk boundary, between the reader's two passes (a
+// file rewritten in place, `cat new > d.txt`): the second pass saw fewer
+// chunks than the first counted, and the reader returned the documents
+// of the chunks it never read as zeros, of qid 0 and with no ids (DocID
+// panicked), instead of refusing the file.
+func TestReadFileCutBetweenPasses(t *testing.T) {
+	// Lines of 16 bytes, a chunk of 16: one line a chunk.
+	full := "1 qid:1 1:1 # a\n2 qid:1 1:2 # b\n3 qid:2 1:3 # c\n"
+	for _, second := range []string{"", full[:16], full[:32]} {
+		for _, workers := range []int{1, 2} {
+			opens := 0
+			src := source{name: "d.txt", size: int64(len(full)), open: func() (io.ReadCloser, error) {
+				opens++
+				if opens == 1 {
+					return io.NopCloser(strings.NewReader(full)), nil
+				}
+				return io.NopCloser(strings.NewReader(second)), nil
+			}}
+			d, err := read(context.Background(), src, ReadOptions{chunkSize: 16, Workers: workers})
+			if err == nil {
+				t.Errorf("second pass %q, %d workers: read %d documents, labels %v; want the file refused as changed", second, workers, d.NumDocs(), d.Labels)
+			} else if want := "d.txt: the file changed while it was read"; err.Error() != want {
+				t.Errorf("second pass %q, %d workers: %v; want %q", second, workers, err, want)
+			}
+		}
+	}
+	// The same text on both passes reads.
+	src := source{name: "d.txt", size: int64(len(full)), open: func() (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader(full)), nil
+	}}
+	d, err := read(context.Background(), src, ReadOptions{chunkSize: 16, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(d.Labels, []float32{1, 2, 3}) || d.DocID(2) != "c" {
+		t.Errorf("labels %v, last id %q; want [1 2 3], c", d.Labels, d.DocID(2))
 	}
 }
