@@ -233,6 +233,9 @@ func ReadCosts(r io.Reader, name string, numFeatures int) (*Costs, error) {
 			if k := ImageKind(head); k != "" {
 				return nil, &ParseError{File: name, Line: 1, Msg: k + " (a plot?), not a cost file; expected one cost per line or lines 'INDEX COST [NAME]'"}
 			}
+			if m := CompressedMessage(head, "a cost file"); m != "" {
+				return nil, &ParseError{File: name, Line: 1, Msg: m}
+			}
 			line = bytes.TrimPrefix(line, utf8BOM)
 		}
 		if i := bytes.IndexByte(line, 0); i >= 0 {

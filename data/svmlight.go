@@ -494,6 +494,9 @@ func scanChunk(c chunk, name string, maxLine int) (pass1, error) {
 	if k := ImageKind(c.buf); k != "" && c.line0 == 1 {
 		return r, &ParseError{File: name, Line: 1, Msg: k + " (a plot?), not SVMlight/LETOR data; expected lines `LABEL qid:Q IDX:VAL ...`"}
 	}
+	if m := CompressedMessage(c.buf, "SVMlight/LETOR text"); m != "" && c.line0 == 1 {
+		return r, &ParseError{File: name, Line: 1, Msg: m}
+	}
 	if i := bytes.IndexByte(c.buf, 0); i >= 0 {
 		if c.line0 == 1 && IsUTF16(c.buf) {
 			return r, &ParseError{File: name, Line: 1, Msg: UTF16Message("SVMlight/LETOR text")}

@@ -510,6 +510,9 @@ func KindError(b []byte, what, text string) error {
 	if k := data.ImageKind(b); k != "" {
 		return fmt.Errorf("not %s: %s (a plot?); expected %s", what, k, text)
 	}
+	if m := data.CompressedMessage(b, what+" ("+text+")"); m != "" {
+		return fmt.Errorf("not %s: %s", what, m)
+	}
 	return UTF16Error(b, what, text)
 }
 

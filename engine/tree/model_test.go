@@ -246,6 +246,11 @@ func TestReadModelErrors(t *testing.T) {
 		{"not an object", "[1, 2]", ": not a cronus model: a model file is a JSON object"},
 		{"png plot", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ": not a cronus model: a PNG image (a plot?); expected JSON"},
 		{"svg plot", "<?xml version=\"1.0\"?>\n<svg>\n</svg>\n", ": not a cronus model: an SVG image (a plot?); expected JSON"},
+		// Compressed by another tool than gzip (the first bytes xz and
+		// bzip2 wrote): named, with the command that unpacks it, where it
+		// was "binary data (a NUL byte), not JSON text".
+		{"xz", "\xfd7zXZ\x00\x00\x04\xe6\xd6\xb4F\x02\x00!\x01\x16\x00\x00\x00t/\xe5\xa3", ": not a cronus model: xz-compressed data, which cronus does not read; expected a cronus model (JSON), plain or gzip: unpack it first, e.g. unxz -k"},
+		{"bzip2", "BZh91AY&SY\x12-\x12C\x00\x00\x03Y\x80\x00\x10@", ": not a cronus model: bzip2-compressed data, which cronus does not read; expected a cronus model (JSON), plain or gzip: unpack it first, e.g. bunzip2 -k"},
 		{"trailing garbage", tinyModelJSON + "x", ":18:1: invalid character 'x' after top-level value"},
 		{"wrong type", withTree(`"num_features": 46`, `"num_features": "46"`), `:5:19: num_features: expected an integer, got the string "46"`},
 		{"wrong type in a tree", withTree(`"left_child":[1,-1]`, `"left_child":[[1],-1]`), `:14:71: trees[0].left_child[0]: expected an integer, got an array`},
