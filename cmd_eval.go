@@ -52,6 +52,9 @@ func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float
 		t := sc.Text()
 		if line == 1 {
 			t = strings.TrimPrefix(t, "\ufeff") // a UTF-8 byte order mark, as data files may start with
+			if m := data.CompressedMessage([]byte(t), "scores, one per line"); m != "" {
+				return nil, fmt.Errorf("%s:1: %s", path, m)
+			}
 			if strings.HasPrefix(strings.TrimSpace(t), "{") {
 				return nil, fmt.Errorf("%s:1: a JSON file (a model or a cascade?), not scores: one score per line, a line per document, as cronus predict writes them (cronus predict --model M or --cascade C --data F --out FILE)", path)
 			}
@@ -63,6 +66,7 @@ func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float
 			if line == 1 && data.IsUTF16([]byte(t)) {
 				return nil, fmt.Errorf("%s:1: %s", path, data.UTF16Message("scores"))
 			}
+
 			return nil, fmt.Errorf("%s:%d: binary data (a NUL byte); expected one score per line, as text (numpy.savetxt, not numpy.save)", path, line)
 		}
 		f := strings.Fields(t)

@@ -81,3 +81,20 @@ func TestEvalErrMaxLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestScoresCompressedNamed: eval --scores given a file of scores
+// compressed by bzip2 or xz (real output of each, of "0.5\n0.25\n") names
+// the format and the command that unpacks it, as the data, cost and model
+// readers do, not "binary data (a NUL byte)".
+func TestScoresCompressedNamed(t *testing.T) {
+	for _, c := range []struct{ b, kind, undo string }{
+		{"BZh91AY&SYB\xa3j\xa9\x00\x00\x02\xd8\x00\x00\x10\x00\x01R\x00 \x00! \x06h1HSqw$S\x85\t\x04*6\xaa\x90", "bzip2-compressed data", "bunzip2 -k"},
+		{"\xfd7zXZ\x00\x00\x04\xe6\xd6\xb4F\x02\x00!\x01\x16\x00\x00\x00t/\xe5\xa3\x01\x00\x080.5\n0.25\n\x00\x00\x00\x00=G\xcep\x02\xd4\xcf\xdc\x00\x01!\tl\x18\xc5\xd5\x1f\xb6\xf3}\x01\x00\x00\x00\x00\x04YZ", "xz-compressed data", "unxz -k"},
+	} {
+		_, err := parseScores(strings.NewReader(c.b), "s.txt", []int64{1}, []int{0, 2})
+		want := "s.txt:1: " + c.kind + ", which cronus does not read; expected scores, one per line, plain or gzip: unpack it first, e.g. " + c.undo
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: %v; want %q", c.kind, err, want)
+		}
+	}
+}
