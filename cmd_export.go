@@ -180,7 +180,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			"(it reads a left-out value as missing, as XGBoost's libsvm reader does): the export scores missing values as 0, not as the model does\n", differ, total)
 	}
 	if err := writeShowing(stderr, []string{*out}, func() error {
-		b, err := tree.ExportXGBoostContext(ctx, e, tree.ExportOptions{LibSVMIndices: *libsvm, MissingAsZero: *zero, ObjectiveParams: xgbObjectiveParams(source, obj)})
+		b, err := tree.ExportXGBoostContext(ctx, e, tree.ExportOptions{LibSVMIndices: *libsvm, MissingAsZero: *zero, ObjectiveParams: xgbObjectiveParams(source, obj), NumParallelTree: parallelTrees(source, *cascadeF != "")})
 		switch {
 		case err == nil:
 		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
@@ -474,6 +474,25 @@ func xgbObjectiveParams(source map[string]any, obj string) map[string]any {
 		}
 	}
 	return p
+}
+
+// parallelTrees is the trees per boosting round of a model imported from
+// an XGBoost random forest (import's "num_parallel_tree"), so that its
+// export counts rounds as XGBoost did: 1 for a cascade's stage, whose
+// trees are not the model's rounds, and for every other model.
+func parallelTrees(source map[string]any, stage bool) int {
+	if stage || source["source"] != "xgboost" {
+		return 1
+	}
+	switch n := source["num_parallel_tree"].(type) {
+	case int:
+		return n
+	case float64:
+		if n >= 1 && n <= math.MaxInt32 && n == math.Trunc(n) {
+			return int(n)
+		}
+	}
+	return 1
 }
 
 func lightGBMTransformed(m *tree.Model) bool {

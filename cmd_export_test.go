@@ -913,3 +913,53 @@ func TestExportEmptyFeatureListsAreArrays(t *testing.T) {
 		}
 	}
 }
+
+// An imported XGBoost random forest (num_parallel_tree 2, 16 trees: 8
+// rounds, as XGBoost 1.7.4 saved the fixture) goes back out with its
+// rounds, so that XGBoost's num_boosted_rounds, iteration_range and
+// best_iteration count as they did for the model; it was written with
+// num_parallel_tree 1, 16 rounds of one tree. A prefix that is not whole
+// rounds, and a model of another source, are a tree per round.
+func TestExportKeepsNumParallelTree(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join("engine", "tree", "testdata", "xgb-early-forest.json")
+	src, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), `"num_parallel_tree":"2","num_trees":"16"`) {
+		t.Fatal("the fixture's forest changed")
+	}
+	model := filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", in, "--out", model); code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, c := range []struct {
+		trees, want string
+	}{
+		{"all", `"num_parallel_tree":"2","num_trees":"16"`},
+		{"6", `"num_parallel_tree":"2","num_trees":"6"`},
+		{"5", `"num_parallel_tree":"1","num_trees":"5"`},
+	} {
+		out := filepath.Join(dir, "out.json")
+		if code, _, errOut := runCLI(t, "export", "--model", model, "--trees", c.trees, "--to", "xgboost", "--out", out); code != 0 {
+			t.Fatal(errOut)
+		}
+		if b, _ := os.ReadFile(out); !strings.Contains(string(b), c.want) {
+			i := strings.Index(string(b), `"gbtree_model_param"`)
+			t.Errorf("--trees %s: exported %.80s, want %s", c.trees, b[i:], c.want)
+		}
+	}
+	// A model of cronus's own is a tree per round.
+	own := filepath.Join(dir, "own.json")
+	if code, _, errOut := runCLI(t, "train", "--train", "builtin:mq2008/vali", "--trees", "4", "--leaves", "4", "--out", own); code != 0 {
+		t.Fatal(errOut)
+	}
+	out := filepath.Join(dir, "own-x.json")
+	if code, _, errOut := runCLI(t, "export", "--model", own, "--to", "xgboost", "--out", out); code != 0 {
+		t.Fatal(errOut)
+	}
+	if b, _ := os.ReadFile(out); !strings.Contains(string(b), `"num_parallel_tree":"1","num_trees":"4"`) {
+		t.Errorf("cronus's model exported with %.80s", b[strings.Index(string(b), `"gbtree_model_param"`):])
+	}
+}

@@ -30,6 +30,13 @@ type ExportOptions struct {
 	// them (Model.Params "objective_params"), each an object of strings.
 	// They must be of the objective written (XGBoostObjective).
 	ObjectiveParams map[string]any
+	// NumParallelTree, when above 1, is the model's trees per boosting
+	// round (an imported XGBoost random forest's num_parallel_tree):
+	// written as num_parallel_tree when the trees make whole rounds, so
+	// that XGBoost counts the export's rounds (num_boosted_rounds,
+	// iteration_range, best_iteration) as it counted the model's;
+	// otherwise, and by default, every tree is a round of its own.
+	NumParallelTree int
 }
 
 // xgbExportObjective is the XGBoost objective an ensemble's objective is
@@ -157,8 +164,14 @@ func ExportXGBoostContext(ctx context.Context, e *Ensemble, opt ExportOptions) (
 	if err != nil {
 		return nil, err
 	}
+	parallel := 1
+	if n := opt.NumParallelTree; n > 1 && len(e.Trees)%n == 0 {
+		parallel = n
+	}
 	var b bytes.Buffer
-	b.WriteString(`{"learner":{"attributes":{},"feature_names":[],"feature_types":[],"gradient_booster":{"model":{"gbtree_model_param":{"num_parallel_tree":"1","num_trees":"`)
+	b.WriteString(`{"learner":{"attributes":{},"feature_names":[],"feature_types":[],"gradient_booster":{"model":{"gbtree_model_param":{"num_parallel_tree":"`)
+	b.WriteString(strconv.Itoa(parallel))
+	b.WriteString(`","num_trees":"`)
 	b.WriteString(strconv.Itoa(len(e.Trees)))
 	b.WriteString(`","size_leaf_vector":"0"},"tree_info":[`)
 	for i := range e.Trees {
