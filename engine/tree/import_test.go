@@ -900,6 +900,17 @@ func TestImportXGBoostJSONErrors(t *testing.T) {
 			trees + `[2]: key "left_children" given twice (first on line 1): a JSON reader keeps one of the two, so the file is refused`},
 		{"an attribute twice", orig, `"best_iteration":"99"`, `"best_iteration":"1",^"best_iteration":"99"`, 0,
 			`learner.attributes: key "best_iteration" given twice (first on line 1): a JSON reader keeps one of the two, so the file is refused`},
+		// The objective is read by its own UnmarshalJSON: a type error
+		// in it blamed the first number of the file
+		// (learner.gradient_booster.model.tree_info[0]) or "the document".
+		{"objective name a number", orig, `"name":"rank:ndcg"`, `"name":^5`, 0,
+			`learner.objective.name: expected a string, got the number 5`},
+		{"objective name an object", orig, `"name":"rank:ndcg"`, `"name":^{"a":"b"}`, 0,
+			`learner.objective.name: expected a string, got an object`},
+		{"objective a number", orig, `"objective":{"lambda_rank_param"`, `"objective":^5,"x":{"lambda_rank_param"`, 0,
+			`learner.objective: expected an object, got the number 5`},
+		{"objective an array", orig, `"objective":{"lambda_rank_param"`, `"objective":^["rank:ndcg"],"x":{"lambda_rank_param"`, 0,
+			`learner.objective: expected an object, got an array`},
 		{"not JSON inside", orig, `"trees":[`, `"trees":[^x`, 0, `invalid character 'x' looking for beginning of value`},
 		{"not JSON at the start", orig, `{"learner"`, `{^learner`, 0, `invalid character 'l' looking for beginning of object key string`},
 	} {

@@ -332,13 +332,17 @@ type xgbObjective struct {
 }
 
 func (o *xgbObjective) UnmarshalJSON(b []byte) error {
+	// A type error of the inner json.Unmarshal calls has an offset within
+	// b, not the file, and no field: jsonError then blamed another value
+	// of the file (learner.gradient_booster.model.tree_info[0] for a name
+	// that was a number). A valueError is looked for under its key.
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
+		return &valueError{key: "objective", raw: bytes.Clone(b), want: "an object"}
 	}
 	if n, ok := raw["name"]; ok {
 		if err := json.Unmarshal(n, &o.Name); err != nil {
-			return err
+			return &valueError{key: "name", raw: bytes.Clone(n), want: "a string"}
 		}
 	}
 	for k, v := range raw {
