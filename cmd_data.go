@@ -233,6 +233,10 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return usageError{"expected one FILE: data (a path or a built-in name such as builtin:mq2008/train), a model or a cascade; got " + got}
 	}
+	if pos[0] == "" {
+		// inspect "$F", F unset, said ": no such file", naming nothing.
+		return usageError{"the file name is empty; expected one FILE: data (a path or a built-in name such as builtin:mq2008/train), a model or a cascade"}
+	}
 	// A pipe is read here, once: its first byte says model or data.
 	piped, err := readIfPipe(ctx, pos[0])
 	if err != nil {

@@ -45,6 +45,9 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			extra += ": the output is --out FILE"
 		}
 		return usageError{extra}
+	case pos[0] == "":
+		// import --from xgboost "$M", M unset, said ": no such file".
+		return usageError{"the file name is empty; expected one input model FILE"}
 	case *from == "":
 		return usageError{"--from FORMAT is required: " + orList(importFormats)}
 	case *out == "":

@@ -177,6 +177,9 @@ func TestFlagValueErrors(t *testing.T) {
 		{[]string{"predict", "--model", "m.json", "--data", "d", "--out", ""}, `--out: the file name is empty`},
 		{[]string{"train", "--train", "t", "--valid=", "--out", "m.json"}, `--valid: the file name is empty`},
 		{[]string{"eval", "--data", "d", "--scores", "s", "--per-query", "", "--", "x"}, `--per-query: the file name is empty`},
+		// So was an empty FILE argument, which said ": no such file".
+		{[]string{"inspect", ""}, `the file name is empty; expected one FILE: data (a path or a built-in name such as builtin:mq2008/train), a model or a cascade`},
+		{[]string{"import", "--from", "xgboost", "--out", "m.json", ""}, `the file name is empty; expected one input model FILE`},
 		{[]string{"eval", "--data", "d", "--scores", "s", "--metrics", "ndcg@99999999999999999999"}, fmt.Sprintf(`--metrics: metric "ndcg@99999999999999999999": cut-off "99999999999999999999" is too large (at most %d)`, math.MaxInt)},
 	}
 	for _, c := range cases {
