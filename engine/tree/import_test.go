@@ -1157,6 +1157,10 @@ func TestImportXGBoostNonFinite(t *testing.T) {
 			`m.json: base_score "0x1p-1" is not a number`},
 		{"base_score with an underscore", strings.Replace(tiny, `"base_score":"5E-1"`, `"base_score":"0_5"`, 1),
 			`m.json: base_score "0_5" is not a number`},
+		{"base_score past float32", strings.Replace(tiny, `"base_score":"5E-1"`, `"base_score":"1e39"`, 1),
+			`m.json: base_score "1e39" is out of range: XGBoost keeps it as a float32, at most 3.4e+38 in magnitude`},
+		{"base_score past float64", strings.Replace(tiny, `"base_score":"5E-1"`, `"base_score":"-1e999"`, 1),
+			`m.json: base_score "-1e999" is out of range: XGBoost keeps it as a float32, at most 3.4e+38 in magnitude`},
 	} {
 		_, _, err := ImportXGBoost(strings.NewReader(c.src), "m.json")
 		if err == nil || err.Error() != c.want {

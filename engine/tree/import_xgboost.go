@@ -655,6 +655,10 @@ func xgbBase(obj, s string) (float64, error) {
 	// XGBoost 3 writes a one-element vector, "[5E-1]".
 	s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
 	f, err := strconv.ParseFloat(s, 32)
+	if errors.Is(err, strconv.ErrRange) && decimalNumber.MatchString(s) {
+		// "1e39" was "not a number".
+		return 0, fmt.Errorf("base_score %q is out of range: XGBoost keeps it as a float32, at most %.2g in magnitude", s, math.MaxFloat32)
+	}
 	if err != nil || !math.IsNaN(f) && !math.IsInf(f, 0) && !decimalNumber.MatchString(s) {
 		// Go's syntax beyond the decimal ("0x1p-1", "0_5", "Inf") is not
 		// XGBoost's, which writes "5E-1"
