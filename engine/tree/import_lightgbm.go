@@ -353,6 +353,15 @@ func (p *lgbParser) tree(k, start int, kv map[string]lgbField, numFeatures int) 
 	if err != nil || numLeaves < 1 {
 		return Tree{}, p.errorf(f.line, "tree %d: num_leaves=%q is not a positive integer", k, f.val)
 	}
+	// A value that is not a count (num_cat=x) was named an unsupported
+	// categorical or linear tree.
+	for _, key := range []string{"num_cat", "is_linear"} {
+		if f, ok := kv[key]; ok {
+			if n, err := strconv.Atoi(f.val); err != nil || n < 0 || f.val != strconv.Itoa(n) {
+				return Tree{}, p.errorf(f.line, "tree %d: %s=%q is not a non-negative integer", k, key, f.val)
+			}
+		}
+	}
 	if f, ok := kv["num_cat"]; ok && f.val != "0" {
 		// LightGBM writes num_cat >= 1 in every tree with a categorical
 		// split: name the first one's column, so that it can be trained as
