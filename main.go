@@ -627,6 +627,10 @@ func flagError(name string, err error) error {
 // boolean flags, or the error of a Set of this package's (threadsFlag,
 // treesFlag, absentFlag, choiceFlag), which says what the flag takes
 // ("must be …").
+// durationSyntax is a quoted duration as time.ParseDuration writes them,
+// each number with its unit: one it refuses is then too long.
+var durationSyntax = regexp.MustCompile(`^"[-+]?([0-9]*\.?[0-9]+(ns|us|µs|μs|ms|s|m|h))+"$`)
+
 var badFlagValue = regexp.MustCompile(`(?s)^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:]+): (.*)$`)
 
 // flagValueMessage words the flag package's refusal of a value as the
@@ -688,6 +692,10 @@ func flagValueMessage(fs *flag.FlagSet, err error, rs []flagRange) string {
 		// The flag package says "parse error" of "30" too: the unit is
 		// what is missing.
 		want = "a duration with its unit, such as 30s, 1m or 1h30m"
+		if durationSyntax.MatchString(m[1]) {
+			// "99999999999h" has its unit: it is too long for a Duration.
+			want = "a duration of magnitude at most " + time.Duration(math.MaxInt64).String()
+		}
 	default:
 		return err.Error()
 	}

@@ -152,6 +152,11 @@ func TestFlagValueErrors(t *testing.T) {
 		{[]string{"cascade", "--epsilon", "-1e999"}, `--epsilon: must be in (0, 1), got "-1e999"`},
 		{[]string{"sweep", "--refine", "99999999999999999999"}, `--refine: must be in [0, 1000], got "99999999999999999999"`},
 		{[]string{"eval", "--tree-cost", "1e999"}, `--tree-cost: must be in [0, 1e+15], got "1e999"`},
+		// A duration without its unit, and one with it but too long (it
+		// was told it lacked its unit).
+		{[]string{"cascade", "--progress-every", "5"}, `--progress-every: must be a duration with its unit, such as 30s, 1m or 1h30m, got "5"`},
+		{[]string{"cascade", "--progress-every", "99999999999h"}, `--progress-every: must be a duration of magnitude at most 2562047h47m16.854775807s, got "99999999999h"`},
+		{[]string{"cascade", "--progress-every", "1h99999999999m"}, `--progress-every: must be a duration of magnitude at most 2562047h47m16.854775807s, got "1h99999999999m"`},
 		{[]string{"export", "--stage", "99999999999999999999"}, fmt.Sprintf(`--stage: must be an integer from 1 to %d, got "99999999999999999999"`, math.MaxInt)},
 		// No range: the type's.
 		{[]string{"gen", "--seed", "99999999999999999999", "--out", "x.txt"}, `--seed: must be a non-negative integer up to 18446744073709551615, got "99999999999999999999"`},
