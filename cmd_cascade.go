@@ -876,24 +876,55 @@ func (s *setup) optimize(ctx context.Context, cf *cascadeFlags, par cronus.Param
 		}
 		return out, err
 	})
-	for ev := range j.Events() {
-		if ev.Final {
-			break
-		}
-		if pr := ev.Progress; pr.Phase == initPhase {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	followEvents(j.Events(), tick.C, time.Now, func(ev job.Event[cronus.Snapshot, *cronus.Outcome], since time.Duration) {
+		pr := ev.Progress
+		pr.Elapsed += since
+		if pr.Phase == initPhase {
 			// The scoring left comes without a report.
-			p.showIf(pr.Done >= pr.Total, "λ=%.3g: %s", par.Lambda, initProgress(pr.Done, par.K, pr.Elapsed))
-			continue
+			p.showIf(since == 0 && pr.Done >= pr.Total, "λ=%.3g: %s", par.Lambda, initProgress(pr.Done, par.K, pr.Elapsed))
+			return
+		}
+		if pr.ETA > 0 {
+			pr.ETA = max(pr.ETA-since, time.Second)
 		}
 		sn := ev.Snapshot
 		if n := len(sn.Terms); n > 0 {
 			p.show("λ=%.3g: %s  eq(8) %.6g  valid %s %.4f (best %.4f)  cost %.1f",
-				par.Lambda, stepProgress(sn.Phase, sn.Cycle, cf.cycles, sn.Stage, par.K, ev.Progress), sn.Terms[n-1].Total, "ndcg@10",
+				par.Lambda, stepProgress(sn.Phase, sn.Cycle, cf.cycles, sn.Stage, par.K, pr), sn.Terms[n-1].Total, "ndcg@10",
 				sn.Valid.Metrics["ndcg@10"], sn.Best.Metrics["ndcg@10"], sn.Valid.Cost.Total)
 		}
-	}
+	})
 	p.done()
 	return j.Wait()
+}
+
+// followEvents calls draw(ev, 0) for each event of a job but the last
+// (Final), and at each tick while no event comes draw(last, since), since
+// the time from the last event to now: a progress line drawn from the
+// events stood still between them, and a stage step of the cyclic
+// optimisation is one event, which took 6.5 s on 200,000 documents ×
+// 1,000 trees (a --progress-every 1s log was silent meanwhile). It
+// returns at the last event, or when events closes.
+func followEvents[S, R any](events <-chan job.Event[S, R], tick <-chan time.Time, now func() time.Time, draw func(ev job.Event[S, R], since time.Duration)) {
+	var last job.Event[S, R]
+	var at time.Time
+	seen := false
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok || ev.Final {
+				return
+			}
+			last, at, seen = ev, now(), true
+			draw(ev, 0)
+		case <-tick:
+			if seen {
+				draw(last, now().Sub(at))
+			}
+		}
+	}
 }
 
 func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) error {

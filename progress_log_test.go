@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/views"
 )
 
@@ -134,5 +137,54 @@ func TestProgressLineNamesOddPaths(t *testing.T) {
 		if want := "\r\033[Kreading " + views.Printable(name) + ": pass 2/2"; b.String() != want {
 			t.Errorf("%q on a terminal: wrote %q, want %q", name, b.String(), want)
 		}
+	}
+}
+
+// TestFollowEventsRedrawsBetweenEvents: between two events of a job the
+// progress line is drawn again at each tick, with the time since the last
+// event added (a stage step of the cyclic optimisation is one event, and
+// took 6.5 s on 200,000 documents × 1,000 trees with the line standing
+// still and a --progress-every 1s log silent); the last event (Final) ends
+// it undrawn, and a tick before any event draws nothing.
+func TestFollowEventsRedrawsBetweenEvents(t *testing.T) {
+	type ev = job.Event[string, int]
+	events, tick := make(chan ev), make(chan time.Time)
+	t0 := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	clock := t0
+	var drawn []string
+	drew := make(chan struct{}) // each draw, after it has read the clock
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		followEvents(events, tick, func() time.Time { return clock }, func(e ev, since time.Duration) {
+			drawn = append(drawn, fmt.Sprintf("%s+%s", e.Snapshot, since))
+			drew <- struct{}{}
+		})
+	}()
+	tick <- clock // no event yet: nothing to draw (the next send waits for it)
+	events <- ev{Snapshot: "stage 1"}
+	<-drew
+	clock = clock.Add(time.Second)
+	tick <- clock
+	<-drew
+	clock = clock.Add(1500 * time.Millisecond)
+	tick <- clock
+	<-drew
+	events <- ev{Snapshot: "stage 2"}
+	<-drew
+	clock = clock.Add(time.Second)
+	tick <- clock
+	<-drew
+	events <- ev{Final: true, Snapshot: "stage 2"}
+	<-done
+	want := []string{"stage 1+0s", "stage 1+1s", "stage 1+2.5s", "stage 2+0s", "stage 2+1s"}
+	if !slices.Equal(drawn, want) {
+		t.Errorf("drawn %q, want %q", drawn, want)
+	}
+	// A stage step's line then shows the time grown: stepProgress of the
+	// progress the redraw passes.
+	pr := job.Progress{Phase: "optimising", Elapsed: 40 * time.Second, ETA: 80 * time.Second}
+	if got, want := stepProgress("optimising", 2, 5, 2, 10, pr), "optimising cycle 2 of at most 5, stage 3 of 10 (40s, at most about 1m20s left)"; got != want {
+		t.Errorf("stepProgress = %q, want %q", got, want)
 	}
 }
