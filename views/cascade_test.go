@@ -874,6 +874,9 @@ func TestObjectiveAxisLabels(t *testing.T) {
 		{"millionths", terms(3e-8, 2e-8, 1e-8, 1e-8)},
 		{"flat", terms(5502, 5502, 5502)},
 		{"ordinary", terms(6864, 5800, 5502, 5502)},
+		{"huge", terms(1.03e20, 8.6e19, 7.5e19, 7.5e19)},
+		{"huge flat", terms(7.5e19, 7.5e19, 7.5e19)},
+		{"million", terms(1.2e6, 1.1e6, 1.05e6)},
 	} {
 		for _, size := range []struct{ w, h int }{{80, 24}, {40, 12}} {
 			got := RenderObjective(cronus.Snapshot{Terms: c.terms}, size.w, size.h, PlainStyles())
@@ -887,6 +890,12 @@ func TestObjectiveAxisLabels(t *testing.T) {
 				t.Fatalf("%s at %dx%d: %d labels:\n%s", c.name, size.w, size.h, len(labels), got)
 			}
 			for i, l := range labels {
+				// At most 10 cells: an objective of 7.5e+19 (graded targets
+				// on labels up to 31) was labelled in full,
+				// "103056704892535406592", 22 cells of the pane.
+				if len(l) > 10 {
+					t.Errorf("%s at %dx%d: label %q is %d cells wide:\n%s", c.name, size.w, size.h, l, len(l), got)
+				}
 				if v, err := strconv.ParseFloat(l, 64); err != nil || strings.HasPrefix(l, "-") && v == 0 {
 					t.Errorf("%s at %dx%d: label %q", c.name, size.w, size.h, l)
 				}

@@ -118,7 +118,22 @@ func plotObjective(terms []cronus.Terms, width, rows int, st Styles) []string {
 		c := (lo + hi) / 2
 		lo, hi = c-span/2, c+span/2
 	}
-	dec := axisDecimals((hi - lo) / float64(max(body-1, 1)))
+	step := (hi - lo) / float64(max(body-1, 1))
+	dec := axisDecimals(step)
+	// From a million up the labels are in e notation, with the significant
+	// digits that tell rows apart: an objective of 7.5e+19 (graded targets
+	// on labels up to 31) was labelled "103056704892535406592", 22 cells
+	// of an 80-column pane, the legend beside it saying 7.50e+19.
+	if big := max(math.Abs(lo), math.Abs(hi)); big >= 1e6 {
+		digits := min(max(int(math.Floor(math.Log10(big)))-int(math.Floor(math.Log10(step))), 1), 15)
+		yfmt := func(v float64) string {
+			if math.Abs(v) < step/2 {
+				return "0"
+			}
+			return strconv.FormatFloat(v, 'e', digits, 64)
+		}
+		return plotObjectiveFitted(terms, width, body, xaxis, lo, hi, yfmt, st)
+	}
 	yfmt := func(v float64) string {
 		s := strconv.FormatFloat(v, 'f', dec, 64)
 		if z, err := strconv.ParseFloat(s, 64); err == nil && z == 0 {
@@ -126,6 +141,13 @@ func plotObjective(terms []cronus.Terms, width, rows int, st Styles) []string {
 		}
 		return s
 	}
+	return plotObjectiveFitted(terms, width, body, xaxis, lo, hi, yfmt, st)
+}
+
+// plotObjectiveFitted draws the curves between lo and hi in body lines
+// (and the x axis under them when xaxis) of at most width cells, the y
+// labels written by yfmt.
+func plotObjectiveFitted(terms []cronus.Terms, width, body int, xaxis bool, lo, hi float64, yfmt func(float64) string, st Styles) []string {
 	pad := 2 + max(len(yfmt(lo)), len(yfmt(hi)))
 	w, h := max(width-pad, 2), max(body-1, 1)
 	var out []string
