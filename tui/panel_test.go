@@ -1684,3 +1684,24 @@ func TestTrainSingleLeafWarns(t *testing.T) {
 		}
 	}
 }
+
+// TestKBoundMessage: a K above a small model's trees is refused naming
+// its trees as the bound: of a 1-tree model (tui --model) the message was
+// "K must be at most 100 (and at most the base ensemble's 1 trees)".
+func TestKBoundMessage(t *testing.T) {
+	for _, c := range []struct {
+		trees int
+		want  string
+	}{
+		{1, "K must be at most 1, the base ensemble's one tree"},
+		{4, "K must be at most 4, the base ensemble's trees"},
+		{300, "K must be at most 100 (and at most the base ensemble's 300 trees)"},
+	} {
+		par := settings{trees: c.trees}
+		par.K = min(c.trees, 100) + 1
+		err := checkParam(par, parK)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%d trees, K %d: %v, want %q", c.trees, par.K, err, c.want)
+		}
+	}
+}

@@ -302,6 +302,15 @@ func checkParam(par settings, i int) error {
 	case i == parK && par.K < 1:
 		return errors.New("K must be at least 1")
 	case i == parK && par.K > min(stagesCap, par.trees):
+		// Of a model of fewer trees than the cap, the bound is its trees
+		// alone: of a 1-tree model it said "K must be at most 100 (and at
+		// most the base ensemble's 1 trees)".
+		switch {
+		case par.trees == 1:
+			return errors.New("K must be at most 1, the base ensemble's one tree")
+		case par.trees < stagesCap:
+			return fmt.Errorf("K must be at most %d, the base ensemble's trees", par.trees)
+		}
 		return fmt.Errorf("K must be at most %d (and at most the base ensemble's %d trees)", stagesCap, par.trees)
 	case i == parEpsilon && !(par.Epsilon > 0 && par.Epsilon < 1):
 		return errors.New("ε must be in (0, 1)")
