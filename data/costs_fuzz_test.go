@@ -6,6 +6,8 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -89,6 +91,7 @@ func FuzzReadCosts(f *testing.F) {
 			}
 			prev = f
 		}
+		checkCostsRef(t, in, nf, c)
 		n := 0
 		for _, g := range c.Groups() {
 			n += len(g.Features)
@@ -97,4 +100,79 @@ func FuzzReadCosts(f *testing.F) {
 			t.Fatalf("groups hold %d features of %d", n, len(c.Cost))
 		}
 	})
+}
+
+// checkCostsRef checks costs c, read without error from in, against a
+// plain reading of the format: the data lines (comments cut, blanks
+// trimmed), one cost each or 'INDEX COST [NAME]', each feature's cost and
+// name as its line gives them, 1 for the features no line gives, and the
+// lines for features past nf counted in Beyond.
+func checkCostsRef(t *testing.T, in string, nf int, c *Costs) {
+	t.Helper()
+	type entry struct {
+		cost float64
+		name string
+	}
+	given := map[int]entry{} // 0-based feature
+	n, indexed := 0, false
+	for i, l := range strings.Split(strings.TrimPrefix(in, "\xef\xbb\xbf"), "\n") {
+		l = strings.TrimSuffix(l, "\r")
+		l, _, _ = strings.Cut(l, "#")
+		f := strings.FieldsFunc(l, func(r rune) bool { return r == ' ' || r == '\t' })
+		if len(f) == 0 {
+			continue
+		}
+		if n == 0 && len(given) == 0 {
+			indexed = len(f) > 1
+		}
+		if !indexed {
+			v, err := strconv.ParseFloat(f[0], 64)
+			if err != nil || len(f) != 1 {
+				t.Fatalf("line %d %q: a cost file of one cost per line accepted", i+1, l)
+			}
+			given[n] = entry{v, ""}
+			n++
+			continue
+		}
+		idx, err1 := strconv.Atoi(f[0])
+		v, err2 := strconv.ParseFloat(f[1], 64)
+		if err1 != nil || err2 != nil || idx < 1 {
+			t.Fatalf("line %d %q: 'INDEX COST' accepted", i+1, l)
+		}
+		_, after, _ := strings.Cut(strings.TrimLeft(l, " \t"), f[0])
+		_, after, _ = strings.Cut(strings.TrimLeft(after, " \t"), f[1])
+		given[idx-1] = entry{v, strings.Trim(after, " \t")}
+		n = max(n, idx)
+	}
+	want := nf
+	if nf == 0 {
+		want = n
+	}
+	if len(c.Cost) != want {
+		t.Fatalf("%d costs, want %d", len(c.Cost), want)
+	}
+	beyond, beyondMax := 0, 0
+	for f, e := range given {
+		if f >= want {
+			beyond++
+			beyondMax = max(beyondMax, f+1)
+		} else if c.Cost[f] != e.cost || c.Name[f] != e.name {
+			t.Fatalf("feature %d: cost %g name %q, want %g %q", f+1, c.Cost[f], c.Name[f], e.cost, e.name)
+		}
+	}
+	if c.Beyond != beyond || c.BeyondMax != beyondMax {
+		t.Fatalf("Beyond %d, BeyondMax %d, want %d %d", c.Beyond, c.BeyondMax, beyond, beyondMax)
+	}
+	var defaulted []int
+	for f := range want {
+		if _, ok := given[f]; !ok {
+			defaulted = append(defaulted, f)
+			if c.Cost[f] != 1 || c.Name[f] != "" {
+				t.Fatalf("feature %d, given no cost: %g %q", f+1, c.Cost[f], c.Name[f])
+			}
+		}
+	}
+	if !slices.Equal(c.Defaulted, defaulted) {
+		t.Fatalf("Defaulted %v, want %v", c.Defaulted, defaulted)
+	}
 }
