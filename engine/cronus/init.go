@@ -552,29 +552,38 @@ func (pr *Problem) termsWith(st *State, loss float64) Terms {
 // by pr.FeatCost, whose length is the data's highest feature index, every
 // objective evaluation allocated and scanned the whole feature range (8 MB
 // a call at a sparse index of 1,000,000, gigabytes of garbage before the
-// collector ran, its goal set by the data's dense matrices). It reads the
-// exported fields anew on every call, so a changed FeatCost counts.
+// collector ran, its goal set by the data's dense matrices). The numbering
+// is made once, with the problem (numberFeatures); the costs are read from
+// FeatCost at each call, so a changed FeatCost counts. tf must not be
+// written.
 func (pr *Problem) featSpace() (tf [][]int, cost []float64) {
-	var used []int
-	for _, fs := range pr.TreeFeats {
+	used, tf := pr.featUsed, pr.treeFeatsNum
+	if len(tf) != len(pr.TreeFeats) { // a Problem not made by NewProblem
+		used, tf = numberFeatures(pr.TreeFeats)
+	}
+	cost = make([]float64, len(used))
+	for a, f := range used {
+		cost[a] = pr.FeatCost[f]
+	}
+	return tf, cost
+}
+
+// numberFeatures returns the distinct features of treeFeats, ascending,
+// and each tree's features as their places in that list (featSpace).
+func numberFeatures(treeFeats [][]int) (used []int, tf [][]int) {
+	for _, fs := range treeFeats {
 		used = append(used, fs...)
 	}
 	slices.Sort(used)
 	used = slices.Compact(used)
-	num := make(map[int]int, len(used))
-	cost = make([]float64, len(used))
-	for a, f := range used {
-		num[f] = a
-		cost[a] = pr.FeatCost[f]
-	}
-	tf = make([][]int, len(pr.TreeFeats))
-	for t, fs := range pr.TreeFeats {
+	tf = make([][]int, len(treeFeats))
+	for t, fs := range treeFeats {
 		tf[t] = make([]int, len(fs))
 		for i, f := range fs {
-			tf[t][i] = num[f]
+			tf[t][i], _ = slices.BinarySearch(used, f)
 		}
 	}
-	return tf, cost
+	return used, tf
 }
 
 // groupNorms returns the mixed norms of the cost terms of eq (8) at st:

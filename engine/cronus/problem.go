@@ -51,6 +51,10 @@ type Problem struct {
 	// bufs keeps the buffers of the other Gram products for the next one
 	// (NewProblem makes it; nil: each product makes its own).
 	bufs *gramBuffers
+	// featUsed and treeFeatsNum are numberFeatures(TreeFeats), made once
+	// by NewProblem: featSpace rebuilt them at every evaluation of eq (8).
+	featUsed     []int
+	treeFeatsNum [][]int
 }
 
 // baseGram keeps the Gram product HᵀΩH, HᵀΩy at the weights ω alone,
@@ -351,6 +355,7 @@ func NewProblemProgress(ctx context.Context, e *tree.Ensemble, d *data.Dataset, 
 		p.TreeFeats[t] = e.Trees[t].Features()
 		p.TreeCost[t] = treeCost
 	}
+	p.featUsed, p.treeFeatsNum = numberFeatures(p.TreeFeats)
 	p.Flat = flatTrees(train)
 	return p, nil
 }
