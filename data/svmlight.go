@@ -241,14 +241,28 @@ func openText(src source) (r io.Reader, closeFn func() error, consumed func() in
 		consumed = c.count
 	}
 	if src.plain {
-		return bufio.NewReaderSize(rc, 1<<20), rc.Close, consumed, nil
+		return bufio.NewReaderSize(rc, readBufferSize(src.size)), rc.Close, consumed, nil
 	}
-	r, err = gunzipIfGzip(bufio.NewReaderSize(rc, 1<<20), src.name, 1)
+	r, err = gunzipIfGzip(bufio.NewReaderSize(rc, readBufferSize(src.size)), src.name, 1)
 	if err != nil {
 		rc.Close()
 		return nil, nil, nil, err
 	}
 	return r, rc.Close, consumed, nil
+}
+
+// readBufferSize is the size of the buffer openText reads src through: 1 MiB,
+// or less for a source known to be smaller (a small file read once per pass
+// need not clear a megabyte each time). Any size reads the same bytes.
+func readBufferSize(size int64) int {
+	const most, least = 1 << 20, 4 << 10
+	switch {
+	case size <= 0 || size >= most:
+		return most
+	case size < least:
+		return least
+	}
+	return int(size)
 }
 
 // chunk is a run of whole lines handed to a worker.
@@ -676,6 +690,14 @@ func read(ctx context.Context, src source, opt ReadOptions) (*Dataset, error) {
 	}
 	if opt.chunkSize <= 0 {
 		opt.chunkSize = defaultChunk
+		// A source smaller than a chunk is cut in chunks of its size, so
+		// that a small file's reading does not make and clear 4 MiB
+		// buffers at each pass. Both passes share opt, so they cut the same
+		// chunks; for gzip, src.size is the compressed size and the text
+		// takes a few chunks. How the text is cut changes no result.
+		if src.size > 0 && src.size < defaultChunk {
+			opt.chunkSize = max(int(src.size)+1, 64<<10)
+		}
 	}
 	if opt.maxLine <= 0 {
 		opt.maxLine = MaxLineBytes
