@@ -14,7 +14,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 retrains=${1:-7}
 shift || true
-command -v tmux >/dev/null || { apt-get update -qq && apt-get install -y -qq tmux >/dev/null; }
+# tmux, installed when missing (as root); otherwise say so and stop: the
+# failed apt-get alone did not stop the script (errexit ignores an && list).
+command -v tmux >/dev/null || { [ "$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq tmux >/dev/null; } || true
+command -v tmux >/dev/null || { echo "e2e/retrain.sh: tmux is missing; install Debian's tmux (apt-get install tmux, as root)" >&2; exit 1; }
 out=$(mktemp -d)
 bin=${BIN:-}
 if [ -z "$bin" ]; then
