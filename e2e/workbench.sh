@@ -38,7 +38,7 @@ tm() { tmux -L "cronus-e2e-$$-$sockets" -f /dev/null "$@"; }
 server_lost() { # server_lost WHAT: the tmux server is gone; say so and leave the attempt
   echo "the tmux server went away ($1); its log ends:"
   local log
-  log=$(ls -t "$out"/tmux-server-*.log 2>/dev/null | head -1)
+  log=$(ls -t "$out"/tmux-server-*.log 2>/dev/null | head -1) || true # none: ls fails, and pipefail with it
   if [ -n "$log" ]; then tail -n 20 "$log"; else echo "(no server log)"; fi
   exit "$lost"
 }
