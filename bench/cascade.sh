@@ -125,8 +125,10 @@ print("cronus at λ=%g×λ_max (ρ=%g), re-run: test ndcg@10 %.4f at cost %.1f; 
     r["lambda"], r["rho1"], r["test"]["metrics"]["ndcg@10"], r["test"]["cost"]["total"],
     r["full_test"]["metrics"]["ndcg@10"], r["full_test"]["cost"]["total"], r["test"]["cost"]["total"] / r["full_test"]["cost"]["total"]))
 c = r["paired_test"]["metrics"]["ndcg@10"]
-print("cascade - full, test ndcg@10: %+.4f ± %.4f over %d queries (two-sided p %.3f t test, %.3f randomisation)" % (
-    c["diff"], c["se"], c["queries"], c["p_t"], c["p_rand"]))
+# se, t and p_t are null when the test set has one query (SYNTH_QUERIES < 8).
+na = lambda fmt, v: "n/a" if v is None else fmt % v
+print("cascade - full, test ndcg@10: %+.4f ± %s over %d queries (two-sided p %s t test, %s randomisation)" % (
+    c["diff"], na("%.4f", c["se"]), c["queries"], na("%.3f", c["p_t"]), na("%.3f", c["p_rand"])))
 print("fraction of test documents reaching each stage:", " ".join("%.3f" % x for x in r["test"]["reached"]))
 print("initialisation %.2fs, cyclic optimisation %.2fs" % (r["init_seconds"], r["cyclic_seconds"]))
 PY
