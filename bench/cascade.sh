@@ -50,7 +50,8 @@ case "$set_" in
     train=$dir/f$fold-train.txt valid=$dir/f$fold-vali.txt test=$dir/f$fold-test.txt costs=builtin:mq2008/costs rel=1 ;;
   synth)
     q=${SYNTH_QUERIES:-1600}
-    case "$q" in ''|*[!0-9]*|0*) echo "bench/cascade.sh: SYNTH_QUERIES must be a positive whole number, not '$q'" >&2; exit 2 ;; esac
+    # At least 4: valid and test take a quarter of them (cronus gen refuses 0).
+    case "$q" in ''|*[!0-9]*|0*|[1-3]) echo "bench/cascade.sh: SYNTH_QUERIES must be a whole number of at least 4, not '$q'" >&2; exit 2 ;; esac
     # The files are kept for the next run, but only for the same number of
     # queries: synth.queries records what they were made with (files of
     # another SYNTH_QUERIES, or of a run before the record, are made again).
