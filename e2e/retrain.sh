@@ -28,7 +28,7 @@ session=cronus-retrain-$$
 # A tmux server of its own (no configuration file): not the user's, and not
 # one that is exiting (e2e/workbench.sh says how that failed).
 tmux() { command tmux -L "$session" -f /dev/null "$@"; }
-trap 'tmux kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$session"' EXIT
+trap 'tmux kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$session"; rm -rf "$out"' EXIT
 tmux new-session -d -s "$session" -x 160 -y 48 "$(printf '%q ' "$bin" tui "$@"); sleep 30"
 sleep 1
 pid=$(tmux list-panes -t "$session" -F '#{pane_pid}')

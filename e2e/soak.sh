@@ -16,7 +16,7 @@ session=cronus-soak-$$
 # A tmux server of its own (no configuration file): not the user's, and not
 # one that is exiting (e2e/workbench.sh says how that failed).
 tmux() { command tmux -L "$session" -f /dev/null "$@"; }
-trap 'tmux kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$session"' EXIT
+trap 'tmux kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$session"; rm -rf "$out"' EXIT
 tmux new-session -d -s "$session" -x 160 -y 48 "$out/cronus"
 sleep 2
 pid=$(pgrep -n -f "$out/cronus")
