@@ -443,11 +443,26 @@ func meanAbsContributions(ctx context.Context, dataName string, absentMissing bo
 	}
 	warn(stderr, m.AbsentWarning(e, -1, d))
 	warn(stderr, m.LibsvmReaderWarning(e, d))
-	nf, n := e.NumFeatures, d.NumDocs()
-	cols := nf + 1 // and the bias
+	sum, err := contribMeans(ctx, dataName, e, d, stderr)
+	return sum, d.NumDocs(), err
+}
+
+// contribMeans is meanAbsContributions of the data d, read from dataName.
+func contribMeans(ctx context.Context, dataName string, e *tree.Ensemble, d *data.Dataset, stderr io.Writer) ([]float64, error) {
+	// Over the features the trees split on alone (tree.CompactContribs):
+	// the others' contributions are 0. With a sparse index of 1,000,000
+	// each document had a row of a million, and 1,000 documents took
+	// 1.7 GB and 3.6 s.
+	cc, err := e.CompactContribs(-1)
+	if err != nil {
+		return nil, err
+	}
+	n, u := d.NumDocs(), len(cc.Features)
+	cols := u + 1 // and the bias
 	size := contribsChunk(cols)
 	phi := make([]float64, size*cols)
-	sum := make([]float64, nf)
+	chunk := make([][]float32, u)
+	sum := make([]float64, e.NumFeatures)
 	var done atomic.Int64
 	stop := showTicking(newProgress(stderr), func(time.Duration) string {
 		k := done.Load()
@@ -456,19 +471,22 @@ func meanAbsContributions(ctx context.Context, dataName string, absentMissing bo
 	defer stop()
 	for lo := 0; lo < n; lo += size {
 		hi := min(lo+size, n)
-		if _, err := e.ContributionsCounted(ctx, phi[:(hi-lo)*cols], chunkCols(d, nf, lo, hi), hi-lo, -1, &done); err != nil {
-			return nil, 0, err
+		for c, f := range cc.Features {
+			chunk[c] = d.Cols[f][lo:hi]
+		}
+		if _, err := cc.Contributions(ctx, phi[:(hi-lo)*cols], chunk, hi-lo, &done); err != nil {
+			return nil, err
 		}
 		for i := range hi - lo {
-			for f, v := range phi[i*cols : i*cols+nf] {
-				sum[f] += math.Abs(v)
+			for c, v := range phi[i*cols : i*cols+u] {
+				sum[cc.Features[c]] += math.Abs(v)
 			}
 		}
 	}
 	for f := range sum {
 		sum[f] /= float64(max(n, 1))
 	}
-	return sum, n, nil
+	return sum, nil
 }
 
 // stageSummaries describes each stage of c and returns the trees any

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -358,20 +359,44 @@ func stageEnsembles(e *tree.Ensemble, c *cronus.Cascade) ([]*tree.Ensemble, erro
 func stageContribsOutput(ctx context.Context, path string, d *data.Dataset, stages []*tree.Ensemble, exit []int, progress *docsWritten) data.Output {
 	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
 		progress.start("feature contributions")
-		nf := stages[0].NumFeatures
-		m := nf + 1
+		// Each stage's contributions are computed for the features its
+		// trees split on alone (tree.CompactContribs), and held for the
+		// features any stage splits on (all), as appendSpread writes
+		// them: at stage k, feature all[at[k][c]] is column c.
+		ccs := make([]*tree.CompactContribs, len(stages))
+		var all []int
+		for k, se := range stages {
+			cc, err := se.CompactContribs(-1)
+			if err != nil {
+				return err
+			}
+			ccs[k] = cc
+			all = append(all, cc.Features...)
+		}
+		slices.Sort(all)
+		all = slices.Compact(all)
+		at := make([][]int, len(stages))
+		widest := 0
+		for k, cc := range ccs {
+			at[k] = make([]int, len(cc.Features))
+			for c, f := range cc.Features {
+				at[k][c], _ = slices.BinarySearch(all, f)
+			}
+			widest = max(widest, len(cc.Features))
+		}
+		m := len(all) + 1
 		size := contribsChunk(m)
 		phi := make([]float64, size*m)
-		part := make([]float64, size*m)
-		cols := make([][]float32, nf) // the chunk's documents that left at one stage
-		for f := range cols {
-			cols[f] = make([]float32, size)
+		part := make([]float64, size*(widest+1))
+		cols := make([][]float32, widest) // the chunk's documents that left at one stage
+		for c := range cols {
+			cols[c] = make([]float32, size)
 		}
 		var docs []int
 		lo := 0
-		return docLines(w, d, contribsHeader(nf), size, func(a, b int) error {
+		return docLines(w, d, contribsHeader(stages[0].NumFeatures), size, func(a, b int) error {
 			lo = a
-			for k, se := range stages {
+			for k, cc := range ccs {
 				docs = docs[:0]
 				for i := a; i < b; i++ {
 					if exit[i] == k {
@@ -381,22 +406,27 @@ func stageContribsOutput(ctx context.Context, path string, d *data.Dataset, stag
 				if len(docs) == 0 {
 					continue
 				}
-				for f := range cols {
+				for c, f := range cc.Features {
 					for j, i := range docs {
-						cols[f][j] = d.Cols[f][i]
+						cols[c][j] = d.Cols[f][i]
 					}
 				}
-				n := len(docs)
-				if _, err := se.ContributionsCounted(ctx, part[:n*m], cols, n, -1, &progress.done); err != nil {
+				n, u := len(docs), len(cc.Features)
+				if _, err := cc.Contributions(ctx, part[:n*(u+1)], cols[:u], n, &progress.done); err != nil {
 					return err
 				}
 				for j, i := range docs {
-					copy(phi[(i-a)*m:(i-a+1)*m], part[j*m:(j+1)*m])
+					row, src := phi[(i-a)*m:(i-a+1)*m], part[j*(u+1):(j+1)*(u+1)]
+					clear(row)
+					for c, p := range at[k] {
+						row[p] = src[c]
+					}
+					row[m-1] = src[u]
 				}
 			}
 			return nil
 		}, func(b []byte, i int) []byte {
-			return appendFields(b, phi[(i-lo)*m:(i-lo+1)*m])
+			return appendSpread(b, phi[(i-lo)*m:(i-lo+1)*m], all, stages[0].NumFeatures)
 		})
 	}}
 }
@@ -414,32 +444,68 @@ func appendFields(b []byte, vs []float64) []byte {
 // contribsHeader is the header line of a contributions file: qid, docid,
 // f1 to fF for F features, bias.
 func contribsHeader(features int) string {
-	var h strings.Builder
-	h.WriteString("qid\tdocid")
+	h := make([]byte, 0, len("qid\tdocid\tbias\n")+features*(2+len(strconv.Itoa(features))))
+	h = append(h, "qid\tdocid"...)
 	for f := range features {
-		fmt.Fprintf(&h, "\tf%d", f+1)
+		h = append(h, "\tf"...)
+		h = strconv.AppendInt(h, int64(f+1), 10)
 	}
-	h.WriteString("\tbias\n")
-	return h.String()
+	return string(append(h, "\tbias\n"...))
 }
 
 // contribsOutput is predict --contribs's file: a header (qid, docid, f1
 // to fF for the model's F features, bias), then per document of d in
 // input order the contributions of e's first k trees
-// (Ensemble.Contributions); progress counts the documents computed.
+// (Ensemble.Contributions); progress counts the documents computed. They
+// are computed for the features the trees split on alone
+// (tree.CompactContribs), the others written as 0: a model of a sparse
+// index of 1,000,000 computed a million per document.
 func contribsOutput(ctx context.Context, path string, d *data.Dataset, e *tree.Ensemble, k int, progress *docsWritten) data.Output {
 	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
 		progress.start("feature contributions")
-		m := e.NumFeatures + 1
+		cc, err := e.CompactContribs(k)
+		if err != nil {
+			return err
+		}
+		m := len(cc.Features) + 1
 		size := contribsChunk(m)
 		phi := make([]float64, size*m)
+		cols := make([][]float32, len(cc.Features))
 		lo := 0
 		return docLines(w, d, contribsHeader(e.NumFeatures), size, func(a, b int) error {
 			lo = a
-			_, err := e.ContributionsCounted(ctx, phi[:(b-a)*m], chunkCols(d, e.NumFeatures, a, b), b-a, k, &progress.done)
+			for c, f := range cc.Features {
+				cols[c] = d.Cols[f][a:b]
+			}
+			_, err := cc.Contributions(ctx, phi[:(b-a)*m], cols, b-a, &progress.done)
 			return err
 		}, func(b []byte, i int) []byte {
-			return appendFields(b, phi[(i-lo)*m:(i-lo+1)*m])
+			return appendSpread(b, phi[(i-lo)*m:(i-lo+1)*m], cc.Features, e.NumFeatures)
 		})
 	}}
+}
+
+// tabZeros is "\t0" many times over, for appendSpread.
+var tabZeros = strings.Repeat("\t0", 256)
+
+// appendSpread appends to b, each after a tab, the nf features'
+// contributions of a row of compact ones (row[c] for feature feats[c],
+// ascending; 0 for the others) and then the bias (the row's last entry),
+// as appendFields appends the whole row.
+func appendSpread(b []byte, row []float64, feats []int, nf int) []byte {
+	zeros := func(b []byte, k int) []byte {
+		for ; k > 0; k -= len(tabZeros) / 2 {
+			b = append(b, tabZeros[:2*min(k, len(tabZeros)/2)]...)
+		}
+		return b
+	}
+	next := 0 // the first feature not written
+	for c, f := range feats {
+		b = zeros(b, f-next)
+		b = append(b, '\t')
+		b = strconv.AppendFloat(b, row[c], 'g', -1, 64)
+		next = f + 1
+	}
+	b = zeros(b, nf-next)
+	return appendFields(b, row[len(feats):len(feats)+1])
 }

@@ -109,11 +109,77 @@ func (e *Ensemble) ContributionsCounted(ctx context.Context, dst []float64, cols
 	if used != nil {
 		d = len(used)
 	}
+	return dst, contribBlocks(ctx, dst[:n*m], cols, n, trees, used, d, m, bias, scored)
+}
+
+// CompactContribs is the first k trees of an ensemble made ready to give
+// the contributions of the features they split on alone (Contributions),
+// for a model whose features run far past those: a sparse index of
+// 1,000,000 in its training file made every document's row of
+// contributions a million entries, and inspect --data take 1.7 GB and
+// 3.6 s on 1,000 documents of 3 features used. The trees are renumbered
+// once, to the features' places in Features.
+type CompactContribs struct {
+	// Features are the features (0-based, ascending) the trees split on:
+	// column c of Contributions is feature Features[c]. Every other
+	// feature contributes 0.
+	Features []int
+	trees    []Tree
+	bias     float64
+}
+
+// CompactContribs returns the first k trees (k < 0 or k > len(Trees)
+// means all) ready for CompactContribs.Contributions, or CheckCovers's
+// error.
+func (e *Ensemble) CompactContribs(k int) (*CompactContribs, error) {
+	if err := e.CheckCovers(k); err != nil {
+		return nil, err
+	}
+	trees := e.Trees
+	if k >= 0 && k < len(trees) {
+		trees = trees[:k]
+	}
+	c := &CompactContribs{Features: SplitFeatures(trees), bias: e.Base}
+	for t := range trees {
+		c.bias += trees[t].ExpectedValue()
+	}
+	c.trees = renumberFeatures(trees, c.Features)
+	return c, nil
+}
+
+// Contributions is Ensemble.ContributionsCounted over the features of
+// c.Features alone: with u = len(c.Features), cols[c] holds the values of
+// feature Features[c] for the n documents, and dst[i*(u+1)+c] is its
+// contribution to document i's score, dst[i*(u+1)+u] the bias. The
+// numbers are ContributionsCounted's, bit for bit; the memory and the
+// work are those of u features, whatever the model's NumFeatures.
+func (c *CompactContribs) Contributions(ctx context.Context, dst []float64, cols [][]float32, n int, scored *atomic.Int64) ([]float64, error) {
+	u := len(c.Features)
+	m := u + 1
+	if dst == nil {
+		dst = make([]float64, n*m)
+	}
+	if len(dst) < n*m {
+		panic(fmt.Sprintf("tree: CompactContribs.Contributions: dst has %d entries for %d documents of %d columns", len(dst), n, m))
+	}
+	if len(cols) < u {
+		panic(fmt.Sprintf("tree: CompactContribs.Contributions: %d feature columns for %d features", len(cols), u))
+	}
+	return dst, contribBlocks(ctx, dst[:n*m], cols, n, c.trees, nil, u, m, c.bias, scored)
+}
+
+// contribBlocks computes into dst, rows of m entries (the last the bias),
+// the contributions of trees, which split on features 0..d-1, to the
+// scores of n documents: the columns of those features are cols[0..d-1],
+// and their contributions the first d entries of a row; or, when used is
+// not nil, the columns cols[used[c]], the contributions going to entry
+// used[c] of a row and the others 0.
+func contribBlocks(ctx context.Context, dst []float64, cols [][]float32, n int, trees []Tree, used []int, d, m int, bias float64, scored *atomic.Int64) error {
 	tables, err := shapTables(ctx, trees, n)
 	if err != nil {
-		return dst, err
+		return err
 	}
-	err = parallelBlocks(ctx, n, func(lo, hi int, rows []float32) {
+	return parallelBlocks(ctx, n, func(lo, hi int, rows []float32) {
 		gather(rows, cols, used, d, lo, hi)
 		var s shapScratch
 		// The block's contributions, tree by tree (a tree's table stays
@@ -159,7 +225,6 @@ func (e *Ensemble) ContributionsCounted(ctx context.Context, dst []float64, cols
 			scored.Add(int64(b))
 		}
 	}, d)
-	return dst, err
 }
 
 // ExpectedValue returns the tree's value averaged over its leaves, each

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"testing"
 	"time"
 )
@@ -489,5 +491,108 @@ func TestContributionsCancelWithinBlock(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatalf("still computing %v after the context was done 50 ms in", time.Since(start))
+	}
+}
+
+// CompactContribs gives the contributions of the features the trees split
+// on, the same bits as Contributions's columns of them, whether the trees
+// use few of the model's features (Contributions then computes them
+// compact too) or most; with tables and without (few documents), for any
+// number of trees.
+func TestCompactContribsSameBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for trial := range 40 {
+		nf := 3 + r.IntN(12)
+		docs := []int{5, 300}[trial%2]
+		split := 1 + r.IntN(nf) // the trees split on features below split, and on the last
+		var trees []Tree
+		for range 1 + r.IntN(6) {
+			tr := shapTree(r, split, 10)
+			for i := range tr.Nodes {
+				if r.IntN(4) == 0 {
+					tr.Nodes[i].Feature = int32(nf - 1)
+				}
+			}
+			trees = append(trees, tr)
+		}
+		e := &Ensemble{Trees: trees, Base: 0.25, NumFeatures: nf}
+		cols := make([][]float32, nf)
+		for f := range cols {
+			cols[f] = make([]float32, docs)
+			for i := range cols[f] {
+				cols[f][i] = float32(r.IntN(5)) - 0.5
+				if r.IntN(6) == 0 {
+					cols[f][i] = float32(math.NaN())
+				}
+			}
+		}
+		for _, k := range []int{-1, 1, len(trees) / 2} {
+			want, err := e.Contributions(nil, cols, docs, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cc, err := e.CompactContribs(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fs := e.Features(k); !slices.Equal(cc.Features, fs) {
+				t.Fatalf("trial %d, %d trees: features %v, want %v", trial, k, cc.Features, fs)
+			}
+			u := len(cc.Features)
+			ccols := make([][]float32, u)
+			for c, f := range cc.Features {
+				ccols[c] = cols[f]
+			}
+			got, err := cc.Contributions(context.Background(), nil, ccols, docs, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range docs {
+				row, wrow := got[i*(u+1):][:u+1], want[i*(nf+1):][:nf+1]
+				spread := make([]float64, nf+1)
+				for c, f := range cc.Features {
+					spread[f] = row[c]
+				}
+				spread[nf] = row[u]
+				for f := range spread {
+					if math.Float64bits(spread[f]) != math.Float64bits(wrow[f]) {
+						t.Fatalf("trial %d, %d trees, document %d, column %d: %v compact, %v", trial, k, i, f, spread[f], wrow[f])
+					}
+				}
+			}
+		}
+	}
+}
+
+// The work of CompactContribs is that of the features the trees split on:
+// a model of 1,000,000 features that splits on two allocates a few of its
+// own bytes per document, not a row of the model's features.
+func TestCompactContribsWide(t *testing.T) {
+	const nf, docs = 1_000_000, 64
+	tr := twoLevel()
+	for i := range tr.Nodes {
+		tr.Nodes[i].Feature = []int32{5, nf - 1}[tr.Nodes[i].Feature%2]
+	}
+	e := &Ensemble{Trees: []Tree{tr, tr}, NumFeatures: nf}
+	cc, err := e.CompactContribs(-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(cc.Features, e.Features(-1)) || len(cc.Features) > 2 {
+		t.Fatalf("features %v", cc.Features)
+	}
+	cols := make([][]float32, len(cc.Features))
+	for c := range cols {
+		cols[c] = make([]float32, docs)
+	}
+	dst := make([]float64, docs*(len(cc.Features)+1))
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	if _, err := cc.Contributions(context.Background(), dst, cols, docs, nil); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&m1)
+	if a := m1.TotalAlloc - m0.TotalAlloc; a > 1<<20 {
+		t.Errorf("%d documents allocated %d bytes", docs, a)
 	}
 }

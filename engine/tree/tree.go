@@ -397,6 +397,13 @@ func compactFeatures(trees []Tree, d int) ([]Tree, []int) {
 	if 2*len(used) > d {
 		return trees, nil
 	}
+	return renumberFeatures(trees, used), used
+}
+
+// renumberFeatures returns trees with their split features numbered by
+// their place in used (sorted, and holding every feature they split on),
+// sharing their leaves and covers.
+func renumberFeatures(trees []Tree, used []int) []Tree {
 	out := make([]Tree, len(trees))
 	for t := range trees {
 		nodes := slices.Clone(trees[t].Nodes)
@@ -406,7 +413,7 @@ func compactFeatures(trees []Tree, d int) ([]Tree, []int) {
 		}
 		out[t] = Tree{Nodes: nodes, Leaves: trees[t].Leaves, Cover: trees[t].Cover, LeafCover: trees[t].LeafCover}
 	}
-	return out, used
+	return out
 }
 
 // parallelBlocks calls fn on consecutive blocks of predictBlock documents,
