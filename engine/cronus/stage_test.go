@@ -256,7 +256,7 @@ func minimiseSmoothed(t *testing.T, p *stageProblem, eps float64) float64 {
 
 // On random problems whose trees share features, solve with joint moves
 // reaches the minimum an independent smoothed solver finds, up to the
-// smoothing (coordinate descent alone ends above it on 5 of the 40).
+// smoothing (coordinate descent alone ends above it on 4 of the 40).
 func TestStageSolveMatchesSmoothed(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	worse := 0
