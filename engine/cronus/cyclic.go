@@ -447,8 +447,10 @@ func optimizeStage(ctx context.Context, pr *Problem, st *State, k int, maxOuter,
 		enterTrees(pr, st, k)
 	}
 	if len(st.Stages[k].Active()) == 0 {
-		passIfEmpty(pr, st, k) // pruneTrees may have emptied it at another stage's step
-		return nil             // an empty stage passes everything at no cost
+		// The steps and warm starts never leave an empty stage with a
+		// finite θ (passEmptied, emptyPasses); a State made otherwise may.
+		passIfEmpty(pr, st, k)
+		return nil // an empty stage passes everything at no cost
 	}
 	best := st.Terms.Total // current: every change to st ends with Objective
 	for outer := 0; outer < maxOuter; outer++ {
@@ -1034,10 +1036,10 @@ func pruneTrees(ctx context.Context, pr *Problem, st *State, k int) {
 
 // exactTotal returns eq (8) itself, not the surrogate, with sk as stage k's
 // scores, the other stages as when o was built, and st's weights as they
-// are now: the pruning trials of pruneStage. The parts that stay fixed
-// while stage k changes (reach of stage k, the earlier stages' loss, the
-// later stages' loss and reach per unit of going on) are o's, so a trial
-// costs one sigmoid per document instead of K. st.D must hold the reach
+// are now: the trials of pruneStage, emptyTrial and enterTrees. The parts
+// that stay fixed while stage k changes (reach of stage k, the earlier
+// stages' loss, the later stages' loss and reach per unit of going on)
+// are o's, so a trial costs one sigmoid per document instead of K. st.D must hold the reach
 // fractions of stages 0..k, as Objective leaves them; it is left at the
 // trial's. It equals objectiveWith up to rounding (a test checks 1e-12).
 func (o *stageObjective) exactTotal(sk []float64) float64 {

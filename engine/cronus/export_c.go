@@ -21,15 +21,20 @@ import (
 //	                int *exit_stage, double *score, double *feature_cost,
 //	                double *tree_cost);
 //	int PREFIX_rank_dense(int n, const float *x, int stride, int *rank, …);
+//	size_t PREFIX_work_size(int n);
+//	int PREFIX_rank_work(int n, PREFIX_feature_fn get, void *ctx, void *work,
+//	                     int *rank, …);
 //
 // PREFIX_rank takes one query of n documents and fetches each feature
 // through get only when a stage the document reaches needs it, at most
 // once per document: the extraction on demand that the cascade's cost
-// counts. Which trees and features a document at stage k has paid for
-// depends on k alone (every document there passed the same stages), so
-// the file fixes them stage by stage, and a document's cost by its exit
-// stage. The stage scores, exits, ranks and costs equal Score's bit for
-// bit (rank[i] is n−1−Key[i]).
+// counts. PREFIX_rank_work does the same in the caller's scratch of
+// PREFIX_work_size(n) bytes instead of allocating its own. Which trees
+// and features a document at stage k has paid for depends on k alone
+// (every document there passed the same stages), so the file fixes them
+// stage by stage, and a document's cost by its exit stage. The stage
+// scores, exits, ranks and costs equal Score's bit for bit (rank[i] is
+// n−1−Key[i]).
 //
 // featCost must have e.NumFeatures entries at least and treeCost one per
 // tree, and every stage len(e.Trees)+1 weights, as for Score.
@@ -257,7 +262,7 @@ func ExportCContext(ctx context.Context, e *tree.Ensemble, c *Cascade, featCost,
 }
 
 // CDecls returns the declarations of ExportC's file for prefix: the
-// callback's type and the two functions.
+// callback's type and the four functions.
 func CDecls(p string) string {
 	return fmt.Sprintf("typedef float (*%s_feature_fn)(void *ctx, int doc, int feature);\n", p) +
 		fmt.Sprintf("int %s_rank(int n, %s_feature_fn get, void *ctx, int *rank, int *exit_stage, double *score, double *feature_cost, double *tree_cost);\n", p, p) +

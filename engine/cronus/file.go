@@ -43,10 +43,10 @@ const (
 // "ensemble" is a complete model in the format of tree.Model. Stage k scores
 // a document x as intercept + Σ_j weights[j]·h_{trees[j]}(x), where trees
 // lists 0-based tree indices in ascending order (β^k stored sparse: a tree
-// not listed has weight 0) and h_t(x) is the value of tree t's leaf. A
-// document leaves at stage k when its score is below theta; "theta": null
-// (or absent) is −Inf, which passes everything, and is the only value the
-// last stage may have. With "rule": "top-m" the "top_m" best documents of
+// not listed has weight 0) and h_t(x) is the value of tree t's leaf,
+// rounded to float32 (see Score). A document leaves at stage k when its
+// score is below theta; "theta": null (or absent) is −Inf, which passes
+// everything, and is the only value the last stage may have. With "rule": "top-m" the "top_m" best documents of
 // each query at a stage never leave there. feature_cost[α-1] is the cost
 // c_α of feature α (features are numbered from 1 in files), one entry per
 // feature of the ensemble; tree_cost[t] is the cost e_t of evaluating tree

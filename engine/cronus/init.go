@@ -31,7 +31,6 @@ func DefaultParams() Params {
 	return Params{Lambda: 0.01, K: 10, Epsilon: 0.15, Sigma: 0.05, Delta: 1.3, StageCap: 0.7, Rho1: 0.02, RhoK: 0.02}
 }
 
-// Validate reports the first parameter out of range.
 // The largest λ, ρ and σ Validate accepts. At λ = 1 (λ_max) the
 // single-stage problem drops every tree, and at ρ = 1 (ρ_max) the
 // least-squares one; a stage, fitting only the documents that reach it, may
@@ -44,6 +43,7 @@ const (
 	MaxSigma  = 10
 )
 
+// Validate reports the first parameter out of range.
 func (p Params) Validate() error {
 	switch {
 	case !(p.Lambda >= 0 && p.Lambda <= MaxLambda):

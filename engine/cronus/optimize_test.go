@@ -936,9 +936,10 @@ func TestPruneTreesDropsNegligibleTree(t *testing.T) {
 	}
 }
 
-// A stage left without trees by another stage's step (pruneTrees drops a
-// tree from every stage at once) is made to pass everything at its own next
-// step, as a stage its own step empties is (passIfEmpty).
+// A stage without trees and with a finite θ, made here by hand (no step
+// leaves one: pruneTrees never drops a stage's largest weight, and
+// passEmptied lets a stage the pruning empties pass everything), is made
+// to pass everything at its own next step (passIfEmpty).
 func TestEmptiedStagePassesAtItsStep(t *testing.T) {
 	pr := smallProblem(t)
 	par := DefaultParams()

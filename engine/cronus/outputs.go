@@ -27,7 +27,7 @@ import (
 // The values are the same float32 either way, so everything computed from H
 // is the same bit for bit in both modes; compact mode is only slower to read.
 // NewOutputs chooses compact mode when the dense matrix would take more than
-// MaxDenseOutputBytes.
+// denseLimit: MaxDenseOutputBytes, or a quarter of the memory available.
 type Outputs struct {
 	N     int            // documents
 	dense [][]float32    // dense[t]: tree t's N values, when tree t is stored dense
