@@ -1039,9 +1039,9 @@ func pruneTrees(ctx context.Context, pr *Problem, st *State, k int) {
 // are now: the trials of pruneStage, emptyTrial and enterTrees. The parts
 // that stay fixed while stage k changes (reach of stage k, the earlier
 // stages' loss, the later stages' loss and reach per unit of going on)
-// are o's, so a trial costs one sigmoid per document instead of K. st.D must hold the reach
-// fractions of stages 0..k, as Objective leaves them; it is left at the
-// trial's. It equals objectiveWith up to rounding (a test checks 1e-12).
+// are o's, so a trial costs one sigmoid per document instead of K. st.D
+// must hold the reach fractions of stages 0..k, as Objective leaves them;
+// it is left at the trial's. It equals objectiveWith up to rounding (a test checks 1e-12).
 func (o *stageObjective) exactTotal(sk []float64) float64 {
 	pr, st, k := o.pr, o.st, o.k
 	n := pr.Train.N
