@@ -27,7 +27,8 @@ const CFileComment = ` * Compile it as C99 or later, without -ffast-math. Its pr
 // -std=gnu99 -march=native fused the stage sums and moved scores).
 const cPragma = "#if defined(__clang__)\n#pragma STDC FP_CONTRACT OFF\n#elif defined(__GNUC__)\n#pragma GCC optimize(\"fp-contract=off\")\n#endif\n"
 
-// CPragma returns the lines that keep clang from fusing multiply-adds.
+// CPragma returns the lines that keep clang and GCC from fusing
+// multiply-adds (cPragma).
 func CPragma() string { return cPragma }
 
 // CMaxExternalName is how many initial characters of an identifier with

@@ -417,14 +417,15 @@ func partitionPart(seg, tmp []int32, col []uint8, bin uint8) int {
 	return j
 }
 
-// build fills h with the histograms of the documents idx, for every
+// build fills l.hist with the histograms of the documents idx, for every
 // feature group holding one of features, sharing the groups between the
 // workers when there is enough work. all says idx is every document in
-// order. When parent is not nil it is the parent's histogram, and each
-// group's part of it becomes the sibling's histogram (parent minus h) while
-// it is still in cache. h need not be cleared. While a group's histograms
-// are in cache, the best splits of l and sibling over its features are found;
-// they end up in l.best and sibling.best.
+// order. When sibling is not nil, sibling.hist holds the parent's
+// histogram, and each group's part of it becomes the sibling's histogram
+// (parent minus l's) while it is still in cache. l.hist need not be
+// cleared. While a group's histograms are in cache, the best splits of l
+// and sibling over its features are found; they end up in l.best and
+// sibling.best.
 func (g *Grower) build(l, sibling *growLeaf, idx []int32, gh []GradPair, features []int, all bool) {
 	h := l.hist
 	var parent []hbin

@@ -604,13 +604,14 @@ func float32AtMost(t float64) float32 {
 }
 
 // ImportFile imports the model file at path; from is "lightgbm" (a text
-// model), "xgboost" (a JSON model) or "ranklib" (a tree-ensemble text model),
-// plain or gzip-compressed.
+// model), "xgboost" (a JSON or UBJSON model) or "ranklib" (a tree-ensemble
+// text model), plain or gzip-compressed.
 func ImportFile(from, path string) (*Ensemble, map[string]any, error) {
 	return ImportFileWith(from, path, ImportOptions{})
 }
 
-// ImportFileWith is ImportFile with the options for an XGBoost model.
+// ImportFileWith is ImportFile with the options for an XGBoost or LightGBM
+// model (a RankLib model takes none).
 func ImportFileWith(from, path string, opt ImportOptions) (*Ensemble, map[string]any, error) {
 	var imp func(io.Reader, string, ImportOptions) (*Ensemble, map[string]any, error)
 	switch from {

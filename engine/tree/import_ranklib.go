@@ -31,7 +31,7 @@ var rlOtherRankers = map[string]string{
 
 // rlMaxDepth bounds how deeply <split>s may nest: far beyond any tree
 // RankLib grows (its default is 10 leaves), and shallow enough that the
-// recursive reader and Tree.Validate stay well within the stack.
+// recursive reader (split) stays well within the stack.
 const rlMaxDepth = 10000
 
 // ImportRankLib reads a RankLib tree-ensemble model (the text file
@@ -446,7 +446,8 @@ func javaFloat(s string) (float32, error) {
 	return float32(v), nil
 }
 
-// next returns the next token (peeked or read).
+// next returns the next token, skipping the empty text tokens that lex
+// returns for comments and declarations.
 func (p *rlParser) next() (rlToken, error) {
 	for {
 		t, err := p.lex()

@@ -288,9 +288,9 @@ func (f *xgbFloat) UnmarshalJSON(data []byte) error {
 }
 
 // xgbStat reads loss_changes and sum_hessian entries, which only feature
-// importance uses: what is not a number reads as NaN, and a tree's
-// statistics with a NaN are left out (Tree.Gain, Tree.Cover) rather than
-// the model refused.
+// importance and feature contributions use: what is not a number reads as
+// NaN, and a statistic with a NaN is dropped (Tree.Gain, Tree.Cover,
+// Tree.LeafCover; keepCompleteStats) rather than the model refused.
 type xgbStat float32
 
 func (f *xgbStat) UnmarshalJSON(data []byte) error {

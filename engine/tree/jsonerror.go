@@ -119,8 +119,6 @@ func nonJSONNumber(data []byte, off int64) string {
 	return ""
 }
 
-// lineCol returns the 1-based line and column of the byte before offset off
-// (encoding/json reports offsets just past the offending byte).
 // extraValue says what a JSON file data is when it holds more than one
 // JSON value, the first an object: JSON lines (a value on each line, as
 // cascade --trace writes), or two objects one after the other (two files
@@ -146,6 +144,8 @@ func extraValue(data []byte) string {
 	return fmt.Sprintf("a second JSON value after the object that ends on line %d (two files joined?), where the file is one JSON object", line)
 }
 
+// lineCol returns the 1-based line and column of the byte before offset off
+// (encoding/json reports offsets just past the offending byte).
 func lineCol(data []byte, off int64) (line, col int) {
 	p := int(min(max(off-1, 0), int64(len(data))))
 	before := data[:p]

@@ -68,7 +68,8 @@ const CascadeFormat = "cronus-cascade"
 // "cronus", "lightgbm", "xgboost" or "ranklib".
 //
 // Readers refuse another format name and versions newer than ModelVersion;
-// unknown fields are ignored.
+// unknown fields are ignored, but a key given twice in one object, or one
+// that differs only in case from a field, is refused (CheckKeys).
 type Model struct {
 	Format      string         `json:"format"`
 	Version     int            `json:"version"`

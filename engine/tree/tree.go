@@ -1,8 +1,10 @@
 // Package tree holds regression trees and ensembles of them as flat node
 // arrays, their prediction (all trees or the first k), per-document leaf
 // indices, feature contributions (TreeSHAP) and the features each tree
-// uses. Training lives in package boost; this package only represents and
-// evaluates trees.
+// uses; the growth of one tree from gradient pairs on binned data
+// (Grower: histogram split search, leaf-wise); the model file; and the
+// importers (LightGBM, XGBoost, RankLib) and exporters (XGBoost JSON, C).
+// The boosting loop and its objectives live in package boost.
 package tree
 
 import (
