@@ -134,3 +134,26 @@ func TestReadGzipSpoolLeavesNothing(t *testing.T) {
 		t.Errorf("%d files left in the spool's directory", len(ents))
 	}
 }
+
+// A data set read from memory (ReadBytes: a pipe's text, the built-in
+// sets) reports the bytes each pass has consumed, as a file does: it
+// reported 0 of the whole at every chunk, and a progress line stayed at
+// 0% to the end of each pass.
+func TestReadBytesProgress(t *testing.T) {
+	text := []byte(spoolText(500))
+	last := map[int]int64{}
+	opt := ReadOptions{chunkSize: 256, Progress: func(pass int, done, total int64) {
+		if total != int64(len(text)) {
+			t.Errorf("pass %d: total %d, want %d", pass, total, len(text))
+		}
+		last[pass] = done
+	}}
+	if _, err := ReadBytes(context.Background(), "in.txt", text, opt); err != nil {
+		t.Fatal(err)
+	}
+	for pass := 1; pass <= 2; pass++ {
+		if last[pass] != int64(len(text)) {
+			t.Errorf("pass %d: %d bytes consumed at its end, want %d", pass, last[pass], len(text))
+		}
+	}
+}

@@ -219,7 +219,7 @@ func openContext(ctx context.Context, open func() (*os.File, error)) (*os.File, 
 // name is used in messages. See ReadFile for the format.
 func ReadBytes(ctx context.Context, name string, b []byte, opt ReadOptions) (*Dataset, error) {
 	src := source{name: name, size: int64(len(b)), open: func() (io.ReadCloser, error) {
-		return io.NopCloser(bytes.NewReader(b)), nil
+		return &countingReader{r: bytes.NewReader(b)}, nil // counted for Progress, as a file is
 	}}
 	d, err := read(ctx, src, opt)
 	if d != nil {
