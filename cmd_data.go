@@ -31,7 +31,7 @@ type progress struct {
 	prefix   string           // put before every line (e.g. where a sweep is)
 	prefixAt func() string    // when set, the prefix at each line instead (one that tells the time)
 	width    func() int       // the terminal's columns now, 0 if unknown
-	log      *progressLog     // set: the lines are log lines (logEvery)
+	log      *progressLog     // set: the lines are log lines (logTo, --progress-every)
 	now      func() time.Time // the clock; nil: time.Now (tests set their own)
 }
 

@@ -622,15 +622,15 @@ func flagError(name string, err error) error {
 	return usageError{"--" + name + ": " + err.Error()}
 }
 
+// durationSyntax is a quoted duration as time.ParseDuration writes them,
+// each number with its unit: one it refuses is then too long.
+var durationSyntax = regexp.MustCompile(`^"[-+]?([0-9]*\.?[0-9]+(ns|us|µs|μs|ms|s|m|h))+"$`)
+
 // badFlagValue matches the flag package's refusal of a value: the reason is
 // "parse error" or "value out of range" from its own integer, number and
 // boolean flags, or the error of a Set of this package's (threadsFlag,
 // treesFlag, absentFlag, choiceFlag), which says what the flag takes
 // ("must be …").
-// durationSyntax is a quoted duration as time.ParseDuration writes them,
-// each number with its unit: one it refuses is then too long.
-var durationSyntax = regexp.MustCompile(`^"[-+]?([0-9]*\.?[0-9]+(ns|us|µs|μs|ms|s|m|h))+"$`)
-
 var badFlagValue = regexp.MustCompile(`(?s)^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:]+): (.*)$`)
 
 // flagValueMessage words the flag package's refusal of a value as the

@@ -19,7 +19,8 @@ const (
 	maxCostLine = 1 << 20
 	// maxCostFeatures bounds the size of a cost file read without a known
 	// feature count, so that one stray index cannot make the reader allocate
-	// gigabytes. With the data set's feature count the bound is that count.
+	// gigabytes. With the data set's feature count the bound is the larger
+	// of that count and this.
 	maxCostFeatures = 1 << 20
 )
 

@@ -9,8 +9,9 @@ import (
 // returned for reuse) as scratch. It is an LSD radix sort over the bits of
 // the values, turned into unsigned keys that order as the floats do, four
 // passes of 8 bits: several times faster than a comparison sort on the
-// 200,000-value columns ComputeBins sorts. Equal floats keep no particular
-// order: -0 comes before +0, which ComputeBins treats as one value.
+// 200,000-value columns ComputeBins sorts. -0 and +0, which ComputeBins
+// treats as one value, come in either order below 256 values (slices.Sort);
+// the radix passes put -0 first.
 func sortFloat32s(vals, tmp []float32) []float32 {
 	n := len(vals)
 	if n < 256 {

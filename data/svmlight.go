@@ -55,8 +55,9 @@ type ReadOptions struct {
 	Workers int
 	// Progress, when set, is called from the reading goroutine after each
 	// chunk with the pass (1: counting lines, 2: parsing) and the bytes of
-	// input consumed so far in that pass (compressed bytes for gzip input)
-	// out of total (0 when unknown).
+	// input consumed so far in that pass out of total (0 when unknown):
+	// for gzip input, compressed bytes, but in pass 2 the spooled text's
+	// bytes out of its size when the spool holds it.
 	Progress func(pass int, done, total int64)
 
 	chunkSize int    // for tests: bytes per chunk (defaultChunk when 0)
@@ -690,11 +691,12 @@ func read(ctx context.Context, src source, opt ReadOptions) (*Dataset, error) {
 	}
 	if opt.chunkSize <= 0 {
 		opt.chunkSize = defaultChunk
-		// A source smaller than a chunk is cut in chunks of its size, so
-		// that a small file's reading does not make and clear 4 MiB
-		// buffers at each pass. Both passes share opt, so they cut the same
-		// chunks; for gzip, src.size is the compressed size and the text
-		// takes a few chunks. How the text is cut changes no result.
+		// A source smaller than a chunk is cut in chunks of its size and
+		// a byte (64 KiB at least), so that a small file's reading does
+		// not make and clear 4 MiB buffers at each pass. Both passes share
+		// opt, so they cut the same chunks; for gzip, src.size is the
+		// compressed size and the text takes a few chunks. How the text is
+		// cut changes no result.
 		if src.size > 0 && src.size < defaultChunk {
 			opt.chunkSize = max(int(src.size)+1, 64<<10)
 		}
@@ -1060,9 +1062,10 @@ func (rd *reader) assemble() (*Dataset, error) {
 		total += len(b)
 	}
 	d.docIDBuf = make([]byte, 0, total)
-	// The offsets of the whole file's ids are ints: a chunk's (at most
-	// 4 MiB of text) fit in uint32, the file's may not (LETOR's comments
-	// run about 50 bytes a document, so past some 86 million documents).
+	// The offsets of the whole file's ids are ints: a chunk's (4 MiB of
+	// text, more only to hold a line of up to MaxLineBytes) fit in
+	// uint32, the file's may not (LETOR's comments run about 50 bytes a
+	// document, so past some 86 million documents).
 	d.docIDEnd = make([]int, 0, rd.n)
 	for i, b := range rd.docIDs {
 		base := len(d.docIDBuf)
@@ -1076,7 +1079,7 @@ func (rd *reader) assemble() (*Dataset, error) {
 		d.QueryOffsets = []int{0, rd.n}
 		return d, nil
 	}
-	// start[k] is the first document of the k-th run of equal qids.
+	// runStart[k] is the first document of the k-th run of equal qids.
 	firstRun := map[int64]int{} // qid -> index of its first run
 	var runQ []int64
 	var runStart []int

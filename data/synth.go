@@ -48,7 +48,7 @@ func parseMSLRCosts(s string) []float64 {
 }
 
 // MSLRCosts returns the 136 MSLR-WEB10K feature costs (values 1, 10, 20, 50
-// and 100; see shared/data/PROVENANCE.md). Each call returns a fresh copy.
+// and 100; see builtin/mq2008/README.md). Each call returns a fresh copy.
 func MSLRCosts() []float64 { return append([]float64(nil), mslrCosts...) }
 
 // Limits that keep one query (held in memory while it is written) and one
@@ -509,9 +509,10 @@ func appendUint(dst []byte, u uint64) []byte {
 }
 
 // WriteSyntheticFile writes the data set of WriteSynthetic to path,
-// through WriteAtomicAllContext (gzip-compressed when path ends in ".gz"): path never holds a partial data set, and on any error,
-// cancellation included, the temporary file is removed. The file gets mode
-// 0644.
+// through WriteAtomicAllContext (gzip-compressed when path ends in ".gz"):
+// path never holds a partial data set, and on any error, cancellation
+// included, the temporary file is removed. A new file gets mode 0666 less
+// the umask; a file replaced keeps its permissions.
 func WriteSyntheticFile(ctx context.Context, path string, o SynthOptions) (docs int, err error) {
 	if err := o.Validate(); err != nil {
 		return 0, err
