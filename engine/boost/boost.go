@@ -494,7 +494,8 @@ func regressionLabels(d *data.Dataset) error {
 // float32 pairs) before tree t is grown on them: a hessian of +Inf gave
 // leaves of 0, so that lambdarank with --sigma 1e40 trained trees that
 // score nothing, without a word.
-// The document is named as regressionLabels names one.
+// The document is named by its place among the file's documents, from 1,
+// as regressionLabels names one, without its query.
 func checkGradients(gh []tree.GradPair, t int, p Params, name string) error {
 	for i, g := range gh {
 		if gg, hh := float64(g.G), float64(g.H); math.IsInf(gg, 0) || math.IsNaN(gg) || math.IsInf(hh, 0) || math.IsNaN(hh) {

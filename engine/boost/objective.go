@@ -90,8 +90,8 @@ func (logistic) gradients(gh []tree.GradPair, scores []float64, labels []float32
 // the truncation level, the λ-gradient σ·|ΔNDCG|/(1+exp(σ(s_hi−s_lo))),
 // with |ΔNDCG| = |gain_hi − gain_lo|·|disc_hi − disc_lo| / maxDCG@truncation,
 // gain 2^label − 1 and discount 1/log2(rank+1). With norm, |ΔNDCG| is
-// divided by (0.01 + |s_hi − s_lo|) and a query's λs are scaled by
-// log2(1+Σλ)/Σλ.
+// divided by (0.01 + |s_hi − s_lo|) when the query's scores are not all
+// equal, and a query's λs are scaled by log2(1+Σλ)/Σλ.
 type lambdaRank struct {
 	truncation int
 	sigma      float64

@@ -133,7 +133,7 @@ type evaluator struct {
 	lmax    float64   // ERR's lmax
 	exclude bool      // ExcludeNoRelevant
 	idx     []int     // document indices of the current query, ranked
-	ideal   []float32 // NDCG: the current query's labels, ascending
+	ideal   []float32 // NDCG: the current query's top labels, largest first (idealTop)
 	disc    []float64 // NDCG: disc[i] = 1/log2(i+2), the discount at rank i+1
 }
 
@@ -199,8 +199,8 @@ func checkQueries(scores []float64, labels []float32, offsets []int) int {
 }
 
 // rank fills e.idx with the documents lo..hi-1 ordered by score, highest
-// first; equal scores keep their input order (the sort is stable) and NaN
-// scores go last.
+// first; equal scores keep their input order (ties are broken by index)
+// and NaN scores go last.
 func (e *evaluator) rank(lo, hi int) []int {
 	idx := e.idx[:hi-lo]
 	for i := range idx {
