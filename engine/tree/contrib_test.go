@@ -138,16 +138,7 @@ func TestContributionsBruteForce(t *testing.T) {
 		if err := e.Trees[0].Validate(nf); err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
-		cols := make([][]float32, nf)
-		for f := range cols {
-			cols[f] = make([]float32, docs)
-			for i := range cols[f] {
-				cols[f][i] = float32(r.IntN(5)) - 0.5
-				if r.IntN(6) == 0 {
-					cols[f][i] = float32(math.NaN())
-				}
-			}
-		}
+		cols := shapCols(r, nf, docs)
 		got, err := e.Contributions(nil, cols, docs, -1)
 		if err != nil {
 			t.Fatal(err)
@@ -516,16 +507,7 @@ func TestCompactContribsSameBits(t *testing.T) {
 			trees = append(trees, tr)
 		}
 		e := &Ensemble{Trees: trees, Base: 0.25, NumFeatures: nf}
-		cols := make([][]float32, nf)
-		for f := range cols {
-			cols[f] = make([]float32, docs)
-			for i := range cols[f] {
-				cols[f][i] = float32(r.IntN(5)) - 0.5
-				if r.IntN(6) == 0 {
-					cols[f][i] = float32(math.NaN())
-				}
-			}
-		}
+		cols := shapCols(r, nf, docs)
 		for _, k := range []int{-1, 1, len(trees) / 2} {
 			want, err := e.Contributions(nil, cols, docs, k)
 			if err != nil {
@@ -595,4 +577,20 @@ func TestCompactContribsWide(t *testing.T) {
 	if a := m1.TotalAlloc - m0.TotalAlloc; a > 1<<20 {
 		t.Errorf("%d documents allocated %d bytes", docs, a)
 	}
+}
+
+// shapCols makes nf random columns of docs values for the contribution
+// tests: the half-integers −0.5 to 3.5, and NaN one time in six.
+func shapCols(r *rand.Rand, nf, docs int) [][]float32 {
+	cols := make([][]float32, nf)
+	for f := range cols {
+		cols[f] = make([]float32, docs)
+		for i := range cols[f] {
+			cols[f][i] = float32(r.IntN(5)) - 0.5
+			if r.IntN(6) == 0 {
+				cols[f][i] = float32(math.NaN())
+			}
+		}
+	}
+	return cols
 }
