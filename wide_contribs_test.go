@@ -24,9 +24,9 @@ type wideCase struct {
 	dw, dn       *data.Dataset
 }
 
-func newWideCase(t *testing.T) *wideCase {
+func newWideCase(t *testing.T, n int) *wideCase {
 	t.Helper()
-	const nf, n = 1_000_000, 40
+	const nf = 1_000_000
 	used := []int{0, 1, 2, nf - 1}
 	stump := func(f int32, th float32, l, r float64, cl, cr float32) tree.Tree {
 		return tree.Tree{Nodes: []tree.Node{{Feature: f, Threshold: th, Left: tree.Leaf(0), Right: tree.Leaf(1)}},
@@ -116,7 +116,7 @@ func (c *wideCase) widened(t *testing.T, o data.Output) []byte {
 // 16 a million column headers: predict --contribs took 59 s and 1.7 GB
 // resident, inspect --data 3.6 s and 1.7 GB, on 1,000 documents.
 func TestContribsWideModel(t *testing.T) {
-	c := newWideCase(t)
+	c := newWideCase(t, 40)
 	ctx := context.Background()
 	var written docsWritten
 	want := c.widened(t, contribsOutput(ctx, "n.tsv", c.dn, c.narrow, -1, &written))
@@ -168,5 +168,24 @@ func TestContribsWideModel(t *testing.T) {
 	// The means themselves are 8 MB.
 	if a := m1.TotalAlloc - m0.TotalAlloc; a > 16<<20 {
 		t.Errorf("inspect --data allocated %d MB for %d documents", a>>20, c.dw.NumDocs())
+	}
+}
+
+// predict --leaves of a model whose highest index is 1,000,000 but whose
+// trees split on four features gives the leaves the same model over those
+// four gives, and slices the columns of those four alone for each chunk
+// of documents: it sliced all 1,000,000 (24 MB of column headers) for
+// every chunk, 120 MB for these 20,000 documents' five chunks.
+func TestLeavesWideModel(t *testing.T) {
+	c := newWideCase(t, 20_000)
+	ctx := context.Background()
+	var written docsWritten
+	want, _ := hashOutput(t, leavesOutput(ctx, "n.tsv", c.dn, c.narrow, len(c.narrow.Trees), &written))
+	got, alloc := hashOutput(t, leavesOutput(ctx, "w.tsv", c.dw, c.wide, len(c.wide.Trees), &written))
+	if !bytes.Equal(got, want) {
+		t.Error("predict --leaves: the wide model's file is not the narrow one's")
+	}
+	if alloc > 16<<20 {
+		t.Errorf("predict --leaves allocated %d MB for %d documents", alloc>>20, c.dw.NumDocs())
 	}
 }
