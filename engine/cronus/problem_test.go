@@ -273,16 +273,13 @@ func TestFlatTreesStayOut(t *testing.T) {
 	}
 }
 
-// A warm start may give a flat tree a weight (a cascade written before
-// they were held at zero): the stage's step folds it into the intercept,
-// which scores every training document the same at no cost, so the
-// training scores stay and eq (8) falls by the tree's cost. Before, the
-// steps kept the weight.
-func TestFlatTreesFoldIntoIntercept(t *testing.T) {
+// flatLeafProblem is smallProblem's trees and data with a one-leaf tree
+// (output 0.25) added last, which it returns.
+func flatLeafProblem(t *testing.T) (*Problem, int) {
+	t.Helper()
 	smallProblem(t) // smallE, smallTr
 	e := &tree.Ensemble{NumFeatures: smallE.NumFeatures, Base: smallE.Base}
 	e.Trees = append(append(e.Trees, smallE.Trees...), tree.Tree{Leaves: []float64{0.25}})
-	flat := len(e.Trees) - 1
 	costs, err := data.LoadCosts("builtin:mq2008/costs", 46)
 	if err != nil {
 		t.Fatal(err)
@@ -291,6 +288,16 @@ func TestFlatTreesFoldIntoIntercept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return pr, len(e.Trees) - 1
+}
+
+// A warm start may give a flat tree a weight (a cascade written before
+// they were held at zero): the stage's step folds it into the intercept,
+// which scores every training document the same at no cost, so the
+// training scores stay and eq (8) falls by the tree's cost. Before, the
+// steps kept the weight.
+func TestFlatTreesFoldIntoIntercept(t *testing.T) {
+	pr, flat := flatLeafProblem(t)
 	sc := ComputeScales(pr, 0)
 	par := DefaultParams()
 	par.K, par.TopM = 3, 5

@@ -320,3 +320,95 @@ func TestRollbackPruneEmptyStage(t *testing.T) {
 		rollsBack(t, fmt.Sprintf("top-m %d", topM), pr, st, func() { pruneStage(context.Background(), pr, st, k) })
 	}
 }
+
+// fitEmptyLast's intercept minimises eq (8) exactly, so near it eq (8)
+// moves by rounding alone: from an intercept a few ulps off, eq (8) at the
+// fitted one comes out higher now and then (under RuleTopM here), and the
+// fit is then undone. Whether it rises is decided here from scratch, on
+// copies.
+func TestRollbackFitEmptyLast(t *testing.T) {
+	pr := smallProblem(t)
+	undone := 0
+	for _, topM := range []int{0, 5} {
+		st := rollbackState(t, pr, 4, topM)
+		const k = 3
+		b := st.Stages[k].Beta
+		T := len(b) - 1
+		clear(b[:T])
+		st.scores = nil
+		pr.Objective(st)
+		fit := st.clone()
+		fitEmptyLast(pr, fit, k)
+		bstar := fit.Stages[k].Beta[T]
+		for ulps := -8; ulps <= 8; ulps++ {
+			if ulps == 0 {
+				continue
+			}
+			old := math.Float64frombits(uint64(int64(math.Float64bits(bstar)) + int64(ulps)))
+			b[T] = old
+			st.scores = nil
+			pr.Objective(st)
+			name := fmt.Sprintf("top-m %d, intercept %d ulps off", topM, ulps)
+			if objectiveOf(pr, st, func(s *State) { s.Stages[k].Beta[T] = bstar }) > st.Terms.Total {
+				undone++
+				rollsBack(t, name, pr, st, func() { fitEmptyLast(pr, st, k) })
+				continue
+			}
+			fitEmptyLast(pr, st, k)
+			if b[T] != bstar {
+				t.Errorf("%s: intercept %v, want %v", name, b[T], bstar)
+			}
+			checkConsistent(t, name, pr, st)
+		}
+	}
+	if undone == 0 {
+		t.Errorf("eq (8) never rose at the fitted intercept; the test shows no rollback")
+	}
+}
+
+// foldFlat moves a flat tree's weight into the intercept: the training
+// scores stay but for rounding, and with no costs eq (8) moves by that
+// rounding alone. For a weight of 10⁴ (offset in the intercept), the fold
+// raises eq (8) for some weights and is then undone; whether it rises is
+// decided here from scratch, on copies.
+func TestRollbackFoldFlat(t *testing.T) {
+	pr, flat := flatLeafProblem(t)
+	if !pr.isFlat(flat) {
+		t.Fatal("the one-leaf tree is not flat")
+	}
+	undone := 0
+	for _, topM := range []int{0, 5} {
+		init := rollbackState(t, pr, 3, topM)
+		withoutCosts(pr, init)
+		const k = 1
+		for i := range 16 {
+			st := init.clone()
+			b := st.Stages[k].Beta
+			T := len(b) - 1
+			w := 1e4 * (1 + float64(i)/16)
+			b[flat] = w
+			b[T] -= w * 0.25
+			pr.Objective(st)
+			name := fmt.Sprintf("top-m %d, weight %v", topM, w)
+			folded := func(s *State) {
+				s.Stages[k].Beta[T] += w * float64(float32(0.25))
+				s.Stages[k].Beta[flat] = 0
+			}
+			if objectiveOf(pr, st, folded) > st.Terms.Total {
+				undone++
+				rollsBack(t, name, pr, st, func() { foldFlat(pr, st, k) })
+				continue
+			}
+			want := st.clone()
+			folded(want)
+			foldFlat(pr, st, k)
+			if !sameBits(b, want.Stages[k].Beta) {
+				t.Errorf("%s: the weights are not folded", name)
+			}
+			checkConsistent(t, name, pr, st)
+		}
+	}
+	if undone == 0 {
+		t.Error("eq (8) never rose with the fold; the test shows no rollback")
+	}
+}
