@@ -412,3 +412,48 @@ func TestRollbackFoldFlat(t *testing.T) {
 		t.Error("eq (8) never rose with the fold; the test shows no rollback")
 	}
 }
+
+// Under RuleTopM pruneTrees' trials hold the protected documents fixed; a
+// removal they accept can raise eq (8) once those are recomputed, and the
+// weights of every stage it touched are then put back. Here a tree at zero
+// is given a weight of ±1e-3 in stages 1 and 2, for each such tree; for
+// each, the test decides from scratch, on copies, whether the trial
+// accepts the removal (eq (8) with the old protected documents) and
+// whether eq (8) then rises, and checks what pruneTrees leaves.
+func TestRollbackPruneTreesAfterChange(t *testing.T) {
+	pr := smallProblem(t)
+	init := rollbackState(t, pr, 4, 5)
+	undone := 0
+	for tr := range pr.Train.NumTrees() {
+		for _, w := range []float64{1e-3, -1e-3} {
+			st := init.clone()
+			if st.Stages[1].Beta[tr] != 0 || st.Stages[2].Beta[tr] != 0 {
+				continue
+			}
+			st.Stages[1].Beta[tr], st.Stages[2].Beta[tr] = w, w
+			pr.Objective(st)
+			before := st.Terms.Total
+			zero := func(s *State) { s.Stages[1].Beta[tr], s.Stages[2].Beta[tr] = 0, 0 }
+			without := objectiveOf(pr, st, zero)
+			trial := st.clone()
+			zero(trial)
+			prot := pr.protectedSets(&st.Cascade, pr.stageScores(st.clone()))
+			accepted := pr.objectiveWith(trial, pr.stageScores(trial), prot).Total <= before
+			name := fmt.Sprintf("tree %d, weight %g", tr, w)
+			switch {
+			case accepted && without > before:
+				undone++
+				rollsBack(t, name, pr, st, func() { pruneTrees(context.Background(), pr, st, 1) })
+			case accepted:
+				pruneTrees(context.Background(), pr, st, 1)
+				if st.Stages[1].Beta[tr] != 0 || st.Stages[2].Beta[tr] != 0 || st.Terms.Total != without {
+					t.Errorf("%s: weights %g, %g, eq (8) %v; want the tree gone, eq (8) %v", name, st.Stages[1].Beta[tr], st.Stages[2].Beta[tr], st.Terms.Total, without)
+				}
+				checkConsistent(t, name, pr, st)
+			}
+		}
+	}
+	if undone == 0 {
+		t.Error("no removal the trials accept raised eq (8); the test shows no rollback")
+	}
+}
