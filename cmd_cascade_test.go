@@ -1416,10 +1416,7 @@ func TestCascadeCurve(t *testing.T) {
 // into v; it returns the report's text.
 func runJSON(t *testing.T, v any, args ...string) string {
 	t.Helper()
-	code, stdout, errOut := runCLI(t, args...)
-	if code != 0 {
-		t.Fatalf("%v: exit %d: %s", args, code, errOut)
-	}
+	stdout := mustRun(t, args...)
 	if err := json.Unmarshal([]byte(stdout), v); err != nil {
 		t.Fatalf("%v: %v: %s", args, err, stdout)
 	}

@@ -1029,13 +1029,21 @@ func TestTrainRecordsUsedParams(t *testing.T) {
 // gzipFile writes the gzip compression of the file src to dst.
 func gzipFile(t *testing.T, src, dst string) {
 	t.Helper()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write([]byte(readFile(t, src)))
-	zw.Close()
-	if err := os.WriteFile(dst, b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(dst, gzipBytes(t, []byte(readFile(t, src))), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// gzipBytes is the gzip compression of b.
+func gzipBytes(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // TestGzippedModelFiles: model, cascade and imported files read plain or

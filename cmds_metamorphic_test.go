@@ -66,15 +66,6 @@ func writeLines(t *testing.T, path string, blocks [][]string) {
 	}
 }
 
-func mustRun(t *testing.T, args ...string) string {
-	t.Helper()
-	code, stdout, errOut := runCLI(t, args...)
-	if code != 0 {
-		t.Fatalf("%v: exit %d: %s", args, code, errOut)
-	}
-	return stdout
-}
-
 // Property 5. A model scores a document from its own features alone, so
 // predict on a file whose lines were reordered within each query (here
 // each query's lines reversed) gives every document the score it had,

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"os"
 	"path/filepath"
@@ -26,17 +25,6 @@ func badLineText(t *testing.T, text []byte, n int) []byte {
 	}
 	lines[n-1] = bad
 	return bytes.Join(lines, nil)
-}
-
-func gzipBytes(t *testing.T, b []byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(b)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 // How a descriptor case's command is stopped.

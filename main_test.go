@@ -33,6 +33,17 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, o.String(), e.String()
 }
 
+// mustRun runs a command that must exit 0 and returns its standard
+// output.
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	code, stdout, errOut := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errOut)
+	}
+	return stdout
+}
+
 func TestCLIUsage(t *testing.T) {
 	cases := []struct {
 		args     []string
