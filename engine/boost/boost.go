@@ -161,7 +161,10 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 		return nil, err
 	}
 	start := time.Now()
-	obj, _ := newObjective(p, ctx.Done())
+	obj, err := newObjective(p, ctx.Done())
+	if err != nil {
+		return nil, err // Validate names the objectives; this is its twin
+	}
 	n := train.NumDocs()
 	if n == 0 {
 		return nil, fmt.Errorf("%s: no documents to train on", train.Name)
