@@ -50,13 +50,16 @@ func jsonError(data []byte, err error) error {
 	var ve *valueError
 	switch {
 	case errors.As(err, &se):
-		msg := se.Error()
+		msg, off := se.Error(), se.Offset
 		if len(bytes.TrimSpace(data)) == 0 {
 			msg = "empty file"
-		} else if se.Offset >= int64(len(data)) && (strings.HasPrefix(msg, "unexpected end") ||
-			strings.HasPrefix(msg, "invalid character ' '") && data[len(data)-1] != ' ') {
+		} else if strings.HasPrefix(msg, "unexpected end") ||
+			off >= int64(len(data)) && strings.HasPrefix(msg, "invalid character ' '") && data[len(data)-1] != ' ' {
 			// At the end of input the scanner is fed a space, and says so.
-			msg = "unexpected end of file (truncated?)"
+			// Go 1.26 puts an unexpected end at the end of the data, Go
+			// 1.27 at the start of the value it cut: the end is where the
+			// file stops.
+			msg, off = "unexpected end of file (truncated?)", int64(len(data))
 		} else if m := extraValue(data); m != "" && strings.HasSuffix(msg, "after top-level value") {
 			msg = m
 		} else if tok := nonJSONNumber(data, se.Offset); tok != "" {
@@ -66,7 +69,7 @@ func jsonError(data []byte, err error) error {
 				msg += " (a cascade stage's theta of −∞ is written null)"
 			}
 		}
-		line, col := lineCol(data, se.Offset)
+		line, col := lineCol(data, off)
 		return &posError{line, col, msg}
 	case errors.As(err, &te):
 		// encoding/json reports the offset just past the '[' or '{' of an

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // isUBJSON tells whether b looks like a UBJSON document whose top level is
@@ -153,9 +154,30 @@ func (d *ubjDecoder) str() error {
 	if err != nil {
 		return err
 	}
-	q, _ := json.Marshal(string(b)) // invalid UTF-8 becomes U+FFFD
-	d.out = append(d.out, q...)
+	d.out = appendJSONString(d.out, b)
 	return nil
+}
+
+// appendJSONString appends b quoted as a JSON string, each byte of it that
+// is not UTF-8 as U+FFFD. encoding/json does that replacement itself, but
+// Go 1.26's writes it \ufffd and Go 1.27's as the character: the same
+// string in other bytes. Replacing first gives one text on both.
+func appendJSONString(dst, b []byte) []byte {
+	if !utf8.Valid(b) {
+		v := make([]byte, 0, len(b)+8)
+		for len(b) > 0 {
+			r, n := utf8.DecodeRune(b)
+			if r == utf8.RuneError && n == 1 {
+				v = utf8.AppendRune(v, utf8.RuneError)
+			} else {
+				v = append(v, b[:n]...)
+			}
+			b = b[n:]
+		}
+		b = v
+	}
+	q, _ := json.Marshal(string(b)) // a valid string: no error
+	return append(dst, q...)
 }
 
 // value writes the value of marker m (already read).
@@ -200,8 +222,7 @@ func (d *ubjDecoder) value(m byte, depth int) error {
 		if err != nil {
 			return err
 		}
-		q, _ := json.Marshal(string(b))
-		d.out = append(d.out, q...)
+		d.out = appendJSONString(d.out, b)
 	case 'S':
 		return d.str()
 	case '[', '{':

@@ -72,7 +72,9 @@ func TestUBJSONToJSON(t *testing.T) {
 		{"{U\x01aNNHU\x05-1e-3}", `{"a":-1e-3}`},
 		{"{U\x01a[d\x7f\xc0\x00\x00d\x7f\x80\x00\x00d\xff\x80\x00\x00]}", `{"a":[NaN,Infinity,-Infinity]}`},
 		{"{U\x01a[[][{}]]}", `{"a":[[],[{}]]}`},
-		{"{U\x02\"\\SU\x02\n\xff}", `{"\"\\":"\n\ufffd"}`},
+		{"{U\x02\"\\SU\x02\n\xff}", "{\"\\\"\\\\\":\"\\n\uFFFD\"}"},
+		// each byte that is not UTF-8 is one U+FFFD; a U+FFFD is kept
+		{"{U\x01aSU\x06\xff\xfe\xef\xbf\xbdx}", "{\"a\":\"\uFFFD\uFFFD\uFFFDx\"}"},
 	} {
 		got, err := ubjsonToJSON([]byte(c.in))
 		if c.want == "" {
