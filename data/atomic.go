@@ -104,6 +104,20 @@ func BytesOutput(path string, b []byte) Output {
 	}}
 }
 
+// EncodedOutput is the Output that writes to path what encode returns. An
+// error of encode comes back prefixed with path, but for ctx's own, which
+// comes back as it is (an interrupt names no file).
+func EncodedOutput(ctx context.Context, path string, encode func(context.Context) ([]byte, error)) (Output, error) {
+	b, err := encode(ctx)
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return Output{}, err
+		}
+		return Output{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return BytesOutput(path, b), nil
+}
+
 // WriteAtomicAll writes several files as WriteAtomic writes one, and all
 // or none of them: every regular file is written to its temporary file
 // first, and only when all of them were written are they renamed onto

@@ -470,14 +470,7 @@ func FileOutput(path string, f *File) (data.Output, error) {
 // ctx's error. The ensemble of a cascade of a big model is encoded as the
 // model (tree.EncodeModelContext), looking at ctx between trees.
 func FileOutputContext(ctx context.Context, path string, f *File) (data.Output, error) {
-	b, err := encodeFileContext(ctx, f)
-	if err != nil {
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			return data.Output{}, err
-		}
-		return data.Output{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return data.BytesOutput(path, b), nil
+	return data.EncodedOutput(ctx, path, func(ctx context.Context) ([]byte, error) { return encodeFileContext(ctx, f) })
 }
 
 // encodeFile checks f and returns its JSON: the header fields and the cost

@@ -341,14 +341,7 @@ func ModelOutput(path string, m *Model) (data.Output, error) {
 // ModelOutputContext is ModelOutput, given up when ctx is done: it
 // returns ctx's error (EncodeModelContext).
 func ModelOutputContext(ctx context.Context, path string, m *Model) (data.Output, error) {
-	b, err := encodeModelContext(ctx, m)
-	if err != nil {
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			return data.Output{}, err
-		}
-		return data.Output{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return data.BytesOutput(path, b), nil
+	return data.EncodedOutput(ctx, path, func(ctx context.Context) ([]byte, error) { return encodeModelContext(ctx, m) })
 }
 
 // encodeModel checks m and returns the contents of its model file.
