@@ -656,11 +656,13 @@ func TestModelCommandErrors(t *testing.T) {
 		{[]string{"train", "--train", "builtin:mq2008/train", "--objective", "regression", "--pair-sample", "0", "--out", filepath.Join(dir, "m.json")}, 2, "--pair-sample and --objective regression conflict"},
 		{[]string{"train", "--train", "builtin:mq2008/train", "--pair-sample", "1", "--truncation", "10", "--out", filepath.Join(dir, "m.json")}, 2, "--truncation and --pair-sample 1 conflict"},
 		{[]string{"train", "--train", "builtin:mq2008/train", "--sigma", "2", "--pair-sample", "3", "--out", filepath.Join(dir, "m.json")}, 2, "--sigma and --pair-sample 3 conflict"},
+		{[]string{"train", "--train", "builtin:mq2008/train", "--objective", "binary", "--lambda-norm=false", "--out", filepath.Join(dir, "m.json")}, 2, "--lambda-norm and --objective binary conflict: --lambda-norm applies to --objective lambdarank only"},
+		{[]string{"train", "--train", "builtin:mq2008/train", "--lambda-norm=false", "--pair-sample", "1", "--out", filepath.Join(dir, "m.json")}, 2, "--lambda-norm and --pair-sample 1 conflict: sampled pairs take partners from the whole list with σ = 1 and no λ normalisation"},
 		// Alone, or with the defaults, they are no contradiction: these pass
 		// the checks and fail on the missing training file.
 		{[]string{"train", "--train", bad + ".none", "--objective", "regression", "--out", filepath.Join(dir, "m.json")}, 1, bad + ".none"},
 		{[]string{"train", "--train", bad + ".none", "--pair-sample", "1", "--out", filepath.Join(dir, "m.json")}, 1, bad + ".none"},
-		{[]string{"train", "--train", bad + ".none", "--pair-sample", "0", "--truncation", "10", "--sigma", "2", "--out", filepath.Join(dir, "m.json")}, 1, bad + ".none"},
+		{[]string{"train", "--train", bad + ".none", "--pair-sample", "0", "--truncation", "10", "--sigma", "2", "--lambda-norm=false", "--out", filepath.Join(dir, "m.json")}, 1, bad + ".none"},
 		{[]string{"eval", "--data", "builtin:mq2008/test"}, 2, "exactly one of --model FILE, --scores FILE and --cascade FILE"},
 		{[]string{"eval", "--scores", bad, "--data", "builtin:mq2008/test"}, 1, bad + `:2: score "x" is not a number`},
 		{[]string{"eval", "--scores", goSyntax, "--data", "builtin:mq2008/test"}, 1, goSyntax + `:2: score "1_0" is not a number`},
@@ -997,32 +999,47 @@ func TestUnreadableInputs(t *testing.T) {
 // TestTrainRecordsUsedParams: a lambdarank model records the pair-handling
 // parameters its gradients used. Sampled pairs take partners from the whole
 // list with σ = 1, so such a model records no truncation level and σ 1,
-// whatever the defaults; all-pairs models record both.
+// whatever the defaults; all-pairs models record both, and lambda_norm
+// false when --lambda-norm=false turned the normalisation off (a model
+// with it on, the default, is as before the flag). The trees follow the
+// gradients: without normalisation they are others.
 func TestTrainRecordsUsedParams(t *testing.T) {
 	dir := t.TempDir()
+	trees := map[string]string{}
 	for _, c := range []struct {
 		args  []string
 		trunc any
 		sigma float64
 		pairs float64
+		norm  any
 	}{
-		{[]string{"--pair-sample", "2"}, nil, 1, 2},
-		{[]string{"--truncation", "10", "--sigma", "2"}, 10.0, 2, 0},
-		{nil, 30.0, 1, 0},
+		{[]string{"--pair-sample", "2"}, nil, 1, 2, nil},
+		{[]string{"--truncation", "10", "--sigma", "2"}, 10.0, 2, 0, nil},
+		{nil, 30.0, 1, 0, nil},
+		{[]string{"--lambda-norm=true"}, 30.0, 1, 0, nil},
+		{[]string{"--lambda-norm=false"}, 30.0, 1, 0, false},
 	} {
 		m := filepath.Join(dir, "m.json")
 		args := append([]string{"train", "--train", "builtin:mq2008/vali", "--objective", "lambdarank", "--trees", "2", "--out", m}, c.args...)
 		if code, _, errOut := runCLI(t, args...); code != 0 {
 			t.Fatalf("%v: %s", c.args, errOut)
 		}
-		var f struct{ Params map[string]any }
+		var f struct {
+			Params map[string]any
+			Trees  json.RawMessage
+		}
 		if err := json.Unmarshal([]byte(readFile(t, m)), &f); err != nil {
 			t.Fatal(err)
 		}
-		if f.Params["truncation"] != c.trunc || f.Params["sigma"] != c.sigma || f.Params["pair_sample"] != c.pairs {
-			t.Errorf("%v: params truncation %v sigma %v pair_sample %v, want %v %v %v", c.args,
-				f.Params["truncation"], f.Params["sigma"], f.Params["pair_sample"], c.trunc, c.sigma, c.pairs)
+		if f.Params["truncation"] != c.trunc || f.Params["sigma"] != c.sigma || f.Params["pair_sample"] != c.pairs || f.Params["lambda_norm"] != c.norm {
+			t.Errorf("%v: params truncation %v sigma %v pair_sample %v lambda_norm %v, want %v %v %v %v", c.args,
+				f.Params["truncation"], f.Params["sigma"], f.Params["pair_sample"], f.Params["lambda_norm"], c.trunc, c.sigma, c.pairs, c.norm)
 		}
+		trees[strings.Join(c.args, " ")] = string(f.Trees)
+	}
+	if trees[""] != trees["--lambda-norm=true"] || trees[""] == trees["--lambda-norm=false"] {
+		t.Errorf("the trees of --lambda-norm=true and false against the default's: the same %v and %v, want true and false",
+			trees[""] == trees["--lambda-norm=true"], trees[""] == trees["--lambda-norm=false"])
 	}
 }
 

@@ -64,6 +64,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	metricF := fs.String("metric", p.Metric.String(), "`metric` reported on the training and validation data, which early stopping watches: ndcg@k, err@k, map@k, rr@k, p@k, recall@k or rbp@p, as eval --metrics takes them")
 	fs.IntVar(&p.Truncation, "truncation", p.Truncation, "lambdarank, all pairs: pairs whose better-placed document is in the top `K`")
 	fs.Float64Var(&p.Sigma, "sigma", p.Sigma, "lambdarank, all pairs: sigmoid parameter")
+	lambdaNorm := fs.Bool("lambda-norm", true, "lambdarank, all pairs: LightGBM's λ normalisation (lambdarank_norm): a pair's |ΔNDCG| divided by 0.01 plus the pair's score gap, and a query's λs scaled by log2(1 + Σλ)/Σλ; false: the plain λ-gradients of Burges's LambdaMART")
 	fs.IntVar(&p.PairSample, "pair-sample", p.PairSample, "lambdarank: 0 = every pair within the truncation (LightGBM); `K` from 1 to 1000 = K partners drawn per document, as XGBoost's rank:ndcg")
 	fs.Uint64Var(&p.Seed, "seed", p.Seed, "random `seed` for subsampling")
 	initF := fs.String("init-model", "", "go on from this model `FILE` (cronus train or import: XGBoost's xgb_model, LightGBM's init_model): its base score and trees, then --trees more; lambdarank goes on from any model, regression and binary from squared-error and logistic ones")
@@ -95,6 +96,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	p.NoLambdaNorm = !*lambdaNorm
 	if err := p.Validate(); err != nil {
 		return usageError{err.Error()}
 	}
@@ -210,6 +212,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			params["sigma"] = 1.0
 		} else {
 			params["truncation"], params["sigma"] = p.Truncation, p.Sigma
+			if p.NoLambdaNorm { // recorded when off, so that other models stay as they were
+				params["lambda_norm"] = false
+			}
 		}
 	}
 	if *validF != "" {
@@ -478,18 +483,19 @@ func lastMeasured(xs []float64) (int, bool) {
 }
 
 // checkRankFlags refuses LambdaMART's flags where they would be ignored:
-// with another objective, and --truncation and --sigma with sampled pairs,
-// which draw partners from the whole list with σ = 1 (XGBoost's rank:ndcg).
+// with another objective, and --truncation, --sigma and --lambda-norm with
+// sampled pairs, which draw partners from the whole list with σ = 1 and no
+// normalisation (XGBoost's rank:ndcg).
 // fs must be parsed (a flag left at its default is not given).
 func checkRankFlags(fs *flag.FlagSet, p boost.Params) error {
 	explicit := explicitFlags(fs)
-	for _, name := range []string{"truncation", "sigma", "pair-sample"} {
+	for _, name := range []string{"truncation", "sigma", "lambda-norm", "pair-sample"} {
 		switch {
 		case !explicit[name]:
 		case p.Objective != boost.LambdaRank:
 			return usageError{fmt.Sprintf("--%s and --objective %s conflict: --%s applies to --objective lambdarank only", name, p.Objective, name)}
 		case p.PairSample > 0 && name != "pair-sample":
-			return usageError{fmt.Sprintf("--%s and --pair-sample %d conflict: sampled pairs take partners from the whole list with σ = 1; --%s applies to all pairs (--pair-sample 0)", name, p.PairSample, name)}
+			return usageError{fmt.Sprintf("--%s and --pair-sample %d conflict: sampled pairs take partners from the whole list with σ = 1 and no λ normalisation; --%s applies to all pairs (--pair-sample 0)", name, p.PairSample, name)}
 		}
 	}
 	return nil

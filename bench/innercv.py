@@ -55,6 +55,8 @@ settings += [
     ('l2 10', ['--l2', '10'], [1]),
     ('truncation 10', ['--truncation', '10'], [1]),
     ('truncation 1000', ['--truncation', '1000'], [1]),
+    ('lambda-norm off', ['--lambda-norm=false'], [1]),
+    ('lambda-norm off, sg 2', ['--lambda-norm=false', '--sigma', '2'], [1]),
 ]
 print('%-22s %9s %11s %10s  %s' % ('setting', 'inner-CV', 'Fold1 vali', 'Fold1 test', 'test per seed'))
 for name, args, seeds in settings:

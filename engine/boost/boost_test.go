@@ -672,3 +672,30 @@ func TestSampleFeaturesCount(t *testing.T) {
 		}
 	}
 }
+
+// TestNewObjectiveLambdaNorm: Params.NoLambdaNorm (train --lambda-norm=false)
+// reaches the all-pairs objective, whose gradients without normalisation
+// lambdaRankGradientsDirect checks against ΔNDCG computed by swapping; with
+// it (the default), a query's gradients differ from those.
+func TestNewObjectiveLambdaNorm(t *testing.T) {
+	labels := []float32{0, 2, 1, 0}
+	scores := []float64{0.3, -0.2, 0.9, 0.1}
+	var got [2][]tree.GradPair
+	for i, off := range []bool{false, true} {
+		p := DefaultParams(LambdaRank)
+		p.NoLambdaNorm, p.Truncation = off, len(labels)
+		obj, err := newObjective(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lr, ok := obj.(*lambdaRank)
+		if !ok || lr.norm == off {
+			t.Fatalf("NoLambdaNorm %v: objective %#v", off, obj)
+		}
+		got[i] = make([]tree.GradPair, len(labels))
+		obj.gradients(got[i], scores, labels, []int{0, len(labels)})
+	}
+	if reflect.DeepEqual(got[0], got[1]) {
+		t.Errorf("the same gradients with and without λ normalisation: %v", got[0])
+	}
+}
