@@ -9,12 +9,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/cronus"
@@ -190,7 +193,7 @@ type modelSummary struct {
 	Sigma        *float64           `json:"sigma,omitempty"`
 	Stages       []stageSummaryJSON `json:"stages,omitempty"`
 	TreesUsed    *int               `json:"trees_used,omitempty"` // a cascade's, 0 included
-	Params       map[string]any     `json:"params,omitempty"`     // a cascade's, as its file has them
+	Params       map[string]any     `json:"params,omitempty"`     // as the file has them: how a model was trained or imported, a cascade optimised
 }
 
 // inspectModel summarises the model or cascade file path: its trees, the
@@ -314,6 +317,7 @@ func inspectModel(ctx context.Context, path string, piped []byte, costsName, dat
 		}
 		s.Costs = "none: every feature costs 1"
 	}
+	s.Params = m.Params
 	if cf != nil {
 		copy(treeCost, cf.TreeCost)
 		s.Rule, s.TopM, s.Params = cf.Rule, cf.TopM, cf.Params
@@ -593,6 +597,42 @@ func optimisedText(p map[string]any) string {
 	return strings.Join(parts, ", ")
 }
 
+// paramsText lists a model's params (how train or import made it) as
+// "  params       key value, key value, …" in the keys' order, wrapped
+// under the first. Strings are shown as they are (escaped as the terminal
+// needs), numbers as %g, anything else as short JSON.
+func paramsText(p map[string]any) string {
+	const indent, width = "  params       ", 78
+	var b strings.Builder
+	line, empty := indent, true
+	for i, k := range slices.Sorted(maps.Keys(p)) {
+		var v string
+		switch x := p[k].(type) {
+		case string:
+			v = views.Printable(x)
+		case float64:
+			v = strconv.FormatFloat(x, 'g', -1, 64)
+		default:
+			v = cronus.ParamShown(x)
+		}
+		item := views.Printable(k) + " " + v
+		if i < len(p)-1 {
+			item += ","
+		}
+		switch {
+		case empty:
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(item) > width:
+			b.WriteString(line + "\n")
+			line = strings.Repeat(" ", len(indent))
+		default:
+			line += " "
+		}
+		line, empty = line+item, false
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
 // maxFeaturesShown is how many features the text summary of a model lists;
 // --json lists them all.
 const maxFeaturesShown = 30
@@ -604,6 +644,9 @@ func formatModelSummary(s *modelSummary) string {
 	fmt.Fprintf(&b, "  leaves/tree  min %d, median %g, max %d (%d in all)\n", s.Leaves.Min, s.Leaves.Median, s.Leaves.Max, s.Leaves.Total)
 	fmt.Fprintf(&b, "  depth        min %d, median %g, max %d\n", s.Depth.Min, s.Depth.Median, s.Depth.Max)
 	fmt.Fprintf(&b, "  base score   %g\n", s.BaseScore)
+	if s.Kind == "model" && len(s.Params) > 0 {
+		b.WriteString(paramsText(s.Params))
+	}
 	fmt.Fprintf(&b, "  costs        %s\n", views.Printable(s.Costs))
 	if s.Kind == "cascade" {
 		rule := s.Rule

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // inspectModelJSON is a two-tree model over 4 features with split gains and
@@ -655,5 +656,50 @@ func TestInspectExtraJSONValues(t *testing.T) {
 		if code != 1 || !strings.Contains(errOut, c.want) {
 			t.Errorf("cronus %v: exit %d, stderr %q; want 1 with %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// TestInspectModelParams: a model's params (how train made it) are in
+// inspect's JSON as the file has them and in its text on "params" lines,
+// in the keys' order, wrapped within 78 columns; a model file without
+// params has no such line.
+func TestInspectModelParams(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.json")
+	mustRun(t, "train", "--train", "builtin:mq2008/vali", "--objective", "lambdarank", "--trees", "2", "--lambda-norm=false", "--out", m)
+	r := inspectJSON(t, m)
+	if r.Params["lambda_norm"] != false || r.Params["trees"] != 2.0 || r.Params["objective"] != "lambdarank" || r.Params["train"] != "builtin:mq2008/vali" {
+		t.Errorf("params %v", r.Params)
+	}
+	_, out, _ := runCLI(t, "inspect", m)
+	lines := strings.Split(out, "\n")
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "  params       ") })
+	if i < 0 {
+		t.Fatalf("no params line in\n%s", out)
+	}
+	var items []string
+	for j := i; j < len(lines) && (j == i || strings.HasPrefix(lines[j], strings.Repeat(" ", 15))); j++ {
+		if n := utf8.RuneCountInString(lines[j]); n > 78 {
+			t.Errorf("line %q is %d columns", lines[j], n)
+		}
+		items = append(items, strings.Split(strings.TrimSpace(lines[j][15:]), ", ")...)
+	}
+	var keys []string
+	for _, it := range items {
+		k, v, _ := strings.Cut(strings.TrimSuffix(it, ","), " ")
+		keys = append(keys, k)
+		if want := fmt.Sprint(r.Params[k]); v != want {
+			t.Errorf("params line: %s %s, want %s", k, v, want)
+		}
+	}
+	if !slices.IsSorted(keys) || len(keys) != len(r.Params) {
+		t.Errorf("params line keys %v; want the %d keys of %v in order", keys, len(r.Params), r.Params)
+	}
+
+	// The hand-made model of TestInspectModel records none.
+	bare := filepath.Join(dir, "bare.json")
+	os.WriteFile(bare, []byte(inspectModelJSON), 0o644)
+	if _, out, _ := runCLI(t, "inspect", bare); strings.Contains(out, "params") {
+		t.Errorf("a model without params:\n%s", out)
 	}
 }
