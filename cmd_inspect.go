@@ -317,12 +317,13 @@ func inspectModel(ctx context.Context, path string, piped []byte, costsName, dat
 		}
 		s.Costs = "none: every feature costs 1"
 	}
-	s.Params = m.Params
 	if cf != nil {
 		copy(treeCost, cf.TreeCost)
 		s.Rule, s.TopM, s.Params = cf.Rule, cf.TopM, cf.Params
 		sigma := cf.Sigma
 		s.Sigma = &sigma
+	} else {
+		s.Params = m.Params // how train or import made the model
 	}
 
 	// The trees that count: all of a model's, those a cascade's stages use.

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -17,19 +18,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: go run ./e2e/samepixels A.png B.png")
 		os.Exit(2)
 	}
-	a, err := decode(os.Args[1])
-	if err == nil {
-		var b image.Image
-		if b, err = decode(os.Args[2]); err == nil {
-			if d := differ(a, b); d != "" {
-				fmt.Fprintf(os.Stderr, "%s and %s: %s\n", os.Args[1], os.Args[2], d)
-				os.Exit(1)
-			}
-			return
-		}
+	a, errA := decode(os.Args[1])
+	b, errB := decode(os.Args[2])
+	if err := errors.Join(errA, errB); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
-	fmt.Fprintln(os.Stderr, err)
-	os.Exit(2)
+	if d := differ(a, b); d != "" {
+		fmt.Fprintf(os.Stderr, "%s and %s: %s\n", os.Args[1], os.Args[2], d)
+		os.Exit(1)
+	}
 }
 
 func decode(path string) (image.Image, error) {

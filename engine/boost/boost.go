@@ -163,7 +163,7 @@ func Train(ctx context.Context, train, valid *data.Dataset, p Params, report fun
 	start := time.Now()
 	obj, err := newObjective(p, ctx.Done())
 	if err != nil {
-		return nil, err // Validate names the objectives; this is its twin
+		return nil, err // Validate refused an unknown objective already
 	}
 	n := train.NumDocs()
 	if n == 0 {
