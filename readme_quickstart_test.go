@@ -1,0 +1,89 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestReadmeQuickStart: README's Quick start is commands that work, and
+// its quoted output is theirs. Each ./cronus line of its sh block is run
+// as written ($B expanded), in order, in a scratch directory, but for
+// sweep, which takes about 40 s, and tui, which opens the workbench:
+// every flag those two give must be one their --help lists. The test
+// lines of cascade's report that README quotes must be among the lines
+// it prints.
+func TestReadmeQuickStart(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(b), "\n## Quick start\n")
+	if !ok {
+		t.Fatal("README has no Quick start section")
+	}
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	blocks := regexp.MustCompile("(?s)```(sh)?\n(.*?)```").FindAllStringSubmatch(sec, -1)
+	if len(blocks) != 2 || blocks[0][1] != "sh" || blocks[1][1] != "" {
+		t.Fatalf("Quick start: want an sh block of commands, then a block of output; got %d blocks", len(blocks))
+	}
+	b0 := ""
+	var cmds [][]string
+	for _, l := range strings.Split(blocks[0][2], "\n") {
+		switch {
+		case strings.HasPrefix(l, "B="):
+			b0 = strings.TrimPrefix(l, "B=")
+		case strings.HasPrefix(l, "./cronus "):
+			if b0 == "" {
+				t.Fatalf("Quick start: %q comes before B=", l)
+			}
+			cmds = append(cmds, strings.Fields(strings.ReplaceAll(strings.TrimPrefix(l, "./cronus "), "$B", b0)))
+		}
+	}
+	if len(cmds) != 7 {
+		t.Fatalf("Quick start: want 7 cronus commands, got %d", len(cmds))
+	}
+	t.Chdir(t.TempDir())
+	var cascadeOut string
+	for _, args := range cmds {
+		switch args[0] {
+		case "sweep", "tui":
+			has := map[string]bool{}
+			for _, f := range helpFlags(t, args[0]) {
+				has["--"+f.name] = true
+			}
+			for _, a := range args[1:] {
+				if strings.HasPrefix(a, "--") && !has[a] {
+					t.Errorf("Quick start: cronus %s takes no %s", args[0], a)
+				}
+			}
+			continue
+		}
+		out := mustRun(t, args...)
+		if args[0] == "cascade" {
+			cascadeOut = out
+		}
+	}
+	if cascadeOut == "" {
+		t.Fatal("Quick start runs no cascade")
+	}
+	printed := map[string]bool{}
+	for _, l := range strings.Split(cascadeOut, "\n") {
+		printed[l] = true
+	}
+	quoted := strings.Split(strings.TrimSuffix(blocks[1][2], "\n"), "\n")
+	if len(quoted) != 3 {
+		t.Fatalf("Quick start: want cascade's 3 test lines quoted, got %d", len(quoted))
+	}
+	for _, want := range quoted {
+		if !printed[want] {
+			t.Errorf("Quick start quotes %q, which cascade does not print:\n%s", want, cascadeOut)
+		}
+	}
+	for _, f := range []string{"m.json", "c.json", "run.txt", "exits.tsv", "keys.txt"} {
+		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+			t.Errorf("Quick start: %s not written (%v)", f, err)
+		}
+	}
+}
