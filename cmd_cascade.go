@@ -152,11 +152,17 @@ func (cf *cascadeFlags) check(fs *flag.FlagSet, more ...flagRange) error {
 			missing = append(missing, "--"+in.name+" FILE")
 		}
 	}
+	// A user with data of their own and no cost labels is told what the
+	// cost table is, and how to price every feature alike.
+	costsHint := ""
+	if cf.costs == "" {
+		costsHint = "; " + costsFileHint + "; without cost labels, a file with a line '1' per feature prices them alike"
+	}
 	switch {
 	case len(missing) == 1:
-		return usageError{missing[0] + " is required"}
+		return usageError{missing[0] + " is required" + costsHint}
 	case len(missing) > 1:
-		return usageError{strings.Join(missing[:len(missing)-1], ", ") + " and " + missing[len(missing)-1] + " are required"}
+		return usageError{strings.Join(missing[:len(missing)-1], ", ") + " and " + missing[len(missing)-1] + " are required" + costsHint}
 	case cf.rule == cronus.RuleGlobal && explicit["top-m"]:
 		return usageError{"--top-m and --rule global conflict: --top-m applies to --rule top-m; under global a document exits on its score alone"}
 	case explicit["rhos"] && len(rhoFlags) > 0:

@@ -175,6 +175,9 @@ func TestCascadeErrors(t *testing.T) {
 		// and --costs are required" whichever were given.
 		{[]string{"cascade", "--model", "m", "--train", "t", "--out", "c.json"}, ": --valid FILE and --costs FILE are required"},
 		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--out", "c.csv"}, ": --costs FILE is required"},
+		// What the cost table is, for a user with data and no cost labels.
+		{[]string{"sweep", "--model", "m", "--train", "t", "--valid", "v", "--out", "c.csv"}, ": --costs FILE is required; --costs is the feature cost table: one cost per line (line i: feature i) or lines 'INDEX COST [NAME]' (README, File formats); without cost labels, a file with a line '1' per feature prices them alike\n"},
+		{[]string{"cascade", "--model", "m", "--train", "t", "--out", "c.json"}, "--valid FILE and --costs FILE are required; --costs is the feature cost table"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "", "--costs", "c", "--out", "c.json"}, ": --valid: the file name is empty"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c"}, "--out FILE is required"},
 		{[]string{"cascade", "--model", "m", "--train", "t", "--valid", "v", "--costs", "c", "--out", "x", "--tree-cost", "Inf"}, "--tree-cost: must be in [0, 1e+15], got +Inf"},

@@ -69,6 +69,10 @@ var runWorkbench = tui.Run
 // (an empty value is none, as the load screen's "(none)"). They were
 // MQ2008's, and the workbench reported another data set's test figures
 // as the test split's without a word when the features matched.
+// costsFileHint says what a --costs file holds, for the errors that ask
+// for one.
+const costsFileHint = "--costs is the feature cost table: one cost per line (line i: feature i) or lines 'INDEX COST [NAME]' (README, File formats)"
+
 func ownData(fs *flag.FlagSet, cfg *tui.Config) error {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
@@ -82,8 +86,12 @@ func ownData(fs *flag.FlagSet, cfg *tui.Config) error {
 		}
 	}
 	if len(missing) > 0 {
+		hint := ""
+		if !given["costs"] {
+			hint = "; " + costsFileHint + "; --costs '' prices every feature at 1"
+		}
 		return usageError{"--train needs " + strings.Join(missing, " and ") +
-			" (the built-in MQ2008 set's are the defaults only without --train; an empty value is none)"}
+			" (the built-in MQ2008 set's are the defaults only without --train; an empty value is none)" + hint}
 	}
 	if !given["test"] {
 		cfg.Test = ""

@@ -30,6 +30,7 @@ func TestTUIOwnData(t *testing.T) {
 		{[]string{"tui", "--train", "t", "--valid", "", "--test", "x", "--costs", ""}, 0, "", tui.Config{Train: "t", Test: "x"}},
 		{[]string{"tui", "--train", "t"}, 2, "--train needs --valid FILE and --costs FILE", tui.Config{}},
 		{[]string{"tui", "--train", "t", "--test", "x", "--valid", "v"}, 2, "--train needs --costs FILE (the built-in", tui.Config{}},
+		{[]string{"tui", "--train", "t", "--valid", "v"}, 2, "an empty value is none); --costs is the feature cost table: one cost per line (line i: feature i) or lines 'INDEX COST [NAME]' (README, File formats); --costs '' prices every feature at 1\n", tui.Config{}},
 		// --trees k: the model's first k trees, as cascade --trees takes them.
 		{[]string{"tui", "--model", "m", "--trees", "7"}, 0, "", tui.Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Test: "builtin:mq2008/test", Costs: "builtin:mq2008/costs", Model: "m", ModelTrees: 7}},
 		{[]string{"tui", "--model", "m", "--trees", "all"}, 0, "", tui.Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Test: "builtin:mq2008/test", Costs: "builtin:mq2008/costs", Model: "m"}},
