@@ -79,6 +79,12 @@ Commands:
 Data flags take a path (.txt or .gz, gzip detected by content) or a built-in
 name: builtin:mq2008/train, builtin:mq2008/vali, builtin:mq2008/test,
 builtin:mq2008/costs, builtin:mslr-web10k/costs (gen's feature costs).
+
+A cascade on the built-in data (README, Quick start):
+  B=builtin:mq2008
+  cronus train --train $B/train --valid $B/vali --objective regression --trees 500 --leaves 4 --max-depth 2 --col-sample 0.3 --out m.json
+  cronus cascade --model m.json --train $B/train --valid $B/vali --test $B/test --costs $B/costs --out c.json
+  cronus eval --cascade c.json --data $B/test --run run.txt
 `)
 }
 

@@ -13,7 +13,7 @@ import (
 // sweep, which takes about 40 s, and tui, which opens the workbench:
 // every flag those two give must be one their --help lists. The test
 // lines of cascade's report that README quotes must be among the lines
-// it prints.
+// it prints. cronus help's example lines are Quick start lines.
 func TestReadmeQuickStart(t *testing.T) {
 	b, err := os.ReadFile("README.md")
 	if err != nil {
@@ -43,6 +43,19 @@ func TestReadmeQuickStart(t *testing.T) {
 	}
 	if len(cmds) != 7 {
 		t.Fatalf("Quick start: want 7 cronus commands, got %d", len(cmds))
+	}
+	// cronus help's example is the Quick start's, line for line.
+	var help strings.Builder
+	usage(&help)
+	_, ex, ok := strings.Cut(help.String(), "(README, Quick start):\n")
+	if !ok {
+		t.Fatal("cronus help gives no example from the Quick start")
+	}
+	for _, l := range strings.Split(strings.TrimSpace(ex), "\n") {
+		l = strings.TrimSpace(l)
+		if !strings.Contains(blocks[0][2], "\n"+strings.Replace(l, "cronus ", "./cronus ", 1)+"\n") {
+			t.Errorf("cronus help's example line %q is not the Quick start's", l)
+		}
 	}
 	t.Chdir(t.TempDir())
 	var cascadeOut string
