@@ -57,7 +57,17 @@ settings += [
     ('truncation 1000', ['--truncation', '1000'], [1]),
     ('lambda-norm off', ['--lambda-norm=false'], [1]),
     ('lambda-norm off, sg 2', ['--lambda-norm=false', '--sigma', '2'], [1]),
+    ('max-depth 6', ['--max-depth', '6'], [1]),
+    ('max-depth 8', ['--max-depth', '8'], [1]),
+    ('min-hessian 1', ['--min-hessian', '1'], [1]),
+    ('l2 0', ['--l2', '0'], [1]),
+    ('l2 3', ['--l2', '3'], [1]),
+    ('min-docs 30', ['--min-docs', '30'], [1]),
 ]
+# The minimum split gain with σ 1 and 2 (2026-12-03; bench/nestedcv.py
+# repeats this grid's choice on each of the five folds).
+settings += [('min-gain %g, sigma %d' % (g, sg), ['--min-gain', str(g), '--sigma', str(sg)], [1])
+             for g in (0.3, 1, 3) for sg in (1, 2)]
 print('%-22s %9s %11s %10s  %s' % ('setting', 'inner-CV', 'Fold1 vali', 'Fold1 test', 'test per seed'))
 for name, args, seeds in settings:
     inner, v1, t1 = [], [], []

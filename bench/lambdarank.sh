@@ -17,13 +17,17 @@
 # 5. xgb-seeds: XGBoost's rank:ndcg on Fold1 with seeds 0-5 (2 threads), then
 #    with 1-4 threads (seed 1): its results follow the threads, not the seed;
 #    and the mean over the five LETOR folds for each thread count.
+# 6. nested: on each of the five folds, σ and the minimum split gain chosen
+#    by inner cross-validation on the fold's train and validation sets, then
+#    scored on its test set, beside the defaults and XGBoost
+#    (bench/nestedcv.py; ~20 minutes).
 #
-#   bash bench/lambdarank.sh [all|settings|pairs|fit|cv|xgb-seeds]   (default all)
+#   bash bench/lambdarank.sh [all|settings|pairs|fit|cv|xgb-seeds|nested]   (default all)
 set -euo pipefail
 what=${1:-all}
 case "$what" in
-  all|settings|pairs|fit|cv|xgb-seeds) ;;
-  *) echo "usage: bench/lambdarank.sh [all|settings|pairs|fit|cv|xgb-seeds]" >&2; exit 2 ;;
+  all|settings|pairs|fit|cv|xgb-seeds|nested) ;;
+  *) echo "usage: bench/lambdarank.sh [all|settings|pairs|fit|cv|xgb-seeds|nested]" >&2; exit 2 ;;
 esac
 on() { [ "$what" = all ] || [ "$what" = "$1" ]; }
 cd "$(dirname "$0")/.."
@@ -117,4 +121,10 @@ PY
     for f in 1 2 3 4 5; do tests+=("$(xrun 1 "$nt" "$f")"); done
     echo "five folds, $nt threads: ${tests[*]}   mean $($py -c 'import sys; v = [float(x) for x in sys.argv[1:]]; print("%.4f" % (sum(v) / len(v)))' "${tests[@]}")"
   done
+fi
+
+if on nested; then
+  echo
+  echo "6. nested cross-validation: σ and the minimum split gain chosen on each fold's train and validation sets"
+  $py bench/nestedcv.py "$c" "$dir"
 fi
