@@ -23,6 +23,22 @@ def queries(path):
     return qs
 
 
+def write(path, blocks):
+    """Writes the queries of the blocks, in order, to path."""
+    with open(path, 'w') as fh:
+        for b in blocks:
+            for q in b:
+                fh.writelines(q)
+
+
+def inner_folds(blocks, prefix):
+    """Writes the inner cross-validation of four blocks of queries: each
+    in turn is prefix+'R-vali.txt', the other three prefix+'R-train.txt'."""
+    for r in range(4):
+        write('%s%d-train.txt' % (prefix, r), [b for i, b in enumerate(blocks) if i != r])
+        write('%s%d-vali.txt' % (prefix, r), [blocks[r]])
+
+
 def main():
     tr = queries(sys.argv[1]); assert len(tr) == 471, len(tr)
     S = [tr[0:157], tr[157:314], tr[314:471], queries(sys.argv[2]), queries(sys.argv[3])]
@@ -30,9 +46,7 @@ def main():
     for f in range(5):
         parts = {'train': [S[(f + i) % 5] for i in range(3)], 'vali': [S[(f + 3) % 5]], 'test': [S[(f + 4) % 5]]}
         for name, ss in parts.items():
-            with open('%s/f%d-%s.txt' % (out, f + 1, name), 'w') as fh:
-                for s in ss:
-                    for q in s: fh.writelines(q)
+            write('%s/f%d-%s.txt' % (out, f + 1, name), ss)
 
 
 if __name__ == '__main__':

@@ -12,7 +12,7 @@ over seeds 1-3 with each seed's test figure.
 """
 import json, subprocess, sys
 
-from folds import queries  # bench/folds.py
+from folds import inner_folds, queries  # bench/folds.py
 
 cronus, train, vali, test, work = sys.argv[1:6]
 
@@ -20,15 +20,7 @@ cronus, train, vali, test, work = sys.argv[1:6]
 tr = queries(train)
 assert len(tr) == 471, len(tr)
 S = [tr[0:157], tr[157:314], tr[314:471], queries(vali)]
-for r in range(4):
-    with open('%s/in%d-train.txt' % (work, r), 'w') as fh:
-        for i in range(4):
-            if i != r:
-                for q in S[i]:
-                    fh.writelines(q)
-    with open('%s/in%d-vali.txt' % (work, r), 'w') as fh:
-        for q in S[r]:
-            fh.writelines(q)
+inner_folds(S, work + '/in')
 
 
 def fit(data, args, seed):

@@ -18,7 +18,7 @@ the inner cross-validation of no choice made for that fold.
 """
 import json, subprocess, sys
 
-from folds import queries  # bench/folds.py
+from folds import inner_folds, queries  # bench/folds.py
 
 cronus, work = sys.argv[1:3]
 first = int(sys.argv[3]) if len(sys.argv) > 3 else 1  # resume from a fold
@@ -53,15 +53,7 @@ for f in range(first, 6):
     sizes = [157 if (f - 1 + i) % 5 < 4 else 156 for i in range(3)]
     assert len(t) == sum(sizes), (len(t), sizes)
     S = [t[:sizes[0]], t[sizes[0]:sizes[0] + sizes[1]], t[sizes[0] + sizes[1]:], queries(va)]
-    for r in range(4):
-        with open('%s/ncv%d-train.txt' % (work, r), 'w') as fh:
-            for i in range(4):
-                if i != r:
-                    for q in S[i]:
-                        fh.writelines(q)
-        with open('%s/ncv%d-vali.txt' % (work, r), 'w') as fh:
-            for q in S[r]:
-                fh.writelines(q)
+    inner_folds(S, work + '/ncv')
     inner = {}
     for sg, g in GRID:
         v = [ndcg('%s/ncv%d-vali.txt' % (work, r), fit('%s/ncv%d-train.txt' % (work, r), args(sg, g))) for r in range(4)]
