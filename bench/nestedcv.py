@@ -61,7 +61,7 @@ for f in range(first, 6):
     best = max(GRID, key=lambda k: inner[k])  # the first of equals, in grid order
     test = ndcg(te, fit(tr, args(*best)))
     default = ndcg(te, fit(tr, []))
-    subprocess.run(['/usr/bin/python3', 'bench/xgb.py', 'train', tr, 'rank:ndcg', '500', work + '/ncv-x.json', te,
+    subprocess.run([sys.executable, 'bench/xgb.py', 'train', tr, 'rank:ndcg', '500', work + '/ncv-x.json', te,
                     work + '/ncv-x.scores'], check=True, capture_output=True)
     xgb = ndcg(te, scores=work + '/ncv-x.scores')
     rows.append((test, default, xgb))
