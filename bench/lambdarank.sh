@@ -13,14 +13,14 @@
 #    31 leaves at learning rate 1, Cronus (--min-docs 1 --min-hessian 1)
 #    against XGBoost (hist, lossguide, base_score 0).
 # 4. cv: every setting above and a few more judged by inner cross-validation
-#    on Fold1's S1-S4 (bench/innercv.py; ~10 minutes), with Fold1's test.
+#    on Fold1's S1-S4 (bench/innercv.py; ~5 minutes), with Fold1's test.
 # 5. xgb-seeds: XGBoost's rank:ndcg on Fold1 with seeds 0-5 (2 threads), then
 #    with 1-4 threads (seed 1): its results follow the threads, not the seed;
 #    and the mean over the five LETOR folds for each thread count.
 # 6. nested: on each of the five folds, σ and the minimum split gain chosen
 #    by inner cross-validation on the fold's train and validation sets, then
 #    scored on its test set, beside the defaults and XGBoost
-#    (bench/nestedcv.py; ~20 minutes).
+#    (bench/nestedcv.py; about 35 s a fold on this machine).
 #
 #   bash bench/lambdarank.sh [all|settings|pairs|fit|cv|xgb-seeds|nested]   (default all)
 set -euo pipefail
