@@ -8,7 +8,7 @@ S4 and test is S5 (see ../shared/data/PROVENANCE.md); LETOR's fold k trains
 on S_k, S_k+1, S_k+2, validates on S_k+3 and tests on S_k+4 (indices mod 5).
 Fold 1 written here is byte for byte the built-in Fold1.
 """
-import sys
+import json, subprocess, sys
 
 
 def queries(path):
@@ -37,6 +37,14 @@ def inner_folds(blocks, prefix):
     for r in range(4):
         write('%s%d-train.txt' % (prefix, r), [b for i, b in enumerate(blocks) if i != r])
         write('%s%d-vali.txt' % (prefix, r), [blocks[r]])
+
+
+def ndcg10(cronus, data, model=None, scores=None):
+    """Test NDCG@10 of a model file or a scores file on data, by cronus eval."""
+    src = ['--model', model] if model else ['--scores', scores]
+    out = subprocess.run([cronus, 'eval'] + src + ['--data', data, '--metrics', 'ndcg@10', '--json'],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)['metrics']['ndcg@10']
 
 
 def main():

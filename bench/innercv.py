@@ -10,9 +10,9 @@ prints the inner-CV mean NDCG@10, Fold1's own validation and test figures
 (the model trained on S1-S3), and, for settings with random draws, the mean
 over seeds 1-3 with each seed's test figure.
 """
-import json, subprocess, sys
+import subprocess, sys
 
-from folds import inner_folds, queries  # bench/folds.py
+from folds import inner_folds, ndcg10, queries  # bench/folds.py
 
 cronus, train, vali, test, work = sys.argv[1:6]
 
@@ -31,9 +31,7 @@ def fit(data, args, seed):
 
 
 def ndcg(model, data):
-    out = subprocess.run([cronus, 'eval', '--model', model, '--data', data, '--metrics', 'ndcg@10', '--json'],
-                         check=True, capture_output=True, text=True).stdout
-    return json.loads(out)['metrics']['ndcg@10']
+    return ndcg10(cronus, data, model)
 
 
 settings = [('min-docs %d, sigma %d' % (md, sg), ['--min-docs', str(md), '--sigma', str(sg)], [1])

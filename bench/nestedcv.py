@@ -16,9 +16,9 @@ rank:ndcg (bench/xgb.py, its defaults, 2 threads). The last line averages
 the five folds: the procedure's figure, where a fold's test queries are in
 the inner cross-validation of no choice made for that fold.
 """
-import json, subprocess, sys
+import subprocess, sys
 
-from folds import inner_folds, queries  # bench/folds.py
+from folds import inner_folds, ndcg10, queries  # bench/folds.py
 
 cronus, work = sys.argv[1:3]
 first = int(sys.argv[3]) if len(sys.argv) > 3 else 1  # resume from a fold
@@ -37,10 +37,7 @@ def fit(data, extra):
 
 
 def ndcg(data, model=None, scores=None):
-    src = ['--model', model] if model else ['--scores', scores]
-    out = subprocess.run([cronus, 'eval'] + src + ['--data', data, '--metrics', 'ndcg@10', '--json'],
-                         check=True, capture_output=True, text=True).stdout
-    return json.loads(out)['metrics']['ndcg@10']
+    return ndcg10(cronus, data, model, scores)
 
 
 print('%-5s %-22s %9s %9s %9s %9s' % ('fold', 'chosen (σ, min gain)', 'inner-CV', 'test', 'default', 'xgboost'), flush=True)

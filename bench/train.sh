@@ -53,10 +53,10 @@ if [ "$what" = quality ] || [ "$what" = all ]; then
   # each fold).
   for pair in "lambdarank rank:ndcg" "regression reg:squarederror" "lambdarank rank:ndcg leaf1" "regression reg:squarederror leaf1" "lambdarank rank:ndcg cv"; do
     set -- $pair
-    leaf=() name=$1
-    if [ "${3:-}" = leaf1 ]; then leaf=(--min-docs 1 --min-hessian 1) name="$1 leaf 1"; fi
-    if [ "${3:-}" = cv ]; then leaf=(--sigma 2 --min-gain 1) name="$1 σ 2, gain 1"; fi
-    "$c" train --train "$dir/mq2008-train.txt" --objective "$1" --trees 500 --leaves 31 --learning-rate 0.1 "${leaf[@]}" --out "$dir/c-$1.json" > /dev/null
+    extra=() name=$1
+    if [ "${3:-}" = leaf1 ]; then extra=(--min-docs 1 --min-hessian 1) name="$1 leaf 1"; fi
+    if [ "${3:-}" = cv ]; then extra=(--sigma 2 --min-gain 1) name="$1 σ 2, gain 1"; fi
+    "$c" train --train "$dir/mq2008-train.txt" --objective "$1" --trees 500 --leaves 31 --learning-rate 0.1 "${extra[@]}" --out "$dir/c-$1.json" > /dev/null
     "$c" eval --model "$dir/c-$1.json" --data "$dir/mq2008-test.txt" --metrics ndcg@10 --json --per-query "$dir/c-$1.pq.tsv" > "$dir/c-$1.eval.json"
     [ -f "$dir/x-$1.scores" ] && [ -n "${3:-}" ] ||
       $py bench/xgb.py train "$dir/mq2008-train.txt" "$2" 500 "$dir/x-$1.json" "$dir/mq2008-test.txt" "$dir/x-$1.scores" > /dev/null

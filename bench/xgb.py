@@ -7,12 +7,24 @@
       prints {"predict_seconds": ..., "docs": ..., "trees": ...}; with
       SCORES_OUT writes the raw margins, one per line
 Data files are SVMlight/LETOR text (qid groups are read by XGBoost).
+XGB_PARAMS="gamma=1 max_leaves=63" in the environment adds or overrides
+training parameters (numbers where they parse as numbers).
 """
-import json, sys, time
+import json, os, sys, time
 import xgboost as xgb
 
 PARAMS = {'eta': 0.1, 'tree_method': 'hist', 'grow_policy': 'lossguide',
           'max_leaves': 31, 'max_depth': 0, 'max_bin': 255, 'nthread': 2, 'seed': 1}
+
+def value(v):
+    try:
+        return float(v) if any(c in v for c in '.eE') else int(v)
+    except ValueError:
+        return v
+
+
+PARAMS.update((k, value(v)) for k, v in (kv.split('=', 1) for kv in os.environ.get('XGB_PARAMS', '').split()))
+
 
 def load(path):
     return xgb.DMatrix(path + '?format=libsvm', nthread=2)
