@@ -29,6 +29,14 @@ var builtinFiles = map[string]string{
 	"mslr-web10k/costs": "builtin/mslr-web10k.feature_cost.txt",
 }
 
+// builtinAliases are other names users reach for, such as the validation
+// split by the name of the --valid flag; BuiltinNames lists only the
+// names above (LETOR's own, "vali").
+var builtinAliases = map[string]string{
+	"mq2008/valid":      "mq2008/vali",
+	"mq2008/validation": "mq2008/vali",
+}
+
 // BuiltinNames lists the built-in names, each with its "builtin:" prefix.
 func BuiltinNames() []string {
 	var names []string
@@ -43,7 +51,11 @@ func BuiltinNames() []string {
 func IsBuiltin(name string) bool { return strings.HasPrefix(name, BuiltinPrefix) }
 
 func builtinBytes(name string) ([]byte, error) {
-	p, ok := builtinFiles[strings.TrimPrefix(name, BuiltinPrefix)]
+	short := strings.TrimPrefix(name, BuiltinPrefix)
+	if a, ok := builtinAliases[short]; ok {
+		short = a
+	}
+	p, ok := builtinFiles[short]
 	if !ok {
 		return nil, fmt.Errorf("%s: no such built-in file; the built-in names are %s", name, strings.Join(BuiltinNames(), ", "))
 	}

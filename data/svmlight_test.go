@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -631,6 +632,27 @@ func TestBuiltinMQ2008(t *testing.T) {
 		if tc.name == "builtin:mq2008/train" && (d.Cols[0][0] != 0.007477 || d.Cols[45][0] != 0.007042 || d.QueryIDs[0] != 10002) {
 			t.Errorf("first line parsed as %v %v qid %d", d.Cols[0][0], d.Cols[45][0], d.QueryIDs[0])
 		}
+	}
+	// The validation split answers to the --valid flag's name too, and the
+	// aliases stay out of the listed names.
+	vali, err := LoadDataset(context.Background(), "builtin:mq2008/vali", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, alias := range []string{"builtin:mq2008/valid", "builtin:mq2008/validation"} {
+		d, err := LoadDataset(context.Background(), alias, ReadOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", alias, err)
+		}
+		if d.NumDocs() != vali.NumDocs() || !reflect.DeepEqual(d.QueryIDs, vali.QueryIDs) || !reflect.DeepEqual(d.Labels, vali.Labels) {
+			t.Errorf("%s is not the validation split: %d documents against %d", alias, d.NumDocs(), vali.NumDocs())
+		}
+		if slices.Contains(BuiltinNames(), alias) {
+			t.Errorf("BuiltinNames() lists the alias %s: %v", alias, BuiltinNames())
+		}
+	}
+	if _, err := LoadDataset(context.Background(), "builtin:mq2008/valida", ReadOptions{}); err == nil {
+		t.Error("builtin:mq2008/valida read")
 	}
 	if _, err := LoadDataset(context.Background(), "builtin:nope", ReadOptions{}); err == nil || !strings.Contains(err.Error(), "builtin:mq2008/train") {
 		t.Errorf("unknown built-in: %v", err)
