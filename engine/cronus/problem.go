@@ -42,7 +42,7 @@ type Problem struct {
 	// so that each stage's convex problem is solved to its optimum instead
 	// of coordinate descent's conservative stop. It raises λ_max, which
 	// then counts such groups. Off by default: on MQ2008 it did not give
-	// better cascades (README, How the optimiser works).
+	// better cascades (docs/optimiser.md).
 	JointEntry bool
 
 	// base holds the Gram product at the weights ω (NewProblem makes it;
