@@ -290,7 +290,11 @@ const maxLabelsShown = 12
 func FormatSummary(s data.Summary, costName string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n", views.Printable(s.Name))
-	fmt.Fprintf(&b, "  queries      %d (%d without a relevant document)\n", s.Queries, s.ZeroQueries)
+	fmt.Fprintf(&b, "  queries      %d (%d without a relevant document)", s.Queries, s.ZeroQueries)
+	if s.QueryFile != "" {
+		fmt.Fprintf(&b, ", sizes from %s", views.Printable(s.QueryFile))
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "  documents    %d\n", s.Docs)
 	fmt.Fprintf(&b, "  features     %d\n", s.Features)
 	fmt.Fprintf(&b, "  docs/query   min %d, median %g, max %d\n", s.DocsPerQuery.Min, s.DocsPerQuery.Median, s.DocsPerQuery.Max)

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -658,5 +659,62 @@ func TestTrainNoSplitWarns(t *testing.T) {
 		case c.want != "" && errOut != "warning: "+c.want+"\n":
 			t.Errorf("%s --min-docs %s: %q, want the warning %q", c.data, c.minDocs, errOut, c.want)
 		}
+	}
+}
+
+// Training data in LightGBM's and XGBoost's layout, the lines without
+// qids and their query sizes in FILE.query beside them, trains the same
+// lambdarank trees as the same lines with the qids written on them (the
+// built-in validation split, its qids renumbered from 1 as the size file
+// numbers them), and eval and predict --run read the layout too.
+func TestTrainQuerySizeFile(t *testing.T) {
+	d, err := data.LoadDataset(context.Background(), "builtin:mq2008/vali", data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var plain, qids, sizes strings.Builder
+	for q := range d.NumQueries() {
+		lo, hi := d.Query(q)
+		fmt.Fprintf(&sizes, "%d\n", hi-lo)
+		for i := lo; i < hi; i++ {
+			var feats strings.Builder
+			for f := range d.NumFeatures() {
+				fmt.Fprintf(&feats, " %d:%s", f+1, strconv.FormatFloat(float64(d.Cols[f][i]), 'g', -1, 32))
+			}
+			fmt.Fprintf(&plain, "%g%s\n", d.Labels[i], feats.String())
+			fmt.Fprintf(&qids, "%g qid:%d%s\n", d.Labels[i], q+1, feats.String())
+		}
+	}
+	lgb, want := filepath.Join(dir, "rank.train"), filepath.Join(dir, "qid.txt")
+	os.WriteFile(lgb, []byte(plain.String()), 0o644)
+	os.WriteFile(lgb+".query", []byte(sizes.String()), 0o644)
+	os.WriteFile(want, []byte(qids.String()), 0o644)
+	trees := func(train string) []byte {
+		out := filepath.Join(dir, filepath.Base(train)+".json")
+		mustRun(t, "train", "--train", train, "--objective", "lambdarank", "--trees", "5", "--leaves", "7", "--out", out)
+		var m struct {
+			Trees json.RawMessage `json:"trees"`
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &m); err != nil || len(m.Trees) < 100 {
+			t.Fatalf("%s: %v (%d bytes of trees)", out, err, len(m.Trees))
+		}
+		return m.Trees
+	}
+	if a, b := trees(lgb), trees(want); !bytes.Equal(a, b) {
+		t.Error("lambdarank trees on the size-file layout differ from those on the same lines with qids")
+	}
+	model := filepath.Join(dir, "qid.txt.json")
+	runA, runB := filepath.Join(dir, "a.run"), filepath.Join(dir, "b.run")
+	mustRun(t, "eval", "--model", model, "--data", lgb, "--run", runA)
+	mustRun(t, "eval", "--model", model, "--data", want, "--run", runB)
+	a, _ := os.ReadFile(runA)
+	b, _ := os.ReadFile(runB)
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("eval --run differs between the two layouts (%d and %d bytes)", len(a), len(b))
 	}
 }

@@ -16,6 +16,11 @@ type Dataset struct {
 	QueryIDs     []int64     // one per query, in file order
 	QueryOffsets []int       // len(QueryIDs)+1 offsets into the documents
 	HasQID       bool        // false when the file had no qid: one query holds all documents
+	// QueryFile is the file of query sizes beside a data file without
+	// qids that gave it its queries (FILE.query, FILE.group), numbered
+	// from 1; "" when the queries came from the lines' qids, or there
+	// are none.
+	QueryFile string
 	// FileFeatures is the highest feature index in the file it was read
 	// from (0 when it was not read from one). NumFeatures is more when
 	// ReadOptions.MinFeatures padded it with columns of zeros.

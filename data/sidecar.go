@@ -1,62 +1,105 @@
 package data
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 )
 
-// querySidecar refuses a data file without qids when a file of query sizes
-// sits beside it, as LightGBM (rank.train.query) and XGBoost
-// (mq2008.train.group) take their queries: read alone it would be one
-// query, and a ranker trained on that learns nothing of the queries. The
-// message gives a command that puts the qids on the lines.
-func querySidecar(path string) error {
+// querySidecar gives d, read from path without qids, the queries of a
+// file of query sizes beside it, path.query (LightGBM's rank.train.query)
+// or path.group (XGBoost's mq2008.train.group), as those tools take them:
+// one positive whole number a line, the number of documents of each
+// query in turn, summing to the documents of path. Query k (from 1)
+// gets qid k, as LightGBM and XGBoost number them. d is left as it is
+// (one query) when neither file is there; path.query is taken when both
+// are. Errors name the size file and its line.
+func querySidecar(d *Dataset, path string) error {
 	for _, ext := range []string{".query", ".group"} {
 		sizes := path + ext
-		if st, err := os.Stat(sizes); err != nil || !st.Mode().IsRegular() {
+		st, err := os.Stat(sizes)
+		if err != nil || !st.Mode().IsRegular() {
 			continue
 		}
-		// Query k (from 1) is line k of the size file, repeated as many
-		// times as it says; blank and comment lines of the data keep none.
-		prog := `NR==FNR{for(i=0;i<$1;i++)q[++n]=FNR;next} !/^[ \t\r]*(#|$)/{sub(/[^ \t\r]+/,"& qid:"q[++m])} 1`
-		cmd := fmt.Sprintf("awk '%s' %s %s > %s", prog, shellQuote(sizes), shellQuote(path), shellQuote(path+".qid"))
-		if isGzipFile(path) {
-			cmd = fmt.Sprintf("gzip -dc %s | awk '%s' %s - > %s", shellQuote(path), prog, shellQuote(sizes), shellQuote(path+".qid"))
+		f, err := OpenFile(sizes, "a file of query sizes")
+		if err != nil {
+			return err
 		}
-		return &ParseError{File: path, Msg: fmt.Sprintf(
-			"no line has a qid, so the file would be one query, but %s beside it holds query sizes (as LightGBM and XGBoost take them), which cronus does not read; put the qids on the lines, e.g. %s",
-			sizes, cmd)}
+		defer f.Close()
+		offsets, err := readQuerySizes(f, sizes, d.NumDocs(), path)
+		if err != nil {
+			return err
+		}
+		d.QueryOffsets = offsets
+		d.QueryIDs = make([]int64, len(offsets)-1)
+		for q := range d.QueryIDs {
+			d.QueryIDs[q] = int64(q + 1)
+		}
+		d.HasQID = true
+		d.QueryFile = sizes
+		return nil
 	}
 	return nil
 }
 
-// isGzipFile reports whether path starts with gzip's magic bytes.
-func isGzipFile(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var magic [2]byte
-	n, _ := io.ReadFull(f, magic[:])
-	return isGzipMagic(magic[:n])
-}
+// maxSizeLine bounds a line of a size file: a whole number of documents
+// needs at most 19 digits, and a line much longer is not a size file.
+const maxSizeLine = 256
 
-// shellQuote quotes s for a POSIX shell when it holds anything but
-// letters, digits and ./_-+:@%,=, so that a command in a message can be
-// pasted as it is.
-func shellQuote(s string) string {
-	safe := s != ""
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("./_-+:@%,=", c)) {
-			safe = false
+// readQuerySizes reads a file of query sizes (name, for messages) for
+// data (dataName) of docs documents and returns the query offsets, from 0
+// to docs. Blank lines are skipped, as are a UTF-8 byte order mark at
+// the start and white space around a number (LF or CRLF).
+func readQuerySizes(r io.Reader, name string, docs int, dataName string) ([]int, error) {
+	br := bufio.NewReader(r)
+	offsets := []int{0}
+	sum := 0
+	for line := 1; ; line++ {
+		b, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) || len(b) > maxSizeLine {
+			return nil, &ParseError{File: name, Line: line, Msg: fmt.Sprintf("line longer than %d bytes; a file of query sizes holds one whole number a line", maxSizeLine)}
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, &ParseError{File: name, Msg: err.Error()}
+		}
+		if line == 1 {
+			b = bytes.TrimPrefix(b, []byte("\ufeff"))
+		}
+		if s := strings.TrimSpace(string(b)); s != "" {
+			n, perr := strconv.ParseUint(s, 10, 63)
+			switch {
+			case perr != nil || n == 0:
+				return nil, &ParseError{File: name, Line: line, Msg: fmt.Sprintf("query size %q is not a whole number of at least 1 (a file of query sizes, as LightGBM and XGBoost read beside %s, holds the number of documents of each query, one a line)", truncate(s, 40), dataName)}
+			case n > uint64(docs-sum):
+				return nil, &ParseError{File: name, Line: line, Msg: fmt.Sprintf("the query sizes come to more than the %d documents of %s", docs, dataName)}
+			}
+			sum += int(n)
+			offsets = append(offsets, sum)
+		}
+		if err != nil { // io.EOF
 			break
 		}
 	}
-	if safe {
+	if sum != docs {
+		return nil, &ParseError{File: name, Msg: fmt.Sprintf("the query sizes come to %d documents, and %s has %d", sum, dataName, docs)}
+	}
+	return offsets, nil
+}
+
+// truncate cuts s to n bytes (at a rune boundary) with "…".
+func truncate(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	for n > 0 && !utf8RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -13,21 +12,30 @@ import (
 )
 
 // A file without qids beside a query-size file (LightGBM's rank.train.query,
-// XGBoost's mq2008.train.group) is refused, saying how to put the qids on the
-// lines, rather than read silently as one query. The command the message
-// gives, run, makes a file that reads with those queries.
+// XGBoost's mq2008.train.group) takes its queries from it, numbered from 1,
+// as those tools read it: the result is the same data set as the file with
+// the qids written on its lines.
 func TestReadFileQuerySidecar(t *testing.T) {
 	const noQID = "1 1:0.5 2:1\n0 1:0.25\n# a comment line\n2 2:3 # d3\n\n0 1:1\n1 1:2 2:2\n"
-	sizes := []int{2, 1, 2}
+	const withQIDs = "1 qid:1 1:0.5 2:1\n0 qid:1 1:0.25\n# a comment line\n2 qid:2 2:3 # d3\n\n0 qid:3 1:1\n1 qid:3 1:2 2:2\n"
+	want, err := readString(t, withQIDs, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
-		ext  string
-		gzip bool
-		crlf bool
-	}{{".query", false, false}, {".group", false, true}, {".query", true, false}} {
-		ext := tc.ext
-		t.Run(fmt.Sprintf("%s gzip=%v crlf=%v", ext, tc.gzip, tc.crlf), func(t *testing.T) {
+		ext   string
+		sizes string
+		gzip  bool
+		crlf  bool
+	}{
+		{".query", "2\n1\n2\n", false, false},
+		{".group", "2\r\n1\r\n2\r\n", false, true},
+		{".query", "\ufeff2\n1\n 2 \n\n", true, false}, // a BOM, spaces, a blank line at the end
+		{".group", "2\n\n1\n2", false, false},          // a blank line between, no newline at the end
+	} {
+		t.Run(fmt.Sprintf("%s gzip=%v crlf=%v", tc.ext, tc.gzip, tc.crlf), func(t *testing.T) {
 			dir := t.TempDir()
-			p := filepath.Join(dir, "rank train") // a space: the command must quote it
+			p := filepath.Join(dir, "rank train")
 			text := []byte(noQID)
 			if tc.crlf {
 				text = []byte(strings.ReplaceAll(noQID, "\n", "\r\n"))
@@ -36,49 +44,94 @@ func TestReadFileQuerySidecar(t *testing.T) {
 				text = gz(t, noQID)
 			}
 			os.WriteFile(p, text, 0o644)
-			os.WriteFile(p+ext, []byte("2\n1\n2\n"), 0o644)
-			_, err := ReadFile(context.Background(), p, ReadOptions{})
-			var pe *ParseError
-			if !errors.As(err, &pe) || pe.File != p || !strings.Contains(err.Error(), p+ext+" beside it") {
-				t.Fatalf("got %v, want an error naming %s", err, p+ext)
-			}
-			_, cmd, ok := strings.Cut(err.Error(), "e.g. ")
-			if !ok {
-				t.Fatalf("no command in %q", err)
-			}
-			if _, err := exec.LookPath("awk"); err != nil {
-				t.Skip("no awk to run the command with")
-			}
-			if out, err := exec.Command("sh", "-c", "cd "+shellQuote(dir)+" && "+cmd).CombinedOutput(); err != nil {
-				t.Fatalf("%s: %v %s", cmd, err, out)
-			}
-			d, err := ReadFile(context.Background(), p+".qid", ReadOptions{})
+			os.WriteFile(p+tc.ext, []byte(tc.sizes), 0o644)
+			d, err := ReadFile(context.Background(), p, ReadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := readString(t, noQID, ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(d.QueryIDs, []int64{1, 2, 3}) || !reflect.DeepEqual(d.QueryOffsets, []int{0, sizes[0], sizes[0] + sizes[1], 5}) ||
+			if !d.HasQID || d.QueryFile != p+tc.ext || !reflect.DeepEqual(d.QueryIDs, want.QueryIDs) || !reflect.DeepEqual(d.QueryOffsets, want.QueryOffsets) ||
 				!reflect.DeepEqual(d.Cols, want.Cols) || !reflect.DeepEqual(d.Labels, want.Labels) || d.DocID(2) != "d3" {
-				t.Errorf("after %s: qids %v offsets %v labels %v cols %v", cmd, d.QueryIDs, d.QueryOffsets, d.Labels, d.Cols)
+				t.Errorf("qids %v offsets %v (want %v %v), query file %q, labels %v", d.QueryIDs, d.QueryOffsets, want.QueryIDs, want.QueryOffsets, d.QueryFile, d.Labels)
 			}
 		})
 	}
-	// With qids on the lines, a size file beside is not needed and not read;
-	// without one, a file without qids is one query.
+
+	// Bad size files: the error names the size file, and the line when
+	// one line is at fault.
+	for _, tc := range []struct{ sizes, want string }{
+		{"2\n1\n3\n", ":3: the query sizes come to more than the 5 documents of"},
+		{"2\n1\n", ": the query sizes come to 3 documents, and"},
+		{"2\nx\n3\n", `:2: query size "x" is not a whole number of at least 1`},
+		{"2\n0\n3\n", `:2: query size "0" is not`},
+		{"2\n-1\n", `:2: query size "-1" is not`},
+		{"2.0\n3\n", `:1: query size "2.0" is not`},
+		{"2 3\n", `:1: query size "2 3" is not`},
+		{"99999999999999999999\n", `:1: query size "99999999999999999999" is not`},
+		{"9223372036854775807\n", ":1: the query sizes come to more than"},
+		{"", ": the query sizes come to 0 documents, and"},
+		{strings.Repeat("1", 300) + "\n", ":1: line longer than 256 bytes"},
+	} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "train.txt")
+		os.WriteFile(p, []byte(noQID), 0o644)
+		os.WriteFile(p+".query", []byte(tc.sizes), 0o644)
+		_, err := ReadFile(context.Background(), p, ReadOptions{})
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.File != p+".query" || !strings.Contains(err.Error(), p+".query"+tc.want) {
+			t.Errorf("sizes %q: got %v, want an error with %q", tc.sizes, err, p+".query"+tc.want)
+		}
+	}
+
+	// With qids on the lines, a size file beside is not read; without
+	// either, a file without qids is one query; with both size files,
+	// .query is read.
 	dir := t.TempDir()
 	withQID := filepath.Join(dir, "with.txt")
 	os.WriteFile(withQID, []byte("1 qid:4 1:1\n0 qid:5 1:2\n"), 0o644)
 	os.WriteFile(withQID+".group", []byte("junk\n"), 0o644)
-	if d, err := ReadFile(context.Background(), withQID, ReadOptions{}); err != nil || !reflect.DeepEqual(d.QueryIDs, []int64{4, 5}) {
+	if d, err := ReadFile(context.Background(), withQID, ReadOptions{}); err != nil || !reflect.DeepEqual(d.QueryIDs, []int64{4, 5}) || d.QueryFile != "" {
 		t.Errorf("qids and a .group file: %v", err)
 	}
 	alone := filepath.Join(dir, "alone.txt")
 	os.WriteFile(alone, []byte(noQID), 0o644)
 	os.Mkdir(alone+".query", 0o755) // not a file
-	if d, err := ReadFile(context.Background(), alone, ReadOptions{}); err != nil || d.NumQueries() != 1 {
+	if d, err := ReadFile(context.Background(), alone, ReadOptions{}); err != nil || d.NumQueries() != 1 || d.HasQID {
 		t.Errorf("no qids, no size file: %v", err)
 	}
+	both := filepath.Join(dir, "both.txt")
+	os.WriteFile(both, []byte(noQID), 0o644)
+	os.WriteFile(both+".query", []byte("5\n"), 0o644)
+	os.WriteFile(both+".group", []byte("4\n1\n"), 0o644)
+	if d, err := ReadFile(context.Background(), both, ReadOptions{}); err != nil || d.NumQueries() != 1 || d.QueryFile != both+".query" {
+		t.Errorf(".query and .group: %v", err)
+	}
+}
+
+// FuzzQuerySizes: readQuerySizes never panics, and what it accepts are
+// offsets from 0 to the documents, rising strictly.
+func FuzzQuerySizes(f *testing.F) {
+	for _, s := range []string{"2\n1\n2\n", "\ufeff5", "1\r\n\r\n4\n", "0\n", "x", "", "9223372036854775807\n1\n"} {
+		f.Add([]byte(s), 5)
+	}
+	f.Fuzz(func(t *testing.T, b []byte, docs int) {
+		if docs < 0 || docs > 1<<20 {
+			return
+		}
+		off, err := readQuerySizes(strings.NewReader(string(b)), "s.query", docs, "d.txt")
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.File != "s.query" {
+				t.Fatalf("error %v is not a ParseError naming the file", err)
+			}
+			return
+		}
+		if len(off) < 1 || off[0] != 0 || off[len(off)-1] != docs {
+			t.Fatalf("offsets %v for %d documents", off, docs)
+		}
+		for i := 1; i < len(off); i++ {
+			if off[i] <= off[i-1] {
+				t.Fatalf("offsets %v do not rise", off)
+			}
+		}
+	})
 }

@@ -9,6 +9,7 @@ import (
 type Summary struct {
 	Name          string         `json:"name"`
 	Queries       int            `json:"queries"`
+	QueryFile     string         `json:"query_file,omitempty"` // the file of query sizes the queries came from (Dataset.QueryFile)
 	Docs          int            `json:"docs"`
 	Features      int            `json:"features"`
 	Labels        map[string]int `json:"labels"` // label (as printed by strconv 'g') -> documents
@@ -39,11 +40,12 @@ func LabelKey(l float32) string { return strconv.FormatFloat(float64(l)+0, 'g', 
 // Summarize computes the summary of d; costs may be nil.
 func Summarize(d *Dataset, costs *Costs) Summary {
 	s := Summary{
-		Name:     d.Name,
-		Queries:  d.NumQueries(),
-		Docs:     d.NumDocs(),
-		Features: d.NumFeatures(),
-		Labels:   map[string]int{},
+		Name:      d.Name,
+		Queries:   d.NumQueries(),
+		QueryFile: d.QueryFile,
+		Docs:      d.NumDocs(),
+		Features:  d.NumFeatures(),
+		Labels:    map[string]int{},
 	}
 	for _, l := range d.Labels {
 		s.Labels[LabelKey(l)]++

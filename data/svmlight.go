@@ -109,7 +109,8 @@ type source struct {
 // order mark at the start of the text is skipped. Lines of one query must be
 // contiguous unless opt.Regroup is set. Some line must have a feature unless
 // opt.LabelsOnly is set. A file without qids beside a file of query sizes
-// (path.query, LightGBM's, or path.group, XGBoost's) is refused.
+// (path.query, LightGBM's, or path.group, XGBoost's) takes its queries
+// from it (querySidecar).
 //
 // Every error in the input is a *ParseError naming the file and line.
 func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, error) {
@@ -147,7 +148,7 @@ func ReadFile(ctx context.Context, path string, opt ReadOptions) (*Dataset, erro
 		return nil, err
 	}
 	if !d.HasQID {
-		if err := querySidecar(path); err != nil {
+		if err := querySidecar(d, path); err != nil {
 			return nil, err
 		}
 	}
