@@ -74,7 +74,7 @@ func readQuerySizes(r io.Reader, name string, docs int, dataName string) ([]int,
 			n, perr := strconv.ParseUint(s, 10, 63)
 			switch {
 			case perr != nil || n == 0:
-				return nil, &ParseError{File: name, Line: line, Msg: fmt.Sprintf("query size %q is not a whole number of at least 1 (a file of query sizes, as LightGBM and XGBoost read beside %s, holds the number of documents of each query, one a line)", truncate(s, 40), dataName)}
+				return nil, &ParseError{File: name, Line: line, Msg: fmt.Sprintf("query size %s is not a whole number of at least 1 (a file of query sizes, as LightGBM and XGBoost read beside %s, holds the number of documents of each query, one a line)", quoteToken(s), dataName)}
 			case n > uint64(docs-sum):
 				return nil, &ParseError{File: name, Line: line, Msg: fmt.Sprintf("the query sizes come to more than the %d documents of %s", docs, dataName)}
 			}
@@ -90,16 +90,3 @@ func readQuerySizes(r io.Reader, name string, docs int, dataName string) ([]int,
 	}
 	return offsets, nil
 }
-
-// truncate cuts s to n bytes (at a rune boundary) with "…".
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
