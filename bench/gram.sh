@@ -38,10 +38,12 @@ need_py threadpoolctl python3-threadpoolctl
 # OPENBLAS_CORETYPE given if any, and with each kernel set the CPU's flags
 # allow (SkylakeX with AVX-512, Haswell with AVX2), and Cronus is compared
 # with the fastest: a ratio never flatters Cronus by a slow choice.
+# Each kernel set once (an OPENBLAS_CORETYPE of SkylakeX was timed twice).
 cores=(auto)
-[ -n "${OPENBLAS_CORETYPE:-}" ] && cores+=("$OPENBLAS_CORETYPE")
-grep -qw avx512f /proc/cpuinfo && cores+=(SkylakeX)
-grep -qw avx2 /proc/cpuinfo && cores+=(Haswell)
+add_core() { [[ " ${cores[*]} " == *" $1 "* ]] || cores+=("$1"); }
+[ -n "${OPENBLAS_CORETYPE:-}" ] && add_core "$OPENBLAS_CORETYPE"
+grep -qw avx512f /proc/cpuinfo && add_core SkylakeX
+grep -qw avx2 /proc/cpuinfo && add_core Haswell
 go test -c -o "$dir/cronus.test" ./engine/cronus
 : > "$dir/gram-go.txt"; : > "$dir/gram-np.txt"
 for _ in $(seq "$rounds"); do
