@@ -425,18 +425,19 @@ func TestInspectStageThetaPassesEverything(t *testing.T) {
 	}
 }
 
-// TestReadmeInspectExample: the README's example of inspect on a model is
-// what the commands it quotes print, line for line (but for the rows it
-// cuts, marked "…").
+// TestReadmeInspectExample: the documentation's example of inspect on a
+// model (README's until 2026-12-04, now docs/commands.md's) is what the
+// commands it quotes print, line for line (but for the rows it cuts,
+// marked "…").
 func TestReadmeInspectExample(t *testing.T) {
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile("docs/commands.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	const intro = "prints (the table cut to its first rows here):\n\n```\n"
 	i := strings.Index(string(b), intro)
 	if i < 0 {
-		t.Fatal("README has no inspect example")
+		t.Fatal("docs/commands.md has no inspect example")
 	}
 	block, _, ok := strings.Cut(string(b)[i+len(intro):], "```")
 	if !ok {

@@ -100,3 +100,47 @@ func TestReadmeQuickStart(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeCascadeExample: README's cascade section quotes two commands
+// (inline, in backquotes) and rows of the report the second prints; each
+// quoted row is one of the report's lines, in the report's order, and
+// the stage rows include the table's header.
+func TestReadmeCascadeExample(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(b), "\n### cascade\n")
+	if !ok {
+		t.Fatal("README has no cascade section")
+	}
+	sec, _, _ = strings.Cut(sec, "\n### ")
+	flat := regexp.MustCompile(`\s+`).ReplaceAllString(sec, " ")
+	var cmds [][]string
+	for _, m := range regexp.MustCompile("`cronus ((?:train|cascade) [^`]*)`").FindAllStringSubmatch(flat, -1) {
+		cmds = append(cmds, strings.Fields(m[1]))
+	}
+	if len(cmds) != 2 || cmds[0][0] != "train" || cmds[1][0] != "cascade" {
+		t.Fatalf("README's cascade section: want a train and a cascade command, got %q", cmds)
+	}
+	block := regexp.MustCompile("(?s)```\n(.*?)```").FindStringSubmatch(sec)
+	if block == nil {
+		t.Fatal("README's cascade section has no block of output")
+	}
+	t.Chdir(t.TempDir())
+	mustRun(t, cmds[0]...)
+	lines := strings.Split(mustRun(t, cmds[1]...), "\n")
+	i := 0
+	for _, want := range strings.Split(strings.TrimSpace(block[1]), "\n") {
+		if want == "…" {
+			continue
+		}
+		for i < len(lines) && lines[i] != want {
+			i++
+		}
+		if i == len(lines) {
+			t.Errorf("README's cascade example: %q is not a line of the report (after the lines before it)", want)
+			i = 0
+		}
+	}
+}

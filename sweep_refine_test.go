@@ -801,7 +801,7 @@ func TestSweepAllEmptyWarns(t *testing.T) {
 
 // TestSweepLambdaMaxZeroSingleStage: where λ_max is 0 every λ of the grid,
 // a fraction of λ_max, is λ_max itself, the same problem, from which the
-// single stage is empty and has no rows (README, "Past λ_max"). The sweep
+// single stage is empty and has no rows (docs/commands.md, "Past λ_max"). The sweep
 // wrote single-stage rows at λ 0.1 and none at λ 1, for the same empty
 // stage.
 func TestSweepLambdaMaxZeroSingleStage(t *testing.T) {
