@@ -17,19 +17,20 @@ import (
 )
 
 // exportFormats are the words of export's --to.
-var exportFormats = []string{"xgboost", "c"}
+var exportFormats = []string{"xgboost", "ranklib", "c"}
 
 // runExport is cronus export: a model, or one stage of a cascade, written
-// in another library's model format, to be served there; or a model or a
-// whole cascade as C source, to be compiled into a server.
+// in another library's model format (XGBoost's, RankLib's), to be served
+// there; or a model or a whole cascade as C source, to be compiled into a
+// server.
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("export", stdout)
 	modelF := fs.String("model", "", "model `FILE` to export")
-	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade): with --to xgboost, its --stage; with --to c, the whole cascade, or its --stage")
+	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade): with --to xgboost or ranklib, its --stage; with --to c, the whole cascade, or its --stage")
 	stage := fs.Int("stage", 0, "with --cascade: the stage `k` to export (1 = the first): its trees times their weights, its intercept as the base score")
 	k := newTreesFlag(fs, "with --model: export only the model's first `k` trees (a number, or all)")
 	to := new(string)
-	choiceVar(fs, to, "to", "", "`format` to write (required): xgboost (JSON, as Booster.save_model writes it; load it with xgboost.Booster(model_file=FILE)) or c (one C99 source file: a model's PREFIX_predict, a cascade's PREFIX_rank, which fetches each feature only when a stage needs it)", exportFormats...)
+	choiceVar(fs, to, "to", "", "`format` to write (required): xgboost (JSON, as Booster.save_model writes it; load it with xgboost.Booster(model_file=FILE)), ranklib (a LambdaMART model as RankLib's -save writes it, which RankLib's -load and the Elasticsearch and OpenSearch LTR plugins' model/ranklib take) or c (one C99 source file: a model's PREFIX_predict, a cascade's PREFIX_rank, which fetches each feature only when a stage needs it)", exportFormats...)
 	libsvm := fs.Bool("libsvm-indices", false, "xgboost: number the columns as XGBoost's own libsvm reader does (DMatrix(\"test.txt?format=libsvm\")), feature k as f{k}; without it feature k is f{k-1}, column k-1 of a matrix of the features in order")
 	zero := fs.Bool("missing-as-zero", false, "xgboost: send a missing value where 0 goes at every split, so that XGBoost's libsvm reader, which takes the values a line leaves out as missing, scores a file as cronus reads it (left-out values as 0); without it a missing value follows each split's default direction, as in cronus")
 	prefix := fs.String("prefix", "cronus", fmt.Sprintf("c: the `NAME` the file's functions and types start with, so that several can be linked into one program: a C identifier of at most %d characters (the file's longest external name, NAME%s, then keeps within the %d characters C99 holds significant)", tree.CPrefixMax, tree.CLongestSuffix, tree.CMaxExternalName))
@@ -42,6 +43,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	explicit := explicitFlags(fs)
 	toC := *to == "c"
+	toRankLib := *to == "ranklib"
 	wholeCascade := toC && *cascadeF != "" && !explicit["stage"]
 	switch {
 	case countSet(*modelF, *cascadeF) != 1:
@@ -55,13 +57,15 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case *modelF != "" && explicit["stage"]:
 		return usageError{"--stage applies to --cascade only"}
 	case *cascadeF != "" && !explicit["stage"] && !toC:
-		return usageError{"--stage k is required with --cascade --to xgboost: a cascade is served stage by stage, each exported as a model of its own (--to c writes the whole cascade)"}
+		return usageError{fmt.Sprintf("--stage k is required with --cascade --to %s: a cascade is served stage by stage, each exported as a model of its own (--to c writes the whole cascade)", *to)}
 	case *modelF != "" && *k == 0:
 		return usageError{"--trees 0: no trees to export (the model would hold only the base score)"}
 	case *cascadeF != "" && explicit["stage"] && *stage < 1:
 		return usageError{fmt.Sprintf("--stage %d: stages are numbered from 1", *stage)}
 	case toC && (explicit["libsvm-indices"] || explicit["missing-as-zero"]):
 		return usageError{"--libsvm-indices and --missing-as-zero apply to --to xgboost only: the C file reads feature k as x[k-1] and NaN as missing"}
+	case toRankLib && (explicit["libsvm-indices"] || explicit["missing-as-zero"]):
+		return usageError{"--libsvm-indices and --missing-as-zero apply to --to xgboost only: RankLib numbers features as the data file does, and reads a value a line leaves out as 0"}
 	case !toC && explicit["prefix"]:
 		return usageError{"--prefix applies to --to c only"}
 	case !toC && *header != "":
@@ -158,6 +162,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if toC {
 		return exportModelC(ctx, e, what, cOut, *jsonOut, readsMissing && *cascadeF != "", report, stdout, stderr)
+	}
+	if toRankLib {
+		return exportRankLib(ctx, e, what, *out, *modelF+*cascadeF, *stage, active, readsMissing, *jsonOut, report, stdout, stderr)
 	}
 	if source["feature_indices"] == "libsvm" && !*libsvm {
 		fmt.Fprintln(stderr, "note: the model was imported with --libsvm-indices (from XGBoost's libsvm reader): give --libsvm-indices to number its features as that reader does (feature k as f{k}); without it feature k is f{k-1}")

@@ -38,48 +38,17 @@ func readNumbers(t *testing.T, path string) []float64 {
 }
 
 // export writes a model's first trees, and a cascade's stage, as XGBoost
-// models; import --from xgboost reads them back (the importer is checked
-// against XGBoost's own predictions in engine/tree), and the models read
-// back score MQ2008 test as predict does with --trees, and as the cascade
-// scores the documents that leave at the stage exported. The report says
-// what was written, the stage's threshold and rule among it.
+// and as RankLib models; import --from xgboost and --from ranklib read
+// them back (the importers are checked against XGBoost's and RankLib's own
+// predictions in engine/tree), and the models read back score MQ2008 test
+// as predict does with --trees, and as the cascade scores the documents
+// that leave at the stage exported. The report says what was written, the
+// stage's threshold and rule among it.
 func TestExportModelAndStage(t *testing.T) {
 	dir := t.TempDir()
 	p := func(name string) string { return filepath.Join(dir, name) }
 	model := trainShallow(t, dir, 30)
 	test := "builtin:mq2008/test"
-
-	var rm struct {
-		Out, To, Model, Objective string
-		FeatureNumbering          string `json:"feature_numbering"`
-		Trees, Features           int
-	}
-	runJSON(t, &rm, "export", "--model", model, "--trees", "20", "--to", "xgboost", "--out", p("m.xgb.json"), "--json")
-	if rm.Out != p("m.xgb.json") || rm.To != "xgboost" || rm.Model != model || rm.Trees != 20 || rm.Features != 46 ||
-		rm.Objective != "reg:squarederror" || rm.FeatureNumbering != "feature k is f{k-1}" {
-		t.Errorf("report %+v", rm)
-	}
-	if code, _, errOut := runCLI(t, "import", "--from", "xgboost", p("m.xgb.json"), "--out", p("back.json")); code != 0 {
-		t.Fatal(errOut)
-	}
-	for _, args := range [][]string{
-		{"predict", "--model", model, "--trees", "20", "--data", test, "--out", p("want.txt")},
-		{"predict", "--model", p("back.json"), "--data", test, "--out", p("got.txt")},
-	} {
-		if code, _, errOut := runCLI(t, args...); code != 0 {
-			t.Fatal(errOut)
-		}
-	}
-	want, got := readNumbers(t, p("want.txt")), readNumbers(t, p("got.txt"))
-	if len(want) != 2874 || len(got) != len(want) {
-		t.Fatalf("%d and %d scores", len(want), len(got))
-	}
-	for i := range want {
-		if math.Abs(want[i]-got[i]) > 1e-5 {
-			t.Fatalf("document %d: %v exported, %v by predict --trees 20", i, got[i], want[i])
-		}
-	}
-
 	if code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
 		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "0", "--lambda", "0.01", "--out", p("c.json")); code != 0 {
 		t.Fatal(errOut)
@@ -92,51 +61,90 @@ func TestExportModelAndStage(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, exits := readTSV(t, p("exits.tsv"))
-	checked := 0
-	for k := 1; k <= 3; k++ {
-		var rs struct {
-			Stage, Stages, Trees int
-			Theta                *float64
-			Rule                 string
-			StageFeatures        []int `json:"stage_features"`
-		}
-		out := p("s" + strconv.Itoa(k) + ".json")
-		code, stdout, errOut := runCLI(t, "export", "--cascade", p("c.json"), "--stage", strconv.Itoa(k), "--to", "xgboost", "--out", out, "--json")
-		if code != 0 {
-			if strings.Contains(errOut, "has no trees") {
-				continue
+
+	for _, f := range []struct{ to, objective, numbering string }{
+		{"xgboost", "reg:squarederror", "feature k is f{k-1}"},
+		{"ranklib", "regression", "feature k is RankLib's k"},
+	} {
+		t.Run(f.to, func(t *testing.T) {
+			var rm struct {
+				Out, To, Model, Objective string
+				FeatureNumbering          string `json:"feature_numbering"`
+				Trees, Features           int
 			}
-			t.Fatal(errOut)
-		}
-		if err := json.Unmarshal([]byte(stdout), &rs); err != nil {
-			t.Fatal(err)
-		}
-		st := cf.Stages[k-1]
-		if rs.Stage != k || rs.Stages != 3 || rs.Trees != len(st.Trees) || rs.Rule != cf.Rule || len(rs.StageFeatures) == 0 ||
-			(rs.Theta == nil) != (st.Theta == nil) || rs.Theta != nil && *rs.Theta != *st.Theta {
-			t.Errorf("stage %d: report %+v for %+v", k, rs, st)
-		}
-		back := p("s" + strconv.Itoa(k) + ".back.json")
-		if code, _, errOut := runCLI(t, "import", "--from", "xgboost", out, "--out", back); code != 0 {
-			t.Fatal(errOut)
-		}
-		if code, _, errOut := runCLI(t, "predict", "--model", back, "--data", test, "--out", p("stage.txt")); code != 0 {
-			t.Fatal(errOut)
-		}
-		scores := readNumbers(t, p("stage.txt"))
-		for i, row := range exits {
-			if row[2] != strconv.Itoa(k) {
-				continue
+			runJSON(t, &rm, "export", "--model", model, "--trees", "20", "--to", f.to, "--out", p("m."+f.to), "--json")
+			if rm.Out != p("m."+f.to) || rm.To != f.to || rm.Model != model || rm.Trees != 20 || rm.Features != 46 ||
+				rm.Objective != f.objective || rm.FeatureNumbering != f.numbering {
+				t.Errorf("report %+v", rm)
 			}
-			at, _ := strconv.ParseFloat(row[3], 64)
-			if math.Abs(at-scores[i]) > 1e-5 {
-				t.Fatalf("stage %d, document %d: %v exported, %v in the cascade", k, i, scores[i], at)
+			if code, _, errOut := runCLI(t, "import", "--from", f.to, p("m."+f.to), "--out", p("back.json")); code != 0 {
+				t.Fatal(errOut)
 			}
-			checked++
-		}
-	}
-	if checked < 100 {
-		t.Errorf("only %d documents checked against their exit stage", checked)
+			for _, args := range [][]string{
+				{"predict", "--model", model, "--trees", "20", "--data", test, "--out", p("want.txt")},
+				{"predict", "--model", p("back.json"), "--data", test, "--out", p("got.txt")},
+			} {
+				if code, _, errOut := runCLI(t, args...); code != 0 {
+					t.Fatal(errOut)
+				}
+			}
+			want, got := readNumbers(t, p("want.txt")), readNumbers(t, p("got.txt"))
+			if len(want) != 2874 || len(got) != len(want) {
+				t.Fatalf("%d and %d scores", len(want), len(got))
+			}
+			for i := range want {
+				if math.Abs(want[i]-got[i]) > 1e-5 {
+					t.Fatalf("document %d: %v exported, %v by predict --trees 20", i, got[i], want[i])
+				}
+			}
+
+			checked := 0
+			for k := 1; k <= 3; k++ {
+				var rs struct {
+					Stage, Stages, Trees int
+					Theta                *float64
+					Rule                 string
+					StageFeatures        []int `json:"stage_features"`
+				}
+				out := p("s" + strconv.Itoa(k) + "." + f.to)
+				code, stdout, errOut := runCLI(t, "export", "--cascade", p("c.json"), "--stage", strconv.Itoa(k), "--to", f.to, "--out", out, "--json")
+				if code != 0 {
+					if strings.Contains(errOut, "has no trees") {
+						continue
+					}
+					t.Fatal(errOut)
+				}
+				if err := json.Unmarshal([]byte(stdout), &rs); err != nil {
+					t.Fatal(err)
+				}
+				st := cf.Stages[k-1]
+				if rs.Stage != k || rs.Stages != 3 || rs.Trees != len(st.Trees) || rs.Rule != cf.Rule || len(rs.StageFeatures) == 0 ||
+					(rs.Theta == nil) != (st.Theta == nil) || rs.Theta != nil && *rs.Theta != *st.Theta {
+					t.Errorf("stage %d: report %+v for %+v", k, rs, st)
+				}
+				back := p("s" + strconv.Itoa(k) + ".back.json")
+				if code, _, errOut := runCLI(t, "import", "--from", f.to, out, "--out", back); code != 0 {
+					t.Fatal(errOut)
+				}
+				if code, _, errOut := runCLI(t, "predict", "--model", back, "--data", test, "--out", p("stage.txt")); code != 0 {
+					t.Fatal(errOut)
+				}
+				scores := readNumbers(t, p("stage.txt"))
+				for i, row := range exits {
+					if row[2] != strconv.Itoa(k) {
+						continue
+					}
+					at, _ := strconv.ParseFloat(row[3], 64)
+					if math.Abs(at-scores[i]) > 1e-5 {
+						t.Fatalf("stage %d, document %d: %v exported, %v in the cascade", k, i, scores[i], at)
+					}
+					checked++
+				}
+			}
+			if checked < 100 {
+				t.Errorf("only %d documents checked against their exit stage", checked)
+			}
+		})
 	}
 }
 
@@ -182,7 +190,7 @@ func TestExportErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--model", model, "--out", out}, 2, "--to FORMAT is required: xgboost"},
-		{[]string{"--model", model, "--to", "lightgbm", "--out", out}, 2, `--to: must be xgboost or c, got "lightgbm"`},
+		{[]string{"--model", model, "--to", "lightgbm", "--out", out}, 2, `--to: must be xgboost, ranklib or c, got "lightgbm"`},
 		{[]string{"--model", model, "--to", "xgboost"}, 2, "--out FILE is required"},
 		{[]string{"--to", "xgboost", "--out", out}, 2, "give one of --model FILE and --cascade FILE"},
 		{[]string{"--model", model, "--cascade", cascade, "--to", "xgboost", "--out", out}, 2, "give one of --model FILE and --cascade FILE"},
@@ -216,6 +224,12 @@ func TestExportErrors(t *testing.T) {
 		{[]string{"--model", model, "--trees", "0", "--to", "xgboost", "--out", out}, 2, "--trees 0: no trees to export"},
 		{[]string{"--model", big, "--to", "xgboost", "--out", out}, 1, big + ": tree 0: leaf 0's value 1e+39 is out of the float32 range"},
 		{[]string{"--cascade", bigStage, "--stage", "1", "--to", "xgboost", "--out", out}, 1, bigStage + ": stage 1: tree 3: leaf 0's value "},
+		{[]string{"--cascade", cascade, "--to", "ranklib", "--out", out}, 2, "--stage k is required with --cascade --to ranklib"},
+		{[]string{"--model", model, "--to", "ranklib", "--libsvm-indices", "--out", out}, 2, "--libsvm-indices and --missing-as-zero apply to --to xgboost only: RankLib numbers"},
+		{[]string{"--model", model, "--to", "ranklib", "--prefix", "m", "--out", out}, 2, "--prefix applies to --to c only"},
+		{[]string{"--cascade", empty, "--stage", "1", "--to", "ranklib", "--out", out}, 1, empty + ": stage 1 of 2 has no trees"},
+		{[]string{"--model", big, "--to", "ranklib", "--out", out}, 1, big + ": tree 0: leaf 0: value 1e+39 is outside RankLib's float32 range"},
+		{[]string{"--cascade", bigStage, "--stage", "1", "--to", "ranklib", "--out", out}, 1, bigStage + ": stage 1: tree 3: leaf 0: value "},
 	} {
 		code, _, errOut := runCLI(t, append([]string{"export"}, c.args...)...)
 		if code != c.code || !strings.Contains(errOut, c.want) {

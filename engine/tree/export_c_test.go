@@ -448,12 +448,8 @@ func FuzzExportC(f *testing.F) {
 	}
 	f.Add([]byte(`{"format":"cronus-ensemble","version":1,"objective":"regression","num_features":2,"base_score":0.5,"trees":[{"split_feature":[2,1],"threshold":[-0,1e-40],"left_child":[1,-1],"right_child":[-2,-3],"default_left":[true,false],"leaf_value":[1e-40,-2,3]},{"leaf_value":[0.25]}]}`), uint64(7))
 	f.Fuzz(func(t *testing.T, data []byte, seed uint64) {
-		m, err := ParseModel(fuzzName, data)
-		if err != nil {
-			return
-		}
-		e, err := m.Ensemble()
-		if err != nil || e.NumFeatures > 64 {
+		e := fuzzEnsemble(data)
+		if e == nil {
 			return
 		}
 		src, err := ExportC(e, CExportOptions{Prefix: "f"})

@@ -3,7 +3,8 @@
 // indices, feature contributions (TreeSHAP) and the features each tree
 // uses; the growth of one tree from gradient pairs on binned data
 // (Grower: histogram split search, leaf-wise); the model file; and the
-// importers (LightGBM, XGBoost, RankLib) and exporters (XGBoost JSON, C).
+// importers (LightGBM, XGBoost, RankLib) and exporters (XGBoost JSON,
+// RankLib, C).
 // The boosting loop and its objectives live in package boost.
 package tree
 
