@@ -164,7 +164,11 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return exportModelC(ctx, e, what, cOut, *jsonOut, readsMissing && *cascadeF != "", report, stdout, stderr)
 	}
 	if toRankLib {
-		return exportRankLib(ctx, e, what, *out, *modelF+*cascadeF, *stage, active, readsMissing, *jsonOut, report, stdout, stderr)
+		input := *modelF
+		if *cascadeF != "" {
+			input = *cascadeF
+		}
+		return exportRankLib(ctx, e, what, *out, input, *stage, active, readsMissing, *jsonOut, report, stdout, stderr)
 	}
 	if source["feature_indices"] == "libsvm" && !*libsvm {
 		fmt.Fprintln(stderr, "note: the model was imported with --libsvm-indices (from XGBoost's libsvm reader): give --libsvm-indices to number its features as that reader does (feature k as f{k}); without it feature k is f{k-1}")

@@ -724,6 +724,16 @@ func TestExportMissingNote(t *testing.T) {
 		if got := strings.Contains(errOut, override); got == c.want || strings.Contains(errOut, note) {
 			t.Errorf("%s --missing-as-zero: stderr %q, want the override noted: %v, and no other note of missing values", c.what, errOut, !c.want)
 		}
+		// RankLib reads a left-out value as 0, whatever the model: noted
+		// where the model reads it as missing, the other way round.
+		code, _, errOut = runCLI(t, append([]string{"export", "--to", "ranklib", "--out", p("out.txt")}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%s --to ranklib: exit %d: %s", c.what, code, errOut)
+		}
+		const rlNote = "and RankLib reads a value a line leaves out as 0"
+		if got := strings.Contains(errOut, rlNote); got == c.want {
+			t.Errorf("%s --to ranklib: noted %v, want %v; stderr %q", c.what, got, !c.want, errOut)
+		}
 	}
 }
 
