@@ -14,7 +14,8 @@
 # by budget: for each budget (each point's mean validation cost, Cronus's and the baselines'), the
 # Cronus point and the baseline point a user would pick on validation (the
 # best validation NDCG@10 at no more than that validation cost), on test.
-# CASCADE_ARGS is passed on to bench/cascade.sh (e.g. CASCADE_ARGS=--graded).
+# CASCADE_ARGS, LAMBDAS and BASE_OBJECTIVE are passed on to bench/cascade.sh
+# (e.g. CASCADE_ARGS=--graded, BASE_OBJECTIVE=lambdarank).
 # The folds sweep the grid alone (REFINE=0): a refined λ is chosen on each
 # fold's own validation set, so the folds would not share it, and the
 # average point by point leaves out what one fold lacks.

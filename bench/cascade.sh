@@ -13,7 +13,8 @@
 # Positives are label >= 1 on MQ2008 (labels 0-2) and label >= 3 on the
 # synthetic set (labels 0-4), the paper's threshold for 0-4 grades (§4).
 # The base ensemble is squared-loss GBRT with depth-2 trees (4 leaves; column
-# sampling chosen on validation, below): each tree uses at most 3 features,
+# sampling chosen on validation, below; BASE_OBJECTIVE=lambdarank trains
+# LambdaMART trees of that shape instead): each tree uses at most 3 features,
 # which makes cascades far cheaper than with deep trees (see the README). For every method (single-stage, cronus-init,
 # cronus, prefix, early-exit) the operating point is the cheapest point whose
 # validation NDCG@10 is within 1% of the full ensemble's, or the best one
@@ -26,6 +27,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_=${1:-mq2008}
+# BASE_OBJECTIVE sets the base ensemble's objective (default regression,
+# the paper's GBRT; lambdarank trains LambdaMART trees of the same shape).
+objective=${BASE_OBJECTIVE:-regression}
+case "$objective" in regression|lambdarank) ;; *) echo "bench/cascade.sh: BASE_OBJECTIVE must be regression or lambdarank, got $objective" >&2; exit 2 ;; esac
 if [ "$set_" = mq2008-fold ]; then
   fold=${2:?usage: bench/cascade.sh mq2008-fold N [TREES]}
   set_=mq2008-fold$fold
@@ -73,13 +78,13 @@ esac
 # it most trees split on the few most informative, expensive features.
 best=-1
 for cs in 1 0.3 0.1; do
-  "$c" train --train "$train" --objective regression --trees "$trees" --leaves 4 --max-depth 2 --col-sample "$cs" --out "$dir/model-$cs.json" > /dev/null
+  "$c" train --train "$train" --objective "$objective" --trees "$trees" --leaves 4 --max-depth 2 --col-sample "$cs" --out "$dir/model-$cs.json" > /dev/null
   v=$("$c" eval --model "$dir/model-$cs.json" --data "$valid" --metrics ndcg@10 --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["metrics"]["ndcg@10"])')
   echo "base ensemble, column sample $cs: validation ndcg@10 $v"
   if /usr/bin/python3 -c 'import sys; sys.exit(not float(sys.argv[1]) > float(sys.argv[2]))' "$v" "$best"; then best=$v; colsample=$cs; fi
 done
 cp "$dir/model-$colsample.json" "$dir/model.json"
-echo "base ensemble: column sample $colsample"
+echo "base ensemble: $objective, column sample $colsample"
 # The bench's exit rule (top-m, m = 5) and relevance threshold, unless
 # CASCADE_ARGS sets them: cronus refuses a flag given twice, and --top-m
 # with --rule global.
