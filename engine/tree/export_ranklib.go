@@ -30,8 +30,9 @@ import (
 //
 // A leaf value, or the base score, outside the float32 range is refused
 // (RankLib would read it as infinite), as is a model whose largest score
-// could pass it (RankLib's float32 sum would overflow). ctx is looked at
-// between trees.
+// could pass it (RankLib's float32 sum would overflow), and a tree whose
+// <split>s would nest more than rlMaxDepth deep. ctx is looked at between
+// trees.
 func ExportRankLib(ctx context.Context, e *Ensemble, source string) ([]byte, error) {
 	if len(e.Trees) == 0 {
 		return nil, errors.New("the model has no trees (RankLib's loader would score every document 0)")
@@ -46,6 +47,12 @@ func ExportRankLib(ctx context.Context, e *Ensemble, source string) ([]byte, err
 	leaves := 0
 	for i := range e.Trees {
 		t := &e.Trees[i]
+		// The writer recurses once a level, as RankLib's reader does: a
+		// crafted tree can be millions of splits deep. A leaf is a <split>
+		// of its own, one level below its parent's.
+		if d := t.Depth(); d+1 > rlMaxDepth {
+			return nil, &ExportTreeError{Tree: i, Err: fmt.Errorf("%d splits deep: RankLib reads a tree by recursion, a <split> at a time (cronus's RankLib importer takes %d nested, %d splits and the leaf's)", d, rlMaxDepth, rlMaxDepth-1)}
+		}
 		m := 0.0
 		for l, v := range t.Leaves {
 			if f := float32(v); math.IsInf(float64(f), 0) || math.IsNaN(v) {
@@ -100,11 +107,19 @@ func ExportRankLib(ctx context.Context, e *Ensemble, source string) ([]byte, err
 	return b.Bytes(), nil
 }
 
+// rlIndentMax caps the tabs a line is indented by: RankLib's reader
+// (ModelLineProducer) drops them, and a chain of splits indented a tab a
+// level grows as the square of its depth (350 MB at 10,000).
+const rlIndentMax = 32
+
+// rlIndent is the indentation of a line at depth.
+func rlIndent(depth int) string { return strings.Repeat("\t", min(depth, rlIndentMax)) }
+
 // writeRLNode writes node n of t, and below it its two sides, as a
 // RankLib <split> at the given depth of tabs; pos is its "pos" attribute
 // ("" for the root).
 func writeRLNode(b *bytes.Buffer, t *Tree, n int32, pos string, depth int) {
-	ind := strings.Repeat("\t", depth)
+	ind := rlIndent(depth)
 	nd := &t.Nodes[n]
 	b.WriteString(ind)
 	writeRLOpen(b, pos)
@@ -126,7 +141,7 @@ func writeRLNode(b *bytes.Buffer, t *Tree, n int32, pos string, depth int) {
 
 // writeRLLeaf writes a leaf of value v as a <split> holding its <output>.
 func writeRLLeaf(b *bytes.Buffer, pos string, depth int, v float64) {
-	ind := strings.Repeat("\t", depth)
+	ind := rlIndent(depth)
 	b.WriteString(ind)
 	writeRLOpen(b, pos)
 	fmt.Fprintf(b, "%s\t<output> %s </output>\n", ind, javaFloatText(float32(v)))

@@ -173,6 +173,35 @@ func TestExportRankLibRefuses(t *testing.T) {
 	if _, err := ExportRankLib(context.Background(), &Ensemble{NumFeatures: 1, Trees: []Tree{split(1, 2), split(1, 1e39)}}, ""); !errors.As(err, &te) || te.Tree != 1 {
 		t.Errorf("error %v, want one naming tree 1", err)
 	}
+	// A chain whose <split>s nest rlMaxDepth+1 deep (the leaf's too):
+	// refused, not written by a recursion as deep (a crafted one can be
+	// millions deep). One split less reads back.
+	deep := func(n int) Tree {
+		chain := Tree{Leaves: make([]float64, n+1)}
+		for d := 0; d < n; d++ {
+			right := int32(d + 1)
+			if d == n-1 {
+				right = Leaf(d + 1)
+			}
+			chain.Nodes = append(chain.Nodes, Node{Feature: 0, Threshold: float32(d), Left: Leaf(d), Right: right})
+		}
+		return chain
+	}
+	if _, err := ExportRankLib(context.Background(), &Ensemble{NumFeatures: 1, Trees: []Tree{split(1, 2), deep(rlMaxDepth)}}, ""); !errors.As(err, &te) || te.Tree != 1 ||
+		!strings.Contains(err.Error(), "10000 splits deep") {
+		t.Errorf("a chain %d deep: error %v, want one naming tree 1 and its depth", rlMaxDepth, err)
+	}
+	b, err := ExportRankLib(context.Background(), &Ensemble{NumFeatures: 1, Trees: []Tree{deep(rlMaxDepth - 1)}}, "")
+	if err != nil {
+		t.Fatalf("a chain %d deep: %v", rlMaxDepth-1, err)
+	}
+	// Indented a tab a level, the file was 350 MB.
+	if len(b) > 5<<20 {
+		t.Errorf("a chain %d deep: %d bytes", rlMaxDepth-1, len(b))
+	}
+	if back, _, err := ImportRankLib(bytes.NewReader(b), "m.txt"); err != nil || back.Trees[0].Depth() != rlMaxDepth-1 {
+		t.Errorf("a chain %d deep read back: %v", rlMaxDepth-1, err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := ExportRankLib(ctx, &Ensemble{NumFeatures: 1, Trees: []Tree{split(1, 2)}}, ""); !errors.Is(err, context.Canceled) {
