@@ -258,6 +258,11 @@ func WriteCTree(b *bytes.Buffer, t *Tree, col func(f int32) string, float32Leave
 // cMaxIndent is how many levels deep WriteCTree indents a tree's nest.
 const cMaxIndent = 32
 
+// CMaxDepth is the deepest tree, in splits from the root to a leaf, that
+// the C exporters write (CheckCTree refuses a deeper one): WriteCTree
+// recurses a split at a time, and a compiler nests a block a split.
+const CMaxDepth = 100000
+
 // CExportOptions are the choices ExportC leaves to the caller.
 type CExportOptions struct {
 	// Prefix starts every external name of the file (default "cronus"),
@@ -357,7 +362,8 @@ func ExportCContext(ctx context.Context, e *Ensemble, opt CExportOptions) ([]byt
 
 // CheckCTree checks what WriteCTree relies on: every child index in
 // range, each node reached once from the root (no cycles), every node's
-// feature in 0..nf-1 (reached or not), and at least one leaf.
+// feature in 0..nf-1 (reached or not), at least one leaf, and no leaf more
+// than CMaxDepth splits deep.
 func CheckCTree(t *Tree, nf int) error {
 	if len(t.Leaves) == 0 {
 		return fmt.Errorf("no leaves")
@@ -369,12 +375,24 @@ func CheckCTree(t *Tree, nf int) error {
 			return fmt.Errorf("node %d splits on feature index %d of %d", n, nd.Feature, nf)
 		}
 	}
+	if len(t.Nodes) == 0 {
+		return nil
+	}
+	// Without recursion, left before right: a crafted tree can be
+	// millions of splits deep (a chain of 3,000,000 overflowed the stack
+	// here), and WriteCTree, which recurses, takes at most CMaxDepth.
 	seen := make([]bool, len(t.Nodes))
 	seenLeaf := make([]bool, len(t.Leaves))
-	var walk func(n int32) error
-	walk = func(n int32) error {
-		if n < 0 {
-			l := ^n
+	type at struct {
+		n     int32
+		depth int // splits above n
+	}
+	stack := []at{{0, 0}}
+	for len(stack) > 0 {
+		a := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if a.n < 0 {
+			l := ^a.n
 			if int(l) >= len(t.Leaves) {
 				return fmt.Errorf("leaf %d of %d", l, len(t.Leaves))
 			}
@@ -382,25 +400,22 @@ func CheckCTree(t *Tree, nf int) error {
 				return fmt.Errorf("leaf %d is reached twice", l)
 			}
 			seenLeaf[l] = true
-			return nil
+			continue
 		}
-		if int(n) >= len(t.Nodes) {
-			return fmt.Errorf("node %d of %d", n, len(t.Nodes))
+		if int(a.n) >= len(t.Nodes) {
+			return fmt.Errorf("node %d of %d", a.n, len(t.Nodes))
 		}
-		if seen[n] {
-			return fmt.Errorf("node %d is reached twice", n)
+		if seen[a.n] {
+			return fmt.Errorf("node %d is reached twice", a.n)
 		}
-		seen[n] = true
-		nd := &t.Nodes[n]
-		if err := walk(nd.Left); err != nil {
-			return err
+		if a.depth >= CMaxDepth {
+			return fmt.Errorf("more than %d splits deep: the C file nests a block a split, and the exporter writes at most %d", CMaxDepth, CMaxDepth)
 		}
-		return walk(nd.Right)
+		seen[a.n] = true
+		nd := &t.Nodes[a.n]
+		stack = append(stack, at{nd.Right, a.depth + 1}, at{nd.Left, a.depth + 1})
 	}
-	if len(t.Nodes) == 0 {
-		return nil
-	}
-	return walk(0)
+	return nil
 }
 
 // CComment returns s fit to stand inside a C block comment: no "*/" or

@@ -454,6 +454,9 @@ func FuzzExportC(f *testing.F) {
 		}
 		src, err := ExportC(e, CExportOptions{Prefix: "f"})
 		if err != nil {
+			if strings.Contains(err.Error(), "splits deep") {
+				return // past CMaxDepth
+			}
 			t.Fatalf("a model the reader takes is refused: %v", err)
 		}
 		ev := parseCFile(t, string(src))
@@ -509,5 +512,31 @@ func TestExportCCommentCounts(t *testing.T) {
 		if strings.Contains(head, tc.nope) {
 			t.Errorf("%s: the comment says %q:\n%s", tc.want[0], tc.nope, head)
 		}
+	}
+}
+
+// TestExportCTooDeep: a tree deeper than CMaxDepth is refused with the
+// reason, where a chain of 3,000,000 splits overflowed the stack of the
+// recursive check (a fatal error, with a trace); a chain of CMaxDepth
+// splits is written.
+func TestExportCTooDeep(t *testing.T) {
+	chain := func(n int) Tree {
+		c := Tree{Leaves: make([]float64, n+1), Nodes: make([]Node, n)}
+		for d := range c.Nodes {
+			right := int32(d + 1)
+			if d == n-1 {
+				right = Leaf(d + 1)
+			}
+			c.Nodes[d] = Node{Threshold: float32(d), Left: Leaf(d), Right: right}
+		}
+		return c
+	}
+	_, err := ExportC(&Ensemble{NumFeatures: 1, Trees: []Tree{{Leaves: []float64{1}}, chain(CMaxDepth + 1)}}, CExportOptions{Prefix: "f"})
+	if err == nil || !strings.Contains(err.Error(), "tree 1: more than 100000 splits deep") {
+		t.Errorf("a chain %d deep: error %v", CMaxDepth+1, err)
+	}
+	b, err := ExportC(&Ensemble{NumFeatures: 1, Trees: []Tree{chain(CMaxDepth)}}, CExportOptions{Prefix: "f"})
+	if err != nil || !bytes.Contains(b, []byte("f_predict")) {
+		t.Errorf("a chain %d deep: %v", CMaxDepth, err)
 	}
 }
