@@ -297,7 +297,7 @@ func FormatSummary(s data.Summary, costName string) string {
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "  documents    %d\n", s.Docs)
 	fmt.Fprintf(&b, "  features     %d\n", s.Features)
-	fmt.Fprintf(&b, "  docs/query   min %d, median %g, max %d\n", s.DocsPerQuery.Min, s.DocsPerQuery.Median, s.DocsPerQuery.Max)
+	fmt.Fprintf(&b, "  docs/query   min %d, median %s, max %d\n", s.DocsPerQuery.Min, plainFloat(s.DocsPerQuery.Median), s.DocsPerQuery.Max)
 	keys := make([]string, 0, len(s.Labels))
 	for k := range s.Labels {
 		keys = append(keys, k)
@@ -427,3 +427,7 @@ func count(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// plainFloat is a median of counts (a whole number, or one and a half)
+// in plain decimals: %g wrote a median of 3,000,001 leaves as 3.000001e+06.
+func plainFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

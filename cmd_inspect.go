@@ -642,8 +642,8 @@ const maxFeaturesShown = 30
 func formatModelSummary(s *modelSummary) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: a %s, %s from %s (%s), %s\n", views.Printable(s.File), s.Kind, count(s.Trees, "tree"), s.Source, objectiveSaid(s.Objective), count(s.NumFeatures, "feature"))
-	fmt.Fprintf(&b, "  leaves/tree  min %d, median %g, max %d (%d in all)\n", s.Leaves.Min, s.Leaves.Median, s.Leaves.Max, s.Leaves.Total)
-	fmt.Fprintf(&b, "  depth        min %d, median %g, max %d\n", s.Depth.Min, s.Depth.Median, s.Depth.Max)
+	fmt.Fprintf(&b, "  leaves/tree  min %d, median %s, max %d (%d in all)\n", s.Leaves.Min, plainFloat(s.Leaves.Median), s.Leaves.Max, s.Leaves.Total)
+	fmt.Fprintf(&b, "  depth        min %d, median %s, max %d\n", s.Depth.Min, plainFloat(s.Depth.Median), s.Depth.Max)
 	fmt.Fprintf(&b, "  base score   %g\n", s.BaseScore)
 	if s.Kind == "model" && len(s.Params) > 0 {
 		b.WriteString(paramsText(s.Params))

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/cronus-ltr/cronus/data"
 )
 
 // inspectModelJSON is a two-tree model over 4 features with split gains and
@@ -702,5 +704,26 @@ func TestInspectModelParams(t *testing.T) {
 	os.WriteFile(bare, []byte(inspectModelJSON), 0o644)
 	if _, out, _ := runCLI(t, "inspect", bare); strings.Contains(out, "params") {
 		t.Errorf("a model without params:\n%s", out)
+	}
+}
+
+// TestSummaryMediansPlain: medians of counts are written in plain
+// decimals, in the data summary and the model summary alike: %g wrote a
+// median of 3,000,001 leaves (a chain of splits the model reader takes)
+// as 3.000001e+06.
+func TestSummaryMediansPlain(t *testing.T) {
+	var d data.Summary
+	d.DocsPerQuery.Min, d.DocsPerQuery.Median, d.DocsPerQuery.Max = 1, 1500000.5, 3000000
+	if got := FormatSummary(d, ""); !strings.Contains(got, "docs/query   min 1, median 1500000.5, max 3000000\n") {
+		t.Errorf("data summary:\n%s", got)
+	}
+	var m modelSummary
+	m.Leaves = statsJSON{Min: 3000001, Median: 3000001, Max: 3000001, Total: 3000001}
+	m.Depth = statsJSON{Min: 2, Median: 2.5, Max: 3}
+	got := formatModelSummary(&m)
+	for _, want := range []string{"leaves/tree  min 3000001, median 3000001, max 3000001 (3000001 in all)\n", "depth        min 2, median 2.5, max 3\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("model summary has no %q:\n%s", want, got)
+		}
 	}
 }
