@@ -88,7 +88,7 @@ func splitTable(splits []data.Summary, width int, st Styles) string {
 			counts[i] = strconv.Itoa(s.Labels[k])
 		}
 		rows = append(rows, []string{s.Name, strconv.Itoa(s.Queries), strconv.Itoa(s.Docs), strconv.Itoa(s.Features),
-			fmt.Sprintf("%d/%g/%d", s.DocsPerQuery.Min, s.DocsPerQuery.Median, s.DocsPerQuery.Max), strconv.Itoa(s.ZeroQueries),
+			fmt.Sprintf("%d/%s/%d", s.DocsPerQuery.Min, strconv.FormatFloat(s.DocsPerQuery.Median, 'f', -1, 64), s.DocsPerQuery.Max), strconv.Itoa(s.ZeroQueries),
 			strings.Join(counts, "/")})
 	}
 	// A long path loses its start, not the counts: the first column gets

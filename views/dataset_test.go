@@ -251,3 +251,14 @@ func TestDataScreenCostFileNameWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitTableMedianPlain: docs per query in plain decimals: %g wrote
+// the median of a one-query file of a million documents (a file without
+// qids) as 1e+06.
+func TestSplitTableMedianPlain(t *testing.T) {
+	s := data.Summary{Name: "big.txt", Queries: 1, Docs: 1000000, Features: 3, Labels: map[string]int{"0": 1000000}}
+	s.DocsPerQuery.Min, s.DocsPerQuery.Median, s.DocsPerQuery.Max = 1000000, 1000000, 1000000
+	if got := splitTable([]data.Summary{s}, 120, Styles{}); !strings.Contains(got, "1000000/1000000/1000000") {
+		t.Errorf("no plain median:\n%s", got)
+	}
+}
