@@ -164,11 +164,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return exportModelC(ctx, e, what, cOut, *jsonOut, readsMissing && *cascadeF != "", report, stdout, stderr)
 	}
 	if toRankLib {
-		input := *modelF
-		if *cascadeF != "" {
-			input = *cascadeF
-		}
-		return exportRankLib(ctx, e, what, *out, input, *stage, active, readsMissing, *jsonOut, report, stdout, stderr)
+		return exportRankLib(ctx, e, what, *out, *modelF+*cascadeF, *stage, active, readsMissing, *jsonOut, report, stdout, stderr)
 	}
 	if source["feature_indices"] == "libsvm" && !*libsvm {
 		fmt.Fprintln(stderr, "note: the model was imported with --libsvm-indices (from XGBoost's libsvm reader): give --libsvm-indices to number its features as that reader does (feature k as f{k}); without it feature k is f{k-1}")
@@ -192,21 +188,8 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if err := writeShowing(stderr, []string{*out}, func() error {
 		b, err := tree.ExportXGBoostContext(ctx, e, tree.ExportOptions{LibSVMIndices: *libsvm, MissingAsZero: *zero, ObjectiveParams: xgbObjectiveParams(source, obj), NumParallelTree: parallelTrees(source, *cascadeF != "")})
-		switch {
-		case err == nil:
-		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
-			return err
-		case *cascadeF != "":
-			// What XGBoost's file cannot hold is the model's. The
-			// stage's trees are some of the model's: the tree is named
-			// as the cascade's model numbers it.
-			var te *tree.ExportTreeError
-			if errors.As(err, &te) {
-				return fmt.Errorf("%s: stage %d: tree %d: %w", *cascadeF, *stage, active[te.Tree], te.Err)
-			}
-			return fmt.Errorf("%s: stage %d: %w", *cascadeF, *stage, err)
-		default:
-			return fmt.Errorf("%s: %w", *modelF, err)
+		if err != nil {
+			return exportError(ctx, err, *modelF+*cascadeF, *stage, active)
 		}
 		return writeExport(ctx, data.BytesOutput(*out, b))
 	}); err != nil {
@@ -225,6 +208,27 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(stdout, d)
 	}
 	return nil
+}
+
+// exportError names what an exporter refused (err, not nil): the model
+// file input, or, for a cascade's stage (stage > 0), the cascade file and
+// the stage, with a tree named as the cascade's model numbers it (active:
+// the stage's trees, which are some of the model's). An interrupt's error
+// is returned as it is. (One of --model and --cascade is given, so
+// input is the concatenation of the two.)
+func exportError(ctx context.Context, err error, input string, stage int, active []int) error {
+	switch {
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return err
+	case stage > 0:
+		var te *tree.ExportTreeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("%s: stage %d: tree %d: %w", input, stage, active[te.Tree], te.Err)
+		}
+		return fmt.Errorf("%s: stage %d: %w", input, stage, err)
+	default:
+		return fmt.Errorf("%s: %w", input, err)
+	}
 }
 
 // describeStage says, for the report of an exported stage, when a

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -26,18 +25,8 @@ func exportRankLib(ctx context.Context, e *tree.Ensemble, what, out, input strin
 	}
 	if err := writeShowing(stderr, []string{out}, func() error {
 		b, err := tree.ExportRankLib(ctx, e, views.Printable(input))
-		switch {
-		case err == nil:
-		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
-			return err
-		case active != nil:
-			var te *tree.ExportTreeError
-			if errors.As(err, &te) {
-				return fmt.Errorf("%s: stage %d: tree %d: %w", input, stage, active[te.Tree], te.Err)
-			}
-			return fmt.Errorf("%s: stage %d: %w", input, stage, err)
-		default:
-			return fmt.Errorf("%s: %w", input, err)
+		if err != nil {
+			return exportError(ctx, err, input, stage, active)
 		}
 		return writeExport(ctx, data.BytesOutput(out, b))
 	}); err != nil {

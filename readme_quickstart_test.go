@@ -7,6 +7,23 @@ import (
 	"testing"
 )
 
+// readmeSection is README's section under heading (as "## Quick start"),
+// up to the next heading of its level.
+func readmeSection(t *testing.T, heading string) string {
+	t.Helper()
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(b), "\n"+heading+"\n")
+	if !ok {
+		t.Fatalf("README has no section %q", heading)
+	}
+	level, _, _ := strings.Cut(heading, " ")
+	sec, _, _ = strings.Cut(sec, "\n"+level+" ")
+	return sec
+}
+
 // TestReadmeQuickStart: README's Quick start is commands that work, and
 // its quoted output is theirs. Each ./cronus line of its sh block is run
 // as written ($B expanded), in order, in a scratch directory, but for
@@ -15,15 +32,7 @@ import (
 // lines of cascade's report that README quotes must be among the lines
 // it prints. cronus help's example lines are Quick start lines.
 func TestReadmeQuickStart(t *testing.T) {
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, sec, ok := strings.Cut(string(b), "\n## Quick start\n")
-	if !ok {
-		t.Fatal("README has no Quick start section")
-	}
-	sec, _, _ = strings.Cut(sec, "\n## ")
+	sec := readmeSection(t, "## Quick start")
 	blocks := regexp.MustCompile("(?s)```(sh)?\n(.*?)```").FindAllStringSubmatch(sec, -1)
 	if len(blocks) != 2 || blocks[0][1] != "sh" || blocks[1][1] != "" {
 		t.Fatalf("Quick start: want an sh block of commands, then a block of output; got %d blocks", len(blocks))
@@ -106,15 +115,7 @@ func TestReadmeQuickStart(t *testing.T) {
 // quoted row is one of the report's lines, in the report's order, and
 // the stage rows include the table's header.
 func TestReadmeCascadeExample(t *testing.T) {
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, sec, ok := strings.Cut(string(b), "\n### cascade\n")
-	if !ok {
-		t.Fatal("README has no cascade section")
-	}
-	sec, _, _ = strings.Cut(sec, "\n### ")
+	sec := readmeSection(t, "### cascade")
 	flat := regexp.MustCompile(`\s+`).ReplaceAllString(sec, " ")
 	var cmds [][]string
 	for _, m := range regexp.MustCompile("`cronus ((?:train|cascade) [^`]*)`").FindAllStringSubmatch(flat, -1) {
