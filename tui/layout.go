@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/boost"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/views"
 )
@@ -143,17 +144,21 @@ func (m Model) View() string {
 // trainLines are the two lines under the data summary while the base
 // ensemble trains.
 func (m Model) trainLines(w int) []string {
-	trees, leaves, cols := m.par.trees, m.par.leaves, m.par.colSample
+	trees, leaves, cols, obj := m.par.trees, m.par.leaves, m.par.colSample, m.par.objective
 	if m.w != nil {
-		trees, leaves, cols = m.w.trees, m.w.leaves, m.w.colSample
+		trees, leaves, cols, obj = m.w.trees, m.w.leaves, m.w.colSample, m.w.objective
 	}
 	sample := ""
 	if cols != 1 {
 		sample = ", column sample " + formatFloat(cols)
 	}
+	loss := "" // the paper's squared loss goes unsaid
+	if obj != boost.Regression {
+		loss = obj + " "
+	}
 	// The remark goes when it does not fit whole (at 80 columns it lost
 	// its last letter).
-	head := fmt.Sprintf("base ensemble: %d depth-%d %s of %d leaves%s", trees, depthFor(leaves), treeNoun(trees), leaves, sample)
+	head := fmt.Sprintf("base ensemble: %d depth-%d %s%s of %d leaves%s", trees, depthFor(leaves), loss, treeNoun(trees), leaves, sample)
 	if m.w != nil && m.w.files.Model != "" {
 		// A model file's trees have the depth they were grown to.
 		head = fmt.Sprintf("base ensemble: %d %s of up to %d leaves, depth %d", trees, treeNoun(trees), leaves, m.w.depth)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/data"
+	"github.com/cronus-ltr/cronus/engine/boost"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	tea "github.com/cronus-ltr/cronus/internal/tea"
 	"github.com/cronus-ltr/cronus/views"
@@ -445,6 +446,9 @@ func (m Model) resetFlow(v [numFields]string) Model {
 		}
 		if m.par.colSample == m.w.colSample {
 			m.par.colSample = 1
+		}
+		if m.par.objective == m.w.objective {
+			m.par.objective = boost.Regression
 		}
 	}
 	m.stopRun()

@@ -210,7 +210,7 @@ func TestPanelColSampleSteps(t *testing.T) {
 
 func TestPanelColSampleRetrains(t *testing.T) {
 	m := ready(t)
-	if m.w.colSample != 1 || trainParams(m.w.trees, m.w.leaves, m.w.colSample).ColSample != 1 {
+	if m.w.colSample != 1 || trainParams(m.w.trees, m.w.leaves, m.w.colSample, m.w.objective).ColSample != 1 {
 		t.Fatalf("default column sample %g, want 1", m.w.colSample)
 	}
 	if v := m.View(); strings.Contains(v, "column sample") {
@@ -232,7 +232,7 @@ func TestPanelColSampleRetrains(t *testing.T) {
 	if m.phase != phaseTraining || cmd == nil || m.gen != gen+1 || m.w.colSample != 0.02 {
 		t.Fatalf("col sample edit: phase %d, generation %d → %d, training with col sample %g", m.phase, gen, m.gen, m.w.colSample)
 	}
-	if p := trainParams(m.w.trees, m.w.leaves, m.w.colSample); p.ColSample != 0.02 || p.Trees != 20 {
+	if p := trainParams(m.w.trees, m.w.leaves, m.w.colSample, m.w.objective); p.ColSample != 0.02 || p.Trees != 20 {
 		t.Errorf("training params: col sample %g, %d trees", p.ColSample, p.Trees)
 	}
 	if v := m.View(); !strings.Contains(v, "base ensemble: 20 depth-2 trees of 4 leaves, column sample 0.02") {
@@ -1703,5 +1703,96 @@ func TestKBoundMessage(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%d trees, K %d: %v, want %q", c.trees, par.K, err, c.want)
 		}
+	}
+}
+
+// TestPanelLossRetrains: the panel's loss steps between regression and
+// lambdarank, and a step retrains the base ensemble as LambdaMART trees of
+// the same shape: the trees boost.Train makes with lambdarank's defaults,
+// not the squared-loss ones it had; a saved cascade's base says so.
+func TestPanelLossRetrains(t *testing.T) {
+	m := ready(t)
+	if m.par.objective != boost.Regression || m.w.objective != boost.Regression || m.w.e.Objective != boost.Regression {
+		t.Fatalf("default loss %q, trained %q (%q)", m.par.objective, m.w.objective, m.w.e.Objective)
+	}
+	regression := m.w.e
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 120, Height: 48})
+	m.panel, m.sel = true, parObjective
+	if v := m.View(); !strings.Contains(v, "loss regression") {
+		t.Errorf("panel lacks the loss:\n%s", v)
+	}
+	m, _ = update(t, m, key("right"))
+	if m.par.objective != boost.LambdaRank || m.status != "loss = lambdarank" {
+		t.Fatalf("stepped to %q (status %q)", m.par.objective, m.status)
+	}
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phaseTraining || m.w.objective != boost.LambdaRank {
+		t.Fatalf("loss edit: phase %d, training %q", m.phase, m.w.objective)
+	}
+	if v := m.View(); !strings.Contains(v, "base ensemble: 20 depth-2 lambdarank trees of 4 leaves") {
+		t.Errorf("retraining view:\n%s", v)
+	}
+	m = drive(t, m, cmd, firstEvent)
+	p := boost.DefaultParams(boost.LambdaRank)
+	p.Trees, p.Grow.MaxDepth, p.Grow.MaxLeaves = 20, 2, 4
+	want, err := boost.Train(context.Background(), m.w.train, m.w.valid, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.w.e.Objective != boost.LambdaRank || !reflect.DeepEqual(m.w.e.Trees, want.Ensemble.Trees) {
+		t.Errorf("retrained %q trees, not those of lambdarank with train's defaults", m.w.e.Objective)
+	}
+	if reflect.DeepEqual(m.w.e.Trees, regression.Trees) {
+		t.Errorf("lambdarank's trees are the squared-loss ones")
+	}
+	if m.runPar.objective != boost.LambdaRank || m.par != m.runPar {
+		t.Errorf("running with loss %q", m.runPar.objective)
+	}
+	c, ok := m.savable()
+	if !ok {
+		t.Fatal("nothing to save")
+	}
+	if base, _ := c.fileParams()["base"].(map[string]any); base["objective"] != boost.LambdaRank {
+		t.Errorf("saved base %v", base)
+	}
+	// Stepped again, it goes back to regression; enter steps it too.
+	m, _ = update(t, m, key("enter"))
+	if m.par.objective != boost.Regression || m.editing {
+		t.Errorf("enter on loss: %q (typing %v)", m.par.objective, m.editing)
+	}
+}
+
+// TestPanelLossOfModel: a model file's objective shows as it is; a retrain
+// of trees whose objective the workbench trains keeps it, and of others
+// trains regression trees, which the panel then shows.
+func TestPanelLossOfModel(t *testing.T) {
+	src := ready(t)
+	src.stopRun()
+	for _, c := range []struct{ objective, retrained string }{
+		{boost.LambdaRank, boost.LambdaRank},
+		{"rank:pairwise", boost.Regression},
+	} {
+		e := *src.w.e
+		e.Objective = c.objective
+		m, cmd := fromModel(t, &e, "")
+		m = drive(t, m, cmd, firstEvent)
+		if m.par.objective != c.objective || m.w.objective != c.objective {
+			t.Fatalf("%s: panel loss %q, ensemble's %q", c.objective, m.par.objective, m.w.objective)
+		}
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: 120, Height: 48})
+		m.panel = true
+		if v := m.View(); !strings.Contains(v, "loss "+c.objective) {
+			t.Errorf("%s: panel lacks the model's loss:\n%s", c.objective, v)
+		}
+		m.stopRun()
+		m = typeParam(t, m, parTrees, "12")
+		if len(m.w.e.Trees) != 12 || m.w.e.Objective != c.retrained || m.par.objective != c.retrained || m.par != m.runPar {
+			t.Errorf("%s: retrained %d %q trees, panel loss %q", c.objective, len(m.w.e.Trees), m.w.e.Objective, m.par.objective)
+		}
+	}
+	// Not a loss the workbench trains: a step goes to regression.
+	par, err := stepParam(settings{objective: "binary"}, parObjective, -1)
+	if err != nil || par.objective != boost.Regression {
+		t.Errorf("step from binary: %q, %v", par.objective, err)
 	}
 }

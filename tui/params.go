@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
+	"github.com/cronus-ltr/cronus/engine/boost"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 
 	"github.com/cronus-ltr/cronus/data"
@@ -20,13 +22,17 @@ type settings struct {
 	trees     int     // base ensemble size
 	leaves    int     // leaves per base tree
 	colSample float64 // fraction of the features each base tree may split on; 1 = all
-	refit     bool    // refit the best cascade when a run ends (cronus.Options.Refit)
+	// objective is the base ensemble's loss: boost.Regression (the
+	// paper's GBRT) or boost.LambdaRank; of a model file, its own
+	// objective, whatever it is.
+	objective string
+	refit     bool // refit the best cascade when a run ends (cronus.Options.Refit)
 }
 
-// withShape is s with the base ensemble's shape: trees, leaves per tree
-// and column sample.
-func (s settings) withShape(trees, leaves int, colSample float64) settings {
-	s.trees, s.leaves, s.colSample = trees, leaves, colSample
+// withShape is s with the base ensemble's shape: trees, leaves per tree,
+// column sample and objective.
+func (s settings) withShape(trees, leaves int, colSample float64, objective string) settings {
+	s.trees, s.leaves, s.colSample, s.objective = trees, leaves, colSample, objective
 	return s
 }
 
@@ -46,11 +52,12 @@ const (
 	parTrees
 	parLeaves
 	parColSample
+	parObjective
 	numParams
 	lineParams = parRho
 )
 
-var paramNames = [numParams]string{"λ", "K", "ε", "σ", "ρ", "ω⁺", "δ", "relevant ≥", "targets", "refit", "trees", "leaves", "col sample"}
+var paramNames = [numParams]string{"λ", "K", "ε", "σ", "ρ", "ω⁺", "δ", "relevant ≥", "targets", "refit", "trees", "leaves", "col sample", "loss"}
 
 // paramWhat explains the panel's parameters, each in the forms a panel
 // line picks from, longest first (an optional clause goes whole; at 80
@@ -66,6 +73,7 @@ var paramWhat = [numParams][]string{
 	parTrees:     {"trees of the base ensemble (retrains it)", "base trees (retrains)"},
 	parLeaves:    {"leaves per base tree (retrains it)", "leaves per tree (retrains)"},
 	parColSample: {"feature share per tree; 0.1–0.3 → cheap trees (retrains it)", "feature share per tree (retrains it)", "feature share (retrains)"},
+	parObjective: {"the base trees' loss: regression (the paper's GBRT) or lambdarank (retrains it)", "regression or lambdarank (retrains it)", "base loss (retrains)"},
 }
 
 // fixedWhat replaces paramWhat for the parameters that retrain the base
@@ -75,6 +83,7 @@ var fixedWhat = [numParams][]string{
 	parTrees:     {"trees of the base ensemble (fixed: --absent missing)", "base trees (fixed)"},
 	parLeaves:    {"leaves per base tree (fixed: --absent missing)", "leaves per tree (fixed)"},
 	parColSample: {"feature share per tree (fixed: --absent missing)", "feature share (fixed)"},
+	parObjective: {"the base trees' loss (fixed: --absent missing)", "base loss (fixed)"},
 }
 
 // paramForms are the forms of paramWhat[i], or of fixedWhat[i] when i
@@ -127,6 +136,11 @@ func paramValue(par settings, i int) string {
 		return strconv.Itoa(par.trees)
 	case parColSample:
 		return formatFloat(par.colSample)
+	case parObjective:
+		if par.objective == "" {
+			return "unnamed" // a model file's without one
+		}
+		return par.objective
 	default:
 		return strconv.Itoa(par.leaves)
 	}
@@ -148,13 +162,29 @@ func targetKind(tg cronus.Targets) int {
 	return 0
 }
 
+// objectiveNames are the base ensemble's objectives a step goes through:
+// the paper's squared loss, then LambdaMART.
+var objectiveNames = [...]string{boost.Regression, boost.LambdaRank}
+
+// trainable is objective, when the workbench trains it, or else the
+// default, boost.Regression (a model file's "binary" or "rank:pairwise"
+// shows in the panel until an edit retrains its trees).
+func trainable(objective string) string {
+	if slices.Contains(objectiveNames[:], objective) {
+		return objective
+	}
+	return boost.Regression
+}
+
 // toggleParam reports whether parameter i has a few values, switched by a
 // step or enter instead of typed.
-func toggleParam(i int) bool { return i == parTargets || i == parRefit }
+func toggleParam(i int) bool { return i == parTargets || i == parRefit || i == parObjective }
 
 // retrains reports whether an edit of parameter i retrains the base
 // ensemble.
-func retrains(i int) bool { return i == parTrees || i == parLeaves || i == parColSample }
+func retrains(i int) bool {
+	return i == parTrees || i == parLeaves || i == parColSample || i == parObjective
+}
 
 // intParam reports whether parameter i takes whole numbers.
 func intParam(i int) bool { return i == parK || i == parTrees || i == parLeaves }
@@ -162,8 +192,10 @@ func intParam(i int) bool { return i == parK || i == parTrees || i == parLeaves 
 // stepParam moves parameter i one step up (dir > 0) or down: λ, σ, ρ and
 // ω⁺ by a factor 1.5; K, the trees' leaves and the relevance threshold by
 // one; ε by 0.05, δ and the column sample by 0.1, trees by 50; the targets
-// go round binary, graded and distil; refit turns on or off. A step that
-// would leave the valid range is refused.
+// go round binary, graded and distil; refit turns on or off; the objective
+// goes round regression and lambdarank (from a model file's other
+// objective, to regression). A step that would leave the valid range is
+// refused.
 func stepParam(par settings, i, dir int) (settings, error) {
 	up := dir > 0
 	switch i {
@@ -199,6 +231,14 @@ func stepParam(par settings, i, dir int) (settings, error) {
 		par.tg.Graded, par.tg.Distil = k == 1, k == 2
 	case parRefit:
 		par.refit = !par.refit
+	case parObjective:
+		k := slices.Index(objectiveNames[:], par.objective)
+		if k < 0 {
+			k = 0
+		} else {
+			k = (k + dir + len(objectiveNames)) % len(objectiveNames)
+		}
+		par.objective = objectiveNames[k]
 	case parTrees:
 		par.trees += 50 * dir
 	case parLeaves:

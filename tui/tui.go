@@ -275,7 +275,7 @@ func New(ctx context.Context, cfg Config, styles views.Styles) Model {
 		cfg.trees = baseTrees
 	}
 	return Model{cfg: cfg, ctx: ctx, cancel: cancel, base: base, flowCancel: flowCancel, width: 80, height: 24, styles: styles,
-		par:  settings{Params: defaultParams(), tg: cronus.DefaultTargets(), trees: cfg.trees, leaves: baseLeaves, colSample: 1},
+		par:  settings{Params: defaultParams(), tg: cronus.DefaultTargets(), trees: cfg.trees, leaves: baseLeaves, colSample: 1, objective: boost.Regression},
 		gate: newGate(), writes: newWriteGuard(), ticking: true, // Init's tick
 		loadProg: &loadProgress{},
 		screen: views.DataScreen{
@@ -415,7 +415,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// session replaces the session's; the user is told which
 			// edits went (they went silently).
 			edited := m.par
-			m.par = m.par.withShape(len(msg.e.Trees), maxLeaves(msg.e), 1)
+			m.par = m.par.withShape(len(msg.e.Trees), maxLeaves(msg.e), 1, msg.e.Objective)
 			if note := m.shapeReplaced(edited); note != "" {
 				if m.errLine {
 					note += "; " + m.status // the data's warning stays said
@@ -439,7 +439,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// m.w says its shape too, for the base ensemble's line while
 			// the problem is built (it read "0 depth-2 trees of 0 leaves").
 			shaped := *m.w
-			shaped.trees, shaped.leaves, shaped.depth, shaped.colSample = m.par.trees, m.par.leaves, msg.e.Depth(), m.par.colSample
+			shaped.trees, shaped.leaves, shaped.depth, shaped.colSample, shaped.objective = m.par.trees, m.par.leaves, msg.e.Depth(), m.par.colSample, m.par.objective
 			m.w = &shaped
 			w := shaped
 			w.e = msg.e
@@ -812,7 +812,7 @@ func (m Model) madeWith(run runInfo) string {
 	if run.w == nil {
 		return ""
 	}
-	made := settings{Params: run.par, tg: run.w.tg, trees: run.w.trees, leaves: run.w.leaves, colSample: run.w.colSample, refit: m.par.refit}
+	made := settings{Params: run.par, tg: run.w.tg, trees: run.w.trees, leaves: run.w.leaves, colSample: run.w.colSample, objective: run.w.objective, refit: m.par.refit}
 	var ds []string
 	for i := range numParams {
 		if v := paramValue(made, i); v != paramValue(m.par, i) {
@@ -1069,10 +1069,10 @@ func (m Model) recovers() bool {
 }
 
 // reshaped reports whether the edited shape of the base ensemble (trees,
-// leaves, column sample) is not that of the ensemble in m.w, which a
-// retrain then replaces.
+// leaves, column sample, objective) is not that of the ensemble in m.w,
+// which a retrain then replaces.
 func (m Model) reshaped() bool {
-	return m.w != nil && (m.par.trees != m.w.trees || m.par.leaves != m.w.leaves || m.par.colSample != m.w.colSample)
+	return m.w != nil && (m.par.trees != m.w.trees || m.par.leaves != m.w.leaves || m.par.colSample != m.w.colSample || m.par.objective != m.w.objective)
 }
 
 // shapeReplaced says which edits of the base ensemble's shape, in edited,
@@ -1080,9 +1080,9 @@ func (m Model) reshaped() bool {
 // shape a load starts with (New, resetFlow) nor the model's; "" when
 // none is.
 func (m Model) shapeReplaced(edited settings) string {
-	start := edited.withShape(m.cfg.trees, baseLeaves, 1)
+	start := edited.withShape(m.cfg.trees, baseLeaves, 1, boost.Regression)
 	var gone []string
-	for _, i := range []int{parTrees, parLeaves, parColSample} {
+	for _, i := range []int{parTrees, parLeaves, parColSample, parObjective} {
 		if v := paramValue(edited, i); v != paramValue(start, i) && v != paramValue(m.par, i) {
 			gone = append(gone, paramNames[i]+" "+v)
 		}
@@ -1145,10 +1145,14 @@ func (m Model) retrain() (Model, tea.Cmd) {
 	// cascade records their training (fileParams).
 	files := old.files
 	files.Model = ""
+	// A model file's objective the workbench does not train (its
+	// "binary", an import's "rank:pairwise") is retrained as the
+	// default's regression, and the panel says so.
+	m.par.objective = trainable(m.par.objective)
 	m.w = &workData{train: old.train, valid: old.valid, test: old.test, costs: old.costs, files: files,
-		trees: m.par.trees, leaves: m.par.leaves, depth: depthFor(m.par.leaves), colSample: m.par.colSample, tg: m.par.tg,
+		trees: m.par.trees, leaves: m.par.leaves, depth: depthFor(m.par.leaves), colSample: m.par.colSample, objective: m.par.objective, tg: m.par.tg,
 		positives: cronus.CountPositives(old.train.Labels, m.par.tg)}
-	j := startTraining(m.ctx, m.w.train, m.w.valid, trainParams(m.w.trees, m.w.leaves, m.w.colSample))
+	j := startTraining(m.ctx, m.w.train, m.w.valid, trainParams(m.w.trees, m.w.leaves, m.w.colSample, m.w.objective))
 	m.trainEvents = j.Events()
 	return m, waitTrain(m.gen, m.trainEvents)
 }

@@ -65,6 +65,7 @@ type workData struct {
 	// model file, its own trees'; of the workbench's training, its limit).
 	trees, leaves, depth int
 	colSample            float64
+	objective            string // the trees' loss (a model file's objective, whatever it is)
 	tg                   cronus.Targets
 
 	// positives are the training documents with a label >= tg.Relevant:
@@ -305,7 +306,7 @@ func depthFor(leaves int) int {
 // hold, or no feature with two values; "" otherwise. The workbench built
 // such ensembles, and cascades of them, without a word.
 func noSplitWarning(d *data.Dataset) string {
-	minDocs := trainParams(1, 2, 1).Grow.MinDocs
+	minDocs := trainParams(1, 2, 1, boost.Regression).Grow.MinDocs
 	var why string
 	switch {
 	case d.NumDocs()/2 < minDocs:
@@ -332,14 +333,15 @@ func baseLeafWarning(w *workData) string {
 	if w.e == nil || noSplitWarning(w.train) != "" {
 		return ""
 	}
-	p := trainParams(w.trees, w.leaves, w.colSample)
+	p := trainParams(w.trees, w.leaves, w.colSample, w.objective)
 	return tree.SingleLeafWarning(w.e.Trees, p.Grow, "and the base ensemble scores every document alike (p: its trees, leaves and col sample retrain it; cronus train sets those limits, tui --model takes its trees)")
 }
 
 // trainParams are the training parameters of a base ensemble of the given
-// shape and column sample.
-func trainParams(trees, leaves int, colSample float64) boost.Params {
-	p := boost.DefaultParams(boost.Regression)
+// shape, column sample and objective (boost.Regression or
+// boost.LambdaRank, with cronus train's defaults for it).
+func trainParams(trees, leaves int, colSample float64, objective string) boost.Params {
+	p := boost.DefaultParams(objective)
 	p.Trees = trees
 	p.Grow.MaxDepth, p.Grow.MaxLeaves = depthFor(leaves), leaves
 	p.ColSample = colSample
@@ -705,7 +707,7 @@ func (s savable) fileParams() map[string]any {
 			params["model_trees"] = k // as cronus cascade --trees records it
 		}
 	} else {
-		p := trainParams(w.trees, w.leaves, w.colSample)
+		p := trainParams(w.trees, w.leaves, w.colSample, w.objective)
 		params["base"] = map[string]any{"objective": p.Objective, "trees": p.Trees, "leaves": p.Grow.MaxLeaves, "max_depth": p.Grow.MaxDepth, "col_sample": p.ColSample}
 	}
 	if w.files.AbsentMissing {
