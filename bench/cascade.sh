@@ -48,10 +48,7 @@ case "$set_" in
   mq2008)
     train=builtin:mq2008/train valid=builtin:mq2008/vali test=builtin:mq2008/test costs=builtin:mq2008/costs rel=1 ;;
   mq2008-fold[1-5])
-    if [ ! -f "$dir/f$fold-test.txt" ]; then
-      for s in train vali test; do gzip -dc "data/builtin/mq2008/$s.txt.gz" > "$dir/mq2008-$s.txt"; done
-      /usr/bin/python3 bench/folds.py "$dir/mq2008-train.txt" "$dir/mq2008-vali.txt" "$dir/mq2008-test.txt" "$dir"
-    fi
+    make_folds "$dir"
     train=$dir/f$fold-train.txt valid=$dir/f$fold-vali.txt test=$dir/f$fold-test.txt costs=builtin:mq2008/costs rel=1 ;;
   synth)
     q=${SYNTH_QUERIES:-1600}

@@ -34,3 +34,12 @@ need_count() {
   echo "usage: $1 (${2} must be a whole number of at least ${4:-1}, not '$3')" >&2
   exit 2
 }
+
+# make_folds DIR writes the five LETOR folds of MQ2008, DIR/f{1..5}-{train,
+# vali,test}.txt, rebuilt from the built-in Fold1 by bench/folds.py, unless
+# they are there (folds.py writes f5-test.txt last).
+make_folds() {
+  [ -f "$1/f5-test.txt" ] && return
+  for s in train vali test; do gzip -dc "data/builtin/mq2008/$s.txt.gz" > "$1/mq2008-$s.txt"; done
+  $py bench/folds.py "$1/mq2008-train.txt" "$1/mq2008-vali.txt" "$1/mq2008-test.txt" "$1"
+}

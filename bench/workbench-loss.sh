@@ -24,10 +24,7 @@ dir=$dir/workbench-loss
 mkdir -p "$dir"
 go build -o "$dir/cronus" .
 c="$dir/cronus"
-if [ ! -f "$dir/f5-test.txt" ]; then
-  for s in train vali test; do gzip -dc "data/builtin/mq2008/$s.txt.gz" > "$dir/mq2008-$s.txt"; done
-  /usr/bin/python3 bench/folds.py "$dir/mq2008-train.txt" "$dir/mq2008-vali.txt" "$dir/mq2008-test.txt" "$dir"
-fi
+make_folds "$dir"
 out="$dir/results.tsv"
 : > "$out"
 for f in $folds; do

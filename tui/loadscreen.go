@@ -13,7 +13,6 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/data"
-	"github.com/cronus-ltr/cronus/engine/boost"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	tea "github.com/cronus-ltr/cronus/internal/tea"
 	"github.com/cronus-ltr/cronus/views"
@@ -438,17 +437,18 @@ func (m Model) resetFlow(v [numFields]string) Model {
 		// waits for the next load; a model file that loads replaces it,
 		// saying so (shapeReplaced). Every shape went back to the
 		// default, an edit on the old session silently.
+		def := m.par.withDefaultShape(m.cfg.trees)
 		if m.par.trees == m.w.trees {
-			m.par.trees = m.cfg.trees
+			m.par.trees = def.trees
 		}
 		if m.par.leaves == m.w.leaves {
-			m.par.leaves = baseLeaves
+			m.par.leaves = def.leaves
 		}
 		if m.par.colSample == m.w.colSample {
-			m.par.colSample = 1
+			m.par.colSample = def.colSample
 		}
 		if m.par.objective == m.w.objective {
-			m.par.objective = boost.Regression
+			m.par.objective = def.objective
 		}
 	}
 	m.stopRun()

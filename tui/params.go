@@ -36,6 +36,13 @@ func (s settings) withShape(trees, leaves int, colSample float64, objective stri
 	return s
 }
 
+// withDefaultShape is s with the shape of the base ensemble the workbench
+// trains unless edited: trees (cfg.trees), baseLeaves leaves, every
+// feature, squared loss.
+func (s settings) withDefaultShape(trees int) settings {
+	return s.withShape(trees, baseLeaves, 1, boost.Regression)
+}
+
 // The editable parameters: the params line shows the first lineParams,
 // the panel ('p') the rest.
 const (
@@ -232,11 +239,9 @@ func stepParam(par settings, i, dir int) (settings, error) {
 	case parRefit:
 		par.refit = !par.refit
 	case parObjective:
-		k := slices.Index(objectiveNames[:], par.objective)
-		if k < 0 {
-			k = 0
-		} else {
-			k = (k + dir + len(objectiveNames)) % len(objectiveNames)
+		k := 0 // from an objective the workbench does not train
+		if i := slices.Index(objectiveNames[:], par.objective); i >= 0 {
+			k = (i + dir + len(objectiveNames)) % len(objectiveNames)
 		}
 		par.objective = objectiveNames[k]
 	case parTrees:

@@ -275,7 +275,7 @@ func New(ctx context.Context, cfg Config, styles views.Styles) Model {
 		cfg.trees = baseTrees
 	}
 	return Model{cfg: cfg, ctx: ctx, cancel: cancel, base: base, flowCancel: flowCancel, width: 80, height: 24, styles: styles,
-		par:  settings{Params: defaultParams(), tg: cronus.DefaultTargets(), trees: cfg.trees, leaves: baseLeaves, colSample: 1, objective: boost.Regression},
+		par:  settings{Params: defaultParams(), tg: cronus.DefaultTargets()}.withDefaultShape(cfg.trees),
 		gate: newGate(), writes: newWriteGuard(), ticking: true, // Init's tick
 		loadProg: &loadProgress{},
 		screen: views.DataScreen{
@@ -1080,7 +1080,7 @@ func (m Model) reshaped() bool {
 // shape a load starts with (New, resetFlow) nor the model's; "" when
 // none is.
 func (m Model) shapeReplaced(edited settings) string {
-	start := edited.withShape(m.cfg.trees, baseLeaves, 1, boost.Regression)
+	start := edited.withDefaultShape(m.cfg.trees)
 	var gone []string
 	for _, i := range []int{parTrees, parLeaves, parColSample, parObjective} {
 		if v := paramValue(edited, i); v != paramValue(start, i) && v != paramValue(m.par, i) {
