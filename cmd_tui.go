@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cronus-ltr/cronus/engine/boost"
 	"github.com/cronus-ltr/cronus/tui"
 )
 
@@ -18,6 +19,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&cfg.Test, "test", "builtin:mq2008/test", "test data `FILE` (with --train: none unless given)")
 	fs.StringVar(&cfg.Costs, "costs", "builtin:mq2008/costs", "feature cost `FILE` (needed with --train)")
 	fs.StringVar(&cfg.Model, "model", "", "start from this ensemble (a cronus model `FILE`, from cronus train or import) instead of training one")
+	fs.StringVar(&cfg.Objective, "objective", boost.Regression, "loss of the base ensemble the workbench trains, `NAME`: regression (the paper's squared-loss GBRT) or lambdarank (LambdaMART trees of the same shape); the params panel's loss row starts at it")
 	trees := newTreesFlag(fs, treesUsage)
 	absent := newAbsentFlag(fs)
 	pos, err := parseFlags(fs, args)
@@ -28,6 +30,12 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	cfg.AbsentMissing = bool(*absent)
+	switch {
+	case explicitFlags(fs)["objective"] && cfg.Model != "":
+		return usageError{"--objective needs no --model: a model file's trees bring their own loss (the workbench trains an ensemble only without one)"}
+	case cfg.Objective != boost.Regression && cfg.Objective != boost.LambdaRank:
+		return usageError{fmt.Sprintf("--objective %q: the workbench trains regression or lambdarank trees", cfg.Objective)}
+	}
 	switch k := int(*trees); {
 	case explicitFlags(fs)["trees"] && cfg.Model == "": // --trees all too: it says nothing without a model
 		return usageError{"--trees needs --model: the workbench trains its own ensemble otherwise (its trees are set in the params panel)"}

@@ -37,6 +37,11 @@ func TestTUIOwnData(t *testing.T) {
 		{[]string{"tui", "--trees", "7"}, 2, "--trees needs --model", tui.Config{}},
 		{[]string{"tui", "--trees", "all"}, 2, "--trees needs --model", tui.Config{}},
 		{[]string{"tui", "--model", "m", "--trees", "0"}, 2, "--trees 0: a cascade needs at least one tree", tui.Config{}},
+		// --objective: the loss the workbench's base ensemble starts with.
+		{[]string{"tui", "--objective", "lambdarank"}, 0, "", tui.Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Test: "builtin:mq2008/test", Costs: "builtin:mq2008/costs", Objective: "lambdarank"}},
+		{[]string{"tui", "--objective", "binary"}, 2, `--objective "binary": the workbench trains regression or lambdarank trees`, tui.Config{}},
+		{[]string{"tui", "--model", "m", "--objective", "lambdarank"}, 2, "--objective needs no --model", tui.Config{}},
+		{[]string{"tui", "--model", "m", "--objective", "regression"}, 2, "--objective needs no --model", tui.Config{}},
 	}
 	// A model that reads is held to --trees before the workbench opens.
 	model := trainShallow(t, t.TempDir(), 5)
@@ -44,6 +49,9 @@ func TestTUIOwnData(t *testing.T) {
 		tuiCase{[]string{"tui", "--model", model, "--trees", "6"}, 2, "--trees 6: the model " + model + " has 5 trees", tui.Config{}},
 		tuiCase{[]string{"tui", "--model", model, "--trees", "5"}, 0, "", tui.Config{Train: "builtin:mq2008/train", Valid: "builtin:mq2008/vali", Test: "builtin:mq2008/test", Costs: "builtin:mq2008/costs", Model: model, ModelTrees: 5}})
 	for _, c := range cases {
+		if c.code == 0 && c.want.Objective == "" {
+			c.want.Objective = "regression" // the flag's default, in every case that does not give it
+		}
 		got = tui.Config{}
 		interactive = func() bool { return true }
 		var o, e bytes.Buffer

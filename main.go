@@ -42,7 +42,7 @@ var commands []command
 
 func init() {
 	commands = []command{
-		{"tui", "[--train F --valid F --test F --costs F] [--model M [--trees k] [--absent zero|missing]]", "open the workbench (the default on a terminal)", runTUI},
+		{"tui", "[--train F --valid F --test F --costs F] [--objective regression|lambdarank | --model M [--trees k] [--absent zero|missing]]", "open the workbench (the default on a terminal)", runTUI},
 		{"inspect", "FILE [--costs F] [--regroup] [--data F [--absent zero|missing]] [--json]", "summarise a data set (queries, documents, labels, cost groups), or a model or cascade (trees, stages, feature importance and cost)", runInspect},
 		{"gen", "[--queries Q] [--docs-per-query M] [--features D] [--costs F] [--seed S] [--world W] --out F [--json]", "write a synthetic MSLR-shaped data set", runGen},
 		{"train", "--train F [--valid F] [--objective regression|binary|lambdarank] [--trees N] [--leaves L] [--learning-rate η] [--seed S] --out MODEL [--json]", "train a tree ensemble", runTrain},

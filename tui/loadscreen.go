@@ -437,7 +437,7 @@ func (m Model) resetFlow(v [numFields]string) Model {
 		// waits for the next load; a model file that loads replaces it,
 		// saying so (shapeReplaced). Every shape went back to the
 		// default, an edit on the old session silently.
-		def := m.par.withDefaultShape(m.cfg.trees)
+		def := m.par.withDefaultShape(m.cfg)
 		if m.par.trees == m.w.trees {
 			m.par.trees = def.trees
 		}

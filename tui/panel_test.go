@@ -1796,3 +1796,43 @@ func TestPanelLossOfModel(t *testing.T) {
 		t.Errorf("step from binary: %q, %v", par.objective, err)
 	}
 }
+
+// TestConfigObjective: cronus tui --objective lambdarank starts the
+// workbench on LambdaMART trees (train's lambdarank defaults, the shape
+// unchanged), the panel's loss row at lambdarank; it is the default shape
+// then, so a step to regression is an edit and a step back is not.
+func TestConfigObjective(t *testing.T) {
+	cfg := mq2008
+	cfg.Objective = boost.LambdaRank
+	m := readyOn(t, cfg)
+	if m.par.objective != boost.LambdaRank || m.w.objective != boost.LambdaRank || m.w.e.Objective != boost.LambdaRank {
+		t.Fatalf("loss %q, trained %q (%q)", m.par.objective, m.w.objective, m.w.e.Objective)
+	}
+	p := boost.DefaultParams(boost.LambdaRank)
+	p.Trees, p.Grow.MaxDepth, p.Grow.MaxLeaves = 20, 2, 4
+	want, err := boost.Train(context.Background(), m.w.train, m.w.valid, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(m.w.e.Trees, want.Ensemble.Trees) {
+		t.Errorf("trained trees are not lambdarank's with train's defaults")
+	}
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 120, Height: 48})
+	m.panel, m.sel = true, parObjective
+	if v := m.View(); !strings.Contains(v, "loss lambdarank") {
+		t.Errorf("panel lacks the loss:\n%s", v)
+	}
+	if def := m.par.withDefaultShape(m.cfg); def.objective != boost.LambdaRank {
+		t.Errorf("default shape's loss %q", def.objective)
+	}
+	// The edited loss is named as an edit a model file replaces; the
+	// configured one is not.
+	edited := m.par
+	edited.objective = boost.Regression
+	if got := m.shapeReplaced(edited); !strings.Contains(got, "loss regression") {
+		t.Errorf("shapeReplaced of an edit to regression: %q", got)
+	}
+	if got := m.shapeReplaced(m.par); got != "" {
+		t.Errorf("shapeReplaced of the configured loss: %q", got)
+	}
+}

@@ -38,9 +38,14 @@ func (s settings) withShape(trees, leaves int, colSample float64, objective stri
 
 // withDefaultShape is s with the shape of the base ensemble the workbench
 // trains unless edited: trees (cfg.trees), baseLeaves leaves, every
-// feature, squared loss.
-func (s settings) withDefaultShape(trees int) settings {
-	return s.withShape(trees, baseLeaves, 1, boost.Regression)
+// feature, cfg.Objective's loss (cronus tui --objective; squared loss
+// when it is empty).
+func (s settings) withDefaultShape(cfg Config) settings {
+	obj := cfg.Objective
+	if obj == "" {
+		obj = boost.Regression
+	}
+	return s.withShape(cfg.trees, baseLeaves, 1, obj)
 }
 
 // The editable parameters: the params line shows the first lineParams,

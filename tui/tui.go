@@ -32,6 +32,11 @@ type Config struct {
 	Model                     string // start from this ensemble instead of training one
 	ModelTrees                int    // with Model: its first k trees only (cronus tui --trees k); 0 = all
 	AbsentMissing             bool   // features a line leaves out read as missing (NaN), not 0
+	// Objective is the loss of the base ensemble the workbench trains
+	// (cronus tui --objective): boost.Regression (also when empty) or
+	// boost.LambdaRank, the panel's loss row at the start. Not with Model,
+	// whose trees bring their own.
+	Objective string
 	// ModelRead is Model's file already read (cronus tui reads it to hold
 	// it to --trees before the workbench opens): the first load takes it
 	// instead of reading the file again; a reload reads the file. nil:
@@ -275,7 +280,7 @@ func New(ctx context.Context, cfg Config, styles views.Styles) Model {
 		cfg.trees = baseTrees
 	}
 	return Model{cfg: cfg, ctx: ctx, cancel: cancel, base: base, flowCancel: flowCancel, width: 80, height: 24, styles: styles,
-		par:  settings{Params: defaultParams(), tg: cronus.DefaultTargets()}.withDefaultShape(cfg.trees),
+		par:  settings{Params: defaultParams(), tg: cronus.DefaultTargets()}.withDefaultShape(cfg),
 		gate: newGate(), writes: newWriteGuard(), ticking: true, // Init's tick
 		loadProg: &loadProgress{},
 		screen: views.DataScreen{
@@ -1080,7 +1085,7 @@ func (m Model) reshaped() bool {
 // shape a load starts with (New, resetFlow) nor the model's; "" when
 // none is.
 func (m Model) shapeReplaced(edited settings) string {
-	start := edited.withDefaultShape(m.cfg.trees)
+	start := edited.withDefaultShape(m.cfg)
 	var gone []string
 	for _, i := range []int{parTrees, parLeaves, parColSample, parObjective} {
 		if v := paramValue(edited, i); v != paramValue(start, i) && v != paramValue(m.par, i) {
