@@ -71,3 +71,68 @@ func TestBenchFrontSplitWithoutRows(t *testing.T) {
 		t.Errorf("front.py on a curve without test rows: err %v, output\n%s\nwant test reported as having no rows, and no verdict for it", err, out)
 	}
 }
+
+// TestBenchFrontPools: A.csv+B.csv is one curve pooled from two sweeps of
+// the same model and data (bench/cascade.sh's λ grid and its uncapped
+// sweep near λ_max). B's Cronus points count, under λ@2, so a cheap
+// cascade of B's closes the gap the single stage leaves below A's
+// cheapest; B's copy of a baseline point A has is not counted twice, and
+// one B has alone is counted. A name with a + that exists is a file.
+func TestBenchFrontPools(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	dir := t.TempDir()
+	const head = "method,split,lambda,cost,feature_cost,tree_cost,p@5,ndcg@10,err@3\n"
+	a := head +
+		"cronus,test,0.5,120,110,10,0.9,0.77,0.6\n" +
+		"single-stage,test,0.97,22,20,2,0.8,0.52,0.4\n" +
+		"prefix,test,1,150,149,1,0.7,0.70,0.3\n" +
+		"early-exit,test,+Inf,3000,2700,300,0.99,0.96,0.7\n" +
+		"prefix,test,300,3000,2700,300,0.99,0.96,0.7\n" +
+		"cronus,test,0.1,1000,950,50,0.99,0.97,0.7\n"
+	b := head +
+		"cronus,test,0.97,22,20,2,0.8,0.53,0.4\n" +
+		"single-stage,test,0.97,22,20,2,0.8,0.52,0.4\n" +
+		"single-stage,test,0.6,300,280,20,0.9,0.80,0.6\n" +
+		"early-exit,test,+Inf,3000,2700,300,0.99,0.96,0.7\n"
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	pa, pb := write("a.csv", a), write("b.csv", b)
+	run := func(arg string) string {
+		out, err := exec.Command(py, filepath.Join("bench", "front.py"), arg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("front.py %s: %v\n%s", arg, err, out)
+		}
+		return string(out)
+	}
+	out := run(pa)
+	if !strings.Contains(out, "1 of the 4 baseline points lie above cronus's front") {
+		t.Errorf("front.py on A alone: output\n%s\nwant the single stage at 22 above cronus's front", out)
+	}
+	out = run(pa + "+" + pb)
+	// B's single stage at 300 (0.80) lies above cronus's best at no
+	// higher cost (0.77 at 120): it counts, and A's 22-cost single stage,
+	// which B repeats, is not doubled; B's cronus at 22 covers it.
+	for _, want := range []string{
+		"λ 0.97@2    cost    22.0 ndcg@10 0.5300",
+		"1 of the 5 baseline points lie above cronus's front",
+		"single-stage 0.6@2: cost 300.0 ndcg@10 0.8000 against cronus 0.7700",
+		"cronus on or above the front at 3 of 3 points",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("front.py on A+B: output\n%s\nwant %q", out, want)
+		}
+	}
+	// A file whose name has a + in it is read as one curve.
+	plus := write("a+b.csv", a)
+	if out := run(plus); !strings.Contains(out, "1 of the 4 baseline points lie above cronus's front") {
+		t.Errorf("front.py on a file named a+b.csv: output\n%s\nwant it read as A", out)
+	}
+}

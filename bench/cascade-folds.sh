@@ -14,7 +14,7 @@
 # by budget: for each budget (each point's mean validation cost, Cronus's and the baselines'), the
 # Cronus point and the baseline point a user would pick on validation (the
 # best validation NDCG@10 at no more than that validation cost), on test.
-# CASCADE_ARGS, LAMBDAS and BASE_OBJECTIVE are passed on to bench/cascade.sh
+# CASCADE_ARGS, LAMBDAS, UNCAPPED and BASE_OBJECTIVE are passed on to bench/cascade.sh
 # (e.g. CASCADE_ARGS=--graded, BASE_OBJECTIVE=lambdarank).
 # The folds sweep the grid alone (REFINE=0): a refined λ is chosen on each
 # fold's own validation set, so the folds would not share it, and the
@@ -28,4 +28,11 @@ for f in 1 2 3 4 5; do
   echo "== fold $f"
   REFINE=0 bash bench/cascade.sh mq2008-fold "$f" "$trees" | grep -E '^(base ensemble:|cronus at|initialisation)'
 done
-$py bench/front.py "$dir"/cascade-mq2008-fold{1,2,3,4,5}/curve.csv
+# Each fold's curve pools the λ grid's sweep with the uncapped one near
+# λ_max (bench/cascade.sh, UNCAPPED) when it was made.
+curves=()
+for f in 1 2 3 4 5; do
+  d=$dir/cascade-mq2008-fold$f
+  if [ -f "$d/curve-uncapped.csv" ]; then curves+=("$d/curve.csv+$d/curve-uncapped.csv"); else curves+=("$d/curve.csv"); fi
+done
+$py bench/front.py "${curves[@]}"

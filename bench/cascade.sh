@@ -24,6 +24,13 @@
 # sweep's λ grid (default 0.002:0.5:8, FROM:TO:N in fractions of λ_max);
 # REFINE=N lets the sweep add up to N more λ where a baseline lies above
 # the Cronus front on validation (`cronus sweep --refine N`; default 0).
+# UNCAPPED sets the λ grid of a second sweep, near λ_max, with the uncapped
+# schedule λ_k = λ·δ^(K−k) (--stage-cap 0; default 0.5:0.99:6, "none" for
+# no second sweep): there the early stages face more than their λ_max and
+# stay empty, so the last stage alone keeps trees and the cascade reaches
+# the cheap end the single stage reaches (the capped schedule's cheapest
+# cascade keeps trees in every stage). front.py pools the two sweeps'
+# Cronus points; the table above is the first sweep's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_=${1:-mq2008}
@@ -96,6 +103,13 @@ given --rule || given --top-m || common+=(--top-m 5)
 given --relevant || common+=(--relevant "$rel")
 common+=("${extra[@]}")
 /usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas "$lambdas" --refine "$refine" --every-prefix --out "$dir/curve.csv" --plot "$dir/curve.svg" > /dev/null
+curves=$dir/curve.csv
+uncapped=${UNCAPPED:-0.5:0.99:6}
+rm -f "$dir/curve-uncapped.csv" # not another run's: cascade-folds.sh pools it when it is there
+if [ "$uncapped" != none ] && ! given --stage-cap; then
+  "$c" sweep "${common[@]}" --stage-cap 0 --lambdas "$uncapped" --out "$dir/curve-uncapped.csv" > /dev/null
+  curves=$curves+$dir/curve-uncapped.csv
+fi
 /usr/bin/python3 - "$dir/curve.csv" > "$dir/choice.txt" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -135,4 +149,4 @@ print("cascade - full, test ndcg@10: %+.4f ± %s over %d queries (two-sided p %s
 print("fraction of test documents reaching each stage:", " ".join("%.3f" % x for x in r["test"]["reached"]))
 print("initialisation %.2fs, cyclic optimisation %.2fs" % (r["init_seconds"], r["cyclic_seconds"]))
 PY
-/usr/bin/python3 bench/front.py "$dir/curve.csv"
+/usr/bin/python3 bench/front.py "$curves"

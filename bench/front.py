@@ -1,8 +1,11 @@
 """Cronus against the baseline front, from sweep curves (cronus sweep --out).
 
-  front.py CURVE.csv [CURVE.csv ...]
+  front.py CURVE.csv[+MORE.csv ...] [CURVE.csv[+MORE.csv ...] ...]
 
-With several curves (the folds of a data set) each point (method, split, λ)
+CURVE.csv+MORE.csv is one curve pooled from several sweeps of the same
+model and data (bench/cascade.sh pools its λ grid with a sweep of the
+uncapped λ schedule near λ_max, --stage-cap 0): every point of each counts,
+the second sweep's λ shown as λ@2, the third's λ@3. With several curves (the folds of a data set) each point (method, split, λ)
 is averaged over them, cost per document and NDCG@10; points missing from
 one curve are left out. Then, on valid and on test, every Cronus point is
 set against the best baseline point (prefix, early exit, single stage) at no
@@ -18,22 +21,39 @@ where a cheaper baseline point is still above it. Last, by budget, the way a use
 validation cost, the Cronus point and the baseline point with the best
 validation NDCG@10 at no more than that cost, compared on test.
 """
-import collections, csv, sys
+import collections, csv, os, sys
 
 BASELINES = ('prefix', 'early-exit', 'single-stage')
 
 
+def label(l):
+    v, _, j = l.partition('@')
+    return '%.4g%s' % (float(v), '@' + j if j else '')
+
+
 def points(paths):
     acc = collections.defaultdict(list)
-    for p in paths:
-        try:
-            with open(p) as f:
-                for r in csv.DictReader(f):
-                    acc[(r['method'], r['split'], r['lambda'])].append((float(r['cost']), float(r['ndcg@10'])))
-        except OSError as e:
-            sys.exit('%s: %s' % (p, e.strerror))
-        except (KeyError, ValueError) as e:
-            sys.exit('%s: not a cronus sweep curve (cronus sweep --out): %s %s' % (p, type(e).__name__, e))
+    for arg in paths:
+        # A name with a + in it that exists is a file; else the + pools.
+        parts = [arg] if os.path.exists(arg) else arg.split('+')
+        own = {}
+        for j, p in enumerate(parts):
+            try:
+                with open(p) as f:
+                    for r in csv.DictReader(f):
+                        k, v = (r['method'], r['split'], r['lambda']), (float(r['cost']), float(r['ndcg@10']))
+                        if j > 0:
+                            if r['method'] in BASELINES and own.get(k) == v:
+                                continue  # the same baseline point again (the same model and data)
+                            k = (k[0], k[1], '%s@%d' % (k[2], j + 1))
+                        if k not in own:  # a sweep writes a point once
+                            own[k] = v
+            except OSError as e:
+                sys.exit('%s: %s' % (p, e.strerror))
+            except (KeyError, ValueError, AttributeError) as e:
+                sys.exit('%s: not a cronus sweep curve (cronus sweep --out): %s %s' % (p, type(e).__name__, e))
+        for k, v in own.items():
+            acc[k].append(v)
     n = len(paths)
     return {k: (sum(c for c, _ in v) / n, sum(q for _, q in v) / n) for k, v in acc.items() if len(v) == n}
 
@@ -67,7 +87,7 @@ def main():
             best = max(ok, key=lambda b: b[3]) if ok else None
             if best is None or n >= best[3]:
                 above += 1
-            print('  λ %-9.4g cost %7.1f ndcg@10 %.4f   %s' % (float(l), c, n,
+            print('  λ %-9s cost %7.1f ndcg@10 %.4f   %s' % (label(l), c, n,
                   '%s %s: cost %.1f ndcg@10 %.4f' % best if best else 'no baseline that cheap'))
         print('  cronus on or above the front at %d of %d points' % (above, len(cron)))
         # Every cost: the fronts are step functions that change only at
@@ -114,8 +134,8 @@ def main():
         cr, bl = pick({'cronus'}, b), pick(set(BASELINES), b)
         wins += bl is None or (cr is not None and cr[5] >= bl[5])
         print('  budget %7.1f: %s   %s' % (b,
-              'cronus λ %-9.4g test %.4f at %7.1f' % (float(cr[1]), cr[5], cr[4]) if cr else 'no cronus point that cheap',
-              '%s %.4g: test %.4f at %.1f' % (bl[0], float(bl[1]), bl[5], bl[4]) if bl else 'no baseline that cheap'))
+              'cronus λ %-9s test %.4f at %7.1f' % (label(cr[1]), cr[5], cr[4]) if cr else 'no cronus point that cheap',
+              '%s %s: test %.4f at %.1f' % (bl[0], label(bl[1]), bl[5], bl[4]) if bl else 'no baseline that cheap'))
     print('  cronus on or above the baseline at %d of %d budgets (every point\'s validation cost)' % (wins, len(budgets)))
 
 
