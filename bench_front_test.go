@@ -77,7 +77,8 @@ func TestBenchFrontSplitWithoutRows(t *testing.T) {
 // sweep near λ_max). B's Cronus points count, under λ@2, so a cheap
 // cascade of B's closes the gap the single stage leaves below A's
 // cheapest; B's copy of a baseline point A has is not counted twice, and
-// one B has alone is counted. A name with a + that exists is a file.
+// one B has alone is counted, nor is a cascade of B's that A has (at
+// another λ). A name with a + that exists is a file.
 func TestBenchFrontPools(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
@@ -94,6 +95,7 @@ func TestBenchFrontPools(t *testing.T) {
 		"cronus,test,0.1,1000,950,50,0.99,0.97,0.7\n"
 	b := head +
 		"cronus,test,0.97,22,20,2,0.8,0.53,0.4\n" +
+		"cronus,test,0.6,120,110,10,0.9,0.77,0.6\n" + // A's λ 0.5 cascade again: not another point
 		"single-stage,test,0.97,22,20,2,0.8,0.52,0.4\n" +
 		"single-stage,test,0.6,300,280,20,0.9,0.80,0.6\n" +
 		"early-exit,test,+Inf,3000,2700,300,0.99,0.96,0.7\n"
@@ -119,7 +121,8 @@ func TestBenchFrontPools(t *testing.T) {
 	out = run(pa + "+" + pb)
 	// B's single stage at 300 (0.80) lies above cronus's best at no
 	// higher cost (0.77 at 120): it counts, and A's 22-cost single stage,
-	// which B repeats, is not doubled; B's cronus at 22 covers it.
+	// which B repeats, is not doubled; B's cronus at 22 covers it, and its
+	// copy of A's λ 0.5 cascade is not a fourth point.
 	for _, want := range []string{
 		"λ 0.97@2    cost    22.0 ndcg@10 0.5300",
 		"1 of the 5 baseline points lie above cronus's front",

@@ -28,9 +28,10 @@
 # schedule λ_k = λ·δ^(K−k) (--stage-cap 0; default 0.5:0.99:6, "none" for
 # no second sweep): there the early stages face more than their λ_max and
 # stay empty, so the last stage alone keeps trees and the cascade reaches
-# the cheap end the single stage reaches (the capped schedule's cheapest
-# cascade keeps trees in every stage). front.py pools the two sweeps'
-# Cronus points; the table above is the first sweep's.
+# the cheap end the single stage reaches (with the cap every stage faces λ
+# there, and the later ones, reached by fewer documents, keep trees the
+# first does not). front.py pools the two sweeps' Cronus points; the table
+# printed before it is the first sweep's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_=${1:-mq2008}

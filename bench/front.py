@@ -37,21 +37,34 @@ def points(paths):
         # A name with a + in it that exists is a file; else the + pools.
         parts = [arg] if os.path.exists(arg) else arg.split('+')
         own = {}
+        cascades = set()  # the Cronus points so far, each as its rows on every split
         for j, p in enumerate(parts):
+            groups = collections.defaultdict(dict)  # (method, λ) -> split -> (cost, ndcg@10)
             try:
                 with open(p) as f:
                     for r in csv.DictReader(f):
-                        k, v = (r['method'], r['split'], r['lambda']), (float(r['cost']), float(r['ndcg@10']))
-                        if j > 0:
-                            if r['method'] in BASELINES and own.get(k) == v:
-                                continue  # the same baseline point again (the same model and data)
-                            k = (k[0], k[1], '%s@%d' % (k[2], j + 1))
-                        if k not in own:  # a sweep writes a point once
-                            own[k] = v
+                        g = groups[(r['method'], r['lambda'])]
+                        # a sweep writes a point once: the first is kept
+                        g.setdefault(r['split'], (float(r['cost']), float(r['ndcg@10'])))
             except OSError as e:
                 sys.exit('%s: %s' % (p, e.strerror))
             except (KeyError, ValueError, AttributeError) as e:
                 sys.exit('%s: not a cronus sweep curve (cronus sweep --out): %s %s' % (p, type(e).__name__, e))
+            for (m, l), g in groups.items():
+                sig = (m, tuple(sorted(g.items())))
+                if j > 0:
+                    # A later sweep's copy of a point the pool has (the
+                    # same baseline, or the same cascade at another λ, as
+                    # the uncapped sweep's single-stage cascades are) is
+                    # not counted again: it would add points, not
+                    # cascades.
+                    if sig in cascades or m in BASELINES and all(own.get((m, s, l)) == v for s, v in g.items()):
+                        continue
+                    l = '%s@%d' % (l, j + 1)
+                if m == 'cronus':
+                    cascades.add(sig)
+                for s, v in g.items():
+                    own[(m, s, l)] = v
         for k, v in own.items():
             acc[k].append(v)
     n = len(paths)
@@ -88,7 +101,7 @@ def main():
             if best is None or n >= best[3]:
                 above += 1
             print('  λ %-9s cost %7.1f ndcg@10 %.4f   %s' % (label(l), c, n,
-                  '%s %s: cost %.1f ndcg@10 %.4f' % best if best else 'no baseline that cheap'))
+                  '%s %s: cost %.1f ndcg@10 %.4f' % (best[0], label(best[1]), best[2], best[3]) if best else 'no baseline that cheap'))
         print('  cronus on or above the front at %d of %d points' % (above, len(cron)))
         # Every cost: the fronts are step functions that change only at
         # the points' costs, so Cronus's front is on or above the
@@ -115,7 +128,7 @@ def main():
               '%d of the %d baseline points lie above cronus\'s front; the baseline front is above cronus\'s at %d of the %d distinct costs where a baseline has a point:' % (
                   len(below), len(base), fronts_above, len(costs))))
         for m, l, c, n, q in below:
-            print('    %s %s: cost %.1f ndcg@10 %.4f against cronus %s' % (m, l, c, n,
+            print('    %s %s: cost %.1f ndcg@10 %.4f against cronus %s' % (m, label(l), c, n,
                   '%.4f (its best at no higher cost)' % q if q is not None else 'nothing that cheap'))
     P = collections.defaultdict(dict)
     for (m, s, l), v in pts.items():
