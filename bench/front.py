@@ -21,14 +21,17 @@ where a cheaper baseline point is still above it. Last, by budget, the way a use
 validation cost, the Cronus point and the baseline point with the best
 validation NDCG@10 at no more than that cost, compared on test.
 """
-import collections, csv, os, sys
+import collections, csv, math, os, sys
 
 BASELINES = ('prefix', 'early-exit', 'single-stage')
 
 
 def label(l):
+    """A point's λ (k for a prefix, s for early exit) to 4 digits, with its
+    sweep's @j in a pooled curve; early exit's +Inf as written."""
     v, _, j = l.partition('@')
-    return '%.4g%s' % (float(v), '@' + j if j else '')
+    f = float(v)
+    return '%s%s' % ('%.4g' % f if math.isfinite(f) else v, '@' + j if j else '')
 
 
 def points(paths):
