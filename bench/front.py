@@ -40,38 +40,42 @@ def points(paths):
         # A name with a + in it that exists is a file; else the + pools.
         parts = [arg] if os.path.exists(arg) else arg.split('+')
         own = {}
-        cascades = set()  # the Cronus points so far, each as its rows on every split
         for j, p in enumerate(parts):
-            groups = collections.defaultdict(dict)  # (method, λ) -> split -> (cost, ndcg@10)
+            if not p:
+                sys.exit('front.py: %s: an empty name in a pooled curve (A.csv+B.csv)' % arg)
             try:
                 with open(p) as f:
                     for r in csv.DictReader(f):
-                        g = groups[(r['method'], r['lambda'])]
-                        # a sweep writes a point once: the first is kept
-                        g.setdefault(r['split'], (float(r['cost']), float(r['ndcg@10'])))
+                        k, v = (r['method'], r['split'], r['lambda']), (float(r['cost']), float(r['ndcg@10']))
+                        if j > 0:
+                            if r['method'] in BASELINES and own.get(k) == v:
+                                continue  # the same baseline point again (the same model and data)
+                            k = (k[0], k[1], '%s@%d' % (k[2], j + 1))
+                        own.setdefault(k, v)  # a sweep writes a point once
             except OSError as e:
                 sys.exit('%s: %s' % (p, e.strerror))
             except (KeyError, ValueError, AttributeError) as e:
                 sys.exit('%s: not a cronus sweep curve (cronus sweep --out): %s %s' % (p, type(e).__name__, e))
-            for (m, l), g in groups.items():
-                sig = (m, tuple(sorted(g.items())))
-                if j > 0:
-                    # A later sweep's copy of a point the pool has (the
-                    # same baseline, or the same cascade at another λ, as
-                    # the uncapped sweep's single-stage cascades are) is
-                    # not counted again: it would add points, not
-                    # cascades.
-                    if sig in cascades or m in BASELINES and all(own.get((m, s, l)) == v for s, v in g.items()):
-                        continue
-                    l = '%s@%d' % (l, j + 1)
-                if m == 'cronus':
-                    cascades.add(sig)
-                for s, v in g.items():
-                    own[(m, s, l)] = v
         for k, v in own.items():
             acc[k].append(v)
     n = len(paths)
-    return {k: (sum(c for c, _ in v) / n, sum(q for _, q in v) / n) for k, v in acc.items() if len(v) == n}
+    pts = {k: (sum(c for c, _ in v) / n, sum(q for _, q in v) / n) for k, v in acc.items() if len(v) == n}
+    # A later sweep's Cronus point that is, on every split, one the pool
+    # has (the uncapped sweep's single-stage cascade at several λ, or the
+    # first sweep's cheapest) is not counted again: it adds points, not
+    # cascades. Judged on the means, so that the folds keep the same points.
+    groups = collections.defaultdict(dict)
+    for (m, s, l), v in pts.items():
+        if m == 'cronus':
+            groups[l][s] = v
+    seen = set()
+    for l in sorted(groups, key=lambda l: ('@' in l, l)):
+        sig = tuple(sorted(groups[l].items()))
+        if '@' in l and sig in seen:
+            for s in groups[l]:
+                del pts[('cronus', s, l)]
+        seen.add(sig)
+    return pts
 
 
 def main():
