@@ -5,9 +5,11 @@
 CURVE.csv+MORE.csv is one curve pooled from several sweeps of the same
 model and data (bench/cascade.sh pools its λ grid with a sweep of the
 uncapped λ schedule near λ_max, --stage-cap 0): every point of each counts,
-the second sweep's λ shown as λ@2, the third's λ@3. With several curves (the folds of a data set) each point (method, split, λ)
-is averaged over them, cost per document and NDCG@10; points missing from
-one curve are left out. Then, on valid and on test, every Cronus point is
+the second sweep's λ shown as λ@2, the third's λ@3, but a baseline point
+or a Cronus cascade a later sweep repeats counts once. With several curves
+(the folds of a data set) each point (method, split, λ) is averaged over
+them, cost per document and NDCG@10; points missing from one curve are
+left out. Then, on valid and on test, every Cronus point is
 set against the best baseline point (prefix, early exit, single stage) at no
 higher cost: this picks the baseline on the split itself, which favours the
 baselines; and at every cost: at each baseline point's cost too, the best
