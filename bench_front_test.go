@@ -8,6 +8,30 @@ import (
 	"testing"
 )
 
+// benchFront gives the tests of bench/front.py a curve writer (a file of
+// body in a temporary directory, its path returned) and the script's runner
+// (its combined output); without python3 the test is skipped.
+func benchFront(t *testing.T) (write func(name, body string) string, run func(args ...string) (string, error)) {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	dir := t.TempDir()
+	write = func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	run = func(args ...string) (string, error) {
+		out, err := exec.Command(py, append([]string{filepath.Join("bench", "front.py")}, args...)...).CombinedOutput()
+		return string(out), err
+	}
+	return write, run
+}
+
 // TestBenchFrontRefusesCascadeCurve: bench/front.py, which the Measured
 // front rows quote, counts Cronus against the baselines of a sweep curve.
 // cascade --curve's file has cronus rows and one baseline row, the full
@@ -16,11 +40,7 @@ import (
 // full ensemble. It must refuse it, as it refuses a curve without
 // baselines, and still read a sweep curve.
 func TestBenchFrontRefusesCascadeCurve(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("no python3")
-	}
-	dir := t.TempDir()
+	write, front := benchFront(t)
 	const head = "method,split,lambda,cost,feature_cost,tree_cost,p@5,ndcg@10,err@3\n"
 	cascade := head +
 		"cronus-init,valid,0.1,90,88,2,0.3,0.54,0.28\n" +
@@ -30,14 +50,7 @@ func TestBenchFrontRefusesCascadeCurve(t *testing.T) {
 		"prefix,valid,1,53,52,1,0.3,0.55,0.27\n" +
 		"early-exit,valid,0,700,690,10,0.3,0.52,0.27\n" +
 		"early-exit,valid,+Inf,1240,1190,50,0.3,0.53,0.27\n"
-	run := func(name, body string) (string, error) {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, err := exec.Command(py, filepath.Join("bench", "front.py"), p).CombinedOutput()
-		return string(out), err
-	}
+	run := func(name, body string) (string, error) { return front(write(name, body)) }
 	out, err := run("cascade.csv", cascade)
 	if err == nil || !strings.Contains(out, "no early-exit rows") {
 		t.Errorf("front.py on a cascade --curve file: err %v, output\n%s\nwant it refused (no early-exit rows)", err, out)
@@ -53,20 +66,13 @@ func TestBenchFrontRefusesCascadeCurve(t *testing.T) {
 // the goal's verdict, on no points at all. It now says the split has no
 // rows.
 func TestBenchFrontSplitWithoutRows(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("no python3")
-	}
-	p := filepath.Join(t.TempDir(), "sweep.csv")
+	write, front := benchFront(t)
 	body := "method,split,lambda,cost,feature_cost,tree_cost,p@5,ndcg@10,err@3\n" +
 		"cronus,valid,0.1,90,88,2,0.3,0.54,0.28\n" +
 		"prefix,valid,1,53,52,1,0.3,0.55,0.27\n" +
 		"early-exit,valid,+Inf,1240,1190,50,0.3,0.53,0.27\n"
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := exec.Command(py, filepath.Join("bench", "front.py"), p).CombinedOutput()
-	out := string(b)
+	p := write("sweep.csv", body)
+	out, err := front(p)
 	if err != nil || strings.Count(out, "cronus front on or above the baseline front") != 0 || !strings.Contains(out, "test, "+p+": no rows") {
 		t.Errorf("front.py on a curve without test rows: err %v, output\n%s\nwant test reported as having no rows, and no verdict for it", err, out)
 	}
@@ -80,11 +86,7 @@ func TestBenchFrontSplitWithoutRows(t *testing.T) {
 // one B has alone is counted, nor is a cascade of B's that A has (at
 // another λ). A name with a + that exists is a file.
 func TestBenchFrontPools(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("no python3")
-	}
-	dir := t.TempDir()
+	write, front := benchFront(t)
 	const head = "method,split,lambda,cost,feature_cost,tree_cost,p@5,ndcg@10,err@3\n"
 	a := head +
 		"cronus,test,0.5,120,110,10,0.9,0.77,0.6\n" +
@@ -99,20 +101,13 @@ func TestBenchFrontPools(t *testing.T) {
 		"single-stage,test,0.97,22,20,2,0.8,0.52,0.4\n" +
 		"single-stage,test,0.6,300,280,20,0.9,0.80,0.6\n" +
 		"early-exit,test,+Inf,3000,2700,300,0.99,0.96,0.7\n"
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	pa, pb := write("a.csv", a), write("b.csv", b)
 	run := func(arg string) string {
-		out, err := exec.Command(py, filepath.Join("bench", "front.py"), arg).CombinedOutput()
+		out, err := front(arg)
 		if err != nil {
 			t.Fatalf("front.py %s: %v\n%s", arg, err, out)
 		}
-		return string(out)
+		return out
 	}
 	out := run(pa)
 	if !strings.Contains(out, "1 of the 4 baseline points lie above cronus's front") {

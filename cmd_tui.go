@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/cronus-ltr/cronus/engine/boost"
@@ -33,8 +34,8 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	switch {
 	case explicitFlags(fs)["objective"] && cfg.Model != "":
 		return usageError{"--objective needs no --model: a model file's trees bring their own loss (the workbench trains an ensemble only without one)"}
-	case cfg.Objective != boost.Regression && cfg.Objective != boost.LambdaRank:
-		return usageError{fmt.Sprintf("--objective %q: the workbench trains regression or lambdarank trees", cfg.Objective)}
+	case !slices.Contains(tui.Objectives(), cfg.Objective):
+		return usageError{fmt.Sprintf("--objective %q: the workbench trains %s trees", cfg.Objective, strings.Join(tui.Objectives(), " or "))}
 	}
 	switch k := int(*trees); {
 	case explicitFlags(fs)["trees"] && cfg.Model == "": // --trees all too: it says nothing without a model

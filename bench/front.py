@@ -48,12 +48,9 @@ def points(paths):
             try:
                 with open(p) as f:
                     for r in csv.DictReader(f):
-                        k, v = (r['method'], r['split'], r['lambda']), (float(r['cost']), float(r['ndcg@10']))
-                        if j > 0:
-                            if r['method'] in BASELINES and own.get(k) == v:
-                                continue  # the same baseline point again (the same model and data)
-                            k = (k[0], k[1], '%s@%d' % (k[2], j + 1))
-                        own.setdefault(k, v)  # a sweep writes a point once
+                        l = r['lambda'] if j == 0 else '%s@%d' % (r['lambda'], j + 1)
+                        # a sweep writes a point once: the first is kept
+                        own.setdefault((r['method'], r['split'], l), (float(r['cost']), float(r['ndcg@10'])))
             except OSError as e:
                 sys.exit('%s: %s' % (p, e.strerror))
             except (KeyError, ValueError, AttributeError) as e:
@@ -62,20 +59,20 @@ def points(paths):
             acc[k].append(v)
     n = len(paths)
     pts = {k: (sum(c for c, _ in v) / n, sum(q for _, q in v) / n) for k, v in acc.items() if len(v) == n}
-    # A later sweep's Cronus point that is, on every split, one the pool
-    # has (the uncapped sweep's single-stage cascade at several λ, or the
-    # first sweep's cheapest) is not counted again: it adds points, not
-    # cascades. Judged on the means, so that the folds keep the same points.
+    # A later sweep's point that is, on every split, one of the same
+    # method the pool has already (the same baseline point; the uncapped
+    # sweep's single-stage cascade at several λ) counts once: it adds a
+    # row, not a point. Judged on the means, so that the folds keep the
+    # same points.
     groups = collections.defaultdict(dict)
     for (m, s, l), v in pts.items():
-        if m == 'cronus':
-            groups[l][s] = v
+        groups[(m, l)][s] = v
     seen = set()
-    for l in sorted(groups, key=lambda l: ('@' in l, l)):
-        sig = tuple(sorted(groups[l].items()))
+    for m, l in sorted(groups, key=lambda k: ('@' in k[1], k)):
+        sig = (m, tuple(sorted(groups[(m, l)].items())))
         if '@' in l and sig in seen:
-            for s in groups[l]:
-                del pts[('cronus', s, l)]
+            for s in groups[(m, l)]:
+                del pts[(m, s, l)]
         seen.add(sig)
     return pts
 

@@ -178,6 +178,10 @@ func targetKind(tg cronus.Targets) int {
 // the paper's squared loss, then LambdaMART.
 var objectiveNames = [...]string{boost.Regression, boost.LambdaRank}
 
+// Objectives are the base ensemble's losses the workbench trains, in the
+// order a step goes through them (cronus tui --objective takes these).
+func Objectives() []string { return slices.Clone(objectiveNames[:]) }
+
 // trainable is objective, when the workbench trains it, or else the
 // default, boost.Regression (a model file's "binary" or "rank:pairwise"
 // shows in the panel until an edit retrains its trees).
