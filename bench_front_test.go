@@ -8,6 +8,9 @@ import (
 	"testing"
 )
 
+// curveHead is the header of cronus sweep --out's CSV.
+const curveHead = "method,split,lambda,cost,feature_cost,tree_cost,p@5,ndcg@10,err@3\n"
+
 // benchFront gives the tests of bench/front.py a curve writer (a file of
 // body in a temporary directory, its path returned) and the script's runner
 // (its combined output); without python3 the test is skipped.
@@ -41,8 +44,7 @@ func benchFront(t *testing.T) (write func(name, body string) string, run func(ar
 // baselines, and still read a sweep curve.
 func TestBenchFrontRefusesCascadeCurve(t *testing.T) {
 	write, front := benchFront(t)
-	const head = "method,split,lambda,cost,feature_cost,tree_cost,p@5,ndcg@10,err@3\n"
-	cascade := head +
+	cascade := curveHead +
 		"cronus-init,valid,0.1,90,88,2,0.3,0.54,0.28\n" +
 		"cronus,valid,0.1,90,88,2,0.3,0.54,0.28\n" +
 		"prefix,valid,50,1240,1190,50,0.3,0.53,0.27\n"
@@ -67,7 +69,7 @@ func TestBenchFrontRefusesCascadeCurve(t *testing.T) {
 // rows.
 func TestBenchFrontSplitWithoutRows(t *testing.T) {
 	write, front := benchFront(t)
-	body := "method,split,lambda,cost,feature_cost,tree_cost,p@5,ndcg@10,err@3\n" +
+	body := curveHead +
 		"cronus,valid,0.1,90,88,2,0.3,0.54,0.28\n" +
 		"prefix,valid,1,53,52,1,0.3,0.55,0.27\n" +
 		"early-exit,valid,+Inf,1240,1190,50,0.3,0.53,0.27\n"
@@ -87,15 +89,14 @@ func TestBenchFrontSplitWithoutRows(t *testing.T) {
 // another λ). A name with a + that exists is a file.
 func TestBenchFrontPools(t *testing.T) {
 	write, front := benchFront(t)
-	const head = "method,split,lambda,cost,feature_cost,tree_cost,p@5,ndcg@10,err@3\n"
-	a := head +
+	a := curveHead +
 		"cronus,test,0.5,120,110,10,0.9,0.77,0.6\n" +
 		"single-stage,test,0.97,22,20,2,0.8,0.52,0.4\n" +
 		"prefix,test,1,150,149,1,0.7,0.70,0.3\n" +
 		"early-exit,test,+Inf,3000,2700,300,0.99,0.96,0.7\n" +
 		"prefix,test,300,3000,2700,300,0.99,0.96,0.7\n" +
 		"cronus,test,0.1,1000,950,50,0.99,0.97,0.7\n"
-	b := head +
+	b := curveHead +
 		"cronus,test,0.97,22,20,2,0.8,0.53,0.4\n" +
 		"cronus,test,0.6,120,110,10,0.9,0.77,0.6\n" + // A's λ 0.5 cascade again: not another point
 		"single-stage,test,0.97,22,20,2,0.8,0.52,0.4\n" +
