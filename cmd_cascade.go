@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"reflect"
@@ -590,6 +591,38 @@ func (s *setup) scoredSplits() string {
 	return "valid and test"
 }
 
+// cascadeFile is the file form of best, the cascade an optimisation at
+// par kept, with the run's parameters: cronus.RunParams's, the cycles,
+// the files, the flags that change the run, refit (Outcome.Refit: which
+// refit, if any, it is) and extra's.
+func (s *setup) cascadeFile(cf *cascadeFlags, par cronus.Params, best *cronus.State, refit string, reenter bool, extra map[string]any) *cronus.File {
+	params := cronus.RunParams(par, cf.tg, s.sc.LambdaMax)
+	params["cycles"], params["model"], params["train"], params["valid"] = cf.cycles, cf.model, cf.train, cf.valid
+	if k := int(*cf.trees); k >= 0 {
+		params["model_trees"] = k // the model's first k trees, which the file's ensemble holds
+	}
+	if reenter {
+		params["reenter"] = true
+	}
+	if *cf.absent {
+		params["absent"] = cf.absent.String() // eval --cascade needs --absent missing too
+	}
+	if cf.joint {
+		params["joint_entry"] = true
+	}
+	if refit != "" {
+		params["refit"] = refit
+	}
+	maps.Copy(params, extra)
+	f := cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, par.Sigma, params)
+	if s.source != "" {
+		f.Ensemble.Source = s.source // not "cronus" for an imported model's trees
+	}
+	f.Ensemble.Params = s.modelParams // how it was trained or imported (the feature numbering)
+	f.SetStageSigma(best.Sigma)
+	return f
+}
+
 // points appends to dst the curve points of one method at lambda: its
 // validation figures v, and its test figures t when there is test data.
 func (s *setup) points(dst []baseline.Point, method string, lambda float64, v, t cronus.Eval) []baseline.Point {
@@ -1157,32 +1190,11 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			cf.par.Lambda, cf.par.Rho1, cf.par.RhoK))
 	}
 	best := res.Best // its exit rule is the one it was trained for (Params.TopM)
-	params := cronus.RunParams(cf.par, cf.tg, s.sc.LambdaMax)
-	params["cycles"], params["model"], params["train"], params["valid"] = cf.cycles, cf.model, cf.train, cf.valid
-	if k := int(*cf.trees); k >= 0 {
-		params["model_trees"] = k // the model's first k trees, which the file's ensemble holds
-	}
-	if cf.reenter {
-		params["reenter"] = true
-	}
-	if *cf.absent {
-		params["absent"] = cf.absent.String() // eval --cascade needs --absent missing too
-	}
+	var extra map[string]any
 	if cf.warm != "" {
-		params["warm"] = cf.warm
+		extra = map[string]any{"warm": cf.warm}
 	}
-	if cf.joint {
-		params["joint_entry"] = true
-	}
-	if res.Refit != "" {
-		params["refit"] = res.Refit
-	}
-	f := cronus.NewFile(s.e, &best.Cascade, s.costs.Cost, s.treeCost, cf.par.Sigma, params)
-	if s.source != "" {
-		f.Ensemble.Source = s.source // not "cronus" for an imported model's trees
-	}
-	f.Ensemble.Params = s.modelParams // how it was trained or imported (the feature numbering)
-	f.SetStageSigma(best.Sigma)
+	f := s.cascadeFile(cf, cf.par, best, res.Refit, cf.reenter, extra)
 	// Everything is scored before anything is written, and the files are
 	// written together, all or none: an interrupt while scoring leaves the
 	// old files.

@@ -126,7 +126,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	exitEvery := fs.Int("exit-every", baseline.DefaultExitEvery, "early exit: an exit every `N` trees")
 	everyPrefix := fs.Bool("every-prefix", false, "write a prefix row for every number of trees (by default the 12 geometric counts and those no shorter prefix beats, which make the same front)")
 	refine := fs.Int("refine", 0, "after the grid, up to `N` more λ, each where a baseline's validation point lies furthest above the Cronus front (between the two λ whose cascades cost less and more than it, or past the grid's ends); stops early when no baseline is above it")
-	more := []flagRange{atLeast("exit-every", 1), between("refine", 0, maxRefine, "[]")}
+	cascadeOut := fs.String("cascade-out", "", "also write to `FILE` the Cronus cascade of the sweep (a cronus row's) with the best validation NDCG@10 among those costing at most --budget per document on validation (ties: the cheaper)")
+	budget := fs.Float64("budget", math.Inf(1), "with --cascade-out: the most cost per document on validation the cascade written may have (+Inf: no limit)")
+	more := []flagRange{atLeast("exit-every", 1), between("refine", 0, maxRefine, "[]"), atLeast("budget", 0)}
 	if err := parseNoArgs(fs, args, slices.Concat(cascadeRanges, more)...); err != nil {
 		return err
 	}
@@ -143,7 +145,10 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkPlot(*plot); err != nil {
 		return err
 	}
-	if err := checkOutputs(&stdout, stderr, *jsonOut, cf.inputs(), *out, *plot); err != nil {
+	if explicitFlags(fs)["budget"] && *cascadeOut == "" {
+		return usageError{"--budget chooses the cascade --cascade-out FILE writes: give that file too"}
+	}
+	if err := checkOutputs(&stdout, stderr, *jsonOut, cf.inputs(), *out, *plot, *cascadeOut); err != nil {
 		return err
 	}
 	lambdas, err := parseLambdas(*lambdasF)
@@ -182,6 +187,19 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		best *cronus.State // the best on validation, before any refit (--refit): a warm start continues eq (8)'s optimisation
 	}
 	var runs []sweptRun
+	// --cascade-out: the best cronus row on validation within the budget
+	// so far, and the cheapest cascade of all, for the error when none is
+	// within it.
+	type chosenRun struct {
+		lam     float64
+		par     cronus.Params
+		best    *cronus.State
+		refit   string
+		reenter bool
+		from    float64 // the λ a continued run started from, or 0
+		v, t    cronus.Eval
+	}
+	var chosen, cheapest *chosenRun
 	// sweepOne runs λ: the single stage, the initialised and the optimised
 	// cascade, their points appended to points. From λ_max up Algorithm 2
 	// gives the empty cascade (its first stage faces at least λ_max, so it
@@ -288,9 +306,26 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if points, _, err = s.scorePoints(ctx, points, "cronus-init", lam, &res.Init.Cascade); err != nil {
 			return err
 		}
-		var v cronus.Eval
-		if points, v, err = s.scorePoints(ctx, points, "cronus", lam, &res.Best.Cascade); err != nil {
+		v, t, err := s.evaluator()(ctx, &res.Best.Cascade)
+		if err != nil {
 			return err
+		}
+		points = s.points(points, "cronus", lam, v, t)
+		if *cascadeOut != "" {
+			c := &chosenRun{lam: lam, par: par, best: res.Best, refit: res.Refit, reenter: cf.reenter, v: v, t: t}
+			if src != nil && entry["continued_from"] != nil {
+				c.reenter, c.from = true, src.lam
+			}
+			ahead := func(b *chosenRun) bool { // c ahead of b
+				q, qb := v.Metrics[frontMetric], b.v.Metrics[frontMetric]
+				return q > qb || q == qb && v.Cost.Total < b.v.Cost.Total
+			}
+			if v.Cost.Total <= *budget && (chosen == nil || ahead(chosen)) {
+				chosen = c
+			}
+			if cheapest == nil || v.Cost.Total < cheapest.v.Cost.Total {
+				cheapest = c
+			}
 		}
 		runs = append(runs, sweptRun{lam: lam, par: par, best: res.Own()})
 		entry["rho1"], entry["rhoK"] = par.Rho1, par.RhoK
@@ -391,11 +426,32 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if outs, err = cf.addPlot(outs, *plot, points); err != nil {
 		return err
 	}
+	if chosen != nil {
+		extra := map[string]any{"sweep": *out}
+		if chosen.from != 0 {
+			extra["continued_from"] = chosen.from
+		}
+		if !math.IsInf(*budget, 1) {
+			extra["budget"] = *budget
+		}
+		f := s.cascadeFile(cf, chosen.par, chosen.best, chosen.refit, chosen.reenter, extra)
+		cascadeOut, err := cronus.FileOutputContext(ctx, *cascadeOut, f)
+		if err != nil {
+			return err
+		}
+		outs = append(outs, cascadeOut)
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if err := data.WriteAtomicAllContext(ctx, outs); err != nil {
 		return err
+	}
+	if *cascadeOut != "" && chosen == nil {
+		// The curve is written (it took the whole sweep); the cascade is
+		// not, and the exit status says so.
+		return fmt.Errorf("--budget %g: no cascade of the sweep costs at most that per document on validation (the cheapest, λ %.4g × λ_max, costs %.1f); %s is written, %s is not: a larger λ gives cheaper cascades",
+			*budget, cheapest.lam, cheapest.v.Cost.Total, views.Printable(*out), views.Printable(*cascadeOut))
 	}
 	fronts := map[string][]baseline.Point{}
 	for _, sp := range splits {
@@ -422,6 +478,16 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *refine > 0 {
 			r["refined"] = refinedN
 		}
+		if chosen != nil {
+			c := map[string]any{"file": *cascadeOut, "lambda": chosen.lam, "rho1": chosen.par.Rho1, "rhoK": chosen.par.RhoK, "valid": evalJSON(chosen.v)}
+			if s.test != nil {
+				c["test"] = evalJSON(chosen.t)
+			}
+			if !math.IsInf(*budget, 1) {
+				c["budget"] = *budget
+			}
+			r["cascade"] = c
+		}
 		return writeJSON(stdout, r)
 	}
 	values := count(len(lambdas), "λ value")
@@ -437,6 +503,23 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "Pareto front, %s (%s against cost per document, all methods): %s\n", sp.name, frontMetric, count(len(front), "point"))
 		for _, p := range front {
 			fmt.Fprintf(stdout, "  %-12s %-12s cost/doc %8.1f  %s %.4f\n", p.Method, knob(p), p.Cost.Total, frontMetric, p.Metrics[frontMetric])
+		}
+	}
+	if chosen != nil {
+		within := ""
+		if !math.IsInf(*budget, 1) {
+			within = fmt.Sprintf(" costing at most %g per document", *budget)
+		}
+		fmt.Fprintf(stdout, "wrote %s: the cascade of λ %.4g × λ_max, the best on validation %s of those%s\n", views.Printable(*cascadeOut), chosen.lam, frontMetric, within)
+		for _, sp := range splits {
+			if sp.d == nil {
+				continue
+			}
+			ev := chosen.v
+			if sp.name == "test" {
+				ev = chosen.t
+			}
+			fmt.Fprintf(stdout, "  %-5s %s %.4f  cost/doc %.1f\n", sp.name, frontMetric, ev.Metrics[frontMetric], ev.Cost.Total)
 		}
 	}
 	return nil

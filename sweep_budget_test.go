@@ -1,0 +1,172 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cronus-ltr/cronus/engine/baseline"
+)
+
+// bestCronusRow is the cronus row of points on valid with the highest
+// NDCG@10 among those costing at most budget per document (ties: the
+// cheaper), worked out from the curve alone; ok is false when none costs
+// that little.
+func bestCronusRow(points []baseline.Point, budget float64) (best baseline.Point, ok bool) {
+	for _, p := range points {
+		if p.Method != "cronus" || p.Split != "valid" || p.Cost.Total > budget {
+			continue
+		}
+		q, bq := p.Metrics["ndcg@10"], best.Metrics["ndcg@10"]
+		if !ok || q > bq || q == bq && p.Cost.Total < best.Cost.Total {
+			best, ok = p, true
+		}
+	}
+	return best, ok
+}
+
+// rowAt is the row of method on split at λ lam.
+func rowAt(t *testing.T, points []baseline.Point, method, split string, lam float64) baseline.Point {
+	t.Helper()
+	for _, p := range points {
+		if p.Method == method && p.Split == split && p.Lambda == lam {
+			return p
+		}
+	}
+	t.Fatalf("no %s row on %s at λ %g", method, split, lam)
+	return baseline.Point{}
+}
+
+// TestSweepCascadeOut: sweep --cascade-out writes the cascade of the
+// cronus row with the best validation NDCG@10 (within --budget per
+// document on validation, when given), and that file, scored by eval,
+// gives the row's validation and test figures.
+func TestSweepCascadeOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains and sweeps")
+	}
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 20)
+	sweep := func(extra ...string) (curve, cascade, report string) {
+		t.Helper()
+		sub := t.TempDir()
+		curve, cascade = filepath.Join(sub, "curve.csv"), filepath.Join(sub, "best.json")
+		code, out, errOut := runCLI(t, append([]string{"sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+			"--test", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "1", "--lambdas", "0.005:0.5:5",
+			"--out", curve, "--cascade-out", cascade, "--json"}, extra...)...)
+		if code != 0 {
+			t.Fatalf("sweep %v: %s", extra, errOut)
+		}
+		return curve, cascade, out
+	}
+	check := func(name string, budget float64, curve, cascade, report string) {
+		t.Helper()
+		points, err := baseline.ReadCSV(curve)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, ok := bestCronusRow(points, budget)
+		if !ok {
+			t.Fatalf("%s: no cronus row within %g", name, budget)
+		}
+		var r struct {
+			Cascade struct {
+				File   string
+				Lambda float64
+				Budget *float64
+				Valid  struct{ Metrics map[string]float64 }
+			}
+		}
+		if err := json.Unmarshal([]byte(report), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Cascade.File != cascade || r.Cascade.Lambda != want.Lambda {
+			t.Errorf("%s: report's cascade %s at λ %g, want %s at λ %g (%s)", name, r.Cascade.File, r.Cascade.Lambda, cascade, want.Lambda, report)
+		}
+		if got := r.Cascade.Valid.Metrics["ndcg@10"]; got != want.Metrics["ndcg@10"] {
+			t.Errorf("%s: report's validation ndcg@10 %v, the curve's %v", name, got, want.Metrics["ndcg@10"])
+		}
+		if (r.Cascade.Budget != nil) != !math.IsInf(budget, 1) || r.Cascade.Budget != nil && *r.Cascade.Budget != budget {
+			t.Errorf("%s: report's budget %v, want %g", name, r.Cascade.Budget, budget)
+		}
+		// The file, scored on its own, is the row: validation and test.
+		for _, split := range []string{"valid", "test"} {
+			row := rowAt(t, points, "cronus", split, want.Lambda)
+			data := map[string]string{"valid": "builtin:mq2008/vali", "test": "builtin:mq2008/test"}[split]
+			code, out, errOut := runCLI(t, "eval", "--cascade", cascade, "--data", data, "--metrics", "ndcg@10", "--json")
+			if code != 0 {
+				t.Fatalf("%s: eval: %s", name, errOut)
+			}
+			var ev struct {
+				Metrics map[string]float64
+				Cost    struct{ Total float64 }
+			}
+			if err := json.Unmarshal([]byte(out), &ev); err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(ev.Metrics["ndcg@10"]-row.Metrics["ndcg@10"]) > 1e-12 || math.Abs(ev.Cost.Total-row.Cost.Total) > 1e-9 {
+				t.Errorf("%s: %s: the file scores ndcg@10 %v at %v, the curve's row %v at %v", name, split,
+					ev.Metrics["ndcg@10"], ev.Cost.Total, row.Metrics["ndcg@10"], row.Cost.Total)
+			}
+		}
+		var f struct{ Params map[string]any }
+		if err := json.Unmarshal([]byte(readFile(t, cascade)), &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.Params["lambda"] != want.Lambda || f.Params["sweep"] != curve {
+			t.Errorf("%s: the file's params λ %v, sweep %v; want %g, %s", name, f.Params["lambda"], f.Params["sweep"], want.Lambda, curve)
+		}
+	}
+
+	curve, cascade, report := sweep()
+	check("no budget", math.Inf(1), curve, cascade, report)
+	points, err := baseline.ReadCSV(curve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, _ := bestCronusRow(points, math.Inf(1))
+	// A budget just under the best's cost leaves it out: another is chosen.
+	var cheapest = math.Inf(1)
+	for _, p := range points {
+		if p.Method == "cronus" && p.Split == "valid" {
+			cheapest = min(cheapest, p.Cost.Total)
+		}
+	}
+	if !(cheapest < best.Cost.Total) {
+		t.Fatalf("the best cascade on validation is the cheapest (%g): no budget between them to test", cheapest)
+	}
+	budget := math.Nextafter(best.Cost.Total, 0)
+	b := strconv.FormatFloat(budget, 'g', -1, 64)
+	curve, cascade, report = sweep("--budget", b)
+	check("budget "+b, budget, curve, cascade, report)
+	if want, _ := bestCronusRow(points, budget); want.Lambda == best.Lambda {
+		t.Errorf("budget %s chose λ %g, the unlimited choice", b, want.Lambda)
+	}
+
+	// Under the cheapest: the curve is written, the cascade is not, and
+	// the exit status says so.
+	sub := t.TempDir()
+	curve, cascade = filepath.Join(sub, "curve.csv"), filepath.Join(sub, "best.json")
+	code, _, errOut := runCLI(t, "sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "1", "--lambdas", "0.005:0.5:5",
+		"--out", curve, "--cascade-out", cascade, "--budget", strconv.FormatFloat(cheapest/2, 'g', -1, 64))
+	if code != 1 || !strings.Contains(errOut, "no cascade of the sweep costs at most") {
+		t.Errorf("a budget under every cascade: exit %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(curve); err != nil {
+		t.Errorf("the curve was not written: %v", err)
+	}
+	if _, err := os.Stat(cascade); !os.IsNotExist(err) {
+		t.Errorf("a cascade was written over budget (%v)", err)
+	}
+
+	// --budget alone is a usage error.
+	if code, _, errOut := runCLI(t, "sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--out", filepath.Join(sub, "c2.csv"), "--budget", "100"); code != 2 || !strings.Contains(errOut, "--cascade-out") {
+		t.Errorf("--budget without --cascade-out: exit %d, %q", code, errOut)
+	}
+}
