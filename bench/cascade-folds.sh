@@ -14,7 +14,7 @@
 # by budget: for each budget (each point's mean validation cost, Cronus's and the baselines'), the
 # Cronus point and the baseline point a user would pick on validation (the
 # best validation NDCG@10 at no more than that validation cost), on test.
-# CASCADE_ARGS, LAMBDAS, UNCAPPED and BASE_OBJECTIVE are passed on to bench/cascade.sh
+# CASCADE_ARGS, LAMBDAS, UNCAPPED, BASE_OBJECTIVE and HOLDOUT are passed on to bench/cascade.sh
 # (e.g. CASCADE_ARGS=--graded, BASE_OBJECTIVE=lambdarank).
 # The folds sweep the grid alone (REFINE=0): a refined λ is chosen on each
 # fold's own validation set, so the folds would not share it, and the
