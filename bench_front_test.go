@@ -11,15 +11,23 @@ import (
 // curveHead is the header of cronus sweep --out's CSV.
 const curveHead = "method,split,lambda,cost,feature_cost,tree_cost,p@5,ndcg@10,err@3\n"
 
-// benchFront gives the tests of bench/front.py a curve writer (a file of
-// body in a temporary directory, its path returned) and the script's runner
-// (its combined output); without python3 the test is skipped.
-func benchFront(t *testing.T) (write func(name, body string) string, run func(args ...string) (string, error)) {
+// needPython is python3's path for the tests of the bench's Python
+// scripts; without it the test is skipped.
+func needPython(t *testing.T) string {
 	t.Helper()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("no python3")
 	}
+	return py
+}
+
+// benchFront gives the tests of bench/front.py a curve writer (a file of
+// body in a temporary directory, its path returned) and the script's runner
+// (its combined output); without python3 the test is skipped.
+func benchFront(t *testing.T) (write func(name, body string) string, run func(args ...string) (string, error)) {
+	t.Helper()
+	py := needPython(t)
 	dir := t.TempDir()
 	write = func(name, body string) string {
 		p := filepath.Join(dir, name)

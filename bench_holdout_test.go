@@ -16,10 +16,7 @@ import (
 // the file and line) and a split that leaves a part empty, and then
 // leaves no file behind.
 func TestBenchHoldout(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("no python3")
-	}
+	py := needPython(t)
 	dir := t.TempDir()
 	// Five queries, their ids out of order, one of them of three lines
 	// with odd spacing.
