@@ -14,8 +14,12 @@ import math, os, sys
 
 def main():
     if len(sys.argv) != 5:
-        sys.exit(__doc__.strip().splitlines()[3].strip())
-    train, frac, base_out, cascade_out = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+        sys.exit('usage: holdout.py TRAIN FRACTION BASE_OUT CASCADE_OUT')
+    train, base_out, cascade_out = sys.argv[1], sys.argv[3], sys.argv[4]
+    try:
+        frac = float(sys.argv[2])
+    except ValueError:
+        frac = math.nan
     if not 0 < frac < 1:
         sys.exit('holdout.py: FRACTION must lie strictly between 0 and 1, not %s' % sys.argv[2])
     counts = [0, 0]
