@@ -194,10 +194,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		lam     float64
 		par     cronus.Params
 		best    *cronus.State
-		refit   string
-		reenter bool
-		from    float64 // the λ a continued run started from, or 0
-		v, t    cronus.Eval
+		refit string
+		from  float64 // the λ a continued run (trees may re-enter) started from, or 0
+		v, t  cronus.Eval
 	}
 	var chosen, cheapest *chosenRun
 	// sweepOne runs λ: the single stage, the initialised and the optimised
@@ -312,9 +311,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		points = s.points(points, "cronus", lam, v, t)
 		if *cascadeOut != "" {
-			c := &chosenRun{lam: lam, par: par, best: res.Best, refit: res.Refit, reenter: cf.reenter, v: v, t: t}
+			c := &chosenRun{lam: lam, par: par, best: res.Best, refit: res.Refit, v: v, t: t}
 			if src != nil && entry["continued_from"] != nil {
-				c.reenter, c.from = true, src.lam
+				c.from = src.lam
 			}
 			ahead := func(b *chosenRun) bool { // c ahead of b
 				q, qb := v.Metrics[frontMetric], b.v.Metrics[frontMetric]
@@ -434,7 +433,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if !math.IsInf(*budget, 1) {
 			extra["budget"] = *budget
 		}
-		f := s.cascadeFile(cf, chosen.par, chosen.best, chosen.refit, chosen.reenter, extra)
+		f := s.cascadeFile(cf, chosen.par, chosen.best, chosen.refit, cf.reenter || chosen.from != 0, extra)
 		cascadeOut, err := cronus.FileOutputContext(ctx, *cascadeOut, f)
 		if err != nil {
 			return err
