@@ -191,9 +191,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// so far, and the cheapest cascade of all, for the error when none is
 	// within it.
 	type chosenRun struct {
-		lam     float64
-		par     cronus.Params
-		best    *cronus.State
+		lam   float64
+		par   cronus.Params
+		best  *cronus.State
 		refit string
 		from  float64 // the λ a continued run (trees may re-enter) started from, or 0
 		v, t  cronus.Eval
