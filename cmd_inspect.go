@@ -595,6 +595,22 @@ func optimisedText(p map[string]any) string {
 		}
 		parts = append(parts, "on "+tr)
 	}
+	// sweep --cascade-out: which row of which curve, and under what budget.
+	if v, ok := p["sweep"]; ok && v != "" {
+		sw, isString := v.(string)
+		if !isString {
+			sw = cronus.ParamShown(v)
+		}
+		t := "the best on validation of sweep " + sw
+		if b, ok := p["budget"]; ok {
+			if x, ok := b.(float64); ok {
+				t += fmt.Sprintf(" costing at most %g per document", x)
+			} else {
+				t += " costing at most " + cronus.ParamShown(b)
+			}
+		}
+		parts = append(parts, t)
+	}
 	return strings.Join(parts, ", ")
 }
 

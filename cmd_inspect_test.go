@@ -231,6 +231,11 @@ func TestInspectCascade(t *testing.T) {
 			t.Errorf("exit %d, stderr %q; text lacks %q:\n%s", code, errOut, want, out)
 		}
 	}
+	// A cascade sweep --cascade-out wrote says so, with its budget.
+	os.WriteFile(path, []byte(strings.Replace(one, `"sigma": 0.1,`, `"sigma": 0.1, "params": {"lambda": 0.1, "model": "m40.json", "train": "t.txt", "sweep": "curve.csv", "budget": 150},`, 1)), 0o644)
+	if code, out, errOut := runCLI(t, "inspect", path); code != 0 || !strings.Contains(out, "  optimised    λ 0.1 × λ_max, from m40.json, on t.txt, the best on validation of sweep curve.csv costing at most 150 per document\n") {
+		t.Errorf("sweep's cascade: exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
 	// Informational params of another type than Cronus writes (hand
 	// edited): a string λ was left out of the line quietly; shown as the
 	// file has them.
