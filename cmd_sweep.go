@@ -127,7 +127,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	everyPrefix := fs.Bool("every-prefix", false, "write a prefix row for every number of trees (by default the 12 geometric counts and those no shorter prefix beats, which make the same front)")
 	refine := fs.Int("refine", 0, "after the grid, up to `N` more λ, each where a baseline's validation point lies furthest above the Cronus front (between the two λ whose cascades cost less and more than it, or past the grid's ends); stops early when no baseline is above it")
 	cascadeOut := fs.String("cascade-out", "", "also write to `FILE` the Cronus cascade of the sweep (a cronus row's) with the best validation NDCG@10 among those costing at most --budget per document on validation (ties: the cheaper)")
-	budget := fs.Float64("budget", math.Inf(1), "with --cascade-out: the most cost per document on validation the cascade written may have (+Inf: no limit)")
+	budget := fs.Float64("budget", math.Inf(1), "with --cascade-out: the most `COST` per document on validation the cascade written may have (+Inf: no limit)")
 	more := []flagRange{atLeast("exit-every", 1), between("refine", 0, maxRefine, "[]"), atLeast("budget", 0)}
 	if err := parseNoArgs(fs, args, slices.Concat(cascadeRanges, more)...); err != nil {
 		return err
