@@ -639,14 +639,13 @@ func (s *setup) points(dst []baseline.Point, method string, lambda float64, v, t
 }
 
 // scorePoints scores c on valid and test, stopping when ctx is done, and
-// appends its curve points, as method at lambda, to dst; it returns them
-// and c's validation figures.
-func (s *setup) scorePoints(ctx context.Context, dst []baseline.Point, method string, lambda float64, c *cronus.Cascade) ([]baseline.Point, cronus.Eval, error) {
+// appends its curve points, as method at lambda, to dst.
+func (s *setup) scorePoints(ctx context.Context, dst []baseline.Point, method string, lambda float64, c *cronus.Cascade) ([]baseline.Point, error) {
 	v, t, err := s.evaluator()(ctx, c)
 	if err != nil {
-		return dst, cronus.Eval{}, err
+		return dst, err
 	}
-	return s.points(dst, method, lambda, v, t), v, nil
+	return s.points(dst, method, lambda, v, t), nil
 }
 
 // explicitFlags are the flags given on the command line (fs parsed).
@@ -1233,7 +1232,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var points []baseline.Point
 	if *curve != "" || *plot != "" {
 		if cf.warm == "" { // a warm start has no initialisation
-			if points, _, err = s.scorePoints(ctx, points, "cronus-init", cf.par.Lambda, &res.Init.Cascade); err != nil {
+			if points, err = s.scorePoints(ctx, points, "cronus-init", cf.par.Lambda, &res.Init.Cascade); err != nil {
 				return err
 			}
 		}

@@ -285,7 +285,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 					return err
 				}
 			}
-			if points, _, err = s.scorePoints(ctx, points, "single-stage", lam, &st.Cascade); err != nil {
+			if points, err = s.scorePoints(ctx, points, "single-stage", lam, &st.Cascade); err != nil {
 				return err
 			}
 			// The one stage is the last: Initialize gives it ρ_K, which
@@ -302,7 +302,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				idleWarned = idle != ""
 			}
 		}
-		if points, _, err = s.scorePoints(ctx, points, "cronus-init", lam, &res.Init.Cascade); err != nil {
+		if points, err = s.scorePoints(ctx, points, "cronus-init", lam, &res.Init.Cascade); err != nil {
 			return err
 		}
 		v, t, err := s.evaluator()(ctx, &res.Best.Cascade)
