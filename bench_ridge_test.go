@@ -34,21 +34,20 @@ func TestBenchRidgePatch(t *testing.T) {
 		if err := os.WriteFile(dst, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		abs, err := filepath.Abs(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		overlay[abs] = dst
+		overlay[mustAbs(t, f)] = dst
 	}
 	p := exec.Command(patchCmd, "-d", dir, "-p1", "-F0", "--no-backup-if-mismatch", "-i", mustAbs(t, "bench/ridge.patch"))
 	if out, err := p.CombinedOutput(); err != nil {
 		t.Fatalf("bench/ridge.patch no longer applies to %v: %v\n%s", files, err, out)
 	}
-	for _, f := range files {
-		a, _ := os.ReadFile(f)
-		b, _ := os.ReadFile(filepath.Join(dir, f))
+	for src, dst := range overlay {
+		a, errA := os.ReadFile(src)
+		b, errB := os.ReadFile(dst)
+		if errA != nil || errB != nil {
+			t.Fatal(errA, errB)
+		}
 		if string(a) == string(b) {
-			t.Errorf("bench/ridge.patch left %s as it was", f)
+			t.Errorf("bench/ridge.patch left %s as it was", src)
 		}
 	}
 	ov, err := json.Marshal(map[string]any{"Replace": overlay})
