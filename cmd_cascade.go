@@ -632,7 +632,7 @@ func (s *setup) points(dst []baseline.Point, method string, lambda float64, v, t
 			ev = t
 		}
 		if sp.d != nil {
-			dst = append(dst, baseline.Point{Method: method, Split: sp.name, Lambda: lambda, Cost: ev.Cost, Metrics: ev.Metrics})
+			dst = append(dst, baseline.Point{Method: method, Split: sp.name, Lambda: lambda, Cost: ev.Cost, Metrics: ev.Metrics, PerQuery: ev.PerQuery})
 		}
 	}
 	return dst

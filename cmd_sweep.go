@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"fmt"
@@ -127,6 +128,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	everyPrefix := fs.Bool("every-prefix", false, "write a prefix row for every number of trees (by default the 12 geometric counts and those no shorter prefix beats, which make the same front)")
 	refine := fs.Int("refine", 0, "after the grid, up to `N` more λ, each where a baseline's validation point lies furthest above the Cronus front (between the two λ whose cascades cost less and more than it, or past the grid's ends); stops early when no baseline is above it")
 	cascadeOut := fs.String("cascade-out", "", "also write to `FILE` the Cronus cascade of the sweep (a cronus row's) with the best validation NDCG@10 among those costing at most --budget per document on validation (ties: the cheaper)")
+	perQuery := fs.String("per-query", "", "also write `FILE`, TSV: every point's p@5, NDCG@10 and ERR@3 on each query of its split (method, split, lambda as in the curve, qid, the three metrics), whose means are the curve's, for paired tests between points (bench/paired.py)")
 	budget := fs.Float64("budget", math.Inf(1), "with --cascade-out: the most `COST` per document on validation the cascade written may have (+Inf: no limit)")
 	more := []flagRange{atLeast("exit-every", 1), between("refine", 0, maxRefine, "[]"), atLeast("budget", 0)}
 	if err := parseNoArgs(fs, args, slices.Concat(cascadeRanges, more)...); err != nil {
@@ -148,7 +150,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if explicitFlags(fs)["budget"] && *cascadeOut == "" {
 		return usageError{"--budget chooses the cascade --cascade-out FILE writes: give that file too"}
 	}
-	if err := checkOutputs(&stdout, stderr, *jsonOut, cf.inputs(), *out, *plot, *cascadeOut); err != nil {
+	if err := checkOutputs(&stdout, stderr, *jsonOut, cf.inputs(), *out, *plot, *cascadeOut, *perQuery); err != nil {
 		return err
 	}
 	lambdas, err := parseLambdas(*lambdasF)
@@ -425,6 +427,15 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if outs, err = cf.addPlot(outs, *plot, points); err != nil {
 		return err
 	}
+	if *perQuery != "" {
+		qids := map[string][]int64{}
+		for _, sp := range splits {
+			if sp.d != nil {
+				qids[sp.name] = sp.d.QueryIDs
+			}
+		}
+		outs = append(outs, pointsPerQueryOutput(*perQuery, points, qids))
+	}
 	if chosen != nil {
 		extra := map[string]any{"sweep": *out}
 		if chosen.from != 0 {
@@ -522,6 +533,43 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	return nil
+}
+
+// pointsPerQueryOutput is sweep --per-query's file, TSV: a header
+//
+//	method	split	lambda	qid	p@5	ndcg@10	err@3
+//
+// then, for every point in order, a line per query of its split (qids,
+// by split name) with the point's method, split and λ as the curve has
+// them (baseline.WriteCSV's numbers) and its value of each metric on the
+// query ("NaN" where a query has none). A point without per-query values
+// has no lines.
+func pointsPerQueryOutput(path string, points []baseline.Point, qids map[string][]int64) data.Output {
+	return data.Output{Path: path, Write: func(w *bufio.Writer) error {
+		names := []string{"p@5", "ndcg@10", "err@3"}
+		w.WriteString("method\tsplit\tlambda\tqid\t" + strings.Join(names, "\t") + "\n")
+		for _, p := range points {
+			ids := qids[p.Split]
+			if p.PerQuery == nil || len(ids) == 0 {
+				continue
+			}
+			lead := p.Method + "\t" + p.Split + "\t" + strconv.FormatFloat(p.Lambda, 'g', -1, 64) + "\t"
+			for q, id := range ids {
+				w.WriteString(lead + strconv.FormatInt(id, 10))
+				for _, m := range names {
+					v := math.NaN()
+					if pq := p.PerQuery[m]; q < len(pq) {
+						v = pq[q]
+					}
+					w.WriteString("\t" + strconv.FormatFloat(v, 'g', -1, 64))
+				}
+				if err := w.WriteByte('\n'); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}}
 }
 
 // sweepEmptyWarning says when no λ swept (runs, with keeps and lam

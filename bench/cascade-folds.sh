@@ -14,6 +14,8 @@
 # by budget: for each budget (each point's mean validation cost, Cronus's and the baselines'), the
 # Cronus point and the baseline point a user would pick on validation (the
 # best validation NDCG@10 at no more than that validation cost), on test.
+# bench/paired.py then tests each of those pairs query by query (Student's
+# paired t test on NDCG@10, over the five folds' 784 test queries).
 # CASCADE_ARGS, LAMBDAS, UNCAPPED, BASE_OBJECTIVE and HOLDOUT are passed on to bench/cascade.sh
 # (e.g. CASCADE_ARGS=--graded, BASE_OBJECTIVE=lambdarank).
 # The folds sweep the grid alone (REFINE=0): a refined λ is chosen on each
@@ -36,3 +38,6 @@ for f in 1 2 3 4 5; do
   if [ -f "$d/curve-uncapped.csv" ]; then curves+=("$d/curve.csv+$d/curve-uncapped.csv"); else curves+=("$d/curve.csv"); fi
 done
 $py bench/front.py "${curves[@]}"
+# The same comparisons query by query over the five folds' 784 test
+# queries (each sweep's --per-query file): which gaps are more than noise.
+$py bench/paired.py "${curves[@]}"

@@ -20,7 +20,9 @@
 # validation NDCG@10 is within 1% of the full ensemble's, or the best one
 # when none is; the table shows that point's test figures. Last,
 # bench/front.py sets every Cronus point of the sweep against the baseline
-# front, on valid and test, at every cost, and by budget. LAMBDAS sets the
+# front, on valid and test, at every cost, and by budget, and
+# bench/paired.py tests each of its pairs query by query (the sweeps'
+# --per-query files: is a gap more than the noise of the queries?). LAMBDAS sets the
 # sweep's λ grid (default 0.002:0.5:8, FROM:TO:N in fractions of λ_max);
 # REFINE=N lets the sweep add up to N more λ where a baseline lies above
 # the Cronus front on validation (`cronus sweep --refine N`; default 0).
@@ -120,12 +122,12 @@ given --rule || common+=(--rule top-m)
 given --rule || given --top-m || common+=(--top-m 5)
 given --relevant || common+=(--relevant "$rel")
 common+=("${extra[@]}")
-/usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas "$lambdas" --refine "$refine" --every-prefix --out "$dir/curve.csv" --plot "$dir/curve.svg" > /dev/null
+/usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas "$lambdas" --refine "$refine" --every-prefix --out "$dir/curve.csv" --per-query "$dir/curve.queries.tsv" --plot "$dir/curve.svg" > /dev/null
 curves=$dir/curve.csv
 uncapped=${UNCAPPED:-0.5:0.99:6}
-rm -f "$dir/curve-uncapped.csv" # not another run's: cascade-folds.sh pools it when it is there
+rm -f "$dir/curve-uncapped.csv" "$dir/curve-uncapped.queries.tsv" # not another run's: cascade-folds.sh pools it when it is there
 if [ "$uncapped" != none ] && ! given --stage-cap; then
-  "$c" sweep "${common[@]}" --stage-cap 0 --lambdas "$uncapped" --out "$dir/curve-uncapped.csv" > /dev/null
+  "$c" sweep "${common[@]}" --stage-cap 0 --lambdas "$uncapped" --out "$dir/curve-uncapped.csv" --per-query "$dir/curve-uncapped.queries.tsv" > /dev/null
   curves=$curves+$dir/curve-uncapped.csv
 fi
 /usr/bin/python3 - "$dir/curve.csv" > "$dir/choice.txt" <<'PY'
@@ -168,3 +170,5 @@ print("fraction of test documents reaching each stage:", " ".join("%.3f" % x for
 print("initialisation %.2fs, cyclic optimisation %.2fs" % (r["init_seconds"], r["cyclic_seconds"]))
 PY
 /usr/bin/python3 bench/front.py "$curves"
+# The same comparisons query by query: which gaps are more than noise.
+/usr/bin/python3 bench/paired.py "$curves"

@@ -29,7 +29,8 @@ const exitRank = 5
 // EarlyExit returns the quality and cost on d of e scored with Cambazoglu
 // et al.'s (2010) "early exits using proximity threshold", as the Cronus
 // paper runs it (§4, Comparison): one Point per scale s in scales, in that
-// order, with Method "early-exit", the given split and Lambda = s.
+// order, with Method "early-exit", the given split, Lambda = s and
+// PerQuery, each metric on each query of d.
 //
 // The rule. Let T = len(e.Trees) and M = ⌈T/every⌉ (at least 1). Exit i,
 // for i = 1..M−1, comes after the first i·every trees; the end, after tree
@@ -100,12 +101,14 @@ func EarlyExit(ctx context.Context, e *tree.Ensemble, d *data.Dataset, split str
 			counts[l]++
 		}
 		idx = st.rankScores(rank, d.QueryOffsets, idx)
+		m, pq := evaluate(specs, rank, d, opt)
 		points[j] = Point{
-			Method:  MethodEarlyExit,
-			Split:   split,
-			Lambda:  st.s,
-			Cost:    averageCost(levelCost, counts, n),
-			Metrics: evaluate(specs, rank, d, opt),
+			Method:   MethodEarlyExit,
+			Split:    split,
+			Lambda:   st.s,
+			Cost:     averageCost(levelCost, counts, n),
+			Metrics:  m,
+			PerQuery: pq,
 		}
 	}
 	return points, nil

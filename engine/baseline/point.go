@@ -15,6 +15,11 @@ type Point struct {
 	Lambda  float64            // the method's trade-off parameter (number of trees for prefix, s for early exit, λ for the others)
 	Cost    metric.Cost        // per document: Total, Features, Trees
 	Metrics map[string]float64 // by metric.Spec.String(): at least "p@5", "ndcg@10", "err@3"
+	// PerQuery holds, per metric of Metrics, its value on each query of
+	// the split in the data's order (metric.PerQuery's; Metrics has their
+	// mean, metric.MeanOf), for paired comparisons of two points; nil
+	// when the point was made without them (read from a curve file).
+	PerQuery map[string][]float64
 }
 
 // Method names of the points made in this package.

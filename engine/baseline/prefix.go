@@ -21,9 +21,10 @@ import (
 // The trees are added to running scores in one pass, and the metrics are
 // measured whenever k trees are in; the scores at k are those of
 // e.Predict(nil, d.Cols, n, k), bit for bit. There is one Point per distinct
-// k, in ascending order of k, with Method "prefix", the given split and
-// Lambda = k. k = 0 is the base score alone: every document ties, and the
-// ranking is the input order.
+// k, in ascending order of k, with Method "prefix", the given split,
+// Lambda = k and PerQuery, each metric on each query of d. k = 0 is the
+// base score alone: every document ties, and the ranking is the input
+// order.
 //
 // Prefix stops, with ctx's error and no points, at the first k after ctx is
 // done. It panics if a k is outside 0..len(e.Trees), if d has fewer feature
@@ -44,12 +45,14 @@ func Prefix(ctx context.Context, e *tree.Ensemble, d *data.Dataset, split string
 			return nil, err
 		}
 		s.advance(k)
+		m, pq := evaluate(specs, s.scores, d, opt)
 		points = append(points, Point{
-			Method:  MethodPrefix,
-			Split:   split,
-			Lambda:  float64(k),
-			Cost:    metric.EnsembleCost(e.Features(k), featCost, k, treeCost),
-			Metrics: evaluate(specs, s.scores, d, opt),
+			Method:   MethodPrefix,
+			Split:    split,
+			Lambda:   float64(k),
+			Cost:     metric.EnsembleCost(e.Features(k), featCost, k, treeCost),
+			Metrics:  m,
+			PerQuery: pq,
 		})
 	}
 	return points, nil

@@ -97,14 +97,16 @@ func (s *scorer) advance(k int) {
 	wg.Wait()
 }
 
-// evaluate returns the mean of every metric over the queries of d, ranking
-// each query's documents by scores, keyed by the metric's canonical name.
-func evaluate(specs []metric.Spec, scores []float64, d *data.Dataset, opt metric.Options) map[string]float64 {
-	m := make(map[string]float64, len(specs))
+// evaluate returns every metric on each query of d and its mean over the
+// queries (the same bits as metric.Mean), ranking each query's documents
+// by scores, keyed by the metric's canonical name.
+func evaluate(specs []metric.Spec, scores []float64, d *data.Dataset, opt metric.Options) (means map[string]float64, perQuery map[string][]float64) {
+	means, perQuery = make(map[string]float64, len(specs)), make(map[string][]float64, len(specs))
 	for _, spec := range specs {
-		m[spec.String()] = metric.Mean(spec, scores, d.Labels, d.QueryOffsets, opt)
+		pq := metric.PerQuery(spec, scores, d.Labels, d.QueryOffsets, opt, nil)
+		means[spec.String()], perQuery[spec.String()] = metric.MeanOf(pq), pq
 	}
-	return m
+	return means, perQuery
 }
 
 // checkArgs panics unless e can score d and featCost and treeCost can price
