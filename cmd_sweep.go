@@ -479,6 +479,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *plot != "" {
 			r["plot"] = *plot
 		}
+		if *perQuery != "" {
+			r["per_query"] = *perQuery
+		}
 		if cf.reenter {
 			r["reenter"] = true
 		}

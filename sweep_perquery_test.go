@@ -38,8 +38,12 @@ func TestSweepPerQuery(t *testing.T) {
 	splits := map[string]string{"valid": "builtin:mq2008/vali", "test": "builtin:mq2008/test"}
 	args := []string{"sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", splits["valid"], "--test", splits["test"],
 		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "1", "--lambdas", "0.01:0.3:3", "--out", curve, "--cascade-out", cascade}
-	if code, _, errOut := runCLI(t, append(args, "--per-query", pq)...); code != 0 {
+	code, report, errOut := runCLI(t, append(args, "--per-query", pq, "--json")...)
+	if code != 0 {
 		t.Fatalf("sweep: %s", errOut)
+	}
+	if !strings.Contains(report, `"per_query": "`+pq+`"`) {
+		t.Errorf("the report does not name the per-query file %s:\n%s", pq, report)
 	}
 	points, err := baseline.ReadCSV(curve)
 	if err != nil {

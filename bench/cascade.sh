@@ -100,15 +100,25 @@ fi
 # tree) is chosen on validation NDCG@10 of the full ensemble. Sampling gives
 # the cascade trees over more (and cheaper) features to choose from; without
 # it most trees split on the few most informative, expensive features.
+# EARLY_STOP=R stops each base ensemble R trees after its best validation
+# NDCG@10 and keeps the trees up to it (cronus train --early-stop R): the
+# ensemble a user would deploy, its prefixes stopping there too (default:
+# off, TREES trees).
+stop=()
+if [ -n "${EARLY_STOP:-}" ] && [ "$EARLY_STOP" != 0 ]; then
+  need_count "EARLY_STOP=R bash bench/cascade.sh" EARLY_STOP "$EARLY_STOP"
+  stop=(--valid "$valid" --early-stop "$EARLY_STOP")
+fi
 best=-1
 for cs in 1 0.3 0.1; do
-  "$c" train --train "$train" --objective "$objective" --trees "$trees" --leaves 4 --max-depth 2 --col-sample "$cs" --out "$dir/model-$cs.json" > /dev/null
+  "$c" train --train "$train" --objective "$objective" --trees "$trees" --leaves 4 --max-depth 2 --col-sample "$cs" "${stop[@]}" --out "$dir/model-$cs.json" > /dev/null
   v=$("$c" eval --model "$dir/model-$cs.json" --data "$valid" --metrics ndcg@10 --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["metrics"]["ndcg@10"])')
   echo "base ensemble, column sample $cs: validation ndcg@10 $v"
   if /usr/bin/python3 -c 'import sys; sys.exit(not float(sys.argv[1]) > float(sys.argv[2]))' "$v" "$best"; then best=$v; colsample=$cs; fi
 done
 cp "$dir/model-$colsample.json" "$dir/model.json"
-echo "base ensemble: $objective, column sample $colsample"
+kept=$(/usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["trees"]))' "$dir/model.json")
+echo "base ensemble: $objective, column sample $colsample, $kept trees"
 # The bench's exit rule (top-m, m = 5) and relevance threshold, unless
 # CASCADE_ARGS sets them: cronus refuses a flag given twice, and --top-m
 # with --rule global.
@@ -153,7 +163,7 @@ for m in ("prefix", "early-exit", "single-stage", "cronus-init", "cronus"):
 PY
 lam=$(awk '/^CHOSEN_LAMBDA/ {print $2}' "$dir/choice.txt")
 "$c" cascade "${common[@]}" --lambda "$lam" --out "$dir/cascade.json" --json > "$dir/cascade.out.json"
-echo "$set_: $trees depth-2 trees; sweep over λ $lambdas (refine $refine) took $(cat "$dir/sweep.time")s; test figures at operating points chosen on validation"
+echo "$set_: $kept depth-2 trees (of $trees); sweep over λ $lambdas (refine $refine) took $(cat "$dir/sweep.time")s; test figures at operating points chosen on validation"
 grep -v CHOSEN_LAMBDA "$dir/choice.txt"
 /usr/bin/python3 - "$dir/cascade.out.json" <<'PY'
 import json, sys
