@@ -94,7 +94,7 @@ scenario() {
   wait_for 'kept #2' 10 keep2.txt
   keys c
   wait_for 'compare kept cascades (2 of at most 4)' 10 compare.txt
-  for want in 'kept #1' 'kept #2' 'NDCG@10' 'P@5' 'p vs #1 ref' 'p vs #1 [0-9.<]'; do
+  for want in 'kept #1' 'kept #2' 'NDCG@10' 'P@5' 'p vs #1 ref' 'p vs #1 [0-9.<]' 'Δ \?b[al]'; do
     grep -q "$want" "$out/compare.txt" || { echo "the compare view lacks '$want':"; cat "$out/compare.txt"; exit 1; }
   done
   keys c

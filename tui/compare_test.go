@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -112,6 +113,24 @@ func TestKeepAndCompare(t *testing.T) {
 		for _, want := range []string{"compare", "kept #2", "kept #5", "NDCG@10", "λ 0.01", "p vs #2 ref", "p vs #2 1.000"} {
 			if !strings.Contains(v, want) {
 				t.Errorf("compare %dx%d lacks %q:\n%s", size[0], size[1], want, v)
+			}
+		}
+		// Each against the best baseline (the workbench's prefixes and
+		// early exit, with their per-query values) at no higher cost.
+		k := m.kept[0]
+		best := math.Inf(-1)
+		for _, p := range m.w.points {
+			if (p.Method == baseline.MethodPrefix || p.Method == baseline.MethodEarlyExit) && p.Split == "test" && p.Cost.Total <= k.Test.Cost.Total {
+				best = max(best, p.Metrics["ndcg@10"])
+			}
+		}
+		if size[0] == 160 && !math.IsInf(best, -1) {
+			d := strconv.FormatFloat(k.Test.Metrics["ndcg@10"]-best, 'f', 3, 64)
+			if d[0] != '-' {
+				d = "+" + d
+			}
+			if !regexp.MustCompile(`Δ base  ` + regexp.QuoteMeta(d) + ` p (0\.\d{3}|1\.000|<\.001)`).MatchString(v) {
+				t.Errorf("compare %dx%d lacks the kept cascade against the best baseline, Δ base  %s p …:\n%s", size[0], size[1], d, v)
 			}
 		}
 	}

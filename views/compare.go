@@ -51,7 +51,9 @@ const compareMetric = "ndcg@10"
 
 // RenderCompare draws kept cascades side by side in width × height cells:
 // a column per cascade with its parameters, its test P@5, NDCG@10 and
-// ERR@3, its cost per document and a compact stage table (active trees and
+// ERR@3, the p of its NDCG@10 against the first cascade's and how it
+// stands against the best of baselines at no higher cost
+// (againstBaseline), its cost per document and a compact stage table (active trees and
 // the fraction of test documents reaching each stage), or all these on
 // validation for a cascade of its Split "valid"; below, their
 // quality/cost points over the baselines in one plot, each cascade marked
@@ -80,7 +82,7 @@ func RenderCompare(kept []KeptCascade, baselines []baseline.Point, width, height
 		msg := fmt.Sprintf("%d kept: press k to keep the best cascade of the current run, then change λ, K, ε or σ and keep another; they show here side by side.", len(kept))
 		top = append([]string{title, ""}, strings.Split(wrap(msg, width), "\n")...)
 	} else {
-		cols, need := compareColumns(kept, width, st)
+		cols, need := compareColumns(kept, baselines, width, st)
 		top = append([]string{title}, cols...)
 		figures = need
 	}
@@ -124,7 +126,7 @@ const (
 // number, so that a long table does not push the next row's figures off
 // the screen. need is the number of lines that hold every cascade's
 // figures through its cost.
-func compareColumns(kept []KeptCascade, width int, st Styles) (lines []string, need int) {
+func compareColumns(kept []KeptCascade, baselines []baseline.Point, width int, st Styles) (lines []string, need int) {
 	differ := differingExtras(kept)
 	perRow := len(kept)
 	colW := func(n int) int { return max((width-2*(n-1))/n, 1) }
@@ -137,7 +139,7 @@ func compareColumns(kept []KeptCascade, width int, st Styles) (lines []string, n
 	oneRow := perRow == len(kept)
 	figStarts := make([]int, len(kept))
 	for i, k := range kept {
-		heads[i], costLines[i], figStarts[i] = keptFigures(k, &kept[0], differ, w, st)
+		heads[i], costLines[i], figStarts[i] = keptFigures(k, &kept[0], baselines, differ, w, st)
 	}
 	// The parameters take more lines in a narrow column when their values
 	// are longer ("λ 0.015" under "λ 0.01  K 10" puts K on a line of its
@@ -221,10 +223,11 @@ func differingExtras(kept []KeptCascade) []bool {
 // keptFigures is the top of a cascade's column in width cells: its name,
 // its parameters (λ and K, ε and σ, then the Extra ones that differ among
 // the kept cascades, packed into lines as they fit), its figures, the p
-// of its NDCG@10 against ref's (pairedP; "ref" in ref's own column), and
-// its cost. costLine is the index of the line of its cost, figStart that
+// of its NDCG@10 against ref's (pairedP; "ref" in ref's own column), how
+// it stands against the best baseline at no higher cost
+// (againstBaseline), and its cost. costLine is the index of the line of its cost, figStart that
 // of its first figure (P@5).
-func keptFigures(k KeptCascade, ref *KeptCascade, differ []bool, width int, st Styles) (lines []string, costLine, figStart int) {
+func keptFigures(k KeptCascade, ref *KeptCascade, baselines []baseline.Point, differ []bool, width int, st Styles) (lines []string, costLine, figStart int) {
 	labelW, names := 8, [...]string{"P@5", "NDCG@10", "ERR@3", "cost", " feat", " trees"}
 	pName := "p vs #" + strconv.Itoa(ref.N)
 	if width < longColumn {
@@ -251,6 +254,7 @@ func keptFigures(k KeptCascade, ref *KeptCascade, differ []bool, width int, st S
 		p = pairedP(k.Test, ref.Test)
 	}
 	lines = append(lines, fmt.Sprintf("%-*s%s", max(labelW, len(pName)+1), pName, st.Value.Render(p)))
+	lines = append(lines, againstBaseline(k, baselines, width, st))
 	costLine = len(lines)
 	lines = append(lines,
 		label(names[3], st.Value.Render(Num(k.Test.Cost.Total))),
@@ -286,18 +290,77 @@ func keptParams(k KeptCascade, differ []bool) [][]string {
 // ("<.001" below), or "–" when either lacks per-query values or they are
 // of different data.
 func pairedP(a, b cronus.Eval) string {
-	x, y := a.PerQuery[compareMetric], b.PerQuery[compareMetric]
+	return formatP(pairedT(a.PerQuery[compareMetric], b.PerQuery[compareMetric]))
+}
+
+// pairedT is the two-sided p of Student's paired t test of the per-query
+// values x against y (metric.ComparePaired), NaN when either is missing
+// or they are of different data.
+func pairedT(x, y []float64) float64 {
 	if x == nil || len(x) != len(y) {
-		return "–"
+		return math.NaN()
 	}
 	c, _ := metric.ComparePaired(context.Background(), x, y, 0, 0, nil) // the t test alone
+	return c.PT
+}
+
+// formatP is a p to three places, "<.001" below, "–" for NaN.
+func formatP(p float64) string {
 	switch {
-	case math.IsNaN(c.PT):
+	case math.IsNaN(p):
 		return "–"
-	case c.PT < 0.001:
+	case p < 0.001:
 		return "<.001"
 	}
-	return strconv.FormatFloat(c.PT, 'f', 3, 64)
+	return strconv.FormatFloat(p, 'f', 3, 64)
+}
+
+// againstBaseline is the line of a kept cascade's column, in width cells,
+// that sets it against the best baseline point of baselines at no higher
+// cost on its split (bestBaseline): its NDCG@10 less the baseline's and
+// the p of that difference by the paired t test over the queries,
+// "Δ base  -0.012 p 0.031"; where that does not fit, a * after the
+// difference marks p < 0.05 ("Δ base  -0.012*", "Δbl -0.012*"). "–"
+// when no baseline costs that little.
+func againstBaseline(k KeptCascade, baselines []baseline.Point, width int, st Styles) string {
+	b, ok := bestBaseline(baselines, k.split(), k.Test.Cost.Total)
+	v, has := k.Test.Metrics[compareMetric]
+	if !ok || !has {
+		return FirstFitting(width, "Δ base  "+st.Value.Render("–"), "Δbl "+st.Value.Render("–"))
+	}
+	diff := strconv.FormatFloat(v-b.Metrics[compareMetric], 'f', 3, 64)
+	if diff[0] != '-' {
+		diff = "+" + diff
+	}
+	p := pairedT(k.Test.PerQuery[compareMetric], b.PerQuery[compareMetric])
+	star := ""
+	if p < 0.05 {
+		star = "*"
+	}
+	return FirstFitting(width, "Δ base  "+st.Value.Render(diff)+" p "+st.Value.Render(formatP(p)),
+		"Δ base  "+st.Value.Render(diff+star), "Δbl "+st.Value.Render(diff+star))
+}
+
+// baselineMethods are the methods of the points a kept cascade is set
+// against: the ensemble's prefixes, early exit and the single stage.
+var baselineMethods = map[string]bool{baseline.MethodPrefix: true, baseline.MethodEarlyExit: true, "single-stage": true}
+
+// bestBaseline is the baseline point of points (baselineMethods) on split
+// with the best NDCG@10 among those costing no more than cost per
+// document (ties: the cheaper, then the first), as bench/front.py sets a
+// Cronus point against the baselines; ok is false when none is that
+// cheap.
+func bestBaseline(points []baseline.Point, split string, cost float64) (best baseline.Point, ok bool) {
+	for _, p := range points {
+		v, has := p.Metrics[compareMetric]
+		if !baselineMethods[p.Method] || p.Split != split || !has || math.IsNaN(v) || !(p.Cost.Total <= cost) {
+			continue
+		}
+		if bv := best.Metrics[compareMetric]; !ok || v > bv || v == bv && p.Cost.Total < best.Cost.Total {
+			best, ok = p, true
+		}
+	}
+	return best, ok
 }
 
 // keptStages is a cascade's stage table, active trees and the fraction of

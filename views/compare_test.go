@@ -1,13 +1,18 @@
 package views
 
 import (
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/metric"
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // sampleKept are three kept cascades, #2 to #4: the sample snapshot's
@@ -129,11 +134,13 @@ func TestCompareShort(t *testing.T) {
 // columns' figures through their cost, or no plot: at 80 columns and 12
 // rows (an 80×24 terminal with the parameter panel open) the plot took 8
 // rows and the columns gave way to "… 18 more" after their parameters,
-// the metrics and costs the view is for hidden.
+// the metrics and costs the view is for hidden. From 11 rows: the title,
+// the columns' figures through their cost (10 lines with the line
+// against the best baseline) and the line saying how many more.
 func TestCompareKeepsFigures(t *testing.T) {
 	pts, _ := samplePoints()
 	kept := sampleKept()
-	for h := 10; h <= 30; h++ {
+	for h := 11; h <= 30; h++ {
 		got := RenderCompare(kept, pts, 80, h, PlainStyles())
 		checkFits(t, "compare", got, 80, h)
 		for _, want := range []string{"P@5", "NDCG@10", "ERR@3", "cost    "} {
@@ -258,7 +265,7 @@ func TestCompareShowsTypedValuesWhole(t *testing.T) {
 	differ := differingExtras(kept)
 	for _, w := range []int{12, 14, 16, 18, 20, 25, 40} {
 		for _, k := range kept {
-			lines, _, figStart := keptFigures(k, &kept[0], differ, w, PlainStyles())
+			lines, _, figStart := keptFigures(k, &kept[0], nil, differ, w, PlainStyles())
 			for _, l := range lines {
 				if lipgloss.Width(l) > w || strings.Contains(l, "…") {
 					t.Errorf("#%d in %d cells: line %q cut or too wide", k.N, w, l)
@@ -288,5 +295,66 @@ func TestCompareShowsTypedValuesWhole(t *testing.T) {
 				t.Errorf("%d kept at %d columns: λ 0.12345 and 0.12346 not shown as typed:\n%s", n, w, got)
 			}
 		}
+	}
+}
+
+// TestCompareAgainstBaseline: a kept cascade's column sets it against the
+// best baseline point (prefix, early exit, single stage) on its split at
+// no higher cost, as bench/front.py does: the difference in NDCG@10 and
+// the p of Student's paired t test over the queries (gonum's, here), or
+// in a narrow column a * for p < 0.05. Dearer points, the other split's
+// and the λ sweep's are not baselines for it.
+func TestCompareAgainstBaseline(t *testing.T) {
+	k := sampleKept()[0] // test NDCG@10 0.215 at 96, queries 0.2, 0.25, 0.18, 0.23
+	pt := func(method, split string, cost float64, pq ...float64) baseline.Point {
+		return baseline.Point{Method: method, Split: split, Cost: metric.Cost{Total: cost},
+			Metrics: map[string]float64{"ndcg@10": stat.Mean(pq, nil)}, PerQuery: map[string][]float64{"ndcg@10": pq}}
+	}
+	others := []baseline.Point{
+		pt(baseline.MethodPrefix, "test", 50, 0.15, 0.2, 0.2, 0.21),
+		pt(baseline.MethodPrefix, "test", 96.5, 0.3, 0.3, 0.3, 0.3), // dearer
+		pt(baseline.MethodPrefix, "valid", 10, 0.5, 0.5, 0.5, 0.5),  // validation
+		pt(MethodSweep, "test", 20, 0.9, 0.9, 0.9, 0.9),             // not a baseline
+	}
+	tTest := func(a, b []float64) float64 {
+		d := make([]float64, len(a))
+		for i := range d {
+			d[i] = a[i] - b[i]
+		}
+		st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(d) - 1)}
+		return 2 * st.CDF(-math.Abs(stat.Mean(d, nil)/(stat.StdDev(d, nil)/math.Sqrt(float64(len(d))))))
+	}
+	for _, c := range []struct {
+		name string
+		best baseline.Point
+		star string
+	}{
+		// Differences 0.03, −0.01, 0.02, 0: t 1.10, p 0.35.
+		{"loose", pt(baseline.MethodEarlyExit, "test", 96, 0.17, 0.26, 0.16, 0.23), ""},
+		// 0.01, 0.012, 0.008, 0.01: p 0.0012.
+		{"tight", pt("single-stage", "test", 80, 0.19, 0.238, 0.172, 0.22), "*"},
+	} {
+		pts := append(slices.Clone(others), c.best)
+		p := tTest(k.Test.PerQuery["ndcg@10"], c.best.PerQuery["ndcg@10"])
+		wide := "Δ base  +0.010 p " + formatP(p)
+		for _, w := range []struct {
+			width int
+			want  string
+		}{{40, wide}, {len(wide), wide}, {16, "Δ base  +0.010" + c.star}, {12, "Δbl +0.010" + c.star}} {
+			if got := againstBaseline(k, pts, w.width, PlainStyles()); got != w.want {
+				t.Errorf("%s in %d cells: %q, want %q (p %v)", c.name, w.width, got, w.want, p)
+			}
+		}
+		if c.star == "" && (p < 0.3 || p > 0.4) || c.star != "" && p >= 0.01 {
+			t.Errorf("%s: p %v is not the case's", c.name, p)
+		}
+	}
+	if got := againstBaseline(k, others[1:], 40, PlainStyles()); got != "Δ base  –" {
+		t.Errorf("with no baseline at no higher cost: %q", got)
+	}
+	// In the view, at 160 columns.
+	got := RenderCompare(sampleKept(), append(others, pt(baseline.MethodEarlyExit, "test", 96, 0.17, 0.26, 0.16, 0.23)), 160, 48, PlainStyles())
+	if !strings.Contains(got, "Δ base  +0.010 p 0.35") {
+		t.Errorf("the view lacks #2's line against the early exit point:\n%s", got)
 	}
 }
