@@ -469,6 +469,15 @@ func pairedNum(format string, v float64) string {
 	return fmt.Sprintf(format, v)
 }
 
+// jsonNum is v for a JSON report: null where v is NaN or infinite, which
+// JSON cannot write.
+func jsonNum(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return v
+}
+
 // compareJSON is eval --json's "compare": the file, and pairedJSON's.
 func compareJSON(path string, specs []metric.Spec, cs []metric.Paired) map[string]any {
 	r := pairedJSON(specs, cs)
@@ -483,12 +492,7 @@ func compareJSON(path string, specs []metric.Spec, cs []metric.Paired) map[strin
 // infinite (no query; one query; t of differences that are all the same)
 // is null.
 func pairedJSON(specs []metric.Spec, cs []metric.Paired) map[string]any {
-	num := func(v float64) any {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil
-		}
-		return v
-	}
+	num := jsonNum
 	ms := map[string]any{}
 	for i, s := range specs {
 		c := cs[i]

@@ -287,7 +287,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 					return err
 				}
 			}
-			if points, err = s.scorePoints(ctx, points, "single-stage", lam, &st.Cascade); err != nil {
+			if points, err = s.scorePoints(ctx, points, baseline.MethodSingleStage, lam, &st.Cascade); err != nil {
 				return err
 			}
 			// The one stage is the last: Initialize gives it ρ_K, which
@@ -470,6 +470,25 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	if *jsonOut {
+		// Each λ's cascade against the best baseline at no higher cost,
+		// split by split, query by query (bench/front.py's pairing,
+		// bench/paired.py's test).
+		for _, entry := range perLambda {
+			vs := map[string]any{}
+			for _, p := range points {
+				if p.Method == "cronus" && p.Lambda == entry["lambda"] {
+					if c, ok := againstBaseline(ctx, p, points); ok {
+						vs[p.Split] = c
+					}
+				}
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if len(vs) > 0 {
+				entry["against_baseline"] = vs
+			}
+		}
 		pareto := map[string]any{}
 		for split, front := range fronts {
 			pareto[split] = frontJSON(front)
@@ -536,6 +555,29 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	return nil
+}
+
+// againstBaseline sets the Cronus point p against the best baseline point
+// of points on its split at no higher cost (baseline.BestBaseline, on
+// NDCG@10), for sweep --json: the baseline's method, λ, cost and NDCG@10,
+// p's NDCG@10 less the baseline's and, when both have per-query values,
+// that difference's paired standard error and the two-sided p of
+// Student's paired t test (metric.ComparePaired, as eval --compare's
+// p_t). ok is false when no baseline costs that little.
+func againstBaseline(ctx context.Context, p baseline.Point, points []baseline.Point) (c map[string]any, ok bool) {
+	b, ok := baseline.BestBaseline(points, p.Split, frontMetric, p.Cost.Total)
+	if !ok {
+		return nil, false
+	}
+	c = map[string]any{"method": b.Method, "lambda": jsonNum(b.Lambda), "cost": b.Cost.Total, frontMetric: b.Metrics[frontMetric],
+		"diff": p.Metrics[frontMetric] - b.Metrics[frontMetric]}
+	x, y := p.PerQuery[frontMetric], b.PerQuery[frontMetric]
+	if x != nil && len(x) == len(y) {
+		if pc, err := metric.ComparePaired(ctx, x, y, 0, 0, nil); err == nil {
+			c["queries"], c["se"], c["p_t"] = pc.Queries, jsonNum(pc.SE), jsonNum(pc.PT)
+		}
+	}
+	return c, true
 }
 
 // pointsPerQueryOutput is sweep --per-query's file, TSV: a header
@@ -717,7 +759,7 @@ func nextLambda(points []baseline.Point, swept []float64) (lam float64, why stri
 		switch p.Method {
 		case "cronus":
 			cr = append(cr, p)
-		case "single-stage", baseline.MethodPrefix, baseline.MethodEarlyExit:
+		case baseline.MethodSingleStage, baseline.MethodPrefix, baseline.MethodEarlyExit:
 			base = append(base, p)
 		}
 	}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -9,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/cronus-ltr/cronus/engine/baseline"
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // perQueryLines reads a TSV of per-query values: its header and its lines
@@ -157,6 +161,75 @@ func TestSweepPerQuery(t *testing.T) {
 	}
 	for split := range splits {
 		same("the chosen cascade on "+split, byRow[key{"cronus", split, strconv.FormatFloat(best.Lambda, 'g', -1, 64)}], evalLines(split, "--cascade", cascade))
+	}
+	// --json: each λ's cascade against the best baseline at no higher
+	// cost on each split, worked out here from the curve, and the paired
+	// t test on the lines of the two (gonum's).
+	var r struct {
+		Lambdas []struct {
+			Lambda          float64
+			AgainstBaseline map[string]struct {
+				Method  string
+				Lambda  *float64
+				Cost    float64
+				NDCG    float64 `json:"ndcg@10"`
+				Diff    float64
+				Queries int
+				SE      float64
+				PT      float64 `json:"p_t"`
+			} `json:"against_baseline"`
+		}
+	}
+	if err := json.Unmarshal([]byte(report), &r); err != nil {
+		t.Fatal(err)
+	}
+	ndcgOf := func(k key) []float64 {
+		var v []float64
+		for _, l := range byRow[k] {
+			x, _ := strconv.ParseFloat(l[2], 64)
+			v = append(v, x)
+		}
+		return v
+	}
+	tested := 0
+	for _, e := range r.Lambdas {
+		for split := range splits {
+			cr := rowAt(t, points, "cronus", split, e.Lambda)
+			var best *baseline.Point
+			for i, p := range points {
+				if (p.Method == "prefix" || p.Method == "early-exit" || p.Method == "single-stage") && p.Split == split && p.Cost.Total <= cr.Cost.Total &&
+					(best == nil || p.Metrics["ndcg@10"] > best.Metrics["ndcg@10"] || p.Metrics["ndcg@10"] == best.Metrics["ndcg@10"] && p.Cost.Total < best.Cost.Total) {
+					best = &points[i]
+				}
+			}
+			got, ok := e.AgainstBaseline[split]
+			if best == nil {
+				if ok {
+					t.Errorf("λ %g, %s: against %v, but no baseline costs %g or less", e.Lambda, split, got, cr.Cost.Total)
+				}
+				continue
+			}
+			if !ok || got.Method != best.Method || got.Lambda == nil || *got.Lambda != best.Lambda || got.NDCG != best.Metrics["ndcg@10"] ||
+				got.Diff != cr.Metrics["ndcg@10"]-best.Metrics["ndcg@10"] {
+				t.Errorf("λ %g, %s: against %+v, want %s %g (ndcg@10 %v, diff %v)", e.Lambda, split, got, best.Method, best.Lambda, best.Metrics["ndcg@10"], cr.Metrics["ndcg@10"]-best.Metrics["ndcg@10"])
+				continue
+			}
+			a := ndcgOf(key{"cronus", split, strconv.FormatFloat(e.Lambda, 'g', -1, 64)})
+			b := ndcgOf(key{best.Method, split, strconv.FormatFloat(best.Lambda, 'g', -1, 64)})
+			d := make([]float64, len(a))
+			for i := range d {
+				d[i] = a[i] - b[i]
+			}
+			se := stat.StdDev(d, nil) / math.Sqrt(float64(len(d)))
+			pt := 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(d) - 1)}.CDF(-math.Abs(stat.Mean(d, nil)/se))
+			if got.Queries != len(d) || math.Abs(got.SE-se) > 1e-12 || se > 0 && math.Abs(got.PT-pt) > 1e-9 {
+				t.Errorf("λ %g, %s: %d queries, se %v, p %v; want %d, %v, %v", e.Lambda, split, got.Queries, got.SE, got.PT, len(d), se, pt)
+			}
+			tested++
+		}
+	}
+	if tested == 0 {
+		t.Error("no λ has a baseline at no higher cost")
 	}
 	// The file is another output: not the curve's name.
 	if code, _, errOut := runCLI(t, append(args, "--per-query", curve)...); code != 2 || !strings.Contains(errOut, curve) {

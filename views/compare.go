@@ -317,13 +317,13 @@ func formatP(p float64) string {
 
 // againstBaseline is the line of a kept cascade's column, in width cells,
 // that sets it against the best baseline point of baselines at no higher
-// cost on its split (bestBaseline): its NDCG@10 less the baseline's and
+// cost on its split (baseline.BestBaseline): its NDCG@10 less the baseline's and
 // the p of that difference by the paired t test over the queries,
 // "Δ base  -0.012 p 0.031"; where that does not fit, a * after the
 // difference marks p < 0.05 ("Δ base  -0.012*", "Δbl -0.012*"). "–"
 // when no baseline costs that little.
 func againstBaseline(k KeptCascade, baselines []baseline.Point, width int, st Styles) string {
-	b, ok := bestBaseline(baselines, k.split(), k.Test.Cost.Total)
+	b, ok := baseline.BestBaseline(baselines, k.split(), compareMetric, k.Test.Cost.Total)
 	v, has := k.Test.Metrics[compareMetric]
 	if !ok || !has {
 		return FirstFitting(width, "Δ base  "+st.Value.Render("–"), "Δbl "+st.Value.Render("–"))
@@ -339,28 +339,6 @@ func againstBaseline(k KeptCascade, baselines []baseline.Point, width int, st St
 	}
 	return FirstFitting(width, "Δ base  "+st.Value.Render(diff)+" p "+st.Value.Render(formatP(p)),
 		"Δ base  "+st.Value.Render(diff+star), "Δbl "+st.Value.Render(diff+star))
-}
-
-// baselineMethods are the methods of the points a kept cascade is set
-// against: the ensemble's prefixes, early exit and the single stage.
-var baselineMethods = map[string]bool{baseline.MethodPrefix: true, baseline.MethodEarlyExit: true, "single-stage": true}
-
-// bestBaseline is the baseline point of points (baselineMethods) on split
-// with the best NDCG@10 among those costing no more than cost per
-// document (ties: the cheaper, then the first), as bench/front.py sets a
-// Cronus point against the baselines; ok is false when none is that
-// cheap.
-func bestBaseline(points []baseline.Point, split string, cost float64) (best baseline.Point, ok bool) {
-	for _, p := range points {
-		v, has := p.Metrics[compareMetric]
-		if !baselineMethods[p.Method] || p.Split != split || !has || math.IsNaN(v) || !(p.Cost.Total <= cost) {
-			continue
-		}
-		if bv := best.Metrics[compareMetric]; !ok || v > bv || v == bv && p.Cost.Total < best.Cost.Total {
-			best, ok = p, true
-		}
-	}
-	return best, ok
 }
 
 // keptStages is a cascade's stage table, active trees and the fraction of

@@ -28,6 +28,35 @@ const (
 	MethodEarlyExit = "early-exit"
 )
 
+// MethodSingleStage is the method of the single stage's points (a
+// one-stage cascade, eq 7; cronus sweep makes them): a baseline, with
+// the prefixes and early exit.
+const MethodSingleStage = "single-stage"
+
+// IsBaseline reports whether method is one of the baselines a Cronus
+// cascade is set against: the prefixes, early exit and the single stage.
+func IsBaseline(method string) bool {
+	return method == MethodPrefix || method == MethodEarlyExit || method == MethodSingleStage
+}
+
+// BestBaseline is the baseline point (IsBaseline) of points on split with
+// the best value of metric among those costing no more than cost per
+// document (ties: the cheaper, then the first): the point bench/front.py
+// sets a Cronus point of that cost against. ok is false when none is
+// that cheap; points without the metric, or with NaN, are left out.
+func BestBaseline(points []Point, split, metric string, cost float64) (best Point, ok bool) {
+	for _, p := range points {
+		v, has := p.Metrics[metric]
+		if !IsBaseline(p.Method) || p.Split != split || !has || math.IsNaN(v) || !(p.Cost.Total <= cost) {
+			continue
+		}
+		if bv := best.Metrics[metric]; !ok || v > bv || v == bv && p.Cost.Total < best.Cost.Total {
+			best, ok = p, true
+		}
+	}
+	return best, ok
+}
+
 // Pareto returns the points that no other point dominates on total cost and
 // the named metric: q dominates p when q costs no more and scores no less,
 // and is strictly better on one of the two. Points without a value for
