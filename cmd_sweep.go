@@ -475,8 +475,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// bench/paired.py's test).
 		for _, entry := range perLambda {
 			vs := map[string]any{}
+			lam := entry["lambda"].(float64)
 			for _, p := range points {
-				if p.Method == "cronus" && p.Lambda == entry["lambda"] {
+				if p.Method == "cronus" && p.Lambda == lam {
 					if c, ok := againstBaseline(ctx, p, points); ok {
 						vs[p.Split] = c
 					}
@@ -756,10 +757,10 @@ func nextLambda(points []baseline.Point, swept []float64) (lam float64, why stri
 		if p.Split != "valid" {
 			continue
 		}
-		switch p.Method {
-		case "cronus":
+		switch {
+		case p.Method == "cronus":
 			cr = append(cr, p)
-		case baseline.MethodSingleStage, baseline.MethodPrefix, baseline.MethodEarlyExit:
+		case baseline.IsBaseline(p.Method):
 			base = append(base, p)
 		}
 	}

@@ -53,12 +53,12 @@ const compareMetric = "ndcg@10"
 // a column per cascade with its parameters, its test P@5, NDCG@10 and
 // ERR@3, the p of its NDCG@10 against the first cascade's and how it
 // stands against the best of baselines at no higher cost
-// (againstBaseline), its cost per document and a compact stage table (active trees and
-// the fraction of test documents reaching each stage), or all these on
-// validation for a cascade of its Split "valid"; below, their
-// quality/cost points over the baselines in one plot, each cascade marked
-// with the last digit of its number. With fewer than two kept, it says how
-// to keep one.
+// (againstBaseline), its cost per document and a compact stage table
+// (active trees and the fraction of test documents reaching each stage),
+// or all these on validation for a cascade of its Split "valid"; below,
+// their quality/cost points over the baselines in one plot, each cascade
+// marked with the last digit of its number. With fewer than two kept, it
+// says how to keep one.
 func RenderCompare(kept []KeptCascade, baselines []baseline.Point, width, height int, st Styles) string {
 	if height <= 0 {
 		return ""
@@ -225,8 +225,8 @@ func differingExtras(kept []KeptCascade) []bool {
 // the kept cascades, packed into lines as they fit), its figures, the p
 // of its NDCG@10 against ref's (pairedP; "ref" in ref's own column), how
 // it stands against the best baseline at no higher cost
-// (againstBaseline), and its cost. costLine is the index of the line of its cost, figStart that
-// of its first figure (P@5).
+// (againstBaseline), and its cost. costLine is the index of the line of
+// its cost, figStart that of its first figure (P@5).
 func keptFigures(k KeptCascade, ref *KeptCascade, baselines []baseline.Point, differ []bool, width int, st Styles) (lines []string, costLine, figStart int) {
 	labelW, names := 8, [...]string{"P@5", "NDCG@10", "ERR@3", "cost", " feat", " trees"}
 	pName := "p vs #" + strconv.Itoa(ref.N)
@@ -317,8 +317,9 @@ func formatP(p float64) string {
 
 // againstBaseline is the line of a kept cascade's column, in width cells,
 // that sets it against the best baseline point of baselines at no higher
-// cost on its split (baseline.BestBaseline): its NDCG@10 less the baseline's and
-// the p of that difference by the paired t test over the queries,
+// cost on its split (baseline.BestBaseline): its NDCG@10 less the
+// baseline's and the p of that difference by the paired t test over the
+// queries,
 // "Δ base  -0.012 p 0.031"; where that does not fit, a * after the
 // difference marks p < 0.05 ("Δ base  -0.012*", "Δbl -0.012*"). "–"
 // when no baseline costs that little.
