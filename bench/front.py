@@ -77,6 +77,49 @@ def points(paths):
     return pts
 
 
+def split_points(pts, split):
+    """The baseline points of split, (method, λ, cost, ndcg@10), and its
+    Cronus points, (cost, ndcg@10, λ) in order of cost."""
+    base = [(m, l, c, n) for (m, s, l), (c, n) in pts.items() if s == split and m in BASELINES]
+    cron = sorted((c, n, l) for (m, s, l), (c, n) in pts.items() if s == split and m == 'cronus')
+    return base, cron
+
+
+def best_baseline(base, cost):
+    """The best of split_points's baseline points at no more than cost,
+    or None."""
+    ok = [b for b in base if b[2] <= cost]
+    return max(ok, key=lambda b: b[3]) if ok else None
+
+
+def best_cronus(cron, cost):
+    """The best of split_points's Cronus points at no more than cost,
+    (ndcg@10, λ), or None."""
+    ok = [(q, l) for c, q, l in cron if c <= cost]
+    return max(ok) if ok else None
+
+
+def budget_pairs(pts):
+    """By budget, the way a user picks: for each point's validation cost
+    (Cronus's and the baselines'), the Cronus point and the baseline point
+    with the best validation NDCG@10 at no more than that cost, each
+    (method, λ, valid cost, valid ndcg@10, test cost, test ndcg@10) or
+    None: (budget, cronus, baseline) in order of budget."""
+    P = collections.defaultdict(dict)
+    for (m, s, l), v in pts.items():
+        P[(m, l)][s] = v
+    cand = [(m, l, v['valid'][0], v['valid'][1], v['test'][0], v['test'][1]) for (m, l), v in P.items() if 'valid' in v and 'test' in v]
+
+    def pick(methods, budget):
+        ok = [c for c in cand if c[0] in methods and c[2] <= budget]
+        return max(ok, key=lambda c: c[3]) if ok else None
+
+    # Budgets: every point's validation cost, the baselines' too (at
+    # Cronus's alone a budget where a baseline point is better was missed).
+    budgets = sorted({c[2] for c in cand if c[0] == 'cronus'} | {c[2] for c in cand if c[0] in BASELINES})
+    return [(b, pick({'cronus'}, b), pick(set(BASELINES), b)) for b in budgets]
+
+
 def main():
     paths = sys.argv[1:]
     if not paths or paths[0] in ('-h', '--help'):
@@ -92,8 +135,7 @@ def main():
             sys.exit('front.py: %s: no %s rows (cascade --curve has no baselines but the full ensemble); want the curve of cronus sweep --out' % (', '.join(paths), want))
     what = 'mean over %d curves' % len(paths) if len(paths) > 1 else paths[0]
     for split in ('valid', 'test'):
-        base = [(m, l, c, n) for (m, s, l), (c, n) in pts.items() if s == split and m in BASELINES]
-        cron = sorted((c, n, l) for (m, s, l), (c, n) in pts.items() if s == split and m == 'cronus')
+        base, cron = split_points(pts, split)
         if not base and not cron:
             # a sweep without --test: no verdict (it read "cronus front on
             # or above the baseline front" on no points at all)
@@ -102,8 +144,7 @@ def main():
         print('%s, %s: cronus point -> best baseline at no higher cost' % (split, what))
         above = 0
         for c, n, l in cron:
-            ok = [b for b in base if b[2] <= c]
-            best = max(ok, key=lambda b: b[3]) if ok else None
+            best = best_baseline(base, c)
             if best is None or n >= best[3]:
                 above += 1
             print('  λ %-9s cost %7.1f ndcg@10 %.4f   %s' % (label(l), c, n,
@@ -117,9 +158,9 @@ def main():
         # between two Cronus points.)
         below = []
         for m, l, c, n in sorted(base, key=lambda b: b[2]):
-            ok = [q for cc, q, _ in cron if cc <= c]
-            if not ok or max(ok) < n:
-                below.append((m, l, c, n, max(ok) if ok else None))
+            q = best_cronus(cron, c)
+            if q is None or q[0] < n:
+                below.append((m, l, c, n, q[0] if q else None))
         # The fronts themselves at each distinct baseline cost: a baseline
         # point below Cronus's front still leaves the baseline front above
         # it there when a cheaper baseline point is above (the count above
@@ -127,8 +168,8 @@ def main():
         costs = sorted({b[2] for b in base})
         fronts_above = 0
         for c in costs:
-            ok = [q for cc, q, _ in cron if cc <= c]
-            if not ok or max(ok) < max(b[3] for b in base if b[2] <= c):
+            q = best_cronus(cron, c)
+            if q is None or q[0] < best_baseline(base, c)[3]:
                 fronts_above += 1
         print('  at every cost: %s' % ('cronus front on or above the baseline front' if not below else
               '%d of the %d baseline points lie above cronus\'s front; the baseline front is above cronus\'s at %d of the %d distinct costs where a baseline has a point:' % (
@@ -136,26 +177,15 @@ def main():
         for m, l, c, n, q in below:
             print('    %s %s: cost %.1f ndcg@10 %.4f against cronus %s' % (m, label(l), c, n,
                   '%.4f (its best at no higher cost)' % q if q is not None else 'nothing that cheap'))
-    P = collections.defaultdict(dict)
-    for (m, s, l), v in pts.items():
-        P[(m, l)][s] = v
-    cand = [(m, l, v['valid'][0], v['valid'][1], v['test'][0], v['test'][1]) for (m, l), v in P.items() if 'valid' in v and 'test' in v]
-
-    def pick(methods, budget):
-        ok = [c for c in cand if c[0] in methods and c[2] <= budget]
-        return max(ok, key=lambda c: c[3]) if ok else None
-
     print('by budget, points chosen on validation, test figures: cronus -> best baseline')
-    # Budgets: every point's validation cost, the baselines' too (at
-    # Cronus's alone a budget where a baseline point is better was missed).
-    wins, budgets = 0, sorted({c[2] for c in cand if c[0] == 'cronus'} | {c[2] for c in cand if c[0] in BASELINES})
-    for b in budgets:
-        cr, bl = pick({'cronus'}, b), pick(set(BASELINES), b)
+    pairs = budget_pairs(pts)
+    wins = 0
+    for b, cr, bl in pairs:
         wins += bl is None or (cr is not None and cr[5] >= bl[5])
         print('  budget %7.1f: %s   %s' % (b,
               'cronus λ %-9s test %.4f at %7.1f' % (label(cr[1]), cr[5], cr[4]) if cr else 'no cronus point that cheap',
               '%s %s: test %.4f at %.1f' % (bl[0], label(bl[1]), bl[5], bl[4]) if bl else 'no baseline that cheap'))
-    print('  cronus on or above the baseline at %d of %d budgets (every point\'s validation cost)' % (wins, len(budgets)))
+    print('  cronus on or above the baseline at %d of %d budgets (every point\'s validation cost)' % (wins, len(pairs)))
 
 
 if __name__ == '__main__':

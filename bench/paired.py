@@ -191,8 +191,7 @@ def main():
         return paired(vec[x], vec[y])
 
     for split in ('valid', 'test'):
-        base = [(m, l, c, n) for (m, s, l), (c, n) in pts.items() if s == split and m in front.BASELINES]
-        cron = sorted((c, n, l) for (m, s, l), (c, n) in pts.items() if s == split and m == 'cronus')
+        base, cron = front.split_points(pts, split)
         if not base or not cron:
             print('%s, %s: no rows' % (split, what))
             continue
@@ -200,11 +199,10 @@ def main():
         print('%s, %s (%d queries): cronus point against the best baseline at no higher cost, NDCG@10, paired t test' % (split, what, nq))
         tests = []
         for c, n, l in cron:
-            ok = [b for b in base if b[2] <= c]
-            if not ok:
+            best = front.best_baseline(base, c)
+            if best is None:
                 print('  λ %-9s cost %7.1f ndcg@10 %.4f   no baseline that cheap' % (front.label(l), c, n))
                 continue
-            best = max(ok, key=lambda b: b[3])
             d, se, p = test(('cronus', split, l), (best[0], split, best[1]))
             tests.append((d, p, 1))
             print('  λ %-9s cost %7.1f ndcg@10 %.4f   %s %s: cost %.1f ndcg@10 %.4f   diff %+.4f se %.4f p %.3g%s' % (
@@ -214,11 +212,11 @@ def main():
         # Cronus point at no higher cost (front.py's "at every cost").
         tests, none = [], 0
         for m, l, c, n in sorted(base, key=lambda b: b[2]):
-            ok = [(q, ll) for cc, q, ll in cron if cc <= c]
-            if not ok:
+            best = front.best_cronus(cron, c)
+            if best is None:
                 none += 1
                 continue
-            q, ll = max(ok)
+            q, ll = best
             if q < n:
                 d, se, p = test(('cronus', split, ll), (m, split, l))
                 tests.append((d, p, 1))
@@ -227,22 +225,12 @@ def main():
             tally('baseline points above cronus\'s front', tests, 'points')
             worst = min(tests, key=lambda t: t[1])
             print('    the smallest p among them: %.3g (diff %+.4f)' % (worst[1], worst[0]))
-    P = collections.defaultdict(dict)
-    for (m, s, l), v in pts.items():
-        P[(m, l)][s] = v
-    cand = [(m, l, v['valid'][0], v['valid'][1], v['test'][0], v['test'][1]) for (m, l), v in P.items() if 'valid' in v and 'test' in v]
-    if not cand:
+    pairs = front.budget_pairs(pts)
+    if not pairs:
         return
-
-    def pick(methods, budget):
-        ok = [c for c in cand if c[0] in methods and c[2] <= budget]
-        return max(ok, key=lambda c: c[3]) if ok else None
-
     print('by budget, points chosen on validation, test: cronus against the baseline')
-    budgets = sorted({c[2] for c in cand if c[0] == 'cronus'} | {c[2] for c in cand if c[0] in front.BASELINES})
     seen = {}  # pair -> [diff, p, budgets], in order of first budget
-    for b in budgets:
-        cr, bl = pick({'cronus'}, b), pick(set(front.BASELINES), b)
+    for b, cr, bl in pairs:
         if cr is None or bl is None:
             continue
         pair = (cr[1], bl[0], bl[1])

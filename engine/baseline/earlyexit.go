@@ -101,7 +101,7 @@ func EarlyExit(ctx context.Context, e *tree.Ensemble, d *data.Dataset, split str
 			counts[l]++
 		}
 		idx = st.rankScores(rank, d.QueryOffsets, idx)
-		m, pq := evaluate(specs, rank, d, opt)
+		m, pq := evaluate(specs, rank, d, opt, true)
 		points[j] = Point{
 			Method:   MethodEarlyExit,
 			Split:    split,

@@ -31,6 +31,12 @@ import (
 // columns or featCost fewer entries than e.NumFeatures, or if treeCost is
 // negative, infinite or NaN.
 func Prefix(ctx context.Context, e *tree.Ensemble, d *data.Dataset, split string, featCost []float64, treeCost float64, ks []int, specs []metric.Spec, opt metric.Options) ([]Point, error) {
+	return scorePrefixes(ctx, e, d, split, featCost, treeCost, ks, specs, opt, true)
+}
+
+// scorePrefixes is Prefix, its points' PerQuery nil unless perQuery:
+// KeptPrefixCounts scores every prefix for its means alone.
+func scorePrefixes(ctx context.Context, e *tree.Ensemble, d *data.Dataset, split string, featCost []float64, treeCost float64, ks []int, specs []metric.Spec, opt metric.Options, perQuery bool) ([]Point, error) {
 	checkArgs("Prefix", e, d, featCost, treeCost)
 	ks = slices.Clone(ks)
 	slices.Sort(ks)
@@ -45,7 +51,7 @@ func Prefix(ctx context.Context, e *tree.Ensemble, d *data.Dataset, split string
 			return nil, err
 		}
 		s.advance(k)
-		m, pq := evaluate(specs, s.scores, d, opt)
+		m, pq := evaluate(specs, s.scores, d, opt, perQuery)
 		points = append(points, Point{
 			Method:   MethodPrefix,
 			Split:    split,
@@ -144,7 +150,7 @@ func KeptPrefixCounts(ctx context.Context, e *tree.Ensemble, ds []*data.Dataset,
 		if d == nil {
 			continue
 		}
-		pts, err := Prefix(ctx, e, d, fmt.Sprint(i), featCost, treeCost, AllSteps(len(e.Trees)), []metric.Spec{key}, opt)
+		pts, err := scorePrefixes(ctx, e, d, fmt.Sprint(i), featCost, treeCost, AllSteps(len(e.Trees)), []metric.Spec{key}, opt, false)
 		if err != nil {
 			return nil, err
 		}

@@ -97,11 +97,19 @@ func (s *scorer) advance(k int) {
 	wg.Wait()
 }
 
-// evaluate returns every metric on each query of d and its mean over the
-// queries (the same bits as metric.Mean), ranking each query's documents
-// by scores, keyed by the metric's canonical name.
-func evaluate(specs []metric.Spec, scores []float64, d *data.Dataset, opt metric.Options) (means map[string]float64, perQuery map[string][]float64) {
-	means, perQuery = make(map[string]float64, len(specs)), make(map[string][]float64, len(specs))
+// evaluate returns the mean of every metric over the queries of d and,
+// when each is true, its value on each query (the means are the same bits
+// either way), ranking each query's documents by scores, keyed by the
+// metric's canonical name.
+func evaluate(specs []metric.Spec, scores []float64, d *data.Dataset, opt metric.Options, each bool) (means map[string]float64, perQuery map[string][]float64) {
+	means = make(map[string]float64, len(specs))
+	if !each {
+		for _, spec := range specs {
+			means[spec.String()] = metric.Mean(spec, scores, d.Labels, d.QueryOffsets, opt)
+		}
+		return means, nil
+	}
+	perQuery = make(map[string][]float64, len(specs))
 	for _, spec := range specs {
 		pq := metric.PerQuery(spec, scores, d.Labels, d.QueryOffsets, opt, nil)
 		means[spec.String()], perQuery[spec.String()] = metric.MeanOf(pq), pq
