@@ -69,6 +69,9 @@ func parseScores(r io.Reader, path string, qids []int64, offsets []int) ([]float
 
 			return nil, fmt.Errorf("%s:%d: binary data (a NUL byte); expected one score per line, as text (numpy.savetxt, not numpy.save)", path, line)
 		}
+		if strings.IndexByte(t, '\r') >= 0 { // the Scanner takes off a CRLF's
+			return nil, fmt.Errorf("%s:%d: %s", path, line, data.BareCR)
+		}
 		f := strings.Fields(t)
 		hint := dataLineHint(f)
 		switch {

@@ -53,6 +53,7 @@ func TestParseScores(t *testing.T) {
 		{"0.5\nNaN\n", `s.txt:2: score "NaN" is not a finite number`},
 		{"0.5\n-1e400\n", `s.txt:2: score "-1e400" is outside the float64 range; expected a finite number`}, // was "is not a number"
 		{"0.5 1\n", "s.txt:1: 2 fields; expected one score per line, or RankLib's qid, index and score"},
+		{"0.5\r-1\r2e3\r0\r1.25\r", "s.txt:1: " + data.BareCR}, // was "5 fields; expected one score per line …"
 		{"0.5\n7 1 -1\n", "s.txt:2: 3 fields; the file's first line has one score, and so must every line"},
 		{"7\t0\t0.5\n-1\n", "s.txt:2: 1 field; the file's first line has qid, index and score"},
 		{"7\t0\t0.5\n7\t2\t1\n", `s.txt:2: "7" "2": expected query 7, index 1 (the data's document 2)`},

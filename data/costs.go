@@ -251,7 +251,7 @@ func ReadCosts(r io.Reader, name string, numFeatures int) (*Costs, error) {
 		if bytes.IndexByte(line, '\r') >= 0 {
 			// Lines ended by a bare CR: one line, whose costs after the
 			// first were "not a number", or went into the first's name.
-			return nil, &ParseError{File: name, Line: lr.line, Msg: bareCR}
+			return nil, &ParseError{File: name, Line: lr.line, Msg: BareCR}
 		}
 		if msg := p.parse(lr.line, line); msg != "" {
 			return nil, &ParseError{File: name, Line: lr.line, Msg: msg}

@@ -95,8 +95,8 @@ func TestReadCostsErrors(t *testing.T) {
 		{"long token shortened", "1\n" + strings.Repeat("a", 100) + "\n", 0,
 			`c.txt:2: cost "` + strings.Repeat("a", 40) + `..." is not a number, expected a number >= 0 such as 10 or 0.5`},
 		// Lines ended by a bare CR: the cause is named.
-		{"bare cr", "1\r2\r", 0, `c.txt:1: ` + bareCR},
-		{"bare cr, indexed", "1 10 bm25\r2 20 lmir\r", 0, `c.txt:1: ` + bareCR},
+		{"bare cr", "1\r2\r", 0, `c.txt:1: ` + BareCR},
+		{"bare cr, indexed", "1 10 bm25\r2 20 lmir\r", 0, `c.txt:1: ` + BareCR},
 		// Not text: the number's characters were quoted between NULs.
 		{"UTF-16", "\xff\xfe1\x00\n\x00", 0,
 			`c.txt:1: UTF-16 text (its byte order mark); expected a cost file in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8`},

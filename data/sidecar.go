@@ -71,6 +71,9 @@ func readQuerySizes(r io.Reader, name string, docs int, dataName string) ([]int,
 			b = bytes.TrimPrefix(b, []byte("\ufeff"))
 		}
 		if s := strings.TrimSpace(string(b)); s != "" {
+			if strings.IndexByte(s, '\r') >= 0 {
+				return nil, &ParseError{File: name, Line: line, Msg: BareCR}
+			}
 			n, perr := strconv.ParseUint(s, 10, 63)
 			switch {
 			case perr != nil || n == 0:

@@ -66,6 +66,7 @@ func TestReadFileQuerySidecar(t *testing.T) {
 		{"2\n-1\n", `:2: query size "-1" is not`},
 		{"2.0\n3\n", `:1: query size "2.0" is not`},
 		{"2 3\n", `:1: query size "2 3" is not`},
+		{"2\r1\r2\r", ":1: " + BareCR}, // was `query size "2\r1\r2" is not …`
 		{"99999999999999999999\n", `:1: query size "99999999999999999999" is not`},
 		{"9223372036854775807\n", ":1: the query sizes come to more than"},
 		{"", ": the query sizes come to 0 documents, and"},

@@ -453,9 +453,9 @@ func pipeline(parent context.Context, src source, opt *ReadOptions, pass int, wo
 	return cerr
 }
 
-// bareCR is the error on a carriage return inside a line: lines ended by
+// BareCR is the error on a carriage return inside a line: lines ended by
 // "\r" alone (classic Mac OS) are one line to the readers.
-const bareCR = `a carriage return inside the line: are its lines ended by "\r" alone (classic Mac OS)? expected lines ending in "\n" or "\r\n": convert it, e.g. tr '\r' '\n'`
+const BareCR = `a carriage return inside the line: are its lines ended by "\r" alone (classic Mac OS)? expected lines ending in "\n" or "\r\n": convert it, e.g. tr '\r' '\n'`
 
 // lineIter walks the lines of a chunk.
 type lineIter struct {
@@ -528,6 +528,14 @@ func scanChunk(c chunk, name string, maxLine int) (pass1, error) {
 		if len(l) > maxLine {
 			return r, &ParseError{File: name, Line: it.line, Msg: fmt.Sprintf("line longer than %s; expected one document per line", byteSize(int64(maxLine)))}
 		}
+		if bytes.IndexByte(l, '\r') >= 0 {
+			// Read as part of a value ("0.5\r0" is not a number), which
+			// named the line but not the cause; and in a comment, which
+			// LETOR's lines end with (#docid = …), it hid the rest of a
+			// file whose lines all end in "\r": one document, read
+			// without a word.
+			return r, &ParseError{File: name, Line: it.line, Msg: BareCR}
+		}
 		l, isDoc := content(l)
 		if !isDoc {
 			continue
@@ -535,11 +543,6 @@ func scanChunk(c chunk, name string, maxLine int) (pass1, error) {
 		r.docs++
 		if h := bytes.IndexByte(l, '#'); h >= 0 {
 			l = l[:h]
-		}
-		if bytes.IndexByte(l, '\r') >= 0 {
-			// Read as part of a value ("0.5\r0" is not a number), which
-			// named the line but not the cause.
-			return r, &ParseError{File: name, Line: it.line, Msg: bareCR}
 		}
 		if r.firstDoc == 0 {
 			r.firstDoc = it.line

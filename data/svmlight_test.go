@@ -256,10 +256,14 @@ func TestReadErrors(t *testing.T) {
 		{"utf-16le", "\xff\xfe1\x00 \x00q\x00i\x00d\x00", ReadOptions{}, `in.txt:1: UTF-16 text (its byte order mark); expected SVMlight/LETOR text in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8`},
 		{"utf-16be", "\xfe\xff\x001\x00 ", ReadOptions{}, `in.txt:1: UTF-16 text (its byte order mark); expected SVMlight/LETOR text in UTF-8 or ASCII: convert it, e.g. iconv -f UTF-16 -t UTF-8`},
 		// Lines ended by a bare CR were one line, whose value "0.5\r0"
-		// was "not a number": the cause is named. A CR in a comment is
-		// part of the comment.
-		{"bare cr", "1 qid:1 1:0.5\r0 qid:1 1:0.2\r", ReadOptions{}, `in.txt:1: ` + bareCR},
-		{"bare cr on line 2", "1 qid:1 1:0.5 # a\rb\n0 qid:1\r1:0.2\n", ReadOptions{}, `in.txt:2: ` + bareCR},
+		// was "not a number": the cause is named. In a comment too: a
+		// LETOR file (#docid = … on every line) with bare CRs read as one
+		// document, the rest of the file its comment.
+		{"bare cr", "1 qid:1 1:0.5\r0 qid:1 1:0.2\r", ReadOptions{}, `in.txt:1: ` + BareCR},
+		{"bare cr on line 2", "1 qid:1 1:0.5 # a\n0 qid:1\r1:0.2\n", ReadOptions{}, `in.txt:2: ` + BareCR},
+		{"bare cr, letor comments", "2 qid:10 1:0.5 #docid = a\r0 qid:10 1:0.2 #docid = b\r", ReadOptions{}, `in.txt:1: ` + BareCR},
+		{"bare cr, comment line", "# written by hand\r1 qid:1 1:0.5\r", ReadOptions{}, `in.txt:1: ` + BareCR},
+		{"bare cr in a comment", "1 qid:1 1:0.5 # a\rb\n", ReadOptions{}, `in.txt:1: ` + BareCR},
 		{"value inf", "1 qid:1 1:inf\n", ReadOptions{}, `in.txt:1: feature 1: value "inf" is not a finite number; expected a finite number`},
 		{"value 0.5x", "1 qid:1 1:0.5x\n", ReadOptions{}, `in.txt:1: feature 1: value "0.5x" is not a number; expected a finite number`},
 		{"label overflow", "-1.79769313486232e+308 qid:1 1:1\n", ReadOptions{}, `in.txt:1: label "-1.79769313486232e+308" is outside the float32 range; expected a number from -3.4028235e+38 to 3.4028235e+38`},
