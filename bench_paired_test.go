@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cronus-ltr/cronus/engine/baseline"
+	"github.com/cronus-ltr/cronus/engine/metric"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -206,5 +208,49 @@ func TestBenchPairedRefuses(t *testing.T) {
 	}
 	if out, err := runPaired(t, good); err != nil {
 		t.Errorf("paired.py %s: %v\n%s", good, err, out)
+	}
+}
+
+// TestBenchPairedTies: where two baselines at no higher cost tie on
+// NDCG@10, paired.py (through front.py's best_baseline) sets the Cronus
+// point against the cheaper, as baseline.BestBaseline does for sweep
+// --json's against_baseline, whatever their order in the curve: the two
+// name the same pair, and so the same standard error and p. They had
+// taken the first in the file (the dearer single stage) and the cheaper.
+func TestBenchPairedTies(t *testing.T) {
+	dir := t.TempDir()
+	// Eighths, so that a permutation has the same mean bit for bit.
+	a := []float64{0.125, 0.5, 0.875, 0.25, 0.625, 0.375, 0.75, 0}
+	b := []float64{0.75, 0.125, 0.25, 0.875, 0, 0.5, 0.375, 0.625}
+	c := []float64{0.5, 0.625, 0.75, 0.375, 0.875, 0.25, 0.125, 0.125}
+	if stat.Mean(a, nil) != stat.Mean(b, nil) {
+		t.Fatal("the test's data: the two baselines do not tie")
+	}
+	var pts []pairedPoint
+	var bp []baseline.Point
+	for _, split := range []string{"valid", "test"} {
+		pts = append(pts,
+			pairedPoint{"single-stage", split, "0.01", 155, a},
+			pairedPoint{"prefix", split, "1", 21, b},
+			pairedPoint{"cronus", split, "0.01", 160, c},
+		)
+	}
+	for _, p := range pts {
+		bp = append(bp, baseline.Point{Method: p.method, Split: p.split, Cost: metric.Cost{Total: p.cost},
+			Metrics: map[string]float64{"ndcg@10": stat.Mean(p.ndcg, nil)}})
+	}
+	best, ok := baseline.BestBaseline(bp, "test", "ndcg@10", 160)
+	if !ok || best.Method != "prefix" {
+		t.Fatalf("BestBaseline: %+v, %v; want the cheaper prefix 1", best, ok)
+	}
+	out, err := runPaired(t, writePairedSweep(t, dir, "curve", pts, 0))
+	if err != nil {
+		t.Fatalf("paired.py: %v\n%s", err, out)
+	}
+	d, se, p := pairedT(c, b)
+	want := fmt.Sprintf("prefix 1: cost 21.0 ndcg@10 %.4f   diff %+.4f se %.4f p %.3g", stat.Mean(b, nil), d, se, p)
+	testPart := out[strings.Index(out, "test, "):]
+	if !strings.Contains(testPart, want) {
+		t.Errorf("want %q (the cheaper of the tied baselines) in\n%s", want, out)
 	}
 }

@@ -86,10 +86,11 @@ def split_points(pts, split):
 
 
 def best_baseline(base, cost):
-    """The best of split_points's baseline points at no more than cost,
-    or None."""
+    """The best of split_points's baseline points at no more than cost
+    (ties: the cheaper, then the first, as baseline.BestBaseline breaks
+    them for sweep --json's against_baseline), or None."""
     ok = [b for b in base if b[2] <= cost]
-    return max(ok, key=lambda b: b[3]) if ok else None
+    return max(ok, key=lambda b: (b[3], -b[2])) if ok else None
 
 
 def best_cronus(cron, cost):
