@@ -460,8 +460,14 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *cascadeOut != "" && chosen == nil {
 		// The curve is written (it took the whole sweep); the cascade is
 		// not, and the exit status says so.
-		return fmt.Errorf("--budget %g: no cascade of the sweep costs at most that per document on validation (the cheapest, λ %.4g × λ_max, costs %.1f); %s is written, %s is not: a larger λ gives cheaper cascades",
-			*budget, cheapest.lam, cheapest.v.Cost.Total, views.Printable(*out), views.Printable(*cascadeOut))
+		written := views.Printable(*out)
+		for _, o := range []string{*plot, *perQuery} {
+			if o != "" {
+				written += ", " + views.Printable(o)
+			}
+		}
+		return fmt.Errorf("--budget %g: no cascade of the sweep costs at most that per document on validation (the cheapest, λ %.4g × λ_max, costs %.1f); %s written, %s not: a larger λ gives cheaper cascades",
+			*budget, cheapest.lam, cheapest.v.Cost.Total, written, views.Printable(*cascadeOut))
 	}
 	fronts := map[string][]baseline.Point{}
 	for _, sp := range splits {

@@ -147,18 +147,22 @@ func TestSweepCascadeOut(t *testing.T) {
 		t.Errorf("budget %s chose λ %g, the unlimited choice", b, want.Lambda)
 	}
 
-	// Under the cheapest: the curve is written, the cascade is not, and
-	// the exit status says so.
+	// Under the cheapest: the curve and the per-query file are written,
+	// the cascade is not, and the exit status and message say so.
 	sub := t.TempDir()
 	curve, cascade = filepath.Join(sub, "curve.csv"), filepath.Join(sub, "best.json")
+	pq := filepath.Join(sub, "curve.queries.tsv")
 	code, _, errOut := runCLI(t, "sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
 		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "1", "--lambdas", "0.005:0.5:5",
-		"--out", curve, "--cascade-out", cascade, "--budget", strconv.FormatFloat(cheapest/2, 'g', -1, 64))
-	if code != 1 || !strings.Contains(errOut, "no cascade of the sweep costs at most") {
+		"--out", curve, "--per-query", pq, "--cascade-out", cascade, "--budget", strconv.FormatFloat(cheapest/2, 'g', -1, 64))
+	if code != 1 || !strings.Contains(errOut, "no cascade of the sweep costs at most") ||
+		!strings.Contains(errOut, curve+", "+pq+" written, "+cascade+" not") {
 		t.Errorf("a budget under every cascade: exit %d, %q", code, errOut)
 	}
-	if _, err := os.Stat(curve); err != nil {
-		t.Errorf("the curve was not written: %v", err)
+	for _, f := range []string{curve, pq} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s was not written: %v", f, err)
+		}
 	}
 	if _, err := os.Stat(cascade); !os.IsNotExist(err) {
 		t.Errorf("a cascade was written over budget (%v)", err)
