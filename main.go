@@ -424,9 +424,18 @@ func newFlags(name string, stdout io.Writer) *flag.FlagSet {
 				fmt.Fprintf(stdout, "Usage: cronus %s %s\n\n%s.\n\nFlags:\n", name, c.args, c.summary)
 			}
 		}
-		fs.SetOutput(stdout)
+		// Go's flag package lists each flag as "  -name"; Cronus's
+		// synopses, README and errors spell them "--name" (both parse).
+		var b strings.Builder
+		fs.SetOutput(&b)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
+		for _, l := range strings.SplitAfter(b.String(), "\n") {
+			if strings.HasPrefix(l, "  -") {
+				l = "  --" + l[len("  -"):]
+			}
+			io.WriteString(stdout, l)
+		}
 	}
 	fs.Var(new(threadsFlag), "threads", "spread the work over `N` threads (GOMAXPROCS; 0: one per core); the results are the same for any number")
 	return fs

@@ -116,11 +116,11 @@ func TestCLIUsage(t *testing.T) {
 	// panicked ("panic calling String method on zero main.decimalValue"),
 	// and printed "-cycles value" with no default.
 	for _, c := range []struct{ name, want string }{
-		{"cascade", "  -cycles int\n    \tcycles of the cyclic optimisation (0 = initialisation only) (default 10)\n"},
-		{"train", "  -col-sample float\n    \tfraction of features per tree (default 1)\n"},
+		{"cascade", "  --cycles int\n    \tcycles of the cyclic optimisation (0 = initialisation only) (default 10)\n"},
+		{"train", "  --col-sample float\n    \tfraction of features per tree (default 1)\n"},
 		// The binary metrics, RR and recall among them (their help
 		// named P@k, MAP and RBP alone).
-		{"eval", "  -relevant r\n    \tP@k, MAP, RR, recall, RBP: a document is relevant when its label >= r"},
+		{"eval", "  --relevant r\n    \tP@k, MAP, RR, recall, RBP: a document is relevant when its label >= r"},
 		{"eval", "(NDCG, ERR: no label > 0; P@k, MAP, RR, recall, RBP: none >= --relevant)"},
 	} {
 		_, out, errOut := runCLI(t, c.name, "--help")
@@ -340,7 +340,7 @@ func TestFlagRangeErrors(t *testing.T) {
 // helpFlag is one flag of a command's --help text.
 type helpFlag struct{ name, placeholder, usage string }
 
-// helpFlags reads the flags of "cronus name --help": a line "  -name
+// helpFlags reads the flags of "cronus name --help": a line "  --name
 // PLACEHOLDER" and its usage on the next line.
 func helpFlags(t *testing.T, name string) []helpFlag {
 	t.Helper()
@@ -351,10 +351,10 @@ func helpFlags(t *testing.T, name string) []helpFlag {
 	var fl []helpFlag
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
-		if !strings.HasPrefix(l, "  -") || i+1 == len(lines) {
+		if !strings.HasPrefix(l, "  --") || i+1 == len(lines) {
 			continue
 		}
-		n, ph, _ := strings.Cut(strings.TrimPrefix(l, "  -"), " ")
+		n, ph, _ := strings.Cut(strings.TrimPrefix(l, "  --"), " ")
 		fl = append(fl, helpFlag{n, ph, strings.TrimSpace(lines[i+1])})
 	}
 	if len(fl) == 0 {
