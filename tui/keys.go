@@ -74,12 +74,16 @@ func (m Model) footerKeys() string {
 
 // withoutTab is line without "tab pane" when the screen shows every pane
 // at once, where tab switches none that shows (at 200 columns the line
-// offered it).
+// offered it); otherwise with it just after the parameter keys, since a
+// screen too small for every pane is one whose line keeps few keys
+// (keyLine drops them from the end: at 80 columns tab went first, where
+// it is the way to the other panes).
 func (m Model) withoutTab(line string) string {
+	line = strings.Replace(line, " · tab pane", "", 1)
 	if computeLayout(m.width, m.height-len(m.shownPanel()), 0, 0).full {
-		return strings.Replace(line, " · tab pane", "", 1)
+		return line
 	}
-	return line
+	return strings.Replace(line, "↑↓←→ params", "↑↓←→ params · tab pane", 1)
 }
 
 // compareKeyLine is helpLine in the compare view: c (or esc) hides it and
