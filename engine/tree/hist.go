@@ -77,14 +77,30 @@ const wideChunk = 512
 // width-4 blocks of a chunk-sized buffer, and then runs the sequential
 // width-4 kernel on each block. h is the wide group's part of the node
 // histogram; buf must hold width/4 × chunkDocs values. unitH is as for
-// buildGroup4.
-func buildScattered(h []hbin, rows []uint8, width int, idx []int32, gho []GradPair, buf []uint32, unitH bool) {
+// buildGroup4. strides are the bins per feature of each group of 4 (see
+// Grower.stride; nil: 256 for all): a group of fewer than 256 is built by
+// buildGroupNarrow, its 4 × stride bins following the group before it.
+func buildScattered(h []hbin, rows []uint8, width int, idx []int32, gho []GradPair, buf []uint32, unitH bool, strides []int) {
 	ng := width / 4
+	stride := func(g int) int {
+		if strides == nil {
+			return 256
+		}
+		return strides[g]
+	}
 	if haveHistAsm && len(idx) > 0 {
 		for c := 0; c < len(idx); c += wideChunk {
 			ids := idx[c:min(c+wideChunk, len(idx))]
-			for g := 0; g < ng; g++ {
-				hist4Wide(&h[g*4*256], &rows[4*g], width, &ids[0], &gho[c], len(ids), !unitH, g == 0)
+			first := true
+			for g, base := 0, 0; g < ng; g++ {
+				if s := stride(g); s != 256 {
+					buildGroupNarrow(h[base:], s, rows, width, 4*g, ids, gho[c:c+len(ids)], false, unitH)
+					base += 4 * s
+					continue
+				}
+				hist4Wide(&h[base], &rows[4*g], width, &ids[0], &gho[c], len(ids), !unitH, first)
+				first = false
+				base += 4 * 256
 			}
 		}
 		return
@@ -100,11 +116,52 @@ func buildScattered(h []hbin, rows []uint8, width int, idx []int32, gho []GradPa
 				buf[g*chunkDocs+j] = binary.NativeEndian.Uint32(row[4*g:])
 			}
 		}
-		for g := 0; g < ng; g++ {
+		for g, base := 0, 0; g < ng; g++ {
 			block := buf[g*chunkDocs : g*chunkDocs+len(ids)]
 			codes := unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(block))), 4*len(block))
-			buildGroup4(h[g*4*256:(g+1)*4*256], codes, nil, gho[c:c+len(ids)], true, unitH)
+			s := stride(g)
+			if s != 256 {
+				buildGroupNarrow(h[base:], s, codes, 4, 0, nil, gho[c:c+len(ids)], true, unitH)
+			} else {
+				buildGroup4(h[base:base+4*256], codes, nil, gho[c:c+len(ids)], true, unitH)
+			}
+			base += 4 * s
 		}
+	}
+}
+
+// buildGroupNarrow is buildGroup4 for a group of 4 features of at most
+// stride bins each (stride < 256): its histogram h holds 4 × stride bins,
+// feature k's from k × stride. The group's codes are at column col of rows
+// of width bytes: document i's at rows[i*width+col:][:4] (with all, the
+// j-th row is the j-th document). The bins get the same sums as the other
+// kernels give, bit for bit: each adds a bin's documents in the order of
+// idx. It is plain Go: only very wide data sets, whose 256-bin histograms
+// would not fit in memory, have narrow groups (NewGrowerContext).
+func buildGroupNarrow(h []hbin, stride int, rows []uint8, width, col int, idx []int32, gho []GradPair, all, unitH bool) {
+	h = h[:4*stride]
+	add := func(r []uint8, p GradPair) {
+		g, hh := float64(p.G), float64(p.H)
+		r = r[:4]
+		for k, c := range r {
+			b := &h[k*stride+int(c)]
+			b.G += g
+			if unitH {
+				b.H++
+			} else {
+				b.H += hh
+				b.N++
+			}
+		}
+	}
+	if all {
+		for j, p := range gho {
+			add(rows[j*width+col:], p)
+		}
+		return
+	}
+	for j, i := range idx {
+		add(rows[int(i)*width+col:], gho[j])
 	}
 }
 

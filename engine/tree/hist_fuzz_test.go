@@ -71,9 +71,9 @@ func FuzzHist4(f *testing.F) {
 		buf := make([]uint32, width/4*chunkDocs)
 		defer func() { haveHistAsm = true }()
 		haveHistAsm = false
-		buildScattered(want, wrows, width, idx, gho, buf, unit)
+		buildScattered(want, wrows, width, idx, gho, buf, unit, nil)
 		haveHistAsm = true
-		buildScattered(got, wrows, width, idx, gho, buf, unit)
+		buildScattered(got, wrows, width, idx, gho, buf, unit, nil)
 		same("in place", want, got)
 	})
 }

@@ -99,9 +99,9 @@ func TestScatteredMatchesGo(t *testing.T) {
 				got := make([]hbin, width*256)
 				buf := make([]uint32, width/4*chunkDocs)
 				haveHistAsm = false
-				buildScattered(want, rows, width, idx, gho, buf, unit)
+				buildScattered(want, rows, width, idx, gho, buf, unit, nil)
 				haveHistAsm = true
-				buildScattered(got, rows, width, idx, gho, buf, unit)
+				buildScattered(got, rows, width, idx, gho, buf, unit, nil)
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("width %d, %d documents, unit=%v: the histograms differ", width, len(idx), unit)
 				}
