@@ -197,6 +197,9 @@ func NewGrowerContext(ctx context.Context, b *data.Binned, bins *data.Bins, p Gr
 		g.off[f+1] = g.off[f] + g.stride[f/groupWidth]
 	}
 	g.total = g.off[padded]
+	if err := checkHistMemory(b.NumBins, g.total, n, padded); err != nil {
+		return nil, err
+	}
 	g.fg = newFeatureGroups(ctx, b.Codes, n, padded, groupWidth, workers)
 	g.wide = newFeatureGroups(ctx, b.Codes, n, padded, max(wideWidth, groupWidth), workers)
 	if err := ctx.Err(); err != nil {
@@ -554,6 +557,44 @@ var (
 	narrowAbove int64 = 64 << 20
 	narrowBins        = 128
 )
+
+// availableMemory is data.AvailableMemory (a variable for the tests).
+var availableMemory = data.AvailableMemory
+
+// HistMemoryError is the error of a grower whose histograms would not fit
+// in the memory available: training needs two at least (a leaf's and its
+// smaller child's), besides the codes laid out row-major twice.
+type HistMemoryError struct {
+	Features, Wide int   // features, and those of more than narrowBins bins
+	Need, Avail    int64 // bytes
+}
+
+func (e *HistMemoryError) Error() string {
+	return fmt.Sprintf("training needs about %.1f GiB of memory for the split histograms of %d features (%d of them with more than %d distinct values, which get 256 bins of 24 bytes each), more than the %.1f GiB available: use fewer features, or fewer bins (--max-bins %d)",
+		float64(e.Need)/(1<<30), e.Features, e.Wide, narrowBins, float64(e.Avail)/(1<<30), narrowBins)
+}
+
+// checkHistMemory returns a *HistMemoryError when two histograms of total
+// bins and the row-major codes (two layouts of n documents × padded
+// features) need more memory than is available; nil when they fit or the
+// memory available is not known. numBins are the features' bin counts.
+func checkHistMemory(numBins []int, total, n, padded int) error {
+	avail := availableMemory()
+	if avail <= 0 {
+		return nil
+	}
+	need := 2*int64(total)*int64(unsafe.Sizeof(hbin{})) + 2*int64(n)*int64(padded)
+	if need <= avail {
+		return nil
+	}
+	wide := 0
+	for _, k := range numBins {
+		if k > narrowBins {
+			wide++
+		}
+	}
+	return &HistMemoryError{Features: len(numBins), Wide: wide, Need: need, Avail: avail}
+}
 
 // scatteredBelow: a leaf with fewer than 1/scatteredBelow of the documents
 // is built by buildScattered.

@@ -1,7 +1,10 @@
 package tree
 
 import (
+	"context"
+	"errors"
 	"math"
+	"strings"
 	"unsafe"
 
 	"github.com/cronus-ltr/cronus/data"
@@ -165,5 +168,44 @@ func TestNarrowMillionFeatures(t *testing.T) {
 	tr := g.Grow(gh, nil, nil, nil)
 	if len(tr.Nodes) != 1 || tr.Nodes[0].Feature != key {
 		t.Fatalf("the tree splits on %+v, want feature %d alone", tr.Nodes, key)
+	}
+}
+
+// A grower whose two histograms and row-major codes need more memory than
+// is available is refused with a HistMemoryError naming the features; one
+// that fits, or where the memory available is not known, is not.
+func TestGrowerRefusesWithoutMemory(t *testing.T) {
+	defer func(f func() int64) { availableMemory = f }(availableMemory)
+	r := rand.New(rand.NewPCG(9, 9))
+	cols, _ := narrowCols(r, 20000, true)
+	d := dataset(cols)
+	bins := data.ComputeBins(d, 255)
+	b, err := bins.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := GrowParams{MaxLeaves: 8, MinDocs: 5, Lambda: 1}
+	// 24 features (23 and a padding one) × 256 bins × 24 bytes × 2, and
+	// 2 × 20,000 × 24 bytes of codes: 1,254,912 bytes.
+	for _, c := range []struct {
+		avail int64
+		fails bool
+	}{{0, false}, {1 << 20, true}, {1_254_911, true}, {1_254_912, false}, {1 << 40, false}} {
+		availableMemory = func() int64 { return c.avail }
+		_, err := NewGrowerContext(context.Background(), b, bins, p, 1)
+		var me *HistMemoryError
+		if got := errors.As(err, &me); got != c.fails {
+			t.Fatalf("available %d: error %v", c.avail, err)
+		}
+		if c.fails {
+			if me.Need != 1_254_912 || me.Features != 23 || me.Wide != 3 {
+				t.Errorf("available %d: %+v", c.avail, *me)
+			}
+			for _, s := range []string{"23 features", "3 of them", "--max-bins 128"} {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("%q does not say %q", err, s)
+				}
+			}
+		}
 	}
 }
