@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"syscall"
 )
@@ -92,7 +93,14 @@ func ReadWhole(path, what string) ([]byte, error) {
 
 // DecodeWhole is ReadWhole of the contents b, already read from path
 // (named in errors): decompressed when it is gzip, a UTF-8 byte order
-// mark dropped.
+// mark dropped. A small gzip file can hold a great deal (a 4.3 MB file a
+// gigabyte of zeros), so before it goes on decompressing, DecodeWhole
+// looks at the first sniffWhole bytes: binary data (a NUL byte) is refused
+// there, unless the content starts as one of the binary files a reader
+// names itself (an XGBoost model in UBJSON, with '{', or in its old
+// format, "binf"; UTF-16 text); and the whole must come to at most a
+// quarter of the memory available (wholeLimit), as its reader needs a few
+// times its size again.
 func DecodeWhole(path string, b []byte) ([]byte, error) {
 	br := bufio.NewReader(bytes.NewReader(b))
 	zr, err := gunzipIfGzip(br, path, 0)
@@ -102,11 +110,71 @@ func DecodeWhole(path string, b []byte) ([]byte, error) {
 	if zr == io.Reader(br) {
 		return bytes.TrimPrefix(b, utf8BOM), nil
 	}
-	text, err := io.ReadAll(zr)
+	text := make([]byte, 0, sniffWhole)
+	text, err = readUpTo(zr, text, sniffWhole)
 	if err != nil {
 		return nil, &ParseError{File: path, Msg: gzipError(err).Error()}
 	}
+	if i := bytes.IndexByte(text, 0); i >= 0 && !namedBinary(text) {
+		return nil, &ParseError{File: path, Line: 1 + bytes.Count(text[:i], []byte{'\n'}),
+			Msg: "binary data (a NUL byte) once decompressed, where text was expected (models, cascades and scores are text; an XGBoost UBJSON model starts with '{')"}
+	}
+	if len(text) < sniffWhole {
+		return bytes.TrimPrefix(text, utf8BOM), nil
+	}
+	limit := wholeLimit()
+	text, err = readUpTo(zr, text, limit+1)
+	if err != nil {
+		return nil, &ParseError{File: path, Msg: gzipError(err).Error()}
+	}
+	if int64(len(text)) > limit {
+		return nil, &ParseError{File: path, Msg: fmt.Sprintf("decompresses to more than %.1f GiB, a quarter of the memory available: too large to read whole", float64(limit)/(1<<30))}
+	}
 	return bytes.TrimPrefix(text, utf8BOM), nil
+}
+
+// sniffWhole is how much of a gzip file's content DecodeWhole reads
+// before it decides whether to read the rest.
+const sniffWhole = 64 << 10
+
+// wholeLimit is the most DecodeWhole decompresses: a quarter of the
+// memory available, unlimited when that is not known (a variable for the
+// tests).
+var wholeLimit = func() int64 {
+	if avail := availableMemory(); avail > 0 {
+		return avail / 4
+	}
+	return math.MaxInt64 - 1
+}
+
+// namedBinary reports whether the content starting with head is binary
+// data that a reader of whole files names itself: an XGBoost model in
+// UBJSON ('{') or its old binary format ("binf"), or UTF-16 text.
+func namedBinary(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("{")) || bytes.HasPrefix(head, []byte("binf")) || IsUTF16(head)
+}
+
+// readUpTo appends what r gives to b until b holds limit bytes or r ends
+// (io.EOF, not an error).
+func readUpTo(r io.Reader, b []byte, limit int64) ([]byte, error) {
+	for int64(len(b)) < limit {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // room to grow, as io.ReadAll makes it
+		}
+		room := b[len(b):cap(b)]
+		if int64(len(room)) > limit-int64(len(b)) {
+			room = room[:limit-int64(len(b))]
+		}
+		n, err := r.Read(room)
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 // isGzipMagic reports whether b starts with gzip's magic bytes.
