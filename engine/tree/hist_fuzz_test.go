@@ -75,5 +75,35 @@ func FuzzHist4(f *testing.F) {
 		haveHistAsm = true
 		buildScattered(got, wrows, width, idx, gho, buf, unit, nil)
 		same("in place", want, got)
+		// Narrow groups: each group of 4 whose codes stay below 129 gets
+		// as many bins per feature as its largest code needs; its bins are
+		// the full layout's first ones, with the kernels and without.
+		strides := make([]int, width/4)
+		total := 0
+		for q := range strides {
+			most := 1
+			for i := range n {
+				for k := range 4 {
+					most = max(most, int(wrows[i*width+4*q+k])+1)
+				}
+			}
+			strides[q] = 256
+			if most <= narrowBins {
+				strides[q] = most
+			}
+			total += 4 * strides[q]
+		}
+		for _, asm := range []bool{false, true} {
+			haveHistAsm = asm
+			narrow := make([]hbin, total)
+			buildScattered(narrow, wrows, width, idx, gho, buf, unit, strides)
+			full := make([]hbin, 0, width*256)
+			for q, s := range strides {
+				for k := range 4 {
+					full = append(full, want[(4*q+k)*256:][:s]...)
+				}
+			}
+			same(map[bool]string{true: "narrow, assembly", false: "narrow, Go"}[asm], full, narrow)
+		}
 	})
 }
