@@ -67,18 +67,18 @@ func (m Model) footerKeys() string {
 	case m.compare:
 		return compareKeyLine
 	case m.w != nil && m.w.valid == nil:
-		return m.withoutTab(noValidKeyLine)
+		return m.placeTab(noValidKeyLine)
 	}
-	return m.withoutTab(helpLine)
+	return m.placeTab(helpLine)
 }
 
-// withoutTab is line without "tab pane" when the screen shows every pane
+// placeTab is line without "tab pane" when the screen shows every pane
 // at once, where tab switches none that shows (at 200 columns the line
 // offered it); otherwise with it just after the parameter keys, since a
 // screen too small for every pane is one whose line keeps few keys
 // (keyLine drops them from the end: at 80 columns tab went first, where
 // it is the way to the other panes).
-func (m Model) withoutTab(line string) string {
+func (m Model) placeTab(line string) string {
 	line = strings.Replace(line, " · tab pane", "", 1)
 	if computeLayout(m.width, m.height-len(m.shownPanel()), 0, 0).full {
 		return line
