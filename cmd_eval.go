@@ -25,7 +25,12 @@ import (
 // or not (predict --out s.txt.gz writes it gzipped), or stops when ctx is
 // done (a FIFO nobody writes to blocks its open).
 func readScores(ctx context.Context, path string, d *data.Dataset) ([]float64, error) {
-	b, err := untilDone(ctx, func() ([]byte, error) { return data.ReadWhole(path, "a file of scores, one per line") })
+	b, err := untilDone(ctx, func() ([]byte, error) {
+		return data.ReadWholeAs(path, "a file of scores, one per line", func(head []byte) error {
+			_, err := parseScores(bytes.NewReader(head), path, d.QueryIDs, d.QueryOffsets)
+			return err
+		})
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -213,42 +213,52 @@ func inspectModel(ctx context.Context, path string, piped []byte, costsName, dat
 	// The file is read once, and parsed as a model or, when its format
 	// says so, a cascade.
 	_, err := untilDoneShowing(ctx, stderr, "reading "+path, func() (struct{}, error) {
+		// parse parses b as a model or, when its format says so, a
+		// cascade; cut is the first bytes of a gzip file that holds
+		// binary data (data.ReadWholeAs), to be named, not kept.
+		parse := func(b []byte, cut bool) error {
+			// Which of the two it is cannot be told from UTF-16.
+			if err := tree.UTF16Error(b, "a model or cascade file", "JSON"); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			var head struct {
+				Format any `json:"format"`
+			}
+			// The first value's: a cascade followed by more JSON is named
+			// by the cascade reader.
+			_ = json.NewDecoder(bytes.NewReader(b)).Decode(&head) // the parser says what is wrong
+			if head.Format == tree.CascadeFormat {
+				f, err := cronus.ParseFile(path, b)
+				if err != nil || cut {
+					return err
+				}
+				kind, cf = "cascade", f
+				if e, c, err = cf.Cascade(); err != nil {
+					return fmt.Errorf("%s: %w", path, err)
+				}
+				m = cf.Ensemble
+				return nil
+			}
+			mm, err := tree.ParseModel(path, b)
+			if err != nil || cut {
+				return err
+			}
+			m = mm
+			e, err = m.Ensemble()
+			return err
+		}
 		var b []byte
 		var err error
+		named := func(head []byte) error { return parse(head, true) }
 		if piped != nil { // read already, from a pipe
-			b, err = data.DecodeWhole(path, piped)
+			b, err = data.DecodeWholeAs(path, piped, named)
 		} else {
-			b, err = data.ReadWhole(path, "a model or cascade file")
+			b, err = data.ReadWholeAs(path, "a model or cascade file", named)
 		}
 		if err != nil {
 			return struct{}{}, err
 		}
-		// Which of the two it is cannot be told from UTF-16.
-		if err := tree.UTF16Error(b, "a model or cascade file", "JSON"); err != nil {
-			return struct{}{}, fmt.Errorf("%s: %w", path, err)
-		}
-		var head struct {
-			Format any `json:"format"`
-		}
-		// The first value's: a cascade followed by more JSON is named
-		// by the cascade reader.
-		_ = json.NewDecoder(bytes.NewReader(b)).Decode(&head) // the parser says what is wrong
-		if head.Format == tree.CascadeFormat {
-			kind = "cascade"
-			if cf, err = cronus.ParseFile(path, b); err != nil {
-				return struct{}{}, err
-			}
-			if e, c, err = cf.Cascade(); err != nil {
-				return struct{}{}, fmt.Errorf("%s: %w", path, err)
-			}
-			m = cf.Ensemble
-			return struct{}{}, nil
-		}
-		if m, err = tree.ParseModel(path, b); err != nil {
-			return struct{}{}, err
-		}
-		e, err = m.Ensemble()
-		return struct{}{}, err
+		return struct{}{}, parse(b, false)
 	})
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,6 +20,18 @@ func availableMemory() int64 { return availableMemoryIn("/") }
 // MemAvailable from /proc/meminfo, or less under a memory cgroup's limit;
 // 0 when it cannot tell (not Linux).
 func AvailableMemory() int64 { return availableMemory() }
+
+// SizeString formats a size in bytes as "19.0 GiB" ("512 MiB" below 1 GiB,
+// "12 KiB" below 1 MiB), rounding up below 1 GiB.
+func SizeString(b int64) string {
+	if b < 1<<20 {
+		return fmt.Sprintf("%.0f KiB", math.Ceil(float64(b)/(1<<10)))
+	}
+	if b < 1<<30 {
+		return fmt.Sprintf("%.0f MiB", math.Ceil(float64(b)/(1<<20)))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+}
 
 // availableMemoryIn is availableMemory with /proc and /sys read under root
 // (a test's directory).

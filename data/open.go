@@ -116,8 +116,8 @@ func DecodeWhole(path string, b []byte) ([]byte, error) {
 		return nil, &ParseError{File: path, Msg: gzipError(err).Error()}
 	}
 	if i := bytes.IndexByte(text, 0); i >= 0 && !namedBinary(text) {
-		return nil, &ParseError{File: path, Line: 1 + bytes.Count(text[:i], []byte{'\n'}),
-			Msg: "binary data (a NUL byte) once decompressed, where text was expected (models, cascades and scores are text; an XGBoost UBJSON model starts with '{')"}
+		return nil, &binaryHead{head: text, err: &ParseError{File: path, Line: 1 + bytes.Count(text[:i], []byte{'\n'}),
+			Msg: "binary data (a NUL byte) once decompressed, where text was expected"}}
 	}
 	if len(text) < sniffWhole {
 		return bytes.TrimPrefix(text, utf8BOM), nil
@@ -128,9 +128,50 @@ func DecodeWhole(path string, b []byte) ([]byte, error) {
 		return nil, &ParseError{File: path, Msg: gzipError(err).Error()}
 	}
 	if int64(len(text)) > limit {
-		return nil, &ParseError{File: path, Msg: fmt.Sprintf("decompresses to more than %.1f GiB, a quarter of the memory available: too large to read whole", float64(limit)/(1<<30))}
+		return nil, &ParseError{File: path, Msg: fmt.Sprintf("decompresses to more than %s, a quarter of the memory available: too large to read whole", SizeString(limit))}
 	}
 	return bytes.TrimPrefix(text, utf8BOM), nil
+}
+
+// binaryHead is DecodeWhole's refusal of a gzip file whose first
+// sniffWhole bytes, decompressed, hold a NUL byte: the error, and those
+// bytes (ReadWholeAs).
+type binaryHead struct {
+	err  *ParseError
+	head []byte
+}
+
+func (e *binaryHead) Error() string { return e.err.Error() }
+func (e *binaryHead) Unwrap() error { return e.err }
+
+// ReadWholeAs is ReadWhole for a reader whose parse names the kinds of
+// file it refuses (an archive, an image, another library's model, numpy's
+// binary format), in their own words. A gzip file that DecodeWhole refuses
+// as binary from its first bytes is given to parse first, cut there; when
+// parse refuses it, its error is returned instead of DecodeWhole's. When
+// parse takes the cut bytes, DecodeWhole's refusal stands: they never
+// stand for the file.
+func ReadWholeAs(path, what string, parse func([]byte) error) ([]byte, error) {
+	b, err := ReadWhole(path, what)
+	return b, inOwnWords(err, parse)
+}
+
+// DecodeWholeAs is DecodeWhole with parse as for ReadWholeAs.
+func DecodeWholeAs(path string, b []byte, parse func([]byte) error) ([]byte, error) {
+	text, err := DecodeWhole(path, b)
+	return text, inOwnWords(err, parse)
+}
+
+// inOwnWords is parse's error on the bytes of a binaryHead err, when it
+// has one; err otherwise.
+func inOwnWords(err error, parse func([]byte) error) error {
+	var bh *binaryHead
+	if errors.As(err, &bh) {
+		if perr := parse(bh.head); perr != nil {
+			return perr
+		}
+	}
+	return err
 }
 
 // sniffWhole is how much of a gzip file's content DecodeWhole reads

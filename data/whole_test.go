@@ -3,6 +3,8 @@ package data
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -75,5 +77,42 @@ func TestDecodeWholeLimit(t *testing.T) {
 		if !errors.As(err, &pe) || pe.File != "big.json.gz" || !strings.Contains(pe.Msg, "decompresses to more than") {
 			t.Errorf("limit %d: %v, want the file refused as too large", c.limit, err)
 		}
+	}
+}
+
+// ReadWholeAs gives a gzip file refused as binary to the reader's parse,
+// cut at the first look: the reader's refusal, naming the kind of file,
+// replaces DecodeWhole's; a parse that takes the cut bytes leaves the
+// refusal standing; text is read whole and never given to parse.
+func TestReadWholeAs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bin := write("bin.gz", gz(t, "KIND"+strings.Repeat("\x00", 3*sniffWhole)))
+	var got []byte
+	_, err := ReadWholeAs(bin, "a model", func(head []byte) error {
+		got = head
+		return errors.New("a KIND file")
+	})
+	if err == nil || err.Error() != "a KIND file" {
+		t.Errorf("the reader's refusal: %v", err)
+	}
+	if len(got) != sniffWhole || !bytes.HasPrefix(got, []byte("KIND\x00")) {
+		t.Errorf("parse was given %d bytes %.8q, want the first %d", len(got), got, sniffWhole)
+	}
+	_, err = ReadWholeAs(bin, "a model", func([]byte) error { return nil })
+	var pe *ParseError
+	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, "binary data") {
+		t.Errorf("parse took the cut bytes: %v, want the refusal", err)
+	}
+	text := strings.Repeat("text\n", sniffWhole)
+	b, err := ReadWholeAs(write("t.gz", gz(t, text)), "a model", func([]byte) error { t.Error("parse called on text"); return nil })
+	if err != nil || string(b) != text {
+		t.Errorf("text: %d bytes, %v", len(b), err)
 	}
 }

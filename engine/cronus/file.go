@@ -547,7 +547,10 @@ func encodeFileContext(ctx context.Context, f *File) ([]byte, error) {
 // on the result. Errors name the file, and for malformed JSON the line and
 // column.
 func ReadFile(path string) (*File, error) {
-	b, err := data.ReadWhole(path, "a cascade file")
+	b, err := data.ReadWholeAs(path, "a cascade file", func(head []byte) error {
+		_, err := ParseFile(path, head)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

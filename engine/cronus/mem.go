@@ -3,6 +3,8 @@ package cronus
 import (
 	"fmt"
 	"math"
+
+	"github.com/cronus-ltr/cronus/data"
 )
 
 // ProblemBytes estimates the peak memory, in bytes, of a cascade problem of
@@ -89,15 +91,7 @@ func CheckProblemMemory(T, n int) error {
 
 // gibibytes formats a size in bytes as "19.0 GiB" ("512 MiB" below 1 GiB,
 // "12 KiB" below 1 MiB).
-func gibibytes(b int64) string {
-	if b < 1<<20 {
-		return fmt.Sprintf("%.0f KiB", math.Ceil(float64(b)/(1<<10)))
-	}
-	if b < 1<<30 {
-		return fmt.Sprintf("%.0f MiB", math.Ceil(float64(b)/(1<<20)))
-	}
-	return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
-}
+func gibibytes(b int64) string { return data.SizeString(b) }
 
 // groupDigits writes n with commas between groups of three digits.
 func groupDigits(n int) string {

@@ -149,9 +149,14 @@ type Grower struct {
 }
 
 // NewGrower prepares a grower for the binned training data b with edges
-// bins; workers <= 0 means GOMAXPROCS.
+// bins; workers <= 0 means GOMAXPROCS. It panics where NewGrowerContext
+// would return a *HistMemoryError: for data known to fit (tests, and
+// callers that checked).
 func NewGrower(b *data.Binned, bins *data.Bins, p GrowParams, workers int) *Grower {
-	g, _ := NewGrowerContext(context.Background(), b, bins, p, workers) // never cancelled
+	g, err := NewGrowerContext(context.Background(), b, bins, p, workers) // never cancelled
+	if err != nil {
+		panic(err) // not the memory it needs: callers with data of any size use NewGrowerContext
+	}
 	return g
 }
 
@@ -197,7 +202,7 @@ func NewGrowerContext(ctx context.Context, b *data.Binned, bins *data.Bins, p Gr
 		g.off[f+1] = g.off[f] + g.stride[f/groupWidth]
 	}
 	g.total = g.off[padded]
-	if err := checkHistMemory(b.NumBins, g.total, n, padded); err != nil {
+	if err := checkHistMemory(b.NumBins, g.total, n, padded, narrow); err != nil {
 		return nil, err
 	}
 	g.fg = newFeatureGroups(ctx, b.Codes, n, padded, groupWidth, workers)
@@ -565,26 +570,40 @@ var availableMemory = data.AvailableMemory
 // in the memory available: training needs two at least (a leaf's and its
 // smaller child's), besides the codes laid out row-major twice.
 type HistMemoryError struct {
-	Features, Wide int   // features, and those of more than narrowBins bins
-	Need, Avail    int64 // bytes
+	Features, Docs int   // of the training data (the features that vary)
+	Wide           int   // features of more than narrowBins bins: 256 each in a histogram
+	Hist, Codes    int64 // bytes: two histograms, and the row-major codes
+	Avail          int64 // bytes available
+	// Narrow says the data are wide enough for narrow histograms, where
+	// fewer bins (--max-bins) make them smaller.
+	Narrow bool
 }
 
 func (e *HistMemoryError) Error() string {
-	return fmt.Sprintf("training needs about %.1f GiB of memory for the split histograms of %d features (%d of them with more than %d distinct values, which get 256 bins of 24 bytes each), more than the %.1f GiB available: use fewer features, or fewer bins (--max-bins %d)",
-		float64(e.Need)/(1<<30), e.Features, e.Wide, narrowBins, float64(e.Avail)/(1<<30), narrowBins)
+	way := "use fewer features or documents"
+	switch {
+	case e.Hist > e.Codes && e.Wide > 0 && e.Narrow:
+		way = fmt.Sprintf("use fewer features, or --max-bins %d (on data this wide a feature of at most %d bins gets as many in a histogram, not 256)", narrowBins, narrowBins)
+	case e.Hist > e.Codes:
+		way = "use fewer features"
+	}
+	return fmt.Sprintf("training on %d documents × %d features needs about %s of memory (two split histograms, %s, and the codes laid out by document, %s), more than the %s available: %s",
+		e.Docs, e.Features, data.SizeString(e.Hist+e.Codes), data.SizeString(e.Hist), data.SizeString(e.Codes), data.SizeString(e.Avail), way)
 }
 
 // checkHistMemory returns a *HistMemoryError when two histograms of total
 // bins and the row-major codes (two layouts of n documents × padded
 // features) need more memory than is available; nil when they fit or the
-// memory available is not known. numBins are the features' bin counts.
-func checkHistMemory(numBins []int, total, n, padded int) error {
+// memory available is not known. numBins are the features' bin counts;
+// narrow says the groups of few bins are narrow.
+func checkHistMemory(numBins []int, total, n, padded int, narrow bool) error {
 	avail := availableMemory()
 	if avail <= 0 {
 		return nil
 	}
-	need := 2*int64(total)*int64(unsafe.Sizeof(hbin{})) + 2*int64(n)*int64(padded)
-	if need <= avail {
+	hist := 2 * int64(total) * int64(unsafe.Sizeof(hbin{}))
+	codes := 2 * int64(n) * int64(padded)
+	if hist+codes <= avail {
 		return nil
 	}
 	wide := 0
@@ -593,7 +612,7 @@ func checkHistMemory(numBins []int, total, n, padded int) error {
 			wide++
 		}
 	}
-	return &HistMemoryError{Features: len(numBins), Wide: wide, Need: need, Avail: avail}
+	return &HistMemoryError{Features: len(numBins), Docs: n, Wide: wide, Hist: hist, Codes: codes, Avail: avail, Narrow: narrow}
 }
 
 // scatteredBelow: a leaf with fewer than 1/scatteredBelow of the documents

@@ -626,10 +626,19 @@ func ImportFileWith(from, path string, opt ImportOptions) (*Ensemble, map[string
 	default:
 		return nil, nil, fmt.Errorf("unknown model library %q (want lightgbm, xgboost or ranklib)", from)
 	}
-	b, err := data.ReadWhole(path, importKinds[from])
+	b, err := data.ReadWholeAs(path, importKinds[from], func(head []byte) error {
+		_, _, err := importBytes(from, path, head, imp, opt)
+		return err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
+	return importBytes(from, path, b, imp, opt)
+}
+
+// importBytes is ImportFileWith on the contents b of the file path, read
+// already, with the importer imp of from.
+func importBytes(from, path string, b []byte, imp func(io.Reader, string, ImportOptions) (*Ensemble, map[string]any, error), opt ImportOptions) (*Ensemble, map[string]any, error) {
 	if err := notCronusFile(b); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}

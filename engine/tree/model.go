@@ -430,7 +430,10 @@ func EncodeModelContext(ctx context.Context, m *Model, prefix string) ([]byte, e
 // on the result. Errors name the file, and for malformed JSON the line and
 // column.
 func ReadModel(path string) (*Model, error) {
-	b, err := data.ReadWhole(path, "a model file")
+	b, err := data.ReadWholeAs(path, "a model file", func(head []byte) error {
+		_, err := ParseModel(path, head)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

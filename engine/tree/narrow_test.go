@@ -3,6 +3,7 @@ package tree
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"unsafe"
@@ -50,6 +51,11 @@ func TestNarrowGroupsSameTrees(t *testing.T) {
 	for i := 0; i < n; i += 3 {
 		rows = append(rows, int32(i))
 	}
+	// Column samples (--col-sample) that skip whole groups, narrow and
+	// full, of 4 features and of the workers' wide ones (the second skips
+	// the first wide group of 3 workers).
+	subset := []int{1, 4, 8, 11, 13, 21}
+	late := []int{8, 11, 13, 21}
 	asms := []bool{false}
 	if haveHistAsm {
 		asms = append(asms, true)
@@ -57,10 +63,14 @@ func TestNarrowGroupsSameTrees(t *testing.T) {
 	for _, unit := range []bool{true, false} {
 		cols, gh := narrowCols(r, n, unit)
 		d := dataset(cols)
-		for _, workers := range []int{1, 2} {
+		for _, workers := range []int{1, 2, 3} {
 			for _, asm := range asms {
 				haveHistAsm = asm
-				for _, rs := range [][]int32{nil, rows} {
+				for _, c := range []struct {
+					rows     []int32
+					features []int
+				}{{nil, nil}, {rows, nil}, {nil, subset}, {rows, subset}, {nil, late}, {rows, late}} {
+					rs := c.rows
 					p := GrowParams{MaxLeaves: 63, MinDocs: 5, MinHess: 1e-3, Lambda: 1}
 					narrowAbove = 64 << 20
 					full := grower(t, d, p, workers)
@@ -80,10 +90,10 @@ func TestNarrowGroupsSameTrees(t *testing.T) {
 					if wide == 0 || thin == 0 || narrow.total >= full.total {
 						t.Fatalf("strides %v: want both narrow and full groups, and a smaller histogram (%d bins, full %d)", narrow.stride, narrow.total, full.total)
 					}
-					a := full.Grow(gh, rs, nil, nil)
-					b := narrow.Grow(gh, rs, nil, nil)
+					a := full.Grow(gh, rs, c.features, nil)
+					b := narrow.Grow(gh, rs, c.features, nil)
 					if !reflect.DeepEqual(a, b) {
-						t.Errorf("unit=%v workers=%d asm=%v rows=%v: the narrow histograms grow another tree", unit, workers, asm, rs != nil)
+						t.Errorf("unit=%v workers=%d asm=%v rows=%v features=%v: the narrow histograms grow another tree", unit, workers, asm, rs != nil, c.features)
 					}
 					if len(a.Leaves) < 40 {
 						t.Errorf("unit=%v: only %d leaves, too few to test much", unit, len(a.Leaves))
@@ -92,7 +102,7 @@ func TestNarrowGroupsSameTrees(t *testing.T) {
 					for _, nd := range a.Nodes {
 						used[nd.Feature] = true
 					}
-					if !used[1] || !used[13] {
+					if !used[13] || c.features == nil && !used[1] {
 						t.Errorf("unit=%v: the tree does not split on the narrow features 2 and 14 (%v)", unit, used)
 					}
 				}
@@ -172,39 +182,71 @@ func TestNarrowMillionFeatures(t *testing.T) {
 }
 
 // A grower whose two histograms and row-major codes need more memory than
-// is available is refused with a HistMemoryError naming the features; one
-// that fits, or where the memory available is not known, is not.
+// is available is refused with a HistMemoryError that counts both and
+// says what would help: fewer documents only when the codes take the
+// most, --max-bins only where narrow histograms are in use. One that
+// fits, or where the memory available is not known, is not.
 func TestGrowerRefusesWithoutMemory(t *testing.T) {
-	defer func(f func() int64) { availableMemory = f }(availableMemory)
+	defer func(f func() int64, a int64) { availableMemory, narrowAbove = f, a }(availableMemory, narrowAbove)
 	r := rand.New(rand.NewPCG(9, 9))
-	cols, _ := narrowCols(r, 20000, true)
-	d := dataset(cols)
-	bins := data.ComputeBins(d, 255)
-	b, err := bins.Apply(d)
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := GrowParams{MaxLeaves: 8, MinDocs: 5, Lambda: 1}
-	// 24 features (23 and a padding one) × 256 bins × 24 bytes × 2, and
-	// 2 × 20,000 × 24 bytes of codes: 1,254,912 bytes.
 	for _, c := range []struct {
-		avail int64
-		fails bool
-	}{{0, false}, {1 << 20, true}, {1_254_911, true}, {1_254_912, false}, {1 << 40, false}} {
-		availableMemory = func() int64 { return c.avail }
-		_, err := NewGrowerContext(context.Background(), b, bins, p, 1)
-		var me *HistMemoryError
-		if got := errors.As(err, &me); got != c.fails {
-			t.Fatalf("available %d: error %v", c.avail, err)
+		docs   int
+		narrow bool
+		way    string
+	}{
+		{20000, false, "use fewer features or documents"},
+		{200, false, "use fewer features"},
+		{200, true, "use fewer features, or --max-bins 128"},
+	} {
+		cols, _ := narrowCols(r, c.docs, true)
+		d := dataset(cols)
+		bins := data.ComputeBins(d, 255)
+		b, err := bins.Apply(d)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if c.fails {
-			if me.Need != 1_254_912 || me.Features != 23 || me.Wide != 3 {
-				t.Errorf("available %d: %+v", c.avail, *me)
+		narrowAbove = 64 << 20
+		if c.narrow {
+			narrowAbove = -1
+		}
+		// 24 features (23 and a padding one) × 256 bins × 24 bytes × 2 =
+		// 294,912 bytes of histograms, less when narrow; 2 × docs × 24
+		// bytes of codes.
+		g, err := NewGrowerContext(context.Background(), b, bins, p, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist := int64(2 * g.total * 24)
+		if c.narrow != (hist < 294_912) {
+			t.Fatalf("%d documents, narrow %v: histograms of %d bytes", c.docs, c.narrow, hist)
+		}
+		need := hist + int64(2*c.docs*24)
+		for _, avail := range []int64{0, need / 2, need - 1, need, 1 << 40} {
+			availableMemory = func() int64 { return avail }
+			_, err := NewGrowerContext(context.Background(), b, bins, p, 1)
+			var me *HistMemoryError
+			fails := avail > 0 && avail < need
+			if got := errors.As(err, &me); got != fails {
+				t.Fatalf("%d documents, available %d of %d: error %v", c.docs, avail, need, err)
 			}
-			for _, s := range []string{"23 features", "3 of them", "--max-bins 128"} {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("%q does not say %q", err, s)
+			if !fails {
+				continue
+			}
+			if me.Hist != hist || me.Codes != int64(2*c.docs*24) || me.Features != 23 || me.Docs != c.docs || me.Wide != 3 {
+				t.Errorf("%d documents, available %d: %+v", c.docs, avail, *me)
+			}
+			msg := err.Error()
+			for _, s := range []string{fmt.Sprintf("training on %d documents × 23 features", c.docs), data.SizeString(hist), c.way} {
+				if !strings.Contains(msg, s) {
+					t.Errorf("%q does not say %q", msg, s)
 				}
+			}
+			if !c.narrow && strings.Contains(msg, "--max-bins") {
+				t.Errorf("%q offers --max-bins, which makes no histogram smaller here", msg)
+			}
+			if c.docs == 200 && strings.Contains(msg, "or documents") {
+				t.Errorf("%q offers fewer documents, whose codes take the least", msg)
 			}
 		}
 	}
