@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -187,6 +188,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		logTrees(pr, res.History, logged, *logEvery)
 	}
 	pr.done()
+	var me *tree.HistMemoryError
+	if errors.As(err, &me) {
+		return fmt.Errorf("%s: %w", *trainF, err) // the data too large, named as a reader names them
+	}
 	if err != nil {
 		return err
 	}
