@@ -54,9 +54,33 @@ const maxSizeLine = 256
 // readQuerySizes reads a file of query sizes (name, for messages) for
 // data (dataName) of docs documents and returns the query offsets, from 0
 // to docs. Blank lines are skipped, as are a UTF-8 byte order mark at
-// the start and white space around a number (LF or CRLF).
+// the start and white space around a number (LF or CRLF). The file may be
+// gzip-compressed, as every file cronus reads.
 func readQuerySizes(r io.Reader, name string, docs int, dataName string) ([]int, error) {
-	br := bufio.NewReader(r)
+	raw := bufio.NewReader(r)
+	zr, err := gunzipIfGzip(raw, name, 1)
+	if err != nil {
+		return nil, err
+	}
+	br := raw
+	if zr != io.Reader(raw) {
+		br = bufio.NewReader(zr)
+	}
+	// What is not a size file at all is named from its first bytes, as
+	// the data and cost readers name it: it was "query size "\xff\xfe2\x00"
+	// is not a whole number" (UTF-16), or a line too long.
+	head, _ := br.Peek(512)
+	const what = "a file of query sizes"
+	switch {
+	case IsUTF16(head):
+		return nil, &ParseError{File: name, Line: 1, Msg: UTF16Message(what)}
+	case CompressedMessage(head, what) != "":
+		return nil, &ParseError{File: name, Line: 1, Msg: CompressedMessage(head, what)}
+	case ImageKind(head) != "":
+		return nil, &ParseError{File: name, Line: 1, Msg: ImageKind(head) + "; expected " + what + ", one whole number a line"}
+	case bytes.IndexByte(head, 0) >= 0:
+		return nil, &ParseError{File: name, Line: 1 + bytes.Count(head[:bytes.IndexByte(head, 0)], []byte{'\n'}), Msg: "binary data (a NUL byte); expected " + what + ", one whole number a line"}
+	}
 	offsets := []int{0}
 	sum := 0
 	for line := 1; ; line++ {
@@ -65,7 +89,10 @@ func readQuerySizes(r io.Reader, name string, docs int, dataName string) ([]int,
 			return nil, &ParseError{File: name, Line: line, Msg: fmt.Sprintf("line longer than %d bytes; a file of query sizes holds one whole number a line", maxSizeLine)}
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, &ParseError{File: name, Msg: err.Error()}
+			if br != raw {
+				err = gzipError(err)
+			}
+			return nil, &ParseError{File: name, Line: line, Msg: err.Error()}
 		}
 		if line == 1 {
 			b = bytes.TrimPrefix(b, []byte("\ufeff"))

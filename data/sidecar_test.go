@@ -27,13 +27,16 @@ func TestReadFileQuerySidecar(t *testing.T) {
 		sizes string
 		gzip  bool
 		crlf  bool
+		gzSz  bool // the size file gzipped, as every file cronus reads may be
 	}{
-		{".query", "2\n1\n2\n", false, false},
-		{".group", "2\r\n1\r\n2\r\n", false, true},
-		{".query", "\ufeff2\n1\n 2 \n\n", true, false}, // a BOM, spaces, a blank line at the end
-		{".group", "2\n\n1\n2", false, false},          // a blank line between, no newline at the end
+		{".query", "2\n1\n2\n", false, false, false},
+		{".group", "2\r\n1\r\n2\r\n", false, true, false},
+		{".query", "\ufeff2\n1\n 2 \n\n", true, false, false}, // a BOM, spaces, a blank line at the end
+		{".group", "2\n\n1\n2", false, false, false},          // a blank line between, no newline at the end
+		{".query", "2\n1\n2\n", false, false, true},
+		{".group", "\ufeff2\r\n1\r\n2", true, false, true},
 	} {
-		t.Run(fmt.Sprintf("%s gzip=%v crlf=%v", tc.ext, tc.gzip, tc.crlf), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s gzip=%v crlf=%v gzipped sizes=%v", tc.ext, tc.gzip, tc.crlf, tc.gzSz), func(t *testing.T) {
 			dir := t.TempDir()
 			p := filepath.Join(dir, "rank train")
 			text := []byte(noQID)
@@ -44,7 +47,11 @@ func TestReadFileQuerySidecar(t *testing.T) {
 				text = gz(t, noQID)
 			}
 			os.WriteFile(p, text, 0o644)
-			os.WriteFile(p+tc.ext, []byte(tc.sizes), 0o644)
+			sizes := []byte(tc.sizes)
+			if tc.gzSz {
+				sizes = gz(t, tc.sizes)
+			}
+			os.WriteFile(p+tc.ext, sizes, 0o644)
 			d, err := ReadFile(context.Background(), p, ReadOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -71,6 +78,15 @@ func TestReadFileQuerySidecar(t *testing.T) {
 		{"9223372036854775807\n", ":1: the query sizes come to more than"},
 		{"", ": the query sizes come to 0 documents, and"},
 		{strings.Repeat("1", 300) + "\n", ":1: line longer than 256 bytes"},
+		// Not a size file at all, named from its first bytes (they were
+		// `query size "\xff\xfe2\x00" is not …` and the like); a gzip one
+		// cut short as the data reader names it.
+		{"\xff\xfe2\x00\n\x001\x00\n\x00", ":1: UTF-16 text (its byte order mark); expected a file of query sizes"},
+		{"sizes.txt" + strings.Repeat("\x00", 248) + "ustar\x0000" + strings.Repeat("\x00", 250), ":1: a tar archive, which cronus does not read; expected a file of query sizes"},
+		{"2\n1\n\x002\n", ":3: binary data (a NUL byte); expected a file of query sizes"},
+		{"\x89PNG\r\n\x1a\n\x00\x00", ":1: a PNG image; expected a file of query sizes"},
+		{string(gz(t, "2\n1\n2\n"))[:20], ":4: gzip stream is truncated"},
+		{string(gz(t, "2\n1\n3\n")), ":3: the query sizes come to more than"},
 	} {
 		dir := t.TempDir()
 		p := filepath.Join(dir, "train.txt")
