@@ -1836,3 +1836,28 @@ func TestConfigObjective(t *testing.T) {
 		t.Errorf("shapeReplaced of the configured loss: %q", got)
 	}
 }
+
+// TestRefusedTargetsAfterRunFinished: a threshold nothing reaches, set
+// after the run finished, is refused and said so, and the finished run
+// stays finished: it started a warm run nobody asked for (a review,
+// 2026-12-05), whose figures then replaced the finished run's.
+func TestRefusedTargetsAfterRunFinished(t *testing.T) {
+	m := ready(t)
+	m, _ = update(t, m, optMsg{gen: m.gen, ev: job.Event[cronus.Snapshot, *cronus.Outcome]{Final: true, Snapshot: m.snap}})
+	if m.running || !strings.Contains(m.status, "run 1 finished") {
+		t.Fatalf("the run did not finish: %q", m.status)
+	}
+	runs := m.runs
+	m.panel, m.sel = true, parRelevant
+	m, _ = update(t, m, key("enter"))
+	m, _ = update(t, m, key("99"))
+	m, _ = update(t, m, key("enter"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	m = drive(t, m, cmd, func(m Model, _ tea.Msg) bool { return m.phase == phaseReady })
+	if m.running || m.run != nil || m.runs != runs {
+		t.Errorf("a run started after the refused edit: running %v, runs %d (was %d)", m.running, m.runs, runs)
+	}
+	if !m.errLine || !strings.Contains(m.status, "nothing is relevant") || !strings.Contains(m.status, "the targets stay as they were") || m.par.tg.Relevant != 1 {
+		t.Errorf("status %q, threshold %g", m.status, m.par.tg.Relevant)
+	}
+}

@@ -125,7 +125,11 @@ type Model struct {
 	// restart before then starts from its best too, not from m.best.
 	cancelled *optRun
 	running   bool
-	snap      cronus.Snapshot
+	// resume says a targets edit stopped a run under way: when the
+	// problem for the new targets is refused, that run starts again
+	// (warm); a finished run is left finished, not run again unasked.
+	resume bool
+	snap   cronus.Snapshot
 	// initProg is how far the current run's Algorithm 2 has come (its
 	// initPhase events), until its first step's snapshot: the status line
 	// said "starting · Algorithm 2" for 4 s on 200,000 documents. The
@@ -492,6 +496,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 					m.setStatus(strings.TrimSuffix(failed+"; "+m.status, "; "), true)
 				}
 				return m, cmd
+			}
+			if !m.resume {
+				// The run had finished: its figures stay, and nothing
+				// runs that no one asked for.
+				m.setStatus(failed+"; the targets stay as they were", true)
+				return m, nil
 			}
 			return m.restart(true)
 		}
@@ -1027,6 +1037,7 @@ func (m Model) applyEdits() (Model, tea.Cmd) {
 	case m.reshaped():
 		return m.retrain()
 	case m.par.tg != m.w.tg:
+		m.resume = m.running
 		m.stopRun()
 		m.stopSweep()
 		m.gen++
