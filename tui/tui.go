@@ -484,7 +484,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// A rebuild for new targets failed: keep the problem we have.
 			m.par.tg = m.w.tg
 			m.phase = phaseReady
-			failed := msg.err.Error()
+			failed := msg.err.Error() + "; the targets stay as they were"
 			m.setStatus(failed, true)
 			if m.reshaped() {
 				// A shape edit made while it was built waited for it
@@ -500,7 +500,6 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if !m.resume {
 				// The run had finished: its figures stay, and nothing
 				// runs that no one asked for.
-				m.setStatus(failed+"; the targets stay as they were", true)
 				return m, nil
 			}
 			return m.restart(true)
