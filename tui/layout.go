@@ -452,6 +452,11 @@ func wholeItems(items []string, sel, w int) string {
 // and the message: with fewer, the status line leaves it out.
 const minRunStatus = 20
 
+// roomyRunStatus is the cells the run's status needs for its figures
+// ("init · NDCG@10 0.500 · cost 1715 (64.0%)"), which a message with a
+// short form that suffices (statusShortSuffices) makes room for.
+const roomyRunStatus = 45
+
 // statusLine is the notes and the last message, then the run's status.
 // Where the longest form of the notes and the message that fits leaves
 // the run's status too little room, a form that keeps the message whole
@@ -468,6 +473,16 @@ func (m Model) statusLine(w int) string {
 		return m.runStatus(w)
 	}
 	rest := w - lipgloss.Width(msg) - 3
+	// A message whose short form says all it needs to gives way to it
+	// until the figures have room for NDCG@10 and the cost, not just the
+	// phase: after an ε edit, from 110 to 119 columns the whole message
+	// left the run's status "initialising" alone for the whole run. Not
+	// beside the notes of work under way (a λ sweep's keeps its ETA).
+	if notes, _, _ := m.notes(); m.statusShortSuffices && etaNote(notes) < 0 && rest < roomyRunStatus {
+		if beside := m.statusBeside(w - roomyRunStatus - 3); beside != "" {
+			msg, rest = beside, w-lipgloss.Width(beside)-3
+		}
+	}
 	if rest < minRunStatus {
 		beside := m.statusBeside(w - minRunStatus - 3)
 		if beside == "" {

@@ -1861,3 +1861,26 @@ func TestRefusedTargetsAfterRunFinished(t *testing.T) {
 		t.Errorf("status %q, threshold %g", m.status, m.par.tg.Relevant)
 	}
 }
+
+// TestEpsilonEditKeepsFigures: after an ε edit the status line at 90 to
+// 110 columns gives the run's figures beside the message's short form; the
+// whole message, which fits alone, left them no room for the whole run (a
+// review, 2026-12-05). At 200 columns the whole message and the figures fit.
+func TestEpsilonEditKeepsFigures(t *testing.T) {
+	m := ready(t)
+	m.sel = parEpsilon
+	m, _ = update(t, m, key("right"))
+	m, cmd := update(t, m, debounceMsg{edit: m.edits})
+	m = drive(t, m, cmd, firstEvent)
+	for _, w := range []int{90, 100, 110, 115, 120, 130, 200} {
+		m, _ = update(t, m, tea.WindowSizeMsg{Width: w, Height: 30})
+		lines := strings.Split(m.View(), "\n")
+		status := lines[len(lines)-2]
+		if !strings.Contains(status, "ε 0.15 → 0.2: from scratch") || !strings.Contains(status, "NDCG@10") {
+			t.Errorf("%d columns: %q", w, status)
+		}
+		if whole := strings.Contains(status, "which a warm start skips"); whole != (w == 200) {
+			t.Errorf("%d columns, whole message %v: %q", w, whole, status)
+		}
+	}
+}

@@ -1053,6 +1053,9 @@ func (m Model) applyEdits() (Model, tea.Cmd) {
 		// scratch.
 		m.setStatus(fmt.Sprintf("%s: from scratch (ε and δ shape the initialisation, which a warm start skips)", m.changedInitParams()), false)
 		m.statusShort = m.changedInitParams() + ": from scratch"
+		// The why is the long form's extra: from 81 to 110 columns the
+		// whole message left the run's figures no room for the whole run.
+		m.statusShortSuffices = true
 		return m.restart(false)
 	}
 	return m.restart(true)
