@@ -30,7 +30,7 @@ var keyHelp = []struct{ keys, what string }{
 
 // p, space, n, k, c, w and e come before r, enter and tab so that a wide
 // line still shows them (keyLine drops whole keys from the end).
-const helpLine = "q quit · ? help · ↑↓←→ params · p panel · space pause · n step · s save · k keep · c compare · w sweep · e export · o open · r restart · enter type · tab pane"
+const helpLine = "q quit · ? help · ↑↓←→ params · p panel · space pause · s save · k keep · c compare · n step · w sweep · e export · o open · r restart · enter type · tab pane"
 
 // The key line where helpLine's keys do not apply: the load screen (its
 // title line shows its own keys), while a path or a value is typed, where
