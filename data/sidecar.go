@@ -71,15 +71,16 @@ func readQuerySizes(r io.Reader, name string, docs int, dataName string) ([]int,
 	// is not a whole number" (UTF-16), or a line too long.
 	head, _ := br.Peek(512)
 	const what = "a file of query sizes"
+	compressed, image, nul := CompressedMessage(head, what), ImageKind(head), bytes.IndexByte(head, 0)
 	switch {
 	case IsUTF16(head):
 		return nil, &ParseError{File: name, Line: 1, Msg: UTF16Message(what)}
-	case CompressedMessage(head, what) != "":
-		return nil, &ParseError{File: name, Line: 1, Msg: CompressedMessage(head, what)}
-	case ImageKind(head) != "":
-		return nil, &ParseError{File: name, Line: 1, Msg: ImageKind(head) + "; expected " + what + ", one whole number a line"}
-	case bytes.IndexByte(head, 0) >= 0:
-		return nil, &ParseError{File: name, Line: 1 + bytes.Count(head[:bytes.IndexByte(head, 0)], []byte{'\n'}), Msg: "binary data (a NUL byte); expected " + what + ", one whole number a line"}
+	case compressed != "":
+		return nil, &ParseError{File: name, Line: 1, Msg: compressed}
+	case image != "":
+		return nil, &ParseError{File: name, Line: 1, Msg: image + "; expected " + what + ", one whole number a line"}
+	case nul >= 0:
+		return nil, &ParseError{File: name, Line: 1 + bytes.Count(head[:nul], []byte{'\n'}), Msg: "binary data (a NUL byte); expected " + what + ", one whole number a line"}
 	}
 	offsets := []int{0}
 	sum := 0
