@@ -82,7 +82,7 @@ func RenderCompare(kept []KeptCascade, baselines []baseline.Point, width, height
 		msg := fmt.Sprintf("%d kept: press k to keep the best cascade of the current run, then change λ, K, ε or σ and keep another; they show here side by side.", len(kept))
 		top = append([]string{title, ""}, strings.Split(wrap(msg, width), "\n")...)
 	} else {
-		cols, need := compareColumns(kept, baselines, width, st)
+		cols, need := compareColumns(kept, baselines, width, true, st)
 		top = append([]string{title}, cols...)
 		figures = need
 	}
@@ -98,6 +98,12 @@ func RenderCompare(kept []KeptCascade, baselines []baseline.Point, width, height
 		topH = min(len(top), height)
 	}
 	if height-topH < minComparePlot {
+		// No plot: the columns without the markers that name a
+		// cascade's points in it (the same lines, so the same layout).
+		if len(kept) >= 2 {
+			cols, _ := compareColumns(kept, baselines, width, false, st)
+			top = append([]string{title}, cols...)
+		}
 		return fitBlock(top, width, height, st)
 	}
 	return fitBlock(top, width, topH, st) + "\n" + RenderCurve(pts, nil, compareMetric, width, height-topH, st)
@@ -125,8 +131,9 @@ const (
 // apart, and the stage tables after them, each headed by the cascade's
 // number, so that a long table does not push the next row's figures off
 // the screen. need is the number of lines that hold every cascade's
-// figures through its cost.
-func compareColumns(kept []KeptCascade, baselines []baseline.Point, width int, st Styles) (lines []string, need int) {
+// figures through its cost. marks puts after each cascade's name the
+// marker of its points in the plot below.
+func compareColumns(kept []KeptCascade, baselines []baseline.Point, width int, marks bool, st Styles) (lines []string, need int) {
 	differ := differingExtras(kept)
 	perRow := len(kept)
 	colW := func(n int) int { return max((width-2*(n-1))/n, 1) }
@@ -139,7 +146,7 @@ func compareColumns(kept []KeptCascade, baselines []baseline.Point, width int, s
 	oneRow := perRow == len(kept)
 	figStarts := make([]int, len(kept))
 	for i, k := range kept {
-		heads[i], costLines[i], figStarts[i] = keptFigures(k, &kept[0], baselines, differ, w, st)
+		heads[i], costLines[i], figStarts[i] = keptFigures(k, &kept[0], baselines, differ, w, marks, st)
 	}
 	// The parameters take more lines in a narrow column when their values
 	// are longer ("λ 0.015" under "λ 0.01  K 10" puts K on a line of its
@@ -226,8 +233,9 @@ func differingExtras(kept []KeptCascade) []bool {
 // of its NDCG@10 against ref's (pairedP; "ref" in ref's own column), how
 // it stands against the best baseline at no higher cost
 // (againstBaseline), and its cost. costLine is the index of the line of
-// its cost, figStart that of its first figure (P@5).
-func keptFigures(k KeptCascade, ref *KeptCascade, baselines []baseline.Point, differ []bool, width int, st Styles) (lines []string, costLine, figStart int) {
+// its cost, figStart that of its first figure (P@5). With marks its name
+// is followed by the marker of its points in the plot.
+func keptFigures(k KeptCascade, ref *KeptCascade, baselines []baseline.Point, differ []bool, width int, marks bool, st Styles) (lines []string, costLine, figStart int) {
 	labelW, names := 8, [...]string{"P@5", "NDCG@10", "ERR@3", "cost", " feat", " trees"}
 	pName := "p vs #" + strconv.Itoa(ref.N)
 	if width < longColumn {
@@ -243,7 +251,11 @@ func keptFigures(k KeptCascade, ref *KeptCascade, baselines []baseline.Point, di
 		}
 		return label(name, st.Value.Render(s))
 	}
-	lines = []string{st.Heading.Render(k.Method()) + " " + markStyle(k.Method(), st).Render(marker(k.Method(), k.split()))}
+	name := st.Heading.Render(k.Method())
+	if marks {
+		name += " " + markStyle(k.Method(), st).Render(marker(k.Method(), k.split()))
+	}
+	lines = []string{name}
 	for _, items := range keptParams(k, differ) {
 		lines = append(lines, pack(width, items...)...)
 	}

@@ -153,6 +153,30 @@ func TestCompareKeepsFigures(t *testing.T) {
 	}
 }
 
+// A column's name carries the marker of the cascade's points in the plot
+// ("kept #2 2") only when the plot is drawn: on a screen too short for it
+// the marker named points nobody could see.
+func TestCompareMarksOnlyWithPlot(t *testing.T) {
+	pts, _ := samplePoints()
+	kept := sampleKept()
+	for h := 9; h <= 48; h++ {
+		got := RenderCompare(kept, pts, 80, h, PlainStyles())
+		lines := strings.Split(got, "\n")
+		plotted := strings.Contains(got, "cost per document")
+		names := lines[1]
+		for _, k := range kept {
+			name := k.Method()
+			marked := strings.Contains(names, name+" "+strconv.Itoa(k.N%10))
+			if !strings.Contains(names, name) {
+				t.Fatalf("at 80x%d the second line %q does not name %s:\n%s", h, names, name, got)
+			}
+			if marked != plotted {
+				t.Errorf("at 80x%d (plot drawn: %v) %s marked: %v, in %q:\n%s", h, plotted, name, marked, names, got)
+			}
+		}
+	}
+}
+
 // A column names the parameters beyond λ, K, ε and σ whose values differ
 // among the kept cascades, and only those: two cascades kept with other
 // targets showed the same four parameters and could not be told apart.
@@ -267,7 +291,7 @@ func TestCompareShowsTypedValuesWhole(t *testing.T) {
 	differ := differingExtras(kept)
 	for _, w := range []int{12, 14, 16, 18, 20, 25, 40} {
 		for _, k := range kept {
-			lines, _, figStart := keptFigures(k, &kept[0], nil, differ, w, PlainStyles())
+			lines, _, figStart := keptFigures(k, &kept[0], nil, differ, w, true, PlainStyles())
 			for _, l := range lines {
 				if lipgloss.Width(l) > w || strings.Contains(l, "…") {
 					t.Errorf("#%d in %d cells: line %q cut or too wide", k.N, w, l)
