@@ -1357,3 +1357,48 @@ func TestBestWithoutValidationScore(t *testing.T) {
 		}
 	}
 }
+
+// With ρ_1 ≠ ρ_K every stage but the last gets Rho1·ρ_max and the last
+// RhoK·ρ_max: from Algorithm 2, from a warm cascade of as many stages and
+// from one resized to more and to fewer. A warm start that gave the last
+// stage Rho1 passed every test while the two were equal (the default).
+func TestRhoPerStage(t *testing.T) {
+	pr := smallProblem(t)
+	sc := ComputeScales(pr, 0)
+	par := DefaultParams()
+	par.K, par.Lambda, par.Rho1, par.RhoK = 4, 0.05, 0.01, 0.3
+	check := func(name string, st *State) {
+		t.Helper()
+		for k, rho := range st.Rho {
+			want := par.Rho1 * sc.RhoMax
+			if k == len(st.Rho)-1 {
+				want = par.RhoK * sc.RhoMax
+			}
+			if rho != want {
+				t.Errorf("%s: stage %d of %d has ρ %g, want %g", name, k, len(st.Rho), rho, want)
+			}
+		}
+		if len(st.Rho) != par.K {
+			t.Errorf("%s: ρ of %d stages, want %d", name, len(st.Rho), par.K)
+		}
+	}
+	init, err := Initialize(context.Background(), pr, sc, par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("Algorithm 2", init)
+	first, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 1}, trainEvaluator(pr), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("optimised", first.Final)
+	for _, K := range []int{4, 6, 2} {
+		par.K = K
+		res, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: 1, Warm: &first.Final.Cascade, WarmSigma: first.Final.Sigma}, trainEvaluator(pr), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprintf("warm to K %d, start", K), res.Init)
+		check(fmt.Sprintf("warm to K %d, end", K), res.Final)
+	}
+}

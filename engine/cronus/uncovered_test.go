@@ -235,6 +235,24 @@ func TestSolveSPDFallbacks(t *testing.T) {
 	if x, ok = solveSPD(make([]float64, 4), []float64{1, 1}, 2); !ok || x[0] != 0 || x[1] != 0 {
 		t.Errorf("all-zero system: x = %v, ok %v; want zeros, true", x, ok)
 	}
+
+	// Off-diagonal 1+e: the eigenvalues are 2+e and −e, so the jitter
+	// must pass e, and the documented ladder goes up to 1e-4: e = 5e-6
+	// and 5e-5 are solved (x near (1/2, 1/2), to within the jitter), e =
+	// 2e-4 is not. A ladder cut at 1e-6 gave up on the first two.
+	for _, c := range []struct {
+		e  float64
+		ok bool
+	}{{5e-6, true}, {5e-5, true}, {2e-4, false}} {
+		G = []float64{1, 1 + c.e, 1 + c.e, 1}
+		x, ok = solveSPD(G, []float64{1, 1}, 2)
+		if ok != c.ok {
+			t.Errorf("off-diagonal 1+%g: ok %v, want %v (x = %v)", c.e, ok, c.ok, x)
+		}
+		if ok && (math.Abs(x[0]-0.5) > 1e-3 || math.Abs(x[1]-0.5) > 1e-3) {
+			t.Errorf("off-diagonal 1+%g: x = %v, want about (0.5, 0.5)", c.e, x)
+		}
+	}
 }
 
 // NewProblem refuses, before building anything, targets out of range, a
