@@ -39,6 +39,37 @@ func TestHardExitsMatchScorer(t *testing.T) {
 		if k := slices.Max(got); k == 0 {
 			t.Errorf("top-m %d: every document leaves at the first stage; the test needs a cascade that passes some", m)
 		}
+		// A θ equal to a training score, as a refit's is (the score of
+		// the last document it passes): that document stays (s ≥ θ) in
+		// both, else many exits differed (θ set to the stage's median
+		// score on each stage before the last that has trees).
+		c := st.Cascade
+		c.Stages = slices.Clone(c.Stages)
+		s := make([]float64, pr.Train.N)
+		tied := 0
+		for k := range len(c.Stages) - 1 {
+			if len(c.Stages[k].Active()) == 0 {
+				continue
+			}
+			pr.Train.Scores(s, c.Stages[k].Beta)
+			sorted := slices.Sorted(slices.Values(s))
+			c.Stages[k].Theta = sorted[len(sorted)/2]
+			tied++
+		}
+		if tied == 0 {
+			t.Fatalf("top-m %d: no stage before the last has trees", m)
+		}
+		got = pr.hardExits(&c)
+		want = Score(smallE, &c, smallTr, pr.FeatCost, pr.TreeCost).Exit
+		if !slices.Equal(got, want) {
+			n := 0
+			for i := range got {
+				if got[i] != want[i] {
+					n++
+				}
+			}
+			t.Errorf("top-m %d, θ at a training score: %d of %d hard exits differ from the scorer's", m, n, len(got))
+		}
 	}
 }
 
