@@ -660,8 +660,17 @@ func TestOptimizeWarmResize(t *testing.T) {
 			}
 			checked := 0
 			for k := kept; k < K-1; k++ {
+				if slices.Equal(init.Stages[k].Beta, last.Beta) {
+					t.Errorf("top-m %d, K %d: new stage %d is a copy of the warm cascade's last", topM, K, k)
+				}
 				if math.IsInf(init.Stages[k].Theta, -1) {
-					continue // a new stage without trees passes everything
+					// A new stage without trees passes everything; one
+					// with trees and θ = −Inf would exit nobody and
+					// charge every document that reaches it.
+					if a := init.Stages[k].Active(); len(a) != 0 {
+						t.Errorf("top-m %d, K %d: new stage %d has θ = −Inf and trees %v", topM, K, k, a)
+					}
+					continue
 				}
 				checked++
 				if want := (1 - par.Epsilon) * init.D[k]; math.Abs(init.D[k+1]-want) > 1e-6 {
