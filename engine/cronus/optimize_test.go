@@ -1411,3 +1411,36 @@ func TestRhoPerStage(t *testing.T) {
 		check(fmt.Sprintf("warm to K %d, end", K), res.Final)
 	}
 }
+
+// The cyclic optimisation stops after the first cycle that lowers eq (8)
+// by no more than Tol relative to its value, and not before: every cycle
+// but the last lowered it by more. (Compared against the start instead of
+// the cycle before, the tolerance never stopped a run short of the cap.)
+func TestOptimizeStopsOnTolerance(t *testing.T) {
+	pr := smallProblem(t)
+	sc := ComputeScales(pr, 0)
+	for _, lambda := range []float64{0.01, 0.05} {
+		par := DefaultParams()
+		par.K, par.Lambda = 4, lambda
+		const maxCycles, tol = 50, 1e-3
+		res, err := Optimize(context.Background(), pr, sc, par, Options{MaxCycles: maxCycles, Tol: tol}, trainEvaluator(pr), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		terms := res.History.Terms
+		if (len(terms)-1)%par.K != 0 {
+			t.Fatalf("λ %g: %d objective values, not 1 + cycles × %d", lambda, len(terms), par.K)
+		}
+		cycles := (len(terms) - 1) / par.K
+		if cycles == 0 || cycles >= maxCycles {
+			t.Fatalf("λ %g: %d cycles; the test needs a run the tolerance stops", lambda, cycles)
+		}
+		for c := 1; c <= cycles; c++ {
+			prev, cur := terms[(c-1)*par.K].Total, terms[c*par.K].Total
+			small := prev-cur <= tol*math.Abs(cur)
+			if small != (c == cycles) {
+				t.Errorf("λ %g: cycle %d of %d lowered eq (8) from %v to %v (by no more than Tol: %v)", lambda, c, cycles, prev, cur, small)
+			}
+		}
+	}
+}
