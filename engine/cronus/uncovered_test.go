@@ -302,3 +302,27 @@ func TestNewProblemRefusals(t *testing.T) {
 		}
 	}
 }
+
+// entryPrice, worked by hand: tree 0 costs 5 and splits on features 0
+// (cost 2) and 1 (cost 3). It pays its own cost only while no stage pays
+// for it, and each feature only while nobody has paid for it. (A tree
+// charged e_t again in a later stage survived the suite: λ_max came out
+// finite where it is +Inf, and the entry bound too high.)
+func TestEntryPriceHandWorked(t *testing.T) {
+	treeCost, featCost, feats := []float64{5}, []float64{2, 3}, [][]int{{0, 1}}
+	for _, c := range []struct {
+		treeUse, f0, f1 float64
+		want            float64
+	}{
+		{0, 0, 0, 10},
+		{1, 0, 0, 5},
+		{0, 1, 0, 8},
+		{2, 0, 0.5, 2},
+		{1, 1, 1, 0},
+	} {
+		got := entryPrice(0, treeCost, featCost, feats, []float64{c.treeUse}, []float64{c.f0, c.f1})
+		if got != c.want {
+			t.Errorf("tree used %g, features used (%g, %g): price %g, want %g", c.treeUse, c.f0, c.f1, got, c.want)
+		}
+	}
+}
