@@ -326,3 +326,25 @@ func TestEntryPriceHandWorked(t *testing.T) {
 		}
 	}
 }
+
+// spread is the standard deviation weighted by p, worked by hand: scores
+// 1 and 3 are 1 from their mean with any equal weights, and with weights
+// 1 and 3 the mean is 2.5 and the variance (1·1.5² + 3·0.5²)/4 = 0.75. A
+// zero weight leaves its score out. (A spread that divided by the number
+// of documents instead of Σ p survived all but an Example's output.)
+func TestSpreadHandWorked(t *testing.T) {
+	for _, c := range []struct {
+		s, p []float64
+		want float64
+	}{
+		{[]float64{1, 3}, []float64{1, 1}, 1},
+		{[]float64{1, 3}, []float64{0.5, 0.5}, 1},
+		{[]float64{1, 3}, []float64{1, 3}, math.Sqrt(0.75)},
+		{[]float64{1, 3, 100}, []float64{0.25, 0.25, 0}, 1},
+		{[]float64{1, 3}, []float64{0, 0}, 0},
+	} {
+		if got := spread(c.s, c.p); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("spread(%v, %v) = %v, want %v", c.s, c.p, got, c.want)
+		}
+	}
+}
