@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/cronus-ltr/cronus/engine/metric"
@@ -23,8 +24,13 @@ func TestContextVariantsStop(t *testing.T) {
 	if _, err := NewOutputsContext(done, smallE, smallTr, OutputsCompact); !errors.Is(err, context.Canceled) {
 		t.Errorf("NewOutputsContext: error %v, want context.Canceled", err)
 	}
-	if _, err := ScoreContext(done, smallE, &st.Cascade, smallTr, pr.FeatCost, pr.TreeCost); !errors.Is(err, context.Canceled) {
+	if res, err := ScoreContext(done, smallE, &st.Cascade, smallTr, pr.FeatCost, pr.TreeCost); !errors.Is(err, context.Canceled) {
 		t.Errorf("ScoreContext: error %v, want context.Canceled", err)
+	} else if scored := slices.IndexFunc(res.TreeCost, func(c float64) bool { return c != 0 }); scored >= 0 {
+		// Done before it began, it scores no query (the workers ask
+		// before each one): a scorer that went through them all and
+		// then said "canceled" passed.
+		t.Errorf("ScoreContext, done before it began: document %d was scored", scored)
 	}
 	if _, err := EvaluateContext(done, smallE, &st.Cascade, smallTr, pr.FeatCost, pr.TreeCost, evalSpecs); !errors.Is(err, context.Canceled) {
 		t.Errorf("EvaluateContext: error %v, want context.Canceled", err)
