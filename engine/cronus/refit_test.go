@@ -351,3 +351,38 @@ func TestSolveSPD(t *testing.T) {
 		t.Errorf("singular: %v %v; want x0 = x1 with sum 2, x2 = 0", x, ok)
 	}
 }
+
+// Under RefitAll a stage past which only protected documents went on
+// (top-m: each query's first m) still passes none but them: its new θ is
+// above every unprotected score there, so the hard fraction reaching the
+// next stage stays at that floor. Here 12 stages that send 30% away each
+// leave the later ones only the queries' top 5. (A θ equal to the best
+// unprotected score let that document through: a tie checkPassCount
+// allows, and the mutant survived the suite.)
+func TestRefitAllKeepsProtectedOnly(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Epsilon, par.TopM = 12, 0.3, 5
+	res, err := Optimize(context.Background(), pr, ComputeScales(pr, 0), par, Options{MaxCycles: 1}, trainEvaluator(pr), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := res.Final
+	out, err := pr.Refit(context.Background(), st, RefitAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor := st.Hard[par.K-1] // the protected documents alone
+	idle := 0
+	for k := 1; k < par.K; k++ {
+		if st.Hard[k] == floor {
+			idle++
+			if out.Hard[k] != floor {
+				t.Errorf("stage %d: %.5f of the training documents reach it after RefitAll, want the protected %.5f (before: %v; after: %v)", k, out.Hard[k], floor, st.Hard, out.Hard)
+			}
+		}
+	}
+	if idle < 2 {
+		t.Fatalf("hard fractions %v: the test needs stages past which only the protected go on", st.Hard)
+	}
+}
