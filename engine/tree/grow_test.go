@@ -97,6 +97,60 @@ func checkGrown(t *testing.T, d *data.Dataset, p GrowParams, gh []GradPair, thr 
 	}
 }
 
+// A side whose hessian sum equals MinHess may be a leaf. Values 0-3 with
+// g = −1, −1, 1, 1, h = 1, λ = 0: the split at 1.5 leaves H = 2 on each
+// side, MinHess 2, and the leaves −ΣG/ΣH are 1 and −1 (at 0.5 or 2.5 one
+// side would hold H = 1, below it).
+func TestGrowMinHessBoundary(t *testing.T) {
+	d := dataset([][]float32{{0, 1, 2, 3}})
+	gh := []GradPair{{-1, 1}, {-1, 1}, {1, 1}, {1, 1}}
+	checkGrown(t, d, GrowParams{MaxLeaves: 2, MinDocs: 1, MinHess: 2}, gh, []float32{1.5}, []float64{1, -1})
+	checkGrown(t, d, GrowParams{MaxLeaves: 2, MinDocs: 1, MinHess: 2.5}, gh, nil, []float64{0})
+}
+
+// A grown tree sends each training document to the same leaf whether it
+// is walked on the bin codes (LeafBinned, AddTo), on the raw values
+// (LeafIndex, by the thresholds) or read from Grow's leafOf. Integer values
+// with many ties put documents on the last bin left of every split.
+func TestLeafBinnedMatchesLeafIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 3))
+	n := 300
+	cols := [][]float32{make([]float32, n), make([]float32, n), make([]float32, n)}
+	gh := make([]GradPair, n)
+	for i := range n {
+		for j := range cols {
+			cols[j][i] = float32(r.IntN(6 + 4*j))
+		}
+		gh[i] = GradPair{G: float32(cols[0][i] - 2*cols[1][i] + float32(r.NormFloat64())), H: 1}
+	}
+	d := dataset(cols)
+	bins := data.ComputeBins(d, 255)
+	b, err := bins.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leafOf := make([]int32, n)
+	tr := NewGrower(b, bins, GrowParams{MaxLeaves: 8, MinDocs: 5, Lambda: 1}, 1).Grow(gh, nil, nil, leafOf)
+	if len(tr.Leaves) < 4 {
+		t.Fatalf("%d leaves: too few to test", len(tr.Leaves))
+	}
+	sum := make([]float64, n)
+	tr.AddTo(sum, b.Codes, 2)
+	row := make([]float32, len(cols))
+	for i := range n {
+		for j := range cols {
+			row[j] = cols[j][i]
+		}
+		lb, li := tr.LeafBinned(b.Codes, i), tr.LeafIndex(row)
+		if lb != int(leafOf[i]) || li != lb {
+			t.Fatalf("document %d (%v): LeafBinned %d, LeafIndex %d, Grow's leafOf %d", i, row, lb, li, leafOf[i])
+		}
+		if sum[i] != 2*tr.Leaves[lb] {
+			t.Fatalf("document %d: AddTo gave %v, want 2 × %v", i, sum[i], tr.Leaves[lb])
+		}
+	}
+}
+
 // MinGain bounds the gain of a split, G_L²/(H_L+λ) + G_R²/(H_R+λ) −
 // G²/(H+λ), from below. Values 0-3 with g = −3, −1, 1, 3, h = 1, λ = 0:
 // the root splits at 1.5 with gain 16/2 + 16/2 − 0 = 16 (at 0.5 or 2.5 only

@@ -322,6 +322,8 @@ func TestImportLightGBMMissing(t *testing.T) {
 	}{
 		{"0", "0.5", 1, ""},   // None: NaN as 0, 0 <= 0.5
 		{"2", "-0.5", 2, ""},  // None: NaN as 0, 0 > -0.5; the default bit is ignored
+		{"0", "0", 1, ""},     // None: NaN as 0, 0 <= 0
+		{"2", "0", 1, ""},     // likewise, the default bit ignored
 		{"8", "0.5", 2, ""},   // NaN, default right
 		{"10", "-0.5", 1, ""}, // NaN, default left
 		{"6", zeroT, 1, ""},   // Zero, default left, the zero band <= threshold

@@ -113,6 +113,20 @@ func TestMissingSplits(t *testing.T) {
 	}
 }
 
+// A split at threshold 0 sends 0 left (0 <= 0): NaN parts from it only when
+// it goes right, by default.
+func TestMissingSplitsZeroThreshold(t *testing.T) {
+	e := &Ensemble{NumFeatures: 1, Trees: []Tree{
+		{Nodes: []Node{{Threshold: 0, Left: Leaf(0), Right: Leaf(1), DefaultLeft: true}}, Leaves: []float64{0, 1}}, // both left
+		{Nodes: []Node{{Threshold: 0, Left: Leaf(0), Right: Leaf(1)}}, Leaves: []float64{0, 1}},                    // 0 left, NaN right: differ
+	}}
+	for _, c := range []struct{ k, differ, total int }{{1, 0, 1}, {-1, 1, 2}} {
+		if d, n := e.MissingSplits(c.k); d != c.differ || n != c.total {
+			t.Errorf("k %d: %d of %d differ, want %d of %d", c.k, d, n, c.differ, c.total)
+		}
+	}
+}
+
 // stopAfter is a context whose Err is Canceled from its n-th call on: a
 // cancellation that comes while the work is under way, at a known point.
 type stopAfter struct {
