@@ -83,6 +83,63 @@ func lambdaRankGradientsDirect(t *testing.T, labels []float32, scores []float64)
 	}
 }
 
+// LambdaMART with the norm and a truncation level, worked by hand on three
+// documents with labels 1, 0, 2 (gains 1, 0, 3), σ = 1; the discounts of
+// ranks 0, 1, 2 are 1, d1 = 1/log2(3) and 1/2. A pair's λ is −σ·p·|ΔNDCG|,
+// p = 1/(1+exp(σ(s_hi − s_lo))), its hessian σ²·p·(1−p)·|ΔNDCG|; the
+// better document takes +λ, the other −λ; with the norm |ΔNDCG| is divided
+// by 0.01 + |s_i − s_j| when the scores are not all equal, and the query's
+// λs and hessians are scaled by log2(1+Σ|2λ|)/Σ|2λ|.
+func TestLambdaRankNormTruncationHandWorked(t *testing.T) {
+	d1 := 1 / math.Log2(3)
+	labels := []float32{1, 0, 2}
+	type pair struct{ hi, lo int }
+	for _, c := range []struct {
+		name       string
+		scores     []float64
+		truncation int
+		idcg       float64 // maxDCG@truncation
+		pairs      map[pair]float64
+	}{
+		// Ranked as given; truncation 1: only the top document's pairs,
+		// and the ideal DCG of the top rank alone, 3.
+		{"truncation 1", []float64{2, 1, 0}, 1, 3, map[pair]float64{
+			{0, 1}: 1 * (1 - d1) / 1.01,
+			{2, 0}: 2 * (1 - 0.5) / 2.01,
+		}},
+		// All scores equal: ranked by index, no division by the score
+		// difference, every p = 1/2; the ideal DCG is 3 + d1.
+		{"equal scores", []float64{0, 0, 0}, 3, 3 + d1, map[pair]float64{
+			{0, 1}: 1 * (1 - d1),
+			{2, 0}: 2 * (1 - 0.5),
+			{2, 1}: 3 * (d1 - 0.5),
+		}},
+	} {
+		g, h := make([]float64, 3), make([]float64, 3)
+		sum := 0.0
+		for pr, dndcg := range c.pairs {
+			dndcg /= c.idcg
+			p := 1 / (1 + math.Exp(c.scores[pr.hi]-c.scores[pr.lo]))
+			l := -p * dndcg
+			g[pr.hi] += l
+			g[pr.lo] -= l
+			h[pr.hi] += p * (1 - p) * dndcg
+			h[pr.lo] += p * (1 - p) * dndcg
+			sum -= 2 * l
+		}
+		f := math.Log2(1+sum) / sum
+		o := &lambdaRank{truncation: c.truncation, sigma: 1, norm: true, workers: 1}
+		gh := make([]tree.GradPair, 3)
+		o.gradients(gh, c.scores, labels, []int{0, 3})
+		for i := range gh {
+			wg, wh := g[i]*f, h[i]*f
+			if math.Abs(float64(gh[i].G)-wg) > 1e-6 || math.Abs(float64(gh[i].H)-wh) > 1e-6 {
+				t.Errorf("%s: doc %d: got (%g, %g), want (%g, %g)", c.name, i, gh[i].G, gh[i].H, wg, wh)
+			}
+		}
+	}
+}
+
 func TestObjectiveGradients(t *testing.T) {
 	labels := []float32{0, 1, 2}
 	scores := []float64{0.5, 0.5, -1}
@@ -98,6 +155,16 @@ func TestObjectiveGradients(t *testing.T) {
 	p := 1 / (1 + math.Exp(-0.5))
 	if math.Abs(float64(gh[0].G)-p) > 1e-7 || math.Abs(float64(gh[1].G)-(p-1)) > 1e-7 || math.Abs(float64(gh[0].H)-p*(1-p)) > 1e-7 {
 		t.Errorf("logistic: %v", gh)
+	}
+	// A label above 0 is positive, 0.5 too; the hessian p(1−p) is floored
+	// only at 1e-16, so at score 20 it is about 2.06e-9.
+	logistic{}.gradients(gh[:2], []float64{0, 20}, []float32{0.5, 1}, nil)
+	if gh[0].G != -0.5 {
+		t.Errorf("logistic: label 0.5 at score 0: G %v, want -0.5", gh[0].G)
+	}
+	p20 := 1 / (1 + math.Exp(-20.0))
+	if want := float32(p20 * (1 - p20)); gh[1].H != want {
+		t.Errorf("logistic: score 20: H %v, want p(1-p) = %v", gh[1].H, want)
 	}
 }
 
