@@ -143,6 +143,17 @@ func TestBinEdge(t *testing.T) {
 	}
 }
 
+// A value held by exactly total/maxBins documents is big and gets a bin of
+// its own: 12 documents, 3 bins, the mean 4, and the value 3 has 4; the
+// rest share the other two bins, 1 and 2 below it, 4 to 9 above.
+func TestComputeBinsBigValueAtMean(t *testing.T) {
+	inf := float32(math.Inf(1))
+	d := binTestData([]float32{1, 2, 3, 3, 3, 3, 4, 5, 6, 7, 8, 9})
+	if got, want := ComputeBins(d, 3).Upper[0], []float32{2.5, 3.5, inf}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Upper = %v, want %v", got, want)
+	}
+}
+
 func TestComputeBinsBigValueOwnBin(t *testing.T) {
 	// 90% zeros between negative and positive values: the zeros get a bin
 	// of their own and the others share the remaining bins evenly.

@@ -520,3 +520,17 @@ func TestLoadCostsBuiltinMSLR(t *testing.T) {
 		t.Errorf("BuiltinNames() = %v", BuiltinNames())
 	}
 }
+
+// The bounds themselves are accepted: a cost of exactly MaxCost, and
+// without the data set an index of exactly maxCostFeatures (one past
+// either is refused, TestReadCostsErrors).
+func TestReadCostsAtBounds(t *testing.T) {
+	c, err := ReadCosts(strings.NewReader("1 1e15\n"), "c.txt", 1)
+	if err != nil || c.Cost[0] != MaxCost {
+		t.Errorf("cost 1e15: %v, %v; want it accepted", c, err)
+	}
+	c, err = ReadCosts(strings.NewReader("1048576 2\n"), "c.txt", 0)
+	if err != nil || len(c.Cost) != maxCostFeatures || c.Cost[maxCostFeatures-1] != 2 {
+		t.Errorf("index 1048576 without the data set: %v; want it accepted, of 1048576 costs", err)
+	}
+}

@@ -751,3 +751,13 @@ func TestCutoffMetricsAgainstDefinitions(t *testing.T) {
 		}
 	}
 }
+
+// ERR's R_i = (2^l_i − 1)/2^lmax takes lmax from the labels even when it is
+// below 1: labels {0.5, 0}, the 0.5 first, give R_1 = (2^0.5 − 1)/2^0.5 =
+// 1 − 2^−0.5 and ERR = R_1.
+func TestERRFractionalMaxLabel(t *testing.T) {
+	got := PerQuery(Spec{Name: ERR}, []float64{2, 1}, []float32{0.5, 0}, []int{0, 2}, Options{}, nil)[0]
+	if want := 1 - math.Pow(2, -0.5); math.Abs(got-want) > 1e-12 {
+		t.Errorf("ERR %v, want %v", got, want)
+	}
+}

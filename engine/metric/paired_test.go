@@ -201,3 +201,17 @@ func TestMeanOfIsMean(t *testing.T) {
 		t.Error("MeanOf of nothing is not NaN")
 	}
 }
+
+// The randomisation test's p is (hits+1)/(rounds+1), never 0: 30 equal
+// differences are matched in |sum| only by the 2 of 2^30 sign patterns
+// that are all alike, which 1000 rounds do not draw, so p is 1/1001.
+func TestComparePairedPRandFloor(t *testing.T) {
+	a, b := make([]float64, 30), make([]float64, 30)
+	for i := range a {
+		a[i] = 1
+	}
+	p, err := ComparePaired(context.Background(), a, b, 1000, 1, nil)
+	if err != nil || p.PRand != 1.0/1001 {
+		t.Errorf("PRand %v, err %v; want 1/1001", p.PRand, err)
+	}
+}
