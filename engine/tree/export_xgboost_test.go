@@ -196,6 +196,24 @@ func TestExportXGBoostMissingAsZero(t *testing.T) {
 	}
 }
 
+// A split at threshold 0 sends 0 left (0 <= 0), so with MissingAsZero a
+// missing value goes left too, whatever the split's default was.
+func TestExportXGBoostMissingAsZeroAtThresholdZero(t *testing.T) {
+	e := &Ensemble{NumFeatures: 1, Trees: []Tree{{Nodes: []Node{{Threshold: 0, Left: Leaf(0), Right: Leaf(1)}}, Leaves: []float64{-1, 1}}}}
+	b, err := ExportXGBoost(e, ExportOptions{MissingAsZero: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := ImportXGBoost(bytes.NewReader(b), "m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nan := float32(math.NaN())
+	if got := rawScore(back, []float32{nan}) - rawScore(back, []float32{0}); got != 0 || !back.Trees[0].Nodes[0].DefaultLeft {
+		t.Errorf("exported with missing as zero: NaN scores %v from 0, default left %v; want 0 and true", got, back.Trees[0].Nodes[0].DefaultLeft)
+	}
+}
+
 // TestExportXGBoostBase: base_score is the objective's inverse link of the
 // base score, and where a float32 probability is too coarse a margin (a
 // base of 12 for binary:logistic), or the base is past what XGBoost's
