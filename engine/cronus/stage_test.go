@@ -390,3 +390,40 @@ func TestInitNoVanishingWeights(t *testing.T) {
 		}
 	}
 }
+
+// An earlier stage's weights enter A_t and B_α scaled by its reach
+// fraction: A_t = Σ_k (β_t^k d_k)² over the earlier stages k, and B_α the
+// same sum over the trees that use feature α (under the square roots of
+// the paper's tree- and feature-cost terms, eq. 8). Two earlier stages, d
+// 0.5 and 0.25.
+func TestStageEarlierWeightsScaledByReach(t *testing.T) {
+	pr := smallProblem(t)
+	T := pr.Train.NumTrees()
+	b1, b2 := make([]float64, T+1), make([]float64, T+1)
+	b1[0], b1[3], b2[3], b2[7] = 0.4, -2, 1, 3
+	b1[T], b2[T] = 5, 5 // intercepts: no cost
+	sp, ok := pr.stage(nil, 1, 0, 0, []weighted{{beta: b1, d: 0.5}, {beta: b2, d: 0.25}}, 1, nil)
+	if !ok {
+		t.Fatal("stage stopped")
+	}
+	wantA := make([]float64, T)
+	wantA[0] = 0.2 * 0.2       // (0.4 × 0.5)²
+	wantA[3] = 1*1 + 0.25*0.25 // (−2 × 0.5)² + (1 × 0.25)²
+	wantA[7] = 0.75 * 0.75     // (3 × 0.25)²
+	for tr := range T {
+		if math.Abs(sp.A[tr]-wantA[tr]) > 1e-15 {
+			t.Errorf("A_%d = %v, want %v", tr, sp.A[tr], wantA[tr])
+		}
+	}
+	wantB := make([]float64, len(sp.B))
+	for tr, fs := range sp.treeFeats {
+		for _, f := range fs {
+			wantB[f] += wantA[tr]
+		}
+	}
+	for f := range wantB {
+		if math.Abs(sp.B[f]-wantB[f]) > 1e-15 {
+			t.Errorf("B_%d = %v, want %v", f, sp.B[f], wantB[f])
+		}
+	}
+}
