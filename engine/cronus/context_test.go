@@ -117,3 +117,41 @@ func TestOptimizeReportStopsWithError(t *testing.T) {
 		}
 	}
 }
+
+// A cancellation that comes while a snapshot is reported (the report
+// returns true, but ctx is done by its end) stops the run before the next
+// stage step begins: the result's Final is the cascade the last snapshot
+// showed, its eq (8) terms, θs and active trees, with no tree a step
+// re-entered after it.
+func TestOptimizeCancelledInReportKeepsReported(t *testing.T) {
+	pr := smallProblem(t)
+	par := DefaultParams()
+	par.K, par.Lambda = 3, 0.05
+	for _, at := range []int{1, 2, 4, 6} {
+		ctx, cancel := context.WithCancel(context.Background())
+		reports := 0
+		var last Snapshot
+		res, err := Optimize(ctx, pr, ComputeScales(pr, 0), par, Options{MaxCycles: 5, Reenter: true}, trainEvaluator(pr), func(_ float64, snap func() Snapshot) bool {
+			reports++
+			last = snap()
+			if reports == at {
+				cancel()
+			}
+			return true
+		})
+		cancel()
+		if !errors.Is(err, context.Canceled) || reports != at {
+			t.Fatalf("cancelled at report %d: error %v after %d reports, want context.Canceled after %d", at, err, reports, at)
+		}
+		fin := res.Final
+		if got, want := fin.Terms, last.Terms[len(last.Terms)-1]; got != want {
+			t.Errorf("cancelled at report %d: Final's terms %+v, the last snapshot's %+v", at, got, want)
+		}
+		for k, s := range fin.Stages {
+			if s.Theta != last.Stages[k].Theta || len(s.Active()) != last.Stages[k].Active {
+				t.Errorf("cancelled at report %d: stage %d: θ %v with %d active trees, the last snapshot showed θ %v with %d",
+					at, k+1, s.Theta, len(s.Active()), last.Stages[k].Theta, last.Stages[k].Active)
+			}
+		}
+	}
+}
