@@ -165,6 +165,20 @@ func checkSameTree(t *testing.T, name string, i int, a, b *Tree) {
 	walk(ra, rb)
 }
 
+// xgbRoundTrip exports e with opt and reads the file back.
+func xgbRoundTrip(t *testing.T, e *Ensemble, opt ExportOptions) *Ensemble {
+	t.Helper()
+	b, err := ExportXGBoost(e, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := ImportXGBoost(bytes.NewReader(b), "m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
+}
+
 // TestExportXGBoostMissingAsZero: with MissingAsZero every split sends a
 // missing value where it sends 0, so a document with values missing scores
 // as with those values 0; without it the model's default directions stay.
@@ -173,14 +187,7 @@ func TestExportXGBoostMissingAsZero(t *testing.T) {
 	if differ, _ := e.MissingSplits(-1); differ == 0 {
 		t.Fatal("the fixture sends a missing value where 0 goes at every split: nothing to test")
 	}
-	b, err := ExportXGBoost(e, ExportOptions{MissingAsZero: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, _, err := ImportXGBoost(bytes.NewReader(b), "m.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := xgbRoundTrip(t, e, ExportOptions{MissingAsZero: true})
 	if differ, total := back.MissingSplits(-1); differ != 0 {
 		t.Errorf("%d of %d splits send a missing value the other way than 0", differ, total)
 	}
@@ -200,14 +207,7 @@ func TestExportXGBoostMissingAsZero(t *testing.T) {
 // missing value goes left too, whatever the split's default was.
 func TestExportXGBoostMissingAsZeroAtThresholdZero(t *testing.T) {
 	e := &Ensemble{NumFeatures: 1, Trees: []Tree{{Nodes: []Node{{Threshold: 0, Left: Leaf(0), Right: Leaf(1)}}, Leaves: []float64{-1, 1}}}}
-	b, err := ExportXGBoost(e, ExportOptions{MissingAsZero: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, _, err := ImportXGBoost(bytes.NewReader(b), "m.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := xgbRoundTrip(t, e, ExportOptions{MissingAsZero: true})
 	nan := float32(math.NaN())
 	if got := rawScore(back, []float32{nan}) - rawScore(back, []float32{0}); got != 0 || !back.Trees[0].Nodes[0].DefaultLeft {
 		t.Errorf("exported with missing as zero: NaN scores %v from 0, default left %v; want 0 and true", got, back.Trees[0].Nodes[0].DefaultLeft)
