@@ -739,3 +739,130 @@ func TestETAOfNaN(t *testing.T) {
 		}
 	}
 }
+
+func TestReportFalseWhenCancelledDuringSend(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	returned := make(chan struct{})
+	j := Start(ctx, func(ctx context.Context, r *Reporter[int]) (bool, error) {
+		defer close(returned)
+		if !r.Report(1, func() int { return 1 }) { // fills the one slot
+			t.Error("the first Report failed")
+		}
+		return r.Report(2, func() int { cancel(); return 2 }), nil
+	}, WithMaxRate(math.Inf(1)))
+	<-returned // the slot stays full while run reports
+	ok, err := j.Wait()
+	if ok {
+		t.Error("Report returned true although the job was cancelled while it waited to send")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Err %v, want context.Canceled", err)
+	}
+}
+
+func TestBoundaryAfterCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type out struct {
+		ok    bool
+		snaps int
+	}
+	j := Start(ctx, func(ctx context.Context, r *Reporter[int]) (out, error) {
+		cancel()
+		var o out
+		o.ok = r.Boundary(1, func() int { o.snaps++; return 1 })
+		return o, nil
+	})
+	o, _ := j.Wait()
+	if o.ok || o.snaps != 0 {
+		t.Errorf("Boundary after Cancel: returned %v, snap called %d times; want false, 0", o.ok, o.snaps)
+	}
+}
+
+func TestContextReleasedAfterJob(t *testing.T) {
+	parent, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var inner context.Context
+	j := Start(parent, func(ctx context.Context, r *Reporter[int]) (int, error) {
+		inner = ctx
+		return 1, nil
+	})
+	if _, err := j.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-inner.Done():
+	case <-time.After(10 * time.Second):
+		t.Error("the context given to run is still live 10s after the job ended")
+	}
+	if parent.Err() != nil {
+		t.Error("the parent context was cancelled")
+	}
+}
+
+func TestPanicStackCapped(t *testing.T) {
+	var deep func(n int) int
+	deep = func(n int) int {
+		if n == 0 {
+			panic("deep")
+		}
+		return deep(n-1) + 1
+	}
+	j := Start(context.Background(), func(ctx context.Context, r *Reporter[int]) (int, error) {
+		return deep(30), nil
+	})
+	_, err := j.Wait()
+	var pe *PanicError
+	if !errors.As(err, &pe) {
+		t.Fatalf("Err %v, want a *PanicError", err)
+	}
+	if lines := strings.Count(pe.Stack, "\n") + 1; lines != 16 {
+		t.Errorf("stack of %d lines, want 16 (8 frames):\n%s", lines, pe.Stack)
+	}
+}
+
+func TestETASaturates(t *testing.T) {
+	// 1 unit of 10^12 in an hour: 3.6·10^24 ns left, far past 9.2·10^18.
+	clk := newFakeClock()
+	j := Start(context.Background(), func(ctx context.Context, r *Reporter[struct{}]) (struct{}, error) {
+		r.Phase("training", 1e12)
+		clk.Advance(time.Hour)
+		r.Report(1, nil)
+		return struct{}{}, nil
+	}, WithClock(clk.Now))
+	evs := collect(t, j)
+	if got := evs[0].Progress.ETA; got != time.Duration(math.MaxInt64) {
+		t.Errorf("ETA %v (%d ns), want the largest Duration", got, int64(got))
+	}
+	// Exactly 2^63 ns left (2^62 ns for 1 unit, 2 to go): one past the
+	// largest Duration, which float64 cannot tell from MaxInt64.
+	if got := eta(1, 3, 1<<62); got != time.Duration(math.MaxInt64) {
+		t.Errorf("eta(1, 3, 2^62 ns) = %d ns, want %d", int64(got), int64(math.MaxInt64))
+	}
+}
+
+func TestFinalDoneAfterPhase(t *testing.T) {
+	j := Start(context.Background(), func(ctx context.Context, r *Reporter[int]) (int, error) {
+		r.Phase("a", 5)
+		r.Report(5, nil)
+		r.Phase("b", 10)
+		return 0, nil
+	}, WithClock(newFakeClock().Now))
+	evs := collect(t, j)
+	final := evs[len(evs)-1].Progress
+	if final.Phase != "b" || final.Done != 0 || final.Total != 10 {
+		t.Errorf("Final progress %s %g/%g, want b 0/10", final.Phase, final.Done, final.Total)
+	}
+}
+
+func TestFirstReportSentAtZeroTime(t *testing.T) {
+	j := Start(context.Background(), func(ctx context.Context, r *Reporter[int]) (int, error) {
+		r.Report(1, func() int { return 7 })
+		return 0, nil
+	}, WithClock(func() time.Time { return time.Time{} }))
+	evs := collect(t, j)
+	if len(evs) != 2 || evs[0].Snapshot != 7 || evs[0].Progress.Done != 1 {
+		t.Errorf("%d events (first %+v), want the Report's event and the Final one", len(evs), evs[0])
+	}
+}
