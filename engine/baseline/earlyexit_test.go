@@ -171,3 +171,40 @@ func TestEarlyExitSmallQuery(t *testing.T) {
 		t.Errorf("ndcg@10 %v, want the full ensemble's %v", got[0].Metrics["ndcg@10"], full[0].Metrics["ndcg@10"])
 	}
 }
+
+func TestEarlyExitUnevenExits(t *testing.T) {
+	e, d := sevenDocs(t)
+	states, err := runExits(context.Background(), e, d, 2, []float64{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int32{2, 2, 2, 1, 1, 2, 2}; !reflect.DeepEqual(states[0].level, want) {
+		t.Errorf("levels %v, want %v", states[0].level, want)
+	}
+	points := noErr(t)(EarlyExit(context.Background(), e, d, "valid", []float64{1, 10}, 1, 2, []float64{0}, mustSpecs(t, "ndcg@10"), metric.Options{}))
+	checkCost(t, "every 2, s=0", points[0].Cost, metric.Cost{Total: 96.0 / 7, Features: 11, Trees: 19.0 / 7})
+	idcg := 3 + 1/math.Log2(3) + 1/math.Log2(4)
+	if want := (3 + 1/math.Log2(6) + 1/math.Log2(8)) / idcg; !near(points[0].Metrics["ndcg@10"], want, 1e-12) {
+		t.Errorf("ndcg@10 %v, want %v", points[0].Metrics["ndcg@10"], want)
+	}
+}
+
+func TestEarlyExitMarginSchedule(t *testing.T) {
+	e, d := sevenDocs(t)
+	states, err := runExits(context.Background(), e, d, 1, []float64{1.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int32{3, 3, 3, 3, 2, 3, 1}; !reflect.DeepEqual(states[0].level, want) {
+		t.Errorf("levels %v, want %v", states[0].level, want)
+	}
+	points := noErr(t)(EarlyExit(context.Background(), e, d, "valid", []float64{1, 10}, 1, 1, []float64{1.2}, mustSpecs(t, "ndcg@10"), metric.Options{}))
+	checkCost(t, "s=1.2", points[0].Cost, metric.Cost{Total: 85.0 / 7, Features: 67.0 / 7, Trees: 18.0 / 7})
+}
+
+func TestAverageCostNoDocuments(t *testing.T) {
+	levels := []metric.Cost{{}, {Total: 13, Features: 11, Trees: 2}, {Total: 14, Features: 11, Trees: 3}}
+	if got, want := averageCost(levels, []int{0, 0, 0}, 0), (metric.Cost{Total: 14, Features: 11, Trees: 3}); got != want {
+		t.Errorf("averageCost of no documents %+v, want %+v", got, want)
+	}
+}

@@ -695,3 +695,35 @@ func TestPlotZeroScores(t *testing.T) {
 		t.Errorf("quality axis %g to %g: %d labels", plt.Y.Min, plt.Y.Max, labels)
 	}
 }
+
+func TestLogTicksAtMost(t *testing.T) {
+	var got []float64
+	for _, tk := range logTicks(-0.01, 3.01) {
+		got = append(got, tk.Cost)
+	}
+	if want := []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}; !slices.Equal(got, want) {
+		t.Errorf("ticks %v, want %v", got, want)
+	}
+}
+
+func TestPlotSkipsInfiniteCost(t *testing.T) {
+	points := []Point{curvePoint("prefix", "valid", 10, 0.5), curvePoint("prefix", "valid", 20, 0.6), curvePoint("prefix", "valid", math.Inf(1), 0.7)}
+	plt, _, _, err := curvePlot(points, "ndcg@10", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plt.X.Min != 9.5 || plt.X.Max != 20.5 {
+		t.Errorf("cost axis %g to %g, want 9.5 to 20.5", plt.X.Min, plt.X.Max)
+	}
+}
+
+func TestPlotSplitOrder(t *testing.T) {
+	svg := plotSVG(t, []Point{
+		curvePoint("prefix", "test", 10, 0.4), curvePoint("prefix", "test", 20, 0.5),
+		curvePoint("prefix", "valid", 10, 0.5), curvePoint("prefix", "valid", 20, 0.6),
+	}, "t")
+	v, te := strings.Index(svg, ">prefix (valid)</text>"), strings.Index(svg, ">prefix (test)</text>")
+	if v < 0 || te < 0 || v > te {
+		t.Errorf("legend: prefix (valid) at %d, prefix (test) at %d; want valid first", v, te)
+	}
+}

@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -293,4 +294,71 @@ func legendStyles(svg string) (legend map[string]legendStyle, legendX, dataX flo
 		last, lastX, inLegend = st, x1, true
 	}
 	return legend, legendX, dataX
+}
+
+func TestBestBaselineHand(t *testing.T) {
+	p := func(method, split string, cost, ndcg float64) Point {
+		return Point{Method: method, Split: split, Cost: metric.Cost{Total: cost}, Metrics: map[string]float64{"ndcg@10": ndcg}}
+	}
+	points := []Point{
+		p(MethodSingleStage, "test", 15, math.NaN()), // no value: left out
+		p(MethodPrefix, "valid", 5, 0.9),             // another split
+		p("cronus", "test", 5, 0.95),                 // not a baseline
+		p(MethodPrefix, "test", 10, 0.4),
+		p(MethodSingleStage, "test", 20, 0.6),
+		p(MethodEarlyExit, "test", 30, 0.6), // ties the single stage, dearer
+		p(MethodPrefix, "test", 40, 0.8),    // over every budget below
+	}
+	for _, c := range []struct {
+		budget float64
+		want   string // method and cost, "" for none
+	}{
+		{30, "single-stage 20"}, // 0.6 twice: the cheaper
+		{25, "single-stage 20"},
+		{20, "single-stage 20"}, // a point costing the budget exactly
+		{19, "prefix 10"},
+		{9, ""},
+	} {
+		best, ok := BestBaseline(points, "test", "ndcg@10", c.budget)
+		got := ""
+		if ok {
+			got = fmt.Sprintf("%s %g", best.Method, best.Cost.Total)
+		}
+		if got != c.want {
+			t.Errorf("budget %g: best baseline %q, want %q", c.budget, got, c.want)
+		}
+	}
+	for _, m := range []string{MethodPrefix, MethodEarlyExit, MethodSingleStage} {
+		if !IsBaseline(m) {
+			t.Errorf("IsBaseline(%q) = false", m)
+		}
+	}
+	if IsBaseline("cronus") {
+		t.Error(`IsBaseline("cronus") = true`)
+	}
+}
+
+func TestParetoTiesKeepInputOrder(t *testing.T) {
+	var points, want []Point
+	var dear []Point
+	for i := range 40 {
+		if i%2 == 0 {
+			points = append(points, pt(fmt.Sprintf("dear%02d", i), 1, 0.5))
+			dear = append(dear, points[i])
+		} else {
+			points = append(points, pt(fmt.Sprintf("cheap%02d", i), 0, 0.4))
+			want = append(want, points[i])
+		}
+	}
+	want = append(want, dear...)
+	names := func(ps []Point) []string {
+		var s []string
+		for _, p := range ps {
+			s = append(s, p.Method)
+		}
+		return s
+	}
+	if got := Pareto(points, "ndcg@10"); !reflect.DeepEqual(names(got), names(want)) {
+		t.Errorf("Pareto order\n%v\nwant\n%v", names(got), names(want))
+	}
 }

@@ -216,3 +216,59 @@ func TestKeepPrefixFront(t *testing.T) {
 		t.Errorf("kept all %d prefixes", len(all))
 	}
 }
+
+func TestKeepPrefixTiesAndZero(t *testing.T) {
+	kept := func(ndcg ...float64) []float64 {
+		var points []Point
+		for k, v := range ndcg {
+			points = append(points, Point{Method: MethodPrefix, Split: "valid", Lambda: float64(k + 1), Metrics: map[string]float64{"ndcg@10": v}})
+		}
+		var ks []float64
+		for _, p := range KeepPrefix(points, nil, "ndcg@10") {
+			ks = append(ks, p.Lambda)
+		}
+		return ks
+	}
+	if got := kept(0.5, 0.5, 0.6, 0.6); !reflect.DeepEqual(got, []float64{1, 3}) {
+		t.Errorf("ties: kept %v, want [1 3]", got)
+	}
+	if got := kept(0, 0, 0); !reflect.DeepEqual(got, []float64{1}) {
+		t.Errorf("all 0: kept %v, want [1]", got)
+	}
+}
+
+func TestPrefixPerQuery(t *testing.T) {
+	e, d := threeStumps(t)
+	idcg := 3 + 1/math.Log2(3)
+	points := noErr(t)(Prefix(context.Background(), e, d, "test", []float64{1, 10}, 1, []int{1, 2}, mustSpecs(t, "ndcg@10,p@5"), metric.Options{}))
+	for i, want := range []float64{(1 + 3/math.Log2(4)) / idcg, 1} {
+		pq := points[i].PerQuery
+		if len(pq["ndcg@10"]) != 1 || !near(pq["ndcg@10"][0], want, 1e-12) || !reflect.DeepEqual(pq["p@5"], []float64{0.4}) {
+			t.Errorf("k=%d: PerQuery %v, want ndcg@10 [%v] and p@5 [0.4]", i+1, pq, want)
+		}
+	}
+}
+
+func TestScorerNaN(t *testing.T) {
+	e := &tree.Ensemble{Trees: []tree.Tree{stump(0, 0.5, 1, 2)}, NumFeatures: 1, Objective: "regression"}
+	d := handData(t, [][]float32{{0, 1, float32(math.NaN()), 0}}, []float32{0, 0, 0, 0}, 4)
+	s := newScorer(e, d)
+	s.advance(1)
+	if want := []float64{1, 2, 2, 1}; !reflect.DeepEqual(s.scores, want) {
+		t.Errorf("scores %v, want %v (NaN goes right)", s.scores, want)
+	}
+}
+
+func TestTreeCostBounds(t *testing.T) {
+	e, d := threeStumps(t)
+	points := noErr(t)(Prefix(context.Background(), e, d, "test", []float64{1, 10}, 0, []int{2}, mustSpecs(t, "ndcg@10"), metric.Options{}))
+	checkCost(t, "tree cost 0, k=2", points[0].Cost, metric.Cost{Total: 11, Features: 11, Trees: 0})
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("Prefix with tree cost +Inf: no panic")
+			}
+		}()
+		Prefix(context.Background(), e, d, "test", []float64{1, 10}, math.Inf(1), []int{2}, nil, metric.Options{})
+	}()
+}
