@@ -172,6 +172,12 @@ func TestEarlyExitSmallQuery(t *testing.T) {
 	}
 }
 
+// sevenDocs with an exit every 2 of its 3 trees: M = ⌈3/2⌉ = 2, one exit
+// after trees 0 and 1 (margin s), then the end after tree 2. After two
+// trees the scores are 5 4 3 2 1 3 9: top five d6 d0 d1 d2 d5, fifth 3; at
+// s = 0 d3 (2) and d4 (1) leave, having paid f0, f1 and two trees (13);
+// the rest pay 11 + 3 = 14. End: d0 5, d1 6, d2 3, d5 3, d6 9, so the
+// ranking is d6 d1 d0 d2 d5, then d3 d4; relevant d6 (2), d5, d4 (1).
 func TestEarlyExitUnevenExits(t *testing.T) {
 	e, d := sevenDocs(t)
 	states, err := runExits(context.Background(), e, d, 2, []float64{0})
@@ -189,6 +195,11 @@ func TestEarlyExitUnevenExits(t *testing.T) {
 	}
 }
 
+// The margin shrinks from s at the first exit to s/(M−1) at the last:
+// with sevenDocs, an exit every tree (M = 3) and s = 1.2, the margins are
+// 1.2 and 0.6. Exit 1 (5 4 3 2 1 0 −1, fifth 1): only d6 trails by 1.2 or
+// more (d5 by 1). Exit 2 (5 4 3 2 1 3, fifth 2): d4 trails by 1 ≥ 0.6.
+// Costs: d6 2 (f0, one tree), d4 13 (f0, f1, two trees), the rest 14.
 func TestEarlyExitMarginSchedule(t *testing.T) {
 	e, d := sevenDocs(t)
 	states, err := runExits(context.Background(), e, d, 1, []float64{1.2})
@@ -202,6 +213,7 @@ func TestEarlyExitMarginSchedule(t *testing.T) {
 	checkCost(t, "s=1.2", points[0].Cost, metric.Cost{Total: 85.0 / 7, Features: 67.0 / 7, Trees: 18.0 / 7})
 }
 
+// With no documents the mean cost is the full ensemble's.
 func TestAverageCostNoDocuments(t *testing.T) {
 	levels := []metric.Cost{{}, {Total: 13, Features: 11, Trees: 2}, {Total: 14, Features: 11, Trees: 3}}
 	if got, want := averageCost(levels, []int{0, 0, 0}, 0), (metric.Cost{Total: 14, Features: 11, Trees: 3}); got != want {

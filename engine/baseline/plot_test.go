@@ -551,13 +551,20 @@ func TestPlotPareto(t *testing.T) {
 
 	// Valid's front comes first in the legend, as its curves do, though
 	// the test points come first (as in the workbench's export).
-	svg = plotSVG(t, []Point{
+	checkLegendOrder(t, []Point{
 		curvePoint("prefix", "test", 40, 0.49), curvePoint("prefix", "test", 400, 0.50),
 		curvePoint("cronus", "valid", 28, 0.53), curvePoint("cronus", "valid", 56, 0.54),
-	}, "t")
-	v, te := strings.Index(svg, "Pareto front (valid)"), strings.Index(svg, "Pareto front (test)")
-	if v < 0 || te < 0 || v > te {
-		t.Errorf("the valid front's legend entry at %d, the test front's at %d; want valid first", v, te)
+	}, "Pareto front (valid)", "Pareto front (test)")
+}
+
+// checkLegendOrder checks that the plot of points has the legend entry
+// first before second.
+func checkLegendOrder(t *testing.T, points []Point, first, second string) {
+	t.Helper()
+	svg := plotSVG(t, points, "t")
+	a, b := strings.Index(svg, first), strings.Index(svg, second)
+	if a < 0 || b < 0 || a > b {
+		t.Errorf("legend: %q at %d, %q at %d; want the first before the second", first, a, second, b)
 	}
 }
 
@@ -696,6 +703,8 @@ func TestPlotZeroScores(t *testing.T) {
 	}
 }
 
+// A log axis over 1 to 1000 has exactly maxLogTicks (10) labels at 1, 2
+// and 5 times the powers of ten: not more than the most, so they stand.
 func TestLogTicksAtMost(t *testing.T) {
 	var got []float64
 	for _, tk := range logTicks(-0.01, 3.01) {
@@ -706,6 +715,8 @@ func TestLogTicksAtMost(t *testing.T) {
 	}
 }
 
+// A point of infinite cost is left out of a plot: the axis spans the
+// others (10 to 20 with 5% margins: 9.5 to 20.5).
 func TestPlotSkipsInfiniteCost(t *testing.T) {
 	points := []Point{curvePoint("prefix", "valid", 10, 0.5), curvePoint("prefix", "valid", 20, 0.6), curvePoint("prefix", "valid", math.Inf(1), 0.7)}
 	plt, _, _, err := curvePlot(points, "ndcg@10", "t")
@@ -717,13 +728,11 @@ func TestPlotSkipsInfiniteCost(t *testing.T) {
 	}
 }
 
+// The splits of a method are listed valid first, then test, whatever the
+// order of the points.
 func TestPlotSplitOrder(t *testing.T) {
-	svg := plotSVG(t, []Point{
+	checkLegendOrder(t, []Point{
 		curvePoint("prefix", "test", 10, 0.4), curvePoint("prefix", "test", 20, 0.5),
 		curvePoint("prefix", "valid", 10, 0.5), curvePoint("prefix", "valid", 20, 0.6),
-	}, "t")
-	v, te := strings.Index(svg, ">prefix (valid)</text>"), strings.Index(svg, ">prefix (test)</text>")
-	if v < 0 || te < 0 || v > te {
-		t.Errorf("legend: prefix (valid) at %d, prefix (test) at %d; want valid first", v, te)
-	}
+	}, ">prefix (valid)</text>", ">prefix (test)</text>")
 }

@@ -296,6 +296,9 @@ func legendStyles(svg string) (legend map[string]legendStyle, legendX, dataX flo
 	return legend, legendX, dataX
 }
 
+// BestBaseline: among the baselines of the split costing no more than the
+// budget, the best metric, ties to the cheaper; other splits, other
+// methods, NaN values and dearer points are left out.
 func TestBestBaselineHand(t *testing.T) {
 	p := func(method, split string, cost, ndcg float64) Point {
 		return Point{Method: method, Split: split, Cost: metric.Cost{Total: cost}, Metrics: map[string]float64{"ndcg@10": ndcg}}
@@ -338,6 +341,8 @@ func TestBestBaselineHand(t *testing.T) {
 	}
 }
 
+// Pareto keeps equal points in input order, however many: 20 points of
+// cost 0 and 20 of cost 1, interleaved, all on the front.
 func TestParetoTiesKeepInputOrder(t *testing.T) {
 	var points, want []Point
 	var dear []Point

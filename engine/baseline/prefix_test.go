@@ -217,6 +217,10 @@ func TestKeepPrefixFront(t *testing.T) {
 	}
 }
 
+// KeepPrefix keeps a count only when its metric is strictly above every
+// shorter prefix's: a tie is dominated (costs more, scores no more). The
+// first prefix of a split has no shorter one, so it is kept even at 0 (a
+// split without a relevant document).
 func TestKeepPrefixTiesAndZero(t *testing.T) {
 	kept := func(ndcg ...float64) []float64 {
 		var points []Point
@@ -237,6 +241,9 @@ func TestKeepPrefixTiesAndZero(t *testing.T) {
 	}
 }
 
+// Prefix's points carry each metric on each query (PerQuery), whose mean
+// is Metrics'. threeStumps has one query: NDCG@10 (1 + 3/2)/idcg at k = 1,
+// 1 at k = 2 (TestPrefixHandWorked); p@5 2/5 at both.
 func TestPrefixPerQuery(t *testing.T) {
 	e, d := threeStumps(t)
 	idcg := 3 + 1/math.Log2(3)
@@ -249,6 +256,9 @@ func TestPrefixPerQuery(t *testing.T) {
 	}
 }
 
+// A missing value (NaN) goes where the node says (Node.DefaultLeft), as in
+// Ensemble.Predict: right, here. The block of four documents is walked by
+// the unrolled loop, which assumes no NaN unless told.
 func TestScorerNaN(t *testing.T) {
 	e := &tree.Ensemble{Trees: []tree.Tree{stump(0, 0.5, 1, 2)}, NumFeatures: 1, Objective: "regression"}
 	d := handData(t, [][]float32{{0, 1, float32(math.NaN()), 0}}, []float32{0, 0, 0, 0}, 4)
@@ -259,6 +269,7 @@ func TestScorerNaN(t *testing.T) {
 	}
 }
 
+// A tree cost of 0 is allowed (features alone are priced); +Inf is not.
 func TestTreeCostBounds(t *testing.T) {
 	e, d := threeStumps(t)
 	points := noErr(t)(Prefix(context.Background(), e, d, "test", []float64{1, 10}, 0, []int{2}, mustSpecs(t, "ndcg@10"), metric.Options{}))

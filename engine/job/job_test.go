@@ -740,6 +740,10 @@ func TestETAOfNaN(t *testing.T) {
 	}
 }
 
+// A Report blocked on a full slot when the job is cancelled returns false:
+// the event was not sent. snap runs after Report's own ctx check and just
+// before the send, so cancelling there leaves the send's select only the
+// done context to take (nobody reads until run has returned).
 func TestReportFalseWhenCancelledDuringSend(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -761,6 +765,8 @@ func TestReportFalseWhenCancelledDuringSend(t *testing.T) {
 	}
 }
 
+// Boundary after cancellation returns false at once, without calling snap
+// ("snap and the result are as for Report").
 func TestBoundaryAfterCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -780,6 +786,9 @@ func TestBoundaryAfterCancel(t *testing.T) {
 	}
 }
 
+// Once the stream is over the job releases its context: the context run
+// was given is done, so a goroutine run left waiting on it ends and the
+// parent does not keep the child registered.
 func TestContextReleasedAfterJob(t *testing.T) {
 	parent, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -801,6 +810,8 @@ func TestContextReleasedAfterJob(t *testing.T) {
 	}
 }
 
+// A panic deep in recursion keeps exactly maxPanicFrames (8) frames: two
+// lines each, "function" and "\tfile:line".
 func TestPanicStackCapped(t *testing.T) {
 	var deep func(n int) int
 	deep = func(n int) int {
@@ -822,6 +833,8 @@ func TestPanicStackCapped(t *testing.T) {
 	}
 }
 
+// An ETA past time.Duration's range saturates at its maximum instead of
+// wrapping round to a negative duration.
 func TestETASaturates(t *testing.T) {
 	// 1 unit of 10^12 in an hour: 3.6·10^24 ns left, far past 9.2·10^18.
 	clk := newFakeClock()
@@ -842,6 +855,8 @@ func TestETASaturates(t *testing.T) {
 	}
 }
 
+// Done restarts with a new phase: a Final event right after Phase shows 0
+// of the new phase's total, not the last phase's count.
 func TestFinalDoneAfterPhase(t *testing.T) {
 	j := Start(context.Background(), func(ctx context.Context, r *Reporter[int]) (int, error) {
 		r.Phase("a", 5)
@@ -856,6 +871,9 @@ func TestFinalDoneAfterPhase(t *testing.T) {
 	}
 }
 
+// The first Report is sent whatever the clock reads: no event has been sent
+// yet, so none was less than 1/rate ago (here the clock stands at the zero
+// time, which the zero lastSent equals).
 func TestFirstReportSentAtZeroTime(t *testing.T) {
 	j := Start(context.Background(), func(ctx context.Context, r *Reporter[int]) (int, error) {
 		r.Report(1, func() int { return 7 })
