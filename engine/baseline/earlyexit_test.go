@@ -172,6 +172,22 @@ func TestEarlyExitSmallQuery(t *testing.T) {
 	}
 }
 
+// checkExitLevels checks the level (exit) each of sevenDocs' documents
+// leaves at with an exit every `every` trees and margin scale s, and
+// returns the model and data.
+func checkExitLevels(t *testing.T, every int, s float64, want []int32) (*tree.Ensemble, *data.Dataset) {
+	t.Helper()
+	e, d := sevenDocs(t)
+	states, err := runExits(context.Background(), e, d, every, []float64{s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(states[0].level, want) {
+		t.Errorf("every %d, s %g: levels %v, want %v", every, s, states[0].level, want)
+	}
+	return e, d
+}
+
 // sevenDocs with an exit every 2 of its 3 trees: M = ⌈3/2⌉ = 2, one exit
 // after trees 0 and 1 (margin s), then the end after tree 2. After two
 // trees the scores are 5 4 3 2 1 3 9: top five d6 d0 d1 d2 d5, fifth 3; at
@@ -179,14 +195,7 @@ func TestEarlyExitSmallQuery(t *testing.T) {
 // the rest pay 11 + 3 = 14. End: d0 5, d1 6, d2 3, d5 3, d6 9, so the
 // ranking is d6 d1 d0 d2 d5, then d3 d4; relevant d6 (2), d5, d4 (1).
 func TestEarlyExitUnevenExits(t *testing.T) {
-	e, d := sevenDocs(t)
-	states, err := runExits(context.Background(), e, d, 2, []float64{0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []int32{2, 2, 2, 1, 1, 2, 2}; !reflect.DeepEqual(states[0].level, want) {
-		t.Errorf("levels %v, want %v", states[0].level, want)
-	}
+	e, d := checkExitLevels(t, 2, 0, []int32{2, 2, 2, 1, 1, 2, 2})
 	points := noErr(t)(EarlyExit(context.Background(), e, d, "valid", []float64{1, 10}, 1, 2, []float64{0}, mustSpecs(t, "ndcg@10"), metric.Options{}))
 	checkCost(t, "every 2, s=0", points[0].Cost, metric.Cost{Total: 96.0 / 7, Features: 11, Trees: 19.0 / 7})
 	idcg := 3 + 1/math.Log2(3) + 1/math.Log2(4)
@@ -201,14 +210,7 @@ func TestEarlyExitUnevenExits(t *testing.T) {
 // more (d5 by 1). Exit 2 (5 4 3 2 1 3, fifth 2): d4 trails by 1 ≥ 0.6.
 // Costs: d6 2 (f0, one tree), d4 13 (f0, f1, two trees), the rest 14.
 func TestEarlyExitMarginSchedule(t *testing.T) {
-	e, d := sevenDocs(t)
-	states, err := runExits(context.Background(), e, d, 1, []float64{1.2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []int32{3, 3, 3, 3, 2, 3, 1}; !reflect.DeepEqual(states[0].level, want) {
-		t.Errorf("levels %v, want %v", states[0].level, want)
-	}
+	e, d := checkExitLevels(t, 1, 1.2, []int32{3, 3, 3, 3, 2, 3, 1})
 	points := noErr(t)(EarlyExit(context.Background(), e, d, "valid", []float64{1, 10}, 1, 1, []float64{1.2}, mustSpecs(t, "ndcg@10"), metric.Options{}))
 	checkCost(t, "s=1.2", points[0].Cost, metric.Cost{Total: 85.0 / 7, Features: 67.0 / 7, Trees: 18.0 / 7})
 }

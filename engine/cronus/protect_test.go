@@ -12,13 +12,9 @@ import (
 // initialised and then one cycle optimised.
 func smallTopM(t *testing.T) *State {
 	t.Helper()
-	pr := smallProblem(t)
 	par := DefaultParams()
 	par.K, par.Lambda, par.TopM = 5, 0.02, 5
-	res, err := Optimize(context.Background(), pr, ComputeScales(pr, 0), par, Options{MaxCycles: 1}, trainEvaluator(pr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := oneCycle(t, par)
 	if res.Init.Rule != RuleTopM || res.Init.TopM != 5 {
 		t.Fatalf("rule %q, m %d: the params ask for top-m 5", res.Init.Rule, res.Init.TopM)
 	}

@@ -12,18 +12,25 @@ import (
 	"github.com/cronus-ltr/cronus/engine/tree"
 )
 
-// refitSmall is the small problem's 5-stage cascade under rule (top-m with
-// m = 5, or global), initialised and optimised for one cycle.
-func refitSmall(t *testing.T, topM int) *State {
+// oneCycle is the small problem's cascade under par, initialised and
+// optimised for one cycle.
+func oneCycle(t *testing.T, par Params) *Outcome {
 	t.Helper()
 	pr := smallProblem(t)
-	par := DefaultParams()
-	par.K, par.Lambda, par.TopM = 5, 0.02, topM
 	res, err := Optimize(context.Background(), pr, ComputeScales(pr, 0), par, Options{MaxCycles: 1}, trainEvaluator(pr), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Final
+	return res
+}
+
+// refitSmall is the small problem's 5-stage cascade under rule (top-m with
+// m = 5, or global), initialised and optimised for one cycle.
+func refitSmall(t *testing.T, topM int) *State {
+	t.Helper()
+	par := DefaultParams()
+	par.K, par.Lambda, par.TopM = 5, 0.02, topM
+	return oneCycle(t, par).Final
 }
 
 // The optimiser's hard exits are the real scorer's on the training data.
@@ -363,11 +370,7 @@ func TestRefitAllKeepsProtectedOnly(t *testing.T) {
 	pr := smallProblem(t)
 	par := DefaultParams()
 	par.K, par.Epsilon, par.TopM = 12, 0.3, 5
-	res, err := Optimize(context.Background(), pr, ComputeScales(pr, 0), par, Options{MaxCycles: 1}, trainEvaluator(pr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := res.Final
+	st := oneCycle(t, par).Final
 	out, err := pr.Refit(context.Background(), st, RefitAll)
 	if err != nil {
 		t.Fatal(err)
