@@ -143,3 +143,35 @@ func TestBenchFrontPools(t *testing.T) {
 		t.Errorf("front.py on a file named a+b.csv: output\n%s\nwant it read as A", out)
 	}
 }
+
+// TestBenchFrontFirstStages: bench/stage-prefixes.sh pools each sweep with
+// the first k stages of its cascades, λ written λ#k. front.py must read
+// and show them (it parsed λ as a number), count them as Cronus points,
+// and count a cut that repeats the whole cascade once.
+func TestBenchFrontFirstStages(t *testing.T) {
+	write, front := benchFront(t)
+	sweep := curveHead +
+		"cronus,test,0.5,120,110,10,0.9,0.77,0.6\n" +
+		"single-stage,test,0.5,40,38,2,0.8,0.60,0.4\n" +
+		"prefix,test,1,150,149,1,0.7,0.70,0.3\n" +
+		"early-exit,test,+Inf,150,149,1,0.7,0.70,0.3\n"
+	cuts := curveHead +
+		"cronus,test,0.5#1,30,29,1,0.8,0.62,0.4\n" + // above the single stage at 40
+		"cronus,test,0.5#2,120,110,10,0.9,0.77,0.6\n" // the whole cascade again: one point
+	out, err := front(write("curve.csv", sweep) + "+" + write("curve-stages.csv", cuts))
+	if err != nil {
+		t.Fatalf("front.py: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"λ 0.5#1@2   cost    30.0 ndcg@10 0.6200",
+		"cronus on or above the front at 2 of 2 points",
+		"cronus front on or above the baseline front",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("front.py: output\n%s\nwant %q", out, want)
+		}
+	}
+	if strings.Contains(out, "0.5#2") {
+		t.Errorf("front.py: output\n%s\nshows the cut that repeats the whole cascade", out)
+	}
+}

@@ -1431,14 +1431,23 @@ func runJSON(t *testing.T, v any, args ...string) string {
 // exits' costs average to its cost and their stages give its reach, and
 // ordering each query by stage reached, then score at exit, then input
 // order (the cascade's documented order) gives its TREC run.
-func TestPredictCascade(t *testing.T) {
-	dir := t.TempDir()
-	model := trainShallow(t, dir, 30)
-	c := filepath.Join(dir, "c.json")
+// fourStageCascade trains 30 shallow trees on the built-in data and a
+// four-stage cascade of them (one cycle, λ 0.05) in dir, and returns the
+// model's and the cascade's paths.
+func fourStageCascade(t *testing.T, dir string) (model, c string) {
+	t.Helper()
+	model = trainShallow(t, dir, 30)
+	c = filepath.Join(dir, "c.json")
 	if code, _, errOut := runCLI(t, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
 		"--costs", "builtin:mq2008/costs", "--stages", "4", "--cycles", "1", "--lambda", "0.05", "--out", c); code != 0 {
 		t.Fatalf("cascade: %s", errOut)
 	}
+	return model, c
+}
+
+func TestPredictCascade(t *testing.T) {
+	dir := t.TempDir()
+	model, c := fourStageCascade(t, dir)
 	test := "builtin:mq2008/test"
 	keys, exits, run := filepath.Join(dir, "keys.txt"), filepath.Join(dir, "exits.tsv"), filepath.Join(dir, "run.txt")
 	var pr struct {
@@ -2882,5 +2891,87 @@ func TestCascadeTestIsValidWarnsOnce(t *testing.T) {
 	}
 	if !bytes.Equal(outs[0], outs[1]) {
 		t.Errorf("the cascade depends on --test")
+	}
+}
+
+// TestCascadeFirstStages: eval and predict --stages k run a cascade's
+// first k stages as a cascade of their own. A document that leaves the
+// whole cascade before stage k leaves the cut one at the same stage with
+// the same score and cost (--exits), every other document leaves at stage
+// k; the fractions reaching the first k stages are the whole cascade's,
+// the cost grows with k, and k = K is the whole cascade.
+func TestCascadeFirstStages(t *testing.T) {
+	dir := t.TempDir()
+	model, c := fourStageCascade(t, dir)
+	test := "builtin:mq2008/test"
+	type report struct {
+		Metrics map[string]float64
+		Cost    struct{ Total, Features, Trees float64 }
+		Reached []float64
+	}
+	exitsOf := func(path string) [][]string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows [][]string
+		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")[1:] {
+			rows = append(rows, strings.Split(l, "\t"))
+		}
+		return rows
+	}
+	var whole report
+	runJSON(t, &whole, "eval", "--cascade", c, "--data", test, "--json")
+	wholeExits := filepath.Join(dir, "whole.tsv")
+	runJSON(t, &struct{}{}, "predict", "--cascade", c, "--data", test, "--out", filepath.Join(dir, "whole.txt"), "--exits", wholeExits, "--json")
+	full := exitsOf(wholeExits)
+	prevCost, cut := -1.0, 0
+	for k := 1; k <= 4; k++ {
+		var ev, pr report
+		runJSON(t, &ev, "eval", "--cascade", c, "--data", test, "--stages", strconv.Itoa(k), "--json")
+		exits := filepath.Join(dir, fmt.Sprintf("exits%d.tsv", k))
+		runJSON(t, &pr, "predict", "--cascade", c, "--data", test, "--stages", strconv.Itoa(k), "--out", filepath.Join(dir, "keys.txt"), "--exits", exits, "--json")
+		if !slices.Equal(ev.Reached, whole.Reached[:k]) || !slices.Equal(pr.Reached, ev.Reached) || pr.Cost != ev.Cost {
+			t.Errorf("first %d stages: eval reached %v cost %+v, predict %v %+v; the whole cascade's reached %v", k, ev.Reached, ev.Cost, pr.Reached, pr.Cost, whole.Reached)
+		}
+		if ev.Cost.Total < prevCost || ev.Cost.Total > whole.Cost.Total {
+			t.Errorf("first %d stages cost %v: with one stage fewer %v, the whole cascade %v", k, ev.Cost.Total, prevCost, whole.Cost.Total)
+		}
+		prevCost = ev.Cost.Total
+		rows := exitsOf(exits)
+		if len(rows) != len(full) {
+			t.Fatalf("first %d stages: %d exit lines, the whole cascade %d", k, len(rows), len(full))
+		}
+		for i, r := range rows {
+			stage, _ := strconv.Atoi(full[i][2])
+			switch {
+			case stage < k && !slices.Equal(r, full[i]):
+				t.Fatalf("first %d stages: document %d: %q; it left the whole cascade as %q", k, i+1, r, full[i])
+			case stage >= k && r[2] != strconv.Itoa(k):
+				t.Fatalf("first %d stages: document %d left at %s, not %d (the whole cascade: %s)", k, i+1, r[2], k, full[i][2])
+			case stage > k:
+				cut++
+			}
+		}
+		if k == 4 && (!maps.Equal(ev.Metrics, whole.Metrics) || ev.Cost != whole.Cost) {
+			t.Errorf("all 4 stages: %+v; the whole cascade %+v", ev, whole)
+		}
+	}
+	if cut == 0 || whole.Reached[3] == 1 {
+		t.Fatalf("no document went past a cut (reached %v): the checks prove nothing", whole.Reached)
+	}
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"eval", "--cascade", c, "--data", test, "--stages", "5"}, "--stages 5: " + c + ": the cascade has 4 stages; the first k must be from 1 to 4 (got 5)"},
+		{[]string{"predict", "--cascade", c, "--data", test, "--stages", "5"}, "the cascade has 4 stages"},
+		{[]string{"eval", "--cascade", c, "--data", test, "--stages", "-1"}, "--stages: must be at least 0"},
+		{[]string{"eval", "--model", model, "--data", test, "--stages", "2"}, "--stages applies to --cascade only (a model's first trees: --trees)"},
+		{[]string{"predict", "--model", model, "--data", test, "--stages", "2"}, "--stages applies to --cascade only"},
+	} {
+		if code, _, errOut := runCLI(t, tc.args...); code != 2 || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errOut, tc.msg)
+		}
 	}
 }

@@ -341,6 +341,9 @@ type treesFlag int
 // treesUsage is --trees's help where no other is given.
 const treesUsage = "use only the model's first `k` trees (a number, or all)"
 
+// stagesUsage is predict's and eval's --stages.
+const stagesUsage = "with --cascade: use only the cascade's first `k` stages, a cascade of their own: stage k passes nothing on and ranks every document reaching it by its score there; the later stages are neither run nor paid for (0: all)"
+
 func newTreesFlag(fs *flag.FlagSet, usage string) *treesFlag {
 	k := treesFlag(-1)
 	fs.Var(&k, "trees", usage)
@@ -348,9 +351,10 @@ func newTreesFlag(fs *flag.FlagSet, usage string) *treesFlag {
 }
 
 // loadScorer reads predict's and eval's --model (its --trees checked
-// against it) or --cascade, whichever is given (neither: eval --scores),
-// and returns the number of features the data must have for it.
-func loadScorer(ctx context.Context, stderr io.Writer, modelF, cascadeF string, k treesFlag) (e *tree.Ensemble, m *tree.Model, cf *cronus.File, minFeatures int, err error) {
+// against it) or --cascade (cut to its first stages when stages > 0,
+// --stages), whichever is given (neither: eval --scores), and returns the
+// number of features the data must have for it.
+func loadScorer(ctx context.Context, stderr io.Writer, modelF, cascadeF string, k treesFlag, stages int) (e *tree.Ensemble, m *tree.Model, cf *cronus.File, minFeatures int, err error) {
 	switch {
 	case modelF != "":
 		if e, m, err = loadModel(ctx, stderr, modelF); err != nil {
@@ -363,6 +367,11 @@ func loadScorer(ctx context.Context, stderr io.Writer, modelF, cascadeF string, 
 	case cascadeF != "":
 		if cf, err = untilDoneShowing(ctx, stderr, "reading the cascade "+cascadeF, func() (*cronus.File, error) { return cronus.ReadFile(cascadeF) }); err != nil {
 			return nil, nil, nil, 0, err
+		}
+		if stages > 0 {
+			if err = cf.FirstStages(stages); err != nil {
+				return nil, nil, nil, 0, usageError{fmt.Sprintf("--stages %d: %s: %v", stages, views.Printable(cascadeF), err)}
+			}
 		}
 		minFeatures = cf.Ensemble.NumFeatures
 	}

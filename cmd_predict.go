@@ -24,6 +24,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade): documents run through its stages for real, and each line is the document's ranking key in the cascade's order (see --exits)")
 	dataF := fs.String("data", "", "data `FILE` to score (required)")
 	k := newTreesFlag(fs, treesUsage)
+	firstStages := fs.Int("stages", 0, stagesUsage)
 	out := fs.String("out", "", "write the scores to `FILE` (default standard output)")
 	exitsF := fs.String("exits", "", "with --cascade: write to `FILE` a TSV line per document: qid, docid, the stage it left at (1 = the first), its score there, and what it paid for features and for trees")
 	costsF := fs.String("costs", "", "with --cascade: feature cost `FILE` for --exits and the report (default: the cascade's own costs)")
@@ -31,7 +32,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	contribsF := fs.String("contribs", "", "write to `FILE` a TSV line per document: qid, docid, each feature's contribution to its score and the bias (TreeSHAP, as XGBoost's pred_contribs); a line sums to the score (with --cascade: to its score at the stage it left at, --exits's score)")
 	asJSON := fs.Bool("json", false, "print a JSON report; it holds the scores unless --out is given")
 	absent := newAbsentFlag(fs)
-	if err := parseNoArgs(fs, args); err != nil {
+	if err := parseNoArgs(fs, args, atLeast("stages", 0)); err != nil {
 		return err
 	}
 	switch {
@@ -42,7 +43,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	explicit := explicitFlags(fs)
 	if *cascadeF == "" {
-		for _, name := range []string{"exits", "costs"} {
+		for _, name := range []string{"exits", "costs", "stages"} {
 			if explicit[name] {
 				return usageError{"--" + name + " applies to --cascade only"}
 			}
@@ -70,7 +71,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := checkOutputs(&stdout, stderr, *asJSON, []string{*modelF, *cascadeF, *dataF, *costsF}, outputs...); err != nil {
 		return err
 	}
-	e, m, cf, minFeatures, err := loadScorer(ctx, stderr, *modelF, *cascadeF, *k)
+	e, m, cf, minFeatures, err := loadScorer(ctx, stderr, *modelF, *cascadeF, *k, *firstStages)
 	if err != nil {
 		return err
 	}

@@ -30,10 +30,12 @@ BASELINES = ('prefix', 'early-exit', 'single-stage')
 
 def label(l):
     """A point's λ (k for a prefix, s for early exit) to 4 digits, with its
-    sweep's @j in a pooled curve; early exit's +Inf as written."""
+    sweep's @j in a pooled curve; early exit's +Inf as written; a cascade's
+    first k stages (bench/stage-prefixes.sh's λ#k) as λ#k."""
     v, _, j = l.partition('@')
+    v, _, k = v.partition('#')
     f = float(v)
-    return '%s%s' % ('%.4g' % f if math.isfinite(f) else v, '@' + j if j else '')
+    return '%s%s%s' % ('%.4g' % f if math.isfinite(f) else v, '#' + k if k else '', '@' + j if j else '')
 
 
 def points(paths):

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 	"unicode/utf8"
@@ -211,6 +212,37 @@ func NewFile(e *tree.Ensemble, c *Cascade, featCost, treeCost []float64, sigma f
 		f.Stages[k] = sj
 	}
 	return f
+}
+
+// FirstStages cuts f to its first k stages (1 <= k <= len(f.Stages)), a
+// cascade of their own: stage k, now the last, passes nothing on, and
+// ranks every document that reaches it by its score there; a document
+// leaves an earlier stage as before, and the later stages are neither run
+// nor paid for. The cascade of a λ thus gives up to K operating points, as
+// the prefixes of an ensemble do. params.stages, when given, becomes k, and
+// params.first_stages_of records the count cut from (the first cut's).
+// It returns an error, leaving f as it was, when k is out of range.
+func (f *File) FirstStages(k int) error {
+	K := len(f.Stages)
+	if k < 1 || k > K {
+		return fmt.Errorf("the cascade has %d stages; the first k must be from 1 to %d (got %d)", K, K, k)
+	}
+	if k == K {
+		return nil
+	}
+	f.Stages = f.Stages[:k:k]
+	f.Stages[k-1].Theta = nil
+	if f.Params != nil {
+		params := maps.Clone(f.Params)
+		if _, ok := params["stages"]; ok {
+			params["stages"] = k
+		}
+		if _, ok := params["first_stages_of"]; !ok {
+			params["first_stages_of"] = K
+		}
+		f.Params = params
+	}
+	return nil
 }
 
 // Cascade checks f and converts it into the ensemble and the cascade: the

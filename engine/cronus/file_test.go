@@ -6,10 +6,12 @@ import (
 	"errors"
 	"io/fs"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -562,4 +564,89 @@ func utf16le(s string) []byte {
 		b = append(b, s[i], 0)
 	}
 	return b
+}
+
+// TestFirstStages cuts random cascades over a trained ensemble to their
+// first k stages: the file keeps k stages with no threshold on the last
+// and says so in its params; a document leaves before stage k where the
+// whole cascade lets it leave, with the same score and cost, and every
+// other document leaves at stage k with its score there (the reference
+// exits of the first k stages), having paid no more than in the whole
+// cascade nor less than with k−1 stages. A k out of range changes nothing.
+func TestFirstStages(t *testing.T) {
+	fx := scLoad(t)
+	e, d := fx.e, fx.test
+	o := NewOutputs(e, d)
+	r := rand.New(rand.NewPCG(11, 13))
+	treeCost := make([]float64, len(e.Trees))
+	for t := range treeCost {
+		treeCost[t] = 0.25 + r.Float64()
+	}
+	file := func(c *Cascade) *File {
+		return NewFile(e, c, fx.featCost, treeCost, 0.05, map[string]any{"stages": len(c.Stages), "lambda": 0.01})
+	}
+	cut := 0
+	for trial := 0; cut < 30; trial++ {
+		c := scRandomCascade(r, o)
+		K := len(c.Stages)
+		if K < 2 {
+			continue
+		}
+		full := Score(e, c, d, fx.featCost, treeCost)
+		for _, k := range []int{0, K + 1, -1} {
+			f := file(c)
+			if err := f.FirstStages(k); err == nil || !strings.Contains(err.Error(), "from 1 to "+strconv.Itoa(K)) {
+				t.Fatalf("FirstStages(%d) of %d stages: error %v", k, K, err)
+			}
+			if !reflect.DeepEqual(f, file(c)) {
+				t.Fatalf("FirstStages(%d) of %d stages changed the file", k, K)
+			}
+		}
+		var prev *Result
+		for k := 1; k <= K; k++ {
+			f := file(c)
+			if err := f.FirstStages(k); err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Stages) != k || f.Stages[k-1].Theta != nil {
+				t.Fatalf("trial %d: first %d of %d stages: %d stages, last theta %v", trial, k, K, len(f.Stages), f.Stages[k-1].Theta)
+			}
+			wantParams := map[string]any{"stages": k, "lambda": 0.01, "first_stages_of": K}
+			if k == K {
+				wantParams = map[string]any{"stages": K, "lambda": 0.01}
+			}
+			if !reflect.DeepEqual(f.Params, wantParams) {
+				t.Fatalf("trial %d: first %d of %d stages: params %v, want %v", trial, k, K, f.Params, wantParams)
+			}
+			ce, cc, err := f.Cascade()
+			if err != nil {
+				t.Fatalf("trial %d: first %d of %d stages: %v", trial, k, K, err)
+			}
+			res := Score(ce, cc, d, f.FeatureCost, f.TreeCost)
+			ref := &Cascade{Rule: c.Rule, TopM: c.TopM, Stages: c.Stages[:k:k]}
+			exit, score := scReferenceExits(ref, o, d.QueryOffsets)
+			if !slices.Equal(res.Exit, exit) || !slices.Equal(res.Score, score) {
+				t.Fatalf("trial %d (%s): first %d of %d stages: exits or scores differ from the reference's", trial, c.Rule, k, K)
+			}
+			for i := range res.Exit {
+				paid, fullPaid := res.FeatureCost[i]+res.TreeCost[i], full.FeatureCost[i]+full.TreeCost[i]
+				switch {
+				case full.Exit[i] < k-1 && (res.Exit[i] != full.Exit[i] || res.Score[i] != full.Score[i] ||
+					res.FeatureCost[i] != full.FeatureCost[i] || res.TreeCost[i] != full.TreeCost[i]):
+					t.Fatalf("trial %d: first %d of %d stages: document %d left at %d (score %v, paid %v), the whole cascade at %d (%v, %v)",
+						trial, k, K, i, res.Exit[i], res.Score[i], paid, full.Exit[i], full.Score[i], fullPaid)
+				case full.Exit[i] >= k-1 && (res.Exit[i] != k-1 || paid > fullPaid):
+					t.Fatalf("trial %d: first %d of %d stages: document %d left at %d having paid %v; the whole cascade, at %d, %v",
+						trial, k, K, i, res.Exit[i], paid, full.Exit[i], fullPaid)
+				case prev != nil && paid < prev.FeatureCost[i]+prev.TreeCost[i]:
+					t.Fatalf("trial %d: first %d of %d stages: document %d paid %v, less than with %d stages", trial, k, K, i, paid, k-1)
+				}
+			}
+			if k == K && (!slices.Equal(res.Key, full.Key) || res.Cost != full.Cost) {
+				t.Fatalf("trial %d: all %d stages differ from the whole cascade", trial, K)
+			}
+			prev = &res
+		}
+		cut++
+	}
 }
