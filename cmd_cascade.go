@@ -1271,6 +1271,21 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	stages := stagesJSON(best, valid, test, s.test != nil)
 	if *jsonOut {
+		// Each stage's "first_stages": the cascade cut after it, as
+		// predict and eval --stages k run it, on the scored splits.
+		for k := range stages {
+			v, t := valid, test
+			if k < len(stages)-1 {
+				if v, t, err = eval(ctx, best.Cascade.FirstStages(k+1)); err != nil {
+					return err
+				}
+			}
+			cut := map[string]any{"valid": cutJSON(v)}
+			if s.test != nil {
+				cut["test"] = cutJSON(t)
+			}
+			stages[k]["first_stages"] = cut
+		}
 		r := map[string]any{"cascade": *out, "lambda_max": s.sc.LambdaMax, "lambda": cf.par.Lambda, "rho1": cf.par.Rho1, "rhoK": cf.par.RhoK, "seconds": time.Since(start).Seconds(),
 			"init_seconds": res.InitTime.Seconds(), "cyclic_seconds": res.CyclicTime.Seconds(), "threads": runtime.GOMAXPROCS(0),
 			"valid": evalJSON(valid), "full_valid": evalJSON(fullV), "stages": stages}
@@ -1385,6 +1400,13 @@ func at(xs []float64, k int) float64 {
 		return xs[k]
 	}
 	return 0
+}
+
+// cutJSON is a cut cascade's figures in cascade --json's stages: its
+// metrics and cost (the fractions reaching its stages are the whole
+// cascade's).
+func cutJSON(ev cronus.Eval) map[string]any {
+	return map[string]any{"metrics": ev.Metrics, "cost": ev.Cost}
 }
 
 func evalJSON(ev cronus.Eval) map[string]any {

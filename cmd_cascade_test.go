@@ -2960,6 +2960,32 @@ func TestCascadeFirstStages(t *testing.T) {
 	if cut == 0 || whole.Reached[3] == 1 {
 		t.Fatalf("no document went past a cut (reached %v): the checks prove nothing", whole.Reached)
 	}
+	// cascade --json gives each stage's cut on valid and test: eval
+	// --stages k's figures for the file it wrote.
+	c2 := filepath.Join(dir, "c2.json")
+	var cr struct {
+		Stages []struct {
+			FirstStages map[string]struct {
+				Metrics map[string]float64
+				Cost    struct{ Total, Features, Trees float64 }
+			} `json:"first_stages"`
+		}
+	}
+	runJSON(t, &cr, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--test", test,
+		"--costs", "builtin:mq2008/costs", "--stages", "4", "--cycles", "1", "--lambda", "0.05", "--out", c2, "--json")
+	if len(cr.Stages) != 4 {
+		t.Fatalf("cascade --json: %d stages", len(cr.Stages))
+	}
+	for k, st := range cr.Stages {
+		for split, data := range map[string]string{"valid": "builtin:mq2008/vali", "test": test} {
+			var ev report
+			runJSON(t, &ev, "eval", "--cascade", c2, "--data", data, "--stages", strconv.Itoa(k+1), "--metrics", "p@5,ndcg@10,err@3", "--json")
+			got, ok := st.FirstStages[split]
+			if !ok || !maps.Equal(got.Metrics, ev.Metrics) || got.Cost != ev.Cost {
+				t.Errorf("cascade --json: stage %d's first_stages on %s: %+v; eval --stages %d: %+v %+v", k+1, split, got, k+1, ev.Metrics, ev.Cost)
+			}
+		}
+	}
 	for _, tc := range []struct {
 		args []string
 		msg  string

@@ -1,7 +1,9 @@
 package cronus
 
 import (
+	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cronus-ltr/cronus/engine/tree"
 )
@@ -47,6 +49,19 @@ func (c *Cascade) Passes(k int, s float64) bool {
 	}
 	th := c.Stages[k].Theta
 	return math.IsInf(th, -1) || s >= th
+}
+
+// FirstStages returns the cascade of c's first k stages (1 <= k <=
+// len(c.Stages)), as File.FirstStages cuts a file: stage k, now the last,
+// passes nothing on, so its threshold is −Inf; the weights are c's own,
+// shared. It panics when k is out of range.
+func (c *Cascade) FirstStages(k int) *Cascade {
+	if k < 1 || k > len(c.Stages) {
+		panic(fmt.Sprintf("cronus: FirstStages(%d) of a cascade of %d stages", k, len(c.Stages)))
+	}
+	cut := &Cascade{Stages: slices.Clone(c.Stages[:k]), Rule: c.Rule, TopM: c.TopM}
+	cut.Stages[k-1].Theta = math.Inf(-1)
+	return cut
 }
 
 // StageEnsemble returns stage k of c over the trees of e as an ensemble of

@@ -602,6 +602,16 @@ func TestFirstStages(t *testing.T) {
 				t.Fatalf("FirstStages(%d) of %d stages changed the file", k, K)
 			}
 		}
+		for _, k := range []int{0, K + 1} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("Cascade.FirstStages(%d) of %d stages did not panic", k, K)
+					}
+				}()
+				c.FirstStages(k)
+			}()
+		}
 		var prev *Result
 		for k := 1; k <= K; k++ {
 			f := file(c)
@@ -621,6 +631,9 @@ func TestFirstStages(t *testing.T) {
 			ce, cc, err := f.Cascade()
 			if err != nil {
 				t.Fatalf("trial %d: first %d of %d stages: %v", trial, k, K, err)
+			}
+			if want := c.FirstStages(k); !reflect.DeepEqual(cc, want) {
+				t.Fatalf("trial %d: the file's first %d of %d stages are not Cascade.FirstStages's", trial, k, K)
 			}
 			res := Score(ce, cc, d, f.FeatureCost, f.TreeCost)
 			ref := &Cascade{Rule: c.Rule, TopM: c.TopM, Stages: c.Stages[:k:k]}
