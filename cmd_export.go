@@ -28,6 +28,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	modelF := fs.String("model", "", "model `FILE` to export")
 	cascadeF := fs.String("cascade", "", "or a cascade `FILE` (cronus cascade): with --to xgboost or ranklib, its --stage; with --to c, the whole cascade, or its --stage")
 	stage := fs.Int("stage", 0, "with --cascade: the stage `k` to export (1 = the first): its trees times their weights, its intercept as the base score")
+	firstStages := fs.Int("stages", 0, "c, with a whole --cascade: compile only its first `k` stages, as predict --stages k runs them (stage k passes nothing on; 0: all)")
 	k := newTreesFlag(fs, "with --model: export only the model's first `k` trees (a number, or all)")
 	to := new(string)
 	choiceVar(fs, to, "to", "", "`format` to write (required): xgboost (JSON, as Booster.save_model writes it; load it with xgboost.Booster(model_file=FILE)), ranklib (a LambdaMART model as RankLib's -save writes it, which RankLib's -load and the Elasticsearch and OpenSearch LTR plugins' model/ranklib take) or c (one C99 source file: a model's PREFIX_predict, a cascade's PREFIX_rank, which fetches each feature only when a stage needs it)", exportFormats...)
@@ -38,7 +39,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	costsF := fs.String("costs", "", "c, with a whole --cascade: feature cost `FILE` for the costs the file reports (default: the cascade's own costs)")
 	out := fs.String("out", "", "`FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
-	if err := parseNoArgs(fs, args, atLeast("stage", 1)); err != nil {
+	if err := parseNoArgs(fs, args, atLeast("stage", 1), atLeast("stages", 0)); err != nil {
 		return err
 	}
 	explicit := explicitFlags(fs)
@@ -70,6 +71,8 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{"--prefix applies to --to c only"}
 	case !toC && *header != "":
 		return usageError{"--header applies to --to c only"}
+	case explicit["stages"] && !wholeCascade:
+		return usageError{"--stages applies to --to c with a whole --cascade only (one stage: --stage k)"}
 	case explicit["costs"] && !wholeCascade:
 		return usageError{"--costs applies to --to c with a whole --cascade only (the costs its PREFIX_rank reports)"}
 	case toC && tree.CReservedPrefix(*prefix) != "":
@@ -86,7 +89,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	cOut := cOutputs{prefix: *prefix, out: *out, header: *header}
 	if wholeCascade {
-		return exportCascadeC(ctx, *cascadeF, *costsF, cOut, *jsonOut, stdout, stderr)
+		return exportCascadeC(ctx, *cascadeF, *firstStages, *costsF, cOut, *jsonOut, stdout, stderr)
 	}
 	report := map[string]any{"out": *out, "to": *to}
 	var e *tree.Ensemble
@@ -382,10 +385,19 @@ func wrapText(s string, width int) string {
 
 // exportCascadeC writes the whole cascade in cascadeF as C source
 // (cronus.ExportC), with the costs of costsF when it is given.
-func exportCascadeC(ctx context.Context, cascadeF, costsF string, o cOutputs, jsonOut bool, stdout, stderr io.Writer) error {
+func exportCascadeC(ctx context.Context, cascadeF string, firstStages int, costsF string, o cOutputs, jsonOut bool, stdout, stderr io.Writer) error {
 	cf, err := untilDoneShowing(ctx, stderr, "reading the cascade "+cascadeF, func() (*cronus.File, error) { return cronus.ReadFile(cascadeF) })
 	if err != nil {
 		return err
+	}
+	source, K := cascadeF, len(cf.Stages)
+	if firstStages > 0 {
+		if err := cf.FirstStages(firstStages); err != nil {
+			return usageError{fmt.Sprintf("--stages %d: %s: %v", firstStages, views.Printable(cascadeF), err)}
+		}
+		if firstStages < K {
+			source = fmt.Sprintf("%s (its first %d of %d stages)", cascadeF, firstStages, K)
+		}
 	}
 	e, c, err := cf.Cascade()
 	if err != nil {
@@ -408,7 +420,7 @@ func exportCascadeC(ctx context.Context, cascadeF, costsF string, o cOutputs, js
 		fmt.Fprintln(stderr, cAbsentMissingNote)
 	}
 	if err := writeShowing(stderr, o.paths(), func() error {
-		b, err := cronus.ExportCContext(ctx, e, c, featCost, cf.TreeCost, tree.CExportOptions{Prefix: o.prefix, Source: cascadeF, Note: note})
+		b, err := cronus.ExportCContext(ctx, e, c, featCost, cf.TreeCost, tree.CExportOptions{Prefix: o.prefix, Source: source, Note: note})
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return err
 		}
@@ -442,11 +454,14 @@ func exportCascadeC(ctx context.Context, cascadeF, costsF string, o cOutputs, js
 	if c.Rule == cronus.RuleTopM {
 		report["top_m"] = c.TopM
 	}
+	if len(c.Stages) < K {
+		report["first_stages_of"] = K
+	}
 	if jsonOut {
 		return writeJSON(stdout, report)
 	}
 	fmt.Fprintf(stdout, "wrote %s: the %d-stage cascade of %s (%d of its model's %s, %s of %d) as C: %s (and %s; %s with %s), which ranks one query and fetches each feature (k as k-1) only when a stage needs it\n",
-		views.Printable(o.out), len(c.Stages), views.Printable(cascadeF), len(used), count(len(e.Trees), "tree"), count(len(feats), "feature"), e.NumFeatures, fns[0], fns[1], fns[2], fns[3])
+		views.Printable(o.out), len(c.Stages), views.Printable(source), len(used), count(len(e.Trees), "tree"), count(len(feats), "feature"), e.NumFeatures, fns[0], fns[1], fns[2], fns[3])
 	if o.header != "" {
 		fmt.Fprintf(stdout, "wrote %s: their declarations\n", views.Printable(o.header))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -985,5 +986,78 @@ func TestExportKeepsNumParallelTree(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(out); !strings.Contains(string(b), `"num_parallel_tree":"1","num_trees":"4"`) {
 		t.Errorf("cronus's model exported with %.80s", b[strings.Index(string(b), `"gbtree_model_param"`):])
+	}
+}
+
+// export --to c --stages k compiles a cascade's first k stages: the same
+// C as the whole cascade of a file cut by hand to them (but for the
+// comment naming the source), and a report that says so. --stages goes
+// with a whole cascade only.
+func TestExportCFirstStages(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	model, c := fourStageCascade(t, dir)
+	f, err := cronus.ReadFile(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.FirstStages(2); err != nil {
+		t.Fatal(err)
+	}
+	if err := cronus.WriteFile(p("hand.json"), f); err != nil {
+		t.Fatal(err)
+	}
+	var rc struct {
+		Stages        int
+		FirstStagesOf int `json:"first_stages_of"`
+	}
+	runJSON(t, &rc, "export", "--cascade", c, "--stages", "2", "--to", "c", "--out", p("cut.c"), "--json")
+	if code, _, errOut := runCLI(t, "export", "--cascade", p("hand.json"), "--to", "c", "--out", p("hand.c")); code != 0 {
+		t.Fatal(errOut)
+	}
+	if rc.Stages != 2 || rc.FirstStagesOf != 4 {
+		t.Errorf("report %+v, want 2 stages of 4", rc)
+	}
+	cut, err := os.ReadFile(p("cut.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hand, err := os.ReadFile(p("hand.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := c + " (its first 2 of 4 stages)"
+	if !bytes.Contains(cut, []byte(named)) {
+		t.Errorf("cut.c does not name its source as %q", named)
+	}
+	if got := bytes.ReplaceAll(cut, []byte(named), []byte(p("hand.json"))); !bytes.Equal(got, hand) {
+		t.Errorf("cut.c differs from the C of the cascade cut by hand")
+	}
+	// All stages is the whole cascade, its source named as it is.
+	rc.Stages, rc.FirstStagesOf = 0, 0
+	runJSON(t, &rc, "export", "--cascade", c, "--stages", "4", "--to", "c", "--out", p("all.c"), "--json")
+	if code, _, errOut := runCLI(t, "export", "--cascade", c, "--to", "c", "--out", p("whole.c")); code != 0 {
+		t.Fatal(errOut)
+	}
+	all, _ := os.ReadFile(p("all.c"))
+	whole, _ := os.ReadFile(p("whole.c"))
+	if rc.Stages != 4 || rc.FirstStagesOf != 0 || !bytes.Equal(all, whole) {
+		t.Errorf("--stages 4 of 4: report %+v; the C equals the whole cascade's: %v", rc, bytes.Equal(all, whole))
+	}
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"export", "--cascade", c, "--stages", "5", "--to", "c", "--out", p("x.c")}, "--stages 5: " + c + ": the cascade has 4 stages"},
+		{[]string{"export", "--cascade", c, "--stages", "2", "--stage", "1", "--to", "c", "--out", p("x.c")}, "--stages applies to --to c with a whole --cascade only"},
+		{[]string{"export", "--cascade", c, "--stages", "2", "--stage", "1", "--to", "xgboost", "--out", p("x.json")}, "--stages applies to --to c with a whole --cascade only"},
+		{[]string{"export", "--model", model, "--stages", "2", "--to", "c", "--out", p("x.c")}, "--stages applies to --to c with a whole --cascade only"},
+	} {
+		if code, _, errOut := runCLI(t, tc.args...); code != 2 || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errOut, tc.msg)
+		}
+		if _, err := os.Stat(p("x.c")); err == nil {
+			t.Errorf("%v: wrote x.c", tc.args)
+		}
 	}
 }
