@@ -621,6 +621,14 @@ func optimisedText(p map[string]any) string {
 		}
 		parts = append(parts, t)
 	}
+	// A cut (sweep --cascade-out --first-stages): the stages kept of how many.
+	if v, ok := p["first_stages_of"]; ok {
+		t := "its first stages of " + cronus.ParamShown(v)
+		if K, ok := v.(float64); ok {
+			t = fmt.Sprintf("cut from a cascade of %g stages", K)
+		}
+		parts = append(parts, t)
+	}
 	return strings.Join(parts, ", ")
 }
 

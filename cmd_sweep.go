@@ -130,6 +130,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cascadeOut := fs.String("cascade-out", "", "also write to `FILE` the Cronus cascade of the sweep (a cronus row's) with the best validation NDCG@10 among those costing at most --budget per document on validation (ties: the cheaper)")
 	perQuery := fs.String("per-query", "", "also write `FILE`, TSV: every point's p@5, NDCG@10 and ERR@3 on each query of its split (method, split, lambda as in the curve, qid, the three metrics), whose means are the curve's, for paired tests between points (bench/paired.py)")
 	budget := fs.Float64("budget", math.Inf(1), "with --cascade-out: the most `COST` per document on validation the cascade written may have (+Inf: no limit)")
+	firstStages := fs.Bool("first-stages", false, "with --cascade-out: also weigh each cascade's first k stages, k < K (predict --stages k), a cheaper cascade of their own, and write the cut when it is the one chosen")
 	more := []flagRange{atLeast("exit-every", 1), between("refine", 0, maxRefine, "[]"), atLeast("budget", 0)}
 	if err := parseNoArgs(fs, args, slices.Concat(cascadeRanges, more)...); err != nil {
 		return err
@@ -149,6 +150,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if explicitFlags(fs)["budget"] && *cascadeOut == "" {
 		return usageError{"--budget chooses the cascade --cascade-out FILE writes: give that file too"}
+	}
+	if *firstStages && *cascadeOut == "" {
+		return usageError{"--first-stages weighs the cuts of the cascades for the one --cascade-out FILE writes: give that file too (eval and predict --stages k run a cut)"}
 	}
 	if err := checkOutputs(&stdout, stderr, *jsonOut, cf.inputs(), *out, *plot, *cascadeOut, *perQuery); err != nil {
 		return err
@@ -199,6 +203,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		refit string
 		from  float64 // the λ a continued run (trees may re-enter) started from, or 0
 		v, t  cronus.Eval
+		k     int // --first-stages: the stages kept (a cut when fewer than best's), or 0: all
 	}
 	var chosen, cheapest *chosenRun
 	// sweepOne runs λ: the single stage, the initialised and the optimised
@@ -317,15 +322,31 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if src != nil && entry["continued_from"] != nil {
 				c.from = src.lam
 			}
-			ahead := func(b *chosenRun) bool { // c ahead of b
-				q, qb := v.Metrics[frontMetric], b.v.Metrics[frontMetric]
-				return q > qb || q == qb && v.Cost.Total < b.v.Cost.Total
+			ahead := func(a, b *chosenRun) bool { // a ahead of b
+				q, qb := a.v.Metrics[frontMetric], b.v.Metrics[frontMetric]
+				return q > qb || q == qb && a.v.Cost.Total < b.v.Cost.Total
 			}
-			if v.Cost.Total <= *budget && (chosen == nil || ahead(chosen)) {
-				chosen = c
+			consider := func(c *chosenRun) {
+				if c.v.Cost.Total <= *budget && (chosen == nil || ahead(c, chosen)) {
+					chosen = c
+				}
+				if cheapest == nil || c.v.Cost.Total < cheapest.v.Cost.Total {
+					cheapest = c
+				}
 			}
-			if cheapest == nil || v.Cost.Total < cheapest.v.Cost.Total {
-				cheapest = c
+			consider(c)
+			if *firstStages {
+				K := len(res.Best.Cascade.Stages)
+				for k := 1; k < K; k++ {
+					p.show("λ = %.3g × λ_max: the cascade's first %d of %d stages", lam, k, K)
+					cv, ct, err := s.evaluator()(ctx, res.Best.Cascade.FirstStages(k))
+					if err != nil {
+						return err
+					}
+					cut := *c
+					cut.v, cut.t, cut.k = cv, ct, k
+					consider(&cut)
+				}
 			}
 		}
 		runs = append(runs, sweptRun{lam: lam, par: par, best: res.Own()})
@@ -445,6 +466,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			extra["budget"] = *budget
 		}
 		f := s.cascadeFile(cf, chosen.par, chosen.best, chosen.refit, cf.reenter || chosen.from != 0, extra)
+		if chosen.k > 0 {
+			if err := f.FirstStages(chosen.k); err != nil {
+				return err
+			}
+		}
 		cascadeOut, err := cronus.FileOutputContext(ctx, *cascadeOut, f)
 		if err != nil {
 			return err
@@ -466,8 +492,12 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				written += ", " + views.Printable(o)
 			}
 		}
-		return fmt.Errorf("--budget %g: no cascade of the sweep costs at most that per document on validation (the cheapest, λ %.4g × λ_max, costs %.1f); %s written, %s not: a larger λ gives cheaper cascades",
-			*budget, cheapest.lam, cheapest.v.Cost.Total, written, views.Printable(*cascadeOut))
+		what := fmt.Sprintf("λ %.4g × λ_max", cheapest.lam)
+		if cheapest.k > 0 {
+			what = fmt.Sprintf("the first %d stages of %s", cheapest.k, what)
+		}
+		return fmt.Errorf("--budget %g: no cascade of the sweep costs at most that per document on validation (the cheapest, %s, costs %.1f); %s written, %s not: a larger λ gives cheaper cascades",
+			*budget, what, cheapest.v.Cost.Total, written, views.Printable(*cascadeOut))
 	}
 	fronts := map[string][]baseline.Point{}
 	for _, sp := range splits {
@@ -519,6 +549,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		if chosen != nil {
 			c := map[string]any{"file": *cascadeOut, "lambda": chosen.lam, "rho1": chosen.par.Rho1, "rhoK": chosen.par.RhoK, "valid": evalJSON(chosen.v)}
+			if chosen.k > 0 {
+				c["stages"], c["first_stages_of"] = chosen.k, len(chosen.best.Cascade.Stages)
+			}
 			if s.test != nil {
 				c["test"] = evalJSON(chosen.t)
 			}
@@ -549,7 +582,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if !math.IsInf(*budget, 1) {
 			within = fmt.Sprintf(" costing at most %g per document", *budget)
 		}
-		fmt.Fprintf(stdout, "wrote %s: the cascade of λ %.4g × λ_max, the best on validation %s of those%s\n", views.Printable(*cascadeOut), chosen.lam, frontMetric, within)
+		what := fmt.Sprintf("the cascade of λ %.4g × λ_max", chosen.lam)
+		if chosen.k > 0 {
+			what = fmt.Sprintf("the first %d of %d stages of %s", chosen.k, len(chosen.best.Cascade.Stages), what)
+		}
+		fmt.Fprintf(stdout, "wrote %s: %s, the best on validation %s of those%s\n", views.Printable(*cascadeOut), what, frontMetric, within)
 		for _, sp := range splits {
 			if sp.d == nil {
 				continue

@@ -174,3 +174,129 @@ func TestSweepCascadeOut(t *testing.T) {
 		t.Errorf("--budget without --cascade-out: exit %d, %q", code, errOut)
 	}
 }
+
+// TestSweepCascadeOutFirstStages: with --first-stages, sweep --cascade-out
+// also weighs each cascade's first k stages and writes the best on
+// validation within the budget, cut or whole. The candidates are worked
+// out apart: each λ's cascade rebuilt by cronus cascade (the same
+// arguments give the sweep's row) and its cuts' figures from its --json.
+func TestSweepCascadeOutFirstStages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains and sweeps")
+	}
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 20)
+	common := []string{"--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--test", "builtin:mq2008/test", "--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "1"}
+	type cand struct {
+		lam       float64
+		k         int // 0: the whole cascade
+		cost, q   float64
+		testQ     float64
+		testTotal float64
+	}
+	var cands []cand
+	curve0 := filepath.Join(dir, "curve0.csv")
+	if code, _, errOut := runCLI(t, append([]string{"sweep", "--lambdas", "0.005:0.5:5", "--out", curve0}, common...)...); code != 0 {
+		t.Fatal(errOut)
+	}
+	points, err := baseline.ReadCSV(curve0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range points {
+		if p.Method != "cronus" || p.Split != "valid" {
+			continue
+		}
+		type figs struct {
+			Metrics map[string]float64
+			Cost    struct{ Total float64 }
+		}
+		var r struct {
+			Valid, Test figs
+			Stages      []struct {
+				FirstStages map[string]figs `json:"first_stages"`
+			}
+		}
+		lam := strconv.FormatFloat(p.Lambda, 'g', -1, 64)
+		runJSON(t, &r, append([]string{"cascade", "--lambda", lam, "--out", filepath.Join(dir, "c"+lam+".json"), "--json"}, common...)...)
+		if r.Valid.Metrics["ndcg@10"] != p.Metrics["ndcg@10"] || r.Valid.Cost.Total != p.Cost.Total {
+			t.Fatalf("cascade --lambda %s: valid %v at %v; the sweep's row %v at %v", lam, r.Valid.Metrics, r.Valid.Cost.Total, p.Metrics, p.Cost.Total)
+		}
+		for k, st := range r.Stages {
+			v, te := st.FirstStages["valid"], st.FirstStages["test"]
+			c := cand{p.Lambda, k + 1, v.Cost.Total, v.Metrics["ndcg@10"], te.Metrics["ndcg@10"], te.Cost.Total}
+			if k == len(r.Stages)-1 {
+				c.k = 0
+			}
+			cands = append(cands, c)
+		}
+	}
+	best := func(budget float64) (b cand, ok bool) {
+		for _, c := range cands {
+			if c.cost <= budget && (!ok || c.q > b.q || c.q == b.q && c.cost < b.cost) {
+				b, ok = c, true
+			}
+		}
+		return b, ok
+	}
+	// The budgets: no limit, and each cut's cost where it is the one
+	// best choice (a cut that ties another candidate, as a first stage
+	// that is the whole cascade of a large λ, may lose the tie to it).
+	budgets := []float64{math.Inf(1)}
+	for _, c := range cands {
+		if b, _ := best(c.cost); c.k > 0 && b == c {
+			tie := 0
+			for _, o := range cands {
+				if o.q == c.q && o.cost == c.cost {
+					tie++
+				}
+			}
+			if tie == 1 {
+				budgets = append(budgets, c.cost)
+			}
+		}
+	}
+	if len(budgets) == 1 {
+		t.Fatal("no cut is ever the best within its own cost: the test proves nothing")
+	}
+	for _, budget := range budgets {
+		want, _ := best(budget)
+		b := strconv.FormatFloat(budget, 'g', -1, 64)
+		out := filepath.Join(dir, "best.json")
+		var r struct {
+			Cascade struct {
+				Lambda        float64
+				Stages        int
+				FirstStagesOf int `json:"first_stages_of"`
+				Valid, Test   struct {
+					Metrics map[string]float64
+					Cost    struct{ Total float64 }
+				}
+			}
+		}
+		runJSON(t, &r, append([]string{"sweep", "--lambdas", "0.005:0.5:5", "--out", filepath.Join(dir, "curve.csv"),
+			"--cascade-out", out, "--budget", b, "--first-stages", "--json"}, common...)...)
+		c := r.Cascade
+		if c.Valid.Metrics["ndcg@10"] != want.q || c.Valid.Cost.Total != want.cost || c.Test.Metrics["ndcg@10"] != want.testQ {
+			t.Errorf("budget %s: chose valid %v at %v (λ %g, stages %d of %d); want %+v", b, c.Valid.Metrics["ndcg@10"], c.Valid.Cost.Total, c.Lambda, c.Stages, c.FirstStagesOf, want)
+		}
+		if want.k > 0 && (c.Lambda != want.lam || c.Stages != want.k || c.FirstStagesOf != 3) {
+			t.Errorf("budget %s: report says stages %d of %d; want %+v", b, c.Stages, c.FirstStagesOf, want)
+		}
+		// The file written is the cut: eval gives its figures.
+		var ev struct {
+			Metrics map[string]float64
+			Cost    struct{ Total float64 }
+			Reached []float64
+		}
+		runJSON(t, &ev, "eval", "--cascade", out, "--data", "builtin:mq2008/test", "--metrics", "ndcg@10", "--json")
+		if ev.Metrics["ndcg@10"] != want.testQ || math.Abs(ev.Cost.Total-want.testTotal) > 1e-9 || want.k > 0 && len(ev.Reached) != want.k {
+			t.Errorf("budget %s: the file scores test %v at %v over %d stages; want %+v", b, ev.Metrics["ndcg@10"], ev.Cost.Total, len(ev.Reached), want)
+		}
+	}
+	if code, _, errOut := runCLI(t, append([]string{"sweep", "--lambdas", "0.005:0.5:5", "--out", filepath.Join(dir, "c3.csv"), "--first-stages"}, common...)...); code != 2 ||
+		!strings.Contains(errOut, "--first-stages weighs the cuts of the cascades for the one --cascade-out FILE writes") {
+		t.Errorf("--first-stages without --cascade-out: exit %d, %q", code, errOut)
+	}
+}
