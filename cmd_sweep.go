@@ -336,10 +336,10 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 			consider(c)
 			if *firstStages {
-				K := len(res.Best.Cascade.Stages)
+				K, eval := len(res.Best.Cascade.Stages), s.evaluator()
 				for k := 1; k < K; k++ {
 					p.show("λ = %.3g × λ_max: the cascade's first %d of %d stages", lam, k, K)
-					cv, ct, err := s.evaluator()(ctx, res.Best.Cascade.FirstStages(k))
+					cv, ct, err := eval(ctx, res.Best.Cascade.FirstStages(k))
 					if err != nil {
 						return err
 					}
