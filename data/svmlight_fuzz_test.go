@@ -49,6 +49,9 @@ func refParse(in string, maxLine int, limit int64, regroup bool) *Dataset {
 		if len(l) > maxLine {
 			return nil
 		}
+		if strings.IndexByte(l, '\r') >= 0 {
+			return nil // a bare CR, even in a comment: lines ended by "\r" alone (BareCR)
+		}
 		l = strings.TrimLeft(l, " \t")
 		if strings.HasPrefix(l, "# Column indices are zero-based") { // scikit-learn's 0-based dump
 			return nil
