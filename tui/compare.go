@@ -120,7 +120,7 @@ func metricValue(ms map[string]float64, key string) string {
 }
 
 // curvePoints are what 'e' exports: the baselines, the kept cascades, the
-// λ sweep and the finished runs.
+// λ sweep, the best cascade's first k stages and the finished runs.
 func (m Model) curvePoints() []baseline.Point {
 	var pts []baseline.Point
 	if m.w != nil {
@@ -130,6 +130,7 @@ func (m Model) curvePoints() []baseline.Point {
 		pts = append(pts, k.Point())
 	}
 	pts = append(pts, m.sweepPts...)
+	pts = append(pts, m.bestCuts...)
 	return append(pts, m.finished...)
 }
 

@@ -279,12 +279,13 @@ func (m Model) renderPane(i, w, h int) string {
 	}
 }
 
-// points are the baselines, the λ sweep and the finished runs.
+// points are the baselines, the λ sweep, the best cascade's first k
+// stages and the finished runs.
 func (m Model) points() []baseline.Point {
 	if m.w == nil {
 		return m.finished
 	}
-	return slices.Concat(m.w.points, m.sweepCurve(), m.finished)
+	return slices.Concat(m.w.points, m.sweepCurve(), m.cutCurve(), m.finished)
 }
 
 // paramItem is parameter i as "name value", highlighted when selected.

@@ -466,6 +466,7 @@ func (m Model) resetFlow(v [numFields]string) Model {
 	// The runs' infos too: they held the old data and problem until the
 	// new data's first run had finished.
 	m.w, m.best, m.bestOwn, m.finished, m.snap = nil, nil, nil, nil, cronus.Snapshot{}
+	m.bestCuts = nil
 	m.snapRun, m.bestRun = runInfo{}, runInfo{}
 	m.kept, m.keptSave, m.compare, m.trainEvents = nil, nil, false, nil
 	m.runPar = m.par

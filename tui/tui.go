@@ -140,6 +140,7 @@ type Model struct {
 	bestOwn  *cronus.State    // that run's own best, before any refit (Outcome.Own): a restart goes on from it
 	bestRun  runInfo          // the run m.best comes from
 	finished []baseline.Point // the best test point of every finished run on this ensemble
+	bestCuts []baseline.Point // m.best's first k stages on valid and test (optRun.cuts), as plotted and exported
 
 	runs     int                 // optimisation runs started, numbering them for the user
 	snapRun  runInfo             // the run m.snap comes from
@@ -515,7 +516,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// Of another ensemble: its cascade is not drawn over the new
 			// baselines (◆), kept or saved; the panes show none until the
 			// new run's first step, as after a load.
-			m.best, m.bestOwn, m.bestRun = nil, nil, runInfo{}
+			m.best, m.bestOwn, m.bestRun, m.bestCuts = nil, nil, runInfo{}, nil
 			m.snap, m.snapRun = cronus.Snapshot{}, runInfo{}
 		} else if m.w.pr != msg.w.pr {
 			// A threshold, ω⁺ or targets edit built a new problem for the
@@ -567,6 +568,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if out := msg.ev.Result; out != nil && out.Best != nil {
 			m.best, m.bestOwn, m.bestRun = out.Best, out.Own(), m.runInfo()
+			m.bestCuts = m.run.cuts
 			m.bestRun.warm, m.bestRun.refit = out.Warm, out.Refit
 		}
 		switch err := msg.ev.Err; {
@@ -1134,7 +1136,7 @@ func (m Model) retrain() (Model, tea.Cmd) {
 	if finished {
 		sweepShort = "dropped λ sweep"
 	}
-	m.finished = nil
+	m.finished, m.bestCuts = nil, nil
 	if n := len(m.kept); n > 0 {
 		m.kept, m.keptSave = nil, nil
 		// Each fits beside the training's note at 80 columns; both, in

@@ -505,6 +505,11 @@ type optRun struct {
 	done   chan struct{}
 	out    *cronus.Outcome
 	info   runInfo
+	// cuts are the first k stages of the run's best cascade (stageCuts),
+	// scored once the run finished; nil until then, and for a run that
+	// did not finish or has no best. Written by the worker before it
+	// returns, so read after the job's final event.
+	cuts []baseline.Point
 	// from is the cascade a warm run started from, with the σ_k it kept
 	// (nil: derived again from σ) and its λ (restartCmd sets it); nil for
 	// a run from scratch.
@@ -586,8 +591,14 @@ func startOpt(ctx context.Context, g *gate, w *workData, par cronus.Params, opt 
 		opt.InitProgress = initReport(r, par.K, warmKept(opt.Warm, par.K))
 		// Optimize's first report is the initialisation's, timed above.
 		report := r.PhaseAtFirst("optimising", float64(1+opt.MaxCycles*par.K), gated(ctx, g, r.Report, r.Boundary))
-		out, err := cronus.Optimize(ctx, w.pr, w.sc, par, opt, w.evaluator(), report)
+		eval := w.evaluator()
+		out, err := cronus.Optimize(ctx, w.pr, w.sc, par, opt, eval, report)
 		run.out = out
+		if err == nil && out != nil && out.Best != nil {
+			// A cancellation meanwhile leaves the run finished, without
+			// its cuts.
+			run.cuts, _ = stageCuts(ctx, eval, &out.Best.Cascade)
+		}
 		return out, err
 	})
 	return run

@@ -23,12 +23,17 @@ var curveMethods = []struct{ method, valid, other string }{
 	{baseline.MethodEarlyExit, "▼", "▽"},
 	{"single-stage", "▲", "△"},
 	{MethodSweep, "×", "+"},
+	{MethodStages, "▸", "▹"},
 	{"cronus-init", "■", "□"},
 	{"cronus", "●", "○"},
 }
 
 // MethodSweep is the series of a λ sweep's points in the workbench.
 const MethodSweep = "λ sweep"
+
+// MethodStages is the series of the best cascade's first k stages, each
+// a cascade of its own, in the workbench.
+const MethodStages = "first k stages"
 
 // keptPrefix starts the method of a kept cascade (KeptCascade.Method).
 const keptPrefix = "kept #"
@@ -373,7 +378,7 @@ func marker(method, split string) string {
 // markStyle colours the cascades as values and the baselines as bars.
 func markStyle(method string, st Styles) lipgloss.Style {
 	switch {
-	case strings.HasPrefix(method, "cronus"), method == MethodSweep:
+	case strings.HasPrefix(method, "cronus"), method == MethodSweep, method == MethodStages:
 		return st.Value
 	case strings.HasPrefix(method, keptPrefix):
 		return st.Title
