@@ -5,9 +5,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/job"
 	tea "github.com/cronus-ltr/cronus/internal/tea"
 	"github.com/cronus-ltr/cronus/views"
 )
@@ -23,7 +26,17 @@ import (
 // are the run's point.
 func TestBestCascadeCuts(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	m := finished(t)
+	m := ready(t)
+	said := "" // the run figures while the cuts were scored
+	m = drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, _ tea.Msg) bool {
+		if m.cutsProg.Phase != "" && said == "" {
+			said = m.runStatus(100)
+		}
+		return !m.running
+	})
+	if !strings.Contains(said, "scoring the first k stages · 1 of ") || m.cutsProg.Phase != "" {
+		t.Errorf("the run figures while the cuts were scored: %q; after: %+v", said, m.cutsProg)
+	}
 	if m.best == nil {
 		t.Fatal("no best cascade after the run finished")
 	}
@@ -123,5 +136,26 @@ func TestBestCascadeCuts(t *testing.T) {
 	}
 	if len(m.bestCuts) != 0 || len(m.finished) != 0 {
 		t.Errorf("after a retrain: %d cuts, %d finished runs", len(m.bestCuts), len(m.finished))
+	}
+}
+
+// TestCutsStatusFits: the run figures while a finished run's cuts are
+// scored fit every width, the longest form that fits.
+func TestCutsStatusFits(t *testing.T) {
+	st := views.PlainStyles()
+	p := job.Progress{Phase: cutsPhase, Done: 3, Total: 9, Elapsed: 1200 * time.Millisecond, ETA: 2 * time.Second}
+	if got, want := cutsStatus(p, 100, st), "scoring the first k stages · 3 of 9 · 1.2s, about 2.0s left"; got != want {
+		t.Errorf("at 100 columns %q, want %q", got, want)
+	}
+	if got, want := cutsStatus(p, 40, st), "scoring the first k stages · 3 of 9"; got != want {
+		t.Errorf("at 40 columns %q, want %q", got, want)
+	}
+	if got, want := cutsStatus(p, 10, st), "cuts 3/9"; got != want {
+		t.Errorf("at 10 columns %q, want %q", got, want)
+	}
+	for w := 1; w <= 120; w++ {
+		if got := cutsStatus(p, w, st); lipgloss.Width(got) > w {
+			t.Errorf("at %d columns %q is %d wide", w, got, lipgloss.Width(got))
+		}
 	}
 }

@@ -536,6 +536,8 @@ func (m Model) runStatus(w int) string {
 		return views.RenderInitStatus(m.initProg, m.initProg.Phase == comparePhase, w, m.styles)
 	case m.snap.Phase == phaseRestarting:
 		return views.Truncate(m.styles.Title.Render(phaseRestarting), w)
+	case m.cutsProg.Phase != "":
+		return cutsStatus(m.cutsProg, w, m.styles)
 	case m.reshaped():
 		return views.Truncate(m.styles.Title.Render("pending retrain"), w)
 	}

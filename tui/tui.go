@@ -136,6 +136,9 @@ type Model struct {
 	// panes keep showing m.snap meanwhile (after a restart, the cancelled
 	// run's cascade).
 	initProg job.Progress
+	// cutsProg is how far a finished run's scoring of its best cascade's
+	// first k stages has come (cutsPhase), until the run's final event.
+	cutsProg job.Progress
 	best     *cronus.State    // best cascade on validation of the last finished run
 	bestOwn  *cronus.State    // that run's own best, before any refit (Outcome.Own): a restart goes on from it
 	bestRun  runInfo          // the run m.best comes from
@@ -551,6 +554,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, waitOpt(msg.gen, m.run.job.Events())
 		}
 		m.initProg = job.Progress{}
+		m.cutsProg = job.Progress{}
+		if !msg.ev.Final && msg.ev.Progress.Phase == cutsPhase {
+			m.cutsProg = msg.ev.Progress // its snapshot repeats the run's last
+		}
 		m.snap, m.snapRun = msg.ev.Snapshot, m.runInfo()
 		m.snapRun.warm = m.snap.Warm // it may have started from Algorithm 2 instead
 		if m.stepsSaid && m.runStarted() {
@@ -977,6 +984,7 @@ func (m Model) restart(warm bool) (Model, tea.Cmd) {
 		m.snap.Phase = phaseRestarting
 	}
 	m.initProg = job.Progress{} // the cancelled run's
+	m.cutsProg = job.Progress{}
 	// The next run gets a gate of its own: steps granted to the old one
 	// (with n while it was mid-stage, not yet at the gate) are not its.
 	m.gate = m.gate.renewed()
