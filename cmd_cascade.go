@@ -544,6 +544,12 @@ func (s *setup) evaluator() cronus.Evaluator {
 	return cronus.NewEvaluator(s.e, s.valid, s.test, s.costs.Cost, s.treeCost, reportSpecs)
 }
 
+// cutsEvaluator scores every cut of a cascade (its first k stages) on
+// valid and test in one pass each.
+func (s *setup) cutsEvaluator() cronus.CutsEvaluator {
+	return cronus.NewCutsEvaluator(s.e, s.valid, s.test, s.costs.Cost, s.treeCost, reportSpecs)
+}
+
 // fullEnsemble is the quality (means and per query) and cost of the whole
 // ensemble on d. It stops when ctx is done and returns ctx's error.
 func (s *setup) fullEnsemble(ctx context.Context, d *data.Dataset) (cronus.Eval, error) {
@@ -1272,13 +1278,16 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	stages := stagesJSON(best, valid, test, s.test != nil)
 	if *jsonOut {
 		// Each stage's "first_stages": the cascade cut after it, as
-		// predict and eval --stages k run it, on the scored splits.
+		// predict and eval --stages k run it, on the scored splits, all
+		// from one pass over each (the last is the cascade's own).
+		cv, ct, err := s.cutsEvaluator()(ctx, &best.Cascade)
+		if err != nil {
+			return err
+		}
 		for k := range stages {
 			v, t := valid, test
 			if k < len(stages)-1 {
-				if v, t, err = eval(ctx, best.Cascade.FirstStages(k+1)); err != nil {
-					return err
-				}
+				v, t = cv[k], ct[k]
 			}
 			cut := map[string]any{"valid": cutJSON(v)}
 			if s.test != nil {

@@ -336,15 +336,15 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 			consider(c)
 			if *firstStages {
-				K, eval := len(res.Best.Cascade.Stages), s.evaluator()
+				K := len(res.Best.Cascade.Stages)
+				p.show("λ = %.3g × λ_max: the cascade's first k of %d stages", lam, K)
+				cv, ct, err := s.cutsEvaluator()(ctx, &res.Best.Cascade)
+				if err != nil {
+					return err
+				}
 				for k := 1; k < K; k++ {
-					p.show("λ = %.3g × λ_max: the cascade's first %d of %d stages", lam, k, K)
-					cv, ct, err := eval(ctx, res.Best.Cascade.FirstStages(k))
-					if err != nil {
-						return err
-					}
 					cut := *c
-					cut.v, cut.t, cut.k = cv, ct, k
+					cut.v, cut.t, cut.k = cv[k-1], ct[k-1], k
 					consider(&cut)
 				}
 			}

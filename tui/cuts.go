@@ -5,10 +5,10 @@ import (
 	"fmt"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/cronus-ltr/cronus/engine/job"
-
+	"github.com/cronus-ltr/cronus/data"
 	"github.com/cronus-ltr/cronus/engine/baseline"
 	"github.com/cronus-ltr/cronus/engine/cronus"
+	"github.com/cronus-ltr/cronus/engine/job"
 	"github.com/cronus-ltr/cronus/views"
 )
 
@@ -18,32 +18,34 @@ import (
 // its number of trees.
 const cutsMethod = "first-stages"
 
+// cutSplits are the splits the cuts are scored on, in order.
+var cutSplits = []string{"valid", "test"}
+
 // stageCuts scores c's first k stages, k = 1 … K−1, each a cheaper
 // cascade of its own (cronus.Cascade.FirstStages: stage k passes nothing
-// on), with eval on validation and test: one point per cut and split the
-// evaluator scores, in order of k, valid before test. The whole cascade
-// (k = K) is the run's own point. done, if not nil, is told each k scored.
-// It stops at ctx's end, with the error.
-func stageCuts(ctx context.Context, eval cronus.Evaluator, c *cronus.Cascade, done func(k int)) ([]baseline.Point, error) {
-	var pts []baseline.Point
-	for k := 1; k < len(c.Stages); k++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+// on), on w's validation and test data, all cuts of a split in one pass
+// (cronus.EvaluateCuts): one point per cut and split with data, in order
+// of k, valid before test. The whole cascade (k = K) is the run's own
+// point. start, if not nil, is told each split as its scoring starts. It
+// stops at ctx's end, with the error.
+func stageCuts(ctx context.Context, w *workData, c *cronus.Cascade, start func(split int)) ([]baseline.Point, error) {
+	evs := make([][]cronus.Eval, len(cutSplits))
+	for i, d := range []*data.Dataset{w.valid, w.test} {
+		if start != nil {
+			start(i)
 		}
-		v, t, err := eval(ctx, c.FirstStages(k))
+		ev, err := cronus.EvaluateCuts(ctx, w.e, c, d, w.costs.Cost, w.treeCost, reportSpecs)
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range []struct {
-			split string
-			ev    cronus.Eval
-		}{{"valid", v}, {"test", t}} {
-			if e.ev.Metrics != nil {
-				pts = append(pts, baseline.Point{Method: cutsMethod, Split: e.split, Lambda: float64(k), Cost: e.ev.Cost, Metrics: e.ev.Metrics})
+		evs[i] = ev
+	}
+	var pts []baseline.Point
+	for k := 1; k < len(c.Stages); k++ {
+		for i, split := range cutSplits {
+			if ev := evs[i][k-1]; ev.Metrics != nil {
+				pts = append(pts, baseline.Point{Method: cutsMethod, Split: split, Lambda: float64(k), Cost: ev.Cost, Metrics: ev.Metrics})
 			}
-		}
-		if done != nil {
-			done(k)
 		}
 	}
 	return pts, nil
@@ -64,25 +66,21 @@ func (m Model) cutCurve() []baseline.Point {
 }
 
 // cutsStatus is the status line's run figures while a finished run's
-// cuts are scored: "scoring the first k stages · 3 of 9 · 1.2s, about
-// 2.0s left", shorter forms as w requires.
+// cuts are scored, the split under way (p.Done of the cutSplits):
+// "scoring the first k stages on test · 1.2s", shorter forms as w
+// requires.
 func cutsStatus(p job.Progress, w int, st views.Styles) string {
-	phase := st.Title.Render(p.Phase)
-	of := fmt.Sprintf("%d of %d", int(p.Done), int(p.Total))
+	split := cutSplits[min(max(int(p.Done), 0), len(cutSplits)-1)]
 	took := st.Value.Render(fmt.Sprintf("%.1fs", p.Elapsed.Seconds()))
-	left := ""
-	if p.ETA > 0 {
-		left = ", about " + st.Value.Render(fmt.Sprintf("%.1fs", p.ETA.Seconds())) + " left"
-	}
 	for _, line := range []string{
-		phase + " · " + of + " · " + took + left,
-		phase + " · " + of + " · " + took,
-		phase + " · " + of,
-		st.Title.Render("cuts " + fmt.Sprintf("%d/%d", int(p.Done), int(p.Total))),
+		st.Title.Render(p.Phase+" on "+split) + " · " + took,
+		st.Title.Render(p.Phase + " on " + split),
+		st.Title.Render(p.Phase),
+		st.Title.Render("cuts on " + split),
 	} {
 		if lipgloss.Width(line) <= w {
 			return line
 		}
 	}
-	return views.Truncate(st.Title.Render(fmt.Sprintf("cuts %d/%d", int(p.Done), int(p.Total))), w)
+	return views.Truncate(st.Title.Render("cuts"), w)
 }

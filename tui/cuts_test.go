@@ -34,7 +34,7 @@ func TestBestCascadeCuts(t *testing.T) {
 		}
 		return !m.running
 	})
-	if !strings.Contains(said, "scoring the first k stages · 1 of ") || m.cutsProg.Phase != "" {
+	if !strings.Contains(said, "scoring the first k stages on valid") || m.cutsProg.Phase != "" {
 		t.Errorf("the run figures while the cuts were scored: %q; after: %+v", said, m.cutsProg)
 	}
 	if m.best == nil {
@@ -143,19 +143,23 @@ func TestBestCascadeCuts(t *testing.T) {
 // scored fit every width, the longest form that fits.
 func TestCutsStatusFits(t *testing.T) {
 	st := views.PlainStyles()
-	p := job.Progress{Phase: cutsPhase, Done: 3, Total: 9, Elapsed: 1200 * time.Millisecond, ETA: 2 * time.Second}
-	if got, want := cutsStatus(p, 100, st), "scoring the first k stages · 3 of 9 · 1.2s, about 2.0s left"; got != want {
+	p := job.Progress{Phase: cutsPhase, Done: 1, Total: 2, Elapsed: 1200 * time.Millisecond}
+	if got, want := cutsStatus(p, 100, st), "scoring the first k stages on test · 1.2s"; got != want {
 		t.Errorf("at 100 columns %q, want %q", got, want)
 	}
-	if got, want := cutsStatus(p, 40, st), "scoring the first k stages · 3 of 9"; got != want {
-		t.Errorf("at 40 columns %q, want %q", got, want)
+	if got, want := cutsStatus(p, 36, st), "scoring the first k stages on test"; got != want {
+		t.Errorf("at 36 columns %q, want %q", got, want)
 	}
-	if got, want := cutsStatus(p, 10, st), "cuts 3/9"; got != want {
-		t.Errorf("at 10 columns %q, want %q", got, want)
+	p.Done = 0
+	if got, want := cutsStatus(p, 14, st), "cuts on valid"; got != want {
+		t.Errorf("at 14 columns %q, want %q", got, want)
 	}
-	for w := 1; w <= 120; w++ {
-		if got := cutsStatus(p, w, st); lipgloss.Width(got) > w {
-			t.Errorf("at %d columns %q is %d wide", w, got, lipgloss.Width(got))
+	for _, done := range []float64{0, 1, 2} {
+		p.Done = done
+		for w := 1; w <= 120; w++ {
+			if got := cutsStatus(p, w, st); lipgloss.Width(got) > w {
+				t.Errorf("at %d columns %q is %d wide", w, got, lipgloss.Width(got))
+			}
 		}
 	}
 }

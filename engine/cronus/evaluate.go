@@ -31,6 +31,46 @@ func EvaluateContext(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.
 	return ev, nil
 }
 
+// EvaluateCuts is EvaluateContext for every cut of c at once: cuts[k−1]
+// is EvaluateContext's Eval of c.FirstStages(k), k = 1 … K, from one pass
+// over d's documents (ScoreCuts). A nil d gives K zero Evals.
+func EvaluateCuts(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []float64, specs []metric.Spec) ([]Eval, error) {
+	cuts := make([]Eval, len(c.Stages))
+	if d == nil {
+		return cuts, ctx.Err()
+	}
+	rs, err := ScoreCuts(ctx, e, c, d, featCost, treeCost)
+	if err != nil {
+		return nil, err
+	}
+	for k, r := range rs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		cuts[k] = Eval{Cost: r.Cost, Reached: r.Reached}
+		cuts[k].Measure(specs, r.Key, d)
+	}
+	return cuts, nil
+}
+
+// CutsEvaluator scores every cut of a cascade on the validation and the
+// test data: valid[k−1] and test[k−1] are an Evaluator's figures for
+// c.FirstStages(k), k = 1 … K.
+type CutsEvaluator func(ctx context.Context, c *Cascade) (valid, test []Eval, err error)
+
+// NewCutsEvaluator is NewEvaluator for every cut at once (EvaluateCuts).
+func NewCutsEvaluator(e *tree.Ensemble, valid, test *data.Dataset, featCost, treeCost []float64, specs []metric.Spec) CutsEvaluator {
+	return func(ctx context.Context, c *Cascade) (v, t []Eval, err error) {
+		if v, err = EvaluateCuts(ctx, e, c, valid, featCost, treeCost, specs); err != nil {
+			return nil, nil, err
+		}
+		if t, err = EvaluateCuts(ctx, e, c, test, featCost, treeCost, specs); err != nil {
+			return nil, nil, err
+		}
+		return v, t, nil
+	}
+}
+
 // Measure sets ev's Metrics and PerQuery: specs on d ranked by scores (a
 // cascade's ranking key, or an ensemble's scores), under DESIGN.md's
 // default conventions.

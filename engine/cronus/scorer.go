@@ -88,8 +88,78 @@ func Score(e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []f
 // ScoreContext is Score that stops, within a query on each core, when ctx
 // is done, and then returns ctx's error with a Result of no use.
 func ScoreContext(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []float64) (Result, error) {
-	T, F := len(e.Trees), e.NumFeatures
-	checkScoreArgs(c, T, F, featCost, treeCost, "Score")
+	checkScoreArgs(c, len(e.Trees), e.NumFeatures, featCost, treeCost, "Score")
+	return score(ctx, e, c, d, featCost, treeCost, nil)
+}
+
+// stageRecord is, per stage k and document i that reached it, the
+// document's stage-k score and what it had paid by the end of stage k, for
+// features and for trees (ScoreCuts).
+type stageRecord struct {
+	score, feat, trees [][]float64
+}
+
+// ScoreCuts scores d with every cut of cascade c at once: cuts[k−1] is
+// what ScoreContext gives for c.FirstStages(k), k = 1 … K (cuts[K−1] is
+// c's own Result), bit for bit, from one pass over the documents. A
+// document that leaves c at stage j < k leaves the cut there too, with
+// the same score and cost; one that reaches stage k leaves the cut at it,
+// with its stage-k score and what it had paid by then, summed as Score
+// sums it. It panics as Score does.
+func ScoreCuts(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []float64) ([]Result, error) {
+	checkScoreArgs(c, len(e.Trees), e.NumFeatures, featCost, treeCost, "ScoreCuts")
+	K, n := len(c.Stages), d.NumDocs()
+	rec := &stageRecord{score: make([][]float64, K), feat: make([][]float64, K), trees: make([][]float64, K)}
+	for k := range K {
+		rec.score[k], rec.feat[k], rec.trees[k] = make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+	whole, err := score(ctx, e, c, d, featCost, treeCost, rec)
+	if err != nil {
+		return nil, err
+	}
+	cuts := make([]Result, K)
+	cuts[K-1] = whole
+	offsets := d.QueryOffsets
+	maxDocs := 0
+	for q := range len(offsets) - 1 {
+		maxDocs = max(maxDocs, offsets[q+1]-offsets[q])
+	}
+	rs := newRankScratch(maxDocs)
+	for k := range K - 1 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r := Result{
+			Key:         make([]float64, n),
+			Exit:        make([]int, n),
+			Score:       make([]float64, n),
+			Reached:     make([]float64, k+1),
+			FeatureCost: make([]float64, n),
+			TreeCost:    make([]float64, n),
+		}
+		for i, j := range whole.Exit {
+			if j < k {
+				r.Exit[i], r.Score[i], r.FeatureCost[i], r.TreeCost[i] = j, whole.Score[i], whole.FeatureCost[i], whole.TreeCost[i]
+			} else {
+				r.Exit[i], r.Score[i], r.FeatureCost[i], r.TreeCost[i] = k, rec.score[k][i], rec.feat[k][i], rec.trees[k][i]
+			}
+		}
+		for q := range len(offsets) - 1 {
+			lo, hi := offsets[q], offsets[q+1]
+			rs.order(r.Key[lo:hi], r.Exit[lo:hi], r.Score[lo:hi])
+		}
+		if n > 0 {
+			r.Cost = averageCost(r.FeatureCost, r.TreeCost)
+			reachedFractions(r.Reached, r.Exit)
+		}
+		cuts[k] = r
+	}
+	return cuts, nil
+}
+
+// score is ScoreContext, also filling rec when it is not nil.
+func score(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []float64, rec *stageRecord) (Result, error) {
+	F := e.NumFeatures
 	n := d.NumDocs()
 	K := len(c.Stages)
 	res := Result{
@@ -123,7 +193,7 @@ func ScoreContext(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.Dat
 				if q >= nq || ctx.Err() != nil {
 					return
 				}
-				w.query(q, offsets[q], offsets[q+1], cols, featCost, treeCost, &res)
+				w.query(q, offsets[q], offsets[q+1], cols, featCost, treeCost, &res, rec)
 			}
 		}()
 	}
@@ -272,8 +342,9 @@ func (p *scorePlan) newWorker(maxDocs int) *scoreWorker {
 }
 
 // query scores documents lo..hi-1, one query, writing their results and
-// costs in place.
-func (w *scoreWorker) query(q, lo, hi int, cols [][]float32, featCost, treeCost []float64, res *Result) {
+// costs in place, and into rec (when not nil) each stage's scores and
+// costs so far.
+func (w *scoreWorker) query(q, lo, hi int, cols [][]float32, featCost, treeCost []float64, res *Result, rec *stageRecord) {
 	// Query q's stamp: slots of earlier queries hold other stamps, so the
 	// scratch never needs clearing.
 	w.stamp = int32(q + 1)
@@ -305,6 +376,13 @@ func (w *scoreWorker) query(q, lo, hi int, cols [][]float32, featCost, treeCost 
 				s += float64(beta[t] * h[u]) // rounded as Outputs.Scores rounds (no fused multiply-add)
 			}
 			score[j] = s
+		}
+		if rec != nil {
+			for _, j := range alive {
+				i := lo + int(j)
+				rec.score[k][i] = score[j]
+				rec.feat[k][i], rec.trees[k][i] = w.paidCost(int(j), U, F, featCost, treeCost)
+			}
 		}
 		next := advance(w.c, k, alive, score, &w.rank)
 		for _, j := range alive[len(next):] {
