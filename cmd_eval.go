@@ -173,6 +173,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	costsF := fs.String("costs", "", "with --model or --cascade: feature cost `FILE` for the cost per document (default: every feature costs 1; a cascade's own costs with --cascade)")
 	k := newTreesFlag(fs, treesUsage)
 	stages := fs.Int("stages", 0, stagesUsage)
+	lastPrefix := fs.Int("last-prefix", 0, lastPrefixUsage)
 	treeCost := fs.Float64("tree-cost", 1, "with --model: cost of evaluating one tree on one document (a cascade has its own)")
 	metricsF := fs.String("metrics", "p@5,ndcg@10,err@3,rbp@0.8,map", "comma-separated `LIST` of metrics: ndcg@k, err@k, map@k, rr@k (each without @k: the whole list; rr is also mrr), p@k, recall@k, rbp@p (persistence p in (0, 1)), each at most once")
 	relevant := fs.Float64("relevant", 1, "P@k, MAP, RR, recall, RBP: a document is relevant when its label >= `r` (> 0; NDCG and ERR: label > 0)")
@@ -185,7 +186,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	absent := newAbsentFlag(fs)
 	compareF := fs.String("compare", "", "compare with another system's `FILE` of scores for the same documents (cronus predict's for another model or cascade, or another tool's), query by query: each metric's mean difference, its paired standard error, and the two-sided p of Student's paired t test and of a randomisation test")
 	rounds := fs.Int("compare-rounds", defaultCompareRounds, "with --compare: the randomisation test's `N` random sign flips (fixed seed: the same files give the same p)")
-	ranges := []flagRange{finite("relevant", 0), finite("err-max-label", 0), between("tree-cost", 0, data.MaxCost, "[]"), between("compare-rounds", 1, maxCompareRounds, "[]"), atLeast("stages", 0)}
+	ranges := []flagRange{finite("relevant", 0), finite("err-max-label", 0), between("tree-cost", 0, data.MaxCost, "[]"), between("compare-rounds", 1, maxCompareRounds, "[]"), atLeast("stages", 0), atLeast("last-prefix", 0)}
 	if err := parseNoArgs(fs, args, ranges...); err != nil {
 		return err
 	}
@@ -202,6 +203,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{"--tag applies to --run only: it is the last column of the TREC run"}
 	case *cascadeF == "" && explicitFlags(fs)["stages"]:
 		return usageError{"--stages applies to --cascade only (a model's first trees: --trees)"}
+	case *cascadeF == "" && explicitFlags(fs)["last-prefix"]:
+		return usageError{"--last-prefix applies to --cascade only (a model's first trees: --trees)"}
 	}
 	// --relevant 0 would be every document of 0-4 data, and metric.Options
 	// takes it as the default 1; a label ≤ 0 is never relevant anyway.
@@ -236,7 +239,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := checkOutputs(&stdout, stderr, *jsonOut, []string{*modelF, *scoresF, *cascadeF, *dataF, *costsF, *compareF}, *perQuery, *runF); err != nil {
 		return err
 	}
-	e, m, cf, minFeatures, err := loadScorer(ctx, stderr, *modelF, *cascadeF, *k, *stages)
+	e, m, cf, minFeatures, err := loadScorer(ctx, stderr, *modelF, *cascadeF, *k, *stages, *lastPrefix)
 	if err != nil {
 		return err
 	}

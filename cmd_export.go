@@ -39,7 +39,14 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	costsF := fs.String("costs", "", "c, with a whole --cascade: feature cost `FILE` for the costs the file reports (default: the cascade's own costs)")
 	out := fs.String("out", "", "`FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
-	if err := parseNoArgs(fs, args, atLeast("stage", 1), atLeast("stages", 0)); err != nil {
+	ranges := []flagRange{atLeast("stage", 1), atLeast("stages", 0)}
+	if err := parseNoArgs(fs, args, ranges...); err != nil {
+		return err
+	}
+	// parseNoArgs takes the ranges for its messages only: --stages -1
+	// compiled the whole cascade without a word (--stage's own check
+	// follows, with its message).
+	if err := checkRanges(fs, ranges[1]); err != nil {
 		return err
 	}
 	explicit := explicitFlags(fs)

@@ -344,6 +344,9 @@ const treesUsage = "use only the model's first `k` trees (a number, or all)"
 // stagesUsage is predict's and eval's --stages.
 const stagesUsage = "with --cascade: use only the cascade's first `k` stages, a cascade of their own: stage k passes nothing on and ranks every document reaching it by its score there; the later stages are neither run nor paid for (0: all)"
 
+// lastPrefixUsage is predict's and eval's --last-prefix.
+const lastPrefixUsage = "with --cascade: the last stage (after --stages) ranks the documents reaching it by the base ensemble's first `n` trees, each of weight 1, as --trees n scores them, in place of its re-weighted score; the earlier stages are as they were (0: the cascade's own)"
+
 func newTreesFlag(fs *flag.FlagSet, usage string) *treesFlag {
 	k := treesFlag(-1)
 	fs.Var(&k, "trees", usage)
@@ -352,9 +355,10 @@ func newTreesFlag(fs *flag.FlagSet, usage string) *treesFlag {
 
 // loadScorer reads predict's and eval's --model (its --trees checked
 // against it) or --cascade (cut to its first stages when stages > 0,
-// --stages), whichever is given (neither: eval --scores), and returns the
+// --stages, and its last stage the base ensemble's first lastPrefix
+// trees when lastPrefix > 0, --last-prefix), whichever is given (neither: eval --scores), and returns the
 // number of features the data must have for it.
-func loadScorer(ctx context.Context, stderr io.Writer, modelF, cascadeF string, k treesFlag, stages int) (e *tree.Ensemble, m *tree.Model, cf *cronus.File, minFeatures int, err error) {
+func loadScorer(ctx context.Context, stderr io.Writer, modelF, cascadeF string, k treesFlag, stages, lastPrefix int) (e *tree.Ensemble, m *tree.Model, cf *cronus.File, minFeatures int, err error) {
 	switch {
 	case modelF != "":
 		if e, m, err = loadModel(ctx, stderr, modelF); err != nil {
@@ -371,6 +375,11 @@ func loadScorer(ctx context.Context, stderr io.Writer, modelF, cascadeF string, 
 		if stages > 0 {
 			if err = cf.FirstStages(stages); err != nil {
 				return nil, nil, nil, 0, usageError{fmt.Sprintf("--stages %d: %s: %v", stages, views.Printable(cascadeF), err)}
+			}
+		}
+		if lastPrefix > 0 {
+			if err = cf.LastStagePrefix(lastPrefix); err != nil {
+				return nil, nil, nil, 0, usageError{fmt.Sprintf("--last-prefix %d: %s: %v", lastPrefix, views.Printable(cascadeF), err)}
 			}
 		}
 		minFeatures = cf.Ensemble.NumFeatures

@@ -25,6 +25,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	dataF := fs.String("data", "", "data `FILE` to score (required)")
 	k := newTreesFlag(fs, treesUsage)
 	firstStages := fs.Int("stages", 0, stagesUsage)
+	lastPrefix := fs.Int("last-prefix", 0, lastPrefixUsage)
 	out := fs.String("out", "", "write the scores to `FILE` (default standard output)")
 	exitsF := fs.String("exits", "", "with --cascade: write to `FILE` a TSV line per document: qid, docid, the stage it left at (1 = the first), its score there, and what it paid for features and for trees")
 	costsF := fs.String("costs", "", "with --cascade: feature cost `FILE` for --exits and the report (default: the cascade's own costs)")
@@ -32,7 +33,13 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	contribsF := fs.String("contribs", "", "write to `FILE` a TSV line per document: qid, docid, each feature's contribution to its score and the bias (TreeSHAP, as XGBoost's pred_contribs); a line sums to the score (with --cascade: to its score at the stage it left at, --exits's score)")
 	asJSON := fs.Bool("json", false, "print a JSON report; it holds the scores unless --out is given")
 	absent := newAbsentFlag(fs)
-	if err := parseNoArgs(fs, args, atLeast("stages", 0)); err != nil {
+	ranges := []flagRange{atLeast("stages", 0), atLeast("last-prefix", 0)}
+	if err := parseNoArgs(fs, args, ranges...); err != nil {
+		return err
+	}
+	// parseNoArgs takes the ranges for its messages only: --stages -1 ran
+	// the whole cascade without a word.
+	if err := checkRanges(fs, ranges...); err != nil {
 		return err
 	}
 	switch {
@@ -43,7 +50,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	explicit := explicitFlags(fs)
 	if *cascadeF == "" {
-		for _, name := range []string{"exits", "costs", "stages"} {
+		for _, name := range []string{"exits", "costs", "stages", "last-prefix"} {
 			if explicit[name] {
 				return usageError{"--" + name + " applies to --cascade only"}
 			}
@@ -71,7 +78,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := checkOutputs(&stdout, stderr, *asJSON, []string{*modelF, *cascadeF, *dataF, *costsF}, outputs...); err != nil {
 		return err
 	}
-	e, m, cf, minFeatures, err := loadScorer(ctx, stderr, *modelF, *cascadeF, *k, *firstStages)
+	e, m, cf, minFeatures, err := loadScorer(ctx, stderr, *modelF, *cascadeF, *k, *firstStages, *lastPrefix)
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,11 @@ package cronus
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/cronus-ltr/cronus/engine/metric"
@@ -118,4 +121,73 @@ func BenchmarkScoreCuts(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestLastStagePrefix: File.LastStagePrefix(n) leaves every stage but the
+// last as it was and makes the last the ensemble's first n trees, each of
+// weight 1, with the base score as intercept (read back through
+// File.Cascade), recording params.last_prefix; out of range it refuses,
+// with the file unchanged. Scored, a document leaves the earlier stages as
+// in the cascade itself.
+func TestLastStagePrefix(t *testing.T) {
+	fx := scLoad(t)
+	e, d := fx.e, fx.test
+	o := NewOutputs(e, d)
+	r := rand.New(rand.NewPCG(31, 37))
+	T := len(e.Trees)
+	treeCost := make([]float64, T)
+	for i := range treeCost {
+		treeCost[i] = 1
+	}
+	for trial := range 10 {
+		c := scRandomCascade(r, o)
+		K := len(c.Stages)
+		file := func() *File { return NewFile(e, c, fx.featCost, treeCost, 0.05, map[string]any{"lambda": 0.01}) }
+		for _, n := range []int{0, -1, T + 1} {
+			f := file()
+			if err := f.LastStagePrefix(n); err == nil || !strings.Contains(err.Error(), "from 1 to "+strconv.Itoa(T)) {
+				t.Fatalf("LastStagePrefix(%d) of %d trees: error %v", n, T, err)
+			}
+			if !reflect.DeepEqual(f, file()) {
+				t.Fatalf("LastStagePrefix(%d) changed the file", n)
+			}
+		}
+		n := 1 + r.IntN(T)
+		f := file()
+		if err := f.LastStagePrefix(n); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(f.Params, map[string]any{"lambda": 0.01, "last_prefix": n}) {
+			t.Errorf("params %v", f.Params)
+		}
+		_, got, err := f.Cascade()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Stages) != K || !reflect.DeepEqual(got.Stages[:K-1], c.Stages[:K-1]) {
+			t.Fatalf("trial %d: the earlier stages changed", trial)
+		}
+		last := got.Stages[K-1]
+		if last.Beta[T] != e.Base || !math.IsInf(last.Theta, -1) {
+			t.Errorf("trial %d: last stage intercept %v (base %v), θ %v", trial, last.Beta[T], e.Base, last.Theta)
+		}
+		for tr := range T {
+			if want := float64(b2i(tr < n)); last.Beta[tr] != want {
+				t.Fatalf("trial %d: n %d: tree %d weighs %v, want %v", trial, n, tr, last.Beta[tr], want)
+			}
+		}
+		own, hyb := Score(e, c, d, fx.featCost, treeCost), Score(e, got, d, fx.featCost, treeCost)
+		for i := range own.Exit {
+			if (own.Exit[i] < K-1) != (hyb.Exit[i] < K-1) || own.Exit[i] < K-1 && (own.Exit[i] != hyb.Exit[i] || own.Score[i] != hyb.Score[i] || own.FeatureCost[i] != hyb.FeatureCost[i] || own.TreeCost[i] != hyb.TreeCost[i]) {
+				t.Fatalf("trial %d: document %d leaves at %d (score %v) in the cascade, at %d (%v) with the prefix last", trial, i, own.Exit[i], own.Score[i], hyb.Exit[i], hyb.Score[i])
+			}
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

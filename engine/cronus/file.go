@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -242,6 +243,43 @@ func (f *File) FirstStages(k int) error {
 		}
 		f.Params = params
 	}
+	return nil
+}
+
+// LastStagePrefix makes f's last stage score the documents that reach it
+// with the base ensemble's first n trees (1 <= n <= its trees), each of
+// weight 1, and its base score as the intercept: the GBRT prefix's own
+// score (`eval --trees n`, up to the float32 rounding of the tree outputs
+// every stage has), in place of the stage's re-weighted one. The earlier
+// stages, and so where a document leaves before the last, are as they
+// were; a document reaching the last stage pays for the prefix's trees
+// and features it has not paid for yet, as at any stage. Re-weighting
+// fits every stage to the training data; the prefix's own weights, fitted
+// by boosting, may rank the few documents left better on new data.
+// params.last_prefix records n. It returns an error, leaving f as it was,
+// when n is out of range or f has no ensemble.
+func (f *File) LastStagePrefix(n int) error {
+	if f.Ensemble == nil || len(f.Stages) == 0 {
+		return errors.New("the cascade has no ensemble or no stages")
+	}
+	T := len(f.Ensemble.Trees)
+	if n < 1 || n > T {
+		return fmt.Errorf("the cascade's ensemble has %d trees; the prefix must have from 1 to %d (got %d)", T, T, n)
+	}
+	last := StageJSON{Trees: make([]int, n), Weights: make([]float64, n), Intercept: f.Ensemble.BaseScore}
+	for t := range n {
+		last.Trees[t], last.Weights[t] = t, 1
+	}
+	stages := slices.Clone(f.Stages)
+	last.SigmaAbs = stages[len(stages)-1].SigmaAbs // the soft exits' scale, unused at a last stage
+	stages[len(stages)-1] = last
+	f.Stages = stages
+	params := maps.Clone(f.Params)
+	if params == nil {
+		params = map[string]any{}
+	}
+	params["last_prefix"] = n
+	f.Params = params
 	return nil
 }
 
