@@ -2909,17 +2909,7 @@ func TestCascadeFirstStages(t *testing.T) {
 		Cost    struct{ Total, Features, Trees float64 }
 		Reached []float64
 	}
-	exitsOf := func(path string) [][]string {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rows [][]string
-		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")[1:] {
-			rows = append(rows, strings.Split(l, "\t"))
-		}
-		return rows
-	}
+	exitsOf := func(path string) [][]string { return tsvRows(t, path) }
 	var whole report
 	runJSON(t, &whole, "eval", "--cascade", c, "--data", test, "--json")
 	wholeExits := filepath.Join(dir, "whole.tsv")

@@ -34,17 +34,6 @@ func TestLastPrefix(t *testing.T) {
 	if err := json.Unmarshal(b, &file); err != nil {
 		t.Fatal(err)
 	}
-	readTSV := func(path string) [][]string {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rows [][]string
-		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")[1:] {
-			rows = append(rows, strings.Split(l, "\t"))
-		}
-		return rows
-	}
 	lines := func(path string) []string {
 		b, err := os.ReadFile(path)
 		if err != nil {
@@ -87,7 +76,7 @@ func TestLastPrefix(t *testing.T) {
 		for tr := range tc.n {
 			union[tr] = true
 		}
-		own, got := readTSV(ownExits), readTSV(exits)
+		own, got := tsvRows(t, ownExits), tsvRows(t, exits)
 		if len(got) != len(own) || len(got) != len(want) {
 			t.Fatalf("%+v: %d exit lines, %d of the cascade itself, %d prefix scores", tc, len(got), len(own), len(want))
 		}
@@ -148,4 +137,19 @@ func TestNegativeStagesRefused(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "x.c")); !os.IsNotExist(err) {
 		t.Errorf("export --stages -1 left x.c: %v", err)
 	}
+}
+
+// tsvRows is the TSV file at path split into rows of fields, its header
+// line left out.
+func tsvRows(t *testing.T, path string) [][]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]string
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")[1:] {
+		rows = append(rows, strings.Split(l, "\t"))
+	}
+	return rows
 }

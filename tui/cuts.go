@@ -53,17 +53,7 @@ func stageCuts(ctx context.Context, w *workData, c *cronus.Cascade, start func(s
 
 // cutCurve is the best cascade's cuts of the split the baselines are
 // drawn for, as the plot's "first k stages" series.
-func (m Model) cutCurve() []baseline.Point {
-	_, split := m.w.report()
-	var out []baseline.Point
-	for _, p := range m.bestCuts {
-		if p.Split == split {
-			p.Method = views.MethodStages
-			out = append(out, p)
-		}
-	}
-	return out
-}
+func (m Model) cutCurve() []baseline.Point { return m.splitCurve(m.bestCuts, views.MethodStages) }
 
 // cutsStatus is the status line's run figures while a finished run's
 // cuts are scored, the split under way (p.Done of the cutSplits):

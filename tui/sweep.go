@@ -208,12 +208,16 @@ func (m Model) sweepEvent(msg sweepMsg) (Model, tea.Cmd) {
 
 // sweepCurve is the sweep's points of the split the baselines are drawn
 // for, as the plot's "λ sweep" series.
-func (m Model) sweepCurve() []baseline.Point {
+func (m Model) sweepCurve() []baseline.Point { return m.splitCurve(m.sweepPts, views.MethodSweep) }
+
+// splitCurve is pts of the split the baselines are drawn for, as the
+// plot's series method.
+func (m Model) splitCurve(pts []baseline.Point, method string) []baseline.Point {
 	_, split := m.w.report()
 	var out []baseline.Point
-	for _, p := range m.sweepPts {
+	for _, p := range pts {
 		if p.Split == split {
-			p.Method = views.MethodSweep
+			p.Method = method
 			out = append(out, p)
 		}
 	}
