@@ -133,20 +133,28 @@ func TestCLISweepCascadeOutTieCheaper(t *testing.T) {
 	}
 }
 
-// TestCLISweepBudgetMissNamesCheapest: when no cascade (nor cut,
-// with --first-stages) is within --budget, the error names the cheapest
-// candidate, a cut as "the first k stages of λ …", and its cost.
-func TestCLISweepBudgetMissNamesCheapest(t *testing.T) {
-	dir := t.TempDir()
+// cliAuditSweep sweeps cliAuditData's set over five values of λ (3
+// stages, one cycle) and returns the arguments every run shares and each
+// λ's candidates (cliAuditCands).
+func cliAuditSweep(t *testing.T, dir string) (common []string, cands []cliAuditCand) {
+	t.Helper()
 	model, train, valid, costs := cliAuditData(t, dir)
-	common := []string{"--model", model, "--train", train, "--valid", valid, "--costs", costs, "--stages", "3", "--cycles", "1"}
+	common = []string{"--model", model, "--train", train, "--valid", valid, "--costs", costs, "--stages", "3", "--cycles", "1"}
 	curve := filepath.Join(dir, "curve.csv")
 	mustRun(t, append([]string{"sweep", "--lambdas", "0.005:0.5:5", "--out", curve}, common...)...)
 	points, err := baseline.ReadCSV(curve)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands := cliAuditCands(t, dir, points, common)
+	return common, cliAuditCands(t, dir, points, common)
+}
+
+// TestCLISweepBudgetMissNamesCheapest: when no cascade (nor cut,
+// with --first-stages) is within --budget, the error names the cheapest
+// candidate, a cut as "the first k stages of λ …", and its cost.
+func TestCLISweepBudgetMissNamesCheapest(t *testing.T) {
+	dir := t.TempDir()
+	common, cands := cliAuditSweep(t, dir)
 	for _, firstStages := range []bool{false, true} {
 		var cheapest *cliAuditCand
 		for i := range cands {
@@ -184,15 +192,7 @@ func TestCLISweepBudgetMissNamesCheapest(t *testing.T) {
 // records that budget, which inspect shows.
 func TestCLISweepFirstStagesWrote(t *testing.T) {
 	dir := t.TempDir()
-	model, train, valid, costs := cliAuditData(t, dir)
-	common := []string{"--model", model, "--train", train, "--valid", valid, "--costs", costs, "--stages", "3", "--cycles", "1"}
-	curve := filepath.Join(dir, "curve.csv")
-	mustRun(t, append([]string{"sweep", "--lambdas", "0.005:0.5:5", "--out", curve}, common...)...)
-	points, err := baseline.ReadCSV(curve)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cands := cliAuditCands(t, dir, points, common)
+	common, cands := cliAuditSweep(t, dir)
 	best := func(budget float64) (b cliAuditCand, ok bool) {
 		for _, c := range cands {
 			if c.cost <= budget && (!ok || c.q > b.q || c.q == b.q && c.cost < b.cost) {
