@@ -1285,10 +1285,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		for k := range stages {
-			v, t := valid, test
-			if k < len(stages)-1 {
-				v, t = cv[k], ct[k]
-			}
+			v, t := cv[k], ct[k]
 			cut := map[string]any{"valid": cutJSON(v)}
 			if s.test != nil {
 				cut["test"] = cutJSON(t)

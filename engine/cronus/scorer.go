@@ -92,7 +92,7 @@ func ScoreContext(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.Dat
 	return score(ctx, e, c, d, featCost, treeCost, nil)
 }
 
-// stageRecord is, per stage k and document i that reached it, the
+// stageRecord is, per stage k < K−1 and document i that reached it, the
 // document's stage-k score and what it had paid by the end of stage k, for
 // features and for trees (ScoreCuts).
 type stageRecord struct {
@@ -109,8 +109,9 @@ type stageRecord struct {
 func ScoreCuts(ctx context.Context, e *tree.Ensemble, c *Cascade, d *data.Dataset, featCost, treeCost []float64) ([]Result, error) {
 	checkScoreArgs(c, len(e.Trees), e.NumFeatures, featCost, treeCost, "ScoreCuts")
 	K, n := len(c.Stages), d.NumDocs()
-	rec := &stageRecord{score: make([][]float64, K), feat: make([][]float64, K), trees: make([][]float64, K)}
-	for k := range K {
+	// The last stage's figures are the documents' own exits: no record.
+	rec := &stageRecord{score: make([][]float64, K-1), feat: make([][]float64, K-1), trees: make([][]float64, K-1)}
+	for k := range K - 1 {
 		rec.score[k], rec.feat[k], rec.trees[k] = make([]float64, n), make([]float64, n), make([]float64, n)
 	}
 	whole, err := score(ctx, e, c, d, featCost, treeCost, rec)
@@ -377,7 +378,8 @@ func (w *scoreWorker) query(q, lo, hi int, cols [][]float32, featCost, treeCost 
 			}
 			score[j] = s
 		}
-		if rec != nil {
+		recorded := rec != nil && k < K-1
+		if recorded {
 			for _, j := range alive {
 				i := lo + int(j)
 				rec.score[k][i] = score[j]
@@ -387,7 +389,12 @@ func (w *scoreWorker) query(q, lo, hi int, cols [][]float32, featCost, treeCost 
 		next := advance(w.c, k, alive, score, &w.rank)
 		for _, j := range alive[len(next):] {
 			exit[j] = k
-			res.FeatureCost[lo+int(j)], res.TreeCost[lo+int(j)] = w.paidCost(int(j), U, F, featCost, treeCost)
+			i := lo + int(j)
+			if recorded { // what it paid is summed already
+				res.FeatureCost[i], res.TreeCost[i] = rec.feat[k][i], rec.trees[k][i]
+			} else {
+				res.FeatureCost[i], res.TreeCost[i] = w.paidCost(int(j), U, F, featCost, treeCost)
+			}
 		}
 		alive = next
 	}
