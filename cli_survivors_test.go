@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
 	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -510,5 +513,47 @@ func TestCLIExportCFirstStage(t *testing.T) {
 	}
 	if src := readFile(t, filepath.Join(dir, "c1.c")); !strings.Contains(src, "(its first 1 of 3 stages)") {
 		t.Errorf("the C file does not say it is the first stage of 3:\n%.400s", src)
+	}
+}
+
+// TestRangeLedger: a command that parses flags with ranges and never
+// checks them is named by rangesOwed, which runCommand turns into a panic
+// under test (predict and export once ran --stages -1 as all stages).
+func TestRangeLedger(t *testing.T) {
+	parse := func(args ...string) *flag.FlagSet {
+		fs := flag.NewFlagSet("ledger-test", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.Int("stages", 0, "")
+		fs.Int("trees", 0, "")
+		if _, err := parseFlags(fs, args, atLeast("stages", 0), atLeast("trees", 1)); err != nil {
+			t.Fatal(err)
+		}
+		return fs
+	}
+	parse("--stages", "-1", "--trees", "3")
+	if got, want := rangesOwed("ledger-test"), []string{"--stages", "--trees"}; !slices.Equal(got, want) {
+		t.Errorf("unchecked: owed %q, want %q", got, want)
+	}
+	if got := rangesOwed("ledger-test"); got != nil {
+		t.Errorf("owed twice: %q", got)
+	}
+	fs := parse("--stages", "2", "--trees", "3")
+	if err := checkRanges(fs, atLeast("trees", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rangesOwed("ledger-test"), []string{"--stages"}; !slices.Equal(got, want) {
+		t.Errorf("--trees checked: owed %q, want %q", got, want)
+	}
+	fs = parse("--stages", "-1")
+	if err := checkRanges(fs, atLeast("stages", 0)); err == nil {
+		t.Error("--stages -1 passed its range")
+	}
+	rangeChecked(fs, "trees") // not given: nothing to discharge
+	if got := rangesOwed("ledger-test"); got != nil {
+		t.Errorf("checked, even when refused: owed %q", got)
+	}
+	parse() // nothing given, nothing owed
+	if got := rangesOwed("ledger-test"); got != nil {
+		t.Errorf("no flags given: owed %q", got)
 	}
 }

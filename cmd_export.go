@@ -49,6 +49,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := checkRanges(fs, ranges[1]); err != nil {
 		return err
 	}
+	rangeChecked(fs, "stage") // below, with its own message
 	explicit := explicitFlags(fs)
 	toC := *to == "c"
 	toRankLib := *to == "ranklib"

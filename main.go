@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -379,6 +380,9 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		// --threads sets GOMAXPROCS for the command; put it back after.
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 		err := c.run(ctx, args[1:], stdout, stderr)
+		if owed := rangesOwed(name); err == nil && len(owed) > 0 {
+			panic(fmt.Sprintf("cronus %s succeeded without checking the range of %s: call checkRanges after parseFlags", name, strings.Join(owed, ", ")))
+		}
 		var ue usageError
 		switch {
 		case err == nil:
@@ -483,6 +487,7 @@ func parseFlags(fs *flag.FlagSet, args []string, rs ...flagRange) (pos []string,
 	defer func() {
 		if err == nil {
 			setThreads(fs)
+			owe(fs, rs)
 		}
 	}()
 	for {
@@ -838,6 +843,7 @@ func checkRanges(fs *flag.FlagSet, rs ...flagRange) error {
 		if f == nil {
 			panic("checkRanges: no flag --" + r.name)
 		}
+		rangeChecked(fs, r.name)
 		if !given[r.name] {
 			continue
 		}
@@ -855,6 +861,75 @@ func checkRanges(fs *flag.FlagSet, rs ...flagRange) error {
 		}
 	}
 	return nil
+}
+
+// rangeLedger holds, under test, the flags each parse was given ranges for
+// (parseFlags' rs) and found on the command line, until checkRanges (or
+// the command's own check, rangeChecked) has checked them. The parser
+// takes the ranges for its messages alone, and each command checks them
+// after its own refusals (a missing --out first); predict and export once
+// forgot to, and ran --stages -1 as all the stages. runCommand panics,
+// under test, when a command succeeded owing a check.
+var rangeLedger struct {
+	sync.Mutex
+	owed map[*flag.FlagSet]map[string]bool
+}
+
+// owe records the flags of rs given on fs's command line as not yet
+// checked; only under test.
+func owe(fs *flag.FlagSet, rs []flagRange) {
+	if !testing.Testing() || len(rs) == 0 {
+		return
+	}
+	given := explicitFlags(fs)
+	rangeLedger.Lock()
+	defer rangeLedger.Unlock()
+	for _, r := range rs {
+		if !given[r.name] {
+			continue
+		}
+		if rangeLedger.owed == nil {
+			rangeLedger.owed = map[*flag.FlagSet]map[string]bool{}
+		}
+		if rangeLedger.owed[fs] == nil {
+			rangeLedger.owed[fs] = map[string]bool{}
+		}
+		rangeLedger.owed[fs][r.name] = true
+	}
+}
+
+// rangeChecked records that the command has checked --name's range, by
+// checkRanges or by a check of its own (export's --stage, with its own
+// message).
+func rangeChecked(fs *flag.FlagSet, name string) {
+	if !testing.Testing() {
+		return
+	}
+	rangeLedger.Lock()
+	defer rangeLedger.Unlock()
+	delete(rangeLedger.owed[fs], name)
+}
+
+// rangesOwed takes off the ledger the flag sets of command name and
+// returns the flags among them whose ranges were never checked, sorted.
+func rangesOwed(name string) []string {
+	if !testing.Testing() {
+		return nil
+	}
+	rangeLedger.Lock()
+	defer rangeLedger.Unlock()
+	var owed []string
+	for fs, names := range rangeLedger.owed {
+		if fs.Name() != name {
+			continue
+		}
+		for n := range names {
+			owed = append(owed, "--"+n)
+		}
+		delete(rangeLedger.owed, fs)
+	}
+	slices.Sort(owed)
+	return owed
 }
 
 // onceEach refuses a flag given twice: Go's flag package would keep the
