@@ -43,6 +43,11 @@ set_=${1:-mq2008}
 # the paper's GBRT; lambdarank trains LambdaMART trees of the same shape).
 objective=${BASE_OBJECTIVE:-regression}
 case "$objective" in regression|lambdarank) ;; *) echo "bench/cascade.sh: BASE_OBJECTIVE must be regression or lambdarank, got $objective" >&2; exit 2 ;; esac
+# BASE_DEPTH sets the base trees' depth (default 2: 4 leaves; 1: stumps,
+# each tree on one feature; 3: 8 leaves), leaves 2^depth.
+depth=${BASE_DEPTH:-2}
+case "$depth" in 1|2|3) ;; *) echo "bench/cascade.sh: BASE_DEPTH must be 1, 2 or 3, got $depth" >&2; exit 2 ;; esac
+leaves=$((1 << depth))
 if [ "$set_" = mq2008-fold ]; then
   fold=${2:?usage: bench/cascade.sh mq2008-fold N [TREES]}
   set_=mq2008-fold$fold
@@ -111,14 +116,14 @@ if [ -n "${EARLY_STOP:-}" ] && [ "$EARLY_STOP" != 0 ]; then
 fi
 best=-1
 for cs in 1 0.3 0.1; do
-  "$c" train --train "$train" --objective "$objective" --trees "$trees" --leaves 4 --max-depth 2 --col-sample "$cs" "${stop[@]}" --out "$dir/model-$cs.json" > /dev/null
+  "$c" train --train "$train" --objective "$objective" --trees "$trees" --leaves "$leaves" --max-depth "$depth" --col-sample "$cs" "${stop[@]}" --out "$dir/model-$cs.json" > /dev/null
   v=$("$c" eval --model "$dir/model-$cs.json" --data "$valid" --metrics ndcg@10 --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["metrics"]["ndcg@10"])')
   echo "base ensemble, column sample $cs: validation ndcg@10 $v"
   if /usr/bin/python3 -c 'import sys; sys.exit(not float(sys.argv[1]) > float(sys.argv[2]))' "$v" "$best"; then best=$v; colsample=$cs; fi
 done
 cp "$dir/model-$colsample.json" "$dir/model.json"
 kept=$(/usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["trees"]))' "$dir/model.json")
-echo "base ensemble: $objective, column sample $colsample, $kept trees"
+echo "base ensemble: $objective, depth $depth, column sample $colsample, $kept trees"
 # The bench's exit rule (top-m, m = 5) and relevance threshold, unless
 # CASCADE_ARGS sets them: cronus refuses a flag given twice, and --top-m
 # with --rule global.

@@ -6,7 +6,8 @@
 # --cascade C ARGS` on valid and test, writes the rows to each fold's
 # curve-TAG.csv (method cronus, λ written λ#SUFFIX) and their per-query
 # values to curve-TAG.queries.tsv, and runs bench/front.py and
-# bench/paired.py on each sweep pooled with them. The variants are what the
+# bench/paired.py on each sweep pooled with them (and with the uncapped
+# sweep's points, curve-uncapped.csv, where there is one). The variants are what the
 # caller's function `variants CASCADE_FILE` prints, one "SUFFIX ARGS..."
 # line each. WHAT names them in the report ("first k stages").
 pool_variants() {
@@ -15,7 +16,7 @@ pool_variants() {
   go build -o "$c" .
   extra=(${CASCADE_ARGS:-})
   given() { [[ " ${extra[*]} " == *" $1 "* ]]; }
-  curves=()
+  curves=() sweeps=()
   for f in 1 2 3 4 5; do
     d=$dir/cascade-mq2008-fold$f
     if [ ! -f "$d/curve.csv" ] || [ ! -f "$d/model.json" ]; then
@@ -78,10 +79,15 @@ PY
     mv "$out.tmp" "$out"
     mv "$pq.tmp" "$pq"
     echo "fold $f: $(($(wc -l < "$out") - 1)) rows of $what in $out"
-    curves+=("$d/curve.csv+$out")
+    # The uncapped sweep's points near λ_max (bench/cascade.sh, UNCAPPED)
+    # are pooled as bench/cascade-folds.sh pools them, without variants.
+    sweep=$d/curve.csv
+    [ -f "$d/curve-uncapped.csv" ] && sweep+="+$d/curve-uncapped.csv"
+    sweeps+=("$sweep")
+    curves+=("$sweep+$out")
   done
   echo "== the sweeps alone"
-  $py bench/front.py "$dir"/cascade-mq2008-fold{1,2,3,4,5}/curve.csv | grep -E 'cronus on or above|at every cost'
+  $py bench/front.py "${sweeps[@]}" | grep -E 'cronus on or above|at every cost'
   echo "== with every cascade's $what"
   $py bench/front.py "${curves[@]}"
   $py bench/paired.py "${curves[@]}"
