@@ -175,3 +175,48 @@ func TestBenchFrontFirstStages(t *testing.T) {
 		t.Errorf("front.py: output\n%s\nshows the cut that repeats the whole cascade", out)
 	}
 }
+
+// TestBenchBases: bench/bases.py's counts on two hand-made five-fold runs,
+// worked out by hand. A's Cronus points (10, 0.40) and (30, 0.50), its
+// baselines a single stage (20, 0.45) and a prefix (40, 0.48); B's Cronus
+// points (10, 0.42) and (30, 0.46), its baseline a prefix (15, 0.44).
+func TestBenchBases(t *testing.T) {
+	py := needPython(t)
+	run := func(rows string) string {
+		d := t.TempDir()
+		for f := 1; f <= 5; f++ {
+			fd := filepath.Join(d, "cascade-mq2008-fold"+string(rune('0'+f)))
+			if err := os.MkdirAll(fd, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			b.WriteString(curveHead)
+			for _, split := range []string{"valid", "test"} {
+				b.WriteString(strings.ReplaceAll(rows, "SPLIT", split))
+			}
+			if err := os.WriteFile(filepath.Join(fd, "curve.csv"), []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d
+	}
+	a := run("cronus,SPLIT,0.5,10,9,1,0,0.40,0\ncronus,SPLIT,0.1,30,29,1,0,0.50,0\nsingle-stage,SPLIT,0.5,20,19,1,0,0.45,0\nprefix,SPLIT,3,40,37,3,0,0.48,0\n")
+	b := run("cronus,SPLIT,0.5,10,9,1,0,0.42,0\ncronus,SPLIT,0.1,30,29,1,0,0.46,0\nprefix,SPLIT,2,15,13,2,0,0.44,0\n")
+	out, err := exec.Command(py, filepath.Join("bench", "bases.py"), a, b).CombinedOutput()
+	if err != nil {
+		t.Fatalf("bases.py: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"A's Cronus front against B's: on or above at 2 of 5 costs, behind at 3, by at most 0.0200",
+		"A's Cronus front against B's baseline front: on or above at 2 of 4 costs, behind at 2, by at most 0.0400",
+		"A's baseline front against B's: on or above at 3 of 4 costs, behind at 0 (A has no point that cheap at 1)",
+		"best: A Cronus 0.5000, A baseline 0.4800, B Cronus 0.4600, B baseline 0.4400",
+	} {
+		if n := strings.Count(string(out), want); n != 2 {
+			t.Errorf("%q %d times in bases.py's output, want 2 (valid and test):\n%s", want, n, out)
+		}
+	}
+	if out, err := exec.Command(py, filepath.Join("bench", "bases.py"), a, t.TempDir()).CombinedOutput(); err == nil || !strings.Contains(string(out), "no curve.csv") {
+		t.Errorf("bases.py on a directory without curves: err %v, output\n%s", err, out)
+	}
+}
