@@ -7,9 +7,10 @@
 # curve-TAG.csv (method cronus, λ written λ#SUFFIX) and their per-query
 # values to curve-TAG.queries.tsv, and runs bench/front.py and
 # bench/paired.py on each sweep pooled with them (and with the uncapped
-# sweep's points, curve-uncapped.csv, where there is one). The variants are what the
-# caller's function `variants CASCADE_FILE` prints, one "SUFFIX ARGS..."
-# line each. WHAT names them in the report ("first k stages").
+# sweep's points, curve-uncapped.csv, where there is one). The variants
+# are what the caller's function `variants CASCADE_FILE` prints, one
+# "SUFFIX ARGS..." line each. WHAT names them in the report ("first k
+# stages").
 pool_variants() {
   local script=$1 tag=$2 what=$3
   c=$dir/cronus
