@@ -4,7 +4,8 @@
 
 Each DIR is a BENCH_DIR of bench/cascade-folds.sh (its cascade-mq2008-fold1
 ... fold5, each curve pooled with its curve-uncapped.csv and, when
-bench/last-prefix.sh has run, curve-lastprefix.csv, as front.py pools them).
+bench/last-prefix.sh has run and LASTPREFIX=1 is set, curve-lastprefix.csv,
+as front.py pools them).
 The points are averaged over the folds as front.py averages them. On valid
 and on test, at every cost where either run has a point, the script sets
 the best Cronus point at no higher cost of A against B's, and A's Cronus
@@ -16,7 +17,7 @@ the counts of costs where A is on or above B, and the largest gaps.
 import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from front import points, BASELINES  # noqa: E402
+from front import points, split_points, best_baseline, best_cronus  # noqa: E402
 
 
 def curves(d, lastprefix):
@@ -33,22 +34,27 @@ def curves(d, lastprefix):
     return out
 
 
-def front(pts, split, methods):
-    """The points of methods on split, as (cost, ndcg) sorted by cost."""
-    return sorted(v for (m, s, _), v in pts.items() if s == split and m in methods)
+def cronus_at(cron):
+    """Cronus's front as a function: the best NDCG@10 at no more than a
+    cost (front.py's best_cronus), or None."""
+    return lambda c: (best_cronus(cron, c) or (None,))[0]
 
 
-def best(fr, c):
-    """The best NDCG@10 at cost no higher than c, or None."""
-    q = [n for cost, n in fr if cost <= c + 1e-9]
-    return max(q) if q else None
+def baseline_at(base):
+    """The baseline front as a function, from front.py's best_baseline."""
+    def at(c):
+        b = best_baseline(base, c)
+        return b[3] if b else None
+    return at
 
 
 def compare(name, a, b, costs):
+    """Prints where front a (a function of cost, as cronus_at makes) is on
+    or above front b at each of costs where b has a point."""
     on = behind = none = 0
     gaps = []
     for c in costs:
-        x, y = best(a, c), best(b, c)
+        x, y = a(c), b(c)
         if y is None:
             continue
         if x is None:
@@ -73,16 +79,14 @@ def main():
     a, b = (points(curves(d, lp)) for d in sys.argv[1:])
     print('A = %s, B = %s%s' % (sys.argv[1], sys.argv[2], ', last-prefix rows pooled' if lp else ''))
     for split in ('valid', 'test'):
-        ca, cb = front(a, split, ('cronus',)), front(b, split, ('cronus',))
-        ba, bb = front(a, split, BASELINES), front(b, split, BASELINES)
-        costs = sorted({c for c, _ in ca + cb + ba + bb})
+        (ba, ca), (bb, cb) = split_points(a, split), split_points(b, split)
+        costs = sorted({p[0] for p in ca + cb} | {p[2] for p in ba + bb})
         print('%s (%d costs):' % (split, len(costs)))
-        compare("A's Cronus front against B's", ca, cb, costs)
-        compare("A's Cronus front against B's baseline front", ca, bb, costs)
-        compare("A's baseline front against B's", ba, bb, costs)
+        compare("A's Cronus front against B's", cronus_at(ca), cronus_at(cb), costs)
+        compare("A's Cronus front against B's baseline front", cronus_at(ca), baseline_at(bb), costs)
+        compare("A's baseline front against B's", baseline_at(ba), baseline_at(bb), costs)
         print('  best: A Cronus %.4f, A baseline %.4f, B Cronus %.4f, B baseline %.4f' % (
-            max(n for _, n in ca), max(n for _, n in ba), max(n for _, n in cb), max(n for _, n in bb)))
-
+            max(p[1] for p in ca), max(p[3] for p in ba), max(p[1] for p in cb), max(p[3] for p in bb)))
 
 if __name__ == '__main__':
     main()
