@@ -7,7 +7,9 @@
 # curve-TAG.csv (method cronus, λ written λ#SUFFIX) and their per-query
 # values to curve-TAG.queries.tsv, and runs bench/front.py and
 # bench/paired.py on each sweep pooled with them (and with the uncapped
-# sweep's points, curve-uncapped.csv, where there is one). The variants
+# sweep's points, curve-uncapped.csv, where there is one, and with the
+# curve-T.csv of each tag T of POOL_ALSO, a space-separated list, where the
+# fold has it: other variants' curves of the same run). The variants
 # are what the caller's function `variants CASCADE_FILE` prints, one
 # "SUFFIX ARGS..." line each. WHAT names them in the report ("first k
 # stages").
@@ -85,7 +87,11 @@ PY
     sweep=$d/curve.csv
     [ -f "$d/curve-uncapped.csv" ] && sweep+="+$d/curve-uncapped.csv"
     sweeps+=("$sweep")
-    curves+=("$sweep+$out")
+    also=
+    for t in ${POOL_ALSO:-}; do
+      [ -f "$d/curve-$t.csv" ] && also+="+$d/curve-$t.csv"
+    done
+    curves+=("$sweep$also+$out")
   done
   echo "== the sweeps alone"
   $py bench/front.py "${sweeps[@]}" | grep -E 'cronus on or above|at every cost'
