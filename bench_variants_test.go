@@ -54,6 +54,9 @@ func TestBenchCutPrefixesVariants(t *testing.T) {
 	if out, err := run("--variants", full); err != nil || out != "2p10 --stages 2 --last-prefix 10\n2p30 --stages 2 --last-prefix 30\n" {
 		t.Errorf("cut-prefixes.sh --variants on three full stages: err %v, got\n%s", err, out)
 	}
+	if out, err := run("--variants", filepath.Join(dir, "missing.json")); err == nil || out != "" && strings.Contains(out, "--stages") {
+		t.Errorf("cut-prefixes.sh --variants on a missing file: err %v, output %q; want a failure and no variants", err, out)
+	}
 	for _, args := range [][]string{{"--variants"}, {"extra"}, {"--variants", c, "extra"}} {
 		if out, err := run(args...); err == nil || !strings.Contains(out, "usage: bash bench/cut-prefixes.sh") {
 			t.Errorf("cut-prefixes.sh %v: err %v, output %q; want the usage and a failure", args, err, out)

@@ -38,13 +38,14 @@ for n in ${prefixes//,/ }; do need_count "LAST_PREFIXES=n,n,... bash bench/cut-p
 # K−1 whose earlier stages keep a tree, and each n of LAST_PREFIXES up to
 # the ensemble's trees.
 variants() {
-  local T ks
-  read -r T ks < <($py -c '
+  local T ks out
+  out=$($py -c '
 import json, sys
 c = json.load(open(sys.argv[1]))
 st = c["stages"]
 first = next((i for i, s in enumerate(st) if s.get("trees")), len(st))  # the first stage keeping a tree (0-based)
-print(len(c["ensemble"]["trees"]), *range(max(2, first + 2), len(st)))' "$1")
+print(len(c["ensemble"]["trees"]), *range(max(2, first + 2), len(st)))' "$1") || exit 1
+  read -r T ks <<< "$out"
   for k in $ks; do
     for n in ${prefixes//,/ }; do
       [ "$n" -le "$T" ] && echo "${k}p$n --stages $k --last-prefix $n"
