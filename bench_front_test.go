@@ -220,3 +220,56 @@ func TestBenchBases(t *testing.T) {
 		t.Errorf("bases.py on a directory without curves: err %v, output\n%s", err, out)
 	}
 }
+
+// TestBenchFrontTwins: a Cronus point equal to a baseline point on one
+// curve, split, cost and NDCG@10 alike (a cut whose earlier stages send
+// nothing away, in front of a prefix), is counted as Cronus's but named;
+// DISTINCT=1 leaves it out, here on both folds, which turns the verdict.
+// A Cronus point equal to a baseline on neither curve is no twin.
+func TestBenchFrontTwins(t *testing.T) {
+	write, front := benchFront(t)
+	fold := func(name, twin string) string {
+		return write(name, curveHead+
+			"cronus,test,0.5,120,110,10,0.9,0.77,0.6\n"+
+			"cronus,test,0.5#2p10,"+twin+",0.8,0.70,0.4\n"+
+			"prefix,test,10,50,40,10,0.8,0.70,0.4\n"+
+			"single-stage,test,0.5,60,58,2,0.8,0.69,0.4\n"+
+			"early-exit,test,+Inf,150,149,1,0.7,0.70,0.3\n")
+	}
+	// Fold a: the cut is the 10-tree prefix itself; fold b: it costs less.
+	a, b := fold("a.csv", "50,40,10"), fold("b.csv", "48,38,10")
+	out, err := front(a, b)
+	if err != nil {
+		t.Fatalf("front.py: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"1 cronus points equal a baseline point on some curve (a cascade that is, on that data, the baseline): counted; DISTINCT=1 leaves them out",
+		"λ 0.5#2p10  cost    49.0 ndcg@10 0.7000",
+		"cronus front on or above the baseline front",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("front.py: output\n%s\nwant %q", out, want)
+		}
+	}
+	t.Setenv("DISTINCT", "1")
+	out, err = front(a, b)
+	if err != nil {
+		t.Fatalf("front.py with DISTINCT=1: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"left out (DISTINCT=1)",
+		"2 of the 3 baseline points lie above cronus's front",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("front.py with DISTINCT=1: output\n%s\nwant %q", out, want)
+		}
+	}
+	if strings.Contains(out, "0.5#2p10") {
+		t.Errorf("front.py with DISTINCT=1: output\n%s\nshows the twin", out)
+	}
+	// On b alone the cut is no twin.
+	t.Setenv("DISTINCT", "")
+	if out, err := front(b); err != nil || strings.Contains(out, "equal a baseline point") {
+		t.Errorf("front.py on b alone: err %v, output\n%s\nwant no twins", err, out)
+	}
+}

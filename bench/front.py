@@ -22,6 +22,14 @@ the second is the larger when a baseline point below Cronus's front sits
 where a cheaper baseline point is still above it. Last, by budget, the way a user picks: for each point's (Cronus's and the baselines')
 validation cost, the Cronus point and the baseline point with the best
 validation NDCG@10 at no more than that cost, compared on test.
+
+A Cronus point that equals a baseline point on some curve (the same split,
+cost and NDCG@10) is a cascade that on that data is the baseline: the
+first k stages of a cascade whose earlier stages keep no tree or send no
+document away, with a prefix as the k-th (bench/cut-prefixes.sh), or a
+cascade of the uncapped schedule whose last stage alone keeps trees. Their
+number is printed; they count as Cronus points unless DISTINCT=1 is in the
+environment, which leaves them out (here and in bench/paired.py).
 """
 import collections, csv, math, os, sys
 
@@ -38,7 +46,16 @@ def label(l):
     return '%s%s%s' % ('%.4g' % f if math.isfinite(f) else v, '#' + k if k else '', '@' + j if j else '')
 
 
+# The Cronus points (their λ labels) that equal a baseline point on some
+# curve and split, as points() last read them.
+TWINS = set()
+
+
 def points(paths):
+    """The points of the curves, (method, split, λ) -> (cost, ndcg@10)
+    averaged over them; with DISTINCT=1 in the environment, without the
+    Cronus points that equal a baseline point on some curve (TWINS)."""
+    TWINS.clear()
     acc = collections.defaultdict(list)
     for arg in paths:
         # A name with a + in it that exists is a file; else the + pools.
@@ -57,6 +74,12 @@ def points(paths):
                 sys.exit('%s: %s' % (p, e.strerror))
             except (KeyError, ValueError, AttributeError) as e:
                 sys.exit('%s: not a cronus sweep curve (cronus sweep --out): %s %s' % (p, type(e).__name__, e))
+        # A Cronus point that equals a baseline point of this curve on a
+        # split, cost and NDCG@10 alike, is a cascade that on this data is
+        # that baseline (a cut whose earlier stages keep no tree or send no
+        # document away, in front of a prefix): a twin.
+        base = {(s, round(c, 6), round(q, 9)) for (m, s, _), (c, q) in own.items() if m in BASELINES}
+        TWINS.update(l for (m, s, l), (c, q) in own.items() if m == 'cronus' and (s, round(c, 6), round(q, 9)) in base)
         for k, v in own.items():
             acc[k].append(v)
     n = len(paths)
@@ -76,6 +99,9 @@ def points(paths):
             for s in groups[(m, l)]:
                 del pts[(m, s, l)]
         seen.add(sig)
+    if os.environ.get('DISTINCT') == '1':
+        for k in [k for k in pts if k[0] == 'cronus' and k[2] in TWINS]:
+            del pts[k]
     return pts
 
 
@@ -137,6 +163,9 @@ def main():
         if not any(m in kinds for (m, _, _) in pts):
             sys.exit('front.py: %s: no %s rows (cascade --curve has no baselines but the full ensemble); want the curve of cronus sweep --out' % (', '.join(paths), want))
     what = 'mean over %d curves' % len(paths) if len(paths) > 1 else paths[0]
+    if TWINS:
+        print('%d cronus points equal a baseline point on some curve (a cascade that is, on that data, the baseline): %s' % (
+            len(TWINS), 'left out (DISTINCT=1)' if os.environ.get('DISTINCT') == '1' else 'counted; DISTINCT=1 leaves them out'))
     for split in ('valid', 'test'):
         base, cron = split_points(pts, split)
         if not base and not cron:
