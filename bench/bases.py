@@ -5,7 +5,7 @@
 Each DIR is a BENCH_DIR of bench/cascade-folds.sh (its cascade-mq2008-fold1
 ... fold5, each curve pooled with its curve-uncapped.csv and, when
 bench/last-prefix.sh has run and LASTPREFIX=1 is set, curve-lastprefix.csv,
-as front.py pools them).
+as front.py pools them; DISTINCT=1 leaves out the twins, as there).
 The points are averaged over the folds as front.py averages them. On valid
 and on test, at every cost where either run has a point, the script sets
 the best Cronus point at no higher cost of A against B's, and A's Cronus
