@@ -32,8 +32,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 . bench/variants.sh
-prefixes=${LAST_PREFIXES:-10,15,20,30,50,75,100,150,200,300,500}
-for n in ${prefixes//,/ }; do need_count "LAST_PREFIXES=n,n,... bash bench/cut-prefixes.sh" "each of LAST_PREFIXES" "$n"; done
+read_prefixes bench/cut-prefixes.sh
 # The variants: stage k the ensemble's first n trees, for each k of 2 …
 # K−1 whose earlier stages keep a tree, and each n of LAST_PREFIXES up to
 # the ensemble's trees.

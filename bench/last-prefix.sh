@@ -26,8 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 . bench/variants.sh
-prefixes=${LAST_PREFIXES:-10,15,20,30,50,75,100,150,200,300,500}
-for n in ${prefixes//,/ }; do need_count "LAST_PREFIXES=n,n,... bash bench/last-prefix.sh" "each of LAST_PREFIXES" "$n"; done
+read_prefixes bench/last-prefix.sh
 # The variants: the last stage the ensemble's first n trees, for each n of
 # LAST_PREFIXES up to its trees (`eval --last-prefix n`).
 variants() {

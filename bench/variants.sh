@@ -13,6 +13,14 @@
 # are what the caller's function `variants CASCADE_FILE` prints, one
 # "SUFFIX ARGS..." line each. WHAT names them in the report ("first k
 # stages").
+# read_prefixes SCRIPT sets prefixes, the comma-separated prefix lengths
+# of LAST_PREFIXES (default 10,15,20,30,50,75,100,150,200,300,500), and
+# stops, with SCRIPT's usage, unless each is a whole number.
+read_prefixes() {
+  prefixes=${LAST_PREFIXES:-10,15,20,30,50,75,100,150,200,300,500}
+  for n in ${prefixes//,/ }; do need_count "LAST_PREFIXES=n,n,... bash $1" "each of LAST_PREFIXES" "$n"; done
+}
+
 pool_variants() {
   local script=$1 tag=$2 what=$3
   c=$dir/cronus
