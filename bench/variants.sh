@@ -1,5 +1,6 @@
-# Shared by bench/stage-prefixes.sh, bench/last-prefix.sh and bench/cut-prefixes.sh (sourced, not
-# run): pool_variants SCRIPT TAG WHAT rebuilds each of the five folds'
+# Shared by bench/stage-prefixes.sh, bench/last-prefix.sh and
+# bench/cut-prefixes.sh (sourced, not run): pool_variants SCRIPT TAG WHAT
+# rebuilds each of the five folds'
 # cascades of bench/cascade-folds.sh's sweeps (BENCH_DIR, CASCADE_ARGS as
 # there; stopping unless each cascade's validation and test figures are the
 # sweep's, to the last digit), scores each variant of it with `cronus eval
