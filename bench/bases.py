@@ -88,5 +88,6 @@ def main():
         print('  best: A Cronus %.4f, A baseline %.4f, B Cronus %.4f, B baseline %.4f' % (
             max(p[1] for p in ca), max(p[3] for p in ba), max(p[1] for p in cb), max(p[3] for p in bb)))
 
+
 if __name__ == '__main__':
     main()

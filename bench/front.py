@@ -46,16 +46,23 @@ def label(l):
     return '%s%s%s' % ('%.4g' % f if math.isfinite(f) else v, '#' + k if k else '', '@' + j if j else '')
 
 
-# The Cronus points (their λ labels) that equal a baseline point on some
-# curve and split, as points() last read them.
-TWINS = set()
+def distinct():
+    """Whether DISTINCT=1 is in the environment: twins left out."""
+    return os.environ.get('DISTINCT') == '1'
 
 
-def points(paths):
+def same_point(split, cost, ndcg):
+    """What makes two points of one curve the same point: the split, cost
+    and NDCG@10 (rounded past a CSV's printing noise)."""
+    return split, round(cost, 6), round(ndcg, 9)
+
+
+def points(paths, twins=None):
     """The points of the curves, (method, split, λ) -> (cost, ndcg@10)
-    averaged over them; with DISTINCT=1 in the environment, without the
-    Cronus points that equal a baseline point on some curve (TWINS)."""
-    TWINS.clear()
+    averaged over them. The Cronus points (their λ labels) that equal a
+    baseline point on some curve are added to the set twins if one is
+    given, and with DISTINCT=1 in the environment left out."""
+    twins = set() if twins is None else twins
     acc = collections.defaultdict(list)
     for arg in paths:
         # A name with a + in it that exists is a file; else the + pools.
@@ -78,8 +85,8 @@ def points(paths):
         # split, cost and NDCG@10 alike, is a cascade that on this data is
         # that baseline (a cut whose earlier stages keep no tree or send no
         # document away, in front of a prefix): a twin.
-        base = {(s, round(c, 6), round(q, 9)) for (m, s, _), (c, q) in own.items() if m in BASELINES}
-        TWINS.update(l for (m, s, l), (c, q) in own.items() if m == 'cronus' and (s, round(c, 6), round(q, 9)) in base)
+        base = {same_point(s, c, q) for (m, s, _), (c, q) in own.items() if m in BASELINES}
+        twins.update(l for (m, s, l), (c, q) in own.items() if m == 'cronus' and same_point(s, c, q) in base)
         for k, v in own.items():
             acc[k].append(v)
     n = len(paths)
@@ -99,8 +106,8 @@ def points(paths):
             for s in groups[(m, l)]:
                 del pts[(m, s, l)]
         seen.add(sig)
-    if os.environ.get('DISTINCT') == '1':
-        for k in [k for k in pts if k[0] == 'cronus' and k[2] in TWINS]:
+    if distinct():
+        for k in [k for k in pts if k[0] == 'cronus' and k[2] in twins]:
             del pts[k]
     return pts
 
@@ -153,7 +160,8 @@ def main():
     paths = sys.argv[1:]
     if not paths or paths[0] in ('-h', '--help'):
         sys.exit(__doc__)
-    pts = points(paths)
+    twins = set()
+    pts = points(paths, twins)
     # A curve without both kinds of rows (a header alone) would read as a
     # front met; so would cascade --curve's, whose only baseline row is
     # the full ensemble's (prefix, k = T): its cascade "beat" the
@@ -163,9 +171,9 @@ def main():
         if not any(m in kinds for (m, _, _) in pts):
             sys.exit('front.py: %s: no %s rows (cascade --curve has no baselines but the full ensemble); want the curve of cronus sweep --out' % (', '.join(paths), want))
     what = 'mean over %d curves' % len(paths) if len(paths) > 1 else paths[0]
-    if TWINS:
+    if twins:
         print('%d cronus points equal a baseline point on some curve (a cascade that is, on that data, the baseline): %s' % (
-            len(TWINS), 'left out (DISTINCT=1)' if os.environ.get('DISTINCT') == '1' else 'counted; DISTINCT=1 leaves them out'))
+            len(twins), 'left out (DISTINCT=1)' if distinct() else 'counted; DISTINCT=1 leaves them out'))
     for split in ('valid', 'test'):
         base, cron = split_points(pts, split)
         if not base and not cron:
