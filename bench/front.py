@@ -220,12 +220,18 @@ def main():
     print('by budget, points chosen on validation, test figures: cronus -> best baseline')
     pairs = budget_pairs(pts)
     wins = 0
+    # Many budgets pick the same two points (every budget past the
+    # dearest Cronus point, for one): each distinct choice counts once too.
+    choices = {}
     for b, cr, bl in pairs:
-        wins += bl is None or (cr is not None and cr[5] >= bl[5])
+        win = bl is None or (cr is not None and cr[5] >= bl[5])
+        wins += win
+        choices[(cr and cr[1], bl and (bl[0], bl[1]))] = win
         print('  budget %7.1f: %s   %s' % (b,
               'cronus λ %-9s test %.4f at %7.1f' % (label(cr[1]), cr[5], cr[4]) if cr else 'no cronus point that cheap',
               '%s %s: test %.4f at %.1f' % (bl[0], label(bl[1]), bl[5], bl[4]) if bl else 'no baseline that cheap'))
-    print('  cronus on or above the baseline at %d of %d budgets (every point\'s validation cost)' % (wins, len(pairs)))
+    print('  cronus on or above the baseline at %d of %d budgets (every point\'s validation cost); at %d of the %d distinct choices (pairs of points) they make' % (
+        wins, len(pairs), sum(choices.values()), len(choices)))
 
 
 if __name__ == '__main__':
