@@ -19,9 +19,12 @@ baseline points that lie above Cronus's front (each at its own cost), and
 the distinct baseline costs where the baseline front (the best baseline at
 no higher cost) is above Cronus's front. The goal holds when both are 0;
 the second is the larger when a baseline point below Cronus's front sits
-where a cheaper baseline point is still above it. Last, by budget, the way a user picks: for each point's (Cronus's and the baselines')
-validation cost, the Cronus point and the baseline point with the best
-validation NDCG@10 at no more than that cost, compared on test.
+where a cheaper baseline point is still above it. Last, by budget, the way
+a user picks: for each point's (Cronus's and the baselines') validation
+cost, the Cronus point and the baseline point with the best
+validation NDCG@10 at no more than that cost, compared on test; many
+budgets pick the same pair (every budget past Cronus's dearest point),
+so the verdict counts both budgets and distinct pairs.
 
 A Cronus point that equals a baseline point on some curve (the same split,
 cost and NDCG@10) is a cascade that on that data is the baseline: the
