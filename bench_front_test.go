@@ -43,6 +43,17 @@ func benchFront(t *testing.T) (write func(name, body string) string, run func(ar
 	return write, run
 }
 
+// wantLines reports each of wants that front.py's output (what names the
+// run) does not contain.
+func wantLines(t *testing.T, what, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s: output\n%s\nwant %q", what, out, want)
+		}
+	}
+}
+
 // TestBenchFrontRefusesCascadeCurve: bench/front.py, which the Measured
 // front rows quote, counts Cronus against the baselines of a sweep curve.
 // cascade --curve's file has cronus rows and one baseline row, the full
@@ -127,16 +138,12 @@ func TestBenchFrontPools(t *testing.T) {
 	// higher cost (0.77 at 120): it counts, and A's 22-cost single stage,
 	// which B repeats, is not doubled; B's cronus at 22 covers it, and its
 	// copy of A's λ 0.5 cascade is not a fourth point.
-	for _, want := range []string{
+	wantLines(t, "front.py on A+B", out,
 		"λ 0.97@2    cost    22.0 ndcg@10 0.5300",
 		"1 of the 5 baseline points lie above cronus's front",
 		"single-stage 0.6@2: cost 300.0 ndcg@10 0.8000 against cronus 0.7700",
 		"cronus on or above the front at 3 of 3 points",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("front.py on A+B: output\n%s\nwant %q", out, want)
-		}
-	}
+	)
 	// A file whose name has a + in it is read as one curve.
 	plus := write("a+b.csv", a)
 	if out := run(plus); !strings.Contains(out, "1 of the 4 baseline points lie above cronus's front") {
@@ -162,15 +169,11 @@ func TestBenchFrontFirstStages(t *testing.T) {
 	if err != nil {
 		t.Fatalf("front.py: %v\n%s", err, out)
 	}
-	for _, want := range []string{
+	wantLines(t, "front.py", out,
 		"λ 0.5#1@2   cost    30.0 ndcg@10 0.6200",
 		"cronus on or above the front at 2 of 2 points",
 		"cronus front on or above the baseline front",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("front.py: output\n%s\nwant %q", out, want)
-		}
-	}
+	)
 	if strings.Contains(out, "0.5#2") {
 		t.Errorf("front.py: output\n%s\nshows the cut that repeats the whole cascade", out)
 	}
@@ -242,28 +245,20 @@ func TestBenchFrontTwins(t *testing.T) {
 	if err != nil {
 		t.Fatalf("front.py: %v\n%s", err, out)
 	}
-	for _, want := range []string{
+	wantLines(t, "front.py", out,
 		"1 cronus points equal a baseline point on some curve (a cascade that is, on that data, the baseline): counted; DISTINCT=1 leaves them out",
 		"λ 0.5#2p10  cost    49.0 ndcg@10 0.7000",
 		"cronus front on or above the baseline front",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("front.py: output\n%s\nwant %q", out, want)
-		}
-	}
+	)
 	t.Setenv("DISTINCT", "1")
 	out, err = front(a, b)
 	if err != nil {
 		t.Fatalf("front.py with DISTINCT=1: %v\n%s", err, out)
 	}
-	for _, want := range []string{
+	wantLines(t, "front.py with DISTINCT=1", out,
 		"left out (DISTINCT=1)",
 		"2 of the 3 baseline points lie above cronus's front",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("front.py with DISTINCT=1: output\n%s\nwant %q", out, want)
-		}
-	}
+	)
 	if strings.Contains(out, "0.5#2p10") {
 		t.Errorf("front.py with DISTINCT=1: output\n%s\nshows the twin", out)
 	}
@@ -306,7 +301,5 @@ func TestBenchFrontBudgetChoices(t *testing.T) {
 		t.Fatalf("front.py: %v\n%s", err, out)
 	}
 	want := "cronus on or above the baseline at 4 of 9 budgets (every point's validation cost); at 4 of the 6 distinct choices (pairs of points) they make"
-	if !strings.Contains(out, want) {
-		t.Errorf("front.py: output\n%s\nwant %q", out, want)
-	}
+	wantLines(t, "front.py", out, want)
 }
