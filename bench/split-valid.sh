@@ -20,15 +20,13 @@
 # reports it), and validation the other half (which chose nothing); test
 # the same in both, so the by-budget lines differ in the choice alone.
 # Outputs in BENCH_DIR/split-valid/foldN. About 4 sweeps per fold, two at
-# a time.
+# a time. HOLDOUT runs (bench/cascade.sh's train-cascade.txt) are not
+# supported.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ $# -eq 0 ] || { echo "usage: bash bench/split-valid.sh (no arguments; BENCH_DIR, LAMBDAS and CASCADE_ARGS as for bench/cascade-folds.sh)" >&2; exit 2; }
 . bench/lib.sh
 base=$dir
-out=$dir/split-valid
-mkdir -p "$out"
-c=$out/cronus
-go build -o "$c" .
 lambdas=${LAMBDAS:-0.002:0.5:8}
 extra=(${CASCADE_ARGS:-})
 given() { [[ " ${extra[*]} " == *" $1 "* ]]; }
@@ -38,6 +36,10 @@ for f in 1 2 3 4 5; do
     [ -f "$d/$x" ] || { echo "bench/split-valid.sh: no $d/$x: run bench/cascade-folds.sh with this BENCH_DIR first" >&2; exit 1; }
   done
 done
+out=$dir/split-valid
+mkdir -p "$out"
+c=$out/cronus
+go build -o "$c" .
 # sweep FOLD S O: the two sweeps choosing on half S.
 sweep() {
   local f=$1 s=$2 o=$3 d=$base/cascade-mq2008-fold$1 w=$out/fold$1
@@ -52,7 +54,7 @@ sweep() {
 for f in 1 2 3 4 5; do
   w=$out/fold$f
   mkdir -p "$w"
-  $py bench/holdout.py "$base/cascade-mq2008-fold$f/f$f-vali.txt" 0.5 "$w/A.txt" "$w/B.txt"
+  $py bench/holdout.py "$base/cascade-mq2008-fold$f/f$f-vali.txt" 0.5 "$w/A.txt" "$w/B.txt" > /dev/null
   sweep "$f" A B &
   a=$!
   sweep "$f" B A &
