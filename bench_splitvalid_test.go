@@ -60,10 +60,10 @@ func TestBenchSplitValid(t *testing.T) {
 	}
 
 	// merge: OTHER's test rows become the validation rows, TEST's test
-	// rows stay; the per-query files (X.tsv beside X.csv) likewise.
+	// rows stay; the per-query files (X.queries.tsv beside X.csv) likewise.
 	qhead := "method\tsplit\tlambda\tqid\tp@5\tndcg@10\terr@3\n"
-	write("fold1/selA-onB.tsv", qhead+"prefix\tvalid\t1\t1\t0.5\t0.6\t0.3\nprefix\ttest\t1\t2\t0.5\t0.5\t0.3\n")
-	write("fold1/selA-ontest.tsv", qhead+"prefix\tvalid\t1\t1\t0.5\t0.6\t0.3\nprefix\ttest\t1\t9\t0.4\t0.45\t0.2\n")
+	write("fold1/selA-onB.queries.tsv", qhead+"prefix\tvalid\t1\t1\t0.5\t0.6\t0.3\nprefix\ttest\t1\t2\t0.5\t0.5\t0.3\n")
+	write("fold1/selA-ontest.queries.tsv", qhead+"prefix\tvalid\t1\t1\t0.5\t0.6\t0.3\nprefix\ttest\t1\t9\t0.4\t0.45\t0.2\n")
 	merged := filepath.Join(fold, "other.csv")
 	if out, err := run("merge", filepath.Join(fold, "selA-onB.csv"), filepath.Join(fold, "selA-ontest.csv"), merged); err != nil {
 		t.Fatalf("merge: %v\n%s", err, out)

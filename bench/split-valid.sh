@@ -48,8 +48,8 @@ sweep() {
   given --rule || given --top-m || common+=(--top-m 5)
   given --relevant || common+=(--relevant 1)
   common+=("${extra[@]}")
-  "$c" sweep "${common[@]}" --test "$w/$o.txt" --out "$w/sel$s-on$o.csv" --per-query "$w/sel$s-on$o.tsv" > /dev/null 2> "$w/sel$s-on$o.log"
-  "$c" sweep "${common[@]}" --test "$d/f$f-test.txt" --out "$w/sel$s-ontest.csv" --per-query "$w/sel$s-ontest.tsv" > /dev/null 2> "$w/sel$s-ontest.log"
+  "$c" sweep "${common[@]}" --test "$w/$o.txt" --out "$w/sel$s-on$o.csv" --per-query "$w/sel$s-on$o.queries.tsv" > /dev/null 2> "$w/sel$s-on$o.log"
+  "$c" sweep "${common[@]}" --test "$d/f$f-test.txt" --out "$w/sel$s-ontest.csv" --per-query "$w/sel$s-ontest.queries.tsv" > /dev/null 2> "$w/sel$s-ontest.log"
 }
 for f in 1 2 3 4 5; do
   w=$out/fold$f
@@ -72,10 +72,8 @@ for s in A B; do
   other=()
   for f in 1 2 3 4 5; do
     w=$out/fold$f
-    cp "$w/sel$s-ontest.csv" "$w/same$s.csv"
-    cp "$w/sel$s-ontest.tsv" "$w/same$s.queries.tsv"
     $py bench/splitvalid.py merge "$w/sel$s-on$o.csv" "$w/sel$s-ontest.csv" "$w/other$s.csv"
-    same+=("$w/same$s.csv")
+    same+=("$w/sel$s-ontest.csv")
     other+=("$w/other$s.csv")
   done
   echo

@@ -14,8 +14,7 @@ points.
 merge writes OUT.csv, a curve whose validation rows are OTHER's test rows
 (the half that chose nothing) and whose test rows are TEST's, and
 OUT.queries.tsv from the two curves' per-query files (X.csv's is
-X.queries.tsv or, as split-valid.sh names them, X.tsv), for bench/front.py
-and bench/paired.py.
+X.queries.tsv) when both are there, for bench/front.py and bench/paired.py.
 
 bias prints, per method, the mean over the folds' points and both halves of
 NDCG@10 on the half that chose minus NDCG@10 on the other half. The
@@ -28,6 +27,9 @@ import csv
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from paired import queries_path  # noqa: E402
+
 
 def read_csv(path):
     with open(path, newline='') as f:
@@ -35,14 +37,6 @@ def read_csv(path):
     if not rows or rows[0][:3] != ['method', 'split', 'lambda']:
         sys.exit('splitvalid.py: %s: not a curve (its header must start method,split,lambda)' % path)
     return rows[0], rows[1:]
-
-
-def queries_path(curve):
-    base = curve[:-4] if curve.endswith('.csv') else curve
-    for p in (base + '.queries.tsv', base + '.tsv'):
-        if os.path.exists(p):
-            return p
-    return None
 
 
 def read_tsv(path):
@@ -72,12 +66,11 @@ def merge(other, test, out):
     lines = [head] + relabel(o, 'test', 'valid') + relabel(t, 'test', 'test')
     write(out, ''.join(','.join(r) + '\n' for r in lines))
     qo, qt = queries_path(other), queries_path(test)
-    if qo and qt:
+    if os.path.exists(qo) and os.path.exists(qt):
         h, o = read_tsv(qo)
         _, t = read_tsv(qt)
         rows = [h.split('\t')] + relabel(o, 'test', 'valid') + relabel(t, 'test', 'test')
-        base = out[:-4] if out.endswith('.csv') else out
-        write(base + '.queries.tsv', ''.join('\t'.join(r) + '\n' for r in rows))
+        write(queries_path(out), ''.join('\t'.join(r) + '\n' for r in rows))
 
 
 def ndcg(path, split):
