@@ -33,6 +33,12 @@ document away, with a prefix as the k-th (bench/cut-prefixes.sh), or a
 cascade of the uncapped schedule whose last stage alone keeps trees. Their
 number is printed; they count as Cronus points unless DISTINCT=1 is in the
 environment, which leaves them out (here and in bench/paired.py).
+
+A sweep's Cronus and single-stage validation rows are the best of choices
+made on that validation set (ρ, and Cronus's best cycle), the prefixes' and
+early exit's are not: the validation comparisons favour the first two (on
+MQ2008 by 0.006-0.010 NDCG@10: bench/split-valid.sh). The test comparisons
+and the by-budget ones, which compare on test, do not.
 """
 import collections, csv, math, os, sys
 
