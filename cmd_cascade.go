@@ -40,6 +40,7 @@ type cascadeFlags struct {
 	topM                             int
 	cycles                           int
 	rhos                             string // --rhos, the ρ grid
+	rhoRule                          string // --rho-rule: how ρ is chosen from it
 	absent                           *absentFlag
 	joint                            bool           // --joint-entry
 	reenter                          bool           // --reenter
@@ -84,6 +85,7 @@ func addCascadeFlags(fs *flag.FlagSet) *cascadeFlags {
 	fs.BoolVar(&cf.refit, "refit", false, "after the cyclic optimisation, also try the best cascade with its weights refitted by least squares on the trees each stage keeps (the last stage's, and every stage's), with the same pass counts, and keep whichever scores best on validation (not the paper's; README, Refitting)")
 	cf.progressEvery = addProgressEvery(fs)
 	fs.StringVar(&cf.rhos, "rhos", defaultRhos, "ρ grid (`LIST`, fractions of ρ_max): ρ_1 = ρ_K is chosen on validation NDCG@10 with the fast initialisation (§3.4), at each λ for sweep; one value = no choice; not with --rho1 or --rhoK, which give ρ instead")
+	choiceVar(fs, &cf.rhoRule, "rho-rule", cronus.RhoBest.String(), "how ρ is chosen from --rhos (the single stage's of sweep too): best (the paper's §3.4: the initialised cascade with the best validation NDCG@10) or 1se (the largest ρ, the sparsest cascade, within one standard error of the best over the validation queries: the one-standard-error rule; not the paper's)", cronus.RhoRules...)
 	return cf
 }
 
@@ -98,13 +100,28 @@ func (cf *cascadeFlags) newProgress(stderr io.Writer) *progress {
 func (cf *cascadeFlags) rhoGrid(fs *flag.FlagSet) ([]float64, error) {
 	explicit := explicitFlags(fs)
 	if explicit["rho1"] || explicit["rhoK"] {
+		if explicit["rho-rule"] {
+			return nil, usageError{"--rho-rule conflicts with --rho1 and --rhoK: they give ρ, and --rho-rule says how to choose it from --rhos"}
+		}
 		return nil, nil
 	}
 	rhos, err := parseRhos(cf.rhos)
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}
+	if explicit["rho-rule"] && len(rhos) < 2 {
+		return nil, usageError{"--rho-rule chooses ρ from two values of --rhos or more; --rhos " + cf.rhos + " leaves no choice"}
+	}
 	return rhos, nil
+}
+
+// pickRho is --rho-rule's rule (choiceVar has checked the name).
+func (cf *cascadeFlags) pickRho() cronus.RhoRule {
+	r, err := cronus.ParseRhoRule(cf.rhoRule)
+	if err != nil {
+		panic(err)
+	}
+	return r
 }
 
 // rhoRange is the range of ρ_1 and ρ_K (fractions of ρ_max), as
@@ -789,7 +806,7 @@ func parseIn(r flagRange, note, s string) (v float64, want string) {
 // goes, with its stages made so far (cronus.InitializeProgress) and the
 // time elapsed since the first began (for the progress line: on a large
 // data set each takes seconds).
-func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float64, each func(i, n int, stages float64, elapsed time.Duration)) (cronus.Options, error) {
+func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float64, rule cronus.RhoRule, each func(i, n int, stages float64, elapsed time.Duration)) (cronus.Options, error) {
 	var init cronus.Options
 	if len(rhos) < 2 {
 		if len(rhos) == 1 {
@@ -803,9 +820,9 @@ func (s *setup) chooseRho(ctx context.Context, par *cronus.Params, rhos []float6
 		progress = func(i int, stages float64) { each(i, len(rhos), stages, time.Since(begin)) }
 	}
 	// ρ is chosen on validation: the test set is not scored.
-	c, err := cronus.ChooseRho(ctx, s.pr, s.sc, *par, rhos, func(ctx context.Context, c *cronus.Cascade) (float64, error) {
+	c, err := cronus.ChooseRho(ctx, s.pr, s.sc, *par, rhos, rule, func(ctx context.Context, c *cronus.Cascade) ([]float64, error) {
 		v, err := cronus.EvaluateContext(ctx, s.e, c, s.valid, s.costs.Cost, s.treeCost, reportSpecs)
-		return v.Metrics["ndcg@10"], err
+		return v.PerQuery["ndcg@10"], err
 	}, progress)
 	if err != nil {
 		return init, err
@@ -1144,6 +1161,8 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if rhos, err = cf.rhoGrid(fs); err != nil {
 			return err
 		}
+	} else if explicitFlags(fs)["rho-rule"] {
+		return usageError{"--rho-rule: with --warm the warm cascade's ρ is kept and none is chosen; give --rhos to choose it again"}
 	}
 	start := time.Now()
 	s, err := cf.load(ctx, stderr)
@@ -1166,7 +1185,7 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	p := cf.newProgress(stderr)
 	defer p.done() // an error or an interrupt clears the line too
-	init, err := s.chooseRho(ctx, &cf.par, rhos, func(i, n int, stages float64, elapsed time.Duration) {
+	init, err := s.chooseRho(ctx, &cf.par, rhos, cf.pickRho(), func(i, n int, stages float64, elapsed time.Duration) {
 		p.show("λ = %.3g × λ_max: %s", cf.par.Lambda, rhoProgress(i, n, stages, cf.par.K, elapsed))
 	})
 	if err != nil {

@@ -361,7 +361,7 @@ func TestChooseRhoProgress(t *testing.T) {
 	}
 	var got []string
 	last := map[int]float64{}
-	if _, err := s.chooseRho(context.Background(), &cf.par, []float64{0.001, 0.02, 0.1}, func(i, n int, stages float64, elapsed time.Duration) {
+	if _, err := s.chooseRho(context.Background(), &cf.par, []float64{0.001, 0.02, 0.1}, cronus.RhoBest, func(i, n int, stages float64, elapsed time.Duration) {
 		if prev, ok := last[i]; !ok {
 			got = append(got, fmt.Sprintf("%d/%d from %g", i, n, stages))
 		} else if stages < prev {
@@ -2988,6 +2988,118 @@ func TestCascadeFirstStages(t *testing.T) {
 	} {
 		if code, _, errOut := runCLI(t, tc.args...); code != 2 || !strings.Contains(errOut, tc.msg) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errOut, tc.msg)
+		}
+	}
+}
+
+// TestCascadeRhoRule: --rho-rule 1se picks the largest ρ of --rhos whose
+// initialised cascade's validation NDCG@10 is within one standard error
+// of the best's, over the validation queries. The test derives the choice
+// itself, from each ρ's cascade (--rhos R) scored query by query by
+// `eval --per-query`: the mean difference from the best ρ's and its
+// standard error (sample standard deviation over √n), NaN queries left
+// out. The grid and λ are such that the rule picks neither the best ρ
+// nor the largest, so that a rule that always takes either fails here.
+// The rule is refused where nothing is chosen.
+func TestCascadeRhoRule(t *testing.T) {
+	dir := t.TempDir()
+	model := trainShallow(t, dir, 30)
+	grid := []string{"0.001", "0.005", "0.02", "0.1", "0.3"}
+	data := []string{"cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali",
+		"--costs", "builtin:mq2008/costs", "--stages", "3", "--cycles", "0", "--lambda", "0.1"}
+	perQuery := map[string][]float64{}
+	var qids []string
+	for _, r := range grid {
+		c := filepath.Join(dir, "c"+r+".json")
+		mustRun(t, append(data, "--rhos", r, "--out", c)...)
+		pq := filepath.Join(dir, "pq"+r+".tsv")
+		mustRun(t, "eval", "--cascade", c, "--data", "builtin:mq2008/vali", "--costs", "builtin:mq2008/costs", "--metrics", "ndcg@10", "--per-query", pq)
+		b, err := os.ReadFile(pq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")[1:]
+		var ids []string
+		for _, l := range lines {
+			f := strings.Split(l, "\t")
+			v, err := strconv.ParseFloat(f[1], 64)
+			if err != nil {
+				t.Fatalf("%s: %q: %v", pq, l, err)
+			}
+			ids = append(ids, f[0])
+			perQuery[r] = append(perQuery[r], v)
+		}
+		if qids == nil {
+			qids = ids
+		} else if !slices.Equal(ids, qids) {
+			t.Fatalf("%s: other queries than the first ρ's", pq)
+		}
+	}
+	mean := func(xs []float64) (m float64, n int) {
+		for _, x := range xs {
+			if !math.IsNaN(x) {
+				m += x
+				n++
+			}
+		}
+		return m / float64(n), n
+	}
+	best, bestMean := "", math.Inf(-1)
+	for _, r := range grid {
+		if m, _ := mean(perQuery[r]); m > bestMean {
+			best, bestMean = r, m
+		}
+	}
+	want := best
+	for _, r := range grid {
+		var d []float64
+		for q := range qids {
+			a, b := perQuery[best][q], perQuery[r][q]
+			if !math.IsNaN(a) && !math.IsNaN(b) {
+				d = append(d, a-b)
+			}
+		}
+		m, n := mean(d)
+		var ss float64
+		for _, x := range d {
+			ss += (x - m) * (x - m)
+		}
+		se := math.Sqrt(ss/float64(n-1)) / math.Sqrt(float64(n))
+		rv, _ := strconv.ParseFloat(r, 64)
+		wv, _ := strconv.ParseFloat(want, 64)
+		if rv > wv && m <= se {
+			want = r
+		}
+	}
+	if want == best || want == grid[len(grid)-1] {
+		t.Fatalf("the rule's choice is ρ %s (the best %s, the largest %s): pick another λ or grid for this test", want, best, grid[len(grid)-1])
+	}
+	type report struct{ Rho1, RhoK float64 }
+	for rule, w := range map[string]string{"1se": want, "best": best} {
+		var r report
+		runJSON(t, &r, append(data, "--rhos", strings.Join(grid, ","), "--rho-rule", rule, "--json", "--out", filepath.Join(dir, "c.json"))...)
+		if wv, _ := strconv.ParseFloat(w, 64); r.Rho1 != wv || r.RhoK != wv {
+			t.Errorf("--rho-rule %s chose ρ %g, %g; want %s", rule, r.Rho1, r.RhoK, w)
+		}
+	}
+	// sweep chooses by the same rule.
+	var sw struct{ Lambdas []struct{ Rho1, RhoK float64 } }
+	runJSON(t, &sw, "sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--costs", "builtin:mq2008/costs",
+		"--stages", "3", "--cycles", "0", "--lambdas", "0.1:0.1:1", "--rhos", strings.Join(grid, ","), "--rho-rule", "1se", "--json", "--out", filepath.Join(dir, "s.csv"))
+	if wv, _ := strconv.ParseFloat(want, 64); len(sw.Lambdas) != 1 || sw.Lambdas[0].Rho1 != wv || sw.Lambdas[0].RhoK != wv {
+		t.Errorf("sweep --rho-rule 1se chose %+v; want ρ %s at its one λ", sw.Lambdas, want)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--rho-rule", "2se"}, "--rho-rule: must be best or 1se"},
+		{[]string{"--rho-rule", "1se", "--rho1", "0.02"}, "--rho-rule conflicts with --rho1 and --rhoK"},
+		{[]string{"--rho-rule", "1se", "--rhos", "0.02"}, "--rho-rule chooses ρ from two values of --rhos or more; --rhos 0.02 leaves no choice"},
+		{[]string{"--rho-rule", "1se", "--warm", filepath.Join(dir, "c.json")}, "--rho-rule: with --warm the warm cascade's ρ is kept"},
+	} {
+		if code, _, errOut := runCLI(t, append(data, append(c.args, "--out", filepath.Join(dir, "x.json"))...)...); code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
 		}
 	}
 }

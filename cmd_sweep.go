@@ -233,7 +233,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		past := (lam >= 1 || s.sc.LambdaMax == 0) && s.sc.FreeTrees == 0
 		if !past {
 			p.show("λ = %.3g × λ_max: choosing ρ", lam)
-			if init, err = s.chooseRho(ctx, &par, rhos, func(i, n int, stages float64, elapsed time.Duration) {
+			if init, err = s.chooseRho(ctx, &par, rhos, cf.pickRho(), func(i, n int, stages float64, elapsed time.Duration) {
 				p.show("λ = %.3g × λ_max: %s", lam, rhoProgress(i, n, stages, par.K, elapsed))
 			}); err != nil {
 				return err
@@ -280,7 +280,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if !past {
 			one := par
 			one.K = 1
-			oneInit, err := s.chooseRho(ctx, &one, rhos, func(i, n int, stages float64, elapsed time.Duration) {
+			oneInit, err := s.chooseRho(ctx, &one, rhos, cf.pickRho(), func(i, n int, stages float64, elapsed time.Duration) {
 				p.show("λ = %.3g × λ_max: the single stage's %s", lam, rhoProgress(i, n, stages, one.K, elapsed))
 			})
 			if err != nil {

@@ -55,9 +55,9 @@ func startRho(ctx context.Context, w *workData, par cronus.Params, rhos []float6
 	run := &rhoRun{cancel: cancel, n: len(rhos), k: par.K}
 	run.job = job.Start(ctx, func(ctx context.Context, r *job.Reporter[rhoSnap]) (rhoChoice, error) {
 		r.Phase("choosing ρ", float64(len(rhos)))
-		c, err := cronus.ChooseRho(ctx, w.pr, w.sc, par, rhos, func(ctx context.Context, c *cronus.Cascade) (float64, error) {
+		c, err := cronus.ChooseRho(ctx, w.pr, w.sc, par, rhos, cronus.RhoBest, func(ctx context.Context, c *cronus.Cascade) ([]float64, error) {
 			v, err := cronus.EvaluateContext(ctx, w.e, c, w.valid, w.costs.Cost, w.treeCost, reportSpecs)
-			return v.Metrics[curveSpec], err
+			return v.PerQuery[curveSpec], err
 		}, func(i int, stages float64) {
 			snap := func() rhoSnap { return rhoSnap{done: i, stages: stages} }
 			// The end of an initialisation's stages, and the start of the

@@ -22,13 +22,13 @@ func TestChooseRhoPicksFirstBest(t *testing.T) {
 	rhos := []float64{0.001, 0.005, 0.02, 0.05, 0.1}
 	scores := []float64{math.NaN(), 2, 5, 5, 1}
 	calls := 0
-	score := func(_ context.Context, c *Cascade) (float64, error) {
+	score := func(_ context.Context, c *Cascade) ([]float64, error) {
 		if len(c.Stages) != par.K {
 			t.Errorf("scored a cascade of %d stages, want %d", len(c.Stages), par.K)
 		}
 		q := scores[calls]
 		calls++
-		return q, nil
+		return []float64{q}, nil
 	}
 	var starts []int
 	last := map[int]float64{}
@@ -41,7 +41,7 @@ func TestChooseRhoPicksFirstBest(t *testing.T) {
 		}
 		last[i] = stages
 	}
-	got, err := ChooseRho(context.Background(), pr, sc, par, rhos, score, progress)
+	got, err := ChooseRho(context.Background(), pr, sc, par, rhos, RhoBest, score, progress)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,22 +89,22 @@ func TestChooseRhoNoNumberAndErrors(t *testing.T) {
 	par := DefaultParams()
 	par.K, par.Rho1, par.RhoK = 2, 0.03, 0.03
 	ctx := context.Background()
-	nan := func(context.Context, *Cascade) (float64, error) { return math.NaN(), nil }
-	got, err := ChooseRho(ctx, pr, sc, par, []float64{0.001, 0.01}, nan, nil)
+	nan := func(context.Context, *Cascade) ([]float64, error) { return []float64{math.NaN()}, nil }
+	got, err := ChooseRho(ctx, pr, sc, par, []float64{0.001, 0.01}, RhoBest, nan, nil)
 	if err != nil || got.Rho != 0.03 || !math.IsNaN(got.Score) || got.Init != nil {
 		t.Errorf("all NaN: got ρ %g, score %g, init %v, err %v; want ρ 0.03, NaN, nil, nil", got.Rho, got.Score, got.Init != nil, err)
 	}
 
 	boom := errors.New("validation failed")
 	n := 0
-	failSecond := func(context.Context, *Cascade) (float64, error) {
+	failSecond := func(context.Context, *Cascade) ([]float64, error) {
 		n++
 		if n == 2 {
-			return 0, boom
+			return nil, boom
 		}
-		return 0.5, nil
+		return []float64{0.5}, nil
 	}
-	got, err = ChooseRho(ctx, pr, sc, par, []float64{0.001, 0.01, 0.1}, failSecond, nil)
+	got, err = ChooseRho(ctx, pr, sc, par, []float64{0.001, 0.01, 0.1}, RhoBest, failSecond, nil)
 	if !errors.Is(err, boom) || n != 2 {
 		t.Errorf("score error: err %v after %d scores, want %v after 2", err, n, boom)
 	}
@@ -112,14 +112,14 @@ func TestChooseRhoNoNumberAndErrors(t *testing.T) {
 		t.Errorf("score error: best so far ρ %g score %g, want 0.001, 0.5", got.Rho, got.Score)
 	}
 
-	_, err = ChooseRho(ctx, pr, sc, par, []float64{-0.1}, nan, nil)
+	_, err = ChooseRho(ctx, pr, sc, par, []float64{-0.1}, RhoBest, nan, nil)
 	if err == nil || !strings.Contains(err.Error(), "ρ") {
 		t.Errorf("ρ = -0.1: err %v, want one naming ρ", err)
 	}
 
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	_, err = ChooseRho(cctx, pr, sc, par, []float64{0.01}, nan, nil)
+	_, err = ChooseRho(cctx, pr, sc, par, []float64{0.01}, RhoBest, nan, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err %v, want context.Canceled", err)
 	}
