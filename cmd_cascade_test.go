@@ -3083,7 +3083,9 @@ func TestCascadeRhoRule(t *testing.T) {
 		}
 	}
 	// sweep chooses by the same rule.
-	var sw struct{ Lambdas []struct{ Rho1, RhoK float64 } }
+	var sw struct {
+		Lambdas []struct{ Rho1, RhoK float64 }
+	}
 	runJSON(t, &sw, "sweep", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--costs", "builtin:mq2008/costs",
 		"--stages", "3", "--cycles", "0", "--lambdas", "0.1:0.1:1", "--rhos", strings.Join(grid, ","), "--rho-rule", "1se", "--json", "--out", filepath.Join(dir, "s.csv"))
 	if wv, _ := strconv.ParseFloat(want, 64); len(sw.Lambdas) != 1 || sw.Lambdas[0].Rho1 != wv || sw.Lambdas[0].RhoK != wv {
