@@ -51,17 +51,7 @@ func TestChooseRhoOneSE(t *testing.T) {
 		if got.Rho != c.rho || !near(got.Score, c.score) || got.Best != c.best || !near(got.BestScore, c.bestScore) || got.Init == nil {
 			t.Fatalf("%v: chose ρ %g (score %g; best %g, %g; init %v), want ρ %g (%g; best %g, %g)", c.rule, got.Rho, got.Score, got.Best, got.BestScore, got.Init != nil, c.rho, c.score, c.best, c.bestScore)
 		}
-		want := par
-		want.Rho1, want.RhoK = c.rho, c.rho
-		ref, err := Initialize(context.Background(), pr, sc, want)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for k := range ref.Stages {
-			if !sameBits(ref.Stages[k].Beta, got.Init.Stages[k].Beta) || math.Float64bits(ref.Stages[k].Theta) != math.Float64bits(got.Init.Stages[k].Theta) {
-				t.Errorf("%v: stage %d: the chosen initialisation is not Initialize's at ρ = %g", c.rule, k, c.rho)
-			}
-		}
+		wantInitAt(t, pr, sc, par, c.rho, got.Init)
 	}
 	for _, r := range []RhoRule{RhoBest, RhoOneSE} {
 		if p, err := ParseRhoRule(r.String()); err != nil || p != r {

@@ -65,18 +65,25 @@ func TestChooseRhoPicksFirstBest(t *testing.T) {
 			t.Errorf("initialisation %d: progress ended at %g stages, want %d", i, last[i], par.K)
 		}
 	}
+	wantInitAt(t, pr, sc, par, 0.02, got.Init)
+}
+
+// wantInitAt fails t unless init is Initialize's with ρ_1 = ρ_K = rho and
+// the other parameters of par, bit for bit, at absolute ρ rho·ρ_max.
+func wantInitAt(t *testing.T, pr *Problem, sc Scales, par Params, rho float64, init *State) {
+	t.Helper()
 	want := par
-	want.Rho1, want.RhoK = 0.02, 0.02
+	want.Rho1, want.RhoK = rho, rho
 	ref, err := Initialize(context.Background(), pr, sc, want)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for k := range ref.Stages {
-		if !sameBits(ref.Stages[k].Beta, got.Init.Stages[k].Beta) || math.Float64bits(ref.Stages[k].Theta) != math.Float64bits(got.Init.Stages[k].Theta) {
-			t.Errorf("stage %d: the chosen initialisation is not Initialize's at ρ = 0.02", k)
+		if !sameBits(ref.Stages[k].Beta, init.Stages[k].Beta) || math.Float64bits(ref.Stages[k].Theta) != math.Float64bits(init.Stages[k].Theta) {
+			t.Errorf("stage %d: the chosen initialisation is not Initialize's at ρ = %g", k, rho)
 		}
-		if math.Abs(got.Init.Rho[k]-0.02*sc.RhoMax) > 1e-12*sc.RhoMax {
-			t.Errorf("stage %d: absolute ρ %g, want 0.02·ρ_max = %g", k, got.Init.Rho[k], 0.02*sc.RhoMax)
+		if math.Abs(init.Rho[k]-rho*sc.RhoMax) > 1e-12*sc.RhoMax {
+			t.Errorf("stage %d: absolute ρ %g, want %g·ρ_max = %g", k, init.Rho[k], rho, rho*sc.RhoMax)
 		}
 	}
 }
