@@ -124,19 +124,13 @@ done
 cp "$dir/model-$colsample.json" "$dir/model.json"
 kept=$(/usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["trees"]))' "$dir/model.json")
 echo "base ensemble: $objective, depth $depth, column sample $colsample, $kept trees"
-# The bench's exit rule (top-m, m = 5) and relevance threshold, unless
-# CASCADE_ARGS sets them: cronus refuses a flag given twice, and --top-m
-# with --rule global.
-extra=(${CASCADE_ARGS:-})
 # LAMBDAS sets the sweep's λ grid (FROM:TO:N, fractions of λ_max).
 lambdas=${LAMBDAS:-0.002:0.5:8}
 refine=${REFINE:-0}
-given() { [[ " ${extra[*]} " == *" $1 "* ]]; }
 common=(--model "$dir/model.json" --train "$fit" --valid "$valid" --test "$test" --costs "$costs")
-given --rule || common+=(--rule top-m)
-given --rule || given --top-m || common+=(--top-m 5)
-given --relevant || common+=(--relevant "$rel")
-common+=("${extra[@]}")
+# The bench's exit rule and relevance threshold, unless CASCADE_ARGS sets
+# them (bench/lib.sh); extra is CASCADE_ARGS's words.
+cascade_args common "$rel"
 /usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas "$lambdas" --refine "$refine" --every-prefix --out "$dir/curve.csv" --per-query "$dir/curve.queries.tsv" --plot "$dir/curve.svg" > /dev/null
 curves=$dir/curve.csv
 uncapped=${UNCAPPED:-0.5:0.99:6}

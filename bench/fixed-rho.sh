@@ -29,18 +29,11 @@ base=$dir
 lambdas=${LAMBDAS:-0.002:0.5:8}
 rhos=(${RHOS:-0.0002 0.001 0.005 0.02 0.05 0.1})
 rules=(${RULES:-best 1se optimised grid})
-extra=(${CASCADE_ARGS:-})
-given() { [[ " ${extra[*]} " == *" $1 "* ]]; }
 [ ${#rhos[@]} -ge 2 ] || { echo "bench/fixed-rho.sh: RHOS needs at least two values to choose from" >&2; exit 2; }
 for r in "${rules[@]}"; do
   case $r in best|1se|optimised|grid|grid-init|fixed:?*) ;; *) echo "bench/fixed-rho.sh: RULES: unknown rule '$r' (best, 1se, optimised, grid, grid-init or fixed:R)" >&2; exit 2 ;; esac
 done
-for f in 1 2 3 4 5; do
-  d=$base/cascade-mq2008-fold$f
-  for x in model.json "f$f-train.txt" "f$f-vali.txt" "f$f-test.txt"; do
-    [ -f "$d/$x" ] || { echo "bench/fixed-rho.sh: no $d/$x: run bench/cascade-folds.sh with this BENCH_DIR first" >&2; exit 1; }
-  done
-done
+need_folds bench/fixed-rho.sh
 out=$dir/fixed-rho
 mkdir -p "$out"
 c=$out/cronus
@@ -48,10 +41,7 @@ go build -o "$c" .
 common() {
   local f=$1 d=$base/cascade-mq2008-fold$1
   args=(--model "$d/model.json" --train "$d/f$f-train.txt" --valid "$d/f$f-vali.txt" --test "$d/f$f-test.txt" --costs builtin:mq2008/costs --lambdas "$lambdas" --every-prefix --threads 1)
-  given --rule || args+=(--rule top-m)
-  given --rule || given --top-m || args+=(--top-m 5)
-  given --relevant || args+=(--relevant 1)
-  args+=("${extra[@]}")
+  cascade_args args
 }
 # sweep FOLD RHO: the sweep fixing ρ RHO.
 sweep() {

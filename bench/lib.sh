@@ -43,3 +43,33 @@ make_folds() {
   for s in train vali test; do gzip -dc "data/builtin/mq2008/$s.txt.gz" > "$1/mq2008-$s.txt"; done
   $py bench/folds.py "$1/mq2008-train.txt" "$1/mq2008-vali.txt" "$1/mq2008-test.txt" "$1"
 }
+
+# given FLAG: whether CASCADE_ARGS's words (extra, set by cascade_args)
+# hold FLAG.
+given() { [[ " ${extra[*]} " == *" $1 "* ]]; }
+
+# cascade_args ARRAY [REL] sets extra to CASCADE_ARGS's words and appends
+# to the array named ARRAY the bench's exit rule (--rule top-m --top-m 5)
+# and relevance threshold (--relevant REL, default 1), each unless
+# CASCADE_ARGS sets it (cronus refuses a flag given twice, and --top-m
+# with --rule global), then those words.
+cascade_args() {
+  local -n _ca_to=$1
+  extra=(${CASCADE_ARGS:-})
+  given --rule || _ca_to+=(--rule top-m)
+  given --rule || given --top-m || _ca_to+=(--top-m 5)
+  given --relevant || _ca_to+=(--relevant "${2:-1}")
+  _ca_to+=("${extra[@]}")
+}
+
+# need_folds SCRIPT stops, naming the first file missing, unless
+# bench/cascade-folds.sh has made each fold's model and files in dir.
+need_folds() {
+  local f d x
+  for f in 1 2 3 4 5; do
+    d=$dir/cascade-mq2008-fold$f
+    for x in model.json "f$f-train.txt" "f$f-vali.txt" "f$f-test.txt"; do
+      [ -f "$d/$x" ] || { echo "$1: no $d/$x: run bench/cascade-folds.sh with this BENCH_DIR first" >&2; exit 1; }
+    done
+  done
+}

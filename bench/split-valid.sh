@@ -28,14 +28,7 @@ cd "$(dirname "$0")/.."
 . bench/lib.sh
 base=$dir
 lambdas=${LAMBDAS:-0.002:0.5:8}
-extra=(${CASCADE_ARGS:-})
-given() { [[ " ${extra[*]} " == *" $1 "* ]]; }
-for f in 1 2 3 4 5; do
-  d=$base/cascade-mq2008-fold$f
-  for x in model.json "f$f-train.txt" "f$f-vali.txt" "f$f-test.txt"; do
-    [ -f "$d/$x" ] || { echo "bench/split-valid.sh: no $d/$x: run bench/cascade-folds.sh with this BENCH_DIR first" >&2; exit 1; }
-  done
-done
+need_folds bench/split-valid.sh
 out=$dir/split-valid
 mkdir -p "$out"
 c=$out/cronus
@@ -44,10 +37,7 @@ go build -o "$c" .
 sweep() {
   local f=$1 s=$2 o=$3 d=$base/cascade-mq2008-fold$1 w=$out/fold$1
   local common=(--model "$d/model.json" --train "$d/f$f-train.txt" --valid "$w/$s.txt" --costs builtin:mq2008/costs --lambdas "$lambdas" --every-prefix --threads 1)
-  given --rule || common+=(--rule top-m)
-  given --rule || given --top-m || common+=(--top-m 5)
-  given --relevant || common+=(--relevant 1)
-  common+=("${extra[@]}")
+  cascade_args common
   "$c" sweep "${common[@]}" --test "$w/$o.txt" --out "$w/sel$s-on$o.csv" --per-query "$w/sel$s-on$o.queries.tsv" > /dev/null 2> "$w/sel$s-on$o.log"
   "$c" sweep "${common[@]}" --test "$d/f$f-test.txt" --out "$w/sel$s-ontest.csv" --per-query "$w/sel$s-ontest.queries.tsv" > /dev/null 2> "$w/sel$s-ontest.log"
 }

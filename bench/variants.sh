@@ -26,8 +26,6 @@ pool_variants() {
   local script=$1 tag=$2 what=$3
   c=$dir/cronus
   go build -o "$c" .
-  extra=(${CASCADE_ARGS:-})
-  given() { [[ " ${extra[*]} " == *" $1 "* ]]; }
   curves=() sweeps=()
   for f in 1 2 3 4 5; do
     d=$dir/cascade-mq2008-fold$f
@@ -40,10 +38,7 @@ pool_variants() {
       exit 1
     fi
     common=(--model "$d/model.json" --train "$d/f$f-train.txt" --valid "$d/f$f-vali.txt" --test "$d/f$f-test.txt" --costs builtin:mq2008/costs)
-    given --rule || common+=(--rule top-m)
-    given --rule || given --top-m || common+=(--top-m 5)
-    given --relevant || common+=(--relevant 1)
-    common+=("${extra[@]}")
+    cascade_args common
     w=$d/$tag
     rm -rf "$w"
     mkdir -p "$w"
