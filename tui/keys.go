@@ -16,7 +16,7 @@ var keyHelp = []struct{ keys, what string }{
 	{"tab, shift+tab, 1-5", fmt.Sprintf("switch pane (below %d×%d; with the parameter panel open, below %d×%d)", fullWidth, fullHeight, fullWidth, fullHeight+panelRows)},
 	{"↑, ↓/j", "select a parameter"},
 	{"←/h, →/l", "step it (λ, σ, ρ, ω⁺ ×/÷1.5 to the 4 digits shown; K, leaves, relevant ±1; ε ±0.05; δ, col sample ±0.1; trees ±50; targets round binary, graded and distil; refit on/off; loss regression/lambdarank; a step out of range is refused)"},
-	{"enter", "type a value; enter applies, esc cancels; invalid values are refused whole; on ρ, enter with no value chooses it on validation NDCG@10 as cronus cascade does (Algorithm 2 at its 6 values of ρ; then restarts), and enter, enter again, an edit, r, loading data or q cancels it"},
+	{"enter", "type a value; enter applies, esc cancels; invalid values are refused whole; on ρ, enter with no value chooses it on validation NDCG@10 as cronus cascade does (Algorithm 2 at its 6 values of ρ; then restarts), 1se typed chooses it by the one-standard-error rule (cronus cascade --rho-rule 1se: the largest ρ within one standard error of the best), and enter, enter again, an edit, r, loading data or q cancels it"},
 	{"p", "show or hide the parameter panel (ρ, ω⁺, δ, relevance, targets, refit, trees, leaves, col sample: < 1 keeps shallow trees off a few costly features, loss of the base trees; on targets, refit and loss, enter goes to the next)"},
 	{"space", "pause or resume the optimisation (with no run under way, the next run starts paused)"},
 	{"n", "one step of the paused run"},

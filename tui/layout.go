@@ -345,8 +345,10 @@ func (m Model) paramsLine(w int) string {
 	edits := []string{""}
 	switch {
 	case m.editing && m.sel == parRho:
-		// enter with no value chooses ρ on validation (chooseRho)
-		edits = []string{m.styles.Dim.Render("  enter apply (none: choose on validation) · esc cancel"), m.styles.Dim.Render("  enter apply · esc cancel"), ""}
+		// enter with no value chooses ρ on validation (chooseRho); 1se by
+		// the one-standard-error rule
+		edits = []string{m.styles.Dim.Render("  enter apply (none: choose on validation; 1se: by the one-standard-error rule) · esc cancel"),
+			m.styles.Dim.Render("  enter apply (none: choose on validation) · esc cancel"), m.styles.Dim.Render("  enter apply · esc cancel"), ""}
 	case m.editing:
 		edits = []string{m.styles.Dim.Render("  enter apply · esc cancel"), ""} // the key line says esc too
 	case m.phase == phaseReady && m.par != m.runPar:

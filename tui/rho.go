@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	"github.com/cronus-ltr/cronus/engine/job"
@@ -22,8 +23,9 @@ var rhoGrid = cronus.DefaultRhos
 type rhoRun struct {
 	job    *job.Job[rhoSnap, rhoChoice]
 	cancel context.CancelFunc
-	n      int // values of ρ
-	k      int // stages of each cascade
+	n      int            // values of ρ
+	k      int            // stages of each cascade
+	rule   cronus.RhoRule // how the choice is made
 }
 
 // rhoSnap is how far a choice of ρ has come: the initialisations done and
@@ -33,10 +35,34 @@ type rhoSnap struct {
 	stages float64 // of the next initialisation (cronus.InitializeProgress), up to K
 }
 
-// rhoChoice is the ρ whose initialised cascade scored best on validation,
-// with its NDCG@10 there (NaN when none scored).
+// rhoChoice is the ρ chosen, with its initialised cascade's NDCG@10 on
+// validation (NaN when none scored), and the best ρ and its NDCG@10,
+// which the one-standard-error rule may pass over for a larger ρ.
 type rhoChoice struct {
-	rho, ndcg float64
+	rho, ndcg         float64
+	bestRho, bestNDCG float64
+}
+
+// rhoRuleWord is the rule a word typed on the ρ line names, "1se" (the
+// one-standard-error rule, `cronus cascade --rho-rule 1se`) or "best";
+// ok is false for anything else.
+func rhoRuleWord(s string) (rule cronus.RhoRule, ok bool) {
+	r, err := cronus.ParseRhoRule(s)
+	return r, err == nil
+}
+
+// rhoRuleTyping says whether s is a rule's word or the start of one, whose
+// letters are not stray characters on the ρ line.
+func rhoRuleTyping(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, w := range cronus.RhoRules {
+		if strings.HasPrefix(w, s) {
+			return true
+		}
+	}
+	return false
 }
 
 type rhoMsg struct {
@@ -47,15 +73,16 @@ type rhoMsg struct {
 // startRho runs, as a job, `cronus cascade`'s choice of ρ
 // (cronus.ChooseRho, which it calls too): the fast initialisation (Algorithm 2) with ρ_1 = ρ_K = each of
 // rhos and the other parameters of par, each cascade scored on validation
-// NDCG@10 (never on test); the first best wins. Its progress is in
+// NDCG@10 (never on test); by rule, the first best wins (RhoBest) or the
+// largest ρ within one standard error of it (RhoOneSE). Its progress is in
 // initialisations, the one under way counted by its stages made, as the λ
 // sweep's.
-func startRho(ctx context.Context, w *workData, par cronus.Params, rhos []float64) *rhoRun {
+func startRho(ctx context.Context, w *workData, par cronus.Params, rhos []float64, rule cronus.RhoRule) *rhoRun {
 	ctx, cancel := context.WithCancel(ctx)
-	run := &rhoRun{cancel: cancel, n: len(rhos), k: par.K}
+	run := &rhoRun{cancel: cancel, n: len(rhos), k: par.K, rule: rule}
 	run.job = job.Start(ctx, func(ctx context.Context, r *job.Reporter[rhoSnap]) (rhoChoice, error) {
 		r.Phase("choosing ρ", float64(len(rhos)))
-		c, err := cronus.ChooseRho(ctx, w.pr, w.sc, par, rhos, cronus.RhoBest, func(ctx context.Context, c *cronus.Cascade) ([]float64, error) {
+		c, err := cronus.ChooseRho(ctx, w.pr, w.sc, par, rhos, rule, func(ctx context.Context, c *cronus.Cascade) ([]float64, error) {
 			v, err := cronus.EvaluateContext(ctx, w.e, c, w.valid, w.costs.Cost, w.treeCost, reportSpecs)
 			return v.PerQuery[curveSpec], err
 		}, func(i int, stages float64) {
@@ -69,7 +96,7 @@ func startRho(ctx context.Context, w *workData, par cronus.Params, rhos []float6
 				r.Report(float64(i)+stages/float64(par.K), snap)
 			}
 		})
-		return rhoChoice{rho: c.Rho, ndcg: c.Score}, err
+		return rhoChoice{rho: c.Rho, ndcg: c.Score, bestRho: c.Best, bestNDCG: c.BestScore}, err
 	})
 	return run
 }
@@ -78,9 +105,9 @@ func waitRho(gen int, ch <-chan job.Event[rhoSnap, rhoChoice]) tea.Cmd {
 	return waitEvent(ch, func(ev job.Event[rhoSnap, rhoChoice]) tea.Msg { return rhoMsg{gen, ev} })
 }
 
-// chooseRho starts the choice of ρ on validation (enter with no value
-// typed on the ρ line), or cancels the running one.
-func (m Model) chooseRho() (Model, tea.Cmd) {
+// chooseRho starts the choice of ρ on validation by rule (enter with no
+// value typed on the ρ line, or 1se or best), or cancels the running one.
+func (m Model) chooseRho(rule cronus.RhoRule) (Model, tea.Cmd) {
 	if m.rho != nil {
 		m.setStatus(m.stopRho(), false)
 		return m, nil
@@ -103,9 +130,13 @@ func (m Model) chooseRho() (Model, tea.Cmd) {
 	// would cancel the choice.
 	m.edits++
 	m.rhoGen++
-	m.rho = startRho(m.ctx, m.w, m.par.Params, rhoGrid)
+	m.rho = startRho(m.ctx, m.w, m.par.Params, rhoGrid, rule)
 	m.rhoDone, m.rhoStages, m.rhoETA = 0, 0, 0
-	m.setStatus(fmt.Sprintf("choosing ρ on validation NDCG@10: Algorithm 2 at %d values of ρ (enter, enter cancels)", len(rhoGrid)), false)
+	by := ""
+	if rule == cronus.RhoOneSE {
+		by = " by the one-standard-error rule"
+	}
+	m.setStatus(fmt.Sprintf("choosing ρ on validation NDCG@10%s: Algorithm 2 at %d values of ρ (enter, enter cancels)", by, len(rhoGrid)), false)
 	m.statusShort = fmt.Sprintf("Algorithm 2 at %d ρ", len(rhoGrid))
 	m.statusShortSuffices = true
 	return m, waitRho(m.rhoGen, m.rho.job.Events())
@@ -166,6 +197,7 @@ func (m Model) rhoEvent(msg rhoMsg) (Model, tea.Cmd) {
 		m.rhoHeld = &msg
 		return m, nil
 	}
+	rule := m.rho.rule
 	m.rho = nil
 	if err := msg.ev.Err; err != nil {
 		if !errors.Is(err, context.Canceled) {
@@ -178,7 +210,16 @@ func (m Model) rhoEvent(msg rhoMsg) (Model, tea.Cmd) {
 		m.setStatus("ρ not chosen: no initialised cascade has an NDCG@10 on validation", true)
 		return m, nil
 	}
-	said := fmt.Sprintf("ρ %s chosen on validation NDCG@10 %.4f (of %d: %s … %s)", formatFloat(c.rho), c.ndcg,
+	by := ""
+	if rule == cronus.RhoOneSE {
+		// The rule's choice and what it passed over (or that it took the
+		// best itself).
+		by = " by the one-standard-error rule, the best"
+		if c.bestRho != c.rho {
+			by = fmt.Sprintf(" by the one-standard-error rule (the best: ρ %s, %.4f)", formatFloat(c.bestRho), c.bestNDCG)
+		}
+	}
+	said := fmt.Sprintf("ρ %s chosen on validation NDCG@10 %.4f%s (of %d: %s … %s)", formatFloat(c.rho), c.ndcg, by,
 		len(rhoGrid), formatFloat(rhoGrid[0]), formatFloat(rhoGrid[len(rhoGrid)-1]))
 	if c.rho == m.par.Rho1 && c.rho == m.par.RhoK {
 		m.setStatus(said+", as it was: no restart", false)

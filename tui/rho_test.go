@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"regexp"
 	"slices"
@@ -355,4 +356,101 @@ func TestChooseRhoSteppedBack(t *testing.T) {
 		}
 		m.stopRun()
 	}
+}
+
+// TestChooseRhoOneSEWorkbench: 1se typed on the ρ line chooses ρ by the
+// one-standard-error rule, as cronus cascade --rho-rule 1se does: the
+// largest ρ whose initialised cascade trails the best on validation by no
+// more than the standard error of the per-query NDCG@10 differences —
+// here worked out in the test from Algorithm 2 and the evaluation — and
+// the status line names the best it passed over. Its letters are not
+// stray characters there.
+func TestChooseRhoOneSEWorkbench(t *testing.T) {
+	m := ready(t)
+	m = enterParam(t, m, parRho, "0.03")
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: 200, Height: 48})
+	par := m.par.Params
+
+	// Independently: each ρ's per-query validation NDCG@10, the best
+	// mean, then the largest ρ within one standard error of it.
+	perQuery := make([][]float64, len(rhoGrid))
+	means := make([]float64, len(rhoGrid))
+	best := 0
+	for i, rho := range rhoGrid {
+		p := par
+		p.Rho1, p.RhoK = rho, rho
+		st, err := cronus.Initialize(t.Context(), m.w.pr, m.w.sc, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		perQuery[i] = cronus.Evaluate(m.w.e, &st.Cascade, m.w.valid, m.w.costs.Cost, m.w.treeCost, reportSpecs).PerQuery["ndcg@10"]
+		var n int
+		for _, v := range perQuery[i] {
+			if !math.IsNaN(v) {
+				means[i] += v
+				n++
+			}
+		}
+		means[i] /= float64(n)
+		if means[i] > means[best] {
+			best = i
+		}
+	}
+	want := best
+	for i := range rhoGrid {
+		var d []float64
+		for q, a := range perQuery[best] {
+			if b := perQuery[i][q]; !math.IsNaN(a) && !math.IsNaN(b) {
+				d = append(d, a-b)
+			}
+		}
+		var mean, ss float64
+		for _, x := range d {
+			mean += x
+		}
+		mean /= float64(len(d))
+		for _, x := range d {
+			ss += (x - mean) * (x - mean)
+		}
+		se := math.Sqrt(ss/float64(len(d)-1)) / math.Sqrt(float64(len(d)))
+		if rhoGrid[i] > rhoGrid[want] && mean <= se {
+			want = i
+		}
+	}
+	t.Logf("validation NDCG@10 at each ρ: %v; best %g, 1se %g", means, rhoGrid[best], rhoGrid[want])
+	if want == best {
+		t.Fatal("on this data the rule takes the best ρ: the test cannot tell the rules apart")
+	}
+
+	m.panel, m.sel = true, parRho
+	m, _ = update(t, m, key("enter"))
+	for _, r := range "1se" {
+		m, _ = update(t, m, key(string(r)))
+		if m.errLine {
+			t.Fatalf("typing 1se: %q refused as it is typed", m.status)
+		}
+	}
+	if v := m.View(); !strings.Contains(v, "1se: by the one-standard-error rule") {
+		t.Errorf("the params line does not say what 1se does:\n%s", v)
+	}
+	m, cmd := update(t, m, key("enter"))
+	if m.rho == nil || cmd == nil || !strings.Contains(m.status, "choosing ρ on validation NDCG@10 by the one-standard-error rule") {
+		t.Fatalf("enter, 1se, enter on ρ does not start the choice by the rule (status %q)", m.status)
+	}
+	for m.rho != nil {
+		m, cmd = rhoStep(t, m, cmd)
+	}
+	if m.par.Rho1 != rhoGrid[want] || m.par.RhoK != rhoGrid[want] {
+		t.Errorf("ρ %g, %g chosen, want %g (status %q)", m.par.Rho1, m.par.RhoK, rhoGrid[want], m.status)
+	}
+	said := fmt.Sprintf("ρ %s chosen on validation NDCG@10 %.4f by the one-standard-error rule (the best: ρ %s, %.4f) (of 6: 0.0002 … 0.1)",
+		formatFloat(rhoGrid[want]), means[want], formatFloat(rhoGrid[best]), means[best])
+	if m.status != said || m.errLine {
+		t.Errorf("status %q, want %q", m.status, said)
+	}
+	if m.runPar.Rho1 != rhoGrid[want] || cmd == nil {
+		t.Errorf("no restart with the chosen ρ: the run's ρ %g", m.runPar.Rho1)
+	}
+	m.stopRun()
 }

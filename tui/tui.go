@@ -1552,7 +1552,11 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		m.editing = false
 		if m.sel == parRho && m.input == "" {
-			return m.chooseRho()
+			return m.chooseRho(cronus.RhoBest)
+		}
+		if rule, ok := rhoRuleWord(m.input); ok && m.sel == parRho {
+			m.input = ""
+			return m.chooseRho(rule)
 		}
 		par, err := setParam(m.par, m.sel, m.input)
 		if err != nil {
@@ -1585,6 +1589,10 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 // sayStrayRune names the last character of the value typed that a value
 // cannot hold, or, when there is none left, takes the message off.
 func (m *Model) sayStrayRune() {
+	if m.sel == parRho && rhoRuleTyping(m.input) {
+		m.setStatus("", false) // 1se or best, the rule to choose ρ by
+		return
+	}
 	r := []rune(m.input)
 	for i := len(r) - 1; i >= 0; i-- {
 		if !inputRune(r[i]) {
