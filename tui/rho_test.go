@@ -33,6 +33,29 @@ func TestRhoGridIsCascades(t *testing.T) {
 	}
 }
 
+// readyOffGridRho is a ready workbench width columns wide with ρ 0.03,
+// off the grid, so that any choice changes it.
+func readyOffGridRho(t *testing.T, width int) Model {
+	t.Helper()
+	m := ready(t)
+	m = enterParam(t, m, parRho, "0.03")
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	m, _ = update(t, m, tea.WindowSizeMsg{Width: width, Height: 48})
+	return m
+}
+
+// evalInitAt is Algorithm 2's cascade at par with ρ_1 = ρ_K = rho, scored
+// on the workbench's validation data: what the choice of ρ looks at.
+func evalInitAt(t *testing.T, m Model, par cronus.Params, rho float64) cronus.Eval {
+	t.Helper()
+	par.Rho1, par.RhoK = rho, rho
+	st, err := cronus.Initialize(t.Context(), m.w.pr, m.w.sc, par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cronus.Evaluate(m.w.e, &st.Cascade, m.w.valid, m.w.costs.Cost, m.w.treeCost, reportSpecs)
+}
+
 // startChoosingRho presses enter twice on the ρ line of the panel: the
 // second, with no value typed, starts the choice of ρ.
 func startChoosingRho(t *testing.T, m Model) (Model, tea.Cmd) {
@@ -61,11 +84,7 @@ func rhoStep(t *testing.T, m Model, cmd tea.Cmd) (Model, tea.Cmd) {
 // Algorithm 2 and the evaluation run in the test — and restarts the
 // optimisation, warm, as an edit of ρ does.
 func TestChooseRho(t *testing.T) {
-	m := ready(t)
-	// From a ρ off the grid, so that any choice changes it.
-	m = enterParam(t, m, parRho, "0.03")
-	m, _ = update(t, m, debounceMsg{edit: m.edits})
-	m, _ = update(t, m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	m := readyOffGridRho(t, 160)
 	par := m.par.Params
 	runs := m.runs
 
@@ -73,13 +92,7 @@ func TestChooseRho(t *testing.T) {
 	want, best := par.Rho1, -1.0
 	var scores []string
 	for _, rho := range rhoGrid {
-		p := par
-		p.Rho1, p.RhoK = rho, rho
-		st, err := cronus.Initialize(t.Context(), m.w.pr, m.w.sc, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := cronus.Evaluate(m.w.e, &st.Cascade, m.w.valid, m.w.costs.Cost, m.w.treeCost, reportSpecs).Metrics["ndcg@10"]
+		q := evalInitAt(t, m, par, rho).Metrics["ndcg@10"]
 		scores = append(scores, fmt.Sprintf("%g: %.4f", rho, q))
 		if q > best {
 			want, best = rho, q
@@ -366,10 +379,7 @@ func TestChooseRhoSteppedBack(t *testing.T) {
 // the status line names the best it passed over. Its letters are not
 // stray characters there.
 func TestChooseRhoOneSEWorkbench(t *testing.T) {
-	m := ready(t)
-	m = enterParam(t, m, parRho, "0.03")
-	m, _ = update(t, m, debounceMsg{edit: m.edits})
-	m, _ = update(t, m, tea.WindowSizeMsg{Width: 200, Height: 48})
+	m := readyOffGridRho(t, 200)
 	par := m.par.Params
 
 	// Independently: each ρ's per-query validation NDCG@10, the best
@@ -378,13 +388,7 @@ func TestChooseRhoOneSEWorkbench(t *testing.T) {
 	means := make([]float64, len(rhoGrid))
 	best := 0
 	for i, rho := range rhoGrid {
-		p := par
-		p.Rho1, p.RhoK = rho, rho
-		st, err := cronus.Initialize(t.Context(), m.w.pr, m.w.sc, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		perQuery[i] = cronus.Evaluate(m.w.e, &st.Cascade, m.w.valid, m.w.costs.Cost, m.w.treeCost, reportSpecs).PerQuery["ndcg@10"]
+		perQuery[i] = evalInitAt(t, m, par, rho).PerQuery["ndcg@10"]
 		var n int
 		for _, v := range perQuery[i] {
 			if !math.IsNaN(v) {
