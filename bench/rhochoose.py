@@ -39,16 +39,15 @@ the name spells it.
 """
 import collections, csv, io, math, os, re, sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from paired import queries_path  # noqa: E402
+
 HEAD = ['method', 'split', 'lambda', 'cost', 'feature_cost', 'tree_cost', 'p@5', 'ndcg@10', 'err@3']
 QHEAD = ['method', 'split', 'lambda', 'qid', 'p@5', 'ndcg@10', 'err@3']
 CASCADE = ('cronus', 'cronus-init')
 SINGLE = 'single-stage'
+CHOSEN = CASCADE + (SINGLE,)  # the rows whose ρ is chosen
 RULES = ('best', '1se', 'optimised', 'grid', 'grid-init')
-
-
-def queries_path(curve):
-    base = curve[:-4] if curve.endswith('.csv') else curve
-    return base + '.queries.tsv'
 
 
 def read_csv(path):
@@ -226,13 +225,13 @@ def main():
     first = sweeps[0]
     # The rows that do not depend on ρ must be the same in every sweep, and
     # so must the λ grid: else they are not one set-up's sweeps.
-    fixed_rows = [r for r in first.rows if r[0] not in CASCADE + (SINGLE,)]
-    fixed_q = [r for r in first.qrows if r[0] not in CASCADE + (SINGLE,)]
+    fixed_rows = [r for r in first.rows if r[0] not in CHOSEN]
+    fixed_q = [r for r in first.qrows if r[0] not in CHOSEN]
     lams = list(dict.fromkeys(r[2] for r in first.rows if r[0] in CASCADE))
     for s in sweeps[1:]:
-        if [r for r in s.rows if r[0] not in CASCADE + (SINGLE,)] != fixed_rows:
+        if [r for r in s.rows if r[0] not in CHOSEN] != fixed_rows:
             sys.exit('%s: its prefix and early-exit rows differ from %s\'s: not the same model, data and options' % (s.path, first.path))
-        if [r for r in s.qrows if r[0] not in CASCADE + (SINGLE,)] != fixed_q:
+        if [r for r in s.qrows if r[0] not in CHOSEN] != fixed_q:
             sys.exit('%s: its prefix and early-exit rows differ from %s\'s' % (s.qpath, first.qpath))
         if list(dict.fromkeys(r[2] for r in s.rows if r[0] in CASCADE)) != lams:
             sys.exit('%s: its λ differ from %s\'s (the same --lambdas, and no --refine)' % (s.path, first.path))
@@ -279,12 +278,12 @@ def main():
     byq = collections.defaultdict(list)
     for s in sweeps:
         for r in s.qrows:
-            if r[0] in CASCADE + (SINGLE,) and source(r[0], r[2]) is s:
+            if r[0] in CHOSEN and source(r[0], r[2]) is s:
                 byq[(r[0], r[1], r[2])].append(r)
     ordered, done = [], set()
     for r in first.qrows:
         key = (r[0], r[1], r[2])
-        if r[0] not in CASCADE + (SINGLE,):
+        if r[0] not in CHOSEN:
             ordered.append(r)
         elif key not in done:
             done.add(key)

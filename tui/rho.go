@@ -43,14 +43,6 @@ type rhoChoice struct {
 	bestRho, bestNDCG float64
 }
 
-// rhoRuleWord is the rule a word typed on the ρ line names, "1se" (the
-// one-standard-error rule, `cronus cascade --rho-rule 1se`) or "best";
-// ok is false for anything else.
-func rhoRuleWord(s string) (rule cronus.RhoRule, ok bool) {
-	r, err := cronus.ParseRhoRule(s)
-	return r, err == nil
-}
-
 // rhoRuleTyping says whether s is a rule's word or the start of one, whose
 // letters are not stray characters on the ρ line.
 func rhoRuleTyping(s string) bool {

@@ -1554,7 +1554,9 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.sel == parRho && m.input == "" {
 			return m.chooseRho(cronus.RhoBest)
 		}
-		if rule, ok := rhoRuleWord(m.input); ok && m.sel == parRho {
+		// 1se or best typed on ρ: the rule to choose it by
+		// (cronus cascade --rho-rule).
+		if rule, err := cronus.ParseRhoRule(m.input); err == nil && m.sel == parRho {
 			m.input = ""
 			return m.chooseRho(rule)
 		}
