@@ -24,7 +24,8 @@ const csvMetrics = 6
 //	method,split,lambda,cost,feature_cost,tree_cost,p@5,ndcg@10,err@3
 //
 // with numbers formatted by strconv.FormatFloat(v, 'g', -1, 64) (so that
-// ReadCSV gets them back exactly; an infinite λ is "+Inf") and a metric the
+// ReadCSV gets them back exactly; an infinite λ is "+Inf"), a variant's λ
+// followed by "#" and its name (Point.LambdaLabel) and a metric the
 // point has no value for left empty. Method and split are quoted as CSV
 // requires. The file is replaced atomically (data.WriteAtomic).
 func WriteCSV(path string, points []Point) error {
@@ -42,7 +43,7 @@ func CSVOutput(path string, points []Point) data.Output {
 		rec := make([]string, len(csvHeader))
 		for _, p := range points {
 			rec[0], rec[1] = p.Method, p.Split
-			rec[2] = formatFloat(p.Lambda)
+			rec[2] = p.LambdaLabel()
 			rec[3] = formatFloat(p.Cost.Total)
 			rec[4] = formatFloat(p.Cost.Features)
 			rec[5] = formatFloat(p.Cost.Trees)
@@ -104,8 +105,19 @@ func readCSV(r io.Reader, name string) ([]Point, error) {
 			return nil, fmt.Errorf("%s:%d: %d fields; want %d (%s)", name, line, len(rec), len(csvHeader), strings.Join(csvHeader, ","))
 		}
 		p := Point{Method: rec[0], Split: rec[1], Metrics: map[string]float64{}}
+		lam := rec[2]
+		if i := strings.IndexByte(lam, '#'); i >= 0 {
+			lam, p.Variant = lam[:i], lam[i+1:]
+			if !validVariant(p.Variant) {
+				return nil, fmt.Errorf("%s:%d: lambda: %q: after # a variant of letters and digits (0.05#2p30), got %q", name, line, rec[2], p.Variant)
+			}
+		}
 		for j, dst := range []*float64{&p.Lambda, &p.Cost.Total, &p.Cost.Features, &p.Cost.Trees} {
-			if *dst, err = parseField(rec[2+j]); err != nil {
+			field := rec[2+j]
+			if j == 0 {
+				field = lam
+			}
+			if *dst, err = parseField(field); err != nil {
 				return nil, fmt.Errorf("%s:%d: %s: %v", name, line, csvHeader[2+j], err)
 			}
 		}
@@ -121,6 +133,20 @@ func readCSV(r io.Reader, name string) ([]Point, error) {
 		}
 		points = append(points, p)
 	}
+}
+
+// validVariant reports whether v, after a λ's #, names a variant: one or
+// more ASCII letters and digits.
+func validVariant(v string) bool {
+	if v == "" {
+		return false
+	}
+	for _, r := range v {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func parseField(s string) (float64, error) {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/cronus-ltr/cronus/engine/metric"
 )
@@ -13,6 +14,11 @@ type Point struct {
 	Method  string             // "prefix", "early-exit", "single-stage", "cronus", "cronus-init", ... (free text)
 	Split   string             // "valid", "test", ...
 	Lambda  float64            // the method's trade-off parameter (number of trees for prefix, s for early exit, λ for the others)
+	// Variant names a variant of the cascade of λ (sweep --variants):
+	// "k" its first k stages, "pn" its last stage the ensemble's first n
+	// trees, "kpn" both; "" for the cascade itself and every other method.
+	// A curve writes λ#Variant in the lambda column (LambdaLabel).
+	Variant string
 	Cost    metric.Cost        // per document: Total, Features, Trees
 	Metrics map[string]float64 // by metric.Spec.String(): at least "p@5", "ndcg@10", "err@3"
 	// PerQuery holds, per metric of Metrics, its value on each query of
@@ -20,6 +26,17 @@ type Point struct {
 	// mean, metric.MeanOf), for paired comparisons of two points; nil
 	// when the point was made without them (read from a curve file).
 	PerQuery map[string][]float64
+}
+
+// LambdaLabel is the lambda column of p's row in a curve file: λ as
+// strconv.FormatFloat(λ, 'g', -1, 64) writes it ("+Inf" for an infinite
+// one), followed by "#" and the variant when p has one ("0.05#2p30").
+func (p Point) LambdaLabel() string {
+	l := strconv.FormatFloat(p.Lambda, 'g', -1, 64)
+	if p.Variant != "" {
+		l += "#" + p.Variant
+	}
+	return l
 }
 
 // Method names of the points made in this package.

@@ -60,6 +60,8 @@ func TestCSVRoundTrip(t *testing.T) {
 			Metrics: map[string]float64{"ndcg@10": 0.1}}, // p@5 and err@3 missing
 		{Method: `cronus, "tuned"`, Split: "", Lambda: 1e-4, Cost: metric.Cost{Total: 3, Features: 2, Trees: 1},
 			Metrics: map[string]float64{"p@5": 0, "ndcg@10": 1, "err@3": 0.5}},
+		{Method: "cronus", Split: "test", Lambda: 0.05, Variant: "2p30", Cost: metric.Cost{Total: 40.5, Features: 10.5, Trees: 30},
+			Metrics: map[string]float64{"p@5": 0.4, "ndcg@10": 0.5, "err@3": 0.25}},
 	}
 	path := filepath.Join(t.TempDir(), "curve.csv")
 	if err := WriteCSV(path, points); err != nil {
@@ -75,6 +77,9 @@ func TestCSVRoundTrip(t *testing.T) {
 	}
 	if want := "early-exit,valid,+Inf,1e-07,0,1e-07,,0.1,"; lines[2] != want {
 		t.Errorf("line 3 %q, want %q", lines[2], want)
+	}
+	if want := "cronus,test,0.05#2p30,40.5,10.5,30,0.4,0.5,0.25"; lines[4] != want {
+		t.Errorf("line 5 %q, want %q", lines[4], want)
 	}
 	got, err := ReadCSV(path)
 	if err != nil {
@@ -103,6 +108,9 @@ func TestReadCSVErrors(t *testing.T) {
 		{"metric", header + "a,b,1,2,1,1,0.5,y,\n", `curve.csv:2: ndcg@10: "y" is not a number`},
 		{"fields", header + "a,b,1,2\n", "curve.csv:2: 4 fields; want 9"},
 		{"quote", header + "a,\"b,1,2,1,1,,,\n", "curve.csv:2:"},
+		{"variant", header + "a,b,1#2,2,1,1,,,\na,b,1#,2,1,1,,,\n", `curve.csv:3: lambda: "1#": after # a variant of letters and digits (0.05#2p30), got ""`},
+		{"variant λ", header + "a,b,x#2,2,1,1,,,\n", `curve.csv:2: lambda: "x" is not a number`},
+		{"variant chars", header + "a,b,1#2 p,2,1,1,,,\n", `curve.csv:2: lambda: "1#2 p": after # a variant`},
 	}
 	dir := t.TempDir()
 	for _, c := range cases {

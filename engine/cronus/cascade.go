@@ -64,6 +64,27 @@ func (c *Cascade) FirstStages(k int) *Cascade {
 	return cut
 }
 
+// LastPrefix returns c with its last stage the base ensemble's first n
+// trees, each of weight 1, and the intercept base (the ensemble's base
+// score): the cascade File.LastStagePrefix makes of a file, which `eval
+// --last-prefix n` runs. The earlier stages are c's, shared. It panics
+// when n is not from 1 to the trees (len(Beta) − 1).
+func (c *Cascade) LastPrefix(n int, base float64) *Cascade {
+	K := len(c.Stages)
+	T := len(c.Stages[K-1].Beta) - 1
+	if n < 1 || n > T {
+		panic(fmt.Sprintf("cronus: LastPrefix(%d) of a cascade over %d trees", n, T))
+	}
+	beta := make([]float64, T+1)
+	for t := range n {
+		beta[t] = 1
+	}
+	beta[T] = base
+	out := &Cascade{Stages: slices.Clone(c.Stages), Rule: c.Rule, TopM: c.TopM}
+	out.Stages[K-1] = Stage{Beta: beta, Theta: c.Stages[K-1].Theta}
+	return out
+}
+
 // StageEnsemble returns stage k of c over the trees of e as an ensemble of
 // its own: the trees with a non-zero weight, in order, each leaf value
 // h (rounded to float32, as the stage scores it) times the tree's weight,

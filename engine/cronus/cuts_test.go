@@ -191,3 +191,59 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// TestLastPrefix: Cascade.LastPrefix(n, base) is, stage for stage, the
+// cascade of the file File.LastStagePrefix(n) makes (eval --last-prefix
+// n's), for 20 random cascades and every n, the earlier stages untouched;
+// an n out of range panics.
+func TestLastPrefix(t *testing.T) {
+	fx := scLoad(t)
+	e := fx.e
+	o := NewOutputs(e, fx.test)
+	r := rand.New(rand.NewPCG(23, 29))
+	T := len(e.Trees)
+	treeCost := make([]float64, T)
+	for i := range treeCost {
+		treeCost[i] = 1
+	}
+	for trial := range 20 {
+		c := scRandomCascade(r, o)
+		K := len(c.Stages)
+		for n := 1; n <= T; n += 1 + n/3 {
+			got := c.LastPrefix(n, e.Base)
+			f := NewFile(e, c, fx.featCost, treeCost, 0.1, nil)
+			if err := f.LastStagePrefix(n); err != nil {
+				t.Fatal(err)
+			}
+			_, want, err := f.Cascade()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Rule != want.Rule || got.TopM != want.TopM || len(got.Stages) != K {
+				t.Fatalf("trial %d n %d: rule %s/%d, %d stages; the file's %s/%d, %d", trial, n, got.Rule, got.TopM, len(got.Stages), want.Rule, want.TopM, len(want.Stages))
+			}
+			for k := range K {
+				g, w := got.Stages[k], want.Stages[k]
+				if k == K-1 { // the last stage's threshold is never used
+					g.Theta, w.Theta = 0, 0
+				}
+				if !reflect.DeepEqual(g, w) {
+					t.Fatalf("trial %d n %d: stage %d is %v; the file's %v", trial, n, k+1, g, w)
+				}
+				if k < K-1 && !reflect.DeepEqual(got.Stages[k], c.Stages[k]) {
+					t.Fatalf("trial %d n %d: stage %d changed", trial, n, k+1)
+				}
+			}
+		}
+	}
+	for _, n := range []int{0, T + 1} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("LastPrefix(%d) of %d trees did not panic", n, T)
+				}
+			}()
+			scRandomCascade(r, o).LastPrefix(n, 0)
+		}()
+	}
+}
