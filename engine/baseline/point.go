@@ -11,9 +11,9 @@ import (
 
 // Point is one quality/cost point of a method on a data split.
 type Point struct {
-	Method  string             // "prefix", "early-exit", "single-stage", "cronus", "cronus-init", ... (free text)
-	Split   string             // "valid", "test", ...
-	Lambda  float64            // the method's trade-off parameter (number of trees for prefix, s for early exit, λ for the others)
+	Method string  // "prefix", "early-exit", "single-stage", "cronus", "cronus-init", ... (free text)
+	Split  string  // "valid", "test", ...
+	Lambda float64 // the method's trade-off parameter (number of trees for prefix, s for early exit, λ for the others)
 	// Variant names a variant of the cascade of λ (sweep --variants):
 	// "k" its first k stages, "pn" its last stage the ensemble's first n
 	// trees, "kpn" both; "" for the cascade itself and every other method.
