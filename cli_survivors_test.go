@@ -154,7 +154,7 @@ func cliAuditSweep(t *testing.T, dir string) (common []string, cands []cliAuditC
 
 // TestCLISweepBudgetMissNamesCheapest: when no cascade (nor cut,
 // with --first-stages) is within --budget, the error names the cheapest
-// candidate, a cut as "the first k stages of λ …", and its cost.
+// candidate, a cut as "the first k of K stages of λ …", and its cost.
 func TestCLISweepBudgetMissNamesCheapest(t *testing.T) {
 	dir := t.TempDir()
 	common, cands := cliAuditSweep(t, dir)
@@ -180,7 +180,7 @@ func TestCLISweepBudgetMissNamesCheapest(t *testing.T) {
 		code, _, errOut := runCLI(t, args...)
 		what := fmt.Sprintf("λ %.4g × λ_max", cheapest.lam)
 		if cheapest.k > 0 {
-			what = fmt.Sprintf("the first %d stages of %s", cheapest.k, what)
+			what = fmt.Sprintf("the first %d of 3 stages of %s", cheapest.k, what) // --stages 3
 		}
 		wantMsg := fmt.Sprintf("(the cheapest, %s, costs %.1f)", what, cheapest.cost)
 		if code != 1 || !strings.Contains(errOut, wantMsg) {

@@ -131,6 +131,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	perQuery := fs.String("per-query", "", "also write `FILE`, TSV: every point's p@5, NDCG@10 and ERR@3 on each query of its split (method, split, lambda as in the curve, qid, the three metrics), whose means are the curve's, for paired tests between points (bench/paired.py)")
 	budget := fs.Float64("budget", math.Inf(1), "with --cascade-out: the most `COST` per document on validation the cascade written may have (+Inf: no limit)")
 	firstStages := fs.Bool("first-stages", false, "with --cascade-out: also weigh each cascade's first k stages, k < K (predict --stages k), a cheaper cascade of their own, and write the cut when it is the one chosen")
+	variantsF := fs.String("variants", "", "also write each cascade's variants `LIST` as cronus rows of their own, λ#VARIANT in the lambda column: comma-separated stages (its first k stages, k < K: λ#k; predict --stages k runs one), last-prefix (its last stage the ensemble's first n trees, for each n of --last-prefixes: λ#pn; predict --last-prefix n), cut-prefix (both: stage k, 1 < k < K, the first n trees: λ#kpn), or all; they join the Cronus front, and --cascade-out weighs them too")
+	lastPrefixesF := fs.String("last-prefixes", defaultLastPrefixes, "with --variants last-prefix or cut-prefix: the prefix lengths `LIST` n, comma-separated (those above the model's trees are left out)")
 	more := []flagRange{atLeast("exit-every", 1), between("refine", 0, maxRefine, "[]"), atLeast("budget", 0)}
 	if err := parseNoArgs(fs, args, slices.Concat(cascadeRanges, more)...); err != nil {
 		return err
@@ -151,6 +153,17 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if explicitFlags(fs)["budget"] && *cascadeOut == "" {
 		return usageError{"--budget chooses the cascade --cascade-out FILE writes: give that file too"}
 	}
+	variants, err := parseVariants(*variantsF)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	prefixLens, err := parsePrefixLengths(*lastPrefixesF)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if explicitFlags(fs)["last-prefixes"] && !variants.last && !variants.cut {
+		return usageError{"--last-prefixes are the prefixes of --variants last-prefix and cut-prefix: give one of those too"}
+	}
 	if *firstStages && *cascadeOut == "" {
 		return usageError{"--first-stages weighs the cuts of the cascades for the one --cascade-out FILE writes: give that file too (eval and predict --stages k run a cut)"}
 	}
@@ -169,6 +182,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	s, err := cf.load(ctx, stderr)
 	if err != nil {
 		return err
+	}
+	if n := len(s.e.Trees); (variants.last || variants.cut) && prefixLens[0] > n {
+		return usageError{fmt.Sprintf("--last-prefixes %s: %s; a prefix must have at most that many", *lastPrefixesF, cf.treesSaid(n))}
 	}
 	if n := len(s.e.Trees); *exitEvery >= n && explicitFlags(fs)["exit-every"] {
 		// no exit before the end: every margin gave the full ensemble (the
@@ -203,7 +219,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		refit string
 		from  float64 // the λ a continued run (trees may re-enter) started from, or 0
 		v, t  cronus.Eval
-		k     int // --first-stages: the stages kept (a cut when fewer than best's), or 0: all
+		k     int // --first-stages or a variant: the stages kept (a cut when fewer than best's), or 0: all
+		n     int // a variant: its last stage the ensemble's first n trees, or 0: the stage's own
 	}
 	var chosen, cheapest *chosenRun
 	// sweepOne runs λ: the single stage, the initialised and the optimised
@@ -317,6 +334,22 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		points = s.points(points, "cronus", lam, v, t)
+		var vars []variantEval
+		if variants.any() {
+			if vars, err = s.scoreVariants(ctx, &res.Best.Cascade, variants, prefixLens, func(i, n int) {
+				p.show("λ = %.3g × λ_max: the cascade's variants, %d of %d", lam, i+1, n)
+			}); err != nil {
+				return err
+			}
+			for _, ve := range vars {
+				from := len(points)
+				points = s.points(points, "cronus", lam, ve.v, ve.t)
+				for j := from; j < len(points); j++ {
+					points[j].Variant = ve.name()
+				}
+			}
+			entry["variants"] = len(vars)
+		}
 		if *cascadeOut != "" {
 			c := &chosenRun{lam: lam, par: par, best: res.Best, refit: res.Refit, v: v, t: t}
 			if src != nil && entry["continued_from"] != nil {
@@ -335,7 +368,12 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				}
 			}
 			consider(c)
-			if *firstStages {
+			for _, ve := range vars {
+				va := *c
+				va.v, va.t, va.k, va.n = ve.v, ve.t, ve.k, ve.n
+				consider(&va)
+			}
+			if *firstStages && !variants.stages { // else the cuts are variants, weighed above
 				K := len(res.Best.Cascade.Stages)
 				p.show("λ = %.3g × λ_max: the cascade's first k of %d stages", lam, K)
 				cv, ct, err := s.cutsEvaluator()(ctx, &res.Best.Cascade)
@@ -428,7 +466,10 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		lam, why, ok := nextLambda(append(slices.Clip(points), refineBases...), swept)
+		// The cascades' variants are not looked at, so that --variants
+		// changes the rows written and not the λ run.
+		own := slices.DeleteFunc(slices.Clone(points), func(p baseline.Point) bool { return p.Variant != "" })
+		lam, why, ok := nextLambda(append(own, refineBases...), swept)
 		if !ok {
 			break
 		}
@@ -445,7 +486,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	points = append(points, bases...)
 	// The curve and the plot are written together, all or none.
 	outs := []data.Output{baseline.CSVOutput(*out, points)}
-	if outs, err = cf.addPlot(outs, *plot, points); err != nil {
+	if outs, err = cf.addPlot(outs, *plot, variantPlotPoints(points)); err != nil {
 		return err
 	}
 	if *perQuery != "" {
@@ -466,10 +507,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			extra["budget"] = *budget
 		}
 		f := s.cascadeFile(cf, chosen.par, chosen.best, chosen.refit, cf.reenter || chosen.from != 0, extra)
-		if chosen.k > 0 {
-			if err := f.FirstStages(chosen.k); err != nil {
-				return err
-			}
+		if err := applyVariant(f, chosen.k, chosen.n); err != nil {
+			return err
 		}
 		cascadeOut, err := cronus.FileOutputContext(ctx, *cascadeOut, f)
 		if err != nil {
@@ -493,8 +532,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 		}
 		what := fmt.Sprintf("λ %.4g × λ_max", cheapest.lam)
-		if cheapest.k > 0 {
-			what = fmt.Sprintf("the first %d stages of %s", cheapest.k, what)
+		if cheapest.k > 0 || cheapest.n > 0 {
+			what = cascadeVariant{k: cheapest.k, n: cheapest.n}.said(len(cheapest.best.Cascade.Stages)) + what
 		}
 		return fmt.Errorf("--budget %g: no cascade of the sweep costs at most that per document on validation (the cheapest, %s, costs %.1f); %s written, %s not: a larger λ gives cheaper cascades",
 			*budget, what, cheapest.v.Cost.Total, written, views.Printable(*cascadeOut))
@@ -513,7 +552,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			vs := map[string]any{}
 			lam := entry["lambda"].(float64)
 			for _, p := range points {
-				if p.Method == "cronus" && p.Lambda == lam {
+				if p.Method == "cronus" && p.Lambda == lam && p.Variant == "" {
 					if c, ok := againstBaseline(ctx, p, points); ok {
 						vs[p.Split] = c
 					}
@@ -552,6 +591,12 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if chosen.k > 0 {
 				c["stages"], c["first_stages_of"] = chosen.k, len(chosen.best.Cascade.Stages)
 			}
+			if chosen.n > 0 {
+				c["last_prefix"] = chosen.n
+			}
+			if chosen.k > 0 || chosen.n > 0 {
+				c["variant"] = cascadeVariant{k: chosen.k, n: chosen.n}.name()
+			}
 			if s.test != nil {
 				c["test"] = evalJSON(chosen.t)
 			}
@@ -566,7 +611,13 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *refine > 0 {
 		values += fmt.Sprintf(" and %d refined", refinedN)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s (%s; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", views.Printable(*out), count(len(points), "point"), values)
+	nv := 0
+	for _, p := range points {
+		if p.Variant != "" {
+			nv++
+		}
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s (%s%s; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", views.Printable(*out), count(len(points), "point"), values, variantsSaid(nv))
 	for _, sp := range splits {
 		front, ok := fronts[sp.name]
 		if !ok {
@@ -583,8 +634,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			within = fmt.Sprintf(" costing at most %g per document", *budget)
 		}
 		what := fmt.Sprintf("the cascade of λ %.4g × λ_max", chosen.lam)
-		if chosen.k > 0 {
-			what = fmt.Sprintf("the first %d of %d stages of %s", chosen.k, len(chosen.best.Cascade.Stages), what)
+		if chosen.k > 0 || chosen.n > 0 {
+			what = cascadeVariant{k: chosen.k, n: chosen.n}.said(len(chosen.best.Cascade.Stages)) + what
 		}
 		fmt.Fprintf(stdout, "wrote %s: %s, the best on validation %s of those%s\n", views.Printable(*cascadeOut), what, frontMetric, within)
 		for _, sp := range splits {
@@ -642,7 +693,7 @@ func pointsPerQueryOutput(path string, points []baseline.Point, qids map[string]
 			if p.PerQuery == nil || len(ids) == 0 {
 				continue
 			}
-			lead := p.Method + "\t" + p.Split + "\t" + strconv.FormatFloat(p.Lambda, 'g', -1, 64) + "\t"
+			lead := p.Method + "\t" + p.Split + "\t" + p.LambdaLabel() + "\t"
 			for q, id := range ids {
 				w.WriteString(lead + strconv.FormatInt(id, 10))
 				for _, m := range names {
@@ -735,6 +786,9 @@ func frontJSON(front []baseline.Point) []map[string]any {
 			lambda = nil
 		}
 		rows[i] = map[string]any{"method": p.Method, "lambda": lambda, "cost": p.Cost.Total, frontMetric: p.Metrics[frontMetric]}
+		if p.Variant != "" {
+			rows[i]["variant"] = p.Variant
+		}
 	}
 	return rows
 }
@@ -748,6 +802,9 @@ func knob(p baseline.Point) string {
 		return "k=" + v
 	case baseline.MethodEarlyExit:
 		return "s=" + v
+	}
+	if p.Variant != "" {
+		v += "#" + p.Variant
 	}
 	return "λ=" + v
 }
