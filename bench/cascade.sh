@@ -131,7 +131,13 @@ common=(--model "$dir/model.json" --train "$fit" --valid "$valid" --test "$test"
 # The bench's exit rule and relevance threshold, unless CASCADE_ARGS sets
 # them (bench/lib.sh); extra is CASCADE_ARGS's words.
 cascade_args common "$rel"
-/usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas "$lambdas" --refine "$refine" --every-prefix --out "$dir/curve.csv" --per-query "$dir/curve.queries.tsv" --plot "$dir/curve.svg" > /dev/null
+# VARIANTS=LIST also writes each cascade's variants (cuts, last-stage
+# prefixes; `cronus sweep --variants LIST`, e.g. all) as rows of the
+# curve, which front.py and paired.py then pool with the cascades; the
+# table below is of the cascades alone.
+variants=()
+[ -n "${VARIANTS:-}" ] && variants=(--variants "$VARIANTS")
+/usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas "$lambdas" --refine "$refine" --every-prefix "${variants[@]}" --out "$dir/curve.csv" --per-query "$dir/curve.queries.tsv" --plot "$dir/curve.svg" > /dev/null
 curves=$dir/curve.csv
 uncapped=${UNCAPPED:-0.5:0.99:6}
 rm -f "$dir/curve-uncapped.csv" "$dir/curve-uncapped.queries.tsv" # not another run's: cascade-folds.sh pools it when it is there
@@ -141,7 +147,7 @@ if [ "$uncapped" != none ] && ! given --stage-cap; then
 fi
 /usr/bin/python3 - "$dir/curve.csv" > "$dir/choice.txt" <<'PY'
 import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if "#" not in r["lambda"]]  # the cascades' variants (VARIANTS) aside
 for r in rows:
     for k in ("lambda", "cost", "feature_cost", "tree_cost", "p@5", "ndcg@10", "err@3"):
         r[k] = float(r[k])

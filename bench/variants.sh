@@ -14,6 +14,10 @@
 # are what the caller's function `variants CASCADE_FILE` prints, one
 # "SUFFIX ARGS..." line each. WHAT names them in the report ("first k
 # stages").
+# bench/sweep-variants.sh (`cronus sweep --variants all`) writes the same
+# rows, to the digit, in one sweep per fold, in a minute where these took
+# half an hour; these stay as the independent path (a `cronus eval` per
+# variant) the sweep was checked against.
 # read_prefixes SCRIPT sets prefixes, the comma-separated prefix lengths
 # of LAST_PREFIXES (default 10,15,20,30,50,75,100,150,200,300,500), and
 # stops, with SCRIPT's usage, unless each is a whole number.
