@@ -1,8 +1,6 @@
 package main
 
 import (
-	"compress/gzip"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,19 +51,14 @@ func TestBenchSweepVariants(t *testing.T) {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		files := map[string]string{"model.json": model}
-		for split, src := range map[string]string{"train": "train", "vali": "vali", "test": "test"} {
+		for _, split := range []string{"train", "vali", "test"} {
 			p := filepath.Join(d, "f"+string(rune('0'+f))+"-"+split+".txt")
-			gunzipTo(t, filepath.Join("data", "builtin", "mq2008", src+".txt.gz"), p)
+			if err := os.WriteFile(p, builtinText(t, split), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-		for name, src := range files {
-			b, err := os.ReadFile(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(d, name), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
+		if err := os.WriteFile(filepath.Join(d, "model.json"), []byte(readFile(t, model)), 0o644); err != nil {
+			t.Fatal(err)
 		}
 		// The fold's sweep, as bench/cascade.sh runs it.
 		fs := "f" + string(rune('0'+f))
@@ -109,29 +102,5 @@ func TestBenchSweepVariants(t *testing.T) {
 	}
 	if out, err := run(); err == nil || !strings.Contains(out, "its rows without a variant are not "+c3+": not the same sweep") {
 		t.Errorf("fold 3's curve.csv cut short: err %v, output\n%s", err, out)
-	}
-}
-
-// gunzipTo writes the gzip file src, decompressed, to dst.
-func gunzipTo(t *testing.T, src, dst string) {
-	t.Helper()
-	f, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := os.Create(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, z); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
 	}
 }

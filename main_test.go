@@ -889,7 +889,14 @@ func TestInspectEdgeCases(t *testing.T) {
 // builtinTestText returns the text of the built-in MQ2008 test set.
 func builtinTestText(t *testing.T) []byte {
 	t.Helper()
-	f, err := os.Open("data/builtin/mq2008/test.txt.gz")
+	return builtinText(t, "test")
+}
+
+// builtinText returns the text of the built-in MQ2008 set split (train,
+// vali or test).
+func builtinText(t *testing.T, split string) []byte {
+	t.Helper()
+	f, err := os.Open("data/builtin/mq2008/" + split + ".txt.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
