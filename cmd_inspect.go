@@ -629,6 +629,15 @@ func optimisedText(p map[string]any) string {
 		}
 		parts = append(parts, t)
 	}
+	// A prefix variant (sweep --cascade-out --variants): the last stage the
+	// base ensemble's first n trees.
+	if v, ok := p["last_prefix"]; ok {
+		t := "its last stage the ensemble's first " + cronus.ParamShown(v) + " trees"
+		if n, ok := v.(float64); ok {
+			t = fmt.Sprintf("its last stage the ensemble's first %g trees", n)
+		}
+		parts = append(parts, t)
+	}
 	return strings.Join(parts, ", ")
 }
 

@@ -225,6 +225,15 @@ func TestSweepVariants(t *testing.T) {
 	if ev.Metrics["ndcg@10"] != tt.Metrics["ndcg@10"] || math.Abs(ev.Cost.Total-tt.Cost.Total) > 1e-9 {
 		t.Errorf("--cascade-out's file scores test %v at %v; its row %s %v at %v", ev.Metrics["ndcg@10"], ev.Cost.Total, top.LambdaLabel(), tt.Metrics["ndcg@10"], tt.Cost.Total)
 	}
+	// inspect says what the file is: the variant's params.
+	ins := mustRun(t, "inspect", best)
+	i := strings.IndexByte(top.Variant, 'p')
+	if i < 0 {
+		t.Fatalf("the best row on validation, %s, is no prefix variant: the check of what --cascade-out writes proves less", top.LambdaLabel())
+	}
+	if !strings.Contains(ins, "its last stage the ensemble's first "+top.Variant[i+1:]+" trees") {
+		t.Errorf("inspect of the %s variant does not name its prefix:\n%s", top.LambdaLabel(), ins)
+	}
 	if b, err := os.ReadFile(svg); err != nil || !strings.Contains(string(b), variantsFrontMethod) {
 		t.Errorf("the plot has no series %q (%v)", variantsFrontMethod, err)
 	}
