@@ -99,8 +99,8 @@ func (v cascadeVariant) name() string {
 	return strconv.Itoa(v.k) + "p" + strconv.Itoa(v.n)
 }
 
-// said names the variant in prose ("the first 2 stages, the last the
-// first 30 trees, of"), before "the cascade of λ …".
+// said names the variant in prose, before "the cascade of λ …": "the
+// first 2 of 10 stages, the last the ensemble's first 30 trees, of ".
 func (v cascadeVariant) said(K int) string {
 	switch {
 	case v.n == 0:
