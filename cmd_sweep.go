@@ -611,13 +611,13 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *refine > 0 {
 		values += fmt.Sprintf(" and %d refined", refinedN)
 	}
-	nv := 0
+	variantsOf := map[string]bool{} // λ#variant: a variant has a row per split
 	for _, p := range points {
 		if p.Variant != "" {
-			nv++
+			variantsOf[p.LambdaLabel()] = true
 		}
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s (%s%s; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", views.Printable(*out), count(len(points), "point"), values, variantsSaid(nv))
+	fmt.Fprintf(stdout, "wrote %s: %s (%s%s; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", views.Printable(*out), count(len(points), "point"), values, variantsSaid(len(variantsOf)))
 	for _, sp := range splits {
 		front, ok := fronts[sp.name]
 		if !ok {

@@ -202,8 +202,8 @@ func applyVariant(f *cronus.File, k, n int) error {
 	return nil
 }
 
-// variantsSaid is the stdout summary's note of the variant rows ("; 96
-// of them variants of the cascades").
+// variantsSaid is the stdout summary's note of the n variants written
+// (", 144 variants of the cascades (λ#variant)"), each a row per split.
 func variantsSaid(n int) string {
 	if n == 0 {
 		return ""

@@ -241,6 +241,14 @@ func TestSweepVariants(t *testing.T) {
 		t.Fatal("no variant checked")
 	}
 
+	// The summary counts variants, not their rows (one per split).
+	one := filepath.Join(dir, "one.csv")
+	code, stdout, errOut := runCLI(t, append([]string{"sweep", "--lambdas", "0.05:0.05:1", "--out", one, "--variants", "stages"}, common...)...)
+	rowsOf := strings.Count(readFile(t, one), "#")
+	if code != 0 || rowsOf != 4 || !strings.Contains(stdout, ", 2 variants of the cascades (λ#variant);") {
+		t.Errorf("--variants stages, 3 stages, one λ: exit %d (%s), %d variant rows, summary %q; want 4 rows (2 cuts, 2 splits) and 2 variants", code, errOut, rowsOf, stdout)
+	}
+
 	for _, c := range []struct {
 		args []string
 		want string
