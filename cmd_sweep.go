@@ -201,6 +201,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	splits := s.splits()
 	var perLambda []map[string]any // the --json report's "lambdas"
 	idleWarned := false
+	variantsWritten := 0 // --variants: how many, over every λ
 	// Every λ's best cascade, for the runs where Algorithm 2 gives nothing
 	// to continue from.
 	type sweptRun struct {
@@ -349,6 +350,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				}
 			}
 			entry["variants"] = len(vars)
+			variantsWritten += len(vars)
 		}
 		if *cascadeOut != "" {
 			c := &chosenRun{lam: lam, par: par, best: res.Best, refit: res.Refit, v: v, t: t}
@@ -368,23 +370,23 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				}
 			}
 			consider(c)
-			for _, ve := range vars {
-				va := *c
-				va.v, va.t, va.k, va.n = ve.v, ve.t, ve.k, ve.n
-				consider(&va)
-			}
-			if *firstStages && !variants.stages { // else the cuts are variants, weighed above
+			// The variants written, and with --first-stages the cuts,
+			// weighed but not written unless --variants has them.
+			weigh := vars
+			if *firstStages && !variants.stages {
 				K := len(res.Best.Cascade.Stages)
-				p.show("λ = %.3g × λ_max: the cascade's first k of %d stages", lam, K)
-				cv, ct, err := s.cutsEvaluator()(ctx, &res.Best.Cascade)
+				cuts, err := s.scoreVariants(ctx, &res.Best.Cascade, variantSet{stages: true}, nil, func(int, int) {
+					p.show("λ = %.3g × λ_max: the cascade's first k of %d stages", lam, K)
+				})
 				if err != nil {
 					return err
 				}
-				for k := 1; k < K; k++ {
-					cut := *c
-					cut.v, cut.t, cut.k = cv[k-1], ct[k-1], k
-					consider(&cut)
-				}
+				weigh = append(slices.Clip(vars), cuts...)
+			}
+			for _, ve := range weigh {
+				va := *c
+				va.v, va.t, va.k, va.n = ve.v, ve.t, ve.k, ve.n
+				consider(&va)
 			}
 		}
 		runs = append(runs, sweptRun{lam: lam, par: par, best: res.Own()})
@@ -611,13 +613,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *refine > 0 {
 		values += fmt.Sprintf(" and %d refined", refinedN)
 	}
-	variantsOf := map[string]bool{} // λ#variant: a variant has a row per split
-	for _, p := range points {
-		if p.Variant != "" {
-			variantsOf[p.LambdaLabel()] = true
-		}
-	}
-	fmt.Fprintf(stdout, "wrote %s: %s (%s%s; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", views.Printable(*out), count(len(points), "point"), values, variantsSaid(len(variantsOf)))
+	fmt.Fprintf(stdout, "wrote %s: %s (%s%s; methods cronus, cronus-init, single-stage, prefix, early-exit)\n", views.Printable(*out), count(len(points), "point"), values, variantsSaid(variantsWritten))
 	for _, sp := range splits {
 		front, ok := fronts[sp.name]
 		if !ok {

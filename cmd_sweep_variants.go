@@ -168,6 +168,7 @@ func (s *setup) scoreVariants(ctx context.Context, c *cronus.Cascade, set varian
 	vs := cascadeVariants(c, set, prefixes, len(s.e.Trees), s.e.Base)
 	out := make([]variantEval, len(vs))
 	var cv, ct []cronus.Eval
+	eval := s.evaluator()
 	for i, v := range vs {
 		show(i, len(vs))
 		out[i].cascadeVariant = v
@@ -181,7 +182,7 @@ func (s *setup) scoreVariants(ctx context.Context, c *cronus.Cascade, set varian
 			out[i].v, out[i].t = cv[v.k-1], ct[v.k-1]
 			continue
 		}
-		if out[i].v, out[i].t, err = s.evaluator()(ctx, v.c); err != nil {
+		if out[i].v, out[i].t, err = eval(ctx, v.c); err != nil {
 			return nil, err
 		}
 	}

@@ -164,10 +164,7 @@ func TestScaleCostsByTwo(t *testing.T) {
 			if a.final.Terms != b.final.Terms {
 				t.Errorf("cyclic optimisation: eq (8) %+v, with the costs doubled %+v", a.final.Terms, b.final.Terms)
 			}
-			treeCost := make([]float64, len(e.Trees))
-			for i := range treeCost {
-				treeCost[i] = 1
-			}
+			treeCost := unitCosts(len(e.Trees))
 			for _, cas := range []*Cascade{&a.init.Cascade, &a.final.Cascade} {
 				ra := Score(e, cas, va, costs, treeCost)
 				rb := Score(e, cas, va, scaled(costs, 2), scaled(treeCost, 2))
@@ -337,10 +334,7 @@ func TestUnusedFeatureChangesNothing(t *testing.T) {
 	e, tr, va, costs := mmFixture(t)
 	used := tree.SplitFeatures(e.Trees)
 	f := used[len(used)/2] // the new feature goes before this one
-	treeCost := make([]float64, len(e.Trees))
-	for i := range treeCost {
-		treeCost[i] = 1
-	}
+	treeCost := unitCosts(len(e.Trees))
 	for _, c := range mmParams {
 		t.Run(c.name, func(t *testing.T) {
 			par := mmPar(c.topM)

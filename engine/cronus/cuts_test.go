@@ -100,10 +100,7 @@ func BenchmarkScoreCuts(b *testing.B) {
 	for c == nil || len(c.Stages) < 5 {
 		c = scRandomCascade(r, o)
 	}
-	treeCost := make([]float64, len(e.Trees))
-	for i := range treeCost {
-		treeCost[i] = 1
-	}
+	treeCost := unitCosts(len(e.Trees))
 	ctx := context.Background()
 	b.Run("one-pass", func(b *testing.B) {
 		for b.Loop() {
@@ -135,10 +132,7 @@ func TestLastStagePrefix(t *testing.T) {
 	o := NewOutputs(e, d)
 	r := rand.New(rand.NewPCG(31, 37))
 	T := len(e.Trees)
-	treeCost := make([]float64, T)
-	for i := range treeCost {
-		treeCost[i] = 1
-	}
+	treeCost := unitCosts(T)
 	for trial := range 10 {
 		c := scRandomCascade(r, o)
 		K := len(c.Stages)
@@ -202,10 +196,7 @@ func TestLastPrefix(t *testing.T) {
 	o := NewOutputs(e, fx.test)
 	r := rand.New(rand.NewPCG(23, 29))
 	T := len(e.Trees)
-	treeCost := make([]float64, T)
-	for i := range treeCost {
-		treeCost[i] = 1
-	}
+	treeCost := unitCosts(T)
 	for trial := range 20 {
 		c := scRandomCascade(r, o)
 		K := len(c.Stages)
@@ -246,4 +237,13 @@ func TestLastPrefix(t *testing.T) {
 			scRandomCascade(r, o).LastPrefix(n, 0)
 		}()
 	}
+}
+
+// unitCosts is a cost of 1 for each of n trees.
+func unitCosts(n int) []float64 {
+	c := make([]float64, n)
+	for i := range c {
+		c[i] = 1
+	}
+	return c
 }
