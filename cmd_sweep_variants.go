@@ -22,9 +22,18 @@ import (
 // are written.
 var variantKinds = []string{"stages", "last-prefix", "cut-prefix"}
 
-// defaultLastPrefixes is --last-prefixes's default: the prefix lengths
-// bench/last-prefix.sh tried.
-const defaultLastPrefixes = "10,15,20,30,50,75,100,150,200,300,500"
+// defaultLastPrefixes is --last-prefixes's default,
+// cronus.DefaultLastPrefixes.
+var defaultLastPrefixes = intList(cronus.DefaultLastPrefixes)
+
+// intList is ns comma-separated, as a flag gives them.
+func intList(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ",")
+}
 
 // variantSet is the kinds of variant a sweep writes.
 type variantSet struct{ stages, last, cut bool }
@@ -122,13 +131,7 @@ func (v cascadeVariant) said(K int) string {
 // one pass.
 func cascadeVariants(c *cronus.Cascade, set variantSet, prefixes []int, T int, base float64) []cascadeVariant {
 	K := len(c.Stages)
-	first := K // the first stage that keeps a tree (0-based), K for none
-	for k := range c.Stages {
-		if len(c.Stages[k].Active()) > 0 {
-			first = k
-			break
-		}
-	}
+	first := c.FirstKept()
 	var out []cascadeVariant
 	if set.stages {
 		for k := 1; k < K; k++ {

@@ -27,15 +27,15 @@ import (
 func TestBestCascadeCuts(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	m := ready(t)
-	said := "" // the run figures while the cuts were scored
+	said := map[string]string{} // the run figures while the cuts and the prefixes were scored
 	m = drive(t, m, waitOpt(m.gen, m.run.job.Events()), func(m Model, _ tea.Msg) bool {
-		if m.cutsProg.Phase != "" && said == "" {
-			said = m.runStatus(100)
+		if p := m.cutsProg.Phase; p != "" && said[p] == "" {
+			said[p] = m.runStatus(100)
 		}
 		return !m.running
 	})
-	if !strings.Contains(said, "scoring the first k stages on valid") || m.cutsProg.Phase != "" {
-		t.Errorf("the run figures while the cuts were scored: %q; after: %+v", said, m.cutsProg)
+	if !strings.Contains(said[cutsPhase], "scoring the first k stages on valid") || !strings.Contains(said[prefixPhase], "scoring the last-stage prefixes on valid") || m.cutsProg.Phase != "" {
+		t.Errorf("the run figures while the cuts and prefixes were scored: %q; after: %+v", said, m.cutsProg)
 	}
 	if m.best == nil {
 		t.Fatal("no best cascade after the run finished")
@@ -45,8 +45,19 @@ func TestBestCascadeCuts(t *testing.T) {
 	if K < 3 {
 		t.Fatalf("the best cascade has %d stages; the test wants a few", K)
 	}
-	if want := 2 * (K - 1); len(m.bestCuts) != want {
-		t.Fatalf("%d cut points, want %d (valid and test for k = 1 … %d)", len(m.bestCuts), want, K-1)
+	var cuts, prefixes []baseline.Point
+	for _, p := range m.bestCuts {
+		switch p.Method {
+		case cutsMethod:
+			cuts = append(cuts, p)
+		case prefixMethod:
+			prefixes = append(prefixes, p)
+		default:
+			t.Fatalf("a point of method %q among the cuts", p.Method)
+		}
+	}
+	if want := 2 * (K - 1); len(cuts) != want || m.bestCuts[want-1].Method != cutsMethod {
+		t.Fatalf("%d cut points, want %d (valid and test for k = 1 … %d) before the prefixes", len(cuts), want, K-1)
 	}
 	eval := m.w.evaluator()
 	ctx := t.Context()
@@ -62,7 +73,7 @@ func TestBestCascadeCuts(t *testing.T) {
 			split string
 			ev    cronus.Eval
 		}{{"valid", v}, {"test", ts}} {
-			p := m.bestCuts[2*(k-1)+i]
+			p := cuts[2*(k-1)+i]
 			if p.Method != cutsMethod || p.Split != want.split || p.Lambda != float64(k) {
 				t.Fatalf("cut point %d: %s %s λ %g, want %s %s %d", 2*(k-1)+i, p.Method, p.Split, p.Lambda, cutsMethod, want.split, k)
 			}
@@ -86,6 +97,64 @@ func TestBestCascadeCuts(t *testing.T) {
 		t.Errorf("the run's point %+v is not its best cascade's test figures %v %g", m.finished, ts.Cost, ts.Metrics[curveSpec])
 	}
 
+	// The last-stage prefixes: the cascade with its last stage the
+	// ensemble's first n trees (weight 1, the ensemble's base score as
+	// intercept), built here by hand, for n = 10, 15, 20 of the 20 trees.
+	T := len(m.w.e.Trees)
+	if T != 20 {
+		t.Fatalf("%d trees; the test wants 20", T)
+	}
+	first := K
+	for k := K - 1; k >= 0; k-- {
+		for _, b := range best.Stages[k].Beta[:T] {
+			if b != 0 {
+				first = k
+			}
+		}
+	}
+	if first >= K-1 {
+		t.Fatalf("the best cascade keeps trees only in its last stage; the test wants earlier ones")
+	}
+	ns := []int{10, 15, 20}
+	if len(prefixes) != 2*len(ns) {
+		t.Fatalf("%d prefix points, want %d (valid and test for n = %v)", len(prefixes), 2*len(ns), ns)
+	}
+	for j, n := range ns {
+		pc := cronus.Cascade{Stages: slices.Clone(best.Stages), Rule: best.Rule, TopM: best.TopM}
+		beta := make([]float64, T+1)
+		for i := range n {
+			beta[i] = 1
+		}
+		beta[T] = m.w.e.Base
+		pc.Stages[K-1] = cronus.Stage{Beta: beta, Theta: best.Stages[K-1].Theta}
+		v, ts, err := eval(ctx, &pc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range []struct {
+			split string
+			ev    cronus.Eval
+		}{{"valid", v}, {"test", ts}} {
+			p := prefixes[2*j+i]
+			if p.Split != want.split || p.Lambda != float64(n) {
+				t.Fatalf("prefix point %d: %s λ %g, want %s %d", 2*j+i, p.Split, p.Lambda, want.split, n)
+			}
+			if p.Cost != want.ev.Cost || p.Metrics[curveSpec] != want.ev.Metrics[curveSpec] {
+				t.Errorf("last stage the first %d trees on %s: cost %v NDCG@10 %g, built by hand %v %g", n, want.split, p.Cost, p.Metrics[curveSpec], want.ev.Cost, want.ev.Metrics[curveSpec])
+			}
+		}
+	}
+
+	// A cascade whose earlier stages keep no tree has no prefix points:
+	// each would be the prefix baseline itself.
+	onlyLast := cronus.Cascade{Stages: slices.Clone(best.Stages), Rule: best.Rule, TopM: best.TopM}
+	for k := range K - 1 {
+		onlyLast.Stages[k] = cronus.Stage{Beta: make([]float64, T+1), Theta: math.Inf(-1)}
+	}
+	if pts, err := stagePrefixes(ctx, m.w, &onlyLast, nil); err != nil || pts != nil {
+		t.Errorf("prefixes of a cascade with trees in its last stage alone: %+v, %v; want none", pts, err)
+	}
+
 	// Drawn: the test split's cuts, as their own series.
 	var drawn []baseline.Point
 	for _, p := range m.points() {
@@ -96,9 +165,18 @@ func TestBestCascadeCuts(t *testing.T) {
 	if len(drawn) != K-1 || drawn[0].Split != "test" || drawn[K-2].Lambda != float64(K-1) {
 		t.Errorf("drawn cuts: %+v, want the %d on test", drawn, K-1)
 	}
+	drawn = nil
+	for _, p := range m.points() {
+		if p.Method == views.MethodLastPrefix {
+			drawn = append(drawn, p)
+		}
+	}
+	if len(drawn) != len(ns) || drawn[0].Split != "test" || drawn[len(ns)-1].Lambda != 20 {
+		t.Errorf("drawn prefixes: %+v, want the %d on test", drawn, len(ns))
+	}
 	m, _ = update(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
-	if c := m.renderPane(paneCurve, 110, 30); !strings.Contains(c, "▹") || !strings.Contains(c, views.MethodStages) {
-		t.Errorf("the curve shows no cut:\n%s", c)
+	if c := m.renderPane(paneCurve, 110, 30); !strings.Contains(c, "▹") || !strings.Contains(c, views.MethodStages) || !strings.Contains(c, "◃") || !strings.Contains(c, views.MethodLastPrefix) {
+		t.Errorf("the curve shows no cut or no prefix:\n%s", c)
 	}
 
 	// Exported, both splits.
@@ -114,12 +192,12 @@ func TestBestCascadeCuts(t *testing.T) {
 	}
 	var got []baseline.Point
 	for _, p := range pts {
-		if p.Method == cutsMethod {
+		if p.Method == cutsMethod || p.Method == prefixMethod {
 			got = append(got, p)
 		}
 	}
 	if len(got) != len(m.bestCuts) {
-		t.Fatalf("%d first-stages rows exported, want %d", len(got), len(m.bestCuts))
+		t.Fatalf("%d first-stages and last-prefix rows exported, want %d", len(got), len(m.bestCuts))
 	}
 	for i, p := range got {
 		w := m.bestCuts[i]
@@ -154,11 +232,20 @@ func TestCutsStatusFits(t *testing.T) {
 	if got, want := cutsStatus(p, 14, st), "cuts on valid"; got != want {
 		t.Errorf("at 14 columns %q, want %q", got, want)
 	}
-	for _, done := range []float64{0, 1, 2} {
-		p.Done = done
-		for w := 1; w <= 120; w++ {
-			if got := cutsStatus(p, w, st); lipgloss.Width(got) > w {
-				t.Errorf("at %d columns %q is %d wide", w, got, lipgloss.Width(got))
+	pp := job.Progress{Phase: prefixPhase, Done: 1.5, Total: 2, Elapsed: 300 * time.Millisecond}
+	if got, want := cutsStatus(pp, 100, st), "scoring the last-stage prefixes on test · 0.3s"; got != want {
+		t.Errorf("prefixes at 100 columns %q, want %q", got, want)
+	}
+	if got, want := cutsStatus(pp, 20, st), "prefixes on test"; got != want {
+		t.Errorf("prefixes at 20 columns %q, want %q", got, want)
+	}
+	for _, q := range []job.Progress{p, pp} {
+		for _, done := range []float64{0, 0.5, 1, 2} {
+			q.Done = done
+			for w := 1; w <= 120; w++ {
+				if got := cutsStatus(q, w, st); lipgloss.Width(got) > w {
+					t.Errorf("at %d columns %q is %d wide", w, got, lipgloss.Width(got))
+				}
 			}
 		}
 	}

@@ -137,13 +137,14 @@ type Model struct {
 	// run's cascade).
 	initProg job.Progress
 	// cutsProg is how far a finished run's scoring of its best cascade's
-	// first k stages has come (cutsPhase), until the run's final event.
+	// first k stages (cutsPhase) and last-stage prefixes (prefixPhase) has
+	// come, until the run's final event.
 	cutsProg job.Progress
 	best     *cronus.State    // best cascade on validation of the last finished run
 	bestOwn  *cronus.State    // that run's own best, before any refit (Outcome.Own): a restart goes on from it
 	bestRun  runInfo          // the run m.best comes from
 	finished []baseline.Point // the best test point of every finished run on this ensemble
-	bestCuts []baseline.Point // m.best's first k stages on valid and test (optRun.cuts), as plotted and exported
+	bestCuts []baseline.Point // m.best's first k stages and last-stage prefixes on valid and test (optRun.cuts), as plotted and exported
 
 	runs     int                 // optimisation runs started, numbering them for the user
 	snapRun  runInfo             // the run m.snap comes from
@@ -555,7 +556,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.initProg = job.Progress{}
 		m.cutsProg = job.Progress{}
-		if !msg.ev.Final && msg.ev.Progress.Phase == cutsPhase {
+		if !msg.ev.Final && inCuts(msg.ev.Progress) {
 			m.cutsProg = msg.ev.Progress // its snapshot repeats the run's last
 		}
 		m.snap, m.snapRun = msg.ev.Snapshot, m.runInfo()

@@ -505,9 +505,11 @@ type optRun struct {
 	done   chan struct{}
 	out    *cronus.Outcome
 	info   runInfo
-	// cuts are the first k stages of the run's best cascade (stageCuts),
-	// scored once the run finished; nil until then, and for a run that
-	// did not finish or has no best. Written by the worker before it
+	// cuts are the first k stages of the run's best cascade (stageCuts)
+	// and its last stage swapped for the ensemble's prefixes
+	// (stagePrefixes), scored once the run finished; nil until then, and
+	// for a run that did not finish, has no best or was cancelled while
+	// they were scored. Written by the worker before it
 	// returns, so read after the job's final event.
 	cuts []baseline.Point
 	// from is the cascade a warm run started from, with the σ_k it kept
@@ -565,6 +567,15 @@ func initReport(r *job.Reporter[cronus.Snapshot], k, kept int) func(stages float
 // cascade's first k stages (stageCuts), in splits done of cutSplits.
 const cutsPhase = "scoring the first k stages"
 
+// prefixPhase is the job phase after cutsPhase: the scoring of the best
+// cascade with its last stage the ensemble's first n trees
+// (stagePrefixes), in splits done of cutSplits.
+const prefixPhase = "scoring the last-stage prefixes"
+
+// inCuts reports whether p is of a finished run's scoring of its best
+// cascade's cuts or last-stage prefixes: cutsPhase or prefixPhase.
+func inCuts(p job.Progress) bool { return p.Phase == cutsPhase || p.Phase == prefixPhase }
+
 // warmKept is how many of a warm start's first stages Optimize takes as
 // they are, without Algorithm 2, before it makes the new ones: from a
 // cascade of another number of stages, all but its last up to K − 1 (the
@@ -603,7 +614,16 @@ func startOpt(ctx context.Context, g *gate, w *workData, par cronus.Params, opt 
 			// last snapshot: one pass over each split, as long as scoring
 			// the cascade (0.35 s on a 50,000-document synthetic set).
 			r.Phase(cutsPhase, float64(len(cutSplits)))
-			run.cuts, _ = stageCuts(ctx, w, &out.Best.Cascade, func(i int) { r.Report(float64(i), nil) })
+			cuts, err := stageCuts(ctx, w, &out.Best.Cascade, func(i int) { r.Report(float64(i), nil) })
+			if err == nil {
+				// Then its last stage swapped for the ensemble's prefixes: a
+				// whole pass over each split per prefix length.
+				r.Phase(prefixPhase, float64(len(cutSplits)))
+				var prefixes []baseline.Point
+				if prefixes, err = stagePrefixes(ctx, w, &out.Best.Cascade, func(done float64) { r.Report(done, nil) }); err == nil {
+					run.cuts = slices.Concat(cuts, prefixes)
+				}
+			}
 		}
 		return out, err
 	})

@@ -24,6 +24,7 @@ var curveMethods = []struct{ method, valid, other string }{
 	{"single-stage", "▲", "△"},
 	{MethodSweep, "×", "+"},
 	{MethodStages, "▸", "▹"},
+	{MethodLastPrefix, "◂", "◃"},
 	{"cronus-init", "■", "□"},
 	{"cronus", "●", "○"},
 }
@@ -34,6 +35,10 @@ const MethodSweep = "λ sweep"
 // MethodStages is the series of the best cascade's first k stages, each
 // a cascade of its own, in the workbench.
 const MethodStages = "first k stages"
+
+// MethodLastPrefix is the series of the best cascade with its last stage
+// the base ensemble's first n trees, one point per n, in the workbench.
+const MethodLastPrefix = "last stage a prefix"
 
 // keptPrefix starts the method of a kept cascade (KeptCascade.Method).
 const keptPrefix = "kept #"
@@ -378,7 +383,7 @@ func marker(method, split string) string {
 // markStyle colours the cascades as values and the baselines as bars.
 func markStyle(method string, st Styles) lipgloss.Style {
 	switch {
-	case strings.HasPrefix(method, "cronus"), method == MethodSweep, method == MethodStages:
+	case strings.HasPrefix(method, "cronus"), method == MethodSweep, method == MethodStages, method == MethodLastPrefix:
 		return st.Value
 	case strings.HasPrefix(method, keptPrefix):
 		return st.Title

@@ -64,6 +64,24 @@ func (c *Cascade) FirstStages(k int) *Cascade {
 	return cut
 }
 
+// DefaultLastPrefixes are the prefix lengths n whose LastPrefix variants
+// `cronus sweep --variants` and the workbench score by default (those up
+// to the ensemble's trees): the lengths bench/last-prefix.sh tried.
+var DefaultLastPrefixes = []int{10, 15, 20, 30, 50, 75, 100, 150, 200, 300, 500}
+
+// FirstKept is the index of c's first stage that keeps a tree, or
+// len(c.Stages) when none does. A LastPrefix variant of c filters
+// documents before its last stage only when FirstKept is below the last
+// stage; otherwise it is the ensemble's prefix itself.
+func (c *Cascade) FirstKept() int {
+	for k := range c.Stages {
+		if len(c.Stages[k].Active()) > 0 {
+			return k
+		}
+	}
+	return len(c.Stages)
+}
+
 // LastPrefix returns c with its last stage the base ensemble's first n
 // trees, each of weight 1, and the intercept base (the ensemble's base
 // score): the cascade File.LastStagePrefix makes of a file, which `eval

@@ -247,3 +247,23 @@ func unitCosts(n int) []float64 {
 	}
 	return c
 }
+
+// TestFirstKept: the first stage with a non-zero tree weight, whatever
+// the intercepts and thresholds; len(Stages) when no stage keeps a tree.
+func TestFirstKept(t *testing.T) {
+	stage := func(weights ...float64) Stage { return Stage{Beta: append(weights, 0.7), Theta: 0.1} }
+	for _, tc := range []struct {
+		c    Cascade
+		want int
+	}{
+		{Cascade{Stages: []Stage{stage(0, 0), stage(0, 0), stage(0, 0)}}, 3},
+		{Cascade{Stages: []Stage{stage(0, 0), stage(0, 0), stage(0, 2)}}, 2},
+		{Cascade{Stages: []Stage{stage(0, 0), stage(-0.5, 0), stage(0, 2)}}, 1},
+		{Cascade{Stages: []Stage{stage(1e-300, 0), stage(0, 0), stage(0, 0)}}, 0},
+		{Cascade{Stages: []Stage{stage(0, 0)}}, 1},
+	} {
+		if got := tc.c.FirstKept(); got != tc.want {
+			t.Errorf("FirstKept of %v = %d, want %d", tc.c.Stages, got, tc.want)
+		}
+	}
+}
