@@ -48,6 +48,10 @@ case "$objective" in regression|lambdarank) ;; *) echo "bench/cascade.sh: BASE_O
 depth=${BASE_DEPTH:-2}
 case "$depth" in 1|2|3) ;; *) echo "bench/cascade.sh: BASE_DEPTH must be 1, 2 or 3, got $depth" >&2; exit 2 ;; esac
 leaves=$((1 << depth))
+# BASE_SEED sets the base ensemble's random seed (cronus train --seed: its
+# column sampling; default 1, train's own), to see how far a figure
+# depends on the one base ensemble the bench trains.
+seed=${BASE_SEED:-1}
 if [ "$set_" = mq2008-fold ]; then
   fold=${2:?usage: bench/cascade.sh mq2008-fold N [TREES]}
   set_=mq2008-fold$fold
@@ -56,6 +60,7 @@ fi
 trees=${2:-500}
 . bench/lib.sh
 need_count "bench/cascade.sh [mq2008|mq2008-fold N|synth] [TREES]" TREES "$trees"
+need_count "BASE_SEED=S bash bench/cascade.sh" BASE_SEED "$seed" 0
 need_time
 dir=$dir/cascade-$set_
 mkdir -p "$dir"
@@ -116,7 +121,7 @@ if [ -n "${EARLY_STOP:-}" ] && [ "$EARLY_STOP" != 0 ]; then
 fi
 best=-1
 for cs in 1 0.3 0.1; do
-  "$c" train --train "$train" --objective "$objective" --trees "$trees" --leaves "$leaves" --max-depth "$depth" --col-sample "$cs" "${stop[@]}" --out "$dir/model-$cs.json" > /dev/null
+  "$c" train --train "$train" --objective "$objective" --trees "$trees" --leaves "$leaves" --max-depth "$depth" --col-sample "$cs" --seed "$seed" "${stop[@]}" --out "$dir/model-$cs.json" > /dev/null
   v=$("$c" eval --model "$dir/model-$cs.json" --data "$valid" --metrics ndcg@10 --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["metrics"]["ndcg@10"])')
   echo "base ensemble, column sample $cs: validation ndcg@10 $v"
   if /usr/bin/python3 -c 'import sys; sys.exit(not float(sys.argv[1]) > float(sys.argv[2]))' "$v" "$best"; then best=$v; colsample=$cs; fi
