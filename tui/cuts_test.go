@@ -65,14 +65,7 @@ func TestBestCascadeCuts(t *testing.T) {
 	for k := 1; k < K; k++ {
 		cut := cronus.Cascade{Stages: slices.Clone(best.Stages[:k]), Rule: best.Rule, TopM: best.TopM}
 		cut.Stages[k-1].Theta = math.Inf(-1)
-		v, ts, err := eval(ctx, &cut)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, want := range []struct {
-			split string
-			ev    cronus.Eval
-		}{{"valid", v}, {"test", ts}} {
+		for i, want := range evalSplits(t, eval, &cut) {
 			p := cuts[2*(k-1)+i]
 			if p.Method != cutsMethod || p.Split != want.split || p.Lambda != float64(k) {
 				t.Fatalf("cut point %d: %s %s λ %g, want %s %s %d", 2*(k-1)+i, p.Method, p.Split, p.Lambda, cutsMethod, want.split, k)
@@ -127,14 +120,7 @@ func TestBestCascadeCuts(t *testing.T) {
 		}
 		beta[T] = m.w.e.Base
 		pc.Stages[K-1] = cronus.Stage{Beta: beta, Theta: best.Stages[K-1].Theta}
-		v, ts, err := eval(ctx, &pc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, want := range []struct {
-			split string
-			ev    cronus.Eval
-		}{{"valid", v}, {"test", ts}} {
+		for i, want := range evalSplits(t, eval, &pc) {
 			p := prefixes[2*j+i]
 			if p.Split != want.split || p.Lambda != float64(n) {
 				t.Fatalf("prefix point %d: %s λ %g, want %s %d", 2*j+i, p.Split, p.Lambda, want.split, n)
@@ -215,6 +201,22 @@ func TestBestCascadeCuts(t *testing.T) {
 	if len(m.bestCuts) != 0 || len(m.finished) != 0 {
 		t.Errorf("after a retrain: %d cuts, %d finished runs", len(m.bestCuts), len(m.finished))
 	}
+}
+
+// splitEval is a cascade's figures on one split.
+type splitEval struct {
+	split string
+	ev    cronus.Eval
+}
+
+// evalSplits is c's figures by eval on valid and test, in that order.
+func evalSplits(t *testing.T, eval cronus.Evaluator, c *cronus.Cascade) []splitEval {
+	t.Helper()
+	v, ts, err := eval(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []splitEval{{"valid", v}, {"test", ts}}
 }
 
 // TestCutsStatusFits: the run figures while a finished run's cuts are
