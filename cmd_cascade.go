@@ -1311,9 +1311,13 @@ func runCascade(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 			stages[k]["first_stages"] = cut
 		}
+		prefixes, err := s.lastPrefixesJSON(ctx, &best.Cascade)
+		if err != nil {
+			return err
+		}
 		r := map[string]any{"cascade": *out, "lambda_max": s.sc.LambdaMax, "lambda": cf.par.Lambda, "rho1": cf.par.Rho1, "rhoK": cf.par.RhoK, "seconds": time.Since(start).Seconds(),
 			"init_seconds": res.InitTime.Seconds(), "cyclic_seconds": res.CyclicTime.Seconds(), "threads": runtime.GOMAXPROCS(0),
-			"valid": evalJSON(valid), "full_valid": evalJSON(fullV), "stages": stages}
+			"valid": evalJSON(valid), "full_valid": evalJSON(fullV), "stages": stages, "last_prefixes": prefixes}
 		if cf.refit {
 			r["refit"] = res.Refit // "": the run's own best was better on validation
 		}
@@ -1430,6 +1434,35 @@ func at(xs []float64, k int) float64 {
 // cutJSON is a cut cascade's figures in cascade --json's stages: its
 // metrics and cost (the fractions reaching its stages are the whole
 // cascade's).
+// lastPrefixesJSON is cascade --json's "last_prefixes": c with its last
+// stage the base ensemble's first n trees, as eval --last-prefix n runs
+// it (sweep --variants last-prefix's λ#pn rows), for each n of
+// cronus.DefaultLastPrefixes up to the trees, each with n and the
+// figures on valid and, with test data, test; none when c's stages
+// before the last keep no tree (each would be the prefix itself).
+func (s *setup) lastPrefixesJSON(ctx context.Context, c *cronus.Cascade) ([]map[string]any, error) {
+	out := []map[string]any{}
+	if c.FirstKept() >= len(c.Stages)-1 {
+		return out, nil
+	}
+	eval := s.evaluator()
+	for _, n := range cronus.DefaultLastPrefixes {
+		if n > len(s.e.Trees) {
+			break
+		}
+		v, t, err := eval(ctx, c.LastPrefix(n, s.e.Base))
+		if err != nil {
+			return nil, err
+		}
+		p := map[string]any{"n": n, "valid": cutJSON(v)}
+		if s.test != nil {
+			p["test"] = cutJSON(t)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
 func cutJSON(ev cronus.Eval) map[string]any {
 	return map[string]any{"metrics": ev.Metrics, "cost": ev.Cost}
 }

@@ -2953,13 +2953,18 @@ func TestCascadeFirstStages(t *testing.T) {
 	// cascade --json gives each stage's cut on valid and test: eval
 	// --stages k's figures for the file it wrote.
 	c2 := filepath.Join(dir, "c2.json")
+	type figs struct {
+		Metrics map[string]float64
+		Cost    struct{ Total, Features, Trees float64 }
+	}
 	var cr struct {
 		Stages []struct {
-			FirstStages map[string]struct {
-				Metrics map[string]float64
-				Cost    struct{ Total, Features, Trees float64 }
-			} `json:"first_stages"`
+			FirstStages map[string]figs `json:"first_stages"`
 		}
+		LastPrefixes []struct {
+			N           int
+			Valid, Test figs
+		} `json:"last_prefixes"`
 	}
 	runJSON(t, &cr, "cascade", "--model", model, "--train", "builtin:mq2008/train", "--valid", "builtin:mq2008/vali", "--test", test,
 		"--costs", "builtin:mq2008/costs", "--stages", "4", "--cycles", "1", "--lambda", "0.05", "--out", c2, "--json")
@@ -2975,6 +2980,25 @@ func TestCascadeFirstStages(t *testing.T) {
 				t.Errorf("cascade --json: stage %d's first_stages on %s: %+v; eval --stages %d: %+v %+v", k+1, split, got, k+1, ev.Metrics, ev.Cost)
 			}
 		}
+	}
+	// And its last_prefixes, n = 10, 15, 20 and 30 of the 30 trees: eval
+	// --last-prefix n's figures for the same file.
+	var ns []int
+	for _, p := range cr.LastPrefixes {
+		ns = append(ns, p.N)
+		for split, d := range map[string]struct {
+			data string
+			got  figs
+		}{"valid": {"builtin:mq2008/vali", p.Valid}, "test": {test, p.Test}} {
+			var ev report
+			runJSON(t, &ev, "eval", "--cascade", c2, "--data", d.data, "--last-prefix", strconv.Itoa(p.N), "--metrics", "p@5,ndcg@10,err@3", "--json")
+			if !maps.Equal(d.got.Metrics, ev.Metrics) || d.got.Cost != ev.Cost {
+				t.Errorf("cascade --json: last_prefixes n %d on %s: %+v; eval --last-prefix %d: %+v %+v", p.N, split, d.got, p.N, ev.Metrics, ev.Cost)
+			}
+		}
+	}
+	if !slices.Equal(ns, []int{10, 15, 20, 30}) {
+		t.Errorf("cascade --json: last_prefixes for n = %v, want 10, 15, 20, 30", ns)
 	}
 	for _, tc := range []struct {
 		args []string
