@@ -65,7 +65,7 @@ func stageCuts(ctx context.Context, w *workData, c *cronus.Cascade, start func(s
 // order of n, valid before test, as `cronus sweep --variants last-prefix`
 // writes its λ#pn rows. A cascade whose stages before the last keep no
 // tree has none: each would be the prefix baseline itself. report, if not
-// nil, is told how far it is, in splits done (2.5: half the test split).
+// nil, is told how far it is, in splits done (1.5: half the test split).
 // It stops at ctx's end, with the error.
 func stagePrefixes(ctx context.Context, w *workData, c *cronus.Cascade, report func(done float64)) ([]baseline.Point, error) {
 	if c.FirstKept() >= len(c.Stages)-1 {
