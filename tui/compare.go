@@ -120,7 +120,8 @@ func metricValue(ms map[string]float64, key string) string {
 }
 
 // curvePoints are what 'e' exports: the baselines, the kept cascades, the
-// λ sweep, the best cascade's first k stages and the finished runs.
+// λ sweep, the best cascade's first k stages and last-stage prefixes, and
+// the finished runs.
 func (m Model) curvePoints() []baseline.Point {
 	var pts []baseline.Point
 	if m.w != nil {

@@ -280,7 +280,7 @@ func (m Model) renderPane(i, w, h int) string {
 }
 
 // points are the baselines, the λ sweep, the best cascade's first k
-// stages and the finished runs.
+// stages and last-stage prefixes, and the finished runs.
 func (m Model) points() []baseline.Point {
 	if m.w == nil {
 		return m.finished
