@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"context"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -141,6 +143,21 @@ func TestBestCascadeCuts(t *testing.T) {
 		t.Errorf("prefixes of a cascade with trees in its last stage alone: %+v, %v; want none", pts, err)
 	}
 
+	// Cancelled while they are scored, they stop at once with the error
+	// and no points (the run is then left without its cuts).
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var reports []float64
+	pts, err := stagePrefixes(cctx, m.w, &best, func(done float64) {
+		reports = append(reports, done)
+		if len(reports) == 2 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || pts != nil || len(reports) != 2 || reports[1] != 1.0/3 {
+		t.Errorf("prefixes cancelled after the second report: %d points, %v, reports %v; want none, context.Canceled, [0 1/3]", len(pts), err, reports)
+	}
+
 	// Drawn: the test split's cuts, as their own series.
 	var drawn []baseline.Point
 	for _, p := range m.points() {
@@ -172,7 +189,7 @@ func TestBestCascadeCuts(t *testing.T) {
 		t.Fatal("e returned no command")
 	}
 	m, _ = update(t, m, cmd())
-	pts, err := baseline.ReadCSV(curvesCSV)
+	pts, err = baseline.ReadCSV(curvesCSV)
 	if err != nil {
 		t.Fatal(err)
 	}
