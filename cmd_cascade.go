@@ -1431,9 +1431,6 @@ func at(xs []float64, k int) float64 {
 	return 0
 }
 
-// cutJSON is a cut cascade's figures in cascade --json's stages: its
-// metrics and cost (the fractions reaching its stages are the whole
-// cascade's).
 // lastPrefixesJSON is cascade --json's "last_prefixes": c with its last
 // stage the base ensemble's first n trees, as eval --last-prefix n runs
 // it (sweep --variants last-prefix's λ#pn rows), for each n of
@@ -1463,6 +1460,9 @@ func (s *setup) lastPrefixesJSON(ctx context.Context, c *cronus.Cascade) ([]map[
 	return out, nil
 }
 
+// cutJSON is a cut cascade's figures in cascade --json's stages: its
+// metrics and cost (the fractions reaching its stages are the whole
+// cascade's).
 func cutJSON(ev cronus.Eval) map[string]any {
 	return map[string]any{"metrics": ev.Metrics, "cost": ev.Cost}
 }
