@@ -614,13 +614,14 @@ func startOpt(ctx context.Context, g *gate, w *workData, par cronus.Params, opt 
 			// last snapshot: one pass over each split, as long as scoring
 			// the cascade (0.35 s on a 50,000-document synthetic set).
 			r.Phase(cutsPhase, float64(len(cutSplits)))
-			cuts, err := stageCuts(ctx, w, &out.Best.Cascade, func(i int) { r.Report(float64(i), nil) })
-			if err == nil {
+			// Their error (a cancellation) is not the run's.
+			cuts, cerr := stageCuts(ctx, w, &out.Best.Cascade, func(i int) { r.Report(float64(i), nil) })
+			if cerr == nil {
 				// Then its last stage swapped for the ensemble's prefixes: a
 				// whole pass over each split per prefix length.
 				r.Phase(prefixPhase, float64(len(cutSplits)))
 				var prefixes []baseline.Point
-				if prefixes, err = stagePrefixes(ctx, w, &out.Best.Cascade, func(done float64) { r.Report(done, nil) }); err == nil {
+				if prefixes, cerr = stagePrefixes(ctx, w, &out.Best.Cascade, func(done float64) { r.Report(done, nil) }); cerr == nil {
 					run.cuts = slices.Concat(cuts, prefixes)
 				}
 			}
