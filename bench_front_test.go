@@ -22,6 +22,30 @@ func needPython(t *testing.T) string {
 	return py
 }
 
+// benchBash is bash, for a test that runs a bench script (the scripts use
+// Debian's /usr/bin/python3); it skips the test without either.
+func benchBash(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3, which the bench scripts use")
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	return bash
+}
+
+// runBenchScript runs bench/SCRIPT with args under bash, in an
+// environment of this process's variables and then env's, and returns its
+// output and error output together.
+func runBenchScript(bash, script string, env []string, args ...string) (string, error) {
+	cmd := exec.Command(bash, append([]string{filepath.Join("bench", script)}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
 // benchFront gives the tests of bench/front.py a curve writer (a file of
 // body in a temporary directory, its path returned) and the script's runner
 // (its combined output); without python3 the test is skipped.

@@ -189,10 +189,7 @@ func TestBenchRhoChoose(t *testing.T) {
 		t.Skip("no bash")
 	}
 	sh := func(env []string, args ...string) (string, error) {
-		cmd := exec.Command(bash, append([]string{filepath.Join("bench", "fixed-rho.sh")}, args...)...)
-		cmd.Env = append(append(os.Environ(), "BENCH_DIR="+filepath.Join(dir, "bench")), env...)
-		b, err := cmd.CombinedOutput()
-		return string(b), err
+		return runBenchScript(bash, "fixed-rho.sh", append([]string{"BENCH_DIR=" + filepath.Join(dir, "bench")}, env...), args...)
 	}
 	for _, c := range []struct {
 		env  []string

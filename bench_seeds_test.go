@@ -19,20 +19,11 @@ import (
 // naming the file. (The runs themselves are bench/cascade-folds.sh's with
 // BASE_SEED, which the Measured section's seed figures came from.)
 func TestBenchSeeds(t *testing.T) {
-	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		t.Skip("no /usr/bin/python3, which the bench scripts use")
-	}
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash")
-	}
+	bash := benchBash(t)
 	dir := t.TempDir()
 	bench := filepath.Join(dir, "bench")
 	run := func(env []string, args ...string) (string, error) {
-		cmd := exec.Command(bash, append([]string{filepath.Join("bench", "seeds.sh")}, args...)...)
-		cmd.Env = append(append(os.Environ(), "BENCH_DIR="+bench, "POOL_ONLY=1"), env...)
-		out, err := cmd.CombinedOutput()
-		return string(out), err
+		return runBenchScript(bash, "seeds.sh", append([]string{"BENCH_DIR=" + bench, "POOL_ONLY=1"}, env...), args...)
 	}
 	for _, c := range []struct {
 		env  []string

@@ -107,10 +107,7 @@ func TestBenchSplitValid(t *testing.T) {
 		t.Skip("no bash")
 	}
 	sh := func(args ...string) (string, error) {
-		cmd := exec.Command(bash, append([]string{filepath.Join("bench", "split-valid.sh")}, args...)...)
-		cmd.Env = append(os.Environ(), "BENCH_DIR="+filepath.Join(dir, "bench"))
-		b, err := cmd.CombinedOutput()
-		return string(b), err
+		return runBenchScript(bash, "split-valid.sh", []string{"BENCH_DIR=" + filepath.Join(dir, "bench")}, args...)
 	}
 	if out, err := sh("extra"); err == nil || !strings.Contains(out, "usage: bash bench/split-valid.sh") {
 		t.Errorf("split-valid.sh extra: err %v, output %q; want the usage and a failure", err, out)

@@ -18,13 +18,7 @@ func TestBenchSweepVariants(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains and sweeps five times")
 	}
-	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		t.Skip("no /usr/bin/python3, which the bench scripts use")
-	}
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash")
-	}
+	bash := benchBash(t)
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go, which the script builds cronus with")
 	}
@@ -34,10 +28,7 @@ func TestBenchSweepVariants(t *testing.T) {
 	dir := t.TempDir()
 	bench := filepath.Join(dir, "bench")
 	run := func(args ...string) (string, error) {
-		cmd := exec.Command(bash, append([]string{filepath.Join("bench", "sweep-variants.sh")}, args...)...)
-		cmd.Env = append(os.Environ(), "BENCH_DIR="+bench, "LAMBDAS=0.02:0.2:2", "CASCADE_ARGS=--stages 3 --cycles 1", "VARIANTS=stages,last-prefix", "LAST_PREFIXES=5,8")
-		out, err := cmd.CombinedOutput()
-		return string(out), err
+		return runBenchScript(bash, "sweep-variants.sh", []string{"BENCH_DIR=" + bench, "LAMBDAS=0.02:0.2:2", "CASCADE_ARGS=--stages 3 --cycles 1", "VARIANTS=stages,last-prefix", "LAST_PREFIXES=5,8"}, args...)
 	}
 	if out, err := run("extra"); err == nil || !strings.Contains(out, "usage: bash bench/sweep-variants.sh") {
 		t.Errorf("a stray argument: err %v, %q", err, out)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,13 +14,7 @@ import (
 // nor k = K (bench/last-prefix.sh's), nor a prefix longer than the
 // ensemble. Stray arguments are refused.
 func TestBenchCutPrefixesVariants(t *testing.T) {
-	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		t.Skip("no /usr/bin/python3, which the bench scripts use")
-	}
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash")
-	}
+	bash := benchBash(t)
 	dir := t.TempDir()
 	// Five stages, the first empty, the third too; an ensemble of 40
 	// trees: only the stages' tree lists and the trees' count are read.
@@ -32,10 +25,7 @@ func TestBenchCutPrefixesVariants(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(args ...string) (string, error) {
-		cmd := exec.Command(bash, append([]string{filepath.Join("bench", "cut-prefixes.sh")}, args...)...)
-		cmd.Env = append(os.Environ(), "BENCH_DIR="+filepath.Join(dir, "bench"), "LAST_PREFIXES=10,30,50")
-		out, err := cmd.CombinedOutput()
-		return string(out), err
+		return runBenchScript(bash, "cut-prefixes.sh", []string{"BENCH_DIR=" + filepath.Join(dir, "bench"), "LAST_PREFIXES=10,30,50"}, args...)
 	}
 	out, err := run("--variants", c)
 	if err != nil {
