@@ -16,7 +16,7 @@
 # best validation NDCG@10 at no more than that validation cost), on test.
 # bench/paired.py then tests each of those pairs query by query (Student's
 # paired t test on NDCG@10, over the five folds' 784 test queries).
-# CASCADE_ARGS, LAMBDAS, UNCAPPED, VARIANTS, BASE_OBJECTIVE, BASE_DEPTH, BASE_SEED, HOLDOUT and EARLY_STOP are passed on to bench/cascade.sh
+# CASCADE_ARGS, LAMBDAS, UNCAPPED, VARIANTS, LAST_PREFIXES, BASE_OBJECTIVE, BASE_DEPTH, BASE_SEED, HOLDOUT and EARLY_STOP are passed on to bench/cascade.sh
 # (e.g. CASCADE_ARGS=--graded, BASE_OBJECTIVE=lambdarank).
 # The folds sweep the grid alone (REFINE=0): a refined λ is chosen on each
 # fold's own validation set, so the folds would not share it, and the

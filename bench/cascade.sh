@@ -61,6 +61,10 @@ trees=${2:-500}
 . bench/lib.sh
 need_count "bench/cascade.sh [mq2008|mq2008-fold N|synth] [TREES]" TREES "$trees"
 need_count "BASE_SEED=S bash bench/cascade.sh" BASE_SEED "$seed" 0
+if [ -n "${LAST_PREFIXES:-}" ] && [ -z "${VARIANTS:-}" ]; then
+  echo "bench/cascade.sh: LAST_PREFIXES sets the prefix lengths of VARIANTS' last-prefix and cut-prefix: set VARIANTS too (e.g. VARIANTS=all)" >&2
+  exit 2
+fi
 need_time
 dir=$dir/cascade-$set_
 mkdir -p "$dir"
@@ -139,9 +143,14 @@ cascade_args common "$rel"
 # VARIANTS=LIST also writes each cascade's variants (cuts, last-stage
 # prefixes; `cronus sweep --variants LIST`, e.g. all) as rows of the
 # curve, which front.py and paired.py then pool with the cascades; the
-# table below is of the cascades alone.
+# table below is of the cascades alone. LAST_PREFIXES=LIST sets their
+# prefix lengths (`--last-prefixes LIST`, comma-separated; default the
+# sweep's, 10,15,20,30,50,75,100,150,200,300,500).
 variants=()
 [ -n "${VARIANTS:-}" ] && variants=(--variants "$VARIANTS")
+if [ -n "${LAST_PREFIXES:-}" ]; then
+  variants+=(--last-prefixes "$LAST_PREFIXES")
+fi
 /usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas "$lambdas" --refine "$refine" --every-prefix "${variants[@]}" --out "$dir/curve.csv" --per-query "$dir/curve.queries.tsv" --plot "$dir/curve.svg" > /dev/null
 curves=$dir/curve.csv
 uncapped=${UNCAPPED:-0.5:0.99:6}

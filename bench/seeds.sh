@@ -13,8 +13,8 @@
 #
 #   SEEDS="1 2 3" bash bench/seeds.sh [TREES]     (default SEEDS 1 2 3, TREES 500)
 #
-# BASE_DEPTH, BASE_OBJECTIVE, LAMBDAS, UNCAPPED, VARIANTS, CASCADE_ARGS,
-# HOLDOUT and EARLY_STOP as for bench/cascade-folds.sh (e.g. VARIANTS=all
+# BASE_DEPTH, BASE_OBJECTIVE, LAMBDAS, UNCAPPED, VARIANTS, LAST_PREFIXES,
+# CASCADE_ARGS, HOLDOUT and EARLY_STOP as for bench/cascade-folds.sh (e.g. VARIANTS=all
 # BASE_DEPTH=1 LAMBDAS=0.002:0.5:16 for the stumps of the Measured
 # section). POOL_ONLY=1 runs no seed: it averages the runs already in
 # BENCH_DIR/seed-S.
