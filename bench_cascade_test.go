@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,15 +38,7 @@ func TestBenchCascadeLastPrefixes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bench/cascade.sh: %v\n%s", err, out)
 	}
-	f, err := os.Open(filepath.Join(bench, "cascade-mq2008", "curve.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSVFile(t, filepath.Join(bench, "cascade-mq2008", "curve.csv"))
 	// per split and cascade λ: the n of its last-prefix rows
 	prefixes := map[string][]string{}
 	cascades := 0

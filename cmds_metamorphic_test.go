@@ -280,17 +280,24 @@ func TestEvalCascadeAllPass(t *testing.T) {
 func sweepRows(t *testing.T, out string, args ...string) [][]string {
 	t.Helper()
 	mustRun(t, append([]string{"sweep", "--out", out}, args...)...)
-	f, err := os.Open(out)
+	rows := readCSVFile(t, out)
+	if len(rows) < 2 || strings.Join(rows[0][:6], ",") != "method,split,lambda,cost,feature_cost,tree_cost" {
+		t.Fatalf("curve %v", rows)
+	}
+	return rows
+}
+
+// readCSVFile is the rows of the CSV file path, its header first.
+func readCSVFile(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	rows, err := csv.NewReader(f).ReadAll()
 	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) < 2 || strings.Join(rows[0][:6], ",") != "method,split,lambda,cost,feature_cost,tree_cost" {
-		t.Fatalf("curve %v", rows)
+		t.Fatalf("%s: %v", path, err)
 	}
 	return rows
 }
