@@ -132,7 +132,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	budget := fs.Float64("budget", math.Inf(1), "with --cascade-out: the most `COST` per document on validation the cascade written may have (+Inf: no limit)")
 	firstStages := fs.Bool("first-stages", false, "with --cascade-out: also weigh each cascade's first k stages, k < K (predict --stages k), a cheaper cascade of their own, and write the cut when it is the one chosen")
 	variantsF := fs.String("variants", "", "also write each cascade's variants `LIST` as cronus rows of their own, λ#VARIANT in the lambda column: comma-separated stages (its first k stages, k < K: λ#k; predict --stages k runs one), last-prefix (its last stage the ensemble's first n trees, for each n of --last-prefixes: λ#pn; predict --last-prefix n), cut-prefix (both: stage k, 1 < k < K, the first n trees: λ#kpn), or all; they join the Cronus front, and --cascade-out weighs them too")
-	lastPrefixesF := fs.String("last-prefixes", defaultLastPrefixes, "with --variants last-prefix or cut-prefix: the prefix lengths `LIST` n, comma-separated (those above the model's trees are left out)")
+	lastPrefixesF := fs.String("last-prefixes", defaultLastPrefixes, "with --variants last-prefix or cut-prefix: the prefix lengths `LIST` n, comma-separated, each a number, a range A-B (every n from A to B) or A-B/S (every S-th); those above the model's trees are left out")
 	more := []flagRange{atLeast("exit-every", 1), between("refine", 0, maxRefine, "[]"), atLeast("budget", 0)}
 	if err := parseNoArgs(fs, args, slices.Concat(cascadeRanges, more)...); err != nil {
 		return err

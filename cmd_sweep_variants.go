@@ -70,20 +70,67 @@ func parseVariants(s string) (variantSet, error) {
 	return v, nil
 }
 
-// parsePrefixLengths reads --last-prefixes: comma-separated whole numbers
-// of at least 1, each once, returned in ascending order.
+// maxPrefixLengths bounds how many lengths --last-prefixes may name, so
+// that a range such as 1-1000000000 is refused rather than allocated.
+const maxPrefixLengths = 100000
+
+// parsePrefixLengths reads --last-prefixes: comma-separated items, each a
+// whole number n of at least 1, a range A-B (every n from A to B) or A-B/S
+// (A, A+S, … up to B), no n twice; returned in ascending order.
 func parsePrefixLengths(s string) ([]int, error) {
 	var out []int
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		n, err := strconv.Atoi(f)
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("--last-prefixes: each value must be a whole number of at least 1, got %q", f)
+	seen := map[int]bool{}
+	add := func(n int, item string) error {
+		if seen[n] {
+			return fmt.Errorf("--last-prefixes: each length must be given once (%d is twice), got %q", n, item)
 		}
-		if slices.Contains(out, n) {
-			return nil, fmt.Errorf("--last-prefixes: each value must be given once, got %d twice", n)
+		if len(out) == maxPrefixLengths {
+			return fmt.Errorf("--last-prefixes: at most %d lengths in all, got %q", maxPrefixLengths, item)
 		}
+		seen[n] = true
 		out = append(out, n)
+		return nil
+	}
+	whole := func(f, item string) (int, error) {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 || strings.Trim(f, "0123456789") != "" { // no sign
+			return 0, fmt.Errorf("--last-prefixes: each value must be a whole number of at least 1, a range A-B or A-B/S, got %q", item)
+		}
+		return n, nil
+	}
+	for _, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		span, stepF, stepped := strings.Cut(item, "/")
+		from, to, ranged := strings.Cut(span, "-")
+		if stepped && !ranged {
+			return nil, fmt.Errorf("--last-prefixes: a step /S follows a range A-B, got %q", item)
+		}
+		a, err := whole(from, item)
+		if err != nil {
+			return nil, err
+		}
+		b, step := a, 1
+		if ranged {
+			if b, err = whole(to, item); err != nil {
+				return nil, err
+			}
+			if b < a {
+				return nil, fmt.Errorf("--last-prefixes: a range A-B runs up, from A to B >= A, got %q", item)
+			}
+		}
+		if stepped {
+			if step, err = whole(stepF, item); err != nil {
+				return nil, err
+			}
+		}
+		for n := a; n <= b; n += step {
+			if err := add(n, item); err != nil {
+				return nil, err
+			}
+			if n > b-step { // n+step would pass b (or overflow)
+				break
+			}
+		}
 	}
 	slices.Sort(out)
 	return out, nil

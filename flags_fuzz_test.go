@@ -117,3 +117,102 @@ func FuzzParseMargins(f *testing.F) {
 		}
 	})
 }
+
+// TestParsePrefixLengths: --last-prefixes's numbers, ranges and stepped
+// ranges, in any order, come out ascending; what is wrong is named.
+func TestParsePrefixLengths(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"10,15,20", "10,15,20"},
+		{"30, 5,10", "5,10,30"},
+		{"5-9", "5,6,7,8,9"},
+		{"7-7", "7"},
+		{"10-20/5,3", "3,10,15,20"},
+		{"10-21/5", "10,15,20"},
+		{"1-3,50-100/25,4", "1,2,3,4,50,75,100"},
+		{"8-8/1000", "8"},
+	} {
+		got, err := parsePrefixLengths(c.in)
+		if err != nil || intList(got) != c.want {
+			t.Errorf("%q: %v, %v; want %s", c.in, got, err, c.want)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"", `each value must be a whole number of at least 1, a range A-B or A-B/S, got ""`},
+		{"0", `got "0"`},
+		{"5-", `got "5-"`},
+		{"-5", `got "-5"`},
+		{"5-3", `a range A-B runs up, from A to B >= A, got "5-3"`},
+		{"5/2", `a step /S follows a range A-B, got "5/2"`},
+		{"5-9/0", `got "5-9/0"`},
+		{"3,1-5", `each length must be given once (3 is twice), got "1-5"`},
+		{"1-200000", `at most 100000 lengths in all, got "1-200000"`},
+		{"1-5-7", `got "1-5-7"`},
+		{"+5", `got "+5"`},
+	} {
+		_, err := parsePrefixLengths(c.in)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want one saying %s", c.in, err, c.want)
+		}
+	}
+}
+
+// prefixItem matches one item of --last-prefixes as the fuzz test reads
+// it, independently of the parser: A, A-B or A-B/S.
+var prefixItem = regexp.MustCompile(`^([0-9]+)(?:-([0-9]+)(?:/([0-9]+))?)?$`)
+
+// FuzzParsePrefixLengths: --last-prefixes gives an error of the flag
+// errors' form, or ascending lengths of at least 1, none twice, exactly the
+// n that some item names (n = A, or A <= n <= B with S dividing n − A).
+func FuzzParsePrefixLengths(f *testing.F) {
+	for _, s := range []string{"10,15,20", "5-9", "10-20/5,3", "3,1-5", "1-200000", "5-3", "5/2", "1-9223372036854775807/9223372036854775806", " 7 - 9", "08,9", "+5", " 5\t,6"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ns, err := parsePrefixLengths(s)
+		if err != nil {
+			checkFlagError(t, "--last-prefixes", s, err)
+			return
+		}
+		if len(ns) == 0 || len(ns) > maxPrefixLengths {
+			t.Fatalf("%q: %d lengths", s, len(ns))
+		}
+		type item struct{ a, b, step uint64 }
+		var items []item
+		for _, f := range strings.Split(s, ",") {
+			m := prefixItem.FindStringSubmatch(strings.TrimSpace(f))
+			if m == nil {
+				t.Fatalf("%q: item %q taken", s, f)
+			}
+			it := item{step: 1}
+			it.a, _ = strconv.ParseUint(m[1], 10, 64)
+			it.b = it.a
+			if m[2] != "" {
+				it.b, _ = strconv.ParseUint(m[2], 10, 64)
+			}
+			if m[3] != "" {
+				it.step, _ = strconv.ParseUint(m[3], 10, 64)
+			}
+			items = append(items, it)
+		}
+		var count uint64
+		for _, it := range items {
+			count += (it.b-it.a)/it.step + 1
+		}
+		if count != uint64(len(ns)) {
+			t.Fatalf("%q: %d lengths, the items name %d", s, len(ns), count)
+		}
+		for i, n := range ns {
+			if n < 1 || i > 0 && n <= ns[i-1] {
+				t.Fatalf("%q: %d after %v", s, n, ns[:i])
+			}
+			named := false
+			for _, it := range items {
+				u := uint64(n)
+				named = named || u >= it.a && u <= it.b && (u-it.a)%it.step == 0
+			}
+			if !named {
+				t.Fatalf("%q: %d, which no item names", s, n)
+			}
+		}
+	})
+}

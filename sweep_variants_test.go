@@ -54,7 +54,7 @@ func TestSweepVariants(t *testing.T) {
 			}
 		}
 	}
-	runJSON(t, &rep, append([]string{"sweep", "--lambdas", grid, "--out", curve, "--variants", "all", "--last-prefixes", "30,5,10", "--per-query", pq,
+	runJSON(t, &rep, append([]string{"sweep", "--lambdas", grid, "--out", curve, "--variants", "all", "--last-prefixes", "30,5-10/5", "--per-query", pq,
 		"--cascade-out", best, "--plot", svg, "--json"}, common...)...)
 
 	// The rows without a variant are the plain sweep's, in order.
@@ -257,7 +257,7 @@ func TestSweepVariants(t *testing.T) {
 		{[]string{"--variants", "stages,stages"}, `--variants: each kind must be given once, got "stages" twice`},
 		{[]string{"--last-prefixes", "5"}, "--last-prefixes are the prefixes of --variants last-prefix and cut-prefix: give one of those too"},
 		{[]string{"--variants", "stages", "--last-prefixes", "5"}, "--last-prefixes are the prefixes of --variants last-prefix and cut-prefix"},
-		{[]string{"--variants", "last-prefix", "--last-prefixes", "5,x"}, `--last-prefixes: each value must be a whole number of at least 1, got "x"`},
+		{[]string{"--variants", "last-prefix", "--last-prefixes", "5,x"}, `--last-prefixes: each value must be a whole number of at least 1, a range A-B or A-B/S, got "x"`},
 		{[]string{"--variants", "cut-prefix", "--last-prefixes", "50,21"}, "has 20 trees; a prefix must have at most that many"},
 	} {
 		code, _, errOut := runCLI(t, append(append([]string{"sweep", "--out", filepath.Join(dir, "bad.csv")}, common...), c.args...)...)
