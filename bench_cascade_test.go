@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -18,13 +17,7 @@ func TestBenchCascadeLastPrefixes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains three base ensembles and sweeps twice")
 	}
-	bash := benchBash(t)
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go, which the script builds cronus with")
-	}
-	if _, err := os.Stat("/usr/bin/time"); err != nil {
-		t.Skip("no /usr/bin/time, which the script times the sweep with")
-	}
+	bash := benchSweepBash(t)
 	bench := filepath.Join(t.TempDir(), "bench")
 	out, err := runBenchScript(bash, "cascade.sh", []string{"BENCH_DIR=" + bench, "VARIANTS=", "LAST_PREFIXES=3,7"}, "mq2008", "10")
 	if code := exitCode(err); code != 2 || !strings.Contains(out, "bench/cascade.sh: LAST_PREFIXES sets the prefix lengths of VARIANTS' last-prefix and cut-prefix: set VARIANTS too") {

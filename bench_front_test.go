@@ -36,6 +36,20 @@ func benchBash(t *testing.T) string {
 	return bash
 }
 
+// benchSweepBash is benchBash for a script that builds cronus with go and
+// times its sweeps with /usr/bin/time: the test is skipped without them.
+func benchSweepBash(t *testing.T) string {
+	t.Helper()
+	bash := benchBash(t)
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go, which the script builds cronus with")
+	}
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		t.Skip("no /usr/bin/time, which the script times its sweeps with")
+	}
+	return bash
+}
+
 // runBenchScript runs bench/SCRIPT with args under bash, in an
 // environment of this process's variables and then env's, and returns its
 // output and error output together.

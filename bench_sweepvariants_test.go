@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,13 +17,7 @@ func TestBenchSweepVariants(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains and sweeps five times")
 	}
-	bash := benchBash(t)
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go, which the script builds cronus with")
-	}
-	if _, err := os.Stat("/usr/bin/time"); err != nil {
-		t.Skip("no /usr/bin/time, which the script times the sweeps with")
-	}
+	bash := benchSweepBash(t)
 	dir := t.TempDir()
 	bench := filepath.Join(dir, "bench")
 	run := func(args ...string) (string, error) {
