@@ -149,9 +149,7 @@ cascade_args common "$rel"
 # sweep's, 10,15,20,30,50,75,100,150,200,300,500).
 variants=()
 [ -n "${VARIANTS:-}" ] && variants=(--variants "$VARIANTS")
-if [ -n "${LAST_PREFIXES:-}" ]; then
-  variants+=(--last-prefixes "$LAST_PREFIXES")
-fi
+[ -n "${LAST_PREFIXES:-}" ] && variants+=(--last-prefixes "$LAST_PREFIXES")
 /usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas "$lambdas" --refine "$refine" --every-prefix "${variants[@]}" --out "$dir/curve.csv" --per-query "$dir/curve.queries.tsv" --plot "$dir/curve.svg" > /dev/null
 curves=$dir/curve.csv
 uncapped=${UNCAPPED:-0.5:0.99:6}
