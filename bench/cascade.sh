@@ -145,8 +145,8 @@ cascade_args common "$rel"
 # curve, which front.py and paired.py then pool with the cascades; the
 # table below is of the cascades alone. LAST_PREFIXES=LIST sets their
 # prefix lengths (`--last-prefixes LIST`: numbers and ranges, such as
-# 5-100,110-200/10; default the
-# sweep's, 10,15,20,30,50,75,100,150,200,300,500).
+# 5-100,110-200/10; default the sweep's, 10,15,20,30,50,75,100,150,200,
+# 300,500).
 variants=()
 [ -n "${VARIANTS:-}" ] && variants=(--variants "$VARIANTS")
 [ -n "${LAST_PREFIXES:-}" ] && variants+=(--last-prefixes "$LAST_PREFIXES")
