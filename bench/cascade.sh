@@ -27,13 +27,14 @@
 # REFINE=N lets the sweep add up to N more λ where a baseline lies above
 # the Cronus front on validation (`cronus sweep --refine N`; default 0).
 # UNCAPPED sets the λ grid of a second sweep, near λ_max, with the uncapped
-# schedule λ_k = λ·δ^(K−k) (--stage-cap 0; default 0.5:0.99:6, "none" for
-# no second sweep): there the early stages face more than their λ_max and
-# stay empty, so the last stage alone keeps trees and the cascade reaches
-# the cheap end the single stage reaches (with the cap every stage faces λ
-# there, and the later ones, reached by fewer documents, keep trees the
-# first does not). front.py pools the two sweeps' Cronus points; the table
-# printed before it is the first sweep's. HOLDOUT=f grows the base
+# schedule λ_k = λ·δ^(K−k) (--stage-cap 0; default 0.5:0.99:11, the six
+# λ of 0.5:0.99:6 and the five between them; "none" for no second sweep):
+# there the early stages face more than their λ_max and stay empty, so the
+# last stage alone keeps trees and the cascade reaches the cheap end the
+# single stage reaches (with the cap every stage faces λ there, and the
+# later ones, reached by fewer documents, keep trees the first does not).
+# front.py pools the two sweeps' Cronus points; the table printed before
+# it is the first sweep's. HOLDOUT=f grows the base
 # ensemble's trees on part of the training queries and fits the cascade on
 # the other f of them (below).
 set -euo pipefail
@@ -152,7 +153,7 @@ variants=()
 [ -n "${LAST_PREFIXES:-}" ] && variants+=(--last-prefixes "$LAST_PREFIXES")
 /usr/bin/time -f '%e' -o "$dir/sweep.time" "$c" sweep "${common[@]}" --lambdas "$lambdas" --refine "$refine" --every-prefix "${variants[@]}" --out "$dir/curve.csv" --per-query "$dir/curve.queries.tsv" --plot "$dir/curve.svg" > /dev/null
 curves=$dir/curve.csv
-uncapped=${UNCAPPED:-0.5:0.99:6}
+uncapped=${UNCAPPED:-0.5:0.99:11}
 rm -f "$dir/curve-uncapped.csv" "$dir/curve-uncapped.queries.tsv" # not another run's: cascade-folds.sh pools it when it is there
 if [ "$uncapped" != none ] && ! given --stage-cap; then
   "$c" sweep "${common[@]}" --stage-cap 0 --lambdas "$uncapped" --out "$dir/curve-uncapped.csv" --per-query "$dir/curve-uncapped.queries.tsv" > /dev/null
