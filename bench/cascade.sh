@@ -34,9 +34,9 @@
 # single stage reaches (with the cap every stage faces λ there, and the
 # later ones, reached by fewer documents, keep trees the first does not).
 # front.py pools the two sweeps' Cronus points; the table printed before
-# it is the first sweep's. HOLDOUT=f grows the base
-# ensemble's trees on part of the training queries and fits the cascade on
-# the other f of them (below).
+# it is the first sweep's. HOLDOUT=f grows the base ensemble's trees on
+# part of the training queries and fits the cascade on the other f of
+# them (below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_=${1:-mq2008}
