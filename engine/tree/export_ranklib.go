@@ -14,7 +14,9 @@ import (
 // RankLib's -save writes and the Elasticsearch and OpenSearch LTR plugins
 // take as a "model/ranklib" definition, in the layout of RankLib's own
 // Ensemble.toString (tabs, "<feature>7 </feature>", "<threshold> 0.5
-// </threshold>"). source, when not "", is named in a comment line.
+// </threshold>"). source, when not "", is named in a comment line, and the
+// model's feature count in a "## No. of features = N" line, which RankLib
+// skips and ImportRankLib reads.
 //
 // RankLib's feature ids are the data file's indices, as cronus's are. A
 // RankLib split sends a document left when its value <= the threshold, as
@@ -75,6 +77,12 @@ func ExportRankLib(ctx context.Context, e *Ensemble, source string) ([]byte, err
 	fmt.Fprintf(&b, "## No. of trees = %d\n", trees)
 	fmt.Fprintf(&b, "## No. of leaves = %d\n", leaves)
 	b.WriteString("## Learning rate = 1.0\n")
+	if e.NumFeatures > 0 {
+		// Not a line RankLib writes (it ignores "##" lines): cronus's
+		// importer takes the count from it, where a RankLib model leaves it
+		// to the highest feature a split uses.
+		fmt.Fprintf(&b, "## No. of features = %d\n", e.NumFeatures)
+	}
 	if source != "" {
 		// One line: a control character in a path would end the comment.
 		fmt.Fprintf(&b, "## Exported by cronus from %s\n", strings.Map(func(r rune) rune {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -53,8 +54,15 @@ func TestExportRankLibFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("the export differs from %s, which RankLib scored", file)
+			// The feature count's line came after RankLib scored the
+			// fixtures: a "##" line, which RankLib's reader skips as it
+			// skips the "## Exported by" line the fixtures have.
+			count := fmt.Sprintf("## No. of features = %d\n", e.NumFeatures)
+			if !bytes.Contains(got, []byte("## Learning rate = 1.0\n"+count)) {
+				t.Errorf("the export has no %q line after the learning rate", strings.TrimSpace(count))
+			}
+			if !bytes.Equal(bytes.Replace(got, []byte(count), nil, 1), want) {
+				t.Errorf("the export, but for its feature count's line, differs from %s, which RankLib scored", file)
 			}
 			docs := mq2008Test(t)
 			if fx.data != "" {
@@ -93,6 +101,9 @@ func TestExportRankLibFixtures(t *testing.T) {
 func TestExportRankLibRoundTrip(t *testing.T) {
 	for _, fx := range rankLibExportFixtures {
 		e := readEnsemble(t, filepath.Join("testdata", fx.name+".json"))
+		// Data with features no split uses, as MQ2008's 46th for a small
+		// model: a RankLib file alone would give the highest one used.
+		e.NumFeatures = highestSplitFeature(e) + 3
 		b, err := ExportRankLib(context.Background(), e, "")
 		if err != nil {
 			t.Fatal(err)
@@ -145,7 +156,23 @@ func TestExportRankLibRoundTrip(t *testing.T) {
 		if n > len(e.Trees) && back.Trees[n-1].Leaves[0] != float64(float32(e.Base)) {
 			t.Errorf("%s: base tree %v, want %v", fx.name, back.Trees[n-1].Leaves, float32(e.Base))
 		}
+		// The count comes back from the export's header line, not from
+		// the highest feature a split uses (raised above it below).
+		if back.NumFeatures != e.NumFeatures {
+			t.Errorf("%s: %d features back, want %d", fx.name, back.NumFeatures, e.NumFeatures)
+		}
 	}
+}
+
+// highestSplitFeature is the highest feature (from 1) a split of e uses.
+func highestSplitFeature(e *Ensemble) int {
+	f := 0
+	for i := range e.Trees {
+		for _, nd := range e.Trees[i].Nodes {
+			f = max(f, int(nd.Feature)+1)
+		}
+	}
+	return f
 }
 
 // TestExportRankLibRefuses: what RankLib's float32 reader or sum cannot

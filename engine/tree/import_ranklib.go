@@ -47,7 +47,10 @@ const rlMaxDepth = 10000
 // comments, as for RankLib's ModelLineProducer.
 //
 // RankLib's feature ids are the data file's indices, as cronus's are. A
-// split sends a document left when its value <= <threshold> (Split.eval),
+// RankLib model does not say how many features its data had: the ensemble's
+// count is the highest feature a split uses, or the header's "No. of
+// features = N" (cronus's ExportRankLib writes it; it may not be below that
+// feature). A split sends a document left when its value <= <threshold> (Split.eval),
 // both float32; <split>s are read in order, the first under a split being
 // the left branch (RankLib ignores pos=, which is refused here when it says
 // otherwise). A tree scores weight × <output> of its leaf (Ensemble.eval),
@@ -157,6 +160,7 @@ func (p *rlParser) parseModel(src string) (*Ensemble, map[string]any, error) {
 	// the line numbers. "## key = value" lines are the header.
 	header := map[string]any{}
 	bags, bagsLine := 0, 0 // the header's "## No. of bags = N", and its line
+	features, featuresLine := "", 0 // the "## No. of features = N" cronus's export writes, and its line
 	for i, l := range lines {
 		t := strings.TrimLeft(l, " \t\r\v\f")
 		if !strings.HasPrefix(t, "#") {
@@ -167,6 +171,9 @@ func (p *rlParser) parseModel(src string) (*Ensemble, map[string]any, error) {
 			header[k] = v
 			if n, err := strconv.Atoi(v); err == nil && n > 0 && k == "No. of bags" && bagsLine == 0 {
 				bags, bagsLine = n, i+1
+			}
+			if k == "No. of features" && featuresLine == 0 {
+				features, featuresLine = v, i+1
 			}
 		}
 		lines[i] = ""
@@ -208,6 +215,18 @@ func (p *rlParser) parseModel(src string) (*Ensemble, map[string]any, error) {
 			return nil, nil, p.errorf(p.bagLines[1][got-1], "the file ends after %s, and its header says \"No. of bags = %d\" (line %d): is it truncated? (RankLib writes one <ensemble> per bag)", ens, bags, bagsLine)
 		}
 		return nil, nil, p.errorf(p.bagLines[0][bags], "more <ensemble>s than the header's \"No. of bags = %d\" (line %d): RankLib writes one <ensemble> per bag (two models run together?)", bags, bagsLine)
+	}
+	if featuresLine > 0 {
+		// The count cronus's export wrote: at least the highest feature a
+		// split uses, which is all a RankLib model says otherwise.
+		n, err := strconv.Atoi(features)
+		switch {
+		case err != nil || n < 1 || n > maxFeatures:
+			return nil, nil, p.errorf(featuresLine, "\"No. of features = %s\": want a whole number from 1 to %d", short(features), maxFeatures)
+		case n < p.e.NumFeatures:
+			return nil, nil, p.errorf(featuresLine, "\"No. of features = %d\", but a split uses feature %d", n, p.e.NumFeatures)
+		}
+		p.e.NumFeatures = n
 	}
 	if forest && len(p.bagTrees) > 1 {
 		// RFRanker.eval averages the bags' scores.

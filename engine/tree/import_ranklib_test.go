@@ -233,6 +233,9 @@ func TestImportRankLibFormat(t *testing.T) {
 		// Java's readLine, which RankLib reads models with, ends a line at a lone CR too.
 		{"CR line ends", strings.ReplaceAll("## LambdaMART\n# trained by hand\n"+rlModel("1", rlStump("1", "0", "1", "2"))[len("## LambdaMART\n"):]+"\n", "\n", "\r"),
 			[][]float32{{0}, {1}}, []float64{1, 2}, 1},
+		// The count cronus's export writes, above the highest feature used.
+		{"feature count line", strings.Replace(rlModel("1", rlStump("1", "0", "1", "2")), "\n\n", "\n## No. of features = 46\n\n", 1),
+			[][]float32{{0}, {1}}, []float64{1, 2}, 46},
 		// Bag 1 scores 0.1 or 0.2, bag 2 1+3 or 2+3: RankLib averages them.
 		{"forest averages bags", forest,
 			[][]float32{{0, 0}, {1, 1}},
@@ -301,6 +304,9 @@ func TestImportRankLibErrors(t *testing.T) {
 		{"two ensembles in LambdaMART", orig + "<ensemble>\n", name + ":" + strconv.Itoa(strings.Count(orig, "\n")+1) + ": a second <ensemble>: only a Random Forests model holds several"},
 		{"text between tags", rep("<ensemble>", "<ensemble> junk"), line("<ensemble>") + `expected <tree> or </ensemble> (<ensemble> opened on line 4), got text "junk"`},
 		{"unterminated comment", rep("<ensemble>", "<!-- x"), line("<ensemble>") + "<!-- without -->"},
+		{"feature count below a split's", rep("## No. of trees = 1\n", "## No. of trees = 1\n## No. of features = 2\n"), name + `:3: "No. of features = 2", but a split uses feature 3`},
+		{"feature count not a number", rep("## No. of trees = 1\n", "## No. of trees = 1\n## No. of features = 4.5\n"), name + `:3: "No. of features = 4.5": want a whole number from 1 to 10000000`},
+		{"feature count too large", rep("## No. of trees = 1\n", "## No. of trees = 1\n## No. of features = 10000001\n"), name + `:3: "No. of features = 10000001": want a whole number from 1 to 10000000`},
 	}
 	// A Random Forests file holds as many <ensemble>s as its header's bags:
 	// one cut after a bag, or two run together, is refused.
