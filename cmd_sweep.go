@@ -153,6 +153,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if explicitFlags(fs)["budget"] && *cascadeOut == "" {
 		return usageError{"--budget chooses the cascade --cascade-out FILE writes: give that file too"}
 	}
+	if explicitFlags(fs)["variants"] && strings.TrimSpace(*variantsF) == "" {
+		// As for the other lists: an unset shell variable in
+		// --variants "$V" would otherwise drop the variants silently.
+		return usageError{"--variants is empty; want a comma-separated list of " + strings.Join(variantKinds, ", ") + ", or all (leave the flag out for none)"}
+	}
 	variants, err := parseVariants(*variantsF)
 	if err != nil {
 		return usageError{err.Error()}

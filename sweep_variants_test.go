@@ -255,6 +255,8 @@ func TestSweepVariants(t *testing.T) {
 	}{
 		{[]string{"--variants", "cuts"}, `--variants: "cuts" is not a kind of variant; want a comma-separated list of stages, last-prefix, cut-prefix, or all`},
 		{[]string{"--variants", "stages,stages"}, `--variants: each kind must be given once, got "stages" twice`},
+		{[]string{"--variants", ""}, `--variants is empty; want a comma-separated list of stages, last-prefix, cut-prefix, or all (leave the flag out for none)`},
+		{[]string{"--variants= "}, `--variants is empty`},
 		{[]string{"--last-prefixes", "5"}, "--last-prefixes are the prefixes of --variants last-prefix and cut-prefix: give one of those too"},
 		{[]string{"--variants", "stages", "--last-prefixes", "5"}, "--last-prefixes are the prefixes of --variants last-prefix and cut-prefix"},
 		{[]string{"--variants", "last-prefix", "--last-prefixes", "5,x"}, `--last-prefixes: each value must be a whole number of at least 1, a range A-B or A-B/S, got "x"`},
