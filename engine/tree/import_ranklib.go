@@ -159,7 +159,7 @@ func (p *rlParser) parseModel(src string) (*Ensemble, map[string]any, error) {
 	// Comment lines go, as ModelLineProducer drops them; blanking them keeps
 	// the line numbers. "## key = value" lines are the header.
 	header := map[string]any{}
-	bags, bagsLine := 0, 0 // the header's "## No. of bags = N", and its line
+	bags, bagsLine := 0, 0          // the header's "## No. of bags = N", and its line
 	features, featuresLine := "", 0 // the "## No. of features = N" cronus's export writes, and its line
 	for i, l := range lines {
 		t := strings.TrimLeft(l, " \t\r\v\f")
