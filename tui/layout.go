@@ -455,6 +455,14 @@ func wholeItems(items []string, sel, w int) string {
 // and the message: with fewer, the status line leaves it out.
 const minRunStatus = 20
 
+// figureRunStatus is the cells the run's status needs for its phase and
+// a first figure ("optimising c12 s10/100 · NDCG@10 0.537"): with fewer,
+// a form of the notes and the message that leaves it that much is taken
+// where there is one. From 133 to 145 columns a λ sweep's whole message
+// left it 20 to 22 cells, minRunStatus and more, which its phase alone
+// ("optimising c2 s10/10") filled for the whole sweep.
+const figureRunStatus = 38
+
 // roomyRunStatus is the cells the run's status needs for its figures
 // ("init · NDCG@10 0.500 · cost 1715 (64.0%)"), which a message with a
 // short form that suffices (statusShortSuffices) makes room for.
@@ -483,6 +491,11 @@ func (m Model) statusLine(w int) string {
 	// beside the notes of work under way (a λ sweep's keeps its ETA).
 	if notes, _, _ := m.notes(); m.statusShortSuffices && etaNote(notes) < 0 && rest < roomyRunStatus {
 		if beside := m.statusBeside(w - roomyRunStatus - 3); beside != "" {
+			msg, rest = beside, w-lipgloss.Width(beside)-3
+		}
+	}
+	if rest < figureRunStatus {
+		if beside := m.statusBeside(w - figureRunStatus - 3); beside != "" {
 			msg, rest = beside, w-lipgloss.Width(beside)-3
 		}
 	}

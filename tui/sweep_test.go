@@ -382,6 +382,18 @@ func TestSweepLeavesRunFigures(t *testing.T) {
 		}
 	}
 
+	// At every width from 107 columns on the run's status has its
+	// NDCG@10 (below, the sweep's note keeps its stage beside the short
+	// message, as at 80): from 131 to 138 here, and to 145 on a wider
+	// phase, the whole message left it its phase alone ("optimising c2
+	// s10/10"), minRunStatus's 20 cells and more.
+	for w := 107; w <= 200; w++ {
+		got := m.statusLine(w)
+		if _, run, ok := strings.Cut(got, " │ "); !ok || !strings.Contains(run, "NDCG@10") || lipgloss.Width(got) > w {
+			t.Errorf("status line at %d columns %q: no room for the run's NDCG@10, or too wide", w, got)
+		}
+	}
+
 	// As the λ's stages are all made ("scoring", a shorter note), the line
 	// keeps its form: it changed at every λ.
 	m.sweepStages = float64(m.sweep.k)
