@@ -237,10 +237,11 @@ func evalSplits(t *testing.T, eval cronus.Evaluator, c *cronus.Cascade) []splitE
 }
 
 // TestCutsStatusFits: the run figures while a finished run's cuts are
-// scored fit every width, the longest form that fits.
+// scored fit every width, the longest form that fits, with the phase's
+// own time, not the run's (11.1s shown for 0.3s of scoring after a pause).
 func TestCutsStatusFits(t *testing.T) {
 	st := views.PlainStyles()
-	p := job.Progress{Phase: cutsPhase, Done: 1, Total: 2, Elapsed: 1200 * time.Millisecond}
+	p := job.Progress{Phase: cutsPhase, Done: 1, Total: 2, Elapsed: 11100 * time.Millisecond, PhaseElapsed: 1200 * time.Millisecond}
 	if got, want := cutsStatus(p, 100, st), "scoring the first k stages on test · 1.2s"; got != want {
 		t.Errorf("at 100 columns %q, want %q", got, want)
 	}
@@ -251,7 +252,7 @@ func TestCutsStatusFits(t *testing.T) {
 	if got, want := cutsStatus(p, 14, st), "cuts on valid"; got != want {
 		t.Errorf("at 14 columns %q, want %q", got, want)
 	}
-	pp := job.Progress{Phase: prefixPhase, Done: 1.5, Total: 2, Elapsed: 300 * time.Millisecond}
+	pp := job.Progress{Phase: prefixPhase, Done: 1.5, Total: 2, Elapsed: 13 * time.Second, PhaseElapsed: 300 * time.Millisecond}
 	if got, want := cutsStatus(pp, 100, st), "scoring the last-stage prefixes on test · 0.3s"; got != want {
 		t.Errorf("prefixes at 100 columns %q, want %q", got, want)
 	}

@@ -64,6 +64,7 @@
 // event's Err, and a call to runtime.Goexit becomes an error there too.
 //
 // Progress carries the phase, Done and Total in the worker's own units,
-// Elapsed since Start and an ETA for the current phase: the time left at the
-// rate Done has grown since Phase was called, 0 while Total or Done is 0.
+// Elapsed since Start, PhaseElapsed since the current phase began, and an
+// ETA for the current phase: the time left at the rate Done has grown
+// since Phase was called, 0 while Total or Done is 0.
 package job

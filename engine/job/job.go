@@ -17,6 +17,11 @@ type Progress struct {
 	Total   float64       // 0 when unknown
 	Elapsed time.Duration // since Start
 	ETA     time.Duration // estimated time left in this phase (0 when unknown); from the rate since the phase began
+
+	// PhaseElapsed is the time since the current phase began (Phase or
+	// PhaseFrom): a later phase's own time, where Elapsed counts the
+	// phases before it and any pause of the run.
+	PhaseElapsed time.Duration
 }
 
 // Event is one message of a job's stream.

@@ -359,11 +359,14 @@ func TestProgress(t *testing.T) {
 			if len(evs) != 2 {
 				t.Fatalf("%d events, want 2", len(evs))
 			}
-			want := Progress{Phase: "training", Done: tt.done, Total: tt.total, Elapsed: tt.wantElapsed, ETA: tt.wantETA}
+			// PhaseElapsed: the phase's own time, without the time before
+			// it (5s in "rate from the phase start").
+			want := Progress{Phase: "training", Done: tt.done, Total: tt.total, Elapsed: tt.wantElapsed, ETA: tt.wantETA, PhaseElapsed: tt.inPhase}
 			if got := evs[0].Progress; got != want {
 				t.Errorf("Progress = %+v, want %+v", got, want)
 			}
 			want.Elapsed += time.Minute
+			want.PhaseElapsed += time.Minute
 			want.ETA = 0
 			if got := evs[1].Progress; got != want {
 				t.Errorf("Final Progress = %+v, want %+v", got, want)

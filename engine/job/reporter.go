@@ -128,5 +128,7 @@ func (r *Reporter[S]) progress(now time.Time) Progress {
 		Total:   r.total,
 		Elapsed: now.Sub(r.start),
 		ETA:     eta(r.done-r.from, r.total-r.from, now.Sub(r.phaseStart)),
+
+		PhaseElapsed: now.Sub(r.phaseStart),
 	}
 }
