@@ -155,8 +155,12 @@ func RenderFeatureGrid(s cronus.Snapshot, groupSizes []int, width, height int, s
 	}
 	cw = max(cw, (width-stageW)/len(groups)-gap)
 	hidden := G - len(groups)
+	// The count goes before the title's words: from 26 to 36 columns the
+	// short title fitted, and its forms with the count did not, so groups
+	// were hidden without a word.
 	title := st.Title.Render(FirstFitting(width, slices.Concat(hiddenForms(long, hidden, "group", "groups"),
-		hiddenForms(short, hidden, "group", "groups"), []string{long, short})...))
+		hiddenForms(short, hidden, "group", "groups"), hiddenForms("new features (Fig. 4)", hidden, "group", "groups"),
+		hiddenForms("new features", hidden, "group", "groups"), []string{long, short})...))
 	heads := make([]string, len(groups))
 	for i, g := range groups {
 		heads[i] = head(g, sizes)
