@@ -37,7 +37,14 @@ func (m Model) keep() (Model, tea.Cmd) {
 	}
 	_, best, split := m.reported()
 	if best.Metrics == nil {
-		m.sayWait("nothing to keep yet", "the optimisation to report a cascade", waitKeep)
+		until := "the optimisation to report a cascade"
+		if m.snap.Warm && m.snap.Phase != phaseRestarting {
+			// Its cascades are reported from step 0 on, but its best on
+			// validation is chosen from the end of its first cycle on
+			// (cronus.Optimize): the message read as if none had come.
+			until = "the end of the warm run's first cycle (its best on validation is chosen from there)"
+		}
+		m.sayWait("nothing to keep yet", until, waitKeep)
 		return m, nil
 	}
 	if !m.ofEnsemble(m.snapRun) {

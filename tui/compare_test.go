@@ -29,6 +29,20 @@ func TestKeepBeforeSnapshot(t *testing.T) {
 	}
 }
 
+// TestKeepDuringWarmFirstCycle: k in a warm run's first cycle, which
+// reports cascades but chooses no best before the cycle ends, says what
+// it waits for; it said "wait for the optimisation to report a cascade"
+// beside the cascades reported.
+func TestKeepDuringWarmFirstCycle(t *testing.T) {
+	m := ready(t)
+	m.snap.Warm, m.snap.Phase, m.snap.Cycle = true, "optimising", 1
+	m.snap.Best, m.snap.BestTest, m.snap.BestCascade = cronus.Eval{}, cronus.Eval{}, nil
+	m, _ = update(t, m, key("k"))
+	if want := "nothing to keep yet: wait for the end of the warm run's first cycle"; len(m.kept) != 0 || !m.errLine || !strings.Contains(m.status, want) {
+		t.Errorf("k in a warm run's first cycle: %d kept, status %q, want it to say %q", len(m.kept), m.status, want)
+	}
+}
+
 func TestKeepAndCompare(t *testing.T) {
 	m := ready(t)
 	m, _ = update(t, m, key("k"))
