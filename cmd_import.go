@@ -23,6 +23,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	libsvm := fs.Bool("libsvm-indices", false, "xgboost: the model was trained on XGBoost's own libsvm reader (DMatrix(\"train.txt?format=libsvm\")), whose f{k} is the file's feature k; without it f{k} is feature k+1 (column k of a matrix)")
 	byName := fs.Bool("by-name", false, "xgboost, lightgbm: the model's feature names are the features' numbers (a frame of selected features named \"3\", \"7\", \"12\"), and each column is the feature its name says")
 	zeroBased := fs.Bool("zero-based", false, "lightgbm: the model was trained on 0-based columns (a matrix, as from numpy, pandas or scikit-learn's load_svmlight_file), whose column j is feature j+1; without it column j is feature j, as when LightGBM reads the SVMlight file itself")
+	features := fs.Int("features", 0, "ranklib: the `N` features of the data the model was trained on; a RankLib model says only the highest feature a split uses (or, exported by cronus, its \"## No. of features\" line), which is the count without it")
 	out := fs.String("out", "", "model `FILE` to write (required)")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	pos, err := parseFlags(fs, args)
@@ -60,6 +61,10 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{"--by-name, --libsvm-indices and --zero-based are ways to number the features; give one"}
 	case explicit["zero-based"] && *from != "lightgbm":
 		return usageError{"--zero-based applies to --from lightgbm only"}
+	case explicit["features"] && *from != "ranklib":
+		return usageError{"--features applies to --from ranklib only: LightGBM and XGBoost models say how many features they have"}
+	case explicit["features"] && (*features < 1 || *features > data.MaxFeatureIndex):
+		return usageError{fmt.Sprintf("--features must be a whole number from 1 to %d, got %d", data.MaxFeatureIndex, *features)}
 	}
 	if err := checkOutputs(&stdout, stderr, *jsonOut, pos, *out); err != nil {
 		return err
@@ -76,6 +81,27 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	e, params := im.e, im.params
+	if *from == "ranklib" {
+		// A RankLib model does not say how many features its data had:
+		// the count is the highest feature a split uses, or the line
+		// cronus's export writes. Short of the data's, predict warns of
+		// the features past it, and export --to xgboost declares too few
+		// (XGBoost refuses data with more columns than that).
+		highest := 0
+		if used := e.Features(-1); len(used) > 0 {
+			highest = used[len(used)-1] + 1
+		}
+		header, _ := params["header"].(map[string]any)
+		_, counted := header["No. of features"]
+		switch {
+		case explicit["features"] && *features < highest:
+			return usageError{fmt.Sprintf("--features %d, but the model splits on feature %d", *features, highest)}
+		case explicit["features"]:
+			e.NumFeatures = *features
+		case !counted:
+			fmt.Fprintf(stderr, "note: a RankLib model does not say how many features its data had: the model has %s, the highest a split uses; if the data has more, import it again with --features N\n", count(e.NumFeatures, "feature"))
+		}
+	}
 	if *from == "xgboost" {
 		for _, n := range xgbImportNotes(e, params, *libsvm, *byName) {
 			fmt.Fprintln(stderr, n)

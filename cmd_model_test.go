@@ -418,6 +418,36 @@ func TestImportRankLibCommand(t *testing.T) {
 	if a, b := fromModel.Metrics["ndcg@10"], fromScores.Metrics["ndcg@10"]; a != b || a == 0 {
 		t.Errorf("eval --model: NDCG@10 %v; of RankLib's scores %v", a, b)
 	}
+
+	// The file does not say how many features the data had: the count is
+	// the highest a split uses, and import says so; --features sets it,
+	// not below that feature, and for RankLib models only.
+	if !strings.Contains(errOut, "note: a RankLib model does not say how many features its data had: the model has 46 features, the highest a split uses; if the data has more, import it again with --features N") {
+		t.Errorf("import without --features: no note of the count (%q)", errOut)
+	}
+	wide := filepath.Join(dir, "wide.json")
+	if code, stdout, errOut := runCLI(t, "import", "--from", "ranklib", "engine/tree/testdata/ranklib-lambdamart.txt", "--out", wide, "--features", "50", "--json"); code != 0 || !strings.Contains(stdout, `"features": 50`) || strings.Contains(errOut, "note:") {
+		t.Errorf("--features 50: exit %d, %q, %q", code, stdout, errOut)
+	}
+	if m, err := tree.ReadModel(wide); err != nil {
+		t.Error(err)
+	} else if m.NumFeatures != 50 {
+		t.Errorf("--features 50: the model file has %d features", m.NumFeatures)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--from", "ranklib", "engine/tree/testdata/ranklib-lambdamart.txt", "--features", "45"}, "--features 45, but the model splits on feature 46"},
+		{[]string{"--from", "ranklib", "engine/tree/testdata/ranklib-lambdamart.txt", "--features", "0"}, "--features must be a whole number from 1 to 10000000, got 0"},
+		{[]string{"--from", "xgboost", "engine/tree/testdata/ranklib-lambdamart.txt", "--features", "50"}, "--features applies to --from ranklib only"},
+	} {
+		bad := filepath.Join(dir, "bad.json")
+		code, _, errOut := runCLI(t, append(append([]string{"import"}, c.args...), "--out", bad)...)
+		if _, err := os.Stat(bad); code != 2 || !strings.Contains(errOut, c.want) || err == nil {
+			t.Errorf("import %v: exit %d, %q, want exit 2, %q and no file", c.args, code, errOut, c.want)
+		}
+	}
 }
 
 // TestImportXGBoostCommand imports a model trained on XGBoost's own libsvm
