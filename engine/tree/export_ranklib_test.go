@@ -103,7 +103,8 @@ func TestExportRankLibRoundTrip(t *testing.T) {
 		e := readEnsemble(t, filepath.Join("testdata", fx.name+".json"))
 		// Data with features no split uses, as MQ2008's 46th for a small
 		// model: a RankLib file alone would give the highest one used.
-		e.NumFeatures = highestSplitFeature(e) + 3
+		used := e.Features(-1) // sorted, from 0
+		e.NumFeatures = used[len(used)-1] + 1 + 3
 		b, err := ExportRankLib(context.Background(), e, "")
 		if err != nil {
 			t.Fatal(err)
@@ -157,22 +158,11 @@ func TestExportRankLibRoundTrip(t *testing.T) {
 			t.Errorf("%s: base tree %v, want %v", fx.name, back.Trees[n-1].Leaves, float32(e.Base))
 		}
 		// The count comes back from the export's header line, not from
-		// the highest feature a split uses (raised above it below).
+		// the highest feature a split uses (raised above it above).
 		if back.NumFeatures != e.NumFeatures {
 			t.Errorf("%s: %d features back, want %d", fx.name, back.NumFeatures, e.NumFeatures)
 		}
 	}
-}
-
-// highestSplitFeature is the highest feature (from 1) a split of e uses.
-func highestSplitFeature(e *Ensemble) int {
-	f := 0
-	for i := range e.Trees {
-		for _, nd := range e.Trees[i].Nodes {
-			f = max(f, int(nd.Feature)+1)
-		}
-	}
-	return f
 }
 
 // TestExportRankLibRefuses: what RankLib's float32 reader or sum cannot
