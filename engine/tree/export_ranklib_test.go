@@ -158,7 +158,7 @@ func TestExportRankLibRoundTrip(t *testing.T) {
 			t.Errorf("%s: base tree %v, want %v", fx.name, back.Trees[n-1].Leaves, float32(e.Base))
 		}
 		// The count comes back from the export's header line, not from
-		// the highest feature a split uses (raised above it above).
+		// the highest feature a split uses, which the count is raised past.
 		if back.NumFeatures != e.NumFeatures {
 			t.Errorf("%s: %d features back, want %d", fx.name, back.NumFeatures, e.NumFeatures)
 		}
