@@ -360,6 +360,25 @@ func TestObjectiveFlatRange(t *testing.T) {
 	}
 }
 
+// TestObjectiveShort: a pane one row short of a plot says so above the
+// legend, which keeps the terms' values (at 80x7 the title and legend
+// stood over a blank row); a pane with no row to spare keeps the legend.
+func TestObjectiveShort(t *testing.T) {
+	terms := []cronus.Terms{{Loss: 3, Total: 4}, {Loss: 2, Total: 3}}
+	s := cronus.Snapshot{Terms: terms}
+	// At 80 columns the legend is one line: the title and it take 2 rows,
+	// a plot 2 more.
+	for h, want := range map[int]string{2: "legend", 3: "note", 4: "plot", 8: "plot"} {
+		got := strings.Split(RenderObjective(s, 80, h, PlainStyles()), "\n")
+		plotted := strings.ContainsAny(strings.Join(got, "\n"), "┼┤")
+		said := slices.Contains(got, "too short for the plot")
+		legend := strings.HasPrefix(got[len(got)-1], "─ total 3.000")
+		if plotted != (want == "plot") || said != (want == "note") || !legend {
+			t.Errorf("height %d: plot %v, note %v, legend last %v; want the %s:\n%s", h, plotted, said, legend, want, strings.Join(got, "\n"))
+		}
+	}
+}
+
 // One iteration has no iteration axis (which would run 0 to 1).
 func TestObjectiveOneIterationNoAxis(t *testing.T) {
 	one := cronus.Terms{Loss: 1, Reg: 0.1, TreeCost: 0.2, FeatCost: 0.3, Total: 1.6}

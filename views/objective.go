@@ -52,6 +52,12 @@ func RenderObjective(s cronus.Snapshot, width, height int, st Styles) string {
 	legend := packItems(items, "   ", width)
 	rows := height - 1 - len(legend)
 	if rows < 2 {
+		// The legend keeps the terms' values; a row to spare says why
+		// there is no plot, as the curve pane does (at 80x7 the title and
+		// legend stood over a blank row).
+		if rows == 1 {
+			lines = append(lines, st.Dim.Render("too short for the plot"))
+		}
 		return fitBlock(append(lines, legend...), width, height, st)
 	}
 	plot := plotObjective(s.Terms, width, rows, st)
