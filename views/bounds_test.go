@@ -7,6 +7,7 @@ package views
 // the code.
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -334,6 +335,30 @@ func TestStageTableExactWidth(t *testing.T) {
 	w := lipgloss.Width(strings.Split(wide, "\n")[1])
 	if got := RenderStageTable(s, w, 14, PlainStyles()); got != wide {
 		t.Errorf("at its own width %d:\n%s\nwant\n%s", w, got, wide)
+	}
+}
+
+// TestStageTableShort: in a pane too short for the rows the note counts
+// the stages left out, not lines: at 160x5 and K = 10 it read "… 12 more"
+// alone (the title, the header and ten rows), and under a header with no
+// row "… 11 more".
+func TestStageTableShort(t *testing.T) {
+	s := sampleSnapshot()
+	k := len(s.Stages)
+	for h, want := range map[int][]string{
+		1: {fmt.Sprintf("stages (K = %d)", k)},
+		2: {fmt.Sprintf("stages (K = %d)", k), fmt.Sprintf("… %d more", k)},
+		4: {fmt.Sprintf("stages (K = %d)", k), "", "", fmt.Sprintf("… %d more", k-1)},
+	} {
+		got := strings.Split(RenderStageTable(s, 160, h, PlainStyles()), "\n")
+		if len(got) != h {
+			t.Fatalf("height %d: %d lines", h, len(got))
+		}
+		for i, w := range want {
+			if w != "" && strings.TrimRight(got[i], " ") != w {
+				t.Errorf("height %d, line %d: %q, want %q", h, i+1, got[i], w)
+			}
+		}
 	}
 }
 

@@ -347,6 +347,16 @@ func RenderStageTable(s cronus.Snapshot, width, height int, st Styles) string {
 	if s.Phase == "optimising" && s.Stage >= 0 && s.Stage < len(s.Stages) {
 		lines = scrollTo(lines, 2, s.Stage, height, st)
 	}
+	switch {
+	case height == 1:
+		// fitBlock's "… n more" would stand for the title, counting lines:
+		// "… 12 more" at K = 10.
+		lines = lines[:1]
+	case height == 2 && len(lines) > 2:
+		// No stage's row fits under the header: the note counts stages,
+		// not the header with them.
+		lines = []string{title, st.Dim.Render(fmt.Sprintf("… %d more", len(s.Stages)))}
+	}
 	return fitBlock(lines, width, height, st)
 }
 
