@@ -495,7 +495,21 @@ func (m Model) statusLine(w int) string {
 		}
 	}
 	if rest < figureRunStatus {
-		if beside := m.statusBeside(w - figureRunStatus - 3); beside != "" {
+		beside := m.statusBeside(w - figureRunStatus - 3)
+		if beside == "" && m.statusShortSuffices {
+			// Both short, the one form that leaves the figures room
+			// there: from 100 to 112 columns choosing ρ left the run's
+			// status "done c8 s10/10" alone. Where even this form leaves
+			// no room for a figure (80 columns) the notes keep their
+			// stage (statusBeside).
+			notes, shortNotes, eta := m.notes()
+			for _, e := range []string{eta, ""} {
+				if f := m.statusForm(shortNotes, len(notes), e, shortMsg, w); beside == "" && f != "" && lipgloss.Width(f) <= w-figureRunStatus-3 {
+					beside = f
+				}
+			}
+		}
+		if beside != "" {
 			msg, rest = beside, w-lipgloss.Width(beside)-3
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/cronus-ltr/cronus/engine/cronus"
 	tea "github.com/cronus-ltr/cronus/internal/tea"
 )
@@ -117,6 +118,20 @@ func TestChooseRho(t *testing.T) {
 			t.Fatalf("progress went back: %d after %d", m.rhoDone, done)
 		}
 		done = m.rhoDone
+		if m.rho != nil && done == 1 {
+			// Beside the choice's note the run's status keeps its
+			// NDCG@10 from 85 columns on: from 100 to 112 it read "done
+			// c8 s10/10" alone. (The run shown as it optimises: here it
+			// waits to restart.)
+			shown := m
+			shown.snap.Phase = "optimising"
+			for w := 85; w <= 200; w++ {
+				got := shown.statusLine(w)
+				if _, run, ok := strings.Cut(got, " │ "); !ok || !strings.Contains(run, "NDCG@10") || lipgloss.Width(got) > w {
+					t.Errorf("status line at %d columns while choosing ρ %q: no room for the run's NDCG@10, or too wide", w, got)
+				}
+			}
+		}
 		if m.rho != nil {
 			if note, _, _ := m.rhoNote(); !strings.HasPrefix(note, fmt.Sprintf("choosing ρ: initialisation %d of 6", min(done+1, 6))) {
 				t.Errorf("note %q after %d done", note, done)

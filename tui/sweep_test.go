@@ -387,7 +387,7 @@ func TestSweepLeavesRunFigures(t *testing.T) {
 	// message, as at 80): from 131 to 138 here, and to 145 on a wider
 	// phase, the whole message left it its phase alone ("optimising c2
 	// s10/10"), minRunStatus's 20 cells and more.
-	for w := 107; w <= 200; w++ {
+	for w := 85; w <= 200; w++ {
 		got := m.statusLine(w)
 		if _, run, ok := strings.Cut(got, " │ "); !ok || !strings.Contains(run, "NDCG@10") || lipgloss.Width(got) > w {
 			t.Errorf("status line at %d columns %q: no room for the run's NDCG@10, or too wide", w, got)
