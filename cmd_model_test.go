@@ -425,6 +425,14 @@ func TestImportRankLibCommand(t *testing.T) {
 	if !strings.Contains(errOut, "note: a RankLib model does not say how many features its data had: the model has 46 features, the highest a split uses; if the data has more, import it again with --features N") {
 		t.Errorf("import without --features: no note of the count (%q)", errOut)
 	}
+	// A Cronus export says its count ("## No. of features"): no note.
+	rl := filepath.Join(dir, "rl.txt")
+	if code, _, errOut := runCLI(t, "export", "--model", out, "--to", "ranklib", "--out", rl); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, stdout, errOut := runCLI(t, "import", "--from", "ranklib", rl, "--out", filepath.Join(dir, "back.json"), "--json"); code != 0 || !strings.Contains(stdout, `"features": 46`) || strings.Contains(errOut, "note:") {
+		t.Errorf("import of a cronus export: exit %d, %q, %q; want 46 features and no note", code, stdout, errOut)
+	}
 	wide := filepath.Join(dir, "wide.json")
 	if code, stdout, errOut := runCLI(t, "import", "--from", "ranklib", "engine/tree/testdata/ranklib-lambdamart.txt", "--out", wide, "--features", "50", "--json"); code != 0 || !strings.Contains(stdout, `"features": 50`) || strings.Contains(errOut, "note:") {
 		t.Errorf("--features 50: exit %d, %q, %q", code, stdout, errOut)

@@ -38,7 +38,12 @@ func (m Model) keep() (Model, tea.Cmd) {
 	_, best, split := m.reported()
 	if best.Metrics == nil {
 		until := "the optimisation to report a cascade"
-		if m.snap.Warm && m.snap.Phase != phaseRestarting {
+		switch {
+		case m.snapRun.w != nil && !m.ofEnsemble(m.snapRun):
+			// The snapshot is of the ensemble a retrain replaces, its run
+			// cancelled: it will report nothing more.
+			until = newEnsembleWait
+		case m.snap.Warm && m.snap.Phase != phaseRestarting:
 			// Its cascades are reported from step 0 on, but its best on
 			// validation is chosen from the end of its first cycle on
 			// (cronus.Optimize): the message read as if none had come.

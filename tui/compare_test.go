@@ -41,6 +41,17 @@ func TestKeepDuringWarmFirstCycle(t *testing.T) {
 	if want := "nothing to keep yet: wait for the end of the warm run's first cycle"; len(m.kept) != 0 || !m.errLine || !strings.Contains(m.status, want) {
 		t.Errorf("k in a warm run's first cycle: %d kept, status %q, want it to say %q", len(m.kept), m.status, want)
 	}
+	// An edit that retrains the base ensemble cancels that run: k waits
+	// for the new ensemble's first cascade, not for the cycle's end.
+	m.par.trees += 10
+	m, _ = update(t, m, debounceMsg{edit: m.edits})
+	if m.phase != phaseTraining {
+		t.Fatalf("trees edit: phase %d", m.phase)
+	}
+	m, _ = update(t, m, key("k"))
+	if want := "nothing to keep yet: wait for " + newEnsembleWait; len(m.kept) != 0 || !strings.Contains(m.status, want) {
+		t.Errorf("k after a retrain from a warm run's first cycle: %d kept, status %q, want it to say %q", len(m.kept), m.status, want)
+	}
 }
 
 func TestKeepAndCompare(t *testing.T) {

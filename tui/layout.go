@@ -458,7 +458,7 @@ const minRunStatus = 20
 // figureRunStatus is the cells the run's status needs for its phase and
 // a first figure ("optimising c12 s10/100 · NDCG@10 0.537"): with fewer,
 // a form of the notes and the message that leaves it that much is taken
-// where there is one. From 133 to 145 columns a λ sweep's whole message
+// where there is one. At 133 to 145 columns a λ sweep's whole message
 // left it 20 to 22 cells, minRunStatus and more, which its phase alone
 // ("optimising c2 s10/10") filled for the whole sweep.
 const figureRunStatus = 38

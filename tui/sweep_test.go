@@ -382,11 +382,12 @@ func TestSweepLeavesRunFigures(t *testing.T) {
 		}
 	}
 
-	// At every width from 107 columns on the run's status has its
+	// At every width from 85 columns on the run's status has its
 	// NDCG@10 (below, the sweep's note keeps its stage beside the short
-	// message, as at 80): from 131 to 138 here, and to 145 on a wider
-	// phase, the whole message left it its phase alone ("optimising c2
-	// s10/10"), minRunStatus's 20 cells and more.
+	// message, as at 80): from 131 to 138 here, and at 133 to 145 on a
+	// wider phase, the whole message left it its phase alone ("optimising
+	// c2 s10/10"), minRunStatus's 20 cells and more; from 85 to 106 the
+	// note with its stage beside the short message left it "initialising".
 	for w := 85; w <= 200; w++ {
 		got := m.statusLine(w)
 		if _, run, ok := strings.Cut(got, " │ "); !ok || !strings.Contains(run, "NDCG@10") || lipgloss.Width(got) > w {

@@ -339,9 +339,9 @@ func TestStageTableExactWidth(t *testing.T) {
 }
 
 // TestStageTableShort: in a pane too short for the rows the note counts
-// the stages left out, not lines: at 160x5 and K = 10 it read "… 12 more"
-// alone (the title, the header and ten rows), and under a header with no
-// row "… 11 more".
+// the stages left out, not lines: in one row and K = 10 it read "… 12
+// more" alone (the title, the header and ten rows), and in two the title
+// over "… 11 more".
 func TestStageTableShort(t *testing.T) {
 	s := sampleSnapshot()
 	k := len(s.Stages)

@@ -155,9 +155,9 @@ func RenderFeatureGrid(s cronus.Snapshot, groupSizes []int, width, height int, s
 	}
 	cw = max(cw, (width-stageW)/len(groups)-gap)
 	hidden := G - len(groups)
-	// The count goes before the title's words: from 26 to 36 columns the
-	// short title fitted, and its forms with the count did not, so groups
-	// were hidden without a word.
+	// Shorter titles keep the count: from 35 to 45 columns the short
+	// title fitted and its forms with the count did not, and below 35 it
+	// was cut, so groups were hidden without a word.
 	title := st.Title.Render(FirstFitting(width, slices.Concat(hiddenForms(long, hidden, "group", "groups"),
 		hiddenForms(short, hidden, "group", "groups"), hiddenForms("new features (Fig. 4)", hidden, "group", "groups"),
 		hiddenForms("new features", hidden, "group", "groups"), []string{long, short})...))
