@@ -531,9 +531,10 @@ func (m Model) statusLine(w int) string {
 // the ETA (kept before the whole message: with the whole message and
 // without the ETA as the sweep's note said "scoring", the line changed
 // form at every λ); without the ETA; with the notes short. Never both
-// short: at 80
-// columns the sweep's note with its stage stays, beside the short
-// message, rather than "λ sweep 2/8" beside a few of the run's figures.
+// short: at 80 columns the sweep's note with its stage stays, beside the
+// short message, rather than "λ sweep 2/8" beside a few of the run's
+// figures (statusLine takes both short where that alone leaves the
+// figures their phase and NDCG@10, figureRunStatus).
 func (m Model) statusBeside(w int) string {
 	notes, shortNotes, eta := m.notes()
 	n := len(notes)
