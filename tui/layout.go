@@ -490,31 +490,21 @@ func (m Model) statusLine(w int) string {
 	// left the run's status "initialising" alone for the whole run. Not
 	// beside the notes of work under way (a λ sweep's keeps its ETA).
 	if notes, _, _ := m.notes(); m.statusShortSuffices && etaNote(notes) < 0 && rest < roomyRunStatus {
-		if beside := m.statusBeside(w - roomyRunStatus - 3); beside != "" {
+		if beside := m.statusBeside(w-roomyRunStatus-3, false); beside != "" {
 			msg, rest = beside, w-lipgloss.Width(beside)-3
 		}
 	}
 	if rest < figureRunStatus {
-		beside := m.statusBeside(w - figureRunStatus - 3)
-		if beside == "" && m.statusShortSuffices {
-			// Both short, the one form that leaves the figures room
-			// there: from 100 to 112 columns choosing ρ left the run's
-			// status "done c8 s10/10" alone. Where even this form leaves
-			// no room for a figure (80 columns) the notes keep their
-			// stage (statusBeside).
-			notes, shortNotes, eta := m.notes()
-			for _, e := range []string{eta, ""} {
-				if f := m.statusForm(shortNotes, len(notes), e, shortMsg, w); beside == "" && f != "" && lipgloss.Width(f) <= w-figureRunStatus-3 {
-					beside = f
-				}
-			}
-		}
-		if beside != "" {
+		// Both short where nothing else leaves the figures room: from 100
+		// to 112 columns choosing ρ left the run's status "done c8
+		// s10/10" alone. Where even that leaves no room for a figure (80
+		// columns) the notes keep their stage, below.
+		if beside := m.statusBeside(w-figureRunStatus-3, true); beside != "" {
 			msg, rest = beside, w-lipgloss.Width(beside)-3
 		}
 	}
 	if rest < minRunStatus {
-		beside := m.statusBeside(w - minRunStatus - 3)
+		beside := m.statusBeside(w-minRunStatus-3, false)
 		if beside == "" {
 			return msg
 		}
@@ -530,12 +520,14 @@ func (m Model) statusLine(w int) string {
 // where that says all it needs to (statusShortSuffices), then so without
 // the ETA (kept before the whole message: with the whole message and
 // without the ETA as the sweep's note said "scoring", the line changed
-// form at every λ); without the ETA; with the notes short. Never both
-// short: at 80 columns the sweep's note with its stage stays, beside the
-// short message, rather than "λ sweep 2/8" beside a few of the run's
-// figures (statusLine takes both short where that alone leaves the
-// figures their phase and NDCG@10, figureRunStatus).
-func (m Model) statusBeside(w int) string {
+// form at every λ); without the ETA; with the notes short; and, with
+// bothShort, last, the notes and the message both short (with the ETA,
+// then without). Without bothShort never both short: at 80 columns the
+// sweep's note with its stage stays, beside the short message, rather
+// than "λ sweep 2/8" beside a few of the run's figures; statusLine asks
+// for both short where that alone leaves the figures their phase and
+// NDCG@10 (figureRunStatus).
+func (m Model) statusBeside(w int, bothShort bool) string {
 	notes, shortNotes, eta := m.notes()
 	n := len(notes)
 	forms := []string{m.statusForm(notes, n, eta, fullMsg, math.MaxInt)}
@@ -543,6 +535,9 @@ func (m Model) statusBeside(w int) string {
 		forms = append(forms, m.statusForm(notes, n, eta, shortMsg, w), m.statusForm(notes, n, "", shortMsg, w))
 	}
 	forms = append(forms, m.statusForm(notes, n, "", fullMsg, math.MaxInt), m.statusForm(shortNotes, n, "", fullMsg, math.MaxInt))
+	if bothShort && m.statusShortSuffices {
+		forms = append(forms, m.statusForm(shortNotes, n, eta, shortMsg, w), m.statusForm(shortNotes, n, "", shortMsg, w))
+	}
 	for _, f := range forms {
 		if f != "" && lipgloss.Width(f) <= w {
 			return f
